@@ -122,13 +122,24 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
   if (n == 0 || n >= sizeof key) return 0;
   memcpy(key, arg + 2, n);
   key[n] = '\0';
-  int scene_key = !strcmp(key, "scene") || !strcmp(key, "param") || !strcmp(key, "steps");
+  int scene_key = !strcmp(key, "scene") || !strcmp(key, "param") || !strcmp(key, "steps") ||
+                  !strcmp(key, "model");
   char err[640] = "";
   if (!scene_key && !dyn_world_settings_is_key(key)) return 0;
   int r = cli_option_value(cmd, argc, argv, i, key, &v);
   if (r <= 0) return r;
   if (!strcmp(key, "scene")) {
     a->scene = v;
+  } else if (!strcmp(key, "model")) {
+    if (!v[0]) {
+      cli_error("%s: --model needs a file name", cmd);
+      return -1;
+    }
+    a->model = v; /* its name: no folder, no extension */
+    const char *base = strrchr(v, '/') ? strrchr(v, '/') + 1 : v;
+    snprintf(a->model_name, sizeof a->model_name, "%s", base);
+    char *dot = strrchr(a->model_name, '.');
+    if (dot && dot != a->model_name) *dot = '\0';
   } else if (!strcmp(key, "param")) {
     if (a->nparams >= CLI_MAX_PARAMS) {
       cli_error("%s: more than %d --param options", cmd, CLI_MAX_PARAMS);
@@ -145,14 +156,18 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     return -1;
   } else if (!strcmp(key, "solver")) {
     a->solver = v;
+  } else if (!strcmp(key, "dt")) {
+    a->dt_given = 1;
   }
   return 1;
 }
 
 void cli_world_usage(FILE *f) {
   fprintf(f, "scene and world options:\n"
-             "  --scene NAME        scene to build (required; list below)\n"
+             "  --scene NAME        scene to build (this or --model; list below)\n"
              "  --param KEY=VALUE   scene parameter (repeatable; keys below)\n"
+             "  --model FILE        a scene model file (MJCF, read through MuJoCo's compiler;\n"
+             "                      its timestep is the dt unless --dt is given; docs/models.md)\n"
              "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
              "                      default: pgs, or nsgs with --friction cone (a note on\n"
              "                      stderr at the end says which)\n"
@@ -249,20 +264,47 @@ void cli_world_note_solver(const char *cmd, const cli_world_args *a) {
             dyn_world_settings_enum_name("friction", (int)a->set.contact.friction));
 }
 
-int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
-  *w = NULL;
-  if (!a->scene) {
-    cli_error("%s: missing --scene NAME (see 'lcplab %s --help')", cmd, cmd);
+/* The settings every world of the command gets (solver, log, SIMD). */
+static void command_settings(const cli_world_args *a, dyn_world_settings *s) {
+  if (!a->solver) snprintf(s->solver, sizeof s->solver, "%s", cli_world_default_solver(a));
+  if (a->solver_log) {
+    s->opt.log_level_fn = a->solver_log;
+    s->opt.log_ctx = a->solver_log_ctx;
+    s->opt.log_level = SLV_LOG_DEBUG;
+  }
+  s->opt.simd = simd_from_env();
+}
+
+/* cli_world_build for --model FILE (and the usage errors of neither or
+ * both): the model read (cli_model.c), its world. */
+static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
+  dyn_model *m = NULL;
+  dyn_world_settings s;
+  int rc = cli_world_model(cmd, a, &m, &s);
+  if (rc >= 0) return rc;
+  command_settings(a, &s);
+  char msg[512] = "";
+  if (dyn_world_new_from_model(m, &s, w, msg, sizeof msg) != DYN_OK) {
+    cli_error("%s: %s: %s", cmd, a->model, msg[0] ? msg : "cannot build its world");
+    dyn_model_free(m);
     return CLI_EXIT_USAGE;
   }
-  dyn_world_settings s = a->set;
-  if (!a->solver) snprintf(s.solver, sizeof s.solver, "%s", cli_world_default_solver(a));
-  if (a->solver_log) {
-    s.opt.log_level_fn = a->solver_log;
-    s.opt.log_ctx = a->solver_log_ctx;
-    s.opt.log_level = SLV_LOG_DEBUG;
+  dyn_model_free(m);
+  *steps = a->steps > 0 ? a->steps : dyn_model_default_steps(dyn_world_model(*w), s.dt);
+  if (*steps < 1) {
+    dyn_world_free(*w);
+    *w = NULL;
+    cli_error("%s: no default step count for dt=%g: give --steps", cmd, s.dt);
+    return CLI_EXIT_USAGE;
   }
-  s.opt.simd = simd_from_env();
+  return -1;
+}
+
+int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
+  *w = NULL;
+  if (a->model || !a->scene) return build_from_model(cmd, a, w, steps);
+  dyn_world_settings s = a->set;
+  command_settings(a, &s);
   char msg[512] = "";
   if (dyn_scene_new(a->scene, a->params, a->nparams, &s, w, msg, sizeof msg) != DYN_OK) {
     cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
@@ -284,6 +326,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: lcplab simulate --scene NAME [--param KEY=VALUE ...] [--solver NAME]\n"
           "                       [--csv FILE] [--trace FILE] [--force] [options]\n"
+          "       lcplab simulate --model FILE [...]\n"
+          "       lcplab simulate --scene NAME [--param KEY=VALUE ...] --save-model FILE\n"
           "\n"
           "Run a scene and write one CSV row of metrics per step: step, t, kinetic,\n"
           "potential, energy, max_penetration, contacts, rows, iterations, res_nat_inf,\n"
@@ -301,6 +345,9 @@ static void usage(FILE *f) {
           "                      DIR/stepN.lcp, its warm start to DIR/stepN.warm and the\n"
           "                      solver's x to DIR/stepN.x: 'lcplab solve DIR/stepN.lcp\n"
           "                      --warm DIR/stepN.warm' repeats that solve bit for bit\n"
+          "  --save-model FILE   write the scene's model as MJCF (MuJoCo loads it unchanged;\n"
+          "                      timestep: --dt) and exit without running it: one JSON line\n"
+          "                      on stdout (docs/models.md)\n"
           "  --force             overwrite FILEs (and DIR's step files) that exist\n"
           "\n");
   cli_world_usage(f);
@@ -529,7 +576,11 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   /* stderr when stdout holds the CSV or the trace ("-") */
   FILE *o = cli_is_stdout(s->csv_path) || cli_is_stdout(s->trace_path) ? stderr : stdout;
   fputs("{\"scene\":", o);
-  cli_json_string(o, wa->scene);
+  cli_json_string(o, cli_world_name(wa));
+  if (wa->model) {
+    fputs(",\"model\":", o);
+    cli_json_string(o, wa->model);
+  }
   fputs(",\"solver\":", o);
   cli_json_string(o, set->solver);
   fputs(",\"friction\":", o);
@@ -620,7 +671,7 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
 static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k) {
   cli_progress_clear(&s->progress);
   if (e != DYN_ERR_NUMERIC) {
-    cli_error("simulate: scene %s: %s", wa->scene, dyn_world_message(s->w));
+    cli_error("simulate: scene %s: %s", cli_world_name(wa), dyn_world_message(s->w));
     return CLI_EXIT_USAGE;
   }
   /* the run went wrong, not the request: steps 1..k stay (flushed, the
@@ -629,10 +680,11 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
   if (publish_outputs(s) != 0) return CLI_EXIT_USAGE;
   if (!dump_failure(s, k + 1)) return CLI_EXIT_USAGE;
   if (k > 0)
-    cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", wa->scene, dyn_world_message(s->w),
-              kept, k);
+    cli_error("simulate: scene %s: %s (%s keeps steps 1..%ld)", cli_world_name(wa),
+              dyn_world_message(s->w), kept, k);
   else
-    cli_error("simulate: scene %s: %s (%s has no step)", wa->scene, dyn_world_message(s->w), kept);
+    cli_error("simulate: scene %s: %s (%s has no step)", cli_world_name(wa),
+              dyn_world_message(s->w), kept);
   return CLI_EXIT_NOCONV;
 }
 
@@ -691,7 +743,7 @@ int cli_cmd_simulate(int argc, char **argv) {
   }
   cli_world_args wa;
   cli_world_args_init(&wa);
-  const char *csv = NULL, *trace = NULL, *dump = NULL;
+  const char *csv = NULL, *trace = NULL, *dump = NULL, *save = NULL;
   int force = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
@@ -714,6 +766,9 @@ int cli_cmd_simulate(int argc, char **argv) {
         return CLI_EXIT_USAGE;
       }
       dump = v;
+    } else if ((r = cli_option_value("simulate", argc, argv, &i, "save-model", &v)) != 0) {
+      if (r < 0) return CLI_EXIT_USAGE;
+      save = v;
     } else if ((r = cli_option_value("simulate", argc, argv, &i, "trace", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       if (!v[0]) {
@@ -729,6 +784,7 @@ int cli_cmd_simulate(int argc, char **argv) {
       return CLI_EXIT_USAGE;
     }
   }
+  if (save) return cli_save_model("simulate", &wa, save, force);
   sim_state s;
   memset(&s, 0, sizeof s);
   s.dump_dir = dump;

@@ -13,7 +13,7 @@
  *     rev ...  time_limit S  elapsed S
  *     prov KEY VALUE        cpu, cores, governor, compiler, cflags, blas,
  *                           blas_threads, binary, host, precision, placement,
- *                           load_start, load_end (prov.c)
+ *                           load_start, load_end, memory_limit (prov.c)
  *     rows
  *     CSV rows of the section's main CSV, one per line
  *     end K H               K rows; H = FNV-1a 64 (hex) of every byte above
@@ -124,6 +124,7 @@ static void write_prov(wout *o, const exp_prov *p) {
   wkv(o, "prov placement", "%s", p->placement);
   wkv(o, "prov load_start", "%.2f", p->load_start);
   wkv(o, "prov load_end", "%.2f", p->load_end);
+  wkv(o, "prov memory_limit", "%s", p->memory_limit);
 }
 
 int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows, int nextra,
@@ -227,7 +228,8 @@ static void set_prov(exp_prov *p, const char *key, const char *v) {
             { "binary", p->binary, sizeof p->binary },
             { "host", p->host, sizeof p->host },
             { "precision", p->precision, sizeof p->precision },
-            { "placement", p->placement, sizeof p->placement } };
+            { "placement", p->placement, sizeof p->placement },
+            { "memory_limit", p->memory_limit, sizeof p->memory_limit } };
   for (size_t k = 0; k < sizeof s / sizeof s[0]; k++)
     if (strcmp(key, s[k].k) == 0) {
       snprintf(s[k].dst, s[k].len, "%s", v);

@@ -78,6 +78,13 @@ int exp_scene_peer_run(exp_tctx *c) {
   long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   double limit = exp_time_limit(c->pl, c->s);
   char note[512];
+  if (src->model) { /* a peer builds a scene by name: none takes a model file */
+    exp_line l;
+    exp_scene_summary_row(c, e->name, fric, NULL, "refused",
+                          "scene peers build the named scenes; a model file is not theirs", &l);
+    exp_tctx_row(c, &l);
+    return 0;
+  }
   if (exp_tctx_scratch(c) != 0) {
     exp_fmt(note, sizeof note, "%s/scratch: cannot create a folder", c->pl->dir);
     failed_row(c, e->name, fric, "error", note);

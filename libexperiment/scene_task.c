@@ -200,28 +200,20 @@ static void arm_for_step(srun *r, long step, double limit, double t_end) {
   exp_wd_arm(r->c->wd, t_end - exp_now_s(), buf, 1);
 }
 
-static void build_params(const exp_source *src, const char **params) {
-  for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
-}
-
 long exp_source_default_steps(const exp_source *src, double dt) {
-  const char *params[EXP_MAX_PARAMS];
-  build_params(src, params);
   dyn_model *m = NULL;
-  long K = dyn_scene_model(src->scene, params, src->nparams, &m, NULL, 0) == DYN_OK
-               ? dyn_model_default_steps(m, dt)
+  double ts = 0.0;
+  long K = exp_source_model(src, &m, &ts, NULL, 0) == DYN_OK
+               ? dyn_model_default_steps(m, src->model && ts > 0.0 ? ts : dt)
                : 0;
   dyn_model_free(m);
   return K;
 }
 
 double exp_source_drift_scale(const exp_source *src, double E0) {
-  const char *params[EXP_MAX_PARAMS];
-  build_params(src, params);
   dyn_model *m = NULL;
-  double S = dyn_scene_model(src->scene, params, src->nparams, &m, NULL, 0) == DYN_OK
-                 ? dyn_model_drift_scale(m, E0)
-                 : NAN;
+  double S = exp_source_model(src, &m, NULL, NULL, 0) == DYN_OK ? dyn_model_drift_scale(m, E0)
+                                                                 : NAN;
   dyn_model_free(m);
   return S;
 }
@@ -236,11 +228,9 @@ void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src) 
                ? src->friction
                : DYN_FRICTION_BOX;
   dyn_world_settings set = exp_scene_settings(s, src, NULL, fr, -1);
-  const char *params[EXP_MAX_PARAMS];
-  build_params(src, params);
   dyn_world *w = NULL;
   char msg[256] = "";
-  if (dyn_scene_new(src->scene, params, src->nparams, &set, &w, msg, sizeof msg) != DYN_OK) {
+  if (exp_source_new_world(src, &set, &w, msg, sizeof msg) != DYN_OK) {
     fprintf(f, "# world: line %d %s: not built (%s)\n", src->line, src->scene, msg);
     dyn_world_free(w);
     return;
@@ -385,11 +375,9 @@ int exp_scene_run(exp_tctx *c) {
     return 0;
   }
   dyn_world_settings set = exp_scene_settings(c->s, src, sv->name, fr, t->integrator);
-  const char *params[EXP_MAX_PARAMS];
-  build_params(src, params);
   dyn_world *w = NULL;
   char msg[512] = "";
-  if (dyn_scene_new(src->scene, params, src->nparams, &set, &w, msg, sizeof msg) != DYN_OK) {
+  if (exp_source_new_world(src, &set, &w, msg, sizeof msg) != DYN_OK) {
     bare_row(&r, 0, "refused", "none", msg[0] ? msg : "cannot build the scene", &l);
     exp_tctx_row(c, &l);
     dyn_world_free(w);
@@ -399,6 +387,31 @@ int exp_scene_run(exp_tctx *c) {
   if (r.index) fclose(r.index);
   dyn_world_free(w);
   return rc;
+}
+
+int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out) {
+  const exp_task *t = c->t;
+  const exp_source *src = &c->s->src[t->src];
+  const slv_solver *sv = t->solver.sv;
+  int fr = t->friction == EXP_FRICTION_AUTO && sv ? auto_friction(sv) : t->friction;
+  const char *name = exp_solver_name(&c->pl->cfg, &t->solver);
+  const char *fric = friction_name(fr);
+  exp_line l;
+  if (c->s->kind == EXP_SCENES) {
+    exp_scene_summary_row(c, name, fric, NULL, status, note, &l);
+  } else {
+    srun r = { .c = (exp_tctx *)c,
+               .scene = src->scene,
+               .solver = name,
+               .integ = dyn_world_settings_enum_name("integrator", t->integrator),
+               .fric = fric };
+    dyn_metric_set_init(&r.cols, c->s->kind == EXP_DRIFT ? DYN_METRICS_DRIFT : DYN_METRICS_ACCURACY,
+                        NULL, 0);
+    bare_row(&r, 0, status, "none", note, &l);
+  }
+  if (exp_rbuf_add(out, "%s\n", l.s) != 0) return -1;
+  out->nrows++;
+  return 0;
 }
 
 /* ---- scenes sections: one run summary per (scene, solver) ------------------------------ */
@@ -521,10 +534,8 @@ int exp_scene_summary_run(exp_tctx *c) {
     return 0;
   }
   dyn_world_settings set = exp_scene_settings(c->s, src, sv->name, fr, -1);
-  const char *params[EXP_MAX_PARAMS];
-  build_params(src, params);
   dyn_world *w = NULL;
-  if (dyn_scene_new(src->scene, params, src->nparams, &set, &w, why, sizeof why) != DYN_OK) {
+  if (exp_source_new_world(src, &set, &w, why, sizeof why) != DYN_OK) {
     exp_scene_summary_row(c, sv->name, fric, NULL, "refused", why[0] ? why : "cannot build it", &l);
     exp_tctx_row(c, &l);
     dyn_world_free(w);

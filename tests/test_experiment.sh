@@ -350,6 +350,25 @@ colour red"
 bad "bad number" "bad.exp:3: tol: expected a finite number > 0, got '1e-8x'" "experiment profile prof
 instances p2.dat
 tol 1e-8x"
+# a tol >= 1 accepts x = 0 (docs/convergence.md, "Loose tolerances"): refused, naming
+# its line, unless the section or the file says allow_loose_tol yes
+bad "tol >= 1" "bad.exp:3: tol: tol=1 >= 1 accepts x = 0" "experiment profile prof
+instances p2.dat
+tol 1e-8 1
+solvers pgs"
+bad "allow_loose_tol no" "bad.exp:4: tol:" "experiment profile prof
+instances p2.dat
+allow_loose_tol no
+tol 2"
+bad "allow_loose_tol maybe" "bad.exp:2: allow_loose_tol: expected yes or no, got 'maybe'" "experiment profile prof
+allow_loose_tol maybe"
+printf 'allow_loose_tol yes\nexperiment profile prof\ninstances %s/p2.dat\nsolvers pgs\ntol 1\nrepeat 1\n' "$T" >"$T/loose.exp"
+lcp experiment "$T/loose.exp" --out "$T/oloose" --no-plot
+if [ "$rc" -eq 0 ] && [ "$(rows "$T/oloose/prof.csv" | wc -l)" -eq 1 ]; then
+  pass "allow_loose_tol yes (the file's): tol 1 runs"
+else
+  fail "allow_loose_tol yes" "exit $rc"
+fi
 bad "negative repeat" "bad.exp:3: repeat:" "experiment profile prof
 instances p2.dat
 repeat -1"

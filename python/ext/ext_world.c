@@ -91,6 +91,32 @@ PyObject *lx_setting_names(PyObject *self, PyObject *args) {
   return out;
 }
 
+const char **lx_param_list(PyObject *params, Py_ssize_t *np) {
+  *np = 0;
+  if (params != Py_None) {
+    if (!PyList_Check(params)) {
+      PyErr_SetString(PyExc_TypeError, "params must be a list of 'key=value' strings");
+      return NULL;
+    }
+    *np = PyList_GET_SIZE(params);
+  }
+  const char **pv = PyMem_Calloc(*np > 0 ? (size_t)*np : 1, sizeof *pv);
+  if (!pv) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < *np; i++) {
+    PyObject *it = PyList_GET_ITEM(params, i);
+    pv[i] = PyUnicode_Check(it) ? PyUnicode_AsUTF8(it) : NULL;
+    if (!pv[i]) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "params must be strings");
+      PyMem_Free(pv);
+      return NULL;
+    }
+  }
+  return pv;
+}
+
 /* ---- the type ------------------------------------------------------------------------ */
 
 static int ready(lx_world *self) {
@@ -110,14 +136,14 @@ static void world_dealloc(lx_world *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* World(scene, params, settings): (status, message) of a refusal go into
- * ValueError("...") with the library's message; the package re-raises it
- * as its own error type. */
+/* World(scene, params, settings): scene a name or a Model (ext_model.c,
+ * built with dyn_world_new_from_model; params ignored); (status, message)
+ * of a refusal go into ValueError("...") with the library's message; the
+ * package re-raises it as its own error type. */
 static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = { "scene", "params", "settings", NULL };
-  const char *scene;
-  PyObject *params = Py_None, *settings = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|OO", kwlist, &scene, &params, &settings))
+  PyObject *sceneobj, *params = Py_None, *settings = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO", kwlist, &sceneobj, &params, &settings))
     return -1;
   if (self->busy) {
     PyErr_SetString(PyExc_RuntimeError, "the World is stepping in another thread");
@@ -125,28 +151,30 @@ static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
   }
   dyn_world_settings s;
   if (settings_from(settings, &s) < 0) return -1;
-  Py_ssize_t np = 0;
-  if (params != Py_None) {
-    if (!PyList_Check(params)) {
-      PyErr_SetString(PyExc_TypeError, "params must be a list of 'key=value' strings");
+  char mmsg[512] = "";
+  dyn_world *mw = NULL;
+  int r = lx_model_world(sceneobj, &s, &mw, mmsg, sizeof mmsg); /* a Model (ext_model.c) */
+  if (r <= 0) {
+    if (r == DYN_ERR_NOMEM) {
+      PyErr_NoMemory();
       return -1;
     }
-    np = PyList_GET_SIZE(params);
+    if (r < 0) {
+      PyErr_SetString(PyExc_ValueError, mmsg[0] ? mmsg : "cannot build the model's world");
+      return -1;
+    }
+    dyn_world_free(self->w);
+    self->w = mw;
+    return 0;
   }
-  const char **pv = PyMem_Calloc(np > 0 ? (size_t)np : 1, sizeof *pv);
-  if (!pv) {
-    PyErr_NoMemory();
+  const char *scene = PyUnicode_Check(sceneobj) ? PyUnicode_AsUTF8(sceneobj) : NULL;
+  if (!scene) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "scene must be a name or a Model");
     return -1;
   }
-  for (Py_ssize_t i = 0; i < np; i++) {
-    PyObject *it = PyList_GET_ITEM(params, i);
-    pv[i] = PyUnicode_Check(it) ? PyUnicode_AsUTF8(it) : NULL;
-    if (!pv[i]) {
-      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "params must be strings");
-      PyMem_Free(pv);
-      return -1;
-    }
-  }
+  Py_ssize_t np = 0;
+  const char **pv = lx_param_list(params, &np);
+  if (!pv) return -1;
   char msg[512] = "";
   dyn_world *w = NULL;
   dyn_err e = dyn_scene_new(scene, pv, (int)np, &s, &w, msg, sizeof msg);

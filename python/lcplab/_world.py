@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import SceneError, SimulationError
-from ._problem import Problem, _is_int
+from ._problem import Problem, _is_int, _refuse_complex
 
 __all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS",
            "STAGES", "APPLIED"]
@@ -81,6 +81,7 @@ def _text(key, value):
     if isinstance(value, str):
         return value
     if key == "gravity":
+        _refuse_complex(value, "gravity", SceneError)
         g = np.asarray(value, dtype=np.float64)
         if g.shape != (3,):
             raise SceneError(f"gravity must have 3 components, got shape {g.shape}")
@@ -159,13 +160,15 @@ class SimulationResult:
 
 
 class World:
-    """A world of rigid bodies built from a named scene, stepped through
-    contact problems solved by any registered solver.
+    """A world of rigid bodies built from a named scene or a scene model,
+    stepped through contact problems solved by any registered solver.
 
     Parameters
     ----------
-    scene : str
-        One of ``lcplab.scenes()``.
+    scene : str or Model
+        One of ``lcplab.scenes()``, or a ``lcplab.Model`` (``scene_model``,
+        ``load_model``; the world copies it, and takes a loaded model's
+        timestep as its dt unless ``dt`` is given).
     params : dict, optional
         The scene's parameters, ``{key: number}`` (``lcplab.scenes()``
         lists each scene's keys and defaults), e.g. ``{"n": 5, "mu": 0.3}``.
@@ -212,14 +215,25 @@ class World:
     """
 
     def __init__(self, scene, params=None, *, solver=None, dt=None, **settings):
-        if not isinstance(scene, str):
-            raise TypeError(f"scene must be a name, got {type(scene).__name__}")
+        from ._model import Model
+        self._model = None
+        if isinstance(scene, Model):
+            if params:
+                raise SceneError("params are a named scene's; change a Model before its World")
+            if dt is None:
+                dt = scene.timestep
+            self._model = scene
+            arg, name = scene._c, scene.name
+        elif isinstance(scene, str):
+            arg, name = scene, scene
+        else:
+            raise TypeError(f"scene must be a name or a Model, got {type(scene).__name__}")
         s = _settings(solver, dt, settings)
         try:
-            self._w = _lcplab.World(scene, _params(params), s)
+            self._w = _lcplab.World(arg, _params(params), s)
         except ValueError as e:
             raise SceneError(str(e)) from None
-        self.scene = scene
+        self.scene = name
         self.params = dict(params or {})
 
     @property
@@ -248,7 +262,10 @@ class World:
         return self._w.dt
 
     def default_steps(self):
-        """The steps ``lcplab simulate`` runs for this scene at this dt."""
+        """The steps ``lcplab simulate`` runs for this scene (or model) at
+        this dt."""
+        if self._model is not None:
+            return self._model.default_steps(self.dt)
         return _lcplab.default_steps(self.scene, self.dt)
 
     def run(self, steps=None, *, trace=False):
