@@ -5,7 +5,7 @@ The extension lcplab._lcplab is built by the project's own autotools build,
 not by setuptools' compiler: the C sources of the libraries and of the
 extension, their flags and the system libraries they link are listed once,
 in Makefile.am and configure.ac, and the one make target
-python/wheel/_lcplab.la links the three libraries into the extension. The
+python/wheel/_lcplab.la links the libraries into the extension. The
 steps, in the build's temporary folder (build/pip/temp.*/autotools):
 
 1. autoreconf -fi in the source tree, when it has no configure script yet

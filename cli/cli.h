@@ -81,15 +81,22 @@ void cli_progress_clear(cli_progress *p);
 
 /* The options that choose a scene and the world's settings: --scene,
  * --param, --steps, and every setting by name (--KEY VALUE, KEY with dashes
- * for underscores: exp_world_set), over dyn_world_settings_default(); the
- * scene may change the defaults it needs (dyn_scene_new). */
+ * for underscores: dyn_world_settings_set), over
+ * dyn_world_settings_default(); the scene may change the defaults it needs
+ * (dyn_scene_new). */
 typedef struct cli_world_args {
   const char *scene;
+  const char *model;                  /* --model FILE: a scene model file (MJCF; cli_model.c) */
+  char model_name[128];               /* the model file's name without folder and extension */
+  int dt_given;                       /* --dt was given (else a model file's timestep is the dt) */
+  int approximate;                    /* --approximate: a model file's features lcplab cannot
+                                         map exactly approximated, each said (docs/models.md) */
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
   int nparams;
   const char *solver;          /* --solver as given (NULL: not given) */
   long steps;                  /* 0: the scene's default (dyn_model_default_steps) */
-  dyn_world_settings set;      /* the defaults, then each --KEY VALUE (exp_world_set) */
+  dyn_world_settings set;      /* the defaults, then each --KEY VALUE
+                                  (dyn_world_settings_set) */
   slv_log_level_fn solver_log; /* NULL, or the solves' log callback (at SLV_LOG_DEBUG) */
   void *solver_log_ctx;
 } cli_world_args;
@@ -124,6 +131,29 @@ void cli_world_usage(FILE *f);
  * status after printing the one-line error. */
 struct dyn_world;
 int cli_world_build(const char *cmd, const cli_world_args *a, struct dyn_world **w, long *steps);
+
+/* The scene's name for messages, JSON and file names: --scene's, or the
+ * --model file's name without its folder and extension. */
+const char *cli_world_name(const cli_world_args *a);
+
+/* ---- scene models as files (cli_model.c; docs/models.md) ------------------------ */
+
+/* The model the options ask for: --scene NAME with its --param, or the
+ * --model FILE read through libmodels (mdl_read_mjcf), into *m (the
+ * caller frees it); *s gets a's settings with the model's: the file's
+ * timestep as dt unless --dt was given, and the first material's mu and
+ * restitution (as dyn_scene_new sets them).  -1 on success, else the exit
+ * status after the one-line error (MuJoCo's warnings go to stderr as a
+ * note). */
+struct dyn_model;
+int cli_world_model(const char *cmd, const cli_world_args *a, struct dyn_model **m,
+                    dyn_world_settings *s);
+
+/* --save-model FILE: the model of a (cli_world_model) written as MJCF at
+ * the settings' dt (refused if FILE exists, unless force; written under a
+ * temporary name and renamed when complete), then one JSON line on
+ * stdout.  The exit status. */
+int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, int force);
 
 
 /* ---- the figure scripts (datadir.c) ---------------------------------------- */

@@ -5,6 +5,8 @@
  *     lcplab export --scene NAME [--param k=v ...] --format dat|blcp|hdf5|mtx|lcplab
  *                   --out DIR [--steps K] [--every E] [--solver NAME] [--force] [--global]
  *                   [scene and world options as for simulate]
+ *     lcplab export --model FILE ... (a scene model file, cli_model.c: SCENE in the
+ *                   file names is FILE's name without folder and extension)
  *
  * The world is stepped exactly as `lcplab simulate` steps it (same options,
  * same defaults; --solver defaults to pgs, nsgs with --friction cone: a
@@ -29,7 +31,7 @@
  * written as its explicit CSR, which every format holds.
  *
  * --global (with --format hdf5 or dat) also writes each step's problem in
- * the bodies' velocities (M v = H r + f, u = H' v + w; libexperiment/world_global.c):
+ * the bodies' velocities (M v = H r + f, u = H' v + w; dyn_world_global_new):
  * FCLIB's /fclib_global to DIR/SCENE_stepKKKKKK.global.hdf5 beside the local
  * DIR/SCENE_stepKKKKKK.hdf5 (libfclib keeps one problem per file), or a
  * Siconos gfc3d .dat to SCENE_stepKKKKKK.global.dat; its condensation
@@ -57,6 +59,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
@@ -64,6 +67,7 @@
 static void usage(FILE *f) {
   fprintf(f, "usage: lcplab export --scene NAME [--param KEY=VALUE ...] --format FMT --out DIR\n"
              "                     [--steps K] [--every E] [--force] [options]\n"
+             "       lcplab export --model FILE --format FMT --out DIR [...]\n"
              "\n"
              "Run a scene and write the problem (joint, then contact rows) of every E-th step\n"
              "that has rows to DIR/SCENE_stepKKKKKK.EXT, and the impulses the world applied\n"
@@ -92,12 +96,12 @@ typedef struct export_state {
   int rc; /* the exit status when the run stops early */
 } export_state;
 
-/* One step of the run (exp_run_steps): every `every` steps, its problem
+/* One step of the run (dyn_world_run): every `every` steps, its problem
  * written (a step without rows counted as skipped). */
-static int export_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int export_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   export_state *q = ctx;
   if (st->err != DYN_OK) {
-    cli_error("export: scene %s: %s", q->wa->scene, dyn_world_message(w));
+    cli_error("export: scene %s: %s", cli_world_name(q->wa), dyn_world_message(w));
     q->rc = st->err == DYN_ERR_NUMERIC ? CLI_EXIT_NOCONV : CLI_EXIT_USAGE;
     return 1;
   }
@@ -130,7 +134,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   int rc = cli_world_build("export", &wa, wp, &K);
   if (rc >= 0) return rc;
   dyn_world *w = *wp;
-  export_state q = { &wa, { dir, wa.scene, f, global, cli_log() }, every, 0, 0, 0 };
+  export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log() }, every, 0, 0, 0 };
 
   struct stat st;
   if (stat(dir, &st) == 0) {
@@ -146,11 +150,11 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     return CLI_EXIT_USAGE;
   }
 
-  rc = exp_run_steps(w, K, export_step, &q, NULL);
+  rc = dyn_world_run(w, K, export_step, &q, NULL);
   if (rc != 0) return q.rc;
   long written = q.written, empty = q.empty;
   fputs("{\"scene\":", stdout);
-  cli_json_string(stdout, wa.scene);
+  cli_json_string(stdout, cli_world_name(&wa));
   fprintf(stdout, ",\"steps\":%ld,\"every\":%ld,\"format\":", K, every);
   cli_json_string(stdout, exp_export_format_name(f));
   fprintf(stdout, ",\"written\":%ld,\"skipped_empty\":%ld}\n", written, empty);

@@ -4,16 +4,20 @@
  * "Figures"; paper/build.sh draws the paper's figures with it).
  *
  *   lcplab figure KIND CSV --out BASE [--csv2 FILE] [--scripts DIR]
- *                 [--set KEY=VALUE]...
+ *                 [--set KEY=VALUE]... [--force]
  *
  * KIND: convergence, profile, scaling, drift, accuracy, scenes (the script
  * exp_KIND.gp of --scripts, else $LCPLAB_EXPERIMENTS, else the program's own:
  * cli_scripts_dir, datadir.c); the figure options are
  * the CSV's "# figure:" line, then each --set (a later one wins); BASE.pdf,
- * BASE.png (BASE-2.pdf ... for more pages) are written.
+ * BASE.png (BASE-2.pdf ... for more pages) are written, all of them or none
+ * once each is whole (figure.c).  An existing one is replaced only with
+ * --force, and the CSVs it is drawn from never (exp_figure_check).
  * Exit status: 0 drawn; 2 bad usage or input (an unknown KIND, an unreadable
  * CSV, a figure value other than title's outside letters, digits and
- * ._,+-:, a path holding a newline); 3 gnuplot failed or cannot be run.
+ * ._,+-:, a path holding a newline, an existing output without --force, an
+ * output that is an input) or a write error (a full disk, a file size
+ * limit: the old figure kept); 3 gnuplot failed or cannot be run.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -27,7 +31,7 @@
 
 static void usage(FILE *f) {
   fprintf(f, "usage: lcplab figure KIND CSV --out BASE [--csv2 FILE] [--scripts DIR]\n"
-             "                     [--set KEY=VALUE]...\n"
+             "                     [--set KEY=VALUE]... [--force]\n"
              "\n"
              "Draws one figure of an `lcplab experiment` CSV again, as the experiment does.\n"
              "  KIND               convergence, profile, scaling, drift, accuracy or scenes\n"
@@ -37,12 +41,14 @@ static void usage(FILE *f) {
              "  --scripts DIR      the folder of exp_KIND.gp (default: $LCPLAB_EXPERIMENTS,\n"
              "                     else the program's own, below)\n"
              "  --set KEY=VALUE    a figure option, after the CSV's own `# figure:` ones\n"
-             "exit status: 0 drawn, 2 bad usage or input, 3 gnuplot failed.\n");
+             "  --force            replace existing BASE.pdf, BASE.png ... (never the CSVs)\n"
+             "exit status: 0 drawn, 2 bad usage or input or a write error, 3 gnuplot failed.\n");
   fprintf(f, "the program's figure scripts: %s\n", cli_scripts_default());
 }
 
 typedef struct fargs {
   const char *kind, *csv, *csv2, *out, *scripts;
+  int force;
   char figure[512], sets[512];
 } fargs;
 
@@ -68,6 +74,8 @@ static int parse_args(int argc, char **argv, fargs *a) {
       rc = r < 0 ? CLI_EXIT_USAGE : -1;
     } else if ((r = cli_option_value("figure", argc, argv, &i, "set", &v)) != 0) {
       rc = r < 0 ? CLI_EXIT_USAGE : add_set(a, v);
+    } else if (strcmp(argv[i], "--force") == 0) {
+      a->force = 1;
     } else if (argv[i][0] == '-') {
       cli_error("figure: unknown option '%s' (see 'lcplab figure --help')", argv[i]);
       rc = CLI_EXIT_USAGE;
@@ -131,7 +139,9 @@ int cli_cmd_figure(int argc, char **argv) {
     cli_error("figure: %s: cannot read (give --scripts DIR or set LCPLAB_EXPERIMENTS)", script);
     return CLI_EXIT_USAGE;
   }
-  return exp_figure_draw(cli_log(), &s, a.out, a.csv, a.csv2, scripts, exp_gnuplot_prog()) == 0
-             ? CLI_EXIT_OK
-             : CLI_EXIT_NOCONV;
+  if (exp_figure_check(cli_log(), a.out, a.force, a.csv, a.csv2)) return CLI_EXIT_USAGE;
+  int drawn = exp_figure_draw(cli_log(), &s, a.out, a.csv, a.csv2, scripts, exp_gnuplot_prog());
+  return drawn == 0                        ? CLI_EXIT_OK
+         : drawn == EXP_FIGURE_NOT_WRITTEN ? CLI_EXIT_USAGE
+                                           : CLI_EXIT_NOCONV;
 }

@@ -1,7 +1,8 @@
 /* cmd_solve.c -- `lcplab solve`: read one instance file, solve it with a
  * solver chosen by name, print one JSON object.
  *
- *     lcplab solve FILE [--solver NAME] [--tol T] [--max-iter N] [--time-limit S] [--repeat R]
+ *     lcplab solve FILE [--solver NAME] [--tol T] [--allow-loose-tol] [--max-iter N]
+ *                  [--time-limit S] [--repeat R]
  *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
  *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
@@ -11,7 +12,9 @@
  *
  * Steps, in this order, so that nothing is solved or written on bad input:
  *   1. parse the options strictly (options may come before or after FILE);
- *   2. find the solver in the registry; build and validate the options;
+ *   2. find the solver in the registry; build and validate the options (a
+ *      tol >= 1, the flag's or the file's, only with --allow-loose-tol:
+ *      slv_tol_check);
  *   3. refuse an existing --solution OUT unless --force;
  *   4. read FILE (io_read, IO_FMT_AUTO unless --format), validate the
  *      problem, check that the solver accepts it (slv_solver_accepts);
@@ -41,8 +44,11 @@
  * residual: the accuracy that does not depend on null(H)), read_s (the
  * wall time of reading the file, the condensation included) and condense_s
  * (the condensation alone), pivots,
- * solver_residual, time_min_s, repeat, tol, norm ("inf" or "2"), max_iter,
- * omega, warm_start, format, message (only when not converged) and history
+ * solver_residual, solver_status (only when the solver's own status is not
+ * the verdict: docs/convergence.md, "The verdict on the final iterate"),
+ * time_min_s, repeat, tol, norm ("inf" or "2"), max_iter,
+ * omega, warm_start, format, message (only when not converged, or with
+ * solver_status) and history
  * (only with --history).  Numbers are %.17g (times %.6g); NaN and infinities
  * are null.
  *
@@ -96,7 +102,9 @@ static void usage(FILE *f) {
           "                    else auto (JSON: chosen, choice)\n"
           "  --tol T           converged iff res_scaled <= T, the scale-invariant test,\n"
           "                    and on a global problem res_global <= T too\n"
-          "                    (docs/convergence.md; T > 0; default: library's)\n"
+          "                    (docs/convergence.md; 0 < T < 1; default: library's)\n"
+          "  --allow-loose-tol accept a tol >= 1 (--tol's or the file's), which x = 0\n"
+          "                    meets after 0 iterations on every problem\n"
           "  --max-iter N      iteration / pivot limit (N >= 1; default: library's)\n"
           "  --time-limit S    stop each solve after S seconds (S > 0; default: none):\n"
           "                    status time_limit, the solver's iterate, exit 3\n"
@@ -141,6 +149,7 @@ typedef struct solve_args {
   exp_solve_flags fl;   /* the flags over the file's record (exp_solve_options) */
   long repeat;
   int force;
+  int allow_loose_tol; /* --allow-loose-tol: a tol >= 1 is not refused (slv_tol_check) */
 } solve_args;
 
 /* "auto, siconos-lcp, ..." for messages. */
@@ -311,6 +320,7 @@ static int bare_flag(const char *arg, solve_args *a) {
   if (strcmp(arg, "--json") == 0) return 1;
   if (strcmp(arg, "--history") == 0) return a->fl.history = 1;
   if (strcmp(arg, "--force") == 0) return a->force = 1;
+  if (strcmp(arg, "--allow-loose-tol") == 0) return a->allow_loose_tol = 1;
   return 0;
 }
 
@@ -434,6 +444,14 @@ static int choose(const solve_args *a, const io_instance *inst, const slv_solver
   *opt = exp_solve_options(&a->fl, inst);
   if (slv_options_validate(opt, msg, sizeof msg) != SLV_OK) {
     cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
+    return CLI_EXIT_USAGE;
+  }
+  if (slv_tol_check(opt->tol, a->allow_loose_tol, msg, sizeof msg) != SLV_OK) {
+    if (a->fl.have_tol)
+      cli_error("solve: --tol: %s; give --allow-loose-tol to run it anyway", msg);
+    else
+      cli_error("%s: the file's recorded tol: %s; give --tol, or --allow-loose-tol to run it",
+                a->file, msg);
     return CLI_EXIT_USAGE;
   }
   *prob = io_instance_problem(inst);

@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -140,6 +141,14 @@ static int help_of(const char *name) {
 }
 
 int main(int argc, char **argv) {
+  /* Under a file size limit (ulimit -f) a write past it raises SIGXFSZ,
+   * whose default action kills the program with no message and a temporary
+   * file left; ignored, the write fails with EFBIG, which every writer
+   * reports as any write error (exit 2 naming the file, the old file
+   * intact; docs/io.md, "Replacing files").  Programs lcplab runs (gnuplot,
+   * external solvers) inherit it: their figures are checked before they
+   * replace old ones (libexperiment/figure.c). */
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     usage(stderr);
     return CLI_EXIT_USAGE;

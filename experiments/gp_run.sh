@@ -10,9 +10,12 @@
 # out = 'figure' and VAR = 'VALUE' for each value (single-quoted for gnuplot,
 # ' written ''), runs `gnuplot params.gp SCRIPT` inside that folder (no -e:
 # the scripts' system() calls see only the fixed names), moves figure.png
-# and figure.pdf to OUTBASE.png and OUTBASE.pdf and removes the folder.
-# A value holding a newline or a carriage return is refused (message, 2).
-# Returns gnuplot's status (2 for a refused argument, 1 for a file error).
+# and figure.pdf to OUTBASE.png and OUTBASE.pdf -- both or neither, only
+# when gnuplot exited 0 and each is whole (gp_whole: gnuplot may exit 0 with
+# a file cut short by a full disk or a file size limit) -- and removes the
+# folder.  A value holding a newline or a carriage return is refused
+# (message, 2).  Returns gnuplot's status (2 for a refused argument, 1 for a
+# file error or a figure cut short).
 
 # VALUE as a gnuplot single-quoted string; 1 (with a message) for a newline or CR
 gp_quote() {
@@ -31,6 +34,15 @@ gp_abspath() {
   case $1 in
   /*) printf '%s' "$1" ;;
   *) printf '%s/%s' "$PWD" "$1" ;;
+  esac
+}
+
+# FILE ends as its format says a whole file ends: a PDF in %%EOF, a PNG in its IEND chunk
+gp_whole() {
+  case $1 in
+  *.pdf) tail -c 32 -- "$1" | grep -qa '%%EOF' ;;
+  *.png) [ "$(tail -c 8 -- "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ] ;;
+  *) return 1 ;;
   esac
 }
 
@@ -86,7 +98,13 @@ gp_run() {
   # an if: a failing gnuplot under the caller's set -e still reaches the clean-up
   if (cd "$gp_tmp" && "$gp_bin" params.gp "$gp_script"); then gp_rc=0; else gp_rc=$?; fi
   for gp_fmt in png pdf; do
-    if [ -f "$gp_tmp/figure.$gp_fmt" ]; then
+    if [ "$gp_rc" = 0 ] && [ -f "$gp_tmp/figure.$gp_fmt" ] && ! gp_whole "$gp_tmp/figure.$gp_fmt"; then
+      echo "gp_run: $gp_out.$gp_fmt: gnuplot's file is cut short (a full disk or a file size limit?): no figure replaced" >&2
+      gp_rc=1
+    fi
+  done
+  for gp_fmt in png pdf; do
+    if [ "$gp_rc" = 0 ] && [ -f "$gp_tmp/figure.$gp_fmt" ]; then
       mv -f -- "$gp_tmp/figure.$gp_fmt" "$gp_out.$gp_fmt" || gp_rc=1
     fi
   done

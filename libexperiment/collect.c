@@ -7,10 +7,11 @@
  * another plan is stale, a file without its end line truncated, one whose
  * checksum or row count does not match corrupted; such files are named on
  * stderr and left out, and so are missing tasks (listed as ranges).  A task
- * whose result says task_status error (the problem could not be read, the
- * worker died) or failed (an external solver left no usable answer: no
- * file, a FIFO, a file that does not read) is merged (its rows say error or
- * failed) and listed as failed.
+ * whose result says task_status failed (an external solver left no usable
+ * answer: no file, a FIFO, a file that does not read), error (the problem
+ * could not be read) or crashed (its worker died or it ran out of memory)
+ * is merged (its rows say failed, error or crashed) and listed: failed, or
+ * not finished (error, crashed: such a task runs again on the next run).
  *
  * Provenance: the results must agree on cpu, compiler, cflags, blas, BLAS
  * threads, binary, precision, revision and time limit; results that differ
@@ -91,16 +92,24 @@ static const pkey identity[] = {
 };
 enum { NIDENT = (int)(sizeof identity / sizeof identity[0]) };
 
+/* Beyond the identity keys: the section's time limit (NIDENT, compared
+ * within a section) and the memory limit the task ran under (MEMLIM,
+ * reported, never refused as mixed). */
+enum { MEMLIM = NIDENT + 1 };
+
 static const char *key_of(const exp_result *r, int k, char *buf, size_t len) {
   if (k == NIDENT) {
     snprintf(buf, len, "%g", r->time_limit);
     return buf;
   }
+  if (k == MEMLIM) return r->prov.memory_limit[0] ? r->prov.memory_limit : "unknown";
   const char *base = identity[k].in_prov ? (const char *)&r->prov : (const char *)r;
   return base + identity[k].off;
 }
 
-static const char *key_name(int k) { return k == NIDENT ? "time_limit" : identity[k].name; }
+static const char *key_name(int k) {
+  return k == NIDENT ? "time_limit" : k == MEMLIM ? "memory_limit_mb" : identity[k].name;
+}
 
 /* Distinct values of key k over the results of tasks in [from, to) with
  * counts, "v1 (n1 tasks); v2 (n2)"; returns the number of distinct values. */
@@ -261,7 +270,8 @@ static void scene_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
 
 /* The settings of a problem section's solves: tolerances, limits, the
  * timing protocol, the winners' tie tolerance and the condition estimate. */
-static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, double tie) {
+static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, double tie,
+                        const char *memlim) {
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(s, tols);
   fprintf(f, "# tol:");
@@ -269,9 +279,9 @@ static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, doubl
   fprintf(f, "  max_iter: %ld\n", s->max_iter ? s->max_iter : 10000L);
   fprintf(f, "# time_limit_s: %g (each solve)\n", exp_time_limit(pl, s));
   fprintf(f,
-          "# memory_limit_mb: %.0f per task (RLIMIT_AS: a solver whose workspace does not "
-          "fit is refused, out_of_memory)\n",
-          pl->memory_mb);
+          "# memory_limit_mb: %s per task (RLIMIT_AS as in force in the tasks: a solver whose "
+          "workspace does not fit is refused, out_of_memory)\n",
+          memlim);
   fprintf(f,
           "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
           "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
@@ -293,6 +303,16 @@ static void date_line(FILE *f) {
   fprintf(f, "# date: %s (collected)\n", date);
 }
 
+/* "# program: NAME PATH sha256 HEX" for each file an external solver of
+ * the section runs (program.c; the hashes are in its tasks' keys). */
+static void program_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
+  for (int j = 0; j < s->nsolvers; j++)
+    for (int k = 0; k < pl->nprogs; k++)
+      if (s->solvers[j].ext >= 0 && pl->progs[k].ext == s->solvers[j].ext)
+        fprintf(f, "# program: %s %s sha256 %s\n", pl->cfg.ext[pl->progs[k].ext].name,
+                pl->progs[k].path, pl->progs[k].sha256);
+}
+
 /* The CSV preamble of a section (experiments/README.md, "Provenance"):
  * what ran, with which settings, where and when. */
 static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
@@ -303,13 +323,16 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
   fprintf(f, "# plan: %s (id %s)\n", pl->dir, pl->id);
   if (s->absent[0])
     fprintf(f, "# externals_absent: %s (requires= not found: left out)\n", s->absent);
+  program_lines(f, pl, s);
   identity_lines(f, pl, L, sel);
+  char memlim[2048] = "unknown (no result)";
+  if (nres > 0) distinct(L, pl->ntasks, MEMLIM, sel, memlim, sizeof memlim);
   load_summary(L, sel, pl->ntasks, f);
   fprintf(f, "# seed: %lu\n", s->seed);
   if (exp_kind_is_scene(s->kind))
     scene_lines(f, pl, s);
   else
-    solve_lines(f, pl, s, tie);
+    solve_lines(f, pl, s, tie, memlim);
   if (s->figure[0]) fprintf(f, "# figure: %s\n", s->figure);
   date_line(f);
   fprintf(f, "# tasks: %d of %d with a result (%d missing or left out, %d failed)\n", nres, ntask,
@@ -460,11 +483,12 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
 }
 
 /* The figures of section si, drawn from its published CSVs (a section
- * with rows, when figures are wanted). */
-static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
-                         int list) {
+ * with rows, when figures are wanted): 1 drawn; -1 when one could not be
+ * written (figure.c said which), else 0. */
+static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
+                        int list) {
   const exp_section *s = &pl->cfg.sec[si];
-  if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return;
+  if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return 0;
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);
@@ -474,26 +498,49 @@ static void plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, 
   snprintf(pdf, sizeof pdf, "%s.pdf", base);
   snprintf(png, sizeof png, "%s.png", base);
   exp_figures_remove(o->out, s->name);
-  if (plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o) < 0) *plot_ok = 0;
+  int drawn = plot(&pl->cfg.log, s, base, csv, suf ? csv2 : NULL, o);
+  if (drawn < 0) *plot_ok = 0;
   list_out(&pl->cfg.log, list, pdf);
   list_out(&pl->cfg.log, list, png);
+  return drawn == EXP_FIGURE_NOT_WRITTEN ? -1 : drawn == 0;
+}
+
+/* The names (relative to the output folder) of the files in set, into
+ * names; 0, or -1 out of memory. */
+static int set_names(const exp_outset *set, exp_owned *names) {
+  int bad = 0;
+  for (int k = 0; k < set->n && !bad; k++) bad = exp_owned_add(names, exp_basename(set->path[k]));
+  return bad;
 }
 
 /* Every section's CSVs and tables, published together once all are
- * complete, then the figures.  0, or -1 after the message (no output
- * replaced). */
+ * complete, then the figures; what was written is recorded as lcplab's
+ * and the sections' outputs it did not write again are removed
+ * (exp_outputs_own).  0, or -1 after the message (no output replaced). */
 static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_opts *o, int list) {
   int nsec = pl->cfg.nsec, rc = 0;
   int *nrows = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *nrows);
+  int *drawn = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *drawn);
   exp_outset set = { NULL, NULL, 0, 0, 0, 0, &pl->cfg.log, list };
-  if (!nrows) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
-  for (int si = 0; nrows && si < nsec && rc == 0; si++)
+  exp_owned written = { NULL, 0, 0, 0 };
+  if (!nrows || !drawn) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+  for (int si = 0; nrows && drawn && si < nsec && rc == 0; si++)
     rc = write_section(pl, L, si, o, &set, &nrows[si]);
-  rc = exp_outset_publish(&set, nrows && rc == 0);
-  int plot_ok = 1;
-  for (int si = 0; rc == 0 && si < nsec; si++)
-    if (nrows[si] > 0) plot_section(pl, si, o, &plot_ok, list);
+  if (rc == 0 && nrows && drawn && set_names(&set, &written) != 0) {
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+    rc = -1;
+  }
+  rc = exp_outset_publish(&set, nrows && drawn && rc == 0);
+  int plot_ok = 1, published = rc == 0;
+  for (int si = 0; published && si < nsec; si++)
+    if (nrows[si] > 0) drawn[si] = plot_section(pl, si, o, &plot_ok, list);
+  for (int si = 0; published && si < nsec; si++)
+    if (drawn[si] < 0) rc = -1;
+  /* the CSVs published: recorded, with the figures drawn; stale outputs go */
+  if (published && exp_outputs_own(&pl->cfg, o->out, &written, drawn, o->start_over) != 0) rc = -1;
+  exp_owned_free(&written);
   free(nrows);
+  free(drawn);
   return rc;
 }
 
@@ -531,7 +578,12 @@ static void report(const exp_plan *pl, const loaded *L) {
     }
     flag[i] = L->res[i].task >= 0 && strcmp(L->res[i].task_status, "ok") != 0;
     if (flag[i] && shown++ < 20)
-      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d failed: %s", i, L->res[i].message);
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d %s: %s%s", i,
+              strcmp(L->res[i].task_status, "crashed") == 0 ? "did not finish"
+              : strcmp(L->res[i].task_status, "error") == 0 ? "could not run"
+                                                            : "failed",
+              L->res[i].message,
+              exp_result_completed(&L->res[i]) ? "" : " (it runs again on the next run)");
   }
   if (shown > 20)
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: ... and %d more left out or failed", shown - 20);

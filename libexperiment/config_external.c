@@ -7,8 +7,11 @@
  * The template becomes e->command with every placeholder ({in}, {out},
  * {tol}, ...; a scene peer's {scene}, {params}, ...) and every ${NAME} a
  * quoted reference to a positional parameter, so that /bin/sh takes each
- * value as data ("No shell ever parses a value"); a placeholder inside
- * single quotes is refused.
+ * value as data ("No shell ever parses a value", "The template rule"): a
+ * placeholder stands outside quotes (inside single or double quotes, the
+ * text of a nested shell, awk or python -c, it is refused), and no nested
+ * shell, eval or ssh is handed text made from a value
+ * (exp_nested_shell_check, nested_shell.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -85,10 +88,9 @@ static int placeholder_at(const exp_external *e, const char *c, size_t *len) {
 /* A reference of a scene peer's template: its value copied from the
  * positional parameters before they were shifted (scene_preamble), or
  * "$@", the scene's parameters.  Its length, or -1. */
-static int scene_ref(char *out, size_t len, int k, int in_dquotes) {
-  int r = k == PARAMS_REF
-              ? snprintf(out, len, "\"$@\"")
-              : snprintf(out, len, in_dquotes ? "${lcplab_v%d}" : "\"${lcplab_v%d}\"", k);
+static int scene_ref(char *out, size_t len, int k) {
+  int r =
+      k == PARAMS_REF ? snprintf(out, len, "\"$@\"") : snprintf(out, len, "\"${lcplab_v%d}\"", k);
   return r < 0 || (size_t)r >= len ? -1 : r;
 }
 
@@ -131,8 +133,10 @@ static int external_value(const exp_cfg_parser *ps, exp_external *e, const char 
 
 /* e->command: tmpl with every placeholder a quoted reference to a positional
  * parameter, so that /bin/sh takes its value as data (experiments/CAMPAIGNS.md,
- * "External solvers").  A placeholder inside single quotes is refused: the
- * shell cannot refer to a value there, and a nested shell would parse it. */
+ * "The template rule").  A placeholder inside quotes is refused: a quoted
+ * string is where a nested shell's (sh -c "..."), awk's or python's code is
+ * written, which would parse the value; then no nested shell may parse text
+ * made from a value (nested_shell.c). */
 static int external_template(const exp_cfg_parser *ps, exp_external *e, const char *tmpl) {
   size_t o = 0;
   int sq = 0, dq = 0;
@@ -140,18 +144,19 @@ static int external_template(const exp_cfg_parser *ps, exp_external *e, const ch
     size_t kl = 0;
     int k = placeholder_at(e, c, &kl);
     const char *next = c + kl;
-    if (k >= 0 && sq)
-      return exp_cfg_error(ps, "external", "%s: %.*s inside single quotes (use it outside quotes)",
-                           e->name, k ? (int)kl : 2, c);
-    if (k == 0 && (k = external_value(ps, e, tmpl, c, &next)) < 0) return -k;
-    if (k == PARAMS_REF && dq)
+    if (k >= 0 && (sq || dq))
       return exp_cfg_error(ps, "external",
-                           "%s: {params} inside double quotes (it is several words)", e->name);
+                           "%s: %.*s inside %s quotes: a value stands outside quotes, as a word "
+                           "or part of one (lcplab passes it as one argument; a quoted string "
+                           "is where a nested shell's, awk's or python's code is written)",
+                           e->name, k ? (int)kl : (int)strcspn(c, "}") + 1, c,
+                           sq ? "single" : "double");
+    if (k == 0 && (k = external_value(ps, e, tmpl, c, &next)) < 0) return -k;
     int r = 0;
     e->uses_repeat |= !e->scene && k == EXP_EXT_NKEYS; /* {repeat} */
     if (k > 0) {
-      r = e->scene ? scene_ref(e->command + o, sizeof e->command - o, k, dq)
-                   : exp_template_ref(e->command + o, sizeof e->command - o, k, dq);
+      r = e->scene ? scene_ref(e->command + o, sizeof e->command - o, k)
+                   : exp_template_ref(e->command + o, sizeof e->command - o, k, 0);
       c = next;
     } else {
       int esc = *c == '\\' && !sq && c[1];
@@ -167,6 +172,10 @@ static int external_template(const exp_cfg_parser *ps, exp_external *e, const ch
     o += (size_t)r;
   }
   e->command[o] = '\0';
+  char why[512];
+  if (exp_nested_shell_check(e->command, why, sizeof why) != 0)
+    return exp_cfg_error(ps, "external", "%s: %s (experiments/CAMPAIGNS.md, \"The template rule\")",
+                         e->name, why);
   return e->scene ? scene_preamble(ps, e) : -1;
 }
 

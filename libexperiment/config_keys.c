@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "exp_config.h"
+#include "exp_task.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,8 +22,14 @@
 
 #include "dyn_world.h"
 
-static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
-static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
+/* The value of the name v of the world setting key's enum (friction,
+ * integrator: libdynamics' names, dyn_world_settings_enum_name; the whole
+ * name, not its number), or -1. */
+static int world_enum(const char *key, const char *v) {
+  for (int k = 0; dyn_world_settings_enum_name(key, k); k++)
+    if (strcmp(v, dyn_world_settings_enum_name(key, k)) == 0) return k;
+  return -1;
+}
 
 static void solver_list(const exp_config *cfg, char *buf, size_t len) {
   size_t used = 0;
@@ -158,8 +165,10 @@ static int key_instances(const exp_cfg_parser *ps, exp_section *s, char **w, int
     if (!src) return exp_cfg_error(ps, w[0], "out of memory");
     src->kind = EXP_SRC_FILE;
     src->line = ps->line;
-    if (resolve(ps->cfg, w[k], src->path, sizeof src->path))
+    char path[EXP_PATH_MAX];
+    if (resolve(ps->cfg, w[k], path, sizeof path))
       return exp_cfg_error(ps, w[0], "path too long: '%s'", w[k]);
+    if (!(src->path = strdup(path))) return exp_cfg_error(ps, w[0], "out of memory");
     if (ps->recorded || strpbrk(src->path, "*?["))
       continue; /* a plan's copy, or a glob pattern: matched when the problems are prepared */
     struct stat st;
@@ -244,11 +253,11 @@ static int is_world_key(const char *kv, size_t kl) {
   if (kl >= sizeof key) return 0;
   memcpy(key, kv, kl);
   key[kl] = '\0';
-  return exp_world_is_setting(key);
+  return dyn_world_settings_is_key(key);
 }
 
 /* A world setting on a scene line: checked now by the one parser
- * (exp_world_set, on the defaults), kept as written for the runs. */
+ * (dyn_world_settings_set, on the defaults), kept as written for the runs. */
 static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *kv, size_t kl,
                          exp_kind kind) {
   char key[EXP_NAME_MAX + 8], err[1024] = "";
@@ -259,11 +268,13 @@ static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *
   dyn_world_settings scratch = dyn_world_settings_default();
   char name[EXP_NAME_MAX];
   snprintf(name, sizeof name, "%.*s", (int)kl, kv);
-  if (exp_world_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
+  if (dyn_world_settings_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
     return exp_cfg_error(ps, key, "%s", err);
   if (src->nsettings >= EXP_MAX_SETTINGS || strlen(kv) >= EXP_PARAM_MAX)
     return exp_cfg_error(ps, key, "more than %d world settings or one longer than %d characters",
                          EXP_MAX_SETTINGS, EXP_PARAM_MAX - 1);
+  if (!src->settings && !(src->settings = malloc(EXP_MAX_SETTINGS * sizeof *src->settings)))
+    return exp_cfg_error(ps, key, "out of memory");
   snprintf(src->settings[src->nsettings++], EXP_PARAM_MAX, "%s", kv);
   return -1;
 }
@@ -285,7 +296,7 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
   } else if (IS("friction")) {
     if (strcmp(v, "auto") == 0)
       src->friction = EXP_FRICTION_AUTO;
-    else if ((src->friction = exp_cfg_find_name(v, friction_names)) < 0)
+    else if ((src->friction = world_enum("friction", v)) < 0)
       return exp_cfg_error(ps, "scene friction",
                            "expected auto, none, box, pyramid or cone, got '%s'", v);
   } else if (IS("solver")) {
@@ -301,12 +312,38 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
   } else if (is_world_key(kv, kl)) {
     rc = scene_setting(ps, src, kv, kl, kind);
   } else {
+    if (src->model)
+      return exp_cfg_error(ps, "scene", "'%s': a model file has no scene parameters", kv);
     if (src->nparams >= EXP_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
       return exp_cfg_error(ps, "scene", "too many or too long parameters at '%s'", kv);
+    if (!src->params && !(src->params = malloc(EXP_MAX_PARAMS * sizeof *src->params)))
+      return exp_cfg_error(ps, "scene", "out of memory");
     snprintf(src->params[src->nparams++], EXP_PARAM_MAX, "%s", kv);
   }
 #undef IS
   return rc;
+}
+
+/* `scene model=FILE ...`: FILE resolved as a file source's, named by its
+ * base name without extension, read now (libmodels: a file that does not
+ * load or holds a feature lcplab does not simulate is this line's error). */
+static int model_scene(const exp_cfg_parser *ps, exp_source *src, const char *file) {
+  if (!file[0]) return exp_cfg_error(ps, "scene model", "expected model=FILE");
+  char path[EXP_PATH_MAX];
+  if (resolve(ps->cfg, file, path, sizeof path))
+    return exp_cfg_error(ps, "scene model", "path too long: '%s'", file);
+  if (!(src->model = strdup(path))) return exp_cfg_error(ps, "scene model", "out of memory");
+  const char *base = strrchr(src->model, '/') ? strrchr(src->model, '/') + 1 : src->model;
+  snprintf(src->scene, sizeof src->scene, "%.*s", (int)sizeof src->scene - 1, base);
+  char *dot = strrchr(src->scene, '.');
+  if (dot && dot != src->scene) *dot = '\0';
+  if (ps->recorded) return -1; /* a plan's copy: read when its tasks run */
+  dyn_model *m = NULL;
+  char msg[1024] = "";
+  if (exp_source_model(src, &m, NULL, msg, sizeof msg) != DYN_OK)
+    return exp_cfg_error(ps, "scene model", "%s", msg);
+  dyn_model_free(m);
+  return -1;
 }
 
 static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
@@ -314,6 +351,15 @@ static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw)
   if (!src) return exp_cfg_error(ps, "scene", "out of memory");
   src->kind = EXP_SRC_SCENE;
   src->line = ps->line;
+  if (strncmp(w[1], "model=", 6) == 0) {
+    int rc = model_scene(ps, src, w[1] + 6);
+    for (int k = 2; rc < 0 && k < nw; k++) {
+      const char *eq = strchr(w[k], '=');
+      if (!eq || eq == w[k]) return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
+      rc = scene_key(ps, src, w[k], s->kind);
+    }
+    return rc;
+  }
   int known = 0;
   for (int i = 0; i < dyn_scene_count(); i++)
     if (strcmp(w[1], dyn_scene_name(i)) == 0) known = 1;
@@ -342,6 +388,7 @@ static int key_classes(const exp_cfg_parser *ps, exp_section *s, char **w, int n
 
 static int key_tol(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
   if (nw - 1 > EXP_MAX_TOLS) return exp_cfg_error(ps, w[0], "at most 4 tolerances");
+  s->tol_line = ps->line; /* a tol >= 1 is judged with the whole section (finish_section) */
   if (s->kind != EXP_PROFILE && nw != 2)
     return exp_cfg_error(ps, w[0], "one tolerance (several are for profile experiments)");
   s->ntol = 0;
@@ -401,7 +448,7 @@ static int key_integrators(const exp_cfg_parser *ps, exp_section *s, char **w, i
   if (nw - 1 > 3) return exp_cfg_error(ps, w[0], "at most 3 (symplectic explicit verlet)");
   s->nint = 0;
   for (int k = 1; k < nw; k++) {
-    int i = exp_cfg_find_name(w[k], integrator_names);
+    int i = world_enum("integrator", w[k]);
     if (i < 0)
       return exp_cfg_error(ps, w[0], "expected symplectic, explicit or verlet, got '%s'", w[k]);
     s->integrators[s->nint++] = i;
@@ -413,7 +460,7 @@ static int key_friction(const exp_cfg_parser *ps, exp_section *s, char **w, int 
   if (nw - 1 > 4) return exp_cfg_error(ps, w[0], "at most 4 models");
   s->nfriction = 0;
   for (int k = 1; k < nw; k++) {
-    int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : exp_cfg_find_name(w[k], friction_names);
+    int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : world_enum("friction", w[k]);
     if (f == -1 && strcmp(w[k], "auto") != 0)
       return exp_cfg_error(ps, w[0], "expected auto, none, box, pyramid or cone, got '%s'", w[k]);
     s->friction[s->nfriction++] = f;
@@ -524,12 +571,31 @@ static const key_rule rules[] = {
   { NULL, 0, NULL }
 };
 
+/* `allow_loose_tol yes|no`: the section's, or before any section the
+ * file's (a section without its own takes it). */
+static int key_allow_loose_tol(const exp_cfg_parser *ps, exp_config *cfg, exp_section *cur,
+                               char **w, int nw) {
+  int rc = exp_cfg_one_value(ps, w[0], nw);
+  if (rc >= 0) return rc;
+  int yes = strcmp(w[1], "yes") == 0;
+  if (!yes && strcmp(w[1], "no") != 0)
+    return exp_cfg_error(ps, w[0], "expected yes or no, got '%s'", w[1]);
+  if (cur) {
+    cur->allow_loose_tol = yes;
+    cur->last_line = ps->line;
+  } else {
+    cfg->allow_loose_tol = yes;
+  }
+  return -1;
+}
+
 /* A key of the current section, or a failed-step policy key of the file
  * (before the first section). */
 int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
   const char *key = w[0];
   int handled, rc;
   exp_section *cur = cfg->nsec > 0 ? &cfg->sec[cfg->nsec - 1] : NULL;
+  if (strcmp(key, "allow_loose_tol") == 0) return key_allow_loose_tol(ps, cfg, cur, w, nw);
   int is_failure_key = strcmp(key, "on_failure") == 0 || strcmp(key, "fallback_solver") == 0 ||
                        strcmp(key, "fallback_max_iter") == 0;
   if (cur && is_failure_key) cur->last_line = ps->line;
@@ -548,7 +614,7 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
                          "unknown key (experiment, external, solvers, instances, generate, scene, "
                          "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
                          "seed, integrators, friction, compare, figure, on_failure, "
-                         "fallback_solver, fallback_max_iter)");
+                         "fallback_solver, fallback_max_iter, allow_loose_tol)");
   if (cfg->nsec == 0) return exp_cfg_error(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
   s->last_line = ps->line;

@@ -11,9 +11,9 @@
  *   config    config.c    the .exp file -> exp_config (every error: one line
  *                         "FILE:LINE: KEY: what" to the sink, status 2, before
  *                         anything runs); a section's keys config_keys.c,
- *                         `external` lines config_external.c, variables and
- *                         values config_parse.c, kinds' and classes' names
- *                         names.c
+ *                         `external` lines config_external.c (the template
+ *                         rule nested_shell.c), variables and values
+ *                         config_parse.c, kinds' and classes' names names.c
  *   prepare   prepare.c   problems materialised as files (generated families,
  *                         scene exports) with metadata: class, n, nnz,
  *                         contacts, condition estimate
@@ -59,6 +59,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
@@ -148,97 +149,13 @@ EXP_API int exp_dump_solve(const char *dir, long step, const slv_problem *p, con
                            const double *x_solver, const char *solver, const slv_options *opt,
                            char *err, size_t errlen);
 
-/* ---- scene runs (run.c) ----------------------------------------------------------- */
+/* ---- scene summaries (summary_parse.c) --------------------------------------------- */
 
-/* One step of a scene run, as every caller records it. */
-typedef struct exp_step {
-  long k;              /* the step's number (1, 2, ... over the world's life) */
-  dyn_err err;         /* DYN_OK, or why the world rejected the step (the run ends) */
-  dyn_world_metrics m; /* the step's metrics (err == DYN_OK) */
-  char applied[48];    /* what entered the step (exp_applied_label); "none" when rejected */
-  const char *status;  /* the step's solve status (slv_status_str); a rejected step: its
-                           failed solve's status, else "failed" (numerical) or "refused" */
-} exp_step;
+/* A world's run, its per-step record, its metric columns and its summary
+ * are libdynamics' (dyn_run.h: dyn_world_run, dyn_run_step, dyn_metric_*,
+ * dyn_run_stats, dyn_run_summary); the engine adds what is about
+ * comparing: a peer's summary line and the time per contact. */
 
-/* Called after each step (a rejected one too); 0 goes on, any other value
- * ends the run and is returned by exp_run_steps. */
-typedef int (*exp_step_fn)(void *ctx, dyn_world *w, const exp_step *st);
-
-/* Steps w K times from its current state, calling on_step after each (may
- * be NULL).  Returns 0 after K steps, on_step's nonzero value, or -1 after a
- * step the world rejected (the record said it).  *done (may be NULL): the
- * steps taken without rejection. */
-EXP_API int exp_run_steps(dyn_world *w, long K, exp_step_fn on_step, void *ctx, long *done);
-
-/* The applied label of a step: the dyn_applied_str name (solver, warm,
- * zero, none), or fallback:NAME with the fallback solver's name. */
-EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len);
-
-/* The measures (slv_residual) of the world's last problem at the impulses
- * it applied (dyn_world_last_problem); an empty problem's are zero.  A
- * factored problem has w = A x + b formed first in buffers allocated for
- * the call, one pass over its rows (slv_problem_w_t; slv_residual alone
- * makes one per slice of rows above 256 blocks, and does so here without
- * memory).  For the per-step rows of a run. */
-EXP_API slv_residuals exp_last_residual(const dyn_world *w);
-
-/* ---- run summaries (run_summary.c) ----------------------------------------------- */
-
-/* The summary of a scene run: `lcplab simulate`'s JSON and a `scenes`
- * section's row (experiments/README.md, "scenes"), by the scene peers'
- * rules (experiments/README.md, "What each kind writes", scenes;
- * experiments/CAMPAIGNS.md, "Scene peers"):
- * times over the last 80 % of the steps (timed_steps), contacts over all
- * steps and the timed ones.  Fields a peer does not report are NaN (-1 for
- * counts). */
-typedef struct exp_run_summary {
-  long steps, timed_steps;
-  int bodies;
-  double contacts_mean, contacts_mean_timed;
-  long contacts_max;
-  long not_converged;  /* steps whose solve did not converge */
-  long fallback_steps; /* steps whose impulses came from the fallback solver */
-  double energy_start, energy_end, kinetic_end;
-  double energy_drift;             /* exp_energy_drift(energy_start, energy_end) */
-  double max_penetration_end;      /* one collision pass on the final state */
-  double max_body_displacement;    /* largest |r_end - r_start| of a body */
-  double max_settled_displacement; /* largest |r_end - r_rest| of a dynamic body
-                                      (r_rest: the world's model's,
-                                      dyn_model_rest_positions) */
-  double joint_error_max;
-  double time_step_median_s, time_step_mean_s, time_collide_mean_s, time_solve_mean_s;
-  double time_stage_mean_s[DYN_WORLD_STAGES];
-} exp_run_summary;
-
-/* What a run records step by step for its summary (arrays of K steps,
- * allocated by exp_run_stats_init, before the run). */
-typedef struct exp_run_stats {
-  long K, n; /* steps planned, recorded */
-  int nbod;
-  double *tstep, *tcol, *tsolve, *tstage; /* per step (tstage: DYN_WORLD_STAGES each) */
-  int *contacts;
-  double *r0, *rrest; /* 3 per body: start and rest positions */
-  double E0;
-  long not_converged, fallback_steps;
-  double joint_error_max; /* NaN sticks */
-} exp_run_stats;
-
-/* Before the run of K >= 1 steps of the scene named scene, built as w:
- * allocations, the start and rest positions, the start energy.  0, or -1
- * with the reason in err (out of memory, no rest positions). */
-EXP_API int exp_run_stats_init(exp_run_stats *s, dyn_world *w, const char *scene, long K, char *err,
-                               size_t len);
-/* One applied step (from an exp_run_steps callback; no allocation; steps
- * past K are not recorded). */
-EXP_API void exp_run_stats_add(exp_run_stats *s, const dyn_world_metrics *m);
-/* The summary of the recorded steps and the final world w (one extra
- * collision pass for the penetration).  Sorts s's timed step times.  0, or
- * -1 when no step was recorded. */
-EXP_API int exp_run_stats_summary(exp_run_stats *s, dyn_world *w, exp_run_summary *out);
-EXP_API void exp_run_stats_free(exp_run_stats *s);
-
-/* (e_end - e_start) / |e_start|; NaN when e_start is 0 or not finite. */
-EXP_API double exp_energy_drift(double e_start, double e_end);
 /* step_s / contacts; NaN without contacts. */
 EXP_API double exp_time_per_contact(double step_s, double contacts);
 
@@ -249,41 +166,10 @@ EXP_API double exp_time_per_contact(double step_s, double contacts);
  * max_penetration (or max_penetration_end), timed_steps, contacts_mean,
  * contacts_max, kinetic_end, max_settled_displacement, not_converged,
  * time_collide_mean_s, time_solve_mean_s and bodies read when present
- * (peer_scene's and `lcplab simulate`'s fields; null is NaN).  0, or -1
- * with the reason in err. */
-EXP_API int exp_run_summary_parse(const char *text, exp_run_summary *o, char *err, size_t len);
-
-/* ---- world settings by name (settings.c) ----------------------------------------- */
-
-/* Sets the field of s named key from the text value: dt (a number > 0 or
- * A/B), gravity (X,Y,Z), integrator, gyro, orient, friction, eta, k_erp,
- * slop, cfm, max_correct_vel, margin, solver, max_iter, max_pivots, tol,
- * time_limit (seconds per solve), omega, threads, warm_start (on/off), warm_factor, storage,
- * dense_max_rows, cone_law, contact_order, on_failure, fallback_solver,
- * fallback_max_iter; a dash matches an underscore (max-iter); an enum
- * takes its name (or its number).  1 when set; 0 when key is no setting
- * (s untouched); -1 with err "must be ..., got 'VALUE'" (or "unknown solver
- * ...") when value is not one.  dyn_world_settings_validate judges the
- * whole later. */
-EXP_API int exp_world_set(dyn_world_settings *s, const char *key, const char *value, char *err,
-                          size_t len);
-/* The name of an enum setting's value (exp_world_enum_name("friction", 3)
- * is "cone"), or NULL. */
-EXP_API const char *exp_world_enum_name(const char *key, int value);
-/* 1 when key names a setting (dashes for underscores too), else 0. */
-EXP_API int exp_world_is_setting(const char *key);
-/* The i-th setting's name (0, 1, ...), NULL past the last. */
-EXP_API const char *exp_world_key(int i);
-
-/* ---- a step in global form (world_global.c) ------------------------------------- */
-
-/* The global (velocity) form M v = H r + f, u = H' v + w of the world's
- * last step, whose problem is p; NULL with a message in err when a row
- * cannot be written so (cfm > 0, a row outside the cones) or on allocation
- * failure.  io_global_free releases it (docs/io.md, "Global problems
- * out"). */
-EXP_API struct io_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err,
-                                           size_t errlen);
+ * (peer_scene's and `lcplab simulate`'s fields; null is NaN).  energy_drift
+ * is left NaN: the caller has the scene's drift scale
+ * (dyn_model_drift_scale).  0, or -1 with the reason in err. */
+EXP_API int exp_run_summary_parse(const char *text, dyn_run_summary *o, char *err, size_t len);
 
 /* ---- exported steps (export.c; `lcplab export`, docs/lcplab.1) ---------------- */
 
@@ -305,7 +191,7 @@ EXP_API int exp_export_step_exists(const exp_export *e, long k);
 /* Step st's problem p (and its global form, from w) and the impulses x the
  * world applied, to files, and their JSON line to json; 1, or 0 after the
  * message. */
-EXP_API int exp_export_step(const exp_export *e, const dyn_world *w, const exp_step *st,
+EXP_API int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step *st,
                             const slv_problem *p, const double *x, FILE *json);
 
 /* ---- pure computations (stats.c; no I/O, no allocation) --------- */
@@ -436,10 +322,11 @@ EXP_API int exp_fit_line_ci(const double *x, const double *y, int k, double *a, 
 /* The columns of the failure table, in order (status names as in the CSVs:
  * slv_status_str, plus the engine's own "refused", "time_limit" (also the library's), "interrupted",
  * "unconverged" (an external solver whose answer misses the tolerance),
- * "failed" (an external solver that wrote no usable answer) and "error" (the
- * task could not run)); exp_status_column maps a status to its column
+ * "failed" (an external solver that wrote no usable answer), "error" (the
+ * task could not run) and "crashed" (its worker died or it ran out of
+ * memory: it runs again next time)); exp_status_column maps a status to its column
  * (EXP_NSTATUS - 1, "other", for anything else). */
-enum { EXP_NSTATUS = 15 };
+enum { EXP_NSTATUS = 16 };
 EXP_API const char *exp_status_name(int col);
 EXP_API int exp_status_column(const char *status);
 
@@ -609,29 +496,38 @@ typedef enum exp_src_kind {
 /* friction models of scene runs (dyn_friction values), -1 = auto */
 #define EXP_FRICTION_AUTO (-1)
 
+/* One source line's problem or scene.  A file of 40,000 `generate` lines
+ * holds 40,000 of these: the variable parts (a path, a scene's parameters
+ * and settings) are allocated only for the sources that have them
+ * (exp_config_free frees them), so a source costs a few hundred bytes. */
 typedef struct exp_source {
   exp_src_kind kind;
-  int line;                                   /* line of the config that named it */
-  char path[EXP_PATH_MAX];                    /* FILE: resolved path or pattern */
-  char family[32];                            /* GEN: exp_generate_families() */
-  long n;                                     /* GEN: --n */
-  unsigned long seed;                         /* GEN: --seed */
-  char scene[EXP_NAME_MAX];                   /* SCENE */
-  char params[EXP_MAX_PARAMS][EXP_PARAM_MAX]; /* SCENE: "key=value" */
+  int line;                      /* line of the config that named it */
+  char *path;                    /* FILE: resolved path or pattern (malloc'd) */
+  char family[32];               /* GEN: exp_generate_families() */
+  long n;                        /* GEN: --n */
+  unsigned long seed;            /* GEN: --seed */
+  char scene[EXP_NAME_MAX];      /* SCENE: its name; a model file's name without folder
+                                    and extension */
+  char *model;                   /* SCENE: the model file of a line `scene model=FILE`
+                                    (resolved, malloc'd), NULL for a named scene */
+  char (*params)[EXP_PARAM_MAX]; /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
+                                          with the first; NULL: none) */
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */
   long every;                /* SCENE as problems: export every E-th step (0: the last only) */
   int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
   char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
   /* SCENE: world settings given on the line, "key=value" as written, each
-   * checked by exp_world_set when the file was read (exp_source_world) */
-  char settings[EXP_MAX_SETTINGS][EXP_PARAM_MAX];
+   * checked by dyn_world_settings_set when the file was read (exp_source_world);
+   * EXP_MAX_SETTINGS of them, malloc'd with the first (NULL: none) */
+  char (*settings)[EXP_PARAM_MAX];
   int nsettings;
 } exp_source;
 
 /* Applies the world settings of a scene source (its key=value words that
- * name a setting, exp_world_set) to set, in the order written.  -1 when all
- * are set, else the index of the first that is not, with exp_world_set's
+ * name a setting, dyn_world_settings_set) to set, in the order written.  -1 when all
+ * are set, else the index of the first that is not, with dyn_world_settings_set's
  * reason in err. */
 EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err, size_t len);
 
@@ -714,6 +610,9 @@ typedef struct exp_section {
   unsigned long seed;      /* opt.seed and the default seed of `generate`; default 1 */
   exp_failure failure;     /* scene kinds: the failed-step policy (file's, then own) */
   char figure[512];        /* `figure key=value...`, for the figure scripts */
+  int tol_line;            /* the line of its `tol` key (0: none) */
+  int allow_loose_tol;     /* `allow_loose_tol yes|no` in the section (1, 0), -1: the file's;
+                              a tol >= 1 is refused without it (slv_tol_check) */
 } exp_section;
 
 typedef struct exp_config {
@@ -728,6 +627,7 @@ typedef struct exp_config {
                            malloc'd, NULL: none (exp_config_vars) */
   exp_failure failure; /* the file's failed-step policy (keys before any section) */
   exp_log log;         /* where the engine's messages about this experiment go */
+  int allow_loose_tol; /* `allow_loose_tol yes` before any section: every section's default */
 } exp_config;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`
@@ -773,6 +673,9 @@ typedef struct exp_prov {
                                   worker: jobs.c), "serial" (jobs.c's lone worker), else "any
                                   of N cpus" */
   double load_start, load_end; /* 1-minute load average */
+  char memory_limit[32];       /* the address-space limit in force (getrlimit RLIMIT_AS, after
+                                  exp_limit_memory): MB ("%.0f"), "none", or "" in a result
+                                  written before it was recorded */
 } exp_prov;
 
 EXP_API void exp_prov_gather(exp_prov *p);
@@ -785,12 +688,19 @@ EXP_API double exp_loadavg(void);
 /* The source revision: LCPLAB_REV, else git rev-parse in dir (+ -dirty). */
 EXP_API void exp_git_rev(const char *dir, char *rev, size_t len);
 /* Limits this process's address space to mb megabytes (RLIMIT_AS), unless
- * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build. */
+ * mb <= 0, LCPLAB_MEMORY_LIMIT=0 (valgrind) or an AddressSanitizer build;
+ * LCPLAB_MEMORY_LIMIT=MB replaces mb.  A lower limit already in force (the
+ * shell's `ulimit -v`, a scheduler's) is kept, and so is the hard limit.
+ * exp_prov_gather records the limit in force afterwards. */
 EXP_API void exp_limit_memory(double mb);
+/* p's memory_limit: the limit exp_limit_memory(mb) would leave in force in
+ * this process (for the record of a worker that died before its own). */
+EXP_API void exp_prov_memory_limit(exp_prov *p, double mb);
 /* Physical memory / online CPUs, in MB: the default limit of a task. */
 EXP_API double exp_default_memory_mb(void);
 /* Runs argv; stdout into out (NUL-terminated, may be NULL), stderr to
- * /dev/null when quiet.  Exit status, or -1 if it could not run. */
+ * /dev/null when quiet.  Exit status (128 + the signal's number when a
+ * signal ended it), or -1 if it could not run. */
 EXP_API int exp_run_prog(char *const *argv, char *out, size_t len, int quiet);
 
 /* ---- generated instances (generate.c) ------------------------------------ */
@@ -836,30 +746,35 @@ typedef struct exp_prob {
   int cls;         /* exp_class */
   char kind[16];   /* io_instance kind */
   int n;
-  long nnz;                /* stored nonzeros of A (dense: entries != 0) */
-  int contacts;            /* cones, findex normal rows or the scene's contacts; 0 none */
-  double cond;             /* 1-norm condition estimate (inf: singular) */
-  double mu_min, mu_max;   /* the friction coefficients' range: the cones' mu, else the findex
+  long nnz;              /* stored nonzeros of A (dense: entries != 0) */
+  int contacts;          /* cones, findex normal rows or the scene's contacts; 0 none */
+  double cond;           /* 1-norm condition estimate (inf: singular) */
+  double mu_min, mu_max; /* the friction coefficients' range: the cones' mu, else the findex
                               rows' mu; NaN both: no friction (an LCP, a box, an MLCP) */
-  char origin[16];         /* file, generated, scene */
-  char path[EXP_PATH_MAX]; /* the instance file */
-  char sha256[65];         /* the SHA-256 of its bytes when the plan was made (hex) */
+  char origin[16];       /* file, generated, scene */
+  char *path;            /* the instance file (malloc'd; exp_plan_free frees it) */
+  char sha256[65];       /* the SHA-256 of its bytes when the plan was made (hex) */
 } exp_prob;
 
 typedef struct exp_env {
   const char *datadir; /* where generated instances and scene exports go */
   int tty;             /* progress on stderr */
   size_t max_memory;   /* --max-memory: the readers' cap, bytes (0: the default) */
-  exp_log log;         /* progress lines (when tty) */
+  exp_log log;         /* progress lines (when tty), errors */
+  int force;           /* --force: a DATADIR/problem-meta.tsv that is not lcplab's cache is
+                          replaced (else refused) */
 } exp_env;
 
 /* Materialises the problems of every problem-kind section as files
  * (exp_generate_file for generated ones, scene exports) and reads each once for
  * its metadata (cached in DATADIR/problem-meta.tsv by path, size and mtime).
  * Scene sections only have their scenes built once (parameters checked).
- * Returns -1 on success (*probs, *np set; free()), else the exit status
- * after the message. */
+ * Returns -1 on success (*probs, *np set; exp_probs_free), else the exit
+ * status after the message.  Time and memory are linear in the number of
+ * problems (a map finds a path or a label, never a scan). */
 EXP_API int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np);
+/* Frees n problems (their paths) and the array. */
+EXP_API void exp_probs_free(exp_prob *probs, int n);
 
 /* ---- plans and tasks (plan.c) ------------------------------------------- */
 
@@ -871,6 +786,14 @@ typedef struct exp_task {
   int integrator;        /* scene kinds: dyn_integrator */
   int friction;          /* scene kinds: dyn_friction */
 } exp_task;
+
+/* A file an external solver runs, hashed when the plan was made
+ * (program.c; experiments/CAMPAIGNS.md, "External solvers"). */
+typedef struct exp_program {
+  int ext;         /* the external (index into exp_config.ext) */
+  char *path;      /* the file, its links resolved (malloc'd) */
+  char sha256[65]; /* the SHA-256 of its bytes (hex) */
+} exp_program;
 
 typedef struct exp_plan {
   exp_config cfg;
@@ -889,6 +812,8 @@ typedef struct exp_plan {
   char dump_dir[EXP_PATH_MAX];    /* --dump-failures: absolute folder ("" = none) */
   char program[EXP_PATH_MAX];     /* the lcplab program the plan's scripts run ("": this
                                      process's, exp_self_path) */
+  exp_program *progs;             /* the externals' files and their hashes (programs.tsv) */
+  int nprogs;
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none
@@ -903,6 +828,17 @@ EXP_API int exp_section_frictions(const exp_section *s, int *fr);
  * and sets pl->id from the plan's files as exp_plan_write would write them.
  * 0, or -1 (out of memory). */
 EXP_API int exp_plan_expand(exp_plan *pl);
+/* The files the externals of pl's tasks run (program.c: the command word,
+ * the files the template names, requires=), hashed into pl->progs.  0, or
+ * -1 out of memory. */
+EXP_API int exp_plan_programs(exp_plan *pl);
+/* The SHA-256 of the file at path (links followed; its real path into
+ * real): an external's program, a plugin.  0, or -1 with err. */
+EXP_API int exp_program_hash(const char *path, char *real, size_t rlen, char sha[65], char *err,
+                             size_t len);
+/* 1 with err naming the file when a file of external ext changed (or is
+ * gone) since the plan hashed it, else 0. */
+EXP_API int exp_programs_changed(const exp_plan *pl, int ext, char *err, size_t len);
 /* Writes the plan folder pl->dir (created): plan.exp, plan.vars, plan.info,
  * problems.tsv, solvers.tsv, tasks.tsv, task-ids, run-parallel.sh,
  * slurm.sbatch, results/.  chunk: tasks per Slurm array element (0: automatic).  Returns
@@ -930,7 +866,8 @@ typedef struct exp_result {
   char plan[24];
   char key[65]; /* exp_task_key */
   char spec[512];
-  char task_status[16]; /* ok, error (could not run), failed (no usable answer) */
+  char task_status[16]; /* ok, failed (no usable answer), error (could not run), crashed
+                           (its worker died or it ran out of memory: runs again) */
   char message[512];
   exp_prov prov;
   char rev[160];
@@ -963,8 +900,9 @@ EXP_API void exp_rbuf_free(exp_rbuf *b);
 /* DIR/results/tNNNNNN.res */
 EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
 /* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
- * of the plan id, every variable's value, the task's tasks.tsv line and its
- * problem file's SHA-256 as the plan recorded it. */
+ * of the plan id, every variable's value, the task's tasks.tsv line, its
+ * problem file's SHA-256 as the plan recorded it and, for an external
+ * solver, its programs' paths and SHA-256 (programs.tsv). */
 EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
 /* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
  * for task i of pl. */
@@ -973,9 +911,53 @@ EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
  * else 0 with why (size len) set. */
 EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
                                size_t len);
-/* 1 when task i of the plan has its own intact result (exp_result_read,
- * exp_result_matches), else 0: the task is to run. */
+/* 1 when r holds a completed verdict: task_status ok, or failed (an
+ * external solver's answer judged unusable); not error (the task could not
+ * run) nor crashed (its worker died, or it ran out of memory). */
+EXP_API int exp_result_completed(const exp_result *r);
+/* 1 when task i of the plan has its own intact result holding a completed
+ * verdict (exp_result_read, exp_result_matches, exp_result_completed),
+ * else 0: the task is to run. */
 EXP_API int exp_task_done(const exp_plan *pl, int i);
+
+/* ---- what lcplab wrote in a folder (owned.c) ------------------------------------ */
+
+/* DIR/.lcplab-owned records the files lcplab wrote in DIR (or named for its
+ * tasks to write), one name a line relative to DIR: only they are ever
+ * replaced as lcplab's or removed (--force starts over by removing them and
+ * nothing else; a stale output is removed by the same record).
+ * experiments/CAMPAIGNS.md, "What lcplab owns in a folder". */
+#define EXP_OWNED_FILE ".lcplab-owned"
+
+/* A record as read: its names sorted, each once. */
+typedef struct exp_owned {
+  char **name;
+  int n, cap;
+  int exists; /* DIR had a record (an empty one included) */
+} exp_owned;
+
+/* Adds names[0..n) (relative to dir; an absolute one, one with a "." or
+ * ".." component or a line break is skipped) to dir's record, written
+ * whole under a temporary name and renamed over the old one.  0, or -1
+ * with err ("PATH: why"). */
+EXP_API int exp_owned_record(const char *dir, const char *const *names, int n, char *err,
+                             size_t len);
+/* dir's record into *o (no record: empty, o->exists 0).  0, or -1 with err
+ * (unreadable, or not a record: nothing is lcplab's then). */
+EXP_API int exp_owned_load(const char *dir, exp_owned *o, char *err, size_t len);
+/* Appends a copy of name to o (a list of names to record; unsorted); 0,
+ * or -1 out of memory. */
+EXP_API int exp_owned_add(exp_owned *o, const char *name);
+/* 1 when name is in o (as exp_owned_load gives it: sorted). */
+EXP_API int exp_owned_has(const exp_owned *o, const char *name);
+EXP_API void exp_owned_free(exp_owned *o);
+/* Removes from dir the recorded files that pick says 1 for (pick NULL:
+ * all), regular files and links only (a link itself, never its target),
+ * with the temporaries their writers left beside them, and drops them
+ * from the record.  The count removed, or -1 with err (a file that could
+ * not be removed stays recorded). */
+EXP_API int exp_owned_remove(const char *dir, int (*pick)(void *ctx, const char *name), void *ctx,
+                             char *err, size_t len);
 
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
@@ -996,9 +978,13 @@ EXP_API int exp_csv_needs_quotes(const char *s);
 EXP_API void exp_csv_put(FILE *f, const char *s);
 EXP_API int exp_csv_split(char *line, char **f, int max);
 /* Draws section s's figure base.pdf/.png ... from csv (and csv2, or NULL)
- * with the script scripts/exp_KIND.gp run by gnuplot (figure.c);
- * 0 drawn; gnuplot's exit status, or 1 when there is no script or the data
- * cannot be written (a note on stderr); -1 when gnuplot cannot be run. */
+ * with the script scripts/exp_KIND.gp run by gnuplot (figure.c), replacing
+ * the old files only once every new one is whole (all or none);
+ * 0 drawn; gnuplot's exit status (128 + a signal's number), or 1 when
+ * there is no script (a note); -1 when gnuplot cannot be run (a note);
+ * EXP_FIGURE_NOT_WRITTEN when a file could not be written or would
+ * replace csv or csv2 (an error naming it; the old figure kept). */
+#define EXP_FIGURE_NOT_WRITTEN (-2)
 EXP_API int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base,
                             const char *csv, const char *csv2, const char *scripts,
                             const char *gnuplot);
@@ -1021,6 +1007,12 @@ EXP_API const char *exp_gnuplot_prog(void);
  * snprintf, no allocation: safe from the watchdog thread.  0 or -1. */
 EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows,
                               int nextra, const char *extra);
+/* 1 when the file name in the folder dir is a result file lcplab wrote
+ * (tNNNNNN.res whose first line is "lcplab-result N") or one its writer
+ * left (.tNNNNNN.res.tmp.PID.TID: so, or empty), a regular file; else 0:
+ * somebody else's, which --force never removes (experiments/CAMPAIGNS.md,
+ * "What --force replaces"). */
+EXP_API int exp_result_file_ours(const char *dir, const char *name);
 
 /* ---- running tasks (task.c) ------------------------------------------------ */
 
@@ -1139,7 +1131,10 @@ typedef struct exp_collect_opts {
   const char *gnuplot;
   int allow_mixed;
   int no_plot;
-  int quiet; /* no list of outputs on stdout */
+  int quiet;      /* no list of outputs on stdout */
+  int start_over; /* experiment --force: every output lcplab recorded in out that this collect
+                     does not write again is removed once the new ones are in place (a section
+                     the file no longer has included); 0: those of the plan's sections only */
 } exp_collect_opts;
 
 /* Merges the results of the plan into the section CSVs, tables and figures.
@@ -1156,6 +1151,24 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * leading outside out (also with force); else 0 (docs/io.md, "Replacing
  * files"). */
 EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
+/* Records what a collect wrote into out as lcplab's (written: the names,
+ * relative to out, of the files it published; drawn[k] nonzero when
+ * section k's figures were drawn, which are added) and removes every
+ * recorded output of cfg's sections that it did not write again: figures
+ * not drawn again, tables no longer written (exp_owned_remove); with all,
+ * every recorded output (a CSV, table, TeX file or figure of any name) it
+ * did not write again.  0, or -1 after the message. */
+EXP_API int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written,
+                            const int *drawn, int all);
+
+/* May the figure base.pdf, base.png and its pages (base-K.pdf ...) be
+ * written (`lcplab figure`)?  1 after a message naming the file when one
+ * is csv or csv2 (never, also with force), exists and not force, or is a
+ * symlink leading outside base's folder; else 0 (docs/io.md, "Replacing
+ * files").  csv2 may be NULL. */
+EXP_API int exp_figure_check(const exp_log *log, const char *base, int force, const char *csv,
+                             const char *csv2);
 
 /* Removes the figures of section name from out (NAME.pdf, NAME.png and the
  * pages NAME-K.*) before new ones are drawn: a figure never outlives the CSV

@@ -1,7 +1,7 @@
 /* exp_config.h -- private to the parser of experiment files: config.c
  * (lines and sections), config_parse.c (errors, variables, values),
  * config_keys.c (the keys of a section), config_external.c (`external`
- * lines) and names.c.  Each parse function returns -1 when the line is
+ * lines), nested_shell.c (the template rule) and names.c.  Each parse function returns -1 when the line is
  * fine, else the exit status (2) after its one-line message.
  */
 #ifndef EXP_CONFIG_H
@@ -21,7 +21,8 @@ typedef struct exp_cfg_parser {
   int line;
   const exp_vars *vars;
   exp_config *cfg;
-  int recorded; /* a plan's copy: its problems are in problems.tsv, not looked for */
+  int recorded;                /* a plan's copy: its problems are in problems.tsv, not looked for */
+  struct exp_strmap *sections; /* the sections' names so far (config.c; NULL: none kept) */
 } exp_cfg_parser;
 
 /* Says "FILE:LINE: KEY: what" through cfg's log; returns EXP_EXIT_USAGE. */
@@ -63,5 +64,11 @@ void exp_cfg_inherit_failure(exp_failure *s, const exp_failure *file);
 
 /* An `external` line (config_external.c). */
 int exp_cfg_external(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw);
+
+/* Whether an external's command (its placeholders already quoted
+ * references) hands a nested shell, eval or ssh no text made from a value
+ * (nested_shell.c; experiments/CAMPAIGNS.md, "The template rule"): 0, or
+ * -1 with why (size len) naming the program and what it would parse. */
+int exp_nested_shell_check(const char *command, char *why, size_t len);
 
 #endif /* EXP_CONFIG_H */

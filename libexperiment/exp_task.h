@@ -122,7 +122,7 @@ int exp_scene_peer_run(exp_tctx *c);
 /* One summary row of a scenes section (scene_task.c): r NULL for a row without
  * numbers. */
 void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *friction,
-                           const exp_run_summary *r, const char *status, const char *note,
+                           const dyn_run_summary *r, const char *status, const char *note,
                            exp_line *l);
 
 /* Scene tasks of drift and accuracy sections (scene_task.c): one row per
@@ -133,6 +133,16 @@ int exp_scene_run(exp_tctx *c);
  * row.  0. */
 int exp_scene_summary_run(exp_tctx *c);
 
+/* The rows task i of pl gets without numbers, each with status and note
+ * (every tolerance of a problem task; a scene task's one row: a summary
+ * row, or a drift or accuracy row without a step), appended to out: the
+ * rows of a task whose worker died (jobs.c, "crashed").  0, or -1 out of
+ * memory. */
+int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char *note,
+                       exp_rbuf *out);
+/* The same for a scene task (scene_task.c). */
+int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out);
+
 /* The world settings of a scene task (scene_task.c): defaults, the section's
  * keys, the line's settings, then solver (NULL: keep), friction model fr
  * and integrator (< 0: keep). */
@@ -142,6 +152,25 @@ dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *sr
 /* The default run of a scene source at step dt (scene_task.c): its scene
  * model's (dyn_model_default_steps); 0 when the model cannot be built. */
 long exp_source_default_steps(const exp_source *src, double dt);
+
+/* The energy drift's scale of a scene source whose run starts at energy
+ * E0 (scene_task.c): its scene model's (dyn_model_drift_scale), for a
+ * peer's summary; NaN when the model cannot be built. */
+double exp_source_drift_scale(const exp_source *src, double E0);
+
+/* The scene model of a scene source (scene_source.c): the named scene's with
+ * the line's parameters (dyn_scene_model), or the line's model file read
+ * through libmodels (mdl_read_mjcf; *timestep its <option timestep>, else
+ * 0).  DYN_OK, or a refusal with the message (the file, the element). */
+dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
+                         size_t len);
+
+/* The world of a scene source under settings set (scene_source.c): as
+ * dyn_scene_new builds a named scene's (the first material's mu and
+ * restitution in the settings); a model file's takes its timestep as dt
+ * unless the line sets dt=. */
+dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
+                             char *msg, size_t len);
 
 /* The "# world:" preamble line of a scene source (scene_task.c). */
 void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src);

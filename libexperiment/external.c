@@ -10,7 +10,9 @@
  *      relay or FC3D, whichever the problem is; blcp; lcp: lcplab's own;
  *      hdf5: FCLIB, cones only; mtx; own: the file the problem was read
  *      from, whatever its format, a global FCLIB file as it is): the
- *      problem's own file when it is already in F, else written with io_write into the attempt's own
+ *      problem's own file when it is already in F and holds the problem
+ *      the row is judged in (a global problem is judged, and so handed, as
+ *      the local one it condenses to), else written with io_write into the attempt's own
  *      scratch folder (exp_tctx_scratch: new for every run of the task,
  *      removed after it; another attempt's leftovers are never read); a
  *      format that cannot hold the problem is a refusal;
@@ -78,14 +80,15 @@ static const struct {
                 { "hdf5", ".hdf5", IO_FMT_FCLIB },
                 { "mtx", ".mtx", IO_FMT_MTX } };
 
-/* The instance file in the external's format into path; 0, or -1 with why. */
+/* The instance file in the external's format into path; 0, or -1 with why.
+ * Every format but own hands over the problem the row is judged in: a
+ * global problem (inst->global: a gfc3d .dat, an FCLIB /fclib_global) is
+ * judged as the local one it condenses to, so it is written as that local
+ * problem (a view of inst without its global part: both writers write an
+ * instance that carries one back global), never handed as its own file. */
 static int instance_file(exp_tctx *c, const exp_external *e, const io_instance *inst, char *path,
                          size_t len, char *why, size_t wl) {
   const char *own = c->prob->path;
-  /* the problem's own file when it is in the format, or always with
-   * format=own; an FCLIB file may hold a global problem (condensed when
-   * lcplab reads it), so .hdf5 is always written anew as the local problem,
-   * while format=own hands over the global file itself */
   if (strcmp(e->format, "own") == 0) {
     snprintf(path, len, "%s", own);
     return 0;
@@ -93,13 +96,17 @@ static int instance_file(exp_tctx *c, const exp_external *e, const io_instance *
   int f = 0;
   while (f < 4 && strcmp(formats[f].name, e->format) != 0) f++; /* mtx: the last */
   size_t ol = strlen(own), el = strlen(formats[f].ext);
-  if (f != 3 && ol > el && strcmp(own + ol - el, formats[f].ext) == 0) {
+  /* an FCLIB file may hold a global problem (condensed when lcplab reads
+   * it): .hdf5 is always written anew */
+  if (f != 3 && !inst->global && ol > el && strcmp(own + ol - el, formats[f].ext) == 0) {
     snprintf(path, len, "%s", own);
     return 0;
   }
   snprintf(path, len, "%s/problem%s", c->scratch, formats[f].ext);
   if (exp_path_exists(path)) return 0;
-  slv_status st = io_write(path, formats[f].fmt, inst, why, wl);
+  io_instance local = *inst;
+  local.global = NULL;
+  slv_status st = io_write(path, formats[f].fmt, &local, why, wl);
   if (st != SLV_OK) {
     if (!why[0])
       snprintf(why, wl, "cannot write the problem as %s: %s", e->format, slv_status_str(st));
@@ -303,8 +310,10 @@ typedef struct xmeas {
   const char *verdict; /* the last run's own verdict (xrun), NULL: none */
 } xmeas;
 
-/* 1 when a token of the file fd (white space separated, '#' comments) is
- * a number that is NaN or infinite. */
+/* 1 when the first token of the file fd (white space separated, '#'
+ * comments) that is not a finite number is NaN or infinite: where the read
+ * stopped.  The scan stops at the first token that is no number at all (a
+ * binary or sparse file's first bytes), never reading on through it. */
 static int holds_nonfinite(int fd) {
   FILE *f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(dup(fd), "r") : NULL;
   if (!f) return 0;
@@ -318,7 +327,8 @@ static int holds_nonfinite(int fd) {
     }
     char *end;
     double v = strtod(tok, &end);
-    found = *end == '\0' && end != tok && !isfinite(v);
+    if (*end != '\0' || end == tok) break; /* not a number: the read stopped here */
+    found = !isfinite(v);
   }
   fclose(f);
   return found;

@@ -26,8 +26,13 @@
  *                        (exp_style.gp);
  * gnuplot is run as `gnuplot params.gp SCRIPT` (no -e, no text parsed but
  * the engine's own), and its fig.pdf, fig.png, fig-2.pdf ... are renamed
- * to NAME.pdf, NAME.png, NAME-2.pdf ... in the output folder; the folder is
- * then removed.
+ * to NAME.pdf, NAME.png, NAME-2.pdf ... in the output folder, all of them
+ * or none (docs/io.md, "Replacing files"): only when gnuplot exited 0, each
+ * file is whole (a PDF ends in %%EOF, a PNG in its IEND chunk: gnuplot may
+ * exit 0 with a file cut short by a full disk or a file size limit), and
+ * none would replace the figure's own CSVs (never, also with --force); the
+ * folder is then removed.  A file that cannot be written is an error
+ * naming it (EXP_FIGURE_NOT_WRITTEN), a gnuplot that fails a note.
  */
 #define _GNU_SOURCE
 
@@ -95,14 +100,27 @@ static int copy_row(FILE *out, char *line, texts *t) {
   return 0;
 }
 
+/* "PATH: cannot read|write: the errno's text" into why. */
+static int file_error(char *why, size_t wl, const char *path, const char *what) {
+  snprintf(why, wl, "%s: cannot %s: %s", path, what, strerror(errno ? errno : EIO));
+  return -1;
+}
+
 /* The figure's data file dst of the CSV src: its '#' lines verbatim, then
- * the header and the rows as data lines. */
-static int write_data(const char *src, const char *dst, texts *t) {
-  FILE *in = fopen(src, "r"), *out = in ? fopen(dst, "w") : NULL;
+ * the header and the rows as data lines.  0, or -1 with why. */
+static int write_data(const char *src, const char *dst, texts *t, char *why, size_t wl) {
+  FILE *in = fopen(src, "r");
+  if (!in) return file_error(why, wl, src, "read");
+  FILE *out = fopen(dst, "w");
+  if (!out) {
+    fclose(in);
+    return file_error(why, wl, dst, "write");
+  }
   char *line = NULL;
   size_t cap = 0;
-  int bad = !in || !out;
-  while (!bad && getline(&line, &cap, in) >= 0) {
+  int bad = 0;
+  errno = 0;
+  while (!bad && !ferror(out) && getline(&line, &cap, in) >= 0) {
     line[strcspn(line, "\r\n")] = '\0';
     if (line[0] == '#')
       fprintf(out, "%s\n", line);
@@ -110,9 +128,12 @@ static int write_data(const char *src, const char *dst, texts *t) {
       bad = copy_row(out, line, t) != 0;
   }
   free(line);
-  if (in) fclose(in);
-  if (out) bad |= fclose(out) != 0;
-  return bad ? -1 : 0;
+  fclose(in);
+  bad |= ferror(out) != 0 || fflush(out) != 0;
+  int e = errno;
+  bad |= fclose(out) != 0;
+  errno = e ? e : errno;
+  return bad ? file_error(why, wl, dst, "write") : 0;
 }
 
 int exp_figure_value_ok(const char *kv, size_t len) {
@@ -197,7 +218,7 @@ static int box_solvers(exp_rbuf *b) {
 }
 
 static int write_params(const char *dir, const char *gpdir, const char *figure, int has_csv2,
-                        const texts *t) {
+                        const texts *t, char *why, size_t wl) {
   exp_rbuf b = { 0 };
   int bad = exp_rbuf_add(&b, "cd ") || exp_gp_quote(&b, dir) ||
             exp_rbuf_add(&b, "\ndat = 'data.dat'\ndat2 = '%s'\nout = 'fig'\ngpdir = ",
@@ -209,52 +230,159 @@ static int write_params(const char *dir, const char *gpdir, const char *figure, 
           exp_rbuf_add(&b, "\n");
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/params.gp", dir);
+  errno = bad ? ENOMEM : 0;
   FILE *f = bad ? NULL : fopen(path, "w");
-  bad = !f || fwrite(b.buf, 1, b.len, f) != b.len;
+  bad = !f || fwrite(b.buf, 1, b.len, f) != b.len || fflush(f) != 0;
+  int e = errno;
   if (f) bad |= fclose(f) != 0;
+  errno = e ? e : errno;
   exp_rbuf_free(&b);
-  return bad ? -1 : 0;
+  return bad ? file_error(why, wl, path, "write") : 0;
 }
 
-/* Renames dir/fig* to base*, removes the rest and dir. */
-static void move_outputs(const char *dir, const char *base) {
+/* Removes dir and what is left in it. */
+static void remove_folder(const char *dir) {
   DIR *d = opendir(dir);
-  struct dirent *e;
-  while (d && (e = readdir(d)) != NULL) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    char from[PATH_MAX + 256], to[EXP_PATH_MAX + 352];
-    snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
-    snprintf(to, sizeof to, "%s%s", base, e->d_name + 3);
-    if (strncmp(e->d_name, "fig", 3) != 0 || rename(from, to) != 0) unlink(from);
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+    char path[PATH_MAX + 256];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlink(path);
   }
   if (d) closedir(d);
   rmdir(dir);
 }
 
-/* The figure's folder with its data and params.gp; 0, or -1 (folder removed). */
+/* Whether path ends as its format says a whole file ends: a PDF in %%EOF
+ * (blanks after it allowed), a PNG in its IEND chunk.  gnuplot may exit 0
+ * with its output cut short by a full disk or a file size limit (ulimit
+ * -f).  NULL when complete, else what is wrong. */
+static const char *figure_incomplete(const char *path) {
+  static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82 };
+  size_t n = strlen(path);
+  int pdf = n > 4 && strcmp(path + n - 4, ".pdf") == 0;
+  int png = n > 4 && strcmp(path + n - 4, ".png") == 0;
+  if (!pdf && !png) return "neither a PDF nor a PNG file";
+  FILE *f = fopen(path, "rb");
+  unsigned char head[8] = { 0 }, tail[64];
+  size_t nt = 0;
+  if (f && fread(head, 1, 8, f) == 8 && fseek(f, -(long)sizeof tail, SEEK_END) != 0)
+    fseek(f, 0, SEEK_SET);
+  if (f) nt = fread(tail, 1, sizeof tail, f);
+  if (f) fclose(f);
+  if (!f) return "cannot be read";
+  if (png)
+    return memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0 && nt >= 12 &&
+                   memcmp(tail + nt - 12, iend, 12) == 0
+               ? NULL
+               : "a PNG without its IEND chunk";
+  while (nt > 0 && tail[nt - 1] && strchr(" \t\r\n", tail[nt - 1])) nt--;
+  return memcmp(head, "%PDF-", 5) == 0 && nt >= 5 && memcmp(tail + nt - 5, "%%EOF", 5) == 0
+             ? NULL
+             : "a PDF without its %%EOF";
+}
+
+/* The name gnuplot's file fig... of the figure's folder gets: base...;
+ * 0, or -1 when it is not a figure file or the name does not fit. */
+static int figure_name(const char *file, const char *base, char *to, size_t len) {
+  if (strncmp(file, "fig", 3) != 0) return -1;
+  int r = snprintf(to, len, "%s%s", base, file + 3);
+  return r < 0 || (size_t)r >= len ? -1 : 0;
+}
+
+/* Checks gnuplot's figures in dir: each whole (figure_incomplete), none
+ * to be renamed over an input (csv, csv2: never, also with force).  Their
+ * count, or -1 after the message. */
+static int figures_ready(const exp_log *log, const char *dir, const char *base, const char *csv,
+                         const char *csv2) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && n >= 0 && (e = readdir(d)) != NULL;) {
+    char from[PATH_MAX + 256], to[EXP_PATH_MAX + 352];
+    if (figure_name(e->d_name, base, to, sizeof to) != 0) continue;
+    snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+    const char *why = figure_incomplete(from);
+    if (why) {
+      exp_say(log, EXP_SAY_ERROR,
+              "%s: cannot write: gnuplot's file is %s (a full disk or a file size limit?); "
+              "no file of the figure is replaced",
+              to, why);
+      n = -1;
+    } else if (io_same_file(to, csv) || (csv2 && io_same_file(to, csv2))) {
+      exp_say(log, EXP_SAY_ERROR,
+              "%s is an input of the figure: it is never overwritten (also with --force); "
+              "choose another --out",
+              to);
+      n = -1;
+    } else {
+      n++;
+    }
+  }
+  if (d) closedir(d);
+  return n;
+}
+
+/* Renames the figures of dir to base... (figures_ready checked them);
+ * 0, or -1 after the message. */
+static int publish_figures(const exp_log *log, const char *dir, const char *base) {
+  DIR *d = opendir(dir);
+  int rc = d ? 0 : -1;
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+    char from[PATH_MAX + 256], to[EXP_PATH_MAX + 352];
+    if (figure_name(e->d_name, base, to, sizeof to) != 0) continue;
+    snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+    if (rename(from, to) != 0 && rc == 0) {
+      exp_say(log, EXP_SAY_ERROR, "%s: cannot write: %s", to, strerror(errno));
+      rc = -1;
+    }
+  }
+  if (d) closedir(d);
+  return rc;
+}
+
+/* The figure's folder with its data and params.gp; 0, or -1 with why
+ * (folder removed). */
 static int prepare(char *dir, const char *base, const char *csv, const char *csv2,
-                   const char *gpdir, const char *figure) {
+                   const char *gpdir, const char *figure, char *why, size_t wl) {
   const char *slash = strrchr(base, '/');
   char tmpl[EXP_PATH_MAX + 32], data[PATH_MAX + 16], data2[PATH_MAX + 16];
   snprintf(tmpl, sizeof tmpl, "%.*s.figure-XXXXXX", slash ? (int)(slash - base + 1) : 0, base);
-  if (!mkdtemp(tmpl)) return -1;
+  if (!mkdtemp(tmpl)) return file_error(why, wl, tmpl, "create the folder");
   if (!realpath(tmpl, dir)) {
     rmdir(tmpl);
-    return -1;
+    return file_error(why, wl, tmpl, "read");
   }
   snprintf(data, sizeof data, "%s/data.dat", dir);
   snprintf(data2, sizeof data2, "%s/data2.dat", dir);
   texts t = { 0 };
-  int bad = write_data(csv, data, &t) || (csv2 && write_data(csv2, data2, &t)) ||
-            write_params(dir, gpdir, figure, csv2 != NULL, &t);
+  int bad = write_data(csv, data, &t, why, wl) || (csv2 && write_data(csv2, data2, &t, why, wl)) ||
+            write_params(dir, gpdir, figure, csv2 != NULL, &t, why, wl);
   texts_free(&t);
-  if (bad) move_outputs(dir, base);
+  if (bad) remove_folder(dir);
   return bad ? -1 : 0;
+}
+
+/* Runs gnuplot on the figure's folder dir: 0, -1 when it cannot be run,
+ * or its exit status (128 + a signal's number), after a note. */
+static int run_gnuplot(const exp_log *log, const char *gnuplot, const char *dir, const char *script,
+                       const char *name) {
+  char params[PATH_MAX + 16];
+  snprintf(params, sizeof params, "%s/params.gp", dir);
+  char *argv[] = { (char *)gnuplot, params, (char *)script, NULL };
+  int rc = exp_run_prog(argv, NULL, 0, 0);
+  if (rc < 0)
+    exp_say(log, EXP_SAY_NOTE,
+            "cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
+            "figures; draw them later with lcplab collect",
+            gnuplot);
+  else if (rc != 0)
+    exp_say(log, EXP_SAY_NOTE, "%s exited with %d for %s (the CSV is complete; no figure)", script,
+            rc, name);
+  return rc;
 }
 
 int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base, const char *csv,
                     const char *csv2, const char *scripts, const char *gnuplot) {
-  char gpdir[PATH_MAX], script[PATH_MAX + 64], dir[PATH_MAX], params[PATH_MAX + 16];
+  char gpdir[PATH_MAX], script[PATH_MAX + 64], dir[PATH_MAX], why[2 * PATH_MAX];
   if (!realpath(scripts, gpdir)) {
     exp_say(log, EXP_SAY_NOTE, "%s: %s: no figure for %s", scripts, strerror(errno), s->name);
     return 0;
@@ -264,25 +392,14 @@ int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base, 
     exp_say(log, EXP_SAY_NOTE, "%s: %s: no figure for %s", script, strerror(errno), s->name);
     return 1;
   }
-  if (prepare(dir, base, csv, csv2, gpdir, s->figure) != 0) {
-    exp_say(log, EXP_SAY_NOTE, "%s: cannot write the figure's data: %s: no figure for %s", base,
-            strerror(errno), s->name);
-    return 1;
+  if (prepare(dir, base, csv, csv2, gpdir, s->figure, why, sizeof why) != 0) {
+    exp_say(log, EXP_SAY_ERROR, "%s: no figure for %s: %s", base, s->name, why);
+    return EXP_FIGURE_NOT_WRITTEN;
   }
-  snprintf(params, sizeof params, "%s/params.gp", dir);
-  char *argv[] = { (char *)gnuplot, params, script, NULL };
-  int rc = exp_run_prog(argv, NULL, 0, 0);
-  move_outputs(dir, base);
-  if (rc < 0) {
-    exp_say(log, EXP_SAY_NOTE,
-            "cannot run %s (install gnuplot-nox, or set GNUPLOT): no "
-            "figures; draw them later with lcplab collect",
-            gnuplot);
-    return -1;
-  }
-  if (rc != 0)
-    exp_say(log, EXP_SAY_NOTE, "%s exited with %d for %s (the CSV is complete)", script, rc,
-            s->name);
+  int rc = run_gnuplot(log, gnuplot, dir, script, s->name);
+  if (rc == 0 && (figures_ready(log, dir, base, csv, csv2) < 0 || publish_figures(log, dir, base)))
+    rc = EXP_FIGURE_NOT_WRITTEN;
+  remove_folder(dir);
   return rc;
 }
 

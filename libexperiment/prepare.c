@@ -27,11 +27,14 @@
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
  * modification time and SHA-256, so a second run, or a resumed one, does
  * not read the problems again, and an edited file is read again even when
- * its size and time stayed.  Only the sections' classes are kept (`classes`).
+ * its size and time stayed.  A file of that name that is not the cache
+ * (its first line is not the cache's header) is somebody else's: refused
+ * without force, replaced with it.  Only the sections' classes are kept (`classes`).
  */
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_strmap.h"
 #include "exp_task.h" /* exp_source_default_steps */
 
 #include <errno.h>
@@ -68,8 +71,10 @@ static void progress(const exp_env *env, const char *fmt, ...) {
 
 /* ---- the metadata cache ------------------------------------------------------------ */
 
+/* A file's metadata as the cache keeps it: p's fields that describe the
+ * file (class, kind, n, nnz, contacts, cond, mu, sha256; p.path unused). */
 typedef struct meta {
-  char path[EXP_PATH_MAX];
+  char *path;
   long long size, mtime;
   exp_prob p;
 } meta;
@@ -77,6 +82,7 @@ typedef struct meta {
 typedef struct meta_cache {
   meta *m;
   int n, cap, dirty;
+  exp_strmap by_path; /* path -> its latest entry */
   char file[EXP_PATH_MAX + 32];
 } meta_cache;
 
@@ -88,7 +94,8 @@ static int file_stamp(const char *path, long long *size, long long *mtime) {
   return 0;
 }
 
-static meta *cache_add(meta_cache *c) {
+/* A new entry for path, found by it from now on; NULL out of memory. */
+static meta *cache_add(meta_cache *c, const char *path) {
   if (c->n == c->cap) {
     int cap = c->cap ? 2 * c->cap : 64;
     meta *m = realloc(c->m, (size_t)cap * sizeof *m);
@@ -96,29 +103,70 @@ static meta *cache_add(meta_cache *c) {
     c->m = m;
     c->cap = cap;
   }
-  meta *e = &c->m[c->n++];
+  meta *e = &c->m[c->n];
   memset(e, 0, sizeof *e);
+  if (!(e->path = strdup(path))) return NULL;
+  if (exp_strmap_put(&c->by_path, 0, e->path, c->n) != 0) {
+    free(e->path);
+    return NULL;
+  }
+  c->n++;
   return e;
 }
 
-static void cache_load(meta_cache *c, const char *datadir) {
-  snprintf(c->file, sizeof c->file, "%s/problem-meta.tsv", datadir);
+static void cache_free(meta_cache *c) {
+  for (int k = 0; k < c->n; k++) free(c->m[k].path);
+  free(c->m);
+  exp_strmap_free(&c->by_path);
+}
+
+/* The first words of the cache's first line: what tells lcplab's cache
+ * from a file of that name that somebody else wrote. */
+#define CACHE_HEAD "# path\tsize\tmtime_ns\t"
+
+/* Whether path, which exists, is lcplab's cache (starts with CACHE_HEAD). */
+static int cache_is_ours(const char *path) {
+  FILE *f = fopen(path, "r");
+  char head[sizeof CACHE_HEAD] = "";
+  int ours = f && fread(head, 1, sizeof head - 1, f) == sizeof head - 1 &&
+             memcmp(head, CACHE_HEAD, sizeof head - 1) == 0;
+  if (f) fclose(f);
+  return ours;
+}
+
+/* Reads DATADIR/problem-meta.tsv: -1, or EXP_EXIT_USAGE after the message
+ * when a file of that name is not lcplab's cache and env->force is not
+ * given (with it, the file is replaced by the cache; experiments/README.md,
+ * "Experiment files": --data). */
+static int cache_load(meta_cache *c, const exp_env *env) {
+  struct stat st;
+  snprintf(c->file, sizeof c->file, "%s/problem-meta.tsv", env->datadir);
+  if (lstat(c->file, &st) != 0) return -1;
+  if (!cache_is_ours(c->file)) {
+    c->dirty = 1;
+    if (env->force) return -1;
+    exp_say(&env->log, EXP_SAY_ERROR,
+            "experiment: %s exists and is not lcplab's cache of problem metadata: refused, it "
+            "would be replaced (use --force to replace it, or another --data)",
+            c->file);
+    return EXP_EXIT_USAGE;
+  }
   FILE *f = fopen(c->file, "r");
-  if (!f) return;
+  if (!f) return -1;
   char line[EXP_PATH_MAX + 512];
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
     char path[EXP_PATH_MAX], cls[16], kind[16], cond[32], mu0[32], mu1[32];
-    meta tmp;
-    memset(&tmp, 0, sizeof tmp);
+    meta t;
+    memset(&t, 0, sizeof t);
     if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%31s\t%31s\t%64s",
-               path, &tmp.size, &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
-               mu0, mu1, tmp.p.sha256) != 12)
+               path, &t.size, &t.mtime, cls, kind, &t.p.n, &t.p.nnz, &t.p.contacts, cond, mu0, mu1,
+               t.p.sha256) != 12)
       continue; /* also a line of an older cache (no mu): read the file again */
-    meta *e = cache_add(c);
+    meta *e = cache_add(c, path);
     if (!e) break;
-    *e = tmp;
-    snprintf(e->path, sizeof e->path, "%s", path);
+    t.path = e->path;
+    *e = t;
     e->p.cls = exp_class_from_str(cls);
     snprintf(e->p.kind, sizeof e->p.kind, "%s", kind);
     e->p.cond = strtod(cond, NULL);
@@ -126,18 +174,22 @@ static void cache_load(meta_cache *c, const char *datadir) {
     e->p.mu_max = strtod(mu1, NULL);
   }
   fclose(f);
+  return -1;
 }
 
+/* The cache written back: each path's latest entry, once. */
 static void cache_save(meta_cache *c) {
   if (!c->dirty) return;
   char err[EXP_PATH_MAX + 256];
   io_outfile *o = io_outfile_open(c->file, err, sizeof err); /* a cache: no message */
   FILE *f = io_outfile_stream(o);
   if (!f) return;
-  fprintf(f, "# path\tsize\tmtime_ns\tclass\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
-             "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
+  fprintf(f, CACHE_HEAD
+          "class\tkind\tn\tnnz\tcontacts\tcond_est\tmu_min\tmu_max"
+          "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
+    if (exp_strmap_get(&c->by_path, 0, e->path) != k) continue; /* a later entry replaced it */
     fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
             e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts,
             e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
@@ -145,14 +197,14 @@ static void cache_save(meta_cache *c) {
   io_outfile_publish(o, err, sizeof err);
 }
 
+/* The entry of path when it still describes the file (size, time and
+ * SHA-256 as recorded), else NULL. */
 static const meta *cache_find(const meta_cache *c, const char *path, const char *sha) {
   long long size, mtime;
-  if (file_stamp(path, &size, &mtime)) return NULL;
-  for (int k = c->n - 1; k >= 0; k--)
-    if (strcmp(c->m[k].path, path) == 0 && c->m[k].size == size && c->m[k].mtime == mtime &&
-        strcmp(c->m[k].p.sha256, sha) == 0)
-      return &c->m[k];
-  return NULL;
+  int k = exp_strmap_get(&c->by_path, 0, path);
+  if (k < 0 || file_stamp(path, &size, &mtime)) return NULL;
+  const meta *e = &c->m[k];
+  return e->size == size && e->mtime == mtime && strcmp(e->p.sha256, sha) == 0 ? e : NULL;
 }
 
 /* ---- problems ----------------------------------------------------------------------- */
@@ -261,11 +313,11 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   io_instance_free(inst);
-  meta *nm = cache_add(mc);
+  meta *nm = cache_add(mc, path);
   if (nm) {
-    snprintf(nm->path, sizeof nm->path, "%s", path);
     file_stamp(path, &nm->size, &nm->mtime);
     nm->p = *e;
+    nm->p.path = NULL; /* the problem's own: the entry has its path */
     mc->dirty = 1;
   }
   return -1;
@@ -311,7 +363,10 @@ static int add_file(const ctx *c, const exp_source *src, const char *path, const
   }
   e->section = c->section;
   char full[PATH_MAX];
-  snprintf(e->path, sizeof e->path, "%s", realpath(path, full) ? full : path);
+  if (!(e->path = strdup(realpath(path, full) ? full : path))) {
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "out of memory");
+    return EXP_EXIT_USAGE;
+  }
   snprintf(e->origin, sizeof e->origin, "%s", origin);
   char label[128];
   base_label(path, label, sizeof label);
@@ -392,15 +447,14 @@ static int load_generated(const ctx *c, const exp_source *src) {
 
 /* ---- scene exports ---------------------------------------------------------------------- */
 
-static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
-
 /* The label of a scene export at step k: the scene, the friction model,
  * -assoc for associated cones, the step, the scene's parameters and the
  * other world settings of its line (so that exports of other settings are
  * other files). */
 static void scene_label(const exp_source *src, const dyn_world_settings *set, int fr, long k,
                         char *out, size_t len) {
-  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene, friction_str[fr],
+  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene,
+                   dyn_world_settings_enum_name("friction", fr),
                    set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
   for (int q = 0; q < src->nparams && r > 0 && (size_t)r < len; q++)
     r += snprintf(out + r, len - (size_t)r, "-%s", src->params[q]);
@@ -411,9 +465,7 @@ static void scene_label(const exp_source *src, const dyn_world_settings *set, in
 
 static int build_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                        char *msg, size_t len) {
-  const char *params[EXP_MAX_PARAMS];
-  for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
-  return dyn_scene_new(src->scene, params, src->nparams, set, w, msg, len) == DYN_OK ? 0 : -1;
+  return exp_source_new_world(src, set, w, msg, len) == DYN_OK ? 0 : -1;
 }
 
 /* The world settings of a scene used as a problem source: the defaults,
@@ -486,10 +538,10 @@ typedef struct export_run {
   int next, rc;
 } export_run;
 
-/* One step of an export run (exp_run_steps): at an export step, its
+/* One step of an export run (dyn_world_run): at an export step, its
  * problem written unless it is there already; a rejected step ends the
  * trajectory (the problems of the steps before it stay). */
-static int export_step(void *arg, dyn_world *w, const exp_step *st) {
+static int export_step(void *arg, dyn_world *w, const dyn_run_step *st) {
   export_run *q = arg;
   const ctx *c = q->c;
   if (st->err != DYN_OK) {
@@ -526,7 +578,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
   }
   progress(c->env, "simulating %s for %ld steps to export its problems", src->scene, steps[ns - 1]);
   export_run q = { c, src, steps, paths, contacts, 0, -1 };
-  exp_run_steps(w, steps[ns - 1], export_step, &q, NULL);
+  dyn_world_run(w, steps[ns - 1], export_step, &q, NULL);
   dyn_world_free(w);
   return q.rc;
 }
@@ -608,42 +660,62 @@ static int check_scene(const ctx *c, const exp_source *src) {
   return rc;
 }
 
-/* Labels made unique within each section: a repeated label gets "~2", "~3". */
-static void unique_labels(plist *l) {
-  for (int i = 0; i < l->n; i++) {
-    int dup = 1;
-    for (int j = 0; j < i; j++)
-      if (l->p[j].section == l->p[i].section && strcmp(l->p[j].label, l->p[i].label) == 0) dup++;
+/* Labels made unique within each section: a repeated label gets "~2", "~3"
+ * (its count so far, found by (section, label) in a map: one pass). */
+static int unique_labels(plist *l) {
+  exp_strmap seen = { 0 };
+  char(*orig)[128] = malloc((size_t)(l->n > 0 ? l->n : 1) * sizeof *orig);
+  int bad = !orig;
+  for (int i = 0; i < l->n && !bad; i++) {
+    snprintf(orig[i], sizeof orig[i], "%s", l->p[i].label);
+    int dup = exp_strmap_get(&seen, l->p[i].section, orig[i]);
+    dup = dup < 0 ? 1 : dup + 1;
+    bad = exp_strmap_put(&seen, l->p[i].section, orig[i], dup) != 0;
     if (dup > 1) {
       size_t len = strlen(l->p[i].label);
       exp_fmt(l->p[i].label + (len > 120 ? 120 : len), 8, "~%d", dup);
     }
   }
+  exp_strmap_free(&seen);
+  free(orig);
+  return bad ? -1 : 0;
 }
 
 /* Drops the problems whose class the section does not keep, and duplicate
- * files within a section. */
-static void filter_section(const exp_config *cfg, plist *l) {
-  int m = 0;
+ * files within a section (found by (section, path) in a map). */
+static int filter_section(const exp_config *cfg, plist *l) {
+  exp_strmap seen = { 0 };
+  int m = 0, bad = 0;
   for (int i = 0; i < l->n; i++) {
     const exp_section *s = &cfg->sec[l->p[i].section];
-    int keep = !s->classes || (s->classes & (1u << l->p[i].cls));
-    for (int j = 0; j < m && keep; j++)
-      keep = !(l->p[j].section == l->p[i].section && strcmp(l->p[j].path, l->p[i].path) == 0);
-    if (keep) l->p[m++] = l->p[i];
+    int keep = !bad && (!s->classes || (s->classes & (1u << l->p[i].cls))) &&
+               exp_strmap_get(&seen, l->p[i].section, l->p[i].path) < 0;
+    if (keep) bad = exp_strmap_put(&seen, l->p[i].section, l->p[i].path, m) != 0;
+    if (keep && !bad)
+      l->p[m++] = l->p[i];
+    else
+      free(l->p[i].path);
   }
   l->n = m;
+  exp_strmap_free(&seen);
+  return bad ? -1 : 0;
+}
+
+void exp_probs_free(exp_prob *probs, int n) {
+  for (int i = 0; probs && i < n; i++) free(probs[i].path);
+  free(probs);
 }
 
 int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np) {
   meta_cache mc;
   memset(&mc, 0, sizeof mc);
-  cache_load(&mc, env->datadir);
+  int rc = cache_load(&mc, env);
+  if (rc >= 0) return rc;
   plist list = { NULL, 0, 0 };
-  int rc = -1;
   for (int si = 0; si < cfg->nsec && rc < 0; si++) {
     const exp_section *s = &cfg->sec[si];
     ctx c = { cfg, env, &mc, &list, si };
+    int first = list.n; /* this section's problems are list.p[first ..) */
     for (int k = 0; k < s->nsrc && rc < 0; k++) {
       const exp_source *src = &s->src[k];
       if (exp_kind_is_scene(s->kind))
@@ -657,8 +729,8 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
     }
     if (rc < 0 && !exp_kind_is_scene(s->kind)) {
       int have = 0;
-      for (int i = 0; i < list.n; i++)
-        have += list.p[i].section == si && (!s->classes || (s->classes & (1u << list.p[i].cls)));
+      for (int i = first; i < list.n; i++)
+        have += !s->classes || (s->classes & (1u << list.p[i].cls));
       if (!have) {
         exp_say(&cfg->log, EXP_SAY_ERROR,
                 "%s:%d: experiment: section '%s' keeps no problem (classes)", cfg->path, s->line,
@@ -668,13 +740,15 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
     }
   }
   cache_save(&mc);
-  free(mc.m);
+  cache_free(&mc);
+  if (rc < 0 && (filter_section(cfg, &list) != 0 || unique_labels(&list) != 0)) {
+    exp_say(&cfg->log, EXP_SAY_ERROR, "out of memory");
+    rc = EXP_EXIT_USAGE;
+  }
   if (rc >= 0) {
-    free(list.p);
+    exp_probs_free(list.p, list.n);
     return rc;
   }
-  filter_section(cfg, &list);
-  unique_labels(&list);
   *probs = list.p;
   *np = list.n;
   return -1;

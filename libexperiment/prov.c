@@ -19,6 +19,10 @@
  *   precision    double (IEEE 754 binary64): the only one lcplab has
  *   placement    sched_getaffinity: "cpu K" for a worker pinned to CPU K
  *                (jobs.c), else "any of N cpus"
+ *   memory_limit the address-space limit in force (getrlimit RLIMIT_AS,
+ *                gathered after exp_limit_memory set it), MB or "none": the
+ *                limit the task ran under, whatever set it
+ *                (LCPLAB_MEMORY_LIMIT, the default, the shell's ulimit -v)
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT, dladdr, getloadavg */
 
@@ -89,7 +93,7 @@ int exp_run_prog(char *const *argv, char *out, size_t len, int quiet) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void exp_git_rev(const char *dir, char *rev, size_t len) {
@@ -197,6 +201,23 @@ static void placement(char *out, size_t len) {
     snprintf(out, len, "any of %d cpus", n);
 }
 
+/* An address-space limit as recorded: MB, or "none". */
+static void limit_str(rlim_t v, char *out, size_t len) {
+  if (v == RLIM_INFINITY)
+    snprintf(out, len, "none");
+  else
+    snprintf(out, len, "%.0f", floor((double)v / 1048576.0));
+}
+
+/* The address-space limit in force. */
+static void memory_limit(char *out, size_t len) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) != 0)
+    snprintf(out, len, "unknown");
+  else
+    limit_str(rl.rlim_cur, out, len);
+}
+
 void exp_prov_gather(exp_prov *p) {
   memset(p, 0, sizeof *p);
   placement(p->placement, sizeof p->placement);
@@ -229,6 +250,7 @@ void exp_prov_gather(exp_prov *p) {
   snprintf(p->precision, sizeof p->precision, "double (binary64)");
   p->load_start = exp_loadavg();
   p->load_end = p->load_start;
+  memory_limit(p->memory_limit, sizeof p->memory_limit);
 }
 
 void exp_prov_write(FILE *f, const exp_prov *p, const char *rev) {
@@ -247,18 +269,37 @@ double exp_default_memory_mb(void) {
   return mb < 1024.0 ? 1024.0 : floor(mb);
 }
 
-void exp_limit_memory(double mb) {
+/* The soft RLIMIT_AS that exp_limit_memory(mb) leaves in force, given the
+ * limits rl before it (RLIM_INFINITY: none). */
+static rlim_t limit_after(double mb, const struct rlimit *rl) {
 #if defined(__SANITIZE_ADDRESS__)
   (void)mb; /* AddressSanitizer reserves terabytes of shadow memory */
+  return rl->rlim_cur;
 #else
   const char *env = getenv("LCPLAB_MEMORY_LIMIT");
   if (env && env[0]) mb = atof(env);
-  if (!(mb > 0)) return;
+  if (!(mb > 0)) return rl->rlim_cur;
+  rlim_t want = (rlim_t)(mb * 1048576.0);
+  if (rl->rlim_max != RLIM_INFINITY && want > rl->rlim_max) want = rl->rlim_max;
+  if (rl->rlim_cur != RLIM_INFINITY && want > rl->rlim_cur)
+    return rl->rlim_cur; /* lower in force */
+  return want;
+#endif
+}
+
+void exp_limit_memory(double mb) {
   struct rlimit rl;
   if (getrlimit(RLIMIT_AS, &rl) != 0) return;
-  rlim_t want = (rlim_t)(mb * 1048576.0);
-  if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max) want = rl.rlim_max;
+  rlim_t want = limit_after(mb, &rl);
+  if (want == rl.rlim_cur) return;
   rl.rlim_cur = want;
   setrlimit(RLIMIT_AS, &rl);
-#endif
+}
+
+void exp_prov_memory_limit(exp_prov *p, double mb) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) != 0)
+    snprintf(p->memory_limit, sizeof p->memory_limit, "unknown");
+  else
+    limit_str(limit_after(mb, &rl), p->memory_limit, sizeof p->memory_limit);
 }

@@ -13,7 +13,7 @@
  *     rev ...  time_limit S  elapsed S
  *     prov KEY VALUE        cpu, cores, governor, compiler, cflags, blas,
  *                           blas_threads, binary, host, precision, placement,
- *                           load_start, load_end (prov.c)
+ *                           load_start, load_end, memory_limit (prov.c)
  *     rows
  *     CSV rows of the section's main CSV, one per line
  *     end K H               K rows; H = FNV-1a 64 (hex) of every byte above
@@ -124,6 +124,7 @@ static void write_prov(wout *o, const exp_prov *p) {
   wkv(o, "prov placement", "%s", p->placement);
   wkv(o, "prov load_start", "%.2f", p->load_start);
   wkv(o, "prov load_end", "%.2f", p->load_end);
+  wkv(o, "prov memory_limit", "%s", p->memory_limit);
 }
 
 int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows, int nextra,
@@ -159,6 +160,32 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
     return -1;
   }
   return 0;
+}
+
+/* ---- whose file --------------------------------------------------------------------------- */
+
+/* name is "t" DIGITS ".res" (exp_result_path's names, 6 digits or more). */
+static int result_name(const char *name) {
+  size_t d = name[0] == 't' ? strspn(name + 1, "0123456789") : 0;
+  return d >= 6 && strcmp(name + 1 + d, ".res") == 0;
+}
+
+int exp_result_file_ours(const char *dir, const char *name) {
+  size_t nl = strlen(name);
+  int tmp = name[0] == '.' && strstr(name, ".res.tmp.") != NULL;
+  char base[256];
+  if (tmp)
+    snprintf(base, sizeof base, "%.*s", (int)(strstr(name, ".res.tmp.") - name + 3), name + 1);
+  if (!(tmp ? result_name(base) : result_name(name)) || nl > 200) return 0;
+  char path[EXP_PATH_MAX + 256], head[16];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return 0;
+  struct stat st;
+  ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, head, 14) : -1;
+  close(fd);
+  /* a writer killed before its first write leaves an empty temporary file */
+  return (n == 14 && memcmp(head, "lcplab-result ", 14) == 0) || (tmp && n == 0);
 }
 
 /* ---- reading -------------------------------------------------------------------------- */
@@ -201,7 +228,8 @@ static void set_prov(exp_prov *p, const char *key, const char *v) {
             { "binary", p->binary, sizeof p->binary },
             { "host", p->host, sizeof p->host },
             { "precision", p->precision, sizeof p->precision },
-            { "placement", p->placement, sizeof p->placement } };
+            { "placement", p->placement, sizeof p->placement },
+            { "memory_limit", p->memory_limit, sizeof p->memory_limit } };
   for (size_t k = 0; k < sizeof s / sizeof s[0]; k++)
     if (strcmp(key, s[k].k) == 0) {
       snprintf(s[k].dst, s[k].len, "%s", v);

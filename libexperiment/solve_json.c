@@ -210,6 +210,9 @@ static void put_result(FILE *f, const exp_solve_report *r) {
   put_global(f, r);
   fprintf(f, ",\"pivots\":%d", res->pivots);
   put_number(f, "solver_residual", res->solver_residual, 17);
+  /* the solver's own status, where the verdict on its x differs */
+  if (res->solver_status != res->status)
+    put_string(f, "solver_status", slv_status_str(res->solver_status));
   put_number(f, "time_min_s", r->t_min, 6);
 }
 
@@ -239,7 +242,8 @@ int exp_solve_json(FILE *f, const exp_solve_report *r) {
   put_string(f, "kind", r->inst->kind);
   put_result(f, r);
   put_options(f, r);
-  if (res->status != SLV_CONVERGED) put_string(f, "message", res->message);
+  if (res->status != SLV_CONVERGED || res->solver_status != res->status)
+    put_string(f, "message", res->message);
   if (r->flags->history) {
     fputs(",\"history\":[", f);
     for (int k = 0; res->history && k < res->history_len; k++) {

@@ -280,6 +280,20 @@ IO_API slv_status io_read_vector(const char *path, int n, double *x, char *err, 
 IO_API slv_status io_write_vector(const char *path, int n, const double *x, char *err,
                                   size_t errlen);
 
+/* Opens path for reading: *fd (O_CLOEXEC, blocking reads; the caller
+ * closes it) and *size (bytes; size may be NULL), or SLV_ERR_INVALID with
+ * *fd = -1 and one line in err: "FILE: expected a readable file, found
+ * <strerror>", or for what is not a regular file "FILE: expected a regular
+ * file, found a FIFO (named pipe)" (a character device, a block device, a
+ * directory, a socket).  It never blocks (a FIFO with no writer) and reads
+ * nothing.  Every reader of libio opens its file through it, or checks its
+ * path with it before a library (HDF5, libzip) opens it, so /dev/zero,
+ * /dev/urandom, a FIFO or a folder named as a problem, a sidecar, a
+ * starting point or an answer is refused at once (docs/io.md, "Reading");
+ * the experiment files and the external solvers' answers too. */
+IO_API slv_status io_open_regular(const char *path, int *fd, double *size, char *err,
+                                  size_t errlen);
+
 /* ---- output files (docs/io.md, "Replacing files") -------------------------
  * Every writer of the library and of the lcplab program goes through these.
  * io_outfile_open starts a new file under a temporary name in path's

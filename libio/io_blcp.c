@@ -21,6 +21,12 @@
  *     When the findex block is present, mu is allocated, 0 on other rows.
  * Nothing may follow the findex block (or hi when it is absent) except
  * comments: a size that disagrees with the data is caught that way.
+ * lcplab's writer names its blocks in a note among the first comment
+ * lines, "# lcplab-blocks: A b lo hi findex" ("findex" only when written);
+ * a file with the note must hold what it names, so a cut before the
+ * findex block is refused instead of read as a boxed LCP (docs/io.md,
+ * "Damaged files").  Files from elsewhere have no note: their findex block
+ * stays optional.
  *
  * Writing: A row by row, b_ode = -b, lo and hi with friction rows written as
  * -mu, mu, and the findex block when the instance has a findex array; %.17g
@@ -32,12 +38,28 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The note lcplab's writer puts in the first comment lines, naming the
+ * blocks it wrote (docs/io.md, "Damaged files"): "A b lo hi", then
+ * "findex" when the file has that block. */
+#define BLOCKS_NOTE "lcplab-blocks:"
+
+/* -1: no note (a file from elsewhere: the findex block is optional), else
+ * whether the note names the findex block. */
+static int noted_findex(const io_reader *r, char *note, size_t len) {
+  if (io_rd_note(r, BLOCKS_NOTE, note, len) == 0) return -1;
+  size_t k = strlen(note);
+  return k >= 6 && strcmp(note + k - 6, "findex") == 0;
+}
 
 static slv_status read_blcp(io_reader *r, io_instance **out) {
   int n;
   long line;
   slv_status st;
+  char note[64];
   *out = NULL;
+  int want_findex = noted_findex(r, note, sizeof note);
   if ((st = io_rd_size(r, IO_MAX_N, &n, &line, "the size n"))) return st;
   double nn = (double)n * n;
   if (nn > (double)IO_MAX_NNZ)
@@ -57,6 +79,13 @@ static slv_status read_blcp(io_reader *r, io_instance **out) {
   for (int i = 0; i < n; i++) inst->b[i] = -inst->b[i]; /* A x = b_ode + w  <=>  b = -b_ode */
   if ((st = io_rd_doubles(r, (size_t)n, IO_RD_INF_OK, inst->lo, "lo"))) goto fail;
   if ((st = io_rd_upper(r, n, inst->lo, inst->hi, "hi", "lo"))) goto fail;
+  if (want_findex >= 0 && io_rd_at_end(r) == want_findex) {
+    io_token t;
+    io_rd_peek(r, &t);
+    st = io_rd_fail(r, &t, SLV_ERR_INVALID, "%s after hi, as the note '%s %s' says",
+                    want_findex ? "the findex block" : "the end of the file", BLOCKS_NOTE, note);
+    goto fail;
+  }
   if (!io_rd_at_end(r)) {
     io_token f;
     io_rd_peek(r, &f);
@@ -124,6 +153,7 @@ slv_status io_write_blcp(const io_req *rq, const io_instance *inst) {
   fputs("# boxed LCP: A x = b + w, x in [lo,hi] (ODE convention); friction rows: lo = -mu, "
         "hi = mu; written by lcplab\n",
         w.f);
+  fprintf(w.f, "# %s A b lo hi%s\n", BLOCKS_NOTE, inst->findex ? " findex" : "");
   fprintf(w.f, "%d\n# A (row-major)\n", n);
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) io_wr_double(&w, A[i + (size_t)j * n], j + 1 < n ? ' ' : 0);

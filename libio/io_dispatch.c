@@ -32,12 +32,15 @@
  * cannot hold (SLV_ERR_UNSUPPORTED, naming the row): nothing is written in
  * either case.
  */
+#define _POSIX_C_SOURCE 200809L /* fdopen */
+
 #include "io_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the table ----------------------------------------------------------- */
 
@@ -77,17 +80,16 @@ const io_format_entry *io_format_row(io_format f) {
 
 static slv_status sniff_file(const io_req *rq, const io_format_entry **row) {
   *row = NULL;
-  FILE *f = fopen(rq->path, "rb");
-  if (!f) {
-    /* the text reader's message for a file that cannot be read */
-    io_reader r;
-    slv_status st = io_rd_open_req(&r, rq, 0);
-    io_rd_close(&r);
-    return st ? st : SLV_ERR_INVALID;
-  }
-  char *head = malloc(SNIFF_BYTES);
+  int fd;
+  slv_status st = io_open_regular(rq->path, &fd, NULL, rq->err, rq->errlen);
+  if (st) return st;
+  FILE *f = fdopen(fd, "rb");
+  char *head = f ? malloc(SNIFF_BYTES) : NULL;
   size_t len = head ? fread(head, 1, SNIFF_BYTES, f) : 0;
-  fclose(f);
+  if (f)
+    fclose(f);
+  else
+    close(fd);
   if (!head) {
     io_msgf(rq->err, rq->errlen, "%s: out of memory reading the file", rq->path);
     return SLV_ERR_NOMEM;
@@ -97,7 +99,7 @@ static slv_status sniff_file(const io_req *rq, const io_format_entry **row) {
   if (*row) return SLV_OK;
   /* the first word, named in the message as the text reader shows it */
   io_reader r;
-  slv_status st = io_rd_open_req(&r, rq, 0);
+  st = io_rd_open_req(&r, rq, 0);
   if (st) return st;
   io_token t;
   io_rd_next(&r, &t);

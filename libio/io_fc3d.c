@@ -37,10 +37,17 @@
  * "n storage n n".  For d = 3 the two cannot
  * both hold (an LCP with n = 3 has 3 as its third number, which is not a
  * storage type).  A global FC .dat (gfc3d: d nc M H q b mu) is read by
- * the same entry: after M, an M that is not 3 nc x 3 nc, or more numbers
+ * the same entry: after M, an M that is not 3 nc x 3 nc, numbers that open
+ * like H's header ("0|1 ndof 3nc", integers: opens_like_h), or more numbers
  * than a local file can hold after it, hand the file to io_gfc3d.c, so a
  * global file is read as global whatever its sizes (GFC3D_Example00 and
- * GFC3D_Example1 have ndof = 3 nc and were once read as local problems).
+ * GFC3D_Example1 have ndof = 3 nc and were once read as local problems),
+ * and one cut short after M is refused as a global file, not read as the
+ * local problem its remaining numbers would make (GFC3D_Example1 cut after
+ * its 28th line once was: q = (1, 3, 3), H's header).  A local file whose
+ * q starts with the integers 0 or 1, 3nc, 3nc would be taken for a
+ * global one and refused (none of the shared files does; Siconos writes q
+ * as %.24e numbers, not integers).
  *
  * Reading names what was read: siconos-gfc3d for a global file, siconos-fc3d
  * for a local one; a file of the other kind than the format asked is
@@ -106,6 +113,17 @@ int io_looks_like_fc(const io_reader *r0) {
   return t[1] > 0 && t[3] > 0 && t[4] > 0 ? 2 : 0;
 }
 
+/* After a 3nc x 3nc M: do the next numbers open like H's header, "0 or 1
+ * (H's storage), ndof, 3nc", each written as an integer?  (Look-ahead.)
+ * A local file's q would have to start with exactly those integers. */
+static int opens_like_h(const io_reader *r0, int ndof, int n) {
+  io_reader r = *r0;
+  long t[3];
+  for (int k = 0; k < 3; k++)
+    if (!io_rd_try_long(&r, &t[k])) return 0;
+  return (t[0] == 0 || t[0] == 1) && t[1] == ndof && t[2] == n;
+}
+
 slv_status io_read_fc3d(io_reader *r, io_instance **out) {
   io_token t;
   slv_status st;
@@ -129,9 +147,13 @@ slv_status io_read_fc3d(io_reader *r, io_instance **out) {
                           "nc = %d: q, lo, hi (3 nc), mu and the cones (nc)", nc)))
     return st;
   io_nm nm;
-  if ((st = io_read_nm(r, "M", -1, -1, "", IO_FC_DENSE_MAX, &nm, &mline))) return st;
-  /* a global problem d nc M H q b mu (io_gfc3d.c) */
-  if (nm.rows != n || nm.cols != n || io_fc_holds_global_rest(r, nc, nm.rows))
+  if ((st = io_read_nm(r, "M", -1, -1, "", IO_FC_DENSE_MAX, 0, &nm, &mline))) return st;
+  /* a global problem d nc M H q b mu (io_gfc3d.c): its M is not 3nc x
+   * 3nc, or H's header follows M, or more numbers than a local file holds;
+   * a global file cut short after M is then refused there, never read as
+   * the local problem its first numbers would make */
+  if (nm.rows != n || nm.cols != n || opens_like_h(r, nm.rows, n) ||
+      io_fc_holds_global_rest(r, nc, nm.rows))
     return io_read_gfc3d(r, nc, &nm, mline, out);
   inst = io_instance_alloc(n);
   mu = malloc((nc ? (size_t)nc : 1) * sizeof(double));

@@ -401,26 +401,21 @@ slv_status io_read_fclib(const io_req *rq, io_instance **out) {
     .path = path, .err = err, .errlen = errlen, .file = -1, .cap = (double)rq->max_memory
   };
   *out = NULL;
-  /* readable?  its first bytes HDF5's? (plain stdio: clear messages) */
-  errno = 0;
-  FILE *f = fopen(path, "rb");
-  struct stat sb;
-  if (!f || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    int e = errno;
-    if (f) fclose(f);
-    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-            e ? strerror(e) : "not a regular file");
-    return SLV_ERR_INVALID;
-  }
-  char head[8];
-  size_t got = fread(head, 1, sizeof head, f);
-  fclose(f);
-  slv_status st = check_head(&c, head, got, (double)sb.st_size);
+  /* a regular file?  its first bytes HDF5's? (clear messages before HDF5
+   * opens it by name) */
+  int fd;
+  double size;
+  slv_status st = io_open_regular(path, &fd, &size, err, errlen);
   if (st) return st;
-  c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;
+  char head[8];
+  ssize_t got = read(fd, head, sizeof head);
+  close(fd);
+  st = check_head(&c, head, got > 0 ? (size_t)got : 0, size);
+  if (st) return st;
+  c.budget = 64.0 * size + 16.0 * 1048576.0;
   io_fclib_quiet hq;
   io_fclib_quiet_on(&hq);
-  st = io_fclib_open(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
+  st = io_fclib_open(&c, path, H5P_DEFAULT, (uint64_t)size);
   if (!st) st = read_open(&c, out);
   io_fclib_quiet_off(&hq);
   return st;
@@ -518,19 +513,15 @@ slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_me
   io_fclib_ctx c = {
     .path = path, .err = err, .errlen = errlen, .file = -1, .cap = (double)max_memory
   };
-  struct stat sb;
-  errno = 0;
-  int rc = stat(path, &sb);
-  if (rc != 0 || !S_ISREG(sb.st_mode)) {
-    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
-            rc ? strerror(errno) : "not a regular file");
-    return SLV_ERR_INVALID;
-  }
-  c.budget = 64.0 * (double)sb.st_size + 16.0 * 1048576.0;
+  int fd;
+  double size;
+  slv_status st = io_open_regular(path, &fd, &size, err, errlen);
+  if (st) return st;
+  close(fd);
+  c.budget = 64.0 * size + 16.0 * 1048576.0;
   io_fclib_quiet hq;
   io_fclib_quiet_on(&hq);
-  slv_status st;
-  st = io_fclib_open(&c, path, H5P_DEFAULT, (uint64_t)sb.st_size);
+  st = io_fclib_open(&c, path, H5P_DEFAULT, (uint64_t)size);
   if (!st) {
     st = read_start(&c, n, x);
     io_fclib_close(&c);

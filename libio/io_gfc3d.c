@@ -70,7 +70,7 @@ static slv_status read_rest(io_reader *r, int nc, io_global *g, double *mu) {
   char why[64];
   snprintf(why, sizeof why, "ndof x 3 nc = %d x %d", nd, n);
   io_nm hn;
-  if ((st = io_read_nm(r, "H", nd, n, why, 0, &hn, NULL))) return st;
+  if ((st = io_read_nm(r, "H", nd, n, why, 0, 0, &hn, NULL))) return st;
   if (!(st = reserve_csr_of(r, &hn, "H"))) {
     st = io_csr_of_nm(&hn, &g->Hp, &g->Hj, &g->Hx);
     if (st) st = io_rd_failf(r, r->line, st, "out of memory for H (%d x %d)", nd, n);

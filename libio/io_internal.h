@@ -152,10 +152,12 @@ enum {
   IO_RD_INF_OK = 1  /* accept +-inf ("inf", "-inf", "infinity"), refuse NaN */
 };
 
-/* Reads path whole.  comment: '#', '%' or 0; max_memory: the cap, which
- * the file's size must not exceed (SLV_ERR_DIM, before anything is read).
- * Missing or unreadable file: SLV_ERR_INVALID, "FILE: expected a readable
- * file, found <strerror>". */
+/* Reads path whole (io_open_regular).  comment: '#', '%' or 0; max_memory:
+ * the cap, which the file's size must not exceed (SLV_ERR_DIM, before
+ * anything is read).  A NUL byte is refused (SLV_ERR_INVALID, "FILE:
+ * expected a text file, found a NUL byte at byte K"), a binary or sparse
+ * file once its first 64 KiB are read.  Missing or unreadable file:
+ * SLV_ERR_INVALID, "FILE: expected a readable file, found <strerror>". */
 slv_status io_rd_open(io_reader *r, const char *path, char comment, size_t max_memory, char *err,
                       size_t errlen);
 /* io_rd_open of rq's file, cap and message buffer. */
@@ -245,6 +247,14 @@ slv_status io_rd_need(const io_reader *r, double count, const char *what, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* A note in the comment lines that come before the next token (from the
+ * cursor; the rest of the cursor's line must be blank or a comment): the
+ * first comment line whose text, after the comment character and blanks,
+ * starts with key ("lcplab-sidecars:"); val gets the rest of that line,
+ * trimmed (vlen > 0).  The note's line if found, else 0.  Writers note
+ * there what a file holds that a cut could lose unseen (docs/io.md,
+ * "Damaged files"). */
+long io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen);
 /* Quiet look-ahead helpers: convert the next token if it is an integer /
  * a number (not NaN) and advance; else return 0 and leave r unchanged. */
 int io_rd_try_long(io_reader *r, long *v);
@@ -328,10 +338,13 @@ typedef struct io_nm {
  * SLV_ERR_UNSUPPORTED).  want_rows >= 0: the sizes must be want_rows x
  * want_cols (why names the reason, e.g. "n = 3").  Dense storage always
  * gives a dense matrix; SBM gives a dense one when rows <= csr_above
- * (bounded by IO_MAX_DENSE entries), else CSR.  *line (if non-NULL) gets
- * the line of the size header.  On failure *out holds nothing. */
+ * (bounded by IO_MAX_DENSE entries), else CSR.  vec_after: a vector of the
+ * matrix's column count follows it (q), which the file must hold too, checked
+ * with the payload's own numbers (io_rd_need) before the matrix is
+ * allocated.  *line (if non-NULL) gets the line of the size header.  On
+ * failure *out holds nothing. */
 slv_status io_read_nm(io_reader *r, const char *name, int want_rows, int want_cols, const char *why,
-                      int csr_above, io_nm *out, long *line);
+                      int csr_above, int vec_after, io_nm *out, long *line);
 void io_nm_free(io_nm *m);
 
 /* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
@@ -473,6 +486,12 @@ slv_status io_read_vec(const char *path, int n, int flags, double *x, const char
 /* Integers in [lo, hi]; not_self: x[i] != i (findex). */
 slv_status io_read_ivec(const char *path, int n, long lo, long hi, int not_self, int *x,
                         const char *name, size_t max_memory, char *err, size_t errlen);
+/* Can path hold a vector of n values: a regular file (io_open_regular)
+ * of at least 2n - 1 bytes (io_rd_need's count)?  Else SLV_ERR_INVALID
+ * and io_rd_need's message, "FILE:1: expected N numbers for NAME (n = N),
+ * found only K bytes left in the file".  Nothing is read: a check before the arrays a vector's n implies
+ * elsewhere (MatrixMarket's dense A) are allocated. */
+slv_status io_vec_room(const char *path, int n, const char *name, char *err, size_t errlen);
 /* One value per line (%.17g, inf/-inf); err gets
  * "FILE: cannot write: ..." on failure (SLV_ERR_INVALID). */
 slv_status io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen);

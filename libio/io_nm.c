@@ -326,8 +326,23 @@ static slv_status nm_header(io_reader *r, const char *name, int want_rows, int w
   return SLV_OK;
 }
 
+/* The least the file must still hold after the header of a matrix of
+ * storage type stype: its payload (dense: the repeated sizes and every
+ * value; SBM: the block count) and, with vec_after, the vector of its
+ * column count that follows it (q).  Checked before anything of the
+ * matrix's size is allocated: an SBM of a few bytes may declare any size,
+ * built dense. */
+static slv_status payload_room(io_reader *r, const char *name, int stype, const io_nm *m,
+                               int vec_after) {
+  /* dense: the values (the repeated sizes are read); SBM: the block count */
+  double payload = stype == 0 ? (double)m->rows * (double)m->cols : 1.0;
+  if (!vec_after) return io_rd_need(r, payload, "%s (%d x %d)", name, m->rows, m->cols);
+  return io_rd_need(r, payload + m->cols, "%s (%d x %d) and the %d values after it", name, m->rows,
+                    m->cols, m->cols);
+}
+
 slv_status io_read_nm(io_reader *r, const char *name, int want_rows, int want_cols, const char *why,
-                      int csr_above, io_nm *out, long *line) {
+                      int csr_above, int vec_after, io_nm *out, long *line) {
   int stype;
   long hline = 0;
   memset(out, 0, sizeof *out);
@@ -339,6 +354,7 @@ slv_status io_read_nm(io_reader *r, const char *name, int want_rows, int want_co
     st = dense_header(r, name, out, *line);
   else if (out->storage == SLV_DENSE)
     st = sbm_dense_room(r, name, out, *line);
+  if (!st) st = payload_room(r, name, stype, out, vec_after);
   if (st) return st;
   if (out->storage == SLV_DENSE) {
     double count = (double)out->rows * (double)out->cols;

@@ -53,6 +53,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zip.h>
 
 /* numpy refuses headers longer than this by default (format.py,
@@ -255,6 +256,17 @@ static slv_status open_array(npz_ctx *c, npy_array *a, int required) {
                     "expected %s to have a size in the zip directory, found "
                     "none",
                     a->name);
+  /* the size the directory declares, against the bytes that hold it: a
+   * stored member is its bytes, deflate expands at most 1032 to 1 */
+  if ((zs.valid & ZIP_STAT_COMP_SIZE) && (zs.valid & ZIP_STAT_COMP_METHOD) &&
+      ((zs.comp_method == ZIP_CM_STORE && zs.size != zs.comp_size) ||
+       (zs.comp_method == ZIP_CM_DEFLATE &&
+        (double)zs.size > 1032.0 * (double)zs.comp_size + 1024.0)))
+    return npz_fail(c, SLV_ERR_INVALID,
+                    "expected %s's size in the zip directory (%.0f bytes) to fit the %.0f bytes "
+                    "that hold it (%s)",
+                    a->name, (double)zs.size, (double)zs.comp_size,
+                    zs.comp_method == ZIP_CM_STORE ? "stored" : "deflated");
   if (!(a->zf = zip_fopen_index(c->za, (zip_uint64_t)idx, 0)))
     return npz_fail(c, SLV_ERR_INVALID, "expected %s to open, found: %s", a->name,
                     zip_strerror(c->za));
@@ -378,14 +390,19 @@ size_t io_contactbench_row(size_t r) { return lab_row(r); }
 
 /* ---- reading ------------------------------------------------------------------- */
 
-static slv_status open_zip(npz_ctx *c, int flags) {
-  int code = 0;
-  c->za = zip_open(c->path, flags, &code);
+/* The archive, read only, through the descriptor io_open_regular checked
+ * (a FIFO or a device is refused before libzip sees it). */
+static slv_status open_zip(npz_ctx *c) {
+  int code = 0, fd;
+  slv_status st = io_open_regular(c->path, &fd, NULL, c->err, c->errlen);
+  if (st) return st;
+  c->za = zip_fdopen(fd, ZIP_RDONLY | ZIP_CHECKCONS, &code); /* closes fd when it succeeds */
   if (c->za) return SLV_OK;
+  close(fd);
   zip_error_t ze;
   zip_error_init_with_code(&ze, code);
-  slv_status st = npz_fail(c, SLV_ERR_INVALID, "expected a numpy .npz (a zip archive), found: %s",
-                           zip_error_strerror(&ze));
+  st = npz_fail(c, SLV_ERR_INVALID, "expected a numpy .npz (a zip archive), found: %s",
+                zip_error_strerror(&ze));
   zip_error_fini(&ze);
   return st;
 }
@@ -456,7 +473,7 @@ slv_status io_read_npz(const io_req *rq, io_instance **out) {
   double *buf = NULL;
   long nc = 0;
   *out = NULL;
-  slv_status st = open_zip(&c, ZIP_RDONLY | ZIP_CHECKCONS);
+  slv_status st = open_zip(&c);
   if (st) return st;
   if ((st = open_problem(&c, a, &nc))) goto done;
   int n = (int)(3 * nc);
@@ -496,7 +513,7 @@ slv_status io_npz_read_guess(const char *path, int n, double *x, size_t max_memo
   npz_ctx c = { path, err, errlen, NULL, 0, (double)max_memory };
   npy_array a = { "lam0.npy", NULL, 0, 0, 0, { 0, 0 }, 0, 0 };
   double *buf = NULL;
-  slv_status st = open_zip(&c, ZIP_RDONLY | ZIP_CHECKCONS);
+  slv_status st = open_zip(&c);
   if (st) return st;
   if ((st = open_array(&c, &a, 1))) goto done;
   char s[64];

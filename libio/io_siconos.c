@@ -100,9 +100,9 @@ static slv_status read_lcp_relay(io_reader *r, io_format fmt, io_instance **out,
   if ((st = io_rd_reserve(r, line, io_instance_bytes(n, 0), "n = %d: q, lo, hi", n))) return st;
   snprintf(why, sizeof why, "n = %d", n);
   io_nm nm;
-  if ((st = io_read_nm(r, "M", n, n, why, INT_MAX, &nm, &line))) return st;
-  /* the arrays of size n only once q is known to follow: a sparse M of a
-   * few bytes may declare any n (read_nm bounds its dense copy) */
+  if ((st = io_read_nm(r, "M", n, n, why, INT_MAX, 1, &nm, &line))) return st;
+  /* q was counted with M's payload before M was allocated (io_read_nm's
+   * vec_after); its n numbers are checked here once more, now from q */
   if ((st = io_rd_need(r, n, "q (n = %d)", n))) {
     io_nm_free(&nm);
     return st;
@@ -221,7 +221,7 @@ static slv_status mlcp_storage1(io_reader *r, mlcp *c) {
   io_rd_peek(r, &t);
   c->mline = t.line;
   io_nm nm;
-  if ((st = io_read_nm(r, "M", -1, -1, "", INT_MAX, &nm, &c->line))) return st;
+  if ((st = io_read_nm(r, "M", -1, -1, "", INT_MAX, 1, &nm, &c->line))) return st;
   c->rows = nm.rows;
   c->cols = nm.cols;
   c->M = nm_take_dense(&nm);

@@ -1,9 +1,13 @@
 /* io_text.c -- the buffered text reader and writer of io_internal.h, and
  * the memory cap's accounting.
  *
- * The reader (see io_internal.h for the contract): the file is read whole
- * with fread into one NUL-terminated buffer, after its size has been
- * checked against the memory cap; tokens are converted in place by
+ * The reader (see io_internal.h for the contract): the file, a regular file
+ * (io_open_regular: a FIFO, a device or a directory is refused when it is
+ * opened, without blocking), is read whole with fread into one
+ * NUL-terminated buffer, after its size has been checked against the
+ * memory cap, its first 64 KiB before the rest, and a NUL byte anywhere
+ * refused (no text holds one: a binary file, a sparse file's hole); tokens
+ * are converted in place by
  * libsolvers' strict parser (slv_parse_double_n, slv_parse_long_n: the
  * whole token, NaN never).  The writer prints numbers
  * with %.17g and infinities as "inf" / "-inf", so that strtod gives back
@@ -21,7 +25,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the reader --------------------------------------------------------- */
 
@@ -29,39 +35,63 @@ static int is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* path opened for reading, *f; a regular file larger than the cap is
- * refused before anything is read. */
-static slv_status open_capped(const io_reader *r, FILE **f) {
+/* What a file that is not a regular file is, for the message. */
+static const char *file_type(mode_t m) {
+  if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
+slv_status io_open_regular(const char *path, int *fd, double *size, char *err, size_t errlen) {
+  *fd = -1;
   errno = 0;
-  *f = fopen(r->path, "rb");
-  if (!*f) {
-    io_msgf(r->err, r->errlen, "%s: expected a readable file, found: %s", r->path,
-            errno ? strerror(errno) : "cannot open");
+  /* O_NONBLOCK: opening a FIFO that no one writes returns at once (a plain
+   * open would wait for a writer forever) */
+  int d = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat sb;
+  if (d < 0 || fstat(d, &sb) != 0) {
+    int e = errno;
+    if (d >= 0) close(d);
+    io_msgf(err, errlen, "%s: expected a readable file, found: %s", path,
+            e ? strerror(e) : "cannot open");
     return SLV_ERR_INVALID;
   }
-  struct stat sb;
-  if (fstat(fileno(*f), &sb) == 0 && S_ISREG(sb.st_mode) && (double)sb.st_size > r->cap) {
-    fclose(*f);
-    io_msgf(r->err, r->errlen,
-            "%s: expected a file that fits the memory cap of %.0f bytes "
-            "(max_memory), found %.0f bytes",
-            r->path, r->cap, (double)sb.st_size);
-    return SLV_ERR_DIM;
+  if (!S_ISREG(sb.st_mode)) {
+    close(d);
+    io_msgf(err, errlen, "%s: expected a regular file, found %s", path, file_type(sb.st_mode));
+    return SLV_ERR_INVALID;
   }
+  int fl = fcntl(d, F_GETFL);
+  if (fl >= 0) fcntl(d, F_SETFL, fl & ~O_NONBLOCK);
+  *fd = d;
+  if (size) *size = (double)sb.st_size;
   return SLV_OK;
 }
 
-/* The first buffer's size: the end offset, never trusted beyond 1 GiB
- * (directories and special files report odd sizes); read_whole grows it as
- * needed and checks the cap as it grows. */
-static size_t size_hint(FILE *f) {
-  size_t cap = 1 << 16;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long end = ftell(f);
-    if (end >= 0 && end < (1L << 30)) cap = (size_t)end + 2;
+/* path opened for reading, *f, with its size; a file that is not a regular
+ * file, or larger than the cap, is refused before anything is read. */
+static slv_status open_capped(const io_reader *r, FILE **f, double *size) {
+  int fd;
+  *f = NULL;
+  slv_status st = io_open_regular(r->path, &fd, size, r->err, r->errlen);
+  if (st) return st;
+  if (*size > r->cap) {
+    close(fd);
+    io_msgf(r->err, r->errlen,
+            "%s: expected a file that fits the memory cap of %.0f bytes "
+            "(max_memory), found %.0f bytes",
+            r->path, r->cap, *size);
+    return SLV_ERR_DIM;
   }
-  rewind(f);
-  return cap;
+  if (!(*f = fdopen(fd, "rb"))) {
+    close(fd);
+    io_msgf(r->err, r->errlen, "%s: out of memory reading the file", r->path);
+    return SLV_ERR_NOMEM;
+  }
+  return SLV_OK;
 }
 
 /* The refusal of a file that grows beyond the cap while it is read. */
@@ -73,30 +103,54 @@ static slv_status too_big(const io_reader *r, size_t len) {
   return SLV_ERR_DIM;
 }
 
-/* The whole of f into *buf (NUL-terminated, *len bytes before the NUL),
- * doubling the buffer as the file goes on and refusing to pass the cap.
- * On failure nothing is left allocated. */
-static slv_status read_whole(const io_reader *r, FILE *f, char **buf, size_t *len) {
-  size_t cap = size_hint(f), n = 0;
+/* A text file holds no NUL byte: one in b[from, to) is a binary file, or
+ * the hole of a sparse file (a program that seeked past the end of what it
+ * wrote), refused where it is found. */
+static slv_status no_nul(const io_reader *r, const char *b, size_t from, size_t to) {
+  const char *z = memchr(b + from, '\0', to - from);
+  if (!z) return SLV_OK;
+  io_msgf(r->err, r->errlen, "%s: expected a text file, found a NUL byte at byte %zu", r->path,
+          (size_t)(z - b));
+  return SLV_ERR_INVALID;
+}
+
+/* The first read: this much, checked before the buffer of the whole file
+ * is allocated, so that a binary or sparse file is refused having cost
+ * this and no more. */
+#define FIRST_CHUNK ((size_t)1 << 16)
+
+/* The whole of f (size bytes when opened) into *buf (NUL-terminated, *len
+ * bytes before the NUL): its first FIRST_CHUNK bytes, then all of it,
+ * growing the buffer if the file grows meanwhile and refusing to pass the
+ * cap; a NUL byte anywhere is refused.  On failure nothing is left
+ * allocated. */
+static slv_status read_whole(const io_reader *r, FILE *f, double size, char **buf, size_t *len) {
+  size_t cap = size + 2.0 < (double)FIRST_CHUNK ? (size_t)size + 2 : FIRST_CHUNK, n = 0;
   char *b = malloc(cap);
   slv_status st = b ? SLV_OK : SLV_ERR_NOMEM;
   while (!st) {
-    n += fread(b + n, 1, cap - 1 - n, f);
-    if (n < cap - 1 || cap > SIZE_MAX / 2) break; /* end of file or error */
+    size_t got = fread(b + n, 1, cap - 1 - n, f);
+    st = no_nul(r, b, n, n + got);
+    n += got;
+    if (st || n < cap - 1 || cap > SIZE_MAX / 2) break; /* end of file or error */
     int c = fgetc(f);
     if (c == EOF) break;
-    if (2.0 * (double)cap > r->cap) {
-      st = too_big(r, n);
+    b[n] = (char)c; /* in the terminator's place until the buffer grows */
+    if ((st = no_nul(r, b, n, n + 1))) break;
+    /* the size the file had when opened, else (it grew) twice the buffer */
+    double want = size + 2.0 > 2.0 * (double)cap ? size + 2.0 : 2.0 * (double)cap;
+    if (want - 1.0 > r->cap) {
+      st = too_big(r, n + 1);
       break;
     }
-    char *nb = realloc(b, cap * 2);
+    char *nb = realloc(b, (size_t)want);
     if (!nb) {
       st = SLV_ERR_NOMEM;
       break;
     }
     b = nb;
-    cap *= 2;
-    b[n++] = (char)c;
+    cap = (size_t)want;
+    n++;
   }
   if (st == SLV_ERR_NOMEM)
     io_msgf(r->err, r->errlen, "%s: out of memory reading the file", r->path);
@@ -126,9 +180,10 @@ slv_status io_rd_open(io_reader *r, const char *path, char comment, size_t max_m
   r->comment = comment;
   r->cap = (double)max_memory;
   FILE *f;
-  slv_status st = open_capped(r, &f);
+  double size;
+  slv_status st = open_capped(r, &f, &size);
   if (st) return st;
-  st = read_whole(r, f, &r->buf, &r->len);
+  st = read_whole(r, f, size, &r->buf, &r->len);
   fclose(f);
   if (st) return st;
   r->mem = (double)r->len + 1.0; /* the buffer: the reader's first reservation against the cap */
@@ -228,6 +283,37 @@ int io_rd_peek(const io_reader *r, io_token *t) {
   size_t pos = r->pos;
   long line = r->line;
   return scan_token(r, &pos, &line, t);
+}
+
+long io_rd_note(const io_reader *r, const char *key, char *val, size_t vlen) {
+  const char *b = r->buf;
+  size_t p = r->pos, k = strlen(key);
+  long line = r->line;
+  if (!r->comment || !b) return 0;
+  while (p < r->len && b[p] != '\n' && is_ws(b[p])) p++; /* the rest of the cursor's line */
+  if (p < r->len && b[p] != '\n' && b[p] != r->comment) return 0;
+  while (p < r->len) {
+    if (is_ws(b[p])) {
+      line += b[p] == '\n';
+      p++;
+      continue;
+    }
+    if (b[p] != r->comment) return 0; /* a token: the comment lines are over */
+    size_t q = p + 1, e = p;
+    while (e < r->len && b[e] != '\n') e++;
+    while (q < e && (b[q] == ' ' || b[q] == '\t')) q++;
+    if (e - q >= k && memcmp(b + q, key, k) == 0) {
+      q += k;
+      while (q < e && (b[q] == ' ' || b[q] == '\t')) q++;
+      while (e > q && is_ws(b[e - 1])) e--;
+      size_t n = e - q < vlen ? e - q : vlen - 1;
+      memcpy(val, b + q, n);
+      val[n] = '\0';
+      return line;
+    }
+    p = e;
+  }
+  return 0;
 }
 
 int io_rd_at_end(const io_reader *r) {

@@ -24,6 +24,7 @@
 #include "io_internal.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 static slv_status check_n(const char *path, int n, const void *x, char *err, size_t errlen) {
   if (n < 0 || n > IO_MAX_N) {
@@ -76,6 +77,19 @@ slv_status io_read_ivec(const char *path, int n, long lo, long hi, int not_self,
   if (!st) st = expect_end(&r, n);
   io_rd_close(&r);
   return st;
+}
+
+slv_status io_vec_room(const char *path, int n, const char *name, char *err, size_t errlen) {
+  int fd;
+  double size;
+  slv_status st = io_open_regular(path, &fd, &size, err, errlen);
+  if (st) return st;
+  close(fd);
+  if (n <= 0 || size >= 2.0 * n - 1.0) return SLV_OK;
+  io_msgf(err, errlen,
+          "%s:1: expected %d number%s for %s (n = %d), found only %.0f bytes left in the file",
+          path, n, n == 1 ? "" : "s", name, n, size);
+  return SLV_ERR_INVALID;
 }
 
 slv_status io_write_vec(const char *path, int n, const double *x, char *err, size_t errlen) {

@@ -39,11 +39,15 @@
  * storage); the next rule applies otherwise, and the last one (pgs) too:
  * when pgs refuses, the first fallback that accepts runs, and when none
  * does auto refuses the problem (SLV_ERR_UNSUPPORTED, every refusal in the
- * message).  When the chosen solver fails (max_iter, stagnated, ray,
- * singular pivot, not finite, breakdown, or "converged" that the library's
- * measures do not confirm), the fallbacks run from the caller's start, in
- * order, until one converges: nsgs_newton, ipm, admm for cones; ipm,
- * lemke, admm otherwise (docs/solver-machinery.md, "auto", "Fallbacks").  Without
+ * message).  The status is decided on the iterate: an x that meets the
+ * test (on a condensed problem's tightened run, the caller's: slv_caller_met)
+ * ends the solve converged whatever its solver returned.  When the chosen
+ * solver's x does not (max_iter, stagnated, ray, singular pivot, not
+ * finite, breakdown, or "converged" that the library's measures do not
+ * confirm), the fallbacks run from the caller's start, in order, until
+ * one's x meets it: nsgs_newton, ipm, admm for cones; ipm, lemke, admm
+ * otherwise (docs/solver-machinery.md, "auto", "Fallbacks"); none on a
+ * tightened run, which refines an answer the chosen solver found.  Without
  * success the iterate with the smallest test measure is returned.
  * res->method names the solver whose x is returned and res->choice says
  * why, then what each fallback ended with.  Every candidate's state is
@@ -169,6 +173,25 @@ static int symmetric(slv_op *op) {
   int i, j;
   slv_op_pack(op);
   return slv_op_is_symmetric(op, 1e-12, &i, &j);
+}
+
+/* The test's measure of x (w = A x + b into w); *met: the library's
+ * convergence test passes, as slv_solve will judge it. */
+static double measure(slv_op *op, const slv_options *opt, const double *x, double *w, int *met) {
+  slv_op_w(op, x, w);
+  slv_residuals r = slv_residual_op(op, x, w);
+  *met = slv_met(op->p, opt, &r);
+  double m = slv_test_measure(opt, &r);
+  return isnan(m) ? INFINITY : m;
+}
+
+/* Whether x (w = A x + b into w) meets the test, or on a condensed
+ * problem's tightened run the caller's (slv_caller_met): then auto keeps
+ * it and stops, whatever the solver that made it said. */
+static int meets(slv_op *op, const slv_options *opt, const double *x, double *w) {
+  int met;
+  measure(op, opt, x, w, &met);
+  return met || slv_caller_met(op, x, w);
 }
 
 /* The ADMM-first rule: a large Coulomb problem whose contacts are
@@ -334,7 +357,7 @@ static slv_status admm_then_handover(auto_state *s, slv_op *op, const slv_option
   slv_admm_set_stall(s->state[AUTO_ADMM], s->admm_stall);
   slv_status st = s->sub[AUTO_ADMM]->impl->solve(s->state[AUTO_ADMM], op, opt, x, w, res, h);
   slv_admm_set_stall(s->state[AUTO_ADMM], 0);
-  if (st != SLV_STAGNATED || res->iterations >= opt->max_iter) return st;
+  if (st != SLV_STAGNATED || res->iterations >= opt->max_iter || meets(op, opt, x, w)) return st;
   int k = symmetric(op) && takes(s, AUTO_IPM, op->p, NULL, 0) ? AUTO_IPM
           : takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0)        ? AUTO_NSGS_NEWTON
                                                               : AUTO_NSGS;
@@ -372,7 +395,7 @@ static slv_status run_choice(auto_state *s, int k, slv_op *op, const slv_options
     return admm_then_handover(s, op, opt, x, w, res, h);
   slv_status r = s->sub[k]->impl->solve(s->state[k], op, opt, x, w, res, h);
   if (k == AUTO_IPM && r == SLV_BREAKDOWN && op->p->cone_law == SLV_CONE_COULOMB &&
-      takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0)) {
+      takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0) && !meets(op, opt, x, w)) {
     /* A symmetric but not positive semidefinite: nsgs_newton from the start */
     char why[96];
     slv_msgf(why, sizeof why, "%s", res->message);
@@ -403,16 +426,6 @@ static int failed_numerically(slv_status r) {
   }
 }
 
-/* The test's measure of x (w = A x + b into w); *met: the library's
- * convergence test passes, as slv_solve will judge it. */
-static double measure(slv_op *op, const slv_options *opt, const double *x, double *w, int *met) {
-  slv_op_w(op, x, w);
-  slv_residuals r = slv_residual_op(op, x, w);
-  *met = slv_met(op->p, opt, &r);
-  double m = slv_test_measure(opt, &r);
-  return isnan(m) ? INFINITY : m;
-}
-
 /* "; NAME ended STATUS" appended to res->choice. */
 static void note_try(slv_result *res, const char *name, slv_status r) {
   size_t used = strlen(res->choice);
@@ -426,11 +439,29 @@ typedef struct auto_best {
   double m;
 } auto_best;
 
-/* After the chosen solver ended at r (x its iterate), the fallbacks from
- * the caller's start (s->x0) until one converges; else the iterate of
- * smallest measure goes back into x, with its solver's message.  A stop
- * from outside (the time limit, the cancel callback) ends the fallbacks:
- * the best iterate so far, with that status (a Ctrl-C in a fallback is an
+/* x, which solver k's run ended at r, meets the test: auto keeps it and
+ * stops.  The choice says so ("then NAME converged" for a fallback; a
+ * solver that ended otherwise on such an x is named with its status);
+ * returns SLV_CONVERGED. */
+static slv_status keep_met(const auto_state *s, int k, slv_status r, int fallback,
+                           slv_result *res) {
+  size_t used = strlen(res->choice);
+  const char *name = s->sub[k]->name;
+  if (r == SLV_CONVERGED && fallback)
+    slv_msgf(res->choice + used, sizeof res->choice - used, "; then %s converged", name);
+  else if (r != SLV_CONVERGED)
+    slv_msgf(res->choice + used, sizeof res->choice - used, "; %s%s ended %s, its x meets the test",
+             fallback ? "then " : "", name, slv_status_str(r));
+  res->method = name;
+  return SLV_CONVERGED;
+}
+
+/* After the chosen solver ended at r (x its iterate, not meeting the
+ * test), the fallbacks from the caller's start (s->x0) until one's x meets
+ * the test (meets: whatever its status); else the iterate of smallest
+ * measure goes back into x, with its solver's message.  A stop from
+ * outside (the time limit, the cancel callback) ends the fallbacks: the
+ * best iterate so far, with that status (a Ctrl-C in a fallback is an
  * interrupted solve, never a stagnated one).  Returns the status of x. */
 static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, const slv_options *opt,
                             double *x, double *w, slv_result *res, slv_hist *h) {
@@ -438,6 +469,7 @@ static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, con
   auto_best best = { k0, r, measure(op, opt, x, w, &met) };
   const char *ran = res->method; /* a hand-over may have run another */
   slv_status stop = 0;
+  slv_logf(opt, "auto: %s ended %s: %s", ran, slv_status_str(r), res->message);
   memcpy(s->xa, x, (size_t)n * sizeof *x);
   memcpy(s->msg, res->message, sizeof s->msg);
   note_try(res, ran, r);
@@ -450,13 +482,9 @@ static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, con
     res->iterations += it;
     res->pivots += piv;
     double mj = measure(op, opt, x, w, &met);
-    if (r == SLV_CONVERGED && met) {
-      size_t used = strlen(res->choice);
-      slv_msgf(res->choice + used, sizeof res->choice - used, "; then %s converged",
-               s->sub[k[j]]->name);
-      res->method = s->sub[k[j]]->name;
-      return r;
-    }
+    slv_logf(opt, "auto: %s ended %s: %s", s->sub[k[j]]->name, slv_status_str(r), res->message);
+    if (r >= 0 && r != SLV_INTERRUPTED && (met || slv_caller_met(op, x, w)))
+      return keep_met(s, k[j], r, 1, res);
     note_try(res, s->sub[k[j]]->name, r);
     if (mj < best.m) {
       best = (auto_best){ k[j], r, mj };
@@ -487,10 +515,26 @@ static slv_status auto_solve(void *st, slv_op *op, const slv_options *opt, doubl
   res->method = s->sub[k]->name;
   memcpy(s->x0, x, (size_t)op->n * sizeof *x); /* the start, for every fallback */
   slv_status r = run_choice(s, k, op, opt, x, w, res, h);
-  int met = 0;
   if (!(r == SLV_CONVERGED || failed_numerically(r))) return r;
-  if (r == SLV_CONVERGED && (measure(op, opt, x, w, &met), met)) return r;
+  /* the status decided on the iterate: one that meets the test is kept
+   * (whatever its solver said), one that does not goes to the fallbacks */
+  if (meets(op, opt, x, w)) {
+    if (r == SLV_CONVERGED) return r;
+    const char *ran = res->method; /* a hand-over may have run another */
+    for (int j = 0; j < AUTO_NSUB; j++)
+      if (s->sub[j] && strcmp(s->sub[j]->name, ran) == 0) k = j;
+    return keep_met(s, k, r, 0, res);
+  }
   if (r == SLV_CONVERGED) r = SLV_STAGNATED; /* as slv_solve would judge it */
+  if (op->caller_p) {
+    /* a condensed problem's tightened run refines an x that met the local
+     * test at the caller's tol: the fallbacks, from that x, only chase the
+     * tighter tol (near the accuracy floor: to their limits) */
+    note_try(res, res->method, r);
+    size_t used = strlen(res->choice);
+    slv_msgf(res->choice + used, sizeof res->choice - used, " (a tightened run: no fallbacks)");
+    return r;
+  }
   return fall_back(s, k, r, op, opt, x, w, res, h);
 }
 

@@ -121,6 +121,12 @@ typedef struct slv_op {
   struct slv_poll *poll; /* the solve's stop conditions (slv_should_stop); NULL: none */
   int condensed;         /* the caller's problem is condensed from a global one, solved here on its
                     local view (p->condensed = 0; workspace.c): for auto's rules */
+  /* a condensed problem's tightened run (workspace.c, global_solve): the
+   * caller's problem (with the global clause) and options, whose test a
+   * solver may take at its checkpoints to end before its own tighter tol
+   * (slv_caller_met); NULL otherwise */
+  const slv_problem *caller_p;
+  const slv_options *caller_opt;
   /* slv_op_is_symmetric's answer for this solve: sym 0 not asked yet, 1
    * symmetric, -1 not (A(sym_i, sym_j) the pair found), at sym_rtol */
   int sym, sym_i, sym_j;

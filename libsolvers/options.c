@@ -49,6 +49,15 @@ slv_options slv_options_default(void) {
   return o;
 }
 
+slv_status slv_tol_check(double tol, int allow, char *msg, size_t len) {
+  if (allow || !(tol >= SLV_TOL_LOOSE)) return SLV_OK;
+  slv_msgf(msg, len,
+           "tol=%g >= %g accepts x = 0 after 0 iterations on every problem (a row that needs an "
+           "impulse scores 1 there)",
+           tol, SLV_TOL_LOOSE);
+  return SLV_ERR_OPTIONS;
+}
+
 slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
   if (!o || o->magic != SLV_OPTIONS_MAGIC) {
     slv_msgf(msg, len, "options not initialised by slv_options_default()");

@@ -43,6 +43,11 @@
  *
  * Needs A(i,i) > 0 (SLV_CAP_NEEDS_POS_DIAG).  Converges for symmetric
  * positive definite A and 0 < omega < 2; on other matrices it may not.
+ * At the sweep budget, a last sweep measured by its estimate only is
+ * measured exactly when the estimate is near tol (PGS_NEAR), so that the
+ * status is the returned x's; otherwise the message names the figure an
+ * estimate (slv_solve decides the verdict on the same x and adds its
+ * exact measure).
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_NOT_FINITE, and SLV_TIME_LIMIT,
  * SLV_INTERRUPTED (polled before each sweep; the last iterate).
  */
@@ -53,6 +58,12 @@
 typedef struct {
   double *invd; /* omega / A(i,i) (slv_pgs_step), size n_max */
 } pgs_state;
+
+/* At the sweep budget, a last sweep measured by its estimate within this
+ * factor of tol is measured exactly (the estimate m / units is off by
+ * the ratio of the last exact measure's units to this x's: within 1.5 on
+ * the planted tests of tests/test_verdict.c) */
+#define PGS_NEAR 4.0
 
 static void pgs_free(void *st) {
   pgs_state *s = st;
@@ -184,6 +195,7 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
   if (slv_met(p, opt, &r)) return SLV_CONVERGED;
 
   double sweep_work = slv_op_nnz(op);
+  int exact = 1;
   for (int it = 1; it <= opt->max_iter; it++) {
     slv_status stop = slv_should_stop(op, sweep_work);
     if (stop) return stop; /* the last iterate */
@@ -193,7 +205,7 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
       slv_msgf(res->message, sizeof res->message, "pgs: iterate became non-finite at sweep %d", it);
       return SLV_NOT_FINITE;
     }
-    int exact = 1;
+    exact = 1;
     if (slv_cheap_met(opt, m, units)) {
       /* confirm on w recomputed exactly as the generic layer will (factored:
        * this also drops the rounding drift of t) */
@@ -211,8 +223,19 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
     slv_history_push(h, res, res->solver_residual);
     if (exact && slv_met(p, opt, &r)) return SLV_CONVERGED;
   }
-  slv_msgf(res->message, sizeof res->message, "pgs: %d sweeps, res_scaled=%.3g > tol=%.3g",
-           opt->max_iter, res->solver_residual, opt->tol);
+  if (!exact && res->solver_residual <= PGS_NEAR * opt->tol) {
+    /* the last sweep was measured by its estimate only, and that is near
+     * tol: its x may meet the test; the verdict and the message on the
+     * exact measures (far from tol, slv_solve's verdict on the same x
+     * costs nothing more, and adds the exact figure to the message) */
+    slv_op_w(op, x, w);
+    r = slv_residual_op(op, x, w);
+    res->solver_residual = slv_test_measure(opt, &r);
+    exact = 1;
+    if (slv_met(p, opt, &r)) return SLV_CONVERGED;
+  }
+  slv_msgf(res->message, sizeof res->message, "pgs: %d sweeps, res_scaled%s%.3g > tol=%.3g",
+           opt->max_iter, exact ? "=" : " estimated ", res->solver_residual, opt->tol);
   return SLV_MAX_ITER;
 }
 

@@ -407,10 +407,24 @@ SLV_API slv_options slv_options_default(void);
  * message. */
 SLV_API slv_status slv_options_validate(const slv_options *opt, char *msg, size_t msglen);
 
+/* A loose tolerance: the front ends' rule, not slv_options_validate's
+ * (the library accepts any tol > 0).  At x = 0 a row or cone whose answer
+ * needs an impulse scores 1 in res_scaled, so a tol of SLV_TOL_LOOSE or
+ * more accepts x = 0 after 0 iterations on every problem
+ * (docs/convergence.md, "Loose tolerances").  The command line (`lcplab
+ * solve --tol`), the experiment files' `tol` line and Python's
+ * solve(tol=) refuse such a tol unless asked to allow it
+ * (--allow-loose-tol, `allow_loose_tol yes`, allow_loose_tol=True), by
+ * this check: SLV_OK when tol < SLV_TOL_LOOSE or allow is nonzero, else
+ * SLV_ERR_OPTIONS with the reason in msg ("tol=1 >= 1 accepts x = 0 ..."),
+ * which the caller prefixes with where the tol came from. */
+#define SLV_TOL_LOOSE 1.0
+SLV_API slv_status slv_tol_check(double tol, int allow, char *msg, size_t msglen);
+
 /* ---- options by name: the one table (options.c) ------------------------- */
 /* The fields of slv_options that text may set: an instance file's recorded
  * solve (libio's .lcp "options" section), a world's settings
- * (libexperiment/settings.c), Python's solve(**options) (through the
+ * (libdynamics/world_settings_names.c), Python's solve(**options) (through the
  * extension) all set them through slv_options_set, by this table.  The
  * table's first ten rows, in this order, are the options a .lcp file
  * records (io.h, IO_OPT_*): max_iter, tol, norm, omega, damping, pivot_tol,
@@ -486,7 +500,15 @@ typedef struct slv_result {
                               static, never NULL after slv_solve with a workspace */
   char message[160];  /* detail for any status other than converged */
   char choice[320];   /* "auto" only: why it chose res.method, then what each fallback
-                       * ended with (else empty) */
+                       * ended with, and slv_solve's verdict where it differs from
+                       * auto's own status (else empty) */
+  /* the status the solver itself returned (auto: its own), kept for
+   * diagnosis; status is slv_solve's verdict on the x returned
+   * (docs/convergence.md, "The verdict on the final iterate"): a
+   * max_iter, stagnated, time_limit... whose x meets the test is
+   * converged, a converged whose x does not is stagnated or not_finite.
+   * Equal to status when the two agree; for a refused solve, status. */
+  slv_status solver_status;
 } slv_result;
 
 /* The result of a refused solve (a negative status st): no solver ran to
@@ -555,8 +577,13 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
  * or NULL.  res: out.  Returns res->status.  Never allocates; p is only
  * read.  Steps (docs/solver-machinery.md, "The operator layer"): options, size,
  * validation and capabilities; the start point; the operator over p's
- * storage; the solver; w = A x + b and the residuals recomputed, and a
- * "converged" the residuals do not confirm downgraded. */
+ * storage; the solver; w = A x + b and the residuals recomputed; under a
+ * time limit or a cancel callback the start returned where it is better
+ * than the solver's iterate; the status decided on the x returned
+ * (docs/convergence.md, "The verdict on the final iterate"): a "converged"
+ * the residuals do not confirm downgraded, a failure whose x meets the
+ * test converged (not an interrupted one), res->solver_status the
+ * solver's own. */
 SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                              double *x, double *w, slv_result *res);
 

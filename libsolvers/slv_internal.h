@@ -103,7 +103,9 @@ struct slv_workspace {
   int history_cap;
   slv_op_buf op; /* the operator's buffers */
   double *xbest; /* size n_max: the best iterate of a condensed problem's runs (workspace.c) */
-  void *state;   /* solver->impl->state_size bytes, zeroed at creation */
+  double *xstart, *wstart; /* size n_max each: the start of a solve that a time limit or a
+                              cancel callback may stop, and its w (workspace.c, keep_start) */
+  void *state;             /* solver->impl->state_size bytes, zeroed at creation */
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */
@@ -351,6 +353,14 @@ static inline double slv_test_measure(const slv_options *opt, const slv_residual
 static inline double slv_test_measure_norms(const slv_options *opt, double scaled, double rel2) {
   return opt->norm == SLV_NORM_2 ? slv_max_nan(scaled, rel2) : scaled;
 }
+
+/* On a tightened run of a condensed problem (op->caller_p set by slv_solve;
+ * docs/convergence.md, "Condensed problems: the clause decided outside"):
+ * whether x, with w = A x + b exact, meets the caller's full test, the
+ * global clause and the caller's tol included.  A solver that checks it
+ * at its checkpoints (ipm's outer iterations, auto after each solver it
+ * runs) ends there with SLV_CONVERGED.  0 on any other run (no cost). */
+int slv_caller_met(slv_op *op, const double *x, const double *w);
 
 /* The sweeping solvers (pgs, pgs_wide, pjacobi) measure each sweep by the
  * absolute natural map m of the w_i their rows met: a trigger only.  When

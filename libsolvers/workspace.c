@@ -5,21 +5,27 @@
  *   2. n <= n_max (SLV_ERR_DIM), problem validation (SLV_ERR_INVALID);
  *   3. capabilities (SLV_ERR_UNSUPPORTED, message from slv_solver_accepts);
  *   4. the starting point: the warm x if opt->warm_start (must be finite),
- *      else the projection of 0 on the bounds;
+ *      else the projection of 0 on the bounds; kept (ws->xstart) when a
+ *      time limit or a cancel callback may stop the solve;
  *   5. the operator over the problem's storage, in the workspace's buffers
  *      (operator.h), and the history recorder (its clock starts here);
  *   6. the solver; on a condensed global problem (p->condensed) it runs on
  *      the local view (condensed = 0: its own test without the global
  *      clause, a bad progress measure inside a solver), and when that test
  *      is met but the clause is not, again from its x with a tighter tol,
- *      on the iterations and time left (global_solve; docs/convergence.md,
- *      "Condensed problems: the clause decided outside");
+ *      on the iterations and time left, the caller's full test in the
+ *      operator for the solvers that check it (global_solve;
+ *      docs/convergence.md, "Condensed problems: the clause decided outside");
  *   7. w = A x + b recomputed (slv_op_w), the measures of residual.c (on
- *      the caller's p, with the clause), and
- *      the promise: "converged" stands only if res_rel <= tol with finite
- *      numbers (and, when the problem has cones, the absolute res_nat_inf
- *      <= tol too), or, with opt->norm = SLV_NORM_2, res_rel_2 <= tol;
- *      otherwise it becomes SLV_NOT_FINITE or SLV_STAGNATED with a message;
+ *      the caller's p, with the clause); a solve stopped from outside gets
+ *      its start back where that is better (keep_start); and the verdict,
+ *      decided on the x returned (judge; docs/convergence.md, "The verdict
+ *      on the final iterate"): converged iff the test holds with finite
+ *      numbers (slv_met: res_scaled, the clause on a condensed problem,
+ *      res_rel_2 under SLV_NORM_2), else a solver's converged becomes
+ *      SLV_NOT_FINITE or SLV_STAGNATED and its failure stands, each with
+ *      a message; the solver's own status in res->solver_status, auto's
+ *      choice text ended with the verdict where they differ;
  *   8. one line through the options' log callback, if any: the refusal
  *      (error), the failure (warning) or the convergence (info).
  * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
@@ -42,6 +48,8 @@ void slv_workspace_free(slv_workspace *ws) {
   slv_op_buf_free(&ws->op);
   free(ws->w);
   free(ws->xbest);
+  free(ws->xstart);
+  free(ws->wstart);
   free(ws->history);
   free(ws->history_time);
   free(ws);
@@ -59,10 +67,15 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
   ws->solver = s;
   ws->n_max = n_max;
   ws->w = malloc((size_t)(n_max > 0 ? n_max : 1) * sizeof *ws->w);
-  ws->xbest = malloc((size_t)(n_max > 0 ? n_max : 1) * sizeof *ws->xbest);
+  size_t m = (size_t)(n_max > 0 ? n_max : 1);
+  ws->xbest = malloc(m * sizeof *ws->xbest);
+  ws->xstart = malloc(m * sizeof *ws->xstart);
+  ws->wstart = malloc(m * sizeof *ws->wstart);
   size_t state_size = s->impl->state_size;
   ws->state = calloc(1, state_size > 0 ? state_size : 1);
-  if (!ws->w || !ws->xbest || !ws->state || slv_op_buf_alloc(&ws->op, n_max)) goto fail;
+  if (!ws->w || !ws->xbest || !ws->xstart || !ws->wstart || !ws->state ||
+      slv_op_buf_alloc(&ws->op, n_max))
+    goto fail;
   if (opt->record_history) {
     ws->history_cap = opt->max_iter + 1;
     ws->history = malloc((size_t)ws->history_cap * sizeof *ws->history);
@@ -90,7 +103,7 @@ const slv_solver *slv_workspace_solver(const slv_workspace *ws) { return ws ? ws
 void slv_result_refuse(slv_result *res, slv_status st) {
   if (!res) return;
   slv_residuals *r = &res->res;
-  res->status = st;
+  res->status = res->solver_status = st;
   r->res_nat_inf = r->res_rel = r->res_rel_2 = r->compl = r->infeas = r->b_inf = NAN;
   r->merit_fclib = r->res_scaled = r->siconos_err = r->err_siconos = NAN;
   r->res_rel_1q = r->res_contact = r->res_global = NAN;
@@ -104,18 +117,61 @@ static slv_status refuse(slv_result *res, slv_status st) {
   return st;
 }
 
-/* The promise: the solver's "converged" stands only if the library's own
- * measures (res->res) confirm it; else SLV_NOT_FINITE or SLV_STAGNATED
- * with a message.  A failure keeps its status, with "x is not finite"
- * added when it is so. */
+/* The name of the test's measure (slv_test_measure) in messages. */
+static const char *measure_name(const slv_options *opt, const slv_residuals *r) {
+  int global = !isnan(r->res_global);
+  if (opt->norm == SLV_NORM_2)
+    return global ? "max(res_scaled, res_global, res_rel_2)" : "max(res_scaled, res_rel_2)";
+  return global ? "max(res_scaled, res_global)" : "res_scaled";
+}
+
+/* note appended to msg (size len) after "; ", the message cut first where
+ * both would not fit: the note, the library's figure, is the one kept. */
+static void append_note(char *msg, size_t len, const char *note) {
+  size_t l = strlen(msg), k = strlen(note);
+  if (k + 3 >= len) return;
+  if (l + k + 3 > len) l = len - k - 3;
+  slv_msgf(msg + l, len - l, "%s%s", l ? "; " : "", note);
+}
+
+/* A failure's message may quote a measure the solver had at hand (a
+ * sweep's estimate, an earlier iterate's, its local test's) that is not
+ * the returned x's: where it names one of the test's measures
+ * (res_scaled, res_rel_2, res_global) but not the returned x's figure,
+ * the message ends with that figure, so that the last figure it gives is
+ * never stale. */
+static void note_final_measure(const slv_options *opt, slv_result *res) {
+  double m = slv_test_measure(opt, &res->res);
+  char fig[32];
+  slv_msgf(fig, sizeof fig, "%.3g", m);
+  const char *msg = res->message;
+  int quotes = strstr(msg, "res_scaled") || strstr(msg, "res_rel_2") || strstr(msg, "res_global");
+  if (isnan(m) || !quotes || strstr(msg, fig)) return;
+  char note[96];
+  slv_msgf(note, sizeof note, "the x returned: %s %.3g > tol %.3g", measure_name(opt, &res->res), m,
+           opt->tol);
+  append_note(res->message, sizeof res->message, note);
+}
+
+/* The promise, decided on the x returned (docs/convergence.md, "The
+ * verdict on the final iterate"): the solver's "converged" stands only if
+ * the library's own measures (res->res) confirm it, else SLV_NOT_FINITE or
+ * SLV_STAGNATED with a message; a solver's failure (max_iter, stagnated,
+ * time_limit, ...) on an x that meets the test is converged, the message
+ * saying so; an interrupted solve stays interrupted (the caller asked to
+ * stop, and acts on it: a world's step, Python's KeyboardInterrupt).
+ * res->solver_status keeps the solver's own status.  A failure
+ * that stands keeps its status, with "x is not finite" added when it is so
+ * and the measure of x when the message quoted another. */
 static void judge(const slv_solver *s, const slv_problem *p, const slv_options *opt,
                   slv_result *res) {
   slv_status st = res->status;
   int finite = isfinite(res->res.res_rel) && !isnan(res->res.res_scaled);
+  int met = finite && slv_met(p, opt, &res->res);
   if (st == SLV_CONVERGED && !finite) {
     res->status = SLV_NOT_FINITE;
     slv_msgf(res->message, sizeof res->message, "%s returned a non-finite x", s->name);
-  } else if (st == SLV_CONVERGED && !slv_met(p, opt, &res->res)) {
+  } else if (st == SLV_CONVERGED && !met) {
     res->status = SLV_STAGNATED;
     if (!(res->res.res_scaled <= opt->tol))
       slv_msgf(res->message, sizeof res->message,
@@ -131,12 +187,32 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,
                res->res.res_rel_2, opt->tol);
+  } else if (st > 0 && st != SLV_INTERRUPTED && met) {
+    res->status = SLV_CONVERGED;
+    slv_msgf(res->message, sizeof res->message,
+             "%s ended %s (%d iterations, %d pivots), but its x meets the test: %s %.3g <= tol "
+             "%.3g",
+             s->name, slv_status_str(st), res->iterations, res->pivots,
+             measure_name(opt, &res->res), slv_test_measure(opt, &res->res), opt->tol);
   } else if (st > 0 && !finite && st != SLV_NOT_FINITE) {
     /* keep the solver's verdict but say what the iterate is */
     size_t l = strlen(res->message);
     if (l + 24 < sizeof res->message)
       slv_msgf(res->message + l, sizeof res->message - l, "%sx is not finite", l ? "; " : "");
+  } else if (st > 0) {
+    note_final_measure(opt, res);
   }
+}
+
+/* auto's choice text says what each solver it ran ended with; where
+ * slv_solve's verdict on the x kept differs from auto's own status
+ * (judge, the global clause), the choice ends with that verdict, so that
+ * the two never disagree. */
+static void choice_verdict(slv_result *res) {
+  if (!res->choice[0] || res->status == res->solver_status) return;
+  char note[64];
+  slv_msgf(note, sizeof note, "verdict on the x kept: %s", slv_status_str(res->status));
+  append_note(res->choice, sizeof res->choice, note);
 }
 
 /* The message of a solve stopped from outside (slv.h, "stopping a solve"). */
@@ -167,17 +243,29 @@ static slv_status run_once(slv_workspace *ws, slv_op *op, const slv_options *opt
   return st;
 }
 
-/* The measures of x on the caller's condensed p, with the global clause,
- * while op runs on its local view: the same A and b, so the same row sizes
- * (op's, found once). */
-static slv_residuals global_residual(slv_op *op, const slv_problem *p, const double *x, double *w) {
+/* The measures of x and its w on the caller's condensed p, with the
+ * global clause, while op runs on its local view: the same A and b, so
+ * the same row sizes (op's, found once). */
+static slv_residuals residual_on(slv_op *op, const slv_problem *p, const double *x,
+                                 const double *w) {
   const slv_problem *view = op->p;
-  slv_op_w(op, x, w);
   slv_op_rowscale(op);
   op->p = op->rs_of = p;
   slv_residuals r = slv_residual_op(op, x, w);
   op->p = op->rs_of = view;
   return r;
+}
+
+/* The same, w = A x + b computed first. */
+static slv_residuals global_residual(slv_op *op, const slv_problem *p, const double *x, double *w) {
+  slv_op_w(op, x, w);
+  return residual_on(op, p, x, w);
+}
+
+int slv_caller_met(slv_op *op, const double *x, const double *w) {
+  if (!op->caller_p) return 0;
+  slv_residuals r = residual_on(op, op->caller_p, x, w);
+  return slv_met(op->caller_p, op->caller_opt, &r);
 }
 
 /* The tightening's record, for the message (say_tightened). */
@@ -192,8 +280,10 @@ typedef struct {
 /* A condensed global problem (docs/convergence.md, "Global problems"):
  * the solver runs on the local view op->p (its own test: res_scaled, the
  * 2-norm option); when that test is met and the global clause (res_global
- * <= tol) is not, it runs again from its x with tol_local divided by
- * 100 to 10^4 (by how far the clause is off), on the iterations and time
+ * <= tol) is not, it runs again from its x with tol_local the last
+ * run's tol divided by 100 to 10^4 (by how far the clause is off), or x's
+ * own local measure so divided where x meets the former already, on the
+ * iterations and time
  * left, until the full test holds, the solver fails, or tol_local would go
  * below SLV_TIGHT_MIN.  x becomes the best iterate by the full test's
  * measure (slv_test_measure on p), res->res its measures; iterations and
@@ -207,12 +297,12 @@ static slv_status global_solve(slv_workspace *ws, const slv_problem *p, slv_op *
   tighten_log tl = { 0, NAN, NAN, opt->tol, SLV_CONVERGED };
   double best_m = INFINITY;
   int best_full = 0;
-  slv_status best_st = SLV_MAX_ITER;
+  slv_status best_st = SLV_MAX_ITER, best_own = SLV_MAX_ITER;
   slv_residuals best_r = { 0 };
   const char *best_method = NULL;
-  char best_msg[sizeof res->message] = "";
+  char best_msg[sizeof res->message] = "", best_choice[sizeof res->choice] = "";
   for (;;) {
-    slv_status st = run_once(ws, op, &o, x, w, res, h);
+    slv_status st = run_once(ws, op, &o, x, w, res, h), own = st;
     iters += res->iterations;
     pivots += res->pivots;
     tl.runs++;
@@ -224,6 +314,11 @@ static slv_status global_solve(slv_workspace *ws, const slv_problem *p, slv_op *
     }
     slv_residuals r = global_residual(op, p, x, w);
     int full = slv_met(p, opt, &r);
+    slv_logf(opt,
+             "slv_solve(%s): run %d at tol %.3g: %s after %d iterations, res_scaled %.3g, "
+             "res_global %.3g (contact %td)",
+             ws->solver->name, tl.runs, o.tol, slv_status_str(st), res->iterations, r.res_scaled,
+             r.res_global, r.res_contact_at);
     double m = slv_test_measure(opt, &r);
     /* a tightened run that stopped short of its own tol may still have met the caller's */
     if (tl.runs > 1 && full && st != SLV_NOT_FINITE) st = SLV_CONVERGED;
@@ -231,9 +326,11 @@ static slv_status global_solve(slv_workspace *ws, const slv_problem *p, slv_op *
       best_m = isnan(m) ? INFINITY : m;
       best_full = full;
       best_st = st;
+      best_own = own;
       best_r = r;
       best_method = res->method;
       memcpy(best_msg, res->message, sizeof best_msg);
+      memcpy(best_choice, res->choice, sizeof best_choice);
       memcpy(ws->xbest, x, (size_t)n * sizeof *x);
     }
     if (st != SLV_CONVERGED || full) break;
@@ -242,15 +339,23 @@ static slv_status global_solve(slv_workspace *ws, const slv_problem *p, slv_op *
       tl.tol_first = o.tol;
       tl.clause = r.res_global;
     }
+    /* below the run's tol, and below what x already has where x meets
+     * that already (a run at a tol its start meets returns the start) */
     double f = r.res_global > 0 ? opt->tol / r.res_global : 1e-2;
     f = f < 1e-4 ? 1e-4 : (f > 1e-2 ? 1e-2 : f);
-    double next = o.tol * f;
-    if (next < SLV_TIGHT_MIN) next = o.tol > SLV_TIGHT_MIN ? SLV_TIGHT_MIN : 0;
+    double local = slv_test_measure_norms(opt, r.res_scaled, r.res_rel_2);
+    double from = local <= o.tol * f ? local : o.tol, next = from * f;
+    if (next < SLV_TIGHT_MIN) next = from > SLV_TIGHT_MIN ? SLV_TIGHT_MIN : 0;
     if (!(next > 0) || iters >= opt->max_iter) break;
     o.tol = next;
     o.warm_start = 1;
     o.max_iter = opt->max_iter - iters;
+    /* the tightened runs may stop on the caller's full test (slv_caller_met) */
+    op->caller_p = p;
+    op->caller_opt = opt;
   }
+  op->caller_p = NULL;
+  op->caller_opt = NULL;
   /* the best met the local test alone: why it went no further (the last
    * run's failure or stop, the iterations spent; else the tol floor, which
    * judge calls stagnated) */
@@ -264,10 +369,12 @@ static slv_status global_solve(slv_workspace *ws, const slv_problem *p, slv_op *
   slv_op_w(op, x, w);
   res->res = best_r;
   res->status = best_st;
+  res->solver_status = best_own;
   res->iterations = iters;
   res->pivots = pivots;
   if (best_method) res->method = best_method;
   memcpy(res->message, best_msg, sizeof res->message);
+  memcpy(res->choice, best_choice, sizeof res->choice);
   *out = tl;
   return best_st;
 }
@@ -291,36 +398,81 @@ static void say_tightened(const slv_solver *s, const slv_options *opt, const tig
         res->res.res_contact_at);
 }
 
+/* Under a time limit or a cancel callback (slv.h, "stopping a solve") a
+ * solver returns the iterate it stopped at, which may be worse than its
+ * start (a pivoting method's basis, an iterate off the cones).  The start
+ * (ws->xstart, copied before the solver ran) is measured as the solver's x
+ * was, by the test's measure on the caller's problem, and returned where
+ * it is the better of the two (start_better), the message saying so.  The counts stay the
+ * work done.  A solve without either costs nothing here. */
+static int stoppable(const slv_options *opt) {
+  return (opt->time_limit > 0 && opt->time_limit < SLV_TIME_LIMIT_MAX) || opt->cancel;
+}
+
+/* The start (measure m0, natural map e0) is the better of the two: by
+ * the test's measure, or where the two measures are within 0.1 % (the
+ * measure is near 1 for any x far off, x = 0 included: a tie) by
+ * res_nat_inf; an iterate with a NaN measure loses to a start without. */
+static int start_better(double m0, double e0, double m, double e) {
+  if (isnan(m0)) return 0;
+  if (isnan(m)) return 1;
+  if (fabs(m0 - m) <= 1e-3 * fmax(m0, m)) return e0 < e || (isnan(e) && !isnan(e0));
+  return m0 < m;
+}
+
+static void keep_start(slv_workspace *ws, slv_op *op, const slv_problem *p, const slv_options *opt,
+                       double *x, double *w, slv_result *res) {
+  if (res->status != SLV_TIME_LIMIT && res->status != SLV_INTERRUPTED) return;
+  double m = slv_test_measure(opt, &res->res);
+  slv_op_w(op, ws->xstart, ws->wstart);
+  slv_residuals r0 = residual_on(op, p, ws->xstart, ws->wstart);
+  double m0 = slv_test_measure(opt, &r0);
+  if (!start_better(m0, r0.res_nat_inf, m, res->res.res_nat_inf)) return;
+  size_t n = (size_t)p->n;
+  memcpy(x, ws->xstart, n * sizeof *x);
+  memcpy(w, ws->wstart, n * sizeof *w);
+  res->res = r0;
+  char note[120];
+  slv_msgf(note, sizeof note, "the start returned: %s %.3g, the iterate's %.3g",
+           measure_name(opt, &r0), m0, m);
+  append_note(res->message, sizeof res->message, note);
+}
+
+/* The checks before a solve: SLV_OK, or the refusal with its message. */
+static slv_status check_inputs(const slv_workspace *ws, const slv_problem *p,
+                               const slv_options *opt, const double *x, slv_result *res) {
+  if (!ws || !p || !x) {
+    slv_msgf(res->message, sizeof res->message, "workspace, problem and x must not be NULL");
+    return SLV_ERR_INVALID;
+  }
+  slv_status st = slv_options_validate(opt, res->message, sizeof res->message);
+  if (st) return st;
+  if (p->n > ws->n_max) {
+    slv_msgf(res->message, sizeof res->message, "n=%d exceeds the workspace's n_max=%d", p->n,
+             ws->n_max);
+    return SLV_ERR_DIM;
+  }
+  st = slv_problem_validate_threads(p, opt->threads, res->message, sizeof res->message);
+  if (st) return st;
+  st = slv_solver_accepts_threads(ws->solver, p, opt->threads, res->message, sizeof res->message);
+  if (st) return st;
+  if (opt->warm_start)
+    for (int i = 0; i < p->n; i++)
+      if (!isfinite(x[i])) {
+        slv_msgf(res->message, sizeof res->message, "warm start x[%d] is %g", i, x[i]);
+        return SLV_ERR_INVALID;
+      }
+  return SLV_OK;
+}
+
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                 double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
   if (ws) res->method = ws->solver->name;
-  if (!ws || !p || !x) {
-    slv_msgf(res->message, sizeof res->message, "workspace, problem and x must not be NULL");
-    return refuse(res, SLV_ERR_INVALID);
-  }
-  slv_status st = slv_options_validate(opt, res->message, sizeof res->message);
+  slv_status st = check_inputs(ws, p, opt, x, res);
   if (st) return refuse(res, st);
-  if (p->n > ws->n_max) {
-    slv_msgf(res->message, sizeof res->message, "n=%d exceeds the workspace's n_max=%d", p->n,
-             ws->n_max);
-    return refuse(res, SLV_ERR_DIM);
-  }
-  st = slv_problem_validate_threads(p, opt->threads, res->message, sizeof res->message);
-  if (st) return refuse(res, st);
-  st = slv_solver_accepts_threads(ws->solver, p, opt->threads, res->message, sizeof res->message);
-  if (st) return refuse(res, st);
-
-  int n = p->n;
-  if (opt->warm_start) {
-    for (int i = 0; i < n; i++)
-      if (!isfinite(x[i])) {
-        slv_msgf(res->message, sizeof res->message, "warm start x[%d] is %g", i, x[i]);
-        return refuse(res, SLV_ERR_INVALID);
-      }
-  } else {
-    slv_start_point(p, x); /* P(0) */
-  }
+  if (!opt->warm_start) slv_start_point(p, x); /* P(0) */
+  if (stoppable(opt)) memcpy(ws->xstart, x, (size_t)p->n * sizeof *x);
   double *wb = w ? w : ws->w;
   slv_hist h = {
     ws->history, ws->history_time, opt->record_history ? ws->history_cap : 0, { 0, 0 }
@@ -347,9 +499,12 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
     /* the library's own measures, from (A, b, bounds, x) alone */
     slv_op_w(&op, x, wb);
     res->res = slv_residual_op(&op, x, wb);
+    res->solver_status = res->status;
   }
+  if (stoppable(opt)) keep_start(ws, &op, p, opt, x, wb, res);
   judge(ws->solver, p, opt, res);
   if (p->condensed) say_tightened(ws->solver, opt, &tl, res);
+  choice_verdict(res);
   return res->status;
 }
 

@@ -61,12 +61,12 @@ cp "$srcdir/../docs/references.bib" "$out/refs.bib"
 # figure NAME KIND [CSV2]: the section NAME.csv drawn by exp_KIND.gp into fig/NAME*,
 # by `lcplab figure` (the section's `figure` options from the CSV preamble, then the
 # paper's font), which hands gnuplot no name or path as code (experiments/README.md,
-# "Figures")
+# "Figures"); --force: fig/ is this build's own folder, redrawn by every build
 figure() {
   name=$1 kind=$2 csv2=${3:-}
   [ -f "$res/$name.csv" ] || return 0
   if ! "$lcplab" figure "$kind" "$res/$name.csv" ${csv2:+--csv2 "$csv2"} --out "$out/fig/$name" \
-       --scripts "$gpdir" --set font=latex >>"$out/build.log" 2>&1; then
+       --scripts "$gpdir" --set font=latex --force >>"$out/build.log" 2>&1; then
     echo "paper: lcplab figure failed on $name ($gpdir/exp_$kind.gp); see $out/build.log" >&2
     exit 1
   fi

@@ -8,13 +8,15 @@
 # virtual environment, the wheel, the type stubs' check (docs/python.md).
 # poppler-utils: pdftoppm rasterises each figure's PDF into its PNG, so that
 # both show the same content (experiments/exp_style.gp).
+# libmujoco-dev: MuJoCo's MJCF compiler, which libmodels reads scene files
+# through (docs/models.md); libmujoco-samples: MuJoCo's own model files.
 # PEER_PACKAGES: the peers' harnesses of ../shared/peers (their README.md and
 # Makefiles' `deps`): Siconos numerics, Bullet, DART's copy of ODE's LCP, ODE,
 # MuJoCo; built by experiments/build_peers.sh into build/experiments/peers.
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
 libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev gnuplot-nox
 valgrind python3 python3-dev python3-numpy python3-pytest python3-scipy python3-venv
-python3-setuptools python3-build mypy parallel poppler-utils
+python3-setuptools python3-build mypy parallel poppler-utils libmujoco-dev libmujoco-samples
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"
 PEER_PACKAGES="libsiconos-numerics-dev libbullet-dev libbullet-extras-dev
 libdart-external-odelcpsolver-dev libode-dev libmujoco-dev"

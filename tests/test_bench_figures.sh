@@ -59,6 +59,22 @@ done
 gp_run "$gp" "$ex/articulated.gp" "$dir/articulated" "file:data.csv=$dir/art.csv" "nlinks=20" >"$T/out" 2>&1
 check_figure articulated
 
+# 2b. under a file size limit gnuplot may exit 0 with its files cut short (SIGXFSZ ignored,
+# as lcplab ignores it): a cut figure never replaces the whole one (issue 64, finding 6)
+cp "$dir/articulated.png" "$T/art.png.0"
+if (
+  trap '' XFSZ
+  ulimit -f 8
+  gp_run "$gp" "$ex/articulated.gp" "$dir/articulated" "file:data.csv=$dir/art.csv" "nlinks=20"
+) >"$T/out" 2>"$T/err"; then
+  fail "a figure cut short by a file size limit is refused" "gp_run returned 0"
+elif ! cmp -s "$dir/articulated.png" "$T/art.png.0" || ! grep -q "cut short" "$T/err" ||
+  [ -n "$(find "$dir" -name '.gp_run.*')" ]; then
+  fail "a figure cut short by a file size limit is refused" "the figure changed, or no message: $(cat "$T/err")"
+else
+  pass "a figure cut short by a file size limit is refused, the whole one kept"
+fi
+
 # 3. a value with a newline is refused before gnuplot runs
 rm -f "$dir/articulated.png"
 if gp_run "$gp" "$ex/articulated.gp" "$dir/articulated" "file:data.csv=$dir/art.csv" "nlinks=a

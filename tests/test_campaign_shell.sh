@@ -157,7 +157,7 @@ cp "$out.args" "$ARGS_COPY"
 EOF
 chmod +x "$T/args.sh"
 cat >"$T/ext.exp" <<'EOF'
-external ok format=dat command ${SOLVER} {out} "{in}" ${OPT} "tol {tol}" {n}
+external ok format=dat command ${SOLVER} {out} {in} ${OPT} tol\ {tol} {n}
 experiment profile ext
 solvers ok
 instances p2.dat
@@ -206,6 +206,9 @@ instances p2.dat
 EOF
 expect_err "a placeholder inside single quotes is refused (a nested shell would parse it)" \
   "inside single quotes" experiment "$T/sq.exp" --out "$T/x3" --no-plot
+sed -i "s|'|\"|g" "$T/sq.exp"
+expect_err "a placeholder inside double quotes is refused (a nested shell would parse it)" \
+  "inside double quotes" experiment "$T/sq.exp" --out "$T/x3" --no-plot
 
 # ---- 14. numbers and newlines that reach generated scripts ---------------------------------
 cat >"$T/tl.exp" <<EOF

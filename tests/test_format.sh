@@ -19,7 +19,7 @@ else
   fail "a badly formatted file is reported"
 fi
 
-find "$top/libsolvers" "$top/libdynamics" "$top/libio" "$top/cli" "$top/python/ext" \
+find "$top/libsolvers" "$top/libdynamics" "$top/libio" "$top/libmodels" "$top/cli" "$top/python/ext" \
   "$top/experiments" "$top/datasets" "$top/tests" -name '*.[ch]' | sort >"$T/files"
 n=$(wc -l <"$T/files")
 # shellcheck disable=SC2046

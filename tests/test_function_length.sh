@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_function_length.sh -- no function of lcplab's C is over 150 lines
 # (docs/README.md, "Naming"): the libraries (libsolvers, libdynamics, libio,
-# libexperiment), the program (cli/), the Python extension (python/ext),
+# libexperiment, libmodels), the program (cli/), the Python extension (python/ext),
 # the tests and the experiments' programs, measured by
 # scripts/function_lengths.py
 # from the line of a function's name to its closing brace.  The measure is
@@ -45,7 +45,7 @@ rm -f "$T/out" "$T/err"
 # match is dropped: a distribution may leave a folder out)
 files=
 for f in "$top"/libsolvers/*.c "$top"/libdynamics/*.c "$top"/libio/*.c \
-  "$top"/libexperiment/*.c "$top"/cli/*.c "$top"/python/ext/*.c "$top"/tests/*.c \
+  "$top"/libexperiment/*.c "$top"/libmodels/*.c "$top"/cli/*.c "$top"/python/ext/*.c "$top"/tests/*.c \
   "$top"/tests/*/*.c "$top"/experiments/*.c; do
   [ -f "$f" ] && files="$files $f"
 done

@@ -2,14 +2,16 @@
 # test_install.sh -- lcplab as an installed library, from outside the tree; run by
 # `make installcheck` (so by `make distcheck`), after `make install` (DESTDIR allowed):
 #   tests/test_install.sh SRCDIR DESTDIR PREFIX LIBDIR INCLUDEDIR BINDIR MANDIR PKGCONFIGDIR VERSION \
-#     SLV_LT DYN_LT SLVIO_LT EXP_LT
+#     SLV_LT DYN_LT SLVIO_LT EXP_LT MDL_LT
 # (the last three: libtool -version-info CURRENT:REVISION:AGE of each library, from
 # configure.ac; the expected soname major is CURRENT - AGE)
 # Checks, with nothing but the installed files and pkg-config:
-#   - the three pkg-config packages (lcplab-solvers, lcplab-io, lcplab-dynamics) exist at
+#   - the pkg-config packages (lcplab-solvers, lcplab-io, lcplab-dynamics, lcplab-experiment,
+#     lcplab-models) exist at
 #     VERSION; libsolvers' flags name neither HDF5 nor libfclib, lcplab-io's static flags
 #     name both and libzip (Requires.private);
-#   - the shared libraries: the sonames their -version-info gives, and only libio NEEDs libfclib, HDF5, libzip;
+#   - the shared libraries: the sonames their -version-info gives, and only libio NEEDs libfclib,
+#     HDF5, libzip, only libmodels libmujoco;
 #   - tests/install/consumer.c built with `cc $(pkg-config --cflags ...) ... --libs` runs:
 #     it solves a 2 x 2 LCP with a known solution, writes and reads a .lcp, steps a scene,
 #     and reads an FCLIB file that the installed `lcplab convert` wrote;
@@ -23,7 +25,7 @@ shift 9
 # soname major of a libtool CURRENT:REVISION:AGE
 lt_major() { echo "$1" | awk -F: 'NF == 3 { print $1 - $3 }'; }
 slv_major=$(lt_major "${1:-}") dyn_major=$(lt_major "${2:-}") io_major=$(lt_major "${3:-}")
-exp_major=$(lt_major "${4:-}")
+exp_major=$(lt_major "${4:-}") mdl_major=$(lt_major "${5:-}")
 TST_NAME=test_install
 # shellcheck source=tst_lib.sh
 . "$src/tests/tst_lib.sh"
@@ -33,7 +35,7 @@ command -v pkg-config >/dev/null 2>&1 || { echo "FAIL - pkg-config not found"; e
 
 # pkg-config files (with DESTDIR: copies whose absolute paths are under it)
 mkdir -p "$T/pc"
-for p in lcplab-solvers lcplab-io lcplab-dynamics lcplab-experiment; do
+for p in lcplab-solvers lcplab-io lcplab-dynamics lcplab-experiment lcplab-models; do
   if [ -f "$dest$pcdir/$p.pc" ]; then
     sed -E "s#^(prefix|exec_prefix|libdir|includedir)=/#\\1=$dest/#" "$dest$pcdir/$p.pc" >"$T/pc/$p.pc"
   else
@@ -42,7 +44,7 @@ for p in lcplab-solvers lcplab-io lcplab-dynamics lcplab-experiment; do
 done
 PKG_CONFIG_PATH="$T/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export PKG_CONFIG_PATH
-for p in lcplab-solvers lcplab-io lcplab-dynamics lcplab-experiment; do
+for p in lcplab-solvers lcplab-io lcplab-dynamics lcplab-experiment lcplab-models; do
   v=$(pkg-config --modversion "$p" 2>&1)
   if [ "$v" = "$version" ]; then ok "pkg-config $p: version $v"; else bad "pkg-config $p" "$v"; fi
 done
@@ -61,7 +63,8 @@ fi
 
 # the shared objects
 lib="$dest$libdir"
-for pair in "solvers:$slv_major" "dynamics:$dyn_major" "io:$io_major" "experiment:$exp_major"; do
+for pair in "solvers:$slv_major" "dynamics:$dyn_major" "io:$io_major" "experiment:$exp_major" \
+  "models:$mdl_major"; do
   name=${pair%%:*} major=${pair#*:}
   so="$lib/lib$name.so.$major"
   if [ -z "$major" ]; then
@@ -78,6 +81,9 @@ for pair in "solvers:$slv_major" "dynamics:$dyn_major" "io:$io_major" "experimen
   io:*libfclib*libhdf5*) case "$needs" in *libzip*) ok "libio NEEDs libfclib, HDF5, libzip" ;; *) bad "libio NEEDED" "$needs" ;; esac ;;
   io:*) bad "libio NEEDED" "$needs" ;;
   *:*fclib* | *:*hdf5* | *:*libzip*) bad "lib$name NEEDs no HDF5, libfclib, libzip" "$needs" ;;
+  models:*libmujoco*) ok "libmodels NEEDs libmujoco, no HDF5, libfclib, libzip" ;;
+  models:*) bad "libmodels NEEDED" "$needs" ;;
+  *:*libmujoco*) bad "lib$name NEEDs no libmujoco" "$needs" ;;
   *) ok "lib$name NEEDs no HDF5, libfclib, libzip ($needs)" ;;
   esac
 done
@@ -88,7 +94,7 @@ export LD_LIBRARY_PATH
 if "$dest$bindir/lcplab" --version | grep -qx "lcplab $version"; then ok "lcplab --version"; else bad "lcplab --version"; fi
 if [ -f "$dest$mandir/man1/lcplab.1" ]; then ok "man page lcplab(1) installed"; else bad "man page" "$dest$mandir/man1/lcplab.1 missing"; fi
 n=$(ls "$dest$includedir/lcplab/"*.h 2>/dev/null | wc -l)
-if [ "$n" -eq 10 ]; then ok "10 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
+if [ "$n" -eq 11 ]; then ok "11 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
 
 # an FCLIB file written by the installed lcplab, for the consumer to read
 printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n0.5\n' >"$T/fc1.dat"
@@ -113,8 +119,9 @@ fi
 for cxx in g++ clang++; do
   command -v "$cxx" >/dev/null 2>&1 || continue
   # shellcheck disable=SC2046
-  if $cxx -std=c++11 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags lcplab-io lcplab-dynamics) \
-    "$src/tests/install/consumer.cpp" -o "$T/consumer_cxx" $(pkg-config --libs lcplab-io lcplab-dynamics) \
+  if $cxx -std=c++11 -Wall -Wextra -pedantic -Werror \
+    $(pkg-config --cflags lcplab-io lcplab-dynamics lcplab-models) "$src/tests/install/consumer.cpp" \
+    -o "$T/consumer_cxx" $(pkg-config --libs lcplab-io lcplab-dynamics lcplab-models) \
     >"$T/log" 2>&1 && "$T/consumer_cxx" >"$T/out" 2>&1; then
     ok "$cxx: C++ consumer of every public header builds, links, runs ($(cat "$T/out"))"
   else

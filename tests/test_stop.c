@@ -63,18 +63,6 @@ static int suite_clean(void) {
   return 0;
 }
 
-/* The cancel callback of the tests: counts its calls, asks to stop at
- * call `fire` (0: never). */
-typedef struct {
-  int calls, fire;
-} counter;
-
-static int count_and_fire(void *ctx) {
-  counter *c = ctx;
-  c->calls++;
-  return c->fire > 0 && c->calls >= c->fire;
-}
-
 /* One solve of p by sv with o; x (size p.n), res out. */
 static slv_status run(const slv_solver *sv, const slv_problem *p, const slv_options *o, double *x,
                       slv_result *res) {
@@ -110,11 +98,11 @@ static void stop_at_first_poll(int by_clock) {
       char msg[160];
       if (slv_solver_accepts(sv, &probs[k].p, msg, sizeof msg) != SLV_OK) continue;
       slv_options o = slv_options_default();
-      counter c = { 0, 1 };
+      tst_counter c = { 0, 1 };
       if (by_clock) {
         o.time_limit = 1e-300; /* the deadline is the start itself */
       } else {
-        o.cancel = count_and_fire;
+        o.cancel = tst_count_and_fire;
         o.cancel_ctx = &c;
       }
       double x[64];
@@ -143,8 +131,8 @@ static void test_polls_change_nothing(void) {
       double x0[64], x1[64];
       slv_result r0, r1;
       slv_status s0 = run(sv, &probs[k].p, &o, x0, &r0);
-      counter c = { 0, 0 };
-      o.cancel = count_and_fire;
+      tst_counter c = { 0, 0 };
+      o.cancel = tst_count_and_fire;
       o.cancel_ctx = &c;
       o.time_limit = 3600;
       slv_status s1 = run(sv, &probs[k].p, &o, x1, &r1);
@@ -173,8 +161,8 @@ static void test_cancel_after_k_polls(void) {
   slv_options o = slv_options_default();
   o.tol = 1e-15;
   o.max_iter = 1000000;
-  counter c = { 0, 3 };
-  o.cancel = count_and_fire;
+  tst_counter c = { 0, 3 };
+  o.cancel = tst_count_and_fire;
   o.cancel_ctx = &c;
   slv_result res;
   slv_status st = run(slv_solver_find("pgs"), &p, &o, x, &res);

@@ -238,10 +238,6 @@ static void same_bits_on_every_count(const threads_case *c) {
   }
 }
 
-/* Shorter under valgrind's memcheck (tests/valgrind.sh): the same loops
- * split, fewer steps. */
-static int short_run(void) { return getenv("LCPLAB_VALGRIND") != NULL; }
-
 static void test_pile_steps(void) {
   threads_case c = { "pile",
                      "n=1200",
@@ -249,7 +245,7 @@ static void test_pile_steps(void) {
                      DYN_FRICTION_BOX,
                      DYN_ORDER_BROADPHASE,
                      DYN_INT_SYMPLECTIC_EULER,
-                     short_run() ? 36 : 60,
+                     tst_memcheck() ? 36 : 60,
                      10 };
   same_bits_on_every_count(&c);
 }
@@ -368,10 +364,14 @@ static void test_lists_on_threads(void) {
 }
 
 static void test_pyramid_steps(void) {
-  threads_case c = {
-    "pyramid",      "layers=46",         "nsgs", DYN_FRICTION_CONE, DYN_ORDER_TOP_DOWN,
-    DYN_INT_VERLET, short_run() ? 2 : 6, 10
-  };
+  threads_case c = { "pyramid",
+                     "layers=46",
+                     "nsgs",
+                     DYN_FRICTION_CONE,
+                     DYN_ORDER_TOP_DOWN,
+                     DYN_INT_VERLET,
+                     tst_memcheck() ? 2 : 6,
+                     10 };
   same_bits_on_every_count(&c);
 }
 

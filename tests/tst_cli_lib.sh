@@ -18,17 +18,15 @@ fi
 # shellcheck source=tst_lib.sh
 . "$(dirname "${BASH_SOURCE:-$0}")/tst_lib.sh"
 
-# Under LCPLAB_VALGRIND=1, memcheck must see lcplab itself: in a build tree
-# with shared libraries, LCPLAB_BIN is a libtool wrapper script, which
-# `libtool --mode=execute` replaces by the real binary.
+# Under LCPLAB_VALGRIND=1, lcplab runs under memcheck through valgrind.sh
+# (memcheck's options in one place; in a build tree with shared libraries
+# LCPLAB_BIN is a libtool wrapper script, which the build's `libtool
+# --mode=execute` replaces by the real binary), exiting 99 on a memcheck
+# error.
 VG=
 if [ "${LCPLAB_VALGRIND:-0}" = 1 ]; then
-  VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
-  top=$(dirname "$(dirname "$BIN")")
-  if [ -x "$top/libtool" ]; then
-    VG="$top/libtool --mode=execute $VG"
-  fi
-  echo "running lcplab under: $VG"
+  VG="$(dirname "${BASH_SOURCE:-$0}")/valgrind.sh"
+  echo "running lcplab under memcheck: $VG"
 fi
 
 # write_p2 FILE: the campaign tests' hand problem, a Siconos LCP file:
@@ -40,8 +38,7 @@ write_p2() {
 # lcp ARGS...: run lcplab, stdout -> $T/out, stderr -> $T/err, status -> $rc.
 lcp() {
   if [ -n "$VG" ]; then
-    # shellcheck disable=SC2086
-    $VG "$BIN" "$@" >"$T/out" 2>"$T/err"
+    LCPLAB_VG_EXIT=99 sh "$VG" "$BIN" "$@" >"$T/out" 2>"$T/err"
   else
     "$BIN" "$@" >"$T/out" 2>"$T/err"
   fi

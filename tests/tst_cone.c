@@ -16,6 +16,7 @@
 #include "slv.h"
 #include "tst_util.h"
 
+#include <cblas.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -619,23 +620,50 @@ void tst_cone_case_free(tst_cone_case *P) {
 /* The column offsets of a row of G in the banded plant (sparse = 2). */
 static const int golomb7[7] = { 0, 1, 4, 10, 18, 23, 25 };
 
-/* A = G G^T + 0.1 I (column-major, n x n; entries that come out 0 stay 0).
- * A sparse G (rows of 3 or 7 nonzeros) sums only over row i's nonzero
- * columns, in increasing order: the same bits as the full sum over k,
- * whose other terms are zeros, at n^2 rather than n^3 the cost (the 633-row
- * plants took minutes under memcheck). */
+/* A = G G^T + 0.1 I for a dense G into A (zero on entry), k outermost:
+ * every entry gets 0.1 or 0, then its terms G_ik G_jk in increasing k, as
+ * in a dot product over k (the same bits), with G read by columns (the
+ * dot products' strided reads made the 633-row plant 0.9 s natively).
+ * Under memcheck (tst_memcheck) OpenBLAS's dsyrk forms it: the same A to
+ * rounding, where the n^3 scalar multiplies cost 5 s of CPU a 633-row
+ * plant. */
+static void plant_gram_dense(int n, const double *G, double *A) {
+  if (tst_memcheck()) {
+    cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, G, n, 0.0, A, n);
+    for (int j = 0; j < n; j++) {
+      A[j + (size_t)j * n] += 0.1;
+      for (int i = j + 1; i < n; i++) A[j + (size_t)i * n] = A[i + (size_t)j * n];
+    }
+    return;
+  }
+  for (int i = 0; i < n; i++) A[i + (size_t)i * n] = 0.1;
+  for (int k = 0; k < n; k++) {
+    const double *g = G + (size_t)k * n;
+    for (int j = 0; j < n; j++) {
+      double *a = A + (size_t)j * n, gj = g[j];
+      for (int i = 0; i < n; i++) a[i] += g[i] * gj;
+    }
+  }
+}
+
+/* A = G G^T + 0.1 I (column-major, n x n, zero on entry; entries that come
+ * out 0 stay 0).  A sparse G (rows of 3 or 7 nonzeros) sums only over row
+ * i's nonzero columns, in increasing order: the same bits as the full sum
+ * over k, whose other terms are zeros, at n^2 rather than n^3 the cost (the
+ * 633-row plants took minutes under memcheck). */
 static void plant_gram(int n, const double *G, int sparse, double *A) {
+  if (!sparse) {
+    plant_gram_dense(n, G, A);
+    return;
+  }
   int ks[7]; /* a sparse row's nonzero columns: at most 7 */
   for (int i = 0; i < n; i++) {
     int nk = 0;
-    for (int k = 0; sparse && k < n && nk < 7; k++)
+    for (int k = 0; k < n && nk < 7; k++)
       if (G[i + (size_t)k * n] != 0) ks[nk++] = k;
     for (int j = 0; j < n; j++) {
       double s = i == j ? 0.1 : 0;
-      if (sparse)
-        for (int t = 0; t < nk; t++) s += G[i + (size_t)ks[t] * n] * G[j + (size_t)ks[t] * n];
-      else
-        for (int k = 0; k < n; k++) s += G[i + (size_t)k * n] * G[j + (size_t)k * n];
+      for (int t = 0; t < nk; t++) s += G[i + (size_t)ks[t] * n] * G[j + (size_t)ks[t] * n];
       if (s != 0 || i == j) A[i + (size_t)j * n] = s;
     }
   }

@@ -21,29 +21,36 @@ void fprob_free(fprob *f) {
   free(f->finvm);
 }
 
-/* The reference A = J K^T + D, from dense copies of J and K over all
- * 6 nblk columns. */
+/* Row i's slot over block bb (J and K at 12 i + 6 slot), or -1 when
+ * neither slot is bb; when both are, the second (a dense copy of J written
+ * slot by slot keeps the second). */
+static int slot_of(const fprob *f, int i, int bb) {
+  return f->fblk[2 * i + 1] == bb ? 1 : f->fblk[2 * i] == bb ? 0 : -1;
+}
+
+/* The reference A = J K^T + D, entry by entry: A_ij = d_i [i = j] + the sum
+ * over the blocks rows i and j share, in increasing block order, of
+ * J_i,block . K_j,block.  These are the nonzero terms of the product of
+ * dense copies of J and K over all 6 nblk columns, in that product's order
+ * (the other terms are zeros), so A has the same bits at O(n^2) instead of
+ * O(n^2 nblk) cost. */
 static void dense_reference(fprob *f) {
-  int n = f->n, m = 6 * f->nblk;
+  int n = f->n;
   f->A = calloc((size_t)n * n, sizeof(double));
-  double *Jd = calloc((size_t)n * m, sizeof(double)), *Kd = calloc((size_t)n * m, sizeof(double));
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++) {
-      int bb = f->fblk[2 * i + k];
-      if (bb < 0) continue;
-      for (int e = 0; e < 6; e++) {
-        Jd[(size_t)i * m + 6 * bb + e] = f->fJ[12 * i + 6 * k + e];
-        Kd[(size_t)i * m + 6 * bb + e] = f->fK[12 * i + 6 * k + e];
-      }
-    }
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
+      int blk[2] = { f->fblk[2 * i], f->fblk[2 * i + 1] };
+      if (blk[0] > blk[1]) blk[0] = blk[1], blk[1] = f->fblk[2 * i];
       double s = i == j ? f->fd[i] : 0.0;
-      for (int c = 0; c < m; c++) s += Jd[(size_t)i * m + c] * Kd[(size_t)j * m + c];
+      for (int t = 0; t < 2; t++) {
+        int bb = blk[t], si, sj;
+        if (bb < 0 || (t == 1 && bb == blk[0])) continue;
+        if ((si = slot_of(f, i, bb)) < 0 || (sj = slot_of(f, j, bb)) < 0) continue;
+        const double *J = f->fJ + 12 * (size_t)i + 6 * si, *K = f->fK + 12 * (size_t)j + 6 * sj;
+        for (int e = 0; e < 6; e++) s += J[e] * K[e];
+      }
       f->A[i + (size_t)j * n] = s;
     }
-  free(Jd);
-  free(Kd);
 }
 
 /* A random contact-like problem: ncon groups of 3 rows (normal, two

@@ -7,8 +7,9 @@
  * with probability 1/4, as for a static body); J uniform in [-0.5, 0.5),
  * K = J W with W_beta = B B^T / 6 + 0.5 I (B uniform), d uniform in
  * [0, 1e-3), b uniform in [-1, 1).  The dense reference A = J K^T + diag(d)
- * is formed by a triple loop over dense copies of J and K that shares no
- * code with the library.  fprob_dense(f) is the same problem, dense.
+ * is formed entry by entry, each a sum over the blocks its two rows share,
+ * sharing no code with the library (the bits of a triple loop over dense
+ * copies of J and K).  fprob_dense(f) is the same problem, dense.
  * fprob_make_rigid: the same, in rigid-body form: W_beta = diag(m^-1 I3,
  * the angular block of the above), m^-1 uniform in [0.5, 1.5) and kept in
  * finvm (the test's record: the problem does not carry it; pgs_wide finds

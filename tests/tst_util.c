@@ -55,6 +55,11 @@ int tst_run(void) {
   return (failed || failed_tests) ? 1 : 0;
 }
 
+int tst_memcheck(void) {
+  const char *v = getenv("LCPLAB_VALGRIND");
+  return v != NULL && strcmp(v, "1") == 0;
+}
+
 int tst_shared_path(const char *rel, char *buf, size_t len) {
   const char *root = getenv("LCPLAB_SHARED");
   if (!root || !*root) root = "../shared";
@@ -71,12 +76,21 @@ void tst_planted_spd(int n, double eps, unsigned long seed, const double *lo, co
   gsl_rng_set(r, seed);
   double *B = malloc((size_t)n * n * sizeof *B);
   for (size_t k = 0; k < (size_t)n * n; k++) B[k] = gsl_rng_uniform(r) * 2 - 1;
-  /* A = B B^T / n + eps I, exactly symmetric */
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j <= i; j++) {
-      double s = 0;
-      for (int k = 0; k < n; k++) s += B[i + (size_t)k * n] * B[j + (size_t)k * n];
-      s /= n;
+  /* A = B B^T / n + eps I, exactly symmetric: the lower triangle's sums
+   * over k with k outermost (each entry's terms in increasing k, the bits
+   * of a dot product; B read by columns), then / n, + eps, mirrored */
+  for (int j = 0; j < n; j++)
+    for (int i = j; i < n; i++) A[i + (size_t)j * n] = 0.0;
+  for (int k = 0; k < n; k++) {
+    const double *bk = B + (size_t)k * n;
+    for (int j = 0; j < n; j++) {
+      double *a = A + (size_t)j * n, bj = bk[j];
+      for (int i = j; i < n; i++) a[i] += bk[i] * bj;
+    }
+  }
+  for (int j = 0; j < n; j++)
+    for (int i = j; i < n; i++) {
+      double s = A[i + (size_t)j * n] / n;
       if (i == j) s += eps;
       A[i + (size_t)j * n] = s;
       A[j + (size_t)i * n] = s;
@@ -217,4 +231,10 @@ int tst_tmpdir_remove(const char *dir) {
 
 void tst_tmp_path(char *buf, size_t len, const char *dir, const char *name) {
   snprintf(buf, len, "%s/%s", dir, name);
+}
+
+int tst_count_and_fire(void *ctx) {
+  tst_counter *c = ctx;
+  c->calls++;
+  return c->fire > 0 && c->calls >= c->fire;
 }

@@ -29,6 +29,13 @@ int tst_vec_close(const double *a, const double *e, int n, double atol, double r
  * failure).  Call after adding suites. */
 int tst_run(void);
 
+/* 1 when the test runs under valgrind's memcheck (tests/valgrind.sh sets
+ * LCPLAB_VALGRIND=1), else 0.  There the heavy cases run one instance of
+ * each code path they reach (one seed, fewer steps, smaller sizes over the
+ * same thresholds), as each case says; natively and under the sanitizers
+ * every case runs in full. */
+int tst_memcheck(void);
+
 /* Path of a file under ../shared (env LCPLAB_SHARED, else "../shared"),
  * written to buf; returns 1 if the shared tree exists, 0 otherwise (tests
  * then print "SKIP: ..." and return). */
@@ -79,5 +86,12 @@ int tst_tmpdir_remove(const char *dir);
 
 /* dir/name into buf. */
 void tst_tmp_path(char *buf, size_t len, const char *dir, const char *name);
+
+/* A cancel callback for slv_options.cancel (ctx: a tst_counter): counts
+ * its calls, asks to stop from call `fire` on (0: never). */
+typedef struct {
+  int calls, fire;
+} tst_counter;
+int tst_count_and_fire(void *ctx);
 
 #endif

@@ -1,24 +1,29 @@
 #!/bin/sh
-# valgrind.sh -- LOG_COMPILER of `make check-valgrind`: runs one test under
-# valgrind's memcheck; definite and indirect leaks and every memory error
-# make the test fail (exit 1).
+# valgrind.sh -- runs one test, or one program, under valgrind's memcheck;
+# definite and indirect leaks and every memory error make it fail.
 #
-#   LOG_COMPILER=tests/valgrind.sh  ->  tests/valgrind.sh ./tests/test_pgs
+#   LOG_COMPILER of `make check-valgrind`, from the top build directory:
+#     tests/valgrind.sh ./tests/test_pgs          (exit 1 on a memcheck error)
+#   the memcheck runs of lcplab in the shell tests (tst_cli_lib.sh):
+#     LCPLAB_VG_EXIT=99 tests/valgrind.sh BUILD/cli/lcplab ARGS...
+#                                               (exit 99 on a memcheck error)
 #
 # Shell scripts (*.sh) are not run under valgrind (memcheck would trace the
-# shell, not lcplab): test_cli.sh runs directly with LCPLAB_VALGRIND=1, which
-# makes it run every lcplab it calls under memcheck; the other scripts are
-# skipped here (exit 77), see below.  Test programs in the build tree are usually
-# libtool wrapper scripts (shared libsolvers): they are run through
-# `./libtool --mode=execute`, which substitutes the real binary
-# (.libs/...) and sets LD_LIBRARY_PATH, so memcheck sees the program itself.
-# Run from the top build directory, as the automake test driver does.
+# shell, not lcplab): test_cli.sh, test_cli_input.sh and test_cli_convert.sh
+# run directly with LCPLAB_VALGRIND=1, which makes them run every lcplab they
+# call under memcheck (through this script); the other scripts are skipped
+# here (exit 77), see below.  Programs in a build tree are usually libtool
+# wrapper scripts (shared libraries): they are run through the build's
+# `libtool --mode=execute` (the folder above the program's), which
+# substitutes the real binary (.libs/...) and sets LD_LIBRARY_PATH, so
+# memcheck sees the program itself.
 if [ $# -lt 1 ]; then
-  echo "usage: $0 TEST [ARGS...]" >&2
+  echo "usage: $0 TEST|PROGRAM [ARGS...]" >&2
   exit 2
 fi
 case $1 in
-  *test_cli.sh)
+  test_cli.sh | */test_cli.sh | test_cli_input.sh | */test_cli_input.sh | \
+  test_cli_convert.sh | */test_cli_convert.sh)
     LCPLAB_VALGRIND=1
     export LCPLAB_VALGRIND
     if [ -x "$1" ]; then exec "$@"; else exec "${SHELL:-/bin/sh}" "$@"; fi
@@ -43,11 +48,25 @@ case $1 in
     exit 77
     ;;
 esac
-# C tests may shorten long loops under memcheck (test_articulated's chain)
+# The C tests run one instance of each heavy case's code paths under memcheck
+# (tst_util.h, tst_memcheck), as lcplab's shell tests do (tst_cli_lib.sh).
 LCPLAB_VALGRIND=1
 export LCPLAB_VALGRIND
-VG="valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=1 -q"
-if [ -x ./libtool ]; then
-  exec ./libtool --mode=execute $VG "$@"
+# OpenBLAS's kernels for this machine (Haswell and later: FMA) run several
+# times slower under memcheck than its SSE3 ones (Prescott), which do the
+# same products on the same arrays: test_auto took 50 s of CPU, 14 s with
+# them (experiments/MEASUREMENTS.md, "the memcheck stage at half its
+# cost").  Only on x86-64, and only if not chosen already.
+if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ "$(uname -m)" = x86_64 ]; then
+  OPENBLAS_CORETYPE=Prescott
+  export OPENBLAS_CORETYPE
+fi
+# --read-inline-info=no: error reports name the function a frame is
+# compiled in, not the inlined ones; nothing goes undetected, and each start
+# reads less debug information (0.06 s of the 0.7 s a short lcplab run costs)
+VG="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=${LCPLAB_VG_EXIT:-1} --read-inline-info=no"
+top=$(dirname "$(dirname "$1")")
+if [ -x "$top/libtool" ]; then
+  exec "$top/libtool" --mode=execute $VG "$@"
 fi
 exec $VG "$@"

@@ -10,8 +10,9 @@
  *
  * Returns a dict: status, message, method (result.method: the algorithm
  * that ran), choice (auto's reason, else empty), x, w, iterations, pivots, residuals (lx_residuals_dict),
- * solver_residual, history and history_time (float64 arrays of the same
- * length, or None unless asked), time (s).  A refusal is a status < 0 with the library's
+ * solver_residual, solver_status (the solver's own status, slv_result), history
+ * and history_time (float64 arrays of the same length, or None unless
+ * asked), time (s).  A refusal is a status < 0 with the library's
  * message, not an exception: the package raises the exception that fits.
  * A signal handler that raises during the solve (Ctrl-C: KeyboardInterrupt)
  * stops it at the solver's next poll (lx_cancel_check, lcplab_ext.h) and
@@ -137,6 +138,7 @@ static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, do
       lx_set_steal(d, "method", PyUnicode_FromString(res->method ? res->method : "")) < 0 ||
       lx_set_steal(d, "choice", PyUnicode_FromString(res->choice)) < 0 ||
       lx_set_int(d, "status", res->status) < 0 ||
+      lx_set_int(d, "solver_status", res->solver_status) < 0 ||
       lx_set_steal(
           d, "message",
           PyUnicode_DecodeUTF8(res->message, (Py_ssize_t)strlen(res->message), "replace")) < 0 ||
@@ -159,6 +161,16 @@ static PyObject *refusal(slv_status st, const char *msg, PyObject *x, PyObject *
   snprintf(res.message, sizeof res.message, "%s", msg);
   slv_result_refuse(&res, st);
   return result_dict(&res, x, w, 0.0);
+}
+
+PyObject *lx_tol_check(PyObject *self, PyObject *args) {
+  (void)self;
+  double tol;
+  int allow = 0;
+  if (!PyArg_ParseTuple(args, "dp", &tol, &allow)) return NULL;
+  char msg[256];
+  if (slv_tol_check(tol, allow, msg, sizeof msg) == SLV_OK) Py_RETURN_NONE;
+  return PyUnicode_FromString(msg);
 }
 
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {

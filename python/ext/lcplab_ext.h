@@ -136,6 +136,9 @@ void lx_log_line(void *ctx, slv_log_level level, const char *line);
 PyObject *lx_validate(PyObject *self, PyObject *args);
 PyObject *lx_residual(PyObject *self, PyObject *args);
 PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs);
+/* tol_check(tol, allow) -> None, or why a tol >= 1 is refused
+ * (slv_tol_check: the package's tol= and compare(tol=)). */
+PyObject *lx_tol_check(PyObject *self, PyObject *args);
 PyObject *lx_read(PyObject *self, PyObject *args);
 PyObject *lx_write(PyObject *self, PyObject *args);
 PyObject *lx_velocities(PyObject *self, PyObject *args);
@@ -152,5 +155,21 @@ PyObject *lx_profile_figure(PyObject *self, PyObject *args);
 PyObject *lx_quantile(PyObject *self, PyObject *args);
 
 extern PyTypeObject lx_world_type;
+/* A scene's params, a list of "key=value" str (or None: none), as a
+ * PyMem array of *np C strings borrowed from it (PyMem_Free it), or NULL
+ * with an exception (ext_world.c). */
+const char **lx_param_list(PyObject *params, Py_ssize_t *np);
+
+/* ---- scene models (ext_model.c) ------------------------------------------ */
+
+PyObject *lx_scene_model(PyObject *self, PyObject *args);
+PyObject *lx_load_model(PyObject *self, PyObject *args);
+extern PyTypeObject lx_model_type;
+/* The world of obj if it is a Model: 0 (*w set), or a dyn_err < 0 with the
+ * message; 1 if obj is not a Model. */
+struct dyn_world;
+struct dyn_world_settings;
+int lx_model_world(PyObject *obj, const struct dyn_world_settings *base, struct dyn_world **w,
+                   char *msg, size_t cap);
 
 #endif /* LCPLAB_EXT_H */

@@ -208,6 +208,8 @@ static PyMethodDef methods[] = {
   { "residual", lx_residual, METH_VARARGS, "residual(problem, x, w) -> dict." },
   { "solve", (PyCFunction)(void (*)(void))lx_solve, METH_VARARGS | METH_KEYWORDS,
     "solve(problem, solver, options, x0, history, log, log_level) -> dict." },
+  { "tol_check", lx_tol_check, METH_VARARGS,
+    "tol_check(tol, allow) -> None, or why a tol >= 1 is refused." },
   { "read", lx_read, METH_VARARGS, "read(path, format) -> dict or (status, message)." },
   { "kind", lx_kind, METH_VARARGS, "kind(problem) -> the I/O library's classification." },
   { "contactbench_rows", lx_contactbench_rows, METH_VARARGS,
@@ -217,6 +219,8 @@ static PyMethodDef methods[] = {
   { "write", lx_write, METH_VARARGS,
     "write(problem, path, format, name, x_ref[, global]) -> (status, message)." },
   { "setting_names", lx_setting_names, METH_NOARGS, "The world settings' names." },
+  { "scene_model", lx_scene_model, METH_VARARGS, "scene_model(name, params) -> Model." },
+  { "load_model", lx_load_model, METH_VARARGS, "load_model(path) -> (Model, timestep, warnings)." },
   { "run_experiment", (PyCFunction)(void (*)(void))lx_run_experiment, METH_VARARGS | METH_KEYWORDS,
     "run_experiment(config, out, ...) -> {status, messages, outputs}." },
   { "profile_csv", lx_profile_csv, METH_VARARGS, "profile_csv(text) -> the profile curves." },
@@ -239,11 +243,13 @@ static struct PyModuleDef module = { PyModuleDef_HEAD_INIT,
 PyMODINIT_FUNC PyInit__lcplab(void);
 PyMODINIT_FUNC PyInit__lcplab(void) {
   if (_import_array() < 0) return NULL; /* not import_array(): it prints */
-  if (PyType_Ready(&lx_world_type) < 0) return NULL;
+  if (PyType_Ready(&lx_world_type) < 0 || PyType_Ready(&lx_model_type) < 0) return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
   Py_INCREF(&lx_world_type);
+  Py_INCREF(&lx_model_type);
   if (PyModule_AddObject(m, "World", (PyObject *)&lx_world_type) < 0 ||
+      PyModule_AddObject(m, "Model", (PyObject *)&lx_model_type) < 0 ||
       PyModule_AddStringConstant(m, "VERSION", LCPLAB_VERSION) < 0 ||
       PyModule_AddStringConstant(m, "PKGDATADIR", LCPLAB_PKGDATADIR) < 0 ||
       PyModule_AddStringConstant(m, "SRC_EXPERIMENTS", LCPLAB_SRC_EXPERIMENTS) < 0 ||
@@ -254,6 +260,7 @@ PyMODINIT_FUNC PyInit__lcplab(void) {
       PyModule_AddIntConstant(m, "LOG_INFO", SLV_LOG_INFO) < 0 ||
       PyModule_AddIntConstant(m, "LOG_DEBUG", SLV_LOG_DEBUG) < 0) {
     Py_DECREF(&lx_world_type);
+    Py_DECREF(&lx_model_type);
     Py_DECREF(m);
     return NULL;
   }

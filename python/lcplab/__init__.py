@@ -14,6 +14,8 @@ Files
 Scenes
     World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS, STAGES,
     APPLIED
+Scene models and their files (MJCF; docs/models.md)
+    Model, scene_model, load_model
 Comparisons (the engine of ``lcplab experiment``)
     compare, profile (its figure too), quantile, run_experiment, Campaign
 Errors (one hierarchy under ``Error``; docs/python.md, "Errors")
@@ -40,6 +42,7 @@ from ._errors import (Error, ExistingFileError, ExperimentError, FileError, Inva
 from ._experiment import Campaign, compare, profile, quantile, run_experiment
 from ._io import formats, read, write
 from ._log import logger
+from ._model import Model, load_model, scene_model
 from ._problem import Problem
 from ._solve import DEFAULT_SOLVER, Residuals, Result, SolverInfo, Status, solve, solvers
 from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, World, scenes,
@@ -50,9 +53,10 @@ __version__ = _lcplab.VERSION
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
     "FileError",
-    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "OptionsError",
+    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "Model", "OptionsError",
     "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
     "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
-    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "quantile", "read",
-    "run_experiment", "scenes", "simulate", "solve", "solvers", "write",
+    "UnsupportedError", "World", "compare", "formats", "load_model", "logger", "profile",
+    "quantile", "read", "run_experiment", "scene_model", "scenes", "simulate", "solve", "solvers",
+    "write",
 ]

@@ -22,6 +22,9 @@ from ._io import formats as formats
 from ._io import read as read
 from ._io import write as write
 from ._log import logger as logger
+from ._model import Model as Model
+from ._model import load_model as load_model
+from ._model import scene_model as scene_model
 from ._problem import Problem as Problem
 from ._solve import DEFAULT_SOLVER as DEFAULT_SOLVER
 from ._solve import Residuals as Residuals
@@ -43,9 +46,10 @@ __version__: str
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
     "FileError",
-    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "OptionsError",
+    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "Model", "OptionsError",
     "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
     "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
-    "UnsupportedError", "World", "compare", "formats", "logger", "profile", "quantile", "read",
-    "run_experiment", "scenes", "simulate", "solve", "solvers", "write",
+    "UnsupportedError", "World", "compare", "formats", "load_model", "logger", "profile",
+    "quantile", "read", "run_experiment", "scene_model", "scenes", "simulate", "solve", "solvers",
+    "write",
 ]

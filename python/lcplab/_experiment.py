@@ -18,6 +18,7 @@ from . import _lcplab
 from . import _program
 from ._errors import ExperimentError
 from ._problem import Problem
+from ._solve import _check_tol
 
 __all__ = ["Campaign", "compare", "profile", "quantile", "run_experiment"]
 
@@ -241,7 +242,7 @@ def _problem_files(problems, folder):
 
 
 def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_iter=None,
-            jobs=1, as_frame=None):
+            jobs=1, as_frame=None, allow_loose_tol=False):
     """Time and judge solvers on problems, as an experiment's profile section
     does (the same tasks, repeat rule, judge and columns): one row per
     (problem, solver, tolerance).
@@ -254,7 +255,8 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     solvers : list of str
         Registered solver names (``lcplab.solvers()``).
     tol : float or list of float
-        The tolerances.
+        The tolerances; one of 1 or more (which x = 0 meets on every
+        problem) raises OptionsError unless ``allow_loose_tol=True``.
     min_runs : int, optional
         Timed runs at least (the section's default otherwise).
     time_limit : float, optional
@@ -266,6 +268,9 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     as_frame : bool, optional
         A pandas DataFrame (default when pandas is installed) or a numpy
         structured array.
+    allow_loose_tol : bool
+        Accept a tol of 1 or more (the experiment file's ``allow_loose_tol
+        yes``).
 
     Returns
     -------
@@ -282,6 +287,8 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
         if s not in known:
             raise ValueError(f"unknown solver {s!r} (known: {', '.join(sorted(known))})")
     tols = [tol] if isinstance(tol, (int, float)) else list(tol)
+    for t in tols:
+        _check_tol(t, allow_loose_tol, "compare")
     with tempfile.TemporaryDirectory(prefix="lcplab-compare-") as tmp:
         folder = os.path.join(tmp, "problems")
         os.mkdir(folder)
@@ -294,6 +301,8 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
             lines.append(f"time_limit {float(time_limit)!r}")
         if max_iter is not None:
             lines.append(f"max_iter {int(max_iter)}")
+        if allow_loose_tol:
+            lines.append("allow_loose_tol yes")
         cfg = os.path.join(tmp, "compare.exp")
         with open(cfg, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")

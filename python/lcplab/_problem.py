@@ -21,6 +21,16 @@ def _is_sparse(A):
     return type(A).__module__.startswith("scipy.sparse") and hasattr(A, "tocsr")
 
 
+def _refuse_complex(value, what, error=InvalidProblemError):
+    """Raise error naming what when value holds complex numbers: numpy's
+    conversion to float64 would drop the imaginary parts with only a
+    warning, and a problem, a start or a candidate x is real."""
+    if np.iscomplexobj(value):
+        dtype = value.dtype if hasattr(value, "dtype") else np.asarray(value).dtype
+        raise error(f"{what} holds complex numbers (dtype {dtype}): lcplab's problems are real "
+                    f"(pass numpy.real(...) explicitly if the real part is meant)")
+
+
 def _readonly(a):
     """A read-only view of a read-only a: the view cannot be made writable
     again (numpy refuses setflags(write=True) on a view of a read-only
@@ -38,6 +48,7 @@ def _readonly_or_none(a):
 def _vector(value, n, name, dtype, default):
     if value is None:
         return _readonly(np.full(n, default, dtype=dtype))
+    _refuse_complex(value, f"Problem: {name}")
     try:
         a = np.array(value, dtype=dtype, copy=True)
     except (TypeError, ValueError) as e:
@@ -188,6 +199,7 @@ class Problem:
     # ---- construction -------------------------------------------------------
 
     def _set_matrix(self, A):
+        _refuse_complex(A, "Problem: A")
         if _is_sparse(A):
             C = A.tocsr(copy=True)
             C.sum_duplicates()
@@ -233,6 +245,7 @@ class Problem:
             self._put(cone_rows=_readonly(np.zeros(0, dtype=np.int32)),
                       cone_mu=_readonly(np.zeros(0, dtype=np.float64)))
             return
+        _refuse_complex(cones, "Problem: cones")
         try:
             c = np.array(cones, dtype=np.float64)
         except (TypeError, ValueError):
@@ -537,6 +550,7 @@ class Problem:
 
     def w(self, x):
         """``A x + b`` for a vector x of size n."""
+        _refuse_complex(x, "x")
         x = np.asarray(x, dtype=np.float64)
         if x.shape != (self.n,):
             raise InvalidProblemError(f"x has shape {x.shape}, expected ({self.n},)")
@@ -564,6 +578,8 @@ class Problem:
         Residuals
         """
         from ._solve import Residuals
+        _refuse_complex(x, "x")
+        _refuse_complex(w, "w")
         x = np.ascontiguousarray(x, dtype=np.float64)
         w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
         for name, v in (("x", x), ("w", w)):

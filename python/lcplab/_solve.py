@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import Error, InvalidProblemError, OptionsError, UnknownNameError, UnsupportedError
-from ._problem import _check_problem, _is_int
+from ._problem import _check_problem, _is_int, _refuse_complex
 
 __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
 
@@ -157,7 +157,15 @@ class Result:
         "auto"), e.g. ``"dense symmetric A, n=2 <= 600: exact principal
         pivoting"``; empty for a named solver.
     message : str
-        The library's detail when not converged, else empty.
+        The library's detail when not converged, or when the solver's own
+        status was not the verdict (``solver_status``), else empty.
+    solver_status : Status
+        The status the solver itself returned, kept for diagnosis: the
+        library decides ``status`` on the x returned (docs/convergence.md,
+        "The verdict on the final iterate"), so a solver's ``MAX_ITER`` on an
+        x that meets the test is ``CONVERGED`` there, and a "converged" the
+        measures do not confirm is ``STAGNATED``; equal to ``status`` when
+        the two agree.
     v, u : ndarray or None
         For a problem condensed from a global one (``Problem.global_problem``):
         the velocities at x, ``v = M^-1 (H x + f)`` (ndof) and ``u = H' v +
@@ -186,6 +194,7 @@ class Result:
     v: object = None
     u: object = None
     res_vel: object = None
+    solver_status: object = None
 
     @property
     def converged(self):
@@ -313,6 +322,21 @@ def _options(tol, max_iter, norm, extra):
     return opts
 
 
+def _check_tol(tol, allow_loose_tol, what):
+    """OptionsError for a tol of 1 or more (which x = 0 meets on every
+    problem) unless allow_loose_tol is True: the library's rule
+    (slv_tol_check, libsolvers/slv.h; docs/convergence.md, "Loose
+    tolerances"), as ``lcplab solve --tol`` and the experiment files'
+    ``tol`` line apply it."""
+    if not isinstance(allow_loose_tol, bool):
+        raise OptionsError(f"allow_loose_tol must be True or False, got {allow_loose_tol!r}")
+    if tol is None or isinstance(tol, bool) or not isinstance(tol, (int, float)):
+        return
+    why = _lcplab.tol_check(float(tol), allow_loose_tol)
+    if why:
+        raise OptionsError(f"{what}: {why}; pass allow_loose_tol=True to run it")
+
+
 def _time_limit(value):
     """A time limit in seconds: a finite number > 0 (OptionsError otherwise)."""
     if (not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool)
@@ -334,7 +358,7 @@ def _raise_for(status, message, what):
 
 
 def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None, history=False,
-          norm=None, time_limit=None, **options):
+          norm=None, time_limit=None, allow_loose_tol=False, **options):
     """Solve a problem with a solver chosen by name.
 
     The steps are those of ``lcplab solve`` (docs/README.md, "Follow one
@@ -353,7 +377,9 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         A name of ``lcplab.solvers()``; default ``DEFAULT_SOLVER``.
     tol : float, optional
         Converged iff ``res_scaled <= tol``, the scale-invariant test
-        (docs/convergence.md); default 1e-8.
+        (docs/convergence.md); default 1e-8.  A tol of 1 or more, which
+        x = 0 meets on every problem, raises OptionsError unless
+        ``allow_loose_tol=True`` (docs/convergence.md, "Loose tolerances").
     max_iter : int, optional
         Iteration limit of the iterative solvers and pivot limit of the
         pivoting ones (both, as ``lcplab solve --max-iter``); default the
@@ -379,6 +405,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         ``threads`` (OpenMP threads, default 1; the same x for every
         count: docs/solver-machinery.md, "Threads")
         (libsolvers/slv.h, slv_options).
+    allow_loose_tol : bool, optional
+        Accept a tol of 1 or more (default False: OptionsError).
 
     Returns
     -------
@@ -390,11 +418,13 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     Raises
     ------
     InvalidProblemError
-        The problem or ``warm`` is invalid (message naming the field).
+        The problem or ``warm`` is invalid (message naming the field),
+        e.g. ``warm`` holds complex numbers.
     UnsupportedError
         The solver does not take this kind of problem.
     OptionsError
-        An option is out of range.
+        An option is out of range, or ``tol >= 1`` without
+        ``allow_loose_tol=True``.
     UnknownNameError
         An unknown solver name.
     KeyboardInterrupt
@@ -418,8 +448,10 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     opts = _options(tol, max_iter, norm, options)
     if time_limit is not None:
         opts["time_limit"] = _time_limit(time_limit)
+    _check_tol(tol, allow_loose_tol, solver)
     x0 = None
     if warm is not None:
+        _refuse_complex(warm, "warm")
         x0 = np.array(warm, dtype=np.float64, copy=True)
         if x0.shape != (problem.n,):
             raise InvalidProblemError(f"warm has shape {x0.shape}, expected ({problem.n},)")
@@ -433,9 +465,10 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     return Result(x=d["x"], w=d["w"], status=st, status_str=str(st), iterations=d["iterations"],
                   pivots=d["pivots"], residuals=Residuals(**d["residuals"]),
                   solver_residual=d["solver_residual"], history=d["history"], time=d["time"],
-                  solver=solver, message=d["message"] if status != 0 else "",
+                  solver=solver,
+                  message=d["message"] if status != 0 or d["solver_status"] != status else "",
                   history_time=d["history_time"], method=d["method"], choice=d["choice"], v=v,
-                  u=u, res_vel=res_vel)
+                  u=u, res_vel=res_vel, solver_status=Status(d["solver_status"]))
 
 
 def _velocities(problem, x):

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import SceneError, SimulationError
-from ._problem import Problem, _is_int
+from ._problem import Problem, _is_int, _refuse_complex
 
 __all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS",
            "STAGES", "APPLIED"]
@@ -25,24 +25,28 @@ STAGES = tuple(_NAMES["stages"])
 #: start, or P(0) (no impulse).
 APPLIED = tuple(_NAMES["applied"])
 
-#: The columns of ``SimulationResult.metrics``: those of ``lcplab simulate``'s
-#: CSV (step, t, kinetic, potential, energy, max_penetration, contacts, rows,
-#: iterations, res_nat_inf, solve_time_s, joint_error, status and applied,
-#: the last two as numbers: ``lcplab.Status`` and an index of ``APPLIED``),
-#: the step's other times, whether its solve failed (``on_failure``), the
-#: fallback's status and the residual of the impulses applied, ContactBench's
-#: criteria of the step's solve (NaN unless the step's problem has Coulomb
-#: cones, ``friction="cone"``), and the time of each stage (``STAGES``).
-METRICS = (("step", np.int64), ("t", np.float64), ("kinetic", np.float64),
-           ("potential", np.float64), ("energy", np.float64), ("max_penetration", np.float64),
-           ("contacts", np.int64), ("rows", np.int64), ("iterations", np.int64),
-           ("res_nat_inf", np.float64), ("solve_time_s", np.float64),
-           ("collide_time_s", np.float64), ("step_time_s", np.float64), ("status", np.int64),
-           ("joint_error", np.float64), ("failed", np.int64), ("applied", np.int64),
-           ("fallback_status", np.int64), ("res_applied", np.float64),
-           ("signorini", np.float64), ("conic_compl", np.float64), ("ncp_compl", np.float64),
-           ("dual_feas", np.float64), ("primal_feas", np.float64), ("mdp_gap", np.float64),
-           ("stage_time_s", np.float64, (len(STAGES),)))
+_DTYPE = {"int": np.int64, "status": np.int64, "applied": np.int64, "real": np.float64,
+          "time": np.float64}
+
+
+def _metric_field(name, kind):
+    if kind == "stages":
+        return (name, np.float64, (len(STAGES),))
+    return (name, _DTYPE[kind])
+
+
+#: The columns of ``SimulationResult.metrics``, generated from libdynamics'
+#: one table of per-step metric columns (libdynamics/dyn_run.h,
+#: ``DYN_METRICS_ARRAYS``; docs/dynamics.md, "Runs"): those of ``lcplab
+#: simulate``'s CSV (step, t, kinetic, potential, energy, max_penetration,
+#: contacts, rows, iterations, res_nat_inf, solve_time_s, joint_error, status
+#: and applied, the last two as numbers: ``lcplab.Status`` and an index of
+#: ``APPLIED``), the step's other times, whether its solve failed
+#: (``on_failure``), the fallback's status and the residual of the impulses
+#: applied, ContactBench's criteria of the step's solve (NaN unless the
+#: step's problem has Coulomb cones, ``friction="cone"``), and the time of
+#: each stage (``STAGES``).
+METRICS = tuple(_metric_field(name, kind) for name, kind, _, _ in _NAMES["metrics"])
 
 #: The last axis of ``SimulationResult.trace``, as in ``lcplab simulate
 #: --trace``: position, orientation quaternion (w first), linear and angular
@@ -66,8 +70,8 @@ def scenes():
 
 def _text(key, value):
     """A setting's value as the text the library's parser reads
-    (exp_world_set, libexperiment/settings.c: the one parser of settings,
-    also behind ``lcplab simulate --KEY VALUE``)."""
+    (dyn_world_settings_set, libdynamics/world_settings_names.c: the one
+    parser of settings, also behind ``lcplab simulate --KEY VALUE``)."""
     if isinstance(value, (bool, np.bool_)):
         return "on" if value else "off"
     if isinstance(value, numbers.Integral):
@@ -77,6 +81,7 @@ def _text(key, value):
     if isinstance(value, str):
         return value
     if key == "gravity":
+        _refuse_complex(value, "gravity", SceneError)
         g = np.asarray(value, dtype=np.float64)
         if g.shape != (3,):
             raise SceneError(f"gravity must have 3 components, got shape {g.shape}")
@@ -155,13 +160,15 @@ class SimulationResult:
 
 
 class World:
-    """A world of rigid bodies built from a named scene, stepped through
-    contact problems solved by any registered solver.
+    """A world of rigid bodies built from a named scene or a scene model,
+    stepped through contact problems solved by any registered solver.
 
     Parameters
     ----------
-    scene : str
-        One of ``lcplab.scenes()``.
+    scene : str or Model
+        One of ``lcplab.scenes()``, or a ``lcplab.Model`` (``scene_model``,
+        ``load_model``; the world copies it, and takes a loaded model's
+        timestep as its dt unless ``dt`` is given).
     params : dict, optional
         The scene's parameters, ``{key: number}`` (``lcplab.scenes()``
         lists each scene's keys and defaults), e.g. ``{"n": 5, "mu": 0.3}``.
@@ -208,14 +215,25 @@ class World:
     """
 
     def __init__(self, scene, params=None, *, solver=None, dt=None, **settings):
-        if not isinstance(scene, str):
-            raise TypeError(f"scene must be a name, got {type(scene).__name__}")
+        from ._model import Model
+        self._model = None
+        if isinstance(scene, Model):
+            if params:
+                raise SceneError("params are a named scene's; change a Model before its World")
+            if dt is None:
+                dt = scene.timestep
+            self._model = scene
+            arg, name = scene._c, scene.name
+        elif isinstance(scene, str):
+            arg, name = scene, scene
+        else:
+            raise TypeError(f"scene must be a name or a Model, got {type(scene).__name__}")
         s = _settings(solver, dt, settings)
         try:
-            self._w = _lcplab.World(scene, _params(params), s)
+            self._w = _lcplab.World(arg, _params(params), s)
         except ValueError as e:
             raise SceneError(str(e)) from None
-        self.scene = scene
+        self.scene = name
         self.params = dict(params or {})
 
     @property
@@ -244,7 +262,10 @@ class World:
         return self._w.dt
 
     def default_steps(self):
-        """The steps ``lcplab simulate`` runs for this scene at this dt."""
+        """The steps ``lcplab simulate`` runs for this scene (or model) at
+        this dt."""
+        if self._model is not None:
+            return self._model.default_steps(self.dt)
         return _lcplab.default_steps(self.scene, self.dt)
 
     def run(self, steps=None, *, trace=False):

@@ -5,6 +5,7 @@ from typing import Any, Mapping
 import numpy as np
 import numpy.typing as npt
 
+from ._model import Model
 from ._problem import Problem
 
 STAGES: tuple[str, ...]
@@ -27,7 +28,7 @@ class SimulationResult:
 
 class World:
     scene: str
-    def __init__(self, scene: str, params: Mapping[str, float] | None = ..., *,
+    def __init__(self, scene: str | Model, params: Mapping[str, float] | None = ..., *,
                  solver: str | None = ..., dt: float | None = ..., **settings: Any) -> None: ...
     @property
     def time(self) -> float: ...

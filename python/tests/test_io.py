@@ -166,6 +166,26 @@ def test_read_errors_name_the_file_and_line(tmp_path):
     assert str(f) in str(e.value) and isinstance(e.value, OSError)
 
 
+def test_read_refuses_what_is_not_a_file(tmp_path):
+    # issue 64, 18: /dev/zero was read up to the 4 GiB cap, a FIFO blocked;
+    # now what is not a regular file is refused at its open, and a sparse
+    # file at its first NUL byte
+    fifo = tmp_path / "fifo.dat"
+    os.mkfifo(fifo)
+    cases = [("/dev/zero", "a character device"), ("/dev/urandom", "a character device"),
+             (str(fifo), "a FIFO"), (str(tmp_path), "a directory")]
+    for path, what in cases:
+        with pytest.raises(lcplab.FileError) as e:
+            lcplab.read(path)
+        assert str(e.value).startswith(path + ": expected a regular file, found " + what)
+    holes = tmp_path / "holes.lcp"
+    with open(holes, "wb") as f:
+        f.truncate(1 << 30)
+    with pytest.raises(lcplab.FileError) as e:
+        lcplab.read(holes)
+    assert "expected a text file, found a NUL byte at byte 0" in str(e.value)
+
+
 def test_shared_fc3d_as_cli(tmp_path):
     path = shared_path("datasets", "siconos", "fc3d", "Capsules-i100-889.dat")
     p = lcplab.read(path)

@@ -3,6 +3,7 @@ same numbers as ``lcplab solve`` on the same file, honest failures,
 exceptions naming the field, and the GIL released during a solve."""
 
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -209,3 +210,61 @@ def test_options_by_name_are_the_librarys():
     a = lcplab.solve(p, "pgs", seed=2 ** 64 - 1, omega=0.1 + 0.2)
     b = lcplab.solve(p, "pgs", omega=0.30000000000000004)
     np.testing.assert_array_equal(a.x, b.x)
+
+
+def test_loose_tol_is_refused():
+    # x = 0 scores 1 in res_scaled wherever a row needs an impulse, so a tol of 1
+    # or more accepts it after 0 iterations (docs/convergence.md, "Loose tolerances")
+    p, _ = planted_lcp(6, seed=3)
+    for tol in (1, 1.0, 2.5, 1e300):
+        with pytest.raises(lcplab.OptionsError, match="allow_loose_tol=True"):
+            lcplab.solve(p, "pgs", tol=tol)
+    r = lcplab.solve(p, "pgs", tol=1.0, allow_loose_tol=True)
+    assert r.converged and r.iterations == 0 and not r.x.any()
+    assert lcplab.solve(p, "pgs", tol=0.999).iterations > 0
+    with pytest.raises(lcplab.OptionsError, match="allow_loose_tol must be True or False"):
+        lcplab.solve(p, "pgs", allow_loose_tol=1)
+    with pytest.raises(lcplab.OptionsError, match="compare: tol=1 "):
+        lcplab.compare([p], ["pgs"], tol=[1e-8, 1.0], as_frame=False)
+
+
+def test_complex_input_is_refused():
+    p, _ = planted_lcp(4, seed=2)
+    A, b = p.A, p.b
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's ComplexWarning would be an error here
+        for kwargs, name in (({"A": A.astype(complex)}, "A"), ({"b": b + 0j}, "b"),
+                             ({"lo": [0j] * 4}, "lo"), ({"hi": np.full(4, np.inf + 0j)}, "hi")):
+            args = {"A": A, "b": b, **kwargs}
+            with pytest.raises(lcplab.InvalidProblemError, match=f"Problem: {name} holds complex"):
+                lcplab.Problem(**args)
+        with pytest.raises(lcplab.InvalidProblemError, match="warm holds complex"):
+            lcplab.solve(p, "pgs", warm=np.zeros(4, dtype=complex))
+        with pytest.raises(lcplab.InvalidProblemError, match="x holds complex"):
+            p.residuals([0, 0, 1j, 0])
+        with pytest.raises(lcplab.InvalidProblemError, match="x holds complex"):
+            p.w(np.zeros(4, dtype=np.complex64))
+        # a complex dtype whose imaginary parts are 0 is refused too: the type is the error
+        with pytest.raises(lcplab.InvalidProblemError, match="Problem: A holds complex"):
+            lcplab.Problem(A + 0j, b)
+    sp = pytest.importorskip("scipy.sparse")
+    with pytest.raises(lcplab.InvalidProblemError, match="Problem: A holds complex"):
+        lcplab.Problem(sp.csr_matrix(A.astype(complex)), b)
+
+
+def test_status_decided_on_the_returned_x():
+    # every budget of the sweeping solvers: converged exactly when the x
+    # returned meets tol by this file's own residual; where the solver's own
+    # status said otherwise, solver_status keeps it and the message says why
+    p, _ = planted_lcp(40, seed=21)
+    tol = 1e-7
+    for solver in ("pgs", "pgs_wide", "pjacobi"):
+        for k in range(1, 200):
+            r = lcplab.solve(p, solver, tol=tol, max_iter=k)
+            assert isinstance(r.solver_status, lcplab.Status)
+            m = r.residuals.res_scaled
+            assert r.converged == (m <= tol), (solver, k, r.status, m)
+            if r.solver_status != r.status:
+                assert r.converged and "meets the test" in r.message
+            if r.converged:
+                break

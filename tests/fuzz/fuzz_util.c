@@ -1,20 +1,26 @@
-/* fuzz_util.c -- in-memory files behind ld --wrap=fopen, and the checks
- * every reader harness applies to a read (fuzz_util.h). */
-#define _GNU_SOURCE /* fmemopen, open_memstream */
+/* fuzz_util.c -- in-memory files behind ld --wrap=fopen and --wrap=open,
+ * and the checks every reader harness applies to a read (fuzz_util.h). */
+#define _GNU_SOURCE /* fmemopen, open_memstream, memfd_create */
 #include "fuzz_util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* The real functions (ld --wrap gives them these names). */
 FILE *__real_fopen(const char *path, const char *mode);
 FILE *__real_fopen64(const char *path, const char *mode);
+int __real_open(const char *path, int flags, ...);
+int __real_open64(const char *path, int flags, ...);
 int __real_remove(const char *path);
 FILE *__wrap_fopen(const char *path, const char *mode);
 FILE *__wrap_fopen64(const char *path, const char *mode);
+int __wrap_open(const char *path, int flags, ...);
+int __wrap_open64(const char *path, int flags, ...);
 int __wrap_remove(const char *path);
 
 #define FZ_MAX_FILES 16
@@ -117,6 +123,51 @@ FILE *__wrap_fopen(const char *path, const char *mode) {
 
 FILE *__wrap_fopen64(const char *path, const char *mode) {
   return in_memory(path) ? open_memory(path, mode) : __real_fopen64(path, mode);
+}
+
+/* An in-memory file opened with open(2), as the readers open theirs
+ * (io_open_regular, libio/io_text.c): a memfd holding a copy of its bytes,
+ * which is a regular file to fstat, seekable, and read through fdopen. */
+static int open_memory_fd(const char *path, int flags) {
+  if ((flags & O_ACCMODE) != O_RDONLY) fz_fail("open(%s): only reading is modelled", path);
+  fz_file *f = find(path);
+  if (!f) {
+    errno = ENOENT;
+    return -1;
+  }
+  int fd = memfd_create("fuzz-mem", (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
+  if (fd < 0) fz_fail("memfd_create: %s", strerror(errno));
+  for (size_t done = 0; done < f->len;) {
+    ssize_t w = write(fd, f->data + done, f->len - done);
+    if (w <= 0) fz_fail("writing %s to a memfd: %s", path, strerror(errno));
+    done += (size_t)w;
+  }
+  lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+/* open or open64: an in-memory path, else the real one (with the mode
+ * O_CREAT passes). */
+static int wrapped_open(int (*real)(const char *, int, ...), const char *path, int flags,
+                        va_list ap) {
+  int mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+  return in_memory(path) ? open_memory_fd(path, flags) : real(path, flags, mode);
+}
+
+int __wrap_open(const char *path, int flags, ...) {
+  va_list ap;
+  va_start(ap, flags);
+  int fd = wrapped_open(__real_open, path, flags, ap);
+  va_end(ap);
+  return fd;
+}
+
+int __wrap_open64(const char *path, int flags, ...) {
+  va_list ap;
+  va_start(ap, flags);
+  int fd = wrapped_open(__real_open64, path, flags, ap);
+  va_end(ap);
+  return fd;
 }
 
 int __wrap_remove(const char *path) {

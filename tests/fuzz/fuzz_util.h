@@ -2,12 +2,15 @@
  * (tests/fuzz/README.md).
  *
  * In-memory files.  The readers take paths (io.h) and open them with
- * fopen.  The harnesses are linked with `ld --wrap=fopen --wrap=fopen64
- * --wrap=remove` against the convenience libraries (libio_internal.la,
- * libsolvers_internal.la: archives), so every fopen of the readers and of
- * the command line code lands in __wrap_fopen below: a path under FZ_DIR opens one of the
- * files registered here, as a memory-backed FILE (fmemopen for reading,
- * open_memstream for writing); any other path goes to the real fopen.  So
+ * open(2) (io_open_regular: without blocking, then fstat) or fopen.  The
+ * harnesses are linked with `ld --wrap=fopen --wrap=fopen64 --wrap=open
+ * --wrap=open64 --wrap=remove` against the convenience libraries
+ * (libio_internal.la, libsolvers_internal.la: archives), so every fopen and
+ * open of the readers and of the command line code lands in the wrappers: a
+ * path under FZ_DIR opens one of the files registered here (fopen: a
+ * memory-backed FILE, fmemopen for reading, open_memstream for writing;
+ * open, for reading only: a memfd holding a copy, a regular file to fstat);
+ * any other path goes to the real function.  So
  * the harnesses call the public entry points (io_read, io_read_vector,
  * exp_config_read) unchanged, with their dispatch by extension, their
  * MatrixMarket sidecars (FOO.b, FOO.lo, ... are files of their own) and

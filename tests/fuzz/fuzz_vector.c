@@ -7,7 +7,8 @@
  * white space separates values, '#' starts a comment to the end of the
  * line) and counts them: k.  Then, as an oracle, io_read_vector(path, k)
  * must succeed exactly when every token is one whole finite number
- * (strtod consumes it all, not NaN, not +-inf), and give back those
+ * (strtod consumes it all, not NaN, not +-inf) and the file holds no NUL
+ * byte (no text file does, not even in a comment), and give back those
  * numbers bit for bit; k - 1 and k + 1 values must always be refused.
  * Every failure keeps the reader's contract (one line naming the file). */
 #include "fuzz_util.h"
@@ -70,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const path = FZ_DIR "in.x";
   int k = tokens(data, size, at, len);
   if (k < 0) return 0;
-  int all = 1;
+  int all = memchr(data, 0, size) == NULL;
   for (int i = 0; i < k; i++) {
     int r = finite_number(data + at[i], len[i], &want[i]);
     if (r < 0) return 0; /* a token too long for the oracle's buffer */

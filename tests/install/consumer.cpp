@@ -10,7 +10,9 @@
 #include <dyn_math.h>
 #include <dyn_model.h>
 #include <dyn_redmax.h>
+#include <dyn_run.h>
 #include <dyn_world.h>
+#include <mdl.h>
 
 #include <cstdio>
 
@@ -20,6 +22,8 @@ int main() {
   int solvers = slv_solver_count();
   const char *fmt = io_format_str(IO_FMT_NPZ);
   int scenes = dyn_scene_count();
-  std::printf("%d solvers, %d scenes, format %s\n", solvers, scenes, fmt);
-  return solvers > 0 && scenes > 0 && r.compl_ == 0.0 ? 0 : 1;
+  mdl_write_options wo = mdl_write_options_default();
+  std::printf("%d solvers, %d scenes, format %s, MuJoCo %s\n", solvers, scenes, fmt,
+              mdl_mujoco_version());
+  return solvers > 0 && scenes > 0 && r.compl_ == 0.0 && wo.dt > 0.0 ? 0 : 1;
 }

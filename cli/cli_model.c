@@ -1,0 +1,127 @@
+/* cli_model.c -- scene models as files on the command line (cli.h;
+ * docs/models.md, docs/usage.md "Scene files"):
+ *
+ *     lcplab simulate --scene NAME [--param k=v ...] --save-model FILE.xml [--force]
+ *     lcplab simulate --model FILE [options]
+ *     lcplab export   --model FILE [options]
+ *
+ * --save-model writes the scene's model as MJCF (libmodels' writer, at the
+ * run's --dt and with the settings' mu for shapes of the default
+ * material), prints one JSON line and exits: no step is run.  --model
+ * reads an MJCF file through libmodels (MuJoCo's compiler, mapped onto a
+ * scene model) and runs it as a scene: the file's timestep is the dt
+ * unless --dt is given.  A file that does not load or holds a feature
+ * lcplab does not simulate is exit 2, with the file, the element and the
+ * feature named.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dyn_world.h"
+#include "io.h"
+#include "mdl.h"
+
+const char *cli_world_name(const cli_world_args *a) {
+  return a->scene ? a->scene : a->model ? a->model_name : "";
+}
+
+/* The settings a model implies over the options' (dyn_scene_new's rule:
+ * the first material's mu and restitution, for the settings' readers). */
+static void settings_of_model(const dyn_model *m, dyn_world_settings *s) {
+  if (dyn_model_material_count(m) > 0) {
+    s->contact.mu = dyn_model_materials(m)[0].mu;
+    s->contact.restitution = dyn_model_materials(m)[0].restitution;
+  }
+}
+
+int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
+                    dyn_world_settings *s) {
+  *m = NULL;
+  *s = a->set;
+  char msg[1024] = "";
+  if (a->scene && a->model) {
+    cli_error("%s: --scene and --model both given: one scene at a time", cmd);
+    return CLI_EXIT_USAGE;
+  }
+  if (a->scene) {
+    if (dyn_scene_model(a->scene, a->params, a->nparams, m, msg, sizeof msg) != DYN_OK) {
+      cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
+      return CLI_EXIT_USAGE;
+    }
+    settings_of_model(*m, s);
+    return -1;
+  }
+  if (!a->model) {
+    cli_error("%s: missing --scene NAME or --model FILE (see 'lcplab %s --help')", cmd, cmd);
+    return CLI_EXIT_USAGE;
+  }
+  if (a->nparams > 0) {
+    cli_error("%s: --param sets a built-in scene's parameters; a --model file has none", cmd);
+    return CLI_EXIT_USAGE;
+  }
+  mdl_read_info info;
+  mdl_read_options ro = mdl_read_options_default();
+  ro.approximate = a->approximate;
+  if (mdl_read_model(a->model, &ro, m, &info, msg, sizeof msg) != MDL_OK) {
+    cli_error("%s: %s", cmd, msg);
+    return CLI_EXIT_USAGE;
+  }
+  if (info.warnings[0]) cli_error("note: %s: %s: MuJoCo says: %s", cmd, a->model, info.warnings);
+  if (info.notes[0]) cli_error("note: %s: %s: %s", cmd, a->model, info.notes);
+  if (!a->dt_given) s->dt = info.timestep;
+  settings_of_model(*m, s);
+  return -1;
+}
+
+int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, int force) {
+  if (!path[0]) {
+    cli_error("%s: --save-model needs a file name", cmd);
+    return CLI_EXIT_USAGE;
+  }
+  if (cli_output_refused(path, force) || (a->model && cli_output_is_input(path, a->model)))
+    return CLI_EXIT_USAGE;
+  dyn_model *m = NULL;
+  dyn_world_settings s;
+  int rc = cli_world_model(cmd, a, &m, &s);
+  if (rc >= 0) return rc;
+  mdl_write_options o = mdl_write_options_default();
+  o.dt = s.dt;
+  o.default_mu = a->set.contact.mu;
+  o.model_name = cli_world_name(a);
+  char msg[1024] = "";
+  /* "-" is the standard output (io_outfile); the JSON then goes to stderr */
+  io_outfile *out = io_outfile_open(path, msg, sizeof msg);
+  mdl_err e = MDL_ERR_IO;
+  if (out) {
+    e = mdl_write_mjcf(m, &o, io_outfile_stream(out), msg, sizeof msg);
+    if (e != MDL_OK)
+      io_outfile_discard(out);
+    else if (io_outfile_publish(out, msg, sizeof msg) != SLV_OK) /* frees out */
+      e = MDL_ERR_IO;
+  }
+  if (e != MDL_OK) {
+    cli_error("%s: %s: %s", cmd, path, msg);
+    dyn_model_free(m);
+    return CLI_EXIT_USAGE;
+  }
+  FILE *j = cli_is_stdout(path) ? stderr : stdout;
+  fputs("{\"saved\":", j);
+  cli_json_string(j, path);
+  fputs(",\"scene\":", j);
+  cli_json_string(j, cli_world_name(a));
+  fprintf(j, ",\"bodies\":%d,\"shapes\":%d,\"materials\":%d,\"joints\":%d,\"dt\":",
+          dyn_model_body_count(m), dyn_model_shape_count(m), dyn_model_material_count(m),
+          dyn_model_joint_count(m));
+  cli_json_number(j, o.dt, 17);
+  fputs("}\n", j);
+  dyn_model_free(m);
+  if (fflush(j) != 0 || ferror(j)) {
+    cli_error("%s: cannot write to standard output", cmd);
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}

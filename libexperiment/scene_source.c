@@ -1,0 +1,60 @@
+/*
+ * scene_source.c -- the scene model and the world of a scene source
+ * (exp_task.h): a named scene with the line's parameters (libdynamics'
+ * dyn_scene_model / dyn_scene_new), or the model file of a line
+ * `scene model=FILE` (experiments/README.md, "Keys"), read through
+ * libmodels (mdl_read_mjcf; docs/models.md).  The file's timestep is the
+ * world's dt unless the line sets dt=; its first material's mu and
+ * restitution go into the settings, as dyn_scene_new puts a scene's.
+ */
+#include "exp_task.h"
+
+#include "mdl.h"
+
+#include <string.h>
+
+dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
+                         size_t len) {
+  *m = NULL;
+  if (timestep) *timestep = 0.0;
+  if (!src->model) {
+    const char *params[EXP_MAX_PARAMS];
+    for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
+    return dyn_scene_model(src->scene, params, src->nparams, m, msg, len);
+  }
+  mdl_read_info info;
+  mdl_err e = mdl_read_mjcf(src->model, m, &info, msg, len);
+  if (e != MDL_OK) return e == MDL_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT;
+  if (timestep) *timestep = info.timestep;
+  return DYN_OK;
+}
+
+/* 1 if the line's world settings set dt. */
+static int line_sets_dt(const exp_source *src) {
+  for (int k = 0; k < src->nsettings; k++)
+    if (strncmp(src->settings[k], "dt=", 3) == 0) return 1;
+  return 0;
+}
+
+dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
+                             char *msg, size_t len) {
+  *w = NULL;
+  if (!src->model) {
+    const char *params[EXP_MAX_PARAMS];
+    for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
+    return dyn_scene_new(src->scene, params, src->nparams, set, w, msg, len);
+  }
+  dyn_model *m = NULL;
+  double timestep = 0.0;
+  dyn_err e = exp_source_model(src, &m, &timestep, msg, len);
+  if (e != DYN_OK) return e;
+  dyn_world_settings s = *set;
+  if (!line_sets_dt(src) && timestep > 0.0) s.dt = timestep;
+  if (dyn_model_material_count(m) > 0) {
+    s.contact.mu = dyn_model_materials(m)[0].mu;
+    s.contact.restitution = dyn_model_materials(m)[0].restitution;
+  }
+  e = dyn_world_new_from_model(m, &s, w, msg, len);
+  dyn_model_free(m);
+  return e;
+}

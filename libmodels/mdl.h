@@ -1,0 +1,144 @@
+/*
+ * mdl.h -- public header of libmodels (pkg-config lcplab-models): scene
+ * models (dyn_model.h) as files, in MuJoCo's MJCF.  The library sits above
+ * libdynamics and is the only one that links libmujoco: libdynamics knows
+ * nothing of files.
+ *
+ *   writer  mdl_write_mjcf: any dyn_model as an MJCF document that MuJoCo
+ *           loads unchanged (bodies, inertials, geoms, friction, filters,
+ *           excluded pairs, gravity and the time step in <option>, joints as
+ *           MuJoCo's kinematic tree, loop-closing joints as equality
+ *           constraints), with what MuJoCo has no element for (restitution,
+ *           motors, softness, rest positions, default steps, the exact
+ *           initial state) as lcplab's custom data, which MuJoCo keeps and
+ *           ignores, so that the file reads back to the same model bit for
+ *           bit;
+ *   reader  mdl_read_mjcf: a file through MuJoCo's own compiler
+ *           (mj_loadXML), the compiled mjModel mapped onto a dyn_model, one
+ *           table of MuJoCo features (mapped or refused); lcplab's custom
+ *           data, where present, restores the exact values.
+ * docs/models.md has the mapping table, the custom data and why MuJoCo's
+ * error handler cannot end the process here (a handler that jumps back to
+ * the caller around every libmujoco call).
+ *
+ * Nothing here prints, aborts or keeps state of its own between calls;
+ * functions return an mdl_err and write one line into the caller's
+ * msg[msgcap] (msg may be NULL): "FILE: geom 'foot' (body 'leg'): type
+ * cylinder is not simulated".
+ */
+#ifndef MDL_H
+#define MDL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "dyn_model.h"
+
+#ifndef MDL_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define MDL_API __attribute__((visibility("default")))
+#else
+#define MDL_API
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mdl_err {
+  MDL_OK = 0,
+  MDL_ERR_INPUT = -1,   /* a bad argument, or a model the writer cannot express */
+  MDL_ERR_NOMEM = -2,   /* out of memory */
+  MDL_ERR_IO = -3,      /* the stream could not be written */
+  MDL_ERR_FILE = -4,    /* the file does not load: MuJoCo's message, with its line */
+  MDL_ERR_REFUSED = -5, /* it loads, but holds a feature lcplab does not simulate
+                            (the message names the element and the feature) */
+  MDL_ERR_MUJOCO = -6   /* libmujoco stopped with an error of its own (its text) */
+} mdl_err;
+
+/* "ok", "input", ... for messages and tests. */
+MDL_API const char *mdl_err_str(mdl_err e);
+
+/* ---- the writer ------------------------------------------------------------------- */
+
+typedef struct mdl_write_options {
+  double dt;              /* s > 0: <option timestep>, the step the file suggests */
+  double default_mu;      /* friction written for the shapes of the default material
+                         (DYN_MATERIAL_DEFAULT: the world settings' contact.mu),
+                         finite >= 0 */
+  const char *model_name; /* <mujoco model="...">; NULL or "": "lcplab" */
+} mdl_write_options;
+
+/* dt = 1/120 (the world settings' default), default_mu = 0.5, no name. */
+MDL_API mdl_write_options mdl_write_options_default(void);
+
+/* Writes m (checked first by dyn_model_validate) as an MJCF document to f.
+ * MDL_ERR_INPUT for a model that does not validate, a name that XML cannot
+ * hold (a control character), bad options; MDL_ERR_IO for a failed write
+ * (nothing is said about what reached f then); MDL_ERR_NOMEM. */
+MDL_API mdl_err mdl_write_mjcf(const dyn_model *m, const mdl_write_options *o, FILE *f, char *msg,
+                               size_t msgcap);
+
+/* ---- the reader ------------------------------------------------------------------- */
+
+/* What a file holds besides the model. */
+typedef struct mdl_read_info {
+  double timestep;    /* <option timestep> (s) */
+  int lcplab_data;    /* 1: the file carries lcplab's custom data (written by
+                         mdl_write_mjcf), whose exact values the model took */
+  char warnings[512]; /* MuJoCo's warnings, one a line ("" for none) */
+  int actuators;      /* MuJoCo's actuators, listed in notes and left at zero
+                         control (lcplab drives none of them) */
+  int chain_bodies;   /* intermediate bodies added for bodies with several
+                         joints (only with approximate) */
+  char notes[2048];   /* what was left out or approximated, "; " between
+                         items ("" for none): nothing is dropped unsaid */
+} mdl_read_info;
+
+/* How a file is read. */
+typedef struct mdl_read_options {
+  int approximate;   /* 1: features lcplab cannot map exactly are
+                        approximated or dropped, each said in
+                        mdl_read_info.notes (docs/models.md, the table's
+                        "--approximate" column); 0: refused */
+  double chain_mass; /* with approximate: the mass of each intermediate
+                        body of a joint chain, as a fraction of the body's
+                        mass (> 0, default 0.01) */
+} mdl_read_options;
+
+/* approximate 0, chain_mass 0.01. */
+MDL_API mdl_read_options mdl_read_options_default(void);
+
+/* Reads the MJCF file at path into a new model (*out, the caller's to free
+ * with dyn_model_free) and info (may be NULL).  On failure *out = NULL and:
+ * MDL_ERR_FILE (not XML, not MJCF, a missing mesh file, ...: "PATH: " and
+ * MuJoCo's message with its line), MDL_ERR_REFUSED (a feature that is not
+ * mapped, or a value lcplab refuses such as a zero mass: "PATH: ELEMENT
+ * 'NAME': ..."), MDL_ERR_MUJOCO, MDL_ERR_NOMEM.  No partial model is left. */
+MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *info, char *msg,
+                              size_t msgcap);
+
+/* mdl_read_mjcf with options (NULL: the defaults, = mdl_read_mjcf).  The
+ * same for URDF files, which MuJoCo's compiler reads too.  MDL_ERR_INPUT
+ * for bad options. */
+MDL_API mdl_err mdl_read_model(const char *path, const mdl_read_options *o, dyn_model **out,
+                               mdl_read_info *info, char *msg, size_t msgcap);
+
+/* ---- MuJoCo's own run of a file (tests, comparisons) ------------------------------ */
+
+/* Loads path with mj_loadXML and takes `steps` steps of mj_step from its
+ * initial state; the bodies' world positions after them in xpos (3 per
+ * MuJoCo body, world body first; NULL: not wanted) of room xcap numbers,
+ * their number in *nbody (may be NULL).  MDL_ERR_FILE, MDL_ERR_MUJOCO
+ * (an error in the steps), MDL_ERR_INPUT (steps < 0, xpos too small). */
+MDL_API mdl_err mdl_mujoco_run(const char *path, long steps, double *xpos, size_t xcap, int *nbody,
+                               char *msg, size_t msgcap);
+
+/* The version of libmujoco this library runs with ("2.2.2"). */
+MDL_API const char *mdl_mujoco_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MDL_H */

@@ -1,0 +1,174 @@
+/* ext_model.c -- the Model type: a scene model (libdynamics' dyn_model,
+ * dyn_model.h; docs/scenes.md) owned by a Python object, and its files
+ * (libmodels, mdl.h; docs/models.md).  The package's lcplab.Model wraps it
+ * (python/lcplab/_model.py); the full builder comes on top of it.
+ *
+ *   scene_model(name, params) -> Model   a built-in scene's model
+ *       (dyn_scene_model; params ["key=value", ...])
+ *   load_model(path) -> (Model, timestep, warnings)   an MJCF file through
+ *       MuJoCo's compiler (mdl_read_mjcf)
+ *   Model.save(path, dt, default_mu, name)   MJCF (mdl_write_mjcf), written
+ *       under a temporary name and renamed when complete (io_outfile)
+ *   Model.counts() -> dict, Model.default_steps(dt) -> int, Model.copy()
+ * A refusal raises ValueError("<the library's message>") carrying the code
+ * ("input", "file", "refused", ...) as its second argument; the package
+ * re-raises it as its own error type.
+ */
+#include "lcplab_ext.h"
+
+#include "dyn_world.h"
+#include "io.h"
+#include "mdl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  PyObject_HEAD dyn_model *m;
+} lx_model;
+
+static void model_dealloc(lx_model *self) {
+  dyn_model_free(self->m);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A new Model owning m (freed on failure). */
+static PyObject *wrap(dyn_model *m) {
+  lx_model *o = PyObject_New(lx_model, &lx_model_type);
+  if (!o) {
+    dyn_model_free(m);
+    return NULL;
+  }
+  o->m = m;
+  return (PyObject *)o;
+}
+
+static PyObject *refused(const char *code, const char *msg) {
+  PyObject *v = Py_BuildValue("(ss)", msg, code);
+  if (v) PyErr_SetObject(PyExc_ValueError, v);
+  Py_XDECREF(v);
+  return NULL;
+}
+
+static const char *code_of(mdl_err e) {
+  switch (e) {
+  case MDL_ERR_FILE: return "file";
+  case MDL_ERR_REFUSED: return "refused";
+  case MDL_ERR_IO: return "io";
+  case MDL_ERR_MUJOCO: return "mujoco";
+  default: return "input";
+  }
+}
+
+/* scene_model(name, params) */
+PyObject *lx_scene_model(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *name;
+  PyObject *params;
+  if (!PyArg_ParseTuple(args, "sO", &name, &params)) return NULL;
+  Py_ssize_t np = 0;
+  const char **pv = lx_param_list(params, &np);
+  if (!pv) return NULL;
+  char msg[512] = "";
+  dyn_model *m = NULL;
+  dyn_err e = dyn_scene_model(name, pv, (int)np, &m, msg, sizeof msg);
+  PyMem_Free(pv);
+  if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
+  if (e != DYN_OK) return refused("input", msg[0] ? msg : "cannot build the scene");
+  return wrap(m);
+}
+
+/* load_model(path) -> (Model, timestep, warnings) */
+PyObject *lx_load_model(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *pathobj;
+  if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &pathobj)) return NULL;
+  char msg[1024] = "";
+  dyn_model *m = NULL;
+  mdl_read_info info;
+  mdl_err e;
+  Py_BEGIN_ALLOW_THREADS e = mdl_read_mjcf(PyBytes_AS_STRING(pathobj), &m, &info, msg, sizeof msg);
+  Py_END_ALLOW_THREADS Py_DECREF(pathobj);
+  if (e == MDL_ERR_NOMEM) return PyErr_NoMemory();
+  if (e != MDL_OK) return refused(code_of(e), msg);
+  PyObject *o = wrap(m);
+  if (!o) return NULL;
+  return Py_BuildValue("(Nds)", o, info.timestep, info.warnings);
+}
+
+/* Model.save(path, dt, default_mu, name) */
+static PyObject *model_save(lx_model *self, PyObject *args) {
+  PyObject *pathobj;
+  mdl_write_options o = mdl_write_options_default();
+  const char *name = NULL;
+  if (!PyArg_ParseTuple(args, "O&dd|z", PyUnicode_FSConverter, &pathobj, &o.dt, &o.default_mu,
+                        &name))
+    return NULL;
+  o.model_name = name;
+  char msg[1024] = "";
+  io_outfile *out = io_outfile_open(PyBytes_AS_STRING(pathobj), msg, sizeof msg);
+  Py_DECREF(pathobj);
+  if (!out) return refused("io", msg);
+  mdl_err e = mdl_write_mjcf(self->m, &o, io_outfile_stream(out), msg, sizeof msg);
+  if (e != MDL_OK) {
+    io_outfile_discard(out);
+    return refused(code_of(e), msg);
+  }
+  if (io_outfile_publish(out, msg, sizeof msg) != SLV_OK) return refused("io", msg);
+  Py_RETURN_NONE;
+}
+
+static PyObject *model_counts(lx_model *self, PyObject *noargs) {
+  (void)noargs;
+  const dyn_model *m = self->m;
+  return Py_BuildValue("{sisisisisi}", "bodies", dyn_model_body_count(m), "shapes",
+                       dyn_model_shape_count(m), "materials", dyn_model_material_count(m), "joints",
+                       dyn_model_joint_count(m), "exclusions", dyn_model_exclusion_count(m));
+}
+
+static PyObject *model_default_steps(lx_model *self, PyObject *args) {
+  double dt;
+  if (!PyArg_ParseTuple(args, "d", &dt)) return NULL;
+  return PyLong_FromLong(dyn_model_default_steps(self->m, dt));
+}
+
+static PyObject *model_copy(lx_model *self, PyObject *noargs) {
+  (void)noargs;
+  dyn_model *c = NULL;
+  if (dyn_model_copy(self->m, &c) != DYN_OK) return PyErr_NoMemory();
+  return wrap(c);
+}
+
+int lx_model_world(PyObject *obj, const dyn_world_settings *base, dyn_world **w, char *msg,
+                   size_t cap) {
+  if (!PyObject_TypeCheck(obj, &lx_model_type)) return 1;
+  const dyn_model *m = ((lx_model *)obj)->m;
+  dyn_world_settings s = *base;
+  /* as dyn_scene_new: the first material's mu and restitution in the
+   * settings too (their readers), the contacts taking their materials' */
+  if (dyn_model_material_count(m) > 0) {
+    s.contact.mu = dyn_model_materials(m)[0].mu;
+    s.contact.restitution = dyn_model_materials(m)[0].restitution;
+  }
+  dyn_err e = dyn_world_new_from_model(m, &s, w, msg, cap);
+  return e == DYN_OK ? 0 : e;
+}
+
+static PyMethodDef model_methods[] = {
+  { "save", (PyCFunction)model_save, METH_VARARGS,
+    "save(path, dt, default_mu, name) writes the model as MJCF." },
+  { "counts", (PyCFunction)model_counts, METH_NOARGS, "The record counts, as a dict." },
+  { "default_steps", (PyCFunction)model_default_steps, METH_VARARGS,
+    "default_steps(dt) -> the model's default run at step dt." },
+  { "copy", (PyCFunction)model_copy, METH_NOARGS, "A deep copy." },
+  { NULL, NULL, 0, NULL }
+};
+
+PyTypeObject lx_model_type = {
+  PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lcplab._lcplab.Model",
+  .tp_basicsize = sizeof(lx_model),
+  .tp_dealloc = (destructor)model_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "A scene model (private: use lcplab.Model).",
+  .tp_methods = model_methods,
+};
