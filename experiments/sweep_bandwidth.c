@@ -8,7 +8,7 @@
  *
  * Runs the scene (default pile, n=3000) K steps (default 240) with the
  * world's defaults, solver pgs_wide and the settings --set gives (names as
- * `lcplab simulate`'s, exp_world_set; default contact_order=top-down, as
+ * `lcplab simulate`'s, dyn_world_settings_set; default contact_order=top-down, as
  * `make bench-scenes`), then takes that step's problem (factored, as the
  * world hands it to the solver) and the start the world gave the solver, and
  * times, interleaved over R rounds (default 9) so that the machine's load
@@ -62,7 +62,6 @@
 #include <unistd.h>
 
 #include "dyn_world.h"
-#include "exp.h"
 #include "slv.h"
 
 enum { ROUNDS_DEFAULT = 9, ROUNDS_MAX = 1000, SWEEPS_DEFAULT = 50, STEPS_DEFAULT = 240 };
@@ -166,7 +165,9 @@ static dyn_world *run_scene(const args *a) {
     char key[64];
     const char *eq = strchr(a->sets[i], '=');
     snprintf(key, sizeof key, "%.*s", (int)(eq - a->sets[i]), a->sets[i]);
-    if (!exp_world_set(&set, key, eq + 1, err, sizeof err)) {
+    int r = dyn_world_settings_set(&set, key, eq + 1, err, sizeof err);
+    if (r != 1) {
+      if (r == 0) snprintf(err, sizeof err, "no such setting");
       fprintf(stderr, "sweep_bandwidth: --set %s: %s\n", a->sets[i], err);
       return NULL;
     }
