@@ -1782,9 +1782,9 @@ static void test_simd_values(void) {
   fprob_free(&f);
 }
 
-int main(void) {
-  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
-  CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
+/* The tests of whichever lanes the suite's opt.simd runs: the first suite
+ * (auto) and, on an AVX-512 CPU, the AVX2 suite. */
+static void add_lane_tests(CU_pSuite s) {
   CU_add_test(s, "factored: pgs's iterates, bit for bit (also rigid form)", test_same_iterates);
   CU_add_test(s, "crowded bodies: long chains of batches", test_crowded_bodies);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
@@ -1792,12 +1792,18 @@ int main(void) {
   CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
   CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   CU_add_test(s, "rigid form broken: noticed", test_rigid_claim_false);
+  CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
+  CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
+  add_lane_tests(s);
   CU_add_test(s, "masses kept across solves: the bits of a fresh workspace", test_masses_kept);
   CU_add_test(s, "converges; the test's own residual", test_converges);
-  CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
-  CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
   s = CU_add_suite("pgs_wide, opt.simd off: without the lanes", simd_off, simd_auto);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   if (!tst_memcheck()) {
@@ -1813,15 +1819,7 @@ int main(void) {
   if (has_avx512()) { /* else the same lanes as the first suite */
     s = CU_add_suite("pgs_wide, opt.simd avx2: the AVX2 lanes on an AVX-512 CPU", simd_avx2,
                      simd_auto);
-    CU_add_test(s, "factored: pgs's iterates, bit for bit (also rigid form)", test_same_iterates);
-    CU_add_test(s, "crowded bodies: long chains of batches", test_crowded_bodies);
-    CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
-    CU_add_test(s, "findex on another body pair", test_findex_other_pair);
-    CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
-    CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
-    CU_add_test(s, "rigid form broken: noticed", test_rigid_claim_false);
-    CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
-    CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
+    add_lane_tests(s);
     CU_add_test(s, "pgs_color: the colour order's iterates", test_color_iterates);
     CU_add_test(s, "pgs_part: threads 1, 2, 3", test_part_threads);
   }
