@@ -487,7 +487,7 @@ static dyn_world_settings export_settings(const exp_source *src, int fr) {
 }
 
 static int write_export(const exp_log *log, const char *path, const slv_problem *p, int contacts) {
-  io_instance *inst = exp_instance_of(p, "", 0); /* a factored A as CSR */
+  io_instance *inst = io_instance_of_problem(p, "", NULL, 0); /* a factored A as CSR */
   char err[EXP_PATH_MAX + 512] = "";
   if (!inst) return -1;
   /* io_write replaces path only once complete (docs/io.md, "Replacing files") */
