@@ -231,3 +231,31 @@ PyObject *lx_contactbench_rows(PyObject *self, PyObject *args) {
   for (npy_intp r = 0; r < n; r++) p[io_contactbench_row((size_t)r)] = (npy_int64)r;
   return P;
 }
+
+/* from_global(global tuple, n, mu, name) -> (problem tuple, global tuple):
+ * a global problem a program built, condensed by the readers' own path
+ * (io_instance_of_global), its copy kept beside the local problem; or
+ * (status, message) when the library refuses it. */
+PyObject *lx_from_global(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *go, *muo;
+  int n;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "OiOs", &go, &n, &muo, &name)) return NULL;
+  if (n < 0 || n % 3 != 0) {
+    PyErr_Format(PyExc_ValueError, "global problem: n = %d must be 3 nc", n);
+    return NULL;
+  }
+  io_global g;
+  if (global_from(go, n, &g) < 0) return NULL;
+  const double *mu = lx_array_data(muo, NPY_DOUBLE, n / 3, 0, 0, "mu");
+  if (!mu) return NULL;
+  io_instance *inst = NULL;
+  char err[512] = "";
+  slv_status st = io_instance_of_global(&g, mu, name, &inst, err, sizeof err);
+  if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, err[0] ? err : slv_status_str(st));
+  slv_problem p = io_instance_problem(inst);
+  PyObject *out = Py_BuildValue("(NN)", lx_problem_tuple(&p), global_tuple(inst->global));
+  io_instance_free(inst);
+  return out;
+}
