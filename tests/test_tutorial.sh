@@ -4,7 +4,7 @@
 # in order in one shell, in a temporary folder whose build/ is this build
 # (LCPLAB_BUILDDIR), with DATA set to ../shared/datasets (LCPLAB_SHARED).  The
 # two blocks that start with "# setup" (packages, build) are what `make
-# check` has done already and are skipped.  Checked: at most ten commands,
+# check` has done already and are skipped.  Checked: at most twelve commands,
 # every one exits 0, the experiment writes its CSV and (with gnuplot) its
 # figure, the Python loop prints auto's lines, and (with gnuplot) Python's
 # lcplab.profile draws the profile figure of lcplab.compare's rows; the
