@@ -453,9 +453,9 @@ static int load_generated(const ctx *c, const exp_source *src) {
  * other files). */
 static void scene_label(const exp_source *src, const dyn_world_settings *set, int fr, long k,
                         char *out, size_t len) {
-  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene,
-                   dyn_world_settings_enum_name("friction", fr),
-                   set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
+  int r =
+      snprintf(out, len, "%s-%s%s-k%ld", src->scene, dyn_world_settings_enum_name("friction", fr),
+               set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
   for (int q = 0; q < src->nparams && r > 0 && (size_t)r < len; q++)
     r += snprintf(out + r, len - (size_t)r, "-%s", src->params[q]);
   for (int q = 0; q < src->nsettings && r > 0 && (size_t)r < len; q++)
