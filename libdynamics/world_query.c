@@ -91,8 +91,7 @@ dyn_err dyn_world_step_matrices_new(const dyn_world *w, dyn_step_matrices **out,
   if (!w) return DYN_ERR_INPUT;
   dyn_world_last_problem(w, &p, &x);
   if (p.n <= 0 || !dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p.n) {
-    dyn_msgf(err, errlen, "no step with rows to query (the last step's problem has %d rows)",
-             p.n);
+    dyn_msgf(err, errlen, "no step with rows to query (the last step's problem has %d rows)", p.n);
     return DYN_ERR_INPUT;
   }
   dyn_step_matrices *m = matrices_alloc(p.n, vf.nb, 12L * p.n);

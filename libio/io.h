@@ -211,8 +211,8 @@ IO_API slv_problem io_instance_problem(const io_instance *inst);
  * keep_factored (only the lcplab format holds it), else becomes its
  * explicit CSR.  NULL when out of memory or n out of range; the caller
  * frees it with io_instance_free. */
-IO_API io_instance *io_instance_of_problem(const slv_problem *p, const char *name,
-                                           const double *x, int keep_factored);
+IO_API io_instance *io_instance_of_problem(const slv_problem *p, const char *name, const double *x,
+                                           int keep_factored);
 
 /* The instance of the global frictional-contact problem g (n = 3 nc
  * rows; docs/problem.md, "Global problems") with friction coefficients

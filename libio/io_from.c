@@ -120,14 +120,14 @@ static int csr_valid(const int *P, const int *J, int rows, int cols, const char 
   }
   for (int r = 0; r < rows; r++)
     if (P[r + 1] < P[r]) {
-      io_msgf(err, errlen, "%s: %s: expected non-decreasing row pointers, found %d after %d",
-              name, mname, P[r + 1], P[r]);
+      io_msgf(err, errlen, "%s: %s: expected non-decreasing row pointers, found %d after %d", name,
+              mname, P[r + 1], P[r]);
       return 0;
     }
   for (int k = 0; k < P[rows]; k++)
     if (!J || J[k] < 0 || J[k] >= cols) {
-      io_msgf(err, errlen, "%s: %s: expected column indices in [0, %d), found %d at entry %d",
-              name, mname, cols, J ? J[k] : -1, k);
+      io_msgf(err, errlen, "%s: %s: expected column indices in [0, %d), found %d at entry %d", name,
+              mname, cols, J ? J[k] : -1, k);
       return 0;
     }
   return 1;
@@ -158,8 +158,10 @@ static int global_valid(const io_global *g, const double *mu, const char *name, 
     const char *what;
     const double *x;
     long n;
-  } part[] = { { "M", g->Mx, g->Mp[g->ndof] }, { "H", g->Hx, g->Hp[g->ndof] },
-               { "f", g->f, g->ndof },         { "w", g->w, g->n },
+  } part[] = { { "M", g->Mx, g->Mp[g->ndof] },
+               { "H", g->Hx, g->Hp[g->ndof] },
+               { "f", g->f, g->ndof },
+               { "w", g->w, g->n },
                { "mu", mu, g->n / 3 } };
   for (size_t k = 0; k < sizeof part / sizeof part[0]; k++) {
     long i = part[k].x ? first_not_finite(part[k].x, part[k].n) : (part[k].n ? 0 : -1);
@@ -220,8 +222,8 @@ slv_status io_instance_of_global(const io_global *g, const double *mu, const cha
     return SLV_ERR_NOMEM;
   }
   /* the readers' condensation (takes c over, also on failure) */
-  slv_status st = io_global_instance(c, mu, (double)IO_DEFAULT_MAX_MEMORY, 0.0, name, "M", err,
-                                     errlen, out);
+  slv_status st =
+      io_global_instance(c, mu, (double)IO_DEFAULT_MAX_MEMORY, 0.0, name, "M", err, errlen, out);
   if (st == SLV_OK) snprintf((*out)->name, sizeof(*out)->name, "%s", name);
   return st;
 }

@@ -200,11 +200,11 @@ static void test_instance_of_global(void) {
   char err[512] = "";
   dyn_global *dg = NULL;
   CU_ASSERT_EQUAL_FATAL(dyn_world_global_new(w, &dg, err, sizeof err), DYN_OK);
-  io_global g = { dg->ndof, dg->n, dg->Mp, dg->Mj, dg->Mx, dg->Hp, dg->Hj, dg->Hx,
-                  dg->f,    dg->w, 0.0 };
+  io_global g = {
+    dg->ndof, dg->n, dg->Mp, dg->Mj, dg->Mx, dg->Hp, dg->Hj, dg->Hx, dg->f, dg->w, 0.0
+  };
   io_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(io_instance_of_global(&g, dg->mu, "ball", &inst, err, sizeof err),
-                        SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(io_instance_of_global(&g, dg->mu, "ball", &inst, err, sizeof err), SLV_OK);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst->global);
   CU_ASSERT_EQUAL(inst->ncones, 1);
   CU_ASSERT_EQUAL(inst->cone_mu[0], 0.7);

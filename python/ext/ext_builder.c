@@ -42,53 +42,65 @@ typedef struct field {
 _Static_assert(sizeof(dyn_shape_kind) == sizeof(int), "enum fields are read as int");
 _Static_assert(sizeof(dyn_joint_kind) == sizeof(int), "enum fields are read as int");
 
-#define BF(k, t, f) { k, t, offsetof(dyn_body_def, f) }
-static const field body_fields[] = {
-  BF("name", F_NAME, name),        BF("static", F_BOOL, is_static),
-  BF("mass", F_DOUBLE, mass),      BF("inertia", F_M3, I_b),
-  BF("position", F_V3, r),         BF("orientation", F_QUAT, q),
-  BF("velocity", F_V3, v),         BF("angular_velocity", F_V3, w),
-  BF("rest_given", F_BOOL, rest_given), BF("rest_position", F_V3, r_rest),
-  { NULL, F_INT, 0 }
-};
-#define SF(k, t, f) { k, t, offsetof(dyn_shape_def, f) }
-static const field shape_fields[] = {
-  SF("name", F_NAME, name),           SF("body", F_INT, body),
-  SF("kind", F_INT, geom.kind),       SF("radius", F_DOUBLE, geom.radius),
-  SF("half_length", F_DOUBLE, geom.half_length), SF("half_extents", F_V3, geom.half),
-  SF("normal", F_V3, geom.normal),    SF("offset", F_DOUBLE, geom.offset),
-  SF("position", F_V3, pos),          SF("orientation", F_QUAT, rot),
-  SF("material", F_INT, material),    SF("contype", F_U32, contype),
-  SF("conaffinity", F_U32, conaffinity), { NULL, F_INT, 0 }
-};
-#define MF(k, t, f) { k, t, offsetof(dyn_material, f) }
-static const field material_fields[] = { MF("name", F_NAME, name), MF("mu", F_DOUBLE, mu),
+#define BF(k, t, f)                                                                                \
+  { k, t, offsetof(dyn_body_def, f) }
+static const field body_fields[] = { BF("name", F_NAME, name),
+                                     BF("static", F_BOOL, is_static),
+                                     BF("mass", F_DOUBLE, mass),
+                                     BF("inertia", F_M3, I_b),
+                                     BF("position", F_V3, r),
+                                     BF("orientation", F_QUAT, q),
+                                     BF("velocity", F_V3, v),
+                                     BF("angular_velocity", F_V3, w),
+                                     BF("rest_given", F_BOOL, rest_given),
+                                     BF("rest_position", F_V3, r_rest),
+                                     { NULL, F_INT, 0 } };
+#define SF(k, t, f)                                                                                \
+  { k, t, offsetof(dyn_shape_def, f) }
+static const field shape_fields[] = { SF("name", F_NAME, name),
+                                      SF("body", F_INT, body),
+                                      SF("kind", F_INT, geom.kind),
+                                      SF("radius", F_DOUBLE, geom.radius),
+                                      SF("half_length", F_DOUBLE, geom.half_length),
+                                      SF("half_extents", F_V3, geom.half),
+                                      SF("normal", F_V3, geom.normal),
+                                      SF("offset", F_DOUBLE, geom.offset),
+                                      SF("position", F_V3, pos),
+                                      SF("orientation", F_QUAT, rot),
+                                      SF("material", F_INT, material),
+                                      SF("contype", F_U32, contype),
+                                      SF("conaffinity", F_U32, conaffinity),
+                                      { NULL, F_INT, 0 } };
+#define MF(k, t, f)                                                                                \
+  { k, t, offsetof(dyn_material, f) }
+static const field material_fields[] = { MF("name", F_NAME, name),
+                                         MF("mu", F_DOUBLE, mu),
                                          MF("restitution", F_DOUBLE, restitution),
                                          { NULL, F_INT, 0 } };
-#define JF(k, t, f) { k, t, offsetof(dyn_joint_def, f) }
-static const field joint_fields[] = {
-  JF("name", F_NAME, name),
-  JF("kind", F_INT, kind),
-  JF("a", F_INT, a),
-  JF("b", F_INT, b),
-  JF("anchor", F_V3, anchor),
-  JF("axis1", F_V3, axis1),
-  JF("axis2", F_V3, axis2),
-  JF("erp", F_D6, erp),
-  JF("cfm", F_D6, cfm),
-  JF("limit_enabled", F_BOOL, limit.enabled),
-  JF("limit_lo", F_DOUBLE, limit.lo),
-  JF("limit_hi", F_DOUBLE, limit.hi),
-  JF("limit_erp", F_DOUBLE, limit.erp),
-  JF("limit_cfm", F_DOUBLE, limit.cfm),
-  JF("limit_restitution", F_DOUBLE, limit.restitution),
-  JF("motor_enabled", F_BOOL, motor.enabled),
-  JF("motor_velocity", F_DOUBLE, motor.target_vel),
-  JF("motor_max_force", F_DOUBLE, motor.max_force),
-  JF("motor_cfm", F_DOUBLE, motor.cfm),
-  { NULL, F_INT, 0 }
-};
-#define OF(k, t, f) { k, t, offsetof(dyn_model_options, f) }
+#define JF(k, t, f)                                                                                \
+  { k, t, offsetof(dyn_joint_def, f) }
+static const field joint_fields[] = { JF("name", F_NAME, name),
+                                      JF("kind", F_INT, kind),
+                                      JF("a", F_INT, a),
+                                      JF("b", F_INT, b),
+                                      JF("anchor", F_V3, anchor),
+                                      JF("axis1", F_V3, axis1),
+                                      JF("axis2", F_V3, axis2),
+                                      JF("erp", F_D6, erp),
+                                      JF("cfm", F_D6, cfm),
+                                      JF("limit_enabled", F_BOOL, limit.enabled),
+                                      JF("limit_lo", F_DOUBLE, limit.lo),
+                                      JF("limit_hi", F_DOUBLE, limit.hi),
+                                      JF("limit_erp", F_DOUBLE, limit.erp),
+                                      JF("limit_cfm", F_DOUBLE, limit.cfm),
+                                      JF("limit_restitution", F_DOUBLE, limit.restitution),
+                                      JF("motor_enabled", F_BOOL, motor.enabled),
+                                      JF("motor_velocity", F_DOUBLE, motor.target_vel),
+                                      JF("motor_max_force", F_DOUBLE, motor.max_force),
+                                      JF("motor_cfm", F_DOUBLE, motor.cfm),
+                                      { NULL, F_INT, 0 } };
+#define OF(k, t, f)                                                                                \
+  { k, t, offsetof(dyn_model_options, f) }
 static const field option_fields[] = { OF("gravity", F_V3, gravity),
                                        OF("rest_threshold", F_DOUBLE, rest_threshold),
                                        OF("rest_threshold_steps", F_DOUBLE, rest_threshold_steps),
@@ -123,8 +135,10 @@ static PyObject *field_get(const char *rec, const field *f) {
   PyObject *t = PyTuple_New(n);
   for (int k = 0; t && k < n; k++) {
     PyObject *v = PyFloat_FromDouble(((const double *)p)[k]);
-    if (!v) Py_CLEAR(t);
-    else PyTuple_SET_ITEM(t, k, v);
+    if (!v)
+      Py_CLEAR(t);
+    else
+      PyTuple_SET_ITEM(t, k, v);
   }
   return t;
 }

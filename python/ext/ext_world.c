@@ -402,7 +402,9 @@ static PyObject *world_last_problem(lx_world *self, PyObject *noargs) {
 
 /* An (n, k) float64 array of the numbers get(c, out) writes per contact. */
 typedef void (*contact_part)(const dyn_contact *c, double *out);
-static void part_point(const dyn_contact *c, double *o) { o[0] = c->p.x, o[1] = c->p.y, o[2] = c->p.z; }
+static void part_point(const dyn_contact *c, double *o) {
+  o[0] = c->p.x, o[1] = c->p.y, o[2] = c->p.z;
+}
 static void part_normal(const dyn_contact *c, double *o) {
   o[0] = c->normal.x, o[1] = c->normal.y, o[2] = c->normal.z;
 }
@@ -425,7 +427,8 @@ static PyObject *world_contacts(lx_world *self, PyObject *noargs) {
   if (dyn_world_step_count(self->w) == 0) nc = 0;
   npy_intp d2[2] = { nc, 2 }, d1 = nc;
   PyObject *body = PyArray_ZEROS(2, d2, NPY_INT32, 0), *shape = PyArray_ZEROS(2, d2, NPY_INT32, 0);
-  PyObject *depth = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0), *mu = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0);
+  PyObject *depth = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0),
+           *mu = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0);
   PyObject *rest = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0), *out = NULL;
   if (body && shape && depth && mu && rest) {
     npy_int32 *bd = PyArray_DATA((PyArrayObject *)body), *sd = PyArray_DATA((PyArrayObject *)shape);
@@ -469,11 +472,11 @@ static PyObject *world_step_matrices(lx_world *self, PyObject *noargs) {
   if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
   if (e != DYN_OK) return PyUnicode_FromString(msg);
   int nnz = q->Jp[q->n];
-  PyObject *out = Py_BuildValue("{s:(NNN(ii)),s:N,s:N,s:N,s:i,s:i}", "J", lx_ivector(q->n + 1, q->Jp),
-                                lx_ivector(nnz, q->Jj), lx_vector(nnz, q->Jx), q->n, 6 * q->nb,
-                                "M", blocks(q->nb, q->M), "Minv", blocks(q->nb, q->Minv), "cfm",
-                                lx_vector(q->n, q->cfm), "joint_rows", q->joint_rows,
-                                "rows_per_contact", q->rows_per_contact);
+  PyObject *out = Py_BuildValue(
+      "{s:(NNN(ii)),s:N,s:N,s:N,s:i,s:i}", "J", lx_ivector(q->n + 1, q->Jp), lx_ivector(nnz, q->Jj),
+      lx_vector(nnz, q->Jx), q->n, 6 * q->nb, "M", blocks(q->nb, q->M), "Minv",
+      blocks(q->nb, q->Minv), "cfm", lx_vector(q->n, q->cfm), "joint_rows", q->joint_rows,
+      "rows_per_contact", q->rows_per_contact);
   dyn_step_matrices_free(q);
   return out;
 }
@@ -490,11 +493,11 @@ static PyObject *world_global_form(lx_world *self, PyObject *noargs) {
   if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
   if (e != DYN_OK) return PyUnicode_FromString(msg);
   int mnz = g->Mp[g->ndof], hnz = g->Hp[g->ndof];
-  PyObject *out = Py_BuildValue(
-      "((iNNNNNNNN)iN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp), lx_ivector(mnz, g->Mj),
-      lx_vector(mnz, g->Mx), lx_ivector(g->ndof + 1, g->Hp), lx_ivector(hnz, g->Hj),
-      lx_vector(hnz, g->Hx), lx_vector(g->ndof, g->f), lx_vector(g->n, g->w), g->n,
-      lx_vector(g->n / 3, g->mu));
+  PyObject *out =
+      Py_BuildValue("((iNNNNNNNN)iN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp),
+                    lx_ivector(mnz, g->Mj), lx_vector(mnz, g->Mx), lx_ivector(g->ndof + 1, g->Hp),
+                    lx_ivector(hnz, g->Hj), lx_vector(hnz, g->Hx), lx_vector(g->ndof, g->f),
+                    lx_vector(g->n, g->w), g->n, lx_vector(g->n / 3, g->mu));
   dyn_global_free(g);
   return out;
 }
