@@ -197,16 +197,20 @@ static dyn_err global_fill(const dyn_velocity_form *vf, const slv_problem *p, in
   return DYN_OK;
 }
 
+int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *vf) {
+  const double *x;
+  dyn_world_last_problem(w, p, &x);
+  return p->n > 0 && dyn_system_velocity_form(dyn_world_last_system(w), vf) && vf->nrows == p->n;
+}
+
 dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
   slv_problem p;
-  const double *x;
   dyn_velocity_form vf;
   dyn_msgf(err, errlen, "%s", "");
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!w) return DYN_ERR_INPUT;
-  dyn_world_last_problem(w, &p, &x);
-  if (p.n <= 0 || !dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p.n) {
+  if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
     return DYN_ERR_INPUT;
   }

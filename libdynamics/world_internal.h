@@ -291,6 +291,11 @@ dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb);
  * (dyn_world_step_matrices_new) take M from here. */
 int dyn_mass_block(const double *Minv, double *blk);
 
+/* The last step's problem (*p) and the velocity form of its assembly
+ * (*vf): 1, or 0 when there is no step with rows or no kept assembly of
+ * it (p->n then says how many rows the last problem has). */
+int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *vf);
+
 /* ---- the model (world_model.c) ----------------------------------------------------- */
 
 /* A world built around the model m, which it takes (freed on failure):

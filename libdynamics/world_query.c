@@ -83,17 +83,15 @@ static int fill_blocks(const double *Minv10, double *Minv, double *M) {
 dyn_err dyn_world_step_matrices_new(const dyn_world *w, dyn_step_matrices **out, char *err,
                                     size_t errlen) {
   slv_problem p;
-  const double *x;
   dyn_velocity_form vf;
-  dyn_msgf(err, errlen, "%s", "");
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!w) return DYN_ERR_INPUT;
-  dyn_world_last_problem(w, &p, &x);
-  if (p.n <= 0 || !dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p.n) {
+  if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "no step with rows to query (the last step's problem has %d rows)", p.n);
     return DYN_ERR_INPUT;
   }
+  dyn_msgf(err, errlen, "%s", "");
   dyn_step_matrices *m = matrices_alloc(p.n, vf.nb, 12L * p.n);
   if (!m) {
     dyn_msgf(err, errlen, "out of memory for the matrices of %d rows and %d bodies", p.n, vf.nb);

@@ -15,7 +15,7 @@
 
 /* The global problem g as the tuple (ndof, M indptr, M indices, M data,
  * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR. */
-static PyObject *global_tuple(const io_global *g) {
+PyObject *lx_global_tuple(const io_global *g) {
   int mnz = g->Mp[g->ndof], hnz = g->Hp[g->ndof];
   return Py_BuildValue("(iNNNNNNNN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp),
                        lx_ivector(mnz, g->Mj), lx_vector(mnz, g->Mx),
@@ -52,7 +52,8 @@ PyObject *lx_read(PyObject *self, PyObject *args) {
       lx_set_int(d, "format", inst->format) < 0 ||
       lx_set_steal(d, "x_ref", inst->x_ref ? lx_vector(inst->n, inst->x_ref) : Py_NewRef(Py_None)) <
           0 ||
-      lx_set_steal(d, "global", inst->global ? global_tuple(inst->global) : Py_NewRef(Py_None)) < 0)
+      lx_set_steal(d, "global", inst->global ? lx_global_tuple(inst->global) : Py_NewRef(Py_None)) <
+          0)
     Py_CLEAR(d);
   io_instance_free(inst);
   return d;
@@ -255,7 +256,7 @@ PyObject *lx_from_global(PyObject *self, PyObject *args) {
   slv_status st = io_instance_of_global(&g, mu, name, &inst, err, sizeof err);
   if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, err[0] ? err : slv_status_str(st));
   slv_problem p = io_instance_problem(inst);
-  PyObject *out = Py_BuildValue("(NN)", lx_problem_tuple(&p), global_tuple(inst->global));
+  PyObject *out = Py_BuildValue("(NN)", lx_problem_tuple(&p), lx_global_tuple(inst->global));
   io_instance_free(inst);
   return out;
 }

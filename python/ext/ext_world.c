@@ -29,6 +29,7 @@
 
 #include "dyn_run.h"
 #include "dyn_world.h"
+#include "io.h"
 
 #include <limits.h>
 #include <math.h>
@@ -492,12 +493,10 @@ static PyObject *world_global_form(lx_world *self, PyObject *noargs) {
   dyn_err e = dyn_world_global_new(self->w, &g, msg, sizeof msg);
   if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
   if (e != DYN_OK) return PyUnicode_FromString(msg);
-  int mnz = g->Mp[g->ndof], hnz = g->Hp[g->ndof];
-  PyObject *out =
-      Py_BuildValue("((iNNNNNNNN)iN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp),
-                    lx_ivector(mnz, g->Mj), lx_vector(mnz, g->Mx), lx_ivector(g->ndof + 1, g->Hp),
-                    lx_ivector(hnz, g->Hj), lx_vector(hnz, g->Hx), lx_vector(g->ndof, g->f),
-                    lx_vector(g->n, g->w), g->n, lx_vector(g->n / 3, g->mu));
+  /* libio's record of the same arrays (borrowed), so that the tuple is the
+   * readers' (lx_global_tuple) */
+  io_global view = { g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w, 0.0 };
+  PyObject *out = Py_BuildValue("(NiN)", lx_global_tuple(&view), g->n, lx_vector(g->n / 3, g->mu));
   dyn_global_free(g);
   return out;
 }

@@ -105,14 +105,18 @@ def _points(value, what):
         raise SceneError(f"{what} must be numbers") from None
 
 
+def _kind(kinds, kind, what):
+    """The index of kind in kinds (SHAPE_KINDS, JOINT_KINDS)."""
+    if kind not in kinds:
+        raise SceneError(f"{what}: kind must be one of {', '.join(kinds)}, got {kind!r}")
+    return kinds.index(kind)
+
+
 def _shape_fields(kw, what, kind=None):
     """The extension's shape fields of the keywords given (None: not given)."""
     f = {}
     if kind is not None:
-        if kind not in SHAPE_KINDS:
-            raise SceneError(f"{what}: kind must be one of {', '.join(SHAPE_KINDS)}, "
-                             f"got {kind!r}")
-        f["kind"] = SHAPE_KINDS.index(kind)
+        f["kind"] = _kind(SHAPE_KINDS, kind, what)
         for key in _ALL_SIZES:
             if kw.get(key) is not None and key not in _SIZES[kind]:
                 raise SceneError(f"{what}: a {kind} takes {', '.join(_SIZES[kind]) or 'no size'}"
@@ -377,10 +381,7 @@ class Model:
                       b_given=False):
         f = {}
         if kind is not None:
-            if kind not in JOINT_KINDS:
-                raise SceneError(f"{what}: kind must be one of {', '.join(JOINT_KINDS)}, "
-                                 f"got {kind!r}")
-            f["kind"] = JOINT_KINDS.index(kind)
+            f["kind"] = _kind(JOINT_KINDS, kind, what)
         if a is not None:
             f["a"] = self._index("body", a, what)
         if b_given:
