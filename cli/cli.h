@@ -89,6 +89,8 @@ typedef struct cli_world_args {
   const char *model;                  /* --model FILE: a scene model file (MJCF; cli_model.c) */
   char model_name[128];               /* the model file's name without folder and extension */
   int dt_given;                       /* --dt was given (else a model file's timestep is the dt) */
+  int approximate;                    /* --approximate: a model file's features lcplab cannot
+                                         map exactly approximated, each said (docs/models.md) */
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
   int nparams;
   const char *solver;          /* --solver as given (NULL: not given) */

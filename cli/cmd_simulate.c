@@ -117,6 +117,10 @@ void cli_world_args_init(cli_world_args *a) {
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a) {
   const char *arg = argv[*i], *v = NULL;
   if (strncmp(arg, "--", 2) != 0) return 0;
+  if (!strcmp(arg, "--approximate")) {
+    a->approximate = 1;
+    return 1;
+  }
   char key[64];
   size_t n = strcspn(arg + 2, "=");
   if (n == 0 || n >= sizeof key) return 0;
@@ -167,7 +171,11 @@ void cli_world_usage(FILE *f) {
              "  --scene NAME        scene to build (this or --model; list below)\n"
              "  --param KEY=VALUE   scene parameter (repeatable; keys below)\n"
              "  --model FILE        a scene model file (MJCF, read through MuJoCo's compiler;\n"
-             "                      its timestep is the dt unless --dt is given; docs/models.md)\n"
+             "                      or URDF; its timestep is the dt unless --dt is given;\n"
+             "                      docs/models.md)\n"
+             "  --approximate       a model file's features lcplab cannot map exactly\n"
+             "                      (cylinders, joint chains, armature, tendons, ...) are\n"
+             "                      approximated or dropped, each named in a note\n"
              "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
              "                      default: pgs, or nsgs with --friction cone (a note on\n"
              "                      stderr at the end says which)\n"

@@ -95,7 +95,9 @@ enum {
   MDL_J_AS = 34,    /* MDL_AS_* */
   MDL_J_ELEM = 35,  /* tree: the child body's element id; else the first
                         equality's id */
-  MDL_J_N = 36
+  MDL_J_N_NOSPRING = 36, /* the length of records written before springs */
+  MDL_J_SPRING = 36,     /* spring: enabled, stiffness, damping, ref */
+  MDL_J_N = 40
 };
 
 /* numbers per lcplab:hull:S:K chunk (MuJoCo's custom numerics hold 500) */
