@@ -98,6 +98,10 @@ static const field joint_fields[] = { JF("name", F_NAME, name),
                                       JF("motor_velocity", F_DOUBLE, motor.target_vel),
                                       JF("motor_max_force", F_DOUBLE, motor.max_force),
                                       JF("motor_cfm", F_DOUBLE, motor.cfm),
+                                      JF("spring_enabled", F_BOOL, spring.enabled),
+                                      JF("spring_stiffness", F_DOUBLE, spring.stiffness),
+                                      JF("spring_damping", F_DOUBLE, spring.damping),
+                                      JF("spring_ref", F_DOUBLE, spring.ref),
                                       { NULL, F_INT, 0 } };
 #define OF(k, t, f)                                                                                \
   { k, t, offsetof(dyn_model_options, f) }

@@ -377,8 +377,8 @@ class Model:
         return self._call(self._c.add, "shape", f)
 
     def _joint_fields(self, what, kind=None, a=None, b=None, anchor=None, axis=None,
-                      axis2=None, erp=None, cfm=None, limit=None, motor=None, name=None,
-                      b_given=False):
+                      axis2=None, erp=None, cfm=None, limit=None, motor=None, spring=None,
+                      name=None, b_given=False):
         f = {}
         if kind is not None:
             f["kind"] = _kind(JOINT_KINDS, kind, what)
@@ -398,6 +398,9 @@ class Model:
         if motor is not None:
             f.update(self._part(what, "motor", motor, ("velocity", "max_force"),
                                 ("velocity", "max_force", "cfm")))
+        if spring is not None:
+            f.update(self._part(what, "spring", spring, ("stiffness", "damping"),
+                                ("stiffness", "damping", "ref")))
         if name is not None:
             f["name"] = name
         return f
@@ -426,7 +429,7 @@ class Model:
         return f
 
     def add_joint(self, kind, a, b=None, *, anchor=(0.0, 0.0, 0.0), axis=None, axis2=None,
-                  erp=None, cfm=None, limit=None, motor=None, name=None):
+                  erp=None, cfm=None, limit=None, motor=None, spring=None, name=None):
         """Add a joint between bodies a and b (None: the fixed world);
         returns its index. The two bodies never touch.
 
@@ -451,11 +454,15 @@ class Model:
         motor : (velocity, max_force) or dict, optional
             A motor on its rate: ``(velocity, max_force)``, or a dict of
             velocity, max_force, cfm.
+        spring : (stiffness, damping) or dict, optional
+            A spring-damper on the joint coordinate (hinge, slider,
+            hinge-2): ``(stiffness, damping)``, or a dict of stiffness,
+            damping, ref (the coordinate at rest, default 0).
         name : str, optional
         """
         what = self._what("joint", name)
         f = self._joint_fields(what, kind, a, b, anchor, axis, axis2, erp, cfm, limit, motor,
-                               name, b_given=True)
+                               spring, name, b_given=True)
         return self._call(self._c.add, "joint", f)
 
     def exclude(self, a, b):
@@ -572,8 +579,8 @@ class Model:
 
     def joint(self, i):
         """Joint i as a dict (kind a name, b None for the world, ``axis``,
-        ``axis2``, ``erp`` and ``cfm`` per row, ``limit`` and ``motor``
-        dicts or None)."""
+        ``axis2``, ``erp`` and ``cfm`` per row, ``limit``, ``motor`` and
+        ``spring`` dicts or None)."""
         d = self._call(self._c.get, "joint", self._index("joint", i, "joint"))
         out = {"name": d["name"], "kind": JOINT_KINDS[d["kind"]], "a": d["a"],
                "b": None if d["b"] < 0 else d["b"], "anchor": np.array(d["anchor"]),
@@ -583,14 +590,16 @@ class Model:
                         if d["limit_enabled"] else None)
         out["motor"] = ({k: d["motor_" + k] for k in ("velocity", "max_force", "cfm")}
                         if d["motor_enabled"] else None)
+        out["spring"] = ({k: d["spring_" + k] for k in ("stiffness", "damping", "ref")}
+                         if d["spring_enabled"] else None)
         return out
 
     def set_joint(self, i, **changes):
-        """Change joint i's fields (``add_joint``'s keywords; ``limit`` or
-        ``motor`` False turns it off)."""
+        """Change joint i's fields (``add_joint``'s keywords; ``limit``,
+        ``motor`` or ``spring`` False turns it off)."""
         i = self._index("joint", i, "set_joint")
         known = {"kind", "a", "b", "anchor", "axis", "axis2", "erp", "cfm", "limit", "motor",
-                 "name"}
+                 "spring", "name"}
         bad = set(changes) - known
         if bad:
             raise TypeError(f"set_joint: unknown field(s) {', '.join(sorted(bad))}")

@@ -65,7 +65,7 @@ def user_scene(hinge=True):
         arm = m.add_body(0.5, (0.01, 0.01, 0.001), position=(0, -0.8, 1.0), name="arm")
         m.add_shape(arm, "box", half_extents=(0.02, 0.02, 0.2), name="arm")
         m.add_joint("hinge", arm, None, anchor=(0, -0.8, 1.2), axis=(1, 0, 0),
-                    limit=(-1.0, 1.0), name="shoulder")
+                    limit=(-1.0, 1.0), spring=(2.0, 0.1), name="shoulder")
     return m
 
 
@@ -88,6 +88,10 @@ def test_model_counts_and_records():
     assert m.shape("bell_ball")["material"] == 1
     j = m.joint("shoulder")
     assert j["kind"] == "hinge" and j["b"] is None and j["limit"]["lo"] == -1.0
+    assert j["spring"] == {"stiffness": 2.0, "damping": 0.1, "ref": 0.0}
+    m.set_joint("shoulder", spring=False, motor=(0.5, 3.0))
+    j = m.joint("shoulder")
+    assert j["spring"] is None and j["motor"]["max_force"] == 3.0 and j["b"] is None
     # the dumbbell's mass from its shapes: 500 (0.16^3 + 4/3 pi 0.08^3)
     v = 0.16 ** 3 + 4.0 / 3.0 * np.pi * 0.08 ** 3
     assert m.body("dumbbell")["mass"] == pytest.approx(500.0 * v, rel=1e-14)
@@ -104,8 +108,8 @@ def test_every_solver_family(friction, solver):
     q = w.step_matrices()
     c = w.contacts()
     nc = len(c["depth"])
-    # the hinge's 5 rows first, then 3 rows a contact
-    assert q.joint_rows == 5 and q.rows_per_contact == 3
+    # the hinge's 5 rows and its spring's first, then 3 rows a contact
+    assert q.joint_rows == 6 and q.rows_per_contact == 3
     assert p.n == q.joint_rows + 3 * nc
     assert q.J.shape == (p.n, 6 * 10) and q.M.shape == (60, 60)
     A = (q.J @ q.Minv @ q.J.T).toarray() + np.diag(q.cfm)
