@@ -532,14 +532,18 @@ class Model:
         self._call(self._c.set, "body", i, f)
 
     def shape(self, i):
-        """Shape i as a dict of ``add_shape``'s keywords (``kind`` a name,
-        ``body`` and ``material`` indices: material -1 for the default,
-        ``points`` an (n, 3) array, empty but for a hull)."""
+        """Shape i as a dict of ``add_shape``'s keywords: ``kind`` (a
+        name) and its sizes (``points`` an (n, 3) array for a hull),
+        ``body`` and ``material`` indices (material -1: the default), the
+        pose, the filter and the name; ``set_shape(i, **shape(i))`` changes
+        nothing."""
         d = self._call(self._c.get, "shape", self._index("shape", i, "shape"))
-        d["kind"] = SHAPE_KINDS[d["kind"]]
-        for key in ("half_extents", "normal", "position", "orientation"):
-            d[key] = np.array(d[key])
-        return d
+        kind = SHAPE_KINDS[d["kind"]]
+        out = {"kind": kind}
+        for key in _SIZES[kind] + ("body", "position", "orientation", "material", "contype",
+                                   "conaffinity", "name"):
+            out[key] = np.array(d[key]) if isinstance(d[key], tuple) else d[key]
+        return out
 
     def set_shape(self, i, **changes):
         """Change shape i's fields (``add_shape``'s keywords, ``kind`` and

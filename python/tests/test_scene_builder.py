@@ -84,8 +84,20 @@ def test_model_counts_and_records():
     assert m.exclusions() == [(4, 8)]  # ball2 (body 4), the excluded cube (8)
     b = m.body("box1")
     assert b["mass"] == 1.0 and np.array_equal(np.diag(b["inertia"]), BOX_I)
-    assert m.shape("bell_ball")["kind"] == "sphere"
-    assert m.shape("bell_ball")["material"] == 1
+    s = m.shape("bell_ball")
+    assert s["kind"] == "sphere" and s["radius"] == 0.08 and s["material"] == 1
+    # the body frame moved to the shapes' centre of mass c (mass-weighted
+    # x of the box at -0.12 and the ball at 0.12; both at z = -0.021)
+    mb, ms = 0.16 ** 3, 4.0 / 3.0 * np.pi * 0.08 ** 3
+    cx = (-0.12 * mb + 0.12 * ms) / (mb + ms)
+    assert np.allclose(s["position"], (0.12 - cx, 0, 0), atol=1e-15)
+    assert "half_extents" not in s
+    m.set_shape("bell_ball", **s)  # its own fields change nothing
+    assert m.shape("bell_ball")["radius"] == 0.08
+    m.set_shape("bell_ball", kind="box", half_extents=(0.05, 0.05, 0.05))
+    assert m.shape("bell_ball")["kind"] == "box"
+    m.set_body("ghost", **m.body("ghost"))
+    m.set_joint("shoulder", **m.joint("shoulder"))
     j = m.joint("shoulder")
     assert j["kind"] == "hinge" and j["b"] is None and j["limit"]["lo"] == -1.0
     assert j["spring"] == {"stiffness": 2.0, "damping": 0.1, "ref": 0.0}
