@@ -94,8 +94,8 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
 #if PGS_WIDE_X86
   __builtin_cpu_init();
   s->have_avx2 = __builtin_cpu_supports("avx2");
-  s->have_avx512 = s->have_avx2 && __builtin_cpu_supports("avx512f") &&
-                   __builtin_cpu_supports("avx512dq");
+  s->have_avx512 =
+      s->have_avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
   s->prfchw = cpu_has_prefetchw();
 #endif
   return SLV_OK;
@@ -212,13 +212,13 @@ lane_dots(const double *JK, int cs, int compact, const __m256d T0[6], const __m2
   /* dot6 of each slot, slot 1's linear products negated: (-p) + q = q - p */
   for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + cs * c);
   __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
-  __m256d b0 = _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]),
-                             _mm256_mul_pd(_mm256_load_pd(JK + 3 * cs), T0[3]));
+  __m256d b0 =
+      _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]), _mm256_mul_pd(_mm256_load_pd(JK + 3 * cs), T0[3]));
   __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 4 * cs), T0[4]),
                              _mm256_mul_pd(_mm256_load_pd(JK + 5 * cs), T0[5]));
   __m256d a1 = _mm256_add_pd(_mm256_mul_pd(jl[0], T1[0]), _mm256_mul_pd(jl[1], T1[1]));
-  __m256d b1 = _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 6 * cs), T1[3]),
-                             _mm256_mul_pd(jl[2], T1[2]));
+  __m256d b1 =
+      _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 6 * cs), T1[3]), _mm256_mul_pd(jl[2], T1[2]));
   __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 7 * cs), T1[4]),
                              _mm256_mul_pd(_mm256_load_pd(JK + 8 * cs), T1[5]));
   return _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, b0), c0),
@@ -282,8 +282,9 @@ row_step(const lane_arrays *a, int k, const double *JK, int cs, int compact, __m
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
 sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int ahead) {
-  const lane_arrays a = { s->xp, s->lo,   s->hi, s->mu,   s->bp,
-                          s->fd, s->invd, s->JK, s->fpos, s->fsel };
+  const lane_arrays a = {
+    s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
+  };
   const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
   __m256d m = _mm256_setzero_pd(), mb = m;
   const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
@@ -371,8 +372,7 @@ __attribute__((target("avx2"), always_inline)) static inline __m256d lane_quot(_
  * T0, T1; xs = ||x||_inf, cap = min(xs, xd), each in four lanes). */
 __attribute__((target("avx2"), always_inline)) static inline void
 check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int cs, int compact,
-           const __m256d T0[6], const __m256d T1[6], __m256d xs, __m256d cap,
-           lane_check_acc *acc) {
+           const __m256d T0[6], const __m256d T1[6], __m256d xs, __m256d cap, lane_check_acc *acc) {
   const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
   __m256d x = _mm256_load_pd(a->xp + k), b = _mm256_load_pd(a->bp + k), lo, hi, jl[3];
   lane_bounds(a, k, &lo, &hi);
@@ -395,8 +395,9 @@ check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int
  * (nothing is written back), into pm (check_rows's layout). */
 __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, double xs, double cap,
                                                         double *pm) {
-  const lane_arrays a = { s->xp, s->lo,   s->hi, s->mu,   s->bp,
-                          s->fd, s->invd, s->JK, s->fpos, s->fsel };
+  const lane_arrays a = {
+    s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
+  };
   const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
   lane_check_acc acc = { zero, zero, zero, zero };
   const size_t S = s->compact ? WIDE_COMPACT : WIDE_FULL;
@@ -467,16 +468,16 @@ ktx_half(const double *xp, int k, const double *JK, int L, int h, int compact, _
 
 /* t += A for the four blocks at tp (their 6-blocks; the idle block gets
  * zeros). */
-__attribute__((target("avx2"), always_inline)) static inline void
-ktx_add(double *const *tp, const __m256d A[6]) {
+__attribute__((target("avx2"), always_inline)) static inline void ktx_add(double *const *tp,
+                                                                          const __m256d A[6]) {
   __m256d T[6];
   gather6(tp, T);
   for (int c = 0; c < 6; c++) T[c] = _mm256_add_pd(T[c], A[c]);
   scatter6(tp, T);
 }
 
-__attribute__((target("avx2"), always_inline)) static inline void
-ktx_lanes_as(const wide_state *s, int compact) {
+__attribute__((target("avx2"), always_inline)) static inline void ktx_lanes_as(const wide_state *s,
+                                                                               int compact) {
   const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
   for (int bt = 0; bt < s->nbat; bt++) {
     double *const *tp = s->tp + 16 * (size_t)bt;

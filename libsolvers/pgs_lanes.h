@@ -67,26 +67,26 @@ enum {
 };
 
 typedef struct {
-  void *pgs;     /* pgs's state, for dense and CSR problems */
-  int color;     /* pgs_color: the groups in colour order (pgs_color.c) */
-  int part;      /* pgs_part: on threads, the groups by parts and a separator (pgs_part.c) */
-  int own_ktx;   /* this solve's start and t = K^T x go by the plan's levels (wide_color_ktx):
+  void *pgs;           /* pgs's state, for dense and CSR problems */
+  int color;           /* pgs_color: the groups in colour order (pgs_color.c) */
+  int part;            /* pgs_part: on threads, the groups by parts and a separator (pgs_part.c) */
+  int own_ktx;         /* this solve's start and t = K^T x go by the plan's levels (wide_color_ktx):
                     pgs_color, and pgs_part when its plan splits */
-  int cap;       /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
-  int have_avx2; /* the CPU has AVX2 */
-  int prfchw;    /* the CPU has PREFETCHW (a prefetch for writing) */
-  int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
-  int have_avx512; /* the CPU has AVX-512 F and DQ */
-  int lanes512;    /* this solve's lanes run eight wide (pgs_sweep512.c): have_avx512, opt->simd
+  int cap;             /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
+  int have_avx2;       /* the CPU has AVX2 */
+  int prfchw;          /* the CPU has PREFETCHW (a prefetch for writing) */
+  int lanes;           /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
+  int have_avx512;     /* the CPU has AVX-512 F and DQ */
+  int lanes512;        /* this solve's lanes run eight wide (pgs_sweep512.c): have_avx512, opt->simd
                       auto */
-  int *rowb;     /* n_max: batch of each row's group; then the plan position of each row */
-  int n;         /* rows of this solve's problem */
-  int *gfirst;   /* n_max + 1: first row of each group (and n after the last) */
-  int *gsorted;  /* n_max: the groups in sweep order */
-  int *nfree;    /* n_max + 1: union-find to the first batch at or after b with a free lane */
-  int *cnt;      /* n_max + 2: groups per batch, then where each batch ends in gsorted */
-  int *order;    /* cap: row at each plan position, -1 for an idle position */
-  int *fpos;     /* cap: plan position of the findex row (own position if none) */
+  int *rowb;           /* n_max: batch of each row's group; then the plan position of each row */
+  int n;               /* rows of this solve's problem */
+  int *gfirst;         /* n_max + 1: first row of each group (and n after the last) */
+  int *gsorted;        /* n_max: the groups in sweep order */
+  int *nfree;          /* n_max + 1: union-find to the first batch at or after b with a free lane */
+  int *cnt;            /* n_max + 2: groups per batch, then where each batch ends in gsorted */
+  int *order;          /* cap: row at each plan position, -1 for an idle position */
+  int *fpos;           /* cap: plan position of the findex row (own position if none) */
   unsigned char *fsel; /* cap / 4, one per half row step of the lanes: bit l (4 + l) set when
                           lane l's findex row is the same lane's one (two) row steps before, in
                           the batch: its x is then in a register (pgs_sweep512.c) */
@@ -116,7 +116,7 @@ typedef struct {
   int nbat;          /* batches in the lanes */
   int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
-  int ktx_due; /* pgs_color: after this sweep, t = K^T x afresh (wide_color_ktx) */
+  int ktx_due;   /* pgs_color: after this sweep, t = K^T x afresh (wide_color_ktx) */
   int ktx_lanes; /* t = K^T x summed in the lanes gives slv_op_ktx's bits (wide_plan: one
                     thread, the lanes, no sequential row, every group a whole run) */
 } wide_state;

@@ -109,9 +109,9 @@ fill_jk_step(wide_state *s, const slv_fac *f, int k, double *out, int cs, const 
     tr4(src, 4, M0, M1, JK + 12 * w * h + 4 * w, w);
     tr4(src, 8, M1, M1, JK + 12 * w * h + 8 * w, w);
   }
-  __m256d d = _mm256_add_pd(_mm256_load_pd(s->fd + k),
-                            _mm256_add_pd(diag6(JK, JK + 12 * w, w),
-                                          diag6(JK + 6 * w, JK + 18 * w, w)));
+  __m256d d =
+      _mm256_add_pd(_mm256_load_pd(s->fd + k),
+                    _mm256_add_pd(diag6(JK, JK + 12 * w, w), diag6(JK + 6 * w, JK + 18 * w, w)));
   _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
   _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
   if (!compact) return ok;
@@ -261,7 +261,7 @@ static void lay_out(wide_state *s, const slv_op *op, int ng) {
       int g = s->gsorted[q + l];
       if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
     }
-    int h = m > 4 ? 2 : 1; /* halves; lane l of half u is column 4 u + l of a row step */
+    int h = m > 4 ? 2 : 1;    /* halves; lane l of half u is column 4 u + l of a row step */
     if (h == 2 && k % 8 != 0) /* a row step of eight on a 64-byte line: 4 idle positions */
       for (int l = 0; l < 4; l++) s->order[k++] = -1;
     double **tp = s->tp + 16 * (size_t)bt;
@@ -570,8 +570,8 @@ void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
   /* slv_fac_ktx sums each run in row order and adds the runs into t in row
    * order; the lanes do the same where each group is a run, and a block's
    * groups come in row order (first fit) */
-  s->ktx_lanes = s->lanes && s->np == 1 && !s->own_ktx && s->ncol == s->len &&
-                 groups_are_runs(s, &op->f, ng);
+  s->ktx_lanes =
+      s->lanes && s->np == 1 && !s->own_ktx && s->ncol == s->len && groups_are_runs(s, &op->f, ng);
 }
 
 /* The row sizes and xd of the convergence measure (slv_op_rowscale) from
@@ -603,7 +603,7 @@ void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options 
   int busy = 0, slots = 0; /* the batches' positions (not the idle ones between them) */
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
   for (int bt = 0; bt < s->nbat; bt++) slots += 4 * s->bh[bt] * s->bL[bt];
-  const char *how = !s->lanes                  ? "rows one at a time (no AVX2 lanes)"
+  const char *how = !s->lanes                   ? "rows one at a time (no AVX2 lanes)"
                     : s->lanes512 && s->compact ? "AVX-512 lanes, compact rigid-body rows"
                     : s->lanes512               ? "AVX-512 lanes, full rows"
                     : s->compact                ? "AVX2 lanes, compact rigid-body rows"
