@@ -82,6 +82,7 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
     ws->history_time = malloc((size_t)ws->history_cap * sizeof *ws->history_time);
     if (!ws->history || !ws->history_time) goto fail;
   }
+  if (s->impl->def) slv_registered_bind(ws->state, s->impl->def);
   if (s->impl->init) {
     slv_status st = s->impl->init(ws->state, n_max, opt);
     if (st) {
