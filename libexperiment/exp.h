@@ -890,6 +890,27 @@ EXP_API int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **pr
 /* Frees n problems (their paths) and the array. */
 EXP_API void exp_probs_free(exp_prob *probs, int n);
 
+/* ---- C plugins (plugin.c; docs/plugins.md, "C plugins") ------------------ */
+
+/* How many plugins a process may load. */
+#define EXP_MAX_PLUGINS 32
+
+/* Loads the plugin at path (its links resolved) and registers its solvers:
+ * 0 (also when that file is loaded already), or -1 with err naming the
+ * plugin and what was wrong: not found, not a shared library, not an
+ * lcplab plugin (no slv_plugin_abi or slv_plugin_init), built for another
+ * solver ABI (both numbers), a registration refused (a name taken). */
+EXP_API int exp_plugin_load(const char *path, char *err, size_t len);
+/* Each plugin of a colon-separated list (LCPLAB_PLUGINS; empty entries
+ * skipped), in order: 0, or -1 at the first failure with its err. */
+EXP_API int exp_plugins_load_list(const char *list, char *err, size_t len);
+/* The plugins loaded, in order: their real paths. */
+EXP_API int exp_plugin_count(void);
+EXP_API const char *exp_plugin_path(int i); /* NULL if out of range */
+/* The SHA-256 (hex) of the loaded plugin at real path, as it was when it
+ * was loaded; NULL if no plugin was loaded from there. */
+EXP_API const char *exp_plugin_sha256_of(const char *real);
+
 /* ---- plans and tasks (plan.c) ------------------------------------------- */
 
 typedef struct exp_task {

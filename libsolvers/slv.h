@@ -630,6 +630,27 @@ SLV_API void slv_call_message(slv_call *call, const char *fmt, ...)
 #endif
     ;
 
+/* ---- C plugins (docs/plugins.md, "C plugins") ---------------------------- */
+/* A plugin is a shared library with these two symbols, which lcplab's
+ * loader (libexperiment: `lcplab --plugin PATH`, LCPLAB_PLUGINS, an
+ * experiment file's `plugin PATH`, Python's load_plugin) looks up:
+ *   SLV_PLUGIN_ABI_DEFINE;   at file scope: the SLV_SOLVER_ABI it was
+ *                            built with, compared before any of its code runs;
+ *   slv_plugin_init          registers its solvers (slv_solver_register,
+ *                            with origin as their origin) and returns
+ *                            SLV_OK, or a refusal with msg saying why.
+ * Both are declared here, so a plugin compiles warning-free and exports
+ * them even under -fvisibility=hidden; the library defines neither. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define SLV_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define SLV_PLUGIN_EXPORT
+#endif
+SLV_PLUGIN_EXPORT extern const int slv_plugin_abi;
+SLV_PLUGIN_EXPORT slv_status slv_plugin_init(const char *origin, char *msg, size_t msglen);
+typedef slv_status (*slv_plugin_init_fn)(const char *origin, char *msg, size_t msglen);
+#define SLV_PLUGIN_ABI_DEFINE const int slv_plugin_abi = SLV_SOLVER_ABI
+
 /* Human-readable list of what the solver accepts, e.g. "lcp box free findex
  * dense csr"; buf of size len. */
 SLV_API void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
