@@ -223,6 +223,29 @@ int main(int argc, char **argv) {
 
 /* ---- shared helpers ------------------------------------------------------------- */
 
+/* The line a crash in a plugin's solver writes (cli_guard_plugin). */
+static char crash_line[EXP_PATH_MAX + 256];
+static size_t crash_len;
+
+static void on_crash(int sig) {
+  ssize_t r = write(STDERR_FILENO, crash_line, crash_len);
+  (void)r;
+  signal(sig, SIG_DFL);
+  raise(sig); /* the exit status says the signal (128 + sig in a shell) */
+}
+
+void cli_guard_plugin(const slv_solver *s) {
+  const char *origin = slv_solver_origin(s);
+  if (!origin) return;
+  int n = snprintf(crash_line, sizeof crash_line,
+                   "lcplab: solver '%s' from plugin %s crashed (a fatal signal in the "
+                   "plugin's code); no result\n",
+                   s->name, origin[0] ? origin : "(no path)");
+  crash_len = n > 0 && (size_t)n < sizeof crash_line ? (size_t)n : 0;
+  static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+  for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) signal(sigs[k], on_crash);
+}
+
 /* The sink of the library's messages (exp.h, exp_log): errors and status
  * lines as "lcplab: LINE", notes as "lcplab: note: LINE" on stderr; a
  * progress line rewritten in place when stderr is a terminal (and left out

@@ -425,6 +425,14 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
     abs_path(o->plan, dir, sizeof dir);
     rc = prepare_plan(o, log, pl, dir);
   }
+  if (rc < 0 && exp_plan_python_solver(pl)) {
+    exp_say(log, EXP_SAY_ERROR,
+            "experiment: --plan: solver '%s' is a Python callable, which the plan's `lcplab "
+            "task` processes cannot reach: run the experiment from Python (run_experiment, "
+            "compare), or make it a C plugin (docs/plugins.md)",
+            exp_plan_python_solver(pl));
+    rc = EXP_EXIT_USAGE;
+  }
   if (rc < 0 && existed && start_over(log, dir) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(pl, o->chunk) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0) {

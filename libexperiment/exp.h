@@ -949,6 +949,10 @@ typedef struct exp_plan {
                                      process's, exp_self_path) */
   exp_program *progs;             /* the externals' files and their hashes (programs.tsv) */
   int nprogs;
+  exp_program *plugs; /* the solvers from outside its tasks use: a C plugin's real path and
+                         SHA-256, a Python callable's origin and a hash of this process
+                         (plugins.tsv; plan_plugins.c); ext is -1 */
+  int nplugs;
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none
@@ -971,6 +975,29 @@ EXP_API int exp_plan_programs(exp_plan *pl);
  * real): an external's program, a plugin.  0, or -1 with err. */
 EXP_API int exp_program_hash(const char *path, char *real, size_t rlen, char sha[65], char *err,
                              size_t len);
+/* The registered solvers from outside that pl's tasks use (plan_plugins.c):
+ * each plugin's path and hash, or a Python callable's origin and a hash of
+ * this process, into pl->plugs.  0, or -1 out of memory.  exp_plan_programs
+ * calls it. */
+EXP_API int exp_plan_plugins(exp_plan *pl);
+/* The name of a Python callable among pl's solvers, or NULL: a plan for
+ * GNU parallel or Slurm refuses it. */
+EXP_API const char *exp_plan_python_solver(const exp_plan *pl);
+/* pl's record of the plugin (or Python callable) solver sv comes from, or
+ * NULL for a built-in solver. */
+EXP_API const exp_program *exp_plan_plugin_of(const exp_plan *pl, const slv_solver *sv);
+struct exp_rbuf; /* below (rows being built) */
+/* plugins.tsv's text ("# plugin TAB sha256", a line per entry) into b:
+ * 0, or nonzero out of memory. */
+EXP_API int exp_plan_plugins_tsv(const exp_plan *pl, struct exp_rbuf *b);
+/* Loads the plugins of the plan folder dir's plugins.tsv into this process
+ * and records them in pl->plugs: -1 when done (or no such file), else exit
+ * status 2 after the message (a plugin that cannot load, a Python
+ * callable). */
+EXP_API int exp_plan_load_plugins(const char *dir, exp_plan *pl);
+/* 1 with err when the plugin of solver sv changed since the plan hashed
+ * it (this process loaded other bytes), else 0. */
+EXP_API int exp_plugin_changed(const exp_plan *pl, const slv_solver *sv, char *err, size_t len);
 /* 1 with err naming the file when a file of external ext changed (or is
  * gone) since the plan hashed it, else 0. */
 EXP_API int exp_programs_changed(const exp_plan *pl, int ext, char *err, size_t len);
