@@ -463,7 +463,7 @@ static int campaign_plan_ready(const exp_campaign_opts *o, const exp_log *log, e
 /* Runs the plan's tasks and collects; the status. */
 static int campaign_tasks(const exp_campaign_opts *o, const exp_log *log, const exp_plan *pl,
                           const char *out) {
-  exp_jobs_opts jo = { o->jobs > 0 ? o->jobs : 1, o->tty, o->stop, o->stop_ctx };
+  exp_jobs_opts jo = { o->jobs > 0 ? o->jobs : 1, o->tty, o->stop, o->stop_ctx, o->fork };
   exp_jobs_report rep;
   int jr = exp_jobs_run(pl, &jo, &rep);
   exp_collect_opts co = { out,

@@ -1210,6 +1210,19 @@ EXP_API const char *exp_csv2_header(exp_kind k);
  * time). */
 typedef enum exp_stop { EXP_STOP_NONE = 0, EXP_STOP_FINISH = 1, EXP_STOP_NOW = 2 } exp_stop;
 
+/* Around each fork of a worker (each may be NULL): before in the parent,
+ * then parent in the parent or child in the new worker.  An embedding
+ * interpreter keeps its state consistent across the fork with them (the
+ * Python extension: the GIL taken over the fork, PyOS_AfterFork_Child in
+ * the worker, so that a Python solver runs there; docs/plugins.md,
+ * "Python solvers"). */
+typedef struct exp_fork_hooks {
+  void (*before)(void *ctx);
+  void (*parent)(void *ctx);
+  void (*child)(void *ctx);
+  void *ctx;
+} exp_fork_hooks;
+
 typedef struct exp_jobs_opts {
   int jobs; /* worker processes */
   int tty;  /* one progress line (else plain lines) */
@@ -1217,6 +1230,7 @@ typedef struct exp_jobs_opts {
    * asked for it (0: none); NULL: never stop */
   int (*stop)(void *ctx, int *sig);
   void *stop_ctx;
+  const exp_fork_hooks *fork; /* NULL: none */
 } exp_jobs_opts;
 
 typedef struct exp_jobs_report {
@@ -1258,6 +1272,7 @@ typedef struct exp_campaign_opts {
                           a caller that is not lcplab, as Python, gives it) */
   int (*stop)(void *ctx, int *sig); /* polled while the tasks run (exp_jobs_opts) */
   void *stop_ctx;
+  const exp_fork_hooks *fork; /* around each worker's fork (exp_jobs_opts); NULL: none */
 } exp_campaign_opts;
 
 /* Reads the file, prepares its problems, writes the plan to OUT/campaign

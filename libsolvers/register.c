@@ -83,7 +83,7 @@ void slv_call_iteration(slv_call *c, int iterations, double own_residual) {
   if (!c) return;
   c->res->iterations = iterations;
   c->res->solver_residual = own_residual;
-  slv_history_push(c->h, c->res, own_residual);
+  if (!isnan(own_residual)) slv_history_push(c->h, c->res, own_residual);
 }
 
 void slv_call_pivots(slv_call *c, int pivots) {
@@ -99,7 +99,7 @@ void slv_call_message(slv_call *c, const char *fmt, ...) {
 }
 
 /* One of slv_status's values? */
-static int known_status(int st) { return st >= SLV_ERR_OPTIONS && st <= SLV_INTERRUPTED; }
+static int known_status(int st) { return st >= SLV_ERR_OPTIONS && st <= SLV_ERROR; }
 
 static slv_status reg_solve(void *state, slv_op *op, const slv_options *opt, double *x, double *w,
                             slv_result *res, slv_hist *h) {

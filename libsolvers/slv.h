@@ -75,7 +75,10 @@ typedef enum slv_status {
                                rounding); ODE's "LCP internal error, s <= 0" */
   SLV_NO_SOLUTION = 7,      /* proved that no solution exists (exhaustive enumeration) */
   SLV_TIME_LIMIT = 8,       /* opt.time_limit passed: stopped at the next poll */
-  SLV_INTERRUPTED = 9       /* opt.cancel asked to stop: stopped at that poll */
+  SLV_INTERRUPTED = 9,      /* opt.cancel asked to stop: stopped at that poll */
+  SLV_ERROR = 10            /* a registered solver gave no answer: its code failed (a Python
+                               callable raised, returned no array or one of the wrong
+                               length); x is the start; the message says what happened */
 } slv_status;
 
 /* Short lower-case name ("converged", "max_iter", ...; 0 is "converged");
@@ -619,7 +622,8 @@ SLV_API const char *slv_solver_origin(const slv_solver *s);
  * or SLV_INTERRUPTED, which it returns with its iterate. */
 SLV_API slv_status slv_call_poll(slv_call *call, double work);
 /* Records the iterations done so far and the solver's own stopping measure
- * (res.iterations, res.solver_residual, one history entry). */
+ * (res.iterations, res.solver_residual, one history entry unless it is
+ * NaN: a solver without a measure of its own). */
 SLV_API void slv_call_iteration(slv_call *call, int iterations, double own_residual);
 /* Records pivots (pivoting methods). */
 SLV_API void slv_call_pivots(slv_call *call, int pivots);
