@@ -21,7 +21,8 @@
  * Files: module.c (the module, helpers, status and solver tables),
  * ext_problem.c (a problem from the package's arrays, validation,
  * residuals), ext_solve.c (solve), ext_io.c (read, write), ext_world.c
- * (the World type), ext_experiment.c (campaigns and profiles: libexperiment).
+ * (the World type), ext_experiment.c (campaigns and profiles: libexperiment),
+ * ext_pysolver.c (Python solvers registered in libsolvers, C plugins).
  */
 #ifndef LCPLAB_EXT_H
 #define LCPLAB_EXT_H
@@ -171,5 +172,11 @@ struct dyn_world;
 struct dyn_world_settings;
 int lx_model_world(PyObject *obj, const struct dyn_world_settings *base, struct dyn_world **w,
                    char *msg, size_t cap);
+
+/* ---- Python solvers and plugins (ext_pysolver.c) --------------------------- */
+
+PyObject *lx_register_solver(PyObject *self, PyObject *args);
+PyObject *lx_load_plugin(PyObject *self, PyObject *args);
+PyObject *lx_call_overhead(PyObject *self, PyObject *args);
 
 #endif /* LCPLAB_EXT_H */

@@ -1,11 +1,12 @@
 # Stubs of lcplab._world (docs/python.md, "Types").
 import dataclasses
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import numpy.typing as npt
 
 from ._model import Model
+from ._plugins import SolverObject
 from ._problem import Problem
 
 STAGES: tuple[str, ...]
@@ -29,7 +30,9 @@ class SimulationResult:
 class World:
     scene: str
     def __init__(self, scene: str | Model, params: Mapping[str, float] | None = ..., *,
-                 solver: str | None = ..., dt: float | None = ..., **settings: Any) -> None: ...
+                 solver: str | Callable[..., Any] | SolverObject | None = ...,
+                 dt: float | None = ...,
+                 **settings: Any) -> None: ...
     @property
     def time(self) -> float: ...
     @property
@@ -47,6 +50,7 @@ class World:
     def energy(self) -> tuple[float, float]: ...
     def last_problem(self) -> tuple[Problem, npt.NDArray[np.float64]] | None: ...
 
-def simulate(scene: str, params: Mapping[str, float] | None = ..., solver: str | None = ...,
+def simulate(scene: str, params: Mapping[str, float] | None = ...,
+             solver: str | Callable[..., Any] | SolverObject | None = ...,
              steps: int | None = ..., dt: float | None = ..., *, trace: bool = ...,
              **settings: Any) -> SimulationResult: ...
