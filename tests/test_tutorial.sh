@@ -7,8 +7,11 @@
 # check` has done already and are skipped.  Checked: at most ten commands,
 # every one exits 0, the experiment writes its CSV and (with gnuplot) its
 # figure, the Python loop prints auto's lines, and (with gnuplot) Python's
-# lcplab.profile draws the profile figure of lcplab.compare's rows.  So the page cannot drift
-# from the program.
+# lcplab.profile draws the profile figure of lcplab.compare's rows; "compare
+# your own solver": the template plugin built from examples/ (linked
+# read-only into the folder, with libsolvers/ for its header) and a numpy
+# solver converge beside lemke and pgs, only the numpy one with a call
+# overhead.  So the page cannot drift from the program.
 # Environment: LCPLAB_SRCDIR, LCPLAB_BUILDDIR, LCPLAB_SHARED (without its
 # datasets, without the Python package or in a sanitizer build,
 # LCPLAB_SAN_FLAGS: SKIP, exit 77).  Last line "N passed, M failed".
@@ -49,10 +52,10 @@ awk '/^```sh$/ { on = 1; n++; print "#--- block " n; next }
      on && /^```$/ { on = 0; print "#--- end of block"; next }
      on { print }' "$doc" >"$T/blocks"
 nblocks=$(grep -c '^#--- block ' "$T/blocks")
-if [ "$nblocks" -ge 3 ] && [ "$nblocks" -le 10 ]; then
-  pass "the tutorial has $nblocks commands (at most ten)"
+if [ "$nblocks" -ge 3 ] && [ "$nblocks" -le 11 ]; then
+  pass "the tutorial has $nblocks commands (at most eleven: nine, and two for your own solver)"
 else
-  fail "the tutorial's commands" "$nblocks fenced sh blocks, expected 3 to 10"
+  fail "the tutorial's commands" "$nblocks fenced sh blocks, expected 3 to 11"
 fi
 
 # The script: every block but the setup ones, each followed by a check of
@@ -63,6 +66,9 @@ awk '/^#--- block / { n = $3; skip = 0; first = 1; next }
      !skip { print }' "$T/blocks" >"$T/run.sh"
 mkdir "$T/clone"
 ln -s "$LCPLAB_BUILDDIR" "$T/clone/build"
+# read only: the template plugin and the header it includes (step 10)
+ln -s "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/examples" "$T/clone/examples"
+ln -s "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/libsolvers" "$T/clone/libsolvers"
 (cd "$T/clone" && DATA=$data sh "$T/run.sh") >"$T/out" 2>"$T/err"
 rc=$?
 if [ "$rc" -eq 0 ]; then
@@ -98,6 +104,18 @@ if grep -qE '^lcp_CPS_1\.dat +auto +[a-z_]+ +converged' "$T/out"; then
   pass "the Python loop prints auto's line"
 else
   fail "the Python loop" "$(tail -n 3 "$T/out")"
+fi
+# step 11: both of your solvers converged on the three planted problems, the
+# library's too, and only the Python one has a call overhead
+for s in lemke pgs my_jacobi np_pgs; do
+  n=$(grep -cE "^spd[0-9]+ +$s +converged " "$T/out")
+  if [ "$n" -eq 3 ]; then pass "your own solver: $s converged on the 3 planted problems"; else fail "your own solver: $s" "$n converged rows"; fi
+done
+if grep -E '^spd[0-9]+ +np_pgs ' "$T/out" | grep -qv 'call overhead nan' &&
+  ! grep -E '^spd[0-9]+ +(lemke|pgs|my_jacobi) ' "$T/out" | grep -qv 'call overhead nan'; then
+  pass "call_overhead_s for the Python solver's rows only"
+else
+  fail "call_overhead_s" "$(grep -E '^spd' "$T/out" | head -n 4)"
 fi
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
