@@ -12,8 +12,8 @@
 #      built-in or by another plugin, a missing file, --plugin without a
 #      value; the same plugin twice is one; a path with ' " $( ) ` ; in it
 #      loads and runs nothing else;
-#   4. a crash: `lcplab solve` says which plugin crashed and dies of the
-#      signal; in a campaign the task is crashed, the others done, and the
+#   4. a crash: `lcplab solve` and `simulate` say which plugin crashed and
+#      die of the signal; in a campaign the task is crashed, the others done, and the
 #      next run retries it;
 #   5. campaigns: a `plugin PATH` line and --jobs 2; plug_liar never
 #      converged; the plan records the plugin's hash (plugins.tsv); a run
@@ -114,6 +114,13 @@ if [ "$rc" -gt 128 ] && grep -q "solver 'plug_liar' from plugin .*plug_liar.so c
   pass "lcplab solve: the plugin crashed, said so, exit $rc (its signal)"
 else
   fail "crash in solve" "exit $rc"
+fi
+
+LCPLAB_TEST_PLUGIN=crash lcp simulate --plugin "$LIAR" --scene stack --solver plug_liar --friction none --steps 2
+if [ "$rc" -gt 128 ] && grep -q "solver 'plug_liar' from plugin .*plug_liar.so crashed" "$T/err"; then
+  pass "lcplab simulate: the plugin crashed, said so"
+else
+  fail "crash in simulate" "exit $rc"
 fi
 
 # ---- 5. campaigns ------------------------------------------------------------------------------
