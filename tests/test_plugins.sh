@@ -58,6 +58,13 @@ LCPLAB_PLUGINS=":$JAC:" lcp solvers
 if [ "$rc" -eq 0 ] && grep -q '^my_jacobi ' "$T/out"; then pass "LCPLAB_PLUGINS loads (empty entries skipped)"; else fail "LCPLAB_PLUGINS" "exit $rc"; fi
 lcp solvers
 if ! grep -q '^my_jacobi ' "$T/out"; then pass "without --plugin: no my_jacobi"; else fail "no plugin, no my_jacobi"; fi
+lcp --plugin "$JAC" solvers --json
+if [ "$rc" -eq 0 ] && grep -q "\"name\":\"my_jacobi\".*\"origin\":\"$(cd "$P" && pwd -P)/my_jacobi.so\"" "$T/out" &&
+  ! grep '"name":"pgs"' "$T/out" | grep -q origin; then
+  pass "solvers --json: the plugin's solver has its origin, a built-in none"
+else
+  fail "solvers --json origin" "exit $rc"
+fi
 
 lcp solve "$T/spd.lcp" --solver my_jacobi --plugin "$JAC" --tol 1e-12 --max-iter 100000 --json --solution "$T/xj"
 d=$(maxdiff "$T/xj" "$T/xref")
