@@ -8,9 +8,9 @@
  *     (plugin.c), in plugins.tsv; `lcplab task` and `lcplab collect` load
  *     those plugins before they read the plan's experiment file, so every
  *     worker (GNU parallel, Slurm) runs the plugins the plan was made with;
- *   - a Python callable (origin "python:NAME"): a hash new in each process,
- *     so that no result of a callable is ever taken for another's (a
- *     resumed campaign runs its tasks again); a plan for GNU parallel or
+ *   - a Python callable (origin "python:NAME"): a hash new each time the
+ *     plan is made, so that no result of a callable is ever taken for
+ *     another's (a resumed campaign runs its tasks again); a plan for GNU parallel or
  *     Slurm naming one is refused (its `lcplab task` processes cannot
  *     reach a Python object: exp_plan_python_solver).
  * The hash is part of the tasks' keys (exp_task_key), so a changed plugin
