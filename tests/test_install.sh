@@ -20,7 +20,7 @@
 #   - the installed lcplab runs (--version) and its man page lcplab(1) is there;
 #   - the template plugin examples/plugin, copied into an empty folder and built by its Makefile
 #     (pkg-config only), is listed, solves (pgs's answer), steps a world and runs in a campaign
-#     under the installed lcplab.
+#     on 2 jobs and (when installed) under GNU parallel, with the installed lcplab.
 # With a DESTDIR the .pc files are read through copies whose absolute paths get DESTDIR.
 # Last line "N passed, M failed".
 src=$1 dest=$2 prefix=$3 libdir=$4 includedir=$5 bindir=$6 mandir=$7 pcdir=$8 version=$9
@@ -162,6 +162,16 @@ if make -C "$T/plugin" CC="$cc" >"$T/log" 2>&1 && [ -f "$T/plugin/my_jacobi.so" 
     ok "template plugin in a campaign on 2 jobs: converged on both problems"
   else
     bad "template plugin campaign" "$(tail -c 300 "$T/out")"
+  fi
+  if command -v parallel >/dev/null 2>&1; then
+    if "$lcplab" experiment "$T/plugin/cmp.exp" --plan "$T/plugin/plan" >"$T/out" 2>&1 &&
+      sh "$T/plugin/plan/run-parallel.sh" >>"$T/out" 2>&1 &&
+      "$lcplab" collect "$T/plugin/plan" --out "$T/plugin/col" --no-plot >>"$T/out" 2>&1 &&
+      [ "$(grep -v '^#' "$T/plugin/col/cmp.csv" | awk -F, '$4 == "my_jacobi" && $6 == "converged"' | wc -l)" -eq 2 ]; then
+      ok "template plugin under GNU parallel (the plan's plugins.tsv): converged on both problems"
+    else
+      bad "template plugin under GNU parallel" "$(tail -c 300 "$T/out")"
+    fi
   fi
 else
   bad "template plugin builds" "$(head -c 600 "$T/log")"
