@@ -40,18 +40,18 @@
 #define AGREE_FLOAT 1e-5
 
 int mdl_lcplab_present(const mjModel *mj) {
-  return mj_name2id(mj, mjOBJ_NUMERIC, MDL_PREFIX "format") >= 0;
+  return mdl_mujoco_name2id(mj, mjOBJ_NUMERIC, MDL_PREFIX "format") >= 0;
 }
 
 /* The data of numeric NAME if it has n numbers, else NULL. */
 static const mjtNum *numeric(const mjModel *mj, const char *name, int n) {
-  int i = mj_name2id(mj, mjOBJ_NUMERIC, name);
+  int i = mdl_mujoco_name2id(mj, mjOBJ_NUMERIC, name);
   if (i < 0 || mj->numeric_size[i] != n) return NULL;
   return mj->numeric_data + mj->numeric_adr[i];
 }
 
 static void text_into(const mjModel *mj, const char *name, char *dst) {
-  int i = mj_name2id(mj, mjOBJ_TEXT, name);
+  int i = mdl_mujoco_name2id(mj, mjOBJ_TEXT, name);
   dst[0] = '\0';
   if (i >= 0)
     snprintf(dst, DYN_NAME_MAX, "%.*s", mj->text_size[i], mj->text_data + mj->text_adr[i]);
@@ -371,8 +371,9 @@ static int mapped_joint(const mdl_map *p, int kind, int id) {
   return -1;
 }
 
-/* Record r (MDL_J_*) as a joint def, bodies in the model's indices. */
-static dyn_joint_def joint_of_record(const mjtNum *r) {
+/* Record r (MDL_J_*, n numbers) as a joint def, bodies in the model's
+ * indices (a record of MDL_J_N_NOSPRING numbers has no spring). */
+static dyn_joint_def joint_of_record(const mjtNum *r, int n) {
   dyn_joint_def x = dyn_joint_def_default();
   x.kind = (dyn_joint_kind)(int)r[MDL_J_KIND];
   x.a = (int)r[MDL_J_A];
@@ -395,6 +396,13 @@ static dyn_joint_def joint_of_record(const mjtNum *r) {
   x.motor.target_vel = M[1];
   x.motor.max_force = M[2];
   x.motor.cfm = M[3];
+  if (n >= MDL_J_N) {
+    const mjtNum *S = r + MDL_J_SPRING;
+    x.spring.enabled = S[0] != 0.0;
+    x.spring.stiffness = S[1];
+    x.spring.damping = S[2];
+    x.spring.ref = S[3];
+  }
   return x;
 }
 
@@ -474,12 +482,14 @@ static mdl_err apply_joints(mdl_map *p, int nj) {
   for (int i = 0; e == MDL_OK && i < nj; i++) {
     char nm[64];
     snprintf(nm, sizeof nm, MDL_PREFIX "joint:%d", i);
-    const mjtNum *r = numeric(p->mj, nm, MDL_J_N);
+    int n = MDL_J_N;
+    const mjtNum *r = numeric(p->mj, nm, n);
+    if (!r) r = numeric(p->mj, nm, n = MDL_J_N_NOSPRING);
     if (!r) {
       e = edited(p, nm);
       break;
     }
-    dyn_joint_def x = joint_of_record(r);
+    dyn_joint_def x = joint_of_record(r, n);
     text_into(p->mj, nm, x.name);
     int as = (int)r[MDL_J_AS], elem = (int)r[MDL_J_ELEM], m1, m2;
     if (!claim(p, &x, as, elem, &m1, &m2) || (m1 >= 0 && claimed[m1]) || (m2 >= 0 && claimed[m2])) {

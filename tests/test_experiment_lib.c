@@ -1,6 +1,8 @@
 /* test_experiment_lib.c -- libexperiment's calculations that
- * test_experiment_profile.c (statistics, tables), test_run.c (the scene
- * run), test_world_settings.c and test_generate_lib.c do not check:
+ * test_experiment_profile.c (statistics, tables), test_run_summary.c (a
+ * peer's summary line) and test_generate_lib.c do not check (a world's run,
+ * settings and metric columns are libdynamics': test_world_run.c,
+ * test_world_settings.c, test_world_metrics.c):
  *
  *   - the JSON of one solve (solve_json.c): strings escaped as RFC 8259
  *     asks (quote, backslash, control characters, invalid UTF-8 as U+FFFD),
@@ -134,7 +136,7 @@ static void test_json_values(void) {
 
 static void test_options_from_file(void) {
   slv_problem p = two_by_two();
-  io_instance *inst = exp_instance_of(&p, "two", 0);
+  io_instance *inst = io_instance_of_problem(&p, "two", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   inst->opt.tol = 1e-3;
   inst->opt.omega = 1.25;
@@ -176,7 +178,7 @@ typedef struct solved {
 static void solve_two(solved *s) {
   memset(s, 0, sizeof *s);
   slv_problem p = two_by_two();
-  s->inst = exp_instance_of(&p, "two", 0);
+  s->inst = io_instance_of_problem(&p, "two", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(s->inst);
   const slv_solver *sv = slv_solver_find("lemke");
   CU_ASSERT_PTR_NOT_NULL_FATAL(sv);
@@ -262,7 +264,7 @@ static int class_of(double lo1, double hi1, int findex, int cones, slv_cone_law 
     p.cone_mu = cmu;
     p.cone_law = law;
   }
-  io_instance *inst = exp_instance_of(&p, "c", 0);
+  io_instance *inst = io_instance_of_problem(&p, "c", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   strcpy(kind, inst->kind);
   int c = exp_class_of(inst);
@@ -614,7 +616,7 @@ static void result_row(const char *dir, int task, char *row, size_t len) {
 static void test_external_judged(void) {
   char cfg[300], dir[300], path[300], err[256] = "", row[1024];
   slv_problem p = two_by_two();
-  io_instance *inst = exp_instance_of(&p, "two", 0);
+  io_instance *inst = io_instance_of_problem(&p, "two", NULL, 0);
   snprintf(path, sizeof path, "%s/two.lcp", tmp);
   CU_ASSERT_EQUAL_FATAL(io_write(path, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
   io_instance_free(inst);
@@ -714,13 +716,13 @@ static void test_mu_range(void) {
   p.hi = hi;
   p.findex = findex;
   p.mu = mu;
-  io_instance *inst = exp_instance_of(&p, "friction", 0);
+  io_instance *inst = io_instance_of_problem(&p, "friction", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   snprintf(fx, sizeof fx, "%s/friction.lcp", tmp);
   CU_ASSERT_EQUAL_FATAL(io_write(fx, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
   io_instance_free(inst);
   p = two_by_two();
-  inst = exp_instance_of(&p, "plain", 0);
+  inst = io_instance_of_problem(&p, "plain", NULL, 0);
   snprintf(lcp, sizeof lcp, "%s/plain.lcp", tmp);
   CU_ASSERT_EQUAL_FATAL(io_write(lcp, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
   io_instance_free(inst);
@@ -814,7 +816,7 @@ typedef struct exporting {
   int written;
 } exporting;
 
-static int export_one(void *ctx, dyn_world *w, const exp_step *st) {
+static int export_one(void *ctx, dyn_world *w, const dyn_run_step *st) {
   exporting *x = ctx;
   slv_problem p;
   const double *sol = NULL;
@@ -850,7 +852,7 @@ static void test_export_step(void) {
   char msg[256] = "", path[400], err[256] = "";
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &set, &w, msg, sizeof msg), DYN_OK);
   exporting x = { { tmp, "pyr", 4, 0, &log }, tmpfile(), 0 };
-  CU_ASSERT_EQUAL(exp_run_steps(w, 20, export_one, &x, NULL), 0);
+  CU_ASSERT_EQUAL(dyn_world_run(w, 20, export_one, &x, NULL), 0);
   CU_ASSERT(x.written > 0); /* the pyramid touches down within 20 steps */
   snprintf(path, sizeof path, "%s/pyr_step000020.lcp", tmp);
   io_instance *inst = NULL;

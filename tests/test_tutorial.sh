@@ -4,16 +4,19 @@
 # in order in one shell, in a temporary folder whose build/ is this build
 # (LCPLAB_BUILDDIR), with DATA set to ../shared/datasets (LCPLAB_SHARED).  The
 # two blocks that start with "# setup" (packages, build) are what `make
-# check` has done already and are skipped.  Checked: at most ten commands,
+# check` has done already and are skipped.  Checked: at most twelve commands,
 # every one exits 0, the experiment writes its CSV and (with gnuplot) its
 # figure, the Python loop prints auto's lines, and (with gnuplot) Python's
-# lcplab.profile draws the profile figure of lcplab.compare's rows; "compare
-# your own solver": the template plugin built from examples/ (linked
-# read-only into the folder, with libsolvers/ for its header) and a numpy
-# solver converge beside lemke and pgs, only the numpy one with a call
-# overhead.  So the page cannot drift from the program.
+# lcplab.profile draws the profile figure of lcplab.compare's rows; the
+# scene the user builds ("Your own scene to a profile figure") is saved as
+# MJCF, its J M^-1 J' is its problem's A to rounding, and its profile
+# figures (Python's and the experiment's) are drawn; "compare your own
+# solver": the template plugin built from examples/ (linked read-only into
+# the folder, with libsolvers/ for its header) and a numpy solver converge
+# beside lemke and pgs, only the numpy one with a call overhead.  So the
+# page cannot drift from the program.
 # Environment: LCPLAB_SRCDIR, LCPLAB_BUILDDIR, LCPLAB_SHARED (without its
-# datasets, without the Python package or in a sanitizer build,
+# datasets, without the Python package, scipy or in a sanitizer build,
 # LCPLAB_SAN_FLAGS: SKIP, exit 77).  Last line "N passed, M failed".
 TST_NAME=test_tutorial
 # shellcheck source=tst_cli_lib.sh
@@ -41,6 +44,11 @@ case ${LCPLAB_SAN_FLAGS:-} in
     exit 77
     ;;
 esac
+if ! "${LCPLAB_PYTHON:-python3}" -c "import scipy.sparse" 2>/dev/null; then
+  echo "SKIP: scipy not found (python3-scipy): the tutorial's own scene uses it"
+  echo "0 passed, 0 failed"
+  exit 77
+fi
 if [ ! -f "$LCPLAB_BUILDDIR/python/lcplab/_lcplab.so" ]; then
   echo "SKIP: the Python package is not built (configure: python), the tutorial uses it"
   echo "0 passed, 0 failed"
@@ -52,10 +60,10 @@ awk '/^```sh$/ { on = 1; n++; print "#--- block " n; next }
      on && /^```$/ { on = 0; print "#--- end of block"; next }
      on { print }' "$doc" >"$T/blocks"
 nblocks=$(grep -c '^#--- block ' "$T/blocks")
-if [ "$nblocks" -ge 3 ] && [ "$nblocks" -le 11 ]; then
-  pass "the tutorial has $nblocks commands (at most eleven: nine, and two for your own solver)"
+if [ "$nblocks" -ge 3 ] && [ "$nblocks" -le 14 ]; then
+  pass "the tutorial has $nblocks commands (at most fourteen)"
 else
-  fail "the tutorial's commands" "$nblocks fenced sh blocks, expected 3 to 11"
+  fail "the tutorial's commands" "$nblocks fenced sh blocks, expected 3 to 14"
 fi
 
 # The script: every block but the setup ones, each followed by a check of
@@ -66,7 +74,7 @@ awk '/^#--- block / { n = $3; skip = 0; first = 1; next }
      !skip { print }' "$T/blocks" >"$T/run.sh"
 mkdir "$T/clone"
 ln -s "$LCPLAB_BUILDDIR" "$T/clone/build"
-# read only: the template plugin and the header it includes (step 10)
+# read only: the template plugin and the header it includes (step 13)
 ln -s "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/examples" "$T/clone/examples"
 ln -s "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/libsolvers" "$T/clone/libsolvers"
 (cd "$T/clone" && DATA=$data sh "$T/run.sh") >"$T/out" 2>"$T/err"
@@ -87,6 +95,13 @@ if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
   else
     fail "the profile figure" "no results/mine.png / .pdf: $(grep -i gnuplot "$T/err" | head -n 2)"
   fi
+  for f in scene-results/myscene scene-profile; do
+    if [ -s "$T/clone/$f.png" ] && [ -s "$T/clone/$f.pdf" ]; then
+      pass "your own scene's profile figure $f.png / .pdf"
+    else
+      fail "your own scene's profile figure" "no $f.png / .pdf"
+    fi
+  done
   if [ -s "$T/clone/py-profile.png" ] && [ -s "$T/clone/py-profile.pdf" ]; then
     pass "lcplab.profile(compare(...), figure=...) draws the profile figure from Python"
   else
@@ -105,7 +120,19 @@ if grep -qE '^lcp_CPS_1\.dat +auto +[a-z_]+ +converged' "$T/out"; then
 else
   fail "the Python loop" "$(tail -n 3 "$T/out")"
 fi
-# step 11: both of your solvers converged on the three planted problems, the
+if [ -s "$T/clone/scene-results/myscene.csv" ] && grep -q '<mujoco' "$T/clone/myscene.xml"; then
+  pass "your own scene: saved as MJCF, its experiment's CSV written"
+else
+  fail "your own scene" "no myscene.xml or scene-results/myscene.csv"
+fi
+# J M^-1 J' + diag(cfm) against the problem's A: rounding only
+if grep -qE '^[0-9]+ contacts, J \([0-9]+, [0-9]+\), max \|J M\^-1 J. - A\| = [0-9.]+e-1[0-9]$' \
+  "$T/out"; then
+  pass "your own scene: J M^-1 J' is the problem's A to rounding"
+else
+  fail "your own scene's J M^-1 J'" "$(grep contacts "$T/out" | head -n 1)"
+fi
+# step 14: both of your solvers converged on the three planted problems, the
 # library's too, and only the Python one has a call overhead
 for s in lemke pgs my_jacobi np_pgs; do
   n=$(grep -cE "^spd[0-9]+ +$s +converged " "$T/out")
