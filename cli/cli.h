@@ -184,6 +184,12 @@ void cli_error(const char *fmt, ...)
  * not start with path, "PATH: " is prepended so that the file is named. */
 void cli_error_lib(const char *path, const char *err);
 
+/* When solver s comes from a plugin (slv_solver_origin), a fatal signal in
+ * it (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) writes one line naming the
+ * solver and the plugin and ends the program by that signal; nothing for a
+ * built-in solver.  docs/plugins.md, "Safety". */
+void cli_guard_plugin(const slv_solver *s);
+
 
 /* The usage line of --max-memory (default IO_DEFAULT_MAX_MEMORY). */
 #define CLI_MAX_MEMORY_USAGE                                                                       \

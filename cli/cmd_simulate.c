@@ -275,6 +275,7 @@ void cli_world_note_solver(const char *cmd, const cli_world_args *a) {
 /* The settings every world of the command gets (solver, log, SIMD). */
 static void command_settings(const cli_world_args *a, dyn_world_settings *s) {
   if (!a->solver) snprintf(s->solver, sizeof s->solver, "%s", cli_world_default_solver(a));
+  cli_guard_plugin(slv_solver_find(s->solver)); /* a plugin's crash named (docs/plugins.md) */
   if (a->solver_log) {
     s->opt.log_level_fn = a->solver_log;
     s->opt.log_ctx = a->solver_log_ctx;

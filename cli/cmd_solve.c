@@ -441,6 +441,7 @@ static int choose(const solve_args *a, const io_instance *inst, const slv_solver
     cli_error("%s: the file's solver '%s' is not a known solver (give --solver)", a->file, name);
     return CLI_EXIT_USAGE;
   }
+  cli_guard_plugin(*solver);
   *opt = exp_solve_options(&a->fl, inst);
   if (slv_options_validate(opt, msg, sizeof msg) != SLV_OK) {
     cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");

@@ -12,7 +12,9 @@
  * so `awk '{print $1}'` gives the names.  With --json: one JSON array, an
  * object per solver in registry order: name, accepts (CAPS's words),
  * summary, cite (its key in docs/references.bib), params (the constants and
- * rules it runs with by default, slv.h).  The plain listing leaves params
+ * rules it runs with by default, slv.h), and for a solver registered at run
+ * time its origin (a plugin's path, python:NAME; docs/plugins.md).  The
+ * plain listing leaves params
  * out: at up to ~150 characters a line it would wrap every row.  Exit 0; 2
  * on any other argument.
  */
@@ -31,7 +33,8 @@ static void usage(FILE *f) {
              "summary.  The name is what 'lcplab solve --solver NAME' takes.\n"
              "\n"
              "  --json   one JSON array instead: {name, accepts: [...], summary, cite,\n"
-             "           params} each (params: its default constants and rules)\n");
+             "           params} each (params: its default constants and rules; a\n"
+             "           plugin's solver also has origin, the plugin's path)\n");
 }
 
 /* "lcp box free" -> ["lcp","box","free"] */
@@ -69,6 +72,10 @@ static int print_json(void) {
     cli_json_string(stdout, s->cite);
     fputs(",\"params\":", stdout);
     cli_json_string(stdout, s->params ? s->params : "");
+    if (slv_solver_origin(s)) { /* a registered solver: where it came from (docs/plugins.md) */
+      fputs(",\"origin\":", stdout);
+      cli_json_string(stdout, slv_solver_origin(s));
+    }
     fputc('}', stdout);
     first = 0;
   }

@@ -63,6 +63,8 @@ static void usage(FILE *f) {
              "  tex          print texts in LaTeX, as the experiment tables write them\n"
              "\n"
              "options:\n"
+             "  --plugin PATH  load a C plugin's solvers first (any command; repeatable;\n"
+             "               LCPLAB_PLUGINS=P1:P2 too; docs/plugins.md)\n"
              "  --help       this text\n"
              "  --version    print the version\n"
              "\n"
@@ -140,6 +142,44 @@ static int help_of(const char *name) {
   return CLI_EXIT_USAGE;
 }
 
+/* The plugins (docs/plugins.md, "C plugins"): LCPLAB_PLUGINS (a
+ * colon-separated list), then each `--plugin PATH` (or --plugin=PATH)
+ * before a `--`, wherever it stands, taken out of argv so that every
+ * command sees its own arguments only.  -1 when all loaded, else the exit
+ * status after the message. */
+static int load_plugins(int *argc, char **argv) {
+  char err[EXP_PATH_MAX + 512];
+  if (exp_plugins_load_list(getenv("LCPLAB_PLUGINS"), err, sizeof err) != 0) {
+    cli_error("LCPLAB_PLUGINS: %s", err);
+    return CLI_EXIT_USAGE;
+  }
+  int out = 1, args_done = 0;
+  for (int i = 1; i < *argc; i++) {
+    const char *path = NULL;
+    if (!args_done && strcmp(argv[i], "--") == 0) args_done = 1;
+    if (!args_done && strncmp(argv[i], "--plugin=", 9) == 0) {
+      path = argv[i] + 9;
+    } else if (!args_done && strcmp(argv[i], "--plugin") == 0) {
+      if (i + 1 >= *argc) {
+        cli_error("option --plugin needs a value (the plugin's path)");
+        return CLI_EXIT_USAGE;
+      }
+      path = argv[++i];
+    }
+    if (!path) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    if (exp_plugin_load(path, err, sizeof err) != 0) {
+      cli_error("%s", err);
+      return CLI_EXIT_USAGE;
+    }
+  }
+  argv[out] = NULL;
+  *argc = out;
+  return -1;
+}
+
 int main(int argc, char **argv) {
   /* Under a file size limit (ulimit -f) a write past it raises SIGXFSZ,
    * whose default action kills the program with no message and a temporary
@@ -149,6 +189,8 @@ int main(int argc, char **argv) {
    * external solvers) inherit it: their figures are checked before they
    * replace old ones (libexperiment/figure.c). */
   signal(SIGXFSZ, SIG_IGN);
+  int rc = load_plugins(&argc, argv);
+  if (rc >= 0) return rc;
   if (argc < 2) {
     usage(stderr);
     return CLI_EXIT_USAGE;
@@ -180,6 +222,29 @@ int main(int argc, char **argv) {
 }
 
 /* ---- shared helpers ------------------------------------------------------------- */
+
+/* The line a crash in a plugin's solver writes (cli_guard_plugin). */
+static char crash_line[EXP_PATH_MAX + 256];
+static size_t crash_len;
+
+static void on_crash(int sig) {
+  ssize_t r = write(STDERR_FILENO, crash_line, crash_len);
+  (void)r;
+  signal(sig, SIG_DFL);
+  raise(sig); /* the exit status says the signal (128 + sig in a shell) */
+}
+
+void cli_guard_plugin(const slv_solver *s) {
+  const char *origin = slv_solver_origin(s);
+  if (!origin) return;
+  int n = snprintf(crash_line, sizeof crash_line,
+                   "lcplab: solver '%s' from plugin %s crashed (a fatal signal in the "
+                   "plugin's code); no result\n",
+                   s->name, origin[0] ? origin : "(no path)");
+  crash_len = n > 0 && (size_t)n < sizeof crash_line ? (size_t)n : 0;
+  static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+  for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) signal(sigs[k], on_crash);
+}
 
 /* The sink of the library's messages (exp.h, exp_log): errors and status
  * lines as "lcplab: LINE", notes as "lcplab: note: LINE" on stderr; a

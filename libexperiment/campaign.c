@@ -425,6 +425,14 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
     abs_path(o->plan, dir, sizeof dir);
     rc = prepare_plan(o, log, pl, dir);
   }
+  if (rc < 0 && exp_plan_python_solver(pl)) {
+    exp_say(log, EXP_SAY_ERROR,
+            "experiment: --plan: solver '%s' is a Python callable, which the plan's `lcplab "
+            "task` processes cannot reach: run the experiment from Python (run_experiment, "
+            "compare), or make it a C plugin (docs/plugins.md)",
+            exp_plan_python_solver(pl));
+    rc = EXP_EXIT_USAGE;
+  }
   if (rc < 0 && existed && start_over(log, dir) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(pl, o->chunk) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0) {
@@ -455,7 +463,7 @@ static int campaign_plan_ready(const exp_campaign_opts *o, const exp_log *log, e
 /* Runs the plan's tasks and collects; the status. */
 static int campaign_tasks(const exp_campaign_opts *o, const exp_log *log, const exp_plan *pl,
                           const char *out) {
-  exp_jobs_opts jo = { o->jobs > 0 ? o->jobs : 1, o->tty, o->stop, o->stop_ctx };
+  exp_jobs_opts jo = { o->jobs > 0 ? o->jobs : 1, o->tty, o->stop, o->stop_ctx, o->fork };
   exp_jobs_report rep;
   int jr = exp_jobs_run(pl, &jo, &rep);
   exp_collect_opts co = { out,

@@ -113,8 +113,23 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
              : exp_cfg_error(ps, key, "out of memory");
 }
 
+/* `plugin PATH` (docs/plugins.md, "C plugins"): the plugin loaded now, so
+ * that the lines after it may name its solvers; PATH relative to the
+ * file's folder.  A plan's copy of the file loads it again (nothing, when
+ * plugins.tsv loaded it already). */
+static int cfg_plugin(const exp_cfg_parser *ps, const exp_config *cfg, char **w, int nw) {
+  if (nw != 2) return exp_cfg_error(ps, w[0], "expected one path (the plugin's .so)");
+  char path[EXP_PATH_MAX], err[EXP_PATH_MAX + 512];
+  int r = w[1][0] == '/' ? snprintf(path, sizeof path, "%s", w[1])
+                         : snprintf(path, sizeof path, "%s/%s", cfg->dir, w[1]);
+  if (r < 0 || (size_t)r >= sizeof path) return exp_cfg_error(ps, w[0], "path too long");
+  if (exp_plugin_load(path, err, sizeof err) != 0) return exp_cfg_error(ps, w[0], "%s", err);
+  return -1;
+}
+
 static int parse_line(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
   const char *key = w[0];
+  if (strcmp(key, "plugin") == 0) return cfg_plugin(ps, cfg, w, nw);
   if (strcmp(key, "experiment") == 0) return open_section(ps, cfg, w, nw);
   if (strcmp(key, "external") == 0) return exp_cfg_external(ps, cfg, w, nw);
   return exp_cfg_key(ps, cfg, w, nw);

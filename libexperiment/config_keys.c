@@ -612,7 +612,8 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
     if (strcmp(key, rules[k].key) == 0) rule = &rules[k];
   if (!rule)
     return exp_cfg_error(ps, key,
-                         "unknown key (experiment, external, solvers, instances, generate, scene, "
+                         "unknown key (experiment, external, plugin, solvers, instances, generate, "
+                         "scene, "
                          "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
                          "seed, integrators, friction, compare, figure, on_failure, "
                          "fallback_solver, fallback_max_iter, allow_loose_tol)");

@@ -769,6 +769,27 @@ EXP_API int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **pr
 /* Frees n problems (their paths) and the array. */
 EXP_API void exp_probs_free(exp_prob *probs, int n);
 
+/* ---- C plugins (plugin.c; docs/plugins.md, "C plugins") ------------------ */
+
+/* How many plugins a process may load. */
+#define EXP_MAX_PLUGINS 32
+
+/* Loads the plugin at path (its links resolved) and registers its solvers:
+ * 0 (also when that file is loaded already), or -1 with err naming the
+ * plugin and what was wrong: not found, not a shared library, not an
+ * lcplab plugin (no slv_plugin_abi or slv_plugin_init), built for another
+ * solver ABI (both numbers), a registration refused (a name taken). */
+EXP_API int exp_plugin_load(const char *path, char *err, size_t len);
+/* Each plugin of a colon-separated list (LCPLAB_PLUGINS; empty entries
+ * skipped), in order: 0, or -1 at the first failure with its err. */
+EXP_API int exp_plugins_load_list(const char *list, char *err, size_t len);
+/* The plugins loaded, in order: their real paths. */
+EXP_API int exp_plugin_count(void);
+EXP_API const char *exp_plugin_path(int i); /* NULL if out of range */
+/* The SHA-256 (hex) of the loaded plugin at real path, as it was when it
+ * was loaded; NULL if no plugin was loaded from there. */
+EXP_API const char *exp_plugin_sha256_of(const char *real);
+
 /* ---- plans and tasks (plan.c) ------------------------------------------- */
 
 typedef struct exp_task {
@@ -807,6 +828,10 @@ typedef struct exp_plan {
                                      process's, exp_self_path) */
   exp_program *progs;             /* the externals' files and their hashes (programs.tsv) */
   int nprogs;
+  exp_program *plugs; /* the solvers from outside its tasks use: a C plugin's real path and
+                         SHA-256, a Python callable's origin and a hash of this process
+                         (plugins.tsv; plan_plugins.c); ext is -1 */
+  int nplugs;
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none
@@ -829,6 +854,29 @@ EXP_API int exp_plan_programs(exp_plan *pl);
  * real): an external's program, a plugin.  0, or -1 with err. */
 EXP_API int exp_program_hash(const char *path, char *real, size_t rlen, char sha[65], char *err,
                              size_t len);
+/* The registered solvers from outside that pl's tasks use (plan_plugins.c):
+ * each plugin's path and hash, or a Python callable's origin and a hash of
+ * this process, into pl->plugs.  0, or -1 out of memory.  exp_plan_programs
+ * calls it. */
+EXP_API int exp_plan_plugins(exp_plan *pl);
+/* The name of a Python callable among pl's solvers, or NULL: a plan for
+ * GNU parallel or Slurm refuses it. */
+EXP_API const char *exp_plan_python_solver(const exp_plan *pl);
+/* pl's record of the plugin (or Python callable) solver sv comes from, or
+ * NULL for a built-in solver. */
+EXP_API const exp_program *exp_plan_plugin_of(const exp_plan *pl, const slv_solver *sv);
+struct exp_rbuf; /* below (rows being built) */
+/* plugins.tsv's text ("# plugin TAB sha256", a line per entry) into b:
+ * 0, or nonzero out of memory. */
+EXP_API int exp_plan_plugins_tsv(const exp_plan *pl, struct exp_rbuf *b);
+/* Loads the plugins of the plan folder dir's plugins.tsv into this process
+ * and records them in pl->plugs: -1 when done (or no such file), else exit
+ * status 2 after the message (a plugin that cannot load, a Python
+ * callable). */
+EXP_API int exp_plan_load_plugins(const char *dir, exp_plan *pl);
+/* 1 with err when the plugin of solver sv changed since the plan hashed
+ * it (this process loaded other bytes), else 0. */
+EXP_API int exp_plugin_changed(const exp_plan *pl, const slv_solver *sv, char *err, size_t len);
 /* 1 with err naming the file when a file of external ext changed (or is
  * gone) since the plan hashed it, else 0. */
 EXP_API int exp_programs_changed(const exp_plan *pl, int ext, char *err, size_t len);
@@ -1041,6 +1089,19 @@ EXP_API const char *exp_csv2_header(exp_kind k);
  * time). */
 typedef enum exp_stop { EXP_STOP_NONE = 0, EXP_STOP_FINISH = 1, EXP_STOP_NOW = 2 } exp_stop;
 
+/* Around each fork of a worker (each may be NULL): before in the parent,
+ * then parent in the parent or child in the new worker.  An embedding
+ * interpreter keeps its state consistent across the fork with them (the
+ * Python extension: the GIL taken over the fork, PyOS_AfterFork_Child in
+ * the worker, so that a Python solver runs there; docs/plugins.md,
+ * "Python solvers"). */
+typedef struct exp_fork_hooks {
+  void (*before)(void *ctx);
+  void (*parent)(void *ctx);
+  void (*child)(void *ctx);
+  void *ctx;
+} exp_fork_hooks;
+
 typedef struct exp_jobs_opts {
   int jobs; /* worker processes */
   int tty;  /* one progress line (else plain lines) */
@@ -1048,6 +1109,7 @@ typedef struct exp_jobs_opts {
    * asked for it (0: none); NULL: never stop */
   int (*stop)(void *ctx, int *sig);
   void *stop_ctx;
+  const exp_fork_hooks *fork; /* NULL: none */
 } exp_jobs_opts;
 
 typedef struct exp_jobs_report {
@@ -1089,6 +1151,7 @@ typedef struct exp_campaign_opts {
                           a caller that is not lcplab, as Python, gives it) */
   int (*stop)(void *ctx, int *sig); /* polled while the tasks run (exp_jobs_opts) */
   void *stop_ctx;
+  const exp_fork_hooks *fork; /* around each worker's fork (exp_jobs_opts); NULL: none */
 } exp_campaign_opts;
 
 /* Reads the file, prepares its problems, writes the plan to OUT/campaign

@@ -148,7 +148,11 @@ static int spawn(pool *p, worker *w) {
   }
   fflush(stdout);
   fflush(stderr);
+  const exp_fork_hooks *hk = p->o->fork;
+  if (hk && hk->before) hk->before(hk->ctx);
   pid_t pid = fork();
+  if (hk && pid != 0 && hk->parent) hk->parent(hk->ctx);
+  if (hk && pid == 0 && hk->child) hk->child(hk->ctx);
   if (pid < 0) {
     close(down[0]), close(down[1]), close(up[0]), close(up[1]);
     return -1;

@@ -27,6 +27,9 @@
  *                    srcK for a scene), solver, integrator, friction, label
  *   programs.tsv     external, path, sha256: the files each external solver
  *                    runs (program.c), in its tasks' keys; not part of the id
+ *   plugins.tsv      path, sha256: the C plugins whose solvers the tasks use
+ *                    (plan_plugins.c), loaded by `lcplab task` before
+ *                    plan.exp is read, in their tasks' keys; not part of the id
  *   task-ids         0..T-1, one a line (GNU parallel's input)
  *   run-parallel.sh  GNU parallel over the task ids, --joblog, --resume-failed
  *   slurm.sbatch     a job array, C tasks per array element, the time limit
@@ -490,7 +493,7 @@ static int record_plan(const exp_plan *pl) {
   static const char *const files[] = { "plan.exp",     "plan.vars",       "plan.info",
                                        "problems.tsv", "solvers.tsv",     "tasks.tsv",
                                        "task-ids",     "run-parallel.sh", "slurm.sbatch",
-                                       "programs.tsv", "joblog" };
+                                       "programs.tsv", "plugins.tsv",     "joblog" };
   int nf = (int)(sizeof files / sizeof files[0]), n = nf + pl->ntasks;
   const char **names = malloc((size_t)n * sizeof *names);
   char *res = malloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1) * 24);
@@ -512,7 +515,7 @@ static int record_plan(const exp_plan *pl) {
 
 int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 },
-           solvers = { 0 }, progs = { 0 };
+           solvers = { 0 }, progs = { 0 }, plugs = { 0 };
   char self[PATH_MAX];
   if (pl->program[0])
     snprintf(self, sizeof self, "%s", pl->program);
@@ -520,7 +523,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
     exp_self_path(self, sizeof self);
   int bad = render_problems(pl, &probs) | render_solvers(pl, &solvers) | render_tasks(pl, &tasks) |
             render_info(pl, &info) | render_scripts(pl, chunk, self, &par, &sb) |
-            render_programs(pl, &progs);
+            render_programs(pl, &progs) | exp_plan_plugins_tsv(pl, &plugs);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "out of memory writing the plan");
@@ -538,6 +541,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "solvers.tsv", solvers.buf, solvers.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "programs.tsv", progs.buf, progs.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "plugins.tsv", plugs.buf, plugs.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
           write_file(&pl->cfg.log, pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
@@ -551,6 +555,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf_free(&sb);
   exp_rbuf_free(&info);
   exp_rbuf_free(&progs);
+  exp_rbuf_free(&plugs);
   return bad ? -1 : 0;
 }
 
@@ -808,6 +813,8 @@ int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
   char cfgdir[EXP_PATH_MAX] = ".", path[EXP_PATH_MAX + 32];
   int rc = read_info(dir, pl, cfgdir, sizeof cfgdir);
   if (rc >= 0) return rc;
+  /* the plugins first: the experiment file names their solvers */
+  if ((rc = exp_plan_load_plugins(dir, pl)) >= 0) return rc;
   exp_vars vars;
   char *vtext = NULL;
   rc = read_vars(&pl->cfg.log, dir, &vars, &vtext);
@@ -830,6 +837,8 @@ int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
 void exp_plan_free(exp_plan *pl) {
   for (int k = 0; k < pl->nprogs; k++) free(pl->progs[k].path);
   free(pl->progs);
+  for (int k = 0; k < pl->nplugs; k++) free(pl->plugs[k].path);
+  free(pl->plugs);
   exp_config_free(&pl->cfg);
   exp_probs_free(pl->probs, pl->nprobs);
   free(pl->tasks);

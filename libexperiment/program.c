@@ -197,7 +197,7 @@ int exp_plan_programs(exp_plan *pl) {
     free(files);
     if (bad) return -1;
   }
-  return 0;
+  return exp_plan_plugins(pl);
 }
 
 int exp_programs_changed(const exp_plan *pl, int ext, char *err, size_t len) {

@@ -43,6 +43,12 @@ void exp_task_key(const exp_plan *pl, int i, char key[65]) {
       exp_sha256_add(&h, pl->progs[k].path, strlen(pl->progs[k].path) + 1);
       exp_sha256_add(&h, pl->progs[k].sha256, strlen(pl->progs[k].sha256) + 1);
     }
+  /* a plugin's (or a Python callable's) content: another version is another solver */
+  const exp_program *plug = exp_plan_plugin_of(pl, pl->tasks[i].solver.sv);
+  if (plug) {
+    exp_sha256_add(&h, plug->path, strlen(plug->path) + 1);
+    exp_sha256_add(&h, plug->sha256, strlen(plug->sha256) + 1);
+  }
   exp_sha256_hex(&h, key);
 }
 

@@ -1,9 +1,11 @@
 /* registry.c -- the solvers, by name.
  *
- * One static const NULL-terminated table: no constructor-time
- * self-registration (global state, and static linking can drop it).  Adding a
- * solver takes its .c file, one line here, one line in Makefile.am and a
- * test.  Also: what a solver accepts (slv_solver_accepts), checked by
+ * One static const NULL-terminated table of the built-in solvers: no
+ * constructor-time self-registration (global state, and static linking can
+ * drop it).  Adding a built-in solver takes its .c file, one line here, one
+ * line in Makefile.am and a test.  Solvers registered at run time (plugins,
+ * Python callables) follow the built-in ones in slv_solver_at's order and
+ * live in register.c's table (docs/plugins.md).  Also: what a solver accepts (slv_solver_accepts), checked by
  * slv_solve before dispatch.
  */
 #include "slv_internal.h"
@@ -54,21 +56,30 @@ static const slv_solver *const registry[] = {
   NULL,
 };
 
-int slv_solver_count(void) {
+int slv_solver_count_builtin(void) {
   int k = 0;
   while (registry[k]) k++;
   return k;
 }
 
+const slv_solver *slv_solver_builtin_at(int i) {
+  return i >= 0 && i < slv_solver_count_builtin() ? registry[i] : NULL;
+}
+
+/* The built-in solvers, then the registered ones (register.c). */
+int slv_solver_count(void) { return slv_solver_count_builtin() + slv_registered_count(); }
+
 const slv_solver *slv_solver_at(int i) {
-  if (i < 0 || i >= slv_solver_count()) return NULL;
-  return registry[i];
+  int nb = slv_solver_count_builtin();
+  return i < nb ? slv_solver_builtin_at(i) : slv_registered_at(i - nb);
 }
 
 const slv_solver *slv_solver_find(const char *name) {
   if (!name) return NULL;
   for (int k = 0; registry[k]; k++)
     if (strcmp(registry[k]->name, name) == 0) return registry[k];
+  for (int k = 0, n = slv_registered_count(); k < n; k++)
+    if (strcmp(slv_registered_at(k)->name, name) == 0) return slv_registered_at(k);
   return NULL;
 }
 

@@ -75,7 +75,10 @@ typedef enum slv_status {
                                rounding); ODE's "LCP internal error, s <= 0" */
   SLV_NO_SOLUTION = 7,      /* proved that no solution exists (exhaustive enumeration) */
   SLV_TIME_LIMIT = 8,       /* opt.time_limit passed: stopped at the next poll */
-  SLV_INTERRUPTED = 9       /* opt.cancel asked to stop: stopped at that poll */
+  SLV_INTERRUPTED = 9,      /* opt.cancel asked to stop: stopped at that poll */
+  SLV_ERROR = 10            /* a registered solver gave no answer: its code failed (a Python
+                               callable raised, returned no array or one of the wrong
+                               length); x is the start; the message says what happened */
 } slv_status;
 
 /* Short lower-case name ("converged", "max_iter", ...; 0 is "converged");
@@ -550,6 +553,109 @@ struct slv_solver {
 SLV_API int slv_solver_count(void);
 SLV_API const slv_solver *slv_solver_at(int i);              /* NULL if out of range */
 SLV_API const slv_solver *slv_solver_find(const char *name); /* NULL if unknown */
+
+/* ---- solvers added at run time: the public solver interface ------------- */
+/* A solver from outside the library (a C plugin, a Python callable behind
+ * the extension, a program's own) is registered once with
+ * slv_solver_register and is then a slv_solver like the built-in ones:
+ * slv_solver_find finds it, slv_workspace_new and slv_solve run it, and
+ * slv_solve's checks, residuals, verdict, time limit and cancel callback
+ * apply to it exactly as to pgs (docs/plugins.md).  SLV_SOLVER_ABI is the
+ * version of this interface (slv_solver_def, slv_call_*, slv_problem,
+ * slv_options, slv_status): a def compiled against another version is
+ * refused, naming both. */
+#define SLV_SOLVER_ABI 1
+/* The longest name (characters, without the NUL) a registered solver may have. */
+#define SLV_SOLVER_NAME_MAX 47
+/* How many solvers a process may register. */
+#define SLV_REGISTER_MAX 64
+
+/* What slv_solve hands a registered solver's solve (opaque): its stop
+ * conditions and where its counts and message go.  Valid during that call
+ * only. */
+typedef struct slv_call slv_call;
+
+typedef struct slv_solver_def {
+  int abi;             /* SLV_SOLVER_ABI as the def's code was compiled */
+  const char *name;    /* 1..SLV_SOLVER_NAME_MAX of [A-Za-z0-9_.+-], not "all"; copied */
+  const char *summary; /* one line, or NULL; copied (first 159 characters) */
+  const char *cite;    /* a bibliography key, or NULL; copied */
+  const char *params;  /* one line: the constants it runs with (slv_solver.params), or NULL */
+  unsigned caps;       /* SLV_CAP_*: what it accepts; slv_solve refuses the rest for it */
+  int max_n;           /* largest n accepted; 0 = no limit */
+  size_t state_size;   /* bytes of its state, zeroed, allocated by slv_workspace_new */
+  /* allocate what problems up to n_max need (SLV_OK or SLV_ERR_NOMEM); may
+   * be NULL.  The only place it may allocate. */
+  slv_status (*init)(void *state, int n_max, const slv_options *opt, void *ctx);
+  /* release; must accept a state whose init failed or never ran; may be NULL */
+  void (*free)(void *state, void *ctx);
+  /* solve p, validated and accepted by caps (read it only); x: in/out,
+   * the start point on entry (opt->warm_start's x or P(0)), the answer on
+   * return; w: out, size p->n (scratch: slv_solve recomputes it).  Never
+   * allocates, never prints; polls slv_call_poll in its loops and ends
+   * with its status on a nonzero answer; reports its iterations and own
+   * measure by slv_call_iteration.  Returns one of slv_status's values
+   * (another is taken as SLV_STAGNATED, the message saying so); a
+   * negative one refuses the problem (with slv_call_message's reason). */
+  slv_status (*solve)(void *state, slv_call *call, const slv_problem *p, const slv_options *opt,
+                      double *x, double *w, void *ctx);
+  void *ctx; /* passed to init, free and solve (a plugin's table, a Python callable) */
+} slv_solver_def;
+
+/* Adds the solver def describes to the process's table (copied; def may
+ * go after the call, ctx and the functions must stay): SLV_OK, or
+ * SLV_ERR_INVALID with msg naming the field (a wrong abi gives both
+ * versions; a name taken by a built-in or registered solver says which;
+ * the table full).  origin (may be NULL) says where the solver came from,
+ * e.g. a plugin's absolute path; slv_solver_origin returns it.
+ * The table is process-wide, append-only and guarded by a lock: a solver
+ * registered stays registered (its descriptor's address valid) until the
+ * process ends, so lookups need no lock held across a solve
+ * (docs/plugins.md, "Where registered solvers live").  Register before
+ * starting solves on other threads. */
+SLV_API slv_status slv_solver_register(const slv_solver_def *def, const char *origin, char *msg,
+                                       size_t msglen);
+/* Where a registered solver came from (slv_solver_register's origin, ""
+ * when none was given); NULL for a built-in one. */
+SLV_API const char *slv_solver_origin(const slv_solver *s);
+
+/* The solver's poll (slv.h, "stopping a solve") after about `work`
+ * multiply-adds since its previous one: 0 to go on, else SLV_TIME_LIMIT
+ * or SLV_INTERRUPTED, which it returns with its iterate. */
+SLV_API slv_status slv_call_poll(slv_call *call, double work);
+/* Records the iterations done so far and the solver's own stopping measure
+ * (res.iterations, res.solver_residual, one history entry unless it is
+ * NaN: a solver without a measure of its own). */
+SLV_API void slv_call_iteration(slv_call *call, int iterations, double own_residual);
+/* Records pivots (pivoting methods). */
+SLV_API void slv_call_pivots(slv_call *call, int pivots);
+/* The result's message (res.message), printf-style: why it failed or refused. */
+SLV_API void slv_call_message(slv_call *call, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- C plugins (docs/plugins.md, "C plugins") ---------------------------- */
+/* A plugin is a shared library with these two symbols, which lcplab's
+ * loader (libexperiment: `lcplab --plugin PATH`, LCPLAB_PLUGINS, an
+ * experiment file's `plugin PATH`, Python's load_plugin) looks up:
+ *   SLV_PLUGIN_ABI_DEFINE;   at file scope: the SLV_SOLVER_ABI it was
+ *                            built with, compared before any of its code runs;
+ *   slv_plugin_init          registers its solvers (slv_solver_register,
+ *                            with origin as their origin) and returns
+ *                            SLV_OK, or a refusal with msg saying why.
+ * Both are declared here, so a plugin compiles warning-free and exports
+ * them even under -fvisibility=hidden; the library defines neither. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define SLV_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define SLV_PLUGIN_EXPORT
+#endif
+SLV_PLUGIN_EXPORT extern const int slv_plugin_abi;
+SLV_PLUGIN_EXPORT slv_status slv_plugin_init(const char *origin, char *msg, size_t msglen);
+typedef slv_status (*slv_plugin_init_fn)(const char *origin, char *msg, size_t msglen);
+#define SLV_PLUGIN_ABI_DEFINE const int slv_plugin_abi = SLV_SOLVER_ABI
 
 /* Human-readable list of what the solver accepts, e.g. "lcp box free findex
  * dense csr"; buf of size len. */

@@ -91,7 +91,22 @@ typedef struct slv_impl {
   void (*free)(void *state);
   slv_status (*solve)(void *state, slv_op *op, const slv_options *opt, double *x, double *w,
                       slv_result *res, slv_hist *h);
+  /* a registered solver's def (register.c), NULL for a built-in one:
+   * slv_workspace_new binds the state to it (slv_registered_bind) before
+   * init */
+  const slv_solver_def *def;
 } slv_impl;
+
+/* register.c: the state of a registered solver's workspace starts with its
+ * def; called on the zeroed state before impl->init. */
+void slv_registered_bind(void *state, const slv_solver_def *def);
+/* register.c: the registered solvers, in the order registered (the
+ * table's count read under its lock). */
+int slv_registered_count(void);
+/* registry.c: the built-in solvers alone. */
+int slv_solver_count_builtin(void);
+const slv_solver *slv_solver_builtin_at(int i);
+const slv_solver *slv_registered_at(int i);
 
 /* The generic workspace: the solver's private state follows the struct. */
 struct slv_workspace {

@@ -27,6 +27,7 @@ const char *slv_status_str(slv_status s) {
   case SLV_NO_SOLUTION: return "no_solution";
   case SLV_TIME_LIMIT: return "time_limit";
   case SLV_INTERRUPTED: return "interrupted";
+  case SLV_ERROR: return "error";
   }
   return "unknown_status";
 }

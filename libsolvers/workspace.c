@@ -82,6 +82,7 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
     ws->history_time = malloc((size_t)ws->history_cap * sizeof *ws->history_time);
     if (!ws->history || !ws->history_time) goto fail;
   }
+  if (s->impl->def) slv_registered_bind(ws->state, s->impl->def);
   if (s->impl->init) {
     slv_status st = s->impl->init(ws->state, n_max, opt);
     if (st) {
@@ -159,7 +160,9 @@ static void note_final_measure(const slv_options *opt, slv_result *res) {
  * SLV_STAGNATED with a message; a solver's failure (max_iter, stagnated,
  * time_limit, ...) on an x that meets the test is converged, the message
  * saying so; an interrupted solve stays interrupted (the caller asked to
- * stop, and acts on it: a world's step, Python's KeyboardInterrupt).
+ * stop, and acts on it: a world's step, Python's KeyboardInterrupt), and
+ * so does an error (a registered solver's code failed: its x is no answer
+ * of its own).
  * res->solver_status keeps the solver's own status.  A failure
  * that stands keeps its status, with "x is not finite" added when it is so
  * and the measure of x when the message quoted another. */
@@ -187,7 +190,7 @@ static void judge(const slv_solver *s, const slv_problem *p, const slv_options *
       slv_msgf(res->message, sizeof res->message,
                "%s stopped on its own test but res_rel_2=%.3g > tol=%.3g (norm 2 asked)", s->name,
                res->res.res_rel_2, opt->tol);
-  } else if (st > 0 && st != SLV_INTERRUPTED && met) {
+  } else if (st > 0 && st != SLV_INTERRUPTED && st != SLV_ERROR && met) {
     res->status = SLV_CONVERGED;
     slv_msgf(res->message, sizeof res->message,
              "%s ended %s (%d iterations, %d pivots), but its x meets the test: %s %.3g <= tol "

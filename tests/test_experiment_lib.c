@@ -562,7 +562,7 @@ static void test_jobs_and_collect(void) {
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
-  exp_jobs_opts jo = { 2, 0, NULL, NULL };
+  exp_jobs_opts jo = { 2, 0, NULL, NULL, NULL };
   exp_jobs_report rep;
   memset(&rep, 0, sizeof rep);
   CU_ASSERT_EQUAL(exp_jobs_run(&pl, &jo, &rep), 0);

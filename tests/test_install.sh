@@ -17,7 +17,10 @@
 #     and reads an FCLIB file that the installed `lcplab convert` wrote;
 #   - tests/install/consumer.cpp (every public header, one call into each library) built
 #     and linked by g++ and clang++ (those installed) runs;
-#   - the installed lcplab runs (--version) and its man page lcplab(1) is there.
+#   - the installed lcplab runs (--version) and its man page lcplab(1) is there;
+#   - the template plugin examples/plugin, copied into an empty folder and built by its Makefile
+#     (pkg-config only), is listed, solves (pgs's answer), steps a world and runs in a campaign
+#     on 2 jobs and (when installed) under GNU parallel, with the installed lcplab.
 # With a DESTDIR the .pc files are read through copies whose absolute paths get DESTDIR.
 # Last line "N passed, M failed".
 src=$1 dest=$2 prefix=$3 libdir=$4 includedir=$5 bindir=$6 mandir=$7 pcdir=$8 version=$9
@@ -135,4 +138,49 @@ for cxx in g++ clang++; do
     bad "$cxx: C++ consumer" "$(head -c 600 "$T/log") $(cat "$T/out" 2>/dev/null)"
   fi
 done
+
+# the template plugin (examples/plugin; docs/plugins.md), copied into an empty folder and built
+# by its own Makefile with nothing but the installed pkg-config file, then run by the installed
+# lcplab: listed, its answer pgs's on a planted problem, a world stepped, a campaign on 2 jobs
+mkdir -p "$T/plugin/probs"
+cp "$src/examples/plugin/my_jacobi.c" "$src/examples/plugin/Makefile" "$T/plugin/"
+lcplab="$dest$bindir/lcplab"
+if make -C "$T/plugin" CC="$cc" >"$T/log" 2>&1 && [ -f "$T/plugin/my_jacobi.so" ]; then
+  ok "template plugin builds from an empty folder with pkg-config only"
+  "$lcplab" --plugin "$T/plugin/my_jacobi.so" solvers >"$T/out" 2>&1
+  if grep -q '^my_jacobi ' "$T/out"; then ok "installed lcplab --plugin: solvers lists my_jacobi"; else bad "template plugin listed" "$(head -c 300 "$T/out")"; fi
+  "$lcplab" generate --type spd --n 15 --seed 4 --out "$T/plugin/probs/a.lcp" >/dev/null 2>&1
+  "$lcplab" generate --type spd --n 15 --seed 5 --out "$T/plugin/probs/b.lcp" >/dev/null 2>&1
+  "$lcplab" --plugin "$T/plugin/my_jacobi.so" solve "$T/plugin/probs/a.lcp" --solver my_jacobi --tol 1e-12 \
+    --max-iter 100000 --solution "$T/plugin/xj" >/dev/null 2>&1
+  jrc=$?
+  "$lcplab" solve "$T/plugin/probs/a.lcp" --solver pgs --tol 1e-12 --max-iter 100000 --solution "$T/plugin/xp" >/dev/null 2>&1
+  d=$(paste "$T/plugin/xj" "$T/plugin/xp" | awk '{ e = $1 - $2; if (e < 0) e = -e; if (e > m) m = e } END { printf "%.3g", m }')
+  if [ "$jrc" -eq 0 ] && awk "BEGIN { exit !($d <= 1e-8) }"; then ok "template plugin solves: converged, pgs's answer (max diff $d)"; else bad "template plugin solve" "exit $jrc, max diff $d"; fi
+  if "$lcplab" --plugin "$T/plugin/my_jacobi.so" simulate --scene stack --solver my_jacobi --friction none --steps 10 2>&1 |
+    grep -q '"solver":"my_jacobi"'; then
+    ok "template plugin steps a world"
+  else
+    bad "template plugin steps a world"
+  fi
+  printf 'plugin my_jacobi.so\nexperiment profile cmp\nsolvers pgs my_jacobi\ninstances probs\ntol 1e-6\nmin_runs 2\nmin_time 0.001\n' >"$T/plugin/cmp.exp"
+  if "$lcplab" experiment "$T/plugin/cmp.exp" --out "$T/plugin/out" --jobs 2 --no-plot >"$T/out" 2>&1 &&
+    [ "$(grep -v '^#' "$T/plugin/out/cmp.csv" | awk -F, '$4 == "my_jacobi" && $6 == "converged"' | wc -l)" -eq 2 ]; then
+    ok "template plugin in a campaign on 2 jobs: converged on both problems"
+  else
+    bad "template plugin campaign" "$(tail -c 300 "$T/out")"
+  fi
+  if command -v parallel >/dev/null 2>&1; then
+    if "$lcplab" experiment "$T/plugin/cmp.exp" --plan "$T/plugin/plan" >"$T/out" 2>&1 &&
+      sh "$T/plugin/plan/run-parallel.sh" >>"$T/out" 2>&1 &&
+      "$lcplab" collect "$T/plugin/plan" --out "$T/plugin/col" --no-plot >>"$T/out" 2>&1 &&
+      [ "$(grep -v '^#' "$T/plugin/col/cmp.csv" | awk -F, '$4 == "my_jacobi" && $6 == "converged"' | wc -l)" -eq 2 ]; then
+      ok "template plugin under GNU parallel (the plan's plugins.tsv): converged on both problems"
+    else
+      bad "template plugin under GNU parallel" "$(tail -c 300 "$T/out")"
+    fi
+  fi
+else
+  bad "template plugin builds" "$(head -c 600 "$T/log")"
+fi
 tst_done

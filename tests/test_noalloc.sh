@@ -1,13 +1,14 @@
 #!/bin/sh
 # test_noalloc.sh -- "only *_new / *_init allocate" (docs/README.md, "No allocation in solve loops"), checked
-# on the library sources: every malloc/calloc/realloc in libsolvers/*.c and
-# libdynamics/*.c must sit inside a function whose name ends in _new, _init,
+# on the library sources: every malloc/calloc/realloc in libsolvers/*.c,
+# libdynamics/*.c and the template plugin examples/plugin/*.c (its solve
+# loop too; docs/plugins.md, "The rules") must sit inside a function whose name ends in _new, _init,
 # _reserve or _alloc.  The instance readers (io_*.c, instance.c) allocate by
 # design and are exempt.
 # A function starts at a line "type name(args...) {" or "name(...)" at column 0.
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 pass=0 fail=0
-for f in "$top"/libsolvers/*.c "$top"/libdynamics/*.c; do
+for f in "$top"/libsolvers/*.c "$top"/libdynamics/*.c "$top"/examples/plugin/*.c; do
   [ -f "$f" ] || continue
   case $(basename "$f") in io_*.c|instance.c) continue ;; esac
   bad=$(awk '

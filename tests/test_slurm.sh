@@ -12,7 +12,8 @@
 #    no accounting, proctrack/linuxproc, task/none);
 # 2. slurmctld and slurmd in the foreground (-D), started in the background,
 #    their process ids kept; the node must come up (sinfo: idle);
-# 3. the small plan of test_campaign.sh: `lcplab experiment --plan` with
+# 3. the small plan of test_campaign.sh, with the template plugin's solver
+#    (examples/plugin): `lcplab experiment --plan` with
 #    --chunk 3, `sbatch DIR/slurm.sbatch` (a job array), waiting with squeue
 #    until no element is left (sacct is read when accounting answers; it is
 #    off here), `lcplab collect`, and the merged CSVs compared, timing columns
@@ -134,9 +135,16 @@ cat >"$T/p2.dat" <<'DAT'
 0 2
 -2 1
 DAT
-cat >"$T/small.exp" <<'EOF'
+# the template plugin (examples/plugin, built by make check as a module): every array element
+# loads it from the plan's plugins.tsv
+BUILD=${LCPLAB_BUILDDIR:-$SRC/build}
+plug=$BUILD/tests/plugins/.libs/my_jacobi.so
+[ -f "$plug" ] || make -C "$BUILD" tests/plugins/my_jacobi.la >/dev/null 2>&1
+[ -f "$plug" ] || die "the template plugin is built" "$plug missing (make -C $BUILD check builds it)"
+cat >"$T/small.exp" <<EOF
+plugin $plug
 experiment profile prof
-solvers pgs lemke enum direct
+solvers pgs lemke enum direct my_jacobi
 instances p2.dat
 generate spd 8 seeds=1-2
 tol 1e-6 1e-10
@@ -187,6 +195,11 @@ untimed "$T/j1/prof.csv" >"$T/u1"
 untimed "$T/so/prof.csv" >"$T/u2"
 grep -v '^#' "$T/j1/drift.csv" >"$T/d1"
 grep -v '^#' "$T/so/drift.csv" >"$T/d2"
+if grep -q ',my_jacobi,.*,converged,' "$T/u2"; then
+  pass "the plugin's solver ran in the array: converged rows"
+else
+  fail "the plugin's solver in the array" "no converged my_jacobi row"
+fi
 if [ -s "$T/u1" ] && [ -s "$T/d1" ] && cmp -s "$T/u1" "$T/u2" && cmp -s "$T/d1" "$T/d2"; then
   pass "the Slurm array gives the same CSVs as --jobs 1 (timing columns aside)"
 else

@@ -10,8 +10,11 @@
 # lcplab.profile draws the profile figure of lcplab.compare's rows; the
 # scene the user builds ("Your own scene to a profile figure") is saved as
 # MJCF, its J M^-1 J' is its problem's A to rounding, and its profile
-# figures (Python's and the experiment's) are drawn.  So the page cannot drift
-# from the program.
+# figures (Python's and the experiment's) are drawn; "compare your own
+# solver": the template plugin built from examples/ (linked read-only into
+# the folder, with libsolvers/ for its header) and a numpy solver converge
+# beside lemke and pgs, only the numpy one with a call overhead.  So the
+# page cannot drift from the program.
 # Environment: LCPLAB_SRCDIR, LCPLAB_BUILDDIR, LCPLAB_SHARED (without its
 # datasets, without the Python package, scipy or in a sanitizer build,
 # LCPLAB_SAN_FLAGS: SKIP, exit 77).  Last line "N passed, M failed".
@@ -57,10 +60,10 @@ awk '/^```sh$/ { on = 1; n++; print "#--- block " n; next }
      on && /^```$/ { on = 0; print "#--- end of block"; next }
      on { print }' "$doc" >"$T/blocks"
 nblocks=$(grep -c '^#--- block ' "$T/blocks")
-if [ "$nblocks" -ge 3 ] && [ "$nblocks" -le 12 ]; then
-  pass "the tutorial has $nblocks commands (at most twelve)"
+if [ "$nblocks" -ge 3 ] && [ "$nblocks" -le 14 ]; then
+  pass "the tutorial has $nblocks commands (at most fourteen)"
 else
-  fail "the tutorial's commands" "$nblocks fenced sh blocks, expected 3 to 12"
+  fail "the tutorial's commands" "$nblocks fenced sh blocks, expected 3 to 14"
 fi
 
 # The script: every block but the setup ones, each followed by a check of
@@ -71,6 +74,9 @@ awk '/^#--- block / { n = $3; skip = 0; first = 1; next }
      !skip { print }' "$T/blocks" >"$T/run.sh"
 mkdir "$T/clone"
 ln -s "$LCPLAB_BUILDDIR" "$T/clone/build"
+# read only: the template plugin and the header it includes (step 13)
+ln -s "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/examples" "$T/clone/examples"
+ln -s "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/libsolvers" "$T/clone/libsolvers"
 (cd "$T/clone" && DATA=$data sh "$T/run.sh") >"$T/out" 2>"$T/err"
 rc=$?
 if [ "$rc" -eq 0 ]; then
@@ -125,6 +131,18 @@ if grep -qE '^[0-9]+ contacts, J \([0-9]+, [0-9]+\), max \|J M\^-1 J. - A\| = [0
   pass "your own scene: J M^-1 J' is the problem's A to rounding"
 else
   fail "your own scene's J M^-1 J'" "$(grep contacts "$T/out" | head -n 1)"
+fi
+# step 14: both of your solvers converged on the three planted problems, the
+# library's too, and only the Python one has a call overhead
+for s in lemke pgs my_jacobi np_pgs; do
+  n=$(grep -cE "^spd[0-9]+ +$s +converged " "$T/out")
+  if [ "$n" -eq 3 ]; then pass "your own solver: $s converged on the 3 planted problems"; else fail "your own solver: $s" "$n converged rows"; fi
+done
+if grep -E '^spd[0-9]+ +np_pgs ' "$T/out" | grep -qv 'call overhead nan' &&
+  ! grep -E '^spd[0-9]+ +(lemke|pgs|my_jacobi) ' "$T/out" | grep -qv 'call overhead nan'; then
+  pass "call_overhead_s for the Python solver's rows only"
+else
+  fail "call_overhead_s" "$(grep -E '^spd' "$T/out" | head -n 4)"
 fi
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -14,9 +14,11 @@
  * callback, which runs the interpreter's signal handlers
  * (PyErr_CheckSignals): a KeyboardInterrupt finishes the running tasks (a
  * second one stops them now), the CSVs of the tasks done are written, and
- * the exception is raised after the campaign returns.  The forked worker
- * processes never touch the interpreter: a callback called there (a
- * task's message) is dropped.
+ * the exception is raised after the campaign returns.  The workers are
+ * forked with the GIL held and the interpreter told (fork hooks, below):
+ * a worker's Python solver (ext_pysolver.c) runs in that worker's own
+ * interpreter; the library's callbacks called there (a task's message)
+ * are dropped.
  */
 #include <limits.h>
 #include <signal.h>
@@ -91,6 +93,29 @@ static int vars_from(PyObject *list, exp_vars *v) {
   return 0;
 }
 
+/* Around each worker's fork (exp_fork_hooks): the GIL taken and the
+ * interpreter told (PyOS_BeforeFork), so that the worker starts with a
+ * consistent interpreter of its own (PyOS_AfterFork_Child) in which a
+ * Python solver may run (ext_pysolver.c); each side then releases the GIL
+ * again, as the campaign runs without it. */
+static void fork_before(void *arg) {
+  campaign_ctx *c = arg;
+  PyEval_RestoreThread(c->ts);
+  PyOS_BeforeFork();
+}
+
+static void fork_parent(void *arg) {
+  campaign_ctx *c = arg;
+  PyOS_AfterFork_Parent();
+  c->ts = PyEval_SaveThread();
+}
+
+static void fork_child(void *arg) {
+  campaign_ctx *c = arg;
+  PyOS_AfterFork_Child();
+  c->ts = PyEval_SaveThread();
+}
+
 PyObject *lx_run_experiment(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *kwlist[] = { "config",  "out",     "jobs", "vars",    "time_limit", "force",
@@ -115,6 +140,8 @@ PyObject *lx_run_experiment(PyObject *self, PyObject *args, PyObject *kwargs) {
   o.max_memory = (size_t)max_memory;
   o.stop = python_stop;
   o.stop_ctx = &c;
+  const exp_fork_hooks hooks = { fork_before, fork_parent, fork_child, &c };
+  o.fork = &hooks;
   const exp_log log = { collect_line, &c };
   c.ts = PyEval_SaveThread();
   int status = exp_campaign_run(&o, &log);

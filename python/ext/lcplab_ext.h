@@ -23,7 +23,8 @@
  * residuals), ext_solve.c (solve), ext_io.c (read, write), ext_world.c
  * (the World type and its queries), ext_model.c (the Model type, its files),
  * ext_builder.c (its records by name), ext_experiment.c (campaigns and
- * profiles: libexperiment).
+ * profiles: libexperiment), ext_pysolver.c (Python solvers registered in
+ * libsolvers, C plugins).
  */
 #ifndef LCPLAB_EXT_H
 #define LCPLAB_EXT_H
@@ -198,5 +199,11 @@ struct dyn_world;
 struct dyn_world_settings;
 int lx_model_world(PyObject *obj, const struct dyn_world_settings *base, struct dyn_world **w,
                    char *msg, size_t cap);
+
+/* ---- Python solvers and plugins (ext_pysolver.c) --------------------------- */
+
+PyObject *lx_register_solver(PyObject *self, PyObject *args);
+PyObject *lx_load_plugin(PyObject *self, PyObject *args);
+PyObject *lx_call_overhead(PyObject *self, PyObject *args);
 
 #endif /* LCPLAB_EXT_H */

@@ -230,6 +230,11 @@ static PyMethodDef methods[] = {
   { "profile_figure", lx_profile_figure, METH_VARARGS,
     "profile_figure(text, base, figure, scripts) -> (status, [(kind, line)])." },
   { "quantile", lx_quantile, METH_VARARGS, "quantile(sorted float64 array, q) -> float." },
+  { "register_solver", lx_register_solver, METH_VARARGS,
+    "register_solver(name, solver, adapter, caps): a Python solver in the library's table." },
+  { "load_plugin", lx_load_plugin, METH_VARARGS, "load_plugin(path): a C plugin's solvers." },
+  { "call_overhead", lx_call_overhead, METH_VARARGS,
+    "call_overhead(problem, adapter, noop, repeats) -> [seconds of each crossing]." },
   { NULL, NULL, 0, NULL }
 };
 

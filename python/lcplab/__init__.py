@@ -22,10 +22,13 @@ Queries of a world's last step (docs/scenes.md, "Queries")
     Problem.from_global
 Comparisons (the engine of ``lcplab experiment``)
     compare, profile (its figure too), quantile, run_experiment, Campaign
+Your own solver (docs/plugins.md)
+    register_solver, load_plugin, call_overhead (C plugins listed in
+    ``LCPLAB_PLUGINS``, colon-separated, are loaded at import)
 Errors (one hierarchy under ``Error``; docs/python.md, "Errors")
     Error, ExperimentError, InvalidProblemError, OptionsError, UnknownNameError,
     UnsupportedError, FileError, MissingFileError, ExistingFileError,
-    SceneError, SimulationError
+    SceneError, SimulationError, PluginError
 
 The documentation of the problem, the measures and the solvers is in the
 repository's docs/ folder (problem.md, solvers.md, dynamics.md).
@@ -41,12 +44,13 @@ Examples
 
 from . import _lcplab
 from ._errors import (Error, ExistingFileError, ExperimentError, FileError, InvalidProblemError,
-                      LcplabError, MissingFileError, OptionsError, SceneError, SimulationError,
-                      UnknownNameError, UnsupportedError)
+                      LcplabError, MissingFileError, OptionsError, PluginError, SceneError,
+                      SimulationError, UnknownNameError, UnsupportedError)
 from ._experiment import Campaign, compare, profile, quantile, run_experiment
 from ._io import formats, read, write
 from ._log import logger
 from ._model import JOINT_KINDS, SHAPE_KINDS, Model, load_model, scene_model
+from ._plugins import call_overhead, load_plugin, register_solver
 from ._problem import Problem
 from ._solve import DEFAULT_SOLVER, Residuals, Result, SolverInfo, Status, solve, solvers
 from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, StepMatrices,
@@ -54,12 +58,20 @@ from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, S
 
 __version__ = _lcplab.VERSION
 
+# LCPLAB_PLUGINS, as the lcplab program reads it (docs/plugins.md, "C plugins")
+import os as _os
+
+for _path in _os.environ.get("LCPLAB_PLUGINS", "").split(":"):
+    if _path:
+        load_plugin(_path)
+
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
     "FileError", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
-    "MissingFileError", "Model", "OptionsError", "Problem", "Residuals", "Result", "SHAPE_KINDS",
-    "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo", "Status",
-    "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World", "compare",
-    "formats", "load_model", "logger", "profile", "quantile", "read", "run_experiment",
+    "MissingFileError", "Model", "OptionsError", "PluginError", "Problem", "Residuals", "Result",
+    "SHAPE_KINDS", "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo",
+    "Status", "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World",
+    "call_overhead", "compare", "formats", "load_model", "load_plugin", "logger", "profile",
+    "quantile", "read", "register_solver", "run_experiment",
     "scene_model", "scenes", "simulate", "solve", "solvers", "write",
 ]

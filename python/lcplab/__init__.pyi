@@ -9,6 +9,7 @@ from ._errors import InvalidProblemError as InvalidProblemError
 from ._errors import LcplabError as LcplabError
 from ._errors import MissingFileError as MissingFileError
 from ._errors import OptionsError as OptionsError
+from ._errors import PluginError as PluginError
 from ._errors import SceneError as SceneError
 from ._errors import SimulationError as SimulationError
 from ._errors import UnknownNameError as UnknownNameError
@@ -27,6 +28,9 @@ from ._model import SHAPE_KINDS as SHAPE_KINDS
 from ._model import Model as Model
 from ._model import load_model as load_model
 from ._model import scene_model as scene_model
+from ._plugins import call_overhead as call_overhead
+from ._plugins import load_plugin as load_plugin
+from ._plugins import register_solver as register_solver
 from ._problem import Problem as Problem
 from ._solve import DEFAULT_SOLVER as DEFAULT_SOLVER
 from ._solve import Residuals as Residuals
@@ -49,9 +53,10 @@ __version__: str
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
     "FileError", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
-    "MissingFileError", "Model", "OptionsError", "Problem", "Residuals", "Result", "SHAPE_KINDS",
-    "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo", "Status",
-    "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World", "compare",
-    "formats", "load_model", "logger", "profile", "quantile", "read", "run_experiment",
+    "MissingFileError", "Model", "OptionsError", "PluginError", "Problem", "Residuals", "Result",
+    "SHAPE_KINDS", "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo",
+    "Status", "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World",
+    "call_overhead", "compare", "formats", "load_model", "load_plugin", "logger", "profile",
+    "quantile", "read", "register_solver", "run_experiment",
     "scene_model", "scenes", "simulate", "solve", "solvers", "write",
 ]

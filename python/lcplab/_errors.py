@@ -35,6 +35,7 @@ __all__ = [
     "ExistingFileError",
     "SceneError",
     "SimulationError",
+    "PluginError",
 ]
 
 
@@ -132,6 +133,13 @@ class SimulationError(Error):
         super().__init__(message)
         self.kind = kind
         self.result = result
+
+
+class PluginError(Error, ValueError):
+    """A C plugin that cannot be loaded (missing, not a shared library, not
+    an lcplab plugin, another solver ABI) or a solver that cannot be
+    registered (a bad or taken name); the message names the plugin or the
+    solver (docs/plugins.md)."""
 
 
 class ExperimentError(LcplabError):

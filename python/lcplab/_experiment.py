@@ -17,8 +17,9 @@ import numpy as np
 from . import _lcplab
 from . import _program
 from ._errors import ExperimentError
+from ._plugins import call_overhead, solver_name
 from ._problem import Problem
-from ._solve import _check_tol
+from ._solve import _check_tol, solvers as _solver_names
 
 __all__ = ["Campaign", "compare", "profile", "quantile", "run_experiment"]
 
@@ -143,7 +144,7 @@ def _plan_program():
 
 
 def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=False,
-                   figures=True, scripts=None, data=None, max_memory=None):
+                   figures=True, scripts=None, data=None, max_memory=None, solvers=None):
     """Run an experiment file as a campaign, as ``lcplab experiment CONFIG
     --out OUT`` does: the problems prepared, the plan written to
     OUT/campaign (a campaign of the same plan resumes), the tasks run on
@@ -171,6 +172,15 @@ def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=
         source tree the package was built from).
     data, max_memory
         As ``--data`` and ``--max-memory``.
+    solvers : list, optional
+        Python solvers (callables, or objects with ``name`` and ``solve``;
+        docs/plugins.md) registered by name for the run, so that the file's
+        ``solvers`` lines may name them. They run in the worker processes
+        (forked: each has its own interpreter, ``jobs`` > 1 runs them in
+        parallel), timed and judged as the library's solvers; their tasks
+        run again in a later run (another callable may have the name then).
+        C plugins come through the file's ``plugin PATH`` lines or
+        ``lcplab.load_plugin``.
 
     Returns
     -------
@@ -185,6 +195,10 @@ def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=
         Ctrl-C: the running tasks finish (a second Ctrl-C stops them), the
         CSVs of the tasks done are written, then it is raised.
     """
+    for s in solvers or ():
+        if isinstance(s, str):
+            raise TypeError(f"solvers: {s!r} is a name; give Python solvers (callables) here")
+        solver_name(s)
     var_list = []
     for k, v in (vars or {}).items():
         if not isinstance(k, str) or not re.fullmatch(r"[A-Za-z0-9_]+", k):
@@ -215,9 +229,10 @@ def run_experiment(config, out, *, jobs=None, vars=None, time_limit=None, force=
 
 
 def _problem_files(problems, folder):
+    """The problems written (or linked) into folder; {name: Problem or path}."""
     items = problems.items() if isinstance(problems, dict) else \
         ((None, p) for p in problems)
-    names = set()
+    names = {}
     for i, (name, p) in enumerate(items):
         if isinstance(p, Problem):
             base = name or f"problem{i}"
@@ -236,9 +251,31 @@ def _problem_files(problems, folder):
             os.symlink(src, path)
         if base in names:
             raise ValueError(f"two problems named {base!r}")
-        names.add(base)
+        names[base] = p if isinstance(p, Problem) else path
     if not names:
         raise ValueError("no problems to compare")
+    return names
+
+
+def _with_overhead(table, python_names, problems):
+    """table with the column call_overhead_s: for a Python solver's rows the
+    median cost of one call across the boundary on that problem
+    (lcplab.call_overhead), measured here before the run; NaN elsewhere."""
+    from ._io import read
+    cost = {}
+    if python_names and len(table):
+        for name in set(table["problem"]):
+            p = problems.get(str(name))
+            if p is not None:
+                cost[str(name)] = call_overhead(p if isinstance(p, Problem) else read(p))
+    col = np.array([cost.get(str(pr), math.nan) if str(sv) in python_names else math.nan
+                    for pr, sv in zip(table["problem"], table["solver"])], dtype=np.float64) \
+        if len(table) else np.zeros(0)
+    out = np.zeros(len(table), dtype=table.dtype.descr + [("call_overhead_s", "f8")])
+    for n in table.dtype.names:
+        out[n] = table[n]
+    out["call_overhead_s"] = col
+    return out
 
 
 def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_iter=None,
@@ -252,8 +289,11 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     problems : list or dict
         Problems (``lcplab.Problem``) or instance files; a dict gives them
         names (the ``problem`` column).
-    solvers : list of str
-        Registered solver names (``lcplab.solvers()``).
+    solvers : list
+        Registered solver names (``lcplab.solvers()``) and Python solvers
+        (callables ``solver(problem, x0, tol, max_iter, time_limit)``
+        returning x, or objects with ``name`` and such a ``solve``;
+        docs/plugins.md), registered by name for the run.
     tol : float or list of float
         The tolerances; one of 1 or more (which x = 0 meets on every
         problem) raises OptionsError unless ``allow_loose_tol=True``.
@@ -279,10 +319,15 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
         kind, n, solver, tol, status, iterations, pivots, time_s, ...;
         iterations an integer (-1 for a run that gave no numbers:
         refused, time limit; its status says which), the other numbers
-        floats (NaN for an empty field).
+        floats (NaN for an empty field); with Python solvers, one more
+        column, ``call_overhead_s``: for their rows, what one call across
+        the boundary costs on that problem (the part of time_s that is the
+        interpreter's; lcplab.call_overhead), NaN for the others.
     """
-    known = {d["name"] for d in _lcplab.solvers()}
     solvers = [solvers] if isinstance(solvers, str) else list(solvers)
+    python_names = {solver_name(s) for s in solvers if not isinstance(s, str)}
+    solvers = [solver_name(s) for s in solvers]
+    known = set(_solver_names())
     for s in solvers:
         if s not in known:
             raise ValueError(f"unknown solver {s!r} (known: {', '.join(sorted(known))})")
@@ -292,7 +337,7 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
     with tempfile.TemporaryDirectory(prefix="lcplab-compare-") as tmp:
         folder = os.path.join(tmp, "problems")
         os.mkdir(folder)
-        _problem_files(problems, folder)
+        files = _problem_files(problems, folder)
         lines = ["experiment profile compare", "solvers " + " ".join(solvers),
                  "instances " + folder, "tol " + " ".join(repr(float(t)) for t in tols)]
         if min_runs is not None:
@@ -308,7 +353,18 @@ def compare(problems, solvers, *, tol=1e-8, min_runs=None, time_limit=None, max_
             f.write("\n".join(lines) + "\n")
         c = run_experiment(cfg, os.path.join(tmp, "out"), jobs=jobs, figures=False)
         table = c.table("compare")
+        if python_names:
+            table = _with_overhead(table, python_names, files)
     return _frame(table, as_frame)
+
+
+def _without_overhead(table):
+    """compare's table without its call_overhead_s column (profile reads
+    the engine's columns only)."""
+    names = [n for n in (table.dtype.names or ()) if n != "call_overhead_s"]
+    if table.dtype.names is None or len(names) == len(table.dtype.names):
+        return table
+    return table[names]
 
 
 def _field(name, v):
@@ -374,7 +430,7 @@ def profile(results, *, as_frame=None, figure=None):
         could not be drawn (no gnuplot, no figure scripts), with the
         engine's messages.
     """
-    text = _csv_text(_structured(results))
+    text = _csv_text(_without_overhead(_structured(results)))
     try:
         curves = _lcplab.profile_csv(text)
     except ValueError as e:

@@ -1,9 +1,10 @@
 # Stubs of lcplab._experiment (docs/python.md, "Types").
 import os
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
+from ._plugins import SolverObject
 from ._problem import Problem
 
 class Campaign:
@@ -20,10 +21,12 @@ def run_experiment(config: str | os.PathLike[str], out: str | os.PathLike[str], 
                    time_limit: float | None = ..., force: bool = ..., figures: bool = ...,
                    scripts: str | os.PathLike[str] | None = ...,
                    data: str | os.PathLike[str] | None = ...,
-                   max_memory: int | None = ...) -> Campaign: ...
+                   max_memory: int | None = ...,
+                   solvers: Iterable[Callable[..., Any] | SolverObject] | None = ...) -> Campaign: ...
 def compare(problems: Iterable[Problem | str | os.PathLike[str]]
             | Mapping[str, Problem | str | os.PathLike[str]],
-            solvers: str | Iterable[str], *, tol: float | Iterable[float] = ...,
+            solvers: str | Iterable[str | Callable[..., Any] | SolverObject], *,
+            tol: float | Iterable[float] = ...,
             min_runs: int | None = ..., time_limit: float | None = ...,
             max_iter: int | None = ..., jobs: int = ..., as_frame: bool | None = ...,
             allow_loose_tol: bool = ...) -> Any: ...

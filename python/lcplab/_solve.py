@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import Error, InvalidProblemError, OptionsError, UnknownNameError, UnsupportedError
+from ._plugins import solver_name
 from ._problem import _check_problem, _is_int, _refuse_complex
 
 __all__ = ["DEFAULT_SOLVER", "Status", "Residuals", "Result", "SolverInfo", "solve", "solvers"]
@@ -267,9 +268,6 @@ def solvers(details=False):
             for d in table]
 
 
-# the registry is a static table of the library: its names, once
-_NAMES = tuple(d["name"] for d in _lcplab.solvers())
-
 #: The options by name: libsolvers' one table (slv.h, "options by name";
 #: through the extension), name -> type ("int", "ulong", "double", "bool",
 #: "choice").  The library parses and stores each value from its text
@@ -373,8 +371,10 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     ----------
     problem : Problem
         The problem.
-    solver : str, optional
-        A name of ``lcplab.solvers()``; default ``DEFAULT_SOLVER``.
+    solver : str or Python solver, optional
+        A name of ``lcplab.solvers()``, or a Python solver (a callable, or
+        an object with ``name`` and ``solve``: ``lcplab.register_solver``,
+        docs/plugins.md); default ``DEFAULT_SOLVER``.
     tol : float, optional
         Converged iff ``res_scaled <= tol``, the scale-invariant test
         (docs/convergence.md); default 1e-8.  A tol of 1 or more, which
@@ -441,10 +441,10 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
     (<Status.CONVERGED: 0>, array([1., 0.]))
     """
     _check_problem(problem)
-    if not isinstance(solver, str):
-        raise TypeError(f"solver must be a name, got {type(solver).__name__}")
-    if solver not in _NAMES:
-        raise UnknownNameError(f"unknown solver {solver!r} (known: {', '.join(_NAMES)})")
+    solver = solver_name(solver)
+    names = solvers()
+    if solver not in names:
+        raise UnknownNameError(f"unknown solver {solver!r} (known: {', '.join(names)})")
     opts = _options(tol, max_iter, norm, options)
     if time_limit is not None:
         opts["time_limit"] = _time_limit(time_limit)

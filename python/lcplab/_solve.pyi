@@ -1,11 +1,12 @@
 # Stubs of lcplab._solve (docs/python.md, "Types").
 import dataclasses
 import enum
-from typing import Any, Literal, overload
+from typing import Any, Callable, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from ._plugins import SolverObject
 from ._problem import Problem
 
 DEFAULT_SOLVER: str
@@ -26,6 +27,7 @@ class Status(enum.IntEnum):
     NO_SOLUTION: int
     TIME_LIMIT: int
     INTERRUPTED: int
+    ERROR: int
 
 @dataclasses.dataclass(frozen=True)
 class Residuals:
@@ -88,7 +90,8 @@ class SolverInfo:
 def solvers(details: Literal[False] = ...) -> list[str]: ...
 @overload
 def solvers(details: Literal[True]) -> list[SolverInfo]: ...
-def solve(problem: Problem, solver: str = ..., *, tol: float | None = ...,
+def solve(problem: Problem, solver: str | Callable[..., Any] | SolverObject = ..., *,
+          tol: float | None = ...,
           max_iter: int | None = ..., warm: npt.ArrayLike | None = ..., history: bool = ...,
           norm: Literal["inf", "2", 2] | None = ..., time_limit: float | None = ...,
           allow_loose_tol: bool = ..., **options: Any) -> Result: ...

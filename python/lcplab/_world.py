@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import InvalidProblemError, SceneError, SimulationError, UnsupportedError
+from ._plugins import solver_name
 from ._problem import Problem, _is_int, _refuse_complex
 
 __all__ = ["World", "SimulationResult", "StepMatrices", "simulate", "scenes", "METRICS",
@@ -92,9 +93,7 @@ def _text(key, value):
 def _settings(solver, dt, settings):
     out = {}
     if solver is not None:
-        if not isinstance(solver, str):
-            raise TypeError(f"solver must be a name, got {type(solver).__name__}")
-        out["solver"] = solver
+        out["solver"] = solver_name(solver)
     if dt is not None:
         settings = dict(settings, dt=dt)
     known = _lcplab.setting_names()
@@ -224,8 +223,10 @@ class World:
     params : dict, optional
         The scene's parameters, ``{key: number}`` (``lcplab.scenes()``
         lists each scene's keys and defaults), e.g. ``{"n": 5, "mu": 0.3}``.
-    solver : str, optional
-        The solver of each step's problem; default the library's ("pgs").
+    solver : str or Python solver, optional
+        The solver of each step's problem, by name or a Python solver
+        (``lcplab.register_solver``; docs/plugins.md); default the
+        library's ("pgs").
     dt : float, optional
         The time step (s); default 1/120.
     **settings

@@ -1,11 +1,12 @@
 # Stubs of lcplab._world (docs/python.md, "Types").
 import dataclasses
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import numpy.typing as npt
 
 from ._model import Model
+from ._plugins import SolverObject
 from ._problem import Problem
 
 STAGES: tuple[str, ...]
@@ -41,7 +42,9 @@ class StepMatrices:
 class World:
     scene: str
     def __init__(self, scene: str | Model, params: Mapping[str, float] | None = ..., *,
-                 solver: str | None = ..., dt: float | None = ..., **settings: Any) -> None: ...
+                 solver: str | Callable[..., Any] | SolverObject | None = ...,
+                 dt: float | None = ...,
+                 **settings: Any) -> None: ...
     @property
     def time(self) -> float: ...
     @property
@@ -64,6 +67,7 @@ class World:
     def mass_matrix(self) -> Any: ...
     def global_problem(self) -> Problem | None: ...
 
-def simulate(scene: str, params: Mapping[str, float] | None = ..., solver: str | None = ...,
+def simulate(scene: str, params: Mapping[str, float] | None = ...,
+             solver: str | Callable[..., Any] | SolverObject | None = ...,
              steps: int | None = ..., dt: float | None = ..., *, trace: bool = ...,
              **settings: Any) -> SimulationResult: ...
