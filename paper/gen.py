@@ -483,7 +483,7 @@ class Paper:
                 nz = [int(num(r.get('nnz'))) for r in ps if not math.isnan(num(r.get('nnz')))]
                 ct = [k for k in (self.contacts_of(name, r) for r in ps) if k is not None]
                 t += '%s & %s & %d & %d & %d & %s & %s \\\\\n' % (
-                    name, CLASS_NAME.get(c) or self.tex(c), len(ps), min(ns), max(ns),
+                    self.tex(name), CLASS_NAME.get(c) or self.tex(c), len(ps), min(ns), max(ns),
                     max(nz) if nz else '', max(ct) if ct else '')
                 nmax = max(nmax, max(ns))
         t += '\\bottomrule\n\\end{tabular}\n'
@@ -899,7 +899,8 @@ class Paper:
         """Every scene of the scene experiments with its world settings as run
         (the `# world:` lines), the friction models of the section and the
         bodies' masses."""
-        t = ('\\begin{tabular}{@{}lll' + 'r' * (len(WORLD_COLS) + 1) + '@{}}\n\\toprule\nexperiment & scene & '
+        t = ('\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.15\\textwidth}l' + 'r' * (len(WORLD_COLS) + 1) +
+             '@{}}\n\\toprule\nexperiment & scene & '
              'friction & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
         n = 0
         for name in ('profile', 'large', 'drift', 'accuracy', 'integrators', 'scenes'):
@@ -914,13 +915,14 @@ class Paper:
                 words = line.split()
                 fr = [x[len('friction='):] for x in words[1:] if x.startswith('friction=')]
                 params = [x for x in words[1:] if not x.startswith(('friction=', 'steps=', 'dt='))]
-                if w.get('solver'):  # a problem section's export: the world's own solver
-                    params.append('(exported, %s)' % w['solver'])
+                # a problem section's export: the world's own solver, beside its friction model
+                fr_cell = self.tex(fr[0] if fr else frictions)
+                if w.get('solver'):
+                    fr_cell = '\\shortstack[l]{%s\\\\by %s}' % (fr_cell, self.tt(w['solver']))
                 mass = ('%.3g' % num(w['mass_min']) if w['mass_min'] == w['mass_max'] else
                         '%.3g--%.3g' % (num(w['mass_min']), num(w['mass_max'])))
                 t += '%s & %s & %s & %s & %s \\\\\n' % (
-                    self.tex(name), self.tex(' '.join([words[0]] + params)),
-                    self.tex(fr[0] if fr else frictions),
+                    self.tex(name), self.tex(' '.join([words[0]] + params)), fr_cell,
                     ' & '.join(self.dt_text(w[k]) if k == 'dt' else self.tex(w.get(k, ''))
                                for k, _ in WORLD_COLS),
                     mass)
@@ -1993,7 +1995,7 @@ class Paper:
                   'more; %s).' % (
                       upfirst(series([CLASS_NAME.get(c) or self.tex(c) for c in small])) if parts else 'Every class is',
                       ('is' if len(small) == 1 else 'are') if parts else '', CLASS_MIN_PROBLEMS, CLASS_MIN_SLOW,
-                      series(['%s: %d problems, %d at 1\\,ms or more' % (CLASS_NAME.get(c) or self.tex(c), self.support[c][0],
+                      '; '.join(['%s: %d problems, %d at 1\\,ms or more' % (CLASS_NAME.get(c) or self.tex(c), self.support[c][0],
                                                  self.support[c][1]) for c in small]))).replace('  ', ' ')
         if len(winners) > 1:
             t += ' No solver is fastest on every class.'
