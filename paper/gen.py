@@ -1015,11 +1015,12 @@ class Paper:
         ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
         if ratios:
             ratios.sort()
+            nprob = len({k[0] for k, v in traces.items() if len(v) > 1})
             t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) reach the same answer in the '
-                  'same number of iterations: '
-                  'on the %d problems where two solvers or more had one, their median times differ by a factor '
-                  'of %.2f at the median and up to %.2f' % (len(ratios), lcplab.quantile(ratios, 0.5),
-                                                             ratios[-1]))
+                  'same number of iterations: in the %d groups of two solvers or more with one trace on a problem '
+                  '(on %d of the %d problems), their median times differ by a factor '
+                  'of %.2f at the median and up to %.2f' % (len(ratios), nprob, len(collection(self.prof)),
+                                                             lcplab.quantile(ratios, 0.5), ratios[-1]))
             over = sum(1 for x in ratios if x > 1 + self.tie_f)
             t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
                   '$\\tau=1$ runs with the same trace, implemented differently or timed at another moment, can '

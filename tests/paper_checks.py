@@ -716,3 +716,18 @@ for cone in (False, True):
     bad += ['same mark in a group: %s' % ', '.join(v) for v in marks.values() if len(v) > 1]
 report(reg and not bad and len({len(v) for v in lists.values()}) == 1,
        'every registered solver has a figure style of its own, told apart in grayscale', '; '.join(bad))
+
+# the noise paragraph counts groups of runs with one trace, and the problems they are on
+m = re.search(r'in the (\d+) groups of two solvers or more with one trace on a problem \(on (\d+) of the (\d+) '
+              r'problems\)', text)
+grp = {}
+for r in prof:
+    if r['tol'] == tolA and r['status'] == 'converged' and r.get('x_digest') and \
+            r.get('time_source', 'library') in ('library', '') and float(r['time_s'] or 0) > 0:
+        grp.setdefault((r['problem'], r['x_digest'], r['iterations'], r['pivots']), []).append(r)
+want = (sum(len(v) > 1 for v in grp.values()), len({k[0] for k, v in grp.items() if len(v) > 1}),
+        len({r['problem'] for r in prof}))
+bad = re.findall(r'on the (\d+) problems where two solvers or more', text)
+report(not bad and (not want[0] or (m and tuple(int(x) for x in m.groups()) == want)),
+       'the noise paragraph counts trace groups and their problems', '%s; the CSV: %s' % (
+           m.group(0) if m else bad, want))

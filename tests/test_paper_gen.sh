@@ -42,7 +42,7 @@ gen() { LCPLAB="$LCPLAB_BIN" pyrun "$SRC/paper/gen.py" "$@"; }
 
 cat >"$T/tiny.exp" <<'EXP'
 experiment profile profile
-solvers pgs lemke dantzig nsgs
+solvers pgs pgs_wide lemke dantzig nsgs
 generate spd 10 20 seeds=1-2
 generate contact 12
 generate box 12
