@@ -4,8 +4,8 @@
  * docs/dynamics.md, "The world step").
  *
  * A failed solve: any status but converged, except the budget stop
- * (max_iter after iterations > 0, finite res_nat_inf) of any iterative
- * solver: one rule for every solver (docs/dynamics.md, "Judging a failed
+ * (max_iter after iterations > 0 and no pivot, finite res_nat_inf) of any
+ * iterative solver: one rule for every solver (docs/dynamics.md, "Judging a failed
  * solve"), the normal mode of a fixed-budget simulation.  The solver's own
  * truncated iterate is applied, whatever the solver, so that a scene run
  * shows what the solver under test did with its budget: a Gauss-Seidel
@@ -18,8 +18,9 @@
  * Gauss-Seidel family -- pgs, pgs_wide, pgs_color, pgs_part, nsgs -- was
  * exempt and every other solver's budget stop was carried by the fallback,
  * so apgd was credited with direct's energy.)  A pivoting solver's max_iter
- * (its pivot limit; iterations 0) leaves no iterate of the method and is
- * judged.  A time limit's stop (SLV_TIME_LIMIT) is a failed solve
+ * (its pivot limit: pivots > 0, or iterations 0) leaves no iterate of the
+ * method and is judged; dantzig counts its boxed passes as iterations, so
+ * the pivots tell it apart.  A time limit's stop (SLV_TIME_LIMIT) is a failed solve
  * like any other; an interrupted one (SLV_INTERRUPTED: the caller's cancel
  * callback) fails the step at once (DYN_ERR_INTERRUPTED), whatever the policy.
  *
@@ -60,8 +61,8 @@
 int dyn_solve_failed(const dyn_world *w, const slv_result *res) {
   (void)w; /* one rule for every solver and policy (header) */
   if (res->status == SLV_CONVERGED) return 0;
-  int budget_stop =
-      res->status == SLV_MAX_ITER && res->iterations > 0 && isfinite(res->res.res_nat_inf);
+  int budget_stop = res->status == SLV_MAX_ITER && res->iterations > 0 && res->pivots == 0 &&
+                    isfinite(res->res.res_nat_inf);
   return !budget_stop;
 }
 

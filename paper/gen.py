@@ -1520,8 +1520,9 @@ class Paper:
         if pol != 'fallback':
             return ''
         t = ('A step whose solve failed does not end the run. The rule is the same for every solver: a '
-             'solve failed when its status is not converged, except a budget stop (the iteration limit '
-             'reached with a finite iterate), which is the solver\'s own answer and is applied. Under the '
+             'solve failed when its status is not converged, except a budget stop (an iterative method\'s '
+             'iteration limit reached with a finite iterate; a pivoting method\'s pivot limit is a failure), '
+             'which is the solver\'s own answer and is applied. Under the '
              'failure policy of this run (\\texttt{fallback}) a failed step is solved again by a fallback solver')
         m = re.search(r'fallback solver (\S+) for equality rows only, (\S+) for cones, else (\S+), (\d+) '
                       r'iterations', pre.get('on_failure', ''))
@@ -1582,9 +1583,7 @@ class Paper:
         if not per:
             return ''
         return ('Per solver, the steps of its scene runs carried by another answer than its own (of the steps '
-                'it ran; the fallback solver\'s among them in parentheses): %s. A budget stop (the iteration '
-                'limit reached with a finite iterate) is the solver\'s own answer for every solver and is '
-                'never carried. ' % series(['%s %d of %d (%d)' % (self.tt(s), d[1], d[0], d[2])
+                'it ran; the fallback solver\'s among them in parentheses): %s. ' % series(['%s %d of %d (%d)' % (self.tt(s), d[1], d[0], d[2])
                                             for s, d in per.items()]))
 
     def scenes_intro_text(self):
