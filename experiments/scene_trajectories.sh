@@ -4,14 +4,12 @@
 # but for its timing column (solve_time_s), the trace of every dynamic
 # body (r, q, v, w at %.17g) and the JSON summary but for its times, for
 # each scene of `lcplab simulate --help`'s list under pgs (box friction)
-# and nsgs (--friction cone), or under the solvers of SOLVERS.
+# and nsgs (--friction cone).
 #
 #   sh experiments/scene_trajectories.sh BEFORE_BUILD AFTER_BUILD [STEPS]
-#   SOLVERS="pgs nsgs:cone apgd:cone pjacobi" sh experiments/scene_trajectories.sh ...
 #
 # BEFORE_BUILD, AFTER_BUILD: build folders (cli/lcplab built); STEPS: the
-# steps of each run (default 120).  SOLVERS: the solvers, each SOLVER or
-# SOLVER:FRICTION (default "pgs nsgs:cone").  Prints one line per scene and solver,
+# steps of each run (default 120).  Prints one line per scene and solver,
 # "same" or the first difference, and a last line "N same, M differ"; exits
 # 1 when a run differs (or failed differently: exit codes and stderr are
 # compared too), 2 for bad arguments.  Work files go to a temporary folder.
@@ -49,9 +47,8 @@ run() {
 
 nsame=0 ndiff=0
 for s in $scenes; do
-  for sf in ${SOLVERS:-pgs nsgs:cone}; do
-    solver=${sf%%:*}
-    if [ "$solver" != "$sf" ]; then set -- --friction "${sf#*:}"; else set --; fi
+  for solver in pgs nsgs; do
+    if [ "$solver" = nsgs ]; then set -- --friction cone; else set --; fi
     run "$before" "$T/b" --scene "$s" --solver "$solver" "$@"
     run "$after" "$T/a" --scene "$s" --solver "$solver" "$@"
     why=
