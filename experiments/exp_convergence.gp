@@ -22,8 +22,11 @@
 # final mark whose residual is below the axis (or exactly 0: a pivoting
 # method's exact solution) sits on the bottom axis.  The
 # run's tolerance is the dashed grey line.
-# Options: solvers=, width= (default 6.7), font=, title=, rows= (problems a
-# page, default 5).  Writes out.pdf and out.png (out-2.* ... for more pages).
+# A group of more than `figure per_panel=K` solvers (default 6) is drawn in
+# chunks of at most K ("contact 1/2"), two panel pairs a row, so that every
+# curve of a panel is told apart in grayscale (exp_style.gp's marks and dashes).
+# Options: solvers=, width= (default 6.7), font=, title=, rows= (rows of
+# panel pairs a page, default 5), per_panel=.  Writes out.pdf and out.png (out-2.* ... for more pages).
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
 if (!exists("dat")) { print "exp_convergence.gp: give dat='NAME.dat'"; exit status 2 }
@@ -39,14 +42,30 @@ if (tolstr ne "?") { eval("tol = " . tolstr) }
 gsel(g) = ingroup(g, 4)
 gname(g) = g == 1 ? "box solvers" : "contact solvers"
 W = figwidth(6.65)
+# the panel pairs (iterations, time): per problem and group, its solvers in chunks of at
+# most `figure per_panel=K` (default 6, exp_style.gp), so that every curve of a panel has a
+# dash and a mark of its own in grayscale; code: problem * 10000 + group * 100 + chunk
+runsel(p, g) = sprintf("$1 == \"%s\" && $5 != \"unsupported\" && $5 != \"refused\"", p).gsel(g).sfilter(4)
+finals(p, g) = dat_list(dat, runsel(p, g)." && $9 == \"1\" && $6 != \"\"", "$4")
+pairs = ""
+do for [pi = 1:np] {
+  do for [g = 1:2] {
+    nf = words(finals(word(probs, pi), g))
+    if (nf > 0) { do for [c = 1:nchunks(nf)] { pairs = pairs.sprintf(" %d", pi * 10000 + g * 100 + c) } }
+  }
+}
+npairs = words(pairs)
 maxrows = exists("fig_rows") ? int(fig_rows) : 5
-npages = int((np + maxrows - 1) / maxrows)
+perpage = 2 * maxrows
+npages = int((npairs + perpage - 1) / perpage)
 PH = 1.62
-keyh = 0.16 * (int((words(allsolvers) + 1 + 5) / 6) + 1)
+# rows of the legend strip: gnuplot fits 4 columns of names at 6.7 in (6 cut the first row)
+keyh = 0.16 * (int((words(allsolvers) + 1 + 3) / 4) + 1)
 
 do for [page = 1:npages] {
-  p0 = (page - 1) * maxrows
-  nh = (np - p0 < maxrows) ? np - p0 : maxrows
+  q0 = (page - 1) * perpage
+  nq = (npairs - q0 < perpage) ? npairs - q0 : perpage
+  nh = int((nq + 1) / 2)
   H = keyh + PH * nh + 0.1
   top = 1.0 - keyh / H
   base = page == 1 ? out : sprintf("%s-%d", out, page)
@@ -63,44 +82,51 @@ do for [page = 1:npages] {
     set format y "10^{%L}"
     set format x "10^{%L}"
     letterk = 0
-    do for [pi = p0 + 1:p0 + nh] {
+    do for [q = q0 + 1:q0 + nq] {
+      code = int(word(pairs, q))
+      pi = int(code / 10000)
+      g = int(code / 100) % 100
+      c = code % 100
       p = word(probs, pi)
-      do for [g = 1:2] {
-        run = sprintf("$1 == \"%s\" && $5 != \"unsupported\" && $5 != \"refused\"", p).gsel(g).sfilter(4)
-        hist = dat_list(dat, run." && $9 == \"0\" && $6 + 0 >= 1", "$4")
-        fin = dat_list(dat, run." && $9 == \"1\" && $6 != \"\"", "$4")
-        if (words(fin) > 0) {
-          hi = real(colmax(dat, run, "$8", 1))
-          lo = real(colmin(dat, run, "$8", 1))
-          lo = lo < tol && tol > 0 ? lo : (tol > 0 ? tol : lo)
-          lo = lo > hi * 1e-14 ? lo : hi * 1e-14
-          do for [panel = 1:2] {
-            letterk = letterk + 1
-            col = (g - 1) * 2 + panel
-            eval(gridpanel(pi - p0, col, nh, 4, 0.12 * 6.7 / W, 0.97, 0.45 / H, top - 0.36 / H, 0.12 * 6.7 / W, 0.95 / H))
-            xcol = panel == 1 ? 6 : 7
-            set xlabel (panel == 1 ? "iteration" : "time [s]") offset 0, 0.7
-            set ylabel (panel == 1 ? "res_{scaled}" : "") offset 1.0, 0
-            set yrange [logfloor(lo):logceil(hi)]
-            set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
-            set autoscale x
-            set xtics 100
-            # the pair's title starts at the left edge of its first panel and
-            # may run over the second, whose letter therefore sits at its right
-            # edge (a centred title ran past the page and into its neighbour)
-            unset title
-            if (panel == 1) {
-              set label 98 sprintf("%s %s: %s", letter(letterk), txt(p), g == 1 ? "box" : "contact") at graph 0, graph 1.3 left noenhanced font kf
-            } else {
-              set label 98 letter(letterk) at graph 1, graph 1.3 right noenhanced font kf
-            }
-            plot for [k = 1:words(hist)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, word(hist, k), xcol)) \
-                   using xcol:8 with lines lw 1.1 dt sdt_s(word(hist, k)) lc rgb scolour(word(hist, k)) notitle, \
-                 for [k = 1:words(fin)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
-                   using xcol:($8 > logfloor(lo) ? $8 : logfloor(lo)) with points pt spt(word(fin, k)) ps 0.7 lc rgb scolour(word(fin, k)) notitle, \
-                 (tol > 0 ? tol : NaN) with lines dt 2 lc rgb "#888888" notitle
-          }
+      run = runsel(p, g)
+      fall = finals(p, g)
+      nc = nchunks(words(fall))
+      fin = chunk(fall, c, nc)
+      histall = dat_list(dat, run." && $9 == \"0\" && $6 + 0 >= 1", "$4")
+      hist = ""
+      do for [k = 1:words(fin)] {
+        if (strstrt(" ".histall." ", " ".word(fin, k)." ") > 0) { hist = hist." ".word(fin, k) }
+      }
+      hi = real(colmax(dat, run, "$8", 1))
+      lo = real(colmin(dat, run, "$8", 1))
+      lo = lo < tol && tol > 0 ? lo : (tol > 0 ? tol : lo)
+      lo = lo > hi * 1e-14 ? lo : hi * 1e-14
+      row = int((q - q0 - 1) / 2) + 1
+      do for [panel = 1:2] {
+        letterk = letterk + 1
+        col = ((q - q0 - 1) % 2) * 2 + panel
+        eval(gridpanel(row, col, nh, 4, 0.12 * 6.7 / W, 0.97, 0.45 / H, top - 0.36 / H, 0.12 * 6.7 / W, 0.95 / H))
+        xcol = panel == 1 ? 6 : 7
+        set xlabel (panel == 1 ? "iteration" : "time [s]") offset 0, 0.7
+        set ylabel (panel == 1 ? "res_{scaled}" : "") offset 1.0, 0
+        set yrange [logfloor(lo):logceil(hi)]
+        set ytics 10.0**ceil(log10(logceil(hi) / logfloor(lo)) / 4 - 1e-9)
+        set autoscale x
+        set xtics 100
+        # the pair's title starts at the left edge of its first panel and
+        # may run over the second, whose letter therefore sits at its right
+        # edge (a centred title ran past the page and into its neighbour)
+        unset title
+        if (panel == 1) {
+          set label 98 sprintf("%s %s: %s%s", letter(letterk), txt(p), g == 1 ? "box" : "contact", ctitle(c, nc)) at graph 0, graph 1.3 left noenhanced font kf
+        } else {
+          set label 98 letter(letterk) at graph 1, graph 1.3 right noenhanced font kf
         }
+        plot for [k = 1:words(hist)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, word(hist, k), xcol)) \
+               using xcol:8 with lines lw 1.1 dt sdt_s(word(hist, k)) lc rgb scolour(word(hist, k)) notitle, \
+             for [k = 1:words(fin)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
+               using xcol:($8 > logfloor(lo) ? $8 : logfloor(lo)) with points pt spt(word(fin, k)) ps 0.7 lc rgb scolour(word(fin, k)) notitle, \
+             (tol > 0 ? tol : NaN) with lines dt 2 lc rgb "#888888" notitle
       }
     }
     unset label 98  # not on the next page's legend strip

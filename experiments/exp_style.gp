@@ -47,10 +47,12 @@
 # ingroup(g, c) (the box and contact solver groups), scene_figure (the
 # drift and accuracy figures' panels: exp_scene_panels.gp).
 
-style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd admm auto pgs_color pgs_part ipm"
-style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9 #332288 #000000 #882255 #AA4499 #44AA99"
-style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3 15 14 4 8 6"
-style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6 4 5 2 3 3"
+# (every registered solver: a check of tests/paper_checks.py; the marks differ within
+# each friction group, the (mark, dash) pairs everywhere)
+style_solvers = "pgs pgs_wide pjacobi direct lemke dantzig enum nsgs nsgs_newton nsn_ac pjacobi_cone pcg_cone apgd admm auto pgs_color pgs_part ipm ppa_nsn"
+style_colours = "#0072B2 #56B4E9 #009E73 #000000 #D55E00 #E69F00 #CC79A7 #000000 #D55E00 #009E73 #E69F00 #CC79A7 #56B4E9 #332288 #000000 #882255 #AA4499 #44AA99 #117733"
+style_points  = "7 6 5 1 9 11 2 13 4 8 10 12 3 15 14 4 8 6 9"
+style_dashes  = "1 2 3 1 1 4 5 1 2 3 4 5 6 4 5 5 5 3 2"
 grey_colours  = "#555555 #777777 #999999 #333333 #666666 #888888"
 
 sidx(name, i) = i > words(style_solvers) ? 0 : (word(style_solvers, i) eq name ? i : sidx(name, i + 1))

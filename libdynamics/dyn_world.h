@@ -82,12 +82,10 @@ typedef enum dyn_contact_order {
 
 /* What a step does when its solve failed (docs/dynamics.md, "The world
  * step").  A solve has failed when its status is not converged, except the
- * budget stop (max_iter after iterations > 0, finite x) of a Gauss-Seidel
- * solver -- pgs, pgs_wide, pgs_color, pgs_part, nsgs: every sweep solves each row or contact
- * exactly given its neighbours, so a truncated run is the usual mode of a
- * fixed-sweep simulation and its x is applied.  Under DYN_ON_FAILURE_KEEP
- * every iterative solver's budget stop is exempt, as before the policy
- * existed.  Candidates are compared by the library's res_nat_inf
+ * budget stop (max_iter after iterations > 0 and no pivot, finite x) of any
+ * iterative solver, under every policy: one rule for every solver, the usual mode of
+ * a fixed-budget simulation, and its own x is applied (world_failure.c
+ * says why).  Candidates are compared by the library's res_nat_inf
  * (slv_residual); a non-finite x is never applied.
  *   FALLBACK  (default) the fallback chain: the step is solved again by the
  *             fallback solver (settings.fallback_solver; "" picks direct

@@ -3,23 +3,24 @@
  * the step's solve failed (dyn_failure_policy, dyn_world.h;
  * docs/dynamics.md, "The world step").
  *
- * A failed solve: any status but converged, except the budget stop (max_iter
- * after iterations > 0, finite res_nat_inf) of a Gauss-Seidel solver -- pgs,
- * pgs_wide, pgs_color, pgs_part, nsgs -- whose every sweep solves each row (or contact) exactly
- * given its neighbours, so that a truncated run is still a consistent set of
- * sequential impulses (Catto 2005, "Iterative dynamics with temporal
- * coherence"): the normal mode of a fixed-sweep simulation.  The natural map
- * in the inf-norm is no measure of harm for such an x: it weighs every row
- * alike whatever its effective mass, and on the pendulum's joint rows (A's
- * eigenvalues span about 1 .. 5e4) pgs's x scores worse than x = 0 on some
- * steps while the pendulum keeps its period (test_articulated) and x = 0
- * would let the joints come apart.  A gradient method's truncated iterate
- * (apgd, pjacobi, the cone projections, pcg_cone) moves every row a fraction
- * of the way at once and has no such meaning: apgd's, applied as it is, lets
- * the pendulum's energy grow by orders of magnitude.  Its budget stops are
- * judged.  (The counts: experiments/MEASUREMENTS.md, "Measurements: dynamics".)  A pivoting solver's max_iter (its pivot limit; iterations 0) is
- * judged.  Under DYN_ON_FAILURE_KEEP every budget stop is exempt, as before
- * the policy existed.  A time limit's stop (SLV_TIME_LIMIT) is a failed solve
+ * A failed solve: any status but converged, except the budget stop
+ * (max_iter after iterations > 0 and no pivot, finite res_nat_inf) of any
+ * iterative solver: one rule for every solver (docs/dynamics.md, "Judging a failed
+ * solve"), the normal mode of a fixed-budget simulation.  The solver's own
+ * truncated iterate is applied, whatever the solver, so that a scene run
+ * shows what the solver under test did with its budget: a Gauss-Seidel
+ * sweep's x is a consistent set of sequential impulses (Catto 2005,
+ * "Iterative dynamics with temporal coherence"), a gradient method's
+ * (apgd, pjacobi, the cone projections) moves every row a fraction of the
+ * way and can let the pendulum's energy grow by orders of magnitude
+ * (test_failure.c): that is the solver's own result, reported as its own,
+ * not carried by another solver's answer.  (Before issue 65 only the
+ * Gauss-Seidel family -- pgs, pgs_wide, pgs_color, pgs_part, nsgs -- was
+ * exempt and every other solver's budget stop was carried by the fallback,
+ * so apgd was credited with direct's energy.)  A pivoting solver's max_iter
+ * (its pivot limit: pivots > 0, or iterations 0) leaves no iterate of the
+ * method and is judged; dantzig counts its boxed passes as iterations, so
+ * the pivots tell it apart.  A time limit's stop (SLV_TIME_LIMIT) is a failed solve
  * like any other; an interrupted one (SLV_INTERRUPTED: the caller's cancel
  * callback) fails the step at once (DYN_ERR_INTERRUPTED), whatever the policy.
  *
@@ -57,18 +58,12 @@
 #include <math.h>
 #include <string.h>
 
-/* The Gauss-Seidel solvers, whose budget stop is not a failure (header). */
-static int sweeps_rows(const slv_solver *s) {
-  return strcmp(s->name, "pgs") == 0 || strcmp(s->name, "pgs_wide") == 0 ||
-         strcmp(s->name, "pgs_color") == 0 || strcmp(s->name, "pgs_part") == 0 ||
-         strcmp(s->name, "nsgs") == 0;
-}
-
 int dyn_solve_failed(const dyn_world *w, const slv_result *res) {
+  (void)w; /* one rule for every solver and policy (header) */
   if (res->status == SLV_CONVERGED) return 0;
-  int budget_stop =
-      res->status == SLV_MAX_ITER && res->iterations > 0 && isfinite(res->res.res_nat_inf);
-  return !(budget_stop && (w->set.on_failure == DYN_ON_FAILURE_KEEP || sweeps_rows(w->solver)));
+  int budget_stop = res->status == SLV_MAX_ITER && res->iterations > 0 && res->pivots == 0 &&
+                    isfinite(res->res.res_nat_inf);
+  return !budget_stop;
 }
 
 /* The candidates of a failed step: residuals (NaN = not a candidate). */

@@ -285,13 +285,16 @@ static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, doubl
   fprintf(f,
           "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
           "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
-          "and >= %g s in all, or %g s in all (one run when the warm-up takes that long); "
+          "and >= %g s in all, or %g s in all (one run when the warm-up takes that long), "
+          "at most %d runs; "
           "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
-          s->min_runs, s->min_time, s->max_time);
+          s->min_runs, s->min_time, s->max_time, EXP_RUNS_MAX);
   fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best; %s)\n", tie,
           1.0 + tie, s->tie >= 0.0 ? "the section's tie" : "the noise, NAME_timing.csv");
   fprintf(f, "# cond_est: 1-norm condition estimate of A (slv_condition_estimate: "
              "LAPACK dlacn2 Hager-Higham), inf when A is singular\n");
+  for (int k = 0; k < s->nsrc; k++)
+    if (s->src[k].kind == EXP_SRC_SCENE) exp_export_world_line(f, &s->src[k]);
 }
 
 /* "# date: ... (collected)": now, in UTC. */

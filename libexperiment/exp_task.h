@@ -172,7 +172,20 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
 dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                              char *msg, size_t len);
 
-/* The "# world:" preamble line of a scene source (scene_task.c). */
+/* The "# world:" preamble line of a scene source (scene_task.c): a scene
+ * section's, and a problem section's scene export (the settings of the
+ * world that wrote the problems, exp_export_settings, and its solver). */
 void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src);
+void exp_export_world_line(FILE *f, const exp_source *src);
+
+/* The world settings a problem section's scene line exports its problems
+ * with (prepare.c): the defaults, the line's own settings and the world
+ * solver of its friction model. */
+dyn_world_settings exp_export_settings(const exp_source *src, int fr);
+
+/* The most timed runs of one (solver, problem, tol) row: the repetition
+ * rule stops there whatever its times (task.c, external.c; the CSV's
+ * "# timing:" line states it). */
+#define EXP_RUNS_MAX 100000
 
 #endif /* CLI_EXPERIMENT_TASK_H */

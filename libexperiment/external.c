@@ -421,7 +421,8 @@ static int probe_repeat(exp_tctx *c, const exp_external *e, xargv *cmd, const ch
   if (r->exit != 0 || !exp_path_exists(out_file)) return 1;
   if (!isfinite(r->reported)) return 0; /* no time of its own: one solve a process */
   const exp_section *s = c->s;
-  *per_process = exp_repeat_count(r->reported, (int)s->min_runs, s->min_time, s->max_time, 100000);
+  *per_process = exp_repeat_count(r->reported, (int)s->min_runs, s->min_time, s->max_time,
+                                     EXP_RUNS_MAX);
   snprintf(cmd->num[4], sizeof cmd->num[4], "%ld", *per_process);
   return 0;
 }

@@ -471,7 +471,7 @@ static int build_world(const exp_source *src, const dyn_world_settings *set, dyn
 /* The world settings of a scene used as a problem source: the defaults,
  * the export's solver and friction model, then the line's own settings
  * (checked when the file was read: exp_source_world cannot fail here). */
-static dyn_world_settings export_settings(const exp_source *src, int fr) {
+dyn_world_settings exp_export_settings(const exp_source *src, int fr) {
   dyn_world_settings set = dyn_world_settings_default();
   char err[256];
   /* the pyramid LCP has rows with A_ii = 0 (the auxiliary lambda): of the
@@ -568,7 +568,7 @@ static int export_step(void *arg, dyn_world *w, const dyn_run_step *st) {
 /* Simulates the scene and writes the missing exports.  -1 ok, else 2. */
 static int simulate_exports(const ctx *c, const exp_source *src, int fr, const long *steps, int ns,
                             char (*paths)[EXP_PATH_MAX + 192], int *contacts) {
-  dyn_world_settings set = export_settings(src, fr);
+  dyn_world_settings set = exp_export_settings(src, fr);
   dyn_world *w = NULL;
   char msg[512] = "";
   if (build_world(src, &set, &w, msg, sizeof msg)) {
@@ -585,7 +585,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
 
 static int load_scene(const ctx *c, const exp_source *src) {
   int fr = src->friction >= 0 ? src->friction : DYN_FRICTION_BOX;
-  dyn_world_settings set = export_settings(src, fr);
+  dyn_world_settings set = exp_export_settings(src, fr);
   long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   if (K < 1) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR,

@@ -218,16 +218,12 @@ double exp_source_drift_scale(const exp_source *src, double E0) {
   return S;
 }
 
-/* One "# world:" line of a scene source for its section's CSV preamble
- * (experiments/README.md, "Provenance"): the settings the world runs
- * with once the scene has built it (dyn_world_get_settings: the scene's own
- * mu and restitution included) and its dynamic bodies' masses.  The
- * friction model and the solver are the rows'. */
-void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src) {
-  int fr = src->friction >= DYN_FRICTION_NONE && src->friction <= DYN_FRICTION_CONE
-               ? src->friction
-               : DYN_FRICTION_BOX;
-  dyn_world_settings set = exp_scene_settings(s, src, NULL, fr, -1);
+/* One "# world:" line (experiments/README.md, "Provenance"): the settings
+ * the world runs with once the scene has built it from SET
+ * (dyn_world_get_settings: the scene's own mu and restitution included),
+ * its dynamic bodies' masses and, for an export (with_solver), the world's
+ * solver. */
+static void world_line(FILE *f, const exp_source *src, dyn_world_settings set, int with_solver) {
   dyn_world *w = NULL;
   char msg[256] = "";
   if (exp_source_new_world(src, &set, &w, msg, sizeof msg) != DYN_OK) {
@@ -248,12 +244,30 @@ void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src) 
   fprintf(f,
           "# world: line %d %s: dt=%g mu=%g restitution=%g k_erp=%g cfm=%g slop=%g margin=%g "
           "warm_start=%d warm_factor=%g omega=%g max_iter=%d tol=%g integrator=%s bodies=%d "
-          "mass_min=%g mass_max=%g\n",
+          "mass_min=%g mass_max=%g%s%s\n",
           src->line, src->scene, g->dt, g->contact.mu, g->contact.restitution, g->contact.k_erp,
           g->contact.cfm, g->contact.slop, g->margin, g->warm_start, g->warm_factor, g->opt.omega,
           g->opt.max_iter, g->opt.tol,
-          dyn_world_settings_enum_name("integrator", (int)g->integrator), nd, nd ? lo : 0.0, hi);
+          dyn_world_settings_enum_name("integrator", (int)g->integrator), nd, nd ? lo : 0.0, hi,
+          with_solver ? " solver=" : "", with_solver ? g->solver : "");
   dyn_world_free(w);
+}
+
+static int source_friction(const exp_source *src) {
+  return src->friction >= DYN_FRICTION_NONE && src->friction <= DYN_FRICTION_CONE
+             ? src->friction
+             : DYN_FRICTION_BOX;
+}
+
+/* A scene section's world line: the friction model and the solver are the
+ * rows'. */
+void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src) {
+  world_line(f, src, exp_scene_settings(s, src, NULL, source_friction(src), -1), 0);
+}
+
+/* A problem section's scene export: the world that wrote its problems. */
+void exp_export_world_line(FILE *f, const exp_source *src) {
+  world_line(f, src, exp_export_settings(src, source_friction(src)), 1);
 }
 
 /* ---- --dump-failures -------------------------------------------------------------------- */

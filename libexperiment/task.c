@@ -269,7 +269,7 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
     return 0;
   }
   size_t m1 = (size_t)(p.n > 0 ? p.n : 1);
-  int cap = 100000;
+  int cap = EXP_RUNS_MAX;
   double *x = malloc(m1 * sizeof *x), *w = malloc(m1 * sizeof *w);
   double *times = malloc((size_t)cap * sizeof *times);
   if (!x || !w || !times) {

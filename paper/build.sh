@@ -53,8 +53,9 @@ mkdir -p "$out/gen" "$out/fig"
 case $out in /*) ;; *) out=$(cd "$out" && pwd) ;; esac
 case $res in /*) ;; *) res=$(cd "$res" && pwd) ;; esac
 cp "$srcdir/paper.tex" "$out/"
-# the single bibliography of the project, under the name paper.tex cites
-cp "$srcdir/../docs/references.bib" "$out/refs.bib"
+# the single bibliography of the project, under the name paper.tex cites, without
+# its note fields (the project's comments, which the plain style would print)
+"$python" "$srcdir/gen.py" --bib "$srcdir/../docs/references.bib" "$out/refs.bib"
 : >"$out/build.log"
 
 # ---- figures: redrawn from the CSVs ---------------------------------------------------

@@ -22,6 +22,7 @@
 # sections share, and each section of the paper is one method that writes
 # its gen/*.tex files and adds its macros to numbers.tex; main() runs them.
 import csv
+import json
 import math
 import os
 import re
@@ -34,6 +35,11 @@ except ImportError as e:
     sys.exit('gen.py: the lcplab Python package is needed (PYTHONPATH=BUILD/python, or pip install '
              '.; docs/python.md): %s' % e)
 
+SRCDIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+# the generators' own documentation (datasets/INSTANCES.md's table) in LaTeX
+UNICODE_TEX = [('\u207b\u00b9', '$^{-1}$'), ('\u207b\u00b2', '$^{-2}$'), ('\u1d40', '$^{T}$'),
+               ('\u00d7', '$\\times$'), ('\u03b5', '$\\varepsilon$'), ('\u2212', '$-$'),
+               ('\u221e', '$\\infty$')]
 CLASS_NAME = {'lcp': 'standard LCP', 'box': 'boxed/findex LCP', 'mlcp': 'MLCP (equality rows)',
               'fc3d': '3-D Coulomb friction (FC3D)', 'cone-assoc': 'associated cone'}
 CLASS_ORDER = ['lcp', 'box', 'mlcp', 'fc3d', 'cone-assoc']
@@ -64,6 +70,14 @@ STATUS_WORDS = [('max_iter', 'at the iteration limit'), ('unconverged', 'unconve
                 ('singular_pivot', 'on a singular pivot'), ('breakdown', 'on a breakdown'),
                 ('not_finite', 'not finite'), ('time_limit', 'on the time limit'),
                 ('failed', 'failed'), ('error', 'on an error'), ('other', 'on another status')]
+# a per-class statement needs a class this large, with this many problems
+# whose best time is at least SLOW_S: below, the profiles rank call overhead
+# and a handful of wins (issue 65, point 6)
+CLASS_MIN_PROBLEMS, CLASS_MIN_SLOW, SLOW_S = 10, 5, 1e-3
+# the literature's measures reported beside res_scaled (docs/convergence.md)
+LIT_MEASURES = [('siconos_err', 'Siconos\' LCP error $\\|x-\\Mid(\\ell,h,x-w)\\|_2/\\|b\\|_2$'),
+                ('err_siconos', 'Siconos\' FC3D error $\\|F\\|_2/\\max(\\|b\\|_2,\\|x\\|_2,\\|w\\|_2)$'),
+                ('res_rel_1q', '$\\|F\\|_2/(1+\\|b\\|_2)$~\\cite{acary2018}')]
 POLICY = {
     'keep': 'a step applies the solver\'s iterate unless it is worse than no impulse, which ends the run',
     'stop': 'a failed step ends the run',
@@ -190,6 +204,32 @@ def short_most(r):
     return n > 0 and 2 * unconverged(r) > n
 
 
+def class_support(rows, tol):
+    """Per class of a problem section's rows at tol: (problems, problems whose
+    best converged time is at least SLOW_S, 1 if a per-class statement may
+    be made)."""
+    best, cls = {}, {}
+    for r in rows:
+        if r.get('tol') and num(r['tol']) != num(tol):
+            continue
+        cls[r['problem']] = r['class']
+        t = num(r.get('time_s'))
+        if r.get('status') == 'converged' and not math.isnan(t):
+            best[r['problem']] = min(best.get(r['problem'], t), t)
+    out = {}
+    for p, c in cls.items():
+        n, slow, _ = out.get(c, (0, 0, 0))
+        out[c] = (n + 1, slow + (best.get(p, 0.0) >= SLOW_S), 0)
+    return {c: (n, k, int(n >= CLASS_MIN_PROBLEMS and k >= CLASS_MIN_SLOW)) for c, (n, k, _) in out.items()}
+
+
+def too_small(name, sup):
+    """The sentence for a class too small for a statement."""
+    n, slow, _ = sup
+    return 'the %s class (%d problem%s, %s with a best time of 1\\,ms or more) is too small for a statement' % (
+        name, n, '' if n == 1 else 's', 'none' if not slow else '%d' % slow)
+
+
 def last_rows(rows):
     last = {}
     for r in rows:
@@ -221,6 +261,11 @@ class Paper:
             self.sets.append(('large', self.read('large.csv')[1]))
         if self.have('scaling.csv'):
             self.sets.append(('scaling', self.read('scaling.csv')[1]))
+        # every section with problems: the title's count and the collection table
+        self.all_sets = list(self.sets)
+        for name in ('convergence', 'peers_lcp', 'peers_fc3d'):
+            if self.have(name + '.csv'):
+                self.all_sets.append((name, [r for r in self.read(name + '.csv')[1] if r.get('n')]))
         self.plan = self.campaign_tsv('problems.tsv')
         self.plan_solvers = self.campaign_tsv('solvers.tsv')
         self.lcp_solvers = [s for s in dict.fromkeys(r['solver'] for r in self.prof)
@@ -233,6 +278,8 @@ class Paper:
         _, self.tolA, self.wrows, self.same = self.winners_a
         _, self.tolB, _, _ = self.winners_b
         self.leaders = self.read('profile_leaders.csv')[1]
+        # which classes may carry a statement (class_support)
+        self.support = class_support(self.prof, self.tolA)
         self.flA = [r for r in self.read('profile_failures.csv')[1] if r['tol'] == self.tolA]
         self.cov = self.read('profile_coverage.csv')[1]
         # the scaling fits
@@ -254,6 +301,7 @@ class Paper:
                         self.integrators, self.peers_text, self.peers_side, self.conclusion_text):
             section()
         self.nums += macro('SolverParamsRef', self.solver_params_ref())
+        self.nums += macro('SampleNote', self.sample_note())
         self.write('numbers.tex', self.nums)
         self.articulated()
 
@@ -410,7 +458,8 @@ class Paper:
         t = '\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.74\\textwidth}@{}}\n\\toprule\n'
         for k, lab in PROV_KEYS:
             if k in self.pre:
-                t += '%s & %s \\\\\n' % (lab, self.tex(self.pre[k]))
+                # the library's preamble names a section's table NAME_...: here, the profile's
+                t += '%s & %s \\\\\n' % (lab, self.tex(self.pre[k].replace('NAME_', 'profile_')))
         t += '\\bottomrule\n\\end{tabular}\n'
         self.write('provenance.tex', t)
         self.nums += macro('ProvRev', self.tex(self.pre['rev']) if 'rev' in self.pre else 'unknown')
@@ -426,7 +475,7 @@ class Paper:
         t = ('\\begin{tabular}{@{}llrrrrr@{}}\n\\toprule\nset & class & problems & $n$ min & $n$ max & '
              'nnz max & contacts max \\\\\n\\midrule\n')
         nmax = 0
-        for name, rows in self.sets:
+        for name, rows in self.all_sets:
             pr = collection(rows)
             for c in classes_of(rows):
                 ps = [r for r in pr.values() if r['class'] == c]
@@ -434,14 +483,15 @@ class Paper:
                 nz = [int(num(r.get('nnz'))) for r in ps if not math.isnan(num(r.get('nnz')))]
                 ct = [k for k in (self.contacts_of(name, r) for r in ps) if k is not None]
                 t += '%s & %s & %d & %d & %d & %s & %s \\\\\n' % (
-                    name, CLASS_NAME.get(c) or self.tex(c), len(ps), min(ns), max(ns),
+                    self.tex(name), CLASS_NAME.get(c) or self.tex(c), len(ps), min(ns), max(ns),
                     max(nz) if nz else '', max(ct) if ct else '')
                 nmax = max(nmax, max(ns))
         t += '\\bottomrule\n\\end{tabular}\n'
         self.write('collection.tex', t)
-        nclasses = len({r['class'] for _, rows in self.sets for r in rows})
-        # a problem in two sets (spd_200_s1 in the profile and the scaling) is one problem
-        distinct = {p for _, rows in self.sets for p in collection(rows)}
+        nclasses = len({r['class'] for _, rows in self.all_sets for r in rows})
+        # a problem in two sets (spd_200_s1 in the profile and the scaling) is one problem;
+        # every section's problems count (the convergence and the peers' too)
+        distinct = {p for _, rows in self.all_sets for p in collection(rows)}
         self.nums += macro('NProblems', len(distinct))
         self.nums += macro('NClasses', nclasses)
         self.nums += macro('NMax', nmax)
@@ -462,9 +512,13 @@ class Paper:
             'side by side on %s judged by the same residual%s (Section~\\ref{sec:peers}).' % (
                 plural(len(ran), 'peer'), plural(len(probs), 'problem'),
                 (' and in %s' % plural(len(scenes), 'scene')) if scenes else '')) if ran else '')
-        self.write('peers_run.tex', ('This campaign ran %s: %s.' % (plural(len(ran), 'peer'),
-                                                                    ', '.join(self.tt(s) for s in ran)))
-                   if ran else '')
+        gone = [x for x in self.absent_externals() if x not in ran]
+        t = ('This campaign ran %s: %s.' % (plural(len(ran), 'peer'), ', '.join(self.tt(s) for s in ran))
+             if ran else 'No peer ran in this campaign.')
+        if gone:
+            t += ' Declared in its experiment file but absent from this machine, and so left out: %s.' % (
+                series([self.tt(x) for x in gone]))
+        self.write('peers_run.tex', t)
 
     def peers_ran(self):
         """The peers that ran in any section (externals with rows), in order."""
@@ -617,6 +671,9 @@ class Paper:
             runs.sort()
             t += ('The %d timed rows of converged runs have %d to %d runs, %g at the median. ' %
                   (len(runs), runs[0], runs[-1], lcplab.quantile(runs, 0.5)))
+        cap = re.search(r'at most (\d+) runs', self.pre.get('timing', ''))
+        if cap:
+            t += 'A row stops at %s runs whatever its times. ' % '{:,}'.format(int(cap.group(1))).replace(',', '\\,')
         t += 'Each solve has a time limit of %s. ' % series(
             ['%s\\,s (%s)' % (v, ', '.join(n)) for v, n in limits.items()])
         t += 'The solvers are single-threaded and the BLAS uses one thread. '
@@ -635,6 +692,12 @@ class Paper:
         self.write('scenetable.tex', self.scene_table())
         self.write('runparams.tex', self.run_parameters())
         self.write('solverparams.tex', self.solver_params())
+        self.write('solvers.tex', self.registry_table())
+        self.write('generators.tex', self.generators_table())
+        lit = self.measures_table()
+        self.write('measures.tex', lit)
+        self.nums += macro('LitRef', ' Table~\\ref{tab:lit} counts the runs where they and the judge disagree.'
+                           if lit else '')
 
     def problem_list(self):
         """Every problem of the profiles (the plan's problems.tsv): name, origin,
@@ -674,6 +737,119 @@ class Paper:
         for p in self.plan_solvers:
             t += '%s & %s \\\\\n' % (self.tt(p['solver']), sci_words(self.tex(p['params'])))
         return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n'
+
+    def registry(self):
+        """Every registered solver, as the registry describes it (`lcplab
+        solvers --json`: name, summary, cite)."""
+        lcp = os.environ.get('LCPLAB', 'lcplab')
+        try:
+            r = subprocess.run([lcp, 'solvers', '--json'], capture_output=True, text=True)
+        except OSError as e:
+            sys.exit('gen.py: cannot run %s solvers --json: %s' % (lcp, e))
+        if r.returncode != 0:
+            sys.exit('gen.py: %s solvers --json failed: %s' % (lcp, r.stderr.strip()))
+        return json.loads(r.stdout)
+
+    def bib_keys(self):
+        with open(os.path.join(SRCDIR, 'docs', 'references.bib')) as fh:
+            return set(re.findall(r'^@\w+\{([^,\s]+),', fh.read(), re.M))
+
+    def registry_table(self):
+        """tab:solvers: every registered solver with the registry's summary and
+        reference and the sections it ran in (the campaign's solvers.tsv,
+        else none): the paper's one description of each solver."""
+        ran = {p['solver']: p.get('sections', '') for p in self.plan_solvers}
+        keys = self.bib_keys()
+        t = ('\\begin{table*}[tbp]\n\\centering\\scriptsize\n\\caption{Every solver of the registry of the '
+             'build that ran (\\texttt{lcplab solvers --json}): its own summary and reference, and the sections '
+             'of this campaign it ran in. Section~\\ref{sec:solvers} groups them by method; '
+             '\\SolverParamsRef\\ gives their parameters.}\n\\label{tab:solvers}\n'
+             '\\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}'
+             'p{0.62\\textwidth}l>{\\raggedright\\arraybackslash}p{0.16\\textwidth}@{}}\n\\toprule\n'
+             'solver & what it is (the registry\'s summary) & ref. & ran in \\\\\n\\midrule\n')
+        for d in self.registry():
+            cite = ','.join(k for k in d.get('cite', '').replace(' ', ',').split(',') if k in keys)
+            t += '%s & %s & %s & %s \\\\\n' % (self.tt(d['name']), sci_words(self.tex(d.get('summary', ''))),
+                                             '\\cite{%s}' % cite if cite else '',
+                                             self.tex(ran.get(d['name'], '')) or 'no section')
+        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n'
+
+    def doc_cell(self, cell):
+        """A cell of a Markdown table of the project's docs in LaTeX: `code`
+        as \\texttt, the rest escaped by the library, the docs' Unicode
+        signs as math."""
+        out = ''
+        for i, part in enumerate(cell.replace('\\|', '|').split('`')):
+            if not part:
+                continue
+            if i % 2:
+                out += self.tt(part)
+                continue
+            text = self.tex(part.strip()) if part.strip() else ''
+            out += (' ' if part[:1] == ' ' else '') + text + (' ' if part[-1:] == ' ' and part.strip() else '')
+        for u, l in UNICODE_TEX:
+            out = out.replace(u, l)
+        return out.strip()
+
+    def generators_table(self):
+        """tab:gen: every family of the generator, from its own documentation
+        (datasets/INSTANCES.md's table), with the campaign's generated
+        problems of each."""
+        path = os.path.join(SRCDIR, 'datasets', 'INSTANCES.md')
+        if not os.path.exists(path):
+            return ''
+        with open(path) as fh:
+            rows = [l.strip() for l in fh if l.startswith('| `')]
+        used = {}
+        for p in self.plan:
+            if p.get('origin') == 'generated':
+                used.setdefault(p['family'], set()).add(p['label'])
+        t = ('\\begin{table*}[tbp]\n\\centering\\scriptsize\n\\caption{The generated families, as the '
+             'generator documents them (\\texttt{datasets/INSTANCES.md}, ``Bundled instances\'\'; '
+             '\\texttt{lcplab generate}): kind, matrix, bounds, right-hand side, planted solution, and the '
+             'problems of this campaign from each. A problem\'s contacts (Table~\\ref{tab:plist}) count its '
+             'frictional contacts: Coulomb cones, findex triples or the contacts of a scene\'s pyramid LCP; '
+             'the normal rows of \\texttt{contact} and \\texttt{sparse-contact} (one per contact, no '
+             'friction) count none.}\n\\label{tab:gen}\n\\setlength{\\tabcolsep}{2pt}\n'
+             '\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.07\\textwidth}'
+             '>{\\raggedright\\arraybackslash}p{0.2\\textwidth}>{\\raggedright\\arraybackslash}p{0.17\\textwidth}'
+             '>{\\raggedright\\arraybackslash}p{0.14\\textwidth}l>{\\raggedright\\arraybackslash}'
+             'p{0.16\\textwidth}@{}}\n\\toprule\nfamily & kind & $A$ & bounds & $b$ & $x_{\\mathrm{ref}}$ & '
+             'problems here \\\\\n\\midrule\n')
+        for line in rows:
+            cells = [c.strip() for c in re.split(r'(?<!\\)\|', line.strip('|'))]
+            if len(cells) < 6:
+                continue
+            fam = cells[0].strip('`')
+            t += '%s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+                tuple(self.doc_cell(c) for c in cells[:6]) +
+                (', '.join(self.tt(x) for x in sorted(used.get(fam, ()))) or 'none',))
+        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n'
+
+    def measures_table(self):
+        """tab:lit: per tolerance, the runs the judge counts converged and how
+        many of them each of the literature's measures would reject (its value
+        above the tolerance), over the rows where it is defined."""
+        t = ''
+        for tol in dict.fromkeys(r['tol'] for r in self.prof):
+            conv = [r for r in self.prof if r['tol'] == tol and r.get('status') == 'converged']
+            for col, name in LIT_MEASURES:
+                have = [r for r in conv if not math.isnan(num(r.get(col)))]
+                if not have:
+                    continue
+                over = [r for r in have if num(r[col]) > num(tol)]
+                worst = max(num(r[col]) for r in have)
+                t += '$%s$ & %s & %d & %d & %d & %s \\\\\n' % (
+                    tolfmt(tol), name, len(conv), len(have), len(over), cellsci(worst))
+        if not t:
+            return ''
+        return ('\\begin{table*}[tbp]\n\\centering\\scriptsize\n\\caption{The literature\'s measures beside '
+                'the judge\'s (Section~\\ref{sec:form}, ``Residuals\'\'; \\texttt{profile.csv}\'s columns): of the '
+                'profile\'s runs the judge counts converged at each tolerance ($\\mathrm{res}_{\\mathrm{scaled}}'
+                '\\le\\mathrm{tol}$), those where the measure is defined and those it would reject (its value above '
+                'the tolerance): the disagreements; the largest value among them.}\n\\label{tab:lit}\n'
+                '\\begin{tabular}{@{}llrrrr@{}}\n\\toprule\ntol & measure & converged & defined & above tol & '
+                'largest \\\\\n\\midrule\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
 
     def solver_params_ref(self):
         """Where the solvers' defaults are: the table when solvers.tsv is there."""
@@ -723,10 +899,11 @@ class Paper:
         """Every scene of the scene experiments with its world settings as run
         (the `# world:` lines), the friction models of the section and the
         bodies' masses."""
-        t = ('\\begin{tabular}{@{}lll' + 'r' * (len(WORLD_COLS) + 1) + '@{}}\n\\toprule\nexperiment & scene & '
+        t = ('\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.15\\textwidth}l' + 'r' * (len(WORLD_COLS) + 1) +
+             '@{}}\n\\toprule\nexperiment & scene & '
              'friction & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
         n = 0
-        for name in ('drift', 'accuracy', 'integrators', 'scenes'):
+        for name in ('profile', 'large', 'drift', 'accuracy', 'integrators', 'scenes'):
             if not self.have(name + '.csv'):
                 continue
             worlds = self.world_lines(name)
@@ -738,11 +915,14 @@ class Paper:
                 words = line.split()
                 fr = [x[len('friction='):] for x in words[1:] if x.startswith('friction=')]
                 params = [x for x in words[1:] if not x.startswith(('friction=', 'steps=', 'dt='))]
+                # a problem section's export: the world's own solver, beside its friction model
+                fr_cell = self.tex(fr[0] if fr else frictions)
+                if w.get('solver'):
+                    fr_cell = '\\shortstack[l]{%s\\\\by %s}' % (fr_cell, self.tt(w['solver']))
                 mass = ('%.3g' % num(w['mass_min']) if w['mass_min'] == w['mass_max'] else
                         '%.3g--%.3g' % (num(w['mass_min']), num(w['mass_max'])))
                 t += '%s & %s & %s & %s & %s \\\\\n' % (
-                    self.tex(name), self.tex(' '.join([words[0]] + params)),
-                    self.tex(fr[0] if fr else frictions),
+                    self.tex(name), self.tex(' '.join([words[0]] + params)), fr_cell,
                     ' & '.join(self.dt_text(w[k]) if k == 'dt' else self.tex(w.get(k, ''))
                                for k, _ in WORLD_COLS),
                     mass)
@@ -753,7 +933,9 @@ class Paper:
                 'settings each scene ran with, as the library wrote them (the \\texttt{\\# world:} lines of the '
                 'CSVs): time step $h$, friction coefficient $\\mu$, restitution $e$, ERP and CFM of the contact '
                 'rows, penetration slop, collision margin, relaxation $\\omega$ and iterations per step of the '
-                'world\'s solver, warm-start factor, dynamic bodies and their masses.}\n  \\label{tab:scenetab}\n'
+                'world\'s solver, warm-start factor, dynamic bodies and their masses. The rows of a problem '
+                'section (\\texttt{profile}) are the scenes whose steps it exported as problems, with the solver '
+                'that stepped the world.}\n  \\label{tab:scenetab}\n'
                 '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
 
     # ---- winners, ties, identical algorithms ---------------------------------------------------
@@ -833,11 +1015,12 @@ class Paper:
         ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
         if ratios:
             ratios.sort()
+            nprob = len({k[0] for k, v in traces.items() if len(v) > 1})
             t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) reach the same answer in the '
-                  'same number of iterations: '
-                  'on the %d problems where two solvers or more had one, their median times differ by a factor '
-                  'of %.2f at the median and up to %.2f' % (len(ratios), lcplab.quantile(ratios, 0.5),
-                                                             ratios[-1]))
+                  'same number of iterations: in the %d groups of two solvers or more with one trace on a problem '
+                  '(on %d of the %d problems), their median times differ by a factor '
+                  'of %.2f at the median and up to %.2f' % (len(ratios), nprob, len(collection(self.prof)),
+                                                             lcplab.quantile(ratios, 0.5), ratios[-1]))
             over = sum(1 for x in ratios if x > 1 + self.tie_f)
             t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
                   '$\\tau=1$ runs with the same trace, implemented differently or timed at another moment, can '
@@ -852,12 +1035,51 @@ class Paper:
             L = self.lead(c, self.tolA)
             if not L or not L['fastest']:
                 continue
+            if not self.supported(c):
+                best_txt.append(too_small(CLASS_NAME.get(c) or self.tex(c), self.support[c]))
+                continue
             best_txt.append('on the %s problems (%s), %s is fastest alone on %s and tied on %s; %s solves '
                             'the most (%s)' % (CLASS_NAME.get(c) or self.tex(c), L['problems'],
                                                self.tt(L['fastest']), L['fastest_alone'], L['fastest_tied'],
                                                self.tt(L['most_solved'].split()[0]), L['solved_most']))
         self.nums += macro('WinnersText', '; '.join(best_txt))
         self.nums += macro('NTiedA', sum(int(num(r['ties'])) for r in self.leaders if r['tol'] == self.tolA))
+
+    def supported(self, c):
+        """1 if the profile's class c may carry a statement (class_support)."""
+        return self.support.get(c, (0, 0, 0))[2]
+
+    def sample_note(self):
+        """The first page's sentence: the sample or the study, from the
+        experiment file the profile ran from, and how many classes carry a
+        statement."""
+        cfg = next((os.path.basename(l[len('# config: '):].split(' (')[0]) for l in self.preamble('profile')
+                    if l.startswith('# config: ')), '')
+        ok = [c for c in classes_of(self.wrows) if self.supported(c)]
+        ncl = len(classes_of(self.wrows))
+        rule = ('%s A per-class statement is made only for a class of at least %d problems of which at least %d '
+                'have a best time of 1\\,ms or more (below that the profiles rank call overhead and a handful '
+                'of wins): %s.' % (self.rule_sentence(), CLASS_MIN_PROBLEMS, CLASS_MIN_SLOW,
+                                   ('none of the %s classes of the profiles qualifies' % count_word(ncl)) if not ok
+                                   else '%s of the %s classes qualif%s (%s)' % (
+                                       count_word(len(ok)), count_word(ncl), 'ies' if len(ok) == 1 else 'y',
+                                       series([CLASS_NAME.get(c) or self.tex(c) for c in ok]))))
+        if cfg == 'default.exp':
+            return ('\\textbf{This paper is built from a sample:} the main job\'s results '
+                    '(\\texttt{experiments/default.exp}, a few minutes of runs), which sample the study of '
+                    '\\texttt{experiments/full.exp}; the study\'s paper is \\texttt{make paper CAMPAIGN=DIR} on '
+                    'that campaign\'s folder. ' + rule)
+        if cfg == 'full.exp':
+            return ('\\textbf{This paper is the study:} the full campaign of \\texttt{experiments/full.exp}, '
+                    'of which the main job (\\texttt{experiments/default.exp}) is a sample. ' + rule)
+        return ('This paper is built from the campaign of \\texttt{%s}. ' % self.tex(cfg or 'an experiment file')) + rule
+
+    def rule_sentence(self):
+        """How many of the profile's problems have a best time of 1 ms or more."""
+        n = sum(v[0] for v in self.support.values())
+        slow = sum(v[1] for v in self.support.values())
+        return ('Of the %d problems of the profiles, %d ha%s a best time (the fastest converged median at %s) '
+                'of 1\\,ms or more.' % (n, slow, 's' if slow == 1 else 've', '$' + tolfmt(self.tolA) + '$'))
 
     def lead(self, c, tol):
         return next((r for r in self.leaders if r['class'] == c and r['tol'] == tol), None)
@@ -885,7 +1107,8 @@ class Paper:
                 t += '\\midrule\n'
         t += '\\bottomrule\n\\end{tabular}\n'
         self.write('failures.tex', t)
-        self.nums += macro('FailStatuses', ', '.join(SHORT[s] + ' = ' + s.replace('_', ' ') for s in used))
+        self.nums += macro('FailStatuses', ', '.join(SHORT[s] + ' = ' + s.replace('_', ' ') for s in used
+                                                     if SHORT[s] != s.replace('_', ' ')))
         self.nums += macro('LemkeSingular', self.fsum('lemke', 'singular_pivot'))
         self.nums += macro('LemkeRay', self.fsum('lemke', 'ray_termination'))
         self.nums += macro('LemkeProblems', sum(int(num(r['problems'])) - int(num(r['refused']))
@@ -923,7 +1146,7 @@ class Paper:
         self.nums += macro('ProfileLegendShare', 'of the class\'s problems each accepts' if outside else
                            'of the class\'s problems')
         self.nums += macro('ClassList', series([CLASS_NAME.get(c) or self.tex(c) for c in
-                                                classes_of([r for _, rows in self.sets for r in rows])]))
+                                                classes_of([r for _, rows in self.all_sets for r in rows])]))
 
     def refusals_clause(self):
         """How the profiles count a refusal, from the tables: outside the
@@ -959,6 +1182,9 @@ class Paper:
         npeer = len(acc) - len(own)
         t += (', and %d peers' % npeer) if npeer else ''
         t += '. '
+        if not self.supported(c):
+            return t + upfirst(too_small(CLASS_NAME.get(c) or self.tex(c), self.support.get(c, (nprob, 0, 0)))) + \
+                '; its counts are in the tables.\n\n'
         LA, LB = self.lead(c, self.tolA), self.lead(c, self.tolB)
         if LA and LA['fastest']:
             k = int(num(LA['fastest_alone']))
@@ -1040,9 +1266,9 @@ class Paper:
         fitsv = list(dict.fromkeys(r['solver'] for r in self.fit))
         drawn = [x for x in fitsv if x in figsv]
         self.nums += macro('ScalingFigNote', (
-            ' It draws %d of the %d solvers fitted (%s: the section\'s \\texttt{figure solvers=}); '
-            'Table~\\ref{tab:slopes} gives every fit.' % (len(drawn), len(fitsv),
-                                                         ', '.join(self.tt(x) for x in drawn)))
+            ' It draws %d of the %d solvers fitted (%s, the solvers the experiment file names for the '
+            'figure); Table~\\ref{tab:slopes} gives every fit.' % (len(drawn), len(fitsv),
+                                                                  ', '.join(self.tt(x) for x in drawn)))
                            if figsv and len(drawn) < len(fitsv) else '')
         t = ('\\begin{tabular}{@{}llrrcr@{}}\n\\toprule\nfamily & solver & points & slope $s$ & 95\\,\\% '
              'interval & $R^2$ \\\\\n\\midrule\n')
@@ -1119,6 +1345,9 @@ class Paper:
             if r['solver'] not in cv_solvers and any(fin.get((p, r['solver']), {}).get('status') not in
                                                      (None, 'unsupported', 'refused') for p in probs):
                 cv_solvers.append(r['solver'])
+        # a pivoting solver's pivots (the profile's column: the convergence CSV has none)
+        self.pivots = {(r['problem'], r['solver']): int(num(r['pivots'])) for r in self.prof
+                       if r.get('pivots') and num(r['pivots']) > 0 and r['tol'] == self.tolA}
         t = '\\begin{tabular}{@{}l' + 'r' * len(probs) + '@{}}\n\\toprule\nsolver & ' + \
             ' & '.join('\\rotatebox{60}{%s}' % self.tt(p) for p in probs) + ' \\\\\n\\midrule\n'
         for s in cv_solvers:
@@ -1137,7 +1366,9 @@ class Paper:
             return 'refused'
         if r['status'] != 'converged':
             return self.tex(r['status'])
-        return '%s / %.3g' % (r['iteration'], 1e3 * num(r['time_s']))
+        piv = self.pivots.get((p, s))
+        it = r['iteration'] if piv is None or str(piv) == r['iteration'] else '%s, %d piv.' % (r['iteration'], piv)
+        return '%s / %.3g' % (it, 1e3 * num(r['time_s']))
 
     # ---- scenes: steps, failures, what the world did -------------------------------------------
     def scenes(self):
@@ -1213,13 +1444,13 @@ class Paper:
                 if r['solver'] == 'lemke' and not r['end'].startswith('refused')]
         if runs:
             t += ' In the scenes it ran %s.' % '; '.join(runs)
+        # the pyramid's explanation only where lemke failed on a pyramid LCP
         bad = any(int(num(r.get('singular_pivot') or 0)) + int(num(r.get('ray_termination') or 0))
-                  for _, r in self.scene_rows if r['solver'] == 'lemke')
-        bad = bad or self.fsum('lemke', 'singular_pivot') + self.fsum('lemke', 'ray_termination') > 0
+                  for _, r in self.scene_rows if r['solver'] == 'lemke' and r['friction'] == 'pyramid')
         if bad:
             t += (' In exact arithmetic Lemke\'s method processes the pyramid LCP~\\cite{stewart1996,anitescu1997};'
                   ' with many contacts at rest its pivot blocks become nearly singular, and we have not separated'
-                  ' rounding from degeneracy in these failures.')
+                  ' rounding from degeneracy in its failures on the pyramid LCP above.')
         return ('\\paragraph{Lemke\'s method.} ' + t.strip() + '\n\n') if t else ''
 
     def scene_story(self, rows, scene):
@@ -1288,8 +1519,11 @@ class Paper:
             return 'Under the failure policy of this run (\\texttt{%s}) %s. ' % (pol, POLICY[pol])
         if pol != 'fallback':
             return ''
-        t = ('A step whose solver does not converge does not end the run: under the failure policy of '
-             'this run (\\texttt{fallback}) the step is solved again by a fallback solver')
+        t = ('A step whose solve failed does not end the run. The rule is the same for every solver: a '
+             'solve failed when its status is not converged, except a budget stop (an iterative method\'s '
+             'iteration limit reached with a finite iterate; a pivoting method\'s pivot limit is a failure), '
+             'which is the solver\'s own answer and is applied. Under the '
+             'failure policy of this run (\\texttt{fallback}) a failed step is solved again by a fallback solver')
         m = re.search(r'fallback solver (\S+) for equality rows only, (\S+) for cones, else (\S+), (\d+) '
                       r'iterations', pre.get('on_failure', ''))
         if m:
@@ -1329,11 +1563,28 @@ class Paper:
             t += '%s ended before the last step (Table~\\ref{tab:scenes}). ' % upfirst(
                 plural(len(stopped), 'run'))
         ac = [r for r in (self.read('accuracy.csv')[1] if self.have('accuracy.csv') else []) if r['step']]
-        if ac:
-            conv = sum(1 for r in ac if r['status'] == 'converged')
-            t += ('Of the %d solver steps of the accuracy experiment, %.0f\\,\\%% reached the tolerance. ' %
-                  (len(ac), 100.0 * conv / len(ac)))
+        solved = [r for r in ac if r['status'] not in ('refused', 'unsupported')]
+        if solved:
+            conv = sum(1 for r in solved if r['status'] == 'converged')
+            t += ('Of the %d solver steps of the accuracy experiment (refused runs apart), %d reached the '
+                  'tolerance (%.0f\\,\\%%). ' % (len(solved), conv, 100.0 * conv / len(solved)))
+        t += self.carried_sentence(runs)
         return ('\\paragraph{What the world did.} ' + t.strip() + '\n\n') if t else ''
+
+    def carried_sentence(self, runs):
+        """Per solver, the steps of its scene runs another answer carried (the
+        fallback's, the warm start or zero), of the steps it ran."""
+        per = {}
+        for r in runs:
+            d = per.setdefault(r['solver'], [0, 0, 0])
+            d[0] += int(num(r['steps']))
+            d[1] += int(num(r['applied_other']))
+            d[2] += int(num(r.get('applied_fallback') or 0))
+        if not per:
+            return ''
+        return ('Per solver, the steps of its scene runs carried by another answer than its own (of the steps '
+                'it ran; the fallback solver\'s among them in parentheses): %s. ' % series(['%s %d of %d (%d)' % (self.tt(s), d[1], d[0], d[2])
+                                            for s, d in per.items()]))
 
     def scenes_intro_text(self):
         self.write('scenes_intro.tex', self.scenes_intro())
@@ -1374,6 +1625,31 @@ class Paper:
     # ---- integrators: the whole section, only when the results have it -------------------------
     def integrators(self):
         self.write('integ_section.tex', self.integ_section())
+        self.nums += macro('IntegScenes', self.integ_scenes())
+
+    def integ_scenes(self):
+        """The integrators' scenes and whether a solver takes part in each
+        (steps with contacts or a solve), from integrators.csv."""
+        if not self.have('integrators.csv'):
+            return 'scenes'
+        per = {}
+        for r in self.read('integrators.csv')[1]:
+            if not r['step']:
+                continue
+            d = per.setdefault(r['scene'], {'steps': 0, 'contact': 0, 'solver': set()})
+            d['steps'] += 1
+            d['contact'] += num(r.get('contacts')) > 0 or num(r.get('iterations')) > 0
+            d['solver'].add(r['solver'])
+        parts = []
+        for sc, d in per.items():
+            if d['contact']:
+                parts.append('%s, where %s solves the contacts of %d of its %d steps (all integrators '
+                             'together)' % (self.tt(sc), series([self.tt(x) for x in sorted(d['solver'])]),
+                                            d['contact'], d['steps']))
+            else:
+                parts.append('%s, which has no contact or joint row: no solver takes part' % self.tt(sc))
+        return 'the scenes ' + series(parts) if parts else 'scenes'
+
 
     def integ_section(self):
         if not self.have('integrators.csv'):
@@ -1409,6 +1685,9 @@ class Paper:
         for c in classes_of(self.wrows):
             L = self.lead(c, self.tolA)
             if not self.peers or not L or not L['best_external'] or not L['best_builtin']:
+                continue
+            if not self.supported(c):
+                ptxt.append(too_small(self.tex(c), self.support[c]))
                 continue
             ptxt.append('on the %s problems the peer that solves the most is %s (%s of %s, $\\rho(10)=%.2f$) '
                         'against %s of \\lcp\\ (%s, $\\rho(10)=%.2f$)' % (
@@ -1486,8 +1765,13 @@ class Paper:
             t += ('The peers\' times are the median solve times they report over repeated solves in one '
                   'process (not the process: reading the file is not charged to them). ')
         _, lead_rows = self.read(name + '_leaders.csv')
+        sup = class_support(rows, tol)
         for L in (r for r in lead_rows if r['tol'] == tol):
             parts = []
+            if not sup.get(L['class'], (0, 0, 0))[2]:
+                t += upfirst(too_small(CLASS_NAME.get(L['class']) or self.tex(L['class']),
+                                       sup.get(L['class'], (0, 0, 0)))) + '. '
+                continue
             if L['best_external'] and not int(num(L['best_external_solved'])):
                 parts.append('no peer solves any, \\lcp\'s %s solves %s' % (self.tt(L['best_builtin']),
                                                                          L['best_builtin_solved']))
@@ -1543,7 +1827,31 @@ class Paper:
         if fb:
             t += 'The fallback solver carried %s. ' % series(['%s steps of %s on the %s' % (
                 r['fallback_steps'], self.tt(r['solver']), self.tex(r['scene'])) for r in fb])
-        return t
+        return t + self.newton_note(engines)
+
+    def external_commands(self):
+        """The campaign's external solvers and their command lines (plan.exp)."""
+        path = os.path.join(self.res, 'campaign', 'plan.exp')
+        out = {}
+        if os.path.exists(path):
+            with open(path) as fh:
+                for l in fh:
+                    w = l.split()
+                    if len(w) > 1 and w[0] == 'external':
+                        out[w[1]] = l
+        return out
+
+    def newton_note(self, engines):
+        """MuJoCo's Newton solver in the scene comparison, or why it is not."""
+        newton = [n for n, c in self.external_commands().items() if 'mujoco-newton' in c]
+        if any(n in engines for n in newton):
+            return ''
+        if newton:
+            return ('MuJoCo\'s Newton solver (%s) was declared but is absent from this machine. ' %
+                    series([self.tt(n) for n in newton]))
+        return ('MuJoCo\'s Newton solver is not in this comparison: this run\'s experiment file does not '
+                'declare it (the main job leaves it out for its running time on the pile); the full campaign, '
+                '\\texttt{experiments/full.exp}, runs it. ')
 
     def validation_paragraph(self):
         """The harness against peer_fc3d's own verdicts (make bench-validate),
@@ -1652,7 +1960,9 @@ class Paper:
                 continue
             lr = self.read(name + '_leaders.csv')[1]
             tol = lr[0]['tol'] if lr else None
-            for L in (r for r in lr if r['tol'] == tol and r['best_builtin'] and r['best_external']):
+            sup = class_support(self.read(name + '.csv')[1], tol) if tol else {}
+            for L in (r for r in lr if r['tol'] == tol and r['best_builtin'] and r['best_external']
+                      and sup.get(r['class'], (0, 0, 0))[2]):
                 parts.append('on the %s problems of %s at $%s$, \\lcp\'s %s solves %s of %s and the best peer, '
                              '%s, %s' % (CLASS_NAME.get(L['class']) or self.tex(L['class']), self.tex(name), tolfmt(tol),
                                          self.tt(L['best_builtin']), L['best_builtin_solved'], L['problems'],
@@ -1660,22 +1970,33 @@ class Paper:
         return (' Beside the peers (Section~\\ref{sec:peers}): %s.' % '; '.join(parts)) if parts else ''
 
     def conclusion(self):
-        parts = []
+        parts, small = [], []
         for c in classes_of(self.wrows):
             L = self.lead(c, self.tolA)
             if not L or not L['fastest']:
+                continue
+            if not self.supported(c):
+                small.append(c)
                 continue
             most = L['most_solved'].split()
             parts.append('on the %s problems %s is fastest most often and %s solve%s the most' % (
                 CLASS_NAME.get(c) or self.tex(c), self.tt(L['fastest']), series([self.tt(x) for x in most]),
                 '' if len(most) > 1 else 's'))
         winners = {self.lead(c, self.tolA)['fastest'] for c in classes_of(self.wrows)
-                   if self.lead(c, self.tolA) and self.lead(c, self.tolA)['fastest']}
+                   if self.lead(c, self.tolA) and self.lead(c, self.tolA)['fastest'] and self.supported(c)}
         # the profiles' problems: the verdicts below are theirs (the scaling and
         # large sets are not in the profiles)
         ncl = len(classes_of(self.wrows))
-        t = ('\\section{Conclusion}\\label{sec:concl}\nOn the %d problems of the profiles, in %s, at %s, %s.' % (
-            len(collection(self.prof)), plural(ncl, 'class', 'classes'), '$' + tolfmt(self.tolA) + '$', '; '.join(parts)))
+        t = '\\section{Conclusion}\\label{sec:concl}\nOn the %d problems of the profiles, in %s, at %s' % (
+            len(collection(self.prof)), plural(ncl, 'class', 'classes'), '$' + tolfmt(self.tolA) + '$')
+        t += (', %s.' % '; '.join(parts)) if parts else ', no class is large enough for a statement.'
+        if small:
+            t += (' %s %s too small (a statement needs %d problems, %d of them with a best time of 1\\,ms or '
+                  'more; %s).' % (
+                      upfirst(series([CLASS_NAME.get(c) or self.tex(c) for c in small])) if parts else 'Every class is',
+                      ('is' if len(small) == 1 else 'are') if parts else '', CLASS_MIN_PROBLEMS, CLASS_MIN_SLOW,
+                      '; '.join(['%s: %d problems, %d at 1\\,ms or more' % (CLASS_NAME.get(c) or self.tex(c), self.support[c][0],
+                                                 self.support[c][1]) for c in small]))).replace('  ', ' ')
         if len(winners) > 1:
             t += ' No solver is fastest on every class.'
         t += self.peers_conclusion()
@@ -1683,7 +2004,7 @@ class Paper:
               '(Table~\\ref{tab:prov}) and by the solvers\' default parameters '
               '(' + self.solver_params_ref() + '); the '
               'campaign file and the toolkit make it repeatable with other settings.\n')
-        return t if parts else ''
+        return t if parts or small else ''
 
     # ---- maximal against reduced coordinates (make articulated) --------------------------------
     def articulated(self):
@@ -1707,9 +2028,37 @@ class Paper:
             fh.write(macro('HaveArticulated', '1' if art else '0'))
 
 
+def bib_without_notes(text):
+    """The bibliography without its note fields: they are the project's
+    comments on a reference (docs/references.bib), not part of it, and the
+    plain style would print them in the reference list."""
+    out, i = [], 0
+    for m in re.finditer(r'^\s*note\s*=\s*\{', text, re.M):
+        if m.start() < i:
+            continue
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {'{': 1, '}': -1}.get(text[j], 0)
+            j += 1
+        while j < len(text) and text[j] in ' \t,':
+            j += 1
+        if j < len(text) and text[j] == '\n':
+            j += 1
+        out.append(text[i:m.start()])
+        i = j
+    return ''.join(out) + text[i:]
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == '--bib':
+        with open(argv[2]) as fh:
+            text = bib_without_notes(fh.read())
+        with open(argv[3], 'w') as fh:
+            fh.write(text)
+        return
     if len(argv) != 3:
-        sys.exit('usage: python3 paper/gen.py RESULTS_DIR GEN_DIR')
+        sys.exit('usage: python3 paper/gen.py RESULTS_DIR GEN_DIR\n'
+                 '       python3 paper/gen.py --bib REFS.bib OUT.bib')
     Paper(argv[1], argv[2]).run()
 
 

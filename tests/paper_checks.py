@@ -119,14 +119,6 @@ bad = [plain[max(0, m.start() - 30):m.end() + 10].replace('\n', ' ').replace('\\
 report(not bad, 'no number in C exponent notation', '; '.join(bad[:3]))
 
 # ---- counts --------------------------------------------------------------------------
-sets = {}
-for name in ('profile.csv', 'large.csv', 'scaling.csv'):
-    for r in rows(name)[0]:
-        sets.setdefault(r['problem'], r)
-want = len(sets)
-got = M.get('NProblems', '')
-report(got == str(want), 'the number of problems printed is the CSVs\' distinct problems',
-       'printed %s, the CSVs have %d' % (got, want))
 
 scal, spre = rows('scaling.csv')
 sizes = {}
@@ -352,7 +344,7 @@ report(not bad, 'no absent peer is in a peers table', ', '.join(bad))
 
 # ---- the scenes as run: the `# world:` lines ---------------------------------------------------
 worlds = []
-for n in ('drift', 'accuracy', 'integrators', 'scenes'):
+for n in ('profile', 'large', 'drift', 'accuracy', 'integrators', 'scenes'):
     path = os.path.join(res, n + '.csv')
     if os.path.exists(path):
         with open(path) as fh:
@@ -502,3 +494,240 @@ for n in ('peers_lcp', 'peers_fc3d'):
         want.append(k)
 report([str(x) for x in said] == [str(x) for x in want],
        'the peers\' rejected answers printed are the failures tables\'', 'printed %s, tables %s' % (said, want))
+
+# ---- issue 65: conclusions the data carry, sentences from the data, reproducibility ------------
+import json
+import subprocess
+
+# placeholders of the library's preamble and of the figure options, a status glossed by itself
+for pat, desc in ((r'NAME\\?_\w+', 'a NAME_ file name'), (r'solvers=', 'a "solvers=" option'),
+                  (r'\b([a-z]{2,}(?: [a-z]+)?) = \1\b(?![_+])', 'a term defined as itself ("X = X")')):
+    hits = [text[max(0, m.start() - 30):m.end() + 20].replace('\n', ' ').replace('\\', '/')
+            for m in re.finditer(pat, text)]
+    report(not hits, 'no placeholder: %s' % desc, '; '.join(hits[:2]))
+
+# per class of the profile at its first tolerance: problems, and those whose best converged
+# median is 1 ms or more; a statement only where >= 10 and >= 5 (issue 65, point 6)
+prof = rows('profile.csv')[0]
+tolA = prof[0]['tol'] if prof else None
+best, pcls = {}, {}
+for r in prof:
+    if r['tol'] != tolA:
+        continue
+    pcls[r['problem']] = r['class']
+    if r['status'] == 'converged' and r['time_s'] not in ('', 'nan'):
+        best[r['problem']] = min(best.get(r['problem'], 1e300), float(r['time_s']))
+support = {}
+for p, c in pcls.items():
+    n, k = support.get(c, (0, 0))
+    support[c] = (n + 1, k + (best.get(p, 0.0) >= 1e-3))
+small = {c for c, (n, k) in support.items() if n < 10 or k < 5}
+TITLE_CLASS = {v: k for k, v in CLASS_TITLE.items()}
+bad = []
+path = os.path.join(gen, 'classes.tex')
+ctext = open(path).read() if os.path.exists(path) else ''
+for m in re.finditer(r'\\paragraph\{([^}]*)\.\}([^\n]*)', ctext):
+    c = CLASS_TITLE.get(m.group(1))
+    if c in small and (re.search(r'fastest|most robust|Fewer than half', m.group(2)) or
+                       'too small for a statement' not in m.group(2)):
+        bad.append('%s: %s' % (c, m.group(2)[:100]))
+concl = re.search(r'\\section\{Conclusion\}(.*?)(?:\\section|\\clearpage|$)', text, re.S)
+for c in small:
+    name = {'lcp': 'standard LCP', 'box': 'boxed/findex LCP', 'mlcp': 'MLCP (equality rows)',
+            'fc3d': '3-D Coulomb friction (FC3D)', 'cone-assoc': 'associated cone'}.get(c, c)
+    for where, t in (('the conclusion', concl.group(1) if concl else ''), ('the summary', M.get('WinnersText', ''))):
+        if re.search(r'on the %s problems[^;.]*(?:fastest|solves? the most)' % re.escape(name), t):
+            bad.append('%s states a verdict on %s' % (where, c))
+report(prof and not bad, 'no per-class statement on a class too small for one (%s)' % ', '.join(sorted(small)),
+       '; '.join(bad[:3]))
+abstract = re.search(r'\\begin\{abstract\}(.*?)\\end\{abstract\}', doc, re.S)
+cfg = ''
+with open(os.path.join(res, 'profile.csv')) as fh:
+    for line in fh:
+        if line.startswith('# config: '):
+            cfg = os.path.basename(line[10:].split(' (')[0])
+            break
+report(abstract and cfg and cfg.replace('_', '\\_') in abstract.group(1) and
+       re.search(r'sample|study|campaign of', abstract.group(1)),
+       'the first page says which campaign (%s) the paper is built from' % cfg,
+       abstract.group(1)[-200:] if abstract else 'no abstract')
+
+# the title's count: every section's distinct problems
+allp = set()
+for name in ('profile', 'large', 'scaling', 'convergence', 'peers_lcp', 'peers_fc3d'):
+    allp |= {r['problem'] for r in rows(name + '.csv')[0] if r.get('n')}
+report(M.get('NProblems') == str(len(allp)), 'the title counts every section\'s distinct problems',
+       'printed %s, the CSVs have %d' % (M.get('NProblems'), len(allp)))
+
+# the convergence table: a pivoting solver's cell gives its pivots (the profile's column)
+piv = {(r['problem'], r['solver']): r['pivots'] for r in prof
+       if r['tol'] == tolA and r.get('pivots') not in (None, '', '0')}
+cv = rows('convergence.csv')[0]
+fin = {(r['problem'], r['solver']): r for r in cv if r['final'] == '1' and r['status'] == 'converged'}
+bad = []
+cpath = os.path.join(gen, 'conv.tex')
+if os.path.exists(cpath):
+    probs = list(dict.fromkeys(r['problem'] for r in cv))
+    for l in open(cpath):
+        c = [x.strip() for x in l.rstrip().rstrip('\\').split('&')]
+        s = texttt(c[0]) if c else None
+        if not s or len(c) != len(probs) + 1:
+            continue
+        for p, cell in zip(probs, c[1:]):
+            k = piv.get((p, s))
+            if (p, s) in fin and k and k != fin[(p, s)]['iteration'] and '%s piv.' % k not in cell:
+                bad.append('%s on %s: %r, %s pivots' % (s, p, cell, k))
+report(piv and not bad, 'the convergence table gives a pivoting solver\'s pivots', '; '.join(bad[:3]))
+
+# the integrators' scenes: "no part" only for a scene without contacts or solves
+integ = rows('integrators.csv')[0]
+busy = {r['scene'] for r in integ if r.get('step') and (float(r.get('contacts') or 0) > 0 or
+                                                       float(r.get('iterations') or 0) > 0)}
+bad = [sc for sc in busy if re.search(r'\\texttt\{%s\}, which has no contact' % re.escape(sc), text)]
+bad += ['"plays no part" in paper.tex'] if 'plays no part' in doc_raw else []
+report(integ and busy and not bad, 'no scene with contacts is said to have no solver part', '; '.join(bad))
+
+# the accuracy experiment's denominator: its steps, refused runs apart
+acc = [r for r in rows('accuracy.csv')[0] if r.get('step') and r['status'] not in ('refused', 'unsupported')]
+m = re.search(r'Of the (\d+) solver steps of the accuracy experiment[^,]*, (\d+) reached', text)
+want = (len(acc), sum(r['status'] == 'converged' for r in acc))
+report(m and (int(m.group(1)), int(m.group(2))) == want, 'the accuracy denominator is its solved steps',
+       '%s; the CSV: %s' % (m.group(0) if m else 'no sentence', want))
+
+# lemke's pyramid failures are said only where lemke failed on a pyramid LCP
+stp = rows('drift_steps.csv')[0] + rows('accuracy_steps.csv')[0]
+pyr = sum(int(r.get('singular_pivot') or 0) + int(r.get('ray_termination') or 0) for r in stp
+          if r['solver'] == 'lemke' and r['friction'] == 'pyramid')
+report(not ('processes the pyramid LCP' in text and not pyr), 'lemke\'s pyramid failures only when it failed there',
+       '%d failed pyramid steps' % pyr)
+
+# per solver, the scene steps another answer carried
+per = {}
+for r in stp:
+    if r['end'].startswith('refused'):
+        continue
+    d = per.setdefault(r['solver'], [0, 0])
+    d[0] += int(r['steps'])
+    d[1] += int(r['applied_other'])
+bad = [s for s, (n, k) in per.items()
+       if '\\texttt{%s} %d of %d' % (s.replace('_', '\\_'), k, n) not in text]
+report(per and not bad, 'the steps carried per solver are the steps tables\'', ', '.join(bad))
+
+# the peers named in the solvers section are the campaign's: those that ran and the absent
+ran = set()
+for name in ('profile', 'peers_lcp', 'peers_fc3d', 'scenes'):
+    ran |= {r['solver'] for r in rows(name + '.csv')[0] if r.get('solver') in declared}
+absent = set()
+for name in ('peers_lcp', 'peers_fc3d', 'scenes'):
+    absent |= {x.strip() for x in rows(name + '.csv')[1].get('externals_absent', '').split('(')[0].split(',')
+               if x.strip()}
+prun = open(os.path.join(gen, 'peers_run.tex')).read() if os.path.exists(os.path.join(gen, 'peers_run.tex')) else ''
+named = {x.replace('\\_', '_') for x in re.findall(r'\\texttt\{([^}]*)\}', prun)}
+report(named == ran | absent and 'lexicolemke' not in doc_raw,
+       'the peers of the solvers section are those that ran and those declared absent',
+       'named %s; ran %s; absent %s' % (sorted(named), sorted(ran), sorted(absent)))
+
+# every registered solver described by the registry's own summary
+lcp = os.environ.get('LCPLAB', 'lcplab')
+try:
+    reg = json.loads(subprocess.run([lcp, 'solvers', '--json'], capture_output=True, text=True).stdout)
+except (OSError, ValueError):
+    reg = []
+stext = open(os.path.join(gen, 'solvers.tex')).read() if os.path.exists(os.path.join(gen, 'solvers.tex')) else ''
+srow = {}
+for l in stext.splitlines():
+    c = [x.strip() for x in re.split(r'(?<!\\)&', l.rstrip().rstrip('\\'))]
+    if len(c) == 4 and texttt(c[0]):
+        srow[texttt(c[0])] = untex(c[1])
+bad = [d['name'] for d in reg if d['name'] not in srow or srow[d['name']] not in (None, d['summary'])]
+report(reg and not bad and len(srow) == len(reg), 'every registered solver is described by its registry summary',
+       '%s; %d rows, %d registered' % (', '.join(bad[:5]), len(srow), len(reg)))
+
+# every generator family described, from the generator's documentation
+hlp = subprocess.run([lcp, 'generate', '--help'], capture_output=True, text=True)
+fams = (re.search(r'^\s+--type FAMILY\s+(.*)', hlp.stdout + hlp.stderr, re.M) or re.search('()', '')).group(1).split()
+gtext = open(os.path.join(gen, 'generators.tex')).read() if os.path.exists(os.path.join(gen, 'generators.tex')) else ''
+bad = [f for f in fams if not re.search(r'^\\texttt\{%s\} &' % re.escape(f.replace('_', '\\_')), gtext, re.M)]
+report(fams and not bad, 'every generator family is described (%d)' % len(fams), ', '.join(bad))
+
+# the scene settings of every scene a problem section exported
+bad = []
+for name in ('profile', 'large'):
+    _, pre = rows(name + '.csv')
+    lines = []
+    if os.path.exists(os.path.join(res, name + '.csv')):
+        with open(os.path.join(res, name + '.csv')) as fh:
+            lines = [l for l in fh if l.startswith('#')]
+    scenes = [l for l in lines if l.startswith('# config> scene ')]
+    worlds = [l for l in lines if l.startswith('# world: line ') and 'solver=' in l]
+    if len(worlds) != len(scenes):
+        bad.append('%s: %d scene lines, %d world lines' % (name, len(scenes), len(worlds)))
+report(not bad, 'a problem section has the world settings of the scenes it exported (# world:, solver=)',
+       '; '.join(bad))
+
+# the run cap, as the timing rule states it
+m = re.search(r'at most (\d+) runs', rows('profile.csv')[1].get('timing', ''))
+report(m and ('stops at %s runs' % '{:,}'.format(int(m.group(1))).replace(',', '\\,')) in text,
+       'the run cap is stated', m.group(0) if m else 'no cap in the timing preamble')
+
+# the literature's measures: the table's counts are the profile's
+lt = open(os.path.join(gen, 'measures.tex')).read() if os.path.exists(os.path.join(gen, 'measures.tex')) else ''
+bad, nrow = [], 0
+for tol in dict.fromkeys(r['tol'] for r in prof):
+    conv = [r for r in prof if r['tol'] == tol and r['status'] == 'converged']
+    for col in ('siconos_err', 'err_siconos', 'res_rel_1q'):
+        have = [r for r in conv if r.get(col) not in (None, '', 'nan')]
+        if not have:
+            continue
+        nrow += 1
+        over = sum(float(r[col]) > float(tol) for r in have)
+        if not re.search(r'& %d & %d & %d & ' % (len(conv), len(have), over), lt):
+            bad.append('%s at %s: %d, %d, %d' % (col, tol, len(conv), len(have), over))
+report(nrow and not bad, 'the literature\'s measures table counts the disagreements', '; '.join(bad))
+
+# MuJoCo's Newton in the scene comparison, or its absence said
+if rows('scenes.csv')[0]:
+    report(re.search(r"MuJoCo's Newton solver", text), 'MuJoCo\'s Newton: in the scene comparison or said absent')
+
+# no bibliography note in the paper's copy (gen.py --bib)
+bib = os.path.join(gen, '..', 'refs.bib')
+if os.path.exists(bib):
+    report(not re.search(r'^\s*note\s*=', open(bib).read(), re.M), 'the paper\'s bibliography has no note field')
+
+# the figures' per-solver styles (experiments/exp_style.gp): every registered solver has its
+# own, no two share colour-free marks and dashes, and within a friction group (the box solvers,
+# those that take no cone; the others) no two share a mark, so every curve of a panel is told
+# apart in grayscale
+style = open(os.path.join(os.path.dirname(os.path.abspath(paper)), '..', 'experiments', 'exp_style.gp')).read()
+lists = {k: re.search(r'^%s\s*=\s*"([^"]*)"' % k, style, re.M).group(1).split()
+         for k in ('style_solvers', 'style_points', 'style_dashes', 'style_colours')}
+pt = dict(zip(lists['style_solvers'], lists['style_points']))
+dt = dict(zip(lists['style_solvers'], lists['style_dashes']))
+bad = ['%s: no style' % d['name'] for d in reg if d['name'] not in pt]
+pairs = {}
+for s in pt:
+    pairs.setdefault((pt[s], dt.get(s)), []).append(s)
+bad += ['same mark and dash: %s' % ', '.join(v) for v in pairs.values() if len(v) > 1]
+for cone in (False, True):
+    marks = {}
+    for d in reg:
+        if d['name'] in pt and ('cone' in d['accepts']) == cone:
+            marks.setdefault(pt[d['name']], []).append(d['name'])
+    bad += ['same mark in a group: %s' % ', '.join(v) for v in marks.values() if len(v) > 1]
+report(reg and not bad and len({len(v) for v in lists.values()}) == 1,
+       'every registered solver has a figure style of its own, told apart in grayscale', '; '.join(bad))
+
+# the noise paragraph counts groups of runs with one trace, and the problems they are on
+m = re.search(r'in the (\d+) groups of two solvers or more with one trace on a problem \(on (\d+) of the (\d+) '
+              r'problems\)', text)
+grp = {}
+for r in prof:
+    if r['tol'] == tolA and r['status'] == 'converged' and r.get('x_digest') and \
+            r.get('time_source', 'library') in ('library', '') and float(r['time_s'] or 0) > 0:
+        grp.setdefault((r['problem'], r['x_digest'], r['iterations'], r['pivots']), []).append(r)
+want = (sum(len(v) > 1 for v in grp.values()), len({k[0] for k, v in grp.items() if len(v) > 1}),
+        len({r['problem'] for r in prof}))
+bad = re.findall(r'on the (\d+) problems where two solvers or more', text)
+report(not bad and (not want[0] or (m and tuple(int(x) for x in m.groups()) == want)),
+       'the noise paragraph counts trace groups and their problems', '%s; the CSV: %s' % (
+           m.group(0) if m else bad, want))

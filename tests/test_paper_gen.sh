@@ -42,11 +42,12 @@ gen() { LCPLAB="$LCPLAB_BIN" pyrun "$SRC/paper/gen.py" "$@"; }
 
 cat >"$T/tiny.exp" <<'EXP'
 experiment profile profile
-solvers pgs lemke nsgs
+solvers pgs pgs_wide lemke dantzig nsgs
 generate spd 10 20 seeds=1-2
 generate contact 12
 generate box 12
 generate boxed-findex 12
+scene pyramid layers=2 steps=5 friction=box
 tol 1e-4 1e-8
 max_iter 2000
 min_runs 1
@@ -55,8 +56,9 @@ max_time 0.01
 time_limit 5
 
 experiment convergence convergence
-solvers pgs lemke
+solvers pgs lemke dantzig
 generate contact 12
+generate box 14
 tol 1e-10
 max_iter 2000
 time_limit 5
@@ -75,6 +77,13 @@ experiment drift drift
 solvers pgs lemke direct
 scene pendulum steps=20 friction=none
 time_limit 30
+
+experiment drift integrators
+solvers pgs
+scene ball restitution=1 mu=0 steps=600 friction=none
+scene racket steps=40 friction=none
+integrators symplectic explicit verlet
+compare integrators
 
 experiment accuracy accuracy
 solvers pgs lemke
@@ -124,7 +133,9 @@ else
 fi
 rm -f "$T/out" "$T/err"
 # one line per check: "ok DESC" or "FAIL DESC: WHY"
-python3 "$SRC/tests/paper_checks.py" "$T/res" "$T/gen" "$SRC/paper/paper.tex" >"$T/checks" 2>&1
+gen --bib "$SRC/docs/references.bib" "$T/refs.bib" || fail "gen.py --bib"
+LCPLAB="$LCPLAB_BIN" python3 "$SRC/tests/paper_checks.py" "$T/res" "$T/gen" "$SRC/paper/paper.tex" \
+  >"$T/checks" 2>&1
 while IFS= read -r line; do
   case $line in
     "ok "*) pass "${line#ok }" ;;
@@ -165,7 +176,8 @@ if gen "$T/res" "$T/gen2" >"$T/out" 2>"$T/err"; then
 else
   fail "gen.py with bench_validate's results"
 fi
-python3 "$SRC/tests/paper_checks.py" "$T/res" "$T/gen2" "$SRC/paper/paper.tex" >"$T/checks" 2>&1
+LCPLAB="$LCPLAB_BIN" python3 "$SRC/tests/paper_checks.py" "$T/res" "$T/gen2" "$SRC/paper/paper.tex" \
+  >"$T/checks" 2>&1
 while IFS= read -r line; do
   case $line in
     "ok "*"validation"*) pass "with bench_validate: ${line#ok }" ;;

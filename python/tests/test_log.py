@@ -62,18 +62,20 @@ def test_world_steps_log(caplog):
 
 
 def test_fallback_solves_log_too(caplog):
-    # pjacobi stopped after one sweep fails each step with contacts; the
-    # world's fallback (pgs) solves it again, and its line comes through the
-    # same callback at its level, after the failure's warning
+    # lemke cut to one pivot fails each step with contacts (a pivot limit
+    # leaves no iterate; a budget stop with one, pjacobi's after a sweep, is
+    # the solver's own answer); the world's fallback (pgs) solves it again,
+    # and its line comes through the same callback at its level, after the
+    # failure's warning
     caplog.set_level(logging.INFO, logger="lcplab")
-    lcplab.simulate("stack", {"n": 2}, solver="pjacobi", max_iter=1, steps=10)
+    lcplab.simulate("stack", {"n": 2}, solver="lemke", max_pivots=1, steps=10)
     lines = [(r.levelno, r.getMessage()) for r in records(caplog)]
-    warned = [m for lv, m in lines if lv == logging.WARNING and m.startswith("slv_solve(pjacobi)")]
+    warned = [m for lv, m in lines if lv == logging.WARNING and m.startswith("slv_solve(lemke)")]
     fallback = [m for lv, m in lines if m.startswith("slv_solve(pgs)")]
     assert warned and fallback
     caplog.clear()
     caplog.set_level(logging.ERROR, logger="lcplab")  # the level reaches the fallback too
-    lcplab.simulate("stack", {"n": 2}, solver="pjacobi", max_iter=1, steps=10)
+    lcplab.simulate("stack", {"n": 2}, solver="lemke", max_pivots=1, steps=10)
     assert not records(caplog)
 
 

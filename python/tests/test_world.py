@@ -101,15 +101,16 @@ def test_factored_step_comes_back_in_csr():
 
 
 def test_failure_policy(tmp_path):
-    # pjacobi stopped after one sweep has failed (it is not a Gauss-Seidel
-    # solver, whose budget stop counts as done): the default policy solves
+    # lemke cut to one pivot has failed (its pivot limit leaves no iterate;
+    # a budget stop with an iterate, such as pjacobi's after one sweep, is
+    # every solver's own answer and no failed step): the default policy solves
     # the step again with the fallback and applies the best candidate, as
     # `lcplab simulate` does; "stop" makes the step an error.  Margin 0 and
     # warm factor 0.7 (the settings before the stacking defaults) so that
     # every step with rows fails: with the 2 mm margin the first step's
     # rows are speculative and x = 0 solves them; with the warm factor 1
     # the settled stack's warm start solves its step
-    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20,
+    r = lcplab.simulate("stack", {"n": 3}, solver="lemke", max_pivots=1, steps=20,
                         warm_factor=0.7, margin=0)
     m = r.metrics
     rows = m["rows"] > 0
@@ -118,12 +119,12 @@ def test_failure_policy(tmp_path):
                                                                   "zero"}
     assert np.all(m["res_applied"][rows] <= m["res_nat_inf"][rows])
     assert m["stage_time_s"].shape == (20, len(lcplab.STAGES))
-    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, "--max-iter", 1,
+    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "lemke", 20, "--max-pivots", 1,
                         "--warm-factor", 0.7, "--margin", 0)
     # the CSV writes "fallback:pgs": the fallback and its solver
     assert [lcplab.APPLIED[a] for a in m["applied"]] == [a.split(":")[0] for a in c["applied"]]
     np.testing.assert_array_equal(m["energy"], c["energy"])
-    w = lcplab.World("stack", {"n": 3}, solver="pjacobi", max_iter=1, warm_factor=0.7,
+    w = lcplab.World("stack", {"n": 3}, solver="lemke", max_pivots=1, warm_factor=0.7,
                      margin=0, on_failure="stop")
     with pytest.raises(lcplab.SimulationError, match="failure policy stop") as e:
         w.run(20)
@@ -138,14 +139,18 @@ def test_failure_policies_as_cli(tmp_path, policy, fallback):
     # each policy (and another fallback solver) gives the steps `lcplab
     # simulate` gives with the same flags: the impulses applied, the
     # statuses, the energies
-    # failures on every step with rows (test_failure_policy says why)
-    settings = {"on_failure": policy, "warm_factor": 0.7, "margin": 0}
-    cli = ["--max-iter", 1, "--on-failure", policy, "--warm-factor", 0.7, "--margin", 0]
+    # failures on every step with rows (test_failure_policy says why): lemke
+    # cut to one pivot; under keep, pjacobi after one sweep, whose budget stop
+    # is its own answer under every policy
+    solver, budget = ("pjacobi", "max_iter") if policy == "keep" else ("lemke", "max_pivots")
+    settings = {"on_failure": policy, "warm_factor": 0.7, "margin": 0, budget: 1}
+    cli = ["--" + budget.replace("_", "-"), 1, "--on-failure", policy, "--warm-factor", 0.7,
+           "--margin", 0]
     if fallback:
         settings["fallback_solver"] = fallback
         cli += ["--fallback-solver", fallback]
-    r = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", max_iter=1, steps=20, **settings)
-    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, "pjacobi", 20, *cli)
+    r = lcplab.simulate("stack", {"n": 3}, solver=solver, steps=20, **settings)
+    c, _ = cli_simulate(tmp_path, "stack", {"n": 3}, solver, 20, *cli)
     m = r.metrics
     assert [lcplab.APPLIED[a] for a in m["applied"]] == [a.split(":")[0] for a in c["applied"]]
     assert [str(lcplab.Status(s)) for s in m["status"]] == list(c["status"])
@@ -154,9 +159,12 @@ def test_failure_policies_as_cli(tmp_path, policy, fallback):
     assert np.all(m["status"][rows] == lcplab.Status.MAX_ITER)
     applied = set(lcplab.APPLIED[a] for a in m["applied"][rows])
     if policy == "keep":
-        # as before the policy: an iterative solver's budget stop is not a
-        # failure, and its x is applied
+        # an iterative solver's budget stop is not a failure, and its x is
+        # applied, as under every policy (docs/dynamics.md)
         assert np.all(m["failed"] == 0) and applied == {"solver"}
+        b = lcplab.simulate("stack", {"n": 3}, solver="pjacobi", steps=20, on_failure="best",
+                            warm_factor=0.7, margin=0, max_iter=1)
+        np.testing.assert_array_equal(b.metrics["energy"], m["energy"])
         return
     assert np.all(m["failed"][rows] == 1)
     if fallback:
