@@ -79,6 +79,7 @@ typedef enum dyn_contact_order {
 } dyn_contact_order;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
+#define DYN_COARSE_MAX 64 /* the most coarse_corrections */
 
 /* What a step does when its solve failed (docs/dynamics.md, "The world
  * step").  A solve has failed when its status is not converged, except the
@@ -165,6 +166,11 @@ typedef struct dyn_world_settings {
   char fallback_solver[DYN_WORLD_SOLVER_NAME_MAX]; /* FALLBACK's solver, a registry name;
                                 default "": pgs, or nsgs for problems with cones */
   int fallback_max_iter;                           /* FALLBACK's iterations, >= 1; default 200 */
+  int coarse_corrections; /* Gauss-Seidel solvers (pgs, pgs_wide, pgs_color, pgs_part) with
+                             friction box or none: the max_iter sweeps split into
+                             coarse_corrections + 1 rounds with a level coarse correction of
+                             the impulses between rounds (docs/dynamics.md, "Coarse
+                             correction"); 0 = off, in [0, 64]; default 2 */
 } dyn_world_settings;
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);

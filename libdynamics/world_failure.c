@@ -58,7 +58,7 @@
 #include <string.h>
 
 /* The Gauss-Seidel solvers, whose budget stop is not a failure (header). */
-static int sweeps_rows(const slv_solver *s) {
+int dyn_solver_sweeps_rows(const slv_solver *s) {
   return strcmp(s->name, "pgs") == 0 || strcmp(s->name, "pgs_wide") == 0 ||
          strcmp(s->name, "pgs_color") == 0 || strcmp(s->name, "pgs_part") == 0 ||
          strcmp(s->name, "nsgs") == 0;
@@ -68,7 +68,8 @@ int dyn_solve_failed(const dyn_world *w, const slv_result *res) {
   if (res->status == SLV_CONVERGED) return 0;
   int budget_stop =
       res->status == SLV_MAX_ITER && res->iterations > 0 && isfinite(res->res.res_nat_inf);
-  return !(budget_stop && (w->set.on_failure == DYN_ON_FAILURE_KEEP || sweeps_rows(w->solver)));
+  return !(budget_stop &&
+           (w->set.on_failure == DYN_ON_FAILURE_KEEP || dyn_solver_sweeps_rows(w->solver)));
 }
 
 /* The candidates of a failed step: residuals (NaN = not a candidate). */
