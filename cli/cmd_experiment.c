@@ -22,7 +22,8 @@
  *
  * Exit status: 0 done; 2 bad usage or input (one line "lcplab: ..."; --plan
  * DIR exists without --force; task N out of range; the plan folder is not
- * one); 3 results missing, failed, corrupted or of mixed provenance
+ * one; the folder is in use by another experiment or collect, its
+ * .lcplab-lock); 3 results missing, failed, unfinished, corrupted or of mixed provenance
  * (collect; experiment when a task failed); 130 / 143 interrupted by
  * SIGINT / SIGTERM (the CSVs are then written from the tasks done, and the
  * message says how many are left).
@@ -72,9 +73,9 @@ static void usage(FILE *f) {
           "                     parallel, slurm.sbatch for a Slurm array); then lcplab task,\n"
           "                     then lcplab collect DIR\n"
           "  --chunk K          tasks per Slurm array element (default: T/1000 rounded up)\n"
-          "  --force            start over: discard earlier results (only in a folder\n"
-          "                     lcplab made a plan in) and replace existing outputs;\n"
-          "                     with collect: replace existing outputs in OUT\n"
+          "  --force            start over: remove the files lcplab recorded in the\n"
+          "                     folder (.lcplab-owned; nothing else) and replace existing\n"
+          "                     outputs; with collect: replace existing outputs in OUT\n"
           "  --var NAME=VALUE   value of ${NAME} in CONFIG (default: env LCPLAB_NAME;\n"
           "                     ${SHARED}: also ../shared beside lcplab's source tree)\n"
           "  --data DIR         generated instances and scene exports (default:\n"
@@ -403,7 +404,7 @@ int cli_cmd_collect(int argc, char **argv) {
   if ((out && exp_line_safe(cli_log(), "collect: --out", out)) ||
       (scripts && exp_line_safe(cli_log(), "collect: --scripts", scripts)))
     return CLI_EXIT_USAGE;
-  exp_collect_opts co = { out, NULL, exp_gnuplot_prog(), allow, no_plot, 0 };
+  exp_collect_opts co = { out, NULL, exp_gnuplot_prog(), allow, no_plot, 0, 0 };
   co.scripts = cli_scripts_dir(scripts);
   return exp_campaign_collect(dir, &co, force, cli_log());
 }

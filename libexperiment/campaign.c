@@ -13,8 +13,15 @@
  *                       figures
  *
  * A plan folder carries a marker (.lcplab-plan) when lcplab made it: force
- * clears only such a folder (or, made before the marker, one with a
- * plan.info); a folder of other files is never cleared.  The outputs are
+ * starts over only in such a folder (or, made before the marker, one with
+ * a plan.info); a folder of other files is never touched.  Starting over
+ * removes exactly the files lcplab recorded as its own there (owned.c: the
+ * plan's files, its tasks' results, the outputs collected there) and the
+ * result files lcplab wrote (exp_result_file_ours: a plan made before the
+ * record has them too); with --out, the outputs recorded in the output
+ * folder go once the new ones are in place (exp_collect_opts.start_over:
+ * one of a section the file no longer has included), so a run that fails
+ * to write leaves the old outputs whole.  The outputs are
  * written with SIGINT and SIGTERM held back, so a CSV is never left half
  * written; a signal that came meanwhile is reported after them.  Stopping
  * the tasks is the caller's stop callback's decision (exp_jobs_opts): the
@@ -34,6 +41,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "exp_lock.h"
 
 /* ---- folders --------------------------------------------------------------------------------- */
 
@@ -66,12 +74,14 @@ static int is_plan_folder(const char *dir) {
   return exp_path_exists(path) || exp_plan_peek_id(dir, id) == 0;
 }
 
-/* Does dir hold anything (a missing folder holds nothing)? */
+/* Does dir hold anything (a missing folder holds nothing; a lock of
+ * lcplab's, lock.c, is nothing)? */
 static int has_entries(const char *dir) {
   DIR *d = opendir(dir);
   int any = 0;
   for (struct dirent *e; d && !any && (e = readdir(d));)
-    any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+          strncmp(e->d_name, ".lcplab-lock", 12) != 0;
   if (d) closedir(d);
   return any;
 }
@@ -130,6 +140,21 @@ static void clear_results(const exp_log *log, const char *dir) {
             left, nl >= sizeof left ? "..." : "");
 }
 
+/* Starting over in the plan folder dir (--force): the files lcplab
+ * recorded there are removed, and nothing else (owned.c); then the result
+ * files lcplab wrote (by name and content: a plan made before the record
+ * has them too), the other files of results/ named in a note.  0, or -1
+ * after the message. */
+static int start_over(const exp_log *log, const char *dir) {
+  char err[EXP_PATH_MAX + 256] = "";
+  if (exp_owned_remove(dir, NULL, NULL, err, sizeof err) < 0) {
+    exp_say(log, EXP_SAY_ERROR, "experiment: --force: %s (nothing else was removed)", err);
+    return -1;
+  }
+  clear_results(log, dir);
+  return 0;
+}
+
 int exp_dump_folder(const exp_log *log, const char *cmd, const char *dir, char *out) {
   struct stat st;
   if (!dir[0] || (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))) {
@@ -171,13 +196,24 @@ static int collect_held(const exp_plan *pl, const exp_collect_opts *co, int *lat
 
 static int task_left(const exp_plan *pl, int i) { return !exp_task_done(pl, i); }
 
-/* A result file is there, but it is not the task's own (stale: other
- * instance contents or variable values; or damaged). */
-static int task_stale(const exp_plan *pl, int i) {
-  char path[EXP_PATH_MAX + 64];
+/* What the result file of task i says: 0 none, 1 the task's own with a
+ * completed verdict, 2 its own without one (error, crashed), 3 not its own
+ * (stale: other instance contents, program files or variable values; or
+ * damaged). */
+static int result_state(const exp_plan *pl, int i) {
+  char path[EXP_PATH_MAX + 64], why[256];
+  exp_result r;
   exp_result_path(pl, i, path, sizeof path);
-  return exp_path_exists(path) && !exp_task_done(pl, i);
+  int rc = exp_result_read(path, &r, why, sizeof why);
+  if (rc == 1) return 0;
+  if (rc != 0) return 3;
+  int st = !exp_result_matches(pl, i, &r, why, sizeof why) ? 3 : exp_result_completed(&r) ? 1 : 2;
+  exp_result_free(&r);
+  return st;
 }
+
+static int task_stale(const exp_plan *pl, int i) { return result_state(pl, i) == 3; }
+static int task_unfinished(const exp_plan *pl, int i) { return result_state(pl, i) == 2; }
 
 /* The tasks that pick picks, as ranges "3, 7-12, ..." (at most len), their
  * count into *n (may be NULL), and the first of them (-1: none). */
@@ -214,12 +250,19 @@ static int task_ranges(const exp_plan *pl, int (*pick)(const exp_plan *, int), c
 static void note_stale(const exp_plan *pl, const exp_log *log) {
   char list[512];
   int n = 0;
-  if (task_ranges(pl, task_stale, list, sizeof list, &n) < 0) return;
-  exp_say(log, EXP_SAY_INFO,
-          "%d %s not %s own (other instance contents or ${NAME} values, or damaged): %s %s "
-          "run%s again",
-          n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
-          n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
+  if (task_ranges(pl, task_stale, list, sizeof list, &n) >= 0)
+    exp_say(log, EXP_SAY_INFO,
+            "%d %s not %s own (other instance contents, programs or ${NAME} values, or damaged): "
+            "%s %s "
+            "run%s again",
+            n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
+            n == 1 ? "task" : "tasks", list, n == 1 ? "s" : "");
+  if (task_ranges(pl, task_unfinished, list, sizeof list, &n) >= 0)
+    exp_say(log, EXP_SAY_INFO,
+            "%d %s not finish last time (a worker died, memory ran out, or %s could not run): "
+            "%s %s run%s again",
+            n, n == 1 ? "task did" : "tasks did", n == 1 ? "it" : "they", n == 1 ? "task" : "tasks",
+            list, n == 1 ? "s" : "");
 }
 
 /* The name of the signal behind a stop ("a stop request" without one). */
@@ -280,20 +323,23 @@ static int check_plan_dir(const exp_plan *pl, const exp_campaign_opts *o) {
   char id[24];
   int fresh = !exp_path_exists(pl->dir);
   if (exp_outputs_check(&pl->cfg, o->out, o->force || !fresh, !o->no_plot)) return EXP_EXIT_USAGE;
-  if (fresh) return -1;
-  if (refuse_foreign(log, pl->dir, "--out")) return EXP_EXIT_USAGE;
-  if (exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !o->force) {
+  if (!fresh && refuse_foreign(log, pl->dir, "--out")) return EXP_EXIT_USAGE;
+  if (!fresh && exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !o->force) {
     exp_say(log, EXP_SAY_INFO, "resuming the campaign in %s (plan %s)", pl->dir, pl->id);
     return -1;
   }
-  if (!o->force) {
+  if (!fresh && !o->force) {
     exp_say(log, EXP_SAY_ERROR,
             "experiment: %s holds a plan of another configuration (or other problems); use "
             "--force to start over, or another --out",
             pl->dir);
     return EXP_EXIT_USAGE;
   }
-  clear_results(log, pl->dir);
+  /* starting over: the old plan's files and results now; the outputs
+   * lcplab recorded in OUT once the new ones are in place (collect's
+   * start_over: a section the file no longer has included), so that a
+   * failed run leaves the old ones whole */
+  if (o->force && !fresh && start_over(log, pl->dir) != 0) return EXP_EXIT_USAGE;
   return -1;
 }
 
@@ -335,7 +381,7 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
   abs_path(o->config, pl->config_path, sizeof pl->config_path);
   snprintf(pl->dir, sizeof pl->dir, "%s", plan_dir);
   if (o->program) exp_fmt(pl->program, sizeof pl->program, "%s", o->program);
-  if (exp_plan_expand(pl)) {
+  if (exp_plan_expand(pl) || exp_plan_programs(pl)) {
     exp_say(log, EXP_SAY_ERROR, "experiment: out of memory expanding the tasks");
     return EXP_EXIT_USAGE;
   }
@@ -369,16 +415,17 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
   }
   char dir[EXP_PATH_MAX];
   int existed = exp_path_exists(o->plan), rc = EXP_EXIT_USAGE;
+  exp_lock lk = { "", "", 0 };
   if (existed && !o->force)
     exp_say(log, EXP_SAY_ERROR, "experiment: --plan %s exists (use --force to replace it)",
             o->plan);
   else if (!refuse_foreign(log, o->plan, "--plan") && make_plan_folder(log, o->plan, "--plan") == 0)
-    rc = -1;
+    rc = exp_lock_take(&lk, o->plan, "experiment", log) == 0 ? -1 : EXP_EXIT_USAGE;
   if (rc < 0) {
     abs_path(o->plan, dir, sizeof dir);
     rc = prepare_plan(o, log, pl, dir);
   }
-  if (rc < 0 && existed) clear_results(log, dir);
+  if (rc < 0 && existed && start_over(log, dir) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0 && exp_plan_write(pl, o->chunk) != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0) {
     exp_say(log, EXP_SAY_OUTPUT, "%s/tasks.tsv", dir);
@@ -387,6 +434,7 @@ int exp_campaign_plan(const exp_campaign_opts *o, const exp_log *log) {
     say_plan_commands(log, pl, dir);
     rc = EXP_EXIT_OK;
   }
+  exp_lock_release(&lk);
   exp_plan_free(pl);
   free(pl);
   return rc;
@@ -415,7 +463,8 @@ static int campaign_tasks(const exp_campaign_opts *o, const exp_log *log, const 
                           o->gnuplot ? o->gnuplot : exp_gnuplot_prog(),
                           o->allow_mixed,
                           o->no_plot || jr != 0,
-                          0 };
+                          0,
+                          o->force };
   int late = 0;
   int rc = jr < 0 ? EXP_EXIT_USAGE : collect_held(pl, &co, &late);
   if (jr == 1 || late) {
@@ -443,8 +492,11 @@ int exp_campaign_run(const exp_campaign_opts *o, const exp_log *log) {
     exp_say(log, EXP_SAY_ERROR, "experiment: out of memory");
     return EXP_EXIT_USAGE;
   }
-  int rc = campaign_plan_ready(o, log, pl, dir);
+  exp_lock lk;
+  int rc = exp_lock_take(&lk, out, "experiment", log) == 0 ? -1 : EXP_EXIT_USAGE;
+  if (rc < 0) rc = campaign_plan_ready(o, log, pl, dir);
   if (rc < 0) rc = campaign_tasks(o, log, pl, out);
+  exp_lock_release(&lk);
   exp_plan_free(pl);
   free(pl);
   return rc;
@@ -489,11 +541,13 @@ int exp_campaign_collect(const char *dir, const exp_collect_opts *co0, int force
   exp_collect_opts co = *co0;
   if (!co.out) co.out = dir;
   int rc = exp_plan_read(dir, log, pl);
+  exp_lock lk = { "", "", 0 };
   if (rc < 0 && mkdir_p(co.out) != 0) {
     exp_say(log, EXP_SAY_ERROR, "collect: --out %s: cannot create the folder: %s", co.out,
             strerror(errno));
     rc = EXP_EXIT_USAGE;
   }
+  if (rc < 0 && exp_lock_take(&lk, co.out, "collect", log) != 0) rc = EXP_EXIT_USAGE;
   /* the plan folder's own outputs are replaced; any other folder's only with force */
   if (rc < 0 &&
       exp_outputs_check(&pl->cfg, co.out, force || io_same_file(co.out, dir), !co.no_plot))
@@ -501,6 +555,7 @@ int exp_campaign_collect(const char *dir, const exp_collect_opts *co0, int force
   int late = 0;
   if (rc < 0 && !co.scripts) co.scripts = pl->cfg.dir;
   if (rc < 0) rc = collect_held(pl, &co, &late);
+  exp_lock_release(&lk);
   exp_plan_free(pl);
   free(pl);
   if (late)

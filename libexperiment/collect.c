@@ -7,10 +7,11 @@
  * another plan is stale, a file without its end line truncated, one whose
  * checksum or row count does not match corrupted; such files are named on
  * stderr and left out, and so are missing tasks (listed as ranges).  A task
- * whose result says task_status error (the problem could not be read, the
- * worker died) or failed (an external solver left no usable answer: no
- * file, a FIFO, a file that does not read) is merged (its rows say error or
- * failed) and listed as failed.
+ * whose result says task_status failed (an external solver left no usable
+ * answer: no file, a FIFO, a file that does not read), error (the problem
+ * could not be read) or crashed (its worker died or it ran out of memory)
+ * is merged (its rows say failed, error or crashed) and listed: failed, or
+ * not finished (error, crashed: such a task runs again on the next run).
  *
  * Provenance: the results must agree on cpu, compiler, cflags, blas, BLAS
  * threads, binary, precision, revision and time limit; results that differ
@@ -302,6 +303,16 @@ static void date_line(FILE *f) {
   fprintf(f, "# date: %s (collected)\n", date);
 }
 
+/* "# program: NAME PATH sha256 HEX" for each file an external solver of
+ * the section runs (program.c; the hashes are in its tasks' keys). */
+static void program_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
+  for (int j = 0; j < s->nsolvers; j++)
+    for (int k = 0; k < pl->nprogs; k++)
+      if (s->solvers[j].ext >= 0 && pl->progs[k].ext == s->solvers[j].ext)
+        fprintf(f, "# program: %s %s sha256 %s\n", pl->cfg.ext[pl->progs[k].ext].name,
+                pl->progs[k].path, pl->progs[k].sha256);
+}
+
 /* The CSV preamble of a section (experiments/README.md, "Provenance"):
  * what ran, with which settings, where and when. */
 static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const loaded *L,
@@ -312,6 +323,7 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
   fprintf(f, "# plan: %s (id %s)\n", pl->dir, pl->id);
   if (s->absent[0])
     fprintf(f, "# externals_absent: %s (requires= not found: left out)\n", s->absent);
+  program_lines(f, pl, s);
   identity_lines(f, pl, L, sel);
   char memlim[2048] = "unknown (no result)";
   if (nres > 0) distinct(L, pl->ntasks, MEMLIM, sel, memlim, sizeof memlim);
@@ -471,8 +483,8 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
 }
 
 /* The figures of section si, drawn from its published CSVs (a section
- * with rows, when figures are wanted); -1 when one could not be written
- * (figure.c said which), else 0. */
+ * with rows, when figures are wanted): 1 drawn; -1 when one could not be
+ * written (figure.c said which), else 0. */
 static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, int *plot_ok,
                         int list) {
   const exp_section *s = &pl->cfg.sec[si];
@@ -490,24 +502,45 @@ static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, i
   if (drawn < 0) *plot_ok = 0;
   list_out(&pl->cfg.log, list, pdf);
   list_out(&pl->cfg.log, list, png);
-  return drawn == EXP_FIGURE_NOT_WRITTEN ? -1 : 0;
+  return drawn == EXP_FIGURE_NOT_WRITTEN ? -1 : drawn == 0;
+}
+
+/* The names (relative to the output folder) of the files in set, into
+ * names; 0, or -1 out of memory. */
+static int set_names(const exp_outset *set, exp_owned *names) {
+  int bad = 0;
+  for (int k = 0; k < set->n && !bad; k++) bad = exp_owned_add(names, exp_basename(set->path[k]));
+  return bad;
 }
 
 /* Every section's CSVs and tables, published together once all are
- * complete, then the figures.  0, or -1 after the message (no output
- * replaced). */
+ * complete, then the figures; what was written is recorded as lcplab's
+ * and the sections' outputs it did not write again are removed
+ * (exp_outputs_own).  0, or -1 after the message (no output replaced). */
 static int write_outputs(const exp_plan *pl, const loaded *L, const exp_collect_opts *o, int list) {
   int nsec = pl->cfg.nsec, rc = 0;
   int *nrows = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *nrows);
+  int *drawn = calloc((size_t)(nsec > 0 ? nsec : 1), sizeof *drawn);
   exp_outset set = { NULL, NULL, 0, 0, 0, 0, &pl->cfg.log, list };
-  if (!nrows) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
-  for (int si = 0; nrows && si < nsec && rc == 0; si++)
+  exp_owned written = { NULL, 0, 0, 0 };
+  if (!nrows || !drawn) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+  for (int si = 0; nrows && drawn && si < nsec && rc == 0; si++)
     rc = write_section(pl, L, si, o, &set, &nrows[si]);
-  rc = exp_outset_publish(&set, nrows && rc == 0);
-  int plot_ok = 1;
-  for (int si = 0; rc == 0 && si < nsec; si++)
-    if (nrows[si] > 0 && plot_section(pl, si, o, &plot_ok, list) != 0) rc = -1;
+  if (rc == 0 && nrows && drawn && set_names(&set, &written) != 0) {
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+    rc = -1;
+  }
+  rc = exp_outset_publish(&set, nrows && drawn && rc == 0);
+  int plot_ok = 1, published = rc == 0;
+  for (int si = 0; published && si < nsec; si++)
+    if (nrows[si] > 0) drawn[si] = plot_section(pl, si, o, &plot_ok, list);
+  for (int si = 0; published && si < nsec; si++)
+    if (drawn[si] < 0) rc = -1;
+  /* the CSVs published: recorded, with the figures drawn; stale outputs go */
+  if (published && exp_outputs_own(&pl->cfg, o->out, &written, drawn, o->start_over) != 0) rc = -1;
+  exp_owned_free(&written);
   free(nrows);
+  free(drawn);
   return rc;
 }
 
@@ -545,7 +578,12 @@ static void report(const exp_plan *pl, const loaded *L) {
     }
     flag[i] = L->res[i].task >= 0 && strcmp(L->res[i].task_status, "ok") != 0;
     if (flag[i] && shown++ < 20)
-      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d failed: %s", i, L->res[i].message);
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: task %d %s: %s%s", i,
+              strcmp(L->res[i].task_status, "crashed") == 0 ? "did not finish"
+              : strcmp(L->res[i].task_status, "error") == 0 ? "could not run"
+                                                            : "failed",
+              L->res[i].message,
+              exp_result_completed(&L->res[i]) ? "" : " (it runs again on the next run)");
   }
   if (shown > 20)
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: ... and %d more left out or failed", shown - 20);

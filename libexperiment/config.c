@@ -49,6 +49,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "exp_config.h"
+#include "exp_strmap.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +58,22 @@
 #include <unistd.h>
 
 /* ---- sections ---------------------------------------------------------------------- */
+
+/* Room for one more section: the array doubles when nsec reaches a power
+ * of two (its capacity, never stored: the smallest power of two >= nsec),
+ * and the map of names, which borrows them, is made anew then.  Linear in
+ * the sections, not quadratic.  0, or -1 out of memory. */
+static int grow_sections(const exp_cfg_parser *ps, exp_config *cfg) {
+  int n = cfg->nsec;
+  if (n > 0 && (n & (n - 1)) != 0) return 0;
+  exp_section *sec = realloc(cfg->sec, (size_t)(n > 0 ? 2 * n : 1) * sizeof *sec);
+  if (!sec) return -1;
+  cfg->sec = sec;
+  exp_strmap_free(ps->sections);
+  for (int i = 0; i < n; i++)
+    if (exp_strmap_put(ps->sections, 0, cfg->sec[i].name, i) != 0) return -1;
+  return 0;
+}
 
 static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
   const char *key = w[0];
@@ -74,13 +91,9 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
       name[0] == '.')
     return exp_cfg_error(ps, key, "NAME '%s' must be letters, digits, '_', '-', '.' (not first)",
                          name);
-  for (int i = 0; i < cfg->nsec; i++)
-    if (strcmp(cfg->sec[i].name, name) == 0)
-      return exp_cfg_error(ps, key, "a section named '%s' already exists (give another NAME)",
-                           name);
-  exp_section *n = realloc(cfg->sec, (size_t)(cfg->nsec + 1) * sizeof *n);
-  if (!n) return exp_cfg_error(ps, key, "out of memory");
-  cfg->sec = n;
+  if (exp_strmap_get(ps->sections, 0, name) >= 0)
+    return exp_cfg_error(ps, key, "a section named '%s' already exists (give another NAME)", name);
+  if (grow_sections(ps, cfg) != 0) return exp_cfg_error(ps, key, "out of memory");
   exp_section *s = &cfg->sec[cfg->nsec++];
   memset(s, 0, sizeof *s);
   s->kind = (exp_kind)k;
@@ -94,7 +107,9 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
   s->seed = 1;
   s->failure.on_failure = -1;
   s->allow_loose_tol = -1;
-  return -1;
+  return exp_strmap_put(ps->sections, 0, s->name, cfg->nsec - 1) == 0
+             ? -1
+             : exp_cfg_error(ps, key, "out of memory");
 }
 
 static int parse_line(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
@@ -106,7 +121,7 @@ static int parse_line(const exp_cfg_parser *ps, exp_config *cfg, char **w, int n
 
 /* The checks that need the whole section. */
 static int finish_section(const exp_config *cfg, exp_section *s) {
-  exp_cfg_parser ps = { cfg->path, s->line, NULL, (exp_config *)cfg, 0 };
+  exp_cfg_parser ps = { cfg->path, s->line, NULL, (exp_config *)cfg, 0, NULL };
   if (s->nsrc == 0)
     return exp_cfg_error(&ps, "experiment",
                          "section '%s' names no problems (instances, generate or scene)", s->name);
@@ -224,6 +239,8 @@ static int handle_line(exp_cfg_parser *ps, exp_config *cfg, char *line) {
   return parse_line(ps, cfg, words, nw);
 }
 
+static int parse_lines(exp_cfg_parser *ps, exp_config *cfg);
+
 static int config_read(const char *path, const char *dir, const exp_vars *vars, int recorded,
                        const exp_log *log, exp_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
@@ -245,29 +262,39 @@ static int config_read(const char *path, const char *dir, const exp_vars *vars, 
   int rc = read_text(path, cfg);
   if (rc >= 0) return rc;
 
-  exp_cfg_parser ps = { cfg->path, 0, vars, cfg, recorded };
-  const char *p = cfg->text;
-  while (*p) {
-    ps.line++;
-    const char *e = strchr(p, '\n');
-    size_t ll = e ? (size_t)(e - p) : strlen(p);
-    char line[4096];
-    if (ll >= sizeof line) {
-      exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: line longer than 4095 characters", cfg->path,
-              ps.line);
-      return EXP_EXIT_USAGE;
-    }
-    memcpy(line, p, ll);
-    line[ll] = '\0';
-    p += ll + (e ? 1 : 0);
-    if ((rc = handle_line(&ps, cfg, line)) >= 0) return rc;
-  }
+  exp_strmap names = { 0 };
+  exp_cfg_parser ps = { cfg->path, 0, vars, cfg, recorded, &names };
+  rc = parse_lines(&ps, cfg);
+  exp_strmap_free(&names);
+  if (rc >= 0) return rc;
   if (cfg->nsec == 0) {
     exp_say(&cfg->log, EXP_SAY_ERROR, "%s: no 'experiment KIND' line: nothing to run", cfg->path);
     return EXP_EXIT_USAGE;
   }
   for (int i = 0; i < cfg->nsec; i++)
     if ((rc = finish_section(cfg, &cfg->sec[i])) >= 0) return rc;
+  return -1;
+}
+
+/* Every line of cfg->text, in order.  -1 ok, else exit status. */
+static int parse_lines(exp_cfg_parser *ps, exp_config *cfg) {
+  const char *p = cfg->text;
+  int rc;
+  while (*p) {
+    ps->line++;
+    const char *e = strchr(p, '\n');
+    size_t ll = e ? (size_t)(e - p) : strlen(p);
+    char line[4096];
+    if (ll >= sizeof line) {
+      exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: line longer than 4095 characters", cfg->path,
+              ps->line);
+      return EXP_EXIT_USAGE;
+    }
+    memcpy(line, p, ll);
+    line[ll] = '\0';
+    p += ll + (e ? 1 : 0);
+    if ((rc = handle_line(ps, cfg, line)) >= 0) return rc;
+  }
   return -1;
 }
 
@@ -282,7 +309,15 @@ int exp_config_read_recorded(const char *path, const char *dir, const exp_vars *
 }
 
 void exp_config_free(exp_config *cfg) {
-  for (int i = 0; i < cfg->nsec; i++) free(cfg->sec[i].src);
+  for (int i = 0; i < cfg->nsec; i++) {
+    for (int k = 0; k < cfg->sec[i].nsrc; k++) {
+      free(cfg->sec[i].src[k].path);
+      free(cfg->sec[i].src[k].params);
+      free(cfg->sec[i].src[k].model);
+      free(cfg->sec[i].src[k].settings);
+    }
+    free(cfg->sec[i].src);
+  }
   free(cfg->sec);
   free(cfg->text);
   free(cfg->used_vars);

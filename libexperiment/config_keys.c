@@ -159,8 +159,10 @@ static int key_instances(const exp_cfg_parser *ps, exp_section *s, char **w, int
     if (!src) return exp_cfg_error(ps, w[0], "out of memory");
     src->kind = EXP_SRC_FILE;
     src->line = ps->line;
-    if (resolve(ps->cfg, w[k], src->path, sizeof src->path))
+    char path[EXP_PATH_MAX];
+    if (resolve(ps->cfg, w[k], path, sizeof path))
       return exp_cfg_error(ps, w[0], "path too long: '%s'", w[k]);
+    if (!(src->path = strdup(path))) return exp_cfg_error(ps, w[0], "out of memory");
     if (ps->recorded || strpbrk(src->path, "*?["))
       continue; /* a plan's copy, or a glob pattern: matched when the problems are prepared */
     struct stat st;
@@ -265,6 +267,8 @@ static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *
   if (src->nsettings >= EXP_MAX_SETTINGS || strlen(kv) >= EXP_PARAM_MAX)
     return exp_cfg_error(ps, key, "more than %d world settings or one longer than %d characters",
                          EXP_MAX_SETTINGS, EXP_PARAM_MAX - 1);
+  if (!src->settings && !(src->settings = malloc(EXP_MAX_SETTINGS * sizeof *src->settings)))
+    return exp_cfg_error(ps, key, "out of memory");
   snprintf(src->settings[src->nsettings++], EXP_PARAM_MAX, "%s", kv);
   return -1;
 }
@@ -302,10 +306,12 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
   } else if (is_world_key(kv, kl)) {
     rc = scene_setting(ps, src, kv, kl, kind);
   } else {
-    if (src->model[0])
+    if (src->model)
       return exp_cfg_error(ps, "scene", "'%s': a model file has no scene parameters", kv);
     if (src->nparams >= EXP_MAX_PARAMS || strlen(kv) >= EXP_PARAM_MAX)
       return exp_cfg_error(ps, "scene", "too many or too long parameters at '%s'", kv);
+    if (!src->params && !(src->params = malloc(EXP_MAX_PARAMS * sizeof *src->params)))
+      return exp_cfg_error(ps, "scene", "out of memory");
     snprintf(src->params[src->nparams++], EXP_PARAM_MAX, "%s", kv);
   }
 #undef IS
@@ -317,8 +323,10 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
  * load or holds a feature lcplab does not simulate is this line's error). */
 static int model_scene(const exp_cfg_parser *ps, exp_source *src, const char *file) {
   if (!file[0]) return exp_cfg_error(ps, "scene model", "expected model=FILE");
-  if (resolve(ps->cfg, file, src->model, sizeof src->model))
+  char path[EXP_PATH_MAX];
+  if (resolve(ps->cfg, file, path, sizeof path))
     return exp_cfg_error(ps, "scene model", "path too long: '%s'", file);
+  if (!(src->model = strdup(path))) return exp_cfg_error(ps, "scene model", "out of memory");
   const char *base = strrchr(src->model, '/') ? strrchr(src->model, '/') + 1 : src->model;
   snprintf(src->scene, sizeof src->scene, "%.*s", (int)sizeof src->scene - 1, base);
   char *dot = strrchr(src->scene, '.');

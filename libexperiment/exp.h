@@ -436,10 +436,11 @@ EXP_API int exp_fit_line_ci(const double *x, const double *y, int k, double *a, 
 /* The columns of the failure table, in order (status names as in the CSVs:
  * slv_status_str, plus the engine's own "refused", "time_limit" (also the library's), "interrupted",
  * "unconverged" (an external solver whose answer misses the tolerance),
- * "failed" (an external solver that wrote no usable answer) and "error" (the
- * task could not run)); exp_status_column maps a status to its column
+ * "failed" (an external solver that wrote no usable answer), "error" (the
+ * task could not run) and "crashed" (its worker died or it ran out of
+ * memory: it runs again next time)); exp_status_column maps a status to its column
  * (EXP_NSTATUS - 1, "other", for anything else). */
-enum { EXP_NSTATUS = 15 };
+enum { EXP_NSTATUS = 16 };
 EXP_API const char *exp_status_name(int col);
 EXP_API int exp_status_column(const char *status);
 
@@ -609,26 +610,32 @@ typedef enum exp_src_kind {
 /* friction models of scene runs (dyn_friction values), -1 = auto */
 #define EXP_FRICTION_AUTO (-1)
 
+/* One source line's problem or scene.  A file of 40,000 `generate` lines
+ * holds 40,000 of these: the variable parts (a path, a scene's parameters
+ * and settings) are allocated only for the sources that have them
+ * (exp_config_free frees them), so a source costs a few hundred bytes. */
 typedef struct exp_source {
   exp_src_kind kind;
-  int line;                                   /* line of the config that named it */
-  char path[EXP_PATH_MAX];                    /* FILE: resolved path or pattern */
-  char family[32];                            /* GEN: exp_generate_families() */
-  long n;                                     /* GEN: --n */
-  unsigned long seed;                         /* GEN: --seed */
-  char scene[EXP_NAME_MAX];                   /* SCENE: its name; a model file's name
-                                                 without folder and extension */
-  char model[EXP_PATH_MAX];                   /* SCENE: the model file of a line `scene
-                                                 model=FILE` (resolved), "" for a named scene */
-  char params[EXP_MAX_PARAMS][EXP_PARAM_MAX]; /* SCENE: "key=value" */
+  int line;                      /* line of the config that named it */
+  char *path;                    /* FILE: resolved path or pattern (malloc'd) */
+  char family[32];               /* GEN: exp_generate_families() */
+  long n;                        /* GEN: --n */
+  unsigned long seed;            /* GEN: --seed */
+  char scene[EXP_NAME_MAX];      /* SCENE: its name; a model file's name without folder
+                                    and extension */
+  char *model;                   /* SCENE: the model file of a line `scene model=FILE`
+                                    (resolved, malloc'd), NULL for a named scene */
+  char (*params)[EXP_PARAM_MAX]; /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
+                                          with the first; NULL: none) */
   int nparams;
   long steps;                /* SCENE: 0 = the scene's default */
   long every;                /* SCENE as problems: export every E-th step (0: the last only) */
   int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
   char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
   /* SCENE: world settings given on the line, "key=value" as written, each
-   * checked by exp_world_set when the file was read (exp_source_world) */
-  char settings[EXP_MAX_SETTINGS][EXP_PARAM_MAX];
+   * checked by exp_world_set when the file was read (exp_source_world);
+   * EXP_MAX_SETTINGS of them, malloc'd with the first (NULL: none) */
+  char (*settings)[EXP_PARAM_MAX];
   int nsettings;
 } exp_source;
 
@@ -853,14 +860,14 @@ typedef struct exp_prob {
   int cls;         /* exp_class */
   char kind[16];   /* io_instance kind */
   int n;
-  long nnz;                /* stored nonzeros of A (dense: entries != 0) */
-  int contacts;            /* cones, findex normal rows or the scene's contacts; 0 none */
-  double cond;             /* 1-norm condition estimate (inf: singular) */
-  double mu_min, mu_max;   /* the friction coefficients' range: the cones' mu, else the findex
+  long nnz;              /* stored nonzeros of A (dense: entries != 0) */
+  int contacts;          /* cones, findex normal rows or the scene's contacts; 0 none */
+  double cond;           /* 1-norm condition estimate (inf: singular) */
+  double mu_min, mu_max; /* the friction coefficients' range: the cones' mu, else the findex
                               rows' mu; NaN both: no friction (an LCP, a box, an MLCP) */
-  char origin[16];         /* file, generated, scene */
-  char path[EXP_PATH_MAX]; /* the instance file */
-  char sha256[65];         /* the SHA-256 of its bytes when the plan was made (hex) */
+  char origin[16];       /* file, generated, scene */
+  char *path;            /* the instance file (malloc'd; exp_plan_free frees it) */
+  char sha256[65];       /* the SHA-256 of its bytes when the plan was made (hex) */
 } exp_prob;
 
 typedef struct exp_env {
@@ -876,9 +883,12 @@ typedef struct exp_env {
  * (exp_generate_file for generated ones, scene exports) and reads each once for
  * its metadata (cached in DATADIR/problem-meta.tsv by path, size and mtime).
  * Scene sections only have their scenes built once (parameters checked).
- * Returns -1 on success (*probs, *np set; free()), else the exit status
- * after the message. */
+ * Returns -1 on success (*probs, *np set; exp_probs_free), else the exit
+ * status after the message.  Time and memory are linear in the number of
+ * problems (a map finds a path or a label, never a scan). */
 EXP_API int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np);
+/* Frees n problems (their paths) and the array. */
+EXP_API void exp_probs_free(exp_prob *probs, int n);
 
 /* ---- plans and tasks (plan.c) ------------------------------------------- */
 
@@ -890,6 +900,14 @@ typedef struct exp_task {
   int integrator;        /* scene kinds: dyn_integrator */
   int friction;          /* scene kinds: dyn_friction */
 } exp_task;
+
+/* A file an external solver runs, hashed when the plan was made
+ * (program.c; experiments/CAMPAIGNS.md, "External solvers"). */
+typedef struct exp_program {
+  int ext;         /* the external (index into exp_config.ext) */
+  char *path;      /* the file, its links resolved (malloc'd) */
+  char sha256[65]; /* the SHA-256 of its bytes (hex) */
+} exp_program;
 
 typedef struct exp_plan {
   exp_config cfg;
@@ -908,6 +926,8 @@ typedef struct exp_plan {
   char dump_dir[EXP_PATH_MAX];    /* --dump-failures: absolute folder ("" = none) */
   char program[EXP_PATH_MAX];     /* the lcplab program the plan's scripts run ("": this
                                      process's, exp_self_path) */
+  exp_program *progs;             /* the externals' files and their hashes (programs.tsv) */
+  int nprogs;
 } exp_plan;
 
 /* The effective tolerance list of a section (the kind's default when none
@@ -922,6 +942,17 @@ EXP_API int exp_section_frictions(const exp_section *s, int *fr);
  * and sets pl->id from the plan's files as exp_plan_write would write them.
  * 0, or -1 (out of memory). */
 EXP_API int exp_plan_expand(exp_plan *pl);
+/* The files the externals of pl's tasks run (program.c: the command word,
+ * the files the template names, requires=), hashed into pl->progs.  0, or
+ * -1 out of memory. */
+EXP_API int exp_plan_programs(exp_plan *pl);
+/* The SHA-256 of the file at path (links followed; its real path into
+ * real): an external's program, a plugin.  0, or -1 with err. */
+EXP_API int exp_program_hash(const char *path, char *real, size_t rlen, char sha[65], char *err,
+                             size_t len);
+/* 1 with err naming the file when a file of external ext changed (or is
+ * gone) since the plan hashed it, else 0. */
+EXP_API int exp_programs_changed(const exp_plan *pl, int ext, char *err, size_t len);
 /* Writes the plan folder pl->dir (created): plan.exp, plan.vars, plan.info,
  * problems.tsv, solvers.tsv, tasks.tsv, task-ids, run-parallel.sh,
  * slurm.sbatch, results/.  chunk: tasks per Slurm array element (0: automatic).  Returns
@@ -949,7 +980,8 @@ typedef struct exp_result {
   char plan[24];
   char key[65]; /* exp_task_key */
   char spec[512];
-  char task_status[16]; /* ok, error (could not run), failed (no usable answer) */
+  char task_status[16]; /* ok, failed (no usable answer), error (could not run), crashed
+                           (its worker died or it ran out of memory: runs again) */
   char message[512];
   exp_prov prov;
   char rev[160];
@@ -982,8 +1014,9 @@ EXP_API void exp_rbuf_free(exp_rbuf *b);
 /* DIR/results/tNNNNNN.res */
 EXP_API void exp_result_path(const exp_plan *pl, int i, char *buf, size_t len);
 /* Task i's key (experiments/README.md, "Result files"): the SHA-256 (hex)
- * of the plan id, every variable's value, the task's tasks.tsv line and its
- * problem file's SHA-256 as the plan recorded it. */
+ * of the plan id, every variable's value, the task's tasks.tsv line, its
+ * problem file's SHA-256 as the plan recorded it and, for an external
+ * solver, its programs' paths and SHA-256 (programs.tsv). */
 EXP_API void exp_task_key(const exp_plan *pl, int i, char key[65]);
 /* Sets h's plan id, task, key, spec (tabs as blanks), rev and time limit
  * for task i of pl. */
@@ -992,9 +1025,53 @@ EXP_API void exp_result_identify(const exp_plan *pl, int i, exp_result *h);
  * else 0 with why (size len) set. */
 EXP_API int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why,
                                size_t len);
-/* 1 when task i of the plan has its own intact result (exp_result_read,
- * exp_result_matches), else 0: the task is to run. */
+/* 1 when r holds a completed verdict: task_status ok, or failed (an
+ * external solver's answer judged unusable); not error (the task could not
+ * run) nor crashed (its worker died, or it ran out of memory). */
+EXP_API int exp_result_completed(const exp_result *r);
+/* 1 when task i of the plan has its own intact result holding a completed
+ * verdict (exp_result_read, exp_result_matches, exp_result_completed),
+ * else 0: the task is to run. */
 EXP_API int exp_task_done(const exp_plan *pl, int i);
+
+/* ---- what lcplab wrote in a folder (owned.c) ------------------------------------ */
+
+/* DIR/.lcplab-owned records the files lcplab wrote in DIR (or named for its
+ * tasks to write), one name a line relative to DIR: only they are ever
+ * replaced as lcplab's or removed (--force starts over by removing them and
+ * nothing else; a stale output is removed by the same record).
+ * experiments/CAMPAIGNS.md, "What lcplab owns in a folder". */
+#define EXP_OWNED_FILE ".lcplab-owned"
+
+/* A record as read: its names sorted, each once. */
+typedef struct exp_owned {
+  char **name;
+  int n, cap;
+  int exists; /* DIR had a record (an empty one included) */
+} exp_owned;
+
+/* Adds names[0..n) (relative to dir; an absolute one, one with a "." or
+ * ".." component or a line break is skipped) to dir's record, written
+ * whole under a temporary name and renamed over the old one.  0, or -1
+ * with err ("PATH: why"). */
+EXP_API int exp_owned_record(const char *dir, const char *const *names, int n, char *err,
+                             size_t len);
+/* dir's record into *o (no record: empty, o->exists 0).  0, or -1 with err
+ * (unreadable, or not a record: nothing is lcplab's then). */
+EXP_API int exp_owned_load(const char *dir, exp_owned *o, char *err, size_t len);
+/* Appends a copy of name to o (a list of names to record; unsorted); 0,
+ * or -1 out of memory. */
+EXP_API int exp_owned_add(exp_owned *o, const char *name);
+/* 1 when name is in o (as exp_owned_load gives it: sorted). */
+EXP_API int exp_owned_has(const exp_owned *o, const char *name);
+EXP_API void exp_owned_free(exp_owned *o);
+/* Removes from dir the recorded files that pick says 1 for (pick NULL:
+ * all), regular files and links only (a link itself, never its target),
+ * with the temporaries their writers left beside them, and drops them
+ * from the record.  The count removed, or -1 with err (a file that could
+ * not be removed stays recorded). */
+EXP_API int exp_owned_remove(const char *dir, int (*pick)(void *ctx, const char *name), void *ctx,
+                             char *err, size_t len);
 
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
@@ -1168,7 +1245,10 @@ typedef struct exp_collect_opts {
   const char *gnuplot;
   int allow_mixed;
   int no_plot;
-  int quiet; /* no list of outputs on stdout */
+  int quiet;      /* no list of outputs on stdout */
+  int start_over; /* experiment --force: every output lcplab recorded in out that this collect
+                     does not write again is removed once the new ones are in place (a section
+                     the file no longer has included); 0: those of the plan's sections only */
 } exp_collect_opts;
 
 /* Merges the results of the plan into the section CSVs, tables and figures.
@@ -1185,6 +1265,16 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * leading outside out (also with force); else 0 (docs/io.md, "Replacing
  * files"). */
 EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+
+/* Records what a collect wrote into out as lcplab's (written: the names,
+ * relative to out, of the files it published; drawn[k] nonzero when
+ * section k's figures were drawn, which are added) and removes every
+ * recorded output of cfg's sections that it did not write again: figures
+ * not drawn again, tables no longer written (exp_owned_remove); with all,
+ * every recorded output (a CSV, table, TeX file or figure of any name) it
+ * did not write again.  0, or -1 after the message. */
+EXP_API int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written,
+                            const int *drawn, int all);
 
 /* May the figure base.pdf, base.png and its pages (base-K.pdf ...) be
  * written (`lcplab figure`)?  1 after a message naming the file when one

@@ -21,7 +21,8 @@ typedef struct exp_cfg_parser {
   int line;
   const exp_vars *vars;
   exp_config *cfg;
-  int recorded; /* a plan's copy: its problems are in problems.tsv, not looked for */
+  int recorded;                /* a plan's copy: its problems are in problems.tsv, not looked for */
+  struct exp_strmap *sections; /* the sections' names so far (config.c; NULL: none kept) */
 } exp_cfg_parser;
 
 /* Says "FILE:LINE: KEY: what" through cfg's log; returns EXP_EXIT_USAGE. */

@@ -133,6 +133,16 @@ int exp_scene_run(exp_tctx *c);
  * row.  0. */
 int exp_scene_summary_run(exp_tctx *c);
 
+/* The rows task i of pl gets without numbers, each with status and note
+ * (every tolerance of a problem task; a scene task's one row: a summary
+ * row, or a drift or accuracy row without a step), appended to out: the
+ * rows of a task whose worker died (jobs.c, "crashed").  0, or -1 out of
+ * memory. */
+int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char *note,
+                       exp_rbuf *out);
+/* The same for a scene task (scene_task.c). */
+int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out);
+
 /* The world settings of a scene task (scene_task.c): defaults, the section's
  * keys, the line's settings, then solver (NULL: keep), friction model fr
  * and integrator (< 0: keep). */

@@ -7,9 +7,11 @@
  * it loaded, and the parent gives a worker the next task on the problem it
  * has loaded when there is one (tasks are numbered problem by problem).
  * A worker that ends without answering -- the watchdog ended it after
- * writing a time_limit result, or it crashed -- is replaced; if the task
- * has no result then, the parent writes one with task_status error and
- * the signal, so a crashing solver is a row, not a hole.
+ * writing a time_limit result, or it crashed, was killed or ran out of
+ * memory -- is replaced; if the task has no result of its own then, the
+ * parent writes one with task_status crashed, the signal and rows that say
+ * crashed, so a dead worker is a row, not a hole, and the task runs again
+ * on the next run (only completed verdicts are kept: exp_task_done).
  *
  * Timing protocol (experiments/README.md, "Timing"): with several workers
  * worker k is pinned to the k-th CPU the parent may run on
@@ -42,6 +44,7 @@
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_task.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -153,6 +156,10 @@ static int spawn(pool *p, worker *w) {
   if (pid == 0) {
     close(down[1]);
     close(up[0]);
+    /* not inherited by what a task runs (an external solver): a worker that
+     * dies must close its pipe, whatever its children go on doing */
+    fcntl(down[0], F_SETFD, FD_CLOEXEC);
+    fcntl(up[1], F_SETFD, FD_CLOEXEC);
     for (int k = 0; k < p->nw; k++)
       if (p->w[k].pid > 0) {
         if (!p->w[k].closed) close(p->w[k].to);
@@ -175,24 +182,24 @@ static int spawn(pool *p, worker *w) {
 
 /* ---- bookkeeping ----------------------------------------------------------------------- */
 
-/* A result for a task whose worker died without writing one. */
-static void write_crash(const pool *p, int i, int status) {
-  char path[EXP_PATH_MAX + 64], msg[128];
+/* The result of a task whose worker died without writing one: task_status
+ * crashed (not a verdict: the task runs again on the next run,
+ * exp_task_done), its rows there with status crashed and why, so the CSV
+ * and the failure table show it (issue 63's rule for a dead worker). */
+static void write_crash(const pool *p, int i, const char *msg) {
+  char path[EXP_PATH_MAX + 64];
   exp_result_path(p->pl, i, path, sizeof path);
-  if (WIFSIGNALED(status))
-    snprintf(msg, sizeof msg, "the worker died of signal %d (%s)", WTERMSIG(status),
-             strsignal(WTERMSIG(status)));
-  else
-    snprintf(msg, sizeof msg, "the worker exited with status %d without a result",
-             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   exp_result *h = calloc(1, sizeof *h);
-  if (!h) return;
-  exp_result_identify(p->pl, i, h);
-  snprintf(h->task_status, sizeof h->task_status, "error");
-  snprintf(h->message, sizeof h->message, "%s", msg);
-  exp_prov_gather(&h->prov);
-  exp_prov_memory_limit(&h->prov, p->pl->memory_mb); /* the worker's, not this process's */
-  exp_result_commit(path, h, NULL, 0, NULL);
+  exp_rbuf rows = { 0 };
+  if (h && exp_task_bare_rows(p->pl, i, "crashed", msg, &rows) == 0) {
+    exp_result_identify(p->pl, i, h);
+    snprintf(h->task_status, sizeof h->task_status, "crashed");
+    snprintf(h->message, sizeof h->message, "%s", msg);
+    exp_prov_gather(&h->prov);
+    exp_prov_memory_limit(&h->prov, p->pl->memory_mb); /* the worker's, not this process's */
+    exp_result_commit(path, h, &rows, 0, NULL);
+  }
+  exp_rbuf_free(&rows);
   free(h);
 }
 
@@ -254,6 +261,16 @@ static int dispatch(pool *p, worker *w) {
   return 1;
 }
 
+/* Why a worker ended (its wait status), for a crashed result. */
+static void death_of(int status, char *msg, size_t len) {
+  if (WIFSIGNALED(status))
+    snprintf(msg, len, "the worker died of signal %d (%s)", WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
+  else
+    snprintf(msg, len, "the worker exited with status %d without a result",
+             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 static void finish_task(pool *p, int i, int rc, int nonconv) {
   p->state[i] = T_DONE;
   p->rep->done++;
@@ -273,6 +290,10 @@ static int read_answers(pool *p, worker *w) {
   while ((nl = strchr(w->buf, '\n'))) {
     int i, rc, nonconv;
     if (sscanf(w->buf, "done %d %d %d", &i, &rc, &nonconv) == 3 && i == w->task) {
+      char path[EXP_PATH_MAX + 64];
+      exp_result_path(p->pl, i, path, sizeof path);
+      if (rc < 0 && !exp_path_exists(path)) /* its result could not be written */
+        write_crash(p, i, "the task could not write its result (out of memory, or a write error)");
       finish_task(p, i, rc, nonconv);
       w->task = -1;
     }
@@ -284,17 +305,17 @@ static int read_answers(pool *p, worker *w) {
   return 0;
 }
 
-/* A worker ended: reap it, account for its task. */
-static void reap(pool *p, worker *w) {
-  int status = 0;
-  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+/* A worker ended with status (waitpid's, reaped): account for its task. */
+static void reaped(pool *p, worker *w, int status) {
   if (!w->closed) close(w->to);
   close(w->from);
   w->pid = 0;
   if (w->task >= 0) {
     int i = w->task;
     if (!exp_task_done(p->pl, i) && p->stop != EXP_STOP_NOW) {
-      write_crash(p, i, status);
+      char msg[160];
+      death_of(status, msg, sizeof msg);
+      write_crash(p, i, msg);
       finish_task(p, i, 3, 1);
     } else if (exp_task_done(p->pl, i)) {
       finish_task(p, i, 0, 1); /* the watchdog wrote a time_limit result */
@@ -302,6 +323,28 @@ static void reap(pool *p, worker *w) {
       p->state[i] = T_PENDING; /* killed by us: not done */
     }
     w->task = -1;
+  }
+}
+
+/* A worker whose pipe ended: reap it. */
+static void reap(pool *p, worker *w) {
+  int status = 0;
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+  reaped(p, w, status);
+}
+
+/* Workers that exited while their pipe stays open (a child of theirs
+ * holds it): their answers read, then reaped. */
+static void reap_exited(pool *p) {
+  for (int k = 0; k < p->nw; k++) {
+    worker *w = &p->w[k];
+    int status = 0;
+    if (w->pid <= 0 || waitpid(w->pid, &status, WNOHANG) != w->pid) continue;
+    for (;;) {
+      struct pollfd q = { w->from, POLLIN, 0 };
+      if (poll(&q, 1, 0) <= 0 || !(q.revents & (POLLIN | POLLHUP)) || read_answers(p, w) < 0) break;
+    }
+    reaped(p, w, status);
   }
 }
 
@@ -362,6 +405,7 @@ static int loop(pool *p) {
       if (p->w[k].pid > 0 && (pf[k].revents & (POLLIN | POLLHUP | POLLERR)) &&
           read_answers(p, &p->w[k]) < 0)
         reap(p, &p->w[k]);
+    reap_exited(p);
     if (p->tty) progress(p, 0);
   }
   free(pf);

@@ -6,10 +6,19 @@
  * before new ones are drawn (exp_figures_remove); `lcplab figure`'s files
  * are checked the same way, and never replace the figure's own CSVs
  * (exp_figure_check).  outset.c writes the files as one set.
+ *
+ * What a collect wrote is recorded as lcplab's in the output folder
+ * (exp_outputs_own, owned.c), and every recorded output of the same
+ * sections that this collect did not write again is removed: a figure,
+ * table or TeX file never outlives the CSV it was drawn from (a --no-plot
+ * collect after an edit removes the old figures; a table a section no
+ * longer writes goes), while a file lcplab never wrote stays
+ * (experiments/CAMPAIGNS.md, "What lcplab owns in a folder").
  */
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_strmap.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -43,14 +52,29 @@ static int output_refused(const exp_log *log, const char *path, const char *real
   return 0;
 }
 
-/* A figure page of section name: NAME-K.pdf or NAME-K.png, K one or more
- * numbers joined by '-' (a profile's NAME-2-1.pdf: tolerance 2, page 1). */
+/* The length of file's figure stem: file is STEM.pdf or STEM.png, or
+ * STEM-K.pdf, STEM-K-Q.png ... (K, Q digits: a figure's pages and
+ * tolerances, exp_profile_figure); 0 when file is no figure's.  *pages: 1
+ * for a page (STEM-K...). */
+static size_t figure_stem(const char *file, int *pages) {
+  size_t n = strlen(file);
+  if (n < 5 || (strcmp(file + n - 4, ".pdf") != 0 && strcmp(file + n - 4, ".png") != 0)) return 0;
+  size_t e = n - 4;
+  *pages = 0;
+  for (;;) {
+    size_t d = e;
+    while (d > 0 && file[d - 1] >= '0' && file[d - 1] <= '9') d--;
+    if (d == e || d < 2 || file[d - 1] != '-') return e;
+    e = d - 1;
+    *pages = 1;
+  }
+}
+
+/* A figure page of section name: NAME-K.pdf or NAME-K-Q.png ... (digits). */
 static int is_figure_page(const char *file, const char *name) {
-  size_t n = strlen(name);
-  if (strncmp(file, name, n) != 0 || file[n] != '-') return 0;
-  const char *c = file + n;
-  for (size_t d; *c == '-' && (d = strspn(c + 1, "0123456789")) > 0;) c += 1 + d;
-  return c > file + n && (strcmp(c, ".pdf") == 0 || strcmp(c, ".png") == 0);
+  int pages = 0;
+  size_t e = figure_stem(file, &pages);
+  return pages && e == strlen(name) && strncmp(file, name, e) == 0;
 }
 
 /* A figure's file path refused: one of the inputs (never replaced, also
@@ -135,4 +159,125 @@ void exp_figures_remove(const char *out, const char *name) {
       remove(path);
     }
   if (d) closedir(d);
+}
+
+/* ---- what a collect wrote, and what it leaves stale ------------------------------------- */
+
+/* The names every kind of section writes after NAME (exp_output_suffixes
+ * of each kind, once each), into sfx; their count. */
+static int all_suffixes(char sfx[][EXP_SUFFIX_MAX], int max) {
+  int n = 0;
+  for (int k = 0; k < EXP_KIND_COUNT; k++) {
+    char one[EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX];
+    int m = exp_output_suffixes((exp_kind)k, one, EXP_MAX_OUTPUTS);
+    for (int j = 0; j < m; j++) {
+      int seen = 0;
+      for (int q = 0; q < n && !seen; q++) seen = strcmp(sfx[q], one[j]) == 0;
+      if (!seen && n < max) exp_fmt(sfx[n++], EXP_SUFFIX_MAX, "%s", one[j]);
+    }
+  }
+  return n;
+}
+
+typedef struct stale_ctx {
+  int all;                    /* any recorded output, whatever its section */
+  const exp_strmap *sections; /* the config's section names */
+  const exp_strmap *written;  /* the names this collect wrote */
+  char sfx[4 * EXP_MAX_OUTPUTS][EXP_SUFFIX_MAX];
+  int nsfx;
+} stale_ctx;
+
+/* 1 when the first len characters of file name a section of the map. */
+static int names_section(const exp_strmap *sections, const char *file, size_t len) {
+  char stem[EXP_NAME_MAX];
+  if (len == 0 || len >= sizeof stem) return 0;
+  memcpy(stem, file, len);
+  stem[len] = '\0';
+  return exp_strmap_get(sections, 0, stem) >= 0;
+}
+
+/* 1 when file is a figure of a section of the map: STEM.pdf / .png with
+ * STEM the section's name (its figure), or the name followed by -K... (a
+ * page); a section named "pa-2" and a page of "pa" share a file name, and
+ * either claims it. */
+static int figure_of(const exp_strmap *sections, const char *file) {
+  size_t n = strlen(file);
+  if (n < 5 || (strcmp(file + n - 4, ".pdf") != 0 && strcmp(file + n - 4, ".png") != 0)) return 0;
+  for (size_t e = n - 4;;) {
+    if (names_section(sections, file, e)) return 1;
+    size_t d = e;
+    while (d > 0 && file[d - 1] >= '0' && file[d - 1] <= '9') d--;
+    if (d == e || d < 2 || file[d - 1] != '-') return 0;
+    e = d - 1;
+  }
+}
+
+/* A name a collect may write, whatever the section: a figure (STEM.pdf,
+ * .png) or a name ending in an output suffix of some kind. */
+static int is_output_name(const stale_ctx *c, const char *file) {
+  size_t n = strlen(file);
+  if (n > 4 && (strcmp(file + n - 4, ".pdf") == 0 || strcmp(file + n - 4, ".png") == 0)) return 1;
+  for (int k = 0; k < c->nsfx; k++) {
+    size_t l = strlen(c->sfx[k]);
+    if (n > l && strcmp(file + n - l, c->sfx[k]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* A recorded name that is an output of one of the sections (a figure, or
+ * a section name followed by an output suffix of any kind) and that this
+ * collect did not write: stale (exp_owned_remove's pick). */
+static int is_stale(void *arg, const char *file) {
+  const stale_ctx *c = arg;
+  if (strchr(file, '/') || exp_strmap_get(c->written, 0, file) >= 0) return 0;
+  if (c->all) return is_output_name(c, file);
+  if (figure_of(c->sections, file)) return 1;
+  size_t n = strlen(file);
+  for (int k = 0; k < c->nsfx; k++) {
+    size_t l = strlen(c->sfx[k]);
+    if (n > l && strcmp(file + n - l, c->sfx[k]) == 0 && names_section(c->sections, file, n - l))
+      return 1;
+  }
+  return 0;
+}
+
+/* Adds the figures of the sections in drawn that are in out to names;
+ * 0, or -1 out of memory. */
+static int add_figures(const char *out, const exp_strmap *drawn, exp_owned *names) {
+  DIR *d = opendir(out);
+  int bad = 0;
+  for (struct dirent *e; d && !bad && (e = readdir(d));) {
+    if (figure_of(drawn, e->d_name)) bad = exp_owned_add(names, e->d_name);
+  }
+  if (d) closedir(d);
+  return bad;
+}
+
+int exp_outputs_own(const exp_config *cfg, const char *out, exp_owned *written, const int *drawn,
+                    int all) {
+  exp_strmap secs = { 0 }, plotted = { 0 }, wmap = { 0 };
+  stale_ctx c = { all, &secs, &wmap, { { 0 } }, 0 };
+  char err[EXP_PATH_MAX + 256] = "";
+  int bad = 0;
+  for (int k = 0; k < cfg->nsec && !bad; k++)
+    bad = exp_strmap_put(&secs, 0, cfg->sec[k].name, k) != 0 ||
+          (drawn[k] && exp_strmap_put(&plotted, 0, cfg->sec[k].name, k) != 0);
+  if (!bad) bad = add_figures(out, &plotted, written);
+  for (int k = 0; k < written->n && !bad; k++) bad = exp_strmap_put(&wmap, 0, written->name[k], k);
+  if (bad) {
+    exp_say(&cfg->log, EXP_SAY_ERROR, "collect: out of memory recording the outputs");
+  } else {
+    if (exp_owned_record(out, (const char *const *)written->name, written->n, err, sizeof err))
+      exp_say(&cfg->log, EXP_SAY_NOTE, "collect: %s: the outputs are not recorded as lcplab's",
+              err);
+    c.nsfx = all_suffixes(c.sfx, 4 * EXP_MAX_OUTPUTS);
+    if (exp_owned_remove(out, is_stale, &c, err, sizeof err) < 0) {
+      exp_say(&cfg->log, EXP_SAY_ERROR, "collect: %s", err);
+      bad = 1;
+    }
+  }
+  exp_strmap_free(&secs);
+  exp_strmap_free(&plotted);
+  exp_strmap_free(&wmap);
+  return bad ? -1 : 0;
 }

@@ -25,6 +25,8 @@
  *                    cite (slv.h's descriptor); not part of the id
  *   tasks.tsv        one line per task: task, section, kind, problem (or
  *                    srcK for a scene), solver, integrator, friction, label
+ *   programs.tsv     external, path, sha256: the files each external solver
+ *                    runs (program.c), in its tasks' keys; not part of the id
  *   task-ids         0..T-1, one a line (GNU parallel's input)
  *   run-parallel.sh  GNU parallel over the task ids, --joblog, --resume-failed
  *   slurm.sbatch     a job array, C tasks per array element, the time limit
@@ -34,13 +36,15 @@
  * section, label, family, origin and path), tasks.tsv and the time limit:
  * the plan's shape.  Each task has a key as
  * well, the SHA-256 of the plan id, plan.vars, its tasks.tsv line and its
- * problem file's SHA-256 (exp_task_key, task_done.c): a result is the task's
+ * problem file's SHA-256, an external's programs' too (exp_task_key,
+ * task_done.c): a result is the task's
  * only with both (exp_result_matches), so an edited instance or a changed
  * variable reruns the tasks it touches while the plan stays the same.
  */
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_strmap.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -142,26 +146,50 @@ static int expand_scene_section(exp_plan *pl, int si, int *cap) {
 
 static int plan_id(exp_plan *pl);
 
+/* The problems of each section, in catalogue order: section si's are
+ * order[start[si] .. start[si + 1]) (one pass, not one per section). */
+static int by_section(const exp_plan *pl, int **start, int **order) {
+  int ns = pl->cfg.nsec;
+  *start = calloc((size_t)ns + 2, sizeof **start);
+  *order = malloc((size_t)(pl->nprobs > 0 ? pl->nprobs : 1) * sizeof **order);
+  int *next = calloc((size_t)ns + 1, sizeof *next);
+  if (!*start || !*order || !next) {
+    free(next);
+    return -1;
+  }
+  for (int p = 0; p < pl->nprobs; p++)
+    if (pl->probs[p].section >= 0 && pl->probs[p].section < ns)
+      (*start)[pl->probs[p].section + 1]++;
+  for (int si = 0; si < ns; si++) (*start)[si + 1] += (*start)[si];
+  for (int p = 0; p < pl->nprobs; p++) {
+    int si = pl->probs[p].section;
+    if (si >= 0 && si < ns) (*order)[(*start)[si] + next[si]++] = p;
+  }
+  free(next);
+  return 0;
+}
+
 int exp_plan_expand(exp_plan *pl) {
-  int cap = 0;
+  int cap = 0, *start = NULL, *order = NULL, bad = 0;
   free(pl->tasks);
   pl->tasks = NULL;
   pl->ntasks = 0;
-  for (int si = 0; si < pl->cfg.nsec; si++) {
+  bad = by_section(pl, &start, &order);
+  for (int si = 0; si < pl->cfg.nsec && !bad; si++) {
     const exp_section *s = &pl->cfg.sec[si];
     if (exp_kind_is_scene(s->kind)) {
-      if (expand_scene_section(pl, si, &cap)) return -1;
+      bad = expand_scene_section(pl, si, &cap);
       continue;
     }
-    for (int p = 0; p < pl->nprobs; p++) {
-      if (pl->probs[p].section != si) continue;
-      for (int k = 0; k < s->nsolvers; k++) {
-        exp_task t = { si, p, -1, s->solvers[k], 0, 0 };
-        if (add_task(pl, &cap, t)) return -1;
+    for (int q = start[si]; q < start[si + 1] && !bad; q++)
+      for (int k = 0; k < s->nsolvers && !bad; k++) {
+        exp_task t = { si, order[q], -1, s->solvers[k], 0, 0 };
+        bad = add_task(pl, &cap, t);
       }
-    }
   }
-  return plan_id(pl);
+  free(start);
+  free(order);
+  return bad ? -1 : plan_id(pl);
 }
 
 /* ---- rendering ------------------------------------------------------------------------- */
@@ -234,6 +262,16 @@ static int render_solvers(const exp_plan *pl, exp_rbuf *b) {
                            sv->params ? sv->params : "", sv->cite ? sv->cite : "");
     }
   }
+  return bad;
+}
+
+/* programs.tsv: external, path, sha256 of each file an external runs
+ * (program.c); not part of the id (the tasks' keys hold the hashes). */
+static int render_programs(const exp_plan *pl, exp_rbuf *b) {
+  int bad = exp_rbuf_add(b, "# external\tpath\tsha256\n");
+  for (int k = 0; k < pl->nprogs && !bad; k++)
+    bad = exp_rbuf_add(b, "%s\t%s\t%s\n", pl->cfg.ext[pl->progs[k].ext].name, pl->progs[k].path,
+                       pl->progs[k].sha256);
   return bad;
 }
 
@@ -444,16 +482,45 @@ static int mkdir_one(const exp_log *log, const char *dir, const char *sub) {
   return 0;
 }
 
+/* The names of the plan's files, its tasks' results and GNU parallel's
+ * joblog (run-parallel.sh writes it there), recorded as lcplab's in the
+ * plan folder (owned.c): --force starts over by removing these and
+ * nothing else.  0, or -1 after the message. */
+static int record_plan(const exp_plan *pl) {
+  static const char *const files[] = { "plan.exp",     "plan.vars",       "plan.info",
+                                       "problems.tsv", "solvers.tsv",     "tasks.tsv",
+                                       "task-ids",     "run-parallel.sh", "slurm.sbatch",
+                                       "programs.tsv", "joblog" };
+  int nf = (int)(sizeof files / sizeof files[0]), n = nf + pl->ntasks;
+  const char **names = malloc((size_t)n * sizeof *names);
+  char *res = malloc((size_t)(pl->ntasks > 0 ? pl->ntasks : 1) * 24);
+  char err[EXP_PATH_MAX + 256] = "out of memory";
+  int rc = -1;
+  if (names && res) {
+    for (int k = 0; k < nf; k++) names[k] = files[k];
+    for (int i = 0; i < pl->ntasks; i++) {
+      snprintf(res + 24 * (size_t)i, 24, "results/t%06d.res", i);
+      names[nf + i] = res + 24 * (size_t)i;
+    }
+    rc = exp_owned_record(pl->dir, names, n, err, sizeof err);
+  }
+  if (rc != 0) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: %s", pl->dir, err);
+  free(names);
+  free(res);
+  return rc;
+}
+
 int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 },
-           solvers = { 0 };
+           solvers = { 0 }, progs = { 0 };
   char self[PATH_MAX];
   if (pl->program[0])
     snprintf(self, sizeof self, "%s", pl->program);
   else
     exp_self_path(self, sizeof self);
   int bad = render_problems(pl, &probs) | render_solvers(pl, &solvers) | render_tasks(pl, &tasks) |
-            render_info(pl, &info) | render_scripts(pl, chunk, self, &par, &sb);
+            render_info(pl, &info) | render_scripts(pl, chunk, self, &par, &sb) |
+            render_programs(pl, &progs);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "out of memory writing the plan");
@@ -470,10 +537,11 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "problems.tsv", probs.buf, probs.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "solvers.tsv", solvers.buf, solvers.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "programs.tsv", progs.buf, progs.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
           write_file(&pl->cfg.log, pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
-          write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0);
+          write_file(&pl->cfg.log, pl->dir, "plan.info", info.buf, info.len, 0) || record_plan(pl);
   }
   exp_rbuf_free(&probs);
   exp_rbuf_free(&solvers);
@@ -482,6 +550,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf_free(&par);
   exp_rbuf_free(&sb);
   exp_rbuf_free(&info);
+  exp_rbuf_free(&progs);
   return bad ? -1 : 0;
 }
 
@@ -581,7 +650,12 @@ static int split_tabs(char *line, char **f, int n) {
   return k;
 }
 
-static int read_problems(const char *dir, exp_plan *pl) {
+/* The index of the section named name (secs: the sections by name), or -1. */
+static int section_named(const exp_strmap *secs, const char *name) {
+  return exp_strmap_get(secs, 0, name);
+}
+
+static int read_problems(const char *dir, exp_plan *pl, const exp_strmap *secs) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/problems.tsv", dir);
   FILE *f = fopen(path, "r");
@@ -611,9 +685,7 @@ static int read_problems(const char *dir, exp_plan *pl) {
     }
     exp_prob *p = &pl->probs[pl->nprobs++];
     memset(p, 0, sizeof *p);
-    p->section = -1;
-    for (int s = 0; s < pl->cfg.nsec; s++)
-      if (strcmp(pl->cfg.sec[s].name, c[1]) == 0) p->section = s;
+    p->section = section_named(secs, c[1]);
     snprintf(p->label, sizeof p->label, "%s", c[2]);
     snprintf(p->family, sizeof p->family, "%s", c[3]);
     p->cls = exp_class_from_str(c[4]);
@@ -625,7 +697,10 @@ static int read_problems(const char *dir, exp_plan *pl) {
     p->mu_min = strtod(c[10], NULL);
     p->mu_max = strtod(c[11], NULL);
     snprintf(p->origin, sizeof p->origin, "%s", c[12]);
-    snprintf(p->path, sizeof p->path, "%s", c[13]);
+    if (!(p->path = strdup(c[13]))) {
+      rc = EXP_EXIT_USAGE;
+      break;
+    }
     snprintf(p->sha256, sizeof p->sha256, "%s", c[14]);
     if (p->section < 0 || p->cls < 0) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: problem %d: unknown section '%s' or class '%s'",
@@ -653,11 +728,9 @@ static int find_solver(const exp_config *cfg, const char *name, exp_solver_ref *
   return -1;
 }
 
-static int parse_task(exp_plan *pl, char **c, exp_task *t) {
+static int parse_task(exp_plan *pl, const exp_strmap *secs, char **c, exp_task *t) {
   memset(t, 0, sizeof *t);
-  t->section = -1;
-  for (int s = 0; s < pl->cfg.nsec; s++)
-    if (strcmp(pl->cfg.sec[s].name, c[1]) == 0) t->section = s;
+  t->section = section_named(secs, c[1]);
   if (t->section < 0 || find_solver(&pl->cfg, c[4], &t->solver)) return -1;
   if (strncmp(c[3], "src", 3) == 0) {
     t->prob = -1;
@@ -675,7 +748,7 @@ static int parse_task(exp_plan *pl, char **c, exp_task *t) {
   return t->prob >= 0 && t->prob < pl->nprobs ? 0 : -1;
 }
 
-static int read_tasks(const char *dir, exp_plan *pl) {
+static int read_tasks(const char *dir, exp_plan *pl, const exp_strmap *secs) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/tasks.tsv", dir);
   FILE *f = fopen(path, "r");
@@ -689,7 +762,7 @@ static int read_tasks(const char *dir, exp_plan *pl) {
     if (line[0] == '#') continue;
     char *c[8];
     exp_task t;
-    if (split_tabs(line, c, 8) != 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, c, &t) ||
+    if (split_tabs(line, c, 8) != 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, secs, c, &t) ||
         add_task(pl, &cap, t)) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: task %d: not a task of this plan's config", path,
               pl->ntasks);
@@ -697,6 +770,34 @@ static int read_tasks(const char *dir, exp_plan *pl) {
     }
   }
   fclose(f);
+  return rc;
+}
+
+/* programs.tsv (program.c): the externals' files and hashes; a plan made
+ * before it has none.  -1 ok, else exit 2 after the message. */
+static int read_programs(const char *dir, exp_plan *pl) {
+  char path[EXP_PATH_MAX + 32], line[EXP_PATH_MAX + 256];
+  snprintf(path, sizeof path, "%s/programs.tsv", dir);
+  FILE *f = fopen(path, "r");
+  int rc = -1;
+  while (f && rc < 0 && fgets(line, sizeof line, f)) {
+    char *c[3];
+    if (line[0] == '#') continue;
+    int x = -1;
+    if (split_tabs(line, c, 3) == 3)
+      for (int k = 0; k < pl->cfg.next && x < 0; k++)
+        if (strcmp(pl->cfg.ext[k].name, c[0]) == 0) x = k;
+    exp_program *p = x >= 0 ? realloc(pl->progs, (size_t)(pl->nprogs + 1) * sizeof *p) : NULL;
+    if (p) pl->progs = p;
+    if (!p || strlen(c[2]) != 64 || !(pl->progs[pl->nprogs].path = strdup(c[1]))) {
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: a line that is not external, path, sha256", path);
+      rc = EXP_EXIT_USAGE;
+      break;
+    }
+    pl->progs[pl->nprogs].ext = x;
+    snprintf(pl->progs[pl->nprogs++].sha256, 65, "%s", c[2]);
+  }
+  if (f) fclose(f);
   return rc;
 }
 
@@ -714,13 +815,23 @@ int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
   if (rc < 0) rc = exp_config_read_recorded(path, cfgdir, &vars, log, &pl->cfg);
   free(vtext);
   if (rc >= 0) return rc;
-  if ((rc = read_problems(dir, pl)) >= 0 || (rc = read_tasks(dir, pl)) >= 0) return rc;
-  return -1;
+  exp_strmap secs = { 0 };
+  for (int k = 0; k < pl->cfg.nsec && rc < 0; k++)
+    if (exp_strmap_put(&secs, 0, pl->cfg.sec[k].name, k) != 0) {
+      exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: out of memory", dir);
+      rc = EXP_EXIT_USAGE;
+    }
+  if (rc < 0 && (rc = read_problems(dir, pl, &secs)) < 0 && (rc = read_tasks(dir, pl, &secs)) < 0)
+    rc = read_programs(dir, pl);
+  exp_strmap_free(&secs);
+  return rc;
 }
 
 void exp_plan_free(exp_plan *pl) {
+  for (int k = 0; k < pl->nprogs; k++) free(pl->progs[k].path);
+  free(pl->progs);
   exp_config_free(&pl->cfg);
-  free(pl->probs);
+  exp_probs_free(pl->probs, pl->nprobs);
   free(pl->tasks);
   memset(pl, 0, sizeof *pl);
 }

@@ -34,6 +34,7 @@
 #define _GNU_SOURCE
 
 #include "exp.h"
+#include "exp_strmap.h"
 #include "exp_task.h" /* exp_source_default_steps */
 
 #include <errno.h>
@@ -70,8 +71,10 @@ static void progress(const exp_env *env, const char *fmt, ...) {
 
 /* ---- the metadata cache ------------------------------------------------------------ */
 
+/* A file's metadata as the cache keeps it: p's fields that describe the
+ * file (class, kind, n, nnz, contacts, cond, mu, sha256; p.path unused). */
 typedef struct meta {
-  char path[EXP_PATH_MAX];
+  char *path;
   long long size, mtime;
   exp_prob p;
 } meta;
@@ -79,6 +82,7 @@ typedef struct meta {
 typedef struct meta_cache {
   meta *m;
   int n, cap, dirty;
+  exp_strmap by_path; /* path -> its latest entry */
   char file[EXP_PATH_MAX + 32];
 } meta_cache;
 
@@ -90,7 +94,8 @@ static int file_stamp(const char *path, long long *size, long long *mtime) {
   return 0;
 }
 
-static meta *cache_add(meta_cache *c) {
+/* A new entry for path, found by it from now on; NULL out of memory. */
+static meta *cache_add(meta_cache *c, const char *path) {
   if (c->n == c->cap) {
     int cap = c->cap ? 2 * c->cap : 64;
     meta *m = realloc(c->m, (size_t)cap * sizeof *m);
@@ -98,9 +103,21 @@ static meta *cache_add(meta_cache *c) {
     c->m = m;
     c->cap = cap;
   }
-  meta *e = &c->m[c->n++];
+  meta *e = &c->m[c->n];
   memset(e, 0, sizeof *e);
+  if (!(e->path = strdup(path))) return NULL;
+  if (exp_strmap_put(&c->by_path, 0, e->path, c->n) != 0) {
+    free(e->path);
+    return NULL;
+  }
+  c->n++;
   return e;
+}
+
+static void cache_free(meta_cache *c) {
+  for (int k = 0; k < c->n; k++) free(c->m[k].path);
+  free(c->m);
+  exp_strmap_free(&c->by_path);
 }
 
 /* The first words of the cache's first line: what tells lcplab's cache
@@ -140,16 +157,16 @@ static int cache_load(meta_cache *c, const exp_env *env) {
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
     char path[EXP_PATH_MAX], cls[16], kind[16], cond[32], mu0[32], mu1[32];
-    meta tmp;
-    memset(&tmp, 0, sizeof tmp);
+    meta t;
+    memset(&t, 0, sizeof t);
     if (sscanf(line, "%4095[^\t]\t%lld\t%lld\t%15s\t%15s\t%d\t%ld\t%d\t%31s\t%31s\t%31s\t%64s",
-               path, &tmp.size, &tmp.mtime, cls, kind, &tmp.p.n, &tmp.p.nnz, &tmp.p.contacts, cond,
-               mu0, mu1, tmp.p.sha256) != 12)
+               path, &t.size, &t.mtime, cls, kind, &t.p.n, &t.p.nnz, &t.p.contacts, cond, mu0, mu1,
+               t.p.sha256) != 12)
       continue; /* also a line of an older cache (no mu): read the file again */
-    meta *e = cache_add(c);
+    meta *e = cache_add(c, path);
     if (!e) break;
-    *e = tmp;
-    snprintf(e->path, sizeof e->path, "%s", path);
+    t.path = e->path;
+    *e = t;
     e->p.cls = exp_class_from_str(cls);
     snprintf(e->p.kind, sizeof e->p.kind, "%s", kind);
     e->p.cond = strtod(cond, NULL);
@@ -160,6 +177,7 @@ static int cache_load(meta_cache *c, const exp_env *env) {
   return -1;
 }
 
+/* The cache written back: each path's latest entry, once. */
 static void cache_save(meta_cache *c) {
   if (!c->dirty) return;
   char err[EXP_PATH_MAX + 256];
@@ -171,6 +189,7 @@ static void cache_save(meta_cache *c) {
           "\tsha256 (lcplab experiment's cache of problem metadata; delete it to recompute)\n");
   for (int k = 0; k < c->n; k++) {
     const meta *e = &c->m[k];
+    if (exp_strmap_get(&c->by_path, 0, e->path) != k) continue; /* a later entry replaced it */
     fprintf(f, "%s\t%lld\t%lld\t%s\t%s\t%d\t%ld\t%d\t%.6e\t%.17g\t%.17g\t%s\n", e->path, e->size,
             e->mtime, exp_class_str(e->p.cls), e->p.kind, e->p.n, e->p.nnz, e->p.contacts,
             e->p.cond, e->p.mu_min, e->p.mu_max, e->p.sha256);
@@ -178,14 +197,14 @@ static void cache_save(meta_cache *c) {
   io_outfile_publish(o, err, sizeof err);
 }
 
+/* The entry of path when it still describes the file (size, time and
+ * SHA-256 as recorded), else NULL. */
 static const meta *cache_find(const meta_cache *c, const char *path, const char *sha) {
   long long size, mtime;
-  if (file_stamp(path, &size, &mtime)) return NULL;
-  for (int k = c->n - 1; k >= 0; k--)
-    if (strcmp(c->m[k].path, path) == 0 && c->m[k].size == size && c->m[k].mtime == mtime &&
-        strcmp(c->m[k].p.sha256, sha) == 0)
-      return &c->m[k];
-  return NULL;
+  int k = exp_strmap_get(&c->by_path, 0, path);
+  if (k < 0 || file_stamp(path, &size, &mtime)) return NULL;
+  const meta *e = &c->m[k];
+  return e->size == size && e->mtime == mtime && strcmp(e->p.sha256, sha) == 0 ? e : NULL;
 }
 
 /* ---- problems ----------------------------------------------------------------------- */
@@ -294,11 +313,11 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   io_instance_free(inst);
-  meta *nm = cache_add(mc);
+  meta *nm = cache_add(mc, path);
   if (nm) {
-    snprintf(nm->path, sizeof nm->path, "%s", path);
     file_stamp(path, &nm->size, &nm->mtime);
     nm->p = *e;
+    nm->p.path = NULL; /* the problem's own: the entry has its path */
     mc->dirty = 1;
   }
   return -1;
@@ -344,7 +363,10 @@ static int add_file(const ctx *c, const exp_source *src, const char *path, const
   }
   e->section = c->section;
   char full[PATH_MAX];
-  snprintf(e->path, sizeof e->path, "%s", realpath(path, full) ? full : path);
+  if (!(e->path = strdup(realpath(path, full) ? full : path))) {
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "out of memory");
+    return EXP_EXIT_USAGE;
+  }
   snprintf(e->origin, sizeof e->origin, "%s", origin);
   char label[128];
   base_label(path, label, sizeof label);
@@ -639,31 +661,50 @@ static int check_scene(const ctx *c, const exp_source *src) {
   return rc;
 }
 
-/* Labels made unique within each section: a repeated label gets "~2", "~3". */
-static void unique_labels(plist *l) {
-  for (int i = 0; i < l->n; i++) {
-    int dup = 1;
-    for (int j = 0; j < i; j++)
-      if (l->p[j].section == l->p[i].section && strcmp(l->p[j].label, l->p[i].label) == 0) dup++;
+/* Labels made unique within each section: a repeated label gets "~2", "~3"
+ * (its count so far, found by (section, label) in a map: one pass). */
+static int unique_labels(plist *l) {
+  exp_strmap seen = { 0 };
+  char(*orig)[128] = malloc((size_t)(l->n > 0 ? l->n : 1) * sizeof *orig);
+  int bad = !orig;
+  for (int i = 0; i < l->n && !bad; i++) {
+    snprintf(orig[i], sizeof orig[i], "%s", l->p[i].label);
+    int dup = exp_strmap_get(&seen, l->p[i].section, orig[i]);
+    dup = dup < 0 ? 1 : dup + 1;
+    bad = exp_strmap_put(&seen, l->p[i].section, orig[i], dup) != 0;
     if (dup > 1) {
       size_t len = strlen(l->p[i].label);
       exp_fmt(l->p[i].label + (len > 120 ? 120 : len), 8, "~%d", dup);
     }
   }
+  exp_strmap_free(&seen);
+  free(orig);
+  return bad ? -1 : 0;
 }
 
 /* Drops the problems whose class the section does not keep, and duplicate
- * files within a section. */
-static void filter_section(const exp_config *cfg, plist *l) {
-  int m = 0;
+ * files within a section (found by (section, path) in a map). */
+static int filter_section(const exp_config *cfg, plist *l) {
+  exp_strmap seen = { 0 };
+  int m = 0, bad = 0;
   for (int i = 0; i < l->n; i++) {
     const exp_section *s = &cfg->sec[l->p[i].section];
-    int keep = !s->classes || (s->classes & (1u << l->p[i].cls));
-    for (int j = 0; j < m && keep; j++)
-      keep = !(l->p[j].section == l->p[i].section && strcmp(l->p[j].path, l->p[i].path) == 0);
-    if (keep) l->p[m++] = l->p[i];
+    int keep = !bad && (!s->classes || (s->classes & (1u << l->p[i].cls))) &&
+               exp_strmap_get(&seen, l->p[i].section, l->p[i].path) < 0;
+    if (keep) bad = exp_strmap_put(&seen, l->p[i].section, l->p[i].path, m) != 0;
+    if (keep && !bad)
+      l->p[m++] = l->p[i];
+    else
+      free(l->p[i].path);
   }
   l->n = m;
+  exp_strmap_free(&seen);
+  return bad ? -1 : 0;
+}
+
+void exp_probs_free(exp_prob *probs, int n) {
+  for (int i = 0; probs && i < n; i++) free(probs[i].path);
+  free(probs);
 }
 
 int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int *np) {
@@ -675,6 +716,7 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
   for (int si = 0; si < cfg->nsec && rc < 0; si++) {
     const exp_section *s = &cfg->sec[si];
     ctx c = { cfg, env, &mc, &list, si };
+    int first = list.n; /* this section's problems are list.p[first ..) */
     for (int k = 0; k < s->nsrc && rc < 0; k++) {
       const exp_source *src = &s->src[k];
       if (exp_kind_is_scene(s->kind))
@@ -688,8 +730,8 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
     }
     if (rc < 0 && !exp_kind_is_scene(s->kind)) {
       int have = 0;
-      for (int i = 0; i < list.n; i++)
-        have += list.p[i].section == si && (!s->classes || (s->classes & (1u << list.p[i].cls)));
+      for (int i = first; i < list.n; i++)
+        have += !s->classes || (s->classes & (1u << list.p[i].cls));
       if (!have) {
         exp_say(&cfg->log, EXP_SAY_ERROR,
                 "%s:%d: experiment: section '%s' keeps no problem (classes)", cfg->path, s->line,
@@ -699,13 +741,15 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
     }
   }
   cache_save(&mc);
-  free(mc.m);
+  cache_free(&mc);
+  if (rc < 0 && (filter_section(cfg, &list) != 0 || unique_labels(&list) != 0)) {
+    exp_say(&cfg->log, EXP_SAY_ERROR, "out of memory");
+    rc = EXP_EXIT_USAGE;
+  }
   if (rc >= 0) {
-    free(list.p);
+    exp_probs_free(list.p, list.n);
     return rc;
   }
-  filter_section(cfg, &list);
-  unique_labels(&list);
   *probs = list.p;
   *np = list.n;
   return -1;

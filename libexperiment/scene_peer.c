@@ -79,7 +79,7 @@ int exp_scene_peer_run(exp_tctx *c) {
   long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   double limit = exp_time_limit(c->pl, c->s);
   char note[512];
-  if (src->model[0]) { /* a peer builds a scene by name: none takes a model file */
+  if (src->model) { /* a peer builds a scene by name: none takes a model file */
     exp_line l;
     exp_scene_summary_row(c, e->name, fric, NULL, "refused",
                           "scene peers build the named scenes; a model file is not theirs", &l);

@@ -17,7 +17,7 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
                          size_t len) {
   *m = NULL;
   if (timestep) *timestep = 0.0;
-  if (!src->model[0]) {
+  if (!src->model) {
     const char *params[EXP_MAX_PARAMS];
     for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
     return dyn_scene_model(src->scene, params, src->nparams, m, msg, len);
@@ -39,7 +39,7 @@ static int line_sets_dt(const exp_source *src) {
 dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                              char *msg, size_t len) {
   *w = NULL;
-  if (!src->model[0]) {
+  if (!src->model) {
     const char *params[EXP_MAX_PARAMS];
     for (int k = 0; k < src->nparams; k++) params[k] = src->params[k];
     return dyn_scene_new(src->scene, params, src->nparams, set, w, msg, len);

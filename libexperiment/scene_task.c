@@ -219,7 +219,7 @@ long exp_source_default_steps(const exp_source *src, double dt) {
   dyn_model *m = NULL;
   double ts = 0.0;
   long K = exp_source_model(src, &m, &ts, NULL, 0) == DYN_OK
-               ? dyn_model_default_steps(m, src->model[0] && ts > 0.0 ? ts : dt)
+               ? dyn_model_default_steps(m, src->model && ts > 0.0 ? ts : dt)
                : 0;
   dyn_model_free(m);
   return K;
@@ -392,6 +392,25 @@ int exp_scene_run(exp_tctx *c) {
   if (r.index) fclose(r.index);
   dyn_world_free(w);
   return rc;
+}
+
+int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out) {
+  const exp_task *t = c->t;
+  const exp_source *src = &c->s->src[t->src];
+  const slv_solver *sv = t->solver.sv;
+  int fr = t->friction == EXP_FRICTION_AUTO && sv ? auto_friction(sv) : t->friction;
+  const char *name = exp_solver_name(&c->pl->cfg, &t->solver);
+  const char *fric = fr >= 0 && fr < 4 ? friction_str[fr] : "auto";
+  exp_line l;
+  if (c->s->kind == EXP_SCENES) {
+    exp_scene_summary_row(c, name, fric, NULL, status, note, &l);
+  } else {
+    srun r = { (exp_tctx *)c, src->scene, name, integrator_str[t->integrator], fric, "", NULL };
+    bare_row(&r, 0, status, "none", note, &l);
+  }
+  if (exp_rbuf_add(out, "%s\n", l.s) != 0) return -1;
+  out->nrows++;
+  return 0;
 }
 
 /* ---- scenes sections: one run summary per (scene, solver) ------------------------------ */

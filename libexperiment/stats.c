@@ -286,9 +286,10 @@ int exp_fit_line_ci(const double *x, const double *y, int k, double *a, double *
 }
 
 static const char *const status_cols[EXP_NSTATUS] = {
-  "converged",   "max_iter",    "stagnated",  "ray_termination", "singular_pivot",
-  "breakdown",   "no_solution", "not_finite", "refused",         "time_limit",
-  "interrupted", "unconverged", "failed",     "error",           "other"
+  "converged",      "max_iter",   "stagnated",   "ray_termination",
+  "singular_pivot", "breakdown",  "no_solution", "not_finite",
+  "refused",        "time_limit", "interrupted", "unconverged",
+  "failed",         "error",      "crashed",     "other"
 };
 
 const char *exp_status_name(int col) {

@@ -241,6 +241,17 @@ static double backstop_s(const exp_section *s, double limit) {
   return limit + s->max_time + fmax(EXP_BACKSTOP_GRACE_S, 0.1 * limit);
 }
 
+/* The task ran out of memory before its solves: not a verdict on the
+ * solver but on the process (its memory limit, LCPLAB_MEMORY_LIMIT), so
+ * the task is "crashed", runs again next time, and its rows say why. */
+static void out_of_memory(exp_tctx *c, const double *tols, int nt) {
+  char note[160];
+  exp_fmt(note, sizeof note, "out of memory before the solves (the task's memory limit)");
+  snprintf(c->head->task_status, sizeof c->head->task_status, "crashed");
+  exp_fmt(c->head->message, sizeof c->head->message, "%s", note);
+  empty_rows(c, tols, 0, nt, "crashed", note, NULL);
+}
+
 static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols, int nt) {
   const slv_solver *sv = c->t->solver.sv;
   slv_problem p = io_instance_problem(inst);
@@ -262,7 +273,7 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
   double *x = malloc(m1 * sizeof *x), *w = malloc(m1 * sizeof *w);
   double *times = malloc((size_t)cap * sizeof *times);
   if (!x || !w || !times) {
-    empty_rows(c, tols, 0, nt, "error", "out of memory", NULL);
+    out_of_memory(c, tols, nt);
     free(x), free(w), free(times);
     slv_workspace_free(ws);
     return 3;
@@ -315,6 +326,21 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
   free(times);
   slv_workspace_free(ws);
   return 0;
+}
+
+/* ---- rows of a task that did not finish ---------------------------------------------------- */
+
+int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char *note,
+                       exp_rbuf *out) {
+  const exp_task *t = &pl->tasks[i];
+  exp_tctx c = {
+    pl, i, t, &pl->cfg.sec[t->section], t->prob >= 0 ? &pl->probs[t->prob] : NULL, NULL, NULL, 0, ""
+  };
+  if (t->prob < 0) return exp_scene_bare_rows(&c, status, note, out);
+  double tols[EXP_MAX_TOLS];
+  int nt = exp_section_tols(c.s, tols);
+  empty_rows(&c, tols, 0, nt, status, note, out);
+  return out->buf || nt == 0 ? 0 : -1;
 }
 
 /* ---- the task ------------------------------------------------------------------------------ */
@@ -380,6 +406,43 @@ static int run_scene_task(exp_tctx *c) {
   return c->t->solver.sv ? exp_scene_summary_run(c) : exp_scene_peer_run(c);
 }
 
+/* When a file the task's external solver runs changed since the plan was
+ * made (program.c), the task does not run: its result says error and why,
+ * so no result of another version of the program is ever taken for this
+ * one's.  3 then, else 0. */
+static int programs_changed(exp_tctx *c) {
+  char err[512];
+  exp_rbuf rows = { 0 };
+  int ext = c->t->solver.ext;
+  if (ext < 0 || !exp_programs_changed(c->pl, ext, err, sizeof err)) return 0;
+  snprintf(c->head->task_status, sizeof c->head->task_status, "error");
+  exp_fmt(c->head->message, sizeof c->head->message, "%s", err);
+  exp_task_bare_rows(c->pl, c->index, "error", err, &rows);
+  for (char *r = rows.buf, *e; r && (e = strchr(r, '\n')); r = e + 1) {
+    exp_line l;
+    memset(&l, 0, sizeof l);
+    exp_fmt(l.s, sizeof l.s, "%.*s", (int)(e - r), r);
+    exp_tctx_row(c, &l);
+  }
+  exp_rbuf_free(&rows);
+  return 3;
+}
+
+/* The result of task i, which could not start, written without a watchdog:
+ * task_status crashed, head's message, its rows crashed.  3, or -1 when it
+ * could not be written either. */
+static int commit_crashed(const exp_plan *pl, int i, const char *path, exp_result *head) {
+  exp_rbuf rows = { 0 };
+  snprintf(head->task_status, sizeof head->task_status, "crashed");
+  head->prov.load_end = head->prov.load_start;
+  int rc = exp_task_bare_rows(pl, i, "crashed", head->message, &rows) == 0 &&
+                   exp_result_commit(path, head, &rows, 0, NULL) == 0
+               ? 3
+               : -1;
+  exp_rbuf_free(&rows);
+  return rc;
+}
+
 int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   char path[EXP_PATH_MAX + 64];
   exp_result_path(pl, i, path, sizeof path);
@@ -402,16 +465,21 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "" };
   int rc;
   if (!wd) {
-    exp_say(&pl->cfg.log, EXP_SAY_ERROR,
-            errno == ENOMEM ? "task %d: out of memory"
-                            : "task %d: cannot start the watchdog thread",
-            i);
-    rc = -1;
+    /* memory ran out before the task could start (a thread's stack under
+     * the memory limit): crashed, so that it runs again */
+    exp_fmt(head->message, sizeof head->message, "%s",
+            errno == ENOMEM ? "out of memory before the task could start"
+                            : "cannot start the watchdog thread (out of memory?)");
+    rc = commit_crashed(pl, i, path, head);
+    if (rc < 0) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "task %d: %s", i, head->message);
   } else {
-    rc = t->prob >= 0 ? run_problem_task(&c, cache) : run_scene_task(&c);
+    rc = programs_changed(&c);
+    if (rc == 0) rc = t->prob >= 0 ? run_problem_task(&c, cache) : run_scene_task(&c);
     exp_tctx_scratch_remove(&c);
     if (rc == 3 && strcmp(head->task_status, "ok") == 0)
       snprintf(head->task_status, sizeof head->task_status, "error");
+    if (rc == 3 && !head->message[0])
+      snprintf(head->message, sizeof head->message, "the task could not run");
     if (rc == 0 && strcmp(head->task_status, "failed") == 0) rc = 3;
     if (exp_wd_commit(wd)) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: cannot write the result: %s", path,

@@ -3,13 +3,17 @@
  * (experiments/CAMPAIGNS.md, "Campaigns: plans, tasks, results, collect").
  *
  * A task's key is the SHA-256 of the plan's id, every variable's value
- * (plan.vars), the task's tasks.tsv line and its problem file's SHA-256 as
- * the plan recorded it, each part with its NUL.  A result is the task's
+ * (plan.vars), the task's tasks.tsv line, its problem file's SHA-256 as
+ * the plan recorded it and, for an external solver, the path and SHA-256
+ * of each file it runs (programs.tsv, program.c), each part with its NUL.  A result is the task's
  * only when its plan id, task number and key are the task's, so an edited
  * instance or a changed variable reruns the tasks it touches while the plan
  * stays the same; exp_task_done, which jobs.c and campaign.c ask before
  * running a task (resume), also wants the file complete and intact
- * (exp_result_read).
+ * (exp_result_read) and a completed verdict in it (task_status ok, or
+ * failed: an external solver's answer judged unusable); a task that could
+ * not run (error) or did not finish (crashed: its worker died or ran out
+ * of memory) runs again.
  */
 #include "exp.h"
 
@@ -33,6 +37,12 @@ void exp_task_key(const exp_plan *pl, int i, char key[65]) {
   exp_sha256_add(&h, vars, strlen(vars) + 1);
   exp_sha256_add(&h, spec, strlen(spec) + 1);
   exp_sha256_add(&h, sha, strlen(sha) + 1);
+  /* an external's programs (program.c): another version is another solver */
+  for (int k = 0; k < pl->nprogs; k++)
+    if (pl->progs[k].ext == pl->tasks[i].solver.ext && pl->tasks[i].solver.ext >= 0) {
+      exp_sha256_add(&h, pl->progs[k].path, strlen(pl->progs[k].path) + 1);
+      exp_sha256_add(&h, pl->progs[k].sha256, strlen(pl->progs[k].sha256) + 1);
+    }
   exp_sha256_hex(&h, key);
 }
 
@@ -56,7 +66,7 @@ int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why
   }
   if (strcmp(r->key, key) != 0) {
     snprintf(why, len,
-             "stale (task %d of another instance content or other variables: key %.12s, "
+             "stale (task %d of another instance content, program or variables: key %.12s, "
              "the task's is %.12s)",
              i, r->key[0] ? r->key : "(none)", key);
     return 0;
@@ -64,12 +74,16 @@ int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why
   return 1;
 }
 
+int exp_result_completed(const exp_result *r) {
+  return strcmp(r->task_status, "ok") == 0 || strcmp(r->task_status, "failed") == 0;
+}
+
 int exp_task_done(const exp_plan *pl, int i) {
   char path[EXP_PATH_MAX + 64], why[256];
   exp_result_path(pl, i, path, sizeof path);
   exp_result r;
   int rc = exp_result_read(path, &r, why, sizeof why);
-  int ok = rc == 0 && exp_result_matches(pl, i, &r, why, sizeof why);
+  int ok = rc == 0 && exp_result_matches(pl, i, &r, why, sizeof why) && exp_result_completed(&r);
   if (rc == 0) exp_result_free(&r);
   return ok;
 }

@@ -38,7 +38,14 @@
  *     file: refused with the message;
  *   - the exported step (export.c): the format names, --global's refusal,
  *     a step's problem read back with its n, an existing file (and a
- *     MatrixMarket sidecar) refused.
+ *     MatrixMarket sidecar) refused;
+ *   - a folder's record of lcplab's files (owned.c): names recorded twice
+ *     are kept once and sorted, "../x", "/x", "a//b" and the record itself
+ *     refused; removing the picked ones removes them and their writers'
+ *     temporaries (io_outfile's and result.c's names) and nothing else (a
+ *     file never recorded, a temporary of an unrecorded name, a folder
+ *     recorded by name, the target of a recorded link), and the record
+ *     keeps the names not picked.
  */
 #define _XOPEN_SOURCE 700
 
@@ -47,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -564,7 +572,7 @@ static void test_jobs_and_collect(void) {
   CU_ASSERT_EQUAL(exp_jobs_run(&pl, &jo, &rep), 0);
   CU_ASSERT_EQUAL(rep.skipped, 4);
   CU_ASSERT_EQUAL(rep.done, 0);
-  exp_collect_opts co = { out, NULL, NULL, 0, 1, 1 };
+  exp_collect_opts co = { out, NULL, NULL, 0, 1, 1, 0 };
   int rc = exp_campaign_collect(dir, &co, 0, &log);
   if (rc) fprintf(stderr, "collect: %s\n", s.last);
   CU_ASSERT_EQUAL(rc, EXP_EXIT_OK);
@@ -881,6 +889,90 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
   return remove(path);
 }
 
+/* Writes text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int there(const char *dir, const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+/* The names starting with "a" (a pick of exp_owned_remove). */
+static int pick_a(void *ctx, const char *name) {
+  (void)ctx;
+  return name[0] == 'a';
+}
+
+static void test_owned_record(void) {
+  char dir[300], err[600] = "", path[600];
+  snprintf(dir, sizeof dir, "%s/owned", tmp);
+  snprintf(path, sizeof path, "%s/sub", dir);
+  CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+  CU_ASSERT_EQUAL_FATAL(mkdir(path, 0777), 0);
+  exp_owned o;
+  CU_ASSERT_EQUAL(exp_owned_load(dir, &o, err, sizeof err), 0);
+  CU_ASSERT_EQUAL(o.exists, 0);
+  CU_ASSERT_EQUAL(o.n, 0);
+  const char *first[] = { "b.csv", "a.csv", "sub/t1.res", "../up",        "/abs",
+                          "a//b",  "./x",   "sub/..",     EXP_OWNED_FILE, "keepdir" };
+  const char *again[] = { "a.csv", "link", "b.csv", "ax.csv" };
+  CU_ASSERT_EQUAL(exp_owned_record(dir, first, 10, err, sizeof err), 0);
+  CU_ASSERT_EQUAL(exp_owned_record(dir, again, 4, err, sizeof err), 0);
+  CU_ASSERT_EQUAL_FATAL(exp_owned_load(dir, &o, err, sizeof err), 0);
+  const char *want[] = { "a.csv", "ax.csv", "b.csv", "keepdir", "link", "sub/t1.res" };
+  CU_ASSERT_EQUAL_FATAL(o.n, 6);
+  for (int i = 0; i < 6; i++) CU_ASSERT_STRING_EQUAL(o.name[i], want[i]);
+  CU_ASSERT(exp_owned_has(&o, "sub/t1.res") && !exp_owned_has(&o, "../up"));
+  exp_owned_free(&o);
+  /* the files: recorded ones, their temporaries, a user's, a folder, a link */
+  put_file(dir, "a.csv", "1");
+  put_file(dir, ".a.csv.123-0.tmp", "partial");
+  put_file(dir, ".ax.csv.tmp.77.78", "partial");
+  put_file(dir, "b.csv", "1");
+  put_file(dir, ".b.csv.9-1.tmp", "b's");
+  put_file(dir, ".c.csv.9-1.tmp", "not recorded");
+  put_file(dir, "analysis.txt", "the user's");
+  put_file(path, "t1.res", "1");
+  put_file(path, ".t1.res.tmp.5.6", "partial");
+  put_file(path, "analysis.txt", "the user's");
+  snprintf(path, sizeof path, "%s/keepdir", dir);
+  CU_ASSERT_EQUAL(mkdir(path, 0777), 0);
+  snprintf(path, sizeof path, "%s/b.csv", dir);
+  CU_ASSERT_EQUAL(symlink(path, strcat(strcpy(err, dir), "/link")), 0);
+  /* the "a" names: a.csv and its temporary, ax.csv's (the file is absent) */
+  CU_ASSERT_EQUAL(exp_owned_remove(dir, pick_a, NULL, err, sizeof err), 1);
+  CU_ASSERT(!there(dir, "a.csv") && !there(dir, ".a.csv.123-0.tmp"));
+  CU_ASSERT(!there(dir, ".ax.csv.tmp.77.78"));
+  CU_ASSERT(there(dir, "b.csv") && there(dir, ".b.csv.9-1.tmp") && there(dir, "link"));
+  CU_ASSERT_EQUAL_FATAL(exp_owned_load(dir, &o, err, sizeof err), 0);
+  CU_ASSERT_EQUAL(o.n, 4);
+  CU_ASSERT(!exp_owned_has(&o, "a.csv") && exp_owned_has(&o, "b.csv"));
+  exp_owned_free(&o);
+  /* all: the link goes, not what it names; a recorded folder and every
+   * unrecorded file stay */
+  CU_ASSERT_EQUAL(exp_owned_remove(dir, NULL, NULL, err, sizeof err), 3);
+  CU_ASSERT(!there(dir, "b.csv") && !there(dir, ".b.csv.9-1.tmp") && !there(dir, "link"));
+  CU_ASSERT(!there(dir, "sub/t1.res") && !there(dir, "sub/.t1.res.tmp.5.6"));
+  CU_ASSERT(there(dir, "keepdir") && there(dir, "analysis.txt") && there(dir, "sub/analysis.txt"));
+  CU_ASSERT(there(dir, ".c.csv.9-1.tmp"));
+  CU_ASSERT_EQUAL_FATAL(exp_owned_load(dir, &o, err, sizeof err), 0);
+  CU_ASSERT(o.exists && o.n == 0);
+  exp_owned_free(&o);
+  /* a file that is not a record: nothing is lcplab's */
+  put_file(dir, EXP_OWNED_FILE, "analysis.txt\n");
+  CU_ASSERT_EQUAL(exp_owned_remove(dir, NULL, NULL, err, sizeof err), -1);
+  CU_ASSERT(there(dir, "analysis.txt") && strstr(err, "not a record") != NULL);
+}
+
 int main(void) {
   snprintf(tmp, sizeof tmp, "%s/lcplab_explib_XXXXXX",
            getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -904,6 +996,7 @@ int main(void) {
   CU_add_test(s, "figure options: the CSV's, then --set, checked", test_figure_options);
   CU_add_test(s, "export formats", test_export_formats);
   CU_add_test(s, "an exported step", test_export_step);
+  CU_add_test(s, "a folder's record of lcplab's files", test_owned_record);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned failed = CU_get_number_of_failures();
