@@ -106,52 +106,63 @@ static int row_active(const dyn_rows *r, const double *x, int i) {
   return xn > 0 && fabs(x[i]) < r->mu * xn;
 }
 
-/* p (6) of row i of contact k: its Jacobian on the upper body, as a
- * twist of the aggregate at its centre (zero for an inactive row). */
-static void prolongation_row(const dyn_coarse *c, const dyn_coarse_in *in, const double *x,
-                             int k, int i, double *p) {
-  memset(p, 0, 6 * sizeof *p);
-  const dyn_rows *r = &in->rows[i];
-  if (!row_active(r, x, i)) return;
-  int up = upper_body(c, &in->con[k]);
-  const double *J = r->J[r->body[0] == up ? 0 : 1];
-  const double *m = c->ctr.p + 4 * (c->iface.p[k] + 1);
-  dyn_v3 d = dyn_v3_make(in->bodies[up].r.x - m[0], in->bodies[up].r.y - m[1],
-                         in->bodies[up].r.z - m[2]);
+/* p (6) of a row whose Jacobian on the upper body is J: that Jacobian as
+ * a twist of the aggregate at its centre, d = upper body's centre - the
+ * aggregate's. */
+static void prolongation_row(const double *J, dyn_v3 d, double *p) {
   dyn_v3 t = dyn_v3_cross(d, dyn_v3_make(J[0], J[1], J[2]));
   p[0] = J[0], p[1] = J[1], p[2] = J[2];
   p[3] = t.x + J[3], p[4] = t.y + J[4], p[5] = t.z + J[5];
 }
 
-/* P's rows, g = -P^T w, the cfm part of P^T A P and K (per body, two 6x6:
- * as the upper body of its level's interface, as the lower of the next;
+/* K += J^T p^T: a body's wrench from a unit y, by one row. */
+static void outer_add(double *restrict K, const double *restrict J, const double *restrict p) {
+  for (int a = 0; a < 6; a++) {
+    double ja = J[a];
+    for (int j = 0; j < 6; j++) K[6 * a + j] += ja * p[j];
+  }
+}
+
+/* The rows of interface contact k: P's rows (zero for an inactive row),
+ * g -= P^T w, the cfm part of P^T A P, and K of its two bodies. */
+static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const double *x,
+                             const double *w, int k) {
+  int ifc = c->iface.p[k], up = upper_body(c, &in->con[k]), ldab = COARSE_KD + 1;
+  const double *m = c->ctr.p + 4 * (ifc + 1);
+  dyn_v3 d = dyn_v3_make(in->bodies[up].r.x - m[0], in->bodies[up].r.y - m[1],
+                         in->bodies[up].r.z - m[2]);
+  double *g = c->g.p + 6 * ifc;
+  for (int r = 0; r < in->rpc; r++) {
+    int i = in->njrows + k * in->rpc + r;
+    const dyn_rows *R = &in->rows[i];
+    double *p = c->P.p + 6 * (size_t)i;
+    if (!row_active(R, x, i)) {
+      memset(p, 0, 6 * sizeof *p);
+      continue;
+    }
+    prolongation_row(R->J[R->body[0] == up ? 0 : 1], d, p);
+    for (int a = 0; a < 6; a++) g[a] -= p[a] * w[i];
+    if (R->cfm != 0)
+      for (int a = 0; a < 6; a++)
+        for (int j = 0; j <= a; j++) c->ab.p[(a - j) + ldab * (6 * ifc + j)] += R->cfm * p[a] * p[j];
+    for (int s = 0; s < 2; s++) {
+      int b = R->body[s];
+      if (b < 0 || in->bodies[b].is_static) continue;
+      outer_add(c->K.p + 72 * (size_t)b + 36 * (c->lev.p[b] == ifc + 1 ? 0 : 1), R->J[s], p);
+    }
+  }
+}
+
+/* P, g = -P^T w, the cfm part of P^T A P and K (per body, two 6x6: as
+ * the upper body of its level's interface, as the lower of the next;
  * K[6 a + j] the body's wrench a from a unit y_j), all from scratch. */
 static void restriction(dyn_coarse *c, const dyn_coarse_in *in, const double *x, const double *w,
                         int nC) {
-  int ldab = COARSE_KD + 1;
   memset(c->K.p, 0, 72 * (size_t)in->nb * sizeof *c->K.p);
-  memset(c->ab.p, 0, (size_t)ldab * nC * sizeof *c->ab.p);
+  memset(c->ab.p, 0, (size_t)(COARSE_KD + 1) * nC * sizeof *c->ab.p);
   memset(c->g.p, 0, (size_t)nC * sizeof *c->g.p);
-  for (int k = 0; k < in->nc; k++) {
-    int ifc = c->iface.p[k];
-    if (ifc < 0) continue;
-    for (int r = 0; r < in->rpc; r++) {
-      int i = in->njrows + k * in->rpc + r;
-      double *p = c->P.p + 6 * (size_t)i;
-      prolongation_row(c, in, x, k, i, p);
-      if (p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 0 && p[4] == 0 && p[5] == 0) continue;
-      for (int a = 0; a < 6; a++) c->g.p[6 * ifc + a] -= p[a] * w[i];
-      for (int a = 0; a < 6; a++)
-        for (int j = 0; j <= a; j++) c->ab.p[(a - j) + ldab * (6 * ifc + j)] += in->rows[i].cfm * p[a] * p[j];
-      for (int s = 0; s < 2; s++) {
-        int b = in->rows[i].body[s];
-        if (b < 0 || in->bodies[b].is_static) continue;
-        double *K = c->K.p + 72 * (size_t)b + 36 * (c->lev.p[b] == ifc + 1 ? 0 : 1);
-        for (int a = 0; a < 6; a++)
-          for (int j = 0; j < 6; j++) K[6 * a + j] += in->rows[i].J[s][a] * p[j];
-      }
-    }
-  }
+  for (int k = 0; k < in->nc; k++)
+    if (c->iface.p[k] >= 0) restrict_contact(c, in, x, w, k);
 }
 
 /* MK = M^-1 K for one body (Minv: m^-1, then the world I^-1 row-major). */
@@ -238,12 +249,13 @@ dyn_err dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, co
   interfaces(c, in, top);
   restriction(c, in, x, w, nC);
   coarse_matrix(c, in, top);
-  /* A level without active rows leaves its unknowns alone: a unit
-   * diagonal there, relative 1e-9 elsewhere (scale-free). */
+  /* An unknown without active rows stays 0 (a unit diagonal, a zero right
+   * side); the others get 1e-10 of their own diagonal, which keeps a
+   * level of fewer than 6 independent rows solvable (scale-free). */
   double dmax = 0;
   for (int j = 0; j < nC; j++) dmax = fmax(dmax, c->ab.p[ldab * j]);
   if (!(dmax > 0) || !isfinite(dmax)) return DYN_OK;
-  for (int j = 0; j < nC; j++) c->ab.p[ldab * j] += c->ab.p[ldab * j] > 0 ? 1e-9 * dmax : dmax;
+  for (int j = 0; j < nC; j++) c->ab.p[ldab * j] += c->ab.p[ldab * j] > 0 ? 1e-10 * c->ab.p[ldab * j] : 1.0;
   if (LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'L', nC, COARSE_KD, 1, c->ab.p, ldab, c->g.p, nC) != 0)
     return DYN_OK;
   for (int j = 0; j < nC; j++)

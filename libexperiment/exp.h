@@ -260,7 +260,7 @@ EXP_API int exp_run_summary_parse(const char *text, exp_run_summary *o, char *er
  * slop, cfm, max_correct_vel, margin, solver, max_iter, max_pivots, tol,
  * time_limit (seconds per solve), omega, threads, warm_start (on/off), warm_factor, storage,
  * dense_max_rows, cone_law, contact_order, on_failure, fallback_solver,
- * fallback_max_iter; a dash matches an underscore (max-iter); an enum
+ * fallback_max_iter, coarse_corrections; a dash matches an underscore (max-iter); an enum
  * takes its name (or its number).  1 when set; 0 when key is no setting
  * (s untouched); -1 with err "must be ..., got 'VALUE'" (or "unknown solver
  * ...") when value is not one.  dyn_world_settings_validate judges the
