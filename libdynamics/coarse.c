@@ -237,32 +237,38 @@ static dyn_err reserve(dyn_coarse *c, const dyn_coarse_in *in, long *grows) {
   return DYN_OK;
 }
 
-dyn_err dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w,
-                           int *corrected, long *grows) {
-  *corrected = 0;
+dyn_err dyn_coarse_prepare(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows) {
+  *levels = c->top = 0;
   if (in->nc == 0 || (in->friction != DYN_FRICTION_BOX && in->friction != DYN_FRICTION_NONE))
     return DYN_OK;
   if (reserve(c, in, grows) != DYN_OK) return DYN_ERR_NOMEM;
-  int top = body_levels(c, in);
-  if (top == 0) return DYN_OK;
-  int nC = 6 * top, ldab = COARSE_KD + 1;
-  interfaces(c, in, top);
+  c->top = body_levels(c, in);
+  if (c->top > 0) interfaces(c, in, c->top);
+  *levels = c->top;
+  return DYN_OK;
+}
+
+int dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w) {
+  if (c->top == 0) return 0;
+  int nC = 6 * c->top, ldab = COARSE_KD + 1;
   restriction(c, in, x, w, nC);
-  coarse_matrix(c, in, top);
+  coarse_matrix(c, in, c->top);
   /* An unknown without active rows stays 0 (a unit diagonal, a zero right
    * side); the others get 1e-10 of their own diagonal, which keeps a
    * level of fewer than 6 independent rows solvable (scale-free). */
   double dmax = 0;
   for (int j = 0; j < nC; j++) dmax = fmax(dmax, c->ab.p[ldab * j]);
-  if (!(dmax > 0) || !isfinite(dmax)) return DYN_OK;
-  for (int j = 0; j < nC; j++) c->ab.p[ldab * j] += c->ab.p[ldab * j] > 0 ? 1e-10 * c->ab.p[ldab * j] : 1.0;
+  if (!(dmax > 0) || !isfinite(dmax)) return 0;
+  for (int j = 0; j < nC; j++) {
+    double *d = &c->ab.p[ldab * j];
+    *d += *d > 0 ? 1e-10 * *d : 1.0;
+  }
   if (LAPACKE_dpbsv(LAPACK_COL_MAJOR, 'L', nC, COARSE_KD, 1, c->ab.p, ldab, c->g.p, nC) != 0)
-    return DYN_OK;
+    return 0;
   for (int j = 0; j < nC; j++)
-    if (!isfinite(c->g.p[j])) return DYN_OK;
+    if (!isfinite(c->g.p[j])) return 0;
   prolong_and_project(c, in, x);
-  *corrected = 1;
-  return DYN_OK;
+  return 1;
 }
 
 void dyn_coarse_free(dyn_coarse *c) {

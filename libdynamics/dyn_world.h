@@ -169,7 +169,8 @@ typedef struct dyn_world_settings {
   int coarse_corrections; /* Gauss-Seidel solvers (pgs, pgs_wide, pgs_color, pgs_part) with
                              friction box or none: the max_iter sweeps split into
                              coarse_corrections + 1 rounds with a level coarse correction of
-                             the impulses between rounds (docs/dynamics.md, "Coarse
+                             the impulses between rounds, on steps whose contact levels are
+                             more than a round's sweeps (docs/dynamics.md, "Coarse
                              correction"); 0 = off, in [0, 64]; default 2 */
 } dyn_world_settings;
 

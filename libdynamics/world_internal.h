@@ -205,6 +205,7 @@ typedef struct dyn_coarse {
   dyn_buf_double K;                 /* 72 per body: J P, as upper and as lower body */
   dyn_buf_double ctr;               /* 4 per level: the aggregate's centre, count */
   dyn_buf_double ab, g;             /* the banded coarse matrix; its right side, then y */
+  int top;                          /* the prepared highest level (0: nothing to correct) */
 } dyn_coarse;
 
 /* What the correction reads of a step. */
@@ -219,13 +220,16 @@ typedef struct dyn_coarse_in {
   const dyn_velocity_form *vf; /* the assembly's M^-1 */
 } dyn_coarse_in;
 
-/* One coarse correction of x, whose w = A x + b is given: *corrected = 1
- * when x changed; 0 and x untouched when there is nothing to correct
- * (no contacts, friction other than box or none, no body resting on a
- * static one) or the coarse system is singular or gives non-finite values.
- * Errors: DYN_ERR_NOMEM. */
-dyn_err dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w,
-                           int *corrected, long *grows);
+/* The step's levels and interfaces (the bodies' contact distance from a
+ * static body), for the corrections of this step: *levels the highest
+ * level, 0 when there is nothing to correct (no contacts, friction other
+ * than box or none, no body resting on a static one).  Errors:
+ * DYN_ERR_NOMEM. */
+dyn_err dyn_coarse_prepare(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows);
+/* One coarse correction of x, whose w = A x + b is given, on the prepared
+ * levels: 1 when x changed; 0 and x untouched when there is nothing to
+ * correct or the coarse system is singular or gives non-finite values. */
+int dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w);
 void dyn_coarse_free(dyn_coarse *c);
 
 /* ---- assembly systems and solver workspaces (world_storage.c) ----------------------- */

@@ -253,17 +253,21 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
 
 /* ---- solve --------------------------------------------------------------------------- */
 
-/* The rounds of this step's solve: settings.coarse_corrections + 1 for a
- * Gauss-Seidel solver on friction box or none with a sweep per round and
- * contacts, else 1 (docs/dynamics.md, "Coarse correction"). */
-static int solve_rounds(const dyn_step *s) {
-  const dyn_world *w = s->w;
-  int r = w->set.coarse_corrections + 1;
-  if (r < 2 || w->nc == 0 || strcmp(w->solver->name, "nsgs") == 0 ||
-      !dyn_solver_sweeps_rows(w->solver) ||
-      (w->set.contact.friction != DYN_FRICTION_BOX && w->set.contact.friction != DYN_FRICTION_NONE))
-    return 1;
-  return s->opt.max_iter < r ? s->opt.max_iter : r;
+/* The rounds of this step's solve (docs/dynamics.md, "Coarse
+ * correction"): settings.coarse_corrections + 1 for a Gauss-Seidel solver
+ * (not nsgs) on friction box or none, when the contact levels are more
+ * than one round's sweeps (a round carries a change that far), else 1.
+ * The levels are prepared for the corrections.  Errors: DYN_ERR_NOMEM. */
+static dyn_err solve_rounds(dyn_step *s, const dyn_coarse_in *in, int *rounds) {
+  dyn_world *w = s->w;
+  int r = w->set.coarse_corrections + 1, levels = 0;
+  *rounds = 1;
+  if (r < 2 || s->opt.max_iter < r || strcmp(w->solver->name, "nsgs") == 0 ||
+      !dyn_solver_sweeps_rows(w->solver))
+    return DYN_OK;
+  dyn_err e = dyn_coarse_prepare(&w->coarse, in, &levels, &w->grows);
+  if (e == DYN_OK && levels > s->opt.max_iter / r) *rounds = r;
+  return e;
 }
 
 /* The solve as rounds of the sweep budget (round j of R: max_iter / R
@@ -271,16 +275,11 @@ static int solve_rounds(const dyn_step *s) {
  * between them; a round that ends other than at its budget (converged,
  * refused, failed) ends the solve with its status, which the judge sees
  * as any solve's.  s->res is the last round's, its iterations the sum. */
-static slv_status solve_in_rounds(dyn_step *s, int rounds, dyn_err *err) {
+static slv_status solve_in_rounds(dyn_step *s, const dyn_coarse_in *in, int rounds) {
   dyn_world *w = s->w;
   slv_options o = s->opt;
-  dyn_velocity_form vf;
-  dyn_system_velocity_form(s->sys, &vf);
-  dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p, w->nc,  w->rows.p, w->nrows,
-                       w->njrows,   w->rpc,    w->set.contact.friction, &vf };
   slv_status st = SLV_MAX_ITER;
   int sweeps = 0;
-  *err = DYN_OK;
   for (int j = 0; j < rounds; j++) {
     o.max_iter = j + 1 < rounds ? s->opt.max_iter / rounds
                                 : s->opt.max_iter - (rounds - 1) * (s->opt.max_iter / rounds);
@@ -288,9 +287,7 @@ static slv_status solve_in_rounds(dyn_step *s, int rounds, dyn_err *err) {
     st = slv_solve(w->main.ws, &w->prob, &o, w->x.p, w->wv.p, &s->res);
     sweeps += s->res.iterations;
     if (st != SLV_MAX_ITER || j + 1 == rounds) break;
-    int corrected;
-    *err = dyn_coarse_correct(&w->coarse, &in, w->x.p, w->wv.p, &corrected, &w->grows);
-    if (*err != DYN_OK) break;
+    dyn_coarse_correct(&w->coarse, in, w->x.p, w->wv.p);
   }
   s->res.iterations = sweeps;
   return st;
@@ -303,13 +300,17 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   s->opt.warm_start = w->set.warm_start ? 1 : 0;
   memcpy(w->xstart.p, w->x.p, (size_t)w->nrows * sizeof *w->x.p);
   double t0 = now_s();
-  int rounds = solve_rounds(s);
-  dyn_err e = DYN_OK;
-  slv_status st = rounds > 1 ? solve_in_rounds(s, rounds, &e)
+  dyn_velocity_form vf;
+  dyn_system_velocity_form(s->sys, &vf);
+  dyn_coarse_in in = { w->bodies.p, w->nb,  w->col.con.p, w->nc,
+                       w->rows.p,   w->nrows, w->njrows, w->rpc, w->set.contact.friction, &vf };
+  int rounds;
+  if (solve_rounds(s, &in, &rounds) != DYN_OK)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",
+                          s->k);
+  slv_status st = rounds > 1 ? solve_in_rounds(s, &in, rounds)
                              : slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res);
   s->time[DYN_STAGE_SOLVE] = now_s() - t0; /* slv_solve (and the coarse corrections) */
-  if (e != DYN_OK)
-    return dyn_world_fail(w, e, "step %ld: out of memory for the coarse correction", s->k);
   if (st < 0)
     return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: solver %s refused the problem (%s): %s",
                           s->k, w->solver->name, slv_status_str(st),
