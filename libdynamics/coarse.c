@@ -129,8 +129,8 @@ static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const doubl
                              const double *w, int k) {
   int ifc = c->iface.p[k], up = upper_body(c, &in->con[k]), ldab = COARSE_KD + 1;
   const double *m = c->ctr.p + 4 * (ifc + 1);
-  dyn_v3 d = dyn_v3_make(in->bodies[up].r.x - m[0], in->bodies[up].r.y - m[1],
-                         in->bodies[up].r.z - m[2]);
+  dyn_v3 d =
+      dyn_v3_make(in->bodies[up].r.x - m[0], in->bodies[up].r.y - m[1], in->bodies[up].r.z - m[2]);
   double *g = c->g.p + 6 * ifc;
   for (int r = 0; r < in->rpc; r++) {
     int i = in->njrows + k * in->rpc + r;
@@ -144,7 +144,8 @@ static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const doubl
     for (int a = 0; a < 6; a++) g[a] -= p[a] * w[i];
     if (R->cfm != 0)
       for (int a = 0; a < 6; a++)
-        for (int j = 0; j <= a; j++) c->ab.p[(a - j) + ldab * (6 * ifc + j)] += R->cfm * p[a] * p[j];
+        for (int j = 0; j <= a; j++)
+          c->ab.p[(a - j) + ldab * (6 * ifc + j)] += R->cfm * p[a] * p[j];
     for (int s = 0; s < 2; s++) {
       int b = R->body[s];
       if (b < 0 || in->bodies[b].is_static) continue;
@@ -170,8 +171,8 @@ static void minv_times(const double *Minv, const double *K, double *MK) {
   for (int j = 0; j < 6; j++) {
     for (int a = 0; a < 3; a++) MK[6 * a + j] = Minv[0] * K[6 * a + j];
     for (int a = 0; a < 3; a++)
-      MK[6 * (3 + a) + j] = Minv[1 + 3 * a] * K[18 + j] + Minv[2 + 3 * a] * K[24 + j] +
-                            Minv[3 + 3 * a] * K[30 + j];
+      MK[6 * (3 + a) + j] =
+          Minv[1 + 3 * a] * K[18 + j] + Minv[2 + 3 * a] * K[24 + j] + Minv[3 + 3 * a] * K[30 + j];
   }
 }
 
@@ -210,7 +211,8 @@ static void prolong_and_project(const dyn_coarse *c, const dyn_coarse_in *in, do
     if (ifc < 0) continue;
     for (int r = 0; r < in->rpc; r++) {
       const double *p = c->P.p + 6 * (size_t)(i0 + r), *y = c->g.p + 6 * ifc;
-      x[i0 + r] += p[0] * y[0] + p[1] * y[1] + p[2] * y[2] + p[3] * y[3] + p[4] * y[4] + p[5] * y[5];
+      x[i0 + r] +=
+          p[0] * y[0] + p[1] * y[1] + p[2] * y[2] + p[3] * y[3] + p[4] * y[4] + p[5] * y[5];
     }
     for (int r = 0; r < in->rpc; r++) {
       const dyn_rows *R = &in->rows[i0 + r];

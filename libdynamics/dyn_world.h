@@ -79,7 +79,7 @@ typedef enum dyn_contact_order {
 } dyn_contact_order;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
-#define DYN_COARSE_MAX 64 /* the most coarse_corrections */
+#define DYN_COARSE_MAX            64 /* the most coarse_corrections */
 
 /* What a step does when its solve failed (docs/dynamics.md, "The world
  * step").  A solve has failed when its status is not converged, except the

@@ -302,8 +302,10 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   double t0 = now_s();
   dyn_velocity_form vf;
   dyn_system_velocity_form(s->sys, &vf);
-  dyn_coarse_in in = { w->bodies.p, w->nb,  w->col.con.p, w->nc,
-                       w->rows.p,   w->nrows, w->njrows, w->rpc, w->set.contact.friction, &vf };
+  dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
+                       w->nc,       w->rows.p, w->nrows,
+                       w->njrows,   w->rpc,    w->set.contact.friction,
+                       &vf };
   int rounds;
   if (solve_rounds(s, &in, &rounds) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",

@@ -51,7 +51,8 @@ static void residual(const dyn_world *w, const dyn_velocity_form *vf, const doub
       const double *J = vf->J + 12 * i + 6 * k, *Mi = vf->Minv + 10 * b;
       for (int a = 0; a < 3; a++) u[6 * b + a] += Mi[0] * J[a] * x[i];
       for (int a = 0; a < 3; a++)
-        u[6 * b + 3 + a] += (Mi[1 + 3 * a] * J[3] + Mi[2 + 3 * a] * J[4] + Mi[3 + 3 * a] * J[5]) * x[i];
+        u[6 * b + 3 + a] +=
+            (Mi[1 + 3 * a] * J[3] + Mi[2 + 3 * a] * J[4] + Mi[3 + 3 * a] * J[5]) * x[i];
     }
   for (int i = 0; i < vf->nrows; i++) {
     r[i] = -w->rows.p[i].rhs + vf->cfm[i] * x[i];
@@ -81,8 +82,10 @@ static void test_column_exact(void) {
   CU_ASSERT_EQUAL_FATAL(w->nrows, 4 * N * 3);
   for (int i = 0; i < w->nrows; i++) x[i] = w->rows.p[i].findex < 0 ? 0.01 + 0.003 * i : 0.0;
   residual(w, &vf, x, r);
-  dyn_coarse_in in = { w->bodies.p, w->nb, w->col.con.p, w->nc, w->rows.p, w->nrows,
-                       w->njrows,   w->rpc, w->set.contact.friction, &vf };
+  dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
+                       w->nc,       w->rows.p, w->nrows,
+                       w->njrows,   w->rpc,    w->set.contact.friction,
+                       &vf };
   int levels = 0;
   CU_ASSERT_EQUAL(dyn_coarse_prepare(&w->coarse, &in, &levels, &w->grows), DYN_OK);
   CU_ASSERT_EQUAL(levels, N);
@@ -90,8 +93,10 @@ static void test_column_exact(void) {
   double m = RHO * S * S * S, h = w->set.dt, unit = m * G * h, load[N] = { 0 };
   for (int k = 0; k < w->nc; k++) {
     const dyn_contact *c = &w->col.con.p[k];
-    int upper = w->bodies.p[c->a].is_static ? c->b : w->bodies.p[c->b].is_static ? c->a
-                : w->bodies.p[c->a].r.z > w->bodies.p[c->b].r.z ? c->a : c->b;
+    int upper = w->bodies.p[c->a].is_static                     ? c->b
+                : w->bodies.p[c->b].is_static                   ? c->a
+                : w->bodies.p[c->a].r.z > w->bodies.p[c->b].r.z ? c->a
+                                                                : c->b;
     int level = (int)lround((w->bodies.p[upper].r.z - S / 2) / S);
     load[level] += x[w->njrows + k * w->rpc];
     for (int f = 1; f < w->rpc; f++) TST_CLOSE(x[w->njrows + k * w->rpc + f], 0.0, 1e-9 * unit, 0);
