@@ -81,18 +81,22 @@ void cli_progress_clear(cli_progress *p);
 
 /* The options that choose a scene and the world's settings: --scene,
  * --param, --steps, and every setting by name (--KEY VALUE, KEY with dashes
- * for underscores: exp_world_set), over dyn_world_settings_default(); the
- * scene may change the defaults it needs (dyn_scene_new). */
+ * for underscores: dyn_world_settings_set), over
+ * dyn_world_settings_default(); the scene may change the defaults it needs
+ * (dyn_scene_new). */
 typedef struct cli_world_args {
   const char *scene;
   const char *model;                  /* --model FILE: a scene model file (MJCF; cli_model.c) */
   char model_name[128];               /* the model file's name without folder and extension */
   int dt_given;                       /* --dt was given (else a model file's timestep is the dt) */
+  int approximate;                    /* --approximate: a model file's features lcplab cannot
+                                         map exactly approximated, each said (docs/models.md) */
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
   int nparams;
   const char *solver;          /* --solver as given (NULL: not given) */
   long steps;                  /* 0: the scene's default (dyn_model_default_steps) */
-  dyn_world_settings set;      /* the defaults, then each --KEY VALUE (exp_world_set) */
+  dyn_world_settings set;      /* the defaults, then each --KEY VALUE
+                                  (dyn_world_settings_set) */
   slv_log_level_fn solver_log; /* NULL, or the solves' log callback (at SLV_LOG_DEBUG) */
   void *solver_log_ctx;
 } cli_world_args;

@@ -64,11 +64,14 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
     return CLI_EXIT_USAGE;
   }
   mdl_read_info info;
-  if (mdl_read_mjcf(a->model, m, &info, msg, sizeof msg) != MDL_OK) {
+  mdl_read_options ro = mdl_read_options_default();
+  ro.approximate = a->approximate;
+  if (mdl_read_model(a->model, &ro, m, &info, msg, sizeof msg) != MDL_OK) {
     cli_error("%s: %s", cmd, msg);
     return CLI_EXIT_USAGE;
   }
   if (info.warnings[0]) cli_error("note: %s: %s: MuJoCo says: %s", cmd, a->model, info.warnings);
+  if (info.notes[0]) cli_error("note: %s: %s: %s", cmd, a->model, info.notes);
   if (!a->dt_given) s->dt = info.timestep;
   settings_of_model(*m, s);
   return -1;

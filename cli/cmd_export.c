@@ -31,7 +31,7 @@
  * written as its explicit CSR, which every format holds.
  *
  * --global (with --format hdf5 or dat) also writes each step's problem in
- * the bodies' velocities (M v = H r + f, u = H' v + w; libexperiment/world_global.c):
+ * the bodies' velocities (M v = H r + f, u = H' v + w; dyn_world_global_new):
  * FCLIB's /fclib_global to DIR/SCENE_stepKKKKKK.global.hdf5 beside the local
  * DIR/SCENE_stepKKKKKK.hdf5 (libfclib keeps one problem per file), or a
  * Siconos gfc3d .dat to SCENE_stepKKKKKK.global.dat; its condensation
@@ -59,6 +59,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
@@ -95,9 +96,9 @@ typedef struct export_state {
   int rc; /* the exit status when the run stops early */
 } export_state;
 
-/* One step of the run (exp_run_steps): every `every` steps, its problem
+/* One step of the run (dyn_world_run): every `every` steps, its problem
  * written (a step without rows counted as skipped). */
-static int export_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int export_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   export_state *q = ctx;
   if (st->err != DYN_OK) {
     cli_error("export: scene %s: %s", cli_world_name(q->wa), dyn_world_message(w));
@@ -149,7 +150,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     return CLI_EXIT_USAGE;
   }
 
-  rc = exp_run_steps(w, K, export_step, &q, NULL);
+  rc = dyn_world_run(w, K, export_step, &q, NULL);
   if (rc != 0) return q.rc;
   long written = q.written, empty = q.empty;
   fputs("{\"scene\":", stdout);

@@ -14,7 +14,8 @@
  * solver, the solve judged (a failed one goes to the failure policy,
  * --on-failure; docs/dynamics.md, "The world step"), impulses applied,
  * positions integrated.  The CSV has a header row and one row per step
- * k = 1..K:
+ * k = 1..K, the columns DYN_METRICS_SIMULATE of libdynamics' one table of
+ * per-step metrics (dyn_run.h; their text dyn_metric_text):
  *     step, t, kinetic, potential, energy, max_penetration, contacts, rows,
  *     iterations, res_nat_inf, solve_time_s, joint_error, status, applied
  * (t = k H after the step; energies after the step, potential m g z with the
@@ -101,6 +102,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
@@ -115,6 +117,10 @@ void cli_world_args_init(cli_world_args *a) {
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a) {
   const char *arg = argv[*i], *v = NULL;
   if (strncmp(arg, "--", 2) != 0) return 0;
+  if (!strcmp(arg, "--approximate")) {
+    a->approximate = 1;
+    return 1;
+  }
   char key[64];
   size_t n = strcspn(arg + 2, "=");
   if (n == 0 || n >= sizeof key) return 0;
@@ -123,7 +129,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
   int scene_key = !strcmp(key, "scene") || !strcmp(key, "param") || !strcmp(key, "steps") ||
                   !strcmp(key, "model");
   char err[640] = "";
-  if (!scene_key && !exp_world_is_setting(key)) return 0;
+  if (!scene_key && !dyn_world_settings_is_key(key)) return 0;
   int r = cli_option_value(cmd, argc, argv, i, key, &v);
   if (r <= 0) return r;
   if (!strcmp(key, "scene")) {
@@ -149,7 +155,7 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
       cli_error("%s: --steps must be an integer between 1 and 1000000000, got '%s'", cmd, v);
       return -1;
     }
-  } else if (exp_world_set(&a->set, key, v, err, sizeof err) < 0) {
+  } else if (dyn_world_settings_set(&a->set, key, v, err, sizeof err) < 0) {
     cli_error("%s: --%s %s", cmd, key, err);
     return -1;
   } else if (!strcmp(key, "solver")) {
@@ -165,7 +171,11 @@ void cli_world_usage(FILE *f) {
              "  --scene NAME        scene to build (this or --model; list below)\n"
              "  --param KEY=VALUE   scene parameter (repeatable; keys below)\n"
              "  --model FILE        a scene model file (MJCF, read through MuJoCo's compiler;\n"
-             "                      its timestep is the dt unless --dt is given; docs/models.md)\n"
+             "                      or URDF; its timestep is the dt unless --dt is given;\n"
+             "                      docs/models.md)\n"
+             "  --approximate       a model file's features lcplab cannot map exactly\n"
+             "                      (cylinders, joint chains, armature, tendons, ...) are\n"
+             "                      approximated or dropped, each named in a note\n"
              "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
              "                      default: pgs, or nsgs with --friction cone (a note on\n"
              "                      stderr at the end says which)\n"
@@ -264,7 +274,7 @@ void cli_world_note_solver(const char *cmd, const cli_world_args *a) {
   if (a->solver) return;
   cli_error("note: %s: no --solver given: %s, which takes --friction %s", cmd,
             cli_world_default_solver(a),
-            exp_world_enum_name("friction", (int)a->set.contact.friction));
+            dyn_world_settings_enum_name("friction", (int)a->set.contact.friction));
 }
 
 /* The settings every world of the command gets (solver, log, SIMD). */
@@ -384,7 +394,8 @@ typedef struct sim_state {
   dyn_world *w;
   FILE *csv, *trace;               /* the streams of csv_out, trace_out */
   io_outfile *csv_out, *trace_out; /* until published */
-  exp_run_stats stats;             /* the summary's per-step record (run_summary.c) */
+  dyn_run_stats stats;             /* the summary's per-step record (dyn_run.h) */
+  dyn_metric_set cols;             /* the CSV's columns (DYN_METRICS_SIMULATE) */
   const char *csv_path, *trace_path, *dump_dir;
   dyn_err rejected; /* why the world rejected the last step (DYN_OK: none) */
   long steps;       /* the run's step count (the progress line's total) */
@@ -419,7 +430,7 @@ static void sim_free(sim_state *s) {
   io_outfile_discard(s->csv_out);
   io_outfile_discard(s->trace_out);
   dyn_world_free(s->w);
-  exp_run_stats_free(&s->stats);
+  dyn_run_stats_free(&s->stats);
 }
 
 static void trace_rows(FILE *f, dyn_world *w, long step, double t) {
@@ -486,15 +497,26 @@ static int dump_failure(sim_state *s, long k) {
   return 1;
 }
 
+/* The CSV row of step st: the table's DYN_METRICS_SIMULATE columns
+ * (dyn_metric_values, dyn_metric_text: integers, %.17g, times %.6g, names). */
+static void csv_row(sim_state *s, const dyn_run_step *st) {
+  dyn_metric_value v[DYN_METRIC_SET_MAX];
+  char text[64];
+  dyn_metric_values(&s->cols, s->w, st, v);
+  for (int i = 0; i < s->cols.n; i++) {
+    dyn_metric_text(dyn_metric_at(s->cols.col[i]), &v[i], text, sizeof text);
+    if (i) fputc(',', s->csv);
+    fputs(text, s->csv);
+  }
+  fputc('\n', s->csv);
+}
+
 /* One step's CSV row and its counts. */
-static void record_step(sim_state *s, const dyn_world_metrics *m, const char *applied) {
-  if (s->csv)
-    fprintf(s->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%d,%.17g,%.6g,%.17g,%s,%s\n", m->step,
-            m->t, m->kinetic, m->potential, m->energy, m->max_penetration, m->contacts, m->rows,
-            m->iterations, m->res_nat_inf, m->solve_time_s, m->joint_error,
-            slv_status_str(m->status), applied);
+static void record_step(sim_state *s, const dyn_run_step *st) {
+  const dyn_world_metrics *m = &st->m;
+  if (s->csv) csv_row(s, st);
   if (s->trace) trace_rows(s->trace, s->w, m->step, m->t);
-  exp_run_stats_add(&s->stats, m);
+  dyn_run_stats_add(&s->stats, m);
   sim_counts *n = &s->n;
   n->status[m->status - SLV_ERR_OPTIONS]++;
   n->failed += m->failed;
@@ -537,7 +559,7 @@ static void print_counts(FILE *o, const sim_state *s) {
 
 /* ,"time_stage_mean_s":{"prepare":...,...}: each stage's mean over the
  * timed steps, named as dyn_world_stage_name names it, "_" for " ". */
-static void print_stage_means(FILE *o, const exp_run_summary *r) {
+static void print_stage_means(FILE *o, const dyn_run_summary *r) {
   fputs(",\"time_stage_mean_s\":{", o);
   for (int i = 0; i < DYN_WORLD_STAGES; i++) {
     char key[32];
@@ -553,12 +575,12 @@ static void print_stage_means(FILE *o, const exp_run_summary *r) {
 }
 
 /* The JSON summary after the run (the header lists its fields; computed by
- * exp_run_stats_summary). */
+ * dyn_run_stats_summary). */
 static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   dyn_world *w = s->w;
   const dyn_world_settings *set = dyn_world_get_settings(w);
-  exp_run_summary r;
-  if (exp_run_stats_summary(&s->stats, w, &r) != 0) {
+  dyn_run_summary r;
+  if (dyn_run_stats_summary(&s->stats, w, &r) != 0) {
     cli_error("simulate: no step to summarise");
     return CLI_EXIT_USAGE;
   }
@@ -575,7 +597,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   fputs(",\"solver\":", o);
   cli_json_string(o, set->solver);
   fputs(",\"friction\":", o);
-  cli_json_string(o, exp_world_enum_name("friction", (int)set->contact.friction));
+  cli_json_string(o, dyn_world_settings_enum_name("friction", (int)set->contact.friction));
   fprintf(o, ",\"steps\":%ld,\"dt\":", K);
   cli_json_number(o, set->dt, 17);
   fprintf(o,
@@ -645,7 +667,8 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
   if (cli_output_refused(csv, force) || cli_output_refused(trace, force)) return CLI_EXIT_USAGE;
   if (s->dump_dir && !dump_dir_ready(s->dump_dir, force)) return CLI_EXIT_USAGE;
   char err[320] = "";
-  if (exp_run_stats_init(&s->stats, s->w, cli_world_name(wa), *K, err, sizeof err) != 0) {
+  if (dyn_run_stats_init(&s->stats, s->w, *K, err, sizeof err) != DYN_OK ||
+      dyn_metric_set_init(&s->cols, DYN_METRICS_SIMULATE, err, sizeof err) != DYN_OK) {
     cli_error("simulate: %s", err);
     return CLI_EXIT_USAGE;
   }
@@ -678,10 +701,10 @@ static int step_failed(sim_state *s, const cli_world_args *wa, dyn_err e, long k
   return CLI_EXIT_NOCONV;
 }
 
-/* One step of the run (exp_run_steps): its row and counts, the dump of a
+/* One step of the run (dyn_world_run): its row and counts, the dump of a
  * failed solve, the largest joint error; a rejected step is kept for
  * step_failed. */
-static int sim_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int sim_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   sim_state *s = ctx;
   (void)w;
   cli_progress_step(&s->progress, "simulate", st->k, s->steps);
@@ -689,7 +712,7 @@ static int sim_step(void *ctx, dyn_world *w, const exp_step *st) {
     s->rejected = st->err;
     return 0;
   }
-  record_step(s, &st->m, st->applied);
+  record_step(s, st);
   if (st->m.failed && !dump_failure(s, st->k)) return CLI_EXIT_USAGE;
   return 0;
 }
@@ -700,15 +723,12 @@ static int sim_run(const cli_world_args *wa, const char *csv, const char *trace,
   int rc = sim_setup(wa, csv, trace, force, s, &K);
   if (rc >= 0) return rc;
   dyn_world *w = s->w;
-  if (s->csv)
-    fputs("step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"
-          "solve_time_s,joint_error,status,applied\n",
-          s->csv);
+  if (s->csv) fputs(DYN_METRICS_SIMULATE "\n", s->csv);
   if (s->trace) fputs("step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", s->trace);
   double wall0 = exp_now_s();
   long done = 0;
   s->steps = K;
-  rc = exp_run_steps(w, K, sim_step, s, &done);
+  rc = dyn_world_run(w, K, sim_step, s, &done);
   cli_progress_clear(&s->progress);
   if (rc == -1) return step_failed(s, wa, s->rejected, done);
   if (rc != 0) return rc;

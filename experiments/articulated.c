@@ -19,8 +19,11 @@
  *   h,formulation,joint_drift_max,energy_drift,time_per_step_s,gap_vs_reduced_m
  * joint_drift_max: max over steps and joints of dyn_joint_anchor_error (m);
  * for the reduced model, of its bodies put through the same joints (zero up
- * to rounding by construction).  energy_drift: max over steps of |E - E0|
- * divided by m_total |g| L_total.  time_per_step_s: mean wall time of one
+ * to rounding by construction).  energy_drift: max over steps of the
+ * energy drift's magnitude, |dyn_energy_drift(E, E0, S)| = |E - E0| / S with
+ * the one scale S = max(|E0|, M |g| D) of the chain's start
+ * (dyn_world_drift_scale; docs/dynamics.md, "Energy drift"), one S for the
+ * three formulations.  time_per_step_s: mean wall time of one
  * step.  gap_vs_reduced_m: the largest distance of a link centre from the
  * reduced model's at the end (0 for the reduced row).
  *
@@ -41,16 +44,16 @@
 
 #include "dyn_joint.h"
 #include "dyn_redmax.h"
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "exp.h"
 
-#define NMAX        100
-#define LINK_LENGTH 0.1 /* m: the chain scene's links */
+#define NMAX 100
 
 /* What one formulation measured. */
 typedef struct exp_run {
   double joint_drift;   /* m */
-  double energy_drift;  /* |E - E0| max, J (divided by the scale at the end) */
+  double energy_drift;  /* max |E - E0| / S */
   double time_per_step; /* s */
   dyn_v3 rfin[NMAX];    /* link centres at the end */
 } exp_run;
@@ -81,13 +84,9 @@ static dyn_world *chain(int n, double angle, double h, const char *solver) {
 
 /* The reduced model of the world's chain: the same chain model
  * (dyn_scene_model) as a tree (dyn_redmax_new_from_model).  Sets *scale,
- * the energy scale m_total |g| L_total. */
-static int build_reduced(dyn_world *w, int n, dyn_redmax **rm, double *scale) {
-  const dyn_body *B = dyn_world_bodies(w);
-  double mt = 0.0;
-  for (int k = 0; k < n; k++) mt += B[k].mass;
-  dyn_v3 g = dyn_world_get_settings(w)->gravity;
-  *scale = mt * dyn_v3_norm(g) * n * LINK_LENGTH;
+ * the drift scale S of the chain's start (dyn_world_drift_scale). */
+static int build_reduced(dyn_world *w, dyn_redmax **rm, double *scale) {
+  *scale = dyn_world_drift_scale(w, dyn_world_energy(w, NULL, NULL));
   char msg[256];
   if (dyn_redmax_new_from_model(dyn_world_model(w), rm, msg, sizeof msg) != DYN_OK) {
     fprintf(stderr, "articulated: %s\n", msg);
@@ -102,7 +101,7 @@ static int run_reduced(int n, double angle, double h, long K, exp_run *out, doub
   dyn_world *w = chain(n, angle, h, "direct");
   if (!w) return 1;
   dyn_redmax *rm = NULL;
-  if (build_reduced(w, n, &rm, scale)) {
+  if (build_reduced(w, &rm, scale)) {
     dyn_world_free(w);
     return 1;
   }
@@ -123,7 +122,8 @@ static int run_reduced(int n, double angle, double h, long K, exp_run *out, doub
     t += now_s() - t0;
     double Tk, Vk;
     dyn_redmax_energy(rm, g, &Tk, &Vk);
-    if (fabs(Tk + Vk - E0) > emax) emax = fabs(Tk + Vk - E0);
+    double d = fabs(dyn_energy_drift(Tk + Vk, E0, *scale));
+    if (d > emax) emax = d;
     dyn_redmax_export_bodies(rm, bodies, NULL, 0);
     for (int j = 0; j < dyn_world_joint_count(w); j++) {
       double e = dyn_joint_anchor_error(bodies, n, &dyn_world_joints(w)[j]);
@@ -133,7 +133,7 @@ static int run_reduced(int n, double angle, double h, long K, exp_run *out, doub
   if (!rc) {
     for (int k = 0; k < n; k++) dyn_redmax_body_state(rm, k, &out->rfin[k], NULL, NULL, NULL);
     out->joint_drift = jmax;
-    out->energy_drift = emax / *scale;
+    out->energy_drift = emax;
     out->time_per_step = t / (double)K;
   }
   dyn_redmax_free(rm);
@@ -156,12 +156,13 @@ static int run_maximal(int n, double angle, double h, long K, const char *solver
       return 1;
     }
     t += now_s() - t0;
-    if (fabs(m.energy - E0) > emax) emax = fabs(m.energy - E0);
+    double d = fabs(dyn_energy_drift(m.energy, E0, scale));
+    if (d > emax) emax = d;
     if (m.joint_error > jmax) jmax = m.joint_error;
   }
   for (int k = 0; k < n; k++) out->rfin[k] = dyn_world_bodies(w)[k].r;
   out->joint_drift = jmax;
-  out->energy_drift = emax / scale;
+  out->energy_drift = emax;
   out->time_per_step = t / (double)K;
   dyn_world_free(w);
   return 0;

@@ -25,8 +25,10 @@
 #                     joints of the anchor separation, dyn_joint_anchor_error;
 #                     for the reduced model, of its bodies put through the
 #                     same joints: zero up to rounding by construction),
-#                     energy_drift (max over steps of |E - E0| / (m_total g
-#                     L_total), E = T + V with V = -sum m g.r), time_per_step_s
+#                     energy_drift (max over steps of |E - E0| / S, S =
+#                     max(|E0|, M |g| D) of the chain's start: the one energy
+#                     drift, docs/dynamics.md; E = T + V with V = -sum m
+#                     g.r), time_per_step_s
 #                     (mean wall time of one step), gap_vs_reduced_m (max
 #                     distance of a link centre from the reduced model's at
 #                     the end; 0 for the reduced row)

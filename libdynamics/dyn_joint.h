@@ -65,6 +65,18 @@ typedef struct dyn_joint_motor {
   double cfm;        /* >= 0, impulse units */
 } dyn_joint_motor;
 
+/* Spring-damper on the joint coordinate (slider, hinge, hinge-2 wheel):
+ * the generalized force -stiffness (coord - ref) - damping d(coord)/dt,
+ * integrated implicitly as one soft free row (erp and cfm of
+ * dyn_joint_spring at the step h: docs/contact.md, "CFM and ERP"):
+ * MJCF's joint stiffness, springref and damping (docs/models.md). */
+typedef struct dyn_joint_springdamper {
+  int enabled;
+  double stiffness; /* N/m or N m/rad, >= 0, finite */
+  double damping;   /* N s/m or N m s/rad, >= 0, finite; stiffness + damping > 0 */
+  double ref;       /* coordinate where the spring is at rest (m or rad), finite */
+} dyn_joint_springdamper;
+
 typedef struct dyn_joint {
   dyn_joint_kind kind;
   int a, b; /* body indices; b = -1 is the world */
@@ -83,6 +95,7 @@ typedef struct dyn_joint {
   double cfm[DYN_JOINT_MAX_BASE]; /* >= 0, impulse units: 1 / (h (h k + c)) for a spring */
   dyn_joint_limit limit;          /* slider, hinge, hinge-2 only */
   dyn_joint_motor motor;          /* slider, hinge, hinge-2 only */
+  dyn_joint_springdamper spring;  /* slider, hinge, hinge-2 only */
 } dyn_joint;
 
 /* Initialises *j of the given kind between bodies a (in [0, nb)) and b (in
@@ -110,7 +123,7 @@ DYN_API dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t
 DYN_API int dyn_joint_base_rows(dyn_joint_kind kind);
 
 /* Upper bound on the rows dyn_joint_fill writes: base rows + 1 if the limit
- * is enabled + 1 if the motor is enabled; 0 for a joint that does not
+ * is enabled + 1 if the motor is enabled + 1 if the spring is enabled; 0 for a joint that does not
  * validate (nb unknown here: indices are checked in fill). */
 DYN_API int dyn_joint_max_rows(const dyn_joint *j);
 
@@ -120,7 +133,9 @@ DYN_API int dyn_joint_max_rows(const dyn_joint *j);
  *   j       in: validated here;  h in: step (s), > 0;
  *   out     out: at least row0 + dyn_joint_max_rows(j) records.
  * Row order: the base rows (order of dyn_joint_phi), then the limit row (if
- * active), then the motor row (if written).  A static body appears as -1.
+ * active), then the motor row (if written), then the spring row (if enabled:
+ * J = dc, rhs = (erp/h)(ref - c), x free, cfm = dyn_joint_spring's cfm_row
+ * of stiffness, damping and h).  A static body appears as -1.
  * Limit / motor rows (c = coord, dc = its J row, u = pre-step velocities):
  *   lower, c <= lo: J = dc, rhs = max((erp/h)(lo - c), -e dc.u), x in [0, inf)
  *   upper, c >= hi: J = dc, rhs = min((erp/h)(hi - c), -e dc.u), x in (-inf, 0]

@@ -120,8 +120,9 @@ typedef struct dyn_joint_def {
   dyn_v3 axis1, axis2;            /* world axes, as dyn_joint_init reads them */
   double erp[DYN_JOINT_MAX_BASE]; /* softness of the equality rows (dyn_joint.h) */
   double cfm[DYN_JOINT_MAX_BASE];
-  dyn_joint_limit limit; /* hinge, slider, hinge-2 only */
-  dyn_joint_motor motor; /* hinge, slider, hinge-2 only */
+  dyn_joint_limit limit;         /* hinge, slider, hinge-2 only */
+  dyn_joint_motor motor;         /* hinge, slider, hinge-2 only */
+  dyn_joint_springdamper spring; /* hinge, slider, hinge-2 only */
 } dyn_joint_def;
 
 /* The scene-level fields (MuJoCo's mjOption): what a scene sets over the
@@ -143,8 +144,8 @@ typedef struct dyn_model_options {
  *             at rest, no rest position;
  *   shape     body 0, NONE, identity pose, DYN_MATERIAL_DEFAULT, filter 1 / 1;
  *   joint     hinge between body 0 and the world, anchor 0, axis1 z, axis2
- *             y, erp 0.2 and cfm 0 on every row, limit and motor off (limit
- *             erp 0.2): what dyn_joint_init sets;
+ *             y, erp 0.2 and cfm 0 on every row, limit, motor and spring
+ *             off (limit erp 0.2): what dyn_joint_init sets;
  *   options   g = (0, 0, -9.81), no restitution threshold, 600 steps (the
  *             peers' default run). */
 DYN_API dyn_material dyn_material_default(void);

@@ -183,6 +183,33 @@ DYN_API dyn_world_settings dyn_world_settings_default(void);
  * dense_max_rows < 0, an unknown fallback solver, fallback_max_iter < 1. */
 DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t msgcap);
 
+/* ---- settings by name (world_settings_names.c) -------------------------- */
+
+/* The one parser of settings by name, behind `lcplab simulate --KEY VALUE`,
+ * the KEY=VALUE words of an experiment file's scene lines and Python's
+ * World(**settings) (docs/dynamics.md, "Settings by name").  Sets the field
+ * of s named key from the text value: dt (a number > 0 or A/B), gravity
+ * (X,Y,Z), integrator, gyro, orient, friction, eta, k_erp, slop, cfm,
+ * max_correct_vel, margin, solver, max_iter, max_pivots, tol, time_limit
+ * (seconds per solve), omega, threads, warm_start (on/off), warm_factor,
+ * storage, dense_max_rows, cone_law, contact_order, on_failure,
+ * fallback_solver, fallback_max_iter, coarse_corrections; a dash matches an underscore
+ * (max-iter); an enum takes its name (or its number).  Numbers are read by
+ * libsolvers' strict parser (slv_parse_double, slv_parse_long), the solver
+ * options among the keys by libsolvers' options by name (slv_options_set).
+ * 1 when set; 0 when key is no setting (s untouched); -1 with err "must be
+ * ..., got 'VALUE'" (or "unknown solver ...") when value is not one.
+ * dyn_world_settings_validate judges the whole later. */
+DYN_API int dyn_world_settings_set(dyn_world_settings *s, const char *key, const char *value,
+                                   char *err, size_t len);
+/* The name of an enum setting's value (dyn_world_settings_enum_name(
+ * "friction", 3) is "cone"), or NULL. */
+DYN_API const char *dyn_world_settings_enum_name(const char *key, int value);
+/* 1 when key names a setting (dashes for underscores too), else 0. */
+DYN_API int dyn_world_settings_is_key(const char *key);
+/* The i-th setting's name (0, 1, ...), NULL past the last. */
+DYN_API const char *dyn_world_settings_key(int i);
+
 /* ---- per-step metrics ---------------------------------------------------- */
 
 /* The stages of a step (world_step.c), for stage_time_s: prepare, collide,
@@ -370,6 +397,44 @@ DYN_API void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const do
 /* The system that assembled that problem (dyn_system_velocity_form gives
  * its J, M^-1 and free velocities), or NULL when there is none. */
 DYN_API const dyn_system *dyn_world_last_system(const dyn_world *w);
+
+/* The measures (slv_residual) of the last step's problem at the impulses
+ * it applied (dyn_world_last_problem); an empty problem's are zero.  A
+ * factored problem has w = A x + b formed first, one pass over its rows
+ * (slv_problem_w_t; slv_residual alone makes one per slice of rows above
+ * 256 blocks), in scratch of the world's that grows like its step buffers
+ * (dyn_world_grow_count counts it).  For the per-step rows of a run
+ * (dyn_run.h, dyn_metric_values). */
+DYN_API slv_residuals dyn_world_last_residual(dyn_world *w);
+
+/* The global (velocity) form of the last step's problem (FCLIB's global
+ * problem, Siconos' GlobalFrictionContactProblem; docs/problem.md, "Global
+ * problems"):
+ *     M v = H r + f,      u = H' v + w,      (u, r) on the Coulomb cones
+ * v holds the six velocities (linear, angular, world frame) of each
+ * dynamic body a row touches, in body order.  The arrays are malloc'd and
+ * owned by the record (dyn_global_free; a caller may take them over and
+ * free them with free()). */
+typedef struct dyn_global {
+  int ndof;     /* rows of M and of H: 6 per body */
+  int n;        /* columns of H: the problem's rows (3 per contact) */
+  int *Mp, *Mj; /* M, ndof x ndof, CSR (ndof + 1 row pointers), both triangles */
+  double *Mx;
+  int *Hp, *Hj; /* H, ndof x n, CSR */
+  double *Hx;
+  double *f;  /* ndof */
+  double *w;  /* n */
+  double *mu; /* n / 3: each contact's friction coefficient (the problem's cone_mu) */
+} dyn_global;
+
+/* The global form of w's last step (world_global.c) into *out.  Refused
+ * (DYN_ERR_INPUT, *out = NULL, msg names it): no kept assembly of the last
+ * problem, a row outside the cones (joint rows, box friction: FCLIB's
+ * global problem holds contacts only), a row with cfm > 0 (it has no term
+ * for it), a body whose mass block is not invertible; DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *msg,
+                                     size_t msgcap);
+DYN_API void dyn_global_free(dyn_global *g); /* NULL is fine */
 
 /* The last solve (*out), valid until the next step or dyn_world_free: also
  * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or

@@ -198,6 +198,7 @@ dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies
   j->limit.hi = INFINITY;
   j->limit.erp = 0.2;
   j->motor.enabled = 0;
+  memset(&j->spring, 0, sizeof j->spring);
   return DYN_OK;
 }
 
@@ -255,12 +256,21 @@ dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t cap) {
       return DYN_ERR_INPUT;
     }
   }
-  if ((j->limit.enabled || j->motor.enabled) && !has_coord(j->kind)) {
+  if ((j->limit.enabled || j->motor.enabled || j->spring.enabled) && !has_coord(j->kind)) {
     dyn_msgf(msg, cap,
-             "joint.limit / joint.motor: only slider, hinge and hinge-2 have them "
-             "(kind=%d)",
+             "joint.limit / joint.motor / joint.spring: only slider, hinge and hinge-2 have "
+             "them (kind=%d)",
              (int)j->kind);
     return DYN_ERR_INPUT;
+  }
+  if (j->spring.enabled) {
+    const dyn_joint_springdamper *S = &j->spring;
+    if (!(S->stiffness >= 0.0) || !isfinite(S->stiffness) || !(S->damping >= 0.0) ||
+        !isfinite(S->damping) || !(S->stiffness + S->damping > 0.0) || !isfinite(S->ref)) {
+      dyn_msgf(msg, cap, "joint.spring.stiffness=%g, damping=%g, ref=%g: finite, >= 0, not both 0",
+               S->stiffness, S->damping, S->ref);
+      return DYN_ERR_INPUT;
+    }
   }
   if (j->limit.enabled) {
     const dyn_joint_limit *L = &j->limit;
@@ -310,7 +320,8 @@ int dyn_joint_max_rows(const dyn_joint *j) {
   if (!j) return 0;
   int nb = (j->a > j->b ? j->a : j->b) + 1;
   if (dyn_joint_validate(j, nb, NULL, 0) != DYN_OK) return 0;
-  return dyn_joint_base_rows(j->kind) + (j->limit.enabled ? 1 : 0) + (j->motor.enabled ? 1 : 0);
+  return dyn_joint_base_rows(j->kind) + (j->limit.enabled ? 1 : 0) + (j->motor.enabled ? 1 : 0) +
+         (j->spring.enabled ? 1 : 0);
 }
 
 /* ---- the blocks: Phi and J -------------------------------------------------- */
@@ -526,6 +537,19 @@ static double row_vel(const geom *g, const jrow *o) {
          dyn_v3_dot(o->ab, g->B.w);
 }
 
+/* The spring-damper row on coordinate row c (the header, "Row order"):
+ * implicit Euler of f = -k (coord - ref) - d dcoord/dt as one soft free
+ * row (dyn_joint_spring).  Returns 1. */
+static int spring_row(dyn_rows *r, const geom *g, const jrow *c, const dyn_joint_springdamper *S,
+                      double h, int row0) {
+  double erp = 0.0, cfm = 0.0;
+  (void)dyn_joint_spring(S->stiffness, S->damping, h, &erp, NULL, &cfm); /* validated */
+  put(r, g, c, row0);
+  r->rhs = erp * (S->ref - c->phi) / h;
+  r->cfm = cfm;
+  return 1;
+}
+
 int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
                    int row0) {
   if (!out || row0 < 0 || !check_args(bodies, nb, j)) return DYN_ERR_INPUT;
@@ -541,7 +565,7 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
     R[r].rhs = -j->erp[r] * o[r].phi / h;
     R[r].cfm = j->cfm[r];
   }
-  if (!j->limit.enabled && !j->motor.enabled) return m;
+  if (!j->limit.enabled && !j->motor.enabled && !j->spring.enabled) return m;
 
   jrow c;
   coord_row(&g, j, &c);
@@ -596,6 +620,7 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
     r->cfm = M->cfm;
     m++;
   }
+  if (j->spring.enabled) m += spring_row(&R[m], &g, &c, &j->spring, h, row0);
   return m;
 }
 

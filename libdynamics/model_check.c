@@ -284,6 +284,8 @@ static int joint_finite(const dyn_joint_def *d) {
   ok = ok && isfinite(L->erp) && isfinite(L->cfm) && isfinite(L->restitution);
   ok =
       ok && !isnan(L->lo) && !isnan(L->hi) && (!L->enabled || (isfinite(L->lo) && isfinite(L->hi)));
+  const dyn_joint_springdamper *S = &d->spring;
+  ok = ok && isfinite(S->stiffness) && isfinite(S->damping) && isfinite(S->ref);
   return ok && isfinite(M->target_vel) && isfinite(M->max_force) && isfinite(M->cfm);
 }
 
@@ -296,6 +298,7 @@ dyn_err dyn_joint_compile(const dyn_joint_def *d, const dyn_body *bodies, int nb
   memcpy(j->cfm, d->cfm, sizeof j->cfm);
   j->limit = d->limit;
   j->motor = d->motor;
+  j->spring = d->spring;
   return dyn_joint_validate(j, nb, msg, cap);
 }
 
@@ -308,7 +311,7 @@ dyn_err dyn_check_joint(const dyn_model *m, int i, const dyn_joint_def *d, char 
                     m->nb, m->nb);
   if (!joint_finite(d))
     return rec_fail(msg, cap, DYN_REC_JOINT, i, d->name,
-                    "anchor, axes, softness, limit and motor must be finite");
+                    "anchor, axes, softness, limit, motor and spring must be finite");
   if (m->bodies.p[d->a].is_static && (d->b < 0 || m->bodies.p[d->b].is_static))
     return rec_fail(msg, cap, DYN_REC_JOINT, i, d->name, "bodies %d and %d are both static", d->a,
                     d->b);

@@ -42,9 +42,9 @@ static dyn_err check_joint(const dyn_joint_def *d, int j, char *msg, size_t cap)
   if (d->kind != DYN_JOINT_HINGE && d->kind != DYN_JOINT_BALL)
     return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name,
                      "only hinges and balls have a reduced form");
-  if (d->limit.enabled || d->motor.enabled)
+  if (d->limit.enabled || d->motor.enabled || d->spring.enabled)
     return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name,
-                     "a limit or motor has no reduced form here");
+                     "a limit, motor or spring has no reduced form here");
   for (int r = 0; r < DYN_JOINT_MAX_BASE; r++)
     if (d->cfm[r] != 0.0)
       return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name,

@@ -197,6 +197,8 @@ void dyn_world_free(dyn_world *w) {
   dyn_buf_free(&w->xstart);
   dyn_buf_free(&w->xsolver);
   dyn_buf_free(&w->xalt);
+  dyn_buf_free(&w->res_w);
+  dyn_buf_free(&w->res_t);
   dyn_system_free(w->dense.sys);
   dyn_system_free(w->csr.sys);
   dyn_system_free(w->fact.sys);

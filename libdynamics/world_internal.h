@@ -291,6 +291,8 @@ struct dyn_world {
   dyn_buf_double xstart;  /* the start the solver got (the warm-start candidate) */
   dyn_buf_double xsolver; /* the solver's x when another candidate was applied */
   dyn_buf_double xalt;    /* the fallback's x, P(0), scratch of the judge */
+  dyn_buf_double res_w;   /* dyn_world_last_residual of a factored problem: w = A x + b */
+  dyn_buf_double res_t;   /* ... and its scratch t (6 per block) */
 
   dyn_sys_slot dense, csr, fact;
   dyn_system *sys_last;

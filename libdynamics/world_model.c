@@ -343,6 +343,7 @@ dyn_err dyn_world_model_add_joint(dyn_world *w, const dyn_joint *j) {
   memcpy(d.cfm, j->cfm, sizeof d.cfm);
   d.limit = j->limit;
   d.motor = j->motor;
+  d.spring = j->spring;
   char m2[160];
   if (dyn_model_push_joint(m, &d, m2, sizeof m2) < 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "joint %d: out of memory for the world's model", w->nj);

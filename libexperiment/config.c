@@ -20,9 +20,10 @@
  *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
  *   scene NAME [k=v...]        steps=K every=E friction=F solver=S are
  *                              lcplab's, a world setting's name (dt=H,
- *                              margin=M, omega=W...: exp_world_set) sets it
- *                              for the scene's runs, the rest are the
- *                              scene's parameters
+ *                              margin=M, omega=W...:
+ *                              dyn_world_settings_set) sets it for the
+ *                              scene's runs, the rest are the scene's
+ *                              parameters
  *   classes C...  tol T...  max_iter N  max_pivots N  min_runs N (repeat)  min_time S
  *   max_time S (budget)  time_limit S  tie T  seed S
  *   integrators NAME...  friction F...  compare solvers|integrators

@@ -22,8 +22,14 @@
 
 #include "dyn_world.h"
 
-static const char *const integrator_names[] = { "symplectic", "explicit", "verlet", NULL };
-static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
+/* The value of the name v of the world setting key's enum (friction,
+ * integrator: libdynamics' names, dyn_world_settings_enum_name; the whole
+ * name, not its number), or -1. */
+static int world_enum(const char *key, const char *v) {
+  for (int k = 0; dyn_world_settings_enum_name(key, k); k++)
+    if (strcmp(v, dyn_world_settings_enum_name(key, k)) == 0) return k;
+  return -1;
+}
 
 static void solver_list(const exp_config *cfg, char *buf, size_t len) {
   size_t used = 0;
@@ -247,11 +253,11 @@ static int is_world_key(const char *kv, size_t kl) {
   if (kl >= sizeof key) return 0;
   memcpy(key, kv, kl);
   key[kl] = '\0';
-  return exp_world_is_setting(key);
+  return dyn_world_settings_is_key(key);
 }
 
 /* A world setting on a scene line: checked now by the one parser
- * (exp_world_set, on the defaults), kept as written for the runs. */
+ * (dyn_world_settings_set, on the defaults), kept as written for the runs. */
 static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *kv, size_t kl,
                          exp_kind kind) {
   char key[EXP_NAME_MAX + 8], err[1024] = "";
@@ -262,7 +268,7 @@ static int scene_setting(const exp_cfg_parser *ps, exp_source *src, const char *
   dyn_world_settings scratch = dyn_world_settings_default();
   char name[EXP_NAME_MAX];
   snprintf(name, sizeof name, "%.*s", (int)kl, kv);
-  if (exp_world_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
+  if (dyn_world_settings_set(&scratch, name, kv + kl + 1, err, sizeof err) != 1)
     return exp_cfg_error(ps, key, "%s", err);
   if (src->nsettings >= EXP_MAX_SETTINGS || strlen(kv) >= EXP_PARAM_MAX)
     return exp_cfg_error(ps, key, "more than %d world settings or one longer than %d characters",
@@ -290,7 +296,7 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
   } else if (IS("friction")) {
     if (strcmp(v, "auto") == 0)
       src->friction = EXP_FRICTION_AUTO;
-    else if ((src->friction = exp_cfg_find_name(v, friction_names)) < 0)
+    else if ((src->friction = world_enum("friction", v)) < 0)
       return exp_cfg_error(ps, "scene friction",
                            "expected auto, none, box, pyramid or cone, got '%s'", v);
   } else if (IS("solver")) {
@@ -442,7 +448,7 @@ static int key_integrators(const exp_cfg_parser *ps, exp_section *s, char **w, i
   if (nw - 1 > 3) return exp_cfg_error(ps, w[0], "at most 3 (symplectic explicit verlet)");
   s->nint = 0;
   for (int k = 1; k < nw; k++) {
-    int i = exp_cfg_find_name(w[k], integrator_names);
+    int i = world_enum("integrator", w[k]);
     if (i < 0)
       return exp_cfg_error(ps, w[0], "expected symplectic, explicit or verlet, got '%s'", w[k]);
     s->integrators[s->nint++] = i;
@@ -454,7 +460,7 @@ static int key_friction(const exp_cfg_parser *ps, exp_section *s, char **w, int 
   if (nw - 1 > 4) return exp_cfg_error(ps, w[0], "at most 4 models");
   s->nfriction = 0;
   for (int k = 1; k < nw; k++) {
-    int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : exp_cfg_find_name(w[k], friction_names);
+    int f = strcmp(w[k], "auto") == 0 ? EXP_FRICTION_AUTO : world_enum("friction", w[k]);
     if (f == -1 && strcmp(w[k], "auto") != 0)
       return exp_cfg_error(ps, w[0], "expected auto, none, box, pyramid or cone, got '%s'", w[k]);
     s->friction[s->nfriction++] = f;

@@ -59,6 +59,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dyn_run.h"
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
@@ -148,97 +149,13 @@ EXP_API int exp_dump_solve(const char *dir, long step, const slv_problem *p, con
                            const double *x_solver, const char *solver, const slv_options *opt,
                            char *err, size_t errlen);
 
-/* ---- scene runs (run.c) ----------------------------------------------------------- */
+/* ---- scene summaries (summary_parse.c) --------------------------------------------- */
 
-/* One step of a scene run, as every caller records it. */
-typedef struct exp_step {
-  long k;              /* the step's number (1, 2, ... over the world's life) */
-  dyn_err err;         /* DYN_OK, or why the world rejected the step (the run ends) */
-  dyn_world_metrics m; /* the step's metrics (err == DYN_OK) */
-  char applied[48];    /* what entered the step (exp_applied_label); "none" when rejected */
-  const char *status;  /* the step's solve status (slv_status_str); a rejected step: its
-                           failed solve's status, else "failed" (numerical) or "refused" */
-} exp_step;
+/* A world's run, its per-step record, its metric columns and its summary
+ * are libdynamics' (dyn_run.h: dyn_world_run, dyn_run_step, dyn_metric_*,
+ * dyn_run_stats, dyn_run_summary); the engine adds what is about
+ * comparing: a peer's summary line and the time per contact. */
 
-/* Called after each step (a rejected one too); 0 goes on, any other value
- * ends the run and is returned by exp_run_steps. */
-typedef int (*exp_step_fn)(void *ctx, dyn_world *w, const exp_step *st);
-
-/* Steps w K times from its current state, calling on_step after each (may
- * be NULL).  Returns 0 after K steps, on_step's nonzero value, or -1 after a
- * step the world rejected (the record said it).  *done (may be NULL): the
- * steps taken without rejection. */
-EXP_API int exp_run_steps(dyn_world *w, long K, exp_step_fn on_step, void *ctx, long *done);
-
-/* The applied label of a step: the dyn_applied_str name (solver, warm,
- * zero, none), or fallback:NAME with the fallback solver's name. */
-EXP_API void exp_applied_label(const dyn_world_metrics *m, char *buf, size_t len);
-
-/* The measures (slv_residual) of the world's last problem at the impulses
- * it applied (dyn_world_last_problem); an empty problem's are zero.  A
- * factored problem has w = A x + b formed first in buffers allocated for
- * the call, one pass over its rows (slv_problem_w_t; slv_residual alone
- * makes one per slice of rows above 256 blocks, and does so here without
- * memory).  For the per-step rows of a run. */
-EXP_API slv_residuals exp_last_residual(const dyn_world *w);
-
-/* ---- run summaries (run_summary.c) ----------------------------------------------- */
-
-/* The summary of a scene run: `lcplab simulate`'s JSON and a `scenes`
- * section's row (experiments/README.md, "scenes"), by the scene peers'
- * rules (experiments/README.md, "What each kind writes", scenes;
- * experiments/CAMPAIGNS.md, "Scene peers"):
- * times over the last 80 % of the steps (timed_steps), contacts over all
- * steps and the timed ones.  Fields a peer does not report are NaN (-1 for
- * counts). */
-typedef struct exp_run_summary {
-  long steps, timed_steps;
-  int bodies;
-  double contacts_mean, contacts_mean_timed;
-  long contacts_max;
-  long not_converged;  /* steps whose solve did not converge */
-  long fallback_steps; /* steps whose impulses came from the fallback solver */
-  double energy_start, energy_end, kinetic_end;
-  double energy_drift;             /* exp_energy_drift(energy_start, energy_end) */
-  double max_penetration_end;      /* one collision pass on the final state */
-  double max_body_displacement;    /* largest |r_end - r_start| of a body */
-  double max_settled_displacement; /* largest |r_end - r_rest| of a dynamic body
-                                      (r_rest: the world's model's,
-                                      dyn_model_rest_positions) */
-  double joint_error_max;
-  double time_step_median_s, time_step_mean_s, time_collide_mean_s, time_solve_mean_s;
-  double time_stage_mean_s[DYN_WORLD_STAGES];
-} exp_run_summary;
-
-/* What a run records step by step for its summary (arrays of K steps,
- * allocated by exp_run_stats_init, before the run). */
-typedef struct exp_run_stats {
-  long K, n; /* steps planned, recorded */
-  int nbod;
-  double *tstep, *tcol, *tsolve, *tstage; /* per step (tstage: DYN_WORLD_STAGES each) */
-  int *contacts;
-  double *r0, *rrest; /* 3 per body: start and rest positions */
-  double E0;
-  long not_converged, fallback_steps;
-  double joint_error_max; /* NaN sticks */
-} exp_run_stats;
-
-/* Before the run of K >= 1 steps of the scene named scene, built as w:
- * allocations, the start and rest positions, the start energy.  0, or -1
- * with the reason in err (out of memory, no rest positions). */
-EXP_API int exp_run_stats_init(exp_run_stats *s, dyn_world *w, const char *scene, long K, char *err,
-                               size_t len);
-/* One applied step (from an exp_run_steps callback; no allocation; steps
- * past K are not recorded). */
-EXP_API void exp_run_stats_add(exp_run_stats *s, const dyn_world_metrics *m);
-/* The summary of the recorded steps and the final world w (one extra
- * collision pass for the penetration).  Sorts s's timed step times.  0, or
- * -1 when no step was recorded. */
-EXP_API int exp_run_stats_summary(exp_run_stats *s, dyn_world *w, exp_run_summary *out);
-EXP_API void exp_run_stats_free(exp_run_stats *s);
-
-/* (e_end - e_start) / |e_start|; NaN when e_start is 0 or not finite. */
-EXP_API double exp_energy_drift(double e_start, double e_end);
 /* step_s / contacts; NaN without contacts. */
 EXP_API double exp_time_per_contact(double step_s, double contacts);
 
@@ -249,41 +166,10 @@ EXP_API double exp_time_per_contact(double step_s, double contacts);
  * max_penetration (or max_penetration_end), timed_steps, contacts_mean,
  * contacts_max, kinetic_end, max_settled_displacement, not_converged,
  * time_collide_mean_s, time_solve_mean_s and bodies read when present
- * (peer_scene's and `lcplab simulate`'s fields; null is NaN).  0, or -1
- * with the reason in err. */
-EXP_API int exp_run_summary_parse(const char *text, exp_run_summary *o, char *err, size_t len);
-
-/* ---- world settings by name (settings.c) ----------------------------------------- */
-
-/* Sets the field of s named key from the text value: dt (a number > 0 or
- * A/B), gravity (X,Y,Z), integrator, gyro, orient, friction, eta, k_erp,
- * slop, cfm, max_correct_vel, margin, solver, max_iter, max_pivots, tol,
- * time_limit (seconds per solve), omega, threads, warm_start (on/off), warm_factor, storage,
- * dense_max_rows, cone_law, contact_order, on_failure, fallback_solver,
- * fallback_max_iter, coarse_corrections; a dash matches an underscore (max-iter); an enum
- * takes its name (or its number).  1 when set; 0 when key is no setting
- * (s untouched); -1 with err "must be ..., got 'VALUE'" (or "unknown solver
- * ...") when value is not one.  dyn_world_settings_validate judges the
- * whole later. */
-EXP_API int exp_world_set(dyn_world_settings *s, const char *key, const char *value, char *err,
-                          size_t len);
-/* The name of an enum setting's value (exp_world_enum_name("friction", 3)
- * is "cone"), or NULL. */
-EXP_API const char *exp_world_enum_name(const char *key, int value);
-/* 1 when key names a setting (dashes for underscores too), else 0. */
-EXP_API int exp_world_is_setting(const char *key);
-/* The i-th setting's name (0, 1, ...), NULL past the last. */
-EXP_API const char *exp_world_key(int i);
-
-/* ---- a step in global form (world_global.c) ------------------------------------- */
-
-/* The global (velocity) form M v = H r + f, u = H' v + w of the world's
- * last step, whose problem is p; NULL with a message in err when a row
- * cannot be written so (cfm > 0, a row outside the cones) or on allocation
- * failure.  io_global_free releases it (docs/io.md, "Global problems
- * out"). */
-EXP_API struct io_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err,
-                                           size_t errlen);
+ * (peer_scene's and `lcplab simulate`'s fields; null is NaN).  energy_drift
+ * is left NaN: the caller has the scene's drift scale
+ * (dyn_model_drift_scale).  0, or -1 with the reason in err. */
+EXP_API int exp_run_summary_parse(const char *text, dyn_run_summary *o, char *err, size_t len);
 
 /* ---- exported steps (export.c; `lcplab export`, docs/lcplab.1) ---------------- */
 
@@ -305,7 +191,7 @@ EXP_API int exp_export_step_exists(const exp_export *e, long k);
 /* Step st's problem p (and its global form, from w) and the impulses x the
  * world applied, to files, and their JSON line to json; 1, or 0 after the
  * message. */
-EXP_API int exp_export_step(const exp_export *e, const dyn_world *w, const exp_step *st,
+EXP_API int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step *st,
                             const slv_problem *p, const double *x, FILE *json);
 
 /* ---- pure computations (stats.c; no I/O, no allocation) --------- */
@@ -633,15 +519,15 @@ typedef struct exp_source {
   int friction;              /* SCENE: -2 = the section's, else a dyn_friction / AUTO */
   char solver[EXP_NAME_MAX]; /* SCENE as a problem source: the world's solver ("" = auto) */
   /* SCENE: world settings given on the line, "key=value" as written, each
-   * checked by exp_world_set when the file was read (exp_source_world);
+   * checked by dyn_world_settings_set when the file was read (exp_source_world);
    * EXP_MAX_SETTINGS of them, malloc'd with the first (NULL: none) */
   char (*settings)[EXP_PARAM_MAX];
   int nsettings;
 } exp_source;
 
 /* Applies the world settings of a scene source (its key=value words that
- * name a setting, exp_world_set) to set, in the order written.  -1 when all
- * are set, else the index of the first that is not, with exp_world_set's
+ * name a setting, dyn_world_settings_set) to set, in the order written.  -1 when all
+ * are set, else the index of the first that is not, with dyn_world_settings_set's
  * reason in err. */
 EXP_API int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err, size_t len);
 

@@ -122,7 +122,7 @@ int exp_scene_peer_run(exp_tctx *c);
 /* One summary row of a scenes section (scene_task.c): r NULL for a row without
  * numbers. */
 void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *friction,
-                           const exp_run_summary *r, const char *status, const char *note,
+                           const dyn_run_summary *r, const char *status, const char *note,
                            exp_line *l);
 
 /* Scene tasks of drift and accuracy sections (scene_task.c): one row per
@@ -152,6 +152,11 @@ dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *sr
 /* The default run of a scene source at step dt (scene_task.c): its scene
  * model's (dyn_model_default_steps); 0 when the model cannot be built. */
 long exp_source_default_steps(const exp_source *src, double dt);
+
+/* The energy drift's scale of a scene source whose run starts at energy
+ * E0 (scene_task.c): its scene model's (dyn_model_drift_scale), for a
+ * peer's summary; NaN when the model cannot be built. */
+double exp_source_drift_scale(const exp_source *src, double E0);
 
 /* The scene model of a scene source (scene_source.c): the named scene's with
  * the line's parameters (dyn_scene_model), or the line's model file read

@@ -1,12 +1,13 @@
 /* export.c -- the files of one exported step (`lcplab export`, docs/lcplab.1,
  * "export"): the problem a scene's step solved, through libio's writer, to
  * DIR/SCENE_stepKKKKKK.EXT, the impulses the world applied to .x beside it,
- * with --global its form in the bodies' velocities (world_global.c), and one
+ * with --global its form in the bodies' velocities (dyn_world_global_new), and one
  * JSON line naming them.  Every error is one line to the caller's exp_log.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exp.h"
@@ -92,14 +93,37 @@ static void say_write_error(const exp_log *log, const char *path, const char *er
     exp_say(log, EXP_SAY_ERROR, "%s: %s", path, err);
 }
 
-/* The global form of the world's last step (problem p, instance inst) to
- * gpath: 1, or 0 after the message. */
-static int write_global(const exp_export *e, const dyn_world *w, const slv_problem *p,
-                        io_instance *inst, const char *gpath, long k) {
+/* libdynamics' global form as libio's record, the arrays taken over (both
+ * malloc'd: dyn_global's are the caller's to free with free()); NULL when
+ * out of memory (g is freed either way). */
+static io_global *io_global_of(dyn_global *g) {
+  io_global *o = calloc(1, sizeof *o);
+  if (o) {
+    o->ndof = g->ndof;
+    o->n = g->n;
+    o->Mp = g->Mp, o->Mj = g->Mj, o->Mx = g->Mx;
+    o->Hp = g->Hp, o->Hj = g->Hj, o->Hx = g->Hx;
+    o->f = g->f, o->w = g->w;
+    g->Mp = g->Mj = g->Hp = g->Hj = NULL;
+    g->Mx = g->Hx = g->f = g->w = NULL;
+  }
+  dyn_global_free(g);
+  return o;
+}
+
+/* The global form of the world's last step (dyn_world_global_new;
+ * instance inst) to gpath: 1, or 0 after the message. */
+static int write_global(const exp_export *e, const dyn_world *w, io_instance *inst,
+                        const char *gpath, long k) {
   char err[512] = "";
-  io_global *g = exp_world_global(w, p, err, sizeof err);
-  if (!g) {
+  dyn_global *dg = NULL;
+  if (dyn_world_global_new(w, &dg, err, sizeof err) != DYN_OK) {
     exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s", k, err);
+    return 0;
+  }
+  io_global *g = io_global_of(dg);
+  if (!g) {
+    exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: out of memory for the global form", k);
     return 0;
   }
   inst->global = g;
@@ -112,7 +136,7 @@ static int write_global(const exp_export *e, const dyn_world *w, const slv_probl
 
 /* The JSON line of a written step. */
 static void put_step_line(FILE *f, const char *path, const char *xpath, const char *gpath,
-                          const exp_step *st, int n, const char *kind) {
+                          const dyn_run_step *st, int n, const char *kind) {
   fputs("{\"file\":", f);
   exp_json_string(f, path);
   fprintf(f, ",\"step\":%ld,\"n\":%d,\"kind\":", st->k, n);
@@ -145,12 +169,12 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
   slv_status s = io_write(path, formats[e->format].fmt, inst, err, sizeof err);
   snprintf(kind, klen, "%s", inst->kind);
   if (s != SLV_OK) say_write_error(e->log, path, err);
-  int ok = s == SLV_OK && (!gpath || write_global(e, w, p, inst, gpath, k));
+  int ok = s == SLV_OK && (!gpath || write_global(e, w, inst, gpath, k));
   io_instance_free(inst);
   return ok;
 }
 
-int exp_export_step(const exp_export *e, const dyn_world *w, const exp_step *st,
+int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step *st,
                     const slv_problem *p, const double *x, FILE *json) {
   char path[EXP_PATH_MAX], xpath[EXP_PATH_MAX], gpath[EXP_PATH_MAX], err[512] = "";
   char kind[sizeof((io_instance *)0)->kind];

@@ -447,15 +447,14 @@ static int load_generated(const ctx *c, const exp_source *src) {
 
 /* ---- scene exports ---------------------------------------------------------------------- */
 
-static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
-
 /* The label of a scene export at step k: the scene, the friction model,
  * -assoc for associated cones, the step, the scene's parameters and the
  * other world settings of its line (so that exports of other settings are
  * other files). */
 static void scene_label(const exp_source *src, const dyn_world_settings *set, int fr, long k,
                         char *out, size_t len) {
-  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene, friction_str[fr],
+  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene,
+                   dyn_world_settings_enum_name("friction", fr),
                    set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
   for (int q = 0; q < src->nparams && r > 0 && (size_t)r < len; q++)
     r += snprintf(out + r, len - (size_t)r, "-%s", src->params[q]);
@@ -539,10 +538,10 @@ typedef struct export_run {
   int next, rc;
 } export_run;
 
-/* One step of an export run (exp_run_steps): at an export step, its
+/* One step of an export run (dyn_world_run): at an export step, its
  * problem written unless it is there already; a rejected step ends the
  * trajectory (the problems of the steps before it stay). */
-static int export_step(void *arg, dyn_world *w, const exp_step *st) {
+static int export_step(void *arg, dyn_world *w, const dyn_run_step *st) {
   export_run *q = arg;
   const ctx *c = q->c;
   if (st->err != DYN_OK) {
@@ -579,7 +578,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
   }
   progress(c->env, "simulating %s for %ld steps to export its problems", src->scene, steps[ns - 1]);
   export_run q = { c, src, steps, paths, contacts, 0, -1 };
-  exp_run_steps(w, steps[ns - 1], export_step, &q, NULL);
+  dyn_world_run(w, steps[ns - 1], export_step, &q, NULL);
   dyn_world_free(w);
   return q.rc;
 }

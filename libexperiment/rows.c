@@ -1,5 +1,7 @@
 /* rows.c -- the CSV of each section kind: its columns (exp_csv_header,
- * the second CSV's, exp_col) and the rows a task builds field by field
+ * the second CSV's, exp_col; a drift or accuracy row's metric columns are
+ * libdynamics' table's, DYN_METRICS_DRIFT and DYN_METRICS_ACCURACY,
+ * dyn_run.h) and the rows a task builds field by field
  * (exp_line_*, exp_problem_row: a problem task's row, built-in or
  * external solver alike).  experiments/README.md, "CSV format", gives the
  * columns' meaning; a field holding ',' or '"' is quoted (RFC 4180).
@@ -40,12 +42,8 @@ const char *exp_csv_header(exp_kind k) {
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
            "s," EXP_MEASURE_COLS;
-  case EXP_DRIFT:
-    return "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,"
-           "iterations,res_nat_inf,status,applied,note";
-  case EXP_ACCURACY:
-    return "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,"
-           "res_nat_inf,iterations,status,applied,note";
+  case EXP_DRIFT: return "scene,solver,integrator,friction," DYN_METRICS_DRIFT ",note";
+  case EXP_ACCURACY: return "scene,solver,integrator,friction," DYN_METRICS_ACCURACY ",note";
   case EXP_SCENES:
     return "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,"
            "time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,"

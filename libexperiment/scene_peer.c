@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const friction_names[] = { "none", "box", "pyramid", "cone" };
-
 /* The shell's argv: sh -c COMMAND sh SCENE STEPS DT MAX_ITER FRICTION
  * TIME_LIMIT VALUES... --KEY VALUE... */
 typedef struct pargv {
@@ -74,7 +72,8 @@ int exp_scene_peer_run(exp_tctx *c) {
   const exp_external *e = &c->pl->cfg.ext[c->t->solver.ext];
   const exp_source *src = &c->s->src[c->t->src];
   int fr = c->t->friction;
-  const char *fric = fr >= 0 && fr < 4 ? friction_names[fr] : "auto";
+  const char *fric = fr >= 0 ? dyn_world_settings_enum_name("friction", fr) : NULL;
+  if (!fric) fric = "auto";
   dyn_world_settings set = exp_scene_settings(c->s, src, NULL, fr >= 0 ? fr : DYN_FRICTION_BOX, -1);
   long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   double limit = exp_time_limit(c->pl, c->s);
@@ -102,7 +101,7 @@ int exp_scene_peer_run(exp_tctx *c) {
     return 3;
   }
   peer_argv(e, src, K, &set, fric, limit, a);
-  exp_run_summary r;
+  dyn_run_summary r;
   if (exp_ext_exec(c, a->argv, "", limit, out, 65536, &code, &timed_out, &wall, &reported) != 0) {
     failed_row(c, e->name, fric, "error", "cannot run /bin/sh");
   } else if (timed_out) {
@@ -115,6 +114,9 @@ int exp_scene_peer_run(exp_tctx *c) {
     failed_row(c, e->name, fric, "failed", note);
   } else {
     exp_line l;
+    /* the one drift (dyn_energy_drift), with the scene's scale */
+    r.energy_drift =
+        dyn_energy_drift(r.energy_end, r.energy_start, exp_source_drift_scale(src, r.energy_start));
     exp_scene_summary_row(c, e->name, fric, &r, "ok", "", &l);
     exp_tctx_row(c, &l);
   }

@@ -1,10 +1,12 @@
-/* scene_task.c -- the scene tasks of a comparison (the scenes themselves
- * are libdynamics' scenes.c): in drift and accuracy sections one run of a
- * scene (libdynamics dyn_scene_new, dyn_world_step) with one solver, one
- * friction model and one integrator, one CSV row per step
- * (experiments/README.md, "drift" and "accuracy"); in a scenes section a
- * built-in solver's run, summarised in one row (exp_scene_summary_run; a
- * scene peer's is scene_peer.c's).
+/* scene_task.c -- the scene tasks of a comparison (the scenes, the step
+ * loop, the metric columns and the run summary are libdynamics': scenes.c,
+ * dyn_run.h): in drift and accuracy sections one run of a scene
+ * (dyn_scene_new, dyn_world_run) with one solver, one friction model and
+ * one integrator, one CSV row per step whose metric columns are the table's
+ * DYN_METRICS_DRIFT or DYN_METRICS_ACCURACY (experiments/README.md, "drift"
+ * and "accuracy"); in a scenes section a built-in solver's run, summarised
+ * in one row (dyn_run_stats; exp_scene_summary_run; a scene peer's is
+ * scene_peer.c's).
  *
  * Friction groups: a section compares the solvers on one friction model at
  * a time (`friction box cone` by default: the pivoting and PGS-type solvers
@@ -16,22 +18,18 @@
  * exact reference); a step whose problem the solver refuses ends the run
  * with a "refused" row naming the step.
  *
- *   drift: energy E (kinetic + potential, floor at z = 0) and its relative
- *     drift (E - E0) / S with E0 before the first step and the scale
- *     S = max(|E0|, M |g| D) fixed then: M the dynamic bodies' total mass, D
- *     the diagonal of the box around their centres (the potential energy a
- *     fall across the scene's own extent releases); |E0| alone is
- *     meaningless when a scene starts at E0 = 0, as the chain released at
- *     rest at z = 0 does; a fixed S keeps a blow-up visible (empty if S = 0);
- *     the deepest penetration of the step, contacts, iterations,
- *     res_nat_inf;
- *   accuracy: penetration, joint error (dyn_world_metrics.joint_error: the
- *     largest anchor error after the step, m; empty when the scene has no
- *     joint), and the complementarity and infeasibility of the step's solve,
- *     recomputed with slv_residual from the step's problem and the impulses
- *     applied (dyn_world_last_problem).
+ *   drift: energy E (kinetic + potential, floor at z = 0) and its drift
+ *     rel_drift (dyn_energy_drift: (E - E0) / S with E0 before the first
+ *     step and S = max(|E0|, M |g| D) fixed then; docs/dynamics.md, "Energy
+ *     drift"; empty if S = 0), the deepest penetration of the step,
+ *     contacts, iterations, res_nat_inf;
+ *   accuracy: penetration, joint error (the largest anchor error after the
+ *     step, m; empty when the scene has no joint), and the complementarity
+ *     and infeasibility of the step's solve, recomputed with slv_residual
+ *     from the step's problem and the impulses applied
+ *     (dyn_world_last_residual).
  * Every step row has the step's solve status and what the world applied
- * (exp_applied_label, policy_note): a failed solve goes to the world's failure policy
+ * (dyn_applied_label, policy_note): a failed solve goes to the world's failure policy
  * (the section's on_failure, fallback_solver, fallback_max_iter;
  * docs/dynamics.md, "The world step"), and the row says which impulses the
  * step applied -- solver (its x), none (no rows), fallback:SOLVER, warm, zero --
@@ -58,8 +56,12 @@
 
 #include "dyn_world.h"
 
-static const char *const friction_str[] = { "none", "box", "pyramid", "cone" };
-static const char *const integrator_str[] = { "symplectic", "explicit", "verlet" };
+/* The name of friction model fr (libdynamics' settings' names), "auto"
+ * for none. */
+static const char *friction_name(int fr) {
+  const char *s = fr >= 0 ? dyn_world_settings_enum_name("friction", fr) : NULL;
+  return s ? s : "auto";
+}
 
 /* The friction model a solver gets under "auto", or -1 if it takes none. */
 static int auto_friction(const slv_solver *sv) {
@@ -106,27 +108,6 @@ dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *sr
   return set;
 }
 
-/* The drift scale S = max(|E0|, M |g| D) (header). */
-static double drift_scale(dyn_world *w, double E0) {
-  const dyn_body *bd = dyn_world_bodies(w);
-  double M = 0, lo[3] = { INFINITY, INFINITY, INFINITY },
-         hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-  for (int i = 0; i < dyn_world_body_count(w); i++) {
-    if (bd[i].is_static) continue;
-    double c[3] = { bd[i].r.x, bd[i].r.y, bd[i].r.z };
-    M += bd[i].mass;
-    for (int a = 0; a < 3; a++) {
-      lo[a] = fmin(lo[a], c[a]);
-      hi[a] = fmax(hi[a], c[a]);
-    }
-  }
-  if (!(M > 0)) return fabs(E0);
-  dyn_v3 g = dyn_world_get_settings(w)->gravity;
-  double d0 = hi[0] - lo[0], d1 = hi[1] - lo[1], d2 = hi[2] - lo[2];
-  double D = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
-  return fmax(fabs(E0), M * sqrt(g.x * g.x + g.y * g.y + g.z * g.z) * D);
-}
-
 /* The applied column: what the step applied (a step without rows applied
  * its empty solution). */
 static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
@@ -147,6 +128,7 @@ static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const ch
 typedef struct srun {
   exp_tctx *c;
   const char *scene, *solver, *integ, *fric;
+  dyn_metric_set cols;     /* the section kind's metric columns (DYN_METRICS_DRIFT, _ACCURACY) */
   char dump[EXP_PATH_MAX]; /* --dump-failures: this run's folder ("" = none) */
   FILE *index;             /* its failures.csv, open from the first dump */
 } srun;
@@ -159,49 +141,52 @@ static void row_head(const srun *r, exp_line *l) {
   exp_line_str(l, r->fric);
 }
 
-/* A row without numbers: step (0: none), status, applied, note. */
+/* A row without numbers: step (0: none), status, applied, note; the other
+ * metric columns empty. */
 static void bare_row(const srun *r, long step, const char *status, const char *applied,
                      const char *note, exp_line *l) {
   row_head(r, l);
-  if (step > 0)
-    exp_line_int(l, step);
-  else
-    exp_line_empty(l);
-  for (int k = 0; k < 7; k++) exp_line_empty(l);
-  exp_line_str(l, status);
-  exp_line_str(l, applied);
+  for (int i = 0; i < r->cols.n; i++) {
+    const char *name = dyn_metric_at(r->cols.col[i])->name;
+    if (strcmp(name, "step") == 0 && step > 0)
+      exp_line_int(l, step);
+    else if (strcmp(name, "status") == 0)
+      exp_line_str(l, status);
+    else if (strcmp(name, "applied") == 0)
+      exp_line_str(l, applied);
+    else
+      exp_line_empty(l);
+  }
   exp_line_str(l, note);
 }
 
-static void step_row(const srun *r, dyn_world *w, const dyn_world_metrics *m, double E0,
-                     double scale, const char *applied, const char *note, exp_line *l) {
+/* One metric value as a field: integers as integers, numbers as %.6e
+ * (exp_line_num), names as text, a measure that does not exist empty. */
+static void metric_field(exp_line *l, const dyn_metric_column *c, const dyn_metric_value *v) {
+  if (v->none)
+    exp_line_empty(l);
+  else if (c->type == DYN_METRIC_INT)
+    exp_line_int(l, (long)v->x);
+  else if (c->type == DYN_METRIC_STATUS || c->type == DYN_METRIC_APPLIED)
+    exp_line_str(l, v->text);
+  else
+    exp_line_num(l, v->x);
+}
+
+/* A step's row: the section's metric columns from libdynamics' table
+ * (dyn_metric_values), then the policy's note.  joint_error is empty when
+ * the scene has no joint (experiments/README.md, "accuracy"). */
+static void step_row(const srun *r, dyn_world *w, const dyn_run_step *st, const char *note,
+                     exp_line *l) {
+  dyn_metric_value v[DYN_METRIC_SET_MAX];
+  dyn_metric_values(&r->cols, w, st, v);
+  int no_joints = dyn_world_joint_count(w) == 0;
   row_head(r, l);
-  exp_line_int(l, m->step);
-  exp_line_num(l, m->t);
-  if (r->c->s->kind == EXP_DRIFT) {
-    exp_line_num(l, m->energy);
-    if (scale > 0.0)
-      exp_line_num(l, (m->energy - E0) / scale);
-    else
-      exp_line_empty(l);
-    exp_line_num(l, m->max_penetration);
-    exp_line_int(l, m->contacts);
-    exp_line_int(l, m->iterations);
-    exp_line_num(l, m->res_nat_inf);
-  } else {
-    exp_line_num(l, m->max_penetration);
-    if (dyn_world_joint_count(w) > 0)
-      exp_line_num(l, m->joint_error);
-    else
-      exp_line_empty(l); /* no joints: no joint error */
-    slv_residuals res = exp_last_residual(w);
-    exp_line_num(l, res.compl );
-    exp_line_num(l, res.infeas);
-    exp_line_num(l, m->res_nat_inf);
-    exp_line_int(l, m->iterations);
+  for (int i = 0; i < r->cols.n; i++) {
+    const dyn_metric_column *c = dyn_metric_at(r->cols.col[i]);
+    if (no_joints && strcmp(c->name, "joint_error") == 0) v[i].none = 1;
+    metric_field(l, c, &v[i]);
   }
-  exp_line_str(l, slv_status_str(m->status));
-  exp_line_str(l, applied);
   exp_line_str(l, note);
 }
 
@@ -223,6 +208,14 @@ long exp_source_default_steps(const exp_source *src, double dt) {
                : 0;
   dyn_model_free(m);
   return K;
+}
+
+double exp_source_drift_scale(const exp_source *src, double E0) {
+  dyn_model *m = NULL;
+  double S = exp_source_model(src, &m, NULL, NULL, 0) == DYN_OK ? dyn_model_drift_scale(m, E0)
+                                                                 : NAN;
+  dyn_model_free(m);
+  return S;
 }
 
 /* One "# world:" line of a scene source for its section's CSV preamble
@@ -258,8 +251,8 @@ void exp_scene_world_line(FILE *f, const exp_section *s, const exp_source *src) 
           "mass_min=%g mass_max=%g\n",
           src->line, src->scene, g->dt, g->contact.mu, g->contact.restitution, g->contact.k_erp,
           g->contact.cfm, g->contact.slop, g->margin, g->warm_start, g->warm_factor, g->opt.omega,
-          g->opt.max_iter, g->opt.tol, exp_world_enum_name("integrator", (int)g->integrator), nd,
-          nd ? lo : 0.0, hi);
+          g->opt.max_iter, g->opt.tol,
+          dyn_world_settings_enum_name("integrator", (int)g->integrator), nd, nd ? lo : 0.0, hi);
   dyn_world_free(w);
 }
 
@@ -313,13 +306,13 @@ static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *e
 typedef struct steps_ctx {
   srun *r;
   long K;
-  double E0, scale, limit, t_end;
+  double limit, t_end;
   int rc; /* 3 when a dump could not be written */
 } steps_ctx;
 
-/* One step of a scene task (exp_run_steps): the dump of a failed solve,
+/* One step of a scene task (dyn_world_run): the dump of a failed solve,
  * the row (a rejected step's ends the run), the watchdog for the next. */
-static int scene_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int scene_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   steps_ctx *q = ctx;
   srun *r = q->r;
   exp_tctx *c = r->c;
@@ -340,7 +333,7 @@ static int scene_step(void *ctx, dyn_world *w, const exp_step *st) {
   }
   c->nonconv |= st->m.status != SLV_CONVERGED;
   policy_note(w, &st->m, st->applied, note, sizeof note);
-  step_row(r, w, &st->m, q->E0, q->scale, st->applied, note, &l);
+  step_row(r, w, st, note, &l);
   exp_tctx_row(c, &l);
   if (st->k < q->K) arm_for_step(r, st->k + 1, q->limit, q->t_end);
   return 0;
@@ -349,15 +342,13 @@ static int scene_step(void *ctx, dyn_world *w, const exp_step *st) {
 /* The steps of a built scene; 0, or 3 when a dump could not be written. */
 static int run_steps(srun *r, dyn_world *w, const exp_source *src) {
   exp_tctx *c = r->c;
-  steps_ctx q = { r, 0, 0, 0, 0, 0, 0 };
+  steps_ctx q = { r, 0, 0, 0, 0 };
   q.K = src->steps > 0 ? src->steps
                        : dyn_model_default_steps(dyn_world_model(w), dyn_world_get_settings(w)->dt);
-  q.E0 = dyn_world_energy(w, NULL, NULL);
-  q.scale = drift_scale(w, q.E0);
   q.limit = exp_time_limit(c->pl, c->s);
   q.t_end = exp_now_s() + q.limit;
   arm_for_step(r, 1, q.limit, q.t_end);
-  exp_run_steps(w, q.K, scene_step, &q, NULL);
+  dyn_world_run(w, q.K, scene_step, &q, NULL);
   exp_wd_disarm(c->wd);
   return q.rc;
 }
@@ -367,12 +358,16 @@ int exp_scene_run(exp_tctx *c) {
   const exp_source *src = &c->s->src[t->src];
   const slv_solver *sv = t->solver.sv;
   int fr = t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : t->friction;
-  srun r = {
-    c,  src->scene, sv->name, integrator_str[t->integrator], fr >= 0 ? friction_str[fr] : "auto",
-    "", NULL
-  };
+  srun r = { .c = c,
+             .scene = src->scene,
+             .solver = sv->name,
+             .integ = dyn_world_settings_enum_name("integrator", t->integrator),
+             .fric = friction_name(fr) };
   exp_line l;
   char why[256];
+  /* the table's own lists: they resolve (tests/test_world_run.c) */
+  dyn_metric_set_init(&r.cols, c->s->kind == EXP_DRIFT ? DYN_METRICS_DRIFT : DYN_METRICS_ACCURACY,
+                      NULL, 0);
   if (fr < 0 || !takes_friction(sv, fr, why, sizeof why)) {
     if (fr < 0) snprintf(why, sizeof why, "%s takes no contact rows", sv->name);
     bare_row(&r, 0, "refused", "none", why, &l);
@@ -400,12 +395,18 @@ int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note,
   const slv_solver *sv = t->solver.sv;
   int fr = t->friction == EXP_FRICTION_AUTO && sv ? auto_friction(sv) : t->friction;
   const char *name = exp_solver_name(&c->pl->cfg, &t->solver);
-  const char *fric = fr >= 0 && fr < 4 ? friction_str[fr] : "auto";
+  const char *fric = friction_name(fr);
   exp_line l;
   if (c->s->kind == EXP_SCENES) {
     exp_scene_summary_row(c, name, fric, NULL, status, note, &l);
   } else {
-    srun r = { (exp_tctx *)c, src->scene, name, integrator_str[t->integrator], fric, "", NULL };
+    srun r = { .c = (exp_tctx *)c,
+               .scene = src->scene,
+               .solver = name,
+               .integ = dyn_world_settings_enum_name("integrator", t->integrator),
+               .fric = fric };
+    dyn_metric_set_init(&r.cols, c->s->kind == EXP_DRIFT ? DYN_METRICS_DRIFT : DYN_METRICS_ACCURACY,
+                        NULL, 0);
     bare_row(&r, 0, status, "none", note, &l);
   }
   if (exp_rbuf_add(out, "%s\n", l.s) != 0) return -1;
@@ -439,7 +440,7 @@ static void count_or_empty(exp_line *l, long v) {
 }
 
 void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *friction,
-                           const exp_run_summary *r, const char *status, const char *note,
+                           const dyn_run_summary *r, const char *status, const char *note,
                            exp_line *l) {
   const exp_source *src = &c->s->src[c->t->src];
   char params[EXP_MAX_PARAMS * 8], settings[EXP_MAX_SETTINGS * 8];
@@ -475,29 +476,28 @@ void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *fr
 
 /* The state of a summary run between its steps. */
 typedef struct summary_ctx {
-  exp_run_stats st;
+  dyn_run_stats st;
   const char *status; /* a rejected step's */
   char note[256];
 } summary_ctx;
 
-static int summary_step(void *ctx, dyn_world *w, const exp_step *st) {
+static int summary_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   summary_ctx *q = ctx;
   if (st->err != DYN_OK) {
     q->status = st->status;
     exp_fmt(q->note, sizeof q->note, "step %ld: %s", st->k, dyn_world_message(w));
     return 0;
   }
-  exp_run_stats_add(&q->st, &st->m);
+  dyn_run_stats_add(&q->st, &st->m);
   return 0;
 }
 
 /* The run of a built world and its summary row. */
 static void summary_steps(exp_tctx *c, dyn_world *w, const char *solver, const char *fric, long K) {
-  const exp_source *src = &c->s->src[c->t->src];
   summary_ctx q;
   exp_line l;
   char err[256] = "", extra[sizeof l.s + 2];
-  if (exp_run_stats_init(&q.st, w, src->scene, K, err, sizeof err) != 0) {
+  if (dyn_run_stats_init(&q.st, w, K, err, sizeof err) != DYN_OK) {
     exp_scene_summary_row(c, solver, fric, NULL, "error", err, &l);
     exp_tctx_row(c, &l);
     return;
@@ -509,14 +509,14 @@ static void summary_steps(exp_tctx *c, dyn_world *w, const char *solver, const c
   exp_scene_summary_row(c, solver, fric, NULL, "time_limit", err, &l);
   snprintf(extra, sizeof extra, "%s\n", l.s);
   exp_wd_arm(c->wd, limit, extra, 1);
-  exp_run_steps(w, K, summary_step, &q, NULL);
+  dyn_world_run(w, K, summary_step, &q, NULL);
   exp_wd_disarm(c->wd);
-  exp_run_summary r;
-  int have = exp_run_stats_summary(&q.st, w, &r) == 0;
+  dyn_run_summary r;
+  int have = dyn_run_stats_summary(&q.st, w, &r) == 0;
   c->nonconv |= have && r.not_converged > 0;
   exp_scene_summary_row(c, solver, fric, have ? &r : NULL, q.status ? q.status : "ok", q.note, &l);
   exp_tctx_row(c, &l);
-  exp_run_stats_free(&q.st);
+  dyn_run_stats_free(&q.st);
 }
 
 /* A built-in solver's task of a scenes section. */
@@ -524,7 +524,7 @@ int exp_scene_summary_run(exp_tctx *c) {
   const exp_source *src = &c->s->src[c->t->src];
   const slv_solver *sv = c->t->solver.sv;
   int fr = c->t->friction == EXP_FRICTION_AUTO ? auto_friction(sv) : c->t->friction;
-  const char *fric = fr >= 0 ? friction_str[fr] : "auto";
+  const char *fric = friction_name(fr);
   exp_line l;
   char why[512] = "";
   if (fr < 0 || !takes_friction(sv, fr, why, sizeof why)) {

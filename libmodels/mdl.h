@@ -88,7 +88,27 @@ typedef struct mdl_read_info {
   int lcplab_data;    /* 1: the file carries lcplab's custom data (written by
                          mdl_write_mjcf), whose exact values the model took */
   char warnings[512]; /* MuJoCo's warnings, one a line ("" for none) */
+  int actuators;      /* MuJoCo's actuators, listed in notes and left at zero
+                         control (lcplab drives none of them) */
+  int chain_bodies;   /* intermediate bodies added for bodies with several
+                         joints (only with approximate) */
+  char notes[2048];   /* what was left out or approximated, "; " between
+                         items ("" for none): nothing is dropped unsaid */
 } mdl_read_info;
+
+/* How a file is read. */
+typedef struct mdl_read_options {
+  int approximate;   /* 1: features lcplab cannot map exactly are
+                        approximated or dropped, each said in
+                        mdl_read_info.notes (docs/models.md, the table's
+                        "--approximate" column); 0: refused */
+  double chain_mass; /* with approximate: the mass of each intermediate
+                        body of a joint chain, as a fraction of the body's
+                        mass (> 0, default 0.01) */
+} mdl_read_options;
+
+/* approximate 0, chain_mass 0.01. */
+MDL_API mdl_read_options mdl_read_options_default(void);
 
 /* Reads the MJCF file at path into a new model (*out, the caller's to free
  * with dyn_model_free) and info (may be NULL).  On failure *out = NULL and:
@@ -98,6 +118,12 @@ typedef struct mdl_read_info {
  * 'NAME': ..."), MDL_ERR_MUJOCO, MDL_ERR_NOMEM.  No partial model is left. */
 MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *info, char *msg,
                               size_t msgcap);
+
+/* mdl_read_mjcf with options (NULL: the defaults, = mdl_read_mjcf).  The
+ * same for URDF files, which MuJoCo's compiler reads too.  MDL_ERR_INPUT
+ * for bad options. */
+MDL_API mdl_err mdl_read_model(const char *path, const mdl_read_options *o, dyn_model **out,
+                               mdl_read_info *info, char *msg, size_t msgcap);
 
 /* ---- MuJoCo's own run of a file (tests, comparisons) ------------------------------ */
 

@@ -61,24 +61,82 @@ mdl_err mdl_nomem(mdl_map *p) {
   return MDL_ERR_NOMEM;
 }
 
+/* ---- notes and approximations ---------------------------------------------------- */
+
+static void note_v(mdl_map *p, const char *fmt, va_list ap) {
+  size_t k = strlen(p->notes);
+  if (k + 3 >= sizeof p->notes) return;
+  if (k) {
+    strcpy(p->notes + k, "; ");
+    k += 2;
+  }
+  vsnprintf(p->notes + k, sizeof p->notes - k, fmt, ap);
+}
+
+void mdl_note(mdl_map *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  note_v(p, fmt, ap);
+  va_end(ap);
+}
+
+mdl_err mdl_approx(mdl_map *p, const char *how, const char *fmt, ...) {
+  char text[280];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (!p->opt_read.approximate)
+    return mdl_refuse(p, "%s; rerun with --approximate to %s", text, how);
+  int k = 0;
+  while (k < p->nap && p->ap_fmt[k] != fmt) k++;
+  if (k < p->nap) {
+    p->ap_count[k]++;
+  } else if (k < (int)(sizeof p->ap_fmt / sizeof p->ap_fmt[0])) {
+    p->ap_fmt[k] = fmt;
+    p->ap_count[k] = 0;
+    snprintf(p->ap_first[k], sizeof p->ap_first[k], "%s: %s", text, how);
+    p->nap++;
+  } else {
+    mdl_note(p, "%s: %s", text, how);
+  }
+  return MDL_OK;
+}
+
+void mdl_notes_finish(mdl_map *p) {
+  for (int k = 0; k < p->nap; k++) {
+    if (p->ap_count[k] > 0)
+      mdl_note(p, "%s (and %d more like it)", p->ap_first[k], p->ap_count[k]);
+    else
+      mdl_note(p, "%s", p->ap_first[k]);
+  }
+  p->nap = 0;
+}
+
 /* ---- the table of features refused ---------------------------------------------- */
 
-/* Elements of a kind lcplab does not simulate: the first one is named. */
+/* Elements of a kind lcplab does not simulate: each is named; approximate
+ * drops them (said in the notes). */
 typedef struct mdl_refused_kind {
   int mjModel_count_offset; /* offsetof(mjModel, count) */
   mjtObj type;
-  const char *feature;
+  const char *feature, *how;
 } mdl_refused_kind;
 
 static const mdl_refused_kind refused_kinds[] = {
-  { offsetof(mjModel, ntendon), mjOBJ_TENDON, "tendons are not simulated" },
-  { offsetof(mjModel, nu), mjOBJ_ACTUATOR,
-    "actuators are not simulated (lcplab's motors are "
-    "lcplab's custom data)" },
-  { offsetof(mjModel, nsensor), mjOBJ_SENSOR, "sensors are not simulated" },
-  { offsetof(mjModel, npair), mjOBJ_PAIR, "explicit contact pairs are not simulated" },
-  { offsetof(mjModel, nhfield), mjOBJ_HFIELD, "height fields are not simulated" },
-  { offsetof(mjModel, nskin), mjOBJ_SKIN, "skins are not simulated" },
+  { offsetof(mjModel, ntendon), mjOBJ_TENDON, "tendons are not simulated", "drop it" },
+  { offsetof(mjModel, npair), mjOBJ_PAIR, "explicit contact pairs are not simulated",
+    "drop it (geoms then touch by contype and conaffinity)" },
+};
+
+/* Elements that do not act on the bodies: listed in the notes. */
+static const struct {
+  int mjModel_count_offset;
+  mjtObj type;
+  const char *what;
+} listed_kinds[] = {
+  { offsetof(mjModel, nsensor), mjOBJ_SENSOR, "sensor (measures, does not act; not computed)" },
+  { offsetof(mjModel, nskin), mjOBJ_SKIN, "skin (drawing only)" },
 };
 
 /* The option flags lcplab's step has no switch for. */
@@ -91,55 +149,112 @@ static const struct {
   { mjDSBL_GRAVITY, "gravity" },       { mjDSBL_FILTERPARENT, "filterparent" },
 };
 
+static const char *const geom_types[] = { "plane",     "hfield",   "sphere", "capsule",
+                                          "ellipsoid", "cylinder", "box",    "mesh" };
+
 static mdl_err refuse_geom(mdl_map *p, int g) {
   const mjModel *mj = p->mj;
-  char lab[96];
-  mdl_mj_label(lab, sizeof lab, mj, mjOBJ_GEOM, g);
-  static const char *const types[] = { "plane",     "hfield",   "sphere", "capsule",
-                                       "ellipsoid", "cylinder", "box",    "mesh" };
+  char lab[200], g1[96], b1[96];
+  mdl_mj_label(g1, sizeof g1, mj, mjOBJ_GEOM, g);
+  mdl_mj_label(b1, sizeof b1, mj, mjOBJ_BODY, mj->geom_bodyid[g]);
+  if (mdl_mj_name(mj, mjOBJ_GEOM, g)[0]) /* a geom without a name: its body too */
+    snprintf(lab, sizeof lab, "%s", g1);
+  else
+    snprintf(lab, sizeof lab, "%s (%s)", g1, b1);
   int t = mj->geom_type[g];
-  if (t == mjGEOM_HFIELD || t == mjGEOM_ELLIPSOID || t == mjGEOM_CYLINDER)
-    return mdl_refuse(p,
-                      "%s: type %s is not simulated (lcplab's shapes: sphere, box, capsule, "
-                      "plane, mesh as its convex hull)",
-                      lab, types[t]);
+  if (t == mjGEOM_HFIELD)
+    return mdl_refuse(p, "%s: type hfield (height fields) is not simulated", lab);
+  if (t == mjGEOM_ELLIPSOID || t == mjGEOM_CYLINDER) {
+    mdl_err e = mdl_approx(p, "take the convex hull of points on its surface",
+                           "%s: type %s is not simulated (lcplab's shapes: sphere, box, capsule, "
+                           "plane, mesh as its convex hull)",
+                           lab, geom_types[t]);
+    if (e != MDL_OK) return e;
+  }
   if (t < 0 || t > mjGEOM_MESH) return mdl_refuse(p, "%s: geom type %d is not simulated", lab, t);
   int cd = mj->geom_condim[g];
-  if (cd != 1 && cd != 3)
-    return mdl_refuse(p,
-                      "%s: condim %d (torsional or rolling friction) is not simulated: "
-                      "condim 3 (or 1, frictionless)",
-                      lab, cd);
-  if (mj->geom_margin[g] != 0.0 || mj->geom_gap[g] != 0.0)
-    return mdl_refuse(p,
-                      "%s: margin and gap are MuJoCo's contact detection distances, not "
-                      "mapped (lcplab's margin is a world setting)",
-                      lab);
+  if (cd != 1 && cd != 3) {
+    mdl_err e =
+        mdl_approx(p, "use condim 3 (sliding friction only)",
+                   "%s: condim %d (torsional or rolling friction) is not simulated", lab, cd);
+    if (e != MDL_OK) return e;
+  }
+  if (mj->geom_margin[g] != 0.0 || mj->geom_gap[g] != 0.0) {
+    mdl_err e = mdl_approx(p, "ignore them (lcplab's margin is a world setting)",
+                           "%s: margin and gap (MuJoCo's contact detection distances) are not "
+                           "mapped",
+                           lab);
+    if (e != MDL_OK) return e;
+  }
   if (mj->geom_priority[g] != 0)
-    return mdl_refuse(p,
-                      "%s: priority is not mapped (lcplab combines materials by the "
-                      "maximum)",
-                      lab);
+    return mdl_approx(p, "ignore it (materials combine by the maximum)",
+                      "%s: priority is not mapped", lab);
   return MDL_OK;
 }
 
+/* What a joint's own parameters need (stiffness, damping, frictionloss,
+ * ref and range map on hinges and slides: mjcf_read_joints.c). */
 static mdl_err refuse_joint(mdl_map *p, int j) {
   const mjModel *mj = p->mj;
   char lab[96];
   mdl_mj_label(lab, sizeof lab, mj, mjOBJ_JOINT, j);
-  int dof = mj->jnt_dofadr[j];
-  if (mj->jnt_stiffness[j] != 0.0)
-    return mdl_refuse(p, "%s: stiffness is not mapped (joint springs are lcplab's erp and cfm)",
-                      lab);
-  if (mj->dof_damping[dof] != 0.0 || mj->dof_armature[dof] != 0.0 ||
-      mj->dof_frictionloss[dof] != 0.0)
-    return mdl_refuse(p, "%s: damping, armature and frictionloss are not mapped", lab);
-  if (mj->jnt_margin[j] != 0.0) return mdl_refuse(p, "%s: margin is not mapped", lab);
-  int t = mj->jnt_type[j];
-  if ((t == mjJNT_HINGE || t == mjJNT_SLIDE) && mj->qpos0[mj->jnt_qposadr[j]] != 0.0)
-    return mdl_refuse(p, "%s: ref (a nonzero reference position) is not mapped", lab);
-  if (t == mjJNT_BALL && mj->jnt_limited[j])
-    return mdl_refuse(p, "%s: a ball joint's limit is not simulated", lab);
+  int dof = mj->jnt_dofadr[j], t = mj->jnt_type[j];
+  int coord = t == mjJNT_HINGE || t == mjJNT_SLIDE;
+  mdl_err e = MDL_OK;
+  if (!coord && (mj->jnt_stiffness[j] != 0.0 || mj->dof_damping[dof] != 0.0 ||
+                 mj->dof_frictionloss[dof] != 0.0))
+    e = mdl_approx(p, "drop them",
+                   "%s: stiffness, damping and frictionloss of a %s joint are not mapped (of "
+                   "hinges and slides they are)",
+                   lab, t == mjJNT_BALL ? "ball" : "free");
+  if (e == MDL_OK && mj->dof_armature[dof] != 0.0)
+    e = mdl_approx(p, "drop it",
+                   "%s: armature (a joint-space inertia) has no place in maximal coordinates", lab);
+  if (e == MDL_OK && mj->jnt_margin[j] != 0.0)
+    e = mdl_approx(p, "ignore it", "%s: a limit's margin is not mapped", lab);
+  if (e == MDL_OK && t == mjJNT_BALL && mj->jnt_limited[j])
+    e = mdl_approx(p, "drop the limit", "%s: a ball joint's limit is not simulated", lab);
+  return e;
+}
+
+/* Actuators: listed and left at zero control; one whose force at zero
+ * control is not zero (a position or velocity servo's bias) is refused. */
+static mdl_err map_actuators(mdl_map *p) {
+  const mjModel *mj = p->mj;
+  char lab[96];
+  for (int u = 0; u < mj->nu; u++) {
+    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, u);
+    const mjtNum *bias = mj->actuator_biasprm + mjNBIAS * u;
+    if (mj->actuator_biastype[u] != mjBIAS_NONE && (bias[0] != 0 || bias[1] != 0 || bias[2] != 0)) {
+      mdl_err e = mdl_approx(p, "drop it",
+                             "%s: a servo (its bias acts at zero control) is not simulated", lab);
+      if (e != MDL_OK) return e;
+    }
+  }
+  p->nact = mj->nu;
+  if (mj->nu > 0) {
+    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, 0);
+    mdl_note(p, "%d actuator%s (%s%s) listed and left at zero control", mj->nu,
+             mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
+  }
+  return MDL_OK;
+}
+
+static mdl_err map_option_features(mdl_map *p) {
+  const mjModel *mj = p->mj;
+  for (size_t k = 0; k < sizeof refused_flags / sizeof refused_flags[0]; k++)
+    if (mj->opt.disableflags & refused_flags[k].bit)
+      return mdl_refuse(p, "option flag %s=\"disable\" is not mapped", refused_flags[k].name);
+  if (mj->opt.density != 0.0 || mj->opt.viscosity != 0.0 || mj->opt.wind[0] != 0.0 ||
+      mj->opt.wind[1] != 0.0 || mj->opt.wind[2] != 0.0) {
+    mdl_err e = mdl_approx(p, "drop them",
+                           "option density, viscosity and wind (a medium's forces) are not "
+                           "simulated");
+    if (e != MDL_OK) return e;
+  }
+  if (mj->opt.enableflags)
+    return mdl_refuse(p, "option flags override, energy, fwdinv, sensornoise and multiccd are "
+                         "not mapped");
   return MDL_OK;
 }
 
@@ -148,32 +263,34 @@ mdl_err mdl_map_features(mdl_map *p) {
   char lab[96];
   for (size_t k = 0; k < sizeof refused_kinds / sizeof refused_kinds[0]; k++) {
     int n = *(const int *)((const char *)mj + refused_kinds[k].mjModel_count_offset);
-    if (n > 0) {
-      mdl_mj_label(lab, sizeof lab, mj, refused_kinds[k].type, 0);
-      return mdl_refuse(p, "%s: %s", lab, refused_kinds[k].feature);
+    for (int i = 0; i < n; i++) {
+      mdl_mj_label(lab, sizeof lab, mj, refused_kinds[k].type, i);
+      mdl_err e = mdl_approx(p, refused_kinds[k].how, "%s: %s", lab, refused_kinds[k].feature);
+      if (e != MDL_OK) return e;
     }
   }
-  for (size_t k = 0; k < sizeof refused_flags / sizeof refused_flags[0]; k++)
-    if (mj->opt.disableflags & refused_flags[k].bit)
-      return mdl_refuse(p, "option flag %s=\"disable\" is not mapped", refused_flags[k].name);
-  if (mj->opt.density != 0.0 || mj->opt.viscosity != 0.0 || mj->opt.wind[0] != 0.0 ||
-      mj->opt.wind[1] != 0.0 || mj->opt.wind[2] != 0.0)
-    return mdl_refuse(p, "option density, viscosity and wind (a medium's forces) are not "
-                         "simulated");
-  if (mj->opt.enableflags)
-    return mdl_refuse(p, "option flags override, energy, fwdinv, sensornoise and multiccd are "
-                         "not mapped");
+  for (size_t k = 0; k < sizeof listed_kinds / sizeof listed_kinds[0]; k++) {
+    int n = *(const int *)((const char *)mj + listed_kinds[k].mjModel_count_offset);
+    if (n > 0) mdl_note(p, "%d %s left out", n, listed_kinds[k].what);
+  }
+  mdl_err e = map_option_features(p);
+  if (e == MDL_OK) e = map_actuators(p);
+  if (e != MDL_OK) return e;
+  if (mj->nhfield > 0) {
+    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_HFIELD, 0);
+    return mdl_refuse(p, "%s: height fields are not simulated", lab);
+  }
   for (int b = 0; b < mj->nbody; b++)
     if (mj->body_mocapid[b] >= 0) {
       mdl_mj_label(lab, sizeof lab, mj, mjOBJ_BODY, b);
       return mdl_refuse(p, "%s: mocap bodies are not simulated", lab);
     }
   for (int g = 0; g < mj->ngeom; g++) {
-    mdl_err e = refuse_geom(p, g);
+    e = refuse_geom(p, g);
     if (e != MDL_OK) return e;
   }
   for (int j = 0; j < mj->njnt; j++) {
-    mdl_err e = refuse_joint(p, j);
+    e = refuse_joint(p, j);
     if (e != MDL_OK) return e;
   }
   for (int q = 0; q < mj->neq; q++) {
@@ -263,7 +380,10 @@ static mdl_err map_all(mdl_map *p) {
   if (e == MDL_OK) e = mdl_map_joints(p);
   if (e == MDL_OK) e = mdl_map_exclusions(p);
   if (e == MDL_OK) mdl_map_options(p);
-  if (e == MDL_OK && mdl_lcplab_present(p->mj)) e = mdl_lcplab_apply(p);
+  if (e == MDL_OK && mdl_lcplab_present(p->mj))
+    e = mdl_lcplab_apply(p);
+  else if (e == MDL_OK)
+    e = mdl_map_parent_exclusions(p);
   return e;
 }
 
@@ -283,8 +403,8 @@ static mjModel *load_file(const char *path, char *warn, size_t wcap, char *msg, 
 
 /* Compile, run the kinematics and map, all inside the guard g (set up by
  * the caller): MuJoCo's errors return here through g. */
-static mdl_err load_and_map(const char *path, mdl_guard *g, dyn_model **out, mdl_read_info *info,
-                            char *msg, size_t cap) {
+static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_guard *g,
+                            dyn_model **out, mdl_read_info *info, char *msg, size_t cap) {
   /* what the code after a jump reads is volatile or on the heap */
   mjModel *volatile mj = NULL;
   mjData *volatile d = NULL;
@@ -302,6 +422,7 @@ static mdl_err load_and_map(const char *path, mdl_guard *g, dyn_model **out, mdl
       d = mj_makeData(mj);
       mj_kinematics(mj, d);
       p->path = path;
+      p->opt_read = *o;
       p->mj = mj;
       p->d = d;
       p->msg = msg;
@@ -319,6 +440,11 @@ static mdl_err load_and_map(const char *path, mdl_guard *g, dyn_model **out, mdl
       if (e == MDL_OK && info) {
         info->timestep = mj->opt.timestep;
         info->lcplab_data = mdl_lcplab_present(mj);
+        info->actuators = p->nact;
+        info->chain_bodies = p->nchain;
+        mdl_notes_finish(p);
+        if (p->nchain > 0) mdl_note(p, "%d intermediate bodies of joint chains added", p->nchain);
+        snprintf(info->notes, sizeof info->notes, "%s", p->notes);
       }
     }
   } else {
@@ -334,17 +460,35 @@ static mdl_err load_and_map(const char *path, mdl_guard *g, dyn_model **out, mdl
   return e;
 }
 
+mdl_read_options mdl_read_options_default(void) {
+  mdl_read_options o;
+  memset(&o, 0, sizeof o);
+  o.chain_mass = 0.01;
+  return o;
+}
+
 mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *info, char *msg,
                       size_t msgcap) {
+  return mdl_read_model(path, NULL, out, info, msg, msgcap);
+}
+
+mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model **out,
+                       mdl_read_info *info, char *msg, size_t msgcap) {
   if (out) *out = NULL;
   if (info) memset(info, 0, sizeof *info);
   if (!path || !out) {
-    mdl_msg(msg, msgcap, "mdl_read_mjcf: %s is NULL", path ? "out" : "the path");
+    mdl_msg(msg, msgcap, "mdl_read_model: %s is NULL", path ? "out" : "the path");
+    return MDL_ERR_INPUT;
+  }
+  mdl_read_options o = opts ? *opts : mdl_read_options_default();
+  if (!(o.chain_mass > 0.0 && o.chain_mass <= 1.0) || (o.approximate != 0 && o.approximate != 1)) {
+    mdl_msg(msg, msgcap, "mdl_read_model: approximate=%d must be 0 or 1, chain_mass=%g in (0, 1]",
+            o.approximate, o.chain_mass);
     return MDL_ERR_INPUT;
   }
   mdl_guard g;
   mdl_guard_enter(&g);
-  mdl_err e = load_and_map(path, &g, out, info, msg, msgcap);
+  mdl_err e = load_and_map(path, &o, &g, out, info, msg, msgcap);
   if (info && g.warnings[0]) {
     size_t k = strlen(info->warnings);
     snprintf(info->warnings + k, sizeof info->warnings - k, "%s%s", k ? "\n" : "", g.warnings);

@@ -26,6 +26,14 @@ enum { MDL_KEY_TREE, MDL_KEY_EQ };
 
 typedef struct mdl_map {
   const char *path;
+  mdl_read_options opt_read; /* approximate, chain_mass */
+  char notes[2048];          /* what was approximated or left out */
+  int nact, nchain;          /* actuators listed; chain bodies added */
+  /* approximations, one entry per kind (its format): the first element's
+   * text and how many more (mdl_approx; mdl_notes_finish) */
+  const char *ap_fmt[24];
+  int ap_count[24], nap;
+  char ap_first[24][320];
   const mjModel *mj;
   const mjData *d;
   char *msg;
@@ -78,6 +86,27 @@ mdl_err mdl_refuse(mdl_map *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A refusal that --approximate lifts: refused ("PATH: " + the text + ";
+ * rerun with --approximate to HOW") without it, else the text and HOW
+ * appended to the notes and MDL_OK. */
+mdl_err mdl_approx(mdl_map *p, const char *how, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The formatted text appended to the notes ("; " between items). */
+void mdl_note(mdl_map *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The approximations into the notes, one line per kind ("..., and N more"). */
+void mdl_notes_finish(mdl_map *p);
+/* MuJoCo's filterparent and weld exclusions (third-party files). */
+mdl_err mdl_map_parent_exclusions(mdl_map *p);
+/* Cylinders and ellipsoids as hulls of points on their surface (approximate). */
+mdl_err mdl_hull_of_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts);
 
 /* msg = "PATH: out of memory"; returns MDL_ERR_NOMEM. */
 mdl_err mdl_nomem(mdl_map *p);

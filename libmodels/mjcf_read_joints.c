@@ -12,11 +12,20 @@
  *                   (b) at the world anchor and axis (xanchor, xaxis), the
  *                   range as its limit;
  *   ball            a ball joint at the anchor;
- *   two hinges      at one point, axes not parallel: a hinge-2 joint (the
- *                   first axis fixed in the parent, the second in the
- *                   body; the second's range as its limit);
- *   anything else   refused (several joints tie one body to its parent in
- *                   MuJoCo, one joint in lcplab).
+ *   two hinges      at one point, axes not parallel, nothing on the first
+ *                   (range, spring, friction): a hinge-2 joint (the first
+ *                   axis fixed in the parent, the second in the body; the
+ *                   second's range as its limit);
+ *   anything else   (several joints, each moving the body in the frame the
+ *                   ones before it leave: MuJoCo's kinematics) with
+ *                   approximate: a chain, one lcplab joint per MuJoCo joint,
+ *                   through intermediate bodies of a small mass (chain_mass
+ *                   times the body's, at the joint's anchor); without it,
+ *                   refused.
+ * A hinge's or slide's range, stiffness (with springref), damping and
+ * frictionloss are its limit, spring and a motor of target speed 0 and
+ * force frictionloss (joint friction), all relative to qpos0 (ref): lcplab's
+ * coordinate is 0 at the initial pose.
  * A joint's coordinate is the child's motion relative to its parent;
  * lcplab's is b's relative to a.  Where the parent is the world, the body
  * is a and the world b = -1, so the axes are taken negated and the order
@@ -41,18 +50,43 @@ static int add(mdl_map *p, int kind_key, int id) {
   return j;
 }
 
+/* Range, spring and friction of hinge or slide j on x's coordinate (the
+ * header): lcplab's coordinate is MuJoCo's less qpos0. */
 static void set_limit(dyn_joint_def *x, const mjModel *mj, int j) {
-  if (!mj->jnt_limited[j]) return;
-  x->limit.enabled = 1;
-  x->limit.lo = mj->jnt_range[2 * j];
-  x->limit.hi = mj->jnt_range[2 * j + 1];
+  int t = mj->jnt_type[j], dof = mj->jnt_dofadr[j], qa = mj->jnt_qposadr[j];
+  if (t != mjJNT_HINGE && t != mjJNT_SLIDE) return;
+  double q0 = mj->qpos0[qa];
+  if (mj->jnt_limited[j]) {
+    x->limit.enabled = 1;
+    x->limit.lo = mj->jnt_range[2 * j] - q0;
+    x->limit.hi = mj->jnt_range[2 * j + 1] - q0;
+  }
+  double k = mj->jnt_stiffness[j], c = mj->dof_damping[dof];
+  if (k > 0.0 || c > 0.0) {
+    x->spring.enabled = 1;
+    x->spring.stiffness = k;
+    x->spring.damping = c;
+    x->spring.ref = mj->qpos_spring[qa] - q0;
+  }
+  if (mj->dof_frictionloss[dof] > 0.0) {
+    x->motor.enabled = 1;
+    x->motor.target_vel = 0.0;
+    x->motor.max_force = mj->dof_frictionloss[dof];
+  }
+}
+
+/* 1 if hinge j has nothing on its coordinate (range, spring, friction, ref). */
+static int bare(const mjModel *mj, int j) {
+  int dof = mj->jnt_dofadr[j];
+  return !mj->jnt_limited[j] && mj->jnt_stiffness[j] == 0.0 && mj->dof_damping[dof] == 0.0 &&
+         mj->dof_frictionloss[dof] == 0.0 && mj->qpos0[mj->jnt_qposadr[j]] == 0.0;
 }
 
 static void set_name(dyn_joint_def *x, const char *name) {
   snprintf(x->name, sizeof x->name, "%s", name);
 }
 
-static mdl_err refuse_layout(mdl_map *p, int b) {
+static mdl_err approx_layout(mdl_map *p, int b) {
   const mjModel *mj = p->mj;
   static const char *const type[] = { "free", "ball", "slide", "hinge" };
   char lab[96], list[160] = "";
@@ -62,17 +96,35 @@ static mdl_err refuse_layout(mdl_map *p, int b) {
     strcat(list, k ? ", " : "");
     strcat(list, t >= 0 && t <= 3 ? type[t] : "?");
   }
-  return mdl_refuse(p,
-                    "%s: joints (%s) to its parent are not mapped: lcplab ties a body to "
-                    "its parent by one joint (hinge, slide, ball, free, or two hinges at one "
+  return mdl_approx(p, "chain them through intermediate bodies of small mass",
+                    "%s: joints (%s) to its parent are not mapped exactly: lcplab ties a body "
+                    "to its parent by one joint (hinge, slide, ball, free, or two hinges at one "
                     "point: hinge-2)",
                     lab, list);
 }
 
-/* One hinge, slide or ball joint j of body b. */
-static void map_single(mdl_map *p, int b, int j) {
+/* An intermediate body of the chain of body b, at world point at: mass
+ * chain_mass m_b, inertia chain_mass times b's mean principal moment. */
+static int chain_body(mdl_map *p, int b, dyn_v3 at) {
   const mjModel *mj = p->mj;
-  int parent = mj->body_parentid[b];
+  double f = p->opt_read.chain_mass, *I = mj->body_inertia + 3 * b;
+  double mean = (I[0] + I[1] + I[2]) / 3.0;
+  int i = p->nb++;
+  dyn_body_def *x = &p->body[i];
+  *x = dyn_body_def_default();
+  x->mass = f * mj->body_mass[b];
+  x->I_b = dyn_m3_scale(dyn_m3_identity(), f * (mean > 0.0 ? mean : 1e-6 * mj->body_mass[b]));
+  x->r = at;
+  x->q = mdl_quat(p->d->xquat + 4 * b);
+  p->body_elem[i] = b;
+  p->nchain++;
+  return i;
+}
+
+/* One lcplab joint for MuJoCo joint j between lcplab bodies pa (-1: the
+ * world) and pb, with the rules of map_single. */
+static void chain_joint(mdl_map *p, int b, int j, int pa, int pb) {
+  const mjModel *mj = p->mj;
   dyn_joint_def *x = &p->joint[add(p, MDL_KEY_TREE, b)];
   int t = mj->jnt_type[j];
   x->kind = t == mjJNT_HINGE   ? DYN_JOINT_HINGE
@@ -80,17 +132,44 @@ static void map_single(mdl_map *p, int b, int j) {
                                : DYN_JOINT_BALL;
   dyn_v3 axis = mdl_v3(p->d->xaxis + 3 * j);
   x->anchor = mdl_v3(p->d->xanchor + 3 * j);
-  if (parent == 0) {
-    x->a = p->lc_body[b];
+  if (pa < 0) {
+    x->a = pb;
     x->b = -1;
     axis = dyn_v3_neg(axis);
   } else {
-    x->a = p->lc_body[parent];
-    x->b = p->lc_body[b];
+    x->a = pa;
+    x->b = pb;
   }
   if (t != mjJNT_BALL) x->axis1 = axis;
   set_limit(x, mj, j);
   set_name(x, mdl_mj_name(mj, mjOBJ_JOINT, j));
+}
+
+/* Body b's joints as a chain (approximate; refused before without it). */
+static mdl_err map_chain(mdl_map *p, int b) {
+  const mjModel *mj = p->mj;
+  int n = mj->body_jntnum[b], j0 = mj->body_jntadr[b], parent = mj->body_parentid[b];
+  for (int k = 0; k < n; k++)
+    if (mj->jnt_type[j0 + k] == mjJNT_FREE) {
+      char lab[96];
+      mdl_mj_label(lab, sizeof lab, mj, mjOBJ_BODY, b);
+      return mdl_refuse(p, "%s: a free joint with other joints is not mapped", lab);
+    }
+  mdl_err e = approx_layout(p, b);
+  if (e != MDL_OK) return e;
+  int prev = parent == 0 ? -1 : p->lc_body[parent];
+  for (int k = 0; k < n; k++) {
+    int next = k + 1 < n ? chain_body(p, b, mdl_v3(p->d->xanchor + 3 * (j0 + k))) : p->lc_body[b];
+    chain_joint(p, b, j0 + k, prev, next);
+    prev = next;
+  }
+  return MDL_OK;
+}
+
+/* One hinge, slide or ball joint j of body b. */
+static void map_single(mdl_map *p, int b, int j) {
+  int parent = p->mj->body_parentid[b];
+  chain_joint(p, b, j, parent == 0 ? -1 : p->lc_body[parent], p->lc_body[b]);
 }
 
 /* Two hinges j, j + 1 of body b at one point: a hinge-2, or -1 (refused). */
@@ -107,7 +186,7 @@ static int map_two_hinges(mdl_map *p, int b, int j) {
   /* the limit is on the axis fixed in b: the second hinge (the first where
    * the parent is the world, which is then b) */
   int lim = parent == 0 ? j : j + 1, free_one = parent == 0 ? j + 1 : j;
-  if (mj->jnt_limited[free_one]) return -1;
+  if (!bare(mj, free_one)) return -1;
   dyn_joint_def *x = &p->joint[add(p, MDL_KEY_TREE, b)];
   x->kind = DYN_JOINT_HINGE2;
   x->anchor = p1;
@@ -157,7 +236,7 @@ static mdl_err map_body_joints(mdl_map *p, int b) {
     return MDL_OK;
   }
   if (n == 2 && map_two_hinges(p, b, j0) == 0) return MDL_OK;
-  return refuse_layout(p, b);
+  return map_chain(p, b);
 }
 
 /* 1 if weld q holds body2 where it starts in body1's frame (eq_data:
@@ -225,7 +304,7 @@ static mdl_err map_equality(mdl_map *p, int q) {
 
 mdl_err mdl_map_joints(mdl_map *p) {
   const mjModel *mj = p->mj;
-  size_t cap = (size_t)mj->nbody + (size_t)mj->neq + 1;
+  size_t cap = (size_t)mj->nbody + (size_t)mj->njnt + (size_t)mj->neq + 1;
   p->joint = calloc(cap, sizeof *p->joint);
   p->jkey_kind = malloc(cap * sizeof *p->jkey_kind);
   p->jkey_id = malloc(cap * sizeof *p->jkey_id);

@@ -371,8 +371,9 @@ static int mapped_joint(const mdl_map *p, int kind, int id) {
   return -1;
 }
 
-/* Record r (MDL_J_*) as a joint def, bodies in the model's indices. */
-static dyn_joint_def joint_of_record(const mjtNum *r) {
+/* Record r (MDL_J_*, n numbers) as a joint def, bodies in the model's
+ * indices (a record of MDL_J_N_NOSPRING numbers has no spring). */
+static dyn_joint_def joint_of_record(const mjtNum *r, int n) {
   dyn_joint_def x = dyn_joint_def_default();
   x.kind = (dyn_joint_kind)(int)r[MDL_J_KIND];
   x.a = (int)r[MDL_J_A];
@@ -395,6 +396,13 @@ static dyn_joint_def joint_of_record(const mjtNum *r) {
   x.motor.target_vel = M[1];
   x.motor.max_force = M[2];
   x.motor.cfm = M[3];
+  if (n >= MDL_J_N) {
+    const mjtNum *S = r + MDL_J_SPRING;
+    x.spring.enabled = S[0] != 0.0;
+    x.spring.stiffness = S[1];
+    x.spring.damping = S[2];
+    x.spring.ref = S[3];
+  }
   return x;
 }
 
@@ -474,12 +482,14 @@ static mdl_err apply_joints(mdl_map *p, int nj) {
   for (int i = 0; e == MDL_OK && i < nj; i++) {
     char nm[64];
     snprintf(nm, sizeof nm, MDL_PREFIX "joint:%d", i);
-    const mjtNum *r = numeric(p->mj, nm, MDL_J_N);
+    int n = MDL_J_N;
+    const mjtNum *r = numeric(p->mj, nm, n);
+    if (!r) r = numeric(p->mj, nm, n = MDL_J_N_NOSPRING);
     if (!r) {
       e = edited(p, nm);
       break;
     }
-    dyn_joint_def x = joint_of_record(r);
+    dyn_joint_def x = joint_of_record(r, n);
     text_into(p->mj, nm, x.name);
     int as = (int)r[MDL_J_AS], elem = (int)r[MDL_J_ELEM], m1, m2;
     if (!claim(p, &x, as, elem, &m1, &m2) || (m1 >= 0 && claimed[m1]) || (m2 >= 0 && claimed[m2])) {

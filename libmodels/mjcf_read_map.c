@@ -10,7 +10,7 @@
  *            R^T (R of body_iquat, the principal axes in the body frame),
  *            at r = xipos (lcplab's body frame has its origin at the centre
  *            of mass) and q = xquat; initial velocities zero (qvel0).  The
- *            world body becomes a static body named "world" when it holds
+ *            world body becomes a static body named "worldbody" when it holds
  *            geoms or sites.
  *   shape    each geom (then each site) of a body, at its pose in the
  *            body's frame (geom_pos less body_ipos, geom_quat): sphere,
@@ -50,9 +50,11 @@ mdl_err mdl_map_bodies(mdl_map *p) {
   const mjData *d = p->d;
   int world = mj->body_geomnum[0] > 0;
   for (int s = 0; !world && s < mj->nsite; s++) world = mj->site_bodyid[s] == 0;
+  /* room for the intermediate bodies of joint chains (mjcf_read_joints.c) */
+  size_t cap = (size_t)mj->nbody + (size_t)mj->njnt + 1;
   p->lc_body = malloc((size_t)mj->nbody * sizeof *p->lc_body);
-  p->body = calloc((size_t)mj->nbody, sizeof *p->body);
-  p->body_elem = malloc((size_t)mj->nbody * sizeof *p->body_elem);
+  p->body = calloc(cap, sizeof *p->body);
+  p->body_elem = malloc(cap * sizeof *p->body_elem);
   if (!p->lc_body || !p->body || !p->body_elem) return mdl_nomem(p);
   p->nb = 0;
   for (int b = 0; b < mj->nbody; b++) {
@@ -67,7 +69,9 @@ mdl_err mdl_map_bodies(mdl_map *p) {
     }
     dyn_body_def *x = &p->body[p->nb];
     *x = dyn_body_def_default();
-    set_name(x->name, mdl_mj_name(mj, mjOBJ_BODY, b));
+    /* MJCF reserves "world" for its world body: the static body holding
+     * its geoms is "worldbody", so that the model can be written again */
+    set_name(x->name, b == 0 ? "worldbody" : mdl_mj_name(mj, mjOBJ_BODY, b));
     x->q = mdl_quat(d->xquat + 4 * b);
     if (mj->body_weldid[b] == 0) {
       x->is_static = 1;
@@ -129,7 +133,9 @@ static mdl_err map_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
     x->geom.nverts = n;
     break;
   }
-  default: break; /* refused by mdl_map_features */
+  case mjGEOM_CYLINDER:
+  case mjGEOM_ELLIPSOID: return mdl_hull_of_geom(p, g, x, verts); /* approximate only */
+  default: break;                                                 /* refused by mdl_map_features */
   }
   return MDL_OK;
 }
@@ -176,6 +182,7 @@ mdl_err mdl_map_shapes(mdl_map *p) {
       continue;
     }
     int g = p->shape_elem[s];
+    /* condim 4 and 6 (approximate only): their sliding friction */
     double mu = mj->geom_condim[g] == 1 ? 0.0 : mj->geom_friction[3 * g];
     int k = 0;
     while (k < p->nm && p->mat[k].mu != mu) k++;

@@ -236,6 +236,9 @@ static void write_custom_joint(mdl_writer *w, int j) {
   const dyn_joint_motor *M = &d->motor;
   double mot[4] = { M->enabled, M->target_vel, M->max_force, M->cfm };
   memcpy(x + MDL_J_MOTOR, mot, sizeof mot);
+  const dyn_joint_springdamper *S = &d->spring;
+  double spr[4] = { S->enabled, S->stiffness, S->damping, S->ref };
+  memcpy(x + MDL_J_SPRING, spr, sizeof spr);
   x[MDL_J_AS] = w->t.as[j];
   x[MDL_J_ELEM] = w->t.elem[j];
   mdl_w_printf(w, "    <numeric name=\"lcplab:joint:%d\"", j);

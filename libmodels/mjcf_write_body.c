@@ -174,9 +174,11 @@ static void w_shape(mdl_writer *w, int s, int body) {
 /* ---- joints ------------------------------------------------------------------------ */
 
 /* One <joint> of the child body u (pose (r, q)) at the world anchor p about
- * the world axis a, with the limit when lim. */
+ * the world axis a, with the limit and the spring of c (stiffness,
+ * springref, damping) when c is not NULL. */
 static void w_joint(mdl_writer *w, const char *type, const char *name, const dyn_body_def *u,
-                    dyn_v3 p, dyn_v3 a, const dyn_joint_limit *lim) {
+                    dyn_v3 p, dyn_v3 a, const dyn_joint_def *c) {
+  const dyn_joint_limit *lim = c ? &c->limit : NULL;
   dyn_quat q = unit(u->q);
   indent(w, 2);
   mdl_w_printf(w, "<joint");
@@ -189,6 +191,11 @@ static void w_joint(mdl_writer *w, const char *type, const char *name, const dyn
     mdl_w_printf(w, " limited=\"true\"");
     mdl_w_attr_nums(w, "range", r, 2);
   }
+  if (c && c->spring.enabled) {
+    mdl_w_attr_nums(w, "stiffness", &c->spring.stiffness, 1);
+    mdl_w_attr_nums(w, "springref", &c->spring.ref, 1);
+    mdl_w_attr_nums(w, "damping", &c->spring.damping, 1);
+  }
   mdl_w_printf(w, "/>\n");
 }
 
@@ -198,7 +205,7 @@ static void w_tree_joint(mdl_writer *w, int u, int j) {
   const dyn_body_def *b = &dyn_model_bodies(w->m)[u];
   double sg = d->a == u ? -1.0 : 1.0; /* the child is a: coordinates reversed */
   dyn_v3 a1 = dyn_v3_scale(d->axis1, sg), a2 = dyn_v3_scale(d->axis2, sg);
-  const dyn_joint_limit *lim = &d->limit;
+  const dyn_joint_def *lim = d;
   switch (d->kind) {
   case DYN_JOINT_HINGE: w_joint(w, "hinge", d->name, b, d->anchor, a1, lim); break;
   case DYN_JOINT_SLIDER: w_joint(w, "slide", d->name, b, d->anchor, a1, lim); break;

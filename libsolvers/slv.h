@@ -422,7 +422,7 @@ SLV_API slv_status slv_tol_check(double tol, int allow, char *msg, size_t msglen
 /* ---- options by name: the one table (options.c) ------------------------- */
 /* The fields of slv_options that text may set: an instance file's recorded
  * solve (libio's .lcp "options" section), a world's settings
- * (libexperiment/settings.c), Python's solve(**options) (through the
+ * (libdynamics/world_settings_names.c), Python's solve(**options) (through the
  * extension) all set them through slv_options_set, by this table.  The
  * table's first ten rows, in this order, are the options a .lcp file
  * records (io.h, IO_OPT_*): max_iter, tol, norm, omega, damping, pivot_tol,

@@ -21,7 +21,6 @@
 #include <CUnit/CUnit.h>
 
 #include "dyn_world.h"
-#include "exp.h"
 #include "tst_util.h"
 #include "world_internal.h"
 
@@ -143,9 +142,9 @@ static void test_setting(void) {
   dyn_world_settings s = dyn_world_settings_default();
   CU_ASSERT_EQUAL(s.coarse_corrections, 2);
   char msg[256] = "";
-  CU_ASSERT_EQUAL(exp_world_set(&s, "coarse_corrections", "0", msg, sizeof msg), 1);
+  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "coarse_corrections", "0", msg, sizeof msg), 1);
   CU_ASSERT_EQUAL(s.coarse_corrections, 0);
-  CU_ASSERT(exp_world_set(&s, "coarse-corrections", "65", msg, sizeof msg) < 0);
+  CU_ASSERT(dyn_world_settings_set(&s, "coarse-corrections", "65", msg, sizeof msg) < 0);
   CU_ASSERT_EQUAL(s.coarse_corrections, 0);
   s.coarse_corrections = -1;
   CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_ERR_INPUT);

@@ -14,7 +14,7 @@
 # (on_failure per file and per section) with the status and applied
 # columns, the steps table's counts of them, --dump-failures repeated bit for
 # bit by `lcplab solve`, --max-memory reaching the readers, world settings on
-# scene lines (exp_world_set), and scenes sections with a fake scene peer (a
+# scene lines (dyn_world_settings_set), and scenes sections with a fake scene peer (a
 # script printing a summary line) beside lcplab's own runs.  The campaign machinery (jobs, GNU parallel, resume,
 # corrupted results, provenance) is test_campaign.sh's.
 #
@@ -582,7 +582,7 @@ else
   fail "prof_tex.csv" "exit $rc; $(head -n 5 "$T/otx/prof_tex.csv" 2>&1)"
 fi
 
-# ---- world settings on scene lines: the one parser (exp_world_set), applied to the runs
+# ---- world settings on scene lines: the one parser (dyn_world_settings_set), applied to the runs
 cat >"$T/ws.exp" <<'EOF5'
 experiment drift wsd
 solvers pgs
@@ -613,7 +613,7 @@ scene ball steps=3 integrator=verlet"
 
 # ---- scenes sections and scene peers: a fake peer (a tiny script) prints a summary line in
 #      peer_scene's fields and logs the values it was given; lcplab's own run of the same line
-#      gives the same columns (libexperiment/run_summary.c)
+#      gives the same columns (libdynamics/world_summary.c)
 cat >"$T/speer.sh" <<'EOF6'
 # speer.sh LOG SCENE STEPS DT MAX_ITER FRICTION PARAMS...: logs its arguments, one a line
 log=$1
@@ -635,8 +635,11 @@ EOF6
 lcp experiment "$T/sc.exp" --out "$T/osc" --no-plot --jobs 1 --var SPEER="$T/speer.sh" --var "SLOG=$T/s log \$(touch INJ)"
 check_header "$T/osc/sc.csv" "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,not_converged,fallback_steps,status,note"
 got=$(rows "$T/osc/sc.csv" | awk -F, '$4 == "fake" && $2 == "n=2" { print $6, $7, $9, $11, $14, $17, $20 }')
-if [ "$rc" -eq 3 ] && [ "$got" = "6 8.000000e+00 2.000000e-03 2.500000e-04 -1.000000e-01  ok" ]; then
-  pass "a scene peer's summary line is its row (time per contact 2.5e-4, drift -0.1, no settled displacement)"
+# its drift is the one definition (docs/dynamics.md, "Energy drift") with the scene's scale:
+# (9 - 10) / S, S = max(|10|, M |g| D) = 2 * 8 kg * 9.81 * 0.201 m = 31.54896 J for two cubes
+# of side 0.2 m (density 1000) 1 mm apart: -0.03169677 (not (9 - 10) / |10| = -0.1)
+if [ "$rc" -eq 3 ] && [ "$got" = "6 8.000000e+00 2.000000e-03 2.500000e-04 -3.169677e-02  ok" ]; then
+  pass "a scene peer's summary line is its row (time per contact 2.5e-4, drift -1/31.549, no settled displacement)"
 else
   fail "scene peer row" "exit $rc; got '$got'"
 fi

@@ -1,6 +1,8 @@
 /* test_experiment_lib.c -- libexperiment's calculations that
- * test_experiment_profile.c (statistics, tables), test_run.c (the scene
- * run), test_world_settings.c and test_generate_lib.c do not check:
+ * test_experiment_profile.c (statistics, tables), test_run_summary.c (a
+ * peer's summary line) and test_generate_lib.c do not check (a world's run,
+ * settings and metric columns are libdynamics': test_world_run.c,
+ * test_world_settings.c, test_world_metrics.c):
  *
  *   - the JSON of one solve (solve_json.c): strings escaped as RFC 8259
  *     asks (quote, backslash, control characters, invalid UTF-8 as U+FFFD),
@@ -814,7 +816,7 @@ typedef struct exporting {
   int written;
 } exporting;
 
-static int export_one(void *ctx, dyn_world *w, const exp_step *st) {
+static int export_one(void *ctx, dyn_world *w, const dyn_run_step *st) {
   exporting *x = ctx;
   slv_problem p;
   const double *sol = NULL;
@@ -850,7 +852,7 @@ static void test_export_step(void) {
   char msg[256] = "", path[400], err[256] = "";
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &set, &w, msg, sizeof msg), DYN_OK);
   exporting x = { { tmp, "pyr", 4, 0, &log }, tmpfile(), 0 };
-  CU_ASSERT_EQUAL(exp_run_steps(w, 20, export_one, &x, NULL), 0);
+  CU_ASSERT_EQUAL(dyn_world_run(w, 20, export_one, &x, NULL), 0);
   CU_ASSERT(x.written > 0); /* the pyramid touches down within 20 steps */
   snprintf(path, sizeof path, "%s/pyr_step000020.lcp", tmp);
   io_instance *inst = NULL;

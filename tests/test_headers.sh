@@ -11,7 +11,8 @@ TST_NAME=test_headers
 # shellcheck source=tst_lib.sh
 . "$top/tests/tst_lib.sh"
 headers="libsolvers/slv.h libio/io.h libdynamics/dyn.h libdynamics/dyn_constraint.h
-libdynamics/dyn_joint.h libdynamics/dyn_math.h libdynamics/dyn_model.h libdynamics/dyn_redmax.h libdynamics/dyn_world.h
+libdynamics/dyn_joint.h libdynamics/dyn_math.h libdynamics/dyn_model.h libdynamics/dyn_redmax.h libdynamics/dyn_run.h
+libdynamics/dyn_world.h
 libexperiment/exp.h libmodels/mdl.h"
 inc="-I$top/libsolvers -I$top/libio -I$top/libdynamics -I$top/libexperiment -I$top/libmodels"
 cc=${LCPLAB_CC:-cc}

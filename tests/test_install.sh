@@ -93,8 +93,15 @@ export LD_LIBRARY_PATH
 # the program and its man page
 if "$dest$bindir/lcplab" --version | grep -qx "lcplab $version"; then ok "lcplab --version"; else bad "lcplab --version"; fi
 if [ -f "$dest$mandir/man1/lcplab.1" ]; then ok "man page lcplab(1) installed"; else bad "man page" "$dest$mandir/man1/lcplab.1 missing"; fi
-n=$(ls "$dest$includedir/lcplab/"*.h 2>/dev/null | wc -l)
-if [ "$n" -eq 11 ]; then ok "11 public headers in $includedir/lcplab"; else bad "public headers" "$n found"; fi
+# the public headers by name (Makefile.am, lcplabinclude_HEADERS)
+want="dyn.h dyn_constraint.h dyn_joint.h dyn_math.h dyn_model.h dyn_redmax.h dyn_run.h dyn_world.h
+exp.h io.h mdl.h slv.h"
+got=$(cd "$dest$includedir/lcplab" 2>/dev/null && ls -- *.h | tr '\n' ' ')
+if [ "$(echo $got)" = "$(echo $want)" ]; then
+  ok "the 12 public headers in $includedir/lcplab"
+else
+  bad "public headers" "found: $got; want: $(echo $want)"
+fi
 
 # an FCLIB file written by the installed lcplab, for the consumer to read
 printf '3\n1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n-1 0.25 0\n0.5\n' >"$T/fc1.dat"

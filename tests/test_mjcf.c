@@ -486,7 +486,7 @@ static void test_plain_file(void) {
   /* bodies: the world (it holds the floor), box, arm */
   CU_ASSERT_EQUAL_FATAL(dyn_model_body_count(m), 3);
   const dyn_body_def *B = dyn_model_bodies(m);
-  CU_ASSERT_STRING_EQUAL(B[0].name, "world");
+  CU_ASSERT_STRING_EQUAL(B[0].name, "worldbody");
   CU_ASSERT(B[0].is_static && !B[1].is_static && !B[2].is_static);
   /* box: the centre of mass (1, 2, 3) + ipos (0.1, 0, 0); the inertia as given */
   CU_ASSERT_EQUAL(B[1].mass, 2.0);

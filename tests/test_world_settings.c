@@ -1,6 +1,7 @@
 /* test_world_settings.c -- a world's settings by name
- * (libexperiment/settings.c, exp_world_set), the one parser behind
- * `lcplab simulate --KEY VALUE` and Python's World(**settings).
+ * (libdynamics/world_settings_names.c, dyn_world_settings_set), the one
+ * parser behind `lcplab simulate --KEY VALUE`, experiment files' scene
+ * lines and Python's World(**settings).
  *
  * What is checked, and how: every setting set from text lands in its own
  * field and no other (the settings struct compared with the defaults
@@ -8,7 +9,7 @@
  * accepted and refused texts (numbers, A/B time steps, ranges, enum names
  * and numbers, on/off, registered solvers, X,Y,Z); dashes for underscores;
  * an unknown key leaves the settings untouched and says 0; and every key
- * exp_world_key lists is a setting the world then accepts
+ * dyn_world_settings_key lists is a setting the world then accepts
  * (dyn_world_settings_validate on the defaults changed by it).
  */
 #include <math.h>
@@ -18,11 +19,11 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
-#include "exp.h"
+#include "dyn_world.h"
 
 static int set(dyn_world_settings *s, const char *k, const char *v) {
   char err[640] = "";
-  int r = exp_world_set(s, k, v, err, sizeof err);
+  int r = dyn_world_settings_set(s, k, v, err, sizeof err);
   if (r < 0) CU_ASSERT(strstr(err, v) != NULL || strstr(err, "unknown solver") != NULL);
   return r;
 }
@@ -110,20 +111,20 @@ static void test_integers_and_names(void) {
   CU_ASSERT_STRING_EQUAL(s.solver, "lemke");
   CU_ASSERT_EQUAL(set(&s, "fallback_solver", "nsgs"), 1);
   CU_ASSERT_STRING_EQUAL(s.fallback_solver, "nsgs");
-  CU_ASSERT_STRING_EQUAL(exp_world_enum_name("friction", 3), "cone");
-  CU_ASSERT_PTR_NULL(exp_world_enum_name("friction", 4));
-  CU_ASSERT_PTR_NULL(exp_world_enum_name("dt", 0));
+  CU_ASSERT_STRING_EQUAL(dyn_world_settings_enum_name("friction", 3), "cone");
+  CU_ASSERT_PTR_NULL(dyn_world_settings_enum_name("friction", 4));
+  CU_ASSERT_PTR_NULL(dyn_world_settings_enum_name("dt", 0));
 }
 
 static void test_unknown_key(void) {
   dyn_world_settings s = dyn_world_settings_default(), d = s;
   char err[64] = "";
-  CU_ASSERT_EQUAL(exp_world_set(&s, "scene", "pile", err, sizeof err), 0);
-  CU_ASSERT_EQUAL(exp_world_set(&s, "max__iter", "3", err, sizeof err), 0);
-  CU_ASSERT_EQUAL(exp_world_set(&s, NULL, "3", err, sizeof err), 0);
+  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "scene", "pile", err, sizeof err), 0);
+  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "max__iter", "3", err, sizeof err), 0);
+  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, NULL, "3", err, sizeof err), 0);
   CU_ASSERT(same(&s, &d));
-  CU_ASSERT_EQUAL(exp_world_is_setting("max-pivots"), 1);
-  CU_ASSERT_EQUAL(exp_world_is_setting("param"), 0);
+  CU_ASSERT_EQUAL(dyn_world_settings_is_key("max-pivots"), 1);
+  CU_ASSERT_EQUAL(dyn_world_settings_is_key("param"), 0);
 }
 
 /* A value each key takes, different from the default where it can be. */
@@ -166,7 +167,7 @@ static const char *sample(const char *key) {
 
 static void test_every_key(void) {
   int n = 0;
-  for (const char *k; (k = exp_world_key(n)) != NULL; n++) {
+  for (const char *k; (k = dyn_world_settings_key(n)) != NULL; n++) {
     const char *v = sample(k);
     CU_ASSERT_PTR_NOT_NULL(v);
     if (!v) {
@@ -175,7 +176,7 @@ static void test_every_key(void) {
     }
     dyn_world_settings s = dyn_world_settings_default(), d = s;
     char err[640] = "", msg[512] = "";
-    CU_ASSERT_EQUAL(exp_world_set(&s, k, v, err, sizeof err), 1);
+    CU_ASSERT_EQUAL(dyn_world_settings_set(&s, k, v, err, sizeof err), 1);
     CU_ASSERT(!same(&s, &d));
     CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_OK);
   }

@@ -1,9 +1,11 @@
 /* ext_world.c -- the World type: a libdynamics world built from a named
- * scene (dyn_scene_new), stepped with the GIL released, with numpy arrays
- * of the per-step metrics (those of `lcplab simulate`'s CSV, cli/
- * cmd_simulate.c, plus ContactBench's criteria of each step's solve,
- * docs/problem.md, "Contact metrics") and of the trace of the dynamic
- * bodies.
+ * scene (dyn_scene_new), stepped with the GIL released by libdynamics' one
+ * step loop (dyn_world_run), with numpy arrays of the per-step metrics (the
+ * columns DYN_METRICS_ARRAYS of libdynamics' one metric table, dyn_run.h:
+ * those of `lcplab simulate`'s CSV plus the step's other times, the
+ * failure policy's record and ContactBench's criteria of each step's
+ * solve, docs/problem.md, "Contact metrics") and of the trace of the
+ * dynamic bodies.  It needs libdynamics and libsolvers only.
  *
  *   World(scene, params, settings)   params: ["key=value", ...] as the
  *       scene reads them; settings: {name: value} over
@@ -25,8 +27,7 @@
  */
 #include "lcplab_ext.h"
 
-#include "exp.h"
-
+#include "dyn_run.h"
 #include "dyn_world.h"
 
 #include <limits.h>
@@ -43,7 +44,8 @@ typedef struct {
 /* ---- settings by name ----------------------------------------------------------- */
 
 /* The settings over dyn_world_settings_default(): dict {name: text}, each
- * set by the library's one parser (exp_world_set, libexperiment/settings.c;
+ * set by the library's one parser (dyn_world_settings_set, libdynamics/
+ * world_settings_names.c;
  * the package turns its values into text).  An unknown name raises
  * KeyError, a refused value ValueError("NAME must be ..."); 0 or -1. */
 static int settings_from(PyObject *dict, dyn_world_settings *s) {
@@ -63,7 +65,7 @@ static int settings_from(PyObject *dict, dyn_world_settings *s) {
       return -1;
     }
     char err[640] = "";
-    int r = exp_world_set(s, name, text, err, sizeof err);
+    int r = dyn_world_settings_set(s, name, text, err, sizeof err);
     if (r == 0) {
       PyErr_Format(PyExc_KeyError, "unknown setting '%s'", name);
       return -1;
@@ -76,13 +78,13 @@ static int settings_from(PyObject *dict, dyn_world_settings *s) {
   return 0;
 }
 
-/* keys() -> the settings' names (exp_world_key). */
+/* keys() -> the settings' names (dyn_world_settings_key). */
 PyObject *lx_setting_names(PyObject *self, PyObject *args) {
   (void)self;
   (void)args;
   PyObject *out = PyList_New(0);
-  for (int i = 0; out && exp_world_key(i); i++) {
-    PyObject *u = PyUnicode_FromString(exp_world_key(i));
+  for (int i = 0; out && dyn_world_settings_key(i); i++) {
+    PyObject *u = PyUnicode_FromString(dyn_world_settings_key(i));
     if (!u || PyList_Append(out, u) < 0) Py_CLEAR(out);
     Py_XDECREF(u);
   }
@@ -191,87 +193,33 @@ static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
 
 /* ---- run ------------------------------------------------------------------------------ */
 
-enum {
-  COL_STEP,
-  COL_T,
-  COL_KINETIC,
-  COL_POTENTIAL,
-  COL_ENERGY,
-  COL_PEN,
-  COL_CONTACTS,
-  COL_ROWS,
-  COL_ITER,
-  COL_RES,
-  COL_SOLVE_T,
-  COL_COLLIDE_T,
-  COL_STEP_T,
-  COL_STATUS,
-  COL_JOINT_ERR,
-  COL_FAILED,
-  COL_APPLIED,
-  COL_FB_STATUS,
-  COL_RES_APPLIED,
-  COL_SIG,
-  COL_CONIC,
-  COL_NCP,
-  COL_DUAL,
-  COL_PRIMAL,
-  COL_MDP,
-  NCOL
-};
-static const char *const col_name[NCOL] = {
-  "step",        "t",         "kinetic",     "potential",   "energy",       "max_penetration",
-  "contacts",    "rows",      "iterations",  "res_nat_inf", "solve_time_s", "collide_time_s",
-  "step_time_s", "status",    "joint_error", "failed",      "applied",      "fallback_status",
-  "res_applied", "signorini", "conic_compl", "ncp_compl",   "dual_feas",    "primal_feas",
-  "mdp_gap"
-};
-/* integer columns (int64) */
-static int col_is_int(int c) {
-  return c == COL_STEP || c == COL_CONTACTS || c == COL_ROWS || c == COL_ITER || c == COL_STATUS ||
-         c == COL_FAILED || c == COL_APPLIED || c == COL_FB_STATUS;
-}
-
+/* The arrays of World.run: one per column of DYN_METRICS_ARRAYS, int64 for
+ * integers, statuses and applied indices, float64 for numbers and times,
+ * steps x DYN_WORLD_STAGES for the stage times. */
 typedef struct {
-  double *f[NCOL];
-  long long *i[NCOL];
-  double *stages; /* DYN_WORLD_STAGES per step */
+  dyn_metric_set cols;
+  double *f[DYN_METRIC_SET_MAX];
+  long long *i[DYN_METRIC_SET_MAX];
 } columns;
 
-static void put(columns *c, int col, long k, double v) {
-  if (col_is_int(col))
-    c->i[col][k] = (long long)v;
-  else
-    c->f[col][k] = v;
+static int type_is_int(dyn_metric_type t) {
+  return t == DYN_METRIC_INT || t == DYN_METRIC_STATUS || t == DYN_METRIC_APPLIED;
 }
 
-/* The step's metrics, and ContactBench's criteria of its solve (NaN
- * without cones), recomputed from the step's problem and the impulses
- * applied. */
-static void record(dyn_world *w, const dyn_world_metrics *m, columns *c, long k) {
-  double v[NCOL] = { (double)m->step,    m->t,
-                     m->kinetic,         m->potential,
-                     m->energy,          m->max_penetration,
-                     m->contacts,        m->rows,
-                     m->iterations,      m->res_nat_inf,
-                     m->solve_time_s,    m->collide_time_s,
-                     m->step_time_s,     (double)m->status,
-                     m->joint_error,     m->failed,
-                     (double)m->applied, (double)m->fallback_status,
-                     m->res_applied };
-  memcpy(c->stages + (size_t)k * DYN_WORLD_STAGES, m->stage_time_s, sizeof m->stage_time_s);
-  slv_problem p;
-  const double *x = NULL;
-  dyn_world_last_problem(w, &p, &x);
-  slv_contact_metrics cm = { NAN, NAN, NAN, NAN, NAN, NAN };
-  if (p.n > 0 && p.ncones > 0 && x) cm = exp_last_residual(w).contact;
-  v[COL_SIG] = cm.signorini;
-  v[COL_CONIC] = cm.conic_compl;
-  v[COL_NCP] = cm.ncp_compl;
-  v[COL_DUAL] = cm.dual_feas;
-  v[COL_PRIMAL] = cm.primal_feas;
-  v[COL_MDP] = cm.mdp_gap;
-  for (int col = 0; col < NCOL; col++) put(c, col, k, v[col]);
+/* The step's row of every column (dyn_metric_values). */
+static void record(dyn_world *w, const dyn_run_step *st, columns *c, long k) {
+  dyn_metric_value v[DYN_METRIC_SET_MAX];
+  dyn_metric_values(&c->cols, w, st, v);
+  for (int col = 0; col < c->cols.n; col++) {
+    dyn_metric_type t = dyn_metric_at(c->cols.col[col])->type;
+    if (t == DYN_METRIC_STAGES)
+      memcpy(c->f[col] + (size_t)k * DYN_WORLD_STAGES, v[col].stages,
+             DYN_WORLD_STAGES * sizeof(double));
+    else if (type_is_int(t))
+      c->i[col][k] = (long long)v[col].x;
+    else
+      c->f[col][k] = v[col].none ? NAN : v[col].x;
+  }
 }
 
 static void trace_step(dyn_world *w, const int *dyn, int nd, double *tr) {
@@ -298,18 +246,17 @@ static int install_callbacks(dyn_world *w, const slv_options *from) {
 
 static PyObject *make_columns(npy_intp K, columns *c) {
   PyObject *d = PyDict_New();
-  for (int col = 0; d && col < NCOL; col++) {
-    PyObject *a = PyArray_ZEROS(1, &K, col_is_int(col) ? NPY_INT64 : NPY_DOUBLE, 0);
-    if (!a || PyDict_SetItemString(d, col_name[col], a) < 0) Py_CLEAR(d);
-    if (a && col_is_int(col)) c->i[col] = PyArray_DATA((PyArrayObject *)a);
-    if (a && !col_is_int(col)) c->f[col] = PyArray_DATA((PyArrayObject *)a);
+  if (dyn_metric_set_init(&c->cols, DYN_METRICS_ARRAYS, NULL, 0) != DYN_OK) Py_CLEAR(d);
+  for (int col = 0; d && col < c->cols.n; col++) {
+    const dyn_metric_column *mc = dyn_metric_at(c->cols.col[col]);
+    npy_intp dims[2] = { K, DYN_WORLD_STAGES };
+    int stages = mc->type == DYN_METRIC_STAGES, ints = type_is_int(mc->type);
+    PyObject *a = PyArray_ZEROS(stages ? 2 : 1, dims, ints ? NPY_INT64 : NPY_DOUBLE, 0);
+    if (!a || PyDict_SetItemString(d, mc->name, a) < 0) Py_CLEAR(d);
+    if (a && ints) c->i[col] = PyArray_DATA((PyArrayObject *)a);
+    if (a && !ints) c->f[col] = PyArray_DATA((PyArrayObject *)a);
     Py_XDECREF(a);
   }
-  npy_intp dims[2] = { K, DYN_WORLD_STAGES };
-  PyObject *st = d ? PyArray_ZEROS(2, dims, NPY_DOUBLE, 0) : NULL;
-  if (!st || PyDict_SetItemString(d, "stage_time_s", st) < 0) Py_CLEAR(d);
-  if (st) c->stages = PyArray_DATA((PyArrayObject *)st);
-  Py_XDECREF(st);
   return d;
 }
 
@@ -323,7 +270,7 @@ static int dynamic_bodies(dyn_world *w, int **out) {
   return nd;
 }
 
-/* The state of World.run between its steps (exp_run_steps, the library's
+/* The state of World.run between its steps (dyn_world_run, the library's
  * one step loop): the columns and the trace filled row by row. */
 typedef struct run_ctx {
   columns *c;
@@ -335,13 +282,13 @@ typedef struct run_ctx {
   dyn_err e; /* why the world rejected a step (DYN_OK: none) */
 } run_ctx;
 
-static int run_step(void *arg, dyn_world *w, const exp_step *st) {
+static int run_step(void *arg, dyn_world *w, const dyn_run_step *st) {
   run_ctx *r = arg;
   if (st->err != DYN_OK) {
     r->e = st->err;
     return 0;
   }
-  record(w, &st->m, r->c, r->k);
+  record(w, st, r->c, r->k);
   if (r->tr) trace_step(w, r->dyn, r->nd, r->tr + (size_t)r->k * DYN_BODY_STATE * (size_t)r->nd);
   r->k++;
   return lx_cancel_check(r->cancel) ? 1 : 0;
@@ -380,7 +327,7 @@ static PyObject *world_run(lx_world *self, PyObject *args, PyObject *kwargs) {
   self->busy = 1;
   Py_BEGIN_ALLOW_THREADS
       /* between steps too: a step without rows solves nothing */
-      if (K > 0 && !lx_cancel_check(&cancel)) exp_run_steps(self->w, K, run_step, &rc, NULL);
+      if (K > 0 && !lx_cancel_check(&cancel)) dyn_world_run(self->w, K, run_step, &rc, NULL);
   Py_END_ALLOW_THREADS self->busy = 0;
   long k = rc.k;
   dyn_err e = rc.e;
@@ -524,15 +471,36 @@ PyObject *lx_scenes(PyObject *self, PyObject *args) {
   return list;
 }
 
-/* names() -> {"stages": [...], "applied": [...], "on_failure": [...]}: the
- * world's enum names, read from libdynamics (dyn_world_stage_name,
- * dyn_applied_str, dyn_failure_policy_str) */
+/* The columns of World.run's arrays, from libdynamics' metric table
+ * (DYN_METRICS_ARRAYS): [(name, type, unit, meaning)], type one of "int",
+ * "real", "time", "status", "applied", "stages". */
+static PyObject *metric_list(void) {
+  static const char *const type_name[] = { "int", "real", "time", "status", "applied", "stages" };
+  dyn_metric_set cols;
+  if (dyn_metric_set_init(&cols, DYN_METRICS_ARRAYS, NULL, 0) != DYN_OK) {
+    PyErr_SetString(PyExc_RuntimeError, "libdynamics' metric table lacks a column of World.run");
+    return NULL;
+  }
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < cols.n; i++) {
+    const dyn_metric_column *c = dyn_metric_at(cols.col[i]);
+    PyObject *t = Py_BuildValue("(ssss)", c->name, type_name[c->type], c->unit, c->meaning);
+    if (!t || PyList_Append(list, t) < 0) Py_CLEAR(list);
+    Py_XDECREF(t);
+  }
+  return list;
+}
+
+/* names() -> {"stages": [...], "applied": [...], "on_failure": [...],
+ * "metrics": [...]}: the world's enum names, read from libdynamics
+ * (dyn_world_stage_name, dyn_applied_str, dyn_failure_policy_str), and the
+ * columns of World.run (metric_list) */
 PyObject *lx_world_names(PyObject *self, PyObject *args) {
   (void)self;
   (void)args;
   PyObject *stages = PyList_New(0), *applied = PyList_New(0), *policies = PyList_New(0);
-  PyObject *out = NULL;
-  int ok = stages && applied && policies;
+  PyObject *metrics = metric_list(), *out = NULL;
+  int ok = stages && applied && policies && metrics;
   for (int i = 0; ok && i < DYN_WORLD_STAGES; i++) {
     PyObject *u = PyUnicode_FromString(dyn_world_stage_name(i) ? dyn_world_stage_name(i) : "?");
     ok = u && PyList_Append(stages, u) == 0;
@@ -549,11 +517,12 @@ PyObject *lx_world_names(PyObject *self, PyObject *args) {
     Py_XDECREF(u);
   }
   if (ok)
-    out = Py_BuildValue("{s:O,s:O,s:O}", "stages", stages, "applied", applied, "on_failure",
-                        policies);
+    out = Py_BuildValue("{s:O,s:O,s:O,s:O}", "stages", stages, "applied", applied, "on_failure",
+                        policies, "metrics", metrics);
   Py_XDECREF(stages);
   Py_XDECREF(applied);
   Py_XDECREF(policies);
+  Py_XDECREF(metrics);
   return out;
 }
 

@@ -25,24 +25,28 @@ STAGES = tuple(_NAMES["stages"])
 #: start, or P(0) (no impulse).
 APPLIED = tuple(_NAMES["applied"])
 
-#: The columns of ``SimulationResult.metrics``: those of ``lcplab simulate``'s
-#: CSV (step, t, kinetic, potential, energy, max_penetration, contacts, rows,
-#: iterations, res_nat_inf, solve_time_s, joint_error, status and applied,
-#: the last two as numbers: ``lcplab.Status`` and an index of ``APPLIED``),
-#: the step's other times, whether its solve failed (``on_failure``), the
-#: fallback's status and the residual of the impulses applied, ContactBench's
-#: criteria of the step's solve (NaN unless the step's problem has Coulomb
-#: cones, ``friction="cone"``), and the time of each stage (``STAGES``).
-METRICS = (("step", np.int64), ("t", np.float64), ("kinetic", np.float64),
-           ("potential", np.float64), ("energy", np.float64), ("max_penetration", np.float64),
-           ("contacts", np.int64), ("rows", np.int64), ("iterations", np.int64),
-           ("res_nat_inf", np.float64), ("solve_time_s", np.float64),
-           ("collide_time_s", np.float64), ("step_time_s", np.float64), ("status", np.int64),
-           ("joint_error", np.float64), ("failed", np.int64), ("applied", np.int64),
-           ("fallback_status", np.int64), ("res_applied", np.float64),
-           ("signorini", np.float64), ("conic_compl", np.float64), ("ncp_compl", np.float64),
-           ("dual_feas", np.float64), ("primal_feas", np.float64), ("mdp_gap", np.float64),
-           ("stage_time_s", np.float64, (len(STAGES),)))
+_DTYPE = {"int": np.int64, "status": np.int64, "applied": np.int64, "real": np.float64,
+          "time": np.float64}
+
+
+def _metric_field(name, kind):
+    if kind == "stages":
+        return (name, np.float64, (len(STAGES),))
+    return (name, _DTYPE[kind])
+
+
+#: The columns of ``SimulationResult.metrics``, generated from libdynamics'
+#: one table of per-step metric columns (libdynamics/dyn_run.h,
+#: ``DYN_METRICS_ARRAYS``; docs/dynamics.md, "Runs"): those of ``lcplab
+#: simulate``'s CSV (step, t, kinetic, potential, energy, max_penetration,
+#: contacts, rows, iterations, res_nat_inf, solve_time_s, joint_error, status
+#: and applied, the last two as numbers: ``lcplab.Status`` and an index of
+#: ``APPLIED``), the step's other times, whether its solve failed
+#: (``on_failure``), the fallback's status and the residual of the impulses
+#: applied, ContactBench's criteria of the step's solve (NaN unless the
+#: step's problem has Coulomb cones, ``friction="cone"``), and the time of
+#: each stage (``STAGES``).
+METRICS = tuple(_metric_field(name, kind) for name, kind, _, _ in _NAMES["metrics"])
 
 #: The last axis of ``SimulationResult.trace``, as in ``lcplab simulate
 #: --trace``: position, orientation quaternion (w first), linear and angular
@@ -66,8 +70,8 @@ def scenes():
 
 def _text(key, value):
     """A setting's value as the text the library's parser reads
-    (exp_world_set, libexperiment/settings.c: the one parser of settings,
-    also behind ``lcplab simulate --KEY VALUE``)."""
+    (dyn_world_settings_set, libdynamics/world_settings_names.c: the one
+    parser of settings, also behind ``lcplab simulate --KEY VALUE``)."""
     if isinstance(value, (bool, np.bool_)):
         return "on" if value else "off"
     if isinstance(value, numbers.Integral):

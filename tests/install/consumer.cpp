@@ -10,6 +10,7 @@
 #include <dyn_math.h>
 #include <dyn_model.h>
 #include <dyn_redmax.h>
+#include <dyn_run.h>
 #include <dyn_world.h>
 #include <mdl.h>
 

@@ -1,6 +1,7 @@
-/* world_global.c -- the global (velocity) form of an exported step's
- * problem, for FCLIB's /fclib_global (lcplab export --global;
- * docs/io.md, "Global problems out"; docs/problem.md, "Global problems"):
+/* world_global.c -- the global (velocity) form of a world's last step
+ * (dyn_world_global_new, dyn_world.h), for FCLIB's /fclib_global (lcplab
+ * export --global; docs/io.md, "Global problems out"; docs/problem.md,
+ * "Global problems"):
  *
  *     M v = H r + f,      u = H' v + w
  *
@@ -16,7 +17,8 @@
  *     w_i = b_i - J_i u_free  (= -rhs_i).
  *
  * Condensed, H' M^-1 H = J M^-1 J' = A and w + H' M^-1 f = b: the step's
- * local problem, up to rounding (tests/test_exports.sh checks 1e-14).
+ * local problem, up to rounding (tests/test_simulate.sh, "export --global",
+ * checks it).
  * FCLIB's global form has no term for cfm, so a row with cfm > 0 is
  * refused; so is a row outside the cones (a joint row: FCLIB's equalities
  * G' v + b = 0 could hold an equality row, but not the limit and motor
@@ -28,10 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
 #include "dyn_math.h"
+#include "dyn_internal.h"
 #include "dyn_world.h"
-#include "io.h"
 
 /* dof[b] = 6k for the k-th dynamic body a row touches, else -1; the
  * number of such bodies. */
@@ -49,7 +50,7 @@ static int number_bodies(const dyn_velocity_form *vf, int *dof) {
 static int rows_refused(const dyn_velocity_form *vf, const slv_problem *p, char *err,
                         size_t errlen) {
   if (p->ncones * 3 != p->n) {
-    snprintf(err, errlen,
+    dyn_msgf(err, errlen,
              "the global form holds contacts only (a Coulomb cone on every row), found %d rows "
              "and %d cones (joint or box-friction rows)",
              p->n, p->ncones);
@@ -57,7 +58,7 @@ static int rows_refused(const dyn_velocity_form *vf, const slv_problem *p, char 
   }
   for (int i = 0; i < vf->nrows; i++)
     if (vf->cfm[i] != 0.0) {
-      snprintf(err, errlen,
+      dyn_msgf(err, errlen,
                "row %d has cfm = %g: FCLIB's global problem has no term for it (use cfm 0)", i,
                vf->cfm[i]);
       return 1;
@@ -81,7 +82,7 @@ static int mass_block(const double *Minv, double *blk) {
 }
 
 /* M (6x6 blocks, stored whole, CSR) and f = M u_free. */
-static int fill_mass(const dyn_velocity_form *vf, const int *dof, io_global *g, char *err,
+static int fill_mass(const dyn_velocity_form *vf, const int *dof, dyn_global *g, char *err,
                      size_t errlen) {
   int nz = 0;
   g->Mp[0] = 0;
@@ -89,7 +90,7 @@ static int fill_mass(const dyn_velocity_form *vf, const int *dof, io_global *g, 
     if (dof[b] < 0) continue;
     double blk[36];
     if (!mass_block(vf->Minv + 10 * b, blk)) {
-      snprintf(err, errlen, "body %d: its mass or world inertia is not invertible", b);
+      dyn_msgf(err, errlen, "body %d: its mass or world inertia is not invertible", b);
       return 0;
     }
     for (int r = 0; r < 6; r++) {
@@ -110,7 +111,7 @@ static int fill_mass(const dyn_velocity_form *vf, const int *dof, io_global *g, 
 /* H = J' (CSR by dof: the rows i of each dof in order, nonzero entries
  * only) and w = b - J u_free. */
 static void fill_h(const dyn_velocity_form *vf, const int *dof, const slv_problem *p,
-                   io_global *g) {
+                   dyn_global *g) {
   int ndof = g->ndof;
   memset(g->Hp, 0, ((size_t)ndof + 1) * sizeof(int));
   for (int i = 0; i < vf->nrows; i++)
@@ -140,10 +141,24 @@ static void fill_h(const dyn_velocity_form *vf, const int *dof, const slv_proble
   g->Hp[0] = 0;
 }
 
-/* The arrays of a global problem of ndof dofs and n rows, mnz entries of
- * M and hnz of H; NULL when out of memory. */
-static io_global *global_new(int ndof, int n, long mnz, long hnz) {
-  io_global *g = calloc(1, sizeof *g);
+void dyn_global_free(dyn_global *g) {
+  if (!g) return;
+  free(g->Mp);
+  free(g->Mj);
+  free(g->Mx);
+  free(g->Hp);
+  free(g->Hj);
+  free(g->Hx);
+  free(g->f);
+  free(g->w);
+  free(g->mu);
+  free(g);
+}
+
+/* The arrays of a global problem of ndof dofs and n rows (nc contacts),
+ * mnz entries of M and hnz of H; NULL when out of memory. */
+static dyn_global *global_alloc(int ndof, int n, int nc, long mnz, long hnz) {
+  dyn_global *g = calloc(1, sizeof *g);
   if (!g) return NULL;
   g->ndof = ndof;
   g->n = n;
@@ -155,35 +170,54 @@ static io_global *global_new(int ndof, int n, long mnz, long hnz) {
   g->Hx = malloc(((size_t)hnz + 1) * sizeof(double));
   g->f = malloc(((size_t)ndof + 1) * sizeof(double));
   g->w = malloc(((size_t)n + 1) * sizeof(double));
-  if (!g->Mp || !g->Mj || !g->Mx || !g->Hp || !g->Hj || !g->Hx || !g->f || !g->w) {
-    io_global_free(g);
+  g->mu = malloc(((size_t)nc + 1) * sizeof(double));
+  if (!g->Mp || !g->Mj || !g->Mx || !g->Hp || !g->Hj || !g->Hx || !g->f || !g->w || !g->mu) {
+    dyn_global_free(g);
     return NULL;
   }
   return g;
 }
 
-io_global *exp_world_global(const dyn_world *w, const slv_problem *p, char *err, size_t errlen) {
-  dyn_velocity_form vf;
-  if (!dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p->n) {
-    snprintf(err, errlen, "the world kept no assembly of this step's %d rows", p->n);
-    return NULL;
+/* The global form of the velocity form vf of problem p into *out; dof
+ * (vf->nb + 1) is scratch. */
+static dyn_err global_fill(const dyn_velocity_form *vf, const slv_problem *p, int *dof,
+                           dyn_global **out, char *err, size_t errlen) {
+  int nbd = number_bodies(vf, dof);
+  dyn_global *g = global_alloc(6 * nbd, p->n, p->ncones, 36L * nbd, 12L * vf->nrows);
+  if (!g) {
+    dyn_msgf(err, errlen, "out of memory for the global form (%d dofs)", 6 * nbd);
+    return DYN_ERR_NOMEM;
   }
-  if (rows_refused(&vf, p, err, errlen)) return NULL;
+  if (!fill_mass(vf, dof, g, err, errlen)) {
+    dyn_global_free(g);
+    return DYN_ERR_INPUT;
+  }
+  fill_h(vf, dof, p, g);
+  if (p->ncones > 0) memcpy(g->mu, p->cone_mu, (size_t)p->ncones * sizeof *g->mu);
+  *out = g;
+  return DYN_OK;
+}
+
+dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
+  slv_problem p;
+  const double *x;
+  dyn_velocity_form vf;
+  dyn_msgf(err, errlen, "%s", "");
+  if (!out) return DYN_ERR_INPUT;
+  *out = NULL;
+  if (!w) return DYN_ERR_INPUT;
+  dyn_world_last_problem(w, &p, &x);
+  if (p.n <= 0 || !dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p.n) {
+    dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
+    return DYN_ERR_INPUT;
+  }
+  if (rows_refused(&vf, &p, err, errlen)) return DYN_ERR_INPUT;
   int *dof = malloc(((size_t)vf.nb + 1) * sizeof(int));
   if (!dof) {
-    snprintf(err, errlen, "out of memory for the global form (%d bodies)", vf.nb);
-    return NULL;
+    dyn_msgf(err, errlen, "out of memory for the global form (%d bodies)", vf.nb);
+    return DYN_ERR_NOMEM;
   }
-  int nbd = number_bodies(&vf, dof);
-  io_global *g = global_new(6 * nbd, p->n, 36L * nbd, 12L * vf.nrows);
-  if (!g) {
-    snprintf(err, errlen, "out of memory for the global form (%d dofs)", 6 * nbd);
-  } else if (!fill_mass(&vf, dof, g, err, errlen)) {
-    io_global_free(g);
-    g = NULL;
-  } else {
-    fill_h(&vf, dof, p, g);
-  }
+  dyn_err e = global_fill(&vf, &p, dof, out, err, errlen);
   free(dof);
-  return g;
+  return e;
 }

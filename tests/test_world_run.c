@@ -1,5 +1,5 @@
-/* test_run.c -- the scene run (libexperiment/run.c): exp_run_steps and the
- * applied label every caller records.
+/* test_world_run.c -- the run of a world (libdynamics/world_run.c):
+ * dyn_world_run and the applied label every caller records.
  *
  * What is checked, and how:
  *   - the loop: a 2-layer box pyramid stepped 20 times calls the callback 20
@@ -8,6 +8,10 @@
  *     the same settings, gives the same metrics bit for bit: the loop adds
  *     nothing to a step); a step with no rows says "none", one with rows
  *     and a converged solve "solver";
+ *   - the run's drift baseline: every record carries the energy before
+ *     the run's first step and dyn_world_drift_scale of that state (the
+ *     hand-stepped world's, read before its first step and again before
+ *     the continued run's);
  *   - a run continued: k counts on from the world's step count;
  *   - the callback's stop: returning 7 at step 3 ends the run there with 7,
  *     3 calls, *done = 3;
@@ -26,7 +30,7 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
-#include "exp.h"
+#include "dyn_run.h"
 
 typedef struct seen {
   int calls;
@@ -36,10 +40,11 @@ typedef struct seen {
   dyn_err err[64];
   int rows[64];
   double res[64];
+  double e0[64], scale[64];
   int stop_at; /* return 7 at this k (0: never) */
 } seen;
 
-static int keep(void *ctx, dyn_world *w, const exp_step *st) {
+static int keep(void *ctx, dyn_world *w, const dyn_run_step *st) {
   (void)w;
   seen *s = ctx;
   if (s->calls < 64) {
@@ -50,6 +55,8 @@ static int keep(void *ctx, dyn_world *w, const exp_step *st) {
     s->err[i] = st->err;
     s->rows[i] = st->m.rows;
     s->res[i] = st->m.res_nat_inf;
+    s->e0[i] = st->energy0;
+    s->scale[i] = st->drift_scale;
   }
   s->calls++;
   return s->stop_at && st->k == s->stop_at ? 7 : 0;
@@ -73,7 +80,9 @@ static void test_loop_matches_the_world(void) {
   seen s;
   memset(&s, 0, sizeof s);
   long done = -1;
-  CU_ASSERT_EQUAL(exp_run_steps(w, 20, keep, &s, &done), 0);
+  double E0 = dyn_world_energy(ref, NULL, NULL), S = dyn_world_drift_scale(ref, E0);
+  CU_ASSERT(S > 0);
+  CU_ASSERT_EQUAL(dyn_world_run(w, 20, keep, &s, &done), 0);
   CU_ASSERT_EQUAL(s.calls, 20);
   CU_ASSERT_EQUAL(done, 20);
   int none = 0, solver = 0;
@@ -81,13 +90,15 @@ static void test_loop_matches_the_world(void) {
     dyn_world_metrics m;
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(ref, &m), DYN_OK);
     char want[48];
-    exp_applied_label(&m, want, sizeof want);
+    dyn_applied_label(&m, want, sizeof want);
     CU_ASSERT_EQUAL(s.k[i], i + 1);
     CU_ASSERT_EQUAL(s.err[i], DYN_OK);
     CU_ASSERT_STRING_EQUAL(s.applied[i], want);
     CU_ASSERT_STRING_EQUAL(s.status[i], slv_status_str(m.status));
     CU_ASSERT_EQUAL(s.rows[i], m.rows);
     CU_ASSERT(s.res[i] == m.res_nat_inf || (isnan(s.res[i]) && isnan(m.res_nat_inf)));
+    CU_ASSERT_EQUAL(s.e0[i], E0);
+    CU_ASSERT_EQUAL(s.scale[i], S);
     if (m.rows == 0) {
       none++;
       CU_ASSERT_STRING_EQUAL(s.applied[i], "none");
@@ -99,10 +110,14 @@ static void test_loop_matches_the_world(void) {
   CU_ASSERT(solver > 0); /* the pyramid touches down within 20 steps */
   /* a run continued counts on from the world's steps */
   memset(&s, 0, sizeof s);
-  CU_ASSERT_EQUAL(exp_run_steps(w, 2, keep, &s, &done), 0);
+  E0 = dyn_world_energy(ref, NULL, NULL);
+  S = dyn_world_drift_scale(ref, E0);
+  CU_ASSERT_EQUAL(dyn_world_run(w, 2, keep, &s, &done), 0);
   CU_ASSERT_EQUAL(s.calls, 2);
   CU_ASSERT_EQUAL(s.k[0], 21);
   CU_ASSERT_EQUAL(s.k[1], 22);
+  CU_ASSERT_EQUAL(s.e0[1], E0);
+  CU_ASSERT_EQUAL(s.scale[1], S);
   dyn_world_free(w);
   dyn_world_free(ref);
 }
@@ -113,7 +128,7 @@ static void test_callback_stops_the_run(void) {
   memset(&s, 0, sizeof s);
   s.stop_at = 3;
   long done = -1;
-  CU_ASSERT_EQUAL(exp_run_steps(w, 10, keep, &s, &done), 7);
+  CU_ASSERT_EQUAL(dyn_world_run(w, 10, keep, &s, &done), 7);
   CU_ASSERT_EQUAL(s.calls, 3);
   CU_ASSERT_EQUAL(done, 3);
   CU_ASSERT_EQUAL(dyn_world_step_count(w), 3);
@@ -125,7 +140,7 @@ static void test_rejected_step(void) {
   seen s;
   memset(&s, 0, sizeof s);
   long done = -1;
-  CU_ASSERT_EQUAL(exp_run_steps(w, 150, keep, &s, &done), -1);
+  CU_ASSERT_EQUAL(dyn_world_run(w, 150, keep, &s, &done), -1);
   CU_ASSERT_FATAL(s.calls >= 1 && s.calls <= 64);
   int last = s.calls - 1;
   CU_ASSERT_EQUAL(s.err[last], DYN_ERR_NUMERIC);
@@ -143,13 +158,13 @@ static void test_fallback_label(void) {
   m.applied = DYN_APPLIED_FALLBACK;
   m.fallback_solver = "pgs";
   char buf[48];
-  exp_applied_label(&m, buf, sizeof buf);
+  dyn_applied_label(&m, buf, sizeof buf);
   CU_ASSERT_STRING_EQUAL(buf, "fallback:pgs");
   m.fallback_solver = NULL;
-  exp_applied_label(&m, buf, sizeof buf);
+  dyn_applied_label(&m, buf, sizeof buf);
   CU_ASSERT_STRING_EQUAL(buf, "fallback:?");
   m.applied = DYN_APPLIED_ZERO;
-  exp_applied_label(&m, buf, sizeof buf);
+  dyn_applied_label(&m, buf, sizeof buf);
   CU_ASSERT_STRING_EQUAL(buf, "zero");
 }
 
