@@ -9,7 +9,11 @@
 #   sh experiments/scene_trajectories.sh BEFORE_BUILD AFTER_BUILD [STEPS]
 #
 # BEFORE_BUILD, AFTER_BUILD: build folders (cli/lcplab built); STEPS: the
-# steps of each run (default 120).  Prints one line per scene and solver,
+# steps of each run (default 120).  TRAJ_SCENES chooses the scenes (words
+# NAME or NAME:KEY=VALUE,... for its --param; default every scene with its
+# defaults), TRAJ_SOLVERS the solvers (default "pgs nsgs"; nsgs with
+# --friction cone, the others box friction), TRAJ_ARGS more options for
+# every run (e.g. "--contact-order top-down").  Prints one line per scene and solver,
 # "same" or the first difference, and a last line "N same, M differ"; exits
 # 1 when a run differs (or failed differently: exit codes and stderr are
 # compared too), 2 for bad arguments.  Work files go to a temporary folder.
@@ -24,9 +28,10 @@ trap 'rm -rf "$T"' EXIT
 export OPENBLAS_NUM_THREADS=1
 
 # the scene names: the indented lines of the help's scene list
-scenes=$("$after/cli/lcplab" simulate --help 2>&1 | sed -n '/^scenes/,$p' |
-  sed -n 's/^  \([a-z_]*\) .*/\1/p')
+scenes=${TRAJ_SCENES:-$("$after/cli/lcplab" simulate --help 2>&1 | sed -n '/^scenes/,$p' |
+  sed -n 's/^  \([a-z_]*\) .*/\1/p')}
 [ -n "$scenes" ] || { echo "$0: no scene list in 'lcplab simulate --help'" >&2; exit 2; }
+solvers=${TRAJ_SOLVERS:-pgs nsgs}
 
 # run BUILD OUT ARGS...: the CSV without solve_time_s, the trace, the exit code
 run() {
@@ -46,9 +51,15 @@ run() {
 }
 
 nsame=0 ndiff=0
-for s in $scenes; do
-  for solver in pgs nsgs; do
+for sc in $scenes; do
+  s=${sc%%:*}
+  for solver in $solvers; do
     if [ "$solver" = nsgs ]; then set -- --friction cone; else set --; fi
+    if [ "$s" != "$sc" ]; then
+      for kv in $(printf '%s\n' "${sc#*:}" | tr ',' ' '); do set -- "$@" --param "$kv"; done
+    fi
+    # shellcheck disable=SC2086 # TRAJ_ARGS: words
+    set -- "$@" ${TRAJ_ARGS:-}
     run "$before" "$T/b" --scene "$s" --solver "$solver" "$@"
     run "$after" "$T/a" --scene "$s" --solver "$solver" "$@"
     why=
@@ -60,10 +71,10 @@ for s in $scenes; do
     done
     if [ -z "$why" ]; then
       nsame=$((nsame + 1))
-      echo "$s $solver: same ($(($(wc -l < "$T/a.cmp") - 1)) steps)"
+      echo "$sc $solver: same ($(($(wc -l < "$T/a.cmp") - 1)) steps)"
     else
       ndiff=$((ndiff + 1))
-      echo "$s $solver: $why"
+      echo "$sc $solver: $why"
     fi
     rm -f "$T"/a.* "$T"/b.*
   done

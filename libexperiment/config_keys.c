@@ -355,7 +355,8 @@ static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw)
     int rc = model_scene(ps, src, w[1] + 6);
     for (int k = 2; rc < 0 && k < nw; k++) {
       const char *eq = strchr(w[k], '=');
-      if (!eq || eq == w[k]) return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
+      if (!eq || eq == w[k])
+        return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
       rc = scene_key(ps, src, w[k], s->kind);
     }
     return rc;

@@ -160,7 +160,7 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
                          const char *path, const char *gpath, char *kind, size_t klen) {
   char name[128], err[512] = "";
   snprintf(name, sizeof name, "%s_step%06ld", e->scene, k);
-  io_instance *inst = exp_instance_of(p, name, 0);
+  io_instance *inst = io_instance_of_problem(p, name, NULL, 0);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
             p->n);

@@ -108,8 +108,9 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
     slv_msgf(msg, len, "time_limit=%g must be >= 0 (0 = none)", o->time_limit);
     return SLV_ERR_OPTIONS;
   }
-  if (o->simd != SLV_SIMD_AUTO && o->simd != SLV_SIMD_OFF) {
-    slv_msgf(msg, len, "simd=%d must be SLV_SIMD_AUTO (0) or SLV_SIMD_OFF (1)", o->simd);
+  if (o->simd != SLV_SIMD_AUTO && o->simd != SLV_SIMD_OFF && o->simd != SLV_SIMD_AVX2) {
+    slv_msgf(msg, len, "simd=%d must be SLV_SIMD_AUTO (0), SLV_SIMD_OFF (1) or SLV_SIMD_AVX2 (2)",
+             o->simd);
     return SLV_ERR_OPTIONS;
   }
   return SLV_OK;
@@ -128,8 +129,8 @@ typedef struct option_def {
 
 static const char *const norm_names[] = { "inf", "2", NULL };
 static const int norm_numbers[] = { SLV_NORM_INF, SLV_NORM_2 };
-static const char *const simd_names[] = { "auto", "off", NULL };
-static const int simd_numbers[] = { SLV_SIMD_AUTO, SLV_SIMD_OFF };
+static const char *const simd_names[] = { "auto", "off", "avx2", NULL };
+static const int simd_numbers[] = { SLV_SIMD_AUTO, SLV_SIMD_OFF, SLV_SIMD_AVX2 };
 
 #define OPT(field, type, values, range, meaning)                                                   \
   { { #field, type, values, range, meaning }, offsetof(slv_options, field), NULL, NULL }
@@ -161,9 +162,10 @@ static const option_def options[] = {
       "lemke, dantzig: the pivot limit"),
   OPT(seed, SLV_OPTION_ULONG, "an integer within unsigned long", "any",
       "the randomized solvers' seed"),
-  { { "simd", SLV_OPTION_CHOICE, "auto or off (or their numbers 0, 1)",
-      "SLV_SIMD_AUTO (0) or SLV_SIMD_OFF (1)",
-      "auto: vector code where the CPU has it; off: the scalar path (same iterates)" },
+  { { "simd", SLV_OPTION_CHOICE, "auto, off or avx2 (or their numbers 0, 1, 2)",
+      "SLV_SIMD_AUTO (0), SLV_SIMD_OFF (1) or SLV_SIMD_AVX2 (2)",
+      "auto: vector code where the CPU has it; off: the scalar path; avx2: the AVX2 lanes "
+      "even with AVX-512 (same iterates)" },
     offsetof(slv_options, simd),
     simd_names,
     simd_numbers },

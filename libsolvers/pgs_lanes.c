@@ -22,6 +22,7 @@ void wide_free(void *st) {
                    s->JK, s->im, s->bm,   s->bhi, s->idle, s->aii };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->pm);
+  free(s->fsel);
   free(s->tp);
   free(s->lblk);
   free(s->lvl);
@@ -64,17 +65,18 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->cnt = malloc((m + 2) * sizeof(int));
   s->order = malloc(cap * sizeof(int));
   s->fpos = malloc(cap * sizeof(int));
+  s->fsel = malloc(cap / 4);
   s->bk = malloc(m * sizeof(int));
   s->bL = malloc(m * sizeof(int));
   s->bh = malloc(m * sizeof(int));
   int fail = !s->rowb || !s->gfirst || !s->gsorted || !s->nfree || !s->cnt || !s->order ||
-             !s->fpos || !s->bk || !s->bL || !s->bh;
+             !s->fpos || !s->fsel || !s->bk || !s->bL || !s->bh;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
-    *d[k] = aligned_alloc(32, cap * sizeof(double));
+    *d[k] = aligned_alloc(64, cap * sizeof(double));
     fail |= !*d[k];
   }
-  s->JK = aligned_alloc(32, (cap / 4) * 96 * sizeof(double));
+  s->JK = aligned_alloc(64, cap * WIDE_FULL * sizeof(double));
   s->tp = malloc(m * 16 * sizeof *s->tp);
   s->im = aligned_alloc(32, m * 16 * sizeof(double));
   s->idle = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
@@ -92,6 +94,8 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
 #if PGS_WIDE_X86
   __builtin_cpu_init();
   s->have_avx2 = __builtin_cpu_supports("avx2");
+  s->have_avx512 = s->have_avx2 && __builtin_cpu_supports("avx512f") &&
+                   __builtin_cpu_supports("avx512dq");
   s->prfchw = cpu_has_prefetchw();
 #endif
   return SLV_OK;
@@ -136,59 +140,17 @@ static double sweep_rows(wide_state *s, const slv_op *op, int k0, int k1, double
 
 #if PGS_WIDE_X86
 
-/* The 6-blocks at tp[0..3] as six 4-lane columns (two 4x4 transposes). */
-__attribute__((target("avx2"))) static inline void gather6(double *const *tp, __m256d T[6]) {
-  __m256d r0 = _mm256_loadu_pd(tp[0]), r1 = _mm256_loadu_pd(tp[1]);
-  __m256d r2 = _mm256_loadu_pd(tp[2]), r3 = _mm256_loadu_pd(tp[3]);
-  __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-  __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-  T[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
-  T[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-  T[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
-  T[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-  __m256d u02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[0] + 4)),
-                                     _mm_loadu_pd(tp[2] + 4), 1);
-  __m256d u13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[1] + 4)),
-                                     _mm_loadu_pd(tp[3] + 4), 1);
-  T[4] = _mm256_unpacklo_pd(u02, u13);
-  T[5] = _mm256_unpackhi_pd(u02, u13);
-}
-
-/* The inverse of gather6: six 4-lane columns back to the blocks at tp[0..3].
- * Lanes whose block is the idle one all write its zeros. */
-__attribute__((target("avx2"))) static inline void scatter6(double *const *tp, const __m256d T[6]) {
-  __m256d t0 = _mm256_unpacklo_pd(T[0], T[1]), t1 = _mm256_unpackhi_pd(T[0], T[1]);
-  __m256d t2 = _mm256_unpacklo_pd(T[2], T[3]), t3 = _mm256_unpackhi_pd(T[2], T[3]);
-  __m256d u02 = _mm256_unpacklo_pd(T[4], T[5]), u13 = _mm256_unpackhi_pd(T[4], T[5]);
-  _mm256_storeu_pd(tp[0], _mm256_permute2f128_pd(t0, t2, 0x20));
-  _mm_storeu_pd(tp[0] + 4, _mm256_castpd256_pd128(u02));
-  _mm256_storeu_pd(tp[1], _mm256_permute2f128_pd(t1, t3, 0x20));
-  _mm_storeu_pd(tp[1] + 4, _mm256_castpd256_pd128(u13));
-  _mm256_storeu_pd(tp[2], _mm256_permute2f128_pd(t0, t2, 0x31));
-  _mm_storeu_pd(tp[2] + 4, _mm256_extractf128_pd(u02, 1));
-  _mm256_storeu_pd(tp[3], _mm256_permute2f128_pd(t1, t3, 0x31));
-  _mm_storeu_pd(tp[3] + 4, _mm256_extractf128_pd(u13, 1));
-}
-
-/* J . T over one slot, in slv_dot6's association. */
-__attribute__((target("avx2"))) static inline __m256d dot6(const double *J, const __m256d T[6]) {
+/* J . T over one slot (column c at J + cs c), in slv_dot6's association. */
+__attribute__((target("avx2"))) static inline __m256d dot6(const double *J, int cs,
+                                                           const __m256d T[6]) {
   __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J), T[0]),
-                            _mm256_mul_pd(_mm256_load_pd(J + 4), T[1]));
-  __m256d b = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 8), T[2]),
-                            _mm256_mul_pd(_mm256_load_pd(J + 12), T[3]));
-  __m256d c = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 16), T[4]),
-                            _mm256_mul_pd(_mm256_load_pd(J + 20), T[5]));
+                            _mm256_mul_pd(_mm256_load_pd(J + cs), T[1]));
+  __m256d b = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 2 * cs), T[2]),
+                            _mm256_mul_pd(_mm256_load_pd(J + 3 * cs), T[3]));
+  __m256d c = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 4 * cs), T[4]),
+                            _mm256_mul_pd(_mm256_load_pd(J + 5 * cs), T[5]));
   return _mm256_add_pd(_mm256_add_pd(a, b), c);
 }
-
-/* The plan's arrays, for the sweep: x is the only one written, so held in
- * locals the others need not be reloaded after each store to it. */
-typedef struct {
-  double *restrict xp;
-  const double *restrict lo,
-      *restrict hi, *restrict mu, *restrict bp, *restrict fd, *restrict invd, *restrict JK;
-  const int *restrict fpos;
-} lane_arrays;
 
 /* The bounds of the four lanes at plan position k: lo and hi, findex
  * lanes (mu >= 0) -mu |x_f| .. mu |x_f| (slv_bounds_at). */
@@ -207,31 +169,58 @@ lane_bounds(const lane_arrays *a, int k, __m256d *lo, __m256d *hi) {
   }
 }
 
-/* J . t of the four lanes at plan position k over both slots, t of the
- * lanes' blocks in T0 (slot 0) and T1 (slot 1): slv_fac_dots's s0 + s1.
- * compact: J in the compact layout; the products and sums are the full
- * layout's, with J slot 1's linear columns -JL (the same IEEE results,
- * signs of zero aside), and jl gets JL's three columns. */
-__attribute__((target("avx2"), always_inline)) static inline __m256d
-lane_dots(const lane_arrays *a, int k, int compact, const __m256d T0[6], const __m256d T1[6],
-          __m256d jl[3]) {
-  if (!compact) {
-    const double *JK = a->JK + 24 * (size_t)k;
-    return _mm256_add_pd(dot6(JK, T0), dot6(JK + 24, T1));
+/* lane_bounds in a sweep of a batch of h halves: where fsel says every
+ * findex lane's findex row is the same lane's row one (or every one two)
+ * row steps before, x_f is read as the whole 4-lane row of x stored
+ * there, one load of the shape of that store (the CPU forwards it whole);
+ * else from the plan's x at the findex positions, loads of 8 bytes out of
+ * such stores.  The AVX-512 lanes keep those rows in registers
+ * (pgs_sweep512.c). */
+__attribute__((target("avx2"), always_inline)) static inline void
+lane_bounds_sweep(const lane_arrays *a, int k, int h, __m256d *lo, __m256d *hi) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d mu = _mm256_load_pd(a->mu + k);
+  *lo = _mm256_load_pd(a->lo + k);
+  *hi = _mm256_load_pd(a->hi + k);
+  unsigned plain = (unsigned)_mm256_movemask_pd(mu); /* sign set: no findex */
+  if (plain == 0xf) return;
+  unsigned fx = plain ^ 0xf, v = a->fsel[(unsigned)k >> 2];
+  __m256d xf;
+  if ((v & 0xf) == fx) /* every findex lane's normal one row step before: a contact's t1 */
+    xf = _mm256_load_pd(a->xp + k - 4 * h);
+  else if (v >> 4 == fx) /* two before: its t2 */
+    xf = _mm256_load_pd(a->xp + k - 8 * h);
+  else {
+    const int *f = a->fpos + k;
+    xf = _mm256_set_pd(a->xp[f[3]], a->xp[f[2]], a->xp[f[1]], a->xp[f[0]]);
   }
+  __m256d g = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
+  *hi = _mm256_blendv_pd(g, *hi, mu);
+  *lo = _mm256_blendv_pd(_mm256_xor_pd(g, sign), *lo, mu);
+}
+
+/* J . t of the four lanes whose columns start at JK (column c at JK + cs
+ * c) over both slots, t of the lanes' blocks in T0 (slot 0) and T1 (slot
+ * 1): slv_fac_dots's s0 + s1.  compact: J in the compact layout; the
+ * products and sums are the full layout's, with J slot 1's linear columns
+ * -JL (the same IEEE results, signs of zero aside), and jl gets JL's three
+ * columns. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+lane_dots(const double *JK, int cs, int compact, const __m256d T0[6], const __m256d T1[6],
+          __m256d jl[3]) {
+  if (!compact) return _mm256_add_pd(dot6(JK, cs, T0), dot6(JK + 6 * cs, cs, T1));
   /* dot6 of each slot, slot 1's linear products negated: (-p) + q = q - p */
-  const double *JK = a->JK + 15 * (size_t)k;
-  for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + 4 * c);
+  for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + cs * c);
   __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
-  __m256d b0 =
-      _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]), _mm256_mul_pd(_mm256_load_pd(JK + 12), T0[3]));
-  __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 16), T0[4]),
-                             _mm256_mul_pd(_mm256_load_pd(JK + 20), T0[5]));
+  __m256d b0 = _mm256_add_pd(_mm256_mul_pd(jl[2], T0[2]),
+                             _mm256_mul_pd(_mm256_load_pd(JK + 3 * cs), T0[3]));
+  __m256d c0 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 4 * cs), T0[4]),
+                             _mm256_mul_pd(_mm256_load_pd(JK + 5 * cs), T0[5]));
   __m256d a1 = _mm256_add_pd(_mm256_mul_pd(jl[0], T1[0]), _mm256_mul_pd(jl[1], T1[1]));
-  __m256d b1 =
-      _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 24), T1[3]), _mm256_mul_pd(jl[2], T1[2]));
-  __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 28), T1[4]),
-                             _mm256_mul_pd(_mm256_load_pd(JK + 32), T1[5]));
+  __m256d b1 = _mm256_sub_pd(_mm256_mul_pd(_mm256_load_pd(JK + 6 * cs), T1[3]),
+                             _mm256_mul_pd(jl[2], T1[2]));
+  __m256d c1 = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(JK + 7 * cs), T1[4]),
+                             _mm256_mul_pd(_mm256_load_pd(JK + 8 * cs), T1[5]));
   return _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, b0), c0),
                        _mm256_add_pd(_mm256_sub_pd(b1, a1), c1));
 }
@@ -243,22 +232,23 @@ lane_mid_res(__m256d x, __m256d w, __m256d lo, __m256d hi) {
   return _mm256_andnot_pd(_mm256_set1_pd(-0.0), r);
 }
 
-/* One row step of one half (four lanes) at plan position k, t of the
- * lanes' blocks in T0 (slot 0) and T1 (slot 1): each lane does what
- * row_one does, in the same operation order (t + d K with d = 0 leaves t as
- * pgs's skip does).  compact: J and K in the compact layout, im0 and im1
- * the lanes' inverse masses, K's linear columns bm J (the same IEEE
- * results, signs of zero aside).  Returns max(m, the lanes' residuals). */
+/* One row step of one half (four lanes) at plan position k, its columns
+ * from JK (column c at JK + cs c), t of the lanes' blocks in T0 (slot 0)
+ * and T1 (slot 1): each lane does what row_one does, in the same
+ * operation order (t + d K with d = 0 leaves t as pgs's skip does).
+ * compact: J and K in the compact layout, im0 and im1 the lanes' inverse
+ * masses, K's linear columns bm J (the same IEEE results, signs of zero
+ * aside).  Returns max(m, the lanes' residuals). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6], __m256d im0,
-         __m256d im1, __m256d m) {
+row_step(const lane_arrays *a, int k, const double *JK, int cs, int compact, __m256d T0[6],
+         __m256d T1[6], __m256d im0, __m256d im1, __m256d m) {
   const __m256d zero = _mm256_setzero_pd();
   __m256d x = _mm256_load_pd(a->xp + k), lo, hi, jl[3];
-  lane_bounds(a, k, &lo, &hi);
+  lane_bounds_sweep(a, k, cs / 4, &lo, &hi);
   /* b + fd x off the chain through t, as pgs */
   __m256d bx =
       _mm256_add_pd(_mm256_load_pd(a->bp + k), _mm256_mul_pd(_mm256_load_pd(a->fd + k), x));
-  __m256d w = _mm256_add_pd(bx, lane_dots(a, k, compact, T0, T1, jl));
+  __m256d w = _mm256_add_pd(bx, lane_dots(JK, cs, compact, T0, T1, jl));
   /* + w * 0 makes m NaN for good if w is not finite (max_pd returns its
    * second operand on NaN) */
   m = _mm256_add_pd(_mm256_max_pd(lane_mid_res(x, w, lo, hi), m), _mm256_mul_pd(w, zero));
@@ -270,34 +260,21 @@ row_step(const lane_arrays *a, int k, int compact, __m256d T0[6], __m256d T1[6],
   _mm256_store_pd(a->xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
   if (compact) {
     /* K slot 1's linear columns im1 (-JL): t - e (-q) = t + e q */
-    const double *JK = a->JK + 15 * (size_t)k;
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
       T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_mul_pd(im0, jl[c])));
       T1[c] = _mm256_add_pd(T1[c], _mm256_mul_pd(e, _mm256_mul_pd(im1, jl[c])));
-      T0[3 + c] = _mm256_sub_pd(T0[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + 36 + 4 * c)));
-      T1[3 + c] = _mm256_sub_pd(T1[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + 48 + 4 * c)));
+      T0[3 + c] = _mm256_sub_pd(T0[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + cs * (9 + c))));
+      T1[3 + c] = _mm256_sub_pd(T1[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + cs * (12 + c))));
     }
   } else {
-    const double *K = a->JK + 24 * (size_t)k + 48;
 #pragma GCC unroll 6
     for (int c = 0; c < 6; c++) {
-      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_load_pd(K + 4 * c)));
-      T1[c] = _mm256_sub_pd(T1[c], _mm256_mul_pd(e, _mm256_load_pd(K + 24 + 4 * c)));
+      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_load_pd(JK + cs * (12 + c))));
+      T1[c] = _mm256_sub_pd(T1[c], _mm256_mul_pd(e, _mm256_load_pd(JK + cs * (18 + c))));
     }
   }
   return m;
-}
-
-/* The 16 t blocks at tp (a batch's), each over up to two cache lines,
- * fetched ahead for writing: PREFETCHW where the caller's target has it
- * (a block last written on another core comes over once, owned), else a
- * plain prefetch. */
-__attribute__((always_inline)) static inline void prefetch_blocks(double *const *tp) {
-  for (int at = 0; at < 16; at++) {
-    __builtin_prefetch(tp[at], 1, 3);
-    __builtin_prefetch(tp[at] + 5, 1, 3);
-  }
 }
 
 /* The lanes: batch by batch, t of the lanes' blocks in registers across the
@@ -305,7 +282,9 @@ __attribute__((always_inline)) static inline void prefetch_blocks(double *const 
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
 sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int ahead) {
-  const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
+  const lane_arrays a = { s->xp, s->lo,   s->hi, s->mu,   s->bp,
+                          s->fd, s->invd, s->JK, s->fpos, s->fsel };
+  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
   __m256d m = _mm256_setzero_pd(), mb = m;
   const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
   double *const *restrict ptp = s->tp;
@@ -316,20 +295,22 @@ sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int
     const double *im = pim + 16 * (size_t)bt;
     if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
     int k = pbk[bt], L = pbL[bt];
+    const double *JK = a.JK + S * (size_t)k;
     __m256d A0[6], A1[6];
     __m256d ia0 = _mm256_load_pd(im), ia1 = _mm256_load_pd(im + 4);
     gather6(tp, A0);
     gather6(tp + 4, A1);
     if (pbh[bt] == 1) {
-      for (int r = 0; r < L; r++, k += 4) m = row_step(&a, k, compact, A0, A1, ia0, ia1, m);
+      for (int r = 0; r < L; r++, k += 4, JK += 4 * S)
+        m = row_step(&a, k, JK, 4, compact, A0, A1, ia0, ia1, m);
     } else {
       __m256d B0[6], B1[6];
       __m256d ib0 = _mm256_load_pd(im + 8), ib1 = _mm256_load_pd(im + 12);
       gather6(tp + 8, B0);
       gather6(tp + 12, B1);
-      for (int r = 0; r < L; r++, k += 8) {
-        m = row_step(&a, k, compact, A0, A1, ia0, ia1, m);
-        mb = row_step(&a, k + 4, compact, B0, B1, ib0, ib1, mb);
+      for (int r = 0; r < L; r++, k += 8, JK += 8 * S) {
+        m = row_step(&a, k, JK, 8, compact, A0, A1, ia0, ia1, m);
+        mb = row_step(&a, k + 4, JK + 4, 8, compact, B0, B1, ib0, ib1, mb);
       }
       scatter6(tp + 8, B0);
       scatter6(tp + 12, B1);
@@ -389,13 +370,14 @@ __attribute__((target("avx2"), always_inline)) static inline __m256d lane_quot(_
 /* One row step of the check at plan position k (t of the lanes' blocks in
  * T0, T1; xs = ||x||_inf, cap = min(xs, xd), each in four lanes). */
 __attribute__((target("avx2"), always_inline)) static inline void
-check_step(const lane_arrays *a, const double *aii, int k, int compact, const __m256d T0[6],
-           const __m256d T1[6], __m256d xs, __m256d cap, lane_check_acc *acc) {
+check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int cs, int compact,
+           const __m256d T0[6], const __m256d T1[6], __m256d xs, __m256d cap,
+           lane_check_acc *acc) {
   const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
   __m256d x = _mm256_load_pd(a->xp + k), b = _mm256_load_pd(a->bp + k), lo, hi, jl[3];
   lane_bounds(a, k, &lo, &hi);
   __m256d dx = _mm256_mul_pd(_mm256_load_pd(a->fd + k), x);
-  __m256d w = _mm256_add_pd(_mm256_add_pd(dx, lane_dots(a, k, compact, T0, T1, jl)), b);
+  __m256d w = _mm256_add_pd(_mm256_add_pd(dx, lane_dots(JK, cs, compact, T0, T1, jl)), b);
   acc->poison = _mm256_add_pd(acc->poison, _mm256_mul_pd(_mm256_add_pd(x, w), zero));
   acc->res = _mm256_max_pd(acc->res, lane_mid_res(x, w, lo, hi));
   acc->bmax = _mm256_max_pd(acc->bmax, _mm256_andnot_pd(sign, b));
@@ -413,22 +395,29 @@ check_step(const lane_arrays *a, const double *aii, int k, int compact, const __
  * (nothing is written back), into pm (check_rows's layout). */
 __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, double xs, double cap,
                                                         double *pm) {
-  const lane_arrays a = { s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos };
+  const lane_arrays a = { s->xp, s->lo,   s->hi, s->mu,   s->bp,
+                          s->fd, s->invd, s->JK, s->fpos, s->fsel };
   const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
   lane_check_acc acc = { zero, zero, zero, zero };
+  const size_t S = s->compact ? WIDE_COMPACT : WIDE_FULL;
   for (int bt = 0; bt < s->nbat; bt++) {
     double *const *tp = s->tp + 16 * (size_t)bt;
     int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
-    __m256d A0[6], A1[6], B0[6], B1[6];
+    const double *JK = s->JK + S * (size_t)k;
+    __m256d A0[6], A1[6];
     gather6(tp, A0);
     gather6(tp + 4, A1);
-    if (h == 2) {
-      gather6(tp + 8, B0);
-      gather6(tp + 12, B1);
+    if (h == 1) {
+      for (int r = 0; r < L; r++, k += 4, JK += 4 * S)
+        check_step(&a, s->aii, k, JK, 4, s->compact, A0, A1, vxs, vcap, &acc);
+      continue;
     }
-    for (int r = 0; r < L; r++, k += 4 * h) {
-      check_step(&a, s->aii, k, s->compact, A0, A1, vxs, vcap, &acc);
-      if (h == 2) check_step(&a, s->aii, k + 4, s->compact, B0, B1, vxs, vcap, &acc);
+    __m256d B0[6], B1[6];
+    gather6(tp + 8, B0);
+    gather6(tp + 12, B1);
+    for (int r = 0; r < L; r++, k += 8, JK += 8 * S) {
+      check_step(&a, s->aii, k, JK, 8, s->compact, A0, A1, vxs, vcap, &acc);
+      check_step(&a, s->aii, k + 4, JK + 4, 8, s->compact, B0, B1, vxs, vcap, &acc);
     }
   }
   double v[4][4];
@@ -442,6 +431,77 @@ __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, dou
     pm[2] += v[2][l];
     pm[3] = fmax(pm[3], v[3][l]);
   }
+}
+
+/* K^T x of one half's rows (four lanes) into A0 (slot 0) and A1 (slot 1):
+ * per lane the sum over its group's rows in row order of K_i x_i, as
+ * slv_fac_ktx sums a run (from 0, each product K_ic x_i, added in turn; an
+ * idle position adds 0 x 0).  compact: K's linear columns as the sweep
+ * forms them, slot 1's -(im1 JL): a - (q x) is a + (-q) x to the bit. */
+__attribute__((target("avx2"), always_inline)) static inline void
+ktx_half(const double *xp, int k, const double *JK, int L, int h, int compact, __m256d im0,
+         __m256d im1, __m256d A0[6], __m256d A1[6]) {
+  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+  const int cs = 4 * h;
+  for (int c = 0; c < 6; c++) A0[c] = A1[c] = _mm256_setzero_pd();
+  for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S) {
+    __m256d x = _mm256_load_pd(xp + k);
+    if (compact) {
+#pragma GCC unroll 3
+      for (int c = 0; c < 3; c++) {
+        __m256d jl = _mm256_load_pd(JK + cs * c);
+        A0[c] = _mm256_add_pd(A0[c], _mm256_mul_pd(_mm256_mul_pd(im0, jl), x));
+        A1[c] = _mm256_sub_pd(A1[c], _mm256_mul_pd(_mm256_mul_pd(im1, jl), x));
+        A0[3 + c] = _mm256_add_pd(A0[3 + c], _mm256_mul_pd(_mm256_load_pd(JK + cs * (9 + c)), x));
+        A1[3 + c] = _mm256_add_pd(A1[3 + c], _mm256_mul_pd(_mm256_load_pd(JK + cs * (12 + c)), x));
+      }
+    } else {
+#pragma GCC unroll 6
+      for (int c = 0; c < 6; c++) {
+        A0[c] = _mm256_add_pd(A0[c], _mm256_mul_pd(_mm256_load_pd(JK + cs * (12 + c)), x));
+        A1[c] = _mm256_add_pd(A1[c], _mm256_mul_pd(_mm256_load_pd(JK + cs * (18 + c)), x));
+      }
+    }
+  }
+}
+
+/* t += A for the four blocks at tp (their 6-blocks; the idle block gets
+ * zeros). */
+__attribute__((target("avx2"), always_inline)) static inline void
+ktx_add(double *const *tp, const __m256d A[6]) {
+  __m256d T[6];
+  gather6(tp, T);
+  for (int c = 0; c < 6; c++) T[c] = _mm256_add_pd(T[c], A[c]);
+  scatter6(tp, T);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void
+ktx_lanes_as(const wide_state *s, int compact) {
+  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+  for (int bt = 0; bt < s->nbat; bt++) {
+    double *const *tp = s->tp + 16 * (size_t)bt;
+    const double *im = s->im + 16 * (size_t)bt;
+    int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
+    for (int u = 0; u < h; u++) {
+      __m256d A0[6], A1[6];
+      ktx_half(s->xp, k + 4 * u, s->JK + S * (size_t)k + 4 * u, L, h, compact,
+               _mm256_load_pd(im + 8 * u), _mm256_load_pd(im + 8 * u + 4), A0, A1);
+      ktx_add(tp + 8 * u, A0);
+      ktx_add(tp + 8 * u + 4, A1);
+    }
+  }
+}
+
+/* op->t = K^T x, summed in the lanes from the plan's x (where ktx_lanes
+ * says that gives slv_op_ktx's bits): t zeroed, then each batch's groups'
+ * sums added to their blocks, batch after batch (a block's groups in row
+ * order). */
+__attribute__((target("avx2"))) static void ktx_lanes(const wide_state *s, slv_op *op) {
+  memset(op->t, 0, 6 * (size_t)op->f.nb * sizeof *op->t);
+  if (s->compact)
+    ktx_lanes_as(s, 1);
+  else
+    ktx_lanes_as(s, 0);
 }
 
 /* The largest |x_k| over the plan, four lanes at a time. */
@@ -465,6 +525,7 @@ __attribute__((target("avx2"))) static double plan_xscale_lanes(const wide_state
 static double sweep_batches(wide_state *s, const slv_op *op, int bt0, int bt1, double *poison) {
   if (bt0 >= bt1) return 0.0;
 #if PGS_WIDE_X86
+  if (s->lanes512) return wide_sweep_lanes512(s, bt0, bt1, poison);
   if (s->lanes) return sweep_lanes(s, bt0, bt1, poison);
 #endif
   return sweep_rows(s, op, s->bk[bt0], bt1 < s->nbat ? s->bk[bt1] : s->ncol, poison);
@@ -515,6 +576,18 @@ static double sweep_rest(wide_state *s, const slv_op *op) {
 
 static void reset_parts(wide_state *s) {
   memset(s->pm, 0, WIDE_PAD * (size_t)s->np * sizeof *s->pm);
+}
+
+/* op->t = K^T x, x the plan's (and x's, in row order): in the lanes where
+ * that gives slv_op_ktx's bits, else by it. */
+static void wide_ktx(const wide_state *s, slv_op *op, const double *x) {
+#if PGS_WIDE_X86
+  if (s->ktx_lanes) {
+    ktx_lanes(s, op);
+    return;
+  }
+#endif
+  slv_op_ktx(op, x);
 }
 
 /* x from the plan's x, row by row through each row's position (rowb). */
@@ -620,7 +693,7 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
      * sums go in another order, so the measure forms its own (wide_measure) */
     due = s->own_ktx && !slv_cheap_met(opt, m, c->units);
     unpermute(s, c->x);
-    if (!due) slv_op_ktx(c->op, c->x);
+    if (!due) wide_ktx(s, c->op, c->x);
     c->r = wide_measure(s, c, !due);
     c->units = slv_units_of(&c->r, c->units);
     exact = 1;
@@ -726,7 +799,7 @@ static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt,
     return (slv_status)done;
   }
   start_copy_all(s, x);
-  slv_op_ktx(op, x); /* the sweeps keep op->t = K^T x current */
+  wide_ktx(s, op, x); /* the sweeps keep op->t = K^T x current */
   if (start_exact(s, &c, 1) == SLV_CONVERGED) return SLV_CONVERGED;
   if (s->np > 1) return wide_sweeps_par(s, &c);
   int done = WIDE_GO_ON;
@@ -738,7 +811,8 @@ slv_status wide_solve(void *st, slv_op *op, const slv_options *opt, double *x, d
                       slv_result *res, slv_hist *h) {
   wide_state *s = st;
   if (!op->fac) return to_pgs(s, op, opt, x, w, res, h);
-  s->lanes = s->have_avx2 && opt->simd == SLV_SIMD_AUTO;
+  s->lanes = s->have_avx2 && (opt->simd == SLV_SIMD_AUTO || opt->simd == SLV_SIMD_AVX2);
+  s->lanes512 = s->lanes && s->have_avx512 && opt->simd == SLV_SIMD_AUTO;
   if (!s->color && !s->lanes && !wide_has_sequential(op)) {
     /* one row at a time in the row order: that is pgs's sweep, and pgs
      * runs it without the plan's indirections */

@@ -52,6 +52,11 @@ enum {
    * whose every colour is taken overflows, as in Box2D v3 */
   WIDE_COLORS = 64,
   WIDE_PAD = 8, /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
+  /* JK doubles per plan position: the compact layout's 15 columns, the
+   * full one's 24 (pgs_wide.c, "Layout"); a row step's column c holds its
+   * 4 h lanes side by side */
+  WIDE_COMPACT = 15,
+  WIDE_FULL = 24,
   /* Threaded plans: the t blocks of the batch this many ahead are fetched
    * for writing before a batch is swept.  A block another core wrote last
    * (a separator row's body, or one a part's rows share with it) then
@@ -71,6 +76,9 @@ typedef struct {
   int have_avx2; /* the CPU has AVX2 */
   int prfchw;    /* the CPU has PREFETCHW (a prefetch for writing) */
   int lanes;     /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
+  int have_avx512; /* the CPU has AVX-512 F and DQ */
+  int lanes512;    /* this solve's lanes run eight wide (pgs_sweep512.c): have_avx512, opt->simd
+                      auto */
   int *rowb;     /* n_max: batch of each row's group; then the plan position of each row */
   int n;         /* rows of this solve's problem */
   int *gfirst;   /* n_max + 1: first row of each group (and n after the last) */
@@ -79,6 +87,9 @@ typedef struct {
   int *cnt;      /* n_max + 2: groups per batch, then where each batch ends in gsorted */
   int *order;    /* cap: row at each plan position, -1 for an idle position */
   int *fpos;     /* cap: plan position of the findex row (own position if none) */
+  unsigned char *fsel; /* cap / 4, one per half row step of the lanes: bit l (4 + l) set when
+                          lane l's findex row is the same lane's one (two) row steps before, in
+                          the batch: its x is then in a register (pgs_sweep512.c) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
   double *aii;       /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
   double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
@@ -106,6 +117,8 @@ typedef struct {
   int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
   int ktx_due; /* pgs_color: after this sweep, t = K^T x afresh (wide_color_ktx) */
+  int ktx_lanes; /* t = K^T x summed in the lanes gives slv_op_ktx's bits (wide_plan: one
+                    thread, the lanes, no sequential row, every group a whole run) */
 } wide_state;
 
 /* Where a coloured group marks what later groups must avoid: each block's
@@ -137,6 +150,67 @@ static inline const char *wide_name(const wide_state *s) {
   return s->color ? "pgs_color" : s->part ? "pgs_part" : "pgs_wide";
 }
 
+#if PGS_WIDE_X86
+
+/* ---- the lanes' shared pieces (pgs_lanes.c, pgs_sweep512.c) ---- */
+
+/* The plan's arrays, for the sweep: x is the only one written, so held in
+ * locals the others need not be reloaded after each store to it. */
+typedef struct {
+  double *restrict xp;
+  const double *restrict lo,
+      *restrict hi, *restrict mu, *restrict bp, *restrict fd, *restrict invd, *restrict JK;
+  const int *restrict fpos;
+  const unsigned char *restrict fsel;
+} lane_arrays;
+
+/* The 6-blocks at tp[0..3] as six 4-lane columns (two 4x4 transposes). */
+__attribute__((target("avx2"))) static inline void gather6(double *const *tp, __m256d T[6]) {
+  __m256d r0 = _mm256_loadu_pd(tp[0]), r1 = _mm256_loadu_pd(tp[1]);
+  __m256d r2 = _mm256_loadu_pd(tp[2]), r3 = _mm256_loadu_pd(tp[3]);
+  __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+  __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+  T[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+  T[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  T[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+  T[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+  __m256d u02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[0] + 4)),
+                                     _mm_loadu_pd(tp[2] + 4), 1);
+  __m256d u13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[1] + 4)),
+                                     _mm_loadu_pd(tp[3] + 4), 1);
+  T[4] = _mm256_unpacklo_pd(u02, u13);
+  T[5] = _mm256_unpackhi_pd(u02, u13);
+}
+
+/* The inverse of gather6: six 4-lane columns back to the blocks at tp[0..3].
+ * Lanes whose block is the idle one all write its zeros. */
+__attribute__((target("avx2"))) static inline void scatter6(double *const *tp, const __m256d T[6]) {
+  __m256d t0 = _mm256_unpacklo_pd(T[0], T[1]), t1 = _mm256_unpackhi_pd(T[0], T[1]);
+  __m256d t2 = _mm256_unpacklo_pd(T[2], T[3]), t3 = _mm256_unpackhi_pd(T[2], T[3]);
+  __m256d u02 = _mm256_unpacklo_pd(T[4], T[5]), u13 = _mm256_unpackhi_pd(T[4], T[5]);
+  _mm256_storeu_pd(tp[0], _mm256_permute2f128_pd(t0, t2, 0x20));
+  _mm_storeu_pd(tp[0] + 4, _mm256_castpd256_pd128(u02));
+  _mm256_storeu_pd(tp[1], _mm256_permute2f128_pd(t1, t3, 0x20));
+  _mm_storeu_pd(tp[1] + 4, _mm256_castpd256_pd128(u13));
+  _mm256_storeu_pd(tp[2], _mm256_permute2f128_pd(t0, t2, 0x31));
+  _mm_storeu_pd(tp[2] + 4, _mm256_extractf128_pd(u02, 1));
+  _mm256_storeu_pd(tp[3], _mm256_permute2f128_pd(t1, t3, 0x31));
+  _mm_storeu_pd(tp[3] + 4, _mm256_extractf128_pd(u13, 1));
+}
+
+/* The 16 t blocks at tp (a batch's), each over up to two cache lines,
+ * fetched ahead for writing: PREFETCHW where the caller's target has it
+ * (a block last written on another core comes over once, owned), else a
+ * plain prefetch. */
+__attribute__((always_inline)) static inline void prefetch_blocks(double *const *tp) {
+  for (int at = 0; at < 16; at++) {
+    __builtin_prefetch(tp[at], 1, 3);
+    __builtin_prefetch(tp[at] + 5, 1, 3);
+  }
+}
+
+#endif
+
 /* ---- the solvers' own schedules (pgs_wide.c, pgs_color.c, pgs_part.c) ----
  * Each cuts the rows into groups and gives each group its batch (and its
  * level or colour), in s->rowb, s->gfirst, s->cnt, s->nbat (s->lvl,
@@ -166,6 +240,12 @@ void wide_levels_into_batches(wide_state *s, int ng, int nl);
 void wide_plan(wide_state *s, const slv_op *op, double omega, int threads);
 void wide_plan_rowscale(const wide_state *s, slv_op *op);
 void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt);
+
+#if PGS_WIDE_X86
+/* Batches [bt0, bt1) in the AVX-512 lanes (pgs_sweep512.c): the residual of
+ * their rows; adds w * 0 to *poison.  Only where have_avx512. */
+double wide_sweep_lanes512(wide_state *s, int bt0, int bt1, double *poison);
+#endif
 
 /* ---- the state and the solve (pgs_lanes.c): every solver's slv_impl ---- */
 slv_status wide_init(void *st, int n_max, const slv_options *opt);

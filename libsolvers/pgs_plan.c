@@ -35,37 +35,38 @@ void wide_levels_into_batches(wide_state *s, int ng, int nl) {
 #if PGS_WIDE_X86
 
 /* Columns c0..c0+3 of the rows at r[0..3] into four 4-lane columns at
- * out, out + 4, out + 8, out + 12 (a 4x4 transpose); lane l of the first
- * two columns kept where ma has it set, of the last two where mb has,
- * else 0. */
+ * out, out + cs, out + 2 cs, out + 3 cs (a 4x4 transpose); lane l of the
+ * first two columns kept where ma has it set, of the last two where mb
+ * has, else 0. */
 __attribute__((target("avx2"))) static inline void tr4(const double *const r[4], int c0, __m256d ma,
-                                                       __m256d mb, double *out) {
+                                                       __m256d mb, double *out, int cs) {
   __m256d a = _mm256_loadu_pd(r[0] + c0), b = _mm256_loadu_pd(r[1] + c0);
   __m256d c = _mm256_loadu_pd(r[2] + c0), d = _mm256_loadu_pd(r[3] + c0);
   __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b);
   __m256d t2 = _mm256_unpacklo_pd(c, d), t3 = _mm256_unpackhi_pd(c, d);
   _mm256_store_pd(out, _mm256_and_pd(ma, _mm256_permute2f128_pd(t0, t2, 0x20)));
-  _mm256_store_pd(out + 4, _mm256_and_pd(ma, _mm256_permute2f128_pd(t1, t3, 0x20)));
-  _mm256_store_pd(out + 8, _mm256_and_pd(mb, _mm256_permute2f128_pd(t0, t2, 0x31)));
-  _mm256_store_pd(out + 12, _mm256_and_pd(mb, _mm256_permute2f128_pd(t1, t3, 0x31)));
+  _mm256_store_pd(out + cs, _mm256_and_pd(ma, _mm256_permute2f128_pd(t1, t3, 0x20)));
+  _mm256_store_pd(out + 2 * cs, _mm256_and_pd(mb, _mm256_permute2f128_pd(t0, t2, 0x31)));
+  _mm256_store_pd(out + 3 * cs, _mm256_and_pd(mb, _mm256_permute2f128_pd(t1, t3, 0x31)));
 }
 
-/* J . K over one slot of the four lanes, from their columns: slv_dot6's
- * products and association. */
-__attribute__((target("avx2"))) static inline __m256d diag6(const double *J, const double *K) {
-  __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J), _mm256_load_pd(K)),
-                            _mm256_mul_pd(_mm256_load_pd(J + 4), _mm256_load_pd(K + 4)));
-  __m256d b = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 8), _mm256_load_pd(K + 8)),
-                            _mm256_mul_pd(_mm256_load_pd(J + 12), _mm256_load_pd(K + 12)));
-  __m256d c = _mm256_add_pd(_mm256_mul_pd(_mm256_load_pd(J + 16), _mm256_load_pd(K + 16)),
-                            _mm256_mul_pd(_mm256_load_pd(J + 20), _mm256_load_pd(K + 20)));
-  return _mm256_add_pd(_mm256_add_pd(a, b), c);
+/* J . K over one slot of the four lanes, from their columns (column c at
+ * J + cs c, K + cs c): slv_dot6's products and association. */
+__attribute__((target("avx2"))) static inline __m256d diag6(const double *J, const double *K,
+                                                            int cs) {
+  __m256d p[6];
+  for (int c = 0; c < 6; c++)
+    p[c] = _mm256_mul_pd(_mm256_load_pd(J + cs * c), _mm256_load_pd(K + cs * c));
+  __m256d a = _mm256_add_pd(p[0], p[1]), b = _mm256_add_pd(p[2], p[3]);
+  return _mm256_add_pd(_mm256_add_pd(a, b), _mm256_add_pd(p[4], p[5]));
 }
 
 /* wide_plan()'s J and K columns of the four lanes at plan position k, by 4x4
  * transposes: the same values as its scalar loop (moves and masks only).
  * A row's 12 columns are slot 0's six then slot 1's; a static slot
- * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.  lb
+ * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.  out:
+ * the half's first column in JK, column c at out + cs c (pgs_wide.c,
+ * "Layout": cs = 4 h, the lanes of a row step's halves side by side).  lb
  * and im: the half's blocks of slot 0 then slot 1 and their inverse
  * masses (lay_out, lane_masses; a lane's rows share its blocks), which
  * hold for the lane's busy positions.  While the columns are in cache it
@@ -76,8 +77,8 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
  * compact layout instead (pgs_wide.c, "Layout") and returns ok and-ed with
  * whether each lane's row has the form it needs (else JK is unusable). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-fill_jk_step(wide_state *s, const slv_fac *f, int k, const int *lb, const double *im, __m256d om,
-             int compact, __m256d ok) {
+fill_jk_step(wide_state *s, const slv_fac *f, int k, double *out, int cs, const int *lb,
+             const double *im, __m256d om, int compact, __m256d ok) {
   const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   const __m256i none = _mm256_set1_epi64x(-1);
@@ -98,15 +99,19 @@ fill_jk_step(wide_state *s, const slv_fac *f, int k, const int *lb, const double
   __m256d M1 = _mm256_and_pd(
       busy, _mm256_castsi256_pd(_mm256_cmpgt_epi64(
                 _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(lb + 4))), none)));
-  double *JK = compact ? tmp : s->JK + 24 * (size_t)k;
-  for (int h = 0; h < 2; h++) { /* J, then K 48 doubles further */
+  /* the full layout: J's 12 columns, then K's; compact: that in tmp
+   * (4 doubles a column), then the compact columns from it */
+  double *JK = compact ? tmp : out;
+  const int w = compact ? 4 : cs;
+  for (int h = 0; h < 2; h++) { /* J, then K 12 columns further */
     const double *const *src = h ? K : J;
-    tr4(src, 0, M0, M0, JK + 48 * h);
-    tr4(src, 4, M0, M1, JK + 48 * h + 16);
-    tr4(src, 8, M1, M1, JK + 48 * h + 32);
+    tr4(src, 0, M0, M0, JK + 12 * w * h, w);
+    tr4(src, 4, M0, M1, JK + 12 * w * h + 4 * w, w);
+    tr4(src, 8, M1, M1, JK + 12 * w * h + 8 * w, w);
   }
   __m256d d = _mm256_add_pd(_mm256_load_pd(s->fd + k),
-                            _mm256_add_pd(diag6(JK, JK + 48), diag6(JK + 24, JK + 72)));
+                            _mm256_add_pd(diag6(JK, JK + 12 * w, w),
+                                          diag6(JK + 6 * w, JK + 18 * w, w)));
   _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
   _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
   if (!compact) return ok;
@@ -115,7 +120,6 @@ fill_jk_step(wide_state *s, const slv_fac *f, int k, const int *lb, const double
   __m256d I0 = _mm256_and_pd(M0, _mm256_loadu_pd(im)),
           I1 = _mm256_and_pd(M1, _mm256_loadu_pd(im + 4));
   __m256d both = _mm256_and_pd(M0, M1);
-  double *C = s->JK + 15 * (size_t)k;
   for (int c = 0; c < 3; c++) {
     __m256d j0 = _mm256_load_pd(tmp + 4 * c), j1 = _mm256_load_pd(tmp + 24 + 4 * c);
     __m256d k0 = _mm256_load_pd(tmp + 48 + 4 * c), k1 = _mm256_load_pd(tmp + 72 + 4 * c);
@@ -124,27 +128,65 @@ fill_jk_step(wide_state *s, const slv_fac *f, int k, const int *lb, const double
     ok = _mm256_and_pd(ok, _mm256_cmp_pd(k1, _mm256_mul_pd(I1, j1), _CMP_EQ_OQ));
     ok = _mm256_and_pd(
         ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ), _mm256_andnot_pd(both, all)));
-    _mm256_store_pd(C + 4 * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
+    _mm256_store_pd(out + cs * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
+    /* J slot 0's, J slot 1's, K slot 0's and K slot 1's angular columns */
+    _mm256_store_pd(out + cs * (3 + c), _mm256_load_pd(tmp + 12 + 4 * c));
+    _mm256_store_pd(out + cs * (6 + c), _mm256_load_pd(tmp + 36 + 4 * c));
+    _mm256_store_pd(out + cs * (9 + c), _mm256_load_pd(tmp + 60 + 4 * c));
+    _mm256_store_pd(out + cs * (12 + c), _mm256_load_pd(tmp + 84 + 4 * c));
   }
-  memcpy(C + 12, tmp + 12, 12 * sizeof *C); /* J slot 0, columns 3..5 */
-  memcpy(C + 24, tmp + 36, 12 * sizeof *C); /* J slot 1 */
-  memcpy(C + 36, tmp + 60, 12 * sizeof *C); /* K slot 0 */
-  memcpy(C + 48, tmp + 84, 12 * sizeof *C); /* K slot 1 */
   return ok;
 }
 
-/* fill_jk_step over the positions of batches [bt0, bt1); compact: 1 if
- * every row has the compact form, else 0. */
+/* The fsel byte of the half row step at position k (row step r of a
+ * batch of h halves): bit l when lane l's findex row sits one row step
+ * before in the same lane (a contact's normal before its friction rows),
+ * bit 4 + l two row steps before; only for busy findex positions (mu >= 0;
+ * an idle one's mu is -1). */
+__attribute__((target("avx2"), always_inline)) static inline unsigned
+findex_in_lane(const wide_state *s, int k, int r, int h) {
+  __m128i f = _mm_loadu_si128((const __m128i *)(s->fpos + k));
+  __m128i own = _mm_add_epi32(_mm_set1_epi32(k), _mm_setr_epi32(0, 1, 2, 3));
+  unsigned fx = ~(unsigned)_mm256_movemask_pd(_mm256_load_pd(s->mu + k)) & 0xf;
+  unsigned one = (unsigned)_mm_movemask_ps(
+      _mm_castsi128_ps(_mm_cmpeq_epi32(f, _mm_sub_epi32(own, _mm_set1_epi32(4 * h)))));
+  unsigned two = (unsigned)_mm_movemask_ps(
+      _mm_castsi128_ps(_mm_cmpeq_epi32(f, _mm_sub_epi32(own, _mm_set1_epi32(8 * h)))));
+  return (r >= 1 ? one & fx : 0) | (r >= 2 ? (two & fx) << 4 : 0);
+}
+
+/* fill_jk over batches [bt0, bt1) of the layout (compact) and halves (h)
+ * given: the column stride 4 h and the layout known to the compiler. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+fill_jk_as(wide_state *s, const slv_fac *f, __m256d om, int compact, int h, int bt0, int bt1,
+           __m256d ok) {
+  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+  for (int bt = bt0; bt < bt1; bt++) {
+    if (s->bh[bt] != h) continue;
+    const int *lb = s->lblk + 16 * (size_t)bt;
+    const double *im = s->im + 16 * (size_t)bt;
+    for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
+      for (int u = 0; u < h; u++) {
+        ok = fill_jk_step(s, f, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
+                          im + 8 * u, om, compact, ok);
+        s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
+      }
+  }
+  return ok;
+}
+
+/* fill_jk_step over the positions of batches [bt0, bt1), and each half
+ * row step's fsel; compact: 1 if every row has the compact form, else 0. */
 __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
                                                    int compact, int bt0, int bt1) {
   const __m256d om = _mm256_set1_pd(omega);
   __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-  for (int bt = bt0; bt < bt1; bt++) {
-    const int *lb = s->lblk + 16 * (size_t)bt, h = s->bh[bt];
-    const double *im = s->im + 16 * (size_t)bt;
-    for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++)
-      for (int u = 0; u < h; u++, k += 4)
-        ok = fill_jk_step(s, f, k, lb + 8 * u, im + 8 * u, om, compact, ok);
+  if (compact) {
+    ok = fill_jk_as(s, f, om, 1, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, om, 1, 2, bt0, bt1, ok);
+  } else {
+    ok = fill_jk_as(s, f, om, 0, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, om, 0, 2, bt0, bt1, ok);
   }
   return _mm256_movemask_pd(ok) == 0xf;
 }
@@ -199,7 +241,11 @@ static void split_levels(wide_state *s, int from) {
 
 /* The batches: up to eight groups each, in one or two halves of four
  * lanes, each lane's t blocks and their blocks' numbers; then the
- * sequential rows.  Sets order, bk, bL, bh, tp, lblk, ncol and len.
+ * sequential rows.  Sets order, bk, bL, bh, tp, lblk, ncol and len.  A
+ * batch of two halves starts at a position that is a multiple of 8 (four
+ * idle positions before it if need be, in no batch), so that its row
+ * steps' x, b, bounds and columns lie on 64-byte lines (the AVX-512
+ * lanes load a row step whole: pgs_sweep512.c).
  * Static slots and idle lanes point at the idle block of the part that
  * sweeps their batch (the threaded plan), so no two threads store to it. */
 static void lay_out(wide_state *s, const slv_op *op, int ng) {
@@ -216,6 +262,8 @@ static void lay_out(wide_state *s, const slv_op *op, int ng) {
       if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
     }
     int h = m > 4 ? 2 : 1; /* halves; lane l of half u is column 4 u + l of a row step */
+    if (h == 2 && k % 8 != 0) /* a row step of eight on a 64-byte line: 4 idle positions */
+      for (int l = 0; l < 4; l++) s->order[k++] = -1;
     double **tp = s->tp + 16 * (size_t)bt;
     int *lb = s->lblk + 16 * (size_t)bt;
     for (int at = 0; at < 16; at++) lb[at] = -1; /* a batch of one half uses 8 */
@@ -460,6 +508,17 @@ __attribute__((target("avx2"))) static double lanes_alone(const wide_state *s) {
 
 #endif
 
+/* Whether slv_fac_ktx's runs are the plan's groups: every run of rows on
+ * one block pair is one group (none cut at WIDE_GMAX rows). */
+static int groups_are_runs(const wide_state *s, const slv_fac *f, int ng) {
+  const int *fb = f->blk;
+  for (int g = 1; g < ng; g++) {
+    int i = s->gfirst[g];
+    if (fb[2 * i] == fb[2 * i - 2] && fb[2 * i + 1] == fb[2 * i - 1]) return 0;
+  }
+  return 1;
+}
+
 /* Groups, batches and the plan layout (pgs_wide.c, "Layout"); before K^T x, as
  * the scheduling uses the operator's t as scratch.  Only the lanes read J
  * and K by columns: without them the sweep reads the rows of J and K
@@ -508,6 +567,11 @@ void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
 #if PGS_WIDE_X86
   if (s->lanes) lanes_jk(s, op, omega);
 #endif
+  /* slv_fac_ktx sums each run in row order and adds the runs into t in row
+   * order; the lanes do the same where each group is a run, and a block's
+   * groups come in row order (first fit) */
+  s->ktx_lanes = s->lanes && s->np == 1 && !s->own_ktx && s->ncol == s->len &&
+                 groups_are_runs(s, &op->f, ng);
 }
 
 /* The row sizes and xd of the convergence measure (slv_op_rowscale) from
@@ -536,11 +600,14 @@ void wide_plan_rowscale(const wide_state *s, slv_op *op) {
  * if one is set): what the lanes hold and which sweep runs, so that a
  * caller (and the tests) can see the path taken. */
 void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
-  int busy = 0;
+  int busy = 0, slots = 0; /* the batches' positions (not the idle ones between them) */
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
-  const char *how = !s->lanes    ? "rows one at a time (no AVX2 lanes)"
-                    : s->compact ? "AVX2 lanes, compact rigid-body rows"
-                                 : "AVX2 lanes, full rows";
+  for (int bt = 0; bt < s->nbat; bt++) slots += 4 * s->bh[bt] * s->bL[bt];
+  const char *how = !s->lanes                  ? "rows one at a time (no AVX2 lanes)"
+                    : s->lanes512 && s->compact ? "AVX-512 lanes, compact rigid-body rows"
+                    : s->lanes512               ? "AVX-512 lanes, full rows"
+                    : s->compact                ? "AVX2 lanes, compact rigid-body rows"
+                                                : "AVX2 lanes, full rows";
   if (s->part && s->np > 1) {
     int k0, k1, sep = 0;
     batch_span(s, s->lvl[1], s->nbat, &k0, &k1);
@@ -548,23 +615,23 @@ void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options 
     slv_logf(opt,
              "pgs_part: %d rows, %d batches, %d of %d lane slots busy, %d parts on %d threads, "
              "%d separator rows in %d colours, %d overflow rows: %s",
-             p->n, s->nbat, busy, s->ncol, s->np, s->np, sep, s->nlev - 1, s->len - s->ncol, how);
+             p->n, s->nbat, busy, slots, s->np, s->np, sep, s->nlev - 1, s->len - s->ncol, how);
   } else if (s->color && s->np > 1)
     slv_logf(opt,
              "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
              "%d colours on %d threads: %s",
-             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
+             p->n, s->nbat, busy, slots, s->len - s->ncol, s->nlev, s->np, how);
   else if (s->color)
     slv_logf(opt,
              "pgs_color: %d rows, %d batches, %d of %d lane slots busy, %d overflow rows, "
              "%d colours: %s",
-             p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, how);
+             p->n, s->nbat, busy, slots, s->len - s->ncol, s->nlev, how);
   else if (s->np > 1)
     slv_logf(opt,
              "%s: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows, "
              "%d levels on %d threads: %s",
-             wide_name(s), p->n, s->nbat, busy, s->ncol, s->len - s->ncol, s->nlev, s->np, how);
+             wide_name(s), p->n, s->nbat, busy, slots, s->len - s->ncol, s->nlev, s->np, how);
   else
     slv_logf(opt, "%s: %d rows, %d batches, %d of %d lane slots busy, %d sequential rows: %s",
-             wide_name(s), p->n, s->nbat, busy, s->ncol, s->len - s->ncol, how);
+             wide_name(s), p->n, s->nbat, busy, slots, s->len - s->ncol, how);
 }

@@ -55,16 +55,21 @@
  * (row step r, half u, lane l at 4 h r + 4 u + l); positions past a lane's
  * group are idle (zero J and K, bounds 0..0, omega / A_ii = 0: they never
  * move), at most 8 n positions in all.  x, b, the bounds and omega / A_ii
- * are copied into plan order, J and K into 4-lane columns per half row
- * step: 96 doubles (J slot 0's six columns, J slot 1's, K slot 0's, K
- * slot 1's).  Compact layout: when every block b has a scalar m_b with
+ * are copied into plan order, J and K into columns per row step, the
+ * lanes of its halves side by side: column c of the row step at plan
+ * position k holds lane l at S k + 4 h c + l (S = 24 columns: J slot 0's
+ * six, J slot 1's, K slot 0's, K slot 1's; 96 doubles a half), so that
+ * with two halves a column is one 64-byte line, which the AVX-512 lanes
+ * load whole (pgs_sweep512.c); a batch of two halves starts at a multiple
+ * of 8 positions (four idle ones before it if need be).  Compact layout:
+ * when every block b has a scalar m_b with
  * K's linear columns exactly fl(m_b J) on each of its row slots (a rigid
  * body, m_b = 1 / mass: derive_masses finds it from J and K themselves,
  * value by value) and every row in the lanes with both slots on bodies has
  * J slot 1's linear columns minus slot 0's (a direction at a point, as a
  * rigid body pair sees it; checked value by value while the columns are
- * formed), 60 doubles: JL (slot 0's linear J, or minus slot 1's if slot 0
- * is static), J's angular columns of each slot, K's of each slot; the
+ * formed), S = 15 columns, 60 doubles a half: JL (slot 0's linear J, or
+ * minus slot 1's if slot 0 is static), J's angular columns of each slot, K's of each slot; the
  * sweep forms K's linear columns as m_b JL, which pgs's K holds to the
  * bit.  That is 480 bytes a half row step in place of 768: with two halves
  * in flight, a large world's sweep waits on that stream (neither change

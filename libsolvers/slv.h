@@ -348,7 +348,7 @@ typedef int (*slv_cancel_fn)(void *ctx);
 /* ---- options: named fields, only from slv_options_default() ------------- */
 
 enum { SLV_NORM_INF = 0, SLV_NORM_2 = 2 };
-enum { SLV_SIMD_AUTO = 0, SLV_SIMD_OFF = 1 };
+enum { SLV_SIMD_AUTO = 0, SLV_SIMD_OFF = 1, SLV_SIMD_AVX2 = 2 };
 
 /* The largest opt.threads slv_options_validate accepts. */
 #define SLV_THREADS_MAX 256
@@ -375,9 +375,11 @@ typedef struct slv_options {
                              (borrowed, read during slv_solve only) */
   unsigned long seed;            /* randomized solvers; default 1 */
   int simd;                      /* SLV_SIMD_AUTO (default): vector code where the CPU has it
-                          (pgs_wide's, pgs_color's, pgs_part's AVX2 lanes); SLV_SIMD_OFF: scalar
-                          code only, the path of a CPU without it (same iterates), to
-                          test and time it */
+                          (pgs_wide's, pgs_color's, pgs_part's AVX2 lanes, eight wide with
+                          AVX-512); SLV_SIMD_OFF: scalar code only, the path of a CPU without
+                          it (same iterates), to test and time it; SLV_SIMD_AVX2: the AVX2
+                          lanes even where the CPU has AVX-512 (same iterates), the path of a
+                          CPU without it, to test and time it */
   int threads;                   /* OpenMP threads, 1..SLV_THREADS_MAX; default 1.  Used where
                           the work splits without changing the arithmetic: the product
                           with a CSR A (row by row) and pjacobi_cone's per-contact step,

@@ -66,7 +66,7 @@ static void test_ranges_are_validates(void) {
   o.norm = 1;
   expect_range(&o, "norm");
   o = slv_options_default();
-  o.simd = 2;
+  o.simd = 3;
   expect_range(&o, "simd");
   /* every row is either judged above or says "any" */
   for (int i = 0; i < slv_option_count(); i++) {
@@ -104,6 +104,7 @@ static void test_set(void) {
   CU_ASSERT(slv_options_set(&o, "norm", "2", NULL, 0) == SLV_OK);
   CU_ASSERT(slv_options_set(&o, "norm", "0", NULL, 0) == SLV_OK && o.norm == SLV_NORM_INF);
   CU_ASSERT(slv_options_set(&o, "simd", "off", NULL, 0) == SLV_OK && o.simd == SLV_SIMD_OFF);
+  CU_ASSERT(slv_options_set(&o, "simd", "avx2", NULL, 0) == SLV_OK && o.simd == SLV_SIMD_AVX2);
   CU_ASSERT(slv_options_set(&o, "simd", "0", NULL, 0) == SLV_OK && o.simd == SLV_SIMD_AUTO);
   CU_ASSERT(slv_options_set(&o, "warm_start", "1", NULL, 0) == SLV_OK && o.warm_start == 1);
   CU_ASSERT(slv_options_set(&o, "threads", "3", NULL, 0) == SLV_OK && o.threads == 3);
@@ -119,7 +120,7 @@ static void test_set(void) {
   refuse("omega", "", "empty");
   refuse("norm", "1", "inf or 2");
   refuse("norm", "Inf", "inf or 2");
-  refuse("simd", "on", "auto or off");
+  refuse("simd", "on", "auto, off or avx2");
   refuse("warm_start", "2", "0 or 1");
   refuse("omgea", "1", "unknown option 'omgea' (options: max_iter, tol,");
   /* options not from slv_options_default */

@@ -30,7 +30,10 @@
  *   - a second suite runs with opt.simd = SLV_SIMD_OFF, the path of CPUs
  *     without AVX2, to the same iterates: pgs's own sweep in the row
  *     order, the plan one row at a time with sequential groups
- *     (SLV_SIMD_AUTO keeps the lanes; other values are refused).
+ *     (SLV_SIMD_AUTO keeps the lanes; other values are refused);
+ *   - on a CPU with AVX-512 (where the lanes run eight wide), a suite
+ *     with opt.simd = SLV_SIMD_AVX2 runs the four-wide lanes of CPUs
+ *     without it, to the same iterates.
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -146,21 +149,34 @@ static void permuted_free(permuted *q) {
 /* The suite's opt.simd (the second suite: SLV_SIMD_OFF). */
 static int simd = SLV_SIMD_AUTO;
 
+/* Whether the CPU has AVX-512 F and DQ (pgs_wide's lanes eight wide). */
+static int has_avx512(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512dq");
+#else
+  return 0;
+#endif
+}
+
 /* Whether pgs_wide sweeps in its AVX2 lanes: the CPU has them and
- * opt.simd lets it. */
+ * opt.simd lets it (auto, or avx2). */
 static int lanes(void) {
   int avx2 = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
   avx2 = __builtin_cpu_supports("avx2");
 #endif
-  return avx2 && simd == SLV_SIMD_AUTO;
+  return avx2 && simd != SLV_SIMD_OFF;
 }
 
 /* The sweep pgs_wide must log taking: rows one at a time without the
  * lanes, else the lanes, compact when the problem is in rigid-body form. */
 static const char *expected_sweep(int compact) {
   if (!lanes()) return "rows one at a time (no AVX2 lanes)";
+  if (has_avx512() && simd == SLV_SIMD_AUTO)
+    return compact ? "AVX-512 lanes, compact rigid-body rows" : "AVX-512 lanes, full rows";
   return compact ? "AVX2 lanes, compact rigid-body rows" : "AVX2 lanes, full rows";
 }
 
@@ -1739,8 +1755,16 @@ static int simd_auto(void) {
   return 0;
 }
 
+/* The AVX2 suite runs with opt.simd = SLV_SIMD_AVX2: on a CPU with AVX-512
+ * the four-wide lanes that a CPU without it takes, which must give the same
+ * iterates as the eight-wide ones (both are pgs's). */
+static int simd_avx2(void) {
+  simd = SLV_SIMD_AVX2;
+  return 0;
+}
+
 /* SLV_SIMD_AUTO gives the lanes back (the plan line says which sweep ran);
- * other values than the two are refused, naming the field. */
+ * other values than the three are refused, naming the field. */
 static void test_simd_values(void) {
   fprob f;
   fprob_make_rigid(&f, 60, 20, 67);
@@ -1750,15 +1774,17 @@ static void test_simd_values(void) {
   simd = SLV_SIMD_OFF;
   slv_options opt = slv_options_default();
   char msg[160];
-  opt.simd = 2;
+  opt.simd = SLV_SIMD_AVX2;
+  CU_ASSERT_EQUAL(slv_options_validate(&opt, msg, sizeof msg), SLV_OK);
+  opt.simd = 3;
   CU_ASSERT_EQUAL(slv_options_validate(&opt, msg, sizeof msg), SLV_ERR_OPTIONS);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "simd"));
   fprob_free(&f);
 }
 
-int main(void) {
-  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
-  CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
+/* The tests of whichever lanes the suite's opt.simd runs: the first suite
+ * (auto) and, on an AVX-512 CPU, the AVX2 suite. */
+static void add_lane_tests(CU_pSuite s) {
   CU_add_test(s, "factored: pgs's iterates, bit for bit (also rigid form)", test_same_iterates);
   CU_add_test(s, "crowded bodies: long chains of batches", test_crowded_bodies);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
@@ -1766,12 +1792,18 @@ int main(void) {
   CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
   CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   CU_add_test(s, "rigid form broken: noticed", test_rigid_claim_false);
+  CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
+  CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
+  add_lane_tests(s);
   CU_add_test(s, "masses kept across solves: the bits of a fresh workspace", test_masses_kept);
   CU_add_test(s, "converges; the test's own residual", test_converges);
-  CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);
-  CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
   s = CU_add_suite("pgs_wide, opt.simd off: without the lanes", simd_off, simd_auto);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   if (!tst_memcheck()) {
@@ -1784,6 +1816,13 @@ int main(void) {
   CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
   CU_add_test(s, "threads 1, 2, 3 without the lanes: pgs itself, the same bits", test_threads);
   CU_add_test(s, "opt.simd: auto gives the lanes back, bad values refused", test_simd_values);
+  if (has_avx512()) { /* else the same lanes as the first suite */
+    s = CU_add_suite("pgs_wide, opt.simd avx2: the AVX2 lanes on an AVX-512 CPU", simd_avx2,
+                     simd_auto);
+    add_lane_tests(s);
+    CU_add_test(s, "pgs_color: the colour order's iterates", test_color_iterates);
+    CU_add_test(s, "pgs_part: threads 1, 2, 3", test_part_threads);
+  }
   s = CU_add_suite("pgs_color", NULL, NULL);
   CU_add_test(s, "the colour order's iterates (also rigid form; overflow)", test_color_iterates);
   CU_add_test(s, "findex across groups, forward and backward: edges", test_color_findex);

@@ -1,0 +1,276 @@
+/* pgs_sweep512.c -- the sweep of pgs_wide, pgs_color and pgs_part in AVX-512
+ * lanes (pgs_lanes.h): a batch's two halves as one row of eight lanes.
+ *
+ * The same sweep as the AVX2 lanes of pgs_lanes.c (pgs_wide.c, "Order",
+ * "Why"; each lane does row_one's operations in its order and association,
+ * no fused multiply-add), on a CPU with AVX-512 F and DQ: a row step of a
+ * batch of two halves is one 8-lane operation where the AVX2 lanes take two
+ * 4-lane ones, and its t (two 6-blocks a lane) fits in twelve of the 32
+ * registers, where the AVX2 lanes' 24 columns spill from their 16.  The
+ * plan lays a row step's eight lanes out side by side for this (pgs_wide.c,
+ * "Layout"): x, b, the bounds, omega / A_ii at 8 h r + l, column c of J and
+ * K at 8 c + l, the row step on a 64-byte line.  A batch of one half runs
+ * in the low four lanes, the high four masked off (loaded as zeros, never
+ * stored): zero J, K, x, b and bounds there move nothing and add nothing
+ * to the residual.  The iterates are the AVX2 lanes', which are pgs's, bit
+ * for bit (tests/test_pgs_wide.c runs whichever lanes the CPU has).
+ */
+#include "pgs_lanes.h"
+
+#if PGS_WIDE_X86
+
+#define PGS512 __attribute__((target("avx512f,avx512dq"), always_inline)) static inline
+
+/* The 6-blocks of half 0 (tp[0..3]) and half 1 (tp[8..11]) of one slot as
+ * six 8-lane columns (a 4x4 transpose in each 256-bit half, then the pairs
+ * of columns 4 and 5); with one half (h = 1) the high lanes are 0. */
+PGS512 void gather8(double *const *tp, int h, __m512d T[6]) {
+  if (h == 1) {
+    __m256d lo[6];
+    gather6(tp, lo);
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; c++) T[c] = _mm512_insertf64x4(_mm512_setzero_pd(), lo[c], 0);
+    return;
+  }
+  const __m512i i02 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+  const __m512i i13 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  __m512d r[4];
+#pragma GCC unroll 4
+  for (int l = 0; l < 4; l++)
+    r[l] = _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd(tp[l])),
+                              _mm256_loadu_pd(tp[8 + l]), 1);
+  __m512d t0 = _mm512_unpacklo_pd(r[0], r[1]), t1 = _mm512_unpackhi_pd(r[0], r[1]);
+  __m512d t2 = _mm512_unpacklo_pd(r[2], r[3]), t3 = _mm512_unpackhi_pd(r[2], r[3]);
+  T[0] = _mm512_permutex2var_pd(t0, i02, t2);
+  T[1] = _mm512_permutex2var_pd(t1, i02, t3);
+  T[2] = _mm512_permutex2var_pd(t0, i13, t2);
+  T[3] = _mm512_permutex2var_pd(t1, i13, t3);
+  /* [b0, b2 | b8, b10] and [b1, b3 | b9, b11] of columns 4, 5 */
+  __m512d u = _mm512_castpd256_pd512(_mm256_insertf128_pd(
+      _mm256_castpd128_pd256(_mm_loadu_pd(tp[0] + 4)), _mm_loadu_pd(tp[2] + 4), 1));
+  __m512d v = _mm512_castpd256_pd512(_mm256_insertf128_pd(
+      _mm256_castpd128_pd256(_mm_loadu_pd(tp[1] + 4)), _mm_loadu_pd(tp[3] + 4), 1));
+  u = _mm512_insertf64x4(u,
+                         _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[8] + 4)),
+                                              _mm_loadu_pd(tp[10] + 4), 1),
+                         1);
+  v = _mm512_insertf64x4(v,
+                         _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(tp[9] + 4)),
+                                              _mm_loadu_pd(tp[11] + 4), 1),
+                         1);
+  T[4] = _mm512_unpacklo_pd(u, v);
+  T[5] = _mm512_unpackhi_pd(u, v);
+}
+
+/* The inverse of gather8. */
+PGS512 void scatter8(double *const *tp, int h, const __m512d T[6]) {
+  if (h == 1) {
+    __m256d lo[6];
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; c++) lo[c] = _mm512_castpd512_pd256(T[c]);
+    scatter6(tp, lo);
+    return;
+  }
+  const __m512i i02 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+  const __m512i i13 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  /* the transpose is its own inverse: rows back from the columns */
+  __m512d t0 = _mm512_unpacklo_pd(T[0], T[1]), t1 = _mm512_unpackhi_pd(T[0], T[1]);
+  __m512d t2 = _mm512_unpacklo_pd(T[2], T[3]), t3 = _mm512_unpackhi_pd(T[2], T[3]);
+  __m512d r0 = _mm512_permutex2var_pd(t0, i02, t2), r1 = _mm512_permutex2var_pd(t1, i02, t3);
+  __m512d r2 = _mm512_permutex2var_pd(t0, i13, t2), r3 = _mm512_permutex2var_pd(t1, i13, t3);
+  __m512d u = _mm512_unpacklo_pd(T[4], T[5]), v = _mm512_unpackhi_pd(T[4], T[5]);
+  _mm256_storeu_pd(tp[0], _mm512_castpd512_pd256(r0));
+  _mm256_storeu_pd(tp[1], _mm512_castpd512_pd256(r1));
+  _mm256_storeu_pd(tp[2], _mm512_castpd512_pd256(r2));
+  _mm256_storeu_pd(tp[3], _mm512_castpd512_pd256(r3));
+  _mm_storeu_pd(tp[0] + 4, _mm512_castpd512_pd128(u));
+  _mm_storeu_pd(tp[1] + 4, _mm512_castpd512_pd128(v));
+  _mm_storeu_pd(tp[2] + 4, _mm512_extractf64x2_pd(u, 1));
+  _mm_storeu_pd(tp[3] + 4, _mm512_extractf64x2_pd(v, 1));
+  _mm256_storeu_pd(tp[8], _mm512_extractf64x4_pd(r0, 1));
+  _mm256_storeu_pd(tp[9], _mm512_extractf64x4_pd(r1, 1));
+  _mm256_storeu_pd(tp[10], _mm512_extractf64x4_pd(r2, 1));
+  _mm256_storeu_pd(tp[11], _mm512_extractf64x4_pd(r3, 1));
+  _mm_storeu_pd(tp[8] + 4, _mm512_extractf64x2_pd(u, 2));
+  _mm_storeu_pd(tp[9] + 4, _mm512_extractf64x2_pd(v, 2));
+  _mm_storeu_pd(tp[10] + 4, _mm512_extractf64x2_pd(u, 3));
+  _mm_storeu_pd(tp[11] + 4, _mm512_extractf64x2_pd(v, 3));
+}
+
+/* Eight doubles at p: the row step's lanes (h = 2, p on a 64-byte line),
+ * or the low four (h = 1), the rest 0. */
+PGS512 __m512d load8(const double *p, int h) {
+  return h == 2 ? _mm512_load_pd(p) : _mm512_maskz_loadu_pd(0x0f, p);
+}
+
+PGS512 __m512d abs8(__m512d v) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), v); }
+
+/* lane_bounds of the eight lanes at plan position k: findex lanes (mu >=
+ * 0) -mu |x_f| .. mu |x_f|.  x_f from the registers where fsel says so
+ * (x1, x2: the lanes' x of the row step one and two before), else from
+ * the plan's x at the findex positions: a load waiting on the store that
+ * wrote x a row step before costs more than the row step's arithmetic. */
+PGS512 void bounds8(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2, __m512d *lo,
+                    __m512d *hi) {
+  __m512d mu = load8(a->mu + k, h);
+  *lo = load8(a->lo + k, h);
+  *hi = load8(a->hi + k, h);
+  __mmask8 plain = _mm512_movepi64_mask(_mm512_castpd_si512(mu)); /* sign set: no findex */
+  __mmask8 lanes = h == 2 ? 0xff : 0x0f, fx = (__mmask8)(~plain & lanes);
+  if (!fx) return;
+  unsigned v = a->fsel[k / 4] | (h == 2 ? (unsigned)a->fsel[k / 4 + 1] << 8 : 0u);
+  __mmask8 s1 = (__mmask8)((v & 0xf) | ((v >> 4) & 0xf0));
+  __mmask8 s2 = (__mmask8)(((v >> 4) & 0xf) | ((v >> 8) & 0xf0));
+  __m512d xf = _mm512_mask_blend_pd(s2, x1, x2);
+  __mmask8 mem = (__mmask8)(fx & ~(s1 | s2));
+  if (mem) {
+    __m256i f = h == 2 ? _mm256_loadu_si256((const __m256i *)(a->fpos + k))
+                       : _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a->fpos + k)));
+    xf = _mm512_mask_i32gather_pd(xf, mem, f, a->xp, 8);
+  }
+  __m512d hh = _mm512_mul_pd(mu, abs8(xf));
+  *hi = _mm512_mask_blend_pd(plain, hh, *hi);
+  *lo = _mm512_mask_blend_pd(plain, _mm512_xor_pd(hh, _mm512_set1_pd(-0.0)), *lo);
+}
+
+/* J . T over one slot, column c at J + 8 c (h = 2) or 4 c (h = 1):
+ * slv_dot6's association. */
+PGS512 __m512d dot6x8(const double *J, int h, const __m512d T[6]) {
+  const int cs = 4 * h;
+  __m512d a =
+      _mm512_add_pd(_mm512_mul_pd(load8(J, h), T[0]), _mm512_mul_pd(load8(J + cs, h), T[1]));
+  __m512d b = _mm512_add_pd(_mm512_mul_pd(load8(J + 2 * cs, h), T[2]),
+                            _mm512_mul_pd(load8(J + 3 * cs, h), T[3]));
+  __m512d c = _mm512_add_pd(_mm512_mul_pd(load8(J + 4 * cs, h), T[4]),
+                            _mm512_mul_pd(load8(J + 5 * cs, h), T[5]));
+  return _mm512_add_pd(_mm512_add_pd(a, b), c);
+}
+
+/* lane_dots in eight lanes (the same products and sums). */
+PGS512 __m512d dots8(const double *JK, int h, int compact, const __m512d T0[6], const __m512d T1[6],
+                     __m512d jl[3]) {
+  const int cs = 4 * h;
+  if (!compact) return _mm512_add_pd(dot6x8(JK, h, T0), dot6x8(JK + 6 * cs, h, T1));
+#pragma GCC unroll 3
+  for (int c = 0; c < 3; c++) jl[c] = load8(JK + cs * c, h);
+  __m512d a0 = _mm512_add_pd(_mm512_mul_pd(jl[0], T0[0]), _mm512_mul_pd(jl[1], T0[1]));
+  __m512d b0 =
+      _mm512_add_pd(_mm512_mul_pd(jl[2], T0[2]), _mm512_mul_pd(load8(JK + 3 * cs, h), T0[3]));
+  __m512d c0 = _mm512_add_pd(_mm512_mul_pd(load8(JK + 4 * cs, h), T0[4]),
+                             _mm512_mul_pd(load8(JK + 5 * cs, h), T0[5]));
+  __m512d a1 = _mm512_add_pd(_mm512_mul_pd(jl[0], T1[0]), _mm512_mul_pd(jl[1], T1[1]));
+  __m512d b1 =
+      _mm512_sub_pd(_mm512_mul_pd(load8(JK + 6 * cs, h), T1[3]), _mm512_mul_pd(jl[2], T1[2]));
+  __m512d c1 = _mm512_add_pd(_mm512_mul_pd(load8(JK + 7 * cs, h), T1[4]),
+                             _mm512_mul_pd(load8(JK + 8 * cs, h), T1[5]));
+  return _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a0, b0), c0),
+                       _mm512_add_pd(_mm512_sub_pd(b1, a1), c1));
+}
+
+/* row_step (pgs_lanes.c) in eight lanes: the row step at plan position k,
+ * its columns at JK.  Returns max(m, the lanes' residuals), + w * 0. */
+PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, int compact,
+                         __m512d T0[6], __m512d T1[6], __m512d im0, __m512d im1, __m512d X[2],
+                         __m512d m) {
+  const __m512d zero = _mm512_setzero_pd();
+  const int cs = 4 * h;
+  __m512d x = load8(a->xp + k, h), lo, hi, jl[3];
+  bounds8(a, k, h, X[0], X[1], &lo, &hi);
+  __m512d bx = _mm512_add_pd(load8(a->bp + k, h), _mm512_mul_pd(load8(a->fd + k, h), x));
+  __m512d w = _mm512_add_pd(bx, dots8(JK, h, compact, T0, T1, jl));
+  __m512d r = abs8(_mm512_max_pd(_mm512_min_pd(w, _mm512_sub_pd(x, lo)), _mm512_sub_pd(x, hi)));
+  m = _mm512_add_pd(_mm512_max_pd(r, m), _mm512_mul_pd(w, zero));
+  __m512d e = _mm512_mul_pd(w, load8(a->invd + k, h));
+  e = _mm512_max_pd(_mm512_sub_pd(x, hi), _mm512_min_pd(_mm512_sub_pd(x, lo), e));
+  __m512d xn = _mm512_max_pd(lo, _mm512_min_pd(hi, _mm512_sub_pd(x, e)));
+  __mmask8 moved = _mm512_cmp_pd_mask(e, zero, _CMP_NEQ_UQ);
+  __m512d xk = _mm512_mask_blend_pd(moved, x, xn); /* as pgs: x kept where e = 0 */
+  if (h == 2)
+    _mm512_store_pd(a->xp + k, xk);
+  else
+    _mm512_mask_storeu_pd(a->xp + k, 0x0f, xk);
+  X[1] = X[0];
+  X[0] = xk;
+  if (compact) {
+#pragma GCC unroll 3
+    for (int c = 0; c < 3; c++) {
+      T0[c] = _mm512_sub_pd(T0[c], _mm512_mul_pd(e, _mm512_mul_pd(im0, jl[c])));
+      T1[c] = _mm512_add_pd(T1[c], _mm512_mul_pd(e, _mm512_mul_pd(im1, jl[c])));
+      T0[3 + c] = _mm512_sub_pd(T0[3 + c], _mm512_mul_pd(e, load8(JK + cs * (9 + c), h)));
+      T1[3 + c] = _mm512_sub_pd(T1[3 + c], _mm512_mul_pd(e, load8(JK + cs * (12 + c), h)));
+    }
+  } else {
+#pragma GCC unroll 6
+    for (int c = 0; c < 6; c++) {
+      T0[c] = _mm512_sub_pd(T0[c], _mm512_mul_pd(e, load8(JK + cs * (12 + c), h)));
+      T1[c] = _mm512_sub_pd(T1[c], _mm512_mul_pd(e, load8(JK + cs * (18 + c), h)));
+    }
+  }
+  return m;
+}
+
+/* Slot s's inverse masses of the batch's eight lanes (im: the batch's 16). */
+PGS512 __m512d masses8(const double *im, int slot, int h) {
+  __m256d lo = _mm256_load_pd(im + 4 * slot);
+  if (h == 1) return _mm512_insertf64x4(_mm512_setzero_pd(), lo, 0);
+  return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), _mm256_load_pd(im + 8 + 4 * slot), 1);
+}
+
+/* One batch of h halves: gather, its row steps, scatter. */
+PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im, int k, int L,
+                      int h, int compact, __m512d m) {
+  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+  const double *JK = a->JK + S * (size_t)k;
+  __m512d T0[6], T1[6], X[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
+  __m512d im0 = masses8(im, 0, h), im1 = masses8(im, 1, h);
+  gather8(tp, h, T0);
+  gather8(tp + 4, h, T1);
+  for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S)
+    m = row_step8(a, k, JK, h, compact, T0, T1, im0, im1, X, m);
+  scatter8(tp, h, T0);
+  scatter8(tp + 4, h, T1);
+  return m;
+}
+
+/* Batches [bt0, bt1) (the AVX2 lanes' sweep_lanes_as). */
+PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int ahead) {
+  const lane_arrays a = {
+    s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
+  };
+  __m512d m = _mm512_setzero_pd();
+  double *const *ptp = s->tp;
+  for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
+  for (int bt = bt0; bt < bt1; bt++) {
+    double *const *tp = ptp + 16 * (size_t)bt;
+    const double *im = s->im + 16 * (size_t)bt;
+    if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
+    if (s->bh[bt] == 2)
+      m = batch8(&a, tp, im, s->bk[bt], s->bL[bt], 2, compact, m);
+    else
+      m = batch8(&a, tp, im, s->bk[bt], s->bL[bt], 1, compact, m);
+  }
+  double mm[8];
+  _mm512_storeu_pd(mm, m);
+  double r = mm[0];
+  for (int l = 0; l < 8; l++) {
+    *poison += mm[l] * 0.0;
+    if (mm[l] > r) r = mm[l];
+  }
+  return r;
+}
+
+__attribute__((target("avx512f,avx512dq,prfchw"))) static double sweep8_w(wide_state *s, int bt0,
+                                                                          int bt1, double *poison) {
+  return s->compact ? sweep8_as(s, bt0, bt1, poison, 1, WIDE_PREFETCH)
+                    : sweep8_as(s, bt0, bt1, poison, 0, WIDE_PREFETCH);
+}
+
+__attribute__((target("avx512f,avx512dq"))) double wide_sweep_lanes512(wide_state *s, int bt0,
+                                                                       int bt1, double *poison) {
+  if (s->np > 1 && s->prfchw) return sweep8_w(s, bt0, bt1, poison);
+  int ahead = s->np > 1 ? WIDE_PREFETCH : 0;
+  return s->compact ? sweep8_as(s, bt0, bt1, poison, 1, ahead)
+                    : sweep8_as(s, bt0, bt1, poison, 0, ahead);
+}
+
+#endif
