@@ -213,7 +213,7 @@ void cli_world_usage(FILE *f) {
              "                      or none: the sweeps split into N + 1 rounds with a\n"
              "                      coarse correction of the impulses, one rigid aggregate\n"
              "                      per contact level, between them, when the levels are\n"
-             "                      more than a round's sweeps (default 2; 0 off)\n"
+             "                      more than a round's sweeps (default 0: off)\n"
              "  --storage S         auto (dense up to 256 rows; above, factored if the solver\n"
              "                      takes it and friction is not pyramid, else CSR), dense,\n"
              "                      csr, factored (matrix-free J, M^-1 J^T: pgs)\n"

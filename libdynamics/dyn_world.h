@@ -171,7 +171,7 @@ typedef struct dyn_world_settings {
                              coarse_corrections + 1 rounds with a level coarse correction of
                              the impulses between rounds, on steps whose contact levels are
                              more than a round's sweeps (docs/dynamics.md, "Coarse
-                             correction"); 0 = off, in [0, 64]; default 2 */
+                             correction"); 0 = off, in [0, 64]; default 0 */
 } dyn_world_settings;
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);

@@ -80,7 +80,7 @@ dyn_world_settings dyn_world_settings_default(void) {
   s.fallback_max_iter = 200;
   /* Two corrections keep the 50-layer pyramid standing at 50 sweeps
    * (docs/dynamics.md, "Coarse correction"). */
-  s.coarse_corrections = 2;
+  s.coarse_corrections = 0; /* off: docs/dynamics.md, "Coarse correction", why */
   return s;
 }
 

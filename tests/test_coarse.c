@@ -140,12 +140,12 @@ static void test_column_stands(void) {
 
 static void test_setting(void) {
   dyn_world_settings s = dyn_world_settings_default();
-  CU_ASSERT_EQUAL(s.coarse_corrections, 2);
+  CU_ASSERT_EQUAL(s.coarse_corrections, 0);
   char msg[256] = "";
-  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "coarse_corrections", "0", msg, sizeof msg), 1);
-  CU_ASSERT_EQUAL(s.coarse_corrections, 0);
+  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "coarse_corrections", "2", msg, sizeof msg), 1);
+  CU_ASSERT_EQUAL(s.coarse_corrections, 2);
   CU_ASSERT(dyn_world_settings_set(&s, "coarse-corrections", "65", msg, sizeof msg) < 0);
-  CU_ASSERT_EQUAL(s.coarse_corrections, 0);
+  CU_ASSERT_EQUAL(s.coarse_corrections, 2);
   s.coarse_corrections = -1;
   CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "coarse_corrections"));
