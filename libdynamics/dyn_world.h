@@ -79,6 +79,7 @@ typedef enum dyn_contact_order {
 } dyn_contact_order;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
+#define DYN_COARSE_MAX            64 /* the most coarse_corrections */
 
 /* What a step does when its solve failed (docs/dynamics.md, "The world
  * step").  A solve has failed when its status is not converged, except the
@@ -163,6 +164,12 @@ typedef struct dyn_world_settings {
   char fallback_solver[DYN_WORLD_SOLVER_NAME_MAX]; /* FALLBACK's solver, a registry name;
                                 default "": pgs, or nsgs for problems with cones */
   int fallback_max_iter;                           /* FALLBACK's iterations, >= 1; default 200 */
+  int coarse_corrections; /* Gauss-Seidel solvers (pgs, pgs_wide, pgs_color, pgs_part) with
+                             friction box or none: the max_iter sweeps split into
+                             coarse_corrections + 1 rounds with a level coarse correction of
+                             the impulses between rounds, on steps whose contact levels are
+                             more than a round's sweeps (docs/dynamics.md, "Coarse
+                             correction"); 0 = off, in [0, 64]; default 0 */
 } dyn_world_settings;
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);
@@ -184,7 +191,7 @@ DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *m
  * max_correct_vel, margin, solver, max_iter, max_pivots, tol, time_limit
  * (seconds per solve), omega, threads, warm_start (on/off), warm_factor,
  * storage, dense_max_rows, cone_law, contact_order, on_failure,
- * fallback_solver, fallback_max_iter; a dash matches an underscore
+ * fallback_solver, fallback_max_iter, coarse_corrections; a dash matches an underscore
  * (max-iter); an enum takes its name (or its number).  Numbers are read by
  * libsolvers' strict parser (slv_parse_double, slv_parse_long), the solver
  * options among the keys by libsolvers' options by name (slv_options_set).

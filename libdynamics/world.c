@@ -78,6 +78,9 @@ dyn_world_settings dyn_world_settings_default(void) {
   s.on_failure = DYN_ON_FAILURE_FALLBACK;
   s.fallback_solver[0] = '\0';
   s.fallback_max_iter = 200;
+  /* Two corrections keep the 50-layer pyramid standing at 50 sweeps
+   * (docs/dynamics.md, "Coarse correction"). */
+  s.coarse_corrections = 0; /* off: docs/dynamics.md, "Coarse correction", why */
   return s;
 }
 
@@ -131,6 +134,11 @@ static dyn_err validate_solver(const dyn_world_settings *s, char *msg, size_t ca
   }
   if (s->contact_order != DYN_ORDER_BROADPHASE && s->contact_order != DYN_ORDER_TOP_DOWN) {
     dyn_msgf(msg, cap, "contact_order=%d is not a dyn_contact_order", (int)s->contact_order);
+    return DYN_ERR_INPUT;
+  }
+  if (s->coarse_corrections < 0 || s->coarse_corrections > DYN_COARSE_MAX) {
+    dyn_msgf(msg, cap, "coarse_corrections=%d must be in [0, %d]", s->coarse_corrections,
+             DYN_COARSE_MAX);
     return DYN_ERR_INPUT;
   }
   return validate_failure_policy(s, msg, cap);
@@ -197,6 +205,7 @@ void dyn_world_free(dyn_world *w) {
   dyn_solver_slot_free(&w->main);
   dyn_solver_slot_free(&w->fallback);
   dyn_warm_free(&w->warm);
+  dyn_coarse_free(&w->coarse);
   dyn_buf_free(&w->joints);
   dyn_buf_free(&w->jpairs);
   dyn_buf_free(&w->jcnt);

@@ -16,6 +16,7 @@
  *                     pair and nearest point, and per joint
  *   world_state.c     the state saved and restored
  *   buf.c             dyn_buf, the growable array every buffer is
+ *   coarse.c          the level coarse correction between sweep rounds
  *
  * The step and its stages are described in docs/dynamics.md, "The world
  * step"; warm starting in "Warm starting", the collision pass in
@@ -194,6 +195,43 @@ void dyn_warm_drop_contacts(dyn_warm_cache *c);
 void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x);
 void dyn_warm_free(dyn_warm_cache *c);
 
+/* ---- the coarse correction (coarse.c) ------------------------------------------------ */
+
+/* Its scratch (docs/dynamics.md, "Coarse correction"). */
+typedef struct dyn_coarse {
+  dyn_buf_int lev, ptr, adj, queue; /* body levels; the contacts of each body */
+  dyn_buf_int movable, iface;       /* per body; per contact: its interface or -1 */
+  dyn_buf_double P;                 /* 6 per row: the prolongation */
+  dyn_buf_double K;                 /* 72 per body: J P, as upper and as lower body */
+  dyn_buf_double ctr;               /* 4 per level: the aggregate's centre, count */
+  dyn_buf_double ab, g;             /* the banded coarse matrix; its right side, then y */
+  int top;                          /* the prepared highest level (0: nothing to correct) */
+} dyn_coarse;
+
+/* What the correction reads of a step. */
+typedef struct dyn_coarse_in {
+  const dyn_body *bodies;
+  int nb;
+  const dyn_contact *con; /* the step's contacts: contact k at rows[njrows + k rpc ..] */
+  int nc;
+  const dyn_rows *rows; /* all rows, the joints' first */
+  int nrows, njrows, rpc;
+  dyn_friction friction;
+  const dyn_velocity_form *vf; /* the assembly's M^-1 */
+} dyn_coarse_in;
+
+/* The step's levels and interfaces (the bodies' contact distance from a
+ * static body), for the corrections of this step: *levels the highest
+ * level, 0 when there is nothing to correct (no contacts, friction other
+ * than box or none, no body resting on a static one).  Errors:
+ * DYN_ERR_NOMEM. */
+dyn_err dyn_coarse_prepare(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows);
+/* One coarse correction of x, whose w = A x + b is given, on the prepared
+ * levels: 1 when x changed; 0 and x untouched when there is nothing to
+ * correct or the coarse system is singular or gives non-finite values. */
+int dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w);
+void dyn_coarse_free(dyn_coarse *c);
+
 /* ---- assembly systems and solver workspaces (world_storage.c) ----------------------- */
 
 /* One assembly system and the sizes it was reserved for. */
@@ -265,6 +303,7 @@ struct dyn_world {
 
   dyn_solver_slot main, fallback;
   dyn_warm_cache warm;
+  dyn_coarse coarse;
 
   long step;
   double t;

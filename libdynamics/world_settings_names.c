@@ -80,6 +80,7 @@ static const key_def keys[] = {
   { "on_failure", K_ENUM, OFF(on_failure), 0, 0, on_failure_names },
   { "fallback_solver", K_SOLVER, OFF(fallback_solver), 0, 0, NULL },
   { "fallback_max_iter", K_INT, OFF(fallback_max_iter), 1, INT_MAX, NULL },
+  { "coarse_corrections", K_INT, OFF(coarse_corrections), 0, DYN_COARSE_MAX, NULL },
 };
 #undef OFF
 enum { NKEYS = (int)(sizeof keys / sizeof keys[0]) };

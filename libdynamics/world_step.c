@@ -253,6 +253,51 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
 
 /* ---- solve --------------------------------------------------------------------------- */
 
+/* 1 iff s sweeps the rows one by one in Gauss-Seidel order over box or no
+ * friction (pgs and its variants): the solvers the rounds apply to. */
+static int takes_coarse_rounds(const slv_solver *s) {
+  return strcmp(s->name, "pgs") == 0 || strcmp(s->name, "pgs_wide") == 0 ||
+         strcmp(s->name, "pgs_color") == 0 || strcmp(s->name, "pgs_part") == 0;
+}
+
+/* The rounds of this step's solve (docs/dynamics.md, "Coarse
+ * correction"): settings.coarse_corrections + 1 for a Gauss-Seidel solver
+ * (not nsgs) on friction box or none, when the contact levels are more
+ * than one round's sweeps (a round carries a change that far), else 1.
+ * The levels are prepared for the corrections.  Errors: DYN_ERR_NOMEM. */
+static dyn_err solve_rounds(dyn_step *s, const dyn_coarse_in *in, int *rounds) {
+  dyn_world *w = s->w;
+  int r = w->set.coarse_corrections + 1, levels = 0;
+  *rounds = 1;
+  if (r < 2 || s->opt.max_iter < r || !takes_coarse_rounds(w->solver)) return DYN_OK;
+  dyn_err e = dyn_coarse_prepare(&w->coarse, in, &levels, &w->grows);
+  if (e == DYN_OK && levels > s->opt.max_iter / r) *rounds = r;
+  return e;
+}
+
+/* The solve as rounds of the sweep budget (round j of R: max_iter / R
+ * sweeps, the last one the remainder) with a coarse correction of x
+ * between them; a round that ends other than at its budget (converged,
+ * refused, failed) ends the solve with its status, which the judge sees
+ * as any solve's.  s->res is the last round's, its iterations the sum. */
+static slv_status solve_in_rounds(dyn_step *s, const dyn_coarse_in *in, int rounds) {
+  dyn_world *w = s->w;
+  slv_options o = s->opt;
+  slv_status st = SLV_MAX_ITER;
+  int sweeps = 0;
+  for (int j = 0; j < rounds; j++) {
+    o.max_iter = j + 1 < rounds ? s->opt.max_iter / rounds
+                                : s->opt.max_iter - (rounds - 1) * (s->opt.max_iter / rounds);
+    o.warm_start = j > 0 ? 1 : s->opt.warm_start;
+    st = slv_solve(w->main.ws, &w->prob, &o, w->x.p, w->wv.p, &s->res);
+    sweeps += s->res.iterations;
+    if (st != SLV_MAX_ITER || j + 1 == rounds) break;
+    dyn_coarse_correct(&w->coarse, in, w->x.p, w->wv.p);
+  }
+  s->res.iterations = sweeps;
+  return st;
+}
+
 dyn_err dyn_stage_solve(dyn_step *s) {
   dyn_world *w = s->w;
   if (w->nrows == 0) return DYN_OK;
@@ -260,8 +305,19 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   s->opt.warm_start = w->set.warm_start ? 1 : 0;
   memcpy(w->xstart.p, w->x.p, (size_t)w->nrows * sizeof *w->x.p);
   double t0 = now_s();
-  slv_status st = slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res);
-  s->time[DYN_STAGE_SOLVE] = now_s() - t0; /* slv_solve alone */
+  dyn_velocity_form vf;
+  dyn_system_velocity_form(s->sys, &vf);
+  dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
+                       w->nc,       w->rows.p, w->nrows,
+                       w->njrows,   w->rpc,    w->set.contact.friction,
+                       &vf };
+  int rounds;
+  if (solve_rounds(s, &in, &rounds) != DYN_OK)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",
+                          s->k);
+  slv_status st = rounds > 1 ? solve_in_rounds(s, &in, rounds)
+                             : slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res);
+  s->time[DYN_STAGE_SOLVE] = now_s() - t0; /* slv_solve (and the coarse corrections) */
   if (st < 0)
     return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: solver %s refused the problem (%s): %s",
                           s->k, w->solver->name, slv_status_str(st),

@@ -46,7 +46,8 @@ static int same(const dyn_world_settings *a, const dyn_world_settings *b) {
          a->dense_max_rows == b->dense_max_rows && a->cone_law == b->cone_law &&
          a->contact_order == b->contact_order && a->on_failure == b->on_failure &&
          !strcmp(a->fallback_solver, b->fallback_solver) &&
-         a->fallback_max_iter == b->fallback_max_iter;
+         a->fallback_max_iter == b->fallback_max_iter &&
+         a->coarse_corrections == b->coarse_corrections;
 }
 
 static void test_numbers(void) {
@@ -157,6 +158,7 @@ static const char *sample(const char *key) {
     { "on_failure", "best" },
     { "fallback_solver", "pgs" },
     { "fallback_max_iter", "9" },
+    { "coarse_corrections", "4" },
   };
   for (size_t k = 0; k < sizeof kv / sizeof kv[0]; k++)
     if (!strcmp(kv[k][0], key)) return kv[k][1];
@@ -178,7 +180,7 @@ static void test_every_key(void) {
     CU_ASSERT(!same(&s, &d));
     CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_OK);
   }
-  CU_ASSERT_EQUAL(n, 28);
+  CU_ASSERT_EQUAL(n, 29);
 }
 
 int main(void) {

@@ -240,7 +240,8 @@ class World:
         a solve stopped there is a failed one, for ``on_failure``), ``warm_start``,
         ``warm_factor``, ``margin``, ``storage`` ("auto", "dense", "csr",
         "factored"), ``dense_max_rows``, ``cone_law``, ``contact_order``
-        ("broadphase", "top-down"), ``gravity``, the contact parameters
+        ("broadphase", "top-down"), ``coarse_corrections`` (default 0,
+        off; docs/dynamics.md, "Coarse correction"), ``gravity``, the contact parameters
         ``k_erp``, ``slop``, ``cfm``, ``max_correct_vel``, and what a step
         does when its solve failed: ``on_failure`` ("fallback", "best",
         "keep", "stop"; docs/dynamics.md, "The world step"),
