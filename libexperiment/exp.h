@@ -290,11 +290,30 @@ EXP_API double exp_tie_of(double set, double noise, double fallback);
  * default): h = (k - 1) q, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]). */
 EXP_API double exp_quantile(const double *x, int k, double q);
 
-/* The timing summary of k >= 1 runs (t is sorted in place). */
+/* The timing summary of k >= 1 runs (t is sorted in place), with a sample
+ * of the runs for pooling (the CSV's time_runs_s): all of them, ascending,
+ * when k <= EXP_TSAMPLE, else their quantiles (j + 1/2) / EXP_TSAMPLE,
+ * j = 0..EXP_TSAMPLE-1 (exp_quantile), each standing for k / nsample runs. */
+enum { EXP_TSAMPLE = 16 };
 typedef struct exp_tsum {
   double median, q1, q3, min, total;
+  double sample[EXP_TSAMPLE];
+  int nsample;
 } exp_tsum;
 EXP_API void exp_time_summary(double *t, int k, exp_tsum *out);
+
+/* Runs pooled over identical algorithms (experiments/README.md, "Timing":
+ * one algorithm under several names is one entry, timed by the median of
+ * all its names' runs): n values v with weights w > 0 (a run's weight: the
+ * runs it stands for).  The weighted quantile q in (0, 1): sorted by v,
+ * the first v whose cumulative weight reaches q W (W the total weight),
+ * the mean of it and the next when the cumulative weight equals q W
+ * exactly (so equal weights give the ordinary median).  p is sorted in
+ * place; NaN when n = 0. */
+typedef struct exp_wpoint {
+  double v, w;
+} exp_wpoint;
+EXP_API double exp_weighted_quantile(exp_wpoint *p, int n, double q);
 
 /* The repetition rule: 1 when `runs` runs totalling `total` seconds are
  * enough: (runs >= min_runs and total >= min_time), or total >= max_time

@@ -42,12 +42,40 @@ void exp_tab_end(FILE *t);
 typedef struct exp_tab_cols {
   int problem, solver, tol, status, time, q1, q3, runs, cls, method, note, final, family, n;
   int iterations, pivots, res_rel, res_nat, res_scaled, x_digest;
+  int tmin, ttotal, sample; /* time_min_s, time_total_s, time_runs_s */
 } exp_tab_cols;
 exp_tab_cols exp_tab_cols_of(exp_kind k);
 /* Field c of r, "" when the row has none. */
 const char *exp_tab_field(const exp_row *r, int c);
 /* The rows that stand for one solve: every row but convergence history rows. */
 int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c);
+/* The trace of a run, what identical algorithms share (exp_profile_same):
+ * status, iterations, pivots and the digest of x, or without one the
+ * residuals as printed; "" for a run without numbers or without work (0
+ * iterations and 0 pivots: every solver returns the start there). */
+void exp_tab_run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len);
+/* Row r's timed runs as weighted points into p (room for EXP_TSAMPLE + 3):
+ * its time_runs_s sample, each point standing for repeats / (sample size)
+ * runs; a row written before that column gives its quartiles and median,
+ * a third of the runs each, or its median alone.  Their count (0: no time). */
+int exp_tab_run_points(const exp_row *r, const exp_tab_cols *c, exp_wpoint *p);
+
+/* ---- identical algorithms: one entry (tables_same.c) ---- */
+
+/* The rows the tables count (experiments/README.md, "Tables", "One entry
+ * per algorithm"): rows with every solver that ran the same algorithm as
+ * an earlier one on every problem and tolerance of the section (the same
+ * status and trace, exp_tab_run_key, row for row, at least one trace)
+ * folded into that earlier solver's rows, named "A=B=C" (every name), with
+ * the runs of all its names pooled: time_s their weighted median, the
+ * quartiles theirs, the least minimum, the repeats and total time summed
+ * (exp_weighted_quantile).  *out: new rows (free with exp_tab_rows_free);
+ * 0, or -1 out of memory. */
+int exp_tab_merge_same(exp_kind k, exp_row *rows, int nrows, exp_row **out, int *nout);
+void exp_tab_rows_free(exp_row *rows, int n);
+/* The solver field's first name (before '='): the registry's name of a
+ * merged entry, into out. */
+const char *exp_tab_first_name(const char *solver, char *out, size_t len);
 
 /* A key of up to four fields (class, tol, solver; and more for scenes) and
  * its count of each status (exp_status_column). */

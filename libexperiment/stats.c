@@ -198,6 +198,28 @@ void exp_time_summary(double *t, int k, exp_tsum *out) {
   out->median = exp_quantile(t, k, 0.5);
   out->q1 = exp_quantile(t, k, 0.25);
   out->q3 = exp_quantile(t, k, 0.75);
+  out->nsample = k < 0 ? 0 : k <= EXP_TSAMPLE ? k : EXP_TSAMPLE;
+  for (int j = 0; j < out->nsample; j++)
+    out->sample[j] = k <= EXP_TSAMPLE ? t[j] : exp_quantile(t, k, (j + 0.5) / EXP_TSAMPLE);
+}
+
+static int cmp_wpoint(const void *pa, const void *pb) {
+  double a = ((const exp_wpoint *)pa)->v, b = ((const exp_wpoint *)pb)->v;
+  return (a > b) - (a < b);
+}
+
+double exp_weighted_quantile(exp_wpoint *p, int n, double q) {
+  if (n <= 0) return NAN;
+  qsort(p, (size_t)n, sizeof *p, cmp_wpoint);
+  double W = 0.0;
+  for (int i = 0; i < n; i++) W += p[i].w;
+  double want = q * W, cum = 0.0;
+  for (int i = 0; i < n; i++) {
+    cum += p[i].w;
+    if (fabs(cum - want) <= 1e-12 * W && i + 1 < n) return 0.5 * (p[i].v + p[i + 1].v);
+    if (cum >= want) return p[i].v;
+  }
+  return p[n - 1].v;
 }
 
 double exp_noise_median(double *rel, int k) {

@@ -23,7 +23,9 @@ typedef struct pmat {
   double *t, *r; /* time if converged else inf; ratios */
   int *alias;
   unsigned char *refused; /* the solver does not take the problem */
-  char (*key)[160];       /* the run's trace (run_key) */
+  char (*key)[160];       /* the run's trace (exp_tab_run_key) */
+  const exp_row **row;    /* the run's row (NULL: none) */
+  const exp_tab_cols *c;
 } pmat;
 
 static void pmat_free(pmat *m) {
@@ -34,34 +36,49 @@ static void pmat_free(pmat *m) {
   free(m->alias);
   free(m->refused);
   free(m->key);
+  free(m->row);
   memset(m, 0, sizeof *m);
 }
 
-/* The trace of a run, what identical algorithms share (exp_profile_same):
- * status, iterations, pivots and the digest of x, or without one the
- * residuals as printed; "" for a run without numbers or without work (0
- * iterations and 0 pivots: every solver returns the start there). */
-static void run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len) {
-  const char *it = exp_tab_field(r, c->iterations), *pv = exp_tab_field(r, c->pivots),
-             *xd = exp_tab_field(r, c->x_digest);
-  out[0] = '\0';
-  if (!it[0] || !pv[0] || (atol(it) == 0 && atol(pv) == 0)) return;
-  if (xd[0])
-    snprintf(out, len, "%s %s %s x%s", exp_tab_field(r, c->status), it, pv, xd);
-  else
-    snprintf(out, len, "%s %s %s r%s %s %s", exp_tab_field(r, c->status), it, pv,
-             exp_tab_field(r, c->res_rel), exp_tab_field(r, c->res_nat),
-             exp_tab_field(r, c->res_scaled));
+/* One algorithm, one time (point 3 of experiments/README.md, "Timing"): on
+ * problem p the solved runs of solver a and of the solvers that ran a's
+ * algorithm there are pooled, and each of them gets the weighted median of
+ * all their runs (exp_weighted_quantile), not a's alone.  pts: room for
+ * ns * (EXP_TSAMPLE + 3) points. */
+static void pool_aliases(pmat *m, int p, int a, exp_wpoint *pts) {
+  size_t row = (size_t)p * m->ns;
+  int n = 0;
+  for (int s = 0; s < m->ns; s++)
+    if ((s == a || m->alias[row + s] == a) && isfinite(m->t[row + s]) && m->row[row + s])
+      n += exp_tab_run_points(m->row[row + s], m->c, pts + n);
+  if (n == 0) return;
+  double t = fmax(exp_weighted_quantile(pts, n, 0.5), 1e-9);
+  for (int s = 0; s < m->ns; s++)
+    if ((s == a || m->alias[row + s] == a) && isfinite(m->t[row + s])) m->t[row + s] = t;
 }
 
-/* The identical algorithms of m from its traces, then its ratios. */
+/* The identical algorithms of m from its traces, their runs pooled, then
+ * its ratios. */
 static int pmat_alias(pmat *m) {
   size_t pn = (size_t)m->np * (size_t)m->ns;
   const char **keys = malloc((pn > 0 ? pn : 1) * sizeof *keys);
-  if (!keys) return -1;
+  exp_wpoint *pts = malloc(((size_t)m->ns + 1) * (EXP_TSAMPLE + 3) * sizeof *pts);
+  if (!keys || !pts) {
+    free(keys);
+    free(pts);
+    return -1;
+  }
   for (size_t q = 0; q < pn; q++) keys[q] = m->key[q];
   exp_profile_same(m->np, m->ns, keys, m->alias);
   free(keys);
+  for (int p = 0; p < m->np; p++)
+    for (int a = 0; a < m->ns; a++) {
+      int has = 0;
+      for (int s = 0; s < m->ns && !has; s++) has = m->alias[(size_t)p * m->ns + s] == a;
+      if (has && m->alias[(size_t)p * m->ns + a] < 0 && isfinite(m->t[(size_t)p * m->ns + a]))
+        pool_aliases(m, p, a, pts);
+    }
+  free(pts);
   exp_profile_ratios_alias(m->np, m->ns, m->t, m->alias, m->r);
   return 0;
 }
@@ -87,7 +104,9 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
   m->alias = malloc(pn * sizeof *m->alias);
   m->refused = calloc(pn, sizeof *m->refused);
   m->key = calloc(pn, sizeof *m->key);
-  if (!m->t || !m->r || !m->alias || !m->refused || !m->key) return -1;
+  m->row = calloc(pn, sizeof *m->row);
+  m->c = c;
+  if (!m->t || !m->r || !m->alias || !m->refused || !m->key || !m->row) return -1;
   for (size_t q = 0; q < pn; q++) {
     m->t[q] = INFINITY;
     m->alias[q] = -1;
@@ -104,7 +123,8 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
     if (strcmp(exp_tab_field(r, c->status), "converged") == 0 && exp_tab_field(r, c->time)[0])
       m->t[q] = fmax(atof(exp_tab_field(r, c->time)), 1e-9);
     m->refused[q] = strcmp(exp_tab_field(r, c->status), "refused") == 0;
-    run_key(r, c, m->key[q], sizeof m->key[q]);
+    exp_tab_run_key(r, c, m->key[q], sizeof m->key[q]);
+    m->row[q] = r;
     int a = exp_tab_index_of(m->solv, m->ns, exp_tab_field(r, c->method));
     if (a >= 0 && a != s) m->alias[q] = a;
   }
@@ -190,7 +210,10 @@ static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m,
     free(ext), free(keep);
     return -1;
   }
-  for (int sv = 0; sv < m->ns; sv++) ext[sv] = slv_solver_find(m->solv[sv]) == NULL;
+  for (int sv = 0; sv < m->ns; sv++) {
+    char first[128];
+    ext[sv] = slv_solver_find(exp_tab_first_name(m->solv[sv], first, sizeof first)) == NULL;
+  }
   exp_leaders l;
   exp_profile_leaders(m->ns, wins, ties, solved, counted, ext, &l);
   char most[2048], under[2048];
