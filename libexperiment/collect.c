@@ -464,12 +464,30 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     if (fclose(pf) != 0) pre = NULL;
   }
   if (!pre) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+  exp_tab_cols tc = exp_tab_cols_of(s->kind);
   FILE *f = pre ? exp_outset_open(set, csv) : NULL;
-  if (f) {
+  if (f) { /* the section's own rows; a profile's replicate passes beside them */
     fputs(pre, f);
     fprintf(f, "%s\n", exp_csv_header(s->kind));
-    for (int k = 0; k < nrows; k++) put_row(f, &rows[k]);
+    for (int k = 0; k < nrows; k++)
+      if (!exp_tab_is_replicate_row(&rows[k], &tc)) put_row(f, &rows[k]);
     rc = exp_outset_done(set, 0);
+  }
+  if (rc == 0 && s->kind == EXP_PROFILE) {
+    char rcsv[EXP_PATH_MAX + 112];
+    snprintf(rcsv, sizeof rcsv, "%s_replicates.csv", base);
+    FILE *g = exp_outset_open(set, rcsv);
+    rc = -1;
+    if (g) {
+      fputs(pre, g);
+      fprintf(g, "# the replicate passes (replicates %ld): the timed set run again after every "
+                 "section, each pass in another order; the noise between passes and the tie "
+                 "are NAME_timing.csv's\n%s\n",
+              s->replicates, exp_csv_header(s->kind));
+      for (int k = 0; k < nrows; k++)
+        if (exp_tab_is_replicate_row(&rows[k], &tc)) put_row(g, &rows[k]);
+      rc = exp_outset_done(set, 0);
+    }
   }
   if (rc == 0 && suf) {
     FILE *g = exp_outset_open(set, csv2);

@@ -285,6 +285,33 @@ EXP_API double exp_rel_spread(double q1, double median, double q3, int runs);
 EXP_API double exp_noise_median(double *rel, int k);
 EXP_API double exp_tie_of(double set, double noise, double fallback);
 
+/* The noise between independent passes over the timed set (a profile
+ * section's `replicates`; experiments/README.md, "Timing"): dl[0..n) the
+ * log ratios log(t_pass / t_first) of the same (problem, solver, tol) timed
+ * in different passes.  The tie factor: exp(quantile q of |dl|) - 1, the
+ * ratio by which two measurements of one solve differ in a share q of the
+ * cells (the engine takes q = 0.9).  dl is replaced by |dl| and sorted;
+ * NaN when n = 0. */
+EXP_API double exp_tie_of_logs(double *dl, int n, double q);
+
+/* Bootstrap interval of the win counts (exp_profile_winners) over B
+ * resamples: each draws np problems with replacement and multiplies each
+ * finite time by exp(+-dl[k] / sqrt 2) (a random pass-to-pass log ratio
+ * of dl[0..nd), a random sign: one measurement's share of the difference
+ * of two; nd = 0: times as measured), then counts the winners with the tie
+ * tolerance.  lo[s], hi[s]: the 2.5 % and 97.5 % quantiles of solver s's
+ * wins (type 7, rounded down and up).  t, alias as exp_profile_ratios_alias
+ * (alias may be NULL); seed fixes the draws.  Work space: tw, rw (np*ns
+ * doubles), aw (np*ns ints), wins (B*ns ints), tmp (2*ns ints), q (B
+ * doubles).  No allocation. */
+typedef struct exp_boot_work {
+  double *tw, *rw, *q;
+  int *aw, *wins, *tmp;
+} exp_boot_work;
+EXP_API void exp_profile_win_interval(int np, int ns, const double *t, const int *alias,
+                                      double tie, const double *dl, int nd, int B,
+                                      unsigned long long seed, exp_boot_work *w, int *lo, int *hi);
+
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
  * default): h = (k - 1) q, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]). */
@@ -621,6 +648,7 @@ typedef struct exp_section {
   double max_time;   /* s: stop repeating past this total (key max_time, alias budget); default 2 */
   double time_limit; /* s: a solve (problem kinds) / a run (scene kinds); default 60 / 600 */
   double tie;        /* tie tolerance of the fastest at tau = 1; default 0.05 */
+  long replicates;   /* profile: independent passes over the timed set (key replicates); 1 */
   int integrators[3];      /* dyn_integrator */
   int nint;                /* 0: symplectic only */
   int friction[4];         /* scene kinds: the friction groups (dyn_friction / AUTO) */
@@ -804,6 +832,9 @@ typedef struct exp_task {
   exp_solver_ref solver; /* a registered solver or an external */
   int integrator;        /* scene kinds: dyn_integrator */
   int friction;          /* scene kinds: dyn_friction */
+  int rep;               /* profile: the replicate pass (0: the section's own rows;
+                          * 1..replicates-1: the passes run again after every
+                          * section, in another order: NAME_replicates.csv) */
 } exp_task;
 
 /* A file an external solver runs, hashed when the plan was made

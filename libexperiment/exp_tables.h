@@ -43,12 +43,16 @@ typedef struct exp_tab_cols {
   int problem, solver, tol, status, time, q1, q3, runs, cls, method, note, final, family, n;
   int iterations, pivots, res_rel, res_nat, res_scaled, x_digest;
   int tmin, ttotal, sample; /* time_min_s, time_total_s, time_runs_s */
+  int rep;                  /* replicate (profile): > 0 a replicate pass's row */
 } exp_tab_cols;
 exp_tab_cols exp_tab_cols_of(exp_kind k);
 /* Field c of r, "" when the row has none. */
 const char *exp_tab_field(const exp_row *r, int c);
-/* The rows that stand for one solve: every row but convergence history rows. */
+/* The rows that stand for one solve: every row but convergence history rows
+ * and the replicate passes' rows (exp_tab_is_replicate_row). */
 int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c);
+/* A row of a replicate pass (column replicate > 0): the between-run noise's. */
+int exp_tab_is_replicate_row(const exp_row *r, const exp_tab_cols *c);
 /* The trace of a run, what identical algorithms share (exp_profile_same):
  * status, iterations, pivots and the digest of x, or without one the
  * residuals as printed; "" for a run without numbers or without work (0
@@ -59,6 +63,13 @@ void exp_tab_run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t 
  * runs; a row written before that column gives its quartiles and median,
  * a third of the runs each, or its median alone.  Their count (0: no time). */
 int exp_tab_run_points(const exp_row *r, const exp_tab_cols *c, exp_wpoint *p);
+
+/* The pass-to-pass log ratios of a section with replicate passes
+ * (tables_timing.c): for each replicate row that converged with a time,
+ * log(its time / the same (problem, solver, tol)'s time in the section's
+ * own rows), when that converged too.  *out malloc'd (free it); their
+ * count, 0 without replicate rows, -1 out of memory. */
+int exp_tab_rep_logs(exp_row *rows, int nrows, const exp_tab_cols *c, double **out);
 
 /* ---- identical algorithms: one entry (tables_same.c) ---- */
 

@@ -112,6 +112,8 @@ int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
   }
   if (k == EXP_PROFILE && n < max)
     snprintf(sfx[n++], EXP_SUFFIX_MAX, "_leaders.csv"); /* write_winners */
+  if (k == EXP_PROFILE && n < max)
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_replicates.csv"); /* collect.c */
   if (kind_timed(k) && n < max)
     snprintf(sfx[n++], EXP_SUFFIX_MAX, "_timing.csv");         /* exp_timing_write */
   if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_tex.csv"); /* exp_text_write */

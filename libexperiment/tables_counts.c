@@ -160,7 +160,7 @@ static void agree_line(FILE *f, FILE *t, const char *tol, const char *solver, co
 static int agree_groups(exp_row *rows, int nrows, const exp_tab_cols *c, int cv, exp_tab_group *g) {
   int ng = 0;
   for (int k = 0; k < nrows; k++)
-    if (exp_tab_field(&rows[k], cv)[0]) {
+    if (exp_tab_is_result_row(&rows[k], c) && exp_tab_field(&rows[k], cv)[0]) {
       char *key[2] = { (char *)exp_tab_field(&rows[k], c->tol),
                        (char *)exp_tab_field(&rows[k], c->solver) };
       exp_tab_find_group(g, &ng, key, 2);
@@ -189,7 +189,8 @@ int exp_tab_write_agreement(const exp_section *s, const char *base, exp_row *row
   int rc = (!g || !a) ? -1 : 0, ng = rc ? 0 : agree_groups(rows, nrows, &c, cv, g);
   for (int q = 0; q < ng; q++) {
     for (int k = 0; k < nrows; k++)
-      if (strcmp(exp_tab_field(&rows[k], c.tol), g[q].key[0]) == 0 &&
+      if (exp_tab_is_result_row(&rows[k], &c) &&
+          strcmp(exp_tab_field(&rows[k], c.tol), g[q].key[0]) == 0 &&
           strcmp(exp_tab_field(&rows[k], c.solver), g[q].key[1]) == 0)
         agree_add(&a[q], exp_tab_field(&rows[k], cv), exp_tab_field(&rows[k], ce),
                   atof(g[q].key[0]));

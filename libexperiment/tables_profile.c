@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The bootstrap resamples of the win counts (exp_profile_win_interval). */
+enum { BOOT_RESAMPLES = 999 };
+
 /* ---- the profile matrix of one (class, tol) ----------------------------------------------- */
 
 typedef struct pmat {
@@ -199,11 +202,109 @@ static void name_list(char **solv, int ns, const int *keep, char *out, size_t le
     }
 }
 
+/* The heads of NAME_winners.csv, NAME_leaders.csv and NAME_winners.tex. */
+static void winners_heads(FILE *f, FILE *t, FILE *L, const char *base, double tie,
+                          const char *tie_why) {
+  fprintf(f,
+          "# per class and tolerance; problems: those the solver accepts (refused: those it "
+          "does not take, outside its share and its profile); fastest: alone within a factor "
+          "%g of the best; tied: with others; same_as: runs of another solver's algorithm "
+          "(the same trace: status, iterations, pivots, x), not counted; fastest_lo, fastest_hi: "
+          "the 95 %% bootstrap interval of fastest (%d resamples of the problems, each time "
+          "perturbed by a pass-to-pass ratio of the section's replicate passes)\n"
+          "# tie_tolerance: %g (%s)\n"
+          "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as,"
+          "refused,fastest_lo,fastest_hi\n",
+          1.0 + tie, (int)BOOT_RESAMPLES, tie, tie_why);
+  fprintf(L,
+          "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
+          "(most fastest alone, then most solved; a solver that ran another's algorithm on every "
+          "problem it takes left out), "
+          "the ties of those counted, the solvers that solve the most, the built-in and the "
+          "external solver that solve the most, the built-in solvers under half solved; "
+          "fastest_lo, fastest_hi: the fastest's 95 %% bootstrap interval of wins; "
+          "fastest_distinct: 1 when it is above every other counted solver's, else 0: a tie "
+          "within the noise\n"
+          "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
+          "solved_most,best_builtin,best_builtin_solved,best_builtin_rho_10,best_external,"
+          "best_external_solved,best_external_rho_10,under_half,fastest_lo,fastest_hi,"
+          "fastest_distinct\n",
+          exp_basename(base));
+  static const char *const head[] = { "class",   "tol",  "solver",     "problems",   "solved",
+                                      "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
+  fprintf(t,
+          "%% fastest: alone within a factor %g of the best time [95 %% bootstrap interval]; "
+          "tied: within it with others; problems: those the solver accepts\n\\begin{tabular}{lllrrrrrr}\n"
+          "\\toprule\n",
+          1.0 + tie);
+  for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
+  fprintf(t, " \\\\\n\\midrule\n");
+}
+
+/* Per solver of one (class, tol): its wins and ties at tau = 1, the
+ * problems it solves, whether it counts for the leaders (not another's
+ * algorithm on every problem it takes) and its rho(10). */
+typedef struct wcounts {
+  int *wins, *ties, *solved, *counted, *lo, *hi; /* lo, hi: the wins' bootstrap interval */
+  double *r10;
+} wcounts;
+
+static int wcounts_alloc(wcounts *w, int ns) {
+  size_t k = (size_t)ns + 1;
+  w->wins = calloc(k, sizeof *w->wins);
+  w->ties = calloc(k, sizeof *w->ties);
+  w->solved = calloc(k, sizeof *w->solved);
+  w->counted = calloc(k, sizeof *w->counted);
+  w->lo = calloc(k, sizeof *w->lo);
+  w->hi = calloc(k, sizeof *w->hi);
+  w->r10 = calloc(k, sizeof *w->r10);
+  return w->wins && w->ties && w->solved && w->counted && w->lo && w->hi && w->r10 ? 0 : -1;
+}
+
+static void wcounts_free(wcounts *w) {
+  free(w->wins);
+  free(w->ties);
+  free(w->solved);
+  free(w->counted);
+  free(w->lo);
+  free(w->hi);
+  free(w->r10);
+}
+
+/* The 95 % bootstrap intervals of m's win counts into w->lo, w->hi, the
+ * times perturbed by the pass-to-pass log ratios dl[0..nd).  0, or -1 out
+ * of memory. */
+static int win_intervals(const pmat *m, double tie, const double *dl, int nd, wcounts *w) {
+  size_t pn = (size_t)(m->np > 0 ? m->np : 1) * (size_t)(m->ns > 0 ? m->ns : 1);
+  exp_boot_work b = { malloc(pn * sizeof(double)), malloc(pn * sizeof(double)),
+                      malloc(BOOT_RESAMPLES * sizeof(double)), malloc(pn * sizeof(int)),
+                      malloc((size_t)BOOT_RESAMPLES * ((size_t)m->ns + 1) * sizeof(int)),
+                      malloc(2 * ((size_t)m->ns + 1) * sizeof(int)) };
+  int rc = b.tw && b.rw && b.q && b.aw && b.wins && b.tmp ? 0 : -1;
+  if (rc == 0)
+    exp_profile_win_interval(m->np, m->ns, m->t, m->alias, tie, dl, nd, BOOT_RESAMPLES,
+                             0x65u + (unsigned long long)m->np * 1000003u, &b, w->lo, w->hi);
+  free(b.tw), free(b.rw), free(b.q), free(b.aw), free(b.wins), free(b.tmp);
+  return rc;
+}
+
+/* 1 when the fastest f's wins are told from every other counted solver's
+ * by the bootstrap: its interval's low end above their high ends. */
+static int fastest_distinct(int f, int ns, const int *counted, const int *lo, const int *hi) {
+  if (f < 0) return 0;
+  for (int s = 0; s < ns; s++)
+    if (s != f && counted[s] && hi[s] >= lo[f]) return 0;
+  return 1;
+}
+
 /* One row of NAME_leaders.csv: the leaders (exp_profile_leaders) of one
- * class and tolerance, per-solver counts in wins, ties, solved, counted
- * (not another's algorithm on every problem it takes), r10 (rho(10)).  0, or -1 out of memory. */
-static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
-                       const int *ties, const int *solved, const int *counted, const double *r10) {
+ * class and tolerance from w's per-solver counts: wins, ties, solved,
+ * counted (not another's algorithm on every problem it takes), r10
+ * (rho(10)), the wins' bootstrap intervals.  0, or -1 out of memory. */
+static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m,
+                       const wcounts *w) {
+  const int *wins = w->wins, *ties = w->ties, *solved = w->solved, *counted = w->counted;
+  const double *r10 = w->r10;
   int *ext = calloc((size_t)m->ns + 1, sizeof *ext),
       *keep = calloc((size_t)m->ns + 1, sizeof *keep);
   if (!ext || !keep) {
@@ -233,69 +334,11 @@ static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m,
   else
     fprintf(L, ",,");
   exp_csv_put(L, under);
-  fputc('\n', L);
+  fprintf(L, ",%d,%d,%d\n", f >= 0 ? w->lo[f] : 0, f >= 0 ? w->hi[f] : 0,
+          fastest_distinct(f, m->ns, counted, w->lo, w->hi));
   free(ext);
   free(keep);
   return 0;
-}
-
-/* The heads of NAME_winners.csv, NAME_leaders.csv and NAME_winners.tex. */
-static void winners_heads(FILE *f, FILE *t, FILE *L, const char *base, double tie,
-                          const char *tie_why) {
-  fprintf(f,
-          "# per class and tolerance; problems: those the solver accepts (refused: those it "
-          "does not take, outside its share and its profile); fastest: alone within a factor "
-          "%g of the best; tied: with others; same_as: runs of another solver's algorithm "
-          "(the same trace: status, iterations, pivots, x), not counted\n"
-          "# tie_tolerance: %g (%s)\n"
-          "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as,"
-          "refused\n",
-          1.0 + tie, tie, tie_why);
-  fprintf(L,
-          "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
-          "(most fastest alone, then most solved; a solver that ran another's algorithm on every "
-          "problem it takes left out), "
-          "the ties of those counted, the solvers that solve the most, the built-in and the "
-          "external solver that solve the most, the built-in solvers under half solved\n"
-          "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
-          "solved_most,best_builtin,best_builtin_solved,best_builtin_rho_10,best_external,"
-          "best_external_solved,best_external_rho_10,under_half\n",
-          exp_basename(base));
-  static const char *const head[] = { "class",   "tol",  "solver",     "problems",   "solved",
-                                      "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
-  fprintf(t,
-          "%% fastest: alone within a factor %g of the best time; tied: within it with "
-          "others; problems: those the solver accepts\n\\begin{tabular}{lllrrrrrr}\n"
-          "\\toprule\n",
-          1.0 + tie);
-  for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
-  fprintf(t, " \\\\\n\\midrule\n");
-}
-
-/* Per solver of one (class, tol): its wins and ties at tau = 1, the
- * problems it solves, whether it counts for the leaders (not another's
- * algorithm on every problem it takes) and its rho(10). */
-typedef struct wcounts {
-  int *wins, *ties, *solved, *counted;
-  double *r10;
-} wcounts;
-
-static int wcounts_alloc(wcounts *w, int ns) {
-  size_t k = (size_t)ns + 1;
-  w->wins = calloc(k, sizeof *w->wins);
-  w->ties = calloc(k, sizeof *w->ties);
-  w->solved = calloc(k, sizeof *w->solved);
-  w->counted = calloc(k, sizeof *w->counted);
-  w->r10 = calloc(k, sizeof *w->r10);
-  return w->wins && w->ties && w->solved && w->counted && w->r10 ? 0 : -1;
-}
-
-static void wcounts_free(wcounts *w) {
-  free(w->wins);
-  free(w->ties);
-  free(w->solved);
-  free(w->counted);
-  free(w->r10);
 }
 
 /* Solver sv's row of NAME_winners.csv and .tex in class cls, tolerance tol;
@@ -317,17 +360,17 @@ static void winners_row(FILE *f, FILE *t, const char *cls, const char *tol, cons
   double r2 = exp_profile_rho_of(m->np, m->ns, m->r, m->refused, sv, 2.0);
   double r10 = exp_profile_rho_of(m->np, m->ns, m->r, m->refused, sv, 10.0);
   int acc = exp_profile_accepted(m->np, m->ns, m->refused, sv);
-  fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s,%d\n", cls, tol, m->solv[sv], acc, solved,
-          acc ? (double)solved / acc : 0.0, w->wins[sv], w->ties[sv], r2, r10, same_txt,
-          m->np - acc);
+  fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s,%d,%d,%d\n", cls, tol, m->solv[sv], acc,
+          solved, acc ? (double)solved / acc : 0.0, w->wins[sv], w->ties[sv], r2, r10, same_txt,
+          m->np - acc, w->lo[sv], w->hi[sv]);
   exp_tab_cell(t, 1, cls, 0);
   exp_tab_cell(t, 0, tol, 0);
   char sname[256];
   snprintf(sname, sizeof sname, "%s%s%s%s", m->solv[sv], same ? " (= " : "", same ? same_txt : "",
            same ? ")" : "");
   exp_tab_cell(t, 0, sname, 0);
-  fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", acc, solved, w->wins[sv], w->ties[sv], r2,
-          r10);
+  fprintf(t, " & %d & %d & %d [%d, %d] & %d & %.2f & %.2f \\\\\n", acc, solved, w->wins[sv],
+          w->lo[sv], w->hi[sv], w->ties[sv], r2, r10);
   w->solved[sv] = solved;
   w->counted[sv] = same < acc; /* left out: another's algorithm on all it takes */
   w->r10[sv] = r10;
@@ -336,14 +379,15 @@ static void winners_row(FILE *f, FILE *t, const char *cls, const char *tol, cons
 /* The winners' rows of one (class, tol) and its leaders' row.  0, or -1
  * out of memory. */
 static int winners_of(FILE *f, FILE *t, FILE *L, exp_row *rows, int nrows, const exp_tab_cols *c,
-                      const char *cls, const char *tol, double tie) {
+                      const char *cls, const char *tol, double tie, const double *dl, int nd) {
   pmat m;
   wcounts w = { 0 };
   int rc = -1;
-  if (pmat_build(rows, nrows, c, cls, tol, &m) == 0 && wcounts_alloc(&w, m.ns) == 0) {
+  if (pmat_build(rows, nrows, c, cls, tol, &m) == 0 && wcounts_alloc(&w, m.ns) == 0 &&
+      win_intervals(&m, tie, dl, nd, &w) == 0) {
     exp_profile_winners(m.np, m.ns, m.r, m.alias, tie, w.wins, w.ties);
     for (int sv = 0; sv < m.ns; sv++) winners_row(f, t, cls, tol, &m, sv, &w);
-    rc = leaders_row(L, cls, tol, &m, w.wins, w.ties, w.solved, w.counted, w.r10);
+    rc = leaders_row(L, cls, tol, &m, &w);
   }
   wcounts_free(&w);
   pmat_free(&m);
@@ -361,10 +405,14 @@ int exp_tab_write_winners(const exp_section *s, const char *base, exp_row *rows,
   winners_heads(f, t, L, base, tie, tie_why);
   char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
   int ncl, ntl, rc = 0;
+  double *dl = NULL;
+  int nd = exp_tab_rep_logs(rows, nrows, &c, &dl);
+  if (nd < 0) rc = -1;
   classes_tols(rows, nrows, &c, cl, &ncl, tl, &ntl);
   for (int a = 0; a < ncl && rc == 0; a++)
     for (int b = 0; b < ntl && rc == 0; b++)
-      rc = winners_of(f, t, L, rows, nrows, &c, cl[a], tl[b], tie);
+      rc = winners_of(f, t, L, rows, nrows, &c, cl[a], tl[b], tie, dl, nd > 0 ? nd : 0);
+  free(dl);
   exp_tab_end(t);
   return exp_outset_done(set, rc);
 }

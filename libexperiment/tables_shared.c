@@ -78,7 +78,7 @@ exp_tab_cols exp_tab_cols_of(exp_kind k) {
                      exp_col(k, "pivots"),     exp_col(k, "res_rel"), exp_col(k, "res_nat_inf"),
                      exp_col(k, "res_scaled"), exp_col(k, "x_digest"),
                      exp_col(k, "time_min_s"), exp_col(k, "time_total_s"),
-                     exp_col(k, "time_runs_s") };
+                     exp_col(k, "time_runs_s"), exp_col(k, "replicate") };
   return c;
 }
 
@@ -86,7 +86,12 @@ const char *exp_tab_field(const exp_row *r, int c) { return (c >= 0 && c < r->nf
 
 /* The rows that stand for one solve: every row but convergence history rows. */
 int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c) {
-  return c->final < 0 || strcmp(exp_tab_field(r, c->final), "1") == 0;
+  return (c->final < 0 || strcmp(exp_tab_field(r, c->final), "1") == 0) &&
+         !exp_tab_is_replicate_row(r, c);
+}
+
+int exp_tab_is_replicate_row(const exp_row *r, const exp_tab_cols *c) {
+  return atoi(exp_tab_field(r, c->rep)) > 0;
 }
 
 void exp_tab_run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len) {

@@ -97,7 +97,7 @@ check_header() {
   got=$(header "$1")
   if [ "$got" = "$want" ]; then pass "header of $(basename "$1")"; else fail "header of $(basename "$1")" "got '$got'"; fi
 }
-check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest,reported_solved,time_runs_s"
+check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest,reported_solved,time_runs_s,replicate"
 check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused"
 check_header "$T/o1/conv.csv" "problem,kind,n,solver,status,iteration,time_s,res_scaled,final,class,method,time_source,tol,note"
 check_header "$T/o1/drift.csv" "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status,applied,note"
@@ -287,7 +287,7 @@ if [ "$w" -eq 0 ]; then pass "solved is the library's verdict (status converged)
 ncpu=$(nproc 2>/dev/null || echo 1)
 nw=$((ncpu < 2 ? ncpu : 2))
 TM=$T/o6/same_timing.csv
-check_header "$TM" "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,tie_source"
+check_header "$TM" "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,tie_source,replicates,replicate_cells,replicate_noise_median,replicate_tie"
 w=$(rows "$TM" | awk -F, '{print $1, $2, $4, $5, $6, ($7 > 0), ($8 != ""), ($8 == $9), $10}')
 if [ "$w" = "$nw pinned 5 0 1 1 1 1 noise" ]; then pass "timing CSV: $nw pinned workers, the repeats rule, the noise, the tie from it"; else fail "timing CSV" "got '$w' (want $nw workers)"; fi
 tie=$(rows "$TM" | cut -d, -f9)
@@ -299,6 +299,25 @@ lcp experiment "$T/same.exp" --out "$T/o7" --jobs 1 --no-plot
 w=$(rows "$T/o7/same_timing.csv" | cut -d, -f1,2)
 n=$(grep -h '^prov placement serial$' "$T"/o7/campaign/results/* 2>/dev/null | wc -l)
 if [ "$rc" -eq 0 ] && [ "$w" = "1,serial" ] && [ "$n" -eq 15 ]; then pass "--jobs 1: serial, said in the results and the timing CSV"; else fail "--jobs 1: serial" "exit $rc, timing '$w', $n of 15 results say serial"; fi
+# replicates 2 (issue 65, point 2): the timed set once more after every
+# section, in another order; the section's CSV keeps its own 9 rows, the
+# pass's 9 are NAME_replicates.csv's (replicate 1); the tie is the noise
+# between the two passes (tie_source replicates, tie = replicate_tie, over
+# the cells converged in both), and every winners row has the bootstrap
+# interval of its wins around them (lo <= fastest <= hi)
+sed 's/^experiment profile same$/experiment profile rep/; s/^solvers .*/solvers pgs nsgs lemke/' \
+  "$T/same.exp" >"$T/rep.exp"
+printf 'replicates 2\n' >>"$T/rep.exp"
+lcp experiment "$T/rep.exp" --out "$T/o8" --jobs 2 --no-plot
+R=$T/o8/rep_timing.csv
+w=$(rows "$R" | awk -F, '{print $10, $11, ($12 > 0), ($9 == $14)}')
+nm=$(rows "$T/o8/rep.csv" | wc -l)
+nr=$(rows "$T/o8/rep_replicates.csv" | awk -F, -v c="$(col "$T/o8/rep.csv" replicate)" '$(c) == 1' | wc -l)
+last=$(grep -v '^#' "$T/o8/campaign/tasks.tsv" | tail -n 9 | grep -c 'rep1$')
+if [ "$rc" -eq 0 ] && [ "$w" = "replicates 2 1 1" ] && [ "$nm" -eq 9 ] && [ "$nr" -eq 9 ] && [ "$last" -eq 9 ]; then pass "replicates 2: a second pass, its rows apart, the tie from the noise between passes"; else fail "replicates 2" "exit $rc, timing '$w', rows $nm + $nr, last tasks rep1: $last"; fi
+W8=$T/o8/rep_winners.csv
+w=$(rows "$W8" | awk -F, -v f="$(col "$W8" fastest)" -v lo="$(col "$W8" fastest_lo)" -v hi="$(col "$W8" fastest_hi)" '!($(lo) <= $(f) && $(f) <= $(hi) && $(lo) != "")' | wc -l)
+if [ "$w" -eq 0 ] && grep -q "^# tie_tolerance: .*independent passes" "$W8"; then pass "winners: the wins' bootstrap interval, the tie from the passes"; else fail "winners: bootstrap intervals" "$w rows outside, $(grep tie_tolerance "$W8")"; fi
 
 # ---- 2. scaling with generated families ------------------------------------------------------
 cat >"$T/scal.exp" <<'EOF2'

@@ -407,6 +407,33 @@ static void test_same_one_entry(void) {
   free(out);
 }
 
+/* Noise between passes (issue 65, point 2): |log ratios| 0, log 1.05,
+ * log 1.1, log 1.2, log 1.3; at q = 0.5 the middle one: tie 0.1; at q =
+ * 0.9, h = 3.6: exp(log 1.2 + 0.6 (log 1.3 - log 1.2)) - 1.  Win
+ * intervals: two problems where A is twice as fast: every resample gives
+ * A 2 wins ([2, 2]), B [0, 0]; when B is the faster on p2, a resample
+ * holds p1 twice, p2 twice or one each: A's wins 0 to 2 ([0, 2]).  Times
+ * perturbed by pass-to-pass ratios of e^10 mix even the first case. */
+static void test_pass_noise(void) {
+  double dl[5] = { log(1.1), -log(1.2), log(1.05), 0.0, -log(1.3) }, d2[5];
+  memcpy(d2, dl, sizeof dl);
+  TST_CLOSE(exp_tie_of_logs(dl, 5, 0.5), 0.1, 0, 1e-12);
+  TST_CLOSE(exp_tie_of_logs(d2, 5, 0.9), exp(log(1.2) + 0.6 * (log(1.3) - log(1.2))) - 1, 0,
+            1e-12);
+  CU_ASSERT(isnan(exp_tie_of_logs(dl, 0, 0.9)));
+  enum { B = 199 };
+  double tw[4], rw[4], q[B], t1[4] = { 1, 2, 1, 2 }, t2[4] = { 1, 2, 2, 1 };
+  int aw[4], wins[2 * B], tmp[4], lo[2], hi[2];
+  exp_boot_work w = { tw, rw, q, aw, wins, tmp };
+  exp_profile_win_interval(2, 2, t1, NULL, 0.05, NULL, 0, B, 7, &w, lo, hi);
+  CU_ASSERT(lo[0] == 2 && hi[0] == 2 && lo[1] == 0 && hi[1] == 0);
+  exp_profile_win_interval(2, 2, t2, NULL, 0.05, NULL, 0, B, 7, &w, lo, hi);
+  CU_ASSERT(lo[0] == 0 && hi[0] == 2 && lo[1] == 0 && hi[1] == 2);
+  double big[1] = { 10.0 };
+  exp_profile_win_interval(2, 2, t1, NULL, 0.05, big, 1, B, 7, &w, lo, hi);
+  CU_ASSERT(lo[0] == 0 && hi[0] == 2 && lo[1] == 0 && hi[1] == 2);
+}
+
 static void test_repeat_rule(void) {
   CU_ASSERT_EQUAL(exp_repeat_done(5, 0.1, 5, 0.1, 2.0), 1);
   CU_ASSERT_EQUAL(exp_repeat_done(4, 1.0, 5, 0.1, 2.0), 0);
@@ -681,6 +708,7 @@ int main(void) {
   CU_add_test(s, "quantiles (type 7)", test_quantiles);
   CU_add_test(s, "runs pooled over identical algorithms", test_pooled);
   CU_add_test(s, "identical algorithms: one entry, runs pooled", test_same_one_entry);
+  CU_add_test(s, "noise between passes, win intervals", test_pass_noise);
   CU_add_test(s, "repetition rule", test_repeat_rule);
   CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);
   CU_add_test(s, "leaders of a winners table", test_leaders);
