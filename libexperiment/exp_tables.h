@@ -108,6 +108,11 @@ int exp_tab_coverage_names(exp_row *rows, int nrows, const exp_tab_cols *c, exp_
 void exp_tab_covset_free(exp_tab_covset *cs);
 /* One (class, solver) of the coverage table: its problems n, accepted acc,
  * and the refusal reasons with their counts ("KEY (K); ..."). */
+/* Of those refusals, the ones that are an implementation limit of lcplab, not a
+ * property of the method (the message says "an implementation limit":
+ * slv_solver_accepts, docs/solvers.md, "Storage"). */
+int exp_tab_coverage_limits(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
+                            const char *cls, const char *solver);
 void exp_tab_coverage_cell(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
                            const char *cls, const char *solver, int *n, int *acc, char *reasons,
                            size_t len);

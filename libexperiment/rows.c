@@ -58,7 +58,9 @@ const char *exp_csv2_suffix(exp_kind k) {
 }
 
 const char *exp_csv2_header(exp_kind k) {
-  if (k == EXP_PROFILE) return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused";
+  if (k == EXP_PROFILE)
+    return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused,rho_all,"
+           "solved_share_all,problems_all";
   if (k == EXP_SCALING) return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
   if (k == EXP_SCENES)
     return "scene,settings,solver,points,slope,intercept,r2,slope_lo,slope_hi,"

@@ -83,8 +83,10 @@ int exp_tab_write_coverage(const exp_section *s, const char *base, exp_row *rows
   exp_tab_cols c = exp_tab_cols_of(s->kind);
   FILE *f, *t;
   if (exp_tab_open_pair(set, base, "coverage", &f, &t)) return -1;
-  fprintf(f, "# per class and solver: problems accepted and refused, with the reasons\n"
-             "class,solver,problems,accepted,refused,reasons\n");
+  fprintf(f, "# per class and solver: problems accepted and refused, with the reasons; "
+             "limits: the refusals that are an implementation limit of lcplab, not a property "
+             "of the method (docs/solvers.md, \"Storage\")\n"
+             "class,solver,problems,accepted,refused,reasons,limits\n");
   static const char *const head[] = { "class", "solver", "problems", "accepted",
                                       "refused: reason" };
   exp_tab_begin(t, "llrrp{0.45\\linewidth}", head, 5,
@@ -100,7 +102,8 @@ int exp_tab_write_coverage(const exp_section *s, const char *base, exp_row *rows
       if (n == 0) continue;
       fprintf(f, "%s,%s,%d,%d,%d,", cs.cl[a], cs.sv[b], n, acc, n - acc);
       exp_csv_put(f, reasons); /* a reason may hold , or " (RFC 4180) */
-      fputc('\n', f);
+      fprintf(f, ",%d\n",
+              exp_tab_coverage_limits(rows, nrows, &c, cs.first_tol, cs.cl[a], cs.sv[b]));
       exp_tab_cell(t, 1, cs.cl[a], 0);
       exp_tab_cell(t, 0, cs.sv[b], 1);
       fprintf(t, " & %d & %d", n, acc);

@@ -179,7 +179,9 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
           fprintf(g, ",%.6e,%.6e,%.6e,%.6e,%d,", tau, log2(tau),
                   exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, tau), share, acc);
           exp_csv_put(g, cl[a]);
-          fprintf(g, ",%d\n", m.np - acc);
+          /* beside: refusals counted as failures, over all the class's problems */
+          fprintf(g, ",%d,%.6e,%.6e,%d\n", m.np - acc, exp_profile_rho(m.np, m.ns, m.r, sv, tau),
+                  nb > 0 ? exp_profile_rho(m.np, m.ns, m.r, sv, taus[nb - 1]) : 0.0, m.np);
         }
       }
       free(taus);

@@ -175,6 +175,20 @@ void exp_tab_covset_free(exp_tab_covset *cs) {
   free(cs->sv);
 }
 
+int exp_tab_coverage_limits(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
+                            const char *cls, const char *solver) {
+  int k = 0;
+  for (int i = 0; i < nrows; i++) {
+    exp_row *r = &rows[i];
+    k += exp_tab_is_result_row(r, c) && r->nf > c->cls && strcmp(r->f[c->cls], cls) == 0 &&
+         strcmp(r->f[c->solver], solver) == 0 &&
+         (!first_tol || strcmp(exp_tab_field(r, c->tol), first_tol) == 0) &&
+         strcmp(exp_tab_field(r, c->status), "refused") == 0 &&
+         strstr(exp_tab_field(r, c->note), "an implementation limit") != NULL;
+  }
+  return k;
+}
+
 void exp_tab_coverage_cell(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
                            const char *cls, const char *solver, int *n, int *acc, char *reasons,
                            size_t len) {

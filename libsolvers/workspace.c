@@ -30,8 +30,12 @@
  *      (error), the failure (warning) or the convergence (info).
  * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
  * answers, messages and bits of one thread (docs/solver-machinery.md, "Threads").
- * Only slv_workspace_new allocates; the problem is only read, so threads
- * may share it (one workspace each).
+ * Only slv_workspace_new allocates, and the dense copy of a CSR problem for
+ * a solver with dense code only (SLV_CAP_DENSIFY: lemke, dantzig), made at
+ * the first such solve of the workspace (n_max x n_max, under
+ * SLV_DENSIFY_MAX_BYTES) and filled at each (densify: its time is the
+ * solve's); the problem is only read, so threads may share it (one
+ * workspace each).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "slv_internal.h"
@@ -52,6 +56,7 @@ void slv_workspace_free(slv_workspace *ws) {
   free(ws->wstart);
   free(ws->history);
   free(ws->history_time);
+  free(ws->dense);
   free(ws);
 }
 
@@ -465,12 +470,45 @@ static slv_status check_inputs(const slv_workspace *ws, const slv_problem *p,
   return SLV_OK;
 }
 
+/* A CSR problem for a solver with dense code only (SLV_CAP_DENSIFY;
+ * slv_solver_accepts checked the cap): A copied column-major into the
+ * workspace (duplicates summed, as the CSR product does), *dp the same
+ * problem on it.  SLV_OK, or SLV_ERR_NOMEM. */
+static slv_status densify(slv_workspace *ws, const slv_problem *p, slv_problem *dp,
+                          slv_result *res) {
+  size_t n = (size_t)p->n;
+  if (!ws->dense) {
+    size_t m = (size_t)(ws->n_max > 0 ? ws->n_max : 1);
+    ws->dense = malloc(m * m * sizeof *ws->dense);
+    if (!ws->dense) {
+      slv_msgf(res->message, sizeof res->message, "%s: no memory for the dense copy (n=%d)",
+               ws->solver->name, p->n);
+      return SLV_ERR_NOMEM;
+    }
+  }
+  memset(ws->dense, 0, n * n * sizeof *ws->dense);
+  for (size_t i = 0; i < n; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) ws->dense[i + (size_t)p->Aj[k] * n] += p->Ax[k];
+  *dp = *p;
+  dp->storage = SLV_DENSE;
+  dp->A = ws->dense;
+  dp->lda = p->n > 0 ? p->n : 1;
+  dp->Ap = dp->Aj = NULL;
+  dp->Ax = NULL;
+  return SLV_OK;
+}
+
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                 double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
   if (ws) res->method = ws->solver->name;
   slv_status st = check_inputs(ws, p, opt, x, res);
   if (st) return refuse(res, st);
+  slv_problem dp;
+  if (p->storage == SLV_CSR && !(ws->solver->caps & SLV_CAP_SPARSE)) {
+    if ((st = densify(ws, p, &dp, res))) return refuse(res, st);
+    p = &dp;
+  }
   if (!opt->warm_start) slv_start_point(p, x); /* P(0) */
   if (stoppable(opt)) memcpy(ws->xstart, x, (size_t)p->n * sizeof *x);
   double *wb = w ? w : ws->w;

@@ -98,7 +98,7 @@ check_header() {
   if [ "$got" = "$want" ]; then pass "header of $(basename "$1")"; else fail "header of $(basename "$1")" "got '$got'"; fi
 }
 check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest,reported_solved,time_runs_s,replicate"
-check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused"
+check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused,rho_all,solved_share_all,problems_all"
 check_header "$T/o1/conv.csv" "problem,kind,n,solver,status,iteration,time_s,res_scaled,final,class,method,time_source,tol,note"
 check_header "$T/o1/drift.csv" "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status,applied,note"
 check_header "$T/o1/acc.csv" "scene,solver,integrator,friction,step,t,max_penetration,joint_error,compl,infeas,res_nat_inf,iterations,status,applied,note"
@@ -318,6 +318,21 @@ if [ "$rc" -eq 0 ] && [ "$w" = "replicates 2 1 1" ] && [ "$nm" -eq 9 ] && [ "$nr
 W8=$T/o8/rep_winners.csv
 w=$(rows "$W8" | awk -F, -v f="$(col "$W8" fastest)" -v lo="$(col "$W8" fastest_lo)" -v hi="$(col "$W8" fastest_hi)" '!($(lo) <= $(f) && $(f) <= $(hi) && $(lo) != "")' | wc -l)
 if [ "$w" -eq 0 ] && grep -q "^# tie_tolerance: .*independent passes" "$W8"; then pass "winners: the wins' bootstrap interval, the tie from the passes"; else fail "winners: bootstrap intervals" "$w rows outside, $(grep tie_tolerance "$W8")"; fi
+# refusals (issue 65, point 5): lemke and dantzig take the CSR problem
+# (sparse-contact: copied to dense, no longer refused; dantzig's one refusal
+# is the unsymmetric u, a property of its method); enum refuses the two
+# n = 20, 30 problems, an implementation limit (coverage: limits 2), and
+# solves the three n = 2 ones: its profile ends at rho 1 over the 3 it
+# accepts and, beside it, rho_all 3/5 with the refusals counted as failures
+sed 's/^experiment profile same$/experiment profile lim/; s/^solvers .*/solvers enum lemke dantzig pgs/; s/^min_runs .*/min_runs 1/' \
+  "$T/same.exp" >"$T/lim.exp"
+printf 'generate spd 20\ngenerate sparse-contact 30\n' >>"$T/lim.exp"
+lcp experiment "$T/lim.exp" --out "$T/o9" --jobs 2 --no-plot
+V=$T/o9/lim_coverage.csv
+w=$(rows "$V" | awk -F, '{print $2, $5, $NF}' | tr '\n' ' ') # limits: the last column
+P9=$T/o9/lim_profile.csv
+e=$(rows "$P9" | awk -F, -v a="$(col "$P9" rho_all)" -v p="$(col "$P9" problems_all)" '$2 == "enum" {v = $5 " " $(a) " " $7 " " $(p)} END {print v}')
+if [ "$rc" -eq 0 ] && [ "$w" = "enum 2 2 lemke 0 0 dantzig 1 0 pgs 0 0 " ] && [ "$e" = "1.000000e+00 6.000000e-01 3 5" ]; then pass "refusals: CSR copied for lemke, dantzig; enum's limit named; rho with refusals as failures"; else fail "refusals: limits and rho_all" "exit $rc, coverage '$w', enum's last profile row '$e'"; fi
 
 # ---- 2. scaling with generated families ------------------------------------------------------
 cat >"$T/scal.exp" <<'EOF2'
