@@ -597,6 +597,11 @@ typedef struct exp_external {
   int available;   /* requires found (or none) */
   int uses_repeat; /* the template names {repeat}: a process times several solves */
   int scene;       /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
+  unsigned told;   /* bit k: the template names exp_ext_keys[k] (what the solver is told) */
+  int ladder;      /* ladder=K: an answer the judge rejects is asked again with {tol} / 10, up
+                      to K times (the tolerance ladder, experiments/README.md, "One stopping
+                      rule"); 0: none */
+  char version[64]; /* version=TEXT: the program's version as the file states it ("": none) */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
@@ -1295,7 +1300,7 @@ EXP_API int exp_text_write(const exp_section *s, const char *base, const char *p
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
  * "_failures.tex", ...), as exp_collect and exp_tables_write write them
  * (the figures aside: exp_outputs_check).  Their count (at most max). */
-enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 20 };
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 24 };
 EXP_API int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
 /* The Dolan-More curves of a profile section, per class and tolerance

@@ -44,6 +44,7 @@ typedef struct exp_tab_cols {
   int iterations, pivots, res_rel, res_nat, res_scaled, x_digest;
   int tmin, ttotal, sample; /* time_min_s, time_total_s, time_runs_s */
   int rep;                  /* replicate (profile): > 0 a replicate pass's row */
+  int solved, reported;     /* solved (the judge), reported_solved (the solver's own) */
 } exp_tab_cols;
 exp_tab_cols exp_tab_cols_of(exp_kind k);
 /* Field c of r, "" when the row has none. */
@@ -53,6 +54,9 @@ const char *exp_tab_field(const exp_row *r, int c);
 int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c);
 /* A row of a replicate pass (column replicate > 0): the between-run noise's. */
 int exp_tab_is_replicate_row(const exp_row *r, const exp_tab_cols *c);
+/* A result row whose solver's own verdict (reported_solved) is given and
+ * is not the judge's (solved): experiments/README.md, "One stopping rule". */
+int exp_tab_verdicts_differ(const exp_row *r, const exp_tab_cols *c);
 /* The trace of a run, what identical algorithms share (exp_profile_same):
  * status, iterations, pivots and the digest of x, or without one the
  * residuals as printed; "" for a run without numbers or without work (0
@@ -129,6 +133,8 @@ int exp_tab_write_steps(const exp_section *s, const char *base, exp_row *rows, i
                         exp_outset *set);
 int exp_tab_write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
                           exp_outset *set);
+int exp_tab_write_disagreements(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                                exp_outset *set);
 int exp_tab_write_virtual_best(const exp_section *s, const char *base, exp_row *rows, int nrows,
                                exp_outset *set);
 int exp_tab_write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,

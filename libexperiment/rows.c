@@ -37,7 +37,7 @@ const char *exp_csv_header(exp_kind k) {
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest,reported_solved,time_runs_s,replicate";
+           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest,reported_solved,time_runs_s,replicate,peer_tol";
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
@@ -226,4 +226,8 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   exp_line_str(l, r->reported_solved);
   runs_col(l, r);
   exp_line_int(l, c->t ? c->t->rep : 0); /* replicate: the pass (0: the section's own) */
+  if (r->told_tol > 0.0) /* peer_tol: the tolerance an external was told (the ladder) */
+    exp_line_tol(l, r->told_tol);
+  else
+    exp_line_empty(l);
 }

@@ -84,6 +84,7 @@ static const struct table_def {
   { "winners", 1, kind_profile, exp_tab_write_winners },
   { "timings", 1, kind_timed, exp_tab_write_timings },
   { "agreement", 1, kind_profile, exp_tab_write_agreement },
+  { "disagreements", 1, kind_profile, exp_tab_write_disagreements },
   { "virtual_best", 1, kind_profile, exp_tab_write_virtual_best },
   { "slopes", 0, kind_scaling, write_slopes_tex },
   { "steps", 1, kind_scene, exp_tab_write_steps },

@@ -117,6 +117,50 @@ int exp_tab_write_coverage(const exp_section *s, const char *base, exp_row *rows
   return exp_outset_done(set, rc);
 }
 
+/* ---- disagreements ---------------------------------------------------------------------------- */
+
+int exp_tab_write_disagreements(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                                exp_outset *set) {
+  exp_tab_cols c = exp_tab_cols_of(s->kind);
+  int ce = exp_col(s->kind, "err_siconos"), ct = exp_col(s->kind, "peer_tol");
+  FILE *f, *t;
+  if (exp_tab_open_pair(set, base, "disagreements", &f, &t)) return -1;
+  fprintf(f, "# the rows where a solver's own verdict (reported_solved, verdict=KEY) is not the "
+             "judge's (solved: res_scaled <= tol): their problems are left out of the profile, "
+             "the winners, the leaders and the virtual best of their class and tolerance "
+             "(experiments/README.md, \"One stopping rule\"); peer_tol: the tolerance the "
+             "solver was last told (the ladder)\n"
+             "class,tol,problem,solver,status,solved,reported_solved,res_scaled,err_siconos,"
+             "peer_tol\n");
+  static const char *const head[] = { "class",      "tol",        "problem",
+                                      "solver",     "judge",      "its own",
+                                      "res_scaled", "err_siconos", "told tol" };
+  exp_tab_begin(t, "llllllrrr", head, 9,
+                "a solver's own verdict against the judge's: problems left out of the profiles");
+  for (int k = 0; k < nrows; k++) {
+    exp_row *r = &rows[k];
+    if (!exp_tab_verdicts_differ(r, &c)) continue;
+    const char *solved = strcmp(exp_tab_field(r, c.status), "converged") == 0 ? "1" : "0";
+    const char *v[10] = { exp_tab_field(r, c.cls),      exp_tab_field(r, c.tol),
+                          exp_tab_field(r, c.problem),  exp_tab_field(r, c.solver),
+                          exp_tab_field(r, c.status),   solved,
+                          exp_tab_field(r, c.reported), exp_tab_field(r, c.res_scaled),
+                          exp_tab_field(r, ce),         exp_tab_field(r, ct) };
+    for (int j = 0; j < 10; j++) {
+      if (j) fputc(',', f);
+      exp_csv_put(f, v[j]);
+    }
+    fputc('\n', f);
+    const char *judge = solved[0] == '1' ? "solved" : v[4];
+    const char *own = atoi(v[6]) ? "solved" : "not solved";
+    const char *cells[9] = { v[0], v[1], v[2], v[3], judge, own, v[7], v[8], v[9] };
+    for (int j = 0; j < 9; j++) exp_tab_cell(t, j == 0, cells[j], j == 3);
+    fprintf(t, " \\\\\n");
+  }
+  exp_tab_end(t);
+  return exp_outset_done(set, 0);
+}
+
 /* ---- agreement ----------------------------------------------------------------------------- */
 
 /* An external's own verdict (column reported_solved: its verdict=KEY) against

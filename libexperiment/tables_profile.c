@@ -86,17 +86,34 @@ static int pmat_alias(pmat *m) {
   return 0;
 }
 
+/* 1 when row r is of class cls and tolerance tol, a result, and of a
+ * problem where no solver's own verdict disagrees with the judge's (the
+ * problems in disputed[0..nd), experiments/README.md, "One stopping rule":
+ * those are NAME_disagreements', not the profile's). */
+static int pmat_row(const exp_row *r, const exp_tab_cols *c, const char *cls, const char *tol,
+                    char **disputed, int nd) {
+  return strcmp(exp_tab_field(r, c->cls), cls) == 0 && strcmp(exp_tab_field(r, c->tol), tol) == 0 &&
+         exp_tab_is_result_row(r, c) &&
+         exp_tab_index_of(disputed, nd, (char *)exp_tab_field(r, c->problem)) < 0;
+}
+
 static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const char *cls,
                       const char *tol, pmat *m) {
   memset(m, 0, sizeof *m);
   m->probs = malloc((size_t)(nrows + 1) * sizeof *m->probs);
   m->solv = malloc((size_t)(nrows + 1) * sizeof *m->solv);
-  if (!m->probs || !m->solv) return -1;
+  char **disputed = malloc((size_t)(nrows + 1) * sizeof *disputed);
+  int nd = 0;
+  if (!m->probs || !m->solv || !disputed) {
+    free(disputed);
+    return -1;
+  }
+  for (int k = 0; k < nrows; k++)
+    if (pmat_row(&rows[k], c, cls, tol, NULL, 0) && exp_tab_verdicts_differ(&rows[k], c))
+      exp_tab_add_name(disputed, &nd, rows[k].f[c->problem]);
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (strcmp(exp_tab_field(r, c->cls), cls) != 0 || strcmp(exp_tab_field(r, c->tol), tol) != 0 ||
-        !exp_tab_is_result_row(r, c))
-      continue;
+    if (!pmat_row(r, c, cls, tol, disputed, nd)) continue;
     exp_tab_add_name(m->probs, &m->np, r->f[c->problem]);
     if (strcmp(exp_tab_field(r, c->status), "refused") != 0)
       exp_tab_add_name(m->solv, &m->ns, r->f[c->solver]);
@@ -109,16 +126,17 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
   m->key = calloc(pn, sizeof *m->key);
   m->row = calloc(pn, sizeof *m->row);
   m->c = c;
-  if (!m->t || !m->r || !m->alias || !m->refused || !m->key || !m->row) return -1;
+  if (!m->t || !m->r || !m->alias || !m->refused || !m->key || !m->row) {
+    free(disputed);
+    return -1;
+  }
   for (size_t q = 0; q < pn; q++) {
     m->t[q] = INFINITY;
     m->alias[q] = -1;
   }
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (strcmp(exp_tab_field(r, c->cls), cls) != 0 || strcmp(exp_tab_field(r, c->tol), tol) != 0 ||
-        !exp_tab_is_result_row(r, c))
-      continue;
+    if (!pmat_row(r, c, cls, tol, disputed, nd)) continue;
     int p = exp_tab_index_of(m->probs, m->np, r->f[c->problem]);
     int s = exp_tab_index_of(m->solv, m->ns, r->f[c->solver]);
     if (p < 0 || s < 0) continue;
@@ -131,6 +149,7 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
     int a = exp_tab_index_of(m->solv, m->ns, exp_tab_field(r, c->method));
     if (a >= 0 && a != s) m->alias[q] = a;
   }
+  free(disputed);
   return pmat_alias(m);
 }
 

@@ -78,7 +78,8 @@ exp_tab_cols exp_tab_cols_of(exp_kind k) {
                      exp_col(k, "pivots"),     exp_col(k, "res_rel"), exp_col(k, "res_nat_inf"),
                      exp_col(k, "res_scaled"), exp_col(k, "x_digest"),
                      exp_col(k, "time_min_s"), exp_col(k, "time_total_s"),
-                     exp_col(k, "time_runs_s"), exp_col(k, "replicate") };
+                     exp_col(k, "time_runs_s"), exp_col(k, "replicate"),
+                     exp_col(k, "solved"),      exp_col(k, "reported_solved") };
   return c;
 }
 
@@ -92,6 +93,12 @@ int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c) {
 
 int exp_tab_is_replicate_row(const exp_row *r, const exp_tab_cols *c) {
   return atoi(exp_tab_field(r, c->rep)) > 0;
+}
+
+int exp_tab_verdicts_differ(const exp_row *r, const exp_tab_cols *c) {
+  const char *own = exp_tab_field(r, c->reported);
+  return exp_tab_is_result_row(r, c) && own[0] &&
+         (atoi(own) != 0) != (strcmp(exp_tab_field(r, c->status), "converged") == 0);
 }
 
 void exp_tab_run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len) {

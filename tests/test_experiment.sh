@@ -97,7 +97,7 @@ check_header() {
   got=$(header "$1")
   if [ "$got" = "$want" ]; then pass "header of $(basename "$1")"; else fail "header of $(basename "$1")" "got '$got'"; fi
 }
-check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest,reported_solved,time_runs_s,replicate"
+check_header "$T/o1/prof.csv" "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,time_source,note,time_total_s,res_scaled,siconos_err,err_siconos,res_rel_1q,x_digest,reported_solved,time_runs_s,replicate,peer_tol"
 check_header "$T/o1/prof_profile.csv" "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused,rho_all,solved_share_all,problems_all"
 check_header "$T/o1/conv.csv" "problem,kind,n,solver,status,iteration,time_s,res_scaled,final,class,method,time_source,tol,note"
 check_header "$T/o1/drift.csv" "scene,solver,integrator,friction,step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status,applied,note"
@@ -333,6 +333,41 @@ w=$(rows "$V" | awk -F, '{print $2, $5, $NF}' | tr '\n' ' ') # limits: the last 
 P9=$T/o9/lim_profile.csv
 e=$(rows "$P9" | awk -F, -v a="$(col "$P9" rho_all)" -v p="$(col "$P9" problems_all)" '$2 == "enum" {v = $5 " " $(a) " " $7 " " $(p)} END {print v}')
 if [ "$rc" -eq 0 ] && [ "$w" = "enum 2 2 lemke 0 0 dantzig 1 0 pgs 0 0 " ] && [ "$e" = "1.000000e+00 6.000000e-01 3 5" ]; then pass "refusals: CSR copied for lemke, dantzig; enum's limit named; rho with refusals as failures"; else fail "refusals: limits and rho_all" "exit $rc, coverage '$w', enum's last profile row '$e'"; fi
+# one stopping rule (issue 65, point 1): a peer whose answer is off by
+# 100 x the tolerance it is told (x = (1 + 100 tol, 0) on a.dat, whose x is
+# (1, 0)) and that always calls itself solved.  With ladder=4 it is told
+# 1e-8, 1e-9, ... until the judge accepts (told 1e-10: x off by 1e-8,
+# res_scaled under 1e-8): converged, both verdicts 1, peer_tol 1e-10, the
+# note says so.
+# Without a ladder (lad0) it stays unconverged while it says solved: the
+# row is in NAME_disagreements.csv and a.dat, the only problem, is out of
+# the winners (no rows)
+mkdir -p "$T/lad"
+cp "$T/coll/a.dat" "$T/lad/"
+cat >"$T/off.sh" <<'SH'
+awk -v t="$1" 'BEGIN { printf "%.17g\n0\n", 1 + 100 * t }' >"$2"
+echo "solved true"
+SH
+for L in 4 0; do
+  cat >"$T/lad$L.exp" <<EOF5
+external off verdict=solved ladder=$L command sh $T/off.sh {tol} {out} {in}
+experiment profile lad$L
+solvers pgs off
+instances $T/lad
+tol 1e-8
+min_runs 1
+min_time 0
+max_time 0.1
+EOF5
+  lcp experiment "$T/lad$L.exp" --out "$T/o10_$L" --jobs 1 --no-plot
+done
+C10=$T/o10_4/lad4.csv
+w=$(rows "$C10" | awk -F, -v st="$(col "$C10" status)" -v rs="$(col "$C10" reported_solved)" -v pt="$(col "$C10" peer_tol)" '$4 == "off" {print $(st), $(rs), $(pt)}')
+if [ "$w" = "converged 1 1e-10" ] && grep -q "told tol 1e-10 (ladder)" "$C10"; then pass "tolerance ladder: told 1e-8 to 1e-10 until the judge accepts, both verdicts"; else fail "tolerance ladder" "off: '$w'"; fi
+D10=$T/o10_0/lad0_disagreements.csv
+w=$(rows "$D10" | cut -d, -f3-7)
+p=$(rows "$T/o10_0/lad0_winners.csv" | wc -l)
+if [ "$w" = "a,off,unconverged,0,1" ] && [ "$p" -eq 0 ]; then pass "verdicts that disagree: their own table, the problem out of the winners"; else fail "disagreements" "table '$w', pgs's problems '$p'"; fi
 
 # ---- 2. scaling with generated families ------------------------------------------------------
 cat >"$T/scal.exp" <<'EOF2'
