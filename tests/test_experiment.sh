@@ -338,7 +338,8 @@ if [ "$rc" -eq 0 ] && [ "$w" = "enum 2 2 lemke 0 0 dantzig 1 0 pgs 0 0 " ] && [ 
 # (1, 0)) and that always calls itself solved.  With ladder=4 it is told
 # 1e-8, 1e-9, ... until the judge accepts (told 1e-10: x off by 1e-8,
 # res_scaled under 1e-8): converged, both verdicts 1, peer_tol 1e-10, the
-# note says so.
+# note says so; the peers table says what it is told ({tol}), its ladder,
+# its verdict key and its programs' SHA-256.
 # Without a ladder (lad0) it stays unconverged while it says solved: the
 # row is in NAME_disagreements.csv and a.dat, the only problem, is out of
 # the winners (no rows)
@@ -363,7 +364,8 @@ EOF5
 done
 C10=$T/o10_4/lad4.csv
 w=$(rows "$C10" | awk -F, -v st="$(col "$C10" status)" -v rs="$(col "$C10" reported_solved)" -v pt="$(col "$C10" peer_tol)" '$4 == "off" {print $(st), $(rs), $(pt)}')
-if [ "$w" = "converged 1 1e-10" ] && grep -q "told tol 1e-10 (ladder)" "$C10"; then pass "tolerance ladder: told 1e-8 to 1e-10 until the judge accepts, both verdicts"; else fail "tolerance ladder" "off: '$w'"; fi
+pe=$(rows "$T/o10_4/lad4_peers.csv" | awk -F, '{print $1, $(NF-3), $(NF-2), $NF, ($4 != "")}')
+if [ "$w" = "converged 1 1e-10" ] && grep -q "told tol 1e-10 (ladder)" "$C10" && [ "$pe" = "off {tol} 4 solved 1" ]; then pass "tolerance ladder: told 1e-8 to 1e-10 until the judge accepts, both verdicts"; else fail "tolerance ladder" "off: '$w', peers table '$pe'"; fi
 D10=$T/o10_0/lad0_disagreements.csv
 w=$(rows "$D10" | cut -d, -f3-7)
 p=$(rows "$T/o10_0/lad0_winners.csv" | wc -l)
