@@ -48,32 +48,6 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
   return run_with(dz, p, o, x, res);
 }
 
-/* A CSR problem is copied to dense and solved (SLV_CAP_DENSIFY, issue 65:
- * a refusal that was an implementation limit): A = [2 1 0; 1 3 1; 0 1 2],
- * b = (-1, 2, -3) has x = (1/2, 0, 3/2) (rows 1 and 3 active: 2 x1 = 1,
- * 2 x3 = 3; w2 = 1/2 + 3/2 + 2 = 4 > 0), the same x bit for bit and the
- * same pivots as the dense problem's. */
-static void csr_as_dense(slv_options *o) {
-  int Ap[4] = { 0, 2, 5, 7 }, Aj[7] = { 0, 1, 0, 1, 2, 1, 2 };
-  double Ax[7] = { 2, 1, 1, 3, 1, 1, 2 }, bc[3] = { -1, 2, -3 };
-  double Ad[9] = { 2, 1, 0, 1, 3, 1, 0, 1, 2 }, xc[3], xd[3];
-  slv_problem c = slv_problem_empty(), d = slv_problem_empty();
-  c.n = d.n = 3;
-  c.storage = SLV_CSR;
-  c.Ap = Ap;
-  c.Aj = Aj;
-  c.Ax = Ax;
-  c.b = d.b = bc;
-  d.A = Ad;
-  d.lda = 3;
-  slv_result rc, rd;
-  CU_ASSERT_EQUAL(run(&c, o, xc, &rc), SLV_CONVERGED);
-  CU_ASSERT_EQUAL(run(&d, o, xd, &rd), SLV_CONVERGED);
-  CU_ASSERT(fabs(xc[0] - 0.5) < 1e-14 && fabs(xc[1]) < 1e-14 && fabs(xc[2] - 1.5) < 1e-14);
-  CU_ASSERT(memcmp(xc, xd, sizeof xc) == 0);
-  CU_ASSERT_EQUAL(rc.pivots, rd.pivots);
-}
-
 /* The test's own ||mid(x - hi, w, x - lo)||_inf / max(1, ||b||_inf) for a
  * dense problem, findex bounds -mu_i |x_j| .. mu_i |x_j| at this x. */
 static double own_res(const slv_problem *p, const double *x) {
@@ -701,7 +675,7 @@ static void test_refusals(void) {
   /* A(0,1) = 1, A(1,0) = 0: not symmetric */
   CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "symmetric"));
-  csr_as_dense(&o); /* CSR storage is copied to dense, not refused */
+  tst_csr_as_dense(dz, &o); /* CSR storage is copied to dense, not refused */
   /* n > n_max */
   double A3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, b3[3] = { 0, 0, 0 }, x3[3];
   slv_problem p3 = dense(3, A3, b3, NULL, NULL);

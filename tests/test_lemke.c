@@ -43,32 +43,6 @@ static slv_status run(const slv_problem *p, const slv_options *o, double *x, slv
   return st;
 }
 
-/* A CSR problem is copied to dense and solved (SLV_CAP_DENSIFY, issue 65:
- * a refusal that was an implementation limit): A = [2 1 0; 1 3 1; 0 1 2],
- * b = (-1, 2, -3) has x = (1/2, 0, 3/2) (rows 1 and 3 active: 2 x1 = 1,
- * 2 x3 = 3; w2 = 1/2 + 3/2 + 2 = 4 > 0), the same x bit for bit and the
- * same pivots as the dense problem's. */
-static void csr_as_dense(const slv_options *o) {
-  int Ap[4] = { 0, 2, 5, 7 }, Aj[7] = { 0, 1, 0, 1, 2, 1, 2 };
-  double Ax[7] = { 2, 1, 1, 3, 1, 1, 2 }, bc[3] = { -1, 2, -3 };
-  double Ad[9] = { 2, 1, 0, 1, 3, 1, 0, 1, 2 }, xc[3], xd[3];
-  slv_problem c = slv_problem_empty(), d = slv_problem_empty();
-  c.n = d.n = 3;
-  c.storage = SLV_CSR;
-  c.Ap = Ap;
-  c.Aj = Aj;
-  c.Ax = Ax;
-  c.b = d.b = bc;
-  d.A = Ad;
-  d.lda = 3;
-  slv_result rc, rd;
-  CU_ASSERT_EQUAL(run(&c, o, xc, &rc), SLV_CONVERGED);
-  CU_ASSERT_EQUAL(run(&d, o, xd, &rd), SLV_CONVERGED);
-  CU_ASSERT(fabs(xc[0] - 0.5) < 1e-14 && fabs(xc[1]) < 1e-14 && fabs(xc[2] - 1.5) < 1e-14);
-  CU_ASSERT(memcmp(xc, xd, sizeof xc) == 0);
-  CU_ASSERT_EQUAL(rc.pivots, rd.pivots);
-}
-
 static double inf_norm(int n, const double *v) {
   double m = 0;
   for (int i = 0; i < n; i++) m = fmax(m, fabs(v[i]));
@@ -1567,7 +1541,7 @@ static void test_limits_and_refusals(void) {
   CU_ASSERT_EQUAL(run(&f, &o, x, &res), SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "hi=5"));
   /* CSR storage is copied to dense, not refused */
-  csr_as_dense(&o);
+  tst_csr_as_dense(lemke, &o);
   free(A);
   free(b);
   free(xs);
