@@ -529,10 +529,10 @@ enum {
   SLV_CAP_NEEDS_SYMMETRIC = 1u << 7, /* A = A^T required (to 1e-12 * max|A_ij|) */
   SLV_CAP_FACTORED = 1u << 8,        /* factored (matrix-free) storage A = J K^T + diag(fd) */
   SLV_CAP_DENSIFY = 1u << 9          /* dense code only, but a CSR problem is taken: slv_solve
-                                        copies it to dense in the workspace (once allocated, n_max
-                                        x n_max) when 8 n^2 bytes <= SLV_DENSIFY_MAX_BYTES; past
-                                        that a refusal, an implementation limit (docs/solvers.md,
-                                        "Storage") */
+                                        copies it to dense in the workspace (allocated with it,
+                                        n_max x n_max) when 8 n_max^2 bytes <=
+                                        SLV_DENSIFY_MAX_BYTES; past that a refusal, an
+                                        implementation limit (docs/solvers.md, "Storage") */
 };
 #define SLV_DENSIFY_MAX_BYTES (256.0 * 1024 * 1024)
 

@@ -107,7 +107,7 @@ struct slv_workspace {
                               cancel callback may stop, and its w (workspace.c, keep_start) */
   void *state;             /* solver->impl->state_size bytes, zeroed at creation */
   double *dense;           /* n_max x n_max: a CSR problem copied for a SLV_CAP_DENSIFY
-                              solver, allocated at its first such solve (workspace.c) */
+                              solver (workspace.c; NULL past SLV_DENSIFY_MAX_BYTES) */
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */

@@ -30,12 +30,11 @@
  *      (error), the failure (warning) or the convergence (info).
  * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
  * answers, messages and bits of one thread (docs/solver-machinery.md, "Threads").
- * Only slv_workspace_new allocates, and the dense copy of a CSR problem for
- * a solver with dense code only (SLV_CAP_DENSIFY: lemke, dantzig), made at
- * the first such solve of the workspace (n_max x n_max, under
- * SLV_DENSIFY_MAX_BYTES) and filled at each (densify: its time is the
- * solve's); the problem is only read, so threads may share it (one
- * workspace each).
+ * Only slv_workspace_new allocates, the dense copy of a CSR problem for a
+ * solver with dense code only (SLV_CAP_DENSIFY: lemke, dantzig) included
+ * (n_max x n_max, under SLV_DENSIFY_MAX_BYTES), filled at each such solve
+ * (densify: its time is the solve's); the problem is only read, so threads
+ * may share it (one workspace each).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "slv_internal.h"
@@ -80,6 +79,13 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
   ws->state = calloc(1, state_size > 0 ? state_size : 1);
   if (!ws->w || !ws->xbest || !ws->xstart || !ws->wstart || !ws->state ||
       slv_op_buf_alloc(&ws->op, n_max))
+    goto fail;
+  /* the dense copy of a CSR problem for a solver with dense code only
+   * (docs/solvers.md, "Storage"); none past the cap: such a CSR problem is
+   * refused (slv_solver_accepts) */
+  if ((s->caps & SLV_CAP_DENSIFY) && !(s->caps & SLV_CAP_SPARSE) &&
+      8.0 * (double)m * (double)m <= SLV_DENSIFY_MAX_BYTES &&
+      !(ws->dense = malloc(m * m * sizeof *ws->dense)))
     goto fail;
   if (opt->record_history) {
     ws->history_cap = opt->max_iter + 1;
@@ -472,19 +478,18 @@ static slv_status check_inputs(const slv_workspace *ws, const slv_problem *p,
 
 /* A CSR problem for a solver with dense code only (SLV_CAP_DENSIFY;
  * slv_solver_accepts checked the cap): A copied column-major into the
- * workspace (duplicates summed, as the CSR product does), *dp the same
- * problem on it.  SLV_OK, or SLV_ERR_NOMEM. */
+ * workspace's copy (duplicates summed, as the CSR product does), *dp the
+ * same problem on it.  SLV_OK, or SLV_ERR_UNSUPPORTED when the workspace
+ * has no copy (its n_max past the cap). */
 static slv_status densify(slv_workspace *ws, const slv_problem *p, slv_problem *dp,
                           slv_result *res) {
   size_t n = (size_t)p->n;
   if (!ws->dense) {
-    size_t m = (size_t)(ws->n_max > 0 ? ws->n_max : 1);
-    ws->dense = malloc(m * m * sizeof *ws->dense);
-    if (!ws->dense) {
-      slv_msgf(res->message, sizeof res->message, "%s: no memory for the dense copy (n=%d)",
-               ws->solver->name, p->n);
-      return SLV_ERR_NOMEM;
-    }
+    slv_msgf(res->message, sizeof res->message,
+             "%s needs dense storage: a workspace of n_max=%d has no dense copy (over %.0f MB), "
+             "an implementation limit",
+             ws->solver->name, ws->n_max, SLV_DENSIFY_MAX_BYTES / 1048576.0);
+    return SLV_ERR_UNSUPPORTED;
   }
   memset(ws->dense, 0, n * n * sizeof *ws->dense);
   for (size_t i = 0; i < n; i++)
