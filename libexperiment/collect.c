@@ -480,9 +480,10 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     rc = -1;
     if (g) {
       fputs(pre, g);
-      fprintf(g, "# the replicate passes (replicates %ld): the timed set run again after every "
-                 "section, each pass in another order; the noise between passes and the tie "
-                 "are NAME_timing.csv's\n%s\n",
+      fprintf(g,
+              "# the replicate passes (replicates %ld): the timed set run again after every "
+              "section, each pass in another order; the noise between passes and the tie "
+              "are NAME_timing.csv's\n%s\n",
               s->replicates, exp_csv_header(s->kind));
       for (int k = 0; k < nrows; k++)
         if (exp_tab_is_replicate_row(&rows[k], &tc)) put_row(g, &rows[k]);

@@ -355,7 +355,8 @@ static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw)
     int rc = model_scene(ps, src, w[1] + 6);
     for (int k = 2; rc < 0 && k < nw; k++) {
       const char *eq = strchr(w[k], '=');
-      if (!eq || eq == w[k]) return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
+      if (!eq || eq == w[k])
+        return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
       rc = scene_key(ps, src, w[k], s->kind);
     }
     return rc;
@@ -616,11 +617,12 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
   for (int k = 0; rules[k].key; k++)
     if (strcmp(key, rules[k].key) == 0) rule = &rules[k];
   if (!rule)
-    return exp_cfg_error(ps, key,
-                         "unknown key (experiment, external, solvers, instances, generate, scene, "
-                         "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, replicates, "
-                         "seed, integrators, friction, compare, figure, on_failure, "
-                         "fallback_solver, fallback_max_iter, allow_loose_tol)");
+    return exp_cfg_error(
+        ps, key,
+        "unknown key (experiment, external, solvers, instances, generate, scene, "
+        "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, replicates, "
+        "seed, integrators, friction, compare, figure, on_failure, "
+        "fallback_solver, fallback_max_iter, allow_loose_tol)");
   if (cfg->nsec == 0) return exp_cfg_error(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
   s->last_line = ps->line;

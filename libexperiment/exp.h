@@ -308,9 +308,9 @@ typedef struct exp_boot_work {
   double *tw, *rw, *q;
   int *aw, *wins, *tmp;
 } exp_boot_work;
-EXP_API void exp_profile_win_interval(int np, int ns, const double *t, const int *alias,
-                                      double tie, const double *dl, int nd, int B,
-                                      unsigned long long seed, exp_boot_work *w, int *lo, int *hi);
+EXP_API void exp_profile_win_interval(int np, int ns, const double *t, const int *alias, double tie,
+                                      const double *dl, int nd, int B, unsigned long long seed,
+                                      exp_boot_work *w, int *lo, int *hi);
 
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
@@ -594,11 +594,11 @@ typedef struct exp_external {
   char command[EXP_PATH_MAX];
   char vals[EXP_PATH_MAX]; /* the ${NAME} values, each ending in '\0' */
   int nvals;
-  int available;   /* requires found (or none) */
-  int uses_repeat; /* the template names {repeat}: a process times several solves */
-  int scene;       /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
-  unsigned told;   /* bit k: the template names exp_ext_keys[k] (what the solver is told) */
-  int ladder;      /* ladder=K: an answer the judge rejects is asked again with {tol} / 10, up
+  int available;    /* requires found (or none) */
+  int uses_repeat;  /* the template names {repeat}: a process times several solves */
+  int scene;        /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
+  unsigned told;    /* bit k: the template names exp_ext_keys[k] (what the solver is told) */
+  int ladder;       /* ladder=K: an answer the judge rejects is asked again with {tol} / 10, up
                       to K times (the tolerance ladder, experiments/README.md, "One stopping
                       rule"); 0: none */
   char version[64]; /* version=TEXT: the program's version as the file states it ("": none) */

@@ -135,9 +135,9 @@ static int expand_scene_section(exp_plan *pl, int si, int *cap) {
     for (int fi = 0; fi < nf; fi++)
       for (int ii = 0; ii < nint; ii++)
         for (int k = 0; k < s->nsolvers; k++) {
-          exp_task t = { si,       -1,
-                         ci,       s->solvers[k],
-                         ints[ii], src->friction != -2 ? src->friction : fr[fi], 0 };
+          exp_task t = {
+            si, -1, ci, s->solvers[k], ints[ii], src->friction != -2 ? src->friction : fr[fi], 0
+          };
           if (add_task(pl, cap, t)) return -1;
         }
   }

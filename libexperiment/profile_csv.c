@@ -56,8 +56,8 @@ int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len) {
   /* rows of a revision before x_digest, reported_solved, time_runs_s,
    * replicate and peer_tol (the last five columns) are read too: the header
    * up to res_rel_1q, or the first one to four of them */
-  size_t full = strlen(want), ptol = full - strlen(",peer_tol"),
-         rep = ptol - strlen(",replicate"), runs = rep - strlen(",time_runs_s");
+  size_t full = strlen(want), ptol = full - strlen(",peer_tol"), rep = ptol - strlen(",replicate"),
+         runs = rep - strlen(",time_runs_s");
   size_t old = runs - strlen(",x_digest,reported_solved");
   size_t mid = runs - strlen(",reported_solved");
   if (!h || (hl != full && hl != ptol && hl != rep && hl != runs && hl != mid && hl != old) ||

@@ -37,7 +37,8 @@ const char *exp_csv_header(exp_kind k) {
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest,reported_solved,time_runs_s,replicate,peer_tol";
+           "time_source,note,time_total_s," EXP_MEASURE_COLS
+           ",x_digest,reported_solved,time_runs_s,replicate,peer_tol";
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"

@@ -132,9 +132,8 @@ int exp_tab_write_disagreements(const exp_section *s, const char *base, exp_row 
              "solver was last told (the ladder)\n"
              "class,tol,problem,solver,status,solved,reported_solved,res_scaled,err_siconos,"
              "peer_tol\n");
-  static const char *const head[] = { "class",      "tol",        "problem",
-                                      "solver",     "judge",      "its own",
-                                      "res_scaled", "err_siconos", "told tol" };
+  static const char *const head[] = { "class",   "tol",        "problem",     "solver",  "judge",
+                                      "its own", "res_scaled", "err_siconos", "told tol" };
   exp_tab_begin(t, "llllllrrr", head, 9,
                 "a solver's own verdict against the judge's: problems left out of the profiles");
   for (int k = 0; k < nrows; k++) {

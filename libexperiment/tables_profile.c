@@ -255,7 +255,8 @@ static void winners_heads(FILE *f, FILE *t, FILE *L, const char *base, double ti
                                       "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
   fprintf(t,
           "%% fastest: alone within a factor %g of the best time [95 %% bootstrap interval]; "
-          "tied: within it with others; problems: those the solver accepts\n\\begin{tabular}{lllrrrrrr}\n"
+          "tied: within it with others; problems: those the solver "
+          "accepts\n\\begin{tabular}{lllrrrrrr}\n"
           "\\toprule\n",
           1.0 + tie);
   for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
@@ -297,8 +298,10 @@ static void wcounts_free(wcounts *w) {
  * of memory. */
 static int win_intervals(const pmat *m, double tie, const double *dl, int nd, wcounts *w) {
   size_t pn = (size_t)(m->np > 0 ? m->np : 1) * (size_t)(m->ns > 0 ? m->ns : 1);
-  exp_boot_work b = { malloc(pn * sizeof(double)), malloc(pn * sizeof(double)),
-                      malloc(BOOT_RESAMPLES * sizeof(double)), malloc(pn * sizeof(int)),
+  exp_boot_work b = { malloc(pn * sizeof(double)),
+                      malloc(pn * sizeof(double)),
+                      malloc(BOOT_RESAMPLES * sizeof(double)),
+                      malloc(pn * sizeof(int)),
                       malloc((size_t)BOOT_RESAMPLES * ((size_t)m->ns + 1) * sizeof(int)),
                       malloc(2 * ((size_t)m->ns + 1) * sizeof(int)) };
   int rc = b.tw && b.rw && b.q && b.aw && b.wins && b.tmp ? 0 : -1;
@@ -322,8 +325,7 @@ static int fastest_distinct(int f, int ns, const int *counted, const int *lo, co
  * class and tolerance from w's per-solver counts: wins, ties, solved,
  * counted (not another's algorithm on every problem it takes), r10
  * (rho(10)), the wins' bootstrap intervals.  0, or -1 out of memory. */
-static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m,
-                       const wcounts *w) {
+static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const wcounts *w) {
   const int *wins = w->wins, *ties = w->ties, *solved = w->solved, *counted = w->counted;
   const double *r10 = w->r10;
   int *ext = calloc((size_t)m->ns + 1, sizeof *ext),

@@ -70,14 +70,17 @@ void exp_tab_begin(FILE *t, const char *spec, const char *const *head, int nh, c
 void exp_tab_end(FILE *t) { fprintf(t, "\\bottomrule\n\\end{tabular}\n"); }
 
 exp_tab_cols exp_tab_cols_of(exp_kind k) {
-  exp_tab_cols c = { exp_col(k, "problem"),    exp_col(k, "solver"),  exp_col(k, "tol"),
-                     exp_col(k, "status"),     exp_col(k, "time_s"),  exp_col(k, "time_q1_s"),
-                     exp_col(k, "time_q3_s"),  exp_col(k, "repeats"), exp_col(k, "class"),
-                     exp_col(k, "method"),     exp_col(k, "note"),    exp_col(k, "final"),
-                     exp_col(k, "family"),     exp_col(k, "n"),       exp_col(k, "iterations"),
-                     exp_col(k, "pivots"),     exp_col(k, "res_rel"), exp_col(k, "res_nat_inf"),
-                     exp_col(k, "res_scaled"), exp_col(k, "x_digest"),
-                     exp_col(k, "time_min_s"), exp_col(k, "time_total_s"),
+  exp_tab_cols c = { exp_col(k, "problem"),     exp_col(k, "solver"),
+                     exp_col(k, "tol"),         exp_col(k, "status"),
+                     exp_col(k, "time_s"),      exp_col(k, "time_q1_s"),
+                     exp_col(k, "time_q3_s"),   exp_col(k, "repeats"),
+                     exp_col(k, "class"),       exp_col(k, "method"),
+                     exp_col(k, "note"),        exp_col(k, "final"),
+                     exp_col(k, "family"),      exp_col(k, "n"),
+                     exp_col(k, "iterations"),  exp_col(k, "pivots"),
+                     exp_col(k, "res_rel"),     exp_col(k, "res_nat_inf"),
+                     exp_col(k, "res_scaled"),  exp_col(k, "x_digest"),
+                     exp_col(k, "time_min_s"),  exp_col(k, "time_total_s"),
                      exp_col(k, "time_runs_s"), exp_col(k, "replicate"),
                      exp_col(k, "solved"),      exp_col(k, "reported_solved") };
   return c;

@@ -100,8 +100,8 @@ int exp_tab_rep_logs(exp_row *rows, int nrows, const exp_tab_cols *c, double **o
 
 /* The tie factor from the passes (exp_tie_of_logs at q = 0.9) and at the
  * median, and the cells it rests on; NaN, NaN, 0 without replicates. */
-static void rep_noise(exp_row *rows, int nrows, const exp_tab_cols *c, double *tie90,
-                      double *tie50, int *cells) {
+static void rep_noise(exp_row *rows, int nrows, const exp_tab_cols *c, double *tie90, double *tie50,
+                      int *cells) {
   double *dl = NULL;
   int n = exp_tab_rep_logs(rows, nrows, c, &dl);
   *cells = n > 0 ? n : 0;
@@ -173,10 +173,10 @@ int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int 
   double t90, t50;
   int cells;
   rep_noise(rows, nrows, &c, &t90, &t50, &cells);
-  exp_csv_put(f, s->tie >= 0.0        ? "set"
-                 : isfinite(t90)      ? "replicates"
-                 : isfinite(noise)    ? "noise"
-                                      : "default");
+  exp_csv_put(f, s->tie >= 0.0     ? "set"
+                 : isfinite(t90)   ? "replicates"
+                 : isfinite(noise) ? "noise"
+                                   : "default");
   fprintf(f, ",%ld,%d,", s->replicates > 0 ? s->replicates : 1, cells);
   if (isfinite(t90))
     fprintf(f, "%g,%g\n", t50, t90);

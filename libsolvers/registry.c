@@ -135,8 +135,7 @@ slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p,
   unsigned c = s->caps;
   if (msg && len > 0) msg[0] = 0;
   if (s->max_n > 0 && p->n > s->max_n) {
-    slv_msgf(msg, len, "%s takes n <= %d, an implementation limit (n=%d)", s->name, s->max_n,
-             p->n);
+    slv_msgf(msg, len, "%s takes n <= %d, an implementation limit (n=%d)", s->name, s->max_n, p->n);
     return SLV_ERR_UNSUPPORTED;
   }
   if (p->storage == SLV_FACTORED && !(c & SLV_CAP_FACTORED)) {

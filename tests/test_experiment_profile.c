@@ -418,8 +418,7 @@ static void test_pass_noise(void) {
   double dl[5] = { log(1.1), -log(1.2), log(1.05), 0.0, -log(1.3) }, d2[5];
   memcpy(d2, dl, sizeof dl);
   TST_CLOSE(exp_tie_of_logs(dl, 5, 0.5), 0.1, 0, 1e-12);
-  TST_CLOSE(exp_tie_of_logs(d2, 5, 0.9), exp(log(1.2) + 0.6 * (log(1.3) - log(1.2))) - 1, 0,
-            1e-12);
+  TST_CLOSE(exp_tie_of_logs(d2, 5, 0.9), exp(log(1.2) + 0.6 * (log(1.3) - log(1.2))) - 1, 0, 1e-12);
   CU_ASSERT(isnan(exp_tie_of_logs(dl, 0, 0.9)));
   enum { B = 199 };
   double tw[4], rw[4], q[B], t1[4] = { 1, 2, 1, 2 }, t2[4] = { 1, 2, 2, 1 };

@@ -101,8 +101,8 @@ const char *tst_log_find(const tst_log *log, const char *prefix) {
 }
 
 /* The run of solver s on p in a workspace of its own. */
-static slv_status run_on(const slv_solver *s, const slv_problem *p, const slv_options *o,
-                         double *x, slv_result *res) {
+static slv_status run_on(const slv_solver *s, const slv_problem *p, const slv_options *o, double *x,
+                         slv_result *res) {
   slv_workspace *ws = NULL;
   if (slv_workspace_new(s, p->n, o, &ws)) return SLV_ERR_NOMEM;
   slv_status st = slv_solve(ws, p, o, x, NULL, res);
