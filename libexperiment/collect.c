@@ -28,6 +28,7 @@
 
 #include "exp.h"
 #include "exp_task.h"
+#include "exp_tables.h"
 
 #include "dyn_world.h"
 
@@ -368,6 +369,9 @@ static void free_rows(exp_row *rows, int n) {
   free(rows);
 }
 
+/* The kinds whose tables fold identical algorithms into one entry. */
+static int count_same(exp_kind k) { return k == EXP_PROFILE || k == EXP_SCALING; }
+
 /* Writes a parsed row back as CSV. */
 static void put_row(FILE *f, const exp_row *r) {
   for (int k = 0; k < r->nf; k++) {
@@ -437,6 +441,16 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     return -1;
   }
   *rows_out = nrows;
+  /* the tables count one entry per algorithm (tables_same.c); the section's
+   * CSV keeps every name's rows, NAME_tex.csv both */
+  exp_row *trows = rows, *both = NULL;
+  int ntrows = nrows;
+  if (count_same(s->kind) && exp_tab_merge_same(s->kind, rows, nrows, &trows, &ntrows)) {
+    free(sel);
+    free_rows(rows, nrows);
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+    return -1;
+  }
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);
@@ -448,17 +462,36 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
   FILE *pf = open_memstream(&pre, &prelen);
   if (pf) {
     const char *why;
-    double tie = exp_section_tie(s, rows, nrows, &why);
+    double tie = exp_section_tie(s, trows, ntrows, &why);
     preamble(pf, pl, s, L, sel, ntask, nres, ntask - nres, nfail, tie);
     if (fclose(pf) != 0) pre = NULL;
   }
   if (!pre) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "collect: out of memory");
+  exp_tab_cols tc = exp_tab_cols_of(s->kind);
   FILE *f = pre ? exp_outset_open(set, csv) : NULL;
-  if (f) {
+  if (f) { /* the section's own rows; a profile's replicate passes beside them */
     fputs(pre, f);
     fprintf(f, "%s\n", exp_csv_header(s->kind));
-    for (int k = 0; k < nrows; k++) put_row(f, &rows[k]);
+    for (int k = 0; k < nrows; k++)
+      if (!exp_tab_is_replicate_row(&rows[k], &tc)) put_row(f, &rows[k]);
     rc = exp_outset_done(set, 0);
+  }
+  if (rc == 0 && s->kind == EXP_PROFILE) {
+    char rcsv[EXP_PATH_MAX + 112];
+    snprintf(rcsv, sizeof rcsv, "%s_replicates.csv", base);
+    FILE *g = exp_outset_open(set, rcsv);
+    rc = -1;
+    if (g) {
+      fputs(pre, g);
+      fprintf(g,
+              "# the replicate passes (replicates %ld): the timed set run again after every "
+              "section, each pass in another order; the noise between passes and the tie "
+              "are NAME_timing.csv's\n%s\n",
+              s->replicates, exp_csv_header(s->kind));
+      for (int k = 0; k < nrows; k++)
+        if (exp_tab_is_replicate_row(&rows[k], &tc)) put_row(g, &rows[k]);
+      rc = exp_outset_done(set, 0);
+    }
   }
   if (rc == 0 && suf) {
     FILE *g = exp_outset_open(set, csv2);
@@ -466,19 +499,28 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     if (g) {
       fputs(pre, g);
       fprintf(g, "# computed from %s\n%s\n", exp_basename(csv), exp_csv2_header(s->kind));
-      rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, rows, nrows)
+      rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, trows, ntrows)
                                 : s->kind == EXP_SCENES
-                                    ? exp_scene_slopes_write(g, NULL, rows, nrows)
-                                    : exp_slopes_write(g, NULL, rows, nrows));
+                                    ? exp_scene_slopes_write(g, NULL, trows, ntrows)
+                                    : exp_slopes_write(g, NULL, trows, ntrows));
     }
   }
-  if (rc == 0) rc = exp_tables_write(pl, si, base, rows, nrows, set);
+  if (rc == 0) rc = exp_tables_write(pl, si, base, trows, ntrows, set);
   if (rc == 0 && !exp_kind_is_scene(s->kind) && s->kind != EXP_CONVERGENCE) {
     exp_placement pc;
     placement_of(pl, L, sel, &pc);
-    rc = exp_timing_write(s, base, rows, nrows, &pc, set);
+    rc = exp_timing_write(s, base, trows, ntrows, &pc, set);
   }
-  if (rc == 0) rc = exp_text_write(s, base, pre, rows, nrows, set);
+  if (rc == 0 && trows != rows && !(both = malloc(((size_t)nrows + ntrows + 1) * sizeof *both)))
+    rc = -1;
+  if (both) {
+    memcpy(both, rows, (size_t)nrows * sizeof *both);
+    memcpy(both + nrows, trows, (size_t)ntrows * sizeof *both);
+  }
+  if (rc == 0)
+    rc = exp_text_write(s, base, pre, both ? both : rows, both ? nrows + ntrows : nrows, set);
+  free(both);
+  if (trows != rows) exp_tab_rows_free(trows, ntrows);
   free(pre);
   free_rows(rows, nrows);
   free(sel);

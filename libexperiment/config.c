@@ -25,7 +25,7 @@
  *                              scene's runs, the rest are the scene's
  *                              parameters
  *   classes C...  tol T...  max_iter N  max_pivots N  min_runs N (repeat)  min_time S
- *   max_time S (budget)  time_limit S  tie T  seed S
+ *   max_time S (budget)  time_limit S  tie T  replicates R  seed S
  *   integrators NAME...  friction F...  compare solvers|integrators
  *   figure key=value...
  *   allow_loose_tol yes|no     a tol >= 1 (which x = 0 meets) is refused
@@ -101,6 +101,7 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
   snprintf(s->name, sizeof s->name, "%s", name);
   s->line = s->first_line = s->last_line = ps->line;
   s->min_runs = 5;
+  s->replicates = 1;
   s->min_time = 0.1;
   s->max_time = 2.0;
   s->time_limit = exp_kind_is_scene(s->kind) ? 600.0 : 60.0;

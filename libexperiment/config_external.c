@@ -1,7 +1,7 @@
 /* config_external.c -- the `external` lines of an experiment file
  * (experiments/CAMPAIGNS.md, "External solvers"):
  *
- *   external NAME [format=F] [time=KEY] [verdict=KEY] [classes=C,...]
+ *   external NAME [format=F] [time=KEY] [verdict=KEY] [ladder=K] [version=TEXT] [classes=C,...]
  *            [requires=PATH] [kind=scene] command TEMPLATE...
  *
  * The template becomes e->command with every placeholder ({in}, {out},
@@ -18,6 +18,7 @@
 #include "exp_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,6 +42,17 @@ static int external_opt(const exp_cfg_parser *ps, exp_external *e, const char *k
                            "expected a key of 1 to %zu characters, got '%s'",
                            sizeof e->verdict_key - 1, v);
     snprintf(e->verdict_key, sizeof e->verdict_key, "%s", v);
+  } else if (strncmp(kv, "ladder=", 7) == 0) {
+    char *end;
+    long k = strtol(v, &end, 10);
+    if (!v[0] || *end || k < 0 || k > 8)
+      return exp_cfg_error(ps, "external ladder", "expected 0 to 8 rungs, got '%s'", v);
+    e->ladder = (int)k;
+  } else if (strncmp(kv, "version=", 8) == 0) {
+    if (strlen(v) >= sizeof e->version)
+      return exp_cfg_error(ps, "external version", "longer than %zu characters: '%s'",
+                           sizeof e->version - 1, v);
+    snprintf(e->version, sizeof e->version, "%s", v);
   } else if (strncmp(kv, "classes=", 8) == 0) {
     return exp_cfg_class_mask(ps, "external classes", v, &e->classes);
   } else if (strncmp(kv, "requires=", 9) == 0) {
@@ -52,8 +64,8 @@ static int external_opt(const exp_cfg_parser *ps, exp_external *e, const char *k
   } else {
     return exp_cfg_error(
         ps, "external",
-        "unknown option '%s' (format=, time=, verdict=, classes=, requires=, kind=, "
-        "then command ...)",
+        "unknown option '%s' (format=, time=, verdict=, ladder=, version=, classes=, "
+        "requires=, kind=, then command ...)",
         kv);
   }
   return -1;
@@ -154,6 +166,7 @@ static int external_template(const exp_cfg_parser *ps, exp_external *e, const ch
     if (k == 0 && (k = external_value(ps, e, tmpl, c, &next)) < 0) return -k;
     int r = 0;
     e->uses_repeat |= !e->scene && k == EXP_EXT_NKEYS; /* {repeat} */
+    if (!e->scene && k >= 1 && k <= EXP_EXT_NKEYS) e->told |= 1u << (k - 1);
     if (k > 0) {
       r = e->scene ? scene_ref(e->command + o, sizeof e->command - o, k)
                    : exp_template_ref(e->command + o, sizeof e->command - o, k, 0);

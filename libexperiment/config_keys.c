@@ -415,6 +415,11 @@ static int key_min_runs(const exp_cfg_parser *ps, exp_section *s, char **w, int 
   return rc >= 0 ? rc : exp_cfg_whole(ps, w[0], w[1], 1, 100000, &s->min_runs);
 }
 
+static int key_replicates(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
+  int rc = exp_cfg_one_value(ps, w[0], nw);
+  return rc >= 0 ? rc : exp_cfg_whole(ps, w[0], w[1], 1, 10, &s->replicates);
+}
+
 static int key_min_time(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
   int rc = exp_cfg_one_value(ps, w[0], nw);
   return rc >= 0 ? rc : exp_cfg_seconds(ps, w[0], w[1], -1e-300, &s->min_time);
@@ -564,6 +569,7 @@ static const key_rule rules[] = {
   { "budget", K_PROB, key_max_time },
   { "time_limit", K_ALL, key_time_limit },
   { "tie", K_PROB, key_tie },
+  { "replicates", 1u << EXP_PROFILE, key_replicates },
   { "seed", K_ALL, key_seed },
   { "integrators", K_STEPS, key_integrators },
   { "friction", K_SCENE, key_friction },
@@ -613,10 +619,10 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
   if (!rule)
     return exp_cfg_error(ps, key,
                          "unknown key (experiment, external, plugin, solvers, instances, generate, "
-                         "scene, "
-                         "classes, tol, max_iter, min_runs, min_time, max_time, time_limit, tie, "
-                         "seed, integrators, friction, compare, figure, on_failure, "
-                         "fallback_solver, fallback_max_iter, allow_loose_tol)");
+                         "scene, classes, tol, max_iter, min_runs, min_time, max_time, "
+                         "time_limit, tie, replicates, seed, integrators, friction, compare, "
+                         "figure, on_failure, fallback_solver, fallback_max_iter, "
+                         "allow_loose_tol)");
   if (cfg->nsec == 0) return exp_cfg_error(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
   s->last_line = ps->line;

@@ -278,16 +278,62 @@ EXP_API double exp_rel_spread(double q1, double median, double q3, int runs);
 EXP_API double exp_noise_median(double *rel, int k);
 EXP_API double exp_tie_of(double set, double noise, double fallback);
 
+/* The noise between independent passes over the timed set (a profile
+ * section's `replicates`; experiments/README.md, "Timing"): dl[0..n) the
+ * log ratios log(t_pass / t_first) of the same (problem, solver, tol) timed
+ * in different passes.  The tie factor: exp(quantile q of |dl|) - 1, the
+ * ratio by which two measurements of one solve differ in a share q of the
+ * cells (the engine takes q = 0.9).  dl is replaced by |dl| and sorted;
+ * NaN when n = 0. */
+EXP_API double exp_tie_of_logs(double *dl, int n, double q);
+
+/* Bootstrap interval of the win counts (exp_profile_winners) over B
+ * resamples: each draws np problems with replacement and multiplies each
+ * finite time by exp(+-dl[k] / sqrt 2) (a random pass-to-pass log ratio
+ * of dl[0..nd), a random sign: one measurement's share of the difference
+ * of two; nd = 0: times as measured), then counts the winners with the tie
+ * tolerance.  lo[s], hi[s]: the 2.5 % and 97.5 % quantiles of solver s's
+ * wins (type 7, rounded down and up).  t, alias as exp_profile_ratios_alias
+ * (alias may be NULL); seed fixes the draws.  Work space: tw, rw (np*ns
+ * doubles), aw (np*ns ints), wins (B*ns ints), tmp (2*ns ints), q (B
+ * doubles).  No allocation. */
+typedef struct exp_boot_work {
+  double *tw, *rw, *q;
+  int *aw, *wins, *tmp;
+} exp_boot_work;
+EXP_API void exp_profile_win_interval(int np, int ns, const double *t, const int *alias, double tie,
+                                      const double *dl, int nd, int B, unsigned long long seed,
+                                      exp_boot_work *w, int *lo, int *hi);
+
 /* Quantile q in [0, 1] of the k >= 1 values x sorted ascending, by linear
  * interpolation between order statistics (Hyndman and Fan's type 7, R's
  * default): h = (k - 1) q, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]). */
 EXP_API double exp_quantile(const double *x, int k, double q);
 
-/* The timing summary of k >= 1 runs (t is sorted in place). */
+/* The timing summary of k >= 1 runs (t is sorted in place), with a sample
+ * of the runs for pooling (the CSV's time_runs_s): all of them, ascending,
+ * when k <= EXP_TSAMPLE, else their quantiles (j + 1/2) / EXP_TSAMPLE,
+ * j = 0..EXP_TSAMPLE-1 (exp_quantile), each standing for k / nsample runs. */
+enum { EXP_TSAMPLE = 16 };
 typedef struct exp_tsum {
   double median, q1, q3, min, total;
+  double sample[EXP_TSAMPLE];
+  int nsample;
 } exp_tsum;
 EXP_API void exp_time_summary(double *t, int k, exp_tsum *out);
+
+/* Runs pooled over identical algorithms (experiments/README.md, "Timing":
+ * one algorithm under several names is one entry, timed by the median of
+ * all its names' runs): n values v with weights w > 0 (a run's weight: the
+ * runs it stands for).  The weighted quantile q in (0, 1): sorted by v,
+ * the first v whose cumulative weight reaches q W (W the total weight),
+ * the mean of it and the next when the cumulative weight equals q W
+ * exactly (so equal weights give the ordinary median).  p is sorted in
+ * place; NaN when n = 0. */
+typedef struct exp_wpoint {
+  double v, w;
+} exp_wpoint;
+EXP_API double exp_weighted_quantile(exp_wpoint *p, int n, double q);
 
 /* The repetition rule: 1 when `runs` runs totalling `total` seconds are
  * enough: (runs >= min_runs and total >= min_time), or total >= max_time
@@ -541,9 +587,14 @@ typedef struct exp_external {
   char command[EXP_PATH_MAX];
   char vals[EXP_PATH_MAX]; /* the ${NAME} values, each ending in '\0' */
   int nvals;
-  int available;   /* requires found (or none) */
-  int uses_repeat; /* the template names {repeat}: a process times several solves */
-  int scene;       /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
+  int available;    /* requires found (or none) */
+  int uses_repeat;  /* the template names {repeat}: a process times several solves */
+  int scene;        /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
+  unsigned told;    /* bit k: the template names exp_ext_keys[k] (what the solver is told) */
+  int ladder;       /* ladder=K: an answer the judge rejects is asked again with {tol} / 10, up
+                      to K times (the tolerance ladder, experiments/README.md, "One stopping
+                      rule"); 0: none */
+  char version[64]; /* version=TEXT: the program's version as the file states it ("": none) */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
@@ -595,6 +646,7 @@ typedef struct exp_section {
   double max_time;   /* s: stop repeating past this total (key max_time, alias budget); default 2 */
   double time_limit; /* s: a solve (problem kinds) / a run (scene kinds); default 60 / 600 */
   double tie;        /* tie tolerance of the fastest at tau = 1; default 0.05 */
+  long replicates;   /* profile: independent passes over the timed set (key replicates); 1 */
   int integrators[3];      /* dyn_integrator */
   int nint;                /* 0: symplectic only */
   int friction[4];         /* scene kinds: the friction groups (dyn_friction / AUTO) */
@@ -799,6 +851,9 @@ typedef struct exp_task {
   exp_solver_ref solver; /* a registered solver or an external */
   int integrator;        /* scene kinds: dyn_integrator */
   int friction;          /* scene kinds: dyn_friction */
+  int rep;               /* profile: the replicate pass (0: the section's own rows;
+                          * 1..replicates-1: the passes run again after every
+                          * section, in another order: NAME_replicates.csv) */
 } exp_task;
 
 /* A file an external solver runs, hashed when the plan was made
@@ -1301,7 +1356,7 @@ EXP_API int exp_text_write(const exp_section *s, const char *base, const char *p
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
  * "_failures.tex", ...), as exp_collect and exp_tables_write write them
  * (the figures aside: exp_outputs_check).  Their count (at most max). */
-enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 20 };
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 24 };
 EXP_API int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
 /* The Dolan-More curves of a profile section, per class and tolerance

@@ -42,12 +42,55 @@ void exp_tab_end(FILE *t);
 typedef struct exp_tab_cols {
   int problem, solver, tol, status, time, q1, q3, runs, cls, method, note, final, family, n;
   int iterations, pivots, res_rel, res_nat, res_scaled, x_digest;
+  int tmin, ttotal, sample; /* time_min_s, time_total_s, time_runs_s */
+  int rep;                  /* replicate (profile): > 0 a replicate pass's row */
+  int solved, reported;     /* solved (the judge), reported_solved (the solver's own) */
 } exp_tab_cols;
 exp_tab_cols exp_tab_cols_of(exp_kind k);
 /* Field c of r, "" when the row has none. */
 const char *exp_tab_field(const exp_row *r, int c);
-/* The rows that stand for one solve: every row but convergence history rows. */
+/* The rows that stand for one solve: every row but convergence history rows
+ * and the replicate passes' rows (exp_tab_is_replicate_row). */
 int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c);
+/* A row of a replicate pass (column replicate > 0): the between-run noise's. */
+int exp_tab_is_replicate_row(const exp_row *r, const exp_tab_cols *c);
+/* A result row whose solver's own verdict (reported_solved) is given and
+ * is not the judge's (solved): experiments/README.md, "One stopping rule". */
+int exp_tab_verdicts_differ(const exp_row *r, const exp_tab_cols *c);
+/* The trace of a run, what identical algorithms share (exp_profile_same):
+ * status, iterations, pivots and the digest of x, or without one the
+ * residuals as printed; "" for a run without numbers or without work (0
+ * iterations and 0 pivots: every solver returns the start there). */
+void exp_tab_run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len);
+/* Row r's timed runs as weighted points into p (room for EXP_TSAMPLE + 3):
+ * its time_runs_s sample, each point standing for repeats / (sample size)
+ * runs; a row written before that column gives its quartiles and median,
+ * a third of the runs each, or its median alone.  Their count (0: no time). */
+int exp_tab_run_points(const exp_row *r, const exp_tab_cols *c, exp_wpoint *p);
+
+/* The pass-to-pass log ratios of a section with replicate passes
+ * (tables_timing.c): for each replicate row that converged with a time,
+ * log(its time / the same (problem, solver, tol)'s time in the section's
+ * own rows), when that converged too.  *out malloc'd (free it); their
+ * count, 0 without replicate rows, -1 out of memory. */
+int exp_tab_rep_logs(exp_row *rows, int nrows, const exp_tab_cols *c, double **out);
+
+/* ---- identical algorithms: one entry (tables_same.c) ---- */
+
+/* The rows the tables count (experiments/README.md, "Tables", "One entry
+ * per algorithm"): rows with every solver that ran the same algorithm as
+ * an earlier one on every problem and tolerance of the section (the same
+ * status and trace, exp_tab_run_key, row for row, at least one trace)
+ * folded into that earlier solver's rows, named "A=B=C" (every name), with
+ * the runs of all its names pooled: time_s their weighted median, the
+ * quartiles theirs, the least minimum, the repeats and total time summed
+ * (exp_weighted_quantile).  *out: new rows (free with exp_tab_rows_free);
+ * 0, or -1 out of memory. */
+int exp_tab_merge_same(exp_kind k, exp_row *rows, int nrows, exp_row **out, int *nout);
+void exp_tab_rows_free(exp_row *rows, int n);
+/* The solver field's first name (before '='): the registry's name of a
+ * merged entry, into out. */
+const char *exp_tab_first_name(const char *solver, char *out, size_t len);
 
 /* A key of up to four fields (class, tol, solver; and more for scenes) and
  * its count of each status (exp_status_column). */
@@ -69,6 +112,11 @@ int exp_tab_coverage_names(exp_row *rows, int nrows, const exp_tab_cols *c, exp_
 void exp_tab_covset_free(exp_tab_covset *cs);
 /* One (class, solver) of the coverage table: its problems n, accepted acc,
  * and the refusal reasons with their counts ("KEY (K); ..."). */
+/* Of those refusals, the ones that are an implementation limit of lcplab, not a
+ * property of the method (the message says "an implementation limit":
+ * slv_solver_accepts, docs/solvers.md, "Storage"). */
+int exp_tab_coverage_limits(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
+                            const char *cls, const char *solver);
 void exp_tab_coverage_cell(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
                            const char *cls, const char *solver, int *n, int *acc, char *reasons,
                            size_t len);
@@ -85,6 +133,8 @@ int exp_tab_write_steps(const exp_section *s, const char *base, exp_row *rows, i
                         exp_outset *set);
 int exp_tab_write_winners(const exp_section *s, const char *base, exp_row *rows, int nrows,
                           exp_outset *set);
+int exp_tab_write_disagreements(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                                exp_outset *set);
 int exp_tab_write_virtual_best(const exp_section *s, const char *base, exp_row *rows, int nrows,
                                exp_outset *set);
 int exp_tab_write_timings(const exp_section *s, const char *base, exp_row *rows, int nrows,

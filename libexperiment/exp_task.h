@@ -97,6 +97,8 @@ typedef struct exp_prow {
   const char *x_digest;        /* FNV-1a of x (hex), NULL: empty (external solvers) */
   const char *reported_solved; /* an external's own verdict ("1", "0"; verdict=KEY), NULL:
                                   empty */
+  double told_tol;             /* an external told {tol}: the tolerance it was told on the
+                                  ladder's last rung (peer_tol); 0: empty */
 } exp_prow;
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l);
 

@@ -483,6 +483,40 @@ static void mark_failed(exp_tctx *c, const exp_external *e, double tol, const ch
           note);
 }
 
+/* The bit of {tol} in exp_external.told (exp_ext_keys[2]). */
+#define EXT_TOLD_TOL (1u << 2)
+
+/* The tolerance ladder (experiments/README.md, "One stopping rule"): the
+ * solver is told tol, and while the judge rejects its answer
+ * (unconverged: it ran and answered, but res_scaled > tol) and rungs are
+ * left (ladder=K), it is asked again, told a tolerance ten times tighter;
+ * the row is the last rung's answer, judged at tol, timed as it ran.  The
+ * tolerance it was last told. */
+static double measure_ladder(exp_tctx *c, const exp_external *e, const io_instance *inst,
+                             const char *in, const char *out_file, double tol, double *x,
+                             double *times, int cap, xmeas *m) {
+  long max_iter = c->s->max_iter > 0 ? c->s->max_iter : 10000;
+  double told = tol;
+  for (int rung = 0;; rung++) {
+    xargv cmd;
+    external_argv(e, in, out_file, told, max_iter, inst->n, exp_class_str(c->prob->cls),
+                  exp_time_limit(c->pl, c->s), &cmd);
+    memset(m, 0, sizeof *m);
+    arm_backstop(c, tol);
+    measure_external(c, e, inst, &cmd, out_file, tol, x, times, cap, m);
+    exp_wd_disarm(c->wd);
+    if (rung >= e->ladder || !(e->told & EXT_TOLD_TOL) || !m->status ||
+        strcmp(m->status, "unconverged") != 0 || told / 10.0 < 1e-16)
+      break;
+    told /= 10.0;
+  }
+  if (told != tol && m->status) {
+    size_t l = strlen(m->note);
+    snprintf(m->note + l, sizeof m->note - l, "%stold tol %g (ladder)", l ? "; " : "", told);
+  }
+  return told;
+}
+
 int exp_external_run(exp_tctx *c, const io_instance *inst, const double *tols, int nt) {
   const exp_external *e = &c->pl->cfg.ext[c->t->solver.ext];
   char why[512] = "";
@@ -517,19 +551,14 @@ int exp_external_run(exp_tctx *c, const io_instance *inst, const double *tols, i
       continue;
     }
     snprintf(out_file, sizeof out_file, "%s/solution.txt", c->scratch);
-    xargv cmd;
-    long max_iter = c->s->max_iter > 0 ? c->s->max_iter : 10000;
-    external_argv(e, in, out_file, tols[ti], max_iter, inst->n, exp_class_str(c->prob->cls),
-                  exp_time_limit(c->pl, c->s), &cmd);
     int cap = 10000;
     double *x = malloc((size_t)(inst->n > 0 ? inst->n : 1) * sizeof *x);
     double *times = malloc((size_t)cap * sizeof *times);
     xmeas m;
     memset(&m, 0, sizeof m);
+    double told = tols[ti];
     if (x && times) {
-      arm_backstop(c, tols[ti]);
-      measure_external(c, e, inst, &cmd, out_file, tols[ti], x, times, cap, &m);
-      exp_wd_disarm(c->wd);
+      told = measure_ladder(c, e, inst, in, out_file, tols[ti], x, times, cap, &m);
     } else {
       m.status = "error";
       snprintf(m.note, sizeof m.note, "out of memory");
@@ -551,7 +580,8 @@ int exp_external_run(exp_tctx *c, const io_instance *inst, const double *tols, i
                     m.no_solution,
                     m.no_solution ? NULL : &m.res,
                     NULL,
-                    m.verdict };
+                    m.verdict,
+                    (e->told & EXT_TOLD_TOL) ? told : 0.0 };
     exp_problem_row(c, &pr, &l);
     exp_tctx_row(c, &l);
     if (strcmp(m.status, "failed") == 0) mark_failed(c, e, tols[ti], m.note);

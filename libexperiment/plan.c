@@ -117,7 +117,7 @@ static int expand_scenes_section(exp_plan *pl, int si, int *cap) {
   for (int ci = 0; ci < s->nsrc; ci++) {
     int fr = s->src[ci].friction != -2 ? s->src[ci].friction : EXP_FRICTION_AUTO;
     for (int k = 0; k < s->nsolvers; k++) {
-      exp_task t = { si, -1, ci, s->solvers[k], 0, fr };
+      exp_task t = { si, -1, ci, s->solvers[k], 0, fr, 0 };
       if (add_task(pl, cap, t)) return -1;
     }
   }
@@ -138,9 +138,9 @@ static int expand_scene_section(exp_plan *pl, int si, int *cap) {
     for (int fi = 0; fi < nf; fi++)
       for (int ii = 0; ii < nint; ii++)
         for (int k = 0; k < s->nsolvers; k++) {
-          exp_task t = { si,       -1,
-                         ci,       s->solvers[k],
-                         ints[ii], src->friction != -2 ? src->friction : fr[fi] };
+          exp_task t = {
+            si, -1, ci, s->solvers[k], ints[ii], src->friction != -2 ? src->friction : fr[fi], 0
+          };
           if (add_task(pl, cap, t)) return -1;
         }
   }
@@ -172,6 +172,42 @@ static int by_section(const exp_plan *pl, int **start, int **order) {
   return 0;
 }
 
+/* The replicate passes of a profile section with `replicates R` (issue
+ * 65, experiments/README.md, "Timing", "Between-run noise"): its tasks
+ * again R - 1 times, after every section's own tasks (another time), each
+ * pass in its own order (a Fisher-Yates shuffle by a fixed LCG of the pass
+ * and the section: the plan is the same every time it is made). */
+static int add_replicates(exp_plan *pl, int *cap) {
+  int base = pl->ntasks;
+  for (int si = 0; si < pl->cfg.nsec; si++) {
+    const exp_section *s = &pl->cfg.sec[si];
+    if (s->kind != EXP_PROFILE || s->replicates < 2) continue;
+    int *idx = malloc((size_t)(base > 0 ? base : 1) * sizeof *idx), n = 0;
+    if (!idx) return -1;
+    for (int i = 0; i < base; i++)
+      if (pl->tasks[i].section == si) idx[n++] = i;
+    for (long r = 1; r < s->replicates; r++) {
+      uint64_t st = 0x9e3779b97f4a7c15ull ^ ((uint64_t)r << 32) ^ (uint64_t)si;
+      for (int k = n - 1; k > 0; k--) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        int j = (int)((st >> 33) % (uint64_t)(k + 1)), tmp = idx[k];
+        idx[k] = idx[j];
+        idx[j] = tmp;
+      }
+      for (int k = 0; k < n; k++) {
+        exp_task t = pl->tasks[idx[k]];
+        t.rep = (int)r;
+        if (add_task(pl, cap, t)) {
+          free(idx);
+          return -1;
+        }
+      }
+    }
+    free(idx);
+  }
+  return 0;
+}
+
 int exp_plan_expand(exp_plan *pl) {
   int cap = 0, *start = NULL, *order = NULL, bad = 0;
   free(pl->tasks);
@@ -186,10 +222,11 @@ int exp_plan_expand(exp_plan *pl) {
     }
     for (int q = start[si]; q < start[si + 1] && !bad; q++)
       for (int k = 0; k < s->nsolvers && !bad; k++) {
-        exp_task t = { si, order[q], -1, s->solvers[k], 0, 0 };
+        exp_task t = { si, order[q], -1, s->solvers[k], 0, 0, 0 };
         bad = add_task(pl, &cap, t);
       }
   }
+  if (!bad) bad = add_replicates(pl, &cap);
   free(start);
   free(order);
   return bad ? -1 : plan_id(pl);
@@ -203,7 +240,10 @@ void exp_task_spec(const exp_plan *pl, int i, char *buf, size_t len) {
   const exp_task *t = &pl->tasks[i];
   const exp_section *s = &pl->cfg.sec[t->section];
   const char *name = exp_solver_name(&pl->cfg, &t->solver);
-  if (t->prob >= 0)
+  if (t->prob >= 0 && t->rep > 0) /* a replicate pass: a ninth field */
+    snprintf(buf, len, "%d\t%s\t%s\t%d\t%s\t-\t-\t%s\trep%d", i, s->name, exp_kind_str(s->kind),
+             t->prob, name, pl->probs[t->prob].label, t->rep);
+  else if (t->prob >= 0)
     snprintf(buf, len, "%d\t%s\t%s\t%d\t%s\t-\t-\t%s", i, s->name, exp_kind_str(s->kind), t->prob,
              name, pl->probs[t->prob].label);
   else
@@ -765,9 +805,11 @@ static int read_tasks(const char *dir, exp_plan *pl, const exp_strmap *secs) {
   int cap = 0, rc = -1;
   while (rc < 0 && fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
-    char *c[8];
+    char *c[9];
     exp_task t;
-    if (split_tabs(line, c, 8) != 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, secs, c, &t) ||
+    int nc = split_tabs(line, c, 9);
+    if (nc < 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, secs, c, &t) ||
+        (nc == 9 && (strncmp(c[8], "rep", 3) != 0 || (t.rep = atoi(c[8] + 3)) < 1)) ||
         add_task(pl, &cap, t)) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: task %d: not a task of this plan's config", path,
               pl->ntasks);

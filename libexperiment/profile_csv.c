@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "exp_tables.h"
 
 /* The rows of text after its header (lines starting with '#' and empty
  * lines skipped), split in place into rows (at most cap); their count. */
@@ -52,11 +53,15 @@ int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len) {
   const char *want = exp_csv_header(EXP_PROFILE);
   size_t hl = 0;
   const char *h = header_line(csv, &hl);
-  /* rows of a revision before x_digest and reported_solved (the last two
-   * columns) are read too: the header up to res_rel_1q, or one of them */
-  size_t full = strlen(want), old = full - strlen(",x_digest,reported_solved");
-  size_t mid = full - strlen(",reported_solved");
-  if (!h || (hl != full && hl != mid && hl != old) || strncmp(h, want, hl) != 0) {
+  /* rows of a revision before x_digest, reported_solved, time_runs_s,
+   * replicate and peer_tol (the last five columns) are read too: the header
+   * up to res_rel_1q, or the first one to four of them */
+  size_t full = strlen(want), ptol = full - strlen(",peer_tol"), rep = ptol - strlen(",replicate"),
+         runs = rep - strlen(",time_runs_s");
+  size_t old = runs - strlen(",x_digest,reported_solved");
+  size_t mid = runs - strlen(",reported_solved");
+  if (!h || (hl != full && hl != ptol && hl != rep && hl != runs && hl != mid && hl != old) ||
+      strncmp(h, want, hl) != 0) {
     snprintf(err, len, "not a profile CSV: the header must be the profile section's (%s)", want);
     return -1;
   }
@@ -71,12 +76,15 @@ int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len) {
   if (!g) {
     snprintf(err, len, "out of memory");
   } else {
-    int n = split_rows(text, rows, (int)nlines);
+    int n = split_rows(text, rows, (int)nlines), nm = 0;
     exp_section s;
     memset(&s, 0, sizeof s);
     s.kind = EXP_PROFILE;
     fprintf(g, "%s\n", exp_csv2_header(EXP_PROFILE));
-    rc = exp_profile_write(g, &s, rows, n);
+    exp_row *merged = NULL; /* one entry per algorithm, as the engine's tables */
+    rc = exp_tab_merge_same(EXP_PROFILE, rows, n, &merged, &nm);
+    if (rc == 0) rc = exp_profile_write(g, &s, merged, nm);
+    exp_tab_rows_free(merged, nm);
     if (fclose(g) != 0) rc = -1;
     if (rc != 0) snprintf(err, len, "out of memory");
   }

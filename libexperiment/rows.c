@@ -37,11 +37,12 @@ const char *exp_csv_header(exp_kind k) {
   case EXP_PROFILE:
     return "problem,kind,n,solver,tol,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,res_nat_inf,solved,class,nnz,contacts,cond_est,method,time_q1_s,time_q3_s,"
-           "time_source,note,time_total_s," EXP_MEASURE_COLS ",x_digest,reported_solved";
+           "time_source,note,time_total_s," EXP_MEASURE_COLS
+           ",x_digest,reported_solved,time_runs_s,replicate,peer_tol";
   case EXP_SCALING:
     return "family,problem,kind,n,solver,status,iterations,pivots,time_s,time_min_s,repeats,"
            "res_rel,class,nnz,method,time_q1_s,time_q3_s,solved,tol,note,time_total_"
-           "s," EXP_MEASURE_COLS;
+           "s," EXP_MEASURE_COLS ",time_runs_s";
   case EXP_DRIFT: return "scene,solver,integrator,friction," DYN_METRICS_DRIFT ",note";
   case EXP_ACCURACY: return "scene,solver,integrator,friction," DYN_METRICS_ACCURACY ",note";
   case EXP_SCENES:
@@ -58,7 +59,9 @@ const char *exp_csv2_suffix(exp_kind k) {
 }
 
 const char *exp_csv2_header(exp_kind k) {
-  if (k == EXP_PROFILE) return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused";
+  if (k == EXP_PROFILE)
+    return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused,rho_all,"
+           "solved_share_all,problems_all";
   if (k == EXP_SCALING) return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
   if (k == EXP_SCENES)
     return "scene,settings,solver,points,slope,intercept,r2,slope_lo,slope_hi,"
@@ -146,6 +149,17 @@ static void quartile_cols(exp_line *l, const exp_prow *r) {
   }
 }
 
+/* time_runs_s: the runs' sample (exp_time_summary), blank-separated, for
+ * pooling identical algorithms' runs (empty without numbers). */
+static void runs_col(exp_line *l, const exp_prow *r) {
+  char b[EXP_TSAMPLE * 16 + 1];
+  size_t o = 0;
+  b[0] = '\0';
+  for (int j = 0; r->have_numbers && j < r->t.nsample && o + 16 < sizeof b; j++)
+    o += (size_t)snprintf(b + o, sizeof b - o, "%s%.6e", j ? " " : "", r->t.sample[j]);
+  exp_line_str(l, b);
+}
+
 void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   const exp_prob *p = c->prob;
   const char *solver = exp_solver_name(&c->pl->cfg, &c->t->solver);
@@ -191,6 +205,7 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
     exp_line_str(l, r->note);
     row_total(l, r);
     measure_cols(l, num ? r->res : NULL);
+    runs_col(l, r);
     return;
   }
   if (res)
@@ -210,4 +225,10 @@ void exp_problem_row(const exp_tctx *c, const exp_prow *r, exp_line *l) {
   measure_cols(l, num ? r->res : NULL);
   exp_line_str(l, num && r->x_digest ? r->x_digest : "");
   exp_line_str(l, r->reported_solved);
+  runs_col(l, r);
+  exp_line_int(l, c->t ? c->t->rep : 0); /* replicate: the pass (0: the section's own) */
+  if (r->told_tol > 0.0) /* peer_tol: the tolerance an external was told (the ladder) */
+    exp_line_tol(l, r->told_tol);
+  else
+    exp_line_empty(l);
 }

@@ -198,6 +198,28 @@ void exp_time_summary(double *t, int k, exp_tsum *out) {
   out->median = exp_quantile(t, k, 0.5);
   out->q1 = exp_quantile(t, k, 0.25);
   out->q3 = exp_quantile(t, k, 0.75);
+  out->nsample = k < 0 ? 0 : k <= EXP_TSAMPLE ? k : EXP_TSAMPLE;
+  for (int j = 0; j < out->nsample; j++)
+    out->sample[j] = k <= EXP_TSAMPLE ? t[j] : exp_quantile(t, k, (j + 0.5) / EXP_TSAMPLE);
+}
+
+static int cmp_wpoint(const void *pa, const void *pb) {
+  double a = ((const exp_wpoint *)pa)->v, b = ((const exp_wpoint *)pb)->v;
+  return (a > b) - (a < b);
+}
+
+double exp_weighted_quantile(exp_wpoint *p, int n, double q) {
+  if (n <= 0) return NAN;
+  qsort(p, (size_t)n, sizeof *p, cmp_wpoint);
+  double W = 0.0;
+  for (int i = 0; i < n; i++) W += p[i].w;
+  double want = q * W, cum = 0.0;
+  for (int i = 0; i < n; i++) {
+    cum += p[i].w;
+    if (fabs(cum - want) <= 1e-12 * W && i + 1 < n) return 0.5 * (p[i].v + p[i + 1].v);
+    if (cum >= want) return p[i].v;
+  }
+  return p[n - 1].v;
 }
 
 double exp_noise_median(double *rel, int k) {
@@ -218,6 +240,61 @@ double exp_rel_spread(double q1, double median, double q3, int runs) {
 double exp_tie_of(double set, double noise, double fallback) {
   if (set >= 0.0) return set;
   return isfinite(noise) ? noise : fallback;
+}
+
+double exp_tie_of_logs(double *dl, int n, double q) {
+  if (n <= 0) return NAN;
+  for (int i = 0; i < n; i++) dl[i] = fabs(dl[i]);
+  qsort(dl, (size_t)n, sizeof *dl, cmp_dbl);
+  return exp(exp_quantile(dl, n, q)) - 1.0;
+}
+
+/* splitmix64: the bootstrap's draws (a fixed seed, no global state). */
+static unsigned long long next_draw(unsigned long long *st) {
+  unsigned long long z = (*st += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* One resample of the problems and their times into w->tw, w->aw. */
+static void boot_draw(int np, int ns, const double *t, const int *alias, const double *dl, int nd,
+                      unsigned long long *st, exp_boot_work *w) {
+  for (int q = 0; q < np; q++) {
+    int p = (int)(next_draw(st) % (unsigned long long)np);
+    for (int s = 0; s < ns; s++) {
+      double v = t[(size_t)p * ns + s];
+      if (nd > 0 && isfinite(v) && v > 0.0) {
+        unsigned long long d = next_draw(st);
+        double e = dl[(d >> 1) % (unsigned long long)nd] / sqrt(2.0);
+        v *= exp((d & 1) ? e : -e);
+      }
+      w->tw[(size_t)q * ns + s] = v;
+      w->aw[(size_t)q * ns + s] = alias ? alias[(size_t)p * ns + s] : -1;
+    }
+  }
+}
+
+void exp_profile_win_interval(int np, int ns, const double *t, const int *alias, double tie,
+                              const double *dl, int nd, int B, unsigned long long seed,
+                              exp_boot_work *w, int *lo, int *hi) {
+  unsigned long long st = seed;
+  for (int b = 0; b < B && np > 0; b++) {
+    boot_draw(np, ns, t, alias, dl, nd, &st, w);
+    exp_profile_ratios_alias(np, ns, w->tw, w->aw, w->rw);
+    exp_profile_winners(np, ns, w->rw, w->aw, tie, w->tmp, w->tmp + ns);
+    for (int s = 0; s < ns; s++) w->wins[(size_t)s * B + b] = w->tmp[s];
+  }
+  for (int s = 0; s < ns; s++) {
+    if (np <= 0 || B <= 0) {
+      lo[s] = hi[s] = 0;
+      continue;
+    }
+    for (int b = 0; b < B; b++) w->q[b] = w->wins[(size_t)s * B + b];
+    qsort(w->q, (size_t)B, sizeof *w->q, cmp_dbl);
+    lo[s] = (int)floor(exp_quantile(w->q, B, 0.025));
+    hi[s] = (int)ceil(exp_quantile(w->q, B, 0.975));
+  }
 }
 
 int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time) {

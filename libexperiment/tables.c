@@ -84,11 +84,64 @@ static const struct table_def {
   { "winners", 1, kind_profile, exp_tab_write_winners },
   { "timings", 1, kind_timed, exp_tab_write_timings },
   { "agreement", 1, kind_profile, exp_tab_write_agreement },
+  { "disagreements", 1, kind_profile, exp_tab_write_disagreements },
   { "virtual_best", 1, kind_profile, exp_tab_write_virtual_best },
   { "slopes", 0, kind_scaling, write_slopes_tex },
   { "steps", 1, kind_scene, exp_tab_write_steps },
 };
 enum { NTABLES = sizeof table_defs / sizeof table_defs[0] };
+
+/* The told placeholders of e, blank-separated, into out. */
+static void told_words(const exp_external *e, char *out, size_t len) {
+  size_t o = 0;
+  out[0] = '\0';
+  for (int k = 2; k < EXP_EXT_NKEYS && o + 1 < len; k++) /* {in} and {out}: every external's */
+    if (e->told & (1u << k))
+      o += (size_t)snprintf(out + o, len - o, "%s%s", o ? " " : "", exp_ext_keys[k]);
+}
+
+/* NAME_peers.csv (profile): every external solver of the section, what it
+ * is (its version as the file states it, its programs and their SHA-256,
+ * programs.tsv), how it runs (the command template, the instance format)
+ * and what it is told (the placeholders it names, its tolerance ladder, the
+ * keys of its time and of its own verdict); experiments/README.md, "One
+ * stopping rule". */
+static int write_peers(const exp_plan *pl, const exp_section *s, const char *base,
+                       exp_outset *set) {
+  FILE *f = exp_tab_open(set, base, "peers", "csv");
+  if (!f) return -1;
+  fprintf(f, "# every external solver of the section: version (version=, as the file states "
+             "it), programs (requires= and the files its command names) with their SHA-256, the "
+             "instance format, the command template, told (the values it is given), ladder "
+             "(rungs of a tolerance ten times tighter), time_key, verdict_key\n"
+             "solver,version,programs,sha256,format,command,told,ladder,time_key,verdict_key\n");
+  for (int k = 0; k < s->nsolvers; k++) {
+    int x = s->solvers[k].ext;
+    if (x < 0 || x >= pl->cfg.next) continue;
+    const exp_external *e = &pl->cfg.ext[x];
+    char progs[2048] = "", sums[2048] = "", told[256];
+    size_t po = 0, so = 0;
+    for (int j = 0; j < pl->nprogs; j++)
+      if (pl->progs[j].ext == x && po + 1 < sizeof progs && so + 1 < sizeof sums) {
+        po += (size_t)snprintf(progs + po, sizeof progs - po, "%s%s", po ? " " : "",
+                               pl->progs[j].path);
+        so += (size_t)snprintf(sums + so, sizeof sums - so, "%s%s", so ? " " : "",
+                               pl->progs[j].sha256);
+      }
+    told_words(e, told, sizeof told);
+    const char *v[7] = { e->name, e->version, progs, sums, e->format, e->command, told };
+    for (int j = 0; j < 7; j++) {
+      if (j) fputc(',', f);
+      exp_csv_put(f, v[j]);
+    }
+    fprintf(f, ",%d,", e->ladder);
+    exp_csv_put(f, e->time_key);
+    fputc(',', f);
+    exp_csv_put(f, e->verdict_key);
+    fputc('\n', f);
+  }
+  return exp_outset_done(set, 0);
+}
 
 int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row *rows, int nrows,
                      exp_outset *set) {
@@ -96,6 +149,7 @@ int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row 
   int rc = 0;
   for (int k = 0; k < NTABLES; k++)
     if (table_defs[k].applies(s->kind)) rc |= table_defs[k].write(s, base, rows, nrows, set);
+  if (s->kind == EXP_PROFILE && rc == 0) rc = write_peers(pl, s, base, set);
   return rc;
 }
 
@@ -112,6 +166,10 @@ int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
   }
   if (k == EXP_PROFILE && n < max)
     snprintf(sfx[n++], EXP_SUFFIX_MAX, "_leaders.csv"); /* write_winners */
+  if (k == EXP_PROFILE && n < max)
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_replicates.csv"); /* collect.c */
+  if (k == EXP_PROFILE && n < max)
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_peers.csv"); /* write_peers */
   if (kind_timed(k) && n < max)
     snprintf(sfx[n++], EXP_SUFFIX_MAX, "_timing.csv");         /* exp_timing_write */
   if (n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_tex.csv"); /* exp_text_write */

@@ -83,8 +83,10 @@ int exp_tab_write_coverage(const exp_section *s, const char *base, exp_row *rows
   exp_tab_cols c = exp_tab_cols_of(s->kind);
   FILE *f, *t;
   if (exp_tab_open_pair(set, base, "coverage", &f, &t)) return -1;
-  fprintf(f, "# per class and solver: problems accepted and refused, with the reasons\n"
-             "class,solver,problems,accepted,refused,reasons\n");
+  fprintf(f, "# per class and solver: problems accepted and refused, with the reasons; "
+             "limits: the refusals that are an implementation limit of lcplab, not a property "
+             "of the method (docs/solvers.md, \"Storage\")\n"
+             "class,solver,problems,accepted,refused,reasons,limits\n");
   static const char *const head[] = { "class", "solver", "problems", "accepted",
                                       "refused: reason" };
   exp_tab_begin(t, "llrrp{0.45\\linewidth}", head, 5,
@@ -100,7 +102,8 @@ int exp_tab_write_coverage(const exp_section *s, const char *base, exp_row *rows
       if (n == 0) continue;
       fprintf(f, "%s,%s,%d,%d,%d,", cs.cl[a], cs.sv[b], n, acc, n - acc);
       exp_csv_put(f, reasons); /* a reason may hold , or " (RFC 4180) */
-      fputc('\n', f);
+      fprintf(f, ",%d\n",
+              exp_tab_coverage_limits(rows, nrows, &c, cs.first_tol, cs.cl[a], cs.sv[b]));
       exp_tab_cell(t, 1, cs.cl[a], 0);
       exp_tab_cell(t, 0, cs.sv[b], 1);
       fprintf(t, " & %d & %d", n, acc);
@@ -112,6 +115,49 @@ int exp_tab_write_coverage(const exp_section *s, const char *base, exp_row *rows
   exp_tab_end(t);
   exp_tab_covset_free(&cs);
   return exp_outset_done(set, rc);
+}
+
+/* ---- disagreements ---------------------------------------------------------------------------- */
+
+int exp_tab_write_disagreements(const exp_section *s, const char *base, exp_row *rows, int nrows,
+                                exp_outset *set) {
+  exp_tab_cols c = exp_tab_cols_of(s->kind);
+  int ce = exp_col(s->kind, "err_siconos"), ct = exp_col(s->kind, "peer_tol");
+  FILE *f, *t;
+  if (exp_tab_open_pair(set, base, "disagreements", &f, &t)) return -1;
+  fprintf(f, "# the rows where a solver's own verdict (reported_solved, verdict=KEY) is not the "
+             "judge's (solved: res_scaled <= tol): their problems are left out of the profile, "
+             "the winners, the leaders and the virtual best of their class and tolerance "
+             "(experiments/README.md, \"One stopping rule\"); peer_tol: the tolerance the "
+             "solver was last told (the ladder)\n"
+             "class,tol,problem,solver,status,solved,reported_solved,res_scaled,err_siconos,"
+             "peer_tol\n");
+  static const char *const head[] = { "class",   "tol",        "problem",     "solver",  "judge",
+                                      "its own", "res_scaled", "err_siconos", "told tol" };
+  exp_tab_begin(t, "llllllrrr", head, 9,
+                "a solver's own verdict against the judge's: problems left out of the profiles");
+  for (int k = 0; k < nrows; k++) {
+    exp_row *r = &rows[k];
+    if (!exp_tab_verdicts_differ(r, &c)) continue;
+    const char *solved = strcmp(exp_tab_field(r, c.status), "converged") == 0 ? "1" : "0";
+    const char *v[10] = { exp_tab_field(r, c.cls),      exp_tab_field(r, c.tol),
+                          exp_tab_field(r, c.problem),  exp_tab_field(r, c.solver),
+                          exp_tab_field(r, c.status),   solved,
+                          exp_tab_field(r, c.reported), exp_tab_field(r, c.res_scaled),
+                          exp_tab_field(r, ce),         exp_tab_field(r, ct) };
+    for (int j = 0; j < 10; j++) {
+      if (j) fputc(',', f);
+      exp_csv_put(f, v[j]);
+    }
+    fputc('\n', f);
+    const char *judge = solved[0] == '1' ? "solved" : v[4];
+    const char *own = atoi(v[6]) ? "solved" : "not solved";
+    const char *cells[9] = { v[0], v[1], v[2], v[3], judge, own, v[7], v[8], v[9] };
+    for (int j = 0; j < 9; j++) exp_tab_cell(t, j == 0, cells[j], j == 3);
+    fprintf(t, " \\\\\n");
+  }
+  exp_tab_end(t);
+  return exp_outset_done(set, 0);
 }
 
 /* ---- agreement ----------------------------------------------------------------------------- */
@@ -160,7 +206,7 @@ static void agree_line(FILE *f, FILE *t, const char *tol, const char *solver, co
 static int agree_groups(exp_row *rows, int nrows, const exp_tab_cols *c, int cv, exp_tab_group *g) {
   int ng = 0;
   for (int k = 0; k < nrows; k++)
-    if (exp_tab_field(&rows[k], cv)[0]) {
+    if (exp_tab_is_result_row(&rows[k], c) && exp_tab_field(&rows[k], cv)[0]) {
       char *key[2] = { (char *)exp_tab_field(&rows[k], c->tol),
                        (char *)exp_tab_field(&rows[k], c->solver) };
       exp_tab_find_group(g, &ng, key, 2);
@@ -189,7 +235,8 @@ int exp_tab_write_agreement(const exp_section *s, const char *base, exp_row *row
   int rc = (!g || !a) ? -1 : 0, ng = rc ? 0 : agree_groups(rows, nrows, &c, cv, g);
   for (int q = 0; q < ng; q++) {
     for (int k = 0; k < nrows; k++)
-      if (strcmp(exp_tab_field(&rows[k], c.tol), g[q].key[0]) == 0 &&
+      if (exp_tab_is_result_row(&rows[k], &c) &&
+          strcmp(exp_tab_field(&rows[k], c.tol), g[q].key[0]) == 0 &&
           strcmp(exp_tab_field(&rows[k], c.solver), g[q].key[1]) == 0)
         agree_add(&a[q], exp_tab_field(&rows[k], cv), exp_tab_field(&rows[k], ce),
                   atof(g[q].key[0]));

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The bootstrap resamples of the win counts (exp_profile_win_interval). */
+enum { BOOT_RESAMPLES = 999 };
+
 /* ---- the profile matrix of one (class, tol) ----------------------------------------------- */
 
 typedef struct pmat {
@@ -23,7 +26,9 @@ typedef struct pmat {
   double *t, *r; /* time if converged else inf; ratios */
   int *alias;
   unsigned char *refused; /* the solver does not take the problem */
-  char (*key)[160];       /* the run's trace (run_key) */
+  char (*key)[160];       /* the run's trace (exp_tab_run_key) */
+  const exp_row **row;    /* the run's row (NULL: none) */
+  const exp_tab_cols *c;
 } pmat;
 
 static void pmat_free(pmat *m) {
@@ -34,36 +39,62 @@ static void pmat_free(pmat *m) {
   free(m->alias);
   free(m->refused);
   free(m->key);
+  free(m->row);
   memset(m, 0, sizeof *m);
 }
 
-/* The trace of a run, what identical algorithms share (exp_profile_same):
- * status, iterations, pivots and the digest of x, or without one the
- * residuals as printed; "" for a run without numbers or without work (0
- * iterations and 0 pivots: every solver returns the start there). */
-static void run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len) {
-  const char *it = exp_tab_field(r, c->iterations), *pv = exp_tab_field(r, c->pivots),
-             *xd = exp_tab_field(r, c->x_digest);
-  out[0] = '\0';
-  if (!it[0] || !pv[0] || (atol(it) == 0 && atol(pv) == 0)) return;
-  if (xd[0])
-    snprintf(out, len, "%s %s %s x%s", exp_tab_field(r, c->status), it, pv, xd);
-  else
-    snprintf(out, len, "%s %s %s r%s %s %s", exp_tab_field(r, c->status), it, pv,
-             exp_tab_field(r, c->res_rel), exp_tab_field(r, c->res_nat),
-             exp_tab_field(r, c->res_scaled));
+/* One algorithm, one time (point 3 of experiments/README.md, "Timing"): on
+ * problem p the solved runs of solver a and of the solvers that ran a's
+ * algorithm there are pooled, and each of them gets the weighted median of
+ * all their runs (exp_weighted_quantile), not a's alone.  pts: room for
+ * ns * (EXP_TSAMPLE + 3) points. */
+static void pool_aliases(pmat *m, int p, int a, exp_wpoint *pts) {
+  size_t row = (size_t)p * m->ns;
+  int n = 0;
+  for (int s = 0; s < m->ns; s++)
+    if ((s == a || m->alias[row + s] == a) && isfinite(m->t[row + s]) && m->row[row + s])
+      n += exp_tab_run_points(m->row[row + s], m->c, pts + n);
+  if (n == 0) return;
+  double t = fmax(exp_weighted_quantile(pts, n, 0.5), 1e-9);
+  for (int s = 0; s < m->ns; s++)
+    if ((s == a || m->alias[row + s] == a) && isfinite(m->t[row + s])) m->t[row + s] = t;
 }
 
-/* The identical algorithms of m from its traces, then its ratios. */
+/* The identical algorithms of m from its traces, their runs pooled, then
+ * its ratios. */
 static int pmat_alias(pmat *m) {
   size_t pn = (size_t)m->np * (size_t)m->ns;
   const char **keys = malloc((pn > 0 ? pn : 1) * sizeof *keys);
-  if (!keys) return -1;
+  exp_wpoint *pts = malloc(((size_t)m->ns + 1) * (EXP_TSAMPLE + 3) * sizeof *pts);
+  if (!keys || !pts) {
+    free(keys);
+    free(pts);
+    return -1;
+  }
   for (size_t q = 0; q < pn; q++) keys[q] = m->key[q];
   exp_profile_same(m->np, m->ns, keys, m->alias);
   free(keys);
+  for (int p = 0; p < m->np; p++)
+    for (int a = 0; a < m->ns; a++) {
+      int has = 0;
+      for (int s = 0; s < m->ns && !has; s++) has = m->alias[(size_t)p * m->ns + s] == a;
+      if (has && m->alias[(size_t)p * m->ns + a] < 0 && isfinite(m->t[(size_t)p * m->ns + a]))
+        pool_aliases(m, p, a, pts);
+    }
+  free(pts);
   exp_profile_ratios_alias(m->np, m->ns, m->t, m->alias, m->r);
   return 0;
+}
+
+/* 1 when row r is of class cls and tolerance tol, a result, and of a
+ * problem where no solver's own verdict disagrees with the judge's (the
+ * problems in disputed[0..nd), experiments/README.md, "One stopping rule":
+ * those are NAME_disagreements', not the profile's). */
+static int pmat_row(const exp_row *r, const exp_tab_cols *c, const char *cls, const char *tol,
+                    char **disputed, int nd) {
+  return strcmp(exp_tab_field(r, c->cls), cls) == 0 && strcmp(exp_tab_field(r, c->tol), tol) == 0 &&
+         exp_tab_is_result_row(r, c) &&
+         exp_tab_index_of(disputed, nd, (char *)exp_tab_field(r, c->problem)) < 0;
 }
 
 static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const char *cls,
@@ -71,12 +102,18 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
   memset(m, 0, sizeof *m);
   m->probs = malloc((size_t)(nrows + 1) * sizeof *m->probs);
   m->solv = malloc((size_t)(nrows + 1) * sizeof *m->solv);
-  if (!m->probs || !m->solv) return -1;
+  char **disputed = malloc((size_t)(nrows + 1) * sizeof *disputed);
+  int nd = 0;
+  if (!m->probs || !m->solv || !disputed) {
+    free(disputed);
+    return -1;
+  }
+  for (int k = 0; k < nrows; k++)
+    if (pmat_row(&rows[k], c, cls, tol, NULL, 0) && exp_tab_verdicts_differ(&rows[k], c))
+      exp_tab_add_name(disputed, &nd, rows[k].f[c->problem]);
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (strcmp(exp_tab_field(r, c->cls), cls) != 0 || strcmp(exp_tab_field(r, c->tol), tol) != 0 ||
-        !exp_tab_is_result_row(r, c))
-      continue;
+    if (!pmat_row(r, c, cls, tol, disputed, nd)) continue;
     exp_tab_add_name(m->probs, &m->np, r->f[c->problem]);
     if (strcmp(exp_tab_field(r, c->status), "refused") != 0)
       exp_tab_add_name(m->solv, &m->ns, r->f[c->solver]);
@@ -87,16 +124,19 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
   m->alias = malloc(pn * sizeof *m->alias);
   m->refused = calloc(pn, sizeof *m->refused);
   m->key = calloc(pn, sizeof *m->key);
-  if (!m->t || !m->r || !m->alias || !m->refused || !m->key) return -1;
+  m->row = calloc(pn, sizeof *m->row);
+  m->c = c;
+  if (!m->t || !m->r || !m->alias || !m->refused || !m->key || !m->row) {
+    free(disputed);
+    return -1;
+  }
   for (size_t q = 0; q < pn; q++) {
     m->t[q] = INFINITY;
     m->alias[q] = -1;
   }
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (strcmp(exp_tab_field(r, c->cls), cls) != 0 || strcmp(exp_tab_field(r, c->tol), tol) != 0 ||
-        !exp_tab_is_result_row(r, c))
-      continue;
+    if (!pmat_row(r, c, cls, tol, disputed, nd)) continue;
     int p = exp_tab_index_of(m->probs, m->np, r->f[c->problem]);
     int s = exp_tab_index_of(m->solv, m->ns, r->f[c->solver]);
     if (p < 0 || s < 0) continue;
@@ -104,10 +144,12 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
     if (strcmp(exp_tab_field(r, c->status), "converged") == 0 && exp_tab_field(r, c->time)[0])
       m->t[q] = fmax(atof(exp_tab_field(r, c->time)), 1e-9);
     m->refused[q] = strcmp(exp_tab_field(r, c->status), "refused") == 0;
-    run_key(r, c, m->key[q], sizeof m->key[q]);
+    exp_tab_run_key(r, c, m->key[q], sizeof m->key[q]);
+    m->row[q] = r;
     int a = exp_tab_index_of(m->solv, m->ns, exp_tab_field(r, c->method));
     if (a >= 0 && a != s) m->alias[q] = a;
   }
+  free(disputed);
   return pmat_alias(m);
 }
 
@@ -156,7 +198,9 @@ int exp_profile_write(FILE *g, const exp_section *s, exp_row *rows, int nrows) {
           fprintf(g, ",%.6e,%.6e,%.6e,%.6e,%d,", tau, log2(tau),
                   exp_profile_rho_of(m.np, m.ns, m.r, m.refused, sv, tau), share, acc);
           exp_csv_put(g, cl[a]);
-          fprintf(g, ",%d\n", m.np - acc);
+          /* beside: refusals counted as failures, over all the class's problems */
+          fprintf(g, ",%d,%.6e,%.6e,%d\n", m.np - acc, exp_profile_rho(m.np, m.ns, m.r, sv, tau),
+                  nb > 0 ? exp_profile_rho(m.np, m.ns, m.r, sv, taus[nb - 1]) : 0.0, m.np);
         }
       }
       free(taus);
@@ -179,18 +223,121 @@ static void name_list(char **solv, int ns, const int *keep, char *out, size_t le
     }
 }
 
+/* The heads of NAME_winners.csv, NAME_leaders.csv and NAME_winners.tex. */
+static void winners_heads(FILE *f, FILE *t, FILE *L, const char *base, double tie,
+                          const char *tie_why) {
+  fprintf(f,
+          "# per class and tolerance; problems: those the solver accepts (refused: those it "
+          "does not take, outside its share and its profile); fastest: alone within a factor "
+          "%g of the best; tied: with others; same_as: runs of another solver's algorithm "
+          "(the same trace: status, iterations, pivots, x), not counted; fastest_lo, fastest_hi: "
+          "the 95 %% bootstrap interval of fastest (%d resamples of the problems, each time "
+          "perturbed by a pass-to-pass ratio of the section's replicate passes)\n"
+          "# tie_tolerance: %g (%s)\n"
+          "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as,"
+          "refused,fastest_lo,fastest_hi\n",
+          1.0 + tie, (int)BOOT_RESAMPLES, tie, tie_why);
+  fprintf(L,
+          "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
+          "(most fastest alone, then most solved; a solver that ran another's algorithm on every "
+          "problem it takes left out), "
+          "the ties of those counted, the solvers that solve the most, the built-in and the "
+          "external solver that solve the most, the built-in solvers under half solved; "
+          "fastest_lo, fastest_hi: the fastest's 95 %% bootstrap interval of wins; "
+          "fastest_distinct: 1 when it is above every other counted solver's, else 0: a tie "
+          "within the noise\n"
+          "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
+          "solved_most,best_builtin,best_builtin_solved,best_builtin_rho_10,best_external,"
+          "best_external_solved,best_external_rho_10,under_half,fastest_lo,fastest_hi,"
+          "fastest_distinct\n",
+          exp_basename(base));
+  static const char *const head[] = { "class",   "tol",  "solver",     "problems",   "solved",
+                                      "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
+  fprintf(t,
+          "%% fastest: alone within a factor %g of the best time [95 %% bootstrap interval]; "
+          "tied: within it with others; problems: those the solver "
+          "accepts\n\\begin{tabular}{lllrrrrrr}\n"
+          "\\toprule\n",
+          1.0 + tie);
+  for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
+  fprintf(t, " \\\\\n\\midrule\n");
+}
+
+/* Per solver of one (class, tol): its wins and ties at tau = 1, the
+ * problems it solves, whether it counts for the leaders (not another's
+ * algorithm on every problem it takes) and its rho(10). */
+typedef struct wcounts {
+  int *wins, *ties, *solved, *counted, *lo, *hi; /* lo, hi: the wins' bootstrap interval */
+  double *r10;
+} wcounts;
+
+static int wcounts_alloc(wcounts *w, int ns) {
+  size_t k = (size_t)ns + 1;
+  w->wins = calloc(k, sizeof *w->wins);
+  w->ties = calloc(k, sizeof *w->ties);
+  w->solved = calloc(k, sizeof *w->solved);
+  w->counted = calloc(k, sizeof *w->counted);
+  w->lo = calloc(k, sizeof *w->lo);
+  w->hi = calloc(k, sizeof *w->hi);
+  w->r10 = calloc(k, sizeof *w->r10);
+  return w->wins && w->ties && w->solved && w->counted && w->lo && w->hi && w->r10 ? 0 : -1;
+}
+
+static void wcounts_free(wcounts *w) {
+  free(w->wins);
+  free(w->ties);
+  free(w->solved);
+  free(w->counted);
+  free(w->lo);
+  free(w->hi);
+  free(w->r10);
+}
+
+/* The 95 % bootstrap intervals of m's win counts into w->lo, w->hi, the
+ * times perturbed by the pass-to-pass log ratios dl[0..nd).  0, or -1 out
+ * of memory. */
+static int win_intervals(const pmat *m, double tie, const double *dl, int nd, wcounts *w) {
+  size_t pn = (size_t)(m->np > 0 ? m->np : 1) * (size_t)(m->ns > 0 ? m->ns : 1);
+  exp_boot_work b = { malloc(pn * sizeof(double)),
+                      malloc(pn * sizeof(double)),
+                      malloc(BOOT_RESAMPLES * sizeof(double)),
+                      malloc(pn * sizeof(int)),
+                      malloc((size_t)BOOT_RESAMPLES * ((size_t)m->ns + 1) * sizeof(int)),
+                      malloc(2 * ((size_t)m->ns + 1) * sizeof(int)) };
+  int rc = b.tw && b.rw && b.q && b.aw && b.wins && b.tmp ? 0 : -1;
+  if (rc == 0)
+    exp_profile_win_interval(m->np, m->ns, m->t, m->alias, tie, dl, nd, BOOT_RESAMPLES,
+                             0x65u + (unsigned long long)m->np * 1000003u, &b, w->lo, w->hi);
+  free(b.tw), free(b.rw), free(b.q), free(b.aw), free(b.wins), free(b.tmp);
+  return rc;
+}
+
+/* 1 when the fastest f's wins are told from every other counted solver's
+ * by the bootstrap: its interval's low end above their high ends. */
+static int fastest_distinct(int f, int ns, const int *counted, const int *lo, const int *hi) {
+  if (f < 0) return 0;
+  for (int s = 0; s < ns; s++)
+    if (s != f && counted[s] && hi[s] >= lo[f]) return 0;
+  return 1;
+}
+
 /* One row of NAME_leaders.csv: the leaders (exp_profile_leaders) of one
- * class and tolerance, per-solver counts in wins, ties, solved, counted
- * (not another's algorithm on every problem it takes), r10 (rho(10)).  0, or -1 out of memory. */
-static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const int *wins,
-                       const int *ties, const int *solved, const int *counted, const double *r10) {
+ * class and tolerance from w's per-solver counts: wins, ties, solved,
+ * counted (not another's algorithm on every problem it takes), r10
+ * (rho(10)), the wins' bootstrap intervals.  0, or -1 out of memory. */
+static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m, const wcounts *w) {
+  const int *wins = w->wins, *ties = w->ties, *solved = w->solved, *counted = w->counted;
+  const double *r10 = w->r10;
   int *ext = calloc((size_t)m->ns + 1, sizeof *ext),
       *keep = calloc((size_t)m->ns + 1, sizeof *keep);
   if (!ext || !keep) {
     free(ext), free(keep);
     return -1;
   }
-  for (int sv = 0; sv < m->ns; sv++) ext[sv] = slv_solver_find(m->solv[sv]) == NULL;
+  for (int sv = 0; sv < m->ns; sv++) {
+    char first[128];
+    ext[sv] = slv_solver_find(exp_tab_first_name(m->solv[sv], first, sizeof first)) == NULL;
+  }
   exp_leaders l;
   exp_profile_leaders(m->ns, wins, ties, solved, counted, ext, &l);
   char most[2048], under[2048];
@@ -210,69 +357,11 @@ static int leaders_row(FILE *L, const char *cls, const char *tol, const pmat *m,
   else
     fprintf(L, ",,");
   exp_csv_put(L, under);
-  fputc('\n', L);
+  fprintf(L, ",%d,%d,%d\n", f >= 0 ? w->lo[f] : 0, f >= 0 ? w->hi[f] : 0,
+          fastest_distinct(f, m->ns, counted, w->lo, w->hi));
   free(ext);
   free(keep);
   return 0;
-}
-
-/* The heads of NAME_winners.csv, NAME_leaders.csv and NAME_winners.tex. */
-static void winners_heads(FILE *f, FILE *t, FILE *L, const char *base, double tie,
-                          const char *tie_why) {
-  fprintf(f,
-          "# per class and tolerance; problems: those the solver accepts (refused: those it "
-          "does not take, outside its share and its profile); fastest: alone within a factor "
-          "%g of the best; tied: with others; same_as: runs of another solver's algorithm "
-          "(the same trace: status, iterations, pivots, x), not counted\n"
-          "# tie_tolerance: %g (%s)\n"
-          "class,tol,solver,problems,solved,solved_share,fastest,tied,rho_2,rho_10,same_as,"
-          "refused\n",
-          1.0 + tie, tie, tie_why);
-  fprintf(L,
-          "# per class and tolerance, from %s_winners.csv (exp_profile_leaders): the fastest "
-          "(most fastest alone, then most solved; a solver that ran another's algorithm on every "
-          "problem it takes left out), "
-          "the ties of those counted, the solvers that solve the most, the built-in and the "
-          "external solver that solve the most, the built-in solvers under half solved\n"
-          "class,tol,problems,fastest,fastest_alone,fastest_tied,ties,most_solved,"
-          "solved_most,best_builtin,best_builtin_solved,best_builtin_rho_10,best_external,"
-          "best_external_solved,best_external_rho_10,under_half\n",
-          exp_basename(base));
-  static const char *const head[] = { "class",   "tol",  "solver",     "problems",   "solved",
-                                      "fastest", "tied", "$\\rho(2)$", "$\\rho(10)$" };
-  fprintf(t,
-          "%% fastest: alone within a factor %g of the best time; tied: within it with "
-          "others; problems: those the solver accepts\n\\begin{tabular}{lllrrrrrr}\n"
-          "\\toprule\n",
-          1.0 + tie);
-  for (int k = 0; k < 9; k++) fprintf(t, "%s%s", k ? " & " : "", head[k]);
-  fprintf(t, " \\\\\n\\midrule\n");
-}
-
-/* Per solver of one (class, tol): its wins and ties at tau = 1, the
- * problems it solves, whether it counts for the leaders (not another's
- * algorithm on every problem it takes) and its rho(10). */
-typedef struct wcounts {
-  int *wins, *ties, *solved, *counted;
-  double *r10;
-} wcounts;
-
-static int wcounts_alloc(wcounts *w, int ns) {
-  size_t k = (size_t)ns + 1;
-  w->wins = calloc(k, sizeof *w->wins);
-  w->ties = calloc(k, sizeof *w->ties);
-  w->solved = calloc(k, sizeof *w->solved);
-  w->counted = calloc(k, sizeof *w->counted);
-  w->r10 = calloc(k, sizeof *w->r10);
-  return w->wins && w->ties && w->solved && w->counted && w->r10 ? 0 : -1;
-}
-
-static void wcounts_free(wcounts *w) {
-  free(w->wins);
-  free(w->ties);
-  free(w->solved);
-  free(w->counted);
-  free(w->r10);
 }
 
 /* Solver sv's row of NAME_winners.csv and .tex in class cls, tolerance tol;
@@ -294,17 +383,17 @@ static void winners_row(FILE *f, FILE *t, const char *cls, const char *tol, cons
   double r2 = exp_profile_rho_of(m->np, m->ns, m->r, m->refused, sv, 2.0);
   double r10 = exp_profile_rho_of(m->np, m->ns, m->r, m->refused, sv, 10.0);
   int acc = exp_profile_accepted(m->np, m->ns, m->refused, sv);
-  fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s,%d\n", cls, tol, m->solv[sv], acc, solved,
-          acc ? (double)solved / acc : 0.0, w->wins[sv], w->ties[sv], r2, r10, same_txt,
-          m->np - acc);
+  fprintf(f, "%s,%s,%s,%d,%d,%.4f,%d,%d,%.4f,%.4f,%s,%d,%d,%d\n", cls, tol, m->solv[sv], acc,
+          solved, acc ? (double)solved / acc : 0.0, w->wins[sv], w->ties[sv], r2, r10, same_txt,
+          m->np - acc, w->lo[sv], w->hi[sv]);
   exp_tab_cell(t, 1, cls, 0);
   exp_tab_cell(t, 0, tol, 0);
   char sname[256];
   snprintf(sname, sizeof sname, "%s%s%s%s", m->solv[sv], same ? " (= " : "", same ? same_txt : "",
            same ? ")" : "");
   exp_tab_cell(t, 0, sname, 0);
-  fprintf(t, " & %d & %d & %d & %d & %.2f & %.2f \\\\\n", acc, solved, w->wins[sv], w->ties[sv], r2,
-          r10);
+  fprintf(t, " & %d & %d & %d [%d, %d] & %d & %.2f & %.2f \\\\\n", acc, solved, w->wins[sv],
+          w->lo[sv], w->hi[sv], w->ties[sv], r2, r10);
   w->solved[sv] = solved;
   w->counted[sv] = same < acc; /* left out: another's algorithm on all it takes */
   w->r10[sv] = r10;
@@ -313,14 +402,15 @@ static void winners_row(FILE *f, FILE *t, const char *cls, const char *tol, cons
 /* The winners' rows of one (class, tol) and its leaders' row.  0, or -1
  * out of memory. */
 static int winners_of(FILE *f, FILE *t, FILE *L, exp_row *rows, int nrows, const exp_tab_cols *c,
-                      const char *cls, const char *tol, double tie) {
+                      const char *cls, const char *tol, double tie, const double *dl, int nd) {
   pmat m;
   wcounts w = { 0 };
   int rc = -1;
-  if (pmat_build(rows, nrows, c, cls, tol, &m) == 0 && wcounts_alloc(&w, m.ns) == 0) {
+  if (pmat_build(rows, nrows, c, cls, tol, &m) == 0 && wcounts_alloc(&w, m.ns) == 0 &&
+      win_intervals(&m, tie, dl, nd, &w) == 0) {
     exp_profile_winners(m.np, m.ns, m.r, m.alias, tie, w.wins, w.ties);
     for (int sv = 0; sv < m.ns; sv++) winners_row(f, t, cls, tol, &m, sv, &w);
-    rc = leaders_row(L, cls, tol, &m, w.wins, w.ties, w.solved, w.counted, w.r10);
+    rc = leaders_row(L, cls, tol, &m, &w);
   }
   wcounts_free(&w);
   pmat_free(&m);
@@ -338,10 +428,14 @@ int exp_tab_write_winners(const exp_section *s, const char *base, exp_row *rows,
   winners_heads(f, t, L, base, tie, tie_why);
   char *cl[EXP_CLASS_COUNT + 8], *tl[EXP_MAX_TOLS + 8];
   int ncl, ntl, rc = 0;
+  double *dl = NULL;
+  int nd = exp_tab_rep_logs(rows, nrows, &c, &dl);
+  if (nd < 0) rc = -1;
   classes_tols(rows, nrows, &c, cl, &ncl, tl, &ntl);
   for (int a = 0; a < ncl && rc == 0; a++)
     for (int b = 0; b < ntl && rc == 0; b++)
-      rc = winners_of(f, t, L, rows, nrows, &c, cl[a], tl[b], tie);
+      rc = winners_of(f, t, L, rows, nrows, &c, cl[a], tl[b], tie, dl, nd > 0 ? nd : 0);
+  free(dl);
   exp_tab_end(t);
   return exp_outset_done(set, rc);
 }

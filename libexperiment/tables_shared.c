@@ -70,13 +70,19 @@ void exp_tab_begin(FILE *t, const char *spec, const char *const *head, int nh, c
 void exp_tab_end(FILE *t) { fprintf(t, "\\bottomrule\n\\end{tabular}\n"); }
 
 exp_tab_cols exp_tab_cols_of(exp_kind k) {
-  exp_tab_cols c = { exp_col(k, "problem"),    exp_col(k, "solver"),  exp_col(k, "tol"),
-                     exp_col(k, "status"),     exp_col(k, "time_s"),  exp_col(k, "time_q1_s"),
-                     exp_col(k, "time_q3_s"),  exp_col(k, "repeats"), exp_col(k, "class"),
-                     exp_col(k, "method"),     exp_col(k, "note"),    exp_col(k, "final"),
-                     exp_col(k, "family"),     exp_col(k, "n"),       exp_col(k, "iterations"),
-                     exp_col(k, "pivots"),     exp_col(k, "res_rel"), exp_col(k, "res_nat_inf"),
-                     exp_col(k, "res_scaled"), exp_col(k, "x_digest") };
+  exp_tab_cols c = { exp_col(k, "problem"),     exp_col(k, "solver"),
+                     exp_col(k, "tol"),         exp_col(k, "status"),
+                     exp_col(k, "time_s"),      exp_col(k, "time_q1_s"),
+                     exp_col(k, "time_q3_s"),   exp_col(k, "repeats"),
+                     exp_col(k, "class"),       exp_col(k, "method"),
+                     exp_col(k, "note"),        exp_col(k, "final"),
+                     exp_col(k, "family"),      exp_col(k, "n"),
+                     exp_col(k, "iterations"),  exp_col(k, "pivots"),
+                     exp_col(k, "res_rel"),     exp_col(k, "res_nat_inf"),
+                     exp_col(k, "res_scaled"),  exp_col(k, "x_digest"),
+                     exp_col(k, "time_min_s"),  exp_col(k, "time_total_s"),
+                     exp_col(k, "time_runs_s"), exp_col(k, "replicate"),
+                     exp_col(k, "solved"),      exp_col(k, "reported_solved") };
   return c;
 }
 
@@ -84,7 +90,63 @@ const char *exp_tab_field(const exp_row *r, int c) { return (c >= 0 && c < r->nf
 
 /* The rows that stand for one solve: every row but convergence history rows. */
 int exp_tab_is_result_row(const exp_row *r, const exp_tab_cols *c) {
-  return c->final < 0 || strcmp(exp_tab_field(r, c->final), "1") == 0;
+  return (c->final < 0 || strcmp(exp_tab_field(r, c->final), "1") == 0) &&
+         !exp_tab_is_replicate_row(r, c);
+}
+
+int exp_tab_is_replicate_row(const exp_row *r, const exp_tab_cols *c) {
+  return atoi(exp_tab_field(r, c->rep)) > 0;
+}
+
+int exp_tab_verdicts_differ(const exp_row *r, const exp_tab_cols *c) {
+  const char *own = exp_tab_field(r, c->reported);
+  return exp_tab_is_result_row(r, c) && own[0] &&
+         (atoi(own) != 0) != (strcmp(exp_tab_field(r, c->status), "converged") == 0);
+}
+
+void exp_tab_run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len) {
+  const char *it = exp_tab_field(r, c->iterations), *pv = exp_tab_field(r, c->pivots),
+             *xd = exp_tab_field(r, c->x_digest);
+  out[0] = '\0';
+  if (!it[0] || !pv[0] || (atol(it) == 0 && atol(pv) == 0)) return;
+  if (xd[0])
+    snprintf(out, len, "%s %s %s x%s", exp_tab_field(r, c->status), it, pv, xd);
+  else
+    snprintf(out, len, "%s %s %s r%s %s %s", exp_tab_field(r, c->status), it, pv,
+             exp_tab_field(r, c->res_rel), exp_tab_field(r, c->res_nat),
+             exp_tab_field(r, c->res_scaled));
+}
+
+int exp_tab_run_points(const exp_row *r, const exp_tab_cols *c, exp_wpoint *p) {
+  const char *t = exp_tab_field(r, c->time);
+  if (!t[0] || !(atof(t) > 0.0)) return 0;
+  double runs = fmax(atof(exp_tab_field(r, c->runs)), 1.0);
+  int n = 0;
+  const char *s = exp_tab_field(r, c->sample);
+  for (char *e; *s && n < EXP_TSAMPLE; s = e) {
+    double v = strtod(s, &e);
+    if (e == s) break;
+    if (v > 0.0 && isfinite(v)) p[n++].v = v;
+  }
+  if (n == 0) {
+    const char *q[3] = { exp_tab_field(r, c->q1), t, exp_tab_field(r, c->q3) };
+    for (int k = 0; k < 3; k++)
+      if (q[k][0] && atof(q[k]) > 0.0) p[n++].v = atof(q[k]);
+    if (n != 3) {
+      n = 1;
+      p[0].v = atof(t);
+    }
+  }
+  for (int k = 0; k < n; k++) p[k].w = runs / n;
+  return n;
+}
+
+const char *exp_tab_first_name(const char *solver, char *out, size_t len) {
+  size_t k = strcspn(solver, "=");
+  if (k >= len) k = len - 1;
+  memcpy(out, solver, k);
+  out[k] = '\0';
+  return out;
 }
 
 /* ---- status groups ---------------------------------------------------------------------- */
@@ -121,6 +183,20 @@ int exp_tab_coverage_names(exp_row *rows, int nrows, const exp_tab_cols *c, exp_
 void exp_tab_covset_free(exp_tab_covset *cs) {
   free(cs->cl);
   free(cs->sv);
+}
+
+int exp_tab_coverage_limits(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,
+                            const char *cls, const char *solver) {
+  int k = 0;
+  for (int i = 0; i < nrows; i++) {
+    exp_row *r = &rows[i];
+    k += exp_tab_is_result_row(r, c) && r->nf > c->cls && strcmp(r->f[c->cls], cls) == 0 &&
+         strcmp(r->f[c->solver], solver) == 0 &&
+         (!first_tol || strcmp(exp_tab_field(r, c->tol), first_tol) == 0) &&
+         strcmp(exp_tab_field(r, c->status), "refused") == 0 &&
+         strstr(exp_tab_field(r, c->note), "an implementation limit") != NULL;
+  }
+  return k;
 }
 
 void exp_tab_coverage_cell(exp_row *rows, int nrows, const exp_tab_cols *c, const char *first_tol,

@@ -38,6 +38,81 @@ static double section_noise(exp_row *rows, int nrows, const exp_tab_cols *c, int
   return v;
 }
 
+/* ---- the noise between independent passes ------------------------------------------------ */
+
+typedef struct rctx {
+  exp_row *rows;
+  const exp_tab_cols *c;
+} rctx;
+
+static int cmp_cell(const exp_row *a, const exp_row *b, const exp_tab_cols *c) {
+  int d = strcmp(exp_tab_field(a, c->problem), exp_tab_field(b, c->problem));
+  if (!d) d = strcmp(exp_tab_field(a, c->solver), exp_tab_field(b, c->solver));
+  if (!d) d = strcmp(exp_tab_field(a, c->tol), exp_tab_field(b, c->tol));
+  return d;
+}
+
+static int cmp_cell_idx(const void *pa, const void *pb, void *arg) {
+  const rctx *x = arg;
+  return cmp_cell(&x->rows[*(const int *)pa], &x->rows[*(const int *)pb], x->c);
+}
+
+/* The converged time of r, or 0. */
+static double conv_time(const exp_row *r, const exp_tab_cols *c) {
+  if (strcmp(exp_tab_field(r, c->status), "converged") != 0) return 0.0;
+  double t = atof(exp_tab_field(r, c->time));
+  return t > 0.0 && isfinite(t) ? t : 0.0;
+}
+
+int exp_tab_rep_logs(exp_row *rows, int nrows, const exp_tab_cols *c, double **out) {
+  *out = NULL;
+  if (c->rep < 0) return 0;
+  int *idx = malloc((size_t)(nrows + 1) * sizeof *idx), n = 0, k = 0;
+  *out = malloc((size_t)(nrows + 1) * sizeof **out);
+  if (!idx || !*out) {
+    free(idx);
+    free(*out);
+    *out = NULL;
+    return -1;
+  }
+  for (int i = 0; i < nrows; i++)
+    if (exp_tab_is_result_row(&rows[i], c)) idx[n++] = i;
+  rctx x = { rows, c };
+  qsort_r(idx, (size_t)n, sizeof *idx, cmp_cell_idx, &x);
+  for (int i = 0; i < nrows; i++) {
+    double tr = exp_tab_is_replicate_row(&rows[i], c) ? conv_time(&rows[i], c) : 0.0;
+    int lo = 0, hi = n;
+    while (tr > 0.0 && lo < hi) { /* the section's own row of the same cell */
+      int mid = (lo + hi) / 2;
+      if (cmp_cell(&rows[idx[mid]], &rows[i], c) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    double t0 = tr > 0.0 && lo < n && cmp_cell(&rows[idx[lo]], &rows[i], c) == 0
+                    ? conv_time(&rows[idx[lo]], c)
+                    : 0.0;
+    if (t0 > 0.0) (*out)[k++] = log(tr / t0);
+  }
+  free(idx);
+  return k;
+}
+
+/* The tie factor from the passes (exp_tie_of_logs at q = 0.9) and at the
+ * median, and the cells it rests on; NaN, NaN, 0 without replicates. */
+static void rep_noise(exp_row *rows, int nrows, const exp_tab_cols *c, double *tie90, double *tie50,
+                      int *cells) {
+  double *dl = NULL;
+  int n = exp_tab_rep_logs(rows, nrows, c, &dl);
+  *cells = n > 0 ? n : 0;
+  *tie90 = *tie50 = NAN;
+  if (n > 0) {
+    *tie90 = exp_tie_of_logs(dl, n, 0.9);
+    *tie50 = exp(exp_quantile(dl, n, 0.5)) - 1.0; /* dl is |dl|, sorted */
+  }
+  free(dl);
+}
+
 /* pinned (every task on its worker's own CPU), serial (one worker, one task
  * at a time), unpinned (GNU parallel, Slurm), or mixed. */
 static const char *placement_word(const exp_placement *pc) {
@@ -48,9 +123,15 @@ static const char *placement_word(const exp_placement *pc) {
 
 double exp_section_tie(const exp_section *s, exp_row *rows, int nrows, const char **why) {
   exp_tab_cols c = exp_tab_cols_of(s->kind);
-  int used;
-  double noise = section_noise(rows, nrows, &c, &used);
+  int used, cells;
+  double noise = section_noise(rows, nrows, &c, &used), t90, t50;
   if (noise < -1.0) noise = NAN;
+  rep_noise(rows, nrows, &c, &t90, &t50, &cells);
+  if (s->tie < 0.0 && isfinite(t90)) {
+    *why = "the noise between independent passes over the timed set: 90 % of the cells' "
+           "pass-to-pass ratios are within it (NAME_timing.csv, replicate_tie)";
+    return t90;
+  }
   *why = s->tie >= 0.0 ? "set by the section's tie"
          : isfinite(noise)
              ? "the measured between-run noise: median (q3 - q1) / median (NAME_timing.csv)"
@@ -74,9 +155,13 @@ int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int 
              "CPU, each on its own; serial: one worker, one task at a time); min_runs, min_time_s, "
              "max_time_s: the repetition rule; "
              "noise_rows: rows with two runs or more; noise: the median of their (q3 - q1) / "
-             "median; tie: the winners' tie tolerance (tie_source)\n"
+             "median; tie: the winners' tie tolerance (tie_source); replicates: the passes over "
+             "the timed set (the section's own and its replicate passes, run after every "
+             "section in another order); replicate_cells: the (problem, solver, tol) timed "
+             "converged in two passes; replicate_noise_median, replicate_tie: the ratio by which "
+             "such two times differ in half and in 90 %% of them\n"
              "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,"
-             "tie_source\n");
+             "tie_source,replicates,replicate_cells,replicate_noise_median,replicate_tie\n");
   fprintf(f, "%d,%s,", pc->serial && !pc->pinned && !pc->unpinned ? 1 : pc->cpus, how);
   exp_csv_put(f, pc->list);
   fprintf(f, ",%ld,%g,%g,%d,", s->min_runs, s->min_time, s->max_time, used);
@@ -85,8 +170,18 @@ int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int 
   else
     fprintf(f, ",");
   fprintf(f, "%g,", tie);
-  exp_csv_put(f, s->tie >= 0.0 ? "set" : isfinite(noise) ? "noise" : "default");
-  fputc('\n', f);
+  double t90, t50;
+  int cells;
+  rep_noise(rows, nrows, &c, &t90, &t50, &cells);
+  exp_csv_put(f, s->tie >= 0.0     ? "set"
+                 : isfinite(t90)   ? "replicates"
+                 : isfinite(noise) ? "noise"
+                                   : "default");
+  fprintf(f, ",%ld,%d,", s->replicates > 0 ? s->replicates : 1, cells);
+  if (isfinite(t90))
+    fprintf(f, "%g,%g\n", t50, t90);
+  else
+    fprintf(f, ",\n");
   (void)why;
   return exp_outset_done(set, 0);
 }

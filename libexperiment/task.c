@@ -316,7 +316,8 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
                    0,
                    &m.res.res,
                    xd,
-                   NULL };
+                   NULL,
+                   0.0 };
     exp_line l;
     exp_problem_row(c, &r, &l);
     exp_tctx_row(c, &l);

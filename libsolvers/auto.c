@@ -145,6 +145,11 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
  * it (its refusal into msg).  Asked only for the candidates a rule reaches,
  * so a Coulomb problem pays for one check, not for every candidate's. */
 static int takes(const auto_state *s, int k, const slv_problem *p, char *msg, size_t len) {
+  /* a candidate runs on auto's own operator: no dense copy of a CSR problem */
+  if (p->storage == SLV_CSR && !(s->sub[k]->caps & SLV_CAP_SPARSE)) {
+    slv_msgf(msg, len, "%s needs dense storage (the problem is CSR)", s->sub[k]->name);
+    return 0;
+  }
   return s->state[k] && slv_solver_accepts(s->sub[k], p, msg, len) == SLV_OK;
 }
 

@@ -304,7 +304,7 @@ const slv_solver slv_solver_dantzig = {
   .summary = "principal pivoting (Baraff/ODE dLCP) with incremental LDL^T; box, free, findex "
              "(outer passes on the friction bounds); symmetric A",
   .cite = "baraff1994",
-  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_NEEDS_SYMMETRIC,
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_NEEDS_SYMMETRIC | SLV_CAP_DENSIFY,
   /* clang-format off */
   .params =
       "most violated first; pivot zero < max(pivot_tol (" SLV_STR(SLV_DEFAULT_PIVOT_TOL) "), 16 "

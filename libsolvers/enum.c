@@ -370,8 +370,9 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
   double ncases = ldexp(pow(3.0, nbox), nlu);
   if (ncases > (double)ENUM_MAX_CASES) {
     slv_msgf(res->message, sizeof res->message,
-             "enum: 2^%d * 3^%d = %.0f cases (%d one-sided, %d box rows) exceed the limit %ld", nlu,
-             nbox, ncases, nlu, nbox, ENUM_MAX_CASES);
+             "enum: 2^%d * 3^%d = %.0f cases (%d one-sided, %d box rows) exceed the limit %ld, "
+             "an implementation limit",
+             nlu, nbox, ncases, nlu, nbox, ENUM_MAX_CASES);
     return SLV_ERR_UNSUPPORTED;
   }
   q.amax = load(op, s->D);

@@ -524,7 +524,7 @@ const slv_solver slv_solver_lemke = {
   .summary = "Lemke complementary pivoting, lexicographic, factorized basis; box/free rows and "
              "findex friction by LCP reformulation",
   .cite = "cottle1992",
-  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX,
+  .caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_DENSIFY,
   /* clang-format off */
   .params =
       "lexicographic; d = options.covering (ones); pivots > t ||y||_inf, t = "

@@ -89,7 +89,10 @@ void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
            (c & SLV_CAP_BOX) ? " box" : "",
            ((c & SLV_CAP_FREE) && !(c & SLV_CAP_ONLY_FREE)) ? " free" : "",
            (c & SLV_CAP_FINDEX) ? " findex" : "", (c & SLV_CAP_CONE) ? " cone" : "", " dense",
-           (c & SLV_CAP_SPARSE) ? " csr" : "", (c & SLV_CAP_FACTORED) ? " factored" : "");
+           (c & SLV_CAP_SPARSE)    ? " csr"
+           : (c & SLV_CAP_DENSIFY) ? " csr-as-dense"
+                                   : "",
+           (c & SLV_CAP_FACTORED) ? " factored" : "");
 }
 
 /* Rows [i0, i1) against the solver's row kinds (free, box, findex,
@@ -143,16 +146,27 @@ slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p,
   unsigned c = s->caps;
   if (msg && len > 0) msg[0] = 0;
   if (s->max_n > 0 && p->n > s->max_n) {
-    slv_msgf(msg, len, "%s takes n <= %d (n=%d)", s->name, s->max_n, p->n);
+    slv_msgf(msg, len, "%s takes n <= %d, an implementation limit (n=%d)", s->name, s->max_n, p->n);
     return SLV_ERR_UNSUPPORTED;
   }
   if (p->storage == SLV_FACTORED && !(c & SLV_CAP_FACTORED)) {
-    slv_msgf(msg, len, "%s needs an explicit A (dense%s); the problem is factored (matrix-free)",
+    slv_msgf(msg, len,
+             "%s needs an explicit A (dense%s), an implementation limit: the problem is "
+             "factored (matrix-free)",
              s->name, (c & SLV_CAP_SPARSE) ? " or CSR" : "");
     return SLV_ERR_UNSUPPORTED;
   }
-  if (p->storage == SLV_CSR && !(c & SLV_CAP_SPARSE)) {
-    slv_msgf(msg, len, "%s needs dense storage (the problem is CSR)", s->name);
+  double dense_bytes = 8.0 * (double)p->n * (double)p->n;
+  if (p->storage == SLV_CSR && !(c & SLV_CAP_SPARSE) &&
+      (!(c & SLV_CAP_DENSIFY) || dense_bytes > SLV_DENSIFY_MAX_BYTES)) {
+    if (c & SLV_CAP_DENSIFY)
+      slv_msgf(msg, len,
+               "%s needs dense storage: the CSR problem would take %.0f MB dense, over the %.0f "
+               "MB copy, an implementation limit",
+               s->name, dense_bytes / 1048576.0, SLV_DENSIFY_MAX_BYTES / 1048576.0);
+    else
+      slv_msgf(msg, len, "%s needs dense storage (the problem is CSR), an implementation limit",
+               s->name);
     return SLV_ERR_UNSUPPORTED;
   }
   if (p->ncones > 0 && !(c & SLV_CAP_CONE)) {

@@ -532,8 +532,14 @@ enum {
   SLV_CAP_ONLY_FREE = 1u << 5,       /* refuses any bounded row (direct solvers) */
   SLV_CAP_NEEDS_POS_DIAG = 1u << 6,  /* A(i,i) > 0 required */
   SLV_CAP_NEEDS_SYMMETRIC = 1u << 7, /* A = A^T required (to 1e-12 * max|A_ij|) */
-  SLV_CAP_FACTORED = 1u << 8         /* factored (matrix-free) storage A = J K^T + diag(fd) */
+  SLV_CAP_FACTORED = 1u << 8,        /* factored (matrix-free) storage A = J K^T + diag(fd) */
+  SLV_CAP_DENSIFY = 1u << 9          /* dense code only, but a CSR problem is taken: slv_solve
+                                        copies it to dense in the workspace (allocated with it,
+                                        n_max x n_max) when 8 n_max^2 bytes <=
+                                        SLV_DENSIFY_MAX_BYTES; past that a refusal, an
+                                        implementation limit (docs/solvers.md, "Storage") */
 };
+#define SLV_DENSIFY_MAX_BYTES (256.0 * 1024 * 1024)
 
 typedef struct slv_solver slv_solver;
 struct slv_solver {
@@ -661,7 +667,11 @@ typedef slv_status (*slv_plugin_init_fn)(const char *origin, char *msg, size_t m
  * dense csr"; buf of size len. */
 SLV_API void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len);
 
-/* Can solver s take problem p?  SLV_OK if yes, else SLV_ERR_UNSUPPORTED and msg. */
+/* Can solver s take problem p?  SLV_OK if yes, else SLV_ERR_UNSUPPORTED and msg.
+ * A refusal that is an implementation limit of this library, not a
+ * property of the method (a dense-only code on a CSR problem past the
+ * densify cap, a dense-only code on factored storage, enum's n or case
+ * cap), says so in msg: "an implementation limit". */
 SLV_API slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *msg,
                                       size_t msglen);
 

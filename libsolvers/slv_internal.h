@@ -121,6 +121,8 @@ struct slv_workspace {
   double *xstart, *wstart; /* size n_max each: the start of a solve that a time limit or a
                               cancel callback may stop, and its w (workspace.c, keep_start) */
   void *state;             /* solver->impl->state_size bytes, zeroed at creation */
+  double *dense;           /* n_max x n_max: a CSR problem copied for a SLV_CAP_DENSIFY
+                              solver (workspace.c; NULL past SLV_DENSIFY_MAX_BYTES) */
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */

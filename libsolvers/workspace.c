@@ -30,7 +30,10 @@
  *      (error), the failure (warning) or the convergence (info).
  * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
  * answers, messages and bits of one thread (docs/solver-machinery.md, "Threads").
- * Only slv_workspace_new allocates; the problem is only read, so threads
+ * Only slv_workspace_new allocates, the dense copy of a CSR problem for a
+ * solver with dense code only (SLV_CAP_DENSIFY: lemke, dantzig) included
+ * (n_max x n_max, under SLV_DENSIFY_MAX_BYTES), filled at each such solve
+ * (densify: its time is the solve's); the problem is only read, so threads
  * may share it (one workspace each).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -52,6 +55,7 @@ void slv_workspace_free(slv_workspace *ws) {
   free(ws->wstart);
   free(ws->history);
   free(ws->history_time);
+  free(ws->dense);
   free(ws);
 }
 
@@ -75,6 +79,13 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
   ws->state = calloc(1, state_size > 0 ? state_size : 1);
   if (!ws->w || !ws->xbest || !ws->xstart || !ws->wstart || !ws->state ||
       slv_op_buf_alloc(&ws->op, n_max))
+    goto fail;
+  /* the dense copy of a CSR problem for a solver with dense code only
+   * (docs/solvers.md, "Storage"); none past the cap: such a CSR problem is
+   * refused (slv_solver_accepts) */
+  if ((s->caps & SLV_CAP_DENSIFY) && !(s->caps & SLV_CAP_SPARSE) &&
+      8.0 * (double)m * (double)m <= SLV_DENSIFY_MAX_BYTES &&
+      !(ws->dense = malloc(m * m * sizeof *ws->dense)))
     goto fail;
   if (opt->record_history) {
     ws->history_cap = opt->max_iter + 1;
@@ -468,12 +479,44 @@ static slv_status check_inputs(const slv_workspace *ws, const slv_problem *p,
   return SLV_OK;
 }
 
+/* A CSR problem for a solver with dense code only (SLV_CAP_DENSIFY;
+ * slv_solver_accepts checked the cap): A copied column-major into the
+ * workspace's copy (duplicates summed, as the CSR product does), *dp the
+ * same problem on it.  SLV_OK, or SLV_ERR_UNSUPPORTED when the workspace
+ * has no copy (its n_max past the cap). */
+static slv_status densify(slv_workspace *ws, const slv_problem *p, slv_problem *dp,
+                          slv_result *res) {
+  size_t n = (size_t)p->n;
+  if (!ws->dense) {
+    slv_msgf(res->message, sizeof res->message,
+             "%s needs dense storage: a workspace of n_max=%d has no dense copy (over %.0f MB), "
+             "an implementation limit",
+             ws->solver->name, ws->n_max, SLV_DENSIFY_MAX_BYTES / 1048576.0);
+    return SLV_ERR_UNSUPPORTED;
+  }
+  memset(ws->dense, 0, n * n * sizeof *ws->dense);
+  for (size_t i = 0; i < n; i++)
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) ws->dense[i + (size_t)p->Aj[k] * n] += p->Ax[k];
+  *dp = *p;
+  dp->storage = SLV_DENSE;
+  dp->A = ws->dense;
+  dp->lda = p->n > 0 ? p->n : 1;
+  dp->Ap = dp->Aj = NULL;
+  dp->Ax = NULL;
+  return SLV_OK;
+}
+
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                 double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
   if (ws) res->method = ws->solver->name;
   slv_status st = check_inputs(ws, p, opt, x, res);
   if (st) return refuse(res, st);
+  slv_problem dp;
+  if (p->storage == SLV_CSR && !(ws->solver->caps & SLV_CAP_SPARSE)) {
+    if ((st = densify(ws, p, &dp, res))) return refuse(res, st);
+    p = &dp;
+  }
   if (!opt->warm_start) slv_start_point(p, x); /* P(0) */
   if (stoppable(opt)) memcpy(ws->xstart, x, (size_t)p->n * sizeof *x);
   double *wb = w ? w : ws->w;

@@ -31,7 +31,7 @@ rows() { grep -v '^#' "$1" | tail -n +2; }
 # untimed FILE: the rows without the columns that are measurements of time
 untimed() {
   hdr=$(grep -v '^#' "$1" | head -n 1)
-  drop=$(printf '%s\n' "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^(time_s|time_min_s|time_q1_s|time_q3_s|repeats|time_total_s)$/) printf "%d ", i }')
+  drop=$(printf '%s\n' "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^(time_s|time_min_s|time_q1_s|time_q3_s|repeats|time_total_s|time_runs_s)$/) printf "%d ", i }')
   grep -v '^#' "$1" | awk -F, -v drop="$drop" 'BEGIN { n = split(drop, d, " "); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
     { s = ""; for (i = 1; i <= NF; i++) if (!(i in skip)) s = s $i ","; print s }'
 }
@@ -134,7 +134,7 @@ fi
 # the solve stopped at the limit keeps its answer: one run that lasted the limit at least,
 # its residual (pgs's best iterate on the planted problem: far below 1, not 0), not solved
 # (res_scaled counted from the end: the quoted note before it holds commas)
-r=$(rows "$T/pl/slow.csv" | awk -F, '$5 == "1e-30" {print $11, ($9 >= 0.3), ($(NF-5) != "" && $(NF-5) + 0 > 0 && $(NF-5) + 0 < 1e-3), $14}')
+r=$(rows "$T/pl/slow.csv" | awk -F, '$5 == "1e-30" {print $11, ($9 >= 0.3), ($(NF-8) != "" && $(NF-8) + 0 > 0 && $(NF-8) + 0 < 1e-3), $14}')
 if [ "$r" = "1 1 1 0" ]; then
   pass "planted: the time-limited solve reports its best iterate (one run, its time, res_scaled)"
 else

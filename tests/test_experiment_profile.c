@@ -326,6 +326,113 @@ static void test_quantiles(void) {
   TST_CLOSE(exp_quantile(&one, 1, 0.25), 7.0, 0, 0);
 }
 
+/* Pooled runs (issue 65, point 3): weights 1 give the ordinary median
+ * (1 2 3 4: 2.5; 1..5: 3); runs {3, 3} of one name and {1, 1, 1} of
+ * another: W = 5, half 2.5, sorted 1 1 1 3 3: the cumulative weight 3
+ * passes 2.5 at the third run: 1.  A sample of 20 runs keeps 16 quantiles
+ * (j + 1/2) / 16; of 3 runs, the runs. */
+static void test_pooled(void) {
+  exp_wpoint a[4] = { { 4, 1 }, { 1, 1 }, { 3, 1 }, { 2, 1 } };
+  TST_CLOSE(exp_weighted_quantile(a, 4, 0.5), 2.5, 0, 1e-15);
+  exp_wpoint b[5] = { { 5, 1 }, { 1, 1 }, { 3, 1 }, { 2, 1 }, { 4, 1 } };
+  TST_CLOSE(exp_weighted_quantile(b, 5, 0.5), 3.0, 0, 0);
+  exp_wpoint c[2] = { { 3, 2 }, { 1, 3 } }; /* two rows: medians 3 (2 runs), 1 (3 runs) */
+  TST_CLOSE(exp_weighted_quantile(c, 2, 0.5), 1.0, 0, 0);
+  CU_ASSERT(isnan(exp_weighted_quantile(c, 0, 0.5)));
+  double t[20], u[3] = { 3, 1, 2 };
+  for (int k = 0; k < 20; k++) t[k] = 20 - k;
+  exp_tsum s;
+  exp_time_summary(t, 20, &s);
+  CU_ASSERT_EQUAL(s.nsample, EXP_TSAMPLE);
+  TST_CLOSE(s.sample[0], 1.0 + 19.0 * 0.5 / 16, 0, 1e-14);
+  TST_CLOSE(s.sample[15], 1.0 + 19.0 * 15.5 / 16, 0, 1e-14);
+  exp_time_summary(u, 3, &s);
+  CU_ASSERT_EQUAL(s.nsample, 3);
+  TST_CLOSE(s.sample[0], 1.0, 0, 0);
+  TST_CLOSE(s.sample[2], 3.0, 0, 0);
+}
+
+/* A profile CSV's row: problem p, solver s, time t (median of `runs`
+ * runs whose sample is `sample`), x digest xd. */
+static void prof_row(char *buf, size_t len, const char *p, const char *s, const char *t,
+                     const char *runs, const char *xd, const char *sample) {
+  size_t o = strlen(buf);
+  snprintf(buf + o, len - o,
+           "%s,lcp,3,%s,1e-08,converged,5,0,%s,%s,%s,1e-10,1e-10,1,LCP,9,0,1,%s,%s,%s,library,,"
+           "1,1e-10,,,,%s,,%s\n",
+           p, s, t, t, runs, s, t, t, xd, sample);
+}
+
+/* The profile's rho at tau = 1 of solver `name` (the first row of its
+ * curve), or -1 when the curve has no such solver. */
+static double rho_at_1(const char *curves, const char *name) {
+  char want[64];
+  snprintf(want, sizeof want, "\n1e-08,%s,1.000000e+00,", name);
+  const char *l = strstr(curves, want);
+  if (!l) return -1.0;
+  l += strlen(want);
+  l = strchr(l, ',') + 1; /* log2_tau */
+  return atof(l);
+}
+
+/* Identical algorithms, one entry (issue 65, points 3 and 4).  A and B
+ * have the same trace (5 iterations, x digest aa) on p1 and p2: one entry
+ * "A=B" whose time on p1 is the median of A's runs {3, 3} and B's {1, 1,
+ * 1} pooled: 1, faster than C (2): A=B has rho(1) = 1 (both problems),
+ * C 0.  The old rule gave A and B each A's median 3 against C's 2 (tau
+ * 1.5) and C rho(1) = 1/2.  D is A's algorithm on p1 only (digest aa) and
+ * its own on p2 (bb): a rival of its own, whose p1 runs {0.5 x 4} pool
+ * with A's there (median of 3 3 0.5 0.5 0.5 0.5 1 1 1: 1). */
+static void test_same_one_entry(void) {
+  char csv[8192];
+  snprintf(csv, sizeof csv, "%s\n", exp_csv_header(EXP_PROFILE));
+  prof_row(csv, sizeof csv, "p1", "A", "3", "2", "aa", "3 3");
+  prof_row(csv, sizeof csv, "p1", "B", "1", "3", "aa", "1 1 1");
+  prof_row(csv, sizeof csv, "p1", "C", "2", "1", "cc", "2");
+  prof_row(csv, sizeof csv, "p2", "A", "1", "1", "ab", "1");
+  prof_row(csv, sizeof csv, "p2", "B", "1", "1", "ab", "1");
+  prof_row(csv, sizeof csv, "p2", "C", "4", "1", "cd", "4");
+  char *out = NULL, err[256];
+  CU_ASSERT_EQUAL_FATAL(exp_profile_of_csv(csv, &out, err, sizeof err), 0);
+  TST_CLOSE(rho_at_1(out, "A=B"), 1.0, 0, 0);
+  TST_CLOSE(rho_at_1(out, "C"), 0.0, 0, 0);
+  CU_ASSERT(rho_at_1(out, "A") < 0 && rho_at_1(out, "B") < 0);
+  free(out);
+  /* D: A's algorithm on p1 only; on p1 the pooled time of A=B and D is 1 */
+  prof_row(csv, sizeof csv, "p1", "D", "0.5", "4", "aa", "0.5 0.5 0.5 0.5");
+  prof_row(csv, sizeof csv, "p2", "D", "0.5", "1", "dd", "0.5");
+  CU_ASSERT_EQUAL_FATAL(exp_profile_of_csv(csv, &out, err, sizeof err), 0);
+  TST_CLOSE(rho_at_1(out, "A=B"), 0.5, 0, 0); /* p1 (pooled 1 = the best), not p2 */
+  TST_CLOSE(rho_at_1(out, "D"), 1.0, 0, 0);   /* p1 (the same pooled 1), p2 alone */
+  free(out);
+}
+
+/* Noise between passes (issue 65, point 2): |log ratios| 0, log 1.05,
+ * log 1.1, log 1.2, log 1.3; at q = 0.5 the middle one: tie 0.1; at q =
+ * 0.9, h = 3.6: exp(log 1.2 + 0.6 (log 1.3 - log 1.2)) - 1.  Win
+ * intervals: two problems where A is twice as fast: every resample gives
+ * A 2 wins ([2, 2]), B [0, 0]; when B is the faster on p2, a resample
+ * holds p1 twice, p2 twice or one each: A's wins 0 to 2 ([0, 2]).  Times
+ * perturbed by pass-to-pass ratios of e^10 mix even the first case. */
+static void test_pass_noise(void) {
+  double dl[5] = { log(1.1), -log(1.2), log(1.05), 0.0, -log(1.3) }, d2[5];
+  memcpy(d2, dl, sizeof dl);
+  TST_CLOSE(exp_tie_of_logs(dl, 5, 0.5), 0.1, 0, 1e-12);
+  TST_CLOSE(exp_tie_of_logs(d2, 5, 0.9), exp(log(1.2) + 0.6 * (log(1.3) - log(1.2))) - 1, 0, 1e-12);
+  CU_ASSERT(isnan(exp_tie_of_logs(dl, 0, 0.9)));
+  enum { B = 199 };
+  double tw[4], rw[4], q[B], t1[4] = { 1, 2, 1, 2 }, t2[4] = { 1, 2, 2, 1 };
+  int aw[4], wins[2 * B], tmp[4], lo[2], hi[2];
+  exp_boot_work w = { tw, rw, q, aw, wins, tmp };
+  exp_profile_win_interval(2, 2, t1, NULL, 0.05, NULL, 0, B, 7, &w, lo, hi);
+  CU_ASSERT(lo[0] == 2 && hi[0] == 2 && lo[1] == 0 && hi[1] == 0);
+  exp_profile_win_interval(2, 2, t2, NULL, 0.05, NULL, 0, B, 7, &w, lo, hi);
+  CU_ASSERT(lo[0] == 0 && hi[0] == 2 && lo[1] == 0 && hi[1] == 2);
+  double big[1] = { 10.0 };
+  exp_profile_win_interval(2, 2, t1, NULL, 0.05, big, 1, B, 7, &w, lo, hi);
+  CU_ASSERT(lo[0] == 0 && hi[0] == 2 && lo[1] == 0 && hi[1] == 2);
+}
+
 static void test_repeat_rule(void) {
   CU_ASSERT_EQUAL(exp_repeat_done(5, 0.1, 5, 0.1, 2.0), 1);
   CU_ASSERT_EQUAL(exp_repeat_done(4, 1.0, 5, 0.1, 2.0), 0);
@@ -598,6 +705,9 @@ int main(void) {
   CU_add_test(s, "solved: the library's verdict, not res_rel", test_judge);
   CU_add_test(s, "winners and ties at tau = 1", test_winners);
   CU_add_test(s, "quantiles (type 7)", test_quantiles);
+  CU_add_test(s, "runs pooled over identical algorithms", test_pooled);
+  CU_add_test(s, "identical algorithms: one entry, runs pooled", test_same_one_entry);
+  CU_add_test(s, "noise between passes, win intervals", test_pass_noise);
   CU_add_test(s, "repetition rule", test_repeat_rule);
   CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);
   CU_add_test(s, "leaders of a winners table", test_leaders);

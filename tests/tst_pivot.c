@@ -1,6 +1,8 @@
 /* tst_pivot.c -- see tst_pivot.h. */
 #include "tst_pivot.h"
 
+#include <CUnit/CUnit.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -96,4 +98,35 @@ const char *tst_log_find(const tst_log *log, const char *prefix) {
   for (const char *s = log->text; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL)
     if (strncmp(s, prefix, k) == 0) return s;
   return NULL;
+}
+
+/* The run of solver s on p in a workspace of its own. */
+static slv_status run_on(const slv_solver *s, const slv_problem *p, const slv_options *o, double *x,
+                         slv_result *res) {
+  slv_workspace *ws = NULL;
+  if (slv_workspace_new(s, p->n, o, &ws)) return SLV_ERR_NOMEM;
+  slv_status st = slv_solve(ws, p, o, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+void tst_csr_as_dense(const slv_solver *s, const slv_options *o) {
+  int Ap[4] = { 0, 2, 5, 7 }, Aj[7] = { 0, 1, 0, 1, 2, 1, 2 };
+  double Ax[7] = { 2, 1, 1, 3, 1, 1, 2 }, bc[3] = { -1, 2, -3 };
+  double Ad[9] = { 2, 1, 0, 1, 3, 1, 0, 1, 2 }, xc[3], xd[3];
+  slv_problem c = slv_problem_empty(), d = slv_problem_empty();
+  c.n = d.n = 3;
+  c.storage = SLV_CSR;
+  c.Ap = Ap;
+  c.Aj = Aj;
+  c.Ax = Ax;
+  c.b = d.b = bc;
+  d.A = Ad;
+  d.lda = 3;
+  slv_result rc, rd;
+  CU_ASSERT_EQUAL(run_on(s, &c, o, xc, &rc), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(run_on(s, &d, o, xd, &rd), SLV_CONVERGED);
+  CU_ASSERT(fabs(xc[0] - 0.5) < 1e-14 && fabs(xc[1]) < 1e-14 && fabs(xc[2] - 1.5) < 1e-14);
+  CU_ASSERT(memcmp(xc, xd, sizeof xc) == 0);
+  CU_ASSERT_EQUAL(rc.pivots, rd.pivots);
 }

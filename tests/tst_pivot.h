@@ -34,6 +34,13 @@ void tst_stack(const slv_problem *f, int K, double *A, double *b, double *lo, do
 slv_problem tst_dense(int n, const double *A, int lda, const double *b, const double *lo,
                       const double *hi);
 
+/* A CSR problem is copied to dense and solved by solver s (SLV_CAP_DENSIFY,
+ * issue 65: a refusal that was an implementation limit): A = [2 1 0; 1 3 1;
+ * 0 1 2], b = (-1, 2, -3) has x = (1/2, 0, 3/2) (rows 1 and 3 active:
+ * 2 x1 = 1, 2 x3 = 3; w2 = 1/2 + 3/2 + 2 = 4 > 0); asserts converged, that
+ * x, the same x bit for bit and the same pivots as the dense problem's. */
+void tst_csr_as_dense(const slv_solver *s, const slv_options *o);
+
 /* x of the LCP (A, b) of n <= 16 rows by the exhaustive oracle "enum";
  * its status. */
 slv_status tst_enum_solve(int n, const double *A, const double *b, double *x);

@@ -421,7 +421,11 @@ def profile(results, *, as_frame=None, figure=None):
     -------
     numpy structured array or pandas.DataFrame
         tol, solver, tau, log2_tau, rho, solved_share, problems (those the
-        solver accepts: its denominator), class, refused (those it refused).
+        solver accepts: its denominator), class, refused (those it refused),
+        rho_all, solved_share_all, problems_all (a refusal counted as a
+        failure, over all the class's problems).  Solvers that ran the same
+        algorithm everywhere are one entry, "A=B", their runs pooled
+        (experiments/README.md, "Tasks, timing and statuses").
 
     Raises
     ------

@@ -121,6 +121,7 @@ def _results(times):
             r["time_s"] = t if t else np.nan
             r["solved"] = 1 if t else 0
             r["class"], r["method"] = "lcp", solver
+            r["reported_solved"] = np.nan  # a built-in solver: no verdict of its own
             k += 1
     return rows
 
@@ -130,7 +131,8 @@ def test_profile_of_hand_worked_times():
     # rho_t(1) = 2/3, rho_t(2) = 1
     pr = lcplab.profile(_results({"s": [1.0, 4.0, None], "t": [2.0, 2.0, 3.0]}), as_frame=False)
     assert pr.dtype.names == ("tol", "solver", "tau", "log2_tau", "rho", "solved_share",
-                              "problems", "class", "refused")
+                              "problems", "class", "refused", "rho_all", "solved_share_all",
+                              "problems_all")
 
     def rho(solver, tau):
         rows = pr[(pr["solver"] == solver) & (pr["tau"] <= tau * (1 + 1e-12))]
