@@ -82,11 +82,14 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
     goto fail;
   /* the dense copy of a CSR problem for a solver with dense code only
    * (docs/solvers.md, "Storage"); none past the cap: such a CSR problem is
-   * refused (slv_solver_accepts) */
+   * refused (slv_solver_accepts).  Untouched until a CSR problem comes, so
+   * a dense problem's workspace holds no more memory than before; where the
+   * address space is capped (a campaign's memory limit) and the copy does
+   * not fit, the workspace is made without it and a CSR problem is refused
+   * as an implementation limit (densify), a dense one solved as before. */
   if ((s->caps & SLV_CAP_DENSIFY) && !(s->caps & SLV_CAP_SPARSE) &&
-      8.0 * (double)m * (double)m <= SLV_DENSIFY_MAX_BYTES &&
-      !(ws->dense = malloc(m * m * sizeof *ws->dense)))
-    goto fail;
+      8.0 * (double)m * (double)m <= SLV_DENSIFY_MAX_BYTES)
+    ws->dense = malloc(m * m * sizeof *ws->dense);
   if (opt->record_history) {
     ws->history_cap = opt->max_iter + 1;
     ws->history = malloc((size_t)ws->history_cap * sizeof *ws->history);
