@@ -511,6 +511,8 @@ typedef struct exp_source {
                                     and extension */
   char *model;                   /* SCENE: the model file of a line `scene model=FILE`
                                     (resolved, malloc'd), NULL for a named scene */
+  int approximate;               /* SCENE with a model: the line's approximate=yes
+                                    (libmodels' mdl_read_options.approximate) */
   char (*params)[EXP_PARAM_MAX]; /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
                                           with the first; NULL: none) */
   int nparams;
@@ -551,6 +553,8 @@ typedef struct exp_external {
   int available;   /* requires found (or none) */
   int uses_repeat; /* the template names {repeat}: a process times several solves */
   int scene;       /* kind=scene: a scene peer (exp_scene_ext_keys), for scenes sections */
+  int takes_scene; /* a scene peer whose template names {scene}: it runs the named scenes */
+  int takes_model; /* a scene peer whose template names {model}: it runs model files */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
@@ -559,9 +563,10 @@ typedef struct exp_external {
 #define EXP_EXT_MAX_VALS 16
 extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
 /* A scene peer's placeholders (kind=scene): {scene} {steps} {dt}
- * {max_iter} {friction} {time_limit}, then {params}, the scene's parameters
- * as the words --KEY VALUE (experiments/README.md, "Scene peers"). */
-#define EXP_SCENE_EXT_NKEYS 6
+ * {max_iter} {friction} {time_limit} {model}, then {params}, the scene's
+ * parameters as the words --KEY VALUE (experiments/CAMPAIGNS.md, "Scene
+ * peers"). */
+#define EXP_SCENE_EXT_NKEYS 7
 extern const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS];
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,

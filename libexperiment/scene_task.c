@@ -472,6 +472,11 @@ void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *fr
   }
   exp_line_str(l, status);
   exp_line_str(l, note);
+  /* after note: the columns before it keep their places (exp_scenes.gp) */
+  if (r)
+    num_or_empty(l, r->joint_error_max);
+  else
+    exp_line_empty(l);
 }
 
 /* The state of a summary run between its steps. */
