@@ -21,7 +21,9 @@
  *                                w.(I w) / 2 - m g.c (c the centre of mass,
  *                                I the world inertia): dyn_world_energy's sum;
  *   max_penetration              one collision pass on the final state
- *                                (mj_fwdPosition), the largest -dist;
+ *                                (mj_forward: mj_step leaves positions,
+ *                                velocities and contacts of the state
+ *                                before its step), the largest -dist;
  *   max_body_displacement        the largest |c_end - c_start|;
  *   joint_error_max              the largest distance by which a connect or
  *                                weld equality is open (|efc_pos| of its
@@ -219,8 +221,8 @@ static int step_all(const mjModel *m, mjData *d, run *r) {
   return 0;
 }
 
-static double max_penetration(const mjModel *m, mjData *d) {
-  mj_fwdPosition(m, d);
+/* After mj_forward on the final state. */
+static double max_penetration(const mjData *d) {
   double p = 0;
   for (int i = 0; i < d->ncon; i++)
     if (-d->contact[i].dist > p) p = -d->contact[i].dist;
@@ -245,8 +247,9 @@ static void print_summary(const mjModel *m, mjData *d, run *r) {
   double mean = 0, wall = 0;
   for (long k = 0; k < r->timed; k++) mean += tt[k] / (double)r->timed;
   for (long k = 0; k < r->K; k++) wall += r->t[k];
+  mj_forward(m, d); /* mj_step leaves the derived quantities of the state before its step */
   double kin, E1 = energy(m, d, &kin);
-  double disp = max_displacement(m, d, r->c0), pen = max_penetration(m, d);
+  double disp = max_displacement(m, d, r->c0), pen = max_penetration(d);
   int nbod = 0, nwarn = 0;
   for (int b = 1; b < m->nbody; b++) nbod += moves(m, b);
   for (int i = 0; i < mjNWARNING; i++) nwarn += d->warning[i].number;
