@@ -309,6 +309,15 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
       return exp_cfg_error(ps, "scene solver", "unknown solver '%s' (known: %s)", v, list);
     }
     snprintf(src->solver, sizeof src->solver, "%s", v);
+  } else if (IS("name")) {
+    if (!src->model || kind != EXP_SCENES)
+      return exp_cfg_error(ps, "scene",
+                           "name= names a model file's runs in a scenes section (scene model=FILE)");
+    if (!v[0] || strlen(v) >= sizeof src->scene ||
+        strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(v))
+      return exp_cfg_error(ps, "scene name", "expected letters, digits, '_-.' (at most %d), got '%s'",
+                           (int)sizeof src->scene - 1, v);
+    snprintf(src->scene, sizeof src->scene, "%s", v);
   } else if (IS("approximate")) {
     if (!src->model)
       return exp_cfg_error(ps, "scene", "approximate= is for model files (scene model=FILE)");

@@ -17,8 +17,9 @@
 #   - tests/models/quadruped.urdf (a free root, 8 hinges, sphere feet):
 #     energy_start agrees to the CSV's 7 digits (the same bodies, masses, poses in
 #     both), MuJoCo's joint error 0 (a tree holds its joints exactly);
-#   - humanoid.xml with approximate=yes: both rows ok, lcplab's start energy
-#     within 1 % of MuJoCo's (the chain bodies' 1 % masses);
+#   - humanoid.xml with approximate=yes name=hum: both rows ok, lcplab's
+#     start energy within 1 % of MuJoCo's (the chain bodies' 1 % masses),
+#     the rows' scene hum, params "model=humanoid.xml approximate=yes";
 #   - a named scene in a peer that takes only {model}: a row refused;
 #     approximate= on a named scene, or not yes/no: exit 2 naming the key;
 #   - the harness itself: a file MuJoCo cannot load, or a bad option: exit 2.
@@ -77,6 +78,11 @@ for s in pgs mujoco; do
   fi
 done
 [ "$ok" = 1 ] && pass "a falling box: lcplab and MuJoCo at the file's step, 0.0086328 m, the same energies"
+if [ "$(col "$csv" mujoco params)" = model=box.xml ] && [ "$(col "$csv" mujoco scene)" = box ]; then
+  pass "a model line's row: scene the file's base name, params model=box.xml"
+else
+  fail "a model line's row" "scene '$(col "$csv" mujoco scene)', params '$(col "$csv" mujoco params)'"
+fi
 
 # ---- the quadruped: the same bodies ----------------------------------------------
 
@@ -95,12 +101,14 @@ fi
 
 H=/usr/share/mujoco/model/humanoid/humanoid.xml
 if [ -f "$H" ]; then
-  run_exp hum "scene model=$H approximate=yes steps=10"
+  run_exp hum "scene model=$H name=hum approximate=yes steps=10"
   csv=$T/hum/hum.csv
   a=$(col "$csv" pgs energy_start)
   b=$(col "$csv" mujoco energy_start)
   if [ "$rc" -eq 0 ] && [ "$(col "$csv" pgs status)" = ok ] &&
-    [ "$(col "$csv" mujoco status)" = ok ] && awk_true "($a - $b)^2 < 1e-4 * $b^2"; then
+    [ "$(col "$csv" mujoco status)" = ok ] && awk_true "($a - $b)^2 < 1e-4 * $b^2" &&
+    [ "$(col "$csv" pgs scene)" = hum ] &&
+    [ "$(col "$csv" pgs params)" = "model=humanoid.xml approximate=yes" ]; then
     pass "humanoid.xml approximate=yes: both run, start energy $a / $b J"
   else
     fail "humanoid.xml side by side" "exit $rc, energy $a / $b: $(cat "$T/err")"
