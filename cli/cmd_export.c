@@ -151,8 +151,8 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   int rc = cli_world_build("export", &wa, wp, &K);
   if (rc >= 0) return rc;
   dyn_world *w = *wp;
-  export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log(), condense },
-                     every, 0, 0, 0 };
+  export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log(), condense }, every, 0, 0,
+                     0 };
 
   struct stat st;
   if (stat(dir, &st) == 0) {

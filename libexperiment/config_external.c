@@ -59,10 +59,9 @@ static int external_opt(const exp_cfg_parser *ps, exp_external *e, const char *k
   return -1;
 }
 
-const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS] = { "{scene}",    "{steps}",
-                                                              "{dt}",       "{max_iter}",
-                                                              "{friction}", "{time_limit}",
-                                                              "{model}" };
+const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS] = {
+  "{scene}", "{steps}", "{dt}", "{max_iter}", "{friction}", "{time_limit}", "{model}"
+};
 
 const char *const exp_ext_keys[EXP_EXT_NKEYS] = { "{in}", "{out}",   "{tol}",        "{max_iter}",
                                                   "{n}",  "{class}", "{time_limit}", "{repeat}" };

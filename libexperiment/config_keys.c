@@ -311,11 +311,12 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
     snprintf(src->solver, sizeof src->solver, "%s", v);
   } else if (IS("name")) {
     if (!src->model || kind != EXP_SCENES)
-      return exp_cfg_error(ps, "scene",
-                           "name= names a model file's runs in a scenes section (scene model=FILE)");
+      return exp_cfg_error(
+          ps, "scene", "name= names a model file's runs in a scenes section (scene model=FILE)");
     if (!v[0] || strlen(v) >= sizeof src->scene ||
         strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(v))
-      return exp_cfg_error(ps, "scene name", "expected letters, digits, '_-.' (at most %d), got '%s'",
+      return exp_cfg_error(ps, "scene name",
+                           "expected letters, digits, '_-.' (at most %d), got '%s'",
                            (int)sizeof src->scene - 1, v);
     snprintf(src->scene, sizeof src->scene, "%s", v);
   } else if (IS("approximate")) {
@@ -376,7 +377,8 @@ static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw)
     int rc = model_scene(ps, src, w[1] + 6);
     for (int k = 2; rc < 0 && k < nw; k++) {
       const char *eq = strchr(w[k], '=');
-      if (!eq || eq == w[k]) return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
+      if (!eq || eq == w[k])
+        return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
       rc = scene_key(ps, src, w[k], s->kind);
     }
     return rc < 0 ? model_check(ps, src) : rc;

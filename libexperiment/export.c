@@ -251,10 +251,11 @@ static int step_problem(const exp_export *e, const dyn_run_step *st, const slv_p
   memset(c, 0, sizeof *c);
   if (!e->condense || jr == 0) return 1;
   if (jr >= p->n) {
-    exp_say(e->log, EXP_SAY_ERROR,
-            "export: step %ld: --condense-joints: the step has joint rows but no contact rows (skip "
-            "it with --every, or export without --condense-joints)",
-            k);
+    exp_say(
+        e->log, EXP_SAY_ERROR,
+        "export: step %ld: --condense-joints: the step has joint rows but no contact rows (skip "
+        "it with --every, or export without --condense-joints)",
+        k);
     return 0;
   }
   if (p->storage == SLV_FACTORED || !condense(p, x, jr, c, err, sizeof err)) {
@@ -263,7 +264,8 @@ static int step_problem(const exp_export *e, const dyn_run_step *st, const slv_p
     condensed_free(c);
     return 0;
   }
-  snprintf(name, nlen, "%s_step%06ld: joint rows condensed at the step's answer (%d eliminated, %d at a bound)",
+  snprintf(name, nlen,
+           "%s_step%06ld: joint rows condensed at the step's answer (%d eliminated, %d at a bound)",
            e->scene, k, c->ne, jr - c->ne);
   *out = &c->p, *xo = c->x;
   return 1;

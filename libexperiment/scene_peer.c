@@ -43,10 +43,17 @@ static void peer_argv(const exp_external *e, const exp_source *src, long K,
   snprintf(a->num[1], sizeof a->num[1], "%.17g", set->dt);
   snprintf(a->num[2], sizeof a->num[2], "%d", set->opt.max_iter);
   snprintf(a->num[3], sizeof a->num[3], "%g", limit);
-  const char *fixed[4 + EXP_SCENE_EXT_NKEYS] = {
-    "sh", "-c", e->command, "sh", src->scene, a->num[0], a->num[1], a->num[2], fric, a->num[3],
-    src->model ? src->model : ""
-  };
+  const char *fixed[4 + EXP_SCENE_EXT_NKEYS] = { "sh",
+                                                 "-c",
+                                                 e->command,
+                                                 "sh",
+                                                 src->scene,
+                                                 a->num[0],
+                                                 a->num[1],
+                                                 a->num[2],
+                                                 fric,
+                                                 a->num[3],
+                                                 src->model ? src->model : "" };
   int k = 0;
   for (; k < 4 + EXP_SCENE_EXT_NKEYS; k++) a->argv[k] = (char *)fixed[k];
   const char *v = e->vals;

@@ -159,8 +159,8 @@ slv_status slv_condense_rows(const slv_problem *p, const double *x, const unsign
     /* [A' b'] -= A_KE X */
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nk, nk, ne, -1.0, AKE, nk, X, ne, 1.0,
                 Ak, nk);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, nk, ne, -1.0, AKE, nk, X + (size_t)nk * ne, 1, 1.0,
-                bk, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, nk, ne, -1.0, AKE, nk, X + (size_t)nk * ne, 1, 1.0, bk,
+                1);
   }
   if (neliminated) *neliminated = ne;
   free(X), free(AKE), free(D), free(cls), free(idx), free(c);

@@ -13,31 +13,19 @@
  *   - two equal free rows (A_EE singular): SLV_ERR_UNSUPPORTED, said.
  */
 #include "slv.h"
+#include "tst_pivot.h"
 #include "tst_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static slv_problem dense_problem(int n, const double *A, const double *b, const double *lo,
-                                 const double *hi) {
-  slv_problem p = slv_problem_empty();
-  p.n = n;
-  p.storage = SLV_DENSE;
-  p.A = A;
-  p.lda = n;
-  p.b = b;
-  p.lo = lo;
-  p.hi = hi;
-  return p;
-}
-
 static void test_by_hand(void) {
   const double A[9] = { 4, 1, 1, 1, 3, 1, 1, 1, 2 }, b[3] = { 1, 2, -3 };
   const double lo[3] = { -INFINITY, -0.5, 0 }, hi[3] = { INFINITY, 0.5, INFINITY };
   const double x[3] = { 0.7, 0.5, 1.0 };
   const unsigned char keep[3] = { 0, 0, 1 };
-  slv_problem p = dense_problem(3, A, b, lo, hi);
+  slv_problem p = tst_dense(3, A, 3, b, lo, hi);
   double Ak = 0, bk = 0;
   int ne = -1;
   char err[256] = "";
@@ -132,7 +120,7 @@ static void test_definition(void) {
   const double b[N] = { 1, -1, 0.5, 2, -0.25, -3, 1.5 };
   double lo[N], hi[N];
   for (int i = 0; i < N; i++) lo[i] = i < 3 ? -INFINITY : 0.0, hi[i] = INFINITY;
-  slv_problem p = dense_problem(N, A, b, lo, hi);
+  slv_problem p = tst_dense(N, A, N, b, lo, hi);
   check_definition(&p, A, b);
   /* the same A as CSR */
   int Ap[N + 1], Aj[N * N], k = 0;
@@ -154,7 +142,7 @@ static void test_singular(void) {
   const double lo[3] = { -INFINITY, -INFINITY, 0 }, hi[3] = { INFINITY, INFINITY, INFINITY };
   const double x[3] = { 0, 0, 0 };
   const unsigned char keep[3] = { 0, 0, 1 };
-  slv_problem p = dense_problem(3, A, b, lo, hi);
+  slv_problem p = tst_dense(3, A, 3, b, lo, hi);
   double Ak, bk;
   char err[256] = "";
   CU_ASSERT_EQUAL(slv_condense_rows(&p, x, keep, &Ak, &bk, NULL, err, sizeof err),

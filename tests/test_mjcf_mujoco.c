@@ -70,7 +70,8 @@ static void same_bodies(const dyn_model *m, const mjModel *mj, const char *name)
       continue;
     }
     double tr = B[i].I_b.m[0] + B[i].I_b.m[4] + B[i].I_b.m[8];
-    double sum = mj->body_inertia[3 * b] + mj->body_inertia[3 * b + 1] + mj->body_inertia[3 * b + 2];
+    double sum =
+        mj->body_inertia[3 * b] + mj->body_inertia[3 * b + 1] + mj->body_inertia[3 * b + 2];
     if (fabs(mj->body_mass[b] - B[i].mass) > 1e-12 * B[i].mass || fabs(sum - tr) > 1e-9 * tr)
       printf("\n    %s: body %d '%s': mass %.17g / %.17g, trace %.17g / %.17g\n", name, i,
              B[i].name, mj->body_mass[b], B[i].mass, sum, tr);

@@ -261,10 +261,11 @@ static void print_summary(const mjModel *m, mjData *d, run *r) {
          "\"energy_start\":%.17g,\"energy_end\":%.17g,\"kinetic_end\":%.17g,"
          "\"max_penetration\":%.17g,\"max_body_displacement\":%.17g,"
          "\"joint_error_max\":%.17g,\"not_converged\":%ld,\"mj_warnings\":%d}\n",
-         mj_version(), sol[m->opt.solver], m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal",
-         m->opt.timestep, m->opt.iterations, r->K, r->timed, nbod, r->c_all / (double)r->K,
-         r->c_timed / (double)r->timed, r->ncmax, med, mean, wall, r->E0, E1, kin, pen, disp, r->jerr,
-         r->not_converged, nwarn);
+         mj_version(), sol[m->opt.solver],
+         m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal", m->opt.timestep,
+         m->opt.iterations, r->K, r->timed, nbod, r->c_all / (double)r->K,
+         r->c_timed / (double)r->timed, r->ncmax, med, mean, wall, r->E0, E1, kin, pen, disp,
+         r->jerr, r->not_converged, nwarn);
 }
 
 int main(int argc, char **argv) {
