@@ -95,7 +95,7 @@ typedef struct dyn_joint {
   double cfm[DYN_JOINT_MAX_BASE]; /* >= 0, impulse units: 1 / (h (h k + c)) for a spring */
   dyn_joint_limit limit;          /* slider, hinge, hinge-2 only */
   dyn_joint_motor motor;          /* slider, hinge, hinge-2 only */
-  dyn_joint_springdamper spring;        /* slider, hinge, hinge-2 only */
+  dyn_joint_springdamper spring;  /* slider, hinge, hinge-2 only */
 } dyn_joint;
 
 /* Initialises *j of the given kind between bodies a (in [0, nb)) and b (in

@@ -120,8 +120,8 @@ typedef struct dyn_joint_def {
   dyn_v3 axis1, axis2;            /* world axes, as dyn_joint_init reads them */
   double erp[DYN_JOINT_MAX_BASE]; /* softness of the equality rows (dyn_joint.h) */
   double cfm[DYN_JOINT_MAX_BASE];
-  dyn_joint_limit limit; /* hinge, slider, hinge-2 only */
-  dyn_joint_motor motor; /* hinge, slider, hinge-2 only */
+  dyn_joint_limit limit;         /* hinge, slider, hinge-2 only */
+  dyn_joint_motor motor;         /* hinge, slider, hinge-2 only */
   dyn_joint_springdamper spring; /* hinge, slider, hinge-2 only */
 } dyn_joint_def;
 

@@ -267,8 +267,7 @@ dyn_err dyn_joint_validate(const dyn_joint *j, int nb, char *msg, size_t cap) {
     const dyn_joint_springdamper *S = &j->spring;
     if (!(S->stiffness >= 0.0) || !isfinite(S->stiffness) || !(S->damping >= 0.0) ||
         !isfinite(S->damping) || !(S->stiffness + S->damping > 0.0) || !isfinite(S->ref)) {
-      dyn_msgf(msg, cap,
-               "joint.spring.stiffness=%g, damping=%g, ref=%g: finite, >= 0, not both 0",
+      dyn_msgf(msg, cap, "joint.spring.stiffness=%g, damping=%g, ref=%g: finite, >= 0, not both 0",
                S->stiffness, S->damping, S->ref);
       return DYN_ERR_INPUT;
     }

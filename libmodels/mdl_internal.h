@@ -82,18 +82,18 @@ enum {
   MDL_AS_CONNECT2  /* two <connect> on the axis (a hinge closing a loop) */
 };
 enum {
-  MDL_J_KIND,       /* dyn_joint_kind */
-  MDL_J_A,          /* body a */
-  MDL_J_B,          /* body b (-1 the world) */
-  MDL_J_ANCHOR,     /* anchor (3) */
-  MDL_J_AXIS1 = 6,  /* axis1 (3) */
-  MDL_J_AXIS2 = 9,  /* axis2 (3) */
-  MDL_J_ERP = 12,   /* erp (6) */
-  MDL_J_CFM = 18,   /* cfm (6) */
-  MDL_J_LIMIT = 24, /* limit: enabled, lo, hi, erp, cfm, restitution */
-  MDL_J_MOTOR = 30, /* motor: enabled, target_vel, max_force, cfm */
-  MDL_J_AS = 34,    /* MDL_AS_* */
-  MDL_J_ELEM = 35,  /* tree: the child body's element id; else the first
+  MDL_J_KIND,            /* dyn_joint_kind */
+  MDL_J_A,               /* body a */
+  MDL_J_B,               /* body b (-1 the world) */
+  MDL_J_ANCHOR,          /* anchor (3) */
+  MDL_J_AXIS1 = 6,       /* axis1 (3) */
+  MDL_J_AXIS2 = 9,       /* axis2 (3) */
+  MDL_J_ERP = 12,        /* erp (6) */
+  MDL_J_CFM = 18,        /* cfm (6) */
+  MDL_J_LIMIT = 24,      /* limit: enabled, lo, hi, erp, cfm, restitution */
+  MDL_J_MOTOR = 30,      /* motor: enabled, target_vel, max_force, cfm */
+  MDL_J_AS = 34,         /* MDL_AS_* */
+  MDL_J_ELEM = 35,       /* tree: the child body's element id; else the first
                         equality's id */
   MDL_J_N_NOSPRING = 36, /* the length of records written before springs */
   MDL_J_SPRING = 36,     /* spring: enabled, stiffness, damping, ref */

@@ -174,9 +174,9 @@ static mdl_err refuse_geom(mdl_map *p, int g) {
   if (t < 0 || t > mjGEOM_MESH) return mdl_refuse(p, "%s: geom type %d is not simulated", lab, t);
   int cd = mj->geom_condim[g];
   if (cd != 1 && cd != 3) {
-    mdl_err e = mdl_approx(p, "use condim 3 (sliding friction only)",
-                           "%s: condim %d (torsional or rolling friction) is not simulated", lab,
-                           cd);
+    mdl_err e =
+        mdl_approx(p, "use condim 3 (sliding friction only)",
+                   "%s: condim %d (torsional or rolling friction) is not simulated", lab, cd);
     if (e != MDL_OK) return e;
   }
   if (mj->geom_margin[g] != 0.0 || mj->geom_gap[g] != 0.0) {
@@ -209,8 +209,7 @@ static mdl_err refuse_joint(mdl_map *p, int j) {
                    lab, t == mjJNT_BALL ? "ball" : "free");
   if (e == MDL_OK && mj->dof_armature[dof] != 0.0)
     e = mdl_approx(p, "drop it",
-                   "%s: armature (a joint-space inertia) has no place in maximal coordinates",
-                   lab);
+                   "%s: armature (a joint-space inertia) has no place in maximal coordinates", lab);
   if (e == MDL_OK && mj->jnt_margin[j] != 0.0)
     e = mdl_approx(p, "ignore it", "%s: a limit's margin is not mapped", lab);
   if (e == MDL_OK && t == mjJNT_BALL && mj->jnt_limited[j])
@@ -381,8 +380,10 @@ static mdl_err map_all(mdl_map *p) {
   if (e == MDL_OK) e = mdl_map_joints(p);
   if (e == MDL_OK) e = mdl_map_exclusions(p);
   if (e == MDL_OK) mdl_map_options(p);
-  if (e == MDL_OK && mdl_lcplab_present(p->mj)) e = mdl_lcplab_apply(p);
-  else if (e == MDL_OK) e = mdl_map_parent_exclusions(p);
+  if (e == MDL_OK && mdl_lcplab_present(p->mj))
+    e = mdl_lcplab_apply(p);
+  else if (e == MDL_OK)
+    e = mdl_map_parent_exclusions(p);
   return e;
 }
 
@@ -466,8 +467,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
         info->actuators = p->nact;
         info->chain_bodies = p->nchain;
         mdl_notes_finish(p);
-        if (p->nchain > 0)
-          mdl_note(p, "%d intermediate bodies of joint chains added", p->nchain);
+        if (p->nchain > 0) mdl_note(p, "%d intermediate bodies of joint chains added", p->nchain);
         snprintf(info->notes, sizeof info->notes, "%s", p->notes);
       }
     }

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 
 #define HULL_RING 24
-#define HULL_LAT 11
-#define HULL_PI 3.14159265358979323846
+#define HULL_LAT  11
+#define HULL_PI   3.14159265358979323846
 
 mdl_err mdl_hull_of_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
   const mjModel *mj = p->mj;
@@ -47,8 +47,8 @@ mdl_err mdl_hull_of_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
       double t = HULL_PI * l / (HULL_LAT + 1); /* polar angle */
       for (int i = 0; i < HULL_RING; i++) {
         double a = 2.0 * HULL_PI * i / HULL_RING;
-        (*verts)[k++] = dyn_v3_make(sz[0] * sin(t) * cos(a), sz[1] * sin(t) * sin(a),
-                                    sz[2] * cos(t));
+        (*verts)[k++] =
+            dyn_v3_make(sz[0] * sin(t) * cos(a), sz[1] * sin(t) * sin(a), sz[2] * cos(t));
       }
     }
   }

@@ -135,7 +135,7 @@ static mdl_err map_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
   }
   case mjGEOM_CYLINDER:
   case mjGEOM_ELLIPSOID: return mdl_hull_of_geom(p, g, x, verts); /* approximate only */
-  default: break; /* refused by mdl_map_features */
+  default: break;                                                 /* refused by mdl_map_features */
   }
   return MDL_OK;
 }

@@ -322,7 +322,7 @@ static void test_tree_of_model(void) {
   struct {
     const char *scene, *want;
   } bad[] = { { "slider", "joint 0 'rail': only hinges and balls" },
-              { "door", "joint 0 'hinge': a limit or motor" },
+              { "door", "joint 0 'hinge': a limit, motor or spring" },
               { "ball", "body 0 'ball': no joint path to the world" } };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     dyn_model *sm = NULL;
