@@ -28,7 +28,7 @@
 
 /* p's A as a dense n x n column-major array (NULL when out of memory or
  * when p's storage is not read here). */
-static double *dense_of(const slv_problem *p) {
+static double *dense_alloc(const slv_problem *p) {
   int n = p->n;
   double *D = calloc((size_t)n * (size_t)n + 1, sizeof *D);
   if (!D) return NULL;
@@ -117,6 +117,42 @@ static int solve_eliminated(const double *D, int n, const int *E, int ne, const 
   return rc;
 }
 
+/* The arrays of one condensation, all allocated by cr_alloc. */
+typedef struct cr_work {
+  char *cls;     /* n: the rows' classes */
+  int *idx;      /* n: K's rows, then E's */
+  double *c, *D; /* n: b with B's columns moved in; n x n: A dense */
+  double *X;     /* ne x (nk + 1): A_EE^-1 [A_EK c_E] */
+  double *AKE;   /* nk x ne */
+  int nk, ne;
+} cr_work;
+
+static void cr_free(cr_work *w) {
+  free(w->cls), free(w->idx), free(w->c), free(w->D), free(w->X), free(w->AKE);
+}
+
+/* w for p at x: the rows classified, every array allocated.  0, or -1
+ * (out of memory; w freed). */
+static int cr_alloc(const slv_problem *p, const double *x, const unsigned char *keep, cr_work *w) {
+  size_t n = (size_t)p->n;
+  memset(w, 0, sizeof *w);
+  w->cls = malloc(n + 1);
+  w->idx = malloc((n + 1) * sizeof *w->idx);
+  w->c = malloc((n + 1) * sizeof *w->c);
+  w->D = w->cls && w->idx && w->c ? dense_alloc(p) : NULL;
+  if (w->D) {
+    classify(p, x, keep, w->cls, &w->nk, &w->ne);
+    size_t nk = (size_t)w->nk, ne = (size_t)w->ne;
+    w->X = malloc((ne * (nk + 1) + 1) * sizeof *w->X);
+    w->AKE = malloc((nk * ne + 1) * sizeof *w->AKE);
+  }
+  if (!w->D || !w->X || !w->AKE) {
+    cr_free(w);
+    return -1;
+  }
+  return 0;
+}
+
 slv_status slv_condense_rows(const slv_problem *p, const double *x, const unsigned char *keep,
                              double *Ak, double *bk, int *neliminated, char *err, size_t len) {
   char dummy[8];
@@ -126,43 +162,34 @@ slv_status slv_condense_rows(const slv_problem *p, const double *x, const unsign
     snprintf(err, len, "slv_condense_rows: a NULL argument or a bad size");
     return SLV_ERR_INVALID;
   }
-  int n = p->n, nk, ne;
-  char *cls = malloc((size_t)n + 1);
-  int *idx = malloc(((size_t)n + 1) * sizeof *idx);
-  double *c = malloc(((size_t)n + 1) * sizeof *c);
-  double *D = cls && idx && c ? dense_of(p) : NULL;
-  if (!D) {
-    free(cls), free(idx), free(c);
-    snprintf(err, len, "slv_condense_rows: out of memory for a dense A of %d rows", n);
+  cr_work w;
+  if (cr_alloc(p, x, keep, &w) != 0) {
+    snprintf(err, len, "slv_condense_rows: out of memory for a dense A of %d rows", p->n);
     return SLV_ERR_NOMEM;
   }
-  classify(p, x, keep, cls, &nk, &ne);
-  int *K = idx, *E = idx + nk;
-  rows_of(cls, n, 'K', K);
-  rows_of(cls, n, 'E', E);
-  bound_rhs(D, p, x, cls, c);
+  int n = p->n, nk = w.nk, ne = w.ne;
+  const double *D = w.D;
+  int *K = w.idx, *E = w.idx + nk;
+  rows_of(w.cls, n, 'K', K);
+  rows_of(w.cls, n, 'E', E);
+  bound_rhs(D, p, x, w.cls, w.c);
   for (int b = 0; b < nk; b++) {
     for (int a = 0; a < nk; a++) Ak[(size_t)b * nk + a] = D[(size_t)K[b] * n + K[a]];
-    bk[b] = c[K[b]];
+    bk[b] = w.c[K[b]];
   }
   slv_status st = SLV_OK;
-  double *X = ne > 0 ? malloc((size_t)ne * ((size_t)nk + 1) * sizeof *X) : NULL;
-  double *AKE = ne > 0 ? malloc((size_t)nk * (size_t)ne * sizeof *AKE + 1) : NULL;
-  if (ne > 0 && (!X || !AKE)) {
-    snprintf(err, len, "slv_condense_rows: out of memory");
-    st = SLV_ERR_NOMEM;
-  } else if (ne > 0 && solve_eliminated(D, n, E, ne, K, nk, c, X, err, len) != 0) {
+  if (ne > 0 && solve_eliminated(D, n, E, ne, K, nk, w.c, w.X, err, len) != 0) {
     st = SLV_ERR_UNSUPPORTED;
   } else if (ne > 0 && nk > 0) {
     for (int b = 0; b < ne; b++)
-      for (int a = 0; a < nk; a++) AKE[(size_t)b * nk + a] = D[(size_t)E[b] * n + K[a]];
+      for (int a = 0; a < nk; a++) w.AKE[(size_t)b * nk + a] = D[(size_t)E[b] * n + K[a]];
     /* [A' b'] -= A_KE X */
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nk, nk, ne, -1.0, AKE, nk, X, ne, 1.0,
-                Ak, nk);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, nk, ne, -1.0, AKE, nk, X + (size_t)nk * ne, 1, 1.0, bk,
-                1);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nk, nk, ne, -1.0, w.AKE, nk, w.X, ne,
+                1.0, Ak, nk);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, nk, ne, -1.0, w.AKE, nk, w.X + (size_t)nk * ne, 1, 1.0,
+                bk, 1);
   }
   if (neliminated) *neliminated = ne;
-  free(X), free(AKE), free(D), free(cls), free(idx), free(c);
+  cr_free(&w);
   return st;
 }
