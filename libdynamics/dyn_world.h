@@ -438,9 +438,43 @@ DYN_API void dyn_global_free(dyn_global *g); /* NULL is fine */
 DYN_API int dyn_world_last_solve(const dyn_world *w, dyn_world_solve *out);
 
 /* The contacts of the last step (size *n), valid until the next step:
- * bodies a, b, shapes sa, sb (model indices), point, normal, depth and the
- * combined material of the two shapes. */
+ * bodies a, b, shapes sa, sb (model indices), point, normal (from a to b),
+ * depth (> 0 penetration, < 0 a gap within the margin) and the combined
+ * material (mu, restitution) of the two shapes: the contacts of the last
+ * step's problem (docs/scenes.md, "Queries"). */
 DYN_API const dyn_contact *dyn_world_contacts(const dyn_world *w, int *n);
+
+/* The matrices of the last step's problem (world_query.c; docs/scenes.md,
+ * "Queries"), over the velocities of all nb bodies of the world: body i's
+ * (v, w), world frame, at columns 6 i .. 6 i + 5.  Read from the step's
+ * assembly, so that
+ *     A = J Minv J' + diag(cfm)
+ * on every row but a friction pyramid's auxiliary ones (J = 0 there),
+ * and b = J u_free - rhs (dyn_velocity_form).  Owned by the record
+ * (dyn_step_matrices_free). */
+typedef struct dyn_step_matrices {
+  int n;        /* rows of the problem */
+  int nb;       /* bodies: J has 6 nb columns */
+  int *Jp, *Jj; /* J, n x 6 nb, CSR: each row's nonzero entries, columns increasing */
+  double *Jx;
+  double *M;            /* 36 per body, row-major 6 x 6: diag(m I3, I_world) at the pose the
+                       step assembled at; zeros for a static body (no velocity) */
+  double *Minv;         /* 36 per body: diag(m^-1 I3, I_world^-1), the assembly's; zeros
+                       for a static body */
+  double *cfm;          /* n */
+  int joint_rows;       /* the joints' rows come first: rows 0 .. joint_rows - 1 */
+  int rows_per_contact; /* contact c (dyn_world_contacts) has rows joint_rows + c
+                           rows_per_contact .. + rows_per_contact - 1: (n, t1, t2) for
+                           box friction and cones, n alone without friction, (n,
+                           beta_1 .. beta_eta, aux) for the pyramid */
+} dyn_step_matrices;
+
+/* The matrices of w's last step into *out.  Refused (DYN_ERR_INPUT, *out
+ * = NULL, msg names it): no step with rows since the world was built (or
+ * restored), a body whose mass block is not invertible; DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_world_step_matrices_new(const dyn_world *w, dyn_step_matrices **out, char *msg,
+                                            size_t msgcap);
+DYN_API void dyn_step_matrices_free(dyn_step_matrices *m); /* NULL is fine */
 
 /* ---- the state ------------------------------------------------------------------- */
 

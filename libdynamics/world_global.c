@@ -33,6 +33,7 @@
 #include "dyn_math.h"
 #include "dyn_internal.h"
 #include "dyn_world.h"
+#include "world_internal.h"
 
 /* dof[b] = 6k for the k-th dynamic body a row touches, else -1; the
  * number of such bodies. */
@@ -66,9 +67,7 @@ static int rows_refused(const dyn_velocity_form *vf, const slv_problem *p, char 
   return 0;
 }
 
-/* M's 6x6 block of body b (row-major into blk): m I3 and the world
- * inertia, the inverse of the assembly's world I^-1, made symmetric. */
-static int mass_block(const double *Minv, double *blk) {
+int dyn_mass_block(const double *Minv, double *blk) {
   memset(blk, 0, 36 * sizeof(double));
   if (!(Minv[0] > 0.0)) return 0;
   int ok = 0;
@@ -89,7 +88,7 @@ static int fill_mass(const dyn_velocity_form *vf, const int *dof, dyn_global *g,
   for (int b = 0; b < vf->nb; b++) {
     if (dof[b] < 0) continue;
     double blk[36];
-    if (!mass_block(vf->Minv + 10 * b, blk)) {
+    if (!dyn_mass_block(vf->Minv + 10 * b, blk)) {
       dyn_msgf(err, errlen, "body %d: its mass or world inertia is not invertible", b);
       return 0;
     }
@@ -198,16 +197,20 @@ static dyn_err global_fill(const dyn_velocity_form *vf, const slv_problem *p, in
   return DYN_OK;
 }
 
+int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *vf) {
+  const double *x;
+  dyn_world_last_problem(w, p, &x);
+  return p->n > 0 && dyn_system_velocity_form(dyn_world_last_system(w), vf) && vf->nrows == p->n;
+}
+
 dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
   slv_problem p;
-  const double *x;
   dyn_velocity_form vf;
   dyn_msgf(err, errlen, "%s", "");
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!w) return DYN_ERR_INPUT;
-  dyn_world_last_problem(w, &p, &x);
-  if (p.n <= 0 || !dyn_system_velocity_form(dyn_world_last_system(w), &vf) || vf.nrows != p.n) {
+  if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
     return DYN_ERR_INPUT;
   }

@@ -280,6 +280,22 @@ dyn_err dyn_world_fail(dyn_world *w, dyn_err e, const char *fmt, ...)
  * phase's workspace, for the larger of nb and the collision records). */
 dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb);
 
+/* ---- the mass matrix of an assembly (world_global.c) ------------------------------ */
+
+/* Body b's 6x6 block of M (row-major into blk) from the velocity form's 10
+ * numbers of M^-1 (m^-1, world I^-1; dyn_velocity_form): m I3 and the
+ * world inertia, the inverse of the assembly's world I^-1, made
+ * symmetric; zeros for a static body (m^-1 = 0).  0 when that block is
+ * zero or its inertia is not invertible.  The global form
+ * (dyn_world_global_new) and the step's queries
+ * (dyn_world_step_matrices_new) take M from here. */
+int dyn_mass_block(const double *Minv, double *blk);
+
+/* The last step's problem (*p) and the velocity form of its assembly
+ * (*vf): 1, or 0 when there is no step with rows or no kept assembly of
+ * it (p->n then says how many rows the last problem has). */
+int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *vf);
+
 /* ---- the model (world_model.c) ----------------------------------------------------- */
 
 /* A world built around the model m, which it takes (freed on failure):

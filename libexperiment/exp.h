@@ -133,13 +133,6 @@ EXP_API const char *exp_basename(const char *path);
 
 /* ---- problems to files (dump_solve.c) ------------------------------------------ */
 
-struct io_instance;
-/* A new instance owning copies of p's arrays, named name; a factored p
- * stays factored when keep_factored, else becomes its explicit CSR.  NULL
- * on allocation failure; io_instance_free releases it. */
-EXP_API struct io_instance *exp_instance_of(const slv_problem *p, const char *name,
-                                            int keep_factored);
-
 /* One solve written so that `lcplab solve` reproduces it bit for bit:
  * DIR/stepN.lcp (p in its own storage, with the solver's name and opt),
  * DIR/stepN.warm (x_start, when opt->warm_start) and DIR/stepN.x

@@ -164,7 +164,7 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
                          const char *path, const char *gpath, char *kind, size_t klen,
                          const char *name) {
   char err[512] = "";
-  io_instance *inst = exp_instance_of(p, name, 0);
+  io_instance *inst = io_instance_of_problem(p, name, NULL, 0);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
             p->n);

@@ -453,9 +453,9 @@ static int load_generated(const ctx *c, const exp_source *src) {
  * other files). */
 static void scene_label(const exp_source *src, const dyn_world_settings *set, int fr, long k,
                         char *out, size_t len) {
-  int r = snprintf(out, len, "%s-%s%s-k%ld", src->scene,
-                   dyn_world_settings_enum_name("friction", fr),
-                   set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
+  int r =
+      snprintf(out, len, "%s-%s%s-k%ld", src->scene, dyn_world_settings_enum_name("friction", fr),
+               set->cone_law == SLV_CONE_ASSOCIATED ? "-assoc" : "", k);
   for (int q = 0; q < src->nparams && r > 0 && (size_t)r < len; q++)
     r += snprintf(out + r, len - (size_t)r, "-%s", src->params[q]);
   for (int q = 0; q < src->nsettings && r > 0 && (size_t)r < len; q++)
@@ -487,7 +487,7 @@ static dyn_world_settings export_settings(const exp_source *src, int fr) {
 }
 
 static int write_export(const exp_log *log, const char *path, const slv_problem *p, int contacts) {
-  io_instance *inst = exp_instance_of(p, "", 0); /* a factored A as CSR */
+  io_instance *inst = io_instance_of_problem(p, "", NULL, 0); /* a factored A as CSR */
   char err[EXP_PATH_MAX + 512] = "";
   if (!inst) return -1;
   /* io_write replaces path only once complete (docs/io.md, "Replacing files") */

@@ -212,8 +212,8 @@ long exp_source_default_steps(const exp_source *src, double dt) {
 
 double exp_source_drift_scale(const exp_source *src, double E0) {
   dyn_model *m = NULL;
-  double S = exp_source_model(src, &m, NULL, NULL, 0) == DYN_OK ? dyn_model_drift_scale(m, E0)
-                                                                 : NAN;
+  double S =
+      exp_source_model(src, &m, NULL, NULL, 0) == DYN_OK ? dyn_model_drift_scale(m, E0) : NAN;
   dyn_model_free(m);
   return S;
 }

@@ -201,6 +201,32 @@ IO_API void io_instance_classify(io_instance *inst);
 /* The borrowed view; valid while inst lives. */
 IO_API slv_problem io_instance_problem(const io_instance *inst);
 
+/* ---- instances from problems in memory (io_from.c; docs/io.md, "Problems
+ * from memory") ---------------------------------------------------------------- */
+
+/* A new instance owning copies of p's arrays -- a world step's problem,
+ * a problem a program built -- named name (NULL: ""), with x (size n;
+ * NULL: none) as its reference solution x_ref, its kind classified: what
+ * io_write and io_write_solution take.  A factored p stays factored when
+ * keep_factored (only the lcplab format holds it), else becomes its
+ * explicit CSR.  NULL when out of memory or n out of range; the caller
+ * frees it with io_instance_free. */
+IO_API io_instance *io_instance_of_problem(const slv_problem *p, const char *name, const double *x,
+                                           int keep_factored);
+
+/* The instance of the global frictional-contact problem g (n = 3 nc
+ * rows; docs/problem.md, "Global problems") with friction coefficients
+ * mu[0 .. nc): g copied into the instance's global (so that the writers
+ * of FCLIB /fclib_global and Siconos gfc3d .dat write it) and condensed
+ * as the readers condense a file's (io_global.c: W = H' M^-1 H, q = w +
+ * H' M^-1 f by slv_condense; one Coulomb cone per contact), under
+ * IO_DEFAULT_MAX_MEMORY.  Refused, with a message starting with name:
+ * SLV_ERR_INVALID (ndof < 1, n not a multiple of 3, M or H not a CSR
+ * matrix of their sizes, a value not finite, mu < 0), SLV_ERR_UNSUPPORTED
+ * (M not symmetric or not positive definite), SLV_ERR_DIM, SLV_ERR_NOMEM. */
+IO_API slv_status io_instance_of_global(const io_global *g, const double *mu, const char *name,
+                                        io_instance **out, char *err, size_t errlen);
+
 /* Read path.  fmt = IO_FMT_AUTO picks by extension, then by content.
  * Returns 0 and *out on success; else a negative status, *out = NULL and the
  * one-line message in err (size errlen).  The same as io_read_with with

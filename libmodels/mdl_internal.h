@@ -22,6 +22,7 @@
 #ifndef MDL_INTERNAL_H
 #define MDL_INTERNAL_H
 
+#include <mujoco/mujoco.h>
 #include <setjmp.h>
 #include <stddef.h>
 
@@ -103,6 +104,36 @@ enum {
 /* numbers per lcplab:hull:S:K chunk (MuJoCo's custom numerics hold 500) */
 #define MDL_HULL_CHUNK 498
 
+/* ---- libmujoco on first use (mujoco_api.c) ---------------------------------------- */
+
+/* The functions and handler variables of libmujoco that libmodels uses,
+ * looked up in the library opened on first use (every MuJoCo call of
+ * libmodels goes through this table, which the guard hands out). */
+typedef struct mdl_mujoco {
+  mjModel *(*loadXML)(const char *filename, const mjVFS *vfs, char *error, int error_sz);
+  void (*deleteModel)(mjModel *m);
+  mjData *(*makeData)(const mjModel *m);
+  void (*deleteData)(mjData *d);
+  void (*step)(const mjModel *m, mjData *d);
+  void (*kinematics)(const mjModel *m, mjData *d);
+  int (*version)(void);
+  const char *(*id2name)(const mjModel *m, int type, int id);
+  int (*name2id)(const mjModel *m, int type, const char *name);
+  const char *(*versionString)(void);
+  void (*error)(const char *msg);
+  void (**user_error)(const char *);   /* MuJoCo's mju_user_error */
+  void (**user_warning)(const char *); /* mju_user_warning */
+} mdl_mujoco;
+
+/* The table, libmujoco loaded on the first call (the soname of the headers'
+ * version, the version checked); NULL with the reason in err[len] when it
+ * cannot be loaded. */
+const mdl_mujoco *mdl_mujoco_load(char *err, size_t len);
+
+/* mj_id2name and mj_name2id of a model the loaded library compiled. */
+const char *mdl_mujoco_id2name(const mjModel *m, int type, int id);
+int mdl_mujoco_name2id(const mjModel *m, int type, const char *name);
+
 /* ---- the guard around libmujoco calls (mujoco_guard.c) --------------------------- */
 
 /* While a guard is entered on a thread, a MuJoCo error on that thread
@@ -110,16 +141,17 @@ enum {
  * point, and MuJoCo's warnings are appended to the guard's text instead of
  * being printed.  Use:
  *     mdl_guard g;
- *     if (mdl_guard_enter(&g) != 0) { ... MDL_ERR_NOMEM ... }
- *     if (setjmp(g.jb) == 0) { ... libmujoco calls ... }
+ *     if (mdl_guard_enter(&g) != 0) { ... g.error: libmujoco not loaded ... }
+ *     if (setjmp(g.jb) == 0) { ... libmujoco calls through g.mj ... }
  *     else { ... g.error holds MuJoCo's message ... }
  *     mdl_guard_leave(&g);
  * Every local the jumped-to code reads must be volatile or set before
  * setjmp.  Guards nest (the innermost receives). */
 typedef struct mdl_guard {
   jmp_buf jb;
-  char error[512];    /* MuJoCo's error text, when it jumped */
-  char warnings[512]; /* MuJoCo's warnings, one a line */
+  const mdl_mujoco *mj; /* libmujoco's functions (mdl_mujoco_load) */
+  char error[512];      /* MuJoCo's error text, when it jumped */
+  char warnings[512];   /* MuJoCo's warnings, one a line */
   struct mdl_guard *outer;
 } mdl_guard;
 

@@ -24,7 +24,7 @@
 #include <string.h>
 
 const char *mdl_mj_name(const mjModel *mj, mjtObj type, int i) {
-  const char *s = mj_id2name(mj, type, i);
+  const char *s = mdl_mujoco_id2name(mj, type, i);
   return s ? s : "";
 }
 
@@ -389,9 +389,10 @@ static mdl_err map_all(mdl_map *p) {
 
 /* mj_loadXML of path, or NULL with "PATH: " and MuJoCo's message on one
  * line in msg (MDL_ERR_FILE); its warnings (a model that loads) into warn. */
-static mjModel *load_file(const char *path, char *warn, size_t wcap, char *msg, size_t cap) {
+static mjModel *load_file(const mdl_mujoco *api, const char *path, char *warn, size_t wcap,
+                          char *msg, size_t cap) {
   char err[1000] = "";
-  mjModel *mj = mj_loadXML(path, NULL, err, sizeof err);
+  mjModel *mj = api->loadXML(path, NULL, err, sizeof err);
   char one[900];
   mdl_one_line(one, sizeof one, err);
   if (!mj)
@@ -439,12 +440,12 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
     return MDL_ERR_NOMEM;
   }
   if (setjmp(g->jb) == 0) {
-    mj = load_file(path, info ? info->warnings : NULL, sizeof info->warnings, msg, cap);
+    mj = load_file(g->mj, path, info ? info->warnings : NULL, sizeof info->warnings, msg, cap);
     if (!mj) {
       e = MDL_ERR_FILE;
     } else if ((e = over_cap(path, mj, o->max_memory, msg, cap)) == MDL_OK) {
-      d = mj_makeData(mj);
-      mj_kinematics(mj, d);
+      d = g->mj->makeData(mj);
+      g->mj->kinematics(mj, d);
       p->path = path;
       p->opt_read = *o;
       p->mj = mj;
@@ -479,8 +480,8 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
   }
   mdl_map_free(p);
   free(p);
-  if (d) mj_deleteData(d);
-  if (mj) mj_deleteModel(mj);
+  if (d) g->mj->deleteData(d);
+  if (mj) g->mj->deleteModel(mj);
   return e;
 }
 
@@ -513,7 +514,10 @@ mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model
     return MDL_ERR_INPUT;
   }
   mdl_guard g;
-  mdl_guard_enter(&g);
+  if (mdl_guard_enter(&g) != 0) {
+    mdl_msg(msg, msgcap, "%s: %s", path, g.error);
+    return MDL_ERR_MUJOCO;
+  }
   mdl_err e = load_and_map(path, &o, &g, out, info, msg, msgcap);
   if (info && g.warnings[0]) {
     size_t k = strlen(info->warnings);
@@ -531,12 +535,12 @@ static mdl_err run_guarded(const char *path, long steps, double *xpos, size_t xc
   mjData *volatile d = NULL;
   volatile mdl_err e = MDL_OK;
   if (setjmp(g->jb) == 0) {
-    mj = load_file(path, NULL, 0, msg, cap);
+    mj = load_file(g->mj, path, NULL, 0, msg, cap);
     if (!mj) {
       e = MDL_ERR_FILE;
     } else {
-      d = mj_makeData(mj);
-      for (long k = 0; k < steps; k++) mj_step(mj, d);
+      d = g->mj->makeData(mj);
+      for (long k = 0; k < steps; k++) g->mj->step(mj, d);
       if (nbody) *nbody = mj->nbody;
       if (xpos && (size_t)mj->nbody * 3 > xcap) {
         mdl_msg(msg, cap, "%s: %d bodies need %d numbers, xcap=%zu", path, mj->nbody, 3 * mj->nbody,
@@ -552,8 +556,8 @@ static mdl_err run_guarded(const char *path, long steps, double *xpos, size_t xc
     mdl_msg(msg, cap, "%s: MuJoCo: %s", path, one);
     e = MDL_ERR_MUJOCO;
   }
-  if (d) mj_deleteData(d);
-  if (mj) mj_deleteModel(mj);
+  if (d) g->mj->deleteData(d);
+  if (mj) g->mj->deleteModel(mj);
   return e;
 }
 
@@ -564,7 +568,10 @@ mdl_err mdl_mujoco_run(const char *path, long steps, double *xpos, size_t xcap, 
     return MDL_ERR_INPUT;
   }
   mdl_guard g;
-  mdl_guard_enter(&g);
+  if (mdl_guard_enter(&g) != 0) {
+    mdl_msg(msg, msgcap, "%s: %s", path, g.error);
+    return MDL_ERR_MUJOCO;
+  }
   mdl_err e = run_guarded(path, steps, xpos, xcap, nbody, &g, msg, msgcap);
   mdl_guard_leave(&g);
   return e;

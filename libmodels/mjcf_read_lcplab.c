@@ -40,18 +40,18 @@
 #define AGREE_FLOAT 1e-5
 
 int mdl_lcplab_present(const mjModel *mj) {
-  return mj_name2id(mj, mjOBJ_NUMERIC, MDL_PREFIX "format") >= 0;
+  return mdl_mujoco_name2id(mj, mjOBJ_NUMERIC, MDL_PREFIX "format") >= 0;
 }
 
 /* The data of numeric NAME if it has n numbers, else NULL. */
 static const mjtNum *numeric(const mjModel *mj, const char *name, int n) {
-  int i = mj_name2id(mj, mjOBJ_NUMERIC, name);
+  int i = mdl_mujoco_name2id(mj, mjOBJ_NUMERIC, name);
   if (i < 0 || mj->numeric_size[i] != n) return NULL;
   return mj->numeric_data + mj->numeric_adr[i];
 }
 
 static void text_into(const mjModel *mj, const char *name, char *dst) {
-  int i = mj_name2id(mj, mjOBJ_TEXT, name);
+  int i = mdl_mujoco_name2id(mj, mjOBJ_TEXT, name);
   dst[0] = '\0';
   if (i >= 0)
     snprintf(dst, DYN_NAME_MAX, "%.*s", mj->text_size[i], mj->text_data + mj->text_adr[i]);

@@ -35,7 +35,6 @@
 
 #include "mdl_internal.h"
 
-#include <mujoco/mujoco.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,9 +66,11 @@ static void on_mujoco_error(const char *text) {
     return;
   }
   /* a thread outside every guard, with no handler of its own: MuJoCo's
-   * default (it does not return) */
-  mju_user_error = NULL;
-  mju_error(text);
+   * default (it does not return); the table is loaded, or no handler of
+   * this file would have been installed */
+  const mdl_mujoco *mj = mdl_mujoco_load(NULL, 0);
+  *mj->user_error = NULL;
+  mj->error(text);
 }
 
 static void on_mujoco_warning(const char *text) {
@@ -87,12 +88,15 @@ static void on_mujoco_warning(const char *text) {
 int mdl_guard_enter(mdl_guard *g) {
   g->error[0] = '\0';
   g->warnings[0] = '\0';
+  g->outer = NULL;
+  if (!(g->mj = mdl_mujoco_load(g->error, sizeof g->error))) return -1;
+  const mdl_mujoco *mj = g->mj;
   pthread_mutex_lock(&guard_lock);
   if (guards_entered++ == 0) {
-    saved_error = mju_user_error;
-    saved_warning = mju_user_warning;
-    mju_user_error = on_mujoco_error;
-    mju_user_warning = on_mujoco_warning;
+    saved_error = *mj->user_error;
+    saved_warning = *mj->user_warning;
+    *mj->user_error = on_mujoco_error;
+    *mj->user_warning = on_mujoco_warning;
   }
   pthread_mutex_unlock(&guard_lock);
   g->outer = innermost;
@@ -101,13 +105,17 @@ int mdl_guard_enter(mdl_guard *g) {
 }
 
 void mdl_guard_leave(mdl_guard *g) {
+  if (!g->mj) return; /* never entered: libmujoco did not load */
   if (innermost == g) innermost = g->outer;
   pthread_mutex_lock(&guard_lock);
   if (--guards_entered == 0) {
-    mju_user_error = saved_error;
-    mju_user_warning = saved_warning;
+    *g->mj->user_error = saved_error;
+    *g->mj->user_warning = saved_warning;
   }
   pthread_mutex_unlock(&guard_lock);
 }
 
-const char *mdl_mujoco_version(void) { return mj_versionString(); }
+const char *mdl_mujoco_version(void) {
+  const mdl_mujoco *mj = mdl_mujoco_load(NULL, 0);
+  return mj ? mj->versionString() : "unavailable";
+}

@@ -136,7 +136,7 @@ static void test_json_values(void) {
 
 static void test_options_from_file(void) {
   slv_problem p = two_by_two();
-  io_instance *inst = exp_instance_of(&p, "two", 0);
+  io_instance *inst = io_instance_of_problem(&p, "two", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   inst->opt.tol = 1e-3;
   inst->opt.omega = 1.25;
@@ -178,7 +178,7 @@ typedef struct solved {
 static void solve_two(solved *s) {
   memset(s, 0, sizeof *s);
   slv_problem p = two_by_two();
-  s->inst = exp_instance_of(&p, "two", 0);
+  s->inst = io_instance_of_problem(&p, "two", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(s->inst);
   const slv_solver *sv = slv_solver_find("lemke");
   CU_ASSERT_PTR_NOT_NULL_FATAL(sv);
@@ -264,7 +264,7 @@ static int class_of(double lo1, double hi1, int findex, int cones, slv_cone_law 
     p.cone_mu = cmu;
     p.cone_law = law;
   }
-  io_instance *inst = exp_instance_of(&p, "c", 0);
+  io_instance *inst = io_instance_of_problem(&p, "c", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   strcpy(kind, inst->kind);
   int c = exp_class_of(inst);
@@ -616,7 +616,7 @@ static void result_row(const char *dir, int task, char *row, size_t len) {
 static void test_external_judged(void) {
   char cfg[300], dir[300], path[300], err[256] = "", row[1024];
   slv_problem p = two_by_two();
-  io_instance *inst = exp_instance_of(&p, "two", 0);
+  io_instance *inst = io_instance_of_problem(&p, "two", NULL, 0);
   snprintf(path, sizeof path, "%s/two.lcp", tmp);
   CU_ASSERT_EQUAL_FATAL(io_write(path, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
   io_instance_free(inst);
@@ -716,13 +716,13 @@ static void test_mu_range(void) {
   p.hi = hi;
   p.findex = findex;
   p.mu = mu;
-  io_instance *inst = exp_instance_of(&p, "friction", 0);
+  io_instance *inst = io_instance_of_problem(&p, "friction", NULL, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
   snprintf(fx, sizeof fx, "%s/friction.lcp", tmp);
   CU_ASSERT_EQUAL_FATAL(io_write(fx, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
   io_instance_free(inst);
   p = two_by_two();
-  inst = exp_instance_of(&p, "plain", 0);
+  inst = io_instance_of_problem(&p, "plain", NULL, 0);
   snprintf(lcp, sizeof lcp, "%s/plain.lcp", tmp);
   CU_ASSERT_EQUAL_FATAL(io_write(lcp, IO_FMT_LCPLAB, inst, err, sizeof err), SLV_OK);
   io_instance_free(inst);

@@ -21,7 +21,10 @@
 #   - an experiment's `scene model=FILE` line runs the same drift rows as
 #     the scene; a model line whose file does not load stops the file there;
 #   - a file name with ' " $( ) ` ; in it is saved and read, and runs
-#     nothing (no file appears).
+#     nothing (no file appears);
+#   - libmujoco is opened only by a run that reads or writes a model file
+#     (the dynamic loader's LD_DEBUG=libs trace names it for --model, not
+#     for a solve; docs/models.md, "How libmujoco is loaded").
 # Environment (as test_cli.sh): LCPLAB_BIN (required, else SKIP 77),
 # LCPLAB_VALGRIND=1 (every run under memcheck).  Last line "N passed, M failed".
 TST_NAME=test_models
@@ -140,5 +143,21 @@ if [ "$a" -eq 0 ] && [ "$rc" -eq 0 ] && [ -f "$odd" ] && [ ! -e ran ] && [ ! -e 
   pass "a file name with shell characters: saved, read, nothing run"
 else
   fail "a file name with shell characters" "exit $a / $rc: $(cat "$T/err")"
+fi
+# ---- libmujoco on first use --------------------------------------------------------------
+if [ -z "$VG" ]; then
+  printf 'lcplab-problem 1\nn 2\nA\n2 1\n1 2\nb\n-5 -6\nend\n' >"$T/tiny.lcp"
+  LD_DEBUG=libs "$BIN" solve "$T/tiny.lcp" >/dev/null 2>"$T/ld_solve"
+  a=$?
+  LD_DEBUG=libs "$BIN" simulate --model "$T/ball.xml" --steps 2 --csv "$T/ld.csv" \
+    >/dev/null 2>"$T/ld_model"
+  b=$?
+  if [ "$a" -eq 0 ] && [ "$b" -eq 0 ] && ! grep -q 'libmujoco' "$T/ld_solve" &&
+    grep -q 'libmujoco' "$T/ld_model"; then
+    pass "libmujoco opened by a run of a model file only, not by a solve"
+  else
+    fail "libmujoco on first use" "exits $a, $b; solve: $(grep -c libmujoco "$T/ld_solve") \
+lines, --model: $(grep -c libmujoco "$T/ld_model")"
+  fi
 fi
 tst_done

@@ -15,7 +15,7 @@
 
 /* The global problem g as the tuple (ndof, M indptr, M indices, M data,
  * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR. */
-static PyObject *global_tuple(const io_global *g) {
+PyObject *lx_global_tuple(const io_global *g) {
   int mnz = g->Mp[g->ndof], hnz = g->Hp[g->ndof];
   return Py_BuildValue("(iNNNNNNNN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp),
                        lx_ivector(mnz, g->Mj), lx_vector(mnz, g->Mx),
@@ -52,7 +52,8 @@ PyObject *lx_read(PyObject *self, PyObject *args) {
       lx_set_int(d, "format", inst->format) < 0 ||
       lx_set_steal(d, "x_ref", inst->x_ref ? lx_vector(inst->n, inst->x_ref) : Py_NewRef(Py_None)) <
           0 ||
-      lx_set_steal(d, "global", inst->global ? global_tuple(inst->global) : Py_NewRef(Py_None)) < 0)
+      lx_set_steal(d, "global", inst->global ? lx_global_tuple(inst->global) : Py_NewRef(Py_None)) <
+          0)
     Py_CLEAR(d);
   io_instance_free(inst);
   return d;
@@ -230,4 +231,32 @@ PyObject *lx_contactbench_rows(PyObject *self, PyObject *args) {
   npy_int64 *p = PyArray_DATA((PyArrayObject *)P);
   for (npy_intp r = 0; r < n; r++) p[io_contactbench_row((size_t)r)] = (npy_int64)r;
   return P;
+}
+
+/* from_global(global tuple, n, mu, name) -> (problem tuple, global tuple):
+ * a global problem a program built, condensed by the readers' own path
+ * (io_instance_of_global), its copy kept beside the local problem; or
+ * (status, message) when the library refuses it. */
+PyObject *lx_from_global(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *go, *muo;
+  int n;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "OiOs", &go, &n, &muo, &name)) return NULL;
+  if (n < 0 || n % 3 != 0) {
+    PyErr_Format(PyExc_ValueError, "global problem: n = %d must be 3 nc", n);
+    return NULL;
+  }
+  io_global g;
+  if (global_from(go, n, &g) < 0) return NULL;
+  const double *mu = lx_array_data(muo, NPY_DOUBLE, n / 3, 0, 0, "mu");
+  if (!mu) return NULL;
+  io_instance *inst = NULL;
+  char err[512] = "";
+  slv_status st = io_instance_of_global(&g, mu, name, &inst, err, sizeof err);
+  if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, err[0] ? err : slv_status_str(st));
+  slv_problem p = io_instance_problem(inst);
+  PyObject *out = Py_BuildValue("(NN)", lx_problem_tuple(&p), lx_global_tuple(inst->global));
+  io_instance_free(inst);
+  return out;
 }

@@ -1,7 +1,7 @@
 /* ext_model.c -- the Model type: a scene model (libdynamics' dyn_model,
  * dyn_model.h; docs/scenes.md) owned by a Python object, and its files
  * (libmodels, mdl.h; docs/models.md).  The package's lcplab.Model wraps it
- * (python/lcplab/_model.py); the full builder comes on top of it.
+ * (python/lcplab/_model.py).
  *
  *   scene_model(name, params) -> Model   a built-in scene's model
  *       (dyn_scene_model; params ["key=value", ...])
@@ -10,7 +10,9 @@
  *       (mdl_read_model)
  *   Model.save(path, dt, default_mu, name)   MJCF (mdl_write_mjcf), written
  *       under a temporary name and renamed when complete (io_outfile)
- *   Model.counts() -> dict, Model.default_steps(dt) -> int, Model.copy()
+ *   Model() -> an empty model; Model.counts() -> dict,
+ *   Model.default_steps(dt) -> int, Model.copy(); the records by name:
+ *   ext_builder.c
  * A refusal raises ValueError("<the library's message>") carrying the code
  * ("input", "file", "refused", ...) as its second argument; the package
  * re-raises it as its own error type.
@@ -24,9 +26,21 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-  PyObject_HEAD dyn_model *m;
-} lx_model;
+
+/* Model() -> an empty model (dyn_model_new) */
+static PyObject *model_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  if (PyTuple_GET_SIZE(args) > 0 || (kwargs && PyDict_Size(kwargs) > 0)) {
+    PyErr_SetString(PyExc_TypeError, "Model() takes no arguments");
+    return NULL;
+  }
+  lx_model *o = (lx_model *)type->tp_alloc(type, 0);
+  if (!o) return NULL;
+  if (dyn_model_new(&o->m) != DYN_OK) {
+    Py_DECREF(o);
+    return PyErr_NoMemory();
+  }
+  return (PyObject *)o;
+}
 
 static void model_dealloc(lx_model *self) {
   dyn_model_free(self->m);
@@ -170,6 +184,16 @@ static PyMethodDef model_methods[] = {
   { "default_steps", (PyCFunction)model_default_steps, METH_VARARGS,
     "default_steps(dt) -> the model's default run at step dt." },
   { "copy", (PyCFunction)model_copy, METH_NOARGS, "A deep copy." },
+  { "add", (PyCFunction)lx_model_add, METH_VARARGS, "add(kind, fields) -> index" },
+  { "set", (PyCFunction)lx_model_set, METH_VARARGS, "set(kind, i, fields)" },
+  { "get", (PyCFunction)lx_model_get, METH_VARARGS, "get(kind, i) -> dict" },
+  { "find", (PyCFunction)lx_model_find, METH_VARARGS, "find(kind, name) -> index or -1" },
+  { "exclude", (PyCFunction)lx_model_exclude, METH_VARARGS, "exclude(a, b)" },
+  { "exclusions", (PyCFunction)lx_model_exclusions, METH_NOARGS, "[(a, b)]" },
+  { "options", (PyCFunction)lx_model_options, METH_NOARGS, "options() -> dict" },
+  { "set_options", (PyCFunction)lx_model_set_options, METH_VARARGS, "set_options(fields)" },
+  { "mass_from_density", (PyCFunction)lx_model_mass_from_density, METH_VARARGS,
+    "mass_from_density(body, density)" },
   { NULL, NULL, 0, NULL }
 };
 
@@ -180,4 +204,5 @@ PyTypeObject lx_model_type = {
   .tp_flags = Py_TPFLAGS_DEFAULT,
   .tp_doc = "A scene model (private: use lcplab.Model).",
   .tp_methods = model_methods,
+  .tp_new = model_new,
 };

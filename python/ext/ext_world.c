@@ -29,6 +29,7 @@
 
 #include "dyn_run.h"
 #include "dyn_world.h"
+#include "io.h"
 
 #include <limits.h>
 #include <math.h>
@@ -398,6 +399,108 @@ static PyObject *world_last_problem(lx_world *self, PyObject *noargs) {
   return out;
 }
 
+/* ---- queries of the last step (docs/scenes.md, "Queries") ----------------------------- */
+
+/* An (n, k) float64 array of the numbers get(c, out) writes per contact. */
+typedef void (*contact_part)(const dyn_contact *c, double *out);
+static void part_point(const dyn_contact *c, double *o) {
+  o[0] = c->p.x, o[1] = c->p.y, o[2] = c->p.z;
+}
+static void part_normal(const dyn_contact *c, double *o) {
+  o[0] = c->normal.x, o[1] = c->normal.y, o[2] = c->normal.z;
+}
+
+static PyObject *contact_array(const dyn_contact *c, int n, int k, contact_part get) {
+  npy_intp dims[2] = { n, k };
+  PyObject *a = PyArray_ZEROS(2, dims, NPY_DOUBLE, 0);
+  for (int i = 0; a && i < n; i++) get(&c[i], (double *)PyArray_DATA((PyArrayObject *)a) + k * i);
+  return a;
+}
+
+/* contacts() -> {"body": (nc, 2) int32, "shape": (nc, 2) int32, "point",
+ * "normal": (nc, 3), "depth", "mu", "restitution": (nc,)} of the last
+ * step (dyn_world_contacts) */
+static PyObject *world_contacts(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  int nc = 0;
+  const dyn_contact *c = dyn_world_contacts(self->w, &nc);
+  if (dyn_world_step_count(self->w) == 0) nc = 0;
+  npy_intp d2[2] = { nc, 2 }, d1 = nc;
+  PyObject *body = PyArray_ZEROS(2, d2, NPY_INT32, 0), *shape = PyArray_ZEROS(2, d2, NPY_INT32, 0);
+  PyObject *depth = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0),
+           *mu = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0);
+  PyObject *rest = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0), *out = NULL;
+  if (body && shape && depth && mu && rest) {
+    npy_int32 *bd = PyArray_DATA((PyArrayObject *)body), *sd = PyArray_DATA((PyArrayObject *)shape);
+    double *dd = PyArray_DATA((PyArrayObject *)depth), *md = PyArray_DATA((PyArrayObject *)mu);
+    double *rd = PyArray_DATA((PyArrayObject *)rest);
+    for (int i = 0; i < nc; i++) {
+      bd[2 * i] = c[i].a, bd[2 * i + 1] = c[i].b;
+      sd[2 * i] = c[i].sa, sd[2 * i + 1] = c[i].sb;
+      dd[i] = c[i].depth, md[i] = c[i].mu, rd[i] = c[i].restitution;
+    }
+    out = Py_BuildValue("{s:O,s:O,s:N,s:N,s:O,s:O,s:O}", "body", body, "shape", shape, "point",
+                        contact_array(c, nc, 3, part_point), "normal",
+                        contact_array(c, nc, 3, part_normal), "depth", depth, "mu", mu,
+                        "restitution", rest);
+  }
+  Py_XDECREF(body);
+  Py_XDECREF(shape);
+  Py_XDECREF(depth);
+  Py_XDECREF(mu);
+  Py_XDECREF(rest);
+  return out;
+}
+
+/* (nb, 6, 6) float64 of the blocks b[36 nb] */
+static PyObject *blocks(int nb, const double *b) {
+  npy_intp dims[3] = { nb, 6, 6 };
+  PyObject *a = PyArray_SimpleNew(3, dims, NPY_DOUBLE);
+  if (a && nb > 0) memcpy(PyArray_DATA((PyArrayObject *)a), b, 36 * (size_t)nb * sizeof *b);
+  return a;
+}
+
+/* step_matrices() -> {"J": (indptr, indices, data, (n, 6 nb)), "M",
+ * "Minv": (nb, 6, 6), "cfm", "joint_rows", "rows_per_contact"}
+ * (dyn_world_step_matrices_new), or a str: why there is none */
+static PyObject *world_step_matrices(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  char msg[512] = "";
+  dyn_step_matrices *q = NULL;
+  dyn_err e = dyn_world_step_matrices_new(self->w, &q, msg, sizeof msg);
+  if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
+  if (e != DYN_OK) return PyUnicode_FromString(msg);
+  int nnz = q->Jp[q->n];
+  PyObject *out = Py_BuildValue(
+      "{s:(NNN(ii)),s:N,s:N,s:N,s:i,s:i}", "J", lx_ivector(q->n + 1, q->Jp), lx_ivector(nnz, q->Jj),
+      lx_vector(nnz, q->Jx), q->n, 6 * q->nb, "M", blocks(q->nb, q->M), "Minv",
+      blocks(q->nb, q->Minv), "cfm", lx_vector(q->n, q->cfm), "joint_rows", q->joint_rows,
+      "rows_per_contact", q->rows_per_contact);
+  dyn_step_matrices_free(q);
+  return out;
+}
+
+/* global_form() -> (global tuple (ndof, M indptr, M indices, M data, H
+ * indptr, H indices, H data, f, w), n, mu) of the last step
+ * (dyn_world_global_new), or a str: why it has none */
+static PyObject *world_global_form(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  char msg[512] = "";
+  dyn_global *g = NULL;
+  dyn_err e = dyn_world_global_new(self->w, &g, msg, sizeof msg);
+  if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
+  if (e != DYN_OK) return PyUnicode_FromString(msg);
+  /* libio's record of the same arrays (borrowed), so that the tuple is the
+   * readers' (lx_global_tuple) */
+  io_global view = { g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w, 0.0 };
+  PyObject *out = Py_BuildValue("(NiN)", lx_global_tuple(&view), g->n, lx_vector(g->n / 3, g->mu));
+  dyn_global_free(g);
+  return out;
+}
+
 static PyObject *world_energy(lx_world *self, PyObject *noargs) {
   (void)noargs;
   if (!ready(self)) return NULL;
@@ -434,6 +537,11 @@ static PyMethodDef world_methods[] = {
   { "last_problem", (PyCFunction)world_last_problem, METH_NOARGS,
     "last_problem() -> (problem tuple, x) or None" },
   { "energy", (PyCFunction)world_energy, METH_NOARGS, "energy() -> (kinetic, potential)" },
+  { "contacts", (PyCFunction)world_contacts, METH_NOARGS, "contacts() -> dict of arrays" },
+  { "step_matrices", (PyCFunction)world_step_matrices, METH_NOARGS,
+    "step_matrices() -> dict, or the reason there is none" },
+  { "global_form", (PyCFunction)world_global_form, METH_NOARGS,
+    "global_form() -> (global, n, mu), or the reason there is none" },
   { NULL, NULL, 0, NULL }
 };
 

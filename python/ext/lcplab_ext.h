@@ -21,7 +21,9 @@
  * Files: module.c (the module, helpers, status and solver tables),
  * ext_problem.c (a problem from the package's arrays, validation,
  * residuals), ext_solve.c (solve), ext_io.c (read, write), ext_world.c
- * (the World type), ext_experiment.c (campaigns and profiles: libexperiment).
+ * (the World type and its queries), ext_model.c (the Model type, its files),
+ * ext_builder.c (its records by name), ext_experiment.c (campaigns and
+ * profiles: libexperiment).
  */
 #ifndef LCPLAB_EXT_H
 #define LCPLAB_EXT_H
@@ -142,6 +144,14 @@ PyObject *lx_tol_check(PyObject *self, PyObject *args);
 PyObject *lx_read(PyObject *self, PyObject *args);
 PyObject *lx_write(PyObject *self, PyObject *args);
 PyObject *lx_velocities(PyObject *self, PyObject *args);
+/* The global problem g as the tuple (ndof, M indptr, M indices, M data,
+ * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR
+ * (ext_io.c). */
+struct io_global;
+PyObject *lx_global_tuple(const struct io_global *g);
+/* from_global(global tuple, n, mu, name) -> (problem tuple, global tuple)
+ * or (status, message): ext_io.c. */
+PyObject *lx_from_global(PyObject *self, PyObject *args);
 PyObject *lx_kind(PyObject *self, PyObject *args);
 /* contactbench_rows(nc): ext_io.c. */
 PyObject *lx_contactbench_rows(PyObject *self, PyObject *args);
@@ -161,6 +171,23 @@ extern PyTypeObject lx_world_type;
 const char **lx_param_list(PyObject *params, Py_ssize_t *np);
 
 /* ---- scene models (ext_model.c) ------------------------------------------ */
+
+/* A Model object: a scene model it owns (ext_model.c). */
+struct dyn_model;
+typedef struct {
+  PyObject_HEAD struct dyn_model *m;
+} lx_model;
+
+/* The builder's methods of Model (ext_builder.c). */
+PyObject *lx_model_add(lx_model *self, PyObject *args);
+PyObject *lx_model_set(lx_model *self, PyObject *args);
+PyObject *lx_model_get(lx_model *self, PyObject *args);
+PyObject *lx_model_find(lx_model *self, PyObject *args);
+PyObject *lx_model_exclude(lx_model *self, PyObject *args);
+PyObject *lx_model_exclusions(lx_model *self, PyObject *noargs);
+PyObject *lx_model_options(lx_model *self, PyObject *noargs);
+PyObject *lx_model_set_options(lx_model *self, PyObject *args);
+PyObject *lx_model_mass_from_density(lx_model *self, PyObject *args);
 
 PyObject *lx_scene_model(PyObject *self, PyObject *args);
 PyObject *lx_load_model(PyObject *self, PyObject *args);

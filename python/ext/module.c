@@ -6,6 +6,7 @@
 #define LCPLAB_EXT_MODULE_C
 #include "lcplab_ext.h"
 
+#include "dyn_model.h"
 #include "io.h"
 
 /* ---- arrays and dicts ----------------------------------------------------- */
@@ -216,6 +217,8 @@ static PyMethodDef methods[] = {
     "contactbench_rows(nc) -> P: lcplab's row i is ContactBench's row P[i]." },
   { "velocities", lx_velocities, METH_VARARGS,
     "velocities(problem, global, x) -> (v, u, res_vel) or (status, message)." },
+  { "from_global", lx_from_global, METH_VARARGS,
+    "from_global(global, n, mu, name) -> (problem, global) or (status, message)." },
   { "write", lx_write, METH_VARARGS,
     "write(problem, path, format, name, x_ref[, global]) -> (status, message)." },
   { "setting_names", lx_setting_names, METH_NOARGS, "The world settings' names." },
@@ -256,6 +259,7 @@ PyMODINIT_FUNC PyInit__lcplab(void) {
       PyModule_AddStringConstant(m, "SRC_EXPERIMENTS", LCPLAB_SRC_EXPERIMENTS) < 0 ||
       PyModule_AddStringConstant(m, "BINDIR", LCPLAB_BINDIR) < 0 ||
       PyModule_AddStringConstant(m, "BUILDDIR", LCPLAB_BUILDDIR) < 0 ||
+      PyModule_AddIntConstant(m, "MODEL_MAX_BYTES", (long)DYN_MODEL_MAX_BYTES) < 0 ||
       PyModule_AddIntConstant(m, "LOG_ERROR", SLV_LOG_ERROR) < 0 ||
       PyModule_AddIntConstant(m, "LOG_WARNING", SLV_LOG_WARNING) < 0 ||
       PyModule_AddIntConstant(m, "LOG_INFO", SLV_LOG_INFO) < 0 ||

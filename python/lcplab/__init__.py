@@ -14,8 +14,12 @@ Files
 Scenes
     World, simulate, scenes, SimulationResult, METRICS, TRACE_FIELDS, STAGES,
     APPLIED
-Scene models and their files (MJCF; docs/models.md)
-    Model, scene_model, load_model
+Scene models, built from Python or from a built-in scene, and their files
+(docs/scenes.md; MJCF: docs/models.md)
+    Model, scene_model, load_model, SHAPE_KINDS, JOINT_KINDS
+Queries of a world's last step (docs/scenes.md, "Queries")
+    World.contacts, World.step_matrices, StepMatrices, World.global_problem,
+    Problem.from_global
 Comparisons (the engine of ``lcplab experiment``)
     compare, profile (its figure too), quantile, run_experiment, Campaign
 Errors (one hierarchy under ``Error``; docs/python.md, "Errors")
@@ -42,21 +46,20 @@ from ._errors import (Error, ExistingFileError, ExperimentError, FileError, Inva
 from ._experiment import Campaign, compare, profile, quantile, run_experiment
 from ._io import formats, read, write
 from ._log import logger
-from ._model import Model, load_model, scene_model
+from ._model import JOINT_KINDS, SHAPE_KINDS, Model, load_model, scene_model
 from ._problem import Problem
 from ._solve import DEFAULT_SOLVER, Residuals, Result, SolverInfo, Status, solve, solvers
-from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, World, scenes,
-                     simulate)
+from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, StepMatrices,
+                     World, scenes, simulate)
 
 __version__ = _lcplab.VERSION
 
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
-    "FileError",
-    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "Model", "OptionsError",
-    "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
-    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
-    "UnsupportedError", "World", "compare", "formats", "load_model", "logger", "profile",
-    "quantile", "read", "run_experiment", "scene_model", "scenes", "simulate", "solve", "solvers",
-    "write",
+    "FileError", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
+    "MissingFileError", "Model", "OptionsError", "Problem", "Residuals", "Result", "SHAPE_KINDS",
+    "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo", "Status",
+    "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World", "compare",
+    "formats", "load_model", "logger", "profile", "quantile", "read", "run_experiment",
+    "scene_model", "scenes", "simulate", "solve", "solvers", "write",
 ]

@@ -22,6 +22,8 @@ from ._io import formats as formats
 from ._io import read as read
 from ._io import write as write
 from ._log import logger as logger
+from ._model import JOINT_KINDS as JOINT_KINDS
+from ._model import SHAPE_KINDS as SHAPE_KINDS
 from ._model import Model as Model
 from ._model import load_model as load_model
 from ._model import scene_model as scene_model
@@ -38,6 +40,7 @@ from ._world import METRICS as METRICS
 from ._world import STAGES as STAGES
 from ._world import TRACE_FIELDS as TRACE_FIELDS
 from ._world import SimulationResult as SimulationResult
+from ._world import StepMatrices as StepMatrices
 from ._world import World as World
 from ._world import scenes as scenes
 from ._world import simulate as simulate
@@ -45,11 +48,10 @@ from ._world import simulate as simulate
 __version__: str
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
-    "FileError",
-    "InvalidProblemError", "LcplabError", "METRICS", "MissingFileError", "Model", "OptionsError",
-    "Problem", "Residuals", "Result", "STAGES", "SceneError", "SimulationError",
-    "SimulationResult", "SolverInfo", "Status", "TRACE_FIELDS", "UnknownNameError",
-    "UnsupportedError", "World", "compare", "formats", "load_model", "logger", "profile",
-    "quantile", "read", "run_experiment", "scene_model", "scenes", "simulate", "solve", "solvers",
-    "write",
+    "FileError", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
+    "MissingFileError", "Model", "OptionsError", "Problem", "Residuals", "Result", "SHAPE_KINDS",
+    "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo", "Status",
+    "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World", "compare",
+    "formats", "load_model", "logger", "profile", "quantile", "read", "run_experiment",
+    "scene_model", "scenes", "simulate", "solve", "solvers", "write",
 ]

@@ -70,6 +70,34 @@ def _int_vector(value, n, name):
     return _readonly(a.astype(np.int32, copy=True))
 
 
+def _csr(X, what):
+    """X (a scipy.sparse matrix or a dense array) as CSR arrays (int32
+    indptr, int32 indices, float64 data; duplicates summed, indices
+    sorted) and its shape."""
+    if _is_sparse(X):
+        C = X.tocsr(copy=True)
+        C.sum_duplicates()
+        C.sort_indices()
+        if C.shape[0] > _INT32_MAX or C.shape[1] > _INT32_MAX or C.nnz > _INT32_MAX:
+            raise InvalidProblemError(f"global problem: {what} is too large for 32-bit indices")
+        return (_readonly(np.array(C.indptr, dtype=np.int32)),
+                _readonly(np.array(C.indices, dtype=np.int32)),
+                _readonly(np.array(C.data, dtype=np.float64)), C.shape)
+    try:
+        a = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise InvalidProblemError(f"global problem: {what} must be a matrix of numbers: "
+                                  f"{e}") from None
+    if a.ndim != 2 or a.shape[0] > _INT32_MAX or a.shape[1] > _INT32_MAX:
+        raise InvalidProblemError(f"global problem: {what} must be a matrix, got shape "
+                                  f"{a.shape}")
+    rows, cols = np.nonzero(a != 0.0)  # row-major: rows sorted, columns sorted within
+    indptr = np.zeros(a.shape[0] + 1, dtype=np.int32)
+    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
+    return (_readonly(indptr), _readonly(cols.astype(np.int32)),
+            _readonly(a[rows, cols].astype(np.float64)), a.shape)
+
+
 class CsrMatrix(collections.namedtuple("CsrMatrix", "shape indptr indices data")):
     """A read-only sparse matrix in CSR (``indptr``, ``indices``, ``data``,
     as scipy.sparse.csr_matrix holds one) of the given ``shape``: the M and H
@@ -356,6 +384,78 @@ class Problem:
         q._set_vectors(**old)
         q._finish()
         return q
+
+    # ---- global problems (docs/problem.md, "Global problems") --------------------
+
+    @classmethod
+    def from_global(cls, M, H, f, w, mu, *, cone_law="coulomb", name=None):
+        """A problem from a global frictional-contact problem built in
+        memory (FCLIB's global form, Siconos' gfc3d):
+
+            M v = H r + f,      u = H' v + w,      (u, r) on Coulomb's cones
+
+        condensed by the library as its readers condense a file's
+        (``W = H' M^-1 H``, ``q = w + H' M^-1 f``, one cone per contact at
+        rows 3c..3c+2, normal first), the global problem kept beside it:
+        every writer of global problems (``.hdf5`` FCLIB, ``.dat`` Siconos
+        gfc3d) writes it, and reading the file back gives the same
+        problem.
+
+        Parameters
+        ----------
+        M : (ndof, ndof) array_like or scipy.sparse matrix
+            Symmetric positive definite.
+        H : (ndof, 3 nc) array_like or scipy.sparse matrix
+        f : (ndof,) array_like
+        w : (3 nc,) array_like
+        mu : (nc,) array_like
+            Friction coefficients, >= 0.
+        cone_law : {"coulomb", "associated"}, optional
+        name : str, optional
+
+        Returns
+        -------
+        Problem
+            ``global_problem`` (``M``, ``H``, ``f``, ``w``) set.
+
+        Raises
+        ------
+        InvalidProblemError
+            A shape, a non-finite value, mu < 0, an M that is not symmetric
+            positive definite (the message names the field and index).
+
+        Examples
+        --------
+        >>> import numpy as np, lcplab
+        >>> # one body of unit mass moving into a contact at 1 m/s
+        >>> p = lcplab.Problem.from_global(np.eye(3), np.eye(3), [-1.0, 0.0, 0.0],
+        ...                                np.zeros(3), [0.5])
+        >>> p.b, p.kind
+        (array([-1.,  0.,  0.]), 'cone')
+        >>> float(lcplab.solve(p, "nsgs").x[0])       # the impulse that stops it
+        1.0
+        """
+        _refuse_complex(M, "global problem: M")
+        _refuse_complex(H, "global problem: H")
+        Mp, Mj, Mx, (nd, nd2) = _csr(M, "M")
+        Hp, Hj, Hx, (hr, n) = _csr(H, "H")
+        if nd != nd2 or hr != nd:
+            raise InvalidProblemError(f"global problem: M {(nd, nd2)} must be square and H "
+                                      f"{(hr, n)} have as many rows")
+        if n % 3 != 0:
+            raise InvalidProblemError(f"global problem: H has {n} columns, expected 3 a contact")
+        g = (nd, Mp, Mj, Mx, Hp, Hj, Hx, _vector(f, nd, "f", np.float64, 0.0),
+             _vector(w, n, "w", np.float64, 0.0))
+        mu = _vector(mu, n // 3, "mu", np.float64, 0.0)
+        name = "global problem" if name is None else str(name)
+        t = _lcplab.from_global(g, n, np.ascontiguousarray(mu), name)
+        if isinstance(t[0], int):
+            raise InvalidProblemError(t[1])
+        if cone_law not in _CONE_LAWS:
+            raise InvalidProblemError(f"Problem: cone_law must be one of {_CONE_LAWS}, "
+                                      f"got {cone_law!r}")
+        local = t[0][:13] + (_CONE_LAWS.index(cone_law),) + t[0][14:]
+        return cls._from_c(local, name=name, glob=t[1])
 
     # ---- ContactBench (docs/python.md, "ContactBench") -------------------------
 

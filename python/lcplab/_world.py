@@ -8,11 +8,11 @@ import numbers
 import numpy as np
 
 from . import _lcplab, _log
-from ._errors import SceneError, SimulationError
+from ._errors import InvalidProblemError, SceneError, SimulationError, UnsupportedError
 from ._problem import Problem, _is_int, _refuse_complex
 
-__all__ = ["World", "SimulationResult", "simulate", "scenes", "METRICS", "TRACE_FIELDS",
-           "STAGES", "APPLIED"]
+__all__ = ["World", "SimulationResult", "StepMatrices", "simulate", "scenes", "METRICS",
+           "TRACE_FIELDS", "STAGES", "APPLIED"]
 
 _NAMES = _lcplab.world_names()
 
@@ -157,6 +157,58 @@ class SimulationResult:
     def __repr__(self):
         return (f"SimulationResult(scene={self.scene!r}, solver={self.solver!r}, "
                 f"steps={self.steps}, dt={self.dt})")
+
+
+def _scipy_sparse():
+    try:
+        import scipy.sparse as sp
+    except ImportError:
+        raise ImportError("the step's matrices are scipy.sparse matrices: install scipy "
+                          "(python3-scipy, or pip install lcplab[sparse])") from None
+    return sp
+
+
+@dataclasses.dataclass(frozen=True)
+class StepMatrices:
+    """The matrices of a world's last step (``World.step_matrices``;
+    docs/scenes.md, "Queries"), over the velocities of every body of the
+    world: body i's (v, w), world frame, at columns 6 i .. 6 i + 5.
+
+    ``A = J @ Minv @ J.T + diag(cfm)`` is the step's problem matrix (on
+    every row but a friction pyramid's auxiliary ones, whose J row is 0).
+
+    Attributes
+    ----------
+    J : scipy.sparse.csr_matrix
+        (n, 6 nb): the rows' Jacobian.
+    M, Minv : scipy.sparse.bsr_matrix
+        (6 nb, 6 nb), block diagonal: per body diag(m I3, I_world) and its
+        inverse, as the step assembled them; zero blocks for static
+        bodies (they have no velocity).
+    M_blocks, Minv_blocks : ndarray
+        (nb, 6, 6): the same blocks.
+    cfm : ndarray
+        (n,): each row's constraint force mixing.
+    joint_rows : int
+        The joints' rows come first.
+    rows_per_contact : int
+        Contact c of ``World.contacts()`` has rows ``joint_rows + c
+        rows_per_contact`` onwards (n, t1, t2 with box friction and cones).
+    """
+
+    J: object
+    M: object
+    Minv: object
+    M_blocks: np.ndarray
+    Minv_blocks: np.ndarray
+    cfm: np.ndarray
+    joint_rows: int
+    rows_per_contact: int
+
+    def contact_rows(self, c):
+        """The rows of contact c (a range)."""
+        first = self.joint_rows + int(c) * self.rows_per_contact
+        return range(first, first + self.rows_per_contact)
 
 
 class World:
@@ -349,6 +401,89 @@ class World:
             return None
         prob, x = t
         return Problem._from_c(prob, name=f"{self.scene}-step{self.step_count}"), x
+
+
+    # ---- queries of the last step (docs/scenes.md, "Queries") -------------------
+
+    def contacts(self):
+        """The contacts of the last step (those of its problem, in its
+        order).
+
+        Returns
+        -------
+        dict
+            ``body`` (nc, 2) and ``shape`` (nc, 2): the indices (the
+            model's) of the two bodies a, b and their shapes; ``point``
+            (nc, 3): the world point midway between the surfaces;
+            ``normal`` (nc, 3): the unit normal from a to b; ``depth``
+            (nc,): penetration (> 0) or gap (< 0, within the margin);
+            ``mu``, ``restitution`` (nc,): the pair's combined material.
+            Empty before any step.
+        """
+        return self._w.contacts()
+
+    def step_matrices(self):
+        """J, M and M^-1 of the last step's problem (``StepMatrices``), or
+        None before any step with rows. Needs scipy."""
+        d = self._w.step_matrices()
+        if isinstance(d, str):
+            return None
+        sp = _scipy_sparse()
+        indptr, indices, data, shape = d["J"]
+        nb = d["M"].shape[0]
+        blocks = {}
+        for key in ("M", "Minv"):
+            blocks[key] = sp.bsr_matrix((d[key], np.arange(nb, dtype=np.int32),
+                                         np.arange(nb + 1, dtype=np.int32)),
+                                        shape=(6 * nb, 6 * nb))
+        return StepMatrices(J=sp.csr_matrix((data, indices, indptr), shape=shape),
+                            M=blocks["M"], Minv=blocks["Minv"], M_blocks=d["M"],
+                            Minv_blocks=d["Minv"], cfm=d["cfm"], joint_rows=d["joint_rows"],
+                            rows_per_contact=d["rows_per_contact"])
+
+    def jacobian(self):
+        """The last step's J (``step_matrices().J``), or None."""
+        m = self.step_matrices()
+        return None if m is None else m.J
+
+    def mass_matrix(self):
+        """The last step's M (``step_matrices().M``), or None."""
+        m = self.step_matrices()
+        return None if m is None else m.M
+
+    def global_problem(self):
+        """The last step's problem in the bodies' velocities, as a
+        ``Problem`` with its ``global_problem`` (M, H, f, w; the friction
+        coefficients in its cones): ``M v = H r + f``, ``u = H' v + w``
+        (docs/problem.md, "Global problems"), condensed as ``from_global``
+        condenses one, so that ``lcplab.write`` writes it as FCLIB's
+        global problem (``.hdf5``) or a Siconos gfc3d ``.dat``. v holds
+        the six velocities of each dynamic body a row touches, in body
+        order.
+
+        Returns
+        -------
+        Problem or None
+            None before any step with rows.
+
+        Raises
+        ------
+        UnsupportedError
+            The step has rows the global form cannot hold (joint rows, box
+            friction or the pyramid: it needs ``friction="cone"``; a row
+            with cfm > 0).
+        """
+        t = self._w.global_form()
+        if isinstance(t, str):
+            if self.last_problem() is None:
+                return None
+            raise UnsupportedError(f"scene {self.scene}: {t}")
+        glob, n, mu = t
+        name = f"{self.scene}-step{self.step_count}"
+        r = _lcplab.from_global(glob, n, mu, name)
+        if isinstance(r[0], int):
+            raise InvalidProblemError(r[1])
+        return Problem._from_c(r[0], name=name, glob=r[1])
 
 
 def simulate(scene, params=None, solver=None, steps=None, dt=None, *, trace=False, **settings):

@@ -49,3 +49,19 @@ def summary() -> str:
     except lcplab.Error as e:
         return f"{e.message} {status} {x} {len(infos)} {len(names)} {s.steps} {n} {r.choice}"
     return lcplab.__version__
+
+
+def my_scene() -> tuple[int, float]:
+    m = lcplab.Model("mine", gravity=(0.0, 0.0, -9.81))
+    rubber = m.add_material(mu=0.9, restitution=0.3, name="rubber")
+    floor = m.add_body(static=True)
+    m.add_shape(floor, "plane", normal=(0.0, 0.0, 1.0))
+    ball = m.add_body(1.0, np.full(3, 0.004), position=(0.0, 0.0, 0.099))
+    m.add_shape(ball, "sphere", radius=0.1, material=rubber)
+    m.add_joint("slider", ball, None, axis=(0.0, 0.0, 1.0), spring=(10.0, 1.0))
+    w = lcplab.World(m, solver="pgs")
+    w.step()
+    q: lcplab.StepMatrices | None = w.step_matrices()
+    g: lcplab.Problem | None = w.global_problem() if q is None else None
+    depth: "np.ndarray[Any, Any]" = w.contacts()["depth"]
+    return (0 if q is None else q.joint_rows) + (0 if g is None else g.n), float(depth.sum())
