@@ -14,7 +14,8 @@
  * the ${NAME} values as positional parameters, and {params} as the words
  * --KEY VALUE of the line's scene parameters (config.c): no value is
  * parsed by the shell.  A peer runs the named scenes if its template names
- * {scene}, model files if it names {model}; it refuses the other lines.  Its standard output's last line that starts with
+ * {scene}, model files if it names {model}; it refuses the other lines.
+ * Its standard output's last line that starts with
  * '{' is its summary (exp_run_summary_parse): the row beside lcplab's own
  * runs of the same line.  A run that exits non-zero, prints no summary or
  * passes the time limit is a row failed (or time_limit) with the reason,
@@ -43,17 +44,10 @@ static void peer_argv(const exp_external *e, const exp_source *src, long K,
   snprintf(a->num[1], sizeof a->num[1], "%.17g", set->dt);
   snprintf(a->num[2], sizeof a->num[2], "%d", set->opt.max_iter);
   snprintf(a->num[3], sizeof a->num[3], "%g", limit);
-  const char *fixed[4 + EXP_SCENE_EXT_NKEYS] = { "sh",
-                                                 "-c",
-                                                 e->command,
-                                                 "sh",
-                                                 src->scene,
-                                                 a->num[0],
-                                                 a->num[1],
-                                                 a->num[2],
-                                                 fric,
-                                                 a->num[3],
-                                                 src->model ? src->model : "" };
+  const char *model = src->model ? src->model : "";
+  const char *fixed[4 + EXP_SCENE_EXT_NKEYS] = { "sh",       "-c",      e->command, "sh",
+                                                 src->scene, a->num[0], a->num[1],  a->num[2],
+                                                 fric,       a->num[3], model };
   int k = 0;
   for (; k < 4 + EXP_SCENE_EXT_NKEYS; k++) a->argv[k] = (char *)fixed[k];
   const char *v = e->vals;
