@@ -39,6 +39,15 @@
  * JSON line then names it ("global").  A step whose rows the global form
  * cannot hold (cfm > 0, joint rows) is refused with exit 2.
  *
+ * --condense-joints writes, for a step with joint rows, the contact rows'
+ * problem alone: the joint rows condensed at the step's answer (the
+ * equality rows, the limits that push and the motors below their force
+ * eliminated by a Schur complement, the other limit and motor rows fixed at
+ * their bound: slv_condense_rows), exact at that active set; .x holds the
+ * contact rows' impulses, and an FCLIB file's title says so
+ * (docs/models.md, "Joint rows condensed").  A step with joint rows and no
+ * contact row is skipped, counted as empty.
+ *
  * A format that cannot hold the problem kind is refused by the writer
  * (e.g. box friction (findex rows) in a Siconos .dat, a problem without
  * cones in FCLIB, cones in .blcp): its message is passed on, exit 2.
@@ -79,6 +88,9 @@ static void usage(FILE *f) {
              "  --every E           export every E-th step (default 1)\n"
              "  --global            with --format hdf5 or dat: also the global problem (M, H,\n"
              "                      f, w) of each step to SCENE_stepKKKKKK.global.EXT\n"
+             "  --condense-joints   the contact rows alone: the joint rows condensed at the\n"
+             "                      step's answer (exact at its active set; docs/models.md),\n"
+             "                      for formats and peers that hold contacts only\n"
              "  --force             overwrite files that exist\n"
              "  --solver NAME       default pgs, or nsgs with --friction cone (noted on stderr)\n"
              "\n");
@@ -109,7 +121,7 @@ static int export_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
   slv_problem p;
   const double *x = NULL;
   dyn_world_last_problem(w, &p, &x);
-  if (p.n == 0) {
+  if (p.n == 0 || (q->out.condense && st->m.joint_rows >= p.n)) { /* no contact row to keep */
     q->empty++;
     return 0;
   }
@@ -122,7 +134,7 @@ static int export_step(void *ctx, dyn_world *w, const dyn_run_step *st) {
 }
 
 static int export_run(const cli_world_args *wa0, const char *fmt_name, const char *dir, long every,
-                      int force, int global, dyn_world **wp) {
+                      int force, int global, int condense, dyn_world **wp) {
   cli_world_args wa = *wa0;
   int f = exp_export_format(cli_log(), fmt_name, global);
   if (f < 0) return CLI_EXIT_USAGE;
@@ -130,11 +142,17 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     cli_error("export: missing --out DIR");
     return CLI_EXIT_USAGE;
   }
+  if (global && condense) {
+    cli_error("export: --global and --condense-joints: the global form holds the bodies' "
+              "velocities, not a condensed contact problem; choose one");
+    return CLI_EXIT_USAGE;
+  }
   long K = 0;
   int rc = cli_world_build("export", &wa, wp, &K);
   if (rc >= 0) return rc;
   dyn_world *w = *wp;
-  export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log() }, every, 0, 0, 0 };
+  export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log(), condense }, every, 0, 0,
+                     0 };
 
   struct stat st;
   if (stat(dir, &st) == 0) {
@@ -175,7 +193,7 @@ int cli_cmd_export(int argc, char **argv) {
   cli_world_args_init(&wa);
   const char *fmt = NULL, *dir = NULL;
   long every = 1;
-  int force = 0, global = 0;
+  int force = 0, global = 0, condense = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int r = cli_world_option("export", argc, argv, &i, &wa);
@@ -185,6 +203,8 @@ int cli_cmd_export(int argc, char **argv) {
       force = 1;
     } else if (strcmp(arg, "--global") == 0) {
       global = 1;
+    } else if (strcmp(arg, "--condense-joints") == 0) {
+      condense = 1;
     } else if ((r = cli_option_value("export", argc, argv, &i, "format", &v)) != 0) {
       if (r < 0) return CLI_EXIT_USAGE;
       fmt = v;
@@ -206,7 +226,7 @@ int cli_cmd_export(int argc, char **argv) {
     }
   }
   dyn_world *w = NULL;
-  int rc = export_run(&wa, fmt, dir, every, force, global, &w);
+  int rc = export_run(&wa, fmt, dir, every, force, global, condense, &w);
   dyn_world_free(w);
   return rc;
 }

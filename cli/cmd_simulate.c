@@ -121,6 +121,14 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     a->approximate = 1;
     return 1;
   }
+  int mr = cli_option_value(cmd, argc, argv, i, "max-memory", &v);
+  if (mr != 0) {
+    if (mr > 0 && exp_parse_bytes(v, &a->max_memory)) return 1;
+    if (mr > 0)
+      cli_error("%s: --max-memory must be a byte count > 0 (K, M, G, T: powers of 1024), got '%s'",
+                cmd, v);
+    return -1;
+  }
   char key[64];
   size_t n = strcspn(arg + 2, "=");
   if (n == 0 || n >= sizeof key) return 0;
@@ -176,6 +184,9 @@ void cli_world_usage(FILE *f) {
              "  --approximate       a model file's features lcplab cannot map exactly\n"
              "                      (cylinders, joint chains, armature, tendons, ...) are\n"
              "                      approximated or dropped, each named in a note\n"
+             "  --max-memory B      refuse a model file whose bodies, geoms, joints and\n"
+             "                      meshes need more than B bytes (K, M, G, T: powers of\n"
+             "                      1024; default 4G)\n"
              "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
              "                      default: pgs, or nsgs with --friction cone (a note on\n"
              "                      stderr at the end says which)\n"

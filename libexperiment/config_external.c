@@ -71,15 +71,15 @@ static int external_opt(const exp_cfg_parser *ps, exp_external *e, const char *k
   return -1;
 }
 
-const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS] = { "{scene}",    "{steps}",
-                                                              "{dt}",       "{max_iter}",
-                                                              "{friction}", "{time_limit}" };
+const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS] = {
+  "{scene}", "{steps}", "{dt}", "{max_iter}", "{friction}", "{time_limit}", "{model}"
+};
 
 const char *const exp_ext_keys[EXP_EXT_NKEYS] = { "{in}", "{out}",   "{tol}",        "{max_iter}",
                                                   "{n}",  "{class}", "{time_limit}", "{repeat}" };
 
-/* The placeholder at c: 1..8 for {in}..{repeat} (a scene peer's: 1..6 for
- * {scene}..{time_limit}, PARAMS_REF for {params}), 0 for ${...}, -1 none;
+/* The placeholder at c: 1..8 for {in}..{repeat} (a scene peer's: 1..7 for
+ * {scene}..{model}, PARAMS_REF for {params}), 0 for ${...}, -1 none;
  * *len its length. */
 enum { PARAMS_REF = 1000 };
 static int placeholder_at(const exp_external *e, const char *c, size_t *len) {
@@ -231,9 +231,12 @@ int exp_cfg_external(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw
       return exp_cfg_error(ps, "external", "command longer than %zu characters", sizeof tmpl - 1);
     used += (size_t)r;
   }
-  if (e->scene && !strstr(tmpl, "{scene}"))
+  e->takes_scene = e->scene && strstr(tmpl, "{scene}") != NULL;
+  e->takes_model = e->scene && strstr(tmpl, "{model}") != NULL;
+  if (e->scene && !e->takes_scene && !e->takes_model)
     return exp_cfg_error(ps, "external",
-                         "a scene peer's command must name {scene} (and prints its summary line)");
+                         "a scene peer's command must name {scene} or {model} (and prints its "
+                         "summary line)");
   if (!e->scene && (!strstr(tmpl, "{in}") || !strstr(tmpl, "{out}")))
     return exp_cfg_error(ps, "external",
                          "the command must name {in} (the instance) and {out} (the "

@@ -309,6 +309,22 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
       return exp_cfg_error(ps, "scene solver", "unknown solver '%s' (known: %s)", v, list);
     }
     snprintf(src->solver, sizeof src->solver, "%s", v);
+  } else if (IS("name")) {
+    if (!src->model || kind != EXP_SCENES)
+      return exp_cfg_error(
+          ps, "scene", "name= names a model file's runs in a scenes section (scene model=FILE)");
+    if (!v[0] || strlen(v) >= sizeof src->scene ||
+        strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(v))
+      return exp_cfg_error(ps, "scene name",
+                           "expected letters, digits, '_-.' (at most %d), got '%s'",
+                           (int)sizeof src->scene - 1, v);
+    snprintf(src->scene, sizeof src->scene, "%s", v);
+  } else if (IS("approximate")) {
+    if (!src->model)
+      return exp_cfg_error(ps, "scene", "approximate= is for model files (scene model=FILE)");
+    if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)
+      return exp_cfg_error(ps, "scene approximate", "expected yes or no, got '%s'", v);
+    src->approximate = strcmp(v, "yes") == 0;
   } else if (is_world_key(kv, kl)) {
     rc = scene_setting(ps, src, kv, kl, kind);
   } else {
@@ -325,8 +341,7 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
 }
 
 /* `scene model=FILE ...`: FILE resolved as a file source's, named by its
- * base name without extension, read now (libmodels: a file that does not
- * load or holds a feature lcplab does not simulate is this line's error). */
+ * base name without extension; read once the line's keys are (model_check). */
 static int model_scene(const exp_cfg_parser *ps, exp_source *src, const char *file) {
   if (!file[0]) return exp_cfg_error(ps, "scene model", "expected model=FILE");
   char path[EXP_PATH_MAX];
@@ -337,6 +352,13 @@ static int model_scene(const exp_cfg_parser *ps, exp_source *src, const char *fi
   snprintf(src->scene, sizeof src->scene, "%.*s", (int)sizeof src->scene - 1, base);
   char *dot = strrchr(src->scene, '.');
   if (dot && dot != src->scene) *dot = '\0';
+  return -1;
+}
+
+/* A model line's file read now, with its approximate= (libmodels: a file
+ * that does not load or holds a feature lcplab does not simulate is this
+ * line's error). */
+static int model_check(const exp_cfg_parser *ps, const exp_source *src) {
   if (ps->recorded) return -1; /* a plan's copy: read when its tasks run */
   dyn_model *m = NULL;
   char msg[1024] = "";
@@ -359,7 +381,7 @@ static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw)
         return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
       rc = scene_key(ps, src, w[k], s->kind);
     }
-    return rc;
+    return rc < 0 ? model_check(ps, src) : rc;
   }
   int known = 0;
   for (int i = 0; i < dyn_scene_count(); i++)

@@ -173,6 +173,8 @@ typedef struct exp_export {
   const char *dir, *scene;
   int format, global;
   const exp_log *log;
+  int condense; /* --condense-joints: the joint rows condensed at the step's answer
+                   (slv_condense_rows; docs/models.md, "Joint rows condensed") */
 } exp_export;
 /* The index of the export format `name` (dat, blcp, hdf5, mtx, lcplab) that
  * can hold the global form when `global`; -1 after the message (NULL name:
@@ -550,6 +552,8 @@ typedef struct exp_source {
                                     and extension */
   char *model;                   /* SCENE: the model file of a line `scene model=FILE`
                                     (resolved, malloc'd), NULL for a named scene */
+  int approximate;               /* SCENE with a model: the line's approximate=yes
+                                    (libmodels' mdl_read_options.approximate) */
   char (*params)[EXP_PARAM_MAX]; /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
                                           with the first; NULL: none) */
   int nparams;
@@ -595,6 +599,8 @@ typedef struct exp_external {
                       to K times (the tolerance ladder, experiments/README.md, "One stopping
                       rule"); 0: none */
   char version[64]; /* version=TEXT: the program's version as the file states it ("": none) */
+  int takes_scene;  /* a scene peer whose template names {scene}: it runs the named scenes */
+  int takes_model;  /* a scene peer whose template names {model}: it runs model files */
 } exp_external;
 
 /* An external's placeholders, in the order of their positional parameters
@@ -603,9 +609,10 @@ typedef struct exp_external {
 #define EXP_EXT_MAX_VALS 16
 extern const char *const exp_ext_keys[EXP_EXT_NKEYS];
 /* A scene peer's placeholders (kind=scene): {scene} {steps} {dt}
- * {max_iter} {friction} {time_limit}, then {params}, the scene's parameters
- * as the words --KEY VALUE (experiments/README.md, "Scene peers"). */
-#define EXP_SCENE_EXT_NKEYS 6
+ * {max_iter} {friction} {time_limit} {model}, then {params}, the scene's
+ * parameters as the words --KEY VALUE (experiments/CAMPAIGNS.md, "Scene
+ * peers"). */
+#define EXP_SCENE_EXT_NKEYS 7
 extern const char *const exp_scene_ext_keys[EXP_SCENE_EXT_NKEYS];
 
 /* What the world does with a failed step of a scene run (dyn_failure_policy,

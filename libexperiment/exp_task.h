@@ -162,10 +162,15 @@ double exp_source_drift_scale(const exp_source *src, double E0);
 
 /* The scene model of a scene source (scene_source.c): the named scene's with
  * the line's parameters (dyn_scene_model), or the line's model file read
- * through libmodels (mdl_read_mjcf; *timestep its <option timestep>, else
- * 0).  DYN_OK, or a refusal with the message (the file, the element). */
+ * through libmodels (mdl_read_model, approximated when the line says
+ * approximate=yes; *timestep its <option timestep>, else 0).  DYN_OK, or a refusal with the message (the file, the element). */
 dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
                          size_t len);
+
+/* The step of a scene source's runs whose settings say dt
+ * (scene_source.c): a model file's timestep unless the line sets dt=,
+ * else dt. */
+double exp_source_dt(const exp_source *src, double dt);
 
 /* The world of a scene source under settings set (scene_source.c): as
  * dyn_scene_new builds a named scene's (the first material's mu and

@@ -2,7 +2,11 @@
  * "export"): the problem a scene's step solved, through libio's writer, to
  * DIR/SCENE_stepKKKKKK.EXT, the impulses the world applied to .x beside it,
  * with --global its form in the bodies' velocities (dyn_world_global_new), and one
- * JSON line naming them.  Every error is one line to the caller's exp_log.
+ * JSON line naming them.  With --condense-joints the problem is the
+ * contact rows' alone, the joint rows (the first joint_rows) condensed at
+ * the step's answer (slv_condense_rows; docs/models.md, "Joint rows
+ * condensed"), and .x the contact rows' impulses.  Every error is one line
+ * to the caller's exp_log.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -157,9 +161,9 @@ static void put_step_line(FILE *f, const char *path, const char *xpath, const ch
 /* The problem p to path (and its global form to gpath when given); its
  * kind into kind.  1, or 0 after the message. */
 static int write_problem(const exp_export *e, const dyn_world *w, const slv_problem *p, long k,
-                         const char *path, const char *gpath, char *kind, size_t klen) {
-  char name[128], err[512] = "";
-  snprintf(name, sizeof name, "%s_step%06ld", e->scene, k);
+                         const char *path, const char *gpath, char *kind, size_t klen,
+                         const char *name) {
+  char err[512] = "";
   io_instance *inst = io_instance_of_problem(p, name, NULL, 0);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
@@ -174,8 +178,101 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
   return ok;
 }
 
+/* A step's problem with its first jr rows condensed (the contact rows',
+ * in order, their findex and cones renumbered) and x's contact part: the
+ * arrays owned here. */
+typedef struct condensed {
+  slv_problem p;
+  double *A, *b, *lo, *hi, *mu, *cone_mu, *x;
+  int *findex, *cone_rows;
+  int ne; /* rows eliminated */
+} condensed;
+
+static void condensed_free(condensed *c) {
+  free(c->A), free(c->b), free(c->lo), free(c->hi), free(c->mu), free(c->cone_mu), free(c->x);
+  free(c->findex), free(c->cone_rows);
+}
+
+/* c from p, x and jr (>= 0, < p->n): 1, or 0 with the message in err. */
+static int condense(const slv_problem *p, const double *x, int jr, condensed *c, char *err,
+                    size_t len) {
+  int n = p->n, nk = n - jr;
+  memset(c, 0, sizeof *c);
+  unsigned char *keep = malloc((size_t)n);
+  c->A = malloc((size_t)nk * (size_t)nk * sizeof *c->A);
+  c->b = malloc((size_t)nk * sizeof *c->b);
+  c->lo = malloc((size_t)nk * sizeof *c->lo);
+  c->hi = malloc((size_t)nk * sizeof *c->hi);
+  c->x = malloc((size_t)nk * sizeof *c->x);
+  c->findex = p->findex ? malloc((size_t)nk * sizeof *c->findex) : NULL;
+  c->mu = p->mu ? malloc((size_t)nk * sizeof *c->mu) : NULL;
+  c->cone_rows = p->ncones ? malloc(3 * (size_t)p->ncones * sizeof *c->cone_rows) : NULL;
+  c->cone_mu = p->ncones ? malloc((size_t)p->ncones * sizeof *c->cone_mu) : NULL;
+  if (!keep || !c->A || !c->b || !c->lo || !c->hi || !c->x || (p->findex && !c->findex) ||
+      (p->mu && !c->mu) || (p->ncones && (!c->cone_rows || !c->cone_mu))) {
+    free(keep);
+    snprintf(err, len, "out of memory for the condensed problem (%d rows)", nk);
+    return 0;
+  }
+  for (int i = 0; i < n; i++) keep[i] = i >= jr;
+  slv_status s = slv_condense_rows(p, x, keep, c->A, c->b, &c->ne, err, len);
+  free(keep);
+  if (s != SLV_OK) return 0;
+  for (int i = 0; i < nk; i++) {
+    c->lo[i] = p->lo[jr + i], c->hi[i] = p->hi[jr + i], c->x[i] = x[jr + i];
+    if (c->mu) c->mu[i] = p->mu[jr + i];
+    if (c->findex) c->findex[i] = p->findex[jr + i] >= jr ? p->findex[jr + i] - jr : -1;
+  }
+  for (int k = 0; k < p->ncones; k++) {
+    c->cone_mu[k] = p->cone_mu[k];
+    for (int r = 0; r < 3; r++) c->cone_rows[3 * k + r] = p->cone_rows[3 * k + r] - jr;
+  }
+  c->p = *p;
+  c->p.n = nk;
+  c->p.storage = SLV_DENSE;
+  c->p.A = c->A, c->p.lda = nk > 0 ? nk : 1;
+  c->p.Ap = c->p.Aj = NULL, c->p.Ax = NULL;
+  c->p.b = c->b, c->p.lo = c->lo, c->p.hi = c->hi;
+  c->p.findex = c->findex, c->p.mu = c->mu;
+  c->p.cone_rows = c->cone_rows, c->p.cone_mu = c->cone_mu;
+  return 1;
+}
+
+/* The step's problem, or its condensed form (c filled, its arrays the
+ * caller's to free) with the note in name: 1, or 0 after the message. */
+static int step_problem(const exp_export *e, const dyn_run_step *st, const slv_problem *p,
+                        const double *x, condensed *c, const slv_problem **out, const double **xo,
+                        char *name, size_t nlen) {
+  long k = st->k;
+  int jr = st->m.joint_rows;
+  char err[512] = "";
+  snprintf(name, nlen, "%s_step%06ld", e->scene, k);
+  *out = p, *xo = x;
+  memset(c, 0, sizeof *c);
+  if (!e->condense || jr == 0) return 1;
+  if (jr >= p->n) {
+    exp_say(
+        e->log, EXP_SAY_ERROR,
+        "export: step %ld: --condense-joints: the step has joint rows but no contact rows (skip "
+        "it with --every, or export without --condense-joints)",
+        k);
+    return 0;
+  }
+  if (p->storage == SLV_FACTORED || !condense(p, x, jr, c, err, sizeof err)) {
+    exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: --condense-joints: %s", k,
+            err[0] ? err : "cannot condense");
+    condensed_free(c);
+    return 0;
+  }
+  snprintf(name, nlen,
+           "%s_step%06ld: joint rows condensed at the step's answer (%d eliminated, %d at a bound)",
+           e->scene, k, c->ne, jr - c->ne);
+  *out = &c->p, *xo = c->x;
+  return 1;
+}
+
 int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step *st,
-                    const slv_problem *p, const double *x, FILE *json) {
+                    const slv_problem *p0, const double *x0, FILE *json) {
   char path[EXP_PATH_MAX], xpath[EXP_PATH_MAX], gpath[EXP_PATH_MAX], err[512] = "";
   char kind[sizeof((io_instance *)0)->kind];
   long k = st->k;
@@ -183,11 +280,17 @@ int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step 
   if (!out_name(e, k, fd->ext, path, sizeof path) || !out_name(e, k, "x", xpath, sizeof xpath) ||
       (e->global && !out_name(e, k, global_sfx(fd), gpath, sizeof gpath)))
     return 0;
-  if (!write_problem(e, w, p, k, path, e->global ? gpath : NULL, kind, sizeof kind)) return 0;
-  if (io_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
+  condensed c;
+  const slv_problem *p;
+  const double *x;
+  char name[128];
+  if (!step_problem(e, st, p0, x0, &c, &p, &x, name, sizeof name)) return 0;
+  int ok = write_problem(e, w, p, k, path, e->global ? gpath : NULL, kind, sizeof kind, name);
+  if (ok && io_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
     say_write_error(e->log, xpath, err);
-    return 0;
+    ok = 0;
   }
-  put_step_line(json, path, xpath, e->global ? gpath : NULL, st, p->n, kind);
-  return 1;
+  if (ok) put_step_line(json, path, xpath, e->global ? gpath : NULL, st, p->n, kind);
+  condensed_free(&c);
+  return ok;
 }

@@ -49,7 +49,7 @@ const char *exp_csv_header(exp_kind k) {
     return "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,"
            "time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,"
            "energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,"
-           "not_converged,fallback_steps,status,note";
+           "not_converged,fallback_steps,status,note,joint_error_max";
   default: return "";
   }
 }

@@ -8,10 +8,14 @@
  * process group under the section's time limit (exp_ext_exec), with
  * {scene}, {steps} (the line's steps=, else the scene's default), {dt} and
  * {max_iter} (the world settings the line and the section give lcplab's
- * own runs), {friction} (the line's friction=, else auto), {time_limit}
- * and the ${NAME} values as positional parameters, and {params} as the
- * words --KEY VALUE of the line's scene parameters (config.c): no value is
- * parsed by the shell.  Its standard output's last line that starts with
+ * own runs: a model file's timestep unless the line sets dt=), {friction}
+ * (the line's friction=, else auto), {time_limit}, {model} (the model
+ * file of a line `scene model=FILE`, unchanged; "" for a named scene) and
+ * the ${NAME} values as positional parameters, and {params} as the words
+ * --KEY VALUE of the line's scene parameters (config.c): no value is
+ * parsed by the shell.  A peer runs the named scenes if its template names
+ * {scene}, model files if it names {model}; it refuses the other lines.
+ * Its standard output's last line that starts with
  * '{' is its summary (exp_run_summary_parse): the row beside lcplab's own
  * runs of the same line.  A run that exits non-zero, prints no summary or
  * passes the time limit is a row failed (or time_limit) with the reason,
@@ -27,7 +31,7 @@
 #include <string.h>
 
 /* The shell's argv: sh -c COMMAND sh SCENE STEPS DT MAX_ITER FRICTION
- * TIME_LIMIT VALUES... --KEY VALUE... */
+ * TIME_LIMIT MODEL VALUES... --KEY VALUE... */
 typedef struct pargv {
   char *argv[4 + EXP_SCENE_EXT_NKEYS + EXP_EXT_MAX_VALS + 2 * EXP_MAX_PARAMS + 1];
   char num[4][64];
@@ -40,9 +44,10 @@ static void peer_argv(const exp_external *e, const exp_source *src, long K,
   snprintf(a->num[1], sizeof a->num[1], "%.17g", set->dt);
   snprintf(a->num[2], sizeof a->num[2], "%d", set->opt.max_iter);
   snprintf(a->num[3], sizeof a->num[3], "%g", limit);
-  const char *fixed[4 + EXP_SCENE_EXT_NKEYS] = {
-    "sh", "-c", e->command, "sh", src->scene, a->num[0], a->num[1], a->num[2], fric, a->num[3]
-  };
+  const char *model = src->model ? src->model : "";
+  const char *fixed[4 + EXP_SCENE_EXT_NKEYS] = { "sh",       "-c",      e->command, "sh",
+                                                 src->scene, a->num[0], a->num[1],  a->num[2],
+                                                 fric,       a->num[3], model };
   int k = 0;
   for (; k < 4 + EXP_SCENE_EXT_NKEYS; k++) a->argv[k] = (char *)fixed[k];
   const char *v = e->vals;
@@ -75,13 +80,18 @@ int exp_scene_peer_run(exp_tctx *c) {
   const char *fric = fr >= 0 ? dyn_world_settings_enum_name("friction", fr) : NULL;
   if (!fric) fric = "auto";
   dyn_world_settings set = exp_scene_settings(c->s, src, NULL, fr >= 0 ? fr : DYN_FRICTION_BOX, -1);
+  set.dt = exp_source_dt(src, set.dt);
   long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
   double limit = exp_time_limit(c->pl, c->s);
   char note[512];
-  if (src->model) { /* a peer builds a scene by name: none takes a model file */
+  if (src->model ? !e->takes_model : !e->takes_scene) {
     exp_line l;
     exp_scene_summary_row(c, e->name, fric, NULL, "refused",
-                          "scene peers build the named scenes; a model file is not theirs", &l);
+                          src->model ? "this peer builds the named scenes (its command names no "
+                                       "{model}); a model file is not its"
+                                     : "this peer runs model files (its command names no "
+                                       "{scene}); a named scene is not its",
+                          &l);
     exp_tctx_row(c, &l);
     return 0;
   }

@@ -3,9 +3,11 @@
  * (exp_task.h): a named scene with the line's parameters (libdynamics'
  * dyn_scene_model / dyn_scene_new), or the model file of a line
  * `scene model=FILE` (experiments/README.md, "Keys"), read through
- * libmodels (mdl_read_mjcf; docs/models.md).  The file's timestep is the
- * world's dt unless the line sets dt=; its first material's mu and
- * restitution go into the settings, as dyn_scene_new puts a scene's.
+ * libmodels (mdl_read_model, with the line's approximate=; docs/models.md).
+ * The file's timestep is the world's dt unless the line sets dt= (for
+ * lcplab's runs and the scene peers' {dt} alike: exp_source_dt); its first
+ * material's mu and restitution go into the settings, as dyn_scene_new
+ * puts a scene's.
  */
 #include "exp_task.h"
 
@@ -23,7 +25,9 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
     return dyn_scene_model(src->scene, params, src->nparams, m, msg, len);
   }
   mdl_read_info info;
-  mdl_err e = mdl_read_mjcf(src->model, m, &info, msg, len);
+  mdl_read_options o = mdl_read_options_default();
+  o.approximate = src->approximate;
+  mdl_err e = mdl_read_model(src->model, &o, m, &info, msg, len);
   if (e != MDL_OK) return e == MDL_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT;
   if (timestep) *timestep = info.timestep;
   return DYN_OK;
@@ -34,6 +38,15 @@ static int line_sets_dt(const exp_source *src) {
   for (int k = 0; k < src->nsettings; k++)
     if (strncmp(src->settings[k], "dt=", 3) == 0) return 1;
   return 0;
+}
+
+double exp_source_dt(const exp_source *src, double dt) {
+  double timestep = 0.0;
+  dyn_model *m = NULL;
+  if (!src->model || line_sets_dt(src) || exp_source_model(src, &m, &timestep, NULL, 0) != DYN_OK)
+    timestep = 0.0;
+  dyn_model_free(m);
+  return timestep > 0.0 ? timestep : dt;
 }
 
 dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,

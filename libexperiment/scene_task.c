@@ -459,6 +459,10 @@ void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *fr
   const exp_source *src = &c->s->src[c->t->src];
   char params[EXP_MAX_PARAMS * 8], settings[EXP_MAX_SETTINGS * 8];
   join_words((char(*)[EXP_PARAM_MAX])src->params, src->nparams, params, sizeof params);
+  if (src->model) { /* a model line's params: its file, as read */
+    const char *base = strrchr(src->model, '/') ? strrchr(src->model, '/') + 1 : src->model;
+    snprintf(params, sizeof params, "model=%s%s", base, src->approximate ? " approximate=yes" : "");
+  }
   join_words((char(*)[EXP_PARAM_MAX])src->settings, src->nsettings, settings, sizeof settings);
   memset(l, 0, sizeof *l);
   exp_line_str(l, src->scene);
@@ -486,6 +490,11 @@ void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *fr
   }
   exp_line_str(l, status);
   exp_line_str(l, note);
+  /* after note: the columns before it keep their places (exp_scenes.gp) */
+  if (r)
+    num_or_empty(l, r->joint_error_max);
+  else
+    exp_line_empty(l);
 }
 
 /* The state of a summary run between its steps. */

@@ -96,7 +96,7 @@ int exp_run_summary_parse(const char *text, dyn_run_summary *o, char *err, size_
   o->time_collide_mean_s = top_number(json, "time_collide_mean_s", &x) ? x : NAN;
   o->time_solve_mean_s = top_number(json, "time_solve_mean_s", &x) ? x : NAN;
   o->bodies = top_number(json, "bodies", &x) ? (int)x : -1;
-  o->joint_error_max = NAN;
+  o->joint_error_max = top_number(json, "joint_error_max", &x) ? x : NAN;
   for (int i = 0; i < DYN_WORLD_STAGES; i++) o->time_stage_mean_s[i] = NAN;
   return 0;
 }

@@ -30,6 +30,7 @@
 #define MDL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "dyn_model.h"
@@ -105,9 +106,19 @@ typedef struct mdl_read_options {
   double chain_mass; /* with approximate: the mass of each intermediate
                         body of a joint chain, as a fraction of the body's
                         mass (> 0, default 0.01) */
+  size_t max_memory; /* the memory cap, bytes: a file whose compiled model
+                        would need more (MuJoCo's model and data, lcplab's
+                        records for its bodies, geoms, joints and mesh
+                        vertices: mdl_model_bytes) is refused before its
+                        data and lcplab's model are made (MDL_ERR_REFUSED,
+                        the counts named); 0: MDL_DEFAULT_MAX_MEMORY */
 } mdl_read_options;
 
-/* approximate 0, chain_mass 0.01. */
+/* The memory cap of a read when none is given: 4 GiB, as libio's reads
+ * (IO_DEFAULT_MAX_MEMORY). */
+#define MDL_DEFAULT_MAX_MEMORY ((size_t)(SIZE_MAX / 2 > 0x7fffffffu ? 0x100000000ull : SIZE_MAX))
+
+/* approximate 0, chain_mass 0.01, max_memory MDL_DEFAULT_MAX_MEMORY. */
 MDL_API mdl_read_options mdl_read_options_default(void);
 
 /* Reads the MJCF file at path into a new model (*out, the caller's to free

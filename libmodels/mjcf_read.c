@@ -402,6 +402,30 @@ static mjModel *load_file(const mdl_mujoco *api, const char *path, char *warn, s
   return mj;
 }
 
+/* The bytes a compiled model takes once lcplab reads it: MuJoCo's model,
+ * its data (the stack's numbers are most of it), and lcplab's records,
+ * counting each body and joint twice (a joint chain's intermediate body
+ * and joint), each geom and site once, and the mesh vertices as doubles;
+ * counted in double, without overflow. */
+static double model_bytes(const mjModel *mj) {
+  return (double)mj->nbuffer + 8.0 * (double)mj->nstack +
+         2.0 * (double)mj->nbody * (double)sizeof(dyn_body_def) +
+         (double)(mj->ngeom + mj->nsite) * (double)sizeof(dyn_shape_def) +
+         2.0 * (double)mj->njnt * (double)sizeof(dyn_joint_def) + 24.0 * (double)mj->nmeshvert;
+}
+
+/* A compiled model over the cap: refused, the file and the counts named. */
+static mdl_err over_cap(const char *path, const mjModel *mj, size_t cap_bytes, char *msg,
+                        size_t cap) {
+  double need = model_bytes(mj);
+  if (need <= (double)cap_bytes) return MDL_OK;
+  mdl_msg(msg, cap,
+          "%s: %d bodies, %d geoms, %d joints, %d mesh vertices and a stack of %d numbers need "
+          "%.0f bytes, more than the memory cap of %zu bytes (--max-memory)",
+          path, mj->nbody, mj->ngeom, mj->njnt, mj->nmeshvert, mj->nstack, need, cap_bytes);
+  return MDL_ERR_REFUSED;
+}
+
 /* Compile, run the kinematics and map, all inside the guard g (set up by
  * the caller): MuJoCo's errors return here through g. */
 static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_guard *g,
@@ -419,7 +443,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
     mj = load_file(g->mj, path, info ? info->warnings : NULL, sizeof info->warnings, msg, cap);
     if (!mj) {
       e = MDL_ERR_FILE;
-    } else {
+    } else if ((e = over_cap(path, mj, o->max_memory, msg, cap)) == MDL_OK) {
       d = g->mj->makeData(mj);
       g->mj->kinematics(mj, d);
       p->path = path;
@@ -465,6 +489,7 @@ mdl_read_options mdl_read_options_default(void) {
   mdl_read_options o;
   memset(&o, 0, sizeof o);
   o.chain_mass = 0.01;
+  o.max_memory = MDL_DEFAULT_MAX_MEMORY;
   return o;
 }
 
@@ -482,6 +507,7 @@ mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model
     return MDL_ERR_INPUT;
   }
   mdl_read_options o = opts ? *opts : mdl_read_options_default();
+  if (o.max_memory == 0) o.max_memory = MDL_DEFAULT_MAX_MEMORY;
   if (!(o.chain_mass > 0.0 && o.chain_mass <= 1.0) || (o.approximate != 0 && o.approximate != 1)) {
     mdl_msg(msg, msgcap, "mdl_read_model: approximate=%d must be 0 or 1, chain_mass=%g in (0, 1]",
             o.approximate, o.chain_mass);

@@ -734,6 +734,23 @@ SLV_API slv_status slv_condense(int ndof, int n, const int *Mp, const int *Mj, c
                                 const double *w, double max_bytes, int **Wp, int **Wj, double **Wx,
                                 double *q, slv_condense_info *info);
 
+/* The problem p with its rows outside keep eliminated at the answer x
+ * (docs/problem.md, "Rows condensed at an answer"): a row not kept whose
+ * x_i lies strictly inside its bounds (every equality row; an active limit,
+ * a motor below its force) has w_i = 0 there and is solved for; one at a
+ * bound keeps x_i, its column moved into b.  With K the kept rows (in
+ * order), E those eliminated and B those at a bound:
+ *     A' = A_KK - A_KE A_EE^-1 A_EK,
+ *     b' = b_K + A_KB x_B - A_KE A_EE^-1 (b_E + A_EB x_B),
+ * exact at that split (the same x_K gives the same w_K, x_E solved).  Ak:
+ * nk x nk column-major (lda nk), bk: nk, nk = the kept rows' number;
+ * *neliminated: |E| (may be NULL).  A dense, CSR or factored.  Statuses:
+ * SLV_ERR_UNSUPPORTED (A_EE singular), SLV_ERR_INVALID, SLV_ERR_NOMEM;
+ * err (may be NULL) says which. */
+SLV_API slv_status slv_condense_rows(const slv_problem *p, const double *x,
+                                     const unsigned char *keep, double *Ak, double *bk,
+                                     int *neliminated, char *err, size_t len);
+
 /* The velocities of a global problem at an answer r (n = 3 nc values):
  * v = M^-1 (H r + f) (ndof values) and u = H' v + w (n values), M
  * factored by diagonal blocks as in slv_condense.  Statuses as there. */

@@ -706,7 +706,7 @@ scene stack n=2 steps=6 dt=1/240
 scene stack n=3 steps=6 dt=1/240
 EOF6
 lcp experiment "$T/sc.exp" --out "$T/osc" --no-plot --jobs 1 --var SPEER="$T/speer.sh" --var "SLOG=$T/s log \$(touch INJ)"
-check_header "$T/osc/sc.csv" "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,not_converged,fallback_steps,status,note"
+check_header "$T/osc/sc.csv" "scene,params,settings,solver,friction,steps,contacts_mean_timed,contacts_max,time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,not_converged,fallback_steps,status,note,joint_error_max"
 got=$(rows "$T/osc/sc.csv" | awk -F, '$4 == "fake" && $2 == "n=2" { print $6, $7, $9, $11, $14, $17, $20 }')
 # its drift is the one definition (docs/dynamics.md, "Energy drift") with the scene's scale:
 # (9 - 10) / S, S = max(|10|, M |g| D) = 2 * 8 kg * 9.81 * 0.201 m = 31.54896 J for two cubes

@@ -22,8 +22,10 @@
 #     loses > 90% of its energy; humanoid's problems export (lcplab's format;
 #     Siconos' formats hold no joint rows);
 #   - bad input, exit 2, one line naming the file and the element: not
-#     MJCF/URDF, a missing mesh, a zero mass, a joint axis of length 0; a
-#     file name with ' " $( ) ` ; works and runs nothing.
+#     MJCF/URDF, a missing mesh, a zero mass, a joint axis of length 0, a
+#     model over the memory cap (--max-memory 1M: MuJoCo's default stack
+#     of 1.25 million numbers alone is 10 MB); a file name with
+#     ' " $( ) ` ; works and runs nothing.
 # The MuJoCo samples (package libmujoco-samples) are skipped where absent.
 # Environment as test_cli.sh.  Last line "N passed, M failed".
 TST_NAME=test_robots
@@ -172,6 +174,12 @@ if grep -q "cart" "$T/err"; then pass "a zero mass: the link 'cart' named"; else
 sed 's|<axis xyz="0 1 0"/>|<axis xyz="0 0 0"/>|' "$MODELS/cartpole.urdf" >"$T/axis.urdf"
 expect_err "a joint axis of length 0: the file named" "$T/axis.urdf" simulate --model "$T/axis.urdf"
 if grep -q "axis" "$T/err"; then pass "a zero axis: 'axis' named"; else fail "zero axis" "$(cat "$T/err")"; fi
+# the memory cap: MuJoCo's default stack alone (about 10 MB) passes 1 MiB
+expect_err "a model over the memory cap: exit 2, the file and its counts named" \
+  "cartpole.urdf: 3 bodies" simulate --model "$MODELS/cartpole.urdf" --max-memory 1M
+if grep -q "memory cap of 1048576" "$T/err"; then pass "the memory cap named"; else fail "memory cap" "$(cat "$T/err")"; fi
+expect_err "--max-memory not a byte count: exit 2" "--max-memory" \
+  simulate --model "$MODELS/cartpole.urdf" --max-memory lots
 odd="$T/o'd\"d \$(touch pwned) \`touch pwned2\`;x.urdf"
 cp "$MODELS/door.urdf" "$odd"
 lcp simulate --model "$odd" --steps 3

@@ -5,8 +5,9 @@
  *
  *   scene_model(name, params) -> Model   a built-in scene's model
  *       (dyn_scene_model; params ["key=value", ...])
- *   load_model(path) -> (Model, timestep, warnings)   an MJCF file through
- *       MuJoCo's compiler (mdl_read_mjcf)
+ *   load_model(path, approximate, max_memory) -> (Model, timestep, warnings,
+ *       notes)   an MJCF or URDF file through MuJoCo's compiler
+ *       (mdl_read_model)
  *   Model.save(path, dt, default_mu, name)   MJCF (mdl_write_mjcf), written
  *       under a temporary name and renamed when complete (io_outfile)
  *   Model() -> an empty model; Model.counts() -> dict,
@@ -92,22 +93,30 @@ PyObject *lx_scene_model(PyObject *self, PyObject *args) {
   return wrap(m);
 }
 
-/* load_model(path) -> (Model, timestep, warnings) */
+/* load_model(path, approximate, max_memory) -> (Model, timestep, warnings,
+ * notes); max_memory 0: libmodels' default cap */
 PyObject *lx_load_model(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *pathobj;
-  if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &pathobj)) return NULL;
-  char msg[1024] = "";
+  int approximate = 0;
+  unsigned long long max_memory = 0;
+  if (!PyArg_ParseTuple(args, "O&|pK", PyUnicode_FSConverter, &pathobj, &approximate, &max_memory))
+    return NULL;
+  char msg[2048] = "";
   dyn_model *m = NULL;
   mdl_read_info info;
+  mdl_read_options ro = mdl_read_options_default();
+  ro.approximate = approximate;
+  if (max_memory > 0) ro.max_memory = max_memory > SIZE_MAX ? SIZE_MAX : (size_t)max_memory;
   mdl_err e;
-  Py_BEGIN_ALLOW_THREADS e = mdl_read_mjcf(PyBytes_AS_STRING(pathobj), &m, &info, msg, sizeof msg);
+  Py_BEGIN_ALLOW_THREADS e =
+      mdl_read_model(PyBytes_AS_STRING(pathobj), &ro, &m, &info, msg, sizeof msg);
   Py_END_ALLOW_THREADS Py_DECREF(pathobj);
   if (e == MDL_ERR_NOMEM) return PyErr_NoMemory();
   if (e != MDL_OK) return refused(code_of(e), msg);
   PyObject *o = wrap(m);
   if (!o) return NULL;
-  return Py_BuildValue("(Nds)", o, info.timestep, info.warnings);
+  return Py_BuildValue("(Ndss)", o, info.timestep, info.warnings, info.notes);
 }
 
 /* Model.save(path, dt, default_mu, name) */

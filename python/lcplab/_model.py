@@ -167,6 +167,9 @@ class Model:
         worlds take unless given one; None otherwise.
     warnings : str
         MuJoCo's warnings when the file was compiled ("" for none).
+    notes : str
+        What ``load_model(..., approximate=True)`` approximated or dropped,
+        and the actuators left at zero control ("" for none).
 
     Examples
     --------
@@ -190,14 +193,15 @@ class Model:
         self.name = name
         self.timestep = None
         self.warnings = ""
+        self.notes = ""
         if gravity is not None:
             self.gravity = gravity
 
     @classmethod
-    def _wrap(cls, c, name, timestep=None, warnings=""):
+    def _wrap(cls, c, name, timestep=None, warnings="", notes=""):
         """A Model over the extension's model c (scene_model, load_model)."""
         m = cls.__new__(cls)
-        m._c, m.name, m.timestep, m.warnings = c, name, timestep, warnings
+        m._c, m.name, m.timestep, m.warnings, m.notes = c, name, timestep, warnings, notes
         return m
 
     # ---- names and indices ------------------------------------------------------
@@ -626,7 +630,7 @@ class Model:
 
     def copy(self):
         """A deep copy."""
-        return Model._wrap(self._c.copy(), self.name, self.timestep, self.warnings)
+        return Model._wrap(self._c.copy(), self.name, self.timestep, self.warnings, self.notes)
 
     def save(self, path, *, dt=None, default_mu=0.5, force=False):
         """Write the model as MJCF, which MuJoCo loads unchanged and
@@ -697,18 +701,28 @@ def scene_model(name, **params):
         _raise(e)
 
 
-def load_model(path):
-    """A model from an MJCF file, compiled by MuJoCo's own compiler and
-    mapped onto lcplab's scene model (docs/models.md).
+def load_model(path, approximate=False, max_memory=None):
+    """A model from an MJCF or URDF file, compiled by MuJoCo's own compiler
+    and mapped onto lcplab's scene model (docs/models.md).
 
     Parameters
     ----------
     path : str or os.PathLike
+    approximate : bool
+        Approximate or drop what lcplab cannot map exactly (joint chains,
+        cylinders and ellipsoids as hulls, armature, tendons, ...: the
+        ``--approximate`` column of docs/models.md), each said in the
+        model's ``notes``; False (the default): refuse it.
+    max_memory : int or None
+        The memory cap in bytes: a file whose bodies, geoms, joints and
+        meshes (with MuJoCo's own model and data) would need more is
+        refused, its counts named; None: the toolkit's default (4 GiB).
 
     Returns
     -------
     Model
-        With the file's ``timestep`` and MuJoCo's ``warnings``.
+        With the file's ``timestep``, MuJoCo's ``warnings`` and the
+        ``notes`` of what was approximated.
 
     Raises
     ------
@@ -721,11 +735,15 @@ def load_model(path):
         model refuses (the message names the element and the feature).
     """
     path = os.fspath(path)
+    if max_memory is not None and (isinstance(max_memory, bool) or
+                                   not isinstance(max_memory, int) or max_memory <= 0):
+        raise ValueError("max_memory must be a whole number of bytes > 0, got %r" % (max_memory,))
     if not os.path.exists(path):
         raise MissingFileError(path)
     try:
-        c, timestep, warnings = _lcplab.load_model(path)
+        c, timestep, warnings, notes = _lcplab.load_model(path, bool(approximate),
+                                                          min(max_memory or 0, 2**64 - 1))
     except ValueError as e:
         _raise(e)
     name = os.path.splitext(os.path.basename(path))[0]
-    return Model._wrap(c, name, timestep, warnings)
+    return Model._wrap(c, name, timestep, warnings, notes)

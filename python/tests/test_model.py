@@ -88,3 +88,28 @@ def test_shell_characters_in_a_name(tmp_path):
     lcplab.scene_model("ball").save(path)
     assert lcplab.load_model(path).counts()["bodies"] == 2
     assert not os.path.exists(os.path.join(tmp_path, "ran"))
+
+
+def test_approximate_and_memory_cap(tmp_path):
+    # the cylinder above, approximated: a hull (docs/models.md), said in notes
+    cyl = tmp_path / "cyl.xml"
+    cyl.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
+                   '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+                   '<geom name="can" type="cylinder" size="0.1 0.2"/></body></worldbody>'
+                   '</mujoco>\n')
+    m = lcplab.load_model(cyl, approximate=True)
+    assert m.counts()["bodies"] == 1 and m.counts()["shapes"] == 1
+    assert "can" in m.notes and "cylinder" in m.notes
+    # the memory cap: MuJoCo's default stack alone (about 10 MB) passes 1 MiB
+    with pytest.raises(lcplab.SceneError, match="cyl.xml: 2 bodies.*memory cap of 1048576"):
+        lcplab.load_model(cyl, approximate=True, max_memory=1 << 20)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="max_memory"):
+            lcplab.load_model(cyl, max_memory=bad)
+    humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml"
+    if os.path.exists(humanoid):
+        with pytest.raises(lcplab.SceneError, match="armature"):
+            lcplab.load_model(humanoid)
+        h = lcplab.load_model(humanoid, approximate=True)
+        # 16 MuJoCo bodies less the world, 9 chain bodies, the floor's body
+        assert h.counts()["bodies"] == 26 and "armature" in h.notes
