@@ -11,6 +11,8 @@
  * keys (max_iter, max_pivots, tol, time_limit, omega, threads) are parsed
  * and stored by libsolvers' options by name (slv_options_set, slv.h).
  */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
