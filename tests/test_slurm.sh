@@ -187,7 +187,7 @@ else
 fi
 untimed() {
   hdr=$(grep -v '^#' "$1" | head -n 1)
-  drop=$(printf '%s\n' "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^(time_s|time_min_s|time_q1_s|time_q3_s|repeats|time_total_s)$/) printf "%d ", i }')
+  drop=$(printf '%s\n' "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^(time_s|time_min_s|time_q1_s|time_q3_s|repeats|time_total_s|time_runs_s)$/) printf "%d ", i }')
   grep -v '^#' "$1" | awk -F, -v drop="$drop" 'BEGIN { n = split(drop, d, " "); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
     { s = ""; for (i = 1; i <= NF; i++) if (!(i in skip)) s = s $i ","; print s }'
 }
