@@ -125,6 +125,10 @@ EXP_API int exp_cmp_double(const void *pa, const void *pb);
  * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
  * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
 EXP_API int exp_parse_bytes(const char *s, size_t *out);
+/* A measured quantity the library wrote to one of its files (a condition
+ * estimate, a friction coefficient): a number, inf, or nan for unknown,
+ * as printf's %g writes them; anything else is an error. */
+EXP_API slv_parse_error exp_parse_measured(const char *s, double *out);
 
 /* 1 if something exists at path (file, directory, dangling link...). */
 EXP_API int exp_path_exists(const char *path);
