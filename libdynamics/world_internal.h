@@ -436,9 +436,8 @@ dyn_err dyn_world_reserve_rows(dyn_world *w, size_t n);
 /* ---- the judge (world_failure.c) ----------------------------------------------------- */
 
 /* 1 iff the solve of this step failed in the sense of the failure policy
- * (dyn_world.h, dyn_failure_policy); a budget stop is measured against P(0)
- * in w->xalt (world_failure.c). */
-int dyn_solve_failed(dyn_world *w, const slv_result *res);
+ * (dyn_world.h, dyn_failure_policy). */
+int dyn_solve_failed(const dyn_world *w, const slv_result *res);
 
 #ifdef __cplusplus
 }
