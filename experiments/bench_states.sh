@@ -21,7 +21,7 @@
 # answer and each Siconos solver's, their verdicts and times, and the two
 # goals counted (experiments/states_table.py; experiments/BENCHMARKS.md,
 # "Benchmark: make bench-states").  Exit status: 0 written; 1 a run or the
-# table failed; 2 usage or a bad word in BENCH_STATES_TOLS.
+# table failed; 2 usage or a bad word in a BENCH_STATES_* list.
 set -eu
 
 if [ $# -ne 2 ]; then
@@ -41,7 +41,7 @@ for tl in ${BENCH_STATES_TOLS:-1e-4:100 1e-6:300}; do
     BENCH_LARGE_TOLS=$tol BENCH_EXPORTS_TIMEOUT=$limit BENCH_LARGE_GLOBAL=no \
     BENCH_LARGE_SOLVERS=${BENCH_STATES_SOLVERS:-auto nsn_ac ppa_nsn nsgs} \
     BENCH_LARGE_PEER_SOLVERS=${BENCH_STATES_PEERS:-NSGS NSN_AC PROX} \
-    sh "$srcdir/experiments/bench_large.sh" "$builddir" "$srcdir" || exit 1
+    sh "$srcdir/experiments/bench_large.sh" "$builddir" "$srcdir" || exit $? # 2: a bad word
   runs="$runs $out/local_$tol/local.csv:$limit"
 done
 # shellcheck disable=SC2086
