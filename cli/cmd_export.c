@@ -142,11 +142,6 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     cli_error("export: missing --out DIR");
     return CLI_EXIT_USAGE;
   }
-  if (global && condense) {
-    cli_error("export: --global and --condense-joints: the global form holds the bodies' "
-              "velocities, not a condensed contact problem; choose one");
-    return CLI_EXIT_USAGE;
-  }
   long K = 0;
   int rc = cli_world_build("export", &wa, wp, &K);
   if (rc >= 0) return rc;
