@@ -23,6 +23,12 @@
  * refused; so is a row outside the cones (a joint row: FCLIB's equalities
  * G' v + b = 0 could hold an equality row, but not the limit and motor
  * rows of a joint, and neither lcplab's reader nor peer_gfc3d takes G).
+ *
+ * dyn_world_global_condensed_new builds the same form with every row
+ * (joint rows, their cfm, the problem's bounds) and hands it to
+ * slv_condense_rows_global, which condenses the joint rows at the step's
+ * answer (docs/models.md, "Joint rows condensed"): the contact rows'
+ * global problem in null-space coordinates of the hard joint rows.
  */
 #define _POSIX_C_SOURCE 200809L
 
