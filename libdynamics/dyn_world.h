@@ -447,9 +447,8 @@ DYN_API void dyn_global_free(dyn_global *g); /* NULL is fine */
  * > 0, hard joint rows dependent and inconsistent, a body whose mass block
  * is not invertible; DYN_ERR_NOMEM. */
 DYN_API dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
-                                               dyn_global **out,
-                                               slv_condense_global_info *info, char *msg,
-                                               size_t msgcap);
+                                               dyn_global **out, slv_condense_global_info *info,
+                                               char *msg, size_t msgcap);
 
 /* The last solve (*out), valid until the next step or dyn_world_free: also
  * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or

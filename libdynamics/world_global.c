@@ -257,17 +257,17 @@ static void global_take(dyn_global *g, slv_global_form *c) {
 /* The whole step's global form g (every row, vf's cfm, p's bounds)
  * condensed at x to its rows from jr on, into g.  DYN_OK, or the error
  * after the message. */
-static dyn_err global_condense(const dyn_velocity_form *vf, const slv_problem *p, const double *x,
-                               int jr, dyn_global *g, slv_condense_global_info *info, char *err,
-                               size_t errlen) {
+static dyn_err global_condensed_new(const dyn_velocity_form *vf, const slv_problem *p,
+                                    const double *x, int jr, dyn_global *g,
+                                    slv_condense_global_info *info, char *err, size_t errlen) {
   unsigned char *keep = malloc((size_t)p->n + 1);
   if (!keep) {
     dyn_msgf(err, errlen, "out of memory for the condensation (%d rows)", p->n);
     return DYN_ERR_NOMEM;
   }
   for (int i = 0; i < p->n; i++) keep[i] = i >= jr;
-  slv_global_rows in = { g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx,
-                         g->f, g->w, vf->cfm, p->lo, p->hi };
+  slv_global_rows in = { g->ndof, g->n, g->Mp, g->Mj,   g->Mx, g->Hp, g->Hj,
+                         g->Hx,   g->f, g->w,  vf->cfm, p->lo, p->hi };
   slv_global_form c;
   char serr[400] = "";
   slv_status s = slv_condense_rows_global(&in, x, keep, &c, info, serr, sizeof serr);
@@ -281,8 +281,8 @@ static dyn_err global_condense(const dyn_velocity_form *vf, const slv_problem *p
 }
 
 dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
-                                       dyn_global **out, slv_condense_global_info *info,
-                                       char *err, size_t errlen) {
+                                       dyn_global **out, slv_condense_global_info *info, char *err,
+                                       size_t errlen) {
   slv_problem p;
   dyn_velocity_form vf;
   dyn_msgf(err, errlen, "%s", "");
@@ -302,7 +302,7 @@ dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int 
   dyn_global *g = NULL;
   dyn_err e = global_fill(&vf, &p, dof, &g, err, errlen);
   free(dof);
-  if (e == DYN_OK) e = global_condense(&vf, &p, x, jr, g, info, err, errlen);
+  if (e == DYN_OK) e = global_condensed_new(&vf, &p, x, jr, g, info, err, errlen);
   if (e != DYN_OK) {
     dyn_global_free(g);
     return e;

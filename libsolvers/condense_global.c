@@ -43,26 +43,27 @@
 
 /* One diagonal block of the condensed problem. */
 typedef struct gc_block {
-  int d, k;    /* its dofs, its coordinates z */
-  int *dofs;   /* d: the dofs, increasing */
-  int *krows;  /* nkr: the kept rows touching it (their K positions), increasing */
+  int d, k;   /* its dofs, its coordinates z */
+  int *dofs;  /* d: the dofs, increasing */
+  int *krows; /* nkr: the kept rows touching it (their K positions), increasing */
   int nkr;
-  double *Mr;  /* k x k */
-  double *Hr;  /* k x nkr, column-major */
-  double *fr;  /* k */
-  double *v0;  /* d */
+  double *Mr; /* k x k */
+  double *Hr; /* k x nkr, column-major */
+  double *fr; /* k */
+  double *v0; /* d */
 } gc_block;
 
 /* The scratch of one condensation. */
 typedef struct gc_work {
   int ndof, n;
-  char *cls;         /* n: 'K', 'E', 'B' */
-  int *kpos;         /* n: a kept row's position in K, else -1 */
-  int *Jp, *Jj;      /* J = H' (n x ndof CSR) */
+  char *cls;    /* n: 'K', 'E', 'B' */
+  int *kpos;    /* n: a kept row's position in K, else -1 */
+  int *krow_of; /* n: a K position's row */
+  int *Jp, *Jj; /* J = H' (n x ndof CSR) */
   double *Jx;
-  int *root;         /* ndof: union-find, then the block of each dof */
-  int *loc;          /* ndof: a dof's place in its block */
-  double *f1;        /* ndof: f' */
+  int *root;  /* ndof: union-find, then the block of each dof */
+  int *loc;   /* ndof: a dof's place in its block */
+  double *f1; /* ndof: f' */
   int nblocks;
   gc_block *blocks;
 } gc_work;
@@ -72,7 +73,8 @@ static void gc_free(gc_work *g) {
     gc_block *k = &g->blocks[b];
     free(k->dofs), free(k->krows), free(k->Mr), free(k->Hr), free(k->fr), free(k->v0);
   }
-  free(g->blocks), free(g->cls), free(g->kpos), free(g->Jp), free(g->Jj), free(g->Jx);
+  free(g->blocks), free(g->cls), free(g->kpos), free(g->krow_of), free(g->Jp), free(g->Jj),
+      free(g->Jx);
   free(g->root), free(g->loc), free(g->f1);
 }
 
@@ -109,7 +111,7 @@ bad:
 }
 
 /* J = H' into g (CSR by row, entries by increasing dof). */
-static int transpose_h(const slv_global_rows *in, gc_work *g) {
+static int jrows_alloc(const slv_global_rows *in, gc_work *g) {
   int n = in->n, nnz = in->Hp[in->ndof];
   g->Jp = calloc((size_t)n + 1, sizeof *g->Jp);
   g->Jj = malloc(((size_t)nnz + 1) * sizeof *g->Jj);
@@ -140,7 +142,7 @@ static void uf_join(int *root, int a, int b) {
 /* The blocks: dofs joined by M's pattern and by the rows of E; g->root[d]
  * becomes d's block, g->loc[d] its place there, each block's dofs listed.
  * 0, or -1 out of memory. */
-static int find_blocks(const slv_global_rows *in, gc_work *g) {
+static int blocks_alloc(const slv_global_rows *in, gc_work *g) {
   int nd = in->ndof;
   for (int d = 0; d < nd; d++) g->root[d] = d;
   for (int d = 0; d < nd; d++)
@@ -165,7 +167,7 @@ static int find_blocks(const slv_global_rows *in, gc_work *g) {
 }
 
 /* The kept rows touching each block (K positions, increasing). */
-static int list_kept_rows(gc_work *g) {
+static int kept_rows_alloc(gc_work *g) {
   int *last = malloc(((size_t)g->nblocks + 1) * sizeof *last);
   if (!last) return -1;
   for (int pass = 0; pass < 2; pass++) {
@@ -276,7 +278,8 @@ static int null_space(gc_svd *sv, int h, int d, const double *wh, double *N, dou
   for (int j = 0; j < d; j++) vmax = fmax(vmax, fabs(v0[j]));
   for (int i = 0; i < h; i++) {
     double ri = wh[i], ai = 0.0;
-    for (int j = 0; j < d; j++) ri += sv->Jc[(size_t)j * h + i] * v0[j], ai += fabs(sv->Jc[(size_t)j * h + i]);
+    for (int j = 0; j < d; j++)
+      ri += sv->Jc[(size_t)j * h + i] * v0[j], ai += fabs(sv->Jc[(size_t)j * h + i]);
     rmax = fmax(rmax, fabs(ri));
     scale = fmax(scale, fabs(wh[i]) + ai * vmax);
   }
@@ -287,17 +290,19 @@ static int null_space(gc_svd *sv, int h, int d, const double *wh, double *N, dou
 /* Block b's hard rows eliminated: N (d x *k) and v0 into bk->v0; N NULL
  * (identity, *k = d) without hard rows.  SLV_OK, or SLV_ERR_NOMEM /
  * SLV_ERR_UNSUPPORTED with the message. */
-static slv_status block_null_space(const slv_global_rows *in, const gc_work *g, int b, double **N,
-                            int *k, slv_condense_global_info *info, char *err, size_t len) {
+static slv_status null_space_new(const slv_global_rows *in, const gc_work *g, int b, double **N,
+                                 int *k, slv_condense_global_info *info, char *err, size_t len) {
   gc_block *bk = &g->blocks[b];
   int d = bk->d, h = 0;
   for (int i = 0; i < in->n; i++) h += hard_in(in, g, i, b);
   *N = NULL, *k = d;
   if (h == 0) return SLV_OK;
   int mn = h < d ? h : d;
-  gc_svd sv = { malloc((size_t)h * d * sizeof(double) + 1), malloc((size_t)h * d * sizeof(double) + 1),
-                malloc(((size_t)mn + 1) * sizeof(double)), malloc(((size_t)h * mn + 1) * sizeof(double)),
-                malloc(((size_t)d * d + 1) * sizeof(double)), malloc(((size_t)mn + 1) * sizeof(double)) };
+  gc_svd sv = {
+    malloc((size_t)h * d * sizeof(double) + 1),   malloc((size_t)h * d * sizeof(double) + 1),
+    malloc(((size_t)mn + 1) * sizeof(double)),    malloc(((size_t)h * mn + 1) * sizeof(double)),
+    malloc(((size_t)d * d + 1) * sizeof(double)), malloc(((size_t)mn + 1) * sizeof(double))
+  };
   double *wh = malloc(((size_t)h + 1) * sizeof *wh);
   *N = malloc(((size_t)d * d + 1) * sizeof **N);
   int rc = -3, rank = 0;
@@ -324,10 +329,10 @@ static slv_status block_null_space(const slv_global_rows *in, const gc_work *g, 
 }
 
 /* Block b's condensed M_r, f_r, H_r and its part of w_r (wr, by K
- * position; krow_of: a K position's row).  SLV_OK, or as block_null_space
+ * position; krow_of: a K position's row).  SLV_OK, or as null_space_new
  * with the message. */
-static slv_status block_condense(const slv_global_rows *in, gc_work *g, int b, const int *krow_of,
-                          double *wr, slv_condense_global_info *info, char *err, size_t len) {
+static slv_status block_new(const slv_global_rows *in, gc_work *g, int b, const int *krow_of,
+                            double *wr, slv_condense_global_info *info, char *err, size_t len) {
   gc_block *bk = &g->blocks[b];
   int d = bk->d, nkr = bk->nkr, k = d;
   double *N = NULL;
@@ -342,7 +347,7 @@ static slv_status block_condense(const slv_global_rows *in, gc_work *g, int b, c
     goto done;
   }
   block_mass(in, g, b, Mc);
-  if ((rc = block_null_space(in, g, b, &N, &k, info, err, len)) != SLV_OK) goto done;
+  if ((rc = null_space_new(in, g, b, &N, &k, info, err, len)) != SLV_OK) goto done;
   rc = SLV_ERR_NOMEM;
   bk->k = k;
   bk->Mr = malloc(((size_t)k * k + 1) * sizeof *bk->Mr);
@@ -371,8 +376,8 @@ static slv_status block_condense(const slv_global_rows *in, gc_work *g, int b, c
     cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, k, d, 1.0, N, d, T, d, 0.0, bk->Mr, k);
     cblas_dgemv(CblasColMajor, CblasTrans, d, k, 1.0, N, d, fc, 1, 0.0, bk->fr, 1);
     if (nkr > 0)
-      cblas_dgemm(CblasColMajor, CblasTrans, CblasTrans, k, nkr, d, 1.0, N, d, Jk, nkr, 0.0,
-                  bk->Hr, k);
+      cblas_dgemm(CblasColMajor, CblasTrans, CblasTrans, k, nkr, d, 1.0, N, d, Jk, nkr, 0.0, bk->Hr,
+                  k);
   }
   /* M_r exactly symmetric (the product's rounding) */
   for (int c = 0; c < k; c++)
@@ -388,7 +393,7 @@ done:
 
 /* out's arrays from the blocks (block diagonal M_r; H_r's columns the K
  * positions).  0, or -1 out of memory. */
-static int assemble(const gc_work *g, int nk, slv_global_form *out) {
+static int form_alloc(const gc_work *g, int nk, slv_global_form *out) {
   long mnz = 0, hnz = 0;
   int nd = 0;
   for (int b = 0; b < g->nblocks; b++) {
@@ -449,18 +454,22 @@ static int classify_rows(const slv_global_rows *in, const double *x, const unsig
   return nk;
 }
 
-/* The work arrays of g for in (sizes only).  0, or -1 out of memory. */
-static int gc_alloc(const slv_global_rows *in, gc_work *g) {
+/* The work arrays of g for in (sizes only) and out's w (n at most).  0,
+ * or -1 out of memory. */
+static int gc_alloc(const slv_global_rows *in, gc_work *g, slv_global_form *out) {
   size_t n = (size_t)in->n, nd = (size_t)in->ndof;
   memset(g, 0, sizeof *g);
   g->ndof = in->ndof, g->n = in->n;
   g->cls = malloc(n + 1);
   g->kpos = malloc((n + 1) * sizeof *g->kpos);
+  g->krow_of = malloc((n + 1) * sizeof *g->krow_of);
+  out->w = malloc((n + 1) * sizeof *out->w);
+  if (!g->krow_of || !out->w) return -1;
   g->root = malloc((nd + 1) * sizeof *g->root);
   g->loc = malloc((nd + 1) * sizeof *g->loc);
   g->f1 = malloc((nd + 1) * sizeof *g->f1);
   if (!g->cls || !g->kpos || !g->root || !g->loc || !g->f1) return -1;
-  return transpose_h(in, g);
+  return jrows_alloc(in, g);
 }
 
 slv_status slv_condense_rows_global(const slv_global_rows *in, const double *x,
@@ -477,33 +486,29 @@ slv_status slv_condense_rows_global(const slv_global_rows *in, const double *x,
   }
   memset(out, 0, sizeof *out);
   gc_work g;
-  int *krow_of = NULL;
   slv_status st = SLV_ERR_NOMEM;
   slv_msgf(err, len, "slv_condense_rows_global: out of memory (%d dofs, %d rows)", in->ndof, in->n);
-  if (gc_alloc(in, &g) != 0) goto done;
+  if (gc_alloc(in, &g, out) != 0) goto done;
   int nk = classify_rows(in, x, keep, &g, info, err, len);
   if (nk < 0) {
     st = SLV_ERR_INVALID;
     goto done;
   }
-  krow_of = malloc(((size_t)nk + 1) * sizeof *krow_of);
-  out->w = malloc(((size_t)nk + 1) * sizeof *out->w);
-  if (!krow_of || !out->w || find_blocks(in, &g) != 0 || list_kept_rows(&g) != 0) goto done;
+  if (blocks_alloc(in, &g) != 0 || kept_rows_alloc(&g) != 0) goto done;
   for (int i = 0; i < in->n; i++)
-    if (g.kpos[i] >= 0) krow_of[g.kpos[i]] = i, out->w[g.kpos[i]] = in->w[i];
+    if (g.kpos[i] >= 0) g.krow_of[g.kpos[i]] = i, out->w[g.kpos[i]] = in->w[i];
   moved_forces(in, x, &g);
   info->nblocks = g.nblocks;
   for (int b = 0; b < g.nblocks; b++) {
-    if ((st = block_condense(in, &g, b, krow_of, out->w, info, err, len)) != SLV_OK) goto done;
+    if ((st = block_new(in, &g, b, g.krow_of, out->w, info, err, len)) != SLV_OK) goto done;
     if (g.blocks[b].k > info->block_max) info->block_max = g.blocks[b].k;
   }
   st = SLV_ERR_NOMEM;
-  if (assemble(&g, nk, out) != 0) goto done;
+  if (form_alloc(&g, nk, out) != 0) goto done;
   st = SLV_OK;
   err[0] = '\0';
 done:
   if (st != SLV_OK) slv_global_form_free(out);
   gc_free(&g);
-  free(krow_of);
   return st;
 }

@@ -756,13 +756,13 @@ SLV_API slv_status slv_condense_rows(const slv_problem *p, const double *x,
  *     M v = f + J' x,     w_row = J v + w + cfm x,     H = J'.
  * Borrowed arrays, only read. */
 typedef struct slv_global_rows {
-  int ndof, n;                    /* dofs (rows of M and H), rows (columns of H) */
-  const int *Mp, *Mj;             /* M: ndof x ndof CSR, both triangles, SPD */
+  int ndof, n;        /* dofs (rows of M and H), rows (columns of H) */
+  const int *Mp, *Mj; /* M: ndof x ndof CSR, both triangles, SPD */
   const double *Mx;
-  const int *Hp, *Hj;             /* H = J': ndof x n CSR */
+  const int *Hp, *Hj; /* H = J': ndof x n CSR */
   const double *Hx;
-  const double *f, *w;            /* ndof, n */
-  const double *cfm, *lo, *hi;    /* n each: the rows' cfm (>= 0) and bounds */
+  const double *f, *w;         /* ndof, n */
+  const double *cfm, *lo, *hi; /* n each: the rows' cfm (>= 0) and bounds */
 } slv_global_rows;
 
 /* A global problem M v = H r + f, u = H' v + w (FCLIB's form), its arrays
@@ -802,8 +802,7 @@ typedef struct slv_condense_global_info {
  * be NULL) says which; out is zeroed on failure. */
 SLV_API slv_status slv_condense_rows_global(const slv_global_rows *in, const double *x,
                                             const unsigned char *keep, slv_global_form *out,
-                                            slv_condense_global_info *info, char *err,
-                                            size_t len);
+                                            slv_condense_global_info *info, char *err, size_t len);
 
 /* The velocities of a global problem at an answer r (n = 3 nc values):
  * v = M^-1 (H r + f) (ndof values) and u = H' v + w (n values), M

@@ -145,8 +145,9 @@ static slv_status global_condensed(const step *s, slv_global_form *out,
     for (int d = 0; d < ND; d++) Ht[i * ND + d] = s->J[i * ND + d];
   to_csr(s->M, ND, ND, &Mc);
   to_csr(Ht, ND, n, &Hc);
-  slv_global_rows in = { ND,   n,    Mc.p, Mc.j,   Mc.x,  Hc.p, Hc.j,
-                         Hc.x, s->f, s->w, s->cfm, s->lo, s->hi };
+  slv_global_rows in = {
+    ND, n, Mc.p, Mc.j, Mc.x, Hc.p, Hc.j, Hc.x, s->f, s->w, s->cfm, s->lo, s->hi
+  };
   return slv_condense_rows_global(&in, s->x, keep, out, info, err, len);
 }
 
@@ -189,8 +190,8 @@ static void test_against_local(void) {
   CU_ASSERT_EQUAL(info.nsoft, 1);
   CU_ASSERT_EQUAL(info.nhard, 7);
   CU_ASSERT_EQUAL(info.redundant, 0);
-  CU_ASSERT_EQUAL(info.nblocks, 1 + 4); /* the chain; the free body: m I3 splits into 3, I */
-  CU_ASSERT_EQUAL(g.ndof, 3 * 6 - 7 + 6);   /* the chain's null space, the free body's six */
+  CU_ASSERT_EQUAL(info.nblocks, 1 + 4);   /* the chain; the free body: m I3 splits into 3, I */
+  CU_ASSERT_EQUAL(g.ndof, 3 * 6 - 7 + 6); /* the chain's null space, the free body's six */
   CU_ASSERT_EQUAL(info.block_max, 18 - 7);
   /* the free body: its own M block and f, as they were (z = v) */
   for (int a = 0; a < 6; a++) {
