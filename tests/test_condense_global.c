@@ -169,18 +169,26 @@ static void check_against(const slv_global_form *g, const double *Ak, const doub
   free(Wp), free(Wj), free(Wx);
 }
 
+/* slv_condense_rows of s's local problem, the contacts kept: A', b' into
+ * Ak, bk; the status; *ne the rows eliminated. */
+static slv_status local_condensed(const step *s, double *Ak, double *bk, int *ne) {
+  static double A[NMAX * NMAX];
+  double b[NMAX];
+  local_problem(s, A, b);
+  slv_problem p = tst_dense(s->n, A, s->n, b, s->lo, s->hi);
+  unsigned char keep[NMAX];
+  for (int i = 0; i < s->n; i++) keep[i] = i >= s->n - NK;
+  char err[400] = "";
+  return slv_condense_rows(&p, s->x, keep, Ak, bk, ne, err, sizeof err);
+}
+
 static void test_against_local(void) {
   static step s;
-  static double A[NMAX * NMAX];
-  double b[NMAX], Ak[NK * NK], bk[NK];
-  build(&s, 0, 0.0);
-  local_problem(&s, A, b);
-  slv_problem p = tst_dense(s.n, A, s.n, b, s.lo, s.hi);
-  unsigned char keep[NMAX];
-  for (int i = 0; i < s.n; i++) keep[i] = i >= NJ;
+  double Ak[NK * NK], bk[NK];
   char err[400] = "";
   int ne = -1;
-  CU_ASSERT_EQUAL_FATAL(slv_condense_rows(&p, s.x, keep, Ak, bk, &ne, err, sizeof err), SLV_OK);
+  build(&s, 0, 0.0);
+  CU_ASSERT_EQUAL_FATAL(local_condensed(&s, Ak, bk, &ne), SLV_OK);
   CU_ASSERT_EQUAL(ne, 8);
   slv_global_form g;
   slv_condense_global_info info;
@@ -205,25 +213,15 @@ static void test_against_local(void) {
 }
 
 static void test_redundant(void) {
-  static step s, s0;
-  static double A[NMAX * NMAX];
-  double b[NMAX], Ak[NK * NK], bk[NK];
-  build(&s0, 0, 0.0);
-  local_problem(&s0, A, b);
-  slv_problem p0 = tst_dense(s0.n, A, s0.n, b, s0.lo, s0.hi);
-  unsigned char keep[NMAX];
-  for (int i = 0; i < NMAX; i++) keep[i] = i >= NJ;
+  static step s;
+  double Ak[NK * NK], bk[NK], Ak1[NK * NK], bk1[NK];
   char err[400] = "";
-  CU_ASSERT_EQUAL_FATAL(slv_condense_rows(&p0, s0.x, keep, Ak, bk, NULL, err, sizeof err), SLV_OK);
+  build(&s, 0, 0.0);
+  CU_ASSERT_EQUAL_FATAL(local_condensed(&s, Ak, bk, NULL), SLV_OK);
   /* row 0 twice, consistent: the local Schur complement is singular, the
    * global form's rank-revealing basis is the same */
   build(&s, 1, 0.0);
-  local_problem(&s, A, b);
-  slv_problem p = tst_dense(s.n, A, s.n, b, s.lo, s.hi);
-  double Ak1[NK * NK], bk1[NK];
-  for (int i = 0; i < NMAX; i++) keep[i] = i >= NJ + 1;
-  CU_ASSERT_EQUAL(slv_condense_rows(&p, s.x, keep, Ak1, bk1, NULL, err, sizeof err),
-                  SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(local_condensed(&s, Ak1, bk1, NULL), SLV_ERR_UNSUPPORTED);
   slv_global_form g;
   slv_condense_global_info info;
   CU_ASSERT_EQUAL_FATAL(global_condensed(&s, &g, &info, err, sizeof err), SLV_OK);
