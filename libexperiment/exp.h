@@ -178,7 +178,8 @@ typedef struct exp_export {
   int format, global;
   const exp_log *log;
   int condense; /* --condense-joints: the joint rows condensed at the step's answer
-                   (slv_condense_rows; docs/models.md, "Joint rows condensed") */
+                   (slv_condense_rows; with global dyn_world_global_condensed_new;
+                   docs/models.md, "Joint rows condensed") */
 } exp_export;
 /* The index of the export format `name` (dat, blcp, hdf5, mtx, lcplab) that
  * can hold the global form when `global`; -1 after the message (NULL name:
