@@ -66,14 +66,6 @@
 
 /* ---- the energy rule ------------------------------------------------------------------ */
 
-/* The kinetic energy of body b at velocity u (6: v, w). */
-static double kinetic_at(const dyn_body *b, const double *u) {
-  dyn_body t = *b;
-  t.v = dyn_v3_make(u[0], u[1], u[2]);
-  t.w = dyn_v3_make(u[3], u[4], u[5]);
-  return dyn_body_kinetic(&t);
-}
-
 /* 1 iff joint row i is an energy source: a motor (both bounds finite: a
  * velocity target under a force cap) or a soft row (cfm > 0: a spring,
  * whose potential energy the world's energy does not hold). */
@@ -83,38 +75,32 @@ static int source_row(const dyn_world *w, int i) {
          ((isfinite(r->lo) && isfinite(r->hi)) || r->cfm > 0.0);
 }
 
-/* The step's energy gain beyond its sources if x (with wv = A x + b) is
- * applied: (E after - E before) - (work of the sources), predicted from the
- * assembly's velocity form without touching the bodies (docs/dynamics.md,
- * "The energy rule"):
- *   T+ - T = T(u_free) - T(u) + x'(b + rhs) + (x'(w - b) - sum cfm x^2) / 2
- *            (b = J u_free - rhs, w - b = A x, A = J M^-1 J' + cfm),
- *   V+ - V = -h sum m g.v+ = -h sum m g.v_free - h g.(J_lin' x)  (symplectic Euler),
- *   sources = h sum (f_ext.v + t_ext.w)_free + sum over source rows max(0, x rhs). */
+/* The energy the step's impulses x (with wv = A x + b) would add beyond
+ * their sources, predicted from the assembly's velocity form without
+ * touching the bodies (docs/dynamics.md, "The energy rule"): the change
+ * between the free velocities u_free and u+ = u_free + M^-1 J' x,
+ *   T+ - T(u_free) = x'(b + rhs) + (x'(w - b) - sum cfm x^2) / 2
+ *                    (b = J u_free - rhs, w - b = A x, A = J M^-1 J' + cfm),
+ *   V+ - V(u_free) = -h g.(J_lin' x)        (symplectic Euler's V+ = V - h m g.v+),
+ * less sum over source rows max(0, x rhs).  One pass over the rows: the
+ * free motion (gravity, loads, gyroscopic terms) is the integrator's, not
+ * the solve's, and is left out. */
 static double energy_gain(const dyn_step *s, const double *x, const double *wv) {
   const dyn_world *w = s->w;
   dyn_velocity_form vf;
   if (!dyn_system_velocity_form(s->sys, &vf) || vf.nb != w->nb || vf.nrows != w->nrows) return 0.0;
   const double *b = w->prob.b;
   double gain = 0.0, src = 0.0;
-  for (int i = 0; i < w->nb; i++) {
-    const dyn_body *bd = &w->bodies.p[i];
-    if (bd->is_static) continue;
-    const double *u = vf.ufree + 6 * (size_t)i;
-    dyn_v3 v = dyn_v3_make(u[0], u[1], u[2]), om = dyn_v3_make(u[3], u[4], u[5]);
-    gain += kinetic_at(bd, u) - dyn_body_kinetic(bd) - s->h * bd->mass * dyn_v3_dot(s->g, v);
-    src += s->h * (dyn_v3_dot(bd->f_ext, v) + dyn_v3_dot(bd->t_ext, om));
-  }
   for (int i = 0; i < w->nrows; i++) {
-    double rhs = w->rows.p[i].rhs;
-    gain += x[i] * (b[i] + rhs) + 0.5 * (x[i] * (wv[i] - b[i]) - vf.cfm[i] * x[i] * x[i]);
+    gain += x[i] * (b[i] + w->rows.p[i].rhs) + 0.5 * (x[i] * (wv[i] - b[i]) - vf.cfm[i] * x[i] * x[i]);
     for (int k = 0; k < 2; k++) /* V's share of the impulse: -h g . J_lin x on each moving side */
       if (vf.rbody[2 * i + k] >= 0) {
         const double *J = vf.J + 12 * (size_t)i + 6 * k;
         gain -= s->h * x[i] * (s->g.x * J[0] + s->g.y * J[1] + s->g.z * J[2]);
       }
-    if (source_row(w, i)) src += fmax(0.0, x[i] * rhs);
   }
+  for (int i = 0; i < w->njrows; i++)
+    if (source_row(w, i)) src += fmax(0.0, x[i] * w->rows.p[i].rhs);
   return gain - src;
 }
 
