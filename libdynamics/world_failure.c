@@ -92,7 +92,8 @@ static double energy_gain(const dyn_step *s, const double *x, const double *wv) 
   const double *b = w->prob.b;
   double gain = 0.0, src = 0.0;
   for (int i = 0; i < w->nrows; i++) {
-    gain += x[i] * (b[i] + w->rows.p[i].rhs) + 0.5 * (x[i] * (wv[i] - b[i]) - vf.cfm[i] * x[i] * x[i]);
+    gain +=
+        x[i] * (b[i] + w->rows.p[i].rhs) + 0.5 * (x[i] * (wv[i] - b[i]) - vf.cfm[i] * x[i] * x[i]);
     for (int k = 0; k < 2; k++) /* V's share of the impulse: -h g . J_lin x on each moving side */
       if (vf.rbody[2 * i + k] >= 0) {
         const double *J = vf.J + 12 * (size_t)i + 6 * k;
@@ -258,8 +259,8 @@ static dyn_err judge_failed(dyn_step *s) {
                           "step %ld: solver %s interrupted by the cancel callback; impulses not "
                           "applied",
                           s->k, w->solver->name);
-  if (v->energy && (w->set.on_failure == DYN_ON_FAILURE_STOP ||
-                    w->set.on_failure == DYN_ON_FAILURE_KEEP))
+  if (v->energy &&
+      (w->set.on_failure == DYN_ON_FAILURE_STOP || w->set.on_failure == DYN_ON_FAILURE_KEEP))
     return dyn_world_fail(w, DYN_ERR_NUMERIC,
                           "step %ld: solver %s ended in %s, and its impulses would raise the "
                           "run's energy %.3g J beyond what gravity, loads, motors and springs "

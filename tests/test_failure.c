@@ -237,10 +237,10 @@ static void test_apgd_pendulum(void) {
   w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K, &f);
   CU_ASSERT_EQUAL(f.err, DYN_OK);
   CU_ASSERT_EQUAL(f.steps, K);
-  CU_ASSERT(f.failed > 0);        /* reported, not silent */
-  CU_ASSERT(f.gain <= 10.0 * S);  /* bounded (the fallback's own steps are not judged):
+  CU_ASSERT(f.failed > 0);       /* reported, not silent */
+  CU_ASSERT(f.gain <= 10.0 * S); /* bounded (the fallback's own steps are not judged):
                                      before the rule |dE| passed 1e3 J = 100 S */
-  CU_ASSERT(f.failed < K / 2);    /* apgd's own steps applied elsewhere */
+  CU_ASSERT(f.failed < K / 2);   /* apgd's own steps applied elsewhere */
   printf("\n  apgd pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld of %ld steps "
          "failed, gain <= %.3g J, |dE| <= %.3g J (S = %.3g J)",
          o.steps + 1, o.gain, f.failed, K, f.gain, f.dE_max, S);

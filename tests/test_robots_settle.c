@@ -112,7 +112,7 @@ static void settles(const char *solver, dyn_friction fr) {
          solver, o.vmax_last, o.energy_end, o.failed, o.self_steps);
   if (!tst_memcheck()) {
     CU_ASSERT(o.vmax_last < 9.81 * 0.005); /* settled: below g h */
-    CU_ASSERT(o.energy_end < 200.0);      /* on the floor (it starts at 456 J) */
+    CU_ASSERT(o.energy_end < 200.0);       /* on the floor (it starts at 456 J) */
   }
   CU_ASSERT(o.self_steps > 0); /* its own bodies touch */
   dyn_model_free(m);
