@@ -54,6 +54,7 @@ min_runs 1
 min_time 0
 max_time 0.01
 time_limit 5
+replicates 2
 
 experiment convergence convergence
 solvers pgs lemke dantzig
@@ -96,11 +97,14 @@ EXP
 cat >>"$T/tiny.exp" <<EXP
 
 external bullet-self format=dat time=time_s command $BIN solve {in} --solver lemke --tol {tol} --solution {out} --json
+# a peer whose own verdict is always "unsolved" (its JSON's warm_start, false): every
+# answer the judge accepts is a planted disagreement of the two verdicts
+external self-says-no verdict=warm_start ladder=1 version=lcplab-selftest-1 format=dat time=time_s command $BIN solve {in} --solver pgs --tol {tol} --solution {out} --json
 external siconos-absent requires=/nonexistent/peer_solve command /nonexistent/peer_solve {in} {out}
 external scene-absent kind=scene requires=/nonexistent/peer_scene command /nonexistent/peer_scene {scene}
 
 experiment profile peers_lcp
-solvers pgs lemke bullet-self siconos-absent
+solvers pgs lemke bullet-self self-says-no siconos-absent
 generate spd 10
 generate contact 12
 tol 1e-8
@@ -109,6 +113,7 @@ min_runs 1
 min_time 0
 max_time 0.01
 time_limit 5
+replicates 2
 
 experiment scenes scenes
 solvers pgs_wide externals
