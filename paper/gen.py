@@ -555,6 +555,9 @@ class Paper:
         """The distinct problems and scenes of the peers' own sections."""
         probs = {r['problem'] for n in ('peers_lcp', 'peers_fc3d') if self.have(n + '.csv')
                  for r in self.read(n + '.csv')[1]}
+        # a full campaign runs its peers in the profile sections themselves
+        probs |= {r['problem'] for n in ('profile', 'large') if self.have(n + '.csv')
+                  for r in self.read(n + '.csv')[1] if self.is_peer(r['solver']) and r['status'] != 'refused'}
         scenes = {r['scene'] for r in self.scene_peer_rows()}
         return probs, scenes
 
@@ -1195,7 +1198,8 @@ class Paper:
         rule = ('%s A per-class statement is made only for a class of at least %d problems of which at least %d '
                 'have a best time of 1\\,ms or more (below that the profiles rank call overhead and a handful '
                 'of wins): %s.' % (self.rule_sentence(), CLASS_MIN_PROBLEMS, CLASS_MIN_SLOW,
-                                   ('none of the %s classes of the profiles qualifies' % count_word(ncl)) if not ok
+                                   ('%s of the %s classes of the profiles qualifies' % (
+                                       'neither' if ncl == 2 else 'none', count_word(ncl))) if not ok
                                    else '%s of the %s classes qualif%s (%s)' % (
                                        count_word(len(ok)), count_word(ncl), 'ies' if len(ok) == 1 else 'y',
                                        series([CLASS_NAME.get(c) or self.tex(c) for c in ok]))))
@@ -1386,9 +1390,9 @@ class Paper:
         lt, ltol, lrows, _ = self.winners_table('large_winners.csv', 0)
         self.write('large.tex', lt)
         lpre, lg = self.read('large.csv')
-        t = ('\\section{Large problems}\\label{sec:large}\nThe large set has %d problems up to $n=%d$, '
+        t = ('\\section{Large problems}\\label{sec:large}\nThe large set has %s up to $n=%d$, '
              'solved by the solvers that need no dense factorisation (Table~\\ref{tab:large}).' %
-             (len(collection(lg)), max(int(num(r['n'])) for r in lg)))
+             (plural(len(collection(lg)), 'problem'), max(int(num(r['n'])) for r in lg)))
         lim = lpre.get('time_limit_s', '').split(' ')[0]
         hits = []
         if self.have('large_failures.csv'):

@@ -422,7 +422,12 @@ def untex(cell):
 
 
 plan_solvers = tsv_rows(os.path.join(res, 'campaign', 'solvers.tsv'))
-prof_solvers = list(dict.fromkeys(r['solver'] for r in rows('profile.csv')[0] if r.get('solver')))
+# the profile's registered solvers: a full campaign's peers (its `external` lines) have no parameters here
+plan_exp = os.path.join(res, 'campaign', 'plan.exp')
+ext_names = {l.split()[1] for l in open(plan_exp) if l.startswith('external ') and len(l.split()) > 1} \
+    if os.path.exists(plan_exp) else set()
+prof_solvers = list(dict.fromkeys(r['solver'] for r in rows('profile.csv')[0] if r.get('solver') and
+                                  r['solver'] not in ext_names))
 spath = os.path.join(gen, 'solverparams.tex')
 srows = []
 if os.path.exists(spath):
