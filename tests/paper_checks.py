@@ -843,3 +843,14 @@ bad = [k for k in blow if not re.search(r'%s took the energy from' % re.escape('
                                         text)]
 report(not bad, 'every energy blow-up of the drift runs is named with its steps (%d)' % len(blow),
        ', '.join('%s on %s' % (k[3], k[0]) for k in bad))
+
+# the peers' problems in the abstract: those of the peers' own sections and, in a full
+# campaign, the profile's problems a peer took
+pp_probs = {r['problem'] for n in ('peers_lcp', 'peers_fc3d') for r in rows(n + '.csv')[0]}
+pp_probs |= {r['problem'] for n in ('profile', 'large') for r in rows(n + '.csv')[0]
+             if r.get('solver') in declared and r.get('status') != 'refused'}
+ab = open(os.path.join(gen, 'abstract_peers.tex')).read() if os.path.exists(os.path.join(gen, 'abstract_peers.tex')) else ''
+m = re.search(r'side by side on (\w+) problems?', ab)
+report(not ab or (m and (WORDS.get(m.group(1)) or (int(m.group(1)) if m.group(1).isdigit() else -1)) == len(pp_probs)),
+       'the abstract counts the problems the peers met', '%s; the CSVs: %d' % (m.group(0) if m else ab[:80],
+                                                                            len(pp_probs)))
