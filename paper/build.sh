@@ -50,6 +50,9 @@ for p in "$python" pdflatex bibtex "${GNUPLOT:-gnuplot}" "$lcplab"; do
 done
 
 mkdir -p "$out/gen" "$out/fig"
+# fig/ is this build's own: a figure an earlier build drew from other results (a
+# campaign's large set, its profiles with refusals) must not reach this paper
+rm -f "$out/fig/"*.pdf "$out/fig/"*.png
 case $out in /*) ;; *) out=$(cd "$out" && pwd) ;; esac
 case $res in /*) ;; *) res=$(cd "$res" && pwd) ;; esac
 cp "$srcdir/paper.tex" "$out/"
