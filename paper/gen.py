@@ -142,6 +142,12 @@ def count_word(k):
     return WORDS[k] if 0 <= k < len(WORDS) else str(k)
 
 
+def passes(v, default=1):
+    """A `replicates` value (the passes over a timed set), default when absent."""
+    x = num(v)
+    return default if math.isnan(x) else int(x)
+
+
 def plural(k, one, many=None):
     return '%s %s' % (count_word(k), one if k == 1 else (many or one + 's'))
 
@@ -668,7 +674,7 @@ class Paper:
         for n, r in noise:
             how = {'noise': '%s noise within a task, $%g$' % ('%s', num(r['tie'])),
                    'replicates': 'the noise between %s independent passes over the timed set, $%g$' % (
-                       count_word(int(num(r.get('replicates')) or 2)), num(r['tie'])),
+                       count_word(passes(r.get('replicates'), 2)), num(r['tie'])),
                    'default': 'the default, $%g$, as no noise was measured' % num(r['tie'])}
             ties.setdefault(how.get(r['tie_source'], 'set by the section, $%g$' % num(r['tie'])),
                             []).append(self.tex(n))
@@ -900,14 +906,14 @@ class Paper:
              'runs & time limit & problems or scenes \\\\\n\\midrule\n')
         n = 0
         for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators',
-                     'peers_lcp', 'peers_fc3d', 'scenes'):
+                     'peers_lcp', 'peers_fc3d') + tuple(self.scene_sections()):
             if not self.have(name + '.csv'):
                 continue
             p, rows = self.read(name + '.csv')
             solvers = list(dict.fromkeys(r['solver'] for r in rows if r.get('solver')))
             tol = p.get('config tol', '')
             mi = p.get('config max_iter', '')
-            if name in ('drift', 'accuracy', 'integrators', 'scenes'):
+            if name in ('drift', 'accuracy', 'integrators') or name in self.scene_sections():
                 st = p.get('solver settings', '')
                 m = re.search(r'world defaults: ([\d.e+-]+), (\d+)', st)
                 if m and 'tol default' in st:
@@ -918,6 +924,8 @@ class Paper:
             if p.get('config min_runs'):
                 rule = '%s runs, %s--%s\\,s' % (p['config min_runs'], p.get('config min_time', ''),
                                                 p.get('config max_time', ''))
+                if passes(p.get('config replicates')) > 1:
+                    rule += ', %s passes' % count_word(passes(p['config replicates']))
             lim = p.get('time_limit_s', '')
             what = len({r.get('problem') or r.get('scene') for r in rows})
             t += '%s & %d & %s & %s & %s & %s & %d \\\\\n' % (
@@ -941,7 +949,7 @@ class Paper:
              '@{}}\n\\toprule\nexperiment & scene & '
              'friction & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
         n = 0
-        for name in ('profile', 'large', 'drift', 'accuracy', 'integrators', 'scenes'):
+        for name in ('profile', 'large', 'drift', 'accuracy', 'integrators') + tuple(self.scene_sections()):
             if not self.have(name + '.csv'):
                 continue
             worlds = self.world_lines(name)
@@ -1085,7 +1093,7 @@ class Paper:
         if r.get('tie_source') == 'replicates':
             return ('solvers within a factor %.2f of the fastest, the noise measured between %s independent passes '
                     'over the timed set, are tied, and the wins are counted with 95\\,\\%% bootstrap intervals' %
-                    (1 + self.tie_f, count_word(int(num(r.get('replicates')) or 2))))
+                    (1 + self.tie_f, count_word(passes(r.get('replicates'), 2))))
         if r.get('tie_source') == 'noise':
             return 'ties within a factor %.3f, the noise between the repeats of one task, are declared as ties' % (
                 1 + self.tie_f)
@@ -2195,7 +2203,7 @@ class Paper:
             return 'the section\'s tie factor'
         return 'a factor %.3f of the best time (%s)' % (f, {
             'replicates': 'the noise between %s passes over the timed set, as in the profiles' % count_word(
-                int(num(r.get('replicates')) or 2)),
+                passes(r.get('replicates'), 2)),
             'noise': 'the noise between the repeats inside one task',
             'default': 'the default: no noise was measured'}.get(r.get('tie_source'), 'set by the section'))
 
