@@ -350,7 +350,10 @@ report(not bad, 'no absent peer is in a peers table', ', '.join(bad))
 
 # ---- the scenes as run: the `# world:` lines ---------------------------------------------------
 worlds = []
-for n in ('profile', 'large', 'drift', 'accuracy', 'integrators', 'scenes'):
+# every section of kind scenes (scenes.csv, scenes_newton.csv, ...), by the CSV's first line
+scene_secs = sorted(f[:-4] for f in os.listdir(res) if f.startswith('scenes') and f.endswith('.csv') and
+                    open(os.path.join(res, f)).readline().split()[3:5] == ['scenes', f[:-4]])
+for n in ('profile', 'large', 'drift', 'accuracy', 'integrators') + tuple(scene_secs):
     path = os.path.join(res, n + '.csv')
     if os.path.exists(path):
         with open(path) as fh:
@@ -359,7 +362,8 @@ cells = table_cells('tab:scenetab') or []
 bad = []
 for n, l in worlds:
     kv = dict(x.split('=', 1) for x in l.split(':', 2)[2].split())
-    if not any(c[0] == n and kv['mu'] in c and kv['max_iter'] in c and kv['bodies'] in c for c in cells):
+    if not any(c[0].replace('\\_', '_') == n and kv['mu'] in c and kv['max_iter'] in c and kv['bodies'] in c
+               for c in cells):
         bad.append('%s: %s' % (n, l.split(':', 2)[1].strip()))
 report(worlds and not bad and len(cells) == len(worlds),
        'the scene table has each scene\'s world settings as run',
@@ -626,8 +630,6 @@ report(per and not bad, 'the steps carried per solver are the steps tables\'', '
 
 # the peers named in the solvers section are the campaign's: those that ran and the absent
 ran = set()
-scene_secs = sorted(f[:-4] for f in os.listdir(res) if f.startswith('scenes') and f.endswith('.csv') and
-                    open(os.path.join(res, f)).readline().split()[3:5] == ['scenes', f[:-4]])
 for name in ('profile', 'peers_lcp', 'peers_fc3d') + tuple(scene_secs):
     ran |= {r['solver'] for r in rows(name + '.csv')[0] if r.get('solver') in declared}
 absent = set()
