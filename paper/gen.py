@@ -1423,11 +1423,12 @@ class Paper:
         figsv = [w for w in re.findall(r'(?:^|\s)solvers=(\S+)', self.scpre.get('figure', ''))[-1:]
                  for w in w.split(',') if w]
         fitsv = list(dict.fromkeys(r['solver'] for r in self.fit))
-        drawn = [x for x in fitsv if x in figsv]
+        # a fit of identical algorithms is one entry `a=b`: drawn when the figure names any of them
+        drawn = [x for x in fitsv if set(x.split('=')) & set(figsv)]
         self.nums += macro('ScalingFigNote', (
-            ' It draws %d of the %d solvers fitted (%s, the solvers the experiment file names for the '
-            'figure); Table~\\ref{tab:slopes} gives every fit.' % (len(drawn), len(fitsv),
-                                                                  ', '.join(self.tt(x) for x in drawn)))
+            ' It draws %d of the %d fits (%s, the solvers the experiment file names for the figure, an '
+            'entry of identical algorithms under its first name); Table~\\ref{tab:slopes} gives every fit.' % (
+                len(drawn), len(fitsv), ', '.join(self.tt(x) for x in drawn)))
                            if figsv and len(drawn) < len(fitsv) else '')
         t = ('\\begin{tabular}{@{}llrrcr@{}}\n\\toprule\nfamily & solver & points & slope $s$ & 95\\,\\% '
              'interval & $R^2$ \\\\\n\\midrule\n')
