@@ -856,3 +856,13 @@ m = re.search(r'side by side on (\w+) problems?', ab)
 report(not ab or (m and (WORDS.get(m.group(1)) or (int(m.group(1)) if m.group(1).isdigit() else -1)) == len(pp_probs)),
        'the abstract counts the problems the peers met', '%s; the CSVs: %d' % (m.group(0) if m else ab[:80],
                                                                             len(pp_probs)))
+
+# the scaling figure's note: the fits it draws are those whose entry (`a=b` for identical
+# algorithms) holds a solver the figure line names
+sc_pre = rows('scaling.csv')[1]
+figsv = [w for w in re.findall(r'(?:^|\s)solvers=(\S+)', sc_pre.get('figure', ''))[-1:] for w in w.split(',') if w]
+fits = list(dict.fromkeys(r['solver'] for r in rows('scaling_slopes.csv')[0] if r.get('slope') not in ('', 'nan')))
+m = re.search(r'It draws (\d+) of the (\d+) (?:fits|solvers fitted)', M.get('ScalingFigNote', ''))
+want = sum(1 for x in fits if set(x.split('=')) & set(figsv))
+report(not m or int(m.group(1)) == want, 'the scaling figure\'s note counts the fits it draws',
+       '%s; drawn %d' % (m.group(0) if m else '', want))
