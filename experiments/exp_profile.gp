@@ -21,7 +21,8 @@
 # to out-k-q.pdf/png (`figure tol=T` draws only T; `figure rows=R`,
 # rows of panels a page, default 4).  The x axis ends at the largest log2(tau) of the
 # class (every curve is flat after it).
-# Options: solvers=, classes=a,b, per_panel=, cols=, width=, font=, title=, tol=.
+# Options: solvers=, classes=a,b, per_panel=, cols=, width=, font=, title=, tol=, measure=all
+# (the curves with refusals counted as failures: rho_all).
 # Writes out.pdf and out.png (and out-k.* for more tolerances).
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
@@ -36,16 +37,22 @@ nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".dat2; exit status 1 }
 K = per_panel
 
+# `figure measure=all`: the curves with a refusal counted as a failure (rho_all,
+# solved_share_all: columns 10 and 11) instead of those over the accepted problems (5, 6)
+allm = exists("fig_measure") && fig_measure eq "all"
+rv = allm ? "$10" : "$5"
+sv = allm ? "$11" : "$6"
+rc = allm ? 10 : 5
 csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
-share(c, t, s) = system(sprintf("awk -F'\\t' '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * $6; exit}' '%s'", c, t, s, dat2))
+share(c, t, s) = system(sprintf("awk -F'\\t' '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * %s; exit}' '%s'", c, t, s, sv, dat2))
 # the class's problems: a row's accepted ($7) and refused ($9) problems
 nprob(c) = system(sprintf("awk -F'\\t' '$8 == \"%s\" {print $7 + $9; exit}' '%s'", c, dat2))
 # the solvers of a class at a tolerance, the most robust (solved share) first
-ranked(c, t) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s && !s[$2]++ {print $6, NR, $2}' '%s' | sort -k1,1gr -k2,2n | awk '{printf \"%%s \", $3}'", c, t, sfilter(2), dat2))
+ranked(c, t) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s && !s[$2]++ {print %s, NR, $2}' '%s' | sort -k1,1gr -k2,2n | awk '{printf \"%%s \", $3}'", c, t, sfilter(2), sv, dat2))
 # the curves to draw, the most robust first: solvers whose curves are the
 # same point for point (the same traces: pgs and pgs_wide on a dense
 # problem) are one word "a+b+c", drawn once as a
-groups(c, t) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s {if (!($2 in nr)) {nr[$2] = NR; sh[$2] = $6} sig[$2] = sig[$2] \";\" $4 \":\" $5} END {for (v in nr) print sh[v], nr[v], v, sig[v]}' '%s' | sort -k1,1gr -k2,2n | awk '{if ($4 in rep) m[rep[$4]] = m[rep[$4]] \"+\" $3; else {rep[$4] = $3; o[++n] = $3}} END {for (i = 1; i <= n; i++) printf \"%%s%%s \", o[i], m[o[i]]}'", c, t, sfilter(2), dat2))
+groups(c, t) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s {if (!($2 in nr)) {nr[$2] = NR; sh[$2] = %s} sig[$2] = sig[$2] \";\" $4 \":\" %s} END {for (v in nr) print sh[v], nr[v], v, sig[v]}' '%s' | sort -k1,1gr -k2,2n | awk '{if ($4 in rep) m[rep[$4]] = m[rep[$4]] \"+\" $3; else {rep[$4] = $3; o[++n] = $3}} END {for (i = 1; i <= n; i++) printf \"%%s%%s \", o[i], m[o[i]]}'", c, t, sfilter(2), sv, rv, dat2))
 gfirst(w) = strstrt(w, "+") > 0 ? w[1:strstrt(w, "+") - 1] : w
 galike(w) = strstrt(w, "+") > 0 ? 1 + galike(w[strstrt(w, "+") + 1:]) : 0
 # the legend: "a +2 alike (100%)" for a curve drawn for a and two others
@@ -79,7 +86,7 @@ do for [ti = 1:nt] {
     do for [j = 1:m] { kmax = keylen(word(g, j)) > kmax ? keylen(word(g, j)) : kmax }
     # a class that no solver solved at this tolerance has no panel (an empty
     # plot); the failure table says why
-    rmax = colmax(dat2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), "$5", 1)
+    rmax = colmax(dat2, sprintf("$8 == \"%s\" && $1 == \"%s\"", c, t), rv, 1)
     if (isnan_s(rmax)) { print sprintf("exp_profile.gp: %s, tol %s: no solver solved a problem: no panel", c, t); m = 0 }
     nch = m > 0 ? nchunks(m) : 0
     do for [k = 1:nch] { panels = panels.sprintf(" %d:%d:%d", ci, k, nch) }
@@ -143,9 +150,9 @@ do for [page = 1:npages] {
       set label 99 sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") \
         at screen col * cw + 0.06 / W, screen ytop + 0.1 / H left noenhanced font kf
       set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 1.5 spacing 1.0 width 0 font kf
-      plot for [j = lo:hi] rows(dat2, csel(c, t, gfirst(word(all, j)))) using 4:5 with steps \
+      plot for [j = lo:hi] rows(dat2, csel(c, t, gfirst(word(all, j)))) using 4:rc with steps \
              lw 1.2 dt pdt(j - lo + 1) lc rgb pcol(j - lo + 1) notitle, \
-           for [j = lo:hi] rows(dat2, csel(c, t, gfirst(word(all, j)))) using 4:5 \
+           for [j = lo:hi] rows(dat2, csel(c, t, gfirst(word(all, j)))) using 4:rc \
              every ::1 with points pt ppt(j - lo + 1) ps 0.55 lc rgb pcol(j - lo + 1) notitle, \
            for [j = lo:hi] NaN with linespoints lw 1.2 dt pdt(j - lo + 1) pt ppt(j - lo + 1) ps 0.55 \
              lc rgb pcol(j - lo + 1) title gkey(c, t, word(all, j))

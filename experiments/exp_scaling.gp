@@ -28,7 +28,9 @@ tol = dat_meta(dat, "tol")
 
 # awk condition: family f, solver s, status == / != converged
 sel(f, s, op) = sprintf("$1 == \"%s\" && $5 == \"%s\" && $6 %s \"converged\"", f, s, op)
-fit(f, s, col) = system(sprintf("awk -F'\\t' '$1 == \"%s\" && $2 == \"%s\" && $4 != \"\" {print $%d; exit}' '%s'", f, s, col, dat2))
+# a solver's fit: its own row, or the row of the one entry identical algorithms share
+# ("pgs=pgs_wide": the engine's merged name, experiments/README.md, "one entry per algorithm")
+fit(f, s, col) = system(sprintf("awk -F'\\t' '$1 == \"%s\" && index(\"=\" $2 \"=\", \"=%s=\") > 0 && $4 != \"\" {print $%d; exit}' '%s'", f, s, col, dat2))
 slopetxt(f, s) = (fit(f, s, 4) eq "") ? "no fit" : sprintf("slope %.2f", real(fit(f, s, 4)))
 fitline(f, s, n) = (fit(f, s, 4) eq "") ? NaN : exp(real(fit(f, s, 5)) + real(fit(f, s, 4)) * log(n))
 

@@ -113,7 +113,7 @@ do for [fmt in figformats] {
     tmax = real(colmax(dat, scsel(sc), "$6", 1))
     set xrange [0:tmax]
     set xtics nicestep(1.6 * tmax)  # at most about five labels a panel
-    set xlabel "t [s]" offset 0, 0.5
+    set xlabel "t [s]" offset 0, 0.8
     lo = real(colmin(dat, scsel(sc), mexpr(m), 1))
     hi = real(colmax(dat, scsel(sc), mexpr(m), 1))
     if (mlog(m)) {
@@ -129,7 +129,7 @@ do for [fmt in figformats] {
       set ytics nicestep(hi)
     }
     set ylabel mname(m) offset yoff, 0
-    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.3
+    set title sprintf("%s %s%s", letter(p), sctitle(sc), gtitle(sc, g).ctitle(panel_chunk(pp), nc)) noenhanced font tf offset 0, -0.75
     nstep = int(real(colmax(dat, scsel(sc), "$5", 1)))
     pint = nstep > 12 ? int(nstep / 6) : 1
     plot for [k = 1:words(runs)] rows(dat, sel(sc, word(runs, k))) \

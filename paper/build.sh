@@ -50,6 +50,9 @@ for p in "$python" pdflatex bibtex "${GNUPLOT:-gnuplot}" "$lcplab"; do
 done
 
 mkdir -p "$out/gen" "$out/fig"
+# fig/ is this build's own: a figure an earlier build drew from other results (a
+# campaign's large set, its profiles with refusals) must not reach this paper
+rm -f "$out/fig/"*.pdf "$out/fig/"*.png
 case $out in /*) ;; *) out=$(cd "$out" && pwd) ;; esac
 case $res in /*) ;; *) res=$(cd "$res" && pwd) ;; esac
 cp "$srcdir/paper.tex" "$out/"
@@ -73,6 +76,21 @@ figure() {
   fi
 }
 figure profile profile "$res/profile_profile.csv"
+# beside it, at the first tolerance, the profiles with a refusal counted as a failure
+# (rho_all, issue 65) of the classes where some solver refused a problem: elsewhere
+# the two are the same curves
+if grep -m1 '^tol,' "$res/profile_profile.csv" | grep -q ',rho_all,'; then
+  tol1=$(awk -F, '/^#/ {next} !h {h = 1; next} {print $1; exit}' "$res/profile_profile.csv")
+  refusing=$(awk -F, -v t="$tol1" '/^#/ {next} !h {h = 1; next} $1 == t && $9 > 0 && !s[$8]++ {printf "%s%s", n++ ? "," : "", $8}' \
+    "$res/profile_profile.csv")
+  if [ -n "$refusing" ] &&
+     ! "$lcplab" figure profile "$res/profile.csv" --csv2 "$res/profile_profile.csv" --out "$out/fig/profile_all" \
+       --scripts "$gpdir" --set font=latex --set measure=all --set "tol=$tol1" --set "classes=$refusing" \
+       --force >>"$out/build.log" 2>&1; then
+    echo "paper: lcplab figure failed on the profiles with refusals ($gpdir/exp_profile.gp); see $out/build.log" >&2
+    exit 1
+  fi
+fi
 figure convergence convergence
 figure scaling scaling "$res/scaling_slopes.csv"
 figure drift drift

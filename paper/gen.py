@@ -142,6 +142,12 @@ def count_word(k):
     return WORDS[k] if 0 <= k < len(WORDS) else str(k)
 
 
+def passes(v, default=1):
+    """A `replicates` value (the passes over a timed set), default when absent."""
+    x = num(v)
+    return default if math.isnan(x) else int(x)
+
+
 def plural(k, one, many=None):
     return '%s %s' % (count_word(k), one if k == 1 else (many or one + 's'))
 
@@ -497,11 +503,33 @@ class Paper:
         self.nums += macro('NMax', nmax)
         self.nums += macro('NProfileProblems', len(collection(self.prof)))
         self.nums += macro('NProfileRows', len(self.prof))
-        self.nums += macro('NSolvers', len(self.lcp_solvers))
+        algs = self.algorithms()
+        self.nums += macro('NSolvers', len(algs))
+        self.nums += macro('NSolverNames', len(self.lcp_solvers))
+        alike = [a for a in algs if len(a) > 1]
+        self.nums += macro('SolverNamesNote', (
+            ' (%d registered names: %s run one algorithm each, the same trace on every problem, and count '
+            'once)' % (len(self.lcp_solvers), series(['%s' % series([self.tt(x) for x in a]) for a in alike])))
+            if alike else '')
         self.nums += macro('NPeers', len(self.peers))
         self.nums += macro('HavePeers', '1' if self.peers else '0')
         self.nums += macro('ProfilePeersNote', ' The peers are external programs judged by the same '
                            'residual.' if self.peers else '')
+
+    def algorithms(self):
+        """lcplab's solvers of the profile as distinct algorithms: names the
+        engine made one entry (`a=b`, the same trace on every problem of a
+        class) in every class and tolerance where they ran are one algorithm
+        (issue 65, point 4); each a list of names, in the profile's order."""
+        _, w = self.read('profile_winners.csv')
+        sig = {}
+        for r in w:
+            for x in r['solver'].split('='):
+                sig.setdefault(x, set()).add(r['solver'])
+        groups = {}
+        for s in self.lcp_solvers:
+            groups.setdefault(frozenset(sig.get(s, {s})), []).append(s)
+        return list(groups.values())
 
     def peers_abstract(self):
         """abstract_peers.tex and peers_run.tex: the peers that ran, if any."""
@@ -523,7 +551,7 @@ class Paper:
     def peers_ran(self):
         """The peers that ran in any section (externals with rows), in order."""
         out = []
-        for name in ('profile', 'peers_lcp', 'peers_fc3d', 'scenes'):
+        for name in ('profile', 'peers_lcp', 'peers_fc3d') + tuple(self.scene_sections()):
             if self.have(name + '.csv'):
                 out += [s for s in dict.fromkeys(r['solver'] for r in self.read(name + '.csv')[1])
                         if self.is_peer(s) and s not in out]
@@ -533,7 +561,10 @@ class Paper:
         """The distinct problems and scenes of the peers' own sections."""
         probs = {r['problem'] for n in ('peers_lcp', 'peers_fc3d') if self.have(n + '.csv')
                  for r in self.read(n + '.csv')[1]}
-        scenes = {r['scene'] for r in (self.read('scenes.csv')[1] if self.have('scenes.csv') else [])}
+        # a full campaign runs its peers in the profile sections themselves
+        probs |= {r['problem'] for n in ('profile', 'large') if self.have(n + '.csv')
+                  for r in self.read(n + '.csv')[1] if self.is_peer(r['solver']) and r['status'] != 'refused'}
+        scenes = {r['scene'] for r in self.scene_peer_rows()}
         return probs, scenes
 
     # ---- the protocol as run: the problems and the timing rule ------------------------------
@@ -632,7 +663,7 @@ class Paper:
               % '; '.join('%s (%s)' % (k, ', '.join(self.tex(n) for n in ns)) for k, ns in rules.items()))
         measured = [(n, r) for n, r in noise if not math.isnan(num(r['noise']))]
         if measured:
-            t += ('The between-run noise measured in the same run, the median over the rows with two runs or '
+            t += ('The noise between the repeats inside one task, the median over the rows with two runs or '
                   'more of the interquartile range of the repeats relative to their median, is %s. ' %
                   series(['%.2f\\,\\%% in %s (%s rows)' % (100 * num(r['noise']), self.tex(n), r['noise_rows'])
                           for n, r in measured]))
@@ -641,10 +672,23 @@ class Paper:
             t += 'No row of %s had two runs or more: no noise was measured there. ' % series(unmeasured)
         ties = {}
         for n, r in noise:
-            how = {'noise': '%s noise',
+            how = {'noise': '%s noise within a task, $%g$' % ('%s', num(r['tie'])),
+                   'replicates': 'the noise between %s independent passes over the timed set, $%g$' % (
+                       count_word(passes(r.get('replicates'), 2)), num(r['tie'])),
                    'default': 'the default, $%g$, as no noise was measured' % num(r['tie'])}
             ties.setdefault(how.get(r['tie_source'], 'set by the section, $%g$' % num(r['tie'])),
                             []).append(self.tex(n))
+        rep = [(n, r) for n, r in noise if r.get('tie_source') == 'replicates']
+        if rep:
+            t += ('The timed set of %s ran %s, each pass in its own shuffled order after every section\'s own '
+                  'tasks (another time, another order); a (problem, solver, tolerance) timed converged in two '
+                  'passes gives the ratio of its two times: %s. ' % (
+                      series([self.tex(n) for n, _ in rep]),
+                      series(sorted({plural(int(num(r['replicates'])), 'time') for _, r in rep})),
+                      series(['in %s, over %s such cells, half differ by less than a factor %.3f and 90\\,\\%% '
+                              'by less than %.3f' % (self.tex(n), r['replicate_cells'],
+                                                    1 + num(r['replicate_noise_median']), 1 + num(r['replicate_tie']))
+                              for n, r in rep])))
         t += 'The tie tolerance (Section~\\ref{sec:ties}) of %s. ' % series([
             '%s is %s' % (series(ns), (w % ('its' if len(ns) == 1 else 'each one\'s')) if '%s' in w else w)
             for w, ns in ties.items()])
@@ -862,14 +906,14 @@ class Paper:
              'runs & time limit & problems or scenes \\\\\n\\midrule\n')
         n = 0
         for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators',
-                     'peers_lcp', 'peers_fc3d', 'scenes'):
+                     'peers_lcp', 'peers_fc3d') + tuple(self.scene_sections()):
             if not self.have(name + '.csv'):
                 continue
             p, rows = self.read(name + '.csv')
             solvers = list(dict.fromkeys(r['solver'] for r in rows if r.get('solver')))
             tol = p.get('config tol', '')
             mi = p.get('config max_iter', '')
-            if name in ('drift', 'accuracy', 'integrators', 'scenes'):
+            if name in ('drift', 'accuracy', 'integrators') or name in self.scene_sections():
                 st = p.get('solver settings', '')
                 m = re.search(r'world defaults: ([\d.e+-]+), (\d+)', st)
                 if m and 'tol default' in st:
@@ -880,6 +924,8 @@ class Paper:
             if p.get('config min_runs'):
                 rule = '%s runs, %s--%s\\,s' % (p['config min_runs'], p.get('config min_time', ''),
                                                 p.get('config max_time', ''))
+                if passes(p.get('config replicates')) > 1:
+                    rule += ', %s passes' % count_word(passes(p['config replicates']))
             lim = p.get('time_limit_s', '')
             what = len({r.get('problem') or r.get('scene') for r in rows})
             t += '%s & %d & %s & %s & %s & %s & %d \\\\\n' % (
@@ -903,7 +949,7 @@ class Paper:
              '@{}}\n\\toprule\nexperiment & scene & '
              'friction & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
         n = 0
-        for name in ('profile', 'large', 'drift', 'accuracy', 'integrators', 'scenes'):
+        for name in ('profile', 'large', 'drift', 'accuracy', 'integrators') + tuple(self.scene_sections()):
             if not self.have(name + '.csv'):
                 continue
             worlds = self.world_lines(name)
@@ -943,6 +989,12 @@ class Paper:
         """winners.tex and winnersB.tex, at the profile's two tolerances."""
         self.write('winners.tex', self.winners_a[0])
         self.write('winnersB.tex', self.winners_b[0])
+        ci = bool(self.wrows) and 'fastest_lo' in self.wrows[0]
+        self.nums += macro('WinCaptionExtra', (' 95\\,\\% int.: the bootstrap interval of the fastest count '
+                                              '(Section~\\ref{sec:ties}).' if ci else '') +
+                           (' $\\rho_{\\mathrm{all}}(10)$: the profile with a refusal counted as a failure, over all '
+                            'the class\'s problems.' if self.have_rho_all() else ''))
+        self.nums += macro('ProfAllSentence', self.prof_all_sentence())
         self.nums += macro('ProfTolA', '$' + tolfmt(self.tolA) + '$')
         self.nums += macro('ProfTolB', '$' + tolfmt(self.tolB) + '$')
 
@@ -952,10 +1004,15 @@ class Paper:
         tol = tols[tol_pick] if tol_pick < len(tols) else tols[0]
         rows = [r for r in w if r['tol'] == tol]
         # the winners' problems are those the solver accepted when the table
-        # counts refusals apart (its refused column)
-        t = ('\\begin{tabular}{@{}llrrrrrr@{}}\n\\toprule\nclass & solver & %s & solved & '
-             'fastest & tied & $\\rho(2)$ & $\\rho(10)$ \\\\\n\\midrule\n' % (
-                 'accepted' if rows and 'refused' in rows[0] else 'problems'))
+        # counts refusals apart (its refused column); the wins' bootstrap
+        # interval and the profile with refusals counted, when the results have them
+        ci = bool(rows) and 'fastest_lo' in rows[0]
+        rall = self.rho_all_at(name.replace('_winners.csv', '_profile.csv'), tol, 10.0)
+        t = ('\\begin{tabular}{@{}llrrr%srrr%s@{}}\n\\toprule\nclass & solver & %s & solved & '
+             'fastest & %stied & $\\rho(2)$ & $\\rho(10)$%s \\\\\n\\midrule\n' % (
+                 'r' if ci else '', 'r' if rall else '',
+                 'accepted' if rows and 'refused' in rows[0] else 'problems',
+                 '95\\,\\% int. & ' if ci else '', ' & $\\rho_{\\mathrm{all}}(10)$' if rall else ''))
         same = []
         for c in classes_of(rows):
             cr = sorted((r for r in rows if r['class'] == c),
@@ -966,17 +1023,58 @@ class Paper:
                 if r.get('same_as'):
                     sname += '$^{*}$'
                     same.append((c, r['solver'], r['same_as']))
-                t += '%s & %s & %s & %s & %s & %s & %.2f & %.2f \\\\\n' % (
-                    self.tex(c) if first else '', sname, r['problems'], r['solved'], r['fastest'], r['tied'],
-                    num(r['rho_2']), num(r['rho_10']))
+                t += '%s & %s & %s & %s & %s & %s%s & %.2f & %.2f%s \\\\\n' % (
+                    self.tex(c) if first else '', sname, r['problems'], r['solved'], r['fastest'],
+                    ('%s--%s & ' % (r['fastest_lo'], r['fastest_hi'])) if ci else '', r['tied'],
+                    num(r['rho_2']), num(r['rho_10']),
+                    (' & %.2f' % rall[(c, r['solver'])]) if (c, r['solver']) in rall else (' & ' if rall else ''))
                 first = False
             t += '\\midrule\n' if c != classes_of(rows)[-1] else ''
         t += '\\bottomrule\n\\end{tabular}\n'
         return t, tol, rows, same
 
+    def prof_all_sentence(self):
+        """The profiles with a refusal counted as a failure, beside the others:
+        where they differ, and the largest gap between a solver's two shares."""
+        if not self.have_rho_all():
+            return ''
+        _, rows = self.read('profile_profile.csv')
+        rows = [r for r in rows if r['tol'] == self.tolA]
+        refusing = list(dict.fromkeys(r['class'] for r in rows if int(num(r['refused']) or 0) > 0))
+        if not refusing:
+            return (' No solver refused a problem of the profiles, so the profiles with a refusal counted as a '
+                    'failure are these.')
+        gap = max(((num(r['solved_share']) - num(r['solved_share_all']), r) for r in rows
+                   if r['class'] in refusing), key=lambda x: x[0])
+        r = gap[1]
+        return (' Figure~\\ref{fig:profall} draws the profiles of the classes with refusals (%s) again with a refusal '
+                'counted as a failure, over all the class\'s problems, so that solvers which accept different problems '
+                'compare; the largest difference is %s on the %s problems, which solves %.0f\\,\\%% of the %s '
+                'it accepts and %.0f\\,\\%% of all %s.' % (
+                    series([CLASS_NAME.get(c) or self.tex(c) for c in refusing]), self.tt(r['solver']),
+                    CLASS_NAME.get(r['class']) or self.tex(r['class']), 100 * num(r['solved_share']),
+                    plural(int(num(r['problems'])), 'problem'), 100 * num(r['solved_share_all']),
+                    int(num(r['problems_all']))))
+
+    def rho_all_at(self, name, tol, tau):
+        """{(class, solver): rho_all(tau)} of NAME_profile.csv at tol (the
+        profile with a refusal counted as a failure); {} without the column."""
+        if not self.have(name):
+            return {}
+        out = {}
+        for r in self.read(name)[1]:
+            if 'rho_all' not in r:
+                return {}
+            if r['tol'] == tol and num(r['tau']) <= tau:
+                k = (r['class'], r['solver'])
+                out[k] = max(out.get(k, 0.0), num(r['rho_all']))  # rho grows with tau
+        return out
+
     def noise(self):
         """noise.tex and the sentence on the solvers that repeated another's trace."""
         self.write('noise.tex', self.noise_paragraph())
+        self.nums += macro('TieAbstract', self.tie_abstract())
+        self.nums += macro('TieSource', self.tie_source_sentence())
         self.nums += macro('SameAsSentence', (
             'A solver whose run on a problem repeats another\'s trace (the same status, iteration and pivot '
             'counts and the same $x$, bit for bit) is not a separate winner there: %s; they are '
@@ -984,6 +1082,40 @@ class Paper:
             'under two names; on a problem solved in an iteration or two, two algorithms can also meet.'
             % self.same_as_text(self.same)) if self.same else
             'No solver repeated another solver\'s trace on a problem of this run.')
+
+    def profile_timing(self):
+        """The profile's NAME_timing.csv row ({} without one)."""
+        return dict(self.timing_rows()).get('profile', {})
+
+    def tie_abstract(self):
+        """The abstract's clause on ties: the factor and where it comes from."""
+        r = self.profile_timing()
+        if r.get('tie_source') == 'replicates':
+            return ('solvers within a factor %.2f of the fastest, the noise measured between %s independent passes '
+                    'over the timed set, are tied, and the wins are counted with 95\\,\\%% bootstrap intervals' %
+                    (1 + self.tie_f, count_word(passes(r.get('replicates'), 2))))
+        if r.get('tie_source') == 'noise':
+            return 'ties within a factor %.3f, the noise between the repeats of one task, are declared as ties' % (
+                1 + self.tie_f)
+        return 'ties within a factor %g are declared as ties' % (1 + self.tie_f)
+
+    def tie_source_sentence(self):
+        """Where the profile's tie factor comes from, and the wins' intervals."""
+        r = self.profile_timing()
+        if r.get('tie_source') != 'replicates':
+            return ''
+        t = ('The factor is the noise between passes (Section~\\ref{sec:setup}, ``Timing\'\'): in 90\\,\\%% of the '
+             'cells timed converged in two passes, the two times differ by less; the spread of the repeats inside '
+             'one task, %.2f\\,\\%%, misses what changes from one moment to another and would make ties that the '
+             'next run undoes. ' % (100 * num(r.get('noise'))))
+        _, w = self.read('profile_winners.csv')
+        if w and 'fastest_lo' in w[0]:
+            t += ('Each count of wins carries a 95\\,\\% bootstrap interval (999 resamples of the class\'s '
+                  'problems, each time perturbed by a pass-to-pass ratio), printed beside it in '
+                  'Table~\\ref{tab:win}; a class\'s fastest is told apart from the others only when the low end of '
+                  'its interval is above the high end of every other solver\'s, else its wins are a tie within the '
+                  'noise. ')
+        return t
 
     def same_as_text(self, same):
         """Solvers that ran another's loop, grouped: 'a and b ran c's own loop on
@@ -1038,12 +1170,26 @@ class Paper:
             if not self.supported(c):
                 best_txt.append(too_small(CLASS_NAME.get(c) or self.tex(c), self.support[c]))
                 continue
-            best_txt.append('on the %s problems (%s), %s is fastest alone on %s and tied on %s; %s solves '
+            best_txt.append('on the %s problems (%s), %s is fastest alone on %s%s and tied on %s; %s solves '
                             'the most (%s)' % (CLASS_NAME.get(c) or self.tex(c), L['problems'],
-                                               self.tt(L['fastest']), L['fastest_alone'], L['fastest_tied'],
-                                               self.tt(L['most_solved'].split()[0]), L['solved_most']))
+                                               self.tt(L['fastest']), L['fastest_alone'], self.interval_words(L),
+                                               L['fastest_tied'], self.tt(L['most_solved'].split()[0]),
+                                               L['solved_most']))
         self.nums += macro('WinnersText', '; '.join(best_txt))
         self.nums += macro('NTiedA', sum(int(num(r['ties'])) for r in self.leaders if r['tol'] == self.tolA))
+
+    def interval_words(self, L):
+        """A leaders row's bootstrap interval of wins and whether it tells the
+        fastest apart (fastest_distinct), in words; '' without them."""
+        if not L.get('fastest_lo'):
+            return ''
+        return (' (95\\,\\%% interval %s--%s: %s)' % (
+            L['fastest_lo'], L['fastest_hi'], 'told apart from every other solver' if L.get('fastest_distinct') == '1'
+            else 'a tie within the noise, as another solver\'s interval reaches it'))
+
+    def distinct(self, L):
+        """0 when the leaders row says its fastest is a tie within the noise."""
+        return L.get('fastest_distinct', '1') != '0'
 
     def supported(self, c):
         """1 if the profile's class c may carry a statement (class_support)."""
@@ -1060,7 +1206,8 @@ class Paper:
         rule = ('%s A per-class statement is made only for a class of at least %d problems of which at least %d '
                 'have a best time of 1\\,ms or more (below that the profiles rank call overhead and a handful '
                 'of wins): %s.' % (self.rule_sentence(), CLASS_MIN_PROBLEMS, CLASS_MIN_SLOW,
-                                   ('none of the %s classes of the profiles qualifies' % count_word(ncl)) if not ok
+                                   ('%s of the %s classes of the profiles qualifies' % (
+                                       'neither' if ncl == 2 else 'none', count_word(ncl))) if not ok
                                    else '%s of the %s classes qualif%s (%s)' % (
                                        count_word(len(ok)), count_word(ncl), 'ies' if len(ok) == 1 else 'y',
                                        series([CLASS_NAME.get(c) or self.tex(c) for c in ok]))))
@@ -1140,13 +1287,20 @@ class Paper:
         self.write('coverage.tex', t)
         self.nums += macro('RefusalsClause', self.refusals_clause())
         # the profiles' denominator, as the tables count it
-        outside = self.refusals_clause().startswith('refusals are outside')
-        self.nums += macro('ProfileShareOf', 'the class\'s problems $s$ accepts' if outside else
-                           'the class\'s problems')
+        outside = self.refusals_clause().startswith(('refusals are outside', 'each class is drawn twice'))
+        self.nums += macro('ProfileShareOf', (
+            'the class\'s problems, a refusal counted as a failure (Figure~\\ref{fig:profall}), or of the '
+            'problems $s$ accepts (Figure~\\ref{fig:profA})') if self.have_rho_all() else
+            'the class\'s problems $s$ accepts' if outside else 'the class\'s problems')
         self.nums += macro('ProfileLegendShare', 'of the class\'s problems each accepts' if outside else
                            'of the class\'s problems')
         self.nums += macro('ClassList', series([CLASS_NAME.get(c) or self.tex(c) for c in
                                                 classes_of([r for _, rows in self.all_sets for r in rows])]))
+
+    def have_rho_all(self):
+        """1 when the profiles have the curves with refusals counted (rho_all)."""
+        _, rows = self.read('profile_profile.csv')
+        return bool(rows) and 'rho_all' in rows[0]
 
     def refusals_clause(self):
         """How the profiles count a refusal, from the tables: outside the
@@ -1154,6 +1308,11 @@ class Paper:
         acc = {(r['class'], r['solver']): int(num(r['accepted'])) for r in self.cov}
         inside = [r for r in self.wrows if int(num(r['problems'])) != acc.get((r['class'], r['solver']),
                                                                           int(num(r['problems'])))]
+        if self.have_rho_all():
+            return ('each class is drawn twice, with a refusal counted as a failure (the denominator is the '
+                    'class\'s problems: the curves compare) and over the problems each solver accepts; a refusal '
+                    'is listed with its reason in the coverage table, an implementation limit of \\lcp\\ named '
+                    'as such')
         if not inside:
             return 'refusals are outside the profiles\' denominators and are listed as coverage, not failures'
         return ('a refusal counts as an unsolved problem in the profiles (their denominator is the class) '
@@ -1188,9 +1347,9 @@ class Paper:
         LA, LB = self.lead(c, self.tolA), self.lead(c, self.tolB)
         if LA and LA['fastest']:
             k = int(num(LA['fastest_alone']))
-            t += 'At %s, %s is fastest alone on %d problem%s and tied on %s' % (
+            t += 'At %s, %s is fastest alone on %d problem%s%s and tied on %s' % (
                 '$' + tolfmt(self.tolA) + '$', self.tt(LA['fastest']), k, '' if k == 1 else 's',
-                LA['fastest_tied'])
+                self.interval_words(LA), LA['fastest_tied'])
             ties = int(num(LA['ties']))
             t += ('; %d first places in the class are ties (one count per solver in a tie). ' % ties
                   if ties else '. ')
@@ -1239,9 +1398,9 @@ class Paper:
         lt, ltol, lrows, _ = self.winners_table('large_winners.csv', 0)
         self.write('large.tex', lt)
         lpre, lg = self.read('large.csv')
-        t = ('\\section{Large problems}\\label{sec:large}\nThe large set has %d problems up to $n=%d$, '
+        t = ('\\section{Large problems}\\label{sec:large}\nThe large set has %s up to $n=%d$, '
              'solved by the solvers that need no dense factorisation (Table~\\ref{tab:large}).' %
-             (len(collection(lg)), max(int(num(r['n'])) for r in lg)))
+             (plural(len(collection(lg)), 'problem'), max(int(num(r['n'])) for r in lg)))
         lim = lpre.get('time_limit_s', '').split(' ')[0]
         hits = []
         if self.have('large_failures.csv'):
@@ -1264,11 +1423,12 @@ class Paper:
         figsv = [w for w in re.findall(r'(?:^|\s)solvers=(\S+)', self.scpre.get('figure', ''))[-1:]
                  for w in w.split(',') if w]
         fitsv = list(dict.fromkeys(r['solver'] for r in self.fit))
-        drawn = [x for x in fitsv if x in figsv]
+        # a fit of identical algorithms is one entry `a=b`: drawn when the figure names any of them
+        drawn = [x for x in fitsv if set(x.split('=')) & set(figsv)]
         self.nums += macro('ScalingFigNote', (
-            ' It draws %d of the %d solvers fitted (%s, the solvers the experiment file names for the '
-            'figure); Table~\\ref{tab:slopes} gives every fit.' % (len(drawn), len(fitsv),
-                                                                  ', '.join(self.tt(x) for x in drawn)))
+            ' It draws %d of the %d fits (%s, the solvers the experiment file names for the figure, an '
+            'entry of identical algorithms under its first name); Table~\\ref{tab:slopes} gives every fit.' % (
+                len(drawn), len(fitsv), ', '.join(self.tt(x) for x in drawn)))
                            if figsv and len(drawn) < len(fitsv) else '')
         t = ('\\begin{tabular}{@{}llrrcr@{}}\n\\toprule\nfamily & solver & points & slope $s$ & 95\\,\\% '
              'interval & $R^2$ \\\\\n\\midrule\n')
@@ -1608,6 +1768,92 @@ class Paper:
             return t + (': it measures the Baumgarte stabilisation, not the solver, and has no panel. ')
         return t + '; it has no panel. '
 
+    def step_outcomes(self):
+        """Per solver, over the per-step rows of the drift and accuracy runs
+        (refused runs apart): steps, converged, budget stops (unconverged, not
+        failed: the solver's own iterate applied), failed steps carried by the
+        fallback solver, by the warm start or zero, and failed steps whose own
+        iterate the policy kept as the best candidate."""
+        per = {}
+        for name in ('drift', 'accuracy'):
+            for r in self.csv_rows(name + '.csv'):
+                if not r.get('step') or r['status'] in ('refused', 'unsupported'):
+                    continue
+                d = per.setdefault(r['solver'], [0] * 6)
+                failed = r.get('note', '').startswith('failed solve')
+                ap = r.get('applied', '') or 'solver'
+                d[0] += 1
+                if r['status'] == 'converged':
+                    d[1] += 1
+                elif not failed:
+                    d[2] += ap == 'solver'
+                elif ap.startswith('fallback'):
+                    d[3] += 1
+                elif ap in ('warm', 'zero'):
+                    d[4] += 1
+                else:
+                    d[5] += 1
+        return per
+
+    def blowups(self):
+        """The drift runs whose energy changed by more than the scene's scale
+        (|rel_drift| > 1 at the end), with their first and last energy."""
+        runs = {}
+        for r in self.csv_rows('drift.csv'):
+            if r.get('step'):
+                k = (r['scene'], r['friction'], r['integrator'], r['solver'])
+                runs.setdefault(k, []).append(r)
+        return [(k, v[0], v[-1], v) for k, v in runs.items() if abs(num(v[-1]['rel_drift'])) > 1]
+
+    def budget_paragraph(self):
+        """The failure policy where the scenes are discussed: what it is, per
+        solver the steps it budget-stopped or the fallback carried
+        (budget.tex), and whose the energy blow-ups are."""
+        per = self.step_outcomes()
+        if not per:
+            self.write('budget.tex', '')
+            return ''
+        pre = self.read('drift.csv')[0] if self.have('drift.csv') else {}
+        b = re.search(r'world defaults: ([\d.e+-]+), (\d+)', pre.get('solver settings', ''))
+        t = ('\\paragraph{Budget stops and the failure policy.} One rule holds for every solver in the scenes '
+             '(Section~\\ref{sec:fail}, ``What the world did\'\'): each step is solved %swarm-started from the previous '
+             'one; a step that ends on the iteration limit with a finite iterate is a \\emph{budget stop}, the '
+             'solver\'s own answer, and its iterate is applied as it is; any other unconverged status (a pivoting '
+             'method\'s pivot limit among them) is a failed step, solved again by the fallback solver, and the world '
+             'applies the best of the candidates. Table~\\ref{tab:budget} counts, per solver, the steps of each kind; '
+             'what a budget-stopped step does to the energy and the penetration is the solver\'s own. ' % (
+                 ('to $%s$ within %s iterations, ' % (tolfmt(b.group(1)), b.group(2))) if b else ''))
+        most = sorted((s for s, d in per.items() if 2 * d[2] > d[0]), key=lambda s: -per[s][2] / per[s][0])
+        if most:
+            t += 'Most steps are budget stops for %s. ' % series(['%s (%d of %d)' % (self.tt(s), per[s][2], per[s][0])
+                                                                for s in most])
+        fb = [s for s, d in per.items() if d[3] + d[4]]
+        if fb:
+            t += 'The policy carried failed steps of %s. ' % series([
+                '%s (%d by the fallback, %d by the warm start or zero)' % (self.tt(s), per[s][3], per[s][4])
+                for s in fb])
+        for k, first, last, v in self.blowups():
+            d = per.get(k[3], [0] * 6)
+            bs = sum(1 for r in v if r['status'] != 'converged' and not r.get('note', '').startswith('failed solve'))
+            carried = sum(1 for r in v if (r.get('applied') or 'solver') != 'solver')
+            t += ('On the %s%s, %s took the energy from $%s$\\,J to $%s$\\,J (a relative change of $%s$); %d of its %d '
+                  'steps there were budget stops with its own iterate applied and %s carried by the policy, so the '
+                  'blow-up is %s. ' % (
+                      self.tex(k[0]), '' if k[1] == 'none' else ' with %s friction' % self.tex(k[1]), self.tt(k[3]),
+                      sci(num(first['energy']), 2), sci(num(last['energy']), 2), sci(num(last['rel_drift']), 2), bs,
+                      len(v), count_word(carried) if carried else 'none',
+                      'the solver\'s own' if not carried else 'partly the policy\'s'))
+        tab = ('\\begin{table}[tbp]\n  \\centering\\scriptsize\n  \\caption{The scene steps per solver (drift and '
+               'accuracy runs, refused runs apart): converged; budget stops (the iteration limit with a finite iterate: '
+               'the solver\'s own iterate applied); failed steps carried by the fallback solver, by the warm start or '
+               'zero, or whose own iterate the policy kept as the best candidate.}\n  \\label{tab:budget}\n'
+               '  \\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{@{}lrrrrrr@{}}\n\\toprule\n'
+               'solver & steps & conv. & budget & fallback & warm/zero & kept \\\\\n\\midrule\n')
+        for sname, d in per.items():
+            tab += '%s & %s \\\\\n' % (self.tt(sname), ' & '.join(str(x) for x in d))
+        self.write('budget.tex', tab + '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
+        return t + '\n\n'
+
     def scenes_intro(self):
         t = self.joint_error_sentence(self.ac)
         pen = {}
@@ -1620,7 +1866,7 @@ class Paper:
             k, v = max(pen.items(), key=lambda kv: kv[1])
             t += ('The deepest penetration of any run of the accuracy experiment was $%s$\\,mm (%s on the %s '
                   'with %s friction). ' % (sci(1e3 * v), self.tt(k[2]), self.tex(k[0]), self.tex(k[1])))
-        return t
+        return t + '\n\n' + self.budget_paragraph()
 
     # ---- integrators: the whole section, only when the results have it -------------------------
     def integrators(self):
@@ -1706,7 +1952,7 @@ class Paper:
     def absent_externals(self):
         """The externals each section left out (`# externals_absent:`), in order."""
         out = []
-        for name in PEER_SECTIONS + ('scenes',):
+        for name in PEER_SECTIONS + tuple(self.scene_sections()):
             if self.have(name + '.csv'):
                 for x in self.read(name + '.csv')[0].get('externals_absent', '').split('(')[0].split(','):
                     if x.strip() and x.strip() not in out:
@@ -1782,7 +2028,8 @@ class Paper:
                                  num(L['best_external_rho_10']), self.tt(L['best_builtin']),
                                  L['best_builtin_solved'], num(L['best_builtin_rho_10'])))
             if L['fastest']:
-                parts.append('%s is fastest alone on %s' % (self.tt(L['fastest']), L['fastest_alone']))
+                parts.append('%s is fastest alone on %s%s' % (self.tt(L['fastest']), L['fastest_alone'],
+                                                             self.interval_words(L)))
             if parts:
                 t += 'On the %s problems (%s), %s. ' % (CLASS_NAME.get(L['class']) or self.tex(L['class']),
                                                        L['problems'], '; '.join(parts))
@@ -1795,9 +2042,27 @@ class Paper:
                         for r in same_rows]))
         return t
 
+    def scene_sections(self):
+        """The results' sections of kind scenes (scenes.csv, and scenes_NAME.csv
+        such as the main job's scenes_newton), by their CSV's first line."""
+        out = []
+        for f in sorted(os.listdir(self.res)):
+            if f.startswith('scenes') and f.endswith('.csv'):
+                with open(os.path.join(self.res, f)) as fh:
+                    if fh.readline().split()[3:5] == ['scenes', f[:-4]]:
+                        out.append(f[:-4])  # the section's own CSV, not one of its tables
+        return sorted(out, key=lambda n: n != 'scenes')
+
+    def scene_peer_rows(self):
+        """Every scenes section's rows, a scene's runs together (in the order
+        the scenes first appear)."""
+        rows = [r for n in self.scene_sections() for r in self.read(n + '.csv')[1]]
+        order = list(dict.fromkeys('%s %s' % (r['scene'], r['params']) for r in rows))
+        return sorted(rows, key=lambda r: order.index('%s %s' % (r['scene'], r['params'])))
+
     def scenes_table(self):
-        """The scenes section's summary rows: one per (scene, engine)."""
-        _, rows = self.read('scenes.csv')
+        """The scenes sections' summary rows: one per (scene, engine)."""
+        rows = self.scene_peer_rows()
         t = ('\\begin{tabular}{@{}lllrrrrrr@{}}\n\\toprule\nscene & engine & friction & steps & contacts & '
              'step (s) & per contact (s) & energy change & penetration (m) \\\\\n\\midrule\n')
         last = None
@@ -1827,7 +2092,7 @@ class Paper:
         if fb:
             t += 'The fallback solver carried %s. ' % series(['%s steps of %s on the %s' % (
                 r['fallback_steps'], self.tt(r['solver']), self.tex(r['scene'])) for r in fb])
-        return t + self.newton_note(engines)
+        return t + self.newton_note(engines, rows)
 
     def external_commands(self):
         """The campaign's external solvers and their command lines (plan.exp)."""
@@ -1841,11 +2106,20 @@ class Paper:
                         out[w[1]] = l
         return out
 
-    def newton_note(self, engines):
-        """MuJoCo's Newton solver in the scene comparison, or why it is not."""
+    def newton_note(self, engines, rows=()):
+        """MuJoCo's Newton solver in the scene comparison (on which scenes), or
+        why it is not."""
         newton = [n for n, c in self.external_commands().items() if 'mujoco-newton' in c]
-        if any(n in engines for n in newton):
-            return ''
+        ran = [n for n in newton if n in engines]
+        if ran:
+            allsc = list(dict.fromkeys('%s (%s)' % (self.tex(r['scene']), self.tex(r['params'])) for r in rows))
+            mine = list(dict.fromkeys('%s (%s)' % (self.tex(r['scene']), self.tex(r['params'])) for r in rows
+                                      if r['solver'] in ran))
+            if len(mine) < len(allsc):
+                return ('MuJoCo\'s Newton solver (%s) ran on %s only: the experiment file leaves it out of the '
+                        'other scene%s for its running time (seconds a step). ' % (
+                            series([self.tt(n) for n in ran]), series(mine), '' if len(allsc) - len(mine) == 1 else 's'))
+            return 'MuJoCo\'s Newton solver (%s) ran on every scene. ' % series([self.tt(n) for n in ran])
         if newton:
             return ('MuJoCo\'s Newton solver (%s) was declared but is absent from this machine. ' %
                     series([self.tt(n) for n in newton]))
@@ -1914,8 +2188,138 @@ class Paper:
                   (agree, total, 100.0 * agree / total))
         return t.rstrip() + '\n\n'
 
+    def disagree_clause(self, name):
+        """The problems a section's tables leave out for disagreeing verdicts."""
+        probs = list(dict.fromkeys(r['problem'] for r in self.csv_rows(name + '_disagreements.csv')))
+        if not probs:
+            return ''
+        return (', and %s (%s) left out, as a solver\'s own verdict there is not the judge\'s '
+                '(Table~\\ref{tab:disagree})' % (plural(len(probs), 'problem'), ', '.join(self.tt(p) for p in probs)))
+
+    def section_tie_words(self, name):
+        """A section's tie factor and where it comes from (NAME_timing.csv)."""
+        r = dict(self.timing_rows()).get(name, {})
+        f = 1 + num(r.get('tie'))
+        if math.isnan(f):
+            return 'the section\'s tie factor'
+        return 'a factor %.3f of the best time (%s)' % (f, {
+            'replicates': 'the noise between %s passes over the timed set, as in the profiles' % count_word(
+                passes(r.get('replicates'), 2)),
+            'noise': 'the noise between the repeats inside one task',
+            'default': 'the default: no noise was measured'}.get(r.get('tie_source'), 'set by the section'))
+
+    def peer_options(self, line):
+        """An `external` line's program and what it is told: the command
+        template's program by its base name and its words up to the files it
+        reads and writes ({in}, {out})."""
+        cmd = line.split(' command ', 1)[1] if ' command ' in line else ''
+        words = []
+        for w in cmd.split(' && ')[0].split():
+            if '{in}' in w or '{out}' in w:
+                break
+            words.append(w)
+        if words and words[-1].startswith('--save'):
+            words.pop()
+        if words:
+            words[0] = os.path.basename(words[0])
+        return ' '.join(words)
+
+    def peers_versions(self):
+        """The peers' table (every section's NAME_peers.csv, one row a peer):
+        version, program, options and what it is told, ladder, own verdict's key."""
+        cmds = self.external_commands()
+        seen = {}
+        for name in ('profile',) + PEER_SECTIONS:
+            if self.have(name + '_peers.csv'):
+                for r in self.read(name + '_peers.csv')[1]:
+                    seen.setdefault(r['solver'], r)
+        if not seen:
+            return ''
+        t = ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The peers as run (each section\'s peers table, '
+             '\\texttt{\\_peers.csv}, and the campaign\'s \\texttt{external} lines): the version of the library the '
+             'harness was built against, the program and its options as the command template gives them (the '
+             'values in braces are the section\'s: \\texttt{\\{tol\\}} the tolerance, \\texttt{\\{max\\_iter\\}} the '
+             'iteration limit, \\texttt{\\{repeat\\}} the solves a process, \\texttt{\\{time\\_limit\\}} the time '
+             'limit), the instance format, the ladder (times a rejected answer is asked for again told a tolerance ten '
+             'times tighter) and the key of the peer\'s own verdict.}\n  \\label{tab:peerversions}\n'
+             '  \\setlength{\\tabcolsep}{3pt}\n'
+             '\\begin{tabular}{@{}ll>{\\raggedright\\arraybackslash}p{0.42\\textwidth}lrl@{}}\n\\toprule\n'
+             'peer & version & program and options & format & ladder & verdict \\\\\n\\midrule\n')
+        for sname, r in seen.items():
+            opts = self.peer_options(cmds.get(sname, ''))
+            t += '%s & %s & %s & %s & %s & %s \\\\\n' % (
+                self.tt(sname), self.tex(r.get('version') or 'not stated'), self.tt(opts) if opts else '',
+                self.tex(r.get('format', '')), r.get('ladder', ''), self.tt(r['verdict_key']) if r.get('verdict_key')
+                else 'none')
+        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n\n'
+
+    def disagreements(self):
+        """The rows where a solver's own verdict is not the judge's
+        (NAME_disagreements.csv of each section): their table and sentence."""
+        rows = []
+        for name in ('profile',) + PEER_SECTIONS:
+            if self.have(name + '_disagreements.csv'):
+                rows += [(name, r) for r in self.read(name + '_disagreements.csv')[1]]
+        have = any(self.have(n + '_disagreements.csv') for n in ('profile',) + PEER_SECTIONS)
+        if not have:
+            return ''
+        if not rows:
+            return ('No solver\'s own verdict disagreed with the judge\'s in this run: the counts, winners and profiles '
+                    'rest on every problem. ')
+        t = ('On %s a solver\'s own verdict and the judge\'s disagree (Table~\\ref{tab:disagree}): %s. Their problems '
+             'are left out of the counts, winners and profiles of their class and tolerance, which rest on the problems '
+             'where both verdicts agree. ' % (
+                 plural(len(rows), 'row'), series(['%s on %s (%s: %s by the judge, %s by its own test)' % (
+                     self.tt(r['solver']), self.tt(r['problem']), self.tex(n),
+                     'solved' if r['solved'] == '1' else 'unsolved',
+                     'solved' if r['reported_solved'] == '1' else 'unsolved') for n, r in rows])))
+        t += ('\n\n\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The disagreements: rows where a '
+              'solver\'s own verdict (its \\texttt{verdict=} key) is not the judge\'s ($\\mathrm{res}_{\\mathrm{scaled}}'
+              '\\le\\mathrm{tol}$), per section (its disagreements table, \\texttt{\\_disagreements.csv}); '
+              'told: the tolerance the solver was '
+              'last told on the ladder.}\n  \\label{tab:disagree}\n  \\setlength{\\tabcolsep}{3pt}\n'
+              '\\begin{tabular}{@{}llllllrrr@{}}\n\\toprule\nsection & class & problem & solver & status & judge & own & '
+              '$\\mathrm{res}_{\\mathrm{scaled}}$ & told \\\\\n\\midrule\n')
+        for n, r in rows:
+            t += '%s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+                self.tex(n), self.tex(r['class']), self.tt(r['problem']), self.tt(r['solver']), self.tex(r['status']),
+                'solved' if r['solved'] == '1' else 'unsolved', 'solved' if r['reported_solved'] == '1' else 'unsolved',
+                cellsci(r['res_scaled']), ('$%s$' % tolfmt(r['peer_tol'])) if r.get('peer_tol') else '')
+        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n\n'
+
+    def ladder_sentence(self):
+        """The peers' ladder as run: the answers accepted only once told a
+        tighter tolerance (peer_tol below the section's tol)."""
+        lad, told = [], 0
+        for name in ('profile',) + PEER_SECTIONS:
+            if not self.have(name + '.csv'):
+                continue
+            for r in self.read(name + '.csv')[1]:
+                if self.is_peer(r['solver']) and r.get('peer_tol'):
+                    told += 1
+                    if num(r['peer_tol']) < num(r['tol']):
+                        lad.append(r)
+        if not told:
+            return ''
+        acc = [r for r in lad if r['status'] == 'converged']
+        t = ('One stopping rule holds for every solver: each answer is judged by $\\mathrm{res}_{\\mathrm{scaled}}\\le'
+             '\\mathrm{tol}$, the measure \\lcp\'s solvers stop on; a peer stops on its own measure, and an answer the '
+             'judge rejects is asked for again told a tolerance ten times tighter, up to its ladder '
+             '(Table~\\ref{tab:peerversions}). ')
+        if lad and acc:
+            t += ('Of the %d peer answers told a tolerance, %d went down the ladder, and %d of these were then '
+                  'accepted (%s). ' % (told, len(lad), len(acc), series(['%s on %s told $%s$' % (
+                      self.tt(r['solver']), self.tt(r['problem']), tolfmt(r['peer_tol'])) for r in acc])))
+        elif lad:
+            t += ('Of the %d peer answers told a tolerance, %d went down the ladder and the judge accepted none of '
+                  'them. ' % (told, len(lad)))
+        else:
+            t += 'None of the %d peer answers told a tolerance needed the ladder. ' % told
+        return t + ('The peers\' clock holds their solver call, not their a-posteriori error; \\lcp\'s holds the '
+                    'validation and the residual its verdict needs (the protocol\'s ``Timing\'\'). ')
+
     def peers_side_section(self):
-        t = ''
+        t = self.ladder_sentence() + self.disagreements() + self.peers_versions()
         for name in PEER_SECTIONS:
             if not self.have(name + '.csv') or not self.have(name + '_winners.csv'):
                 continue
@@ -1925,10 +2329,11 @@ class Paper:
             t += self.peer_section_paragraph(name, w, tol) + '\n\n'
             t += ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{%s: \\lcp\'s solvers and the '
                   'peers at $%s$; accepted: the problems the solver takes (the profile\'s denominator), '
-                  'refused apart; fastest and tied at $\\tau=1$ within the section\'s tie factor.}\n'
+                  'refused apart%s; fastest and tied at $\\tau=1$ within %s.}\n'
                   '  \\label{tab:%s}\n  \\setlength{\\tabcolsep}{3pt}\n%s\\end{table*}\n\n' % (
-                      self.tex(name), tolfmt(tol), name.replace('_', ''), tab))
-        if self.have('scenes.csv'):
+                      self.tex(name), tolfmt(tol), self.disagree_clause(name), self.section_tie_words(name),
+                      name.replace('_', ''), tab))
+        if self.scene_sections():
             tab, rows = self.scenes_table()
             if rows:
                 t += self.scenes_paragraph(rows) + '\n\n'
@@ -1979,11 +2384,14 @@ class Paper:
                 small.append(c)
                 continue
             most = L['most_solved'].split()
-            parts.append('on the %s problems %s is fastest most often and %s solve%s the most' % (
-                CLASS_NAME.get(c) or self.tex(c), self.tt(L['fastest']), series([self.tt(x) for x in most]),
-                '' if len(most) > 1 else 's'))
+            parts.append('on the %s problems %s and %s solve%s the most' % (
+                CLASS_NAME.get(c) or self.tex(c),
+                ('%s is fastest most often' % self.tt(L['fastest'])) if self.distinct(L) else
+                'no solver is told apart as the fastest within the noise between passes',
+                series([self.tt(x) for x in most]), '' if len(most) > 1 else 's'))
         winners = {self.lead(c, self.tolA)['fastest'] for c in classes_of(self.wrows)
-                   if self.lead(c, self.tolA) and self.lead(c, self.tolA)['fastest'] and self.supported(c)}
+                   if self.lead(c, self.tolA) and self.lead(c, self.tolA)['fastest'] and self.supported(c)
+                   and self.distinct(self.lead(c, self.tolA))}
         # the profiles' problems: the verdicts below are theirs (the scaling and
         # large sets are not in the profiles)
         ncl = len(classes_of(self.wrows))

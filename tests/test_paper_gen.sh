@@ -17,7 +17,13 @@
 # validation paragraph appears only with bench_validate's results (a
 # synthetic agreement table and runs), with their numbers and no other
 # number, and names the runs without a verdict; the count of peers' answers
-# rejected by lcplab's test is the failures tables'.
+# rejected by lcplab's test is the failures tables'.  Issue 65's second round: the
+# abstract counts identical algorithms once; the profiles with refusals counted
+# are drawn; the tie factor is the noise between passes (the profile runs
+# `replicates 2`) and every win count has its interval; a peer whose own verdict
+# always says unsolved plants disagreements, which must be the paper's table; the
+# peers' versions; the scenes' budget stops per solver.  Then the full campaign's
+# path: the same checks on a file named full.exp, peers in the profile, a large set.
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR, and the
 # Python package gen.py takes its medians from (lcplab.quantile):
 # LCPLAB_PYTHON and LCPLAB_PYTHONPATH, as make check sets them when the
@@ -54,6 +60,7 @@ min_runs 1
 min_time 0
 max_time 0.01
 time_limit 5
+replicates 2
 
 experiment convergence convergence
 solvers pgs lemke dantzig
@@ -96,11 +103,14 @@ EXP
 cat >>"$T/tiny.exp" <<EXP
 
 external bullet-self format=dat time=time_s command $BIN solve {in} --solver lemke --tol {tol} --solution {out} --json
+# a peer whose own verdict is always "unsolved" (its JSON's warm_start, false): every
+# answer the judge accepts is a planted disagreement of the two verdicts
+external self-says-no verdict=warm_start ladder=1 version=lcplab-selftest-1 format=dat time=time_s command $BIN solve {in} --solver pgs --tol {tol} --solution {out} --json
 external siconos-absent requires=/nonexistent/peer_solve command /nonexistent/peer_solve {in} {out}
 external scene-absent kind=scene requires=/nonexistent/peer_scene command /nonexistent/peer_scene {scene}
 
 experiment profile peers_lcp
-solvers pgs lemke bullet-self siconos-absent
+solvers pgs lemke bullet-self self-says-no siconos-absent
 generate spd 10
 generate contact 12
 tol 1e-8
@@ -109,6 +119,7 @@ min_runs 1
 min_time 0
 max_time 0.01
 time_limit 5
+replicates 2
 
 experiment scenes scenes
 solvers pgs_wide externals
@@ -186,4 +197,44 @@ while IFS= read -r line; do
     *) fail "paper_checks.py: $line" ;;
   esac
 done <"$T/checks"
+
+# the full campaign's path (make paper CAMPAIGN=DIR): a file named full.exp, the first page
+# then says it is the study; its peers run in the profile itself (bullet-self) and a large
+# section is there, as in experiments/full.exp
+mkdir -p "$T/full"
+{
+  grep '^external ' "$T/tiny.exp"
+  grep -v '^external ' "$T/tiny.exp" | sed 's/^solvers pgs pgs_wide lemke dantzig nsgs$/& bullet-self/'
+  cat <<'EXP'
+
+experiment profile large
+solvers pgs pgs_wide nsgs
+generate sparse-contact 300
+tol 1e-4
+max_iter 2000
+min_runs 1
+min_time 0
+max_time 0.01
+time_limit 5
+replicates 2
+EXP
+} >"$T/full/full.exp"
+mkdir -p "$T/gen3"
+if "$BIN" experiment "$T/full/full.exp" --out "$T/res3" --data "$T/data3" --jobs 1 --no-plot \
+  >"$T/out" 2>"$T/err" && gen "$T/res3" "$T/gen3" >"$T/out" 2>"$T/err"; then
+  pass "full path: lcplab experiment and gen.py on a full.exp"
+  LCPLAB="$LCPLAB_BIN" python3 "$SRC/tests/paper_checks.py" "$T/res3" "$T/gen3" "$SRC/paper/paper.tex" \
+    >"$T/checks" 2>&1
+  while IFS= read -r line; do
+    case $line in
+      "ok "*) pass "full path: ${line#ok }" ;;
+      "FAIL "*) fail "full path: ${line#FAIL }" ;;
+      *) fail "paper_checks.py (full path): $line" ;;
+    esac
+  done <"$T/checks"
+  grep -q 'This paper is the study' "$T/gen3/numbers.tex" ||
+    fail "full path: the first page says the paper is the study"
+else
+  fail "full path: lcplab experiment and gen.py on a full.exp" "$(tail -n 3 "$T/err")"
+fi
 tst_done
