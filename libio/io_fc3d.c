@@ -194,14 +194,27 @@ fail:
 
 /* ---- writing ---------------------------------------------------------------- */
 
+/* The row block of a gfc3d .dat's M and H: 6 dofs (a body's) when ndof is
+ * a multiple of 6, else 3; otherwise (a robot's null-space coordinates)
+ * the largest of 6 .. 2 that leaves a short last block of 2 or more rows:
+ * Siconos 4.4 aborts on an SBM block row of one row ("inconsistent size
+ * of csc storage": a 619-coordinate humanoid100 step with blocks of 1). */
+static int gfc3d_row_block(int ndof) {
+  if (ndof % 6 == 0) return 6;
+  if (ndof % 3 == 0) return 3;
+  for (int rb = 6; rb > 2; rb--)
+    if (ndof % rb != 1) return rb;
+  return 2;
+}
+
 /* The Siconos gfc3d .dat of inst->global (globalFrictionContact_printInFile's
  * layout, read by io_gfc3d.c and Siconos' globalFrictionContact_newFromFile):
- * d = 3, nc, M and H as SBM NumericsMatrices (row blocks of 6 dofs -- a
- * body's -- when ndof is a multiple of 6, else 3, else 1; H's column blocks
- * are the contacts' 3), Siconos' q = f, b = w, mu. */
+ * d = 3, nc, M and H as SBM NumericsMatrices (row blocks of
+ * gfc3d_row_block; H's column blocks are the contacts' 3), Siconos' q = f,
+ * b = w, mu. */
 static slv_status write_gfc3d(io_writer *w, const io_instance *inst) {
   const io_global *g = inst->global;
-  int rb = g->ndof % 6 == 0 ? 6 : g->ndof % 3 == 0 ? 3 : 1;
+  int rb = gfc3d_row_block(g->ndof);
   fprintf(w->f, "3\n%d\n", inst->ncones);
   slv_status st = io_write_sbm(w, g->ndof, g->ndof, rb, rb, g->Mp, g->Mj, g->Mx);
   if (!st) st = io_write_sbm(w, g->ndof, g->n, rb, 3, g->Hp, g->Hj, g->Hx);

@@ -350,9 +350,10 @@ void io_nm_free(io_nm *m);
 /* Dense NumericsMatrix "0 n n n<TAB>n" then one column per line (%.17g). */
 void io_write_dense_nm(io_writer *w, int n, const double *A);
 /* The m x n CSR matrix (Ap, Aj, Ax) as a Siconos SBM NumericsMatrix of
- * rb x cb blocks (m a multiple of rb, n of cb): block (I, J)
- * is stored when rows rb I .. rb I + rb - 1 hold an entry in columns
- * cb J .. cb J + cb - 1; duplicates summed (a lone -0.0 kept). */
+ * rb x cb blocks (the last block row and column short when m is not a
+ * multiple of rb, n of cb): block (I, J) is stored when rows rb I ..
+ * rb I + rb - 1 hold an entry in columns cb J .. cb J + cb - 1;
+ * duplicates summed (a lone -0.0 kept). */
 slv_status io_write_sbm(io_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
                         const double *Ax);
 

@@ -390,9 +390,12 @@ static int cmp_int(const void *a, const void *b) {
 /* Block row I's blocks (block columns J of the CSR rows rb I .. rb I +
  * rb - 1, in first-seen order) appended to idx2 from *nb on; mark[J] == I
  * marks those seen. */
-static void block_row(int I, int rb, int cb, const int *Ap, const int *Aj, int *mark, int *idx2,
-                      long *nb) {
-  for (int i = rb * I; i < rb * I + rb; i++)
+/* The end of block row (column) I of rb rows in m: the last may be short. */
+static int block_end(int I, int rb, int m) { return rb * I + rb < m ? rb * I + rb : m; }
+
+static void block_row(int I, int rb, int m, int cb, const int *Ap, const int *Aj, int *mark,
+                      int *idx2, long *nb) {
+  for (int i = rb * I; i < block_end(I, rb, m); i++)
     for (int k = Ap[i]; k < Ap[i + 1]; k++) {
       int J = Aj[k] / cb;
       if (mark[J] != I) {
@@ -407,25 +410,31 @@ static void block_row(int I, int rb, int cb, const int *Ap, const int *Aj, int *
  * rb x cb values column-major). */
 static void print_sbm(io_writer *w, int m, int n, int rb, int cb, long nb, const int *idx1,
                       const int *idx2, const double *blk) {
-  int mb = m / rb, nbc = n / cb;
+  int mb = (m + rb - 1) / rb, nbc = (n + cb - 1) / cb;
   fprintf(w->f, "1\n%d\n%d\n%ld\n", m, n, nb);
   if (nb == 0) return; /* an all-zero matrix: nothing follows nbblocks */
   fprintf(w->f, "%d\n%d\n", mb, nbc);
-  for (int I = 0; I < mb; I++) fprintf(w->f, "%d%c", rb * I + rb, I + 1 < mb ? '\t' : '\n');
-  for (int J = 0; J < nbc; J++) fprintf(w->f, "%d%c", cb * J + cb, J + 1 < nbc ? '\t' : '\n');
+  for (int I = 0; I < mb; I++) fprintf(w->f, "%d%c", block_end(I, rb, m), I + 1 < mb ? '\t' : '\n');
+  for (int J = 0; J < nbc; J++)
+    fprintf(w->f, "%d%c", block_end(J, cb, n), J + 1 < nbc ? '\t' : '\n');
   fprintf(w->f, "%d\n%ld\n", mb + 1, nb);
   for (int I = 0; I <= mb; I++) fprintf(w->f, "%d%c", idx1[I], I < mb ? '\t' : '\n');
   for (long q = 0; q < nb; q++) fprintf(w->f, "%d%c", idx2[q], q + 1 < nb ? '\t' : '\n');
   int be = rb * cb;
-  for (long q = 0; q < nb; q++) {
-    fprintf(w->f, "%ld\n", q);
-    for (int e = 0; e < be; e++) io_wr_double(w, blk[(size_t)be * q + e], e < be - 1 ? ' ' : '\n');
-  }
+  for (int I = 0; I < mb; I++)
+    for (long q = idx1[I]; q < idx1[I + 1]; q++) { /* a short block: its own rows and columns */
+      int nr = block_end(I, rb, m) - rb * I, nc = block_end(idx2[q], cb, n) - cb * idx2[q];
+      fprintf(w->f, "%ld\n", q);
+      for (int c = 0; c < nc; c++)
+        for (int r = 0; r < nr; r++)
+          io_wr_double(w, blk[(size_t)be * q + (size_t)r + (size_t)rb * c],
+                       c == nc - 1 && r == nr - 1 ? '\n' : ' ');
+    }
 }
 
 slv_status io_write_sbm(io_writer *w, int m, int n, int rb, int cb, const int *Ap, const int *Aj,
                         const double *Ax) {
-  int mb = m / rb, nbc = n / cb, be = rb * cb;
+  int mb = (m + rb - 1) / rb, nbc = (n + cb - 1) / cb, be = rb * cb;
   int *idx1 = malloc(((size_t)mb + 1) * sizeof(int));
   int *mark = malloc((nbc ? (size_t)nbc : 1) * sizeof(int));
   int *idx2 = NULL;
@@ -437,7 +446,7 @@ slv_status io_write_sbm(io_writer *w, int m, int n, int rb, int cb, const int *A
   for (int J = 0; J < nbc; J++) mark[J] = -1;
   idx1[0] = 0;
   for (int I = 0; I < mb; I++) {
-    block_row(I, rb, cb, Ap, Aj, mark, NULL, &nb);
+    block_row(I, rb, m, cb, Ap, Aj, mark, NULL, &nb);
     if (nb > INT_MAX / be) {
       io_msgf(w->err, w->errlen, "%s: expected at most %d %dx%d blocks, found more", w->path,
               INT_MAX / be, rb, cb);
@@ -452,11 +461,11 @@ slv_status io_write_sbm(io_writer *w, int m, int n, int rb, int cb, const int *A
   for (int J = 0; J < nbc; J++) mark[J] = -1;
   for (int I = 0; I < mb; I++) {
     long b = idx1[I];
-    block_row(I, rb, cb, Ap, Aj, mark, idx2, &b);
+    block_row(I, rb, m, cb, Ap, Aj, mark, idx2, &b);
     qsort(idx2 + idx1[I], (size_t)(idx1[I + 1] - idx1[I]), sizeof(int), cmp_int);
     /* mark[J] now holds the block number of (I, J) */
     for (int q = idx1[I]; q < idx1[I + 1]; q++) mark[idx2[q]] = q;
-    for (int i = rb * I; i < rb * I + rb; i++)
+    for (int i = rb * I; i < block_end(I, rb, m); i++)
       for (int k = Ap[i]; k < Ap[i + 1]; k++) {
         int j = Aj[k];
         double *a = &blk[(size_t)be * mark[j / cb] + (size_t)(i - rb * I) + (size_t)rb * (j % cb)];

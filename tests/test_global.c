@@ -343,6 +343,66 @@ static void test_fc_kind_asked(void) {
   io_instance_free(inst);
 }
 
+/* Written as a gfc3d .dat, a global problem of 7 coordinates (not a
+ * multiple of 3: a robot's null-space form) has M and H in row blocks of 5
+ * and 2 -- never a block row of one row, on which Siconos 4.4 aborts
+ * ("inconsistent size of csc storage", docs/io.md) -- and reads back with
+ * the same M, H, f and w. */
+static void test_gfc3d_short_blocks(void) {
+  char m7[1024] = "0\n7\n7\n7\t7\n", h7[512] = "0\n7\n3\n7\t3\n", line[128], p[512], out[512];
+  for (int j = 0; j < 7; j++) { /* M tridiagonal, 4 on the diagonal, 1 beside it */
+    for (int i = 0; i < 7; i++) {
+      snprintf(line, sizeof line, "%g%c",
+               i == j                       ? 4.0
+               : (i == j + 1 || j == i + 1) ? 1.0
+                                            : 0.0,
+               i < 6 ? ' ' : '\n');
+      strcat(m7, line);
+    }
+  }
+  for (int j = 0; j < 3; j++) { /* H's column j: entries in rows j and 6 - j */
+    for (int i = 0; i < 7; i++) {
+      snprintf(line, sizeof line, "%g%c",
+               i == j       ? 1.0
+               : i == 6 - j ? 0.5
+                            : 0.0,
+               i < 6 ? ' ' : '\n');
+      strcat(h7, line);
+    }
+  }
+  write_file("g7.dat", GLOBAL_HEAD, m7, h7, "-1 0.5 0 0 0 0 2\n0 0 0\n", "0.3\n", p, sizeof p);
+  io_instance *a = NULL, *b = NULL;
+  char err[512];
+  CU_ASSERT_EQUAL_FATAL(io_read(p, IO_FMT_SICONOS_GFC3D, &a, err, sizeof err), SLV_OK);
+  tst_tmp_path(out, sizeof out, tmpdir, "g7out.dat");
+  CU_ASSERT_EQUAL_FATAL(io_write(out, IO_FMT_SICONOS_GFC3D, a, err, sizeof err), SLV_OK);
+  FILE *f = fopen(out, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  int offsets = 0; /* M's row and column offsets and H's rows: "5<TAB>7" */
+  while (fgets(line, sizeof line, f)) offsets += strcmp(line, "5\t7\n") == 0;
+  fclose(f);
+  CU_ASSERT_EQUAL(offsets, 3);
+  CU_ASSERT_EQUAL_FATAL(io_read(out, IO_FMT_SICONOS_GFC3D, &b, err, sizeof err), SLV_OK);
+  const io_global *ga = a->global, *gb = b->global;
+  CU_ASSERT_EQUAL_FATAL(gb->ndof, 7);
+  CU_ASSERT_EQUAL_FATAL(gb->n, 3);
+  double da[49] = { 0 }, db[49] = { 0 }, ha[21] = { 0 }, hb[21] = { 0 };
+  for (int i = 0; i < 7; i++) {
+    for (int k = ga->Mp[i]; k < ga->Mp[i + 1]; k++) da[7 * i + ga->Mj[k]] += ga->Mx[k];
+    for (int k = gb->Mp[i]; k < gb->Mp[i + 1]; k++) db[7 * i + gb->Mj[k]] += gb->Mx[k];
+    for (int k = ga->Hp[i]; k < ga->Hp[i + 1]; k++) ha[3 * i + ga->Hj[k]] += ga->Hx[k];
+    for (int k = gb->Hp[i]; k < gb->Hp[i + 1]; k++) hb[3 * i + gb->Hj[k]] += gb->Hx[k];
+  }
+  TST_VEC_CLOSE(db, da, 49, 0.0, 0.0);
+  TST_VEC_CLOSE(hb, ha, 21, 0.0, 0.0);
+  TST_VEC_CLOSE(gb->f, ga->f, 7, 0.0, 0.0);
+  TST_VEC_CLOSE(gb->w, ga->w, 3, 0.0, 0.0);
+  CU_ASSERT_DOUBLE_EQUAL(da[7 * 6 + 5], 1.0, 0.0); /* the last block row holds M's entries */
+  CU_ASSERT_DOUBLE_EQUAL(ha[3 * 6 + 0], 0.5, 0.0);
+  io_instance_free(a);
+  io_instance_free(b);
+}
+
 /* ---- velocities ------------------------------------------------------------------- */
 
 /* v and u of the planted global problem at r, and u against A r + b. */
@@ -895,6 +955,7 @@ int main(void) {
   CU_add_test(s, "one trailing 0 or 1 after mu, nothing else", test_trailing_numbers);
   CU_add_test(s, "global .dat: bad M and H refused", test_global_bad_input);
   CU_add_test(s, "siconos-fc3d and siconos-gfc3d: never one for the other", test_fc_kind_asked);
+  CU_add_test(s, "gfc3d .dat: 7 coordinates in row blocks of 5 and 2", test_gfc3d_short_blocks);
   CU_add_test(s, "v, u at an answer; res_vel", test_velocities);
   CU_add_test(s, "slv_condense: pivots, LAPACK, CHOLMOD blocks", test_condense_planted);
   CU_add_test(s, "converged only where the literature's measures agree", test_literature_judge);
