@@ -191,7 +191,8 @@ static void failure_line(FILE *f, const exp_failure *fl) {
     snprintf(it, sizeof it, "200");
   fprintf(f,
           "# on_failure: %s (fallback solver %s, %s iterations; a failed step's row says "
-          "what it applied)\n",
+          "what it applied; energy rule: a budget stop whose impulses would add more than the "
+          "run's drift scale beyond gravity, loads, motors and springs is a failed step)\n",
           fl->on_failure >= 0 ? dyn_failure_policy_str((dyn_failure_policy)fl->on_failure)
                               : "fallback",
           fl->fallback_solver[0] ? fl->fallback_solver

@@ -78,6 +78,11 @@ CLASS_MIN_PROBLEMS, CLASS_MIN_SLOW, SLOW_S = 10, 5, 1e-3
 LIT_MEASURES = [('siconos_err', 'Siconos\' LCP error $\\|x-\\Mid(\\ell,h,x-w)\\|_2/\\|b\\|_2$'),
                 ('err_siconos', 'Siconos\' FC3D error $\\|F\\|_2/\\max(\\|b\\|_2,\\|x\\|_2,\\|w\\|_2)$'),
                 ('res_rel_1q', '$\\|F\\|_2/(1+\\|b\\|_2)$~\\cite{acary2018}')]
+# The failure policy's energy rule (docs/dynamics.md, "Judging a failed solve"),
+# said where drift.csv's on_failure line names it.
+ENERGY_RULE = (', unless its impulses would add more energy than the run\'s drift scale beyond what gravity, '
+               'loads, motors and springs gave it: then it is a failed step (the \\emph{energy rule})')
+
 POLICY = {
     'keep': 'a step applies the solver\'s iterate unless it is worse than no impulse, which ends the run',
     'stop': 'a failed step ends the run',
@@ -1682,8 +1687,9 @@ class Paper:
         t = ('A step whose solve failed does not end the run. The rule is the same for every solver: a '
              'solve failed when its status is not converged, except a budget stop (an iterative method\'s '
              'iteration limit reached with a finite iterate; a pivoting method\'s pivot limit is a failure), '
-             'which is the solver\'s own answer and is applied. Under the '
-             'failure policy of this run (\\texttt{fallback}) a failed step is solved again by a fallback solver')
+             'which is the solver\'s own answer and is applied%s. Under the '
+             'failure policy of this run (\\texttt{fallback}) a failed step is solved again by a fallback solver'
+             % (ENERGY_RULE if 'energy rule' in pre.get('on_failure', '') else ''))
         m = re.search(r'fallback solver (\S+) for equality rows only, (\S+) for cones, else (\S+), (\d+) '
                       r'iterations', pre.get('on_failure', ''))
         if m:
@@ -1795,6 +1801,17 @@ class Paper:
                     d[5] += 1
         return per
 
+    def energy_failed(self):
+        """Per solver, the budget stops the energy rule failed: steps whose
+        status is the iteration limit and whose row says a failed solve (a
+        budget stop is otherwise never a failure)."""
+        per = {}
+        for name in ('drift', 'accuracy'):
+            for r in self.csv_rows(name + '.csv'):
+                if r.get('step') and r['status'] == 'max_iter' and r.get('note', '').startswith('failed solve'):
+                    per[r['solver']] = per.get(r['solver'], 0) + 1
+        return per
+
     def blowups(self):
         """The drift runs whose energy changed by more than the scene's scale
         (|rel_drift| > 1 at the end), with their first and last energy."""
@@ -1818,11 +1835,16 @@ class Paper:
         t = ('\\paragraph{Budget stops and the failure policy.} One rule holds for every solver in the scenes '
              '(Section~\\ref{sec:fail}, ``What the world did\'\'): each step is solved %swarm-started from the previous '
              'one; a step that ends on the iteration limit with a finite iterate is a \\emph{budget stop}, the '
-             'solver\'s own answer, and its iterate is applied as it is; any other unconverged status (a pivoting '
+             'solver\'s own answer, and its iterate is applied as it is%s; any other unconverged status (a pivoting '
              'method\'s pivot limit among them) is a failed step, solved again by the fallback solver, and the world '
              'applies the best of the candidates. Table~\\ref{tab:budget} counts, per solver, the steps of each kind; '
              'what a budget-stopped step does to the energy and the penetration is the solver\'s own. ' % (
-                 ('to $%s$ within %s iterations, ' % (tolfmt(b.group(1)), b.group(2))) if b else ''))
+                 ('to $%s$ within %s iterations, ' % (tolfmt(b.group(1)), b.group(2))) if b else '',
+                 ENERGY_RULE if 'energy rule' in pre.get('on_failure', '') else ''))
+        er = self.energy_failed()
+        if er:
+            t += 'The energy rule failed budget stops of %s, carried by the policy. ' % series(
+                ['%s (%d of %d steps)' % (self.tt(s), k, per[s][0]) for s, k in er.items()])
         most = sorted((s for s, d in per.items() if 2 * d[2] > d[0]), key=lambda s: -per[s][2] / per[s][0])
         if most:
             t += 'Most steps are budget stops for %s. ' % series(['%s (%d of %d)' % (self.tt(s), per[s][2], per[s][0])

@@ -846,6 +846,21 @@ bad = [k for k in blow if not re.search(r'%s took the energy from' % re.escape('
 report(not bad, 'every energy blow-up of the drift runs is named with its steps (%d)' % len(blow),
        ', '.join('%s on %s' % (k[3], k[0]) for k in bad))
 
+# point 7: the energy rule, where drift.csv's on_failure line names it, said with the
+# budget stops it failed per solver (status max_iter and a failed solve: a budget stop
+# is otherwise never a failure)
+drift_rows, drift_pre = rows('drift.csv')
+if 'energy rule' in drift_pre.get('on_failure', ''):
+    ef = {}
+    for n in ('drift', 'accuracy'):
+        for r in rows(n + '.csv')[0]:
+            if r.get('step') and r['status'] == 'max_iter' and r.get('note', '').startswith('failed solve'):
+                ef[r['solver']] = ef.get(r['solver'], 0) + 1
+    bad = [s for s, k in ef.items()
+           if not re.search(r'\\texttt\{%s\} \(%d of \d+ steps\)' % (re.escape(s.replace('_', '\\_')), k), text)]
+    report('energy rule' in text and not bad, 'the energy rule is said, with the budget stops it failed (%d solvers)'
+           % len(ef), ', '.join(bad))
+
 # the peers' problems in the abstract: those of the peers' own sections and, in a full
 # campaign, the profile's problems a peer took
 pp_probs = {r['problem'] for n in ('peers_lcp', 'peers_fc3d') for r in rows(n + '.csv')[0]}
