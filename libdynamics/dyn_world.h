@@ -244,6 +244,9 @@ typedef struct dyn_world_metrics {
   slv_status fallback_status;  /* its status (SLV_CONVERGED if none ran) */
   double res_applied;          /* res_nat_inf of the applied impulses (0 without rows) */
   double stage_time_s[DYN_WORLD_STAGES]; /* wall time of each stage */
+  int failed_energy; /* 1 iff failed by the energy rule: a budget stop whose impulses would add
+                        more than the run's drift scale of energy (docs/dynamics.md, "Judging a
+                        failed solve") */
 } dyn_world_metrics;
 
 /* The last solve of a world (dyn_world_last_solve): enough to write the

@@ -419,6 +419,7 @@ static dyn_err stage_metrics(dyn_step *s) {
   m->joint_rows = w->njrows;
   m->joint_error = dyn_world_joint_error(w);
   m->failed = s->verdict.failed;
+  m->failed_energy = s->verdict.energy;
   m->applied = rows ? s->verdict.applied : DYN_APPLIED_NONE;
   m->fallback_solver = s->verdict.fallback ? s->verdict.fallback->name : NULL;
   m->fallback_status = s->verdict.fallback ? s->verdict.fallback_status : SLV_CONVERGED;

@@ -115,14 +115,16 @@ static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const ch
   buf[0] = '\0';
   if (!m->failed) return;
   const char *pol = dyn_failure_policy_str(dyn_world_get_settings(w)->on_failure);
+  const char *why = m->failed_energy ? "energy rule; " : "";
   if (m->fallback_solver)
     snprintf(buf, len,
-             "failed solve (on_failure %s; fallback %s: %s): applied %s res_nat_inf "
+             "failed solve (%son_failure %s; fallback %s: %s): applied %s res_nat_inf "
              "%.3e",
-             pol, m->fallback_solver, slv_status_str(m->fallback_status), applied, m->res_applied);
-  else
-    snprintf(buf, len, "failed solve (on_failure %s): applied %s res_nat_inf %.3e", pol, applied,
+             why, pol, m->fallback_solver, slv_status_str(m->fallback_status), applied,
              m->res_applied);
+  else
+    snprintf(buf, len, "failed solve (%son_failure %s): applied %s res_nat_inf %.3e", why, pol,
+             applied, m->res_applied);
 }
 
 typedef struct srun {

@@ -1802,13 +1802,12 @@ class Paper:
         return per
 
     def energy_failed(self):
-        """Per solver, the budget stops the energy rule failed: steps whose
-        status is the iteration limit and whose row says a failed solve (a
-        budget stop is otherwise never a failure)."""
+        """Per solver, the budget stops the energy rule failed: the steps
+        whose row's note says so ("failed solve (energy rule; ...")."""
         per = {}
         for name in ('drift', 'accuracy'):
             for r in self.csv_rows(name + '.csv'):
-                if r.get('step') and r['status'] == 'max_iter' and r.get('note', '').startswith('failed solve'):
+                if r.get('step') and r.get('note', '').startswith('failed solve (energy rule'):
                     per[r['solver']] = per.get(r['solver'], 0) + 1
         return per
 
