@@ -62,6 +62,7 @@ static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
       }
     }
   }
+  c->nlev = top;
   return top;
 }
 
@@ -239,15 +240,30 @@ static dyn_err reserve(dyn_coarse *c, const dyn_coarse_in *in, long *grows) {
   return DYN_OK;
 }
 
-dyn_err dyn_coarse_prepare(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows) {
+dyn_err dyn_coarse_levels(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows) {
   *levels = c->top = 0;
   if (in->nc == 0 || (in->friction != DYN_FRICTION_BOX && in->friction != DYN_FRICTION_NONE))
     return DYN_OK;
   if (reserve(c, in, grows) != DYN_OK) return DYN_ERR_NOMEM;
-  c->top = body_levels(c, in);
-  if (c->top > 0) interfaces(c, in, c->top);
-  *levels = c->top;
+  *levels = body_levels(c, in);
   return DYN_OK;
+}
+
+/* The gate: levels more than 3/4 of the sweeps (docs/dynamics.md, "Coarse
+ * correction", "The gate": as measured at 50 sweeps, the pyramid stands
+ * uncorrected to 40 layers and not from 45). */
+int dyn_coarse_deep(int levels, int max_iter) {
+  return (long)levels * DYN_COARSE_DEPTH_DEN > (long)max_iter * DYN_COARSE_DEPTH_NUM;
+}
+
+void dyn_coarse_interfaces(dyn_coarse *c, const dyn_coarse_in *in) {
+  c->top = c->nlev;
+  if (c->top > 0) interfaces(c, in, c->top);
+}
+
+int dyn_coarse_pause(void *ctx, double *x, const double *w) {
+  const dyn_coarse_pause_ctx *p = ctx;
+  return dyn_coarse_correct(p->c, p->in, x, w);
 }
 
 int dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w) {
