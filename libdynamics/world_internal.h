@@ -202,7 +202,7 @@ typedef struct dyn_coarse {
   dyn_buf_int lev, ptr, adj, queue; /* body levels; the contacts of each body */
   dyn_buf_int movable, iface;       /* per body; per contact: its interface or -1 */
   dyn_buf_double P;                 /* 6 per row: the prolongation */
-  dyn_buf_double K;                 /* 72 per body: J P, as upper and as lower body */
+  dyn_buf_double S;                 /* 72 per body: sum p p^T, as upper and as lower body */
   dyn_buf_double ctr;               /* 4 per level: the aggregate's centre, count */
   dyn_buf_double ab, g;             /* the banded coarse matrix; its right side, then y */
   int nlev;                         /* the highest level dyn_coarse_levels found */
