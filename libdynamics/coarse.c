@@ -32,7 +32,8 @@
 
 #define COARSE_KD 11 /* the coarse matrix's half bandwidth: 6 unknowns, next level's 6 */
 
-/* The contacts' adjacency (ptr, adj: contacts of each body) and each
+/* The contacts' adjacency (ptr, adj: the other body of each contact of
+ * each body) and each
  * body's level: 0 static, l >= 1 its contact distance from one, INT_MAX
  * none.  Returns the highest level. */
 static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
@@ -45,8 +46,9 @@ static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
   for (int i = 0; i < nb; i++) ptr[i + 1] += ptr[i];
   for (int i = 0; i < nb; i++) q[i] = ptr[i];
   for (int k = 0; k < nc; k++) {
-    adj[q[in->con[k].a]++] = k;
-    adj[q[in->con[k].b]++] = k;
+    int a = in->con[k].a, b = in->con[k].b;
+    adj[q[a]++] = b;
+    adj[q[b]++] = a;
   }
   int head = 0, tail = 0, top = 0;
   for (int i = 0; i < nb; i++) {
@@ -57,9 +59,8 @@ static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
     int i = q[head++];
     if (lev[i] > top) top = lev[i];
     for (int p = ptr[i]; p < ptr[i + 1]; p++) {
-      const dyn_contact *k = &in->con[adj[p]];
-      int o = k->a == i ? k->b : k->a;
-      if (lev[o] == INT_MAX && !in->bodies[o].is_static) {
+      int o = adj[p]; /* a static body has level 0 */
+      if (lev[o] == INT_MAX) {
         lev[o] = lev[i] + 1;
         q[tail++] = o;
       }
