@@ -37,7 +37,8 @@
  * Siconos gfc3d .dat to SCENE_stepKKKKKK.global.dat; its condensation
  * H' M^-1 H, w + H' M^-1 f is the local file's W, q.  The
  * JSON line then names it ("global").  A step whose rows the global form
- * cannot hold (cfm > 0, joint rows) is refused with exit 2.
+ * cannot hold (cfm > 0, joint rows; but see --condense-joints) is refused
+ * with exit 2.
  *
  * --condense-joints writes, for a step with joint rows, the contact rows'
  * problem alone: the joint rows condensed at the step's answer (the
@@ -46,7 +47,11 @@
  * their bound: slv_condense_rows), exact at that active set; .x holds the
  * contact rows' impulses, and an FCLIB file's title says so
  * (docs/models.md, "Joint rows condensed").  A step with joint rows and no
- * contact row is skipped, counted as empty.
+ * contact row is skipped, counted as empty.  With --global the global
+ * form of those contact rows (dyn_world_global_condensed_new): springs
+ * folded into M, hard joint rows removed by a null-space basis, so that v
+ * holds those coordinates, not the bodies' velocities (the FCLIB title says
+ * so); condensed, it is the local file's W and q.
  *
  * A format that cannot hold the problem kind is refused by the writer
  * (e.g. box friction (findex rows) in a Siconos .dat, a problem without
@@ -90,7 +95,8 @@ static void usage(FILE *f) {
              "                      f, w) of each step to SCENE_stepKKKKKK.global.EXT\n"
              "  --condense-joints   the contact rows alone: the joint rows condensed at the\n"
              "                      step's answer (exact at its active set; docs/models.md),\n"
-             "                      for formats and peers that hold contacts only\n"
+             "                      for formats and peers that hold contacts only; with\n"
+             "                      --global also their global form (v: null-space coordinates)\n"
              "  --force             overwrite files that exist\n"
              "  --solver NAME       default pgs, or nsgs with --friction cone (noted on stderr)\n"
              "\n");
@@ -140,11 +146,6 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   if (f < 0) return CLI_EXIT_USAGE;
   if (!dir || !dir[0]) {
     cli_error("export: missing --out DIR");
-    return CLI_EXIT_USAGE;
-  }
-  if (global && condense) {
-    cli_error("export: --global and --condense-joints: the global form holds the bodies' "
-              "velocities, not a condensed contact problem; choose one");
     return CLI_EXIT_USAGE;
   }
   long K = 0;

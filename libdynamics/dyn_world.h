@@ -434,6 +434,22 @@ DYN_API dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char 
                                      size_t msgcap);
 DYN_API void dyn_global_free(dyn_global *g); /* NULL is fine */
 
+/* The global form of w's last step with its first jr rows (the joints')
+ * condensed at the answer x (p->n values, the impulses the step's
+ * condensation is taken at: slv_condense_rows_global; docs/models.md,
+ * "Joint rows condensed"): the contact rows' global problem, whose W and q
+ * are those of slv_condense_rows on the same rows.  v there holds
+ * coordinates of a null-space basis of the hard joint rows per coupled
+ * block, not the bodies' velocities (a body without joint rows keeps its
+ * six).  *info (may be NULL) says what was condensed.  Refused
+ * (DYN_ERR_INPUT, *out = NULL, msg names it): no kept assembly, rows from
+ * jr on that are not the contacts' cones in order, a contact row with cfm
+ * > 0, hard joint rows dependent and inconsistent, a body whose mass block
+ * is not invertible; DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
+                                               dyn_global **out, slv_condense_global_info *info,
+                                               char *msg, size_t msgcap);
+
 /* The last solve (*out), valid until the next step or dyn_world_free: also
  * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or
  * STOP: then x_applied is NULL), so that the failing problem can be

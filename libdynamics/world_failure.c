@@ -50,13 +50,89 @@
  * pick: whatever the fallback does, the step never applies an impulse
  * worse than a candidate it had.
  *
+ * The energy rule (docs/dynamics.md, "Judging a failed solve"): a budget
+ * stop whose impulses would put the run's excess energy (gained beyond
+ * gravity, loads, motors and springs, kept in w->excess) above the run's
+ * drift scale is failed, its x never a candidate.
+ *
  * Nothing here allocates except the fallback's workspace, created at the
  * first failed step that needs it (and grown like the solver's).
  */
+#include "dyn_run.h"
 #include "world_internal.h"
 
 #include <math.h>
 #include <string.h>
+
+/* ---- the energy rule ------------------------------------------------------------------ */
+
+/* 1 iff joint row i is an energy source: a motor (both bounds finite: a
+ * velocity target under a force cap) or a soft row (cfm > 0: a spring,
+ * whose potential energy the world's energy does not hold). */
+static int source_row(const dyn_world *w, int i) {
+  const dyn_rows *r = &w->rows.p[i];
+  return i < w->njrows && r->kind == DYN_ROW_PLAIN && r->findex < 0 &&
+         ((isfinite(r->lo) && isfinite(r->hi)) || r->cfm > 0.0);
+}
+
+/* The energy the step's impulses x (with wv = A x + b) would add beyond
+ * their sources, predicted from the assembly's velocity form without
+ * touching the bodies (docs/dynamics.md, "The energy rule"): the change
+ * between the free velocities u_free and u+ = u_free + M^-1 J' x,
+ *   T+ - T(u_free) = x'(b + rhs) + (x'(w - b) - sum cfm x^2) / 2
+ *                    (b = J u_free - rhs, w - b = A x, A = J M^-1 J' + cfm),
+ *   V+ - V(u_free) = -h g.(J_lin' x)        (symplectic Euler's V+ = V - h m g.v+),
+ * less sum over source rows max(0, x rhs).  One pass over the rows: the
+ * free motion (gravity, loads, gyroscopic terms) is the integrator's, not
+ * the solve's, and is left out. */
+static double energy_gain(const dyn_step *s, const double *x, const double *wv) {
+  const dyn_world *w = s->w;
+  dyn_velocity_form vf;
+  if (!dyn_system_velocity_form(s->sys, &vf) || vf.nb != w->nb || vf.nrows != w->nrows) return 0.0;
+  const double *b = w->prob.b;
+  double gain = 0.0, src = 0.0;
+  for (int i = 0; i < w->nrows; i++) {
+    gain +=
+        x[i] * (b[i] + w->rows.p[i].rhs) + 0.5 * (x[i] * (wv[i] - b[i]) - vf.cfm[i] * x[i] * x[i]);
+    for (int k = 0; k < 2; k++) /* V's share of the impulse: -h g . J_lin x on each moving side */
+      if (vf.rbody[2 * i + k] >= 0) {
+        const double *J = vf.J + 12 * (size_t)i + 6 * k;
+        gain -= s->h * x[i] * (s->g.x * J[0] + s->g.y * J[1] + s->g.z * J[2]);
+      }
+  }
+  for (int i = 0; i < w->njrows; i++)
+    if (source_row(w, i)) src += fmax(0.0, x[i] * w->rows.p[i].rhs);
+  return gain - src;
+}
+
+/* The run's excess after this step if x is applied: the energy gained
+ * beyond the sources since the start, never below 0. */
+static double excess_after(const dyn_step *s, const double *x, const double *wv) {
+  double e = s->w->excess + energy_gain(s, x, wv);
+  return e > 0.0 ? e : 0.0;
+}
+
+/* The scale of the rule, set at the first step with a positive one: the
+ * run's drift scale S = max(|E0|, M |g| D) (dyn_world_drift_scale). */
+static void set_excess_scale(dyn_world *w) {
+  if (w->excess_scale > 0.0) return;
+  w->excess_scale = dyn_world_drift_scale(w, dyn_world_energy(w, NULL, NULL));
+}
+
+/* 1 iff applying the solver's budget stop would put the run's excess
+ * above its scale: impulses that add more energy than the run's whole
+ * scale beyond what gravity, loads, motors and springs gave it. */
+static int energy_fails(const dyn_step *s) {
+  const dyn_world *w = s->w;
+  return w->excess_scale > 0.0 && excess_after(s, w->x.p, w->wv.p) > w->excess_scale;
+}
+
+/* The excess kept for the next step, from the impulses applied in x. */
+static void keep_excess(dyn_step *s) {
+  dyn_world *w = s->w;
+  if (s->verdict.applied != DYN_APPLIED_SOLVER) slv_problem_w(&w->prob, w->x.p, w->wv.p);
+  w->excess = excess_after(s, w->x.p, w->wv.p);
+}
 
 int dyn_solve_failed(const dyn_world *w, const slv_result *res) {
   (void)w; /* one rule for every solver and policy (header) */
@@ -174,19 +250,25 @@ static dyn_err judge_keep(dyn_step *s, const candidates *c) {
   return DYN_OK;
 }
 
-dyn_err dyn_stage_judge(dyn_step *s) {
+/* The policy's decision on a failed solve (the header's candidates). */
+static dyn_err judge_failed(dyn_step *s) {
   dyn_world *w = s->w;
   dyn_step_verdict *v = &s->verdict;
-  if (w->nrows == 0) return DYN_OK;
-  v->applied = DYN_APPLIED_SOLVER;
-  v->res_applied = s->res.res.res_nat_inf;
-  v->failed = w->last.failed = dyn_solve_failed(w, &s->res);
-  if (!v->failed) return DYN_OK;
   if (s->res.status == SLV_INTERRUPTED) /* the caller asked to stop: no fallback, no policy */
     return dyn_world_fail(w, DYN_ERR_INTERRUPTED,
                           "step %ld: solver %s interrupted by the cancel callback; impulses not "
                           "applied",
                           s->k, w->solver->name);
+  if (v->energy &&
+      (w->set.on_failure == DYN_ON_FAILURE_STOP || w->set.on_failure == DYN_ON_FAILURE_KEEP))
+    return dyn_world_fail(w, DYN_ERR_NUMERIC,
+                          "step %ld: solver %s ended in %s, and its impulses would raise the "
+                          "run's energy %.3g J beyond what gravity, loads, motors and springs "
+                          "gave it (more than the run's scale %.3g J); impulses not applied "
+                          "(failure policy %s)",
+                          s->k, w->solver->name, slv_status_str(s->res.status),
+                          excess_after(s, w->x.p, w->wv.p), w->excess_scale,
+                          w->set.on_failure == DYN_ON_FAILURE_STOP ? "stop" : "keep");
   if (w->set.on_failure == DYN_ON_FAILURE_STOP)
     return dyn_world_fail(w, DYN_ERR_NUMERIC,
                           "step %ld: solver %s ended in %s with res_nat_inf %.2e; impulses not "
@@ -195,6 +277,7 @@ dyn_err dyn_stage_judge(dyn_step *s) {
                           s->res.res.res_nat_inf);
   candidates c;
   measure_candidates(s, &c);
+  if (v->energy) c.r[DYN_APPLIED_SOLVER] = NAN; /* never applied, whatever its residual */
   if (w->set.on_failure == DYN_ON_FAILURE_KEEP) return judge_keep(s, &c);
   dyn_err e;
   if (w->set.on_failure == DYN_ON_FAILURE_FALLBACK && (e = run_fallback(s, &c)) != DYN_OK) return e;
@@ -208,4 +291,19 @@ dyn_err dyn_stage_judge(dyn_step *s) {
   v->applied = a;
   v->res_applied = c.r[a];
   return DYN_OK;
+}
+
+dyn_err dyn_stage_judge(dyn_step *s) {
+  dyn_world *w = s->w;
+  dyn_step_verdict *v = &s->verdict;
+  if (w->nrows == 0) return DYN_OK;
+  set_excess_scale(w);
+  v->applied = DYN_APPLIED_SOLVER;
+  v->res_applied = s->res.res.res_nat_inf;
+  v->failed = dyn_solve_failed(w, &s->res);
+  if (!v->failed && s->res.status == SLV_MAX_ITER && energy_fails(s)) v->failed = v->energy = 1;
+  w->last.failed = v->failed;
+  dyn_err e = v->failed ? judge_failed(s) : DYN_OK;
+  if (e == DYN_OK) keep_excess(s);
+  return e;
 }

@@ -23,6 +23,12 @@
  * refused; so is a row outside the cones (a joint row: FCLIB's equalities
  * G' v + b = 0 could hold an equality row, but not the limit and motor
  * rows of a joint, and neither lcplab's reader nor peer_gfc3d takes G).
+ *
+ * dyn_world_global_condensed_new builds the same form with every row
+ * (joint rows, their cfm, the problem's bounds) and hands it to
+ * slv_condense_rows_global, which condenses the joint rows at the step's
+ * answer (docs/models.md, "Joint rows condensed"): the contact rows'
+ * global problem in null-space coordinates of the hard joint rows.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -223,4 +229,84 @@ dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, si
   dyn_err e = global_fill(&vf, &p, dof, out, err, errlen);
   free(dof);
   return e;
+}
+
+/* 1 (after the message) unless rows jr .. p->n - 1 are p's cones in order
+ * (cone k on rows jr + 3k .. jr + 3k + 2): the global form's contacts. */
+static int contacts_refused(const slv_problem *p, int jr, char *err, size_t errlen) {
+  int ok = jr >= 0 && jr < p->n && 3 * p->ncones == p->n - jr;
+  for (int k = 0; ok && k < p->ncones; k++) ok = p->cone_rows[k] == jr + 3 * k;
+  if (!ok)
+    dyn_msgf(err, errlen,
+             "the global form with %d joint rows condensed needs the %d rows after them to be "
+             "contacts in Coulomb cones, found %d cones",
+             jr, p->n - jr, p->ncones);
+  return !ok;
+}
+
+/* g's M, H, f and w replaced by c's (taken over; c zeroed). */
+static void global_take(dyn_global *g, slv_global_form *c) {
+  free(g->Mp), free(g->Mj), free(g->Mx), free(g->Hp), free(g->Hj), free(g->Hx);
+  free(g->f), free(g->w);
+  g->ndof = c->ndof, g->n = c->n;
+  g->Mp = c->Mp, g->Mj = c->Mj, g->Mx = c->Mx, g->Hp = c->Hp, g->Hj = c->Hj, g->Hx = c->Hx;
+  g->f = c->f, g->w = c->w;
+  memset(c, 0, sizeof *c);
+}
+
+/* The whole step's global form g (every row, vf's cfm, p's bounds)
+ * condensed at x to its rows from jr on, into g.  DYN_OK, or the error
+ * after the message. */
+static dyn_err global_condensed_new(const dyn_velocity_form *vf, const slv_problem *p,
+                                    const double *x, int jr, dyn_global *g,
+                                    slv_condense_global_info *info, char *err, size_t errlen) {
+  unsigned char *keep = malloc((size_t)p->n + 1);
+  if (!keep) {
+    dyn_msgf(err, errlen, "out of memory for the condensation (%d rows)", p->n);
+    return DYN_ERR_NOMEM;
+  }
+  for (int i = 0; i < p->n; i++) keep[i] = i >= jr;
+  slv_global_rows in = { g->ndof, g->n, g->Mp, g->Mj,   g->Mx, g->Hp, g->Hj,
+                         g->Hx,   g->f, g->w,  vf->cfm, p->lo, p->hi };
+  slv_global_form c;
+  char serr[400] = "";
+  slv_status s = slv_condense_rows_global(&in, x, keep, &c, info, serr, sizeof serr);
+  free(keep);
+  if (s != SLV_OK) {
+    dyn_msgf(err, errlen, "the joint rows' condensation: %s", serr);
+    return s == SLV_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT;
+  }
+  global_take(g, &c);
+  return DYN_OK;
+}
+
+dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
+                                       dyn_global **out, slv_condense_global_info *info, char *err,
+                                       size_t errlen) {
+  slv_problem p;
+  dyn_velocity_form vf;
+  dyn_msgf(err, errlen, "%s", "");
+  if (!out) return DYN_ERR_INPUT;
+  *out = NULL;
+  if (!w || !x) return DYN_ERR_INPUT;
+  if (!dyn_world_last_form(w, &p, &vf)) {
+    dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
+    return DYN_ERR_INPUT;
+  }
+  if (contacts_refused(&p, jr, err, errlen)) return DYN_ERR_INPUT;
+  int *dof = malloc(((size_t)vf.nb + 1) * sizeof(int));
+  if (!dof) {
+    dyn_msgf(err, errlen, "out of memory for the global form (%d bodies)", vf.nb);
+    return DYN_ERR_NOMEM;
+  }
+  dyn_global *g = NULL;
+  dyn_err e = global_fill(&vf, &p, dof, &g, err, errlen);
+  free(dof);
+  if (e == DYN_OK) e = global_condensed_new(&vf, &p, x, jr, g, info, err, errlen);
+  if (e != DYN_OK) {
+    dyn_global_free(g);
+    return e;
+  }
+  *out = g;
+  return DYN_OK;
 }

@@ -325,6 +325,9 @@ struct dyn_world {
   long step;
   double t;
   long grows; /* buffer growths, workspace and system (re)creations */
+  /* the energy the run gained beyond its sources (world_failure.c, "The
+   * energy rule"): excess >= 0 in J, against excess_scale (0: not yet set) */
+  double excess, excess_scale;
   char msg[256];
 };
 
@@ -397,6 +400,7 @@ typedef struct dyn_step_verdict {
   const slv_solver *fallback; /* the fallback solver, if one ran */
   slv_status fallback_status;
   double res_applied; /* res_nat_inf of the applied candidate */
+  int energy;         /* failed by the energy rule (world_failure.c) */
 } dyn_step_verdict;
 
 /* Everything one step carries from stage to stage. */

@@ -125,6 +125,10 @@ EXP_API int exp_cmp_double(const void *pa, const void *pb);
  * K, M, G or T (powers of 1024; lower case too, "KiB" ... accepted).
  * Returns 1 with *out set, 0 if s is not one (or does not fit size_t). */
 EXP_API int exp_parse_bytes(const char *s, size_t *out);
+/* A measured quantity the library wrote to one of its files (a condition
+ * estimate, a friction coefficient): a number, inf, or nan for unknown,
+ * as printf's %g writes them; anything else is an error. */
+EXP_API slv_parse_error exp_parse_measured(const char *s, double *out);
 
 /* 1 if something exists at path (file, directory, dangling link...). */
 EXP_API int exp_path_exists(const char *path);
@@ -174,7 +178,8 @@ typedef struct exp_export {
   int format, global;
   const exp_log *log;
   int condense; /* --condense-joints: the joint rows condensed at the step's answer
-                   (slv_condense_rows; docs/models.md, "Joint rows condensed") */
+                   (slv_condense_rows; with global dyn_world_global_condensed_new;
+                   docs/models.md, "Joint rows condensed") */
 } exp_export;
 /* The index of the export format `name` (dat, blcp, hdf5, mtx, lcplab) that
  * can hold the global form when `global`; -1 after the message (NULL name:

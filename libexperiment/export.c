@@ -5,8 +5,9 @@
  * JSON line naming them.  With --condense-joints the problem is the
  * contact rows' alone, the joint rows (the first joint_rows) condensed at
  * the step's answer (slv_condense_rows; docs/models.md, "Joint rows
- * condensed"), and .x the contact rows' impulses.  Every error is one line
- * to the caller's exp_log.
+ * condensed"), its global form too (dyn_world_global_condensed_new: the
+ * same W and q, v in null-space coordinates), and .x the contact rows'
+ * impulses.  Every error is one line to the caller's exp_log.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -115,14 +116,20 @@ static io_global *io_global_of(dyn_global *g) {
   return o;
 }
 
-/* The global form of the world's last step (dyn_world_global_new;
- * instance inst) to gpath: 1, or 0 after the message. */
+/* The global form of the world's last step (dyn_world_global_new), or
+ * with its jr > 0 joint rows condensed at x0 (the whole step's answer:
+ * dyn_world_global_condensed_new, its title saying so), instance inst, to
+ * gpath: 1, or 0 after the message. */
 static int write_global(const exp_export *e, const dyn_world *w, io_instance *inst,
-                        const char *gpath, long k) {
-  char err[512] = "";
+                        const char *gpath, long k, int jr, const double *x0) {
+  char err[512] = "", name[sizeof inst->name];
   dyn_global *dg = NULL;
-  if (dyn_world_global_new(w, &dg, err, sizeof err) != DYN_OK) {
-    exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s", k, err);
+  slv_condense_global_info ci;
+  dyn_err de = jr > 0 ? dyn_world_global_condensed_new(w, x0, jr, &dg, &ci, err, sizeof err)
+                      : dyn_world_global_new(w, &dg, err, sizeof err);
+  if (de != DYN_OK) {
+    exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s%s", k,
+            jr > 0 ? "--condense-joints --global: " : "", err);
     return 0;
   }
   io_global *g = io_global_of(dg);
@@ -130,9 +137,16 @@ static int write_global(const exp_export *e, const dyn_world *w, io_instance *in
     exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: out of memory for the global form", k);
     return 0;
   }
+  memcpy(name, inst->name, sizeof name);
+  if (jr > 0) /* v is no body's velocity: docs/models.md, "Joint rows condensed" */
+    snprintf(inst->name, sizeof inst->name,
+             "%s_step%06ld: joint rows condensed (%d eliminated, %d at a bound); v: null-space "
+             "coordinates",
+             e->scene, k, ci.neliminated, ci.nbound);
   inst->global = g;
   slv_status s = io_write(gpath, IO_FMT_AUTO, inst, err, sizeof err);
   inst->global = NULL;
+  memcpy(inst->name, name, sizeof name);
   io_global_free(g);
   if (s != SLV_OK) say_write_error(e->log, gpath, err);
   return s == SLV_OK;
@@ -158,12 +172,15 @@ static void put_step_line(FILE *f, const char *path, const char *xpath, const ch
   fputs("}\n", f);
 }
 
-/* The problem p to path (and its global form to gpath when given); its
- * kind into kind.  1, or 0 after the message. */
-static int write_problem(const exp_export *e, const dyn_world *w, const slv_problem *p, long k,
-                         const char *path, const char *gpath, char *kind, size_t klen,
-                         const char *name) {
+/* The problem p of step st to path (and its global form to gpath when
+ * given: with --condense-joints the whole step's answer x0 condensed);
+ * its kind into kind.  1, or 0 after the message. */
+static int write_problem(const exp_export *e, const dyn_world *w, const slv_problem *p,
+                         const dyn_run_step *st, const double *x0, const char *path,
+                         const char *gpath, char *kind, size_t klen, const char *name) {
   char err[512] = "";
+  long k = st->k;
+  int jr = e->condense ? st->m.joint_rows : 0;
   io_instance *inst = io_instance_of_problem(p, name, NULL, 0);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
@@ -173,7 +190,7 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
   slv_status s = io_write(path, formats[e->format].fmt, inst, err, sizeof err);
   snprintf(kind, klen, "%s", inst->kind);
   if (s != SLV_OK) say_write_error(e->log, path, err);
-  int ok = s == SLV_OK && (!gpath || write_global(e, w, inst, gpath, k));
+  int ok = s == SLV_OK && (!gpath || write_global(e, w, inst, gpath, k, jr, x0));
   io_instance_free(inst);
   return ok;
 }
@@ -206,7 +223,7 @@ static int condense(const slv_problem *p, const double *x, int jr, condensed *c,
   c->x = malloc((size_t)nk * sizeof *c->x);
   c->findex = p->findex ? malloc((size_t)nk * sizeof *c->findex) : NULL;
   c->mu = p->mu ? malloc((size_t)nk * sizeof *c->mu) : NULL;
-  c->cone_rows = p->ncones ? malloc(3 * (size_t)p->ncones * sizeof *c->cone_rows) : NULL;
+  c->cone_rows = p->ncones ? malloc((size_t)p->ncones * sizeof *c->cone_rows) : NULL;
   c->cone_mu = p->ncones ? malloc((size_t)p->ncones * sizeof *c->cone_mu) : NULL;
   if (!keep || !c->A || !c->b || !c->lo || !c->hi || !c->x || (p->findex && !c->findex) ||
       (p->mu && !c->mu) || (p->ncones && (!c->cone_rows || !c->cone_mu))) {
@@ -223,9 +240,9 @@ static int condense(const slv_problem *p, const double *x, int jr, condensed *c,
     if (c->mu) c->mu[i] = p->mu[jr + i];
     if (c->findex) c->findex[i] = p->findex[jr + i] >= jr ? p->findex[jr + i] - jr : -1;
   }
-  for (int k = 0; k < p->ncones; k++) {
+  for (int k = 0; k < p->ncones; k++) { /* cone_rows: each cone's first row (slv.h) */
     c->cone_mu[k] = p->cone_mu[k];
-    for (int r = 0; r < 3; r++) c->cone_rows[3 * k + r] = p->cone_rows[3 * k + r] - jr;
+    c->cone_rows[k] = p->cone_rows[k] - jr;
   }
   c->p = *p;
   c->p.n = nk;
@@ -285,7 +302,7 @@ int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step 
   const double *x;
   char name[128];
   if (!step_problem(e, st, p0, x0, &c, &p, &x, name, sizeof name)) return 0;
-  int ok = write_problem(e, w, p, k, path, e->global ? gpath : NULL, kind, sizeof kind, name);
+  int ok = write_problem(e, w, p, st, x0, path, e->global ? gpath : NULL, kind, sizeof kind, name);
   if (ok && io_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
     say_write_error(e->log, xpath, err);
     ok = 0;

@@ -52,6 +52,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -611,6 +612,33 @@ static int plan_id(exp_plan *pl) {
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
+/* A plan file's numbers, read strictly (slv_parse_double, slv.h, "numbers
+ * from text"): a plan edited by hand or cut short is refused, never read as
+ * 0.  Each returns 0, or 1 after a message naming the file and the field. */
+static int plan_field_bad(const exp_plan *pl, const char *path, const char *field,
+                          const char *value, slv_parse_error e) {
+  exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: %s '%s': %s (a plan lcplab did not write?)", path,
+          field, value, slv_parse_error_str(e));
+  return 1;
+}
+
+/* A time or memory amount: finite and >= 0. */
+static int info_amount(const exp_plan *pl, const char *path, const char *field, const char *s,
+                       double *out) {
+  slv_parse_error e = slv_parse_double(s, SLV_PARSE_FINITE, out);
+  if (e == SLV_PARSE_OK && *out < 0) e = SLV_PARSE_RANGE;
+  return e == SLV_PARSE_OK ? 0 : plan_field_bad(pl, path, field, s, e);
+}
+
+static int info_bytes(const exp_plan *pl, const char *path, const char *s, size_t *out) {
+  unsigned long v = 0;
+  slv_parse_error e = slv_parse_ulong(s, &v);
+  if (e == SLV_PARSE_OK && v > (unsigned long)SIZE_MAX) e = SLV_PARSE_RANGE;
+  if (e != SLV_PARSE_OK) return plan_field_bad(pl, path, "max_memory", s, e);
+  *out = (size_t)v;
+  return 0;
+}
+
 static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/plan.info", dir);
@@ -621,7 +649,7 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
     return EXP_EXIT_USAGE;
   }
   char line[EXP_PATH_MAX + 64];
-  int magic = 0;
+  int magic = 0, bad = 0;
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\n")] = '\0';
     if (strcmp(line, "lcplab-plan 1") == 0)
@@ -635,15 +663,16 @@ static int read_info(const char *dir, exp_plan *pl, char *cfgdir, size_t len) {
     else if (strncmp(line, "dir ", 4) == 0)
       exp_fmt(cfgdir, len, "%s", line + 4);
     else if (strncmp(line, "time_limit ", 11) == 0)
-      pl->time_limit = atof(line + 11);
+      bad = bad || info_amount(pl, path, "time_limit", line + 11, &pl->time_limit);
     else if (strncmp(line, "memory_mb ", 10) == 0)
-      pl->memory_mb = atof(line + 10);
+      bad = bad || info_amount(pl, path, "memory_mb", line + 10, &pl->memory_mb);
     else if (strncmp(line, "max_memory ", 11) == 0)
-      pl->max_memory = (size_t)strtoull(line + 11, NULL, 10);
+      bad = bad || info_bytes(pl, path, line + 11, &pl->max_memory);
     else if (strncmp(line, "dump_failures ", 14) == 0)
       exp_fmt(pl->dump_dir, sizeof pl->dump_dir, "%s", line + 14);
   }
   fclose(f);
+  if (bad) return EXP_EXIT_USAGE;
   if (!magic || !pl->id[0]) {
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: not an lcplab plan (plan.info)", path);
     return EXP_EXIT_USAGE;
@@ -700,6 +729,27 @@ static int section_named(const exp_strmap *secs, const char *name) {
   return exp_strmap_get(secs, 0, name);
 }
 
+/* The numbers of a problems.tsv line (fields 6 to 11): 0, or 1 after the
+ * message naming the problem and the field. */
+static int problem_numbers(const exp_plan *pl, const char *path, char **c, exp_prob *p) {
+  static const char *const names[] = { "n", "nnz", "contacts", "cond_est", "mu_min", "mu_max" };
+  long v[3] = { 0, 0, 0 };
+  double *d[3] = { &p->cond, &p->mu_min, &p->mu_max };
+  for (int k = 0; k < 6; k++) {
+    slv_parse_error e = k < 3 ? slv_parse_long(c[6 + k], &v[k]) : exp_parse_measured(c[6 + k], d[k - 3]);
+    if (e == SLV_PARSE_OK && k < 3 && (v[k] < 0 || (k != 1 && v[k] > INT_MAX))) e = SLV_PARSE_RANGE;
+    if (e != SLV_PARSE_OK) {
+      char field[64];
+      snprintf(field, sizeof field, "problem %s, %s", c[0], names[k]);
+      return plan_field_bad(pl, path, field, c[6 + k], e);
+    }
+  }
+  p->n = (int)v[0];
+  p->nnz = v[1];
+  p->contacts = (int)v[2];
+  return 0;
+}
+
 static int read_problems(const char *dir, exp_plan *pl, const exp_strmap *secs) {
   char path[EXP_PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/problems.tsv", dir);
@@ -735,12 +785,10 @@ static int read_problems(const char *dir, exp_plan *pl, const exp_strmap *secs) 
     snprintf(p->family, sizeof p->family, "%s", c[3]);
     p->cls = exp_class_from_str(c[4]);
     snprintf(p->kind, sizeof p->kind, "%s", c[5]);
-    p->n = atoi(c[6]);
-    p->nnz = atol(c[7]);
-    p->contacts = atoi(c[8]);
-    p->cond = strtod(c[9], NULL);
-    p->mu_min = strtod(c[10], NULL);
-    p->mu_max = strtod(c[11], NULL);
+    if (problem_numbers(pl, path, c, p)) {
+      rc = EXP_EXIT_USAGE;
+      break;
+    }
     snprintf(p->origin, sizeof p->origin, "%s", c[12]);
     if (!(p->path = strdup(c[13]))) {
       rc = EXP_EXIT_USAGE;
@@ -779,7 +827,7 @@ static int parse_task(exp_plan *pl, const exp_strmap *secs, char **c, exp_task *
   if (t->section < 0 || find_solver(&pl->cfg, c[4], &t->solver)) return -1;
   if (strncmp(c[3], "src", 3) == 0) {
     t->prob = -1;
-    t->src = atoi(c[3] + 3);
+    if (slv_parse_int(c[3] + 3, &t->src) != SLV_PARSE_OK) return -1;
     t->integrator = 0;
     for (int k = 0; k < 3; k++)
       if (strcmp(c[5], integrator_names[k]) == 0) t->integrator = k;
@@ -789,7 +837,7 @@ static int parse_task(exp_plan *pl, const exp_strmap *secs, char **c, exp_task *
     return t->src >= 0 && t->src < pl->cfg.sec[t->section].nsrc ? 0 : -1;
   }
   t->src = -1;
-  t->prob = atoi(c[3]);
+  if (slv_parse_int(c[3], &t->prob) != SLV_PARSE_OK) return -1;
   return t->prob >= 0 && t->prob < pl->nprobs ? 0 : -1;
 }
 
@@ -808,8 +856,11 @@ static int read_tasks(const char *dir, exp_plan *pl, const exp_strmap *secs) {
     char *c[9];
     exp_task t;
     int nc = split_tabs(line, c, 9);
-    if (nc < 8 || atoi(c[0]) != pl->ntasks || parse_task(pl, secs, c, &t) ||
-        (nc == 9 && (strncmp(c[8], "rep", 3) != 0 || (t.rep = atoi(c[8] + 3)) < 1)) ||
+    int id = -1;
+    if (nc < 8 || slv_parse_int(c[0], &id) != SLV_PARSE_OK || id != pl->ntasks ||
+        parse_task(pl, secs, c, &t) ||
+        (nc == 9 && (strncmp(c[8], "rep", 3) != 0 ||
+                     slv_parse_int(c[8] + 3, &t.rep) != SLV_PARSE_OK || t.rep < 1)) ||
         add_task(pl, &cap, t)) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: task %d: not a task of this plan's config", path,
               pl->ntasks);

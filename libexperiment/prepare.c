@@ -163,15 +163,16 @@ static int cache_load(meta_cache *c, const exp_env *env) {
                path, &t.size, &t.mtime, cls, kind, &t.p.n, &t.p.nnz, &t.p.contacts, cond, mu0, mu1,
                t.p.sha256) != 12)
       continue; /* also a line of an older cache (no mu): read the file again */
+    if (exp_parse_measured(cond, &t.p.cond) != SLV_PARSE_OK ||
+        exp_parse_measured(mu0, &t.p.mu_min) != SLV_PARSE_OK ||
+        exp_parse_measured(mu1, &t.p.mu_max) != SLV_PARSE_OK)
+      continue; /* a damaged line: read the file again */
     meta *e = cache_add(c, path);
     if (!e) break;
     t.path = e->path;
     *e = t;
     e->p.cls = exp_class_from_str(cls);
     snprintf(e->p.kind, sizeof e->p.kind, "%s", kind);
-    e->p.cond = strtod(cond, NULL);
-    e->p.mu_min = strtod(mu0, NULL);
-    e->p.mu_max = strtod(mu1, NULL);
   }
   fclose(f);
   return -1;

@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +50,14 @@ int exp_cmp_double(const void *pa, const void *pb) {
 
 /* digits, then an optional unit K, M, G or T (and "B" or "iB"): the number by
  * slv_parse_ulong, the unit here */
+slv_parse_error exp_parse_measured(const char *s, double *out) {
+  if (s && (strcmp(s, "nan") == 0 || strcmp(s, "-nan") == 0)) {
+    *out = NAN;
+    return SLV_PARSE_OK;
+  }
+  return slv_parse_double(s, SLV_PARSE_INF, out);
+}
+
 int exp_parse_bytes(const char *s, size_t *out) {
   size_t digits = 0;
   while (s && s[digits] >= '0' && s[digits] <= '9') digits++;

@@ -105,7 +105,8 @@ typedef struct mdl_read_options {
                         "--approximate" column); 0: refused */
   double chain_mass; /* with approximate: the mass of each intermediate
                         body of a joint chain, as a fraction of the body's
-                        mass (> 0, default 0.01) */
+                        mass (> 0, default 0.1: docs/models.md,
+                        "Third-party models: the representation") */
   size_t max_memory; /* the memory cap, bytes: a file whose compiled model
                         would need more (MuJoCo's model and data, lcplab's
                         records for its bodies, geoms, joints and mesh
@@ -118,7 +119,7 @@ typedef struct mdl_read_options {
  * (IO_DEFAULT_MAX_MEMORY). */
 #define MDL_DEFAULT_MAX_MEMORY ((size_t)(SIZE_MAX / 2 > 0x7fffffffu ? 0x100000000ull : SIZE_MAX))
 
-/* approximate 0, chain_mass 0.01, max_memory MDL_DEFAULT_MAX_MEMORY. */
+/* approximate 0, chain_mass 0.1, max_memory MDL_DEFAULT_MAX_MEMORY. */
 MDL_API mdl_read_options mdl_read_options_default(void);
 
 /* Reads the MJCF file at path into a new model (*out, the caller's to free

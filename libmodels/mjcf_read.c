@@ -488,7 +488,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
 mdl_read_options mdl_read_options_default(void) {
   mdl_read_options o;
   memset(&o, 0, sizeof o);
-  o.chain_mass = 0.01;
+  o.chain_mass = 0.1;
   o.max_memory = MDL_DEFAULT_MAX_MEMORY;
   return o;
 }

@@ -17,8 +17,7 @@
  * as long as the split into E and B stays the one of the answer.  A is
  * read dense or CSR (a factored A: its CSR, slv_factored_csr_new).
  */
-#include "linsys.h"
-#include "slv.h"
+#include "slv_internal.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -55,14 +54,13 @@ static double *dense_alloc(const slv_problem *p) {
   return D;
 }
 
-/* The row classes: 'K' kept, 'E' eliminated, 'B' at a bound. */
-static void classify(const slv_problem *p, const double *x, const unsigned char *keep, char *cls,
-                     int *nk, int *ne) {
+void slv_rows_classify(int n, const double *lo, const double *hi, const double *x,
+                       const unsigned char *keep, char *cls, int *nk, int *ne) {
   *nk = *ne = 0;
-  for (int i = 0; i < p->n; i++) {
+  for (int i = 0; i < n; i++) {
     if (keep[i])
       cls[i] = 'K', (*nk)++;
-    else if (x[i] > p->lo[i] && x[i] < p->hi[i])
+    else if (x[i] > lo[i] && x[i] < hi[i])
       cls[i] = 'E', (*ne)++;
     else
       cls[i] = 'B';
@@ -141,7 +139,7 @@ static int cr_alloc(const slv_problem *p, const double *x, const unsigned char *
   w->c = malloc((n + 1) * sizeof *w->c);
   w->D = w->cls && w->idx && w->c ? dense_alloc(p) : NULL;
   if (w->D) {
-    classify(p, x, keep, w->cls, &w->nk, &w->ne);
+    slv_rows_classify(p->n, p->lo, p->hi, x, keep, w->cls, &w->nk, &w->ne);
     size_t nk = (size_t)w->nk, ne = (size_t)w->ne;
     w->X = malloc((ne * (nk + 1) + 1) * sizeof *w->X);
     w->AKE = malloc((nk * ne + 1) * sizeof *w->AKE);

@@ -780,6 +780,59 @@ SLV_API slv_status slv_condense_rows(const slv_problem *p, const double *x,
                                      const unsigned char *keep, double *Ak, double *bk,
                                      int *neliminated, char *err, size_t len);
 
+/* A global problem whose rows are of every kind (joint rows with their
+ * cfm and bounds, contacts), for slv_condense_rows_global:
+ *     M v = f + J' x,     w_row = J v + w + cfm x,     H = J'.
+ * Borrowed arrays, only read. */
+typedef struct slv_global_rows {
+  int ndof, n;        /* dofs (rows of M and H), rows (columns of H) */
+  const int *Mp, *Mj; /* M: ndof x ndof CSR, both triangles, SPD */
+  const double *Mx;
+  const int *Hp, *Hj; /* H = J': ndof x n CSR */
+  const double *Hx;
+  const double *f, *w;         /* ndof, n */
+  const double *cfm, *lo, *hi; /* n each: the rows' cfm (>= 0) and bounds */
+} slv_global_rows;
+
+/* A global problem M v = H r + f, u = H' v + w (FCLIB's form), its arrays
+ * malloc'd (slv_global_form_free, or free() each). */
+typedef struct slv_global_form {
+  int ndof, n;
+  int *Mp, *Mj; /* ndof x ndof CSR, both triangles */
+  double *Mx;
+  int *Hp, *Hj; /* ndof x n CSR */
+  double *Hx;
+  double *f, *w; /* ndof, n */
+} slv_global_form;
+SLV_API void slv_global_form_free(slv_global_form *g); /* the arrays; g zeroed; NULL is fine */
+
+/* What slv_condense_rows_global did; set on every return. */
+typedef struct slv_condense_global_info {
+  int neliminated, nbound; /* rows of E and of B (as slv_condense_rows) */
+  int nsoft;               /* rows of E with cfm > 0, folded into M */
+  int nhard;               /* rows of E with cfm = 0, eliminated by a null-space basis */
+  int redundant;           /* hard rows dependent on the others (rank deficit), consistent */
+  int nblocks, block_max;  /* diagonal blocks of M_r, the largest's coordinates */
+} slv_condense_global_info;
+
+/* The global form of slv_condense_rows' problem (docs/problem.md, "Rows
+ * condensed at an answer, global form"): in's rows outside keep eliminated
+ * at the answer x (n values) with slv_condense_rows' split (E strictly
+ * inside the bounds, B at a bound, x_B held), E's soft rows (cfm > 0)
+ * folded into M' = M + J_s' C^-1 J_s, its hard rows (cfm = 0) by
+ * coordinates v = N z + v0 (N an orthonormal basis of their null space,
+ * by blocks of coupled dofs, a free block keeping z = v):
+ *     M_r = N' M' N,  H_r = N' J_K',  f_r = N'(f' - M' v0),  w_r = w_K + J_K v0,
+ * so that H_r' M_r^-1 H_r and w_r + H_r' M_r^-1 f_r are slv_condense_rows'
+ * A' and b' of the local problem A = J M^-1 J' + diag(cfm), b = w + J M^-1
+ * f.  out: n = the kept rows (in order), z's size out->ndof.  Statuses:
+ * SLV_ERR_UNSUPPORTED (hard rows dependent and inconsistent), SLV_ERR_INVALID
+ * (bad sizes or indices, a kept row with cfm != 0), SLV_ERR_NOMEM; err (may
+ * be NULL) says which; out is zeroed on failure. */
+SLV_API slv_status slv_condense_rows_global(const slv_global_rows *in, const double *x,
+                                            const unsigned char *keep, slv_global_form *out,
+                                            slv_condense_global_info *info, char *err, size_t len);
+
 /* The velocities of a global problem at an answer r (n = 3 nc values):
  * v = M^-1 (H r + f) (ndof values) and u = H' v + w (n values), M
  * factored by diagonal blocks as in slv_condense.  Statuses as there. */

@@ -126,6 +126,13 @@ struct slv_workspace {
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */
+/* The rows of a problem split at an answer x (docs/problem.md, "Rows
+ * condensed at an answer"): cls[i] 'K' when keep[i], else 'E' when
+ * lo_i < x_i < hi_i (eliminated), else 'B' (held at a bound); *nk and *ne
+ * count K and E.  condense_rows.c; condense_global.c uses the same split. */
+void slv_rows_classify(int n, const double *lo, const double *hi, const double *x,
+                       const unsigned char *keep, char *cls, int *nk, int *ne);
+
 void slv_msgf(char *msg, size_t len, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

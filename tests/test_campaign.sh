@@ -14,7 +14,8 @@
 # (timing columns aside); a truncated and an altered
 # result are named and left out with exit 3; results of mixed provenance
 # are refused (exit 3) unless --allow-mixed; bad input exits 2: --plan DIR
-# exists, a task number out of range or not a number, a folder that is not
+# exists, a task number out of range or not a number, a plan's own files with
+# a number edited (plan.info, problems.tsv, tasks.tsv), a folder that is not
 # a plan; --dump-failures and --max-memory given with --plan reach its tasks.
 #
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.  Exit: 0 all passed, 1 any failure, 77 skipped.
@@ -368,6 +369,24 @@ expect_err "task number out of range" "out of range" task "$T/j1/campaign" 999
 expect_err "task number not a number" "task number" task "$T/j1/campaign" 1x
 expect_err "task of a folder that is not a plan" "not a plan folder" task "$T" 0
 expect_err "collect of a folder that is not a plan" "not a plan folder" collect "$T"
+# a plan's own files edited by hand: their numbers are read strictly, the
+# file and the field named (atof read "abc" as 0, no time limit)
+damaged() { # NAME FILE SED-EXPR MESSAGE
+  rm -rf "$T/dm" && cp -r "$T/j1/campaign" "$T/dm" && sed -i "$3" "$T/dm/$2"
+  expect_err "$1" "$4" task "$T/dm" 0
+}
+damaged "plan.info time_limit not a number" plan.info 's/^time_limit .*/time_limit abc/' \
+  "plan.info: time_limit 'abc'"
+damaged "plan.info memory_mb negative" plan.info 's/^memory_mb .*/memory_mb -5/' \
+  "plan.info: memory_mb '-5'"
+damaged "plan.info max_memory with a tail" plan.info 's/^max_memory .*/max_memory 12x/' \
+  "plan.info: max_memory '12x'"
+damaged "problems.tsv n with a tail" problems.tsv '2s/^\(0\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t\)[0-9]*/\112x/' \
+  "problems.tsv: problem 0, n '12x'"
+damaged "problems.tsv cond_est not a number" problems.tsv '2s/^\(\([^\t]*\t\)\{9\}\)[^\t]*/\1big/' \
+  "problems.tsv: problem 0, cond_est 'big'"
+damaged "tasks.tsv problem index with a tail" tasks.tsv '2s/^\(0\t[^\t]*\t[^\t]*\t\)[0-9]*/\10x/' \
+  "tasks.tsv: task 0: not a task"
 lcp task "$T/j1/campaign" 0
 if [ "$rc" -eq 0 ] && [ ! -s "$T/out" ]; then pass "task with an intact result: not run again, exit 0"; else fail "task resume" "exit $rc"; fi
 

@@ -35,32 +35,6 @@ static void test_by_hand(void) {
   CU_ASSERT_EQUAL(ne, 1);
 }
 
-/* x (n) solving the m x m system M x = r (column-major), partial pivoting. */
-static void gauss(int m, double *M, double *r) {
-  for (int k = 0; k < m; k++) {
-    int piv = k;
-    for (int i = k + 1; i < m; i++)
-      if (fabs(M[k * m + i]) > fabs(M[k * m + piv])) piv = i;
-    for (int j = 0; j < m; j++) {
-      double t = M[j * m + k];
-      M[j * m + k] = M[j * m + piv];
-      M[j * m + piv] = t;
-    }
-    double t = r[k];
-    r[k] = r[piv];
-    r[piv] = t;
-    for (int i = k + 1; i < m; i++) {
-      double f = M[k * m + i] / M[k * m + k];
-      for (int j = k; j < m; j++) M[j * m + i] -= f * M[j * m + k];
-      r[i] -= f * r[k];
-    }
-  }
-  for (int k = m - 1; k >= 0; k--) {
-    for (int j = k + 1; j < m; j++) r[k] -= M[j * m + k] * r[j];
-    r[k] /= M[k * m + k];
-  }
-}
-
 enum { N = 7 };
 
 /* A = L L' + I with L's entries from a fixed sequence: SPD. */
@@ -87,7 +61,7 @@ static void w_kept(const double *A, const double *b, const double *xK, const dou
     r[a] = -(b[a] + A[4 * N + a] * xB[0] + A[5 * N + a] * xK[0] + A[6 * N + a] * xK[1]);
     for (int c = 0; c < 4; c++) M[c * 4 + a] = A[c * N + a];
   }
-  gauss(4, M, r);
+  tst_gauss(4, M, r);
   for (int i = 5; i < 7; i++) {
     double w = b[i] + A[4 * N + i] * xB[0] + A[5 * N + i] * xK[0] + A[6 * N + i] * xK[1];
     for (int c = 0; c < 4; c++) w += A[c * N + i] * r[c];

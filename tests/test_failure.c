@@ -216,22 +216,34 @@ static void test_lemke_pyramid3(void) {
   pyramid_case("layers=3", DYN_INT_SYMPLECTIC_EULER, steps_of(150, 40), 0);
 }
 
+/* apgd's budget stops on the pendulum's ill-conditioned joint rows let the
+ * energy grow without bound (|dE| passed 1e3 J at step 112 with no failed
+ * step before the energy rule): the rule (world_failure.c, docs/dynamics.md,
+ * "The energy rule") fails the step whose impulses would put the run's
+ * energy more than its scale S = |E0| (one body: D = 0) above what its
+ * sources gave it.  Keep stops there; fallback carries those steps, the
+ * steps counted, and the gain stays within a few S (the fallback's own
+ * impulses are applied unjudged: 6.9 S at most here). */
 static void test_apgd_pendulum(void) {
   run_out o, f;
-  long K = steps_of(1200, 300); /* |dE| passes 1e3 J at step 112 */
+  long K = steps_of(1200, 300);
   dyn_world *w =
       run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_KEEP, K, &o);
-  CU_ASSERT_EQUAL(o.err, DYN_OK);
-  CU_ASSERT_EQUAL(o.failed, 0); /* a budget stop is not a failed step */
-  CU_ASSERT(o.dE_max > 1e3);    /* apgd's own iterates at 50 iterations */
+  double S = fabs(o.E0);
+  CU_ASSERT_EQUAL(o.err, DYN_ERR_NUMERIC); /* keep: the rule's step ends the run */
+  CU_ASSERT(o.steps < K);
+  CU_ASSERT(o.gain <= S); /* the steps before it were applied */
   dyn_world_free(w);
   w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K, &f);
   CU_ASSERT_EQUAL(f.err, DYN_OK);
-  CU_ASSERT_EQUAL(f.failed, 0); /* the same rule as pgs's: no step carried */
-  CU_ASSERT_EQUAL(f.steps, o.steps);
-  CU_ASSERT(f.dE_max == o.dE_max && f.gain == o.gain); /* keep's run, bit for bit */
-  printf("\n  apgd pendulum, fallback as keep: %ld of %ld steps failed, |dE| reaches %.3g J",
-         f.failed, K, f.dE_max);
+  CU_ASSERT_EQUAL(f.steps, K);
+  CU_ASSERT(f.failed > 0);       /* reported, not silent */
+  CU_ASSERT(f.gain <= 10.0 * S); /* bounded (the fallback's own steps are not judged):
+                                     before the rule |dE| passed 1e3 J = 100 S */
+  CU_ASSERT(f.failed < K / 2);   /* apgd's own steps applied elsewhere */
+  printf("\n  apgd pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld of %ld steps "
+         "failed, gain <= %.3g J, |dE| <= %.3g J (S = %.3g J)",
+         o.steps + 1, o.gain, f.failed, K, f.gain, f.dE_max, S);
   dyn_world_free(w);
 }
 

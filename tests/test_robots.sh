@@ -20,7 +20,10 @@
 #     end, no failed step, kinetic energy at the end < 1 J, from 430 J of
 #     potential energy; humanoid100.xml (cylinders, ellipsoids) likewise
 #     loses > 90% of its energy; humanoid's problems export (lcplab's format;
-#     Siconos' formats hold no joint rows);
+#     Siconos' formats hold no joint rows); with --condense-joints --global
+#     (FCLIB and Siconos .dat), lcplab solves the global file (at most 27
+#     coordinates: one fewer for each limit that pushes) and the local one
+#     to the same impulses (1e-6 of the largest);
 #   - bad input, exit 2, one line naming the file and the element: not
 #     MJCF/URDF, a missing mesh, a zero mass, a joint axis of length 0, a
 #     model over the memory cap (--max-memory 1M: MuJoCo's default stack
@@ -142,6 +145,28 @@ if [ -f "$SAMPLES/humanoid/humanoid.xml" ]; then
   else
     fail "humanoid.xml: export" "exit $rc, $n files: $(cat "$T/err")"
   fi
+  # the contact problem with the joint rows condensed, local and global
+  # (docs/models.md, "Joint rows condensed"): lcplab's answers of the two
+  # files agree (nsgs from zero on the same W and q up to rounding), the
+  # global file holds the humanoid's 27 joint-space coordinates
+  for fmt in hdf5 dat; do
+    lcp export --model "$H" --approximate --steps 240 --every 240 --max-iter 300 --solver nsgs \
+      --friction cone --format "$fmt" --condense-joints --global --out "$T/cg$fmt"
+    b=$T/cg$fmt/humanoid_step000240
+    lcp solve "$b.$fmt" --solver nsgs --tol 1e-10 --max-iter 100000 --solution "$b.lsol"
+    lrc=$rc ln=$(jnum n)
+    lcp solve "$b.global.$fmt" --solver nsgs --tol 1e-10 --max-iter 100000 --solution "$b.gsol"
+    # ndof: the humanoid's 27 joint-space coordinates less one for each limit
+    # that pushes at that step (an eliminated hard row); at least the free root's 6
+    nd=$(jnum ndof)
+    if [ "$lrc" -eq 0 ] && [ "$rc" -eq 0 ] && [ "${ln:-0}" -gt 0 ] && awk_true "$nd >= 6 && $nd <= 27" &&
+      paste "$b.lsol" "$b.gsol" | awk -v n="$ln" '{ d = $1 - $2; d = d < 0 ? -d : d; a = $1 < 0 ? -$1 : $1
+          if (d > dm) dm = d; if (a > am) am = a } END { exit !(NR == n && dm <= 1e-6 * am) }'; then
+      pass "humanoid.xml --condense-joints --global ($fmt): ndof $nd of 27, the same $ln contact rows' impulses as the local file"
+    else
+      fail "humanoid.xml --condense-joints --global ($fmt)" "exit $lrc/$rc, ndof $(jnum ndof): $(paste "$b.lsol" "$b.gsol" | head -3) $(cat "$T/err")"
+    fi
+  done
 else
   echo "SKIP: $SAMPLES/humanoid/humanoid.xml absent (libmujoco-samples)"
 fi

@@ -105,8 +105,9 @@ if [ -f "$H" ]; then
   csv=$T/hum/hum.csv
   a=$(col "$csv" pgs energy_start)
   b=$(col "$csv" mujoco energy_start)
+  # within 10 %: the chain bodies (10 % of their body's mass) add 6.5 % (docs/models.md)
   if [ "$rc" -eq 0 ] && [ "$(col "$csv" pgs status)" = ok ] &&
-    [ "$(col "$csv" mujoco status)" = ok ] && awk_true "($a - $b)^2 < 1e-4 * $b^2" &&
+    [ "$(col "$csv" mujoco status)" = ok ] && awk_true "($a - $b)^2 < 1e-2 * $b^2" &&
     [ "$(col "$csv" pgs scene)" = hum ] &&
     [ "$(col "$csv" pgs params)" = "model=humanoid.xml approximate=yes" ]; then
     pass "humanoid.xml approximate=yes: both run, start energy $a / $b J"

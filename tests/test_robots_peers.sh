@@ -11,9 +11,22 @@
 #   - the peer reads each file (its nc = n / 3, finite) and judges the
 #     impulses the world applied;
 #   - lcplab solves each condensed problem to 1e-10 (nsgs) and the peer's
-#     res_rel_q of that answer is lcplab's own err_siconos (the same
-#     measure, ||F_nat||_2 / ||q||_2) to 1e-6 of it, and below 1e-8;
+#     err_own of that answer (Siconos' own error, fc3d_compute_error) is
+#     lcplab's err_siconos (its computation of the same measure) to 1e-5 of
+#     it (the peer prints 7 digits), and below 1e-8 (res_rel_q, ||F||_2 / max(1, ||q||_2), differs
+#     from it where ||q|| is not the problem's largest norm);
 #   - the FCLIB file's title says the joint rows were condensed.
+# The global form (--condense-joints --global; dyn_world_global_condensed_new),
+# humanoid (240 steps, every 60th) and humanoid100 (240 steps, every
+# 120th), read by build/experiments/peers/gfc3d/peer_gfc3d --check-r:
+#   - the peer reads each global file (nc = n / 3) and its res_rel_1q of
+#     the impulses the world applied is peer_fc3d's of the same impulses
+#     on the local file (its W and q are the local ones) to 1e-6 (+1e-13:
+#     the two condensations' rounding, relative to ||q||);
+#   - lcplab solves the global file (nsgs, tol 1e-10) and the peer's
+#     res_rel_1q of that answer is lcplab's res_rel_1q (the same measure,
+#     Acary et al. 2018's) to 1e-6 (+1e-13), and below 1e-8;
+#   - the global file's title says v holds null-space coordinates.
 # Skipped (77) where the peers are not built (experiments/build_peers.sh
 # into build/experiments/peers) or libmujoco-samples is absent.
 TST_NAME=test_robots_peers
@@ -21,9 +34,11 @@ TST_NAME=test_robots_peers
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
 
 PEER=${LCPLAB_BUILDDIR:-.}/experiments/peers/fc3d/peer_fc3d
+GPEER=${LCPLAB_BUILDDIR:-.}/experiments/peers/gfc3d/peer_gfc3d
 H=/usr/share/mujoco/model/humanoid/humanoid.xml
-if [ ! -x "$PEER" ] || [ ! -f "$H" ]; then
-  echo "SKIP: $PEER not built (experiments/build_peers.sh) or $H absent"
+H100=/usr/share/mujoco/model/humanoid100/humanoid100.xml
+if [ ! -x "$PEER" ] || [ ! -x "$GPEER" ] || [ ! -f "$H" ] || [ ! -f "$H100" ]; then
+  echo "SKIP: $PEER or $GPEER not built (experiments/build_peers.sh) or $H, $H100 absent"
   echo "0 passed, 0 failed"
   exit 77
 fi
@@ -57,13 +72,61 @@ for fmt in dat hdf5; do
     lcp solve "$f" --solver nsgs --tol 1e-10 --max-iter 100000 --solution "$b.sol"
     ours=$(jnum err_siconos "$T/out")
     "$PEER" --check-r "$b.sol" "$f" >"$T/judge" 2>"$T/err"
-    theirs=$(jnum res_rel_q "$T/judge")
-    if [ "$rc" -eq 0 ] && awk_true "$theirs < 1e-8 && ($theirs - $ours)^2 <= 1e-12 * $ours^2"; then
+    # err_siconos is Siconos' own error (fc3d_compute_error): the peer's err_own
+    theirs=$(jnum err_own "$T/judge")
+    if [ "$rc" -eq 0 ] && awk_true "$theirs < 1e-8 && ($theirs - $ours)^2 <= 1e-10 * $ours^2"; then
       pass "$(basename "$f"): lcplab's answer judged by the peer as by lcplab ($theirs / $ours)"
     else
       fail "$(basename "$f"): the peer's judgement" "exit $rc, peer $theirs, lcplab $ours: $(cat "$T/err")"
     fi
   done
+done
+# the global form, condensed: judged by peer_gfc3d as the local file by peer_fc3d
+close_to() { awk_true "$1 < 1e-8 && ($1 - $2)^2 <= (1e-6 * $2 + 1e-13)^2"; }
+for m in "$H:60" "$H100:120"; do
+  model=${m%:*}
+  name=$(basename "$model" .xml)
+  D=$T/g_$name
+  lcp export --model "$model" --approximate --steps 240 --every "${m##*:}" --max-iter 300 \
+    --solver nsgs --friction cone --format hdf5 --condense-joints --global --out "$D"
+  ng=$(ls "$D" 2>/dev/null | grep -c "\.global\.hdf5\$")
+  if [ "$rc" -eq 0 ] && [ "$ng" -ge 1 ] && [ "$ng" = "$(jnum written "$T/out")" ]; then
+    pass "$name --condense-joints --global: $ng global files written"
+  else
+    fail "$name --condense-joints --global" "exit $rc, $ng files: $(cat "$T/err")"
+    continue
+  fi
+  for g in "$D"/*.global.hdf5; do
+    b=${g%.global.hdf5}
+    "$GPEER" --check-r "$b.x" "$g" >"$T/gjudge" 2>"$T/err"
+    prc=$?
+    "$PEER" --check-r "$b.x" "$b.hdf5" >"$T/judge" 2>>"$T/err"
+    # both peers' res_nat_abs: ||F_nat||_2 of the same contact impulses on the
+    # same W and q (their relative measures divide by different norms:
+    # peer_fc3d's res_rel_q by max(1, ||q||), peer_gfc3d's res_rel_1q by 1 + ||q||)
+    theirs=$(jnum res_nat_abs "$T/gjudge")
+    loc=$(jnum res_nat_abs "$T/judge")
+    if [ "$prc" -eq 0 ] && [ "$(jnum nc "$T/gjudge")" = "$(jnum nc "$T/judge")" ] &&
+      awk_true "($theirs - $loc)^2 <= (1e-6 * $loc + 1e-13)^2"; then
+      pass "peer_gfc3d judges $(basename "$g") (nc $(jnum nc "$T/gjudge"), ndof $(jnum ndof "$T/gjudge")) as peer_fc3d the local file: res_nat_abs $theirs / $loc"
+    else
+      fail "peer_gfc3d on $(basename "$g")" "exit $prc, res_nat_abs $theirs vs $loc: $(cat "$T/gjudge" "$T/err")"
+    fi
+    lcp solve "$g" --solver nsgs --tol 1e-10 --max-iter 20000 --solution "$b.gsol"
+    ours=$(jnum res_rel_1q "$T/out")
+    "$GPEER" --check-r "$b.gsol" "$g" >"$T/gjudge" 2>"$T/err"
+    theirs=$(jnum res_rel_1q "$T/gjudge")
+    if [ "$rc" -le 3 ] && close_to "$theirs" "$ours"; then
+      pass "$(basename "$g"): lcplab's answer judged by peer_gfc3d as by lcplab ($theirs / $ours)"
+    else
+      fail "$(basename "$g"): peer_gfc3d's judgement" "exit $rc, peer $theirs, lcplab $ours: $(cat "$T/err")"
+    fi
+  done
+  if grep -q "null-space coordinates" "$D"/*.global.hdf5; then
+    pass "$name: the global files' title says v holds null-space coordinates"
+  else
+    fail "$name: global title" "no 'null-space coordinates' in the files"
+  fi
 done
 if grep -q "joint rows condensed at the step's answer" "$T/hdf5"/*.hdf5; then
   pass "the FCLIB file's title says the joint rows were condensed"

@@ -130,3 +130,28 @@ void tst_csr_as_dense(const slv_solver *s, const slv_options *o) {
   CU_ASSERT(memcmp(xc, xd, sizeof xc) == 0);
   CU_ASSERT_EQUAL(rc.pivots, rd.pivots);
 }
+
+void tst_gauss(int m, double *M, double *r) {
+  for (int k = 0; k < m; k++) {
+    int piv = k;
+    for (int i = k + 1; i < m; i++)
+      if (fabs(M[k * m + i]) > fabs(M[k * m + piv])) piv = i;
+    for (int j = 0; j < m; j++) {
+      double t = M[j * m + k];
+      M[j * m + k] = M[j * m + piv];
+      M[j * m + piv] = t;
+    }
+    double t = r[k];
+    r[k] = r[piv];
+    r[piv] = t;
+    for (int i = k + 1; i < m; i++) {
+      double f = M[k * m + i] / M[k * m + k];
+      for (int j = k; j < m; j++) M[j * m + i] -= f * M[j * m + k];
+      r[i] -= f * r[k];
+    }
+  }
+  for (int k = m - 1; k >= 0; k--) {
+    for (int j = k + 1; j < m; j++) r[k] -= M[j * m + k] * r[j];
+    r[k] /= M[k * m + k];
+  }
+}

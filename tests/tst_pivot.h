@@ -31,6 +31,11 @@ int tst_stack_copies(int n);
 void tst_stack(const slv_problem *f, int K, double *A, double *b, double *lo, double *hi);
 
 /* The dense problem (A, b, lo, hi) of n rows, leading dimension lda. */
+/* r := the solution of the m x m system M x = r (M column-major,
+ * destroyed), Gaussian elimination with partial pivoting: the tests' own
+ * reference, independent of libsolvers' factorizations. */
+void tst_gauss(int m, double *M, double *r);
+
 slv_problem tst_dense(int n, const double *A, int lda, const double *b, const double *lo,
                       const double *hi);
 
