@@ -17,7 +17,10 @@
  * A x + b), a banded system of 6 unknowns per level; then x is projected
  * back onto its bounds.  Contacts within one level, bodies no contact
  * path joins to a static body, and bodies with joint rows (as upper
- * bodies) are left to the sweeps.
+ * bodies) are left to the sweeps.  The mass part of P^T A P is formed
+ * from one 6x6 sum of p p^T per body and side (wrench_of: a contact row's
+ * J on either body is its p moved to the body's centre), so a contact
+ * costs one such sum, not a 6x6 product per row and body.
  */
 #include "dyn_assemble_internal.h"
 #include "world_internal.h"
@@ -29,7 +32,8 @@
 
 #define COARSE_KD 11 /* the coarse matrix's half bandwidth: 6 unknowns, next level's 6 */
 
-/* The contacts' adjacency (ptr, adj: contacts of each body) and each
+/* The contacts' adjacency (ptr, adj: the other body of each contact of
+ * each body) and each
  * body's level: 0 static, l >= 1 its contact distance from one, INT_MAX
  * none.  Returns the highest level. */
 static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
@@ -42,8 +46,9 @@ static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
   for (int i = 0; i < nb; i++) ptr[i + 1] += ptr[i];
   for (int i = 0; i < nb; i++) q[i] = ptr[i];
   for (int k = 0; k < nc; k++) {
-    adj[q[in->con[k].a]++] = k;
-    adj[q[in->con[k].b]++] = k;
+    int a = in->con[k].a, b = in->con[k].b;
+    adj[q[a]++] = b;
+    adj[q[b]++] = a;
   }
   int head = 0, tail = 0, top = 0;
   for (int i = 0; i < nb; i++) {
@@ -54,14 +59,14 @@ static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
     int i = q[head++];
     if (lev[i] > top) top = lev[i];
     for (int p = ptr[i]; p < ptr[i + 1]; p++) {
-      const dyn_contact *k = &in->con[adj[p]];
-      int o = k->a == i ? k->b : k->a;
-      if (lev[o] == INT_MAX && !in->bodies[o].is_static) {
+      int o = adj[p]; /* a static body has level 0 */
+      if (lev[o] == INT_MAX) {
         lev[o] = lev[i] + 1;
         q[tail++] = o;
       }
     }
   }
+  c->nlev = top;
   return top;
 }
 
@@ -115,91 +120,134 @@ static void prolongation_row(const double *J, dyn_v3 d, double *p) {
   p[3] = t.x + J[3], p[4] = t.y + J[4], p[5] = t.z + J[5];
 }
 
-/* K += J^T p^T: a body's wrench from a unit y, by one row. */
-static void outer_add(double *restrict K, const double *restrict J, const double *restrict p) {
-  for (int a = 0; a < 6; a++) {
-    double ja = J[a];
-    for (int j = 0; j < 6; j++) K[6 * a + j] += ja * p[j];
-  }
+/* S_up += S_k and S_lo += S_k (the lower triangles), S_k = sum over the
+ * three rows of p p^T (a row that is not active has p = 0): one sum per
+ * entry, added to both bodies' S (S_lo is scratch for a static body). */
+static void add_outer(double *restrict S_up, double *restrict S_lo, const double (*p)[6]) {
+  for (int a = 0; a < 6; a++)
+    for (int j = 0; j <= a; j++) {
+      double v = p[0][a] * p[0][j] + p[1][a] * p[1][j] + p[2][a] * p[2][j];
+      S_up[6 * a + j] += v;
+      S_lo[6 * a + j] += v;
+    }
 }
 
-/* The rows of interface contact k: P's rows (zero for an inactive row),
- * g -= P^T w, the cfm part of P^T A P, and K of its two bodies. */
+/* The rows of interface contact k (friction box: 3 rows; none: 1): P's
+ * rows (zero for an inactive row), g -= P^T w, the cfm part of P^T A P,
+ * and S_k = sum of p p^T over its rows added to its upper body's S (as
+ * upper) and its lower body's (as lower). */
 static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const double *x,
                              const double *w, int k) {
   int ifc = c->iface.p[k], up = upper_body(c, &in->con[k]), ldab = COARSE_KD + 1;
   const double *m = c->ctr.p + 4 * (ifc + 1);
   dyn_v3 d =
       dyn_v3_make(in->bodies[up].r.x - m[0], in->bodies[up].r.y - m[1], in->bodies[up].r.z - m[2]);
-  double *g = c->g.p + 6 * ifc;
+  double *g = c->g.p + 6 * ifc, pa[3][6] = { { 0 } }, scratch[36];
+  int i0 = in->njrows + k * in->rpc, na = 0;
   for (int r = 0; r < in->rpc; r++) {
-    int i = in->njrows + k * in->rpc + r;
+    int i = i0 + r;
     const dyn_rows *R = &in->rows[i];
     double *p = c->P.p + 6 * (size_t)i;
     if (!row_active(R, x, i)) {
       memset(p, 0, 6 * sizeof *p);
       continue;
     }
+    na++;
     prolongation_row(R->J[R->body[0] == up ? 0 : 1], d, p);
+    memcpy(pa[r], p, sizeof pa[r]);
     for (int a = 0; a < 6; a++) g[a] -= p[a] * w[i];
     if (R->cfm != 0)
       for (int a = 0; a < 6; a++)
         for (int j = 0; j <= a; j++)
           c->ab.p[(a - j) + ldab * (6 * ifc + j)] += R->cfm * p[a] * p[j];
-    for (int s = 0; s < 2; s++) {
-      int b = R->body[s];
-      if (b < 0 || in->bodies[b].is_static) continue;
-      outer_add(c->K.p + 72 * (size_t)b + 36 * (c->lev.p[b] == ifc + 1 ? 0 : 1), R->J[s], p);
-    }
   }
+  if (na == 0) return;
+  const dyn_contact *ck = &in->con[k];
+  int lo = ck->a == up ? ck->b : ck->a;
+  double *S_lo = c->S.p + 72 * (size_t)lo + 36;
+  if (in->bodies[lo].is_static) S_lo = memset(scratch, 0, sizeof scratch);
+  add_outer(c->S.p + 72 * (size_t)up, S_lo, (const double(*)[6])pa);
 }
 
-/* P, g = -P^T w, the cfm part of P^T A P and K (per body, two 6x6: as
- * the upper body of its level's interface, as the lower of the next;
- * K[6 a + j] the body's wrench a from a unit y_j), all from scratch. */
+/* P, g = -P^T w, the cfm part of P^T A P and S (per body, two 6x6: as
+ * the upper body of its level's interface, as the lower of the next), all
+ * from scratch. */
 static void restriction(dyn_coarse *c, const dyn_coarse_in *in, const double *x, const double *w,
                         int nC) {
-  memset(c->K.p, 0, 72 * (size_t)in->nb * sizeof *c->K.p);
+  memset(c->S.p, 0, 72 * (size_t)in->nb * sizeof *c->S.p);
   memset(c->ab.p, 0, (size_t)(COARSE_KD + 1) * nC * sizeof *c->ab.p);
   memset(c->g.p, 0, (size_t)nC * sizeof *c->g.p);
   for (int k = 0; k < in->nc; k++)
     if (c->iface.p[k] >= 0) restrict_contact(c, in, x, w, k);
 }
 
-/* MK = M^-1 K for one body (Minv: m^-1, then the world I^-1 row-major). */
-static void minv_times(const double *Minv, const double *K, double *MK) {
+/* K = sign T(e) S for one body, from S's lower triangle, by columns:
+ * K[6 j + a] the body's wrench a from a unit y_j.  A contact row's
+ * Jacobian on either body is its direction n at the contact point c,
+ * (n, (c - r) x n) up to its sign (libdynamics/contact.c), and its P row
+ * is (n, (c - m) x n) on the upper body's sign, so J_r = T(r - m) p_r on
+ * the upper body and -T(r - m) p_r on the lower, with T(e) = [I 0; -[e]x
+ * I]: K = sum J_r p_r^T = +-T(r - m) S.  e = r - m, the body's centre
+ * from its aggregate's. */
+static void wrench_of(const double *S, dyn_v3 e, double sign, double *K) {
+  for (int a = 0; a < 6; a++)
+    for (int j = 0; j <= a; j++) K[6 * j + a] = K[6 * a + j] = sign * S[6 * a + j];
   for (int j = 0; j < 6; j++) {
-    for (int a = 0; a < 3; a++) MK[6 * a + j] = Minv[0] * K[6 * a + j];
-    for (int a = 0; a < 3; a++)
-      MK[6 * (3 + a) + j] =
-          Minv[1 + 3 * a] * K[18 + j] + Minv[2 + 3 * a] * K[24 + j] + Minv[3 + 3 * a] * K[30 + j];
+    double *k = K + 6 * j;
+    dyn_v3 t = dyn_v3_cross(e, dyn_v3_make(k[0], k[1], k[2]));
+    k[3] -= t.x, k[4] -= t.y, k[5] -= t.z;
   }
 }
 
-/* The mass part of P^T A P: sum over bodies of K_s^T M^-1 K_t, into the
- * lower band (ab[(i - j) + ldab j] = A(i, j), i >= j). */
-static void coarse_matrix(dyn_coarse *c, const dyn_coarse_in *in, int top) {
+/* MK = M^-1 K for one body, by columns (Minv: m^-1, then the world I^-1
+ * row-major). */
+static void minv_times(const double *Minv, const double *K, double *MK) {
+  for (int j = 0; j < 6; j++) {
+    const double *k = K + 6 * j;
+    double *o = MK + 6 * j;
+    o[0] = Minv[0] * k[0], o[1] = Minv[0] * k[1], o[2] = Minv[0] * k[2];
+    for (int a = 0; a < 3; a++)
+      o[3 + a] = Minv[1 + 3 * a] * k[3] + Minv[2 + 3 * a] * k[4] + Minv[3 + 3 * a] * k[5];
+  }
+}
+
+/* ab's block (I1, I2), I1 >= I2, += K1^T MK2 (6x6, both by columns; of a
+ * diagonal block its lower triangle): ab[(i - j) + ldab j] = A(i, j),
+ * i >= j. */
+static void add_block(double *ab, int I1, int I2, const double *K1, const double *MK2) {
   int ldab = COARSE_KD + 1;
+  for (int j = 0; j < 6; j++) {
+    double *col = ab + ldab * (6 * (size_t)I2 + j) + 6 * (I1 - I2) - j;
+    const double *m = MK2 + 6 * j;
+    for (int a = I1 == I2 ? j : 0; a < 6; a++) {
+      const double *k = K1 + 6 * a;
+      col[a] +=
+          ((k[0] * m[0] + k[1] * m[1]) + (k[2] * m[2] + k[3] * m[3])) + (k[4] * m[4] + k[5] * m[5]);
+    }
+  }
+}
+
+/* The mass part of P^T A P: sum over bodies of K_s^T M^-1 K_t.  A body of
+ * level l has K_0 towards y_l (unknown l - 1, as the upper body of its
+ * interface) and, below the top, K_1 towards y_(l+1) (unknown l): the
+ * blocks (l-1, l-1), (l, l) and (l, l-1). */
+static void coarse_matrix(dyn_coarse *c, const dyn_coarse_in *in, int top) {
   for (int b = 0; b < in->nb; b++) {
     int l = c->lev.p[b];
     if (in->bodies[b].is_static || l == INT_MAX) continue;
-    const double *Minv = in->vf->Minv + 10 * (size_t)b;
-    double MK[2][36];
-    for (int s = 0; s < 2; s++) minv_times(Minv, c->K.p + 72 * (size_t)b + 36 * s, MK[s]);
-    for (int s = 0; s < 2; s++)
-      for (int t = 0; t < 2; t++) {
-        int I1 = s == 0 ? l - 1 : l, I2 = t == 0 ? l - 1 : l;
-        if (I1 >= top || I2 >= top) continue;
-        const double *K1 = c->K.p + 72 * (size_t)b + 36 * s;
-        for (int a = 0; a < 6; a++)
-          for (int j = 0; j < 6; j++) {
-            int gi = 6 * I1 + a, gj = 6 * I2 + j;
-            if (gi < gj) continue;
-            double v = 0;
-            for (int q = 0; q < 6; q++) v += K1[6 * q + a] * MK[t][6 * q + j];
-            c->ab.p[(gi - gj) + ldab * gj] += v;
-          }
-      }
+    const double *Minv = in->vf->Minv + 10 * (size_t)b, *S = c->S.p + 72 * (size_t)b;
+    const double *m0 = c->ctr.p + 4 * l;
+    double K[2][36], MK[2][36];
+    dyn_v3 r = in->bodies[b].r;
+    wrench_of(S, dyn_v3_make(r.x - m0[0], r.y - m0[1], r.z - m0[2]), 1.0, K[0]);
+    minv_times(Minv, K[0], MK[0]);
+    add_block(c->ab.p, l - 1, l - 1, K[0], MK[0]);
+    if (l >= top) continue;
+    const double *m1 = c->ctr.p + 4 * (l + 1);
+    wrench_of(S + 36, dyn_v3_make(r.x - m1[0], r.y - m1[1], r.z - m1[2]), -1.0, K[1]);
+    minv_times(Minv, K[1], MK[1]);
+    add_block(c->ab.p, l, l, K[1], MK[1]);
+    add_block(c->ab.p, l, l - 1, K[1], MK[0]);
   }
 }
 
@@ -232,22 +280,37 @@ static dyn_err reserve(dyn_coarse *c, const dyn_coarse_in *in, long *grows) {
       dyn_buf_reserve(&c->adj, 2 * nc, grows) || dyn_buf_reserve(&c->queue, nb, grows) ||
       dyn_buf_reserve(&c->movable, nb, grows) || dyn_buf_reserve(&c->iface, nc, grows) ||
       dyn_buf_reserve(&c->P, 6 * (size_t)in->nrows, grows) ||
-      dyn_buf_reserve(&c->K, 72 * nb, grows) || dyn_buf_reserve(&c->ctr, 4 * nb + 4, grows) ||
+      dyn_buf_reserve(&c->S, 72 * nb, grows) || dyn_buf_reserve(&c->ctr, 4 * nb + 4, grows) ||
       dyn_buf_reserve(&c->ab, (COARSE_KD + 1) * 6 * nb, grows) ||
       dyn_buf_reserve(&c->g, 6 * nb, grows))
     return DYN_ERR_NOMEM;
   return DYN_OK;
 }
 
-dyn_err dyn_coarse_prepare(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows) {
+dyn_err dyn_coarse_levels(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows) {
   *levels = c->top = 0;
   if (in->nc == 0 || (in->friction != DYN_FRICTION_BOX && in->friction != DYN_FRICTION_NONE))
     return DYN_OK;
   if (reserve(c, in, grows) != DYN_OK) return DYN_ERR_NOMEM;
-  c->top = body_levels(c, in);
-  if (c->top > 0) interfaces(c, in, c->top);
-  *levels = c->top;
+  *levels = body_levels(c, in);
   return DYN_OK;
+}
+
+/* The gate: levels more than 3/4 of the sweeps (docs/dynamics.md, "Coarse
+ * correction", "The gate": as measured at 50 sweeps, the pyramid stands
+ * uncorrected to 40 layers and not from 45). */
+int dyn_coarse_deep(int levels, int max_iter) {
+  return (long)levels * DYN_COARSE_DEPTH_DEN > (long)max_iter * DYN_COARSE_DEPTH_NUM;
+}
+
+void dyn_coarse_interfaces(dyn_coarse *c, const dyn_coarse_in *in) {
+  c->top = c->nlev;
+  if (c->top > 0) interfaces(c, in, c->top);
+}
+
+int dyn_coarse_pause(void *ctx, double *x, const double *w) {
+  const dyn_coarse_pause_ctx *p = ctx;
+  return dyn_coarse_correct(p->c, p->in, x, w);
 }
 
 int dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w) {
@@ -281,7 +344,7 @@ void dyn_coarse_free(dyn_coarse *c) {
   dyn_buf_free(&c->movable);
   dyn_buf_free(&c->iface);
   dyn_buf_free(&c->P);
-  dyn_buf_free(&c->K);
+  dyn_buf_free(&c->S);
   dyn_buf_free(&c->ctr);
   dyn_buf_free(&c->ab);
   dyn_buf_free(&c->g);

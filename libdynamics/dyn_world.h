@@ -168,8 +168,8 @@ typedef struct dyn_world_settings {
                              friction box or none: the max_iter sweeps split into
                              coarse_corrections + 1 rounds with a level coarse correction of
                              the impulses between rounds, on steps whose contact levels are
-                             more than a round's sweeps (docs/dynamics.md, "Coarse
-                             correction"); 0 = off, in [0, 64]; default 0 */
+                             more than 3/4 of max_iter (docs/dynamics.md, "Coarse
+                             correction"); 0 = off, in [0, 64]; default 2 */
 } dyn_world_settings;
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);

@@ -78,9 +78,10 @@ dyn_world_settings dyn_world_settings_default(void) {
   s.on_failure = DYN_ON_FAILURE_FALLBACK;
   s.fallback_solver[0] = '\0';
   s.fallback_max_iter = 200;
-  /* Two corrections keep the 50-layer pyramid standing at 50 sweeps
-   * (docs/dynamics.md, "Coarse correction"). */
-  s.coarse_corrections = 0; /* off: docs/dynamics.md, "Coarse correction", why */
+  /* Two corrections keep the 50-layer pyramid standing at 50 sweeps; a
+   * shallower stack than 3/4 of the sweeps is left alone (docs/dynamics.md,
+   * "Coarse correction", "The gate"). */
+  s.coarse_corrections = 2;
   return s;
 }
 

@@ -202,9 +202,10 @@ typedef struct dyn_coarse {
   dyn_buf_int lev, ptr, adj, queue; /* body levels; the contacts of each body */
   dyn_buf_int movable, iface;       /* per body; per contact: its interface or -1 */
   dyn_buf_double P;                 /* 6 per row: the prolongation */
-  dyn_buf_double K;                 /* 72 per body: J P, as upper and as lower body */
+  dyn_buf_double S;                 /* 72 per body: sum p p^T, as upper and as lower body */
   dyn_buf_double ctr;               /* 4 per level: the aggregate's centre, count */
   dyn_buf_double ab, g;             /* the banded coarse matrix; its right side, then y */
+  int nlev;                         /* the highest level dyn_coarse_levels found */
   int top;                          /* the prepared highest level (0: nothing to correct) */
 } dyn_coarse;
 
@@ -220,16 +221,32 @@ typedef struct dyn_coarse_in {
   const dyn_velocity_form *vf; /* the assembly's M^-1 */
 } dyn_coarse_in;
 
-/* The step's levels and interfaces (the bodies' contact distance from a
- * static body), for the corrections of this step: *levels the highest
- * level, 0 when there is nothing to correct (no contacts, friction other
- * than box or none, no body resting on a static one).  Errors:
- * DYN_ERR_NOMEM. */
-dyn_err dyn_coarse_prepare(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows);
+/* The step's levels (the bodies' contact distance from a static body):
+ * *levels the highest, 0 when there is nothing to correct (no contacts,
+ * friction other than box or none, no body resting on a static one).
+ * Nothing is prepared for a correction yet (dyn_coarse_interfaces).
+ * Errors: DYN_ERR_NOMEM. */
+dyn_err dyn_coarse_levels(dyn_coarse *c, const dyn_coarse_in *in, int *levels, long *grows);
+/* The gate (docs/dynamics.md, "Coarse correction"): 1 iff a stack of
+ * levels contact levels is deep for max_iter sweeps, levels > NUM/DEN of
+ * max_iter. */
+#define DYN_COARSE_DEPTH_NUM 3
+#define DYN_COARSE_DEPTH_DEN 4
+int dyn_coarse_deep(int levels, int max_iter);
+/* The interfaces of the levels dyn_coarse_levels found, for the
+ * corrections of this step. */
+void dyn_coarse_interfaces(dyn_coarse *c, const dyn_coarse_in *in);
 /* One coarse correction of x, whose w = A x + b is given, on the prepared
  * levels: 1 when x changed; 0 and x untouched when there is nothing to
  * correct or the coarse system is singular or gives non-finite values. */
 int dyn_coarse_correct(dyn_coarse *c, const dyn_coarse_in *in, double *x, const double *w);
+/* dyn_coarse_correct as a pause of slv_solve_paused (ctx: a
+ * dyn_coarse_pause_ctx). */
+typedef struct dyn_coarse_pause_ctx {
+  dyn_coarse *c;
+  const dyn_coarse_in *in;
+} dyn_coarse_pause_ctx;
+int dyn_coarse_pause(void *ctx, double *x, const double *w);
 void dyn_coarse_free(dyn_coarse *c);
 
 /* ---- assembly systems and solver workspaces (world_storage.c) ----------------------- */

@@ -262,17 +262,30 @@ static int takes_coarse_rounds(const slv_solver *s) {
 
 /* The rounds of this step's solve (docs/dynamics.md, "Coarse
  * correction"): settings.coarse_corrections + 1 for a Gauss-Seidel solver
- * (not nsgs) on friction box or none, when the contact levels are more
- * than one round's sweeps (a round carries a change that far), else 1.
- * The levels are prepared for the corrections.  Errors: DYN_ERR_NOMEM. */
+ * (not nsgs) on friction box or none, when the step's stack is deep
+ * (dyn_coarse_deep: its contact levels more than 3/4 of the sweeps),
+ * else 1.  Only then are the interfaces prepared for the corrections.
+ * Errors: DYN_ERR_NOMEM. */
 static dyn_err solve_rounds(dyn_step *s, const dyn_coarse_in *in, int *rounds) {
   dyn_world *w = s->w;
   int r = w->set.coarse_corrections + 1, levels = 0;
   *rounds = 1;
   if (r < 2 || s->opt.max_iter < r || !takes_coarse_rounds(w->solver)) return DYN_OK;
-  dyn_err e = dyn_coarse_prepare(&w->coarse, in, &levels, &w->grows);
-  if (e == DYN_OK && levels > s->opt.max_iter / r) *rounds = r;
-  return e;
+  dyn_err e = dyn_coarse_levels(&w->coarse, in, &levels, &w->grows);
+  if (e != DYN_OK || !dyn_coarse_deep(levels, s->opt.max_iter)) return e;
+  dyn_coarse_interfaces(&w->coarse, in);
+  *rounds = r;
+  return DYN_OK;
+}
+
+/* The solve with a coarse correction at each of its rounds - 1 pauses
+ * (slv_solve_paused: one solve, the solver's sweeps stopped every
+ * max_iter / rounds sweeps), for the solvers that take pauses. */
+static slv_status solve_paused(dyn_step *s, const dyn_coarse_in *in, int rounds) {
+  dyn_world *w = s->w;
+  dyn_coarse_pause_ctx ctx = { &w->coarse, in };
+  slv_pauses pz = { s->opt.max_iter / rounds, rounds - 1, dyn_coarse_pause, &ctx };
+  return slv_solve_paused(w->main.ws, &w->prob, &s->opt, &pz, w->x.p, w->wv.p, &s->res);
 }
 
 /* The solve as rounds of the sweep budget (round j of R: max_iter / R
@@ -315,8 +328,9 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   if (solve_rounds(s, &in, &rounds) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",
                           s->k);
-  slv_status st = rounds > 1 ? solve_in_rounds(s, &in, rounds)
-                             : slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res);
+  slv_status st = rounds == 1 ? slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res)
+                  : slv_solver_takes_pauses(w->solver) ? solve_paused(s, &in, rounds)
+                                                       : solve_in_rounds(s, &in, rounds);
   s->time[DYN_STAGE_SOLVE] = now_s() - t0; /* slv_solve (and the coarse corrections) */
   if (st < 0)
     return dyn_world_fail(w, DYN_ERR_INPUT, "step %ld: solver %s refused the problem (%s): %s",

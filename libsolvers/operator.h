@@ -134,7 +134,17 @@ typedef struct slv_op {
   /* the convergence measure's row sizes and xd for rs_of (slv_op_rowscale) */
   slv_rowscale rs;
   const slv_problem *rs_of;
+  /* slv_solve_paused's pauses (slv_pause_due), NULL: none */
+  const slv_pauses *pauses;
 } slv_op;
+
+/* 1 iff a Gauss-Seidel solver pauses after sweep it of max_iter
+ * (slv_solve_paused): a multiple of every, at most count of them, not the
+ * last sweep. */
+static inline int slv_pause_due(const slv_op *op, int it, int max_iter) {
+  const slv_pauses *pz = op->pauses;
+  return pz && it < max_iter && it % pz->every == 0 && it / pz->every <= pz->count;
+}
 
 /* Allocate the buffers for problems of up to n_max rows (SLV_OK or
  * SLV_ERR_NOMEM); free accepts a zeroed or partially allocated buffer. */

@@ -169,6 +169,18 @@ static double sweep(slv_op *op, const double *invd, double *x, double *w) {
   return sweep_rows(op, invd, x);
 }
 
+/* A pause of slv_solve_paused after a sweep: the exact w = A x + b for
+ * its function, and where that moved x, the sweeps' kept state taken up
+ * from the new x (factored: t = K^T x; columns: w; rows keep none). */
+static void pgs_pause(slv_op *op, double *x, double *w) {
+  slv_op_w(op, x, w);
+  if (!op->pauses->fn(op->pauses->ctx, x, w)) return;
+  if (op->fac)
+    slv_op_ktx(op, x);
+  else if (op->A || op->packed)
+    slv_op_w(op, x, w);
+}
+
 static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                             slv_result *res, slv_hist *h) {
   pgs_state *s = st;
@@ -222,6 +234,7 @@ static slv_status pgs_solve(void *st, slv_op *op, const slv_options *opt, double
     res->solver_residual = exact ? slv_test_measure(opt, &r) : m / units;
     slv_history_push(h, res, res->solver_residual);
     if (exact && slv_met(p, opt, &r)) return SLV_CONVERGED;
+    if (slv_pause_due(op, it, opt->max_iter)) pgs_pause(op, x, w);
   }
   if (!exact && res->solver_residual <= PGS_NEAR * opt->tol) {
     /* the last sweep was measured by its estimate only, and that is near

@@ -673,6 +673,19 @@ static slv_residuals wide_measure(const wide_state *s, sweep_ctx *c, int t_forme
   return slv_residuals_test(pm[2] == 0.0 ? pm[0] : NAN, pm[1], pm[3]);
 }
 
+static void start_copy_all(wide_state *s, const double *x);
+
+/* A pause of slv_solve_paused after a sweep (the plan's own t: never
+ * pgs_color's): x out of the plan, the exact w = A x + b for the pause's
+ * function, and where that moved x, the plan's x and t from the new x. */
+static void wide_pause(wide_state *s, sweep_ctx *c) {
+  unpermute(s, c->x);
+  slv_op_w(c->op, c->x, c->w);
+  if (!c->op->pauses->fn(c->op->pauses->ctx, c->x, c->w)) return;
+  start_copy_all(s, c->x);
+  wide_ktx(s, c->op, c->x);
+}
+
 static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   const slv_options *opt = c->opt;
   slv_result *res = c->res;
@@ -714,6 +727,7 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
     return SLV_MAX_ITER;
   }
   s->ktx_due = due;
+  if (!s->own_ktx && slv_pause_due(c->op, it, opt->max_iter)) wide_pause(s, c);
   return WIDE_GO_ON;
 }
 

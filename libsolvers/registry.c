@@ -56,6 +56,12 @@ static const slv_solver *const registry[] = {
   NULL,
 };
 
+/* The solvers whose sweeps stop at slv_solve_paused's pauses (pgs.c,
+ * pgs_lanes.c: slv_pause_due). */
+int slv_solver_takes_pauses(const slv_solver *s) {
+  return s == &slv_solver_pgs || s == &slv_solver_pgs_wide;
+}
+
 int slv_solver_count_builtin(void) {
   int k = 0;
   while (registry[k]) k++;

@@ -703,6 +703,35 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
 SLV_API slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                              double *x, double *w, slv_result *res);
 
+/* Pauses between rounds of sweeps (docs/solver-machinery.md, "Pauses
+ * between sweeps"): a Gauss-Seidel solver that takes them
+ * (slv_solver_takes_pauses) stops after sweeps every, 2 every, ... (at
+ * most count pauses, never after its last sweep) and calls fn with its
+ * iterate x, in the problem's row order, and w = A x + b at it.  fn may
+ * move x (within the bounds: the sweeps go on from it) and returns
+ * nonzero when it did; the solver then takes up its sweeps from the new
+ * x.  fn runs on the thread of the call, and must not call the library
+ * with the same workspace. */
+typedef int (*slv_pause_fn)(void *ctx, double *x, const double *w);
+typedef struct slv_pauses {
+  int every;       /* sweeps between two pauses, >= 1 */
+  int count;       /* the most pauses in one solve, >= 0 */
+  slv_pause_fn fn; /* the pause; NULL: none */
+  void *ctx;       /* passed to fn */
+} slv_pauses;
+
+/* 1 iff solver s stops at slv_solve_paused's pauses (pgs and pgs_wide),
+ * else 0 (s then solves as slv_solve does, without them). */
+SLV_API int slv_solver_takes_pauses(const slv_solver *s);
+
+/* slv_solve with pauses between rounds of sweeps (above); pz NULL, or a
+ * solver that does not take them: slv_solve.  A pz with every < 1 or
+ * count < 0 is refused (SLV_ERR_OPTIONS).  The iterations are the sweeps
+ * of the one solve; the checks, the verdict and the returned w are
+ * slv_solve's. */
+SLV_API slv_status slv_solve_paused(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+                                    const slv_pauses *pz, double *x, double *w, slv_result *res);
+
 /* ---- global frictional-contact problems (docs/problem.md, "Global problems") --- */
 
 /* What slv_condense found; set on every return. */

@@ -510,11 +510,16 @@ static slv_status densify(slv_workspace *ws, const slv_problem *p, slv_problem *
 }
 
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
-                                double *x, double *w, slv_result *res) {
+                                const slv_pauses *pz, double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
   if (ws) res->method = ws->solver->name;
   slv_status st = check_inputs(ws, p, opt, x, res);
   if (st) return refuse(res, st);
+  if (pz && (pz->every < 1 || pz->count < 0)) {
+    slv_msgf(res->message, sizeof res->message, "pauses: every=%d must be >= 1, count=%d >= 0",
+             pz->every, pz->count);
+    return refuse(res, SLV_ERR_OPTIONS);
+  }
   slv_problem dp;
   if (p->storage == SLV_CSR && !(ws->solver->caps & SLV_CAP_SPARSE)) {
     if ((st = densify(ws, p, &dp, res))) return refuse(res, st);
@@ -540,6 +545,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   slv_op_begin(&op, p->condensed ? &local : p, &ws->op);
   op.threads = opt->threads;
   op.condensed = p->condensed;
+  op.pauses = pz && pz->fn && pz->count > 0 && slv_solver_takes_pauses(ws->solver) ? pz : NULL;
   tighten_log tl = { 0, NAN, NAN, opt->tol, SLV_CONVERGED };
   st = p->condensed ? global_solve(ws, p, &op, opt, x, wb, res, &h, &tl)
                     : run_once(ws, &op, opt, x, wb, res, &h);
@@ -579,7 +585,16 @@ slv_status slv_solve(slv_workspace *ws, const slv_problem *p, const slv_options 
                      double *w, slv_result *res) {
   slv_result dummy;
   if (!res) res = &dummy;
-  slv_status st = solve_checked(ws, p, opt, x, w, res);
+  slv_status st = solve_checked(ws, p, opt, NULL, x, w, res);
+  log_outcome(ws, opt, res);
+  return st;
+}
+
+slv_status slv_solve_paused(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+                            const slv_pauses *pz, double *x, double *w, slv_result *res) {
+  slv_result dummy;
+  if (!res) res = &dummy;
+  slv_status st = solve_checked(ws, p, opt, pz, x, w, res);
   log_outcome(ws, opt, res);
   return st;
 }

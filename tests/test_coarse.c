@@ -11,6 +11,9 @@
  *   lower contacts never get the weight above them and the column creeps
  *   (a cube 7 cm from rest after 2 s); with the default two every cube
  *   stays within 1 mm (the 1 mm gaps of the scene's start closed).
+ * - The gate (dyn_coarse_deep): by hand, and in the default world, which
+ *   corrects an 8-layer pyramid at 10 sweeps and leaves the same pyramid
+ *   and a pile between walls alone at 50 (the same bits as off).
  * - The setting by name, its range, and the solvers it leaves alone.
  */
 #include <math.h>
@@ -86,8 +89,9 @@ static void test_column_exact(void) {
                        w->njrows,   w->rpc,    w->set.contact.friction,
                        &vf };
   int levels = 0;
-  CU_ASSERT_EQUAL(dyn_coarse_prepare(&w->coarse, &in, &levels, &w->grows), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_coarse_levels(&w->coarse, &in, &levels, &w->grows), DYN_OK);
   CU_ASSERT_EQUAL(levels, N);
+  dyn_coarse_interfaces(&w->coarse, &in);
   CU_ASSERT_EQUAL(dyn_coarse_correct(&w->coarse, &in, x, r), 1);
   double m = RHO * S * S * S, h = w->set.dt, unit = m * G * h, load[N] = { 0 };
   for (int k = 0; k < w->nc; k++) {
@@ -131,16 +135,92 @@ static double column_moves(int corrections, int sweeps, long K) {
   return worst;
 }
 
+/* The ten-cube column has 10 levels, more than 3/4 of 10 sweeps: the
+ * default world corrects it (the gate: dyn_coarse_deep). */
 static void test_column_stands(void) {
-  double off = column_moves(0, 10, 240), on = column_moves(2, 10, 240);
-  printf("\n  ten cubes, 10 sweeps, 2 s: %.3g m from rest without, %.3g m with\n", off, on);
+  int dflt = dyn_world_settings_default().coarse_corrections;
+  double off = column_moves(0, 10, 240), on = column_moves(dflt, 10, 240);
+  printf("\n  ten cubes, 10 sweeps, 2 s: %.3g m from rest without, %.3g m with the default %d\n",
+         off, on, dflt);
+  CU_ASSERT(dflt > 0);
   CU_ASSERT(off > 0.03);
   CU_ASSERT(on < 1e-3);
 }
 
+/* K steps of scene (one parameter) under the default settings at the
+ * given sweeps, with corrections (the default's) or without (0): the
+ * world, kept for its levels and bodies. */
+static dyn_world *scene_run(const char *scene, const char *param, int sweeps, int off, long K) {
+  dyn_world_settings s = dyn_world_settings_default();
+  s.opt.max_iter = sweeps;
+  if (off) s.coarse_corrections = 0;
+  char msg[256] = "";
+  dyn_world *w = NULL;
+  if (dyn_scene_new(scene, &param, 1, &s, &w, msg, sizeof msg) != DYN_OK) {
+    printf("dyn_scene_new(%s): %s\n", scene, msg);
+    return NULL;
+  }
+  for (long k = 0; k < K; k++)
+    if (dyn_world_step(w, NULL) != DYN_OK) {
+      printf("%s, step %ld: %s\n", scene, k + 1, dyn_world_message(w));
+      dyn_world_free(w);
+      return NULL;
+    }
+  return w;
+}
+
+/* 1 iff the two worlds' bodies are at the same places, bit for bit. */
+static int same_places(const dyn_world *a, const dyn_world *b) {
+  int same = a->nb == b->nb;
+  for (int i = 0; same && i < a->nb; i++)
+    same = memcmp(&a->bodies.p[i].r, &b->bodies.p[i].r, sizeof(dyn_v3)) == 0;
+  return same;
+}
+
+/* The gate, by hand: levels > 3/4 of the sweeps. */
+static void test_gate_rule(void) {
+  CU_ASSERT(dyn_coarse_deep(50, 50));
+  CU_ASSERT(dyn_coarse_deep(38, 50)); /* 152 > 150 */
+  CU_ASSERT(!dyn_coarse_deep(37, 50));
+  CU_ASSERT(!dyn_coarse_deep(30, 50));
+  CU_ASSERT(dyn_coarse_deep(8, 10)); /* 32 > 30 */
+  CU_ASSERT(!dyn_coarse_deep(7, 10));
+  CU_ASSERT(!dyn_coarse_deep(0, 1));
+}
+
+/* The default world corrects where the gate says so and nowhere else: an
+ * 8-layer pyramid (8 levels) at 10 sweeps is deep (the corrections are
+ * prepared and move the boxes); the same pyramid at the default 50 sweeps
+ * and a pile of 100 spheres between walls (static bodies: a few levels
+ * once it has spread, at most its 11 starting layers while it falls) at
+ * 50 sweeps are not, and run the same bits as with the corrections off. */
+static void test_gate_world(void) {
+  struct {
+    const char *scene, *param;
+    int sweeps, deep;
+    long steps;
+  } c[] = { { "pyramid", "layers=8", 10, 1, 30 },
+            { "pyramid", "layers=8", 50, 0, 30 },
+            { "pile", "n=100", 50, 0, 120 } };
+  for (int k = 0; k < 3; k++) {
+    dyn_world *on = scene_run(c[k].scene, c[k].param, c[k].sweeps, 0, c[k].steps);
+    dyn_world *off = scene_run(c[k].scene, c[k].param, c[k].sweeps, 1, c[k].steps);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(on);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(off);
+    printf("\n  %s %s, %d sweeps: %d levels, corrected %d", c[k].scene, c[k].param, c[k].sweeps,
+           on->coarse.nlev, on->coarse.top > 0);
+    CU_ASSERT_EQUAL(dyn_coarse_deep(on->coarse.nlev, c[k].sweeps), c[k].deep);
+    CU_ASSERT_EQUAL(on->coarse.top > 0, c[k].deep);
+    CU_ASSERT_EQUAL(same_places(on, off), !c[k].deep);
+    dyn_world_free(on);
+    dyn_world_free(off);
+  }
+  printf("\n");
+}
+
 static void test_setting(void) {
   dyn_world_settings s = dyn_world_settings_default();
-  CU_ASSERT_EQUAL(s.coarse_corrections, 0);
+  CU_ASSERT_EQUAL(s.coarse_corrections, 2);
   char msg[256] = "";
   CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "coarse_corrections", "2", msg, sizeof msg), 1);
   CU_ASSERT_EQUAL(s.coarse_corrections, 2);
@@ -177,6 +257,8 @@ int main(void) {
   CU_pSuite s = CU_add_suite("coarse", NULL, NULL);
   CU_add_test(s, "a resting column: one correction gives the exact impulses", test_column_exact);
   CU_add_test(s, "ten cubes at 10 sweeps: sinks without, stands with", test_column_stands);
+  CU_add_test(s, "the gate: levels over 3/4 of the sweeps", test_gate_rule);
+  CU_add_test(s, "the default world corrects deep stacks only", test_gate_world);
   CU_add_test(s, "the setting by name and its range", test_setting);
   CU_add_test(s, "lemke is left alone", test_other_solvers_alone);
   return tst_run();
