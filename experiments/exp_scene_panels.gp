@@ -78,8 +78,12 @@ perpage = maxrows * ncols
 npages = int((np + perpage - 1) / perpage)
 PH = 1.62
 hascarried = ncarried(dat) > 0
-# rows of the legend strip: gnuplot fits 4 to 6 columns of names at 6.7 in; room for 4
-keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + hascarried + 3) / 4) + 1)
+# rows of the legend strip: gnuplot fits 4 to 6 columns of names at 6.7 in; room for 4,
+# fewer where a name is long (identical algorithms drawn once: "pgs=pgs_wide=...")
+keylen = 0
+do for [k = 1:words(allsolvers)] { keylen = strlen(word(allsolvers, k)) > keylen ? strlen(word(allsolvers, k)) : keylen }
+keycols = keylen > 24 ? 2 : (keylen > 14 ? 3 : 4)
+keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + hascarried + keycols - 1) / keycols) + 1)
 titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
 
 do for [page = 1:npages] {
@@ -93,7 +97,7 @@ do for [fmt in figformats] {
   eval(figset(fmt, W, H))
   set output base.".".fmt
   set multiplot title fig_title_opt font tf
-  eval(keystrip(top, 1.0 - titleh / H, 6))
+  eval(keystrip(top, 1.0 - titleh / H, keycols))
   plot for [k = 1:words(allsolvers)] NaN with linespoints lw 1.2 dt sdt_s(word(allsolvers, k)) \
          pt spt(word(allsolvers, k)) ps 0.6 lc rgb scolour(word(allsolvers, k)) title txt(word(allsolvers, k)), \
        for [k = 1:(nints > 1 ? nints : 0)] NaN with lines lw 1 dt sdt(word(allints, k)) lc rgb "black" \

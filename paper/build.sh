@@ -67,9 +67,19 @@ cp "$srcdir/paper.tex" "$out/"
 # paper's font), which hands gnuplot no name or path as code (experiments/README.md,
 # "Figures"); --force: fig/ is this build's own folder, redrawn by every build
 figure() {
-  name=$1 kind=$2 csv2=${3:-}
-  [ -f "$res/$name.csv" ] || return 0
-  if ! "$lcplab" figure "$kind" "$res/$name.csv" ${csv2:+--csv2 "$csv2"} --out "$out/fig/$name" \
+  name=$1 kind=$2 csv2=${3:-} csv=$res/$1.csv
+  [ -f "$csv" ] || return 0
+  case $kind in
+  drift | accuracy) # identical algorithms drawn once (gen.py --merge-traces)
+    mkdir -p "$out/fig-data"
+    csv=$out/fig-data/$name.csv
+    if ! "$python" "$srcdir/gen.py" --merge-traces "$res/$name.csv" "$csv" >>"$out/build.log" 2>&1; then
+      echo "paper: gen.py --merge-traces failed on $name.csv; see $out/build.log" >&2
+      exit 1
+    fi
+    ;;
+  esac
+  if ! "$lcplab" figure "$kind" "$csv" ${csv2:+--csv2 "$csv2"} --out "$out/fig/$name" \
        --scripts "$gpdir" --set font=latex --force >>"$out/build.log" 2>&1; then
     echo "paper: lcplab figure failed on $name ($gpdir/exp_$kind.gp); see $out/build.log" >&2
     exit 1

@@ -26,6 +26,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -313,8 +314,21 @@ class Paper:
             section()
         self.nums += macro('SolverParamsRef', self.solver_params_ref())
         self.nums += macro('SampleNote', self.sample_note())
+        self.nums += macro('DriftAliases', self.aliases_note('drift.csv'))
+        self.nums += macro('AccuracyAliases', self.aliases_note('accuracy.csv'))
         self.write('numbers.tex', self.nums)
         self.articulated()
+
+    def aliases_note(self, name):
+        """The figure caption's sentence on identical algorithms drawn once
+        (trace_aliases: what build.sh's --merge-traces left out), or ''."""
+        alias = trace_aliases(os.path.join(self.res, name))
+        if not alias:
+            return ''
+        bases = list(dict.fromkeys(alias.values()))
+        return (' Identical traces are drawn once, under the first name: %s. ' % series([
+            '%s for %s' % (self.tt(a), series([self.tt(a)] + [self.tt(b) for b, x in alias.items() if x == a]))
+            for a in bases]))
 
     # ---- the results folder ----------------------------------------------------------------
 
@@ -2478,6 +2492,66 @@ def bib_without_notes(text):
     return ''.join(out) + text[i:]
 
 
+def read_scene_rows(path):
+    """The preamble lines, header and rows of a scene section's CSV."""
+    with open(path, newline='') as fh:
+        lines = fh.readlines()
+    rows = list(csv.reader(l for l in lines if not l.startswith('#')))
+    return [l for l in lines if l.startswith('#')], (rows[0] if rows else []), rows[1:]
+
+
+def trace_aliases(path):
+    """Identical algorithms of a scene section's per-step CSV (drift.csv,
+    accuracy.csv; issue 65, point 4): {b: a} when solver b's rows equal an
+    earlier solver a's, in every column but the solver's name and the note
+    (which names the solver), in every run group (scene, integrator,
+    friction) where b has a trace, and in at least one.  A refusal is no
+    trace."""
+    if not os.path.exists(path):
+        return {}
+    _, head, body = read_scene_rows(path)
+    try:
+        si, keys = head.index('solver'), [head.index(k) for k in ('scene', 'integrator', 'friction')]
+    except ValueError:
+        return {}
+    st = head.index('status') if 'status' in head else None
+    skip = {si} | ({head.index('note')} if 'note' in head else set())
+    traces, refused = {}, set()
+    for r in body:
+        g = tuple(r[k] for k in keys)
+        if st is not None and r[st] in ('refused', 'unsupported'):
+            refused.add((g, r[si]))
+        traces.setdefault(g, {}).setdefault(r[si], []).append(tuple(v for i, v in enumerate(r) if i not in skip))
+    order = list(dict.fromkeys(r[si] for r in body))
+    alias = {}
+    for b in order:
+        groups = [g for g, per in traces.items() if b in per and (g, b) not in refused]
+        for a in order[:order.index(b)]:
+            if a in alias or not groups:
+                continue
+            if all(a in traces[g] and (g, a) not in refused and traces[g][a] == traces[g][b] for g in groups):
+                alias[b] = a
+                break
+    return alias
+
+
+def merge_traces(src, dst):
+    """src for its figure with identical algorithms drawn once, under the
+    first one's name (trace_aliases): every row of an alias is left out (its
+    refusals too); the preamble is kept (the figure's options)."""
+    alias = trace_aliases(src)
+    pre, head, body = read_scene_rows(src)
+    si = head.index('solver') if 'solver' in head else -1
+    with open(dst, 'w', newline='') as fh:
+        fh.writelines(pre)
+        w = csv.writer(fh, lineterminator='\n')
+        if head:
+            w.writerow(head)
+        for r in body:
+            if si < 0 or r[si] not in alias:
+                w.writerow(r)
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == '--bib':
         with open(argv[2]) as fh:
@@ -2485,9 +2559,13 @@ def main(argv):
         with open(argv[3], 'w') as fh:
             fh.write(text)
         return
+    if len(argv) == 4 and argv[1] == '--merge-traces':
+        merge_traces(argv[2], argv[3])
+        return
     if len(argv) != 3:
         sys.exit('usage: python3 paper/gen.py RESULTS_DIR GEN_DIR\n'
-                 '       python3 paper/gen.py --bib REFS.bib OUT.bib')
+                 '       python3 paper/gen.py --bib REFS.bib OUT.bib\n'
+                 '       python3 paper/gen.py --merge-traces SCENE.csv OUT.csv')
     Paper(argv[1], argv[2]).run()
 
 

@@ -237,4 +237,31 @@ if "$BIN" experiment "$T/full/full.exp" --out "$T/res3" --data "$T/data3" --jobs
 else
   fail "full path: lcplab experiment and gen.py on a full.exp" "$(tail -n 3 "$T/err")"
 fi
+
+# identical algorithms drawn once in the scene figures (gen.py --merge-traces, which
+# paper/build.sh runs before drawing drift and accuracy): b's trace equals a's in every
+# group where b has one (the note aside: it names the solver); c differs in one group;
+# d is refused everywhere (a refusal is no trace)
+cat >"$T/tr.csv" <<'CSV'
+# on_failure: fallback
+scene,solver,integrator,friction,step,energy,status,note
+s1,a,symplectic,box,1,1.5,max_iter,
+s1,a,symplectic,box,2,1.25,max_iter,
+s1,b,symplectic,box,1,1.5,max_iter,
+s1,b,symplectic,box,2,1.25,max_iter,
+s1,c,symplectic,box,1,1.5,max_iter,
+s1,c,symplectic,box,2,1.25,max_iter,
+s2,a,symplectic,box,1,7,converged,failed solve by a
+s2,b,symplectic,box,1,7,converged,failed solve by b
+s2,c,symplectic,box,1,8,converged,
+s1,d,symplectic,box,1,,refused,d refused
+s2,d,symplectic,box,1,,refused,d refused
+CSV
+if gen --merge-traces "$T/tr.csv" "$T/tr_fig.csv" &&
+  [ "$(grep -c '^# on_failure' "$T/tr_fig.csv")" = 1 ] &&
+  [ "$(grep -v '^#' "$T/tr_fig.csv" | cut -d, -f2 | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = " 3 a; 3 c; 2 d; 1 solver;" ]; then
+  pass "--merge-traces: b drawn as a, c (differs once) and d (refused) kept"
+else
+  fail "--merge-traces" "$(cat "$T/tr_fig.csv" 2>/dev/null | head -12)"
+fi
 tst_done
