@@ -1786,7 +1786,15 @@ class Paper:
              '%.2g\\,\\%% of its largest value' % (scenes, sci(top, 2), 100 * spread))
         if spread < 0.05:
             return t + (': it measures the Baumgarte stabilisation, not the solver, and has no panel. ')
-        return t + '; it has no panel. '
+        worst = {}
+        for r in ac:
+            v = num(r.get('joint_error'))
+            if not math.isnan(v) and v > 0:
+                k = (r['scene'], r['solver'])
+                worst[k] = max(worst.get(k, 0.0), v)
+        return t + ('; the figures do not draw it, and its largest value per run is %s. ' % series([
+            '$%s$\\,m (%s, %s)' % (sci(v, 2), self.tt(k[1]), self.tt(k[0]))
+            for k, v in sorted(worst.items(), key=lambda kv: -kv[1])]))
 
     def step_outcomes(self):
         """Per solver, over the per-step rows of the drift and accuracy runs
