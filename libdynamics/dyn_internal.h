@@ -135,6 +135,13 @@ void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, d
  * vertices): the input check of the narrow phase (collide.c). */
 int dyn_body_shape_valid(const dyn_body *b);
 
+/* dyn_collide_pair on arguments already checked: bodies and out not NULL,
+ * 0 <= ia != ib, margin finite and >= 0, and both bodies
+ * dyn_body_shape_valid (the world's collision pass checks each record
+ * once a pass, not once per pair). */
+int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin,
+                           dyn_contact *out);
+
 /* Box narrow-phase routines of collide_box.c, called by collide.c's
  * dispatch with the bodies in this order (first argument's shape kind as
  * named); each writes up to DYN_MAX_MANIFOLD contacts with the normal from
