@@ -519,6 +519,39 @@ static int groups_are_runs(const wide_state *s, const slv_fac *f, int ng) {
   return 1;
 }
 
+static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng);
+
+/* Whether the kept schedule and layout (the last first-fit plan of this
+ * state) are this problem's: they are a function of the rows' block pairs
+ * and findex alone (the groups, their batches, sort_groups' order,
+ * lay_out's positions, blocks and pointers into the operator's t), so the
+ * same n, the same pairs row by row, the same findex and the same t give
+ * the same plan, bit for bit; a world's contacts keep their order from one
+ * step to the next while nothing starts or stops touching.  Two
+ * comparisons of O(n) ints in place of the schedule (1.5-3 % of a world
+ * step: experiments/MEASUREMENTS.md, "Measurements: the world step outside
+ * the sweep"). */
+static int plan_kept(const wide_state *s, const slv_op *op) {
+  int n = op->n;
+  if (s->key_n != n || s->key_t != op->t) return 0;
+  if (memcmp(s->key_blk, op->f.blk, 2 * (size_t)n * sizeof(int)) != 0) return 0;
+  const int *fx = op->p->findex;
+  for (int i = 0; i < n; i++)
+    if (s->key_fx[i] != (fx ? fx[i] : -1)) return 0;
+  return 1;
+}
+
+/* Keeps the key of the plan just made (plan_kept). */
+static void keep_plan(wide_state *s, const slv_op *op, int ng) {
+  int n = op->n;
+  const int *fx = op->p->findex;
+  memcpy(s->key_blk, op->f.blk, 2 * (size_t)n * sizeof(int));
+  for (int i = 0; i < n; i++) s->key_fx[i] = fx ? fx[i] : -1;
+  s->key_n = n;
+  s->key_ng = ng;
+  s->key_t = op->t;
+}
+
 /* Groups, batches and the plan layout (pgs_wide.c, "Layout"); before K^T x, as
  * the scheduling uses the operator's t as scratch.  Only the lanes read J
  * and K by columns: without them the sweep reads the rows of J and K
@@ -528,6 +561,17 @@ void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
   s->n = op->n;
   s->np = 1;
   s->nlev = 0;
+  /* pgs_wide's first fit on one thread: the plan of the last solve is kept
+   * when its key matches (plan_kept); any other plan overwrites it */
+  int first_fit = !s->color && !(threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS);
+  if (first_fit && plan_kept(s, op)) {
+    ng = s->key_ng;
+    s->own_ktx = 0;
+    memset(s->idle, 0, WIDE_PAD * sizeof *s->idle); /* as lay_out leaves it */
+    fill_plan(s, op, omega, ng);
+    return;
+  }
+  s->key_n = -1;
   if (s->color) {
     /* the colours, whatever the threads; split on the thresholds of the
      * threaded plan (the parts only say which thread sweeps which batch
@@ -562,6 +606,13 @@ void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
   s->own_ktx = s->color || (s->part && s->np > 1);
   if (s->np > 1) split_levels(s, s->part ? 1 : 0); /* pgs_part's level 0: its parts */
   lay_out(s, op, ng);
+  if (first_fit && s->np == 1) keep_plan(s, op, ng);
+  fill_plan(s, op, omega, ng);
+}
+
+/* The plan's values over its layout: each position's row data, the lanes'
+ * J and K, and whether t = K^T x may be summed in the lanes. */
+static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng) {
   fill_all_rows(s, op, omega);
   s->compact = 0;
 #if PGS_WIDE_X86
