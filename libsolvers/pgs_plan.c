@@ -536,9 +536,8 @@ static int plan_kept(const wide_state *s, const slv_op *op) {
   if (s->key_n != n || s->key_t != op->t) return 0;
   if (memcmp(s->key_blk, op->f.blk, 2 * (size_t)n * sizeof(int)) != 0) return 0;
   const int *fx = op->p->findex;
-  for (int i = 0; i < n; i++)
-    if (s->key_fx[i] != (fx ? fx[i] : -1)) return 0;
-  return 1;
+  return (fx != NULL) == s->key_hasfx &&
+         (!fx || memcmp(s->key_fx, fx, (size_t)n * sizeof(int)) == 0);
 }
 
 /* Keeps the key of the plan just made (plan_kept). */
@@ -546,7 +545,8 @@ static void keep_plan(wide_state *s, const slv_op *op, int ng) {
   int n = op->n;
   const int *fx = op->p->findex;
   memcpy(s->key_blk, op->f.blk, 2 * (size_t)n * sizeof(int));
-  for (int i = 0; i < n; i++) s->key_fx[i] = fx ? fx[i] : -1;
+  if (fx) memcpy(s->key_fx, fx, (size_t)n * sizeof(int));
+  s->key_hasfx = fx != NULL;
   s->key_n = n;
   s->key_ng = ng;
   s->key_t = op->t;
