@@ -39,15 +39,16 @@
  * others along x on average (estimated on every 16th box: a pile, whose
  * spheres share x with every layer), the sweep's candidates are mostly
  * far away in y or z.  dyn_broadphase_sap then puts each bounded box in
- * a uniform grid by its lo corner, cells just wider than the largest
- * bounded box, so that two overlapping boxes sit in the same or
- * neighbouring cells; each box meets the later boxes of the cells around
- * it (18 of 27: none to its left) and the unbounded ones (half-spaces),
- * and its partners go out in the
- * sweep's order, so the pairs are the sweep's, pair for pair, in the same
- * order [Ericson 2005, sec 7.1].  Fewer than 256 boxes, over 64 unbounded
- * ones, or more cells than 2 nb + 64 (after coarsening): the sweep.  The
- * grid lives in the workspace, rebuilt each call.
+ * a square cell across x by its lo corner's y and z (cells just wider
+ * than the largest bounded box, so that two overlapping boxes are at most
+ * one cell apart on y and on z), each cell's boxes in the sweep's order,
+ * and sweeps each box against the later boxes of the 3 x 3 cells around
+ * its own along x (from a cursor per cell, to the first lo.x past its
+ * hi.x) and against the unbounded boxes (half-spaces); its partners go
+ * out sorted, so the pairs are the sweep's, pair for pair, in the same
+ * order [Ericson 2005, sec 7.1 and 7.5.2].  Fewer than 256 boxes, over 64
+ * unbounded ones, or more cells than nb + 64 (after coarsening): the
+ * sweep.  The grid lives in the workspace, rebuilt each call.
  *
  * Pairs are reported as i < j, never both static (is_static, or a plane,
  * which never moves), never a body without shape or whose AABB has a NaN.
@@ -87,10 +88,18 @@ typedef struct {
 
 enum { SAP_PAD = 4, SAP_NCOL = 6 };
 
-/* The grid's arrays after the columns (grid_arrays): per box its cell, the
- * boxes by cell, the unbounded boxes, a box's partners, and up to
- * GRID_CELLS_PER * nb + GRID_CELLS_EXTRA cells' starts (+ 1). */
-enum { GRID_CELLS_PER = 2, GRID_CELLS_EXTRA = 64, GRID_INTS = 4 + GRID_CELLS_PER };
+/* The grid's arrays after the columns (grid_arrays): the bounded boxes'
+ * lo.x, lo.y, hi.y, lo.z, hi.z and static flag in cell order (GRID_NCOL
+ * columns of nb + SAP_PAD doubles); then per box its cell, the boxes by
+ * cell, the unbounded boxes, a box's partners, and for up to
+ * GRID_CELLS_PER * nb + GRID_CELLS_EXTRA cells their starts (+ 1) and
+ * cursors. */
+enum {
+  GRID_NCOL = 6,
+  GRID_CELLS_PER = 1,
+  GRID_CELLS_EXTRA = 64,
+  GRID_INTS = 4 + 2 * GRID_CELLS_PER
+};
 
 /* The six columns of the workspace of nb boxes (above). */
 typedef struct {
@@ -179,8 +188,8 @@ void dyn_sap_workspace_init(void *ws) {
 
 size_t dyn_sap_workspace_size(int nb) {
   return nb > 0 ? sizeof(sap_head) + (size_t)nb * sizeof(sap_box) +
-                      SAP_NCOL * ((size_t)nb + SAP_PAD) * sizeof(double) +
-                      ((size_t)GRID_INTS * (size_t)nb + GRID_CELLS_EXTRA + 1) * sizeof(int)
+                      (SAP_NCOL + GRID_NCOL) * ((size_t)nb + SAP_PAD) * sizeof(double) +
+                      ((size_t)GRID_INTS * (size_t)nb + 2 * GRID_CELLS_EXTRA + 1) * sizeof(int)
                 : 0;
 }
 
@@ -356,26 +365,31 @@ __attribute__((target("avx2"))) static long sap_sweep_avx2(const sap_box *v, sap
 
 /* The grid's arrays in the workspace, after the columns. */
 typedef struct {
+  double *lx, *ly, *hy, *lz, *hz, *st; /* the bounded boxes by position in items */
   int *cell;  /* per sorted box: its cell, -1 for an unbounded box */
-  int *items; /* the bounded boxes by cell, each cell's in sorted order */
+  int *items; /* the bounded boxes (their sorted positions) by cell, each cell's in sorted order */
   int *large; /* the unbounded boxes, in sorted order */
   int *part;  /* one box's partners */
   int *start; /* ncap + 1: where each cell's boxes start in items */
+  int *cur;   /* ncap: each cell's first box not before the box being swept */
   size_t ncap;
 } sap_grid;
 
 static sap_grid grid_arrays(sap_head *head) {
-  size_t nb = (size_t)head->nb;
-  int *g = (int *)(sap_columns(head).lx + SAP_NCOL * (nb + SAP_PAD));
-  sap_grid r = { g, g + nb, g + 2 * nb, g + 3 * nb, g + 4 * nb,
-                 GRID_CELLS_PER * nb + GRID_CELLS_EXTRA };
+  size_t nb = (size_t)head->nb, m = nb + SAP_PAD, nc = GRID_CELLS_PER * nb + GRID_CELLS_EXTRA;
+  double *c = sap_columns(head).lx + SAP_NCOL * m;
+  int *g = (int *)(c + GRID_NCOL * m);
+  sap_grid r = { c,      c + m,      c + 2 * m,  c + 3 * m,  c + 4 * m,
+                 c + 5 * m, g,       g + nb,     g + 2 * nb, g + 3 * nb,
+                 g + 4 * nb, g + 4 * nb + nc + 1, nc };
   return r;
 }
 
-/* The geometry of the cells: origin o, side c, d[k] cells along axis k. */
+/* The cells across x: origin (y, z), side c, d[0] cells along y, d[1]
+ * along z. */
 typedef struct {
-  double o[3], c;
-  int d[3];
+  double o[2], c;
+  int d[2];
   size_t nl; /* unbounded boxes */
 } grid_geom;
 
@@ -411,25 +425,24 @@ static int box_bounded(const sap_box *b) {
          isfinite(b->hi.y) && isfinite(b->hi.z);
 }
 
-/* The cells of the n sorted (usable) boxes: side c just above the largest
- * extent of a bounded box along any axis, over the box of their lo
- * corners; the unbounded boxes listed apart.  0 when no grid fits (too
- * many unbounded boxes, none bounded, points only, or more cells than the
- * workspace holds after coarsening thrice): the sweep runs instead. */
+/* The cells of the n sorted (usable) boxes: squares across x of side c
+ * just above the largest y or z extent of a bounded box, over the range
+ * of their lo corners; the unbounded boxes listed apart (g.cell -1, the
+ * others 0 for now).  0 when no grid fits (too many unbounded boxes, none
+ * bounded, points only across x, or more cells than the workspace holds
+ * after coarsening thrice): the sweep runs instead. */
 static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
-  double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-  double ext = 0.0;
+  double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY }, ext = 0.0;
   size_t nl = 0;
   for (size_t i = 0; i < n; i++) {
-    g.cell[i] = box_bounded(&v[i]) ? 0 : -1; /* grid_fill numbers the cells */
+    g.cell[i] = box_bounded(&v[i]) ? 0 : -1;
     if (g.cell[i] < 0) {
       if (nl == GRID_MAX_LARGE) return 0;
       g.large[nl++] = (int)i;
       continue;
     }
-    const double a[3] = { v[i].lo.x, v[i].lo.y, v[i].lo.z }, b[3] = { v[i].hi.x, v[i].hi.y,
-                                                                      v[i].hi.z };
-    for (int k = 0; k < 3; k++) {
+    const double a[2] = { v[i].lo.y, v[i].lo.z }, b[2] = { v[i].hi.y, v[i].hi.z };
+    for (int k = 0; k < 2; k++) {
       lo[k] = a[k] < lo[k] ? a[k] : lo[k];
       hi[k] = a[k] > hi[k] ? a[k] : hi[k];
       ext = b[k] - a[k] > ext ? b[k] - a[k] : ext;
@@ -438,11 +451,11 @@ static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
   if (nl == n || !(ext > 0.0) || !isfinite(ext)) return 0;
   /* 1e-6 above the extent: the rounding of (lo - o) / c, below 2^-52 of
    * the cell count (at most ncap < 2^31) a coordinate, keeps the cells
-   * of two overlapping boxes at most one apart on every axis */
+   * of two overlapping boxes at most one apart on y and on z */
   double c = ext * (1.0 + 1e-6);
   for (int tries = 0;; tries++) {
     double cells = 1.0;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
       double span = (hi[k] - lo[k]) / c;
       if (!(span < (double)g.ncap)) span = (double)g.ncap; /* too many: coarsened below */
       G->d[k] = (int)span + 1;
@@ -450,30 +463,29 @@ static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
     }
     if (cells <= (double)g.ncap) break;
     if (tries == 3) return 0;
-    c *= 1.01 * cbrt(cells / (double)g.ncap);
+    c *= 1.01 * sqrt(cells / (double)g.ncap);
   }
-  for (int k = 0; k < 3; k++) G->o[k] = lo[k];
+  for (int k = 0; k < 2; k++) G->o[k] = lo[k];
   G->c = c;
   G->nl = nl;
   return 1;
 }
 
-/* Cell coordinate of x along axis k (clamped into the grid). */
+/* Cell coordinate of x along y (k = 0) or z (k = 1), clamped. */
 static int cell_of(const grid_geom *G, int k, double x) {
   int i = (int)((x - G->o[k]) / G->c);
   return i < 0 ? 0 : (i >= G->d[k] ? G->d[k] - 1 : i);
 }
 
-/* Each bounded box into its cell (g.cell: 0 for a bounded box, -1 for an
- * unbounded one, from grid_cells), the cells' boxes in sorted order (a
- * counting sort over the cells). */
+/* Each bounded box into its cell, the cells' boxes in sorted order (a
+ * counting sort over the cells), their columns in that order, and each
+ * cell's cursor at its first box. */
 static void grid_fill(const sap_box *v, size_t n, sap_grid g, const grid_geom *G) {
-  size_t nc = (size_t)G->d[0] * (size_t)G->d[1] * (size_t)G->d[2];
+  size_t nc = (size_t)G->d[0] * (size_t)G->d[1];
   memset(g.start, 0, (nc + 1) * sizeof *g.start);
   for (size_t i = 0; i < n; i++) {
     if (g.cell[i] < 0) continue; /* unbounded (grid_cells) */
-    int x = cell_of(G, 0, v[i].lo.x), y = cell_of(G, 1, v[i].lo.y), z = cell_of(G, 2, v[i].lo.z);
-    g.cell[i] = (z * G->d[1] + y) * G->d[0] + x;
+    g.cell[i] = cell_of(G, 1, v[i].lo.z) * G->d[0] + cell_of(G, 0, v[i].lo.y);
     g.start[g.cell[i] + 1]++;
   }
   for (size_t k = 1; k <= nc; k++) g.start[k] += g.start[k - 1];
@@ -481,6 +493,17 @@ static void grid_fill(const sap_box *v, size_t n, sap_grid g, const grid_geom *G
     if (g.cell[i] >= 0) g.items[g.start[g.cell[i]]++] = (int)i;
   for (size_t k = nc; k > 0; k--) g.start[k] = g.start[k - 1];
   g.start[0] = 0;
+  memcpy(g.cur, g.start, nc * sizeof *g.cur);
+  size_t nbox = (size_t)g.start[nc];
+  for (size_t p = 0; p < nbox; p++) {
+    const sap_box *b = &v[g.items[p]];
+    g.lx[p] = b->lo.x;
+    g.ly[p] = b->lo.y;
+    g.hy[p] = b->hi.y;
+    g.lz[p] = b->lo.z;
+    g.hz[p] = b->hi.z;
+    g.st[p] = b->stat ? 1.0 : 0.0;
+  }
 }
 
 /* Whether sorted boxes i < j make a pair, by the sweep's rule: lo_j.x <=
@@ -490,43 +513,48 @@ static int sweep_pair(const sap_box *a, const sap_box *b) {
   return (b->lo.x <= a->hi.x) & overlap_yz(a, b) & !(a->stat & b->stat);
 }
 
-/* Bounded box i's partners (the later boxes it makes a pair with) from
- * the cells around its own and the unbounded boxes, in sorted order;
- * their count.  A later box has lo.x >= box i's, so its cell is not to
- * the left of i's: 18 of the 27 cells, in nine runs of two (contiguous
- * along x). */
+/* Bounded box i's partners (the later boxes it makes a pair with), in
+ * sorted order; their count.  In each of the 3 x 3 cells around its own
+ * (across x) the boxes are in sorted order, so by lo.x: the later ones
+ * start at the cell's cursor (moved past i; the boxes come in sorted
+ * order, so a cursor only moves on) and those that meet i along x end at
+ * the first lo.x past hi_i.x, as in the sweep; then the unbounded boxes;
+ * all sorted (a few: insertion sort). */
 static int grid_partners(const sap_box *v, size_t i, sap_grid g, const grid_geom *G) {
-  int m = 0, cx = g.cell[i] % G->d[0], cy = g.cell[i] / G->d[0] % G->d[1];
-  int cz = g.cell[i] / G->d[0] / G->d[1];
-  int x0 = cx, x1 = cx + 1 < G->d[0] ? cx + 1 : cx;
-  for (int z = cz > 0 ? cz - 1 : 0; z <= cz + 1 && z < G->d[2]; z++)
-    for (int y = cy > 0 ? cy - 1 : 0; y <= cy + 1 && y < G->d[1]; y++) {
-      int row = (z * G->d[1] + y) * G->d[0];
-      for (int p = g.start[row + x0]; p < g.start[row + x1 + 1]; p++) {
-        int j = g.items[p];
-        if ((size_t)j > i && sweep_pair(&v[i], &v[j])) g.part[m++] = j;
-      }
+  const sap_box *a = &v[i];
+  int m = 0, cy = g.cell[i] % G->d[0], cz = g.cell[i] / G->d[0];
+  int y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < G->d[0] ? cy + 1 : cy;
+  for (int z = cz > 0 ? cz - 1 : 0; z <= cz + 1 && z < G->d[1]; z++)
+    for (int y = y0; y <= y1; y++) {
+      int cell = z * G->d[0] + y, end = g.start[cell + 1], p = g.cur[cell];
+      while (p < end && (size_t)g.items[p] <= i) p++;
+      g.cur[cell] = p;
+      for (; p < end && g.lx[p] <= a->hi.x; p++)
+        if ((a->lo.y <= g.hy[p]) & (g.ly[p] <= a->hi.y) & (a->lo.z <= g.hz[p]) &
+            (g.lz[p] <= a->hi.z) & !(a->stat & (g.st[p] != 0.0)))
+          g.part[m++] = g.items[p];
     }
   for (size_t q = 0; q < G->nl; q++) {
     int j = g.large[q];
-    if ((size_t)j > i && sweep_pair(&v[i], &v[j])) g.part[m++] = j;
+    if ((size_t)j > i && sweep_pair(a, &v[j])) g.part[m++] = j;
   }
-  for (int a = 1; a < m; a++) { /* a few: insertion sort */
-    int t = g.part[a], b = a;
+  for (int k = 1; k < m; k++) {
+    int t = g.part[k], b = k;
     for (; b > 0 && g.part[b - 1] > t; b--) g.part[b] = g.part[b - 1];
     g.part[b] = t;
   }
   return m;
 }
 
-/* The sweep's pairs, in its order, from a uniform grid (docs/dynamics.md,
- * "Collision"; Ericson 2005, sec 7.1): each bounded box meets the later
- * boxes of its own and the neighbouring cells and the unbounded boxes, each
- * unbounded box the later boxes as the sweep has it; each box's partners
- * go out in sorted order, the boxes in sorted order, so the pairs are
- * sap_sweep's, pair for pair.  -1 when the sweep costs less (fewer than
- * GRID_MIN_BOXES boxes, or at most GRID_SAP_CANDIDATES candidates a box
- * along x) or no grid fits (grid_cells). */
+/* The sweep's pairs, in its order, from a grid across x (docs/dynamics.md,
+ * "Collision"; a uniform grid, Ericson 2005, sec 7.1, with the sweep along
+ * x inside each cell): each bounded box meets the later boxes of its own
+ * and the eight neighbouring cells that meet it along x, and the unbounded
+ * boxes; each unbounded box the later boxes as the sweep has it; each
+ * box's partners go out in sorted order, the boxes in sorted order, so
+ * the pairs are sap_sweep's, pair for pair.  -1 when the sweep costs less
+ * (fewer than GRID_MIN_BOXES boxes, or at most GRID_SAP_CANDIDATES
+ * candidates a box along x) or no grid fits (grid_cells). */
 static long grid_sweep(sap_head *head, size_t n, int *pairs, long maxpairs) {
   const sap_box *v = (const sap_box *)(head + 1);
   if (n < GRID_MIN_BOXES || sweep_candidates(v, sap_columns(head).lx, n) <= GRID_SAP_CANDIDATES)
@@ -543,7 +571,7 @@ static long grid_sweep(sap_head *head, size_t n, int *pairs, long maxpairs) {
       continue;
     }
     int m = grid_partners(v, i, g, &G);
-    for (int a = 0; a < m; a++) emit(v[i].id, v[g.part[a]].id, pairs, maxpairs, &count);
+    for (int k = 0; k < m; k++) emit(v[i].id, v[g.part[k]].id, pairs, maxpairs, &count);
   }
   return count;
 }
@@ -556,6 +584,11 @@ long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws,
   size_t n = sap_sort(bodies, nb, margin, ws);
   long k = grid_sweep(ws, n, pairs, maxpairs);
   return k >= 0 ? k : dyn_sap_sweep(ws, 0, n, pairs, maxpairs, 1);
+}
+
+long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs) {
+  sap_head *head = ws;
+  return grid_sweep(head, n < head->usable ? n : head->usable, pairs, maxpairs);
 }
 
 size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {

@@ -117,6 +117,11 @@ static inline int dyn_par_least(const int *first, int T, int none) {
  * the same order; the tests compare them).  The sweep only reads ws. */
 size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws);
 long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd);
+/* dyn_broadphase_sap's grid (broadphase.c) over the n sorted boxes of ws
+ * (after dyn_sap_sort): the pairs of dyn_sap_sweep over [0, n), in its
+ * order, at most maxpairs written, the count returned; -1 where
+ * dyn_broadphase_sap would sweep instead (no grid for this scene). */
+long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs);
 
 /* One unconstrained step of a single body (integrate.c): gravity g (m/s^2),
  * the body's f_ext / t_ext (held constant over the step, not cleared), the

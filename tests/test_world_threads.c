@@ -186,7 +186,8 @@ static int cube_lattice(dyn_body *bodies, int nx, int ny, int nz) {
  * candidates a box along x): cubes touching face to face at margins 0
  * and 0.01 (bounds on the cell edges), 3000 random spheres and boxes
  * between five half-spaces, the same with one box 100 times larger (a
- * coarse grid); and a short buffer: the first pairs written, all counted. */
+ * coarse grid); a short buffer: the first pairs written, all counted;
+ * dyn_sap_grid itself (the grid ran); none for 105 bodies. */
 static void test_sap_grid(void) {
   enum { NL = 12, NB = NL * NL * NL + 1, NR = 3000, MAXP = 200000 };
   dyn_body *bodies = malloc(sizeof *bodies * (NR + 5));
@@ -208,7 +209,16 @@ static void test_sap_grid(void) {
     CU_ASSERT_EQUAL(dyn_broadphase_sap(bodies, nb, margin, ws, got, np / 2), np);
     CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)(np / 2)), 0);
     CU_ASSERT_EQUAL(got[2 * (np / 2)], -1);
+    /* the grid itself: it is the grid that ran above */
+    memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
+    CU_ASSERT_EQUAL(dyn_sap_grid(ws, n, got, MAXP), np);
+    CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)np), 0);
   }
+  /* a few bodies: the sweep's (no grid) */
+  int nb = random_bodies(bodies, 100, 3);
+  dyn_sap_workspace_init(ws);
+  size_t n = dyn_sap_sort(bodies, nb, 0.005, ws);
+  CU_ASSERT_EQUAL(dyn_sap_grid(ws, n, got, MAXP), -1);
   free(ws);
   free(got);
   free(ref);
