@@ -353,6 +353,23 @@ static const char *sweeps_in(slv_workspace *ws, const fprob *f, double *x, plan_
   return how ? how + 2 : "";
 }
 
+/* f solved by the workspace kept across solves (x in xk) and by a fresh
+ * one (xf), each to the sweep expected_sweep(rigid) names: the same plan
+ * line and the same bits. */
+static void kept_against_fresh(slv_workspace *kept, const fprob *f, int nmax, int rigid,
+                               double *xk, double *xf) {
+  slv_options opt = slv_options_default();
+  slv_workspace *fresh;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh),
+                        SLV_OK);
+  plan_log lk, lf;
+  CU_ASSERT_STRING_EQUAL(sweeps_in(kept, f, xk, &lk), expected_sweep(rigid));
+  CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, f, xf, &lf), expected_sweep(rigid));
+  CU_ASSERT_STRING_EQUAL(lk.line, lf.line);
+  CU_ASSERT(memcmp(xk, xf, (size_t)f->n * sizeof(double)) == 0);
+  slv_workspace_free(fresh);
+}
+
 /* A workspace keeps the blocks' scalars of its last compact solve and
  * tries them first (a world's bodies keep their masses).  Whatever came
  * before, a solve gives the bits a fresh workspace gives, in the layout
@@ -381,16 +398,8 @@ static void test_masses_kept(void) {
   slv_workspace *kept;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &kept), SLV_OK);
   double *xk = malloc((size_t)nmax * sizeof(double)), *xf = malloc((size_t)nmax * sizeof(double));
-  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++) {
-    slv_workspace *fresh;
-    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh),
-                          SLV_OK);
-    plan_log lk, lf;
-    CU_ASSERT_STRING_EQUAL(sweeps_in(kept, seq[k], xk, &lk), expected_sweep(rigid[k]));
-    CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, seq[k], xf, &lf), expected_sweep(rigid[k]));
-    CU_ASSERT(memcmp(xk, xf, (size_t)seq[k]->n * sizeof(double)) == 0);
-    slv_workspace_free(fresh);
-  }
+  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++)
+    kept_against_fresh(kept, seq[k], nmax, rigid[k], xk, xf);
   /* the solves did something: x moved */
   int moved = 0;
   for (int i = 0; i < a.n; i++) moved += xk[i] != 0.0;
@@ -431,17 +440,10 @@ static void test_plan_kept(void) {
   double *xk = malloc((size_t)n * sizeof(double)), *xf = malloc((size_t)n * sizeof(double));
   double *xa = malloc((size_t)n * sizeof(double));
   for (size_t k = 0; k < sizeof seq / sizeof *seq; k++) {
-    slv_workspace *fresh;
-    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &fresh), SLV_OK);
-    plan_log lk, lf;
-    CU_ASSERT_STRING_EQUAL(sweeps_in(kept, seq[k], xk, &lk), expected_sweep(1));
-    CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, seq[k], xf, &lf), expected_sweep(1));
-    CU_ASSERT_STRING_EQUAL(lk.line, lf.line);
-    CU_ASSERT(memcmp(xk, xf, (size_t)n * sizeof(double)) == 0);
+    kept_against_fresh(kept, seq[k], n, 1, xk, xf);
     if (k == 0) memcpy(xa, xk, (size_t)n * sizeof(double));
     /* the other problems are other problems: their x differ from a's */
     if (seq[k] != &a) CU_ASSERT(memcmp(xk, xa, (size_t)n * sizeof(double)) != 0);
-    slv_workspace_free(fresh);
   }
   slv_workspace_free(kept);
   free(xk);
