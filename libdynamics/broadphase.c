@@ -365,7 +365,8 @@ __attribute__((target("avx2"))) static long sap_sweep_avx2(const sap_box *v, sap
 
 /* The grid's arrays in the workspace, after the columns. */
 typedef struct {
-  double *lx, *ly, *hy, *lz, *hz, *st; /* the bounded boxes by position in items */
+  /* the bounded boxes' bounds and static flags by position in items */
+  double *lx, *ly, *hy, *lz, *hz, *st;
   int *cell;  /* per sorted box: its cell, -1 for an unbounded box */
   int *items; /* the bounded boxes (their sorted positions) by cell, each cell's in sorted order */
   int *large; /* the unbounded boxes, in sorted order */
@@ -379,9 +380,20 @@ static sap_grid grid_arrays(sap_head *head) {
   size_t nb = (size_t)head->nb, m = nb + SAP_PAD, nc = GRID_CELLS_PER * nb + GRID_CELLS_EXTRA;
   double *c = sap_columns(head).lx + SAP_NCOL * m;
   int *g = (int *)(c + GRID_NCOL * m);
-  sap_grid r = { c,      c + m,      c + 2 * m,  c + 3 * m,  c + 4 * m,
-                 c + 5 * m, g,       g + nb,     g + 2 * nb, g + 3 * nb,
-                 g + 4 * nb, g + 4 * nb + nc + 1, nc };
+  sap_grid r;
+  r.lx = c;
+  r.ly = c + m;
+  r.hy = c + 2 * m;
+  r.lz = c + 3 * m;
+  r.hz = c + 4 * m;
+  r.st = c + 5 * m;
+  r.cell = g;
+  r.items = g + nb;
+  r.large = g + 2 * nb;
+  r.part = g + 3 * nb;
+  r.start = g + 4 * nb;
+  r.cur = g + 4 * nb + nc + 1;
+  r.ncap = nc;
   return r;
 }
 
@@ -394,8 +406,8 @@ typedef struct {
 } grid_geom;
 
 enum {
-  GRID_MIN_BOXES = 256,  /* fewer: the sweep */
-  GRID_MAX_LARGE = 64,   /* more unbounded boxes (each meets O(n) candidates): the sweep */
+  GRID_MIN_BOXES = 256,    /* fewer: the sweep */
+  GRID_MAX_LARGE = 64,     /* more unbounded boxes (each meets O(n) candidates): the sweep */
   GRID_SAP_CANDIDATES = 32 /* the sweep's candidates a box above which the grid runs */
 };
 

@@ -245,8 +245,7 @@ static dyn_err narrow_phase(dyn_collider *c, const dyn_body *geo, int ngeo,
   for (int t = 0; t < T; t++) {
     long k0 = dyn_par_cut(np, t, T);
     runs[t].start = DYN_MAX_MANIFOLD * k0;
-    narrow_run(c, geo, in, checked, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start,
-               &runs[t]);
+    narrow_run(c, geo, in, checked, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start, &runs[t]);
   }
   double pen = 0.0;
   for (int t = 0; t < T; t++) {

@@ -144,8 +144,7 @@ int dyn_body_shape_valid(const dyn_body *b);
  * 0 <= ia != ib, margin finite and >= 0, and both bodies
  * dyn_body_shape_valid (the world's collision pass checks each record
  * once a pass, not once per pair). */
-int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin,
-                           dyn_contact *out);
+int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out);
 
 /* Box narrow-phase routines of collide_box.c, called by collide.c's
  * dispatch with the bodies in this order (first argument's shape kind as

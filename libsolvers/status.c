@@ -146,17 +146,17 @@ __attribute__((target("avx2"))) static uint64_t finite_bits_avx2(int n, const do
   int i = 0;
   for (; i + 16 <= n; i += 16) {
     a0 = _mm256_or_si256(
-        a0, _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i)), e),
-                             one));
+        a0,
+        _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i)), e), one));
     a1 = _mm256_or_si256(
-        a1, _mm256_add_epi64(
-                _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 4)), e), one));
+        a1, _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 4)), e),
+                             one));
     a2 = _mm256_or_si256(
-        a2, _mm256_add_epi64(
-                _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 8)), e), one));
+        a2, _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 8)), e),
+                             one));
     a3 = _mm256_or_si256(
-        a3, _mm256_add_epi64(
-                _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 12)), e), one));
+        a3, _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 12)), e),
+                             one));
   }
   uint64_t lanes[4];
   _mm256_storeu_si256((__m256i *)lanes,

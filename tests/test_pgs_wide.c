@@ -356,12 +356,11 @@ static const char *sweeps_in(slv_workspace *ws, const fprob *f, double *x, plan_
 /* f solved by the workspace kept across solves (x in xk) and by a fresh
  * one (xf), each to the sweep expected_sweep(rigid) names: the same plan
  * line and the same bits. */
-static void kept_against_fresh(slv_workspace *kept, const fprob *f, int nmax, int rigid,
-                               double *xk, double *xf) {
+static void kept_against_fresh(slv_workspace *kept, const fprob *f, int nmax, int rigid, double *xk,
+                               double *xf) {
   slv_options opt = slv_options_default();
   slv_workspace *fresh;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh),
-                        SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh), SLV_OK);
   plan_log lk, lf;
   CU_ASSERT_STRING_EQUAL(sweeps_in(kept, f, xk, &lk), expected_sweep(rigid));
   CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, f, xf, &lf), expected_sweep(rigid));
