@@ -526,11 +526,11 @@ static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng);
  * and findex alone (the groups, their batches, sort_groups' order,
  * lay_out's positions, blocks and pointers into the operator's t), so the
  * same n, the same pairs row by row, the same findex and the same t give
- * the same plan, bit for bit; a world's contacts keep their order from one
- * step to the next while nothing starts or stops touching.  Two
- * comparisons of O(n) ints in place of the schedule (1.5-3 % of a world
- * step: experiments/MEASUREMENTS.md, "Measurements: the world step outside
- * the sweep"). */
+ * the same plan, bit for bit.  A world's contacts come in the same order
+ * in some steps, not all (about half the steps of a settled pyramid, few
+ * of a pile's); two comparisons of O(n) ints then replace the schedule
+ * and the layout, about 2 % of the step (experiments/MEASUREMENTS.md,
+ * "Measurements: the world step outside the sweep"). */
 static int plan_kept(const wide_state *s, const slv_op *op) {
   int n = op->n;
   if (s->key_n != n || s->key_t != op->t) return 0;
