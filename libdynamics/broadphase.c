@@ -35,6 +35,21 @@
  * takes over: never worse than O(n log n) plus that budget.  No memory is
  * allocated (qsort may allocate).
  *
+ * A grid for crowded scenes (grid_sweep): when a box meets more than 32
+ * others along x on average (estimated on every 16th box: a pile, whose
+ * spheres share x with every layer), the sweep's candidates are mostly
+ * far away in y or z.  dyn_broadphase_sap then puts each bounded box in
+ * a square cell across x by its lo corner's y and z (cells just wider
+ * than the largest bounded box, so that two overlapping boxes are at most
+ * one cell apart on y and on z), each cell's boxes in the sweep's order,
+ * and sweeps each box against the later boxes of the 3 x 3 cells around
+ * its own along x (from a cursor per cell, to the first lo.x past its
+ * hi.x) and against the unbounded boxes (half-spaces); its partners go
+ * out sorted, so the pairs are the sweep's, pair for pair, in the same
+ * order [Ericson 2005, sec 7.1 and 7.5.2].  Fewer than 256 boxes, over 64
+ * unbounded ones, or more cells than nb + 64 (after coarsening): the
+ * sweep.  The grid lives in the workspace, rebuilt each call.
+ *
  * Pairs are reported as i < j, never both static (is_static, or a plane,
  * which never moves), never a body without shape or whose AABB has a NaN.
  * dyn_broadphase_all tests every pair with the same rule: the reference.
@@ -46,6 +61,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define SAP_HAVE_AVX2_CODE 1
@@ -71,6 +87,19 @@ typedef struct {
 #define SAP_MAGIC 0x5a9c0b1du
 
 enum { SAP_PAD = 4, SAP_NCOL = 6 };
+
+/* The grid's arrays after the columns (grid_arrays): the bounded boxes'
+ * lo.x, lo.y, hi.y, lo.z, hi.z and static flag in cell order (GRID_NCOL
+ * columns of nb + SAP_PAD doubles); then per box its cell, the boxes by
+ * cell, the unbounded boxes, a box's partners, and for up to
+ * GRID_CELLS_PER * nb + GRID_CELLS_EXTRA cells their starts (+ 1) and
+ * cursors. */
+enum {
+  GRID_NCOL = 6,
+  GRID_CELLS_PER = 1,
+  GRID_CELLS_EXTRA = 64,
+  GRID_INTS = 4 + 2 * GRID_CELLS_PER
+};
 
 /* The six columns of the workspace of nb boxes (above). */
 typedef struct {
@@ -159,7 +188,8 @@ void dyn_sap_workspace_init(void *ws) {
 
 size_t dyn_sap_workspace_size(int nb) {
   return nb > 0 ? sizeof(sap_head) + (size_t)nb * sizeof(sap_box) +
-                      SAP_NCOL * ((size_t)nb + SAP_PAD) * sizeof(double)
+                      (SAP_NCOL + GRID_NCOL) * ((size_t)nb + SAP_PAD) * sizeof(double) +
+                      ((size_t)GRID_INTS * (size_t)nb + 2 * GRID_CELLS_EXTRA + 1) * sizeof(int)
                 : 0;
 }
 
@@ -331,13 +361,246 @@ __attribute__((target("avx2"))) static long sap_sweep_avx2(const sap_box *v, sap
 }
 #endif
 
+/* ---- the grid ------------------------------------------------------------ */
+
+/* The grid's arrays in the workspace, after the columns. */
+typedef struct {
+  /* the bounded boxes' bounds and static flags by position in items */
+  double *lx, *ly, *hy, *lz, *hz, *st;
+  int *cell;  /* per sorted box: its cell, -1 for an unbounded box */
+  int *items; /* the bounded boxes (their sorted positions) by cell, each cell's in sorted order */
+  int *large; /* the unbounded boxes, in sorted order */
+  int *part;  /* one box's partners */
+  int *start; /* ncap + 1: where each cell's boxes start in items */
+  int *cur;   /* ncap: each cell's first box not before the box being swept */
+  size_t ncap;
+} sap_grid;
+
+static sap_grid grid_arrays(sap_head *head) {
+  size_t nb = (size_t)head->nb, m = nb + SAP_PAD, nc = GRID_CELLS_PER * nb + GRID_CELLS_EXTRA;
+  double *c = sap_columns(head).lx + SAP_NCOL * m;
+  int *g = (int *)(c + GRID_NCOL * m);
+  sap_grid r;
+  r.lx = c;
+  r.ly = c + m;
+  r.hy = c + 2 * m;
+  r.lz = c + 3 * m;
+  r.hz = c + 4 * m;
+  r.st = c + 5 * m;
+  r.cell = g;
+  r.items = g + nb;
+  r.large = g + 2 * nb;
+  r.part = g + 3 * nb;
+  r.start = g + 4 * nb;
+  r.cur = g + 4 * nb + nc + 1;
+  r.ncap = nc;
+  return r;
+}
+
+/* The cells across x: origin (y, z), side c, d[0] cells along y, d[1]
+ * along z. */
+typedef struct {
+  double o[2], c;
+  int d[2];
+  size_t nl; /* unbounded boxes */
+} grid_geom;
+
+enum {
+  GRID_MIN_BOXES = 256,    /* fewer: the sweep */
+  GRID_MAX_LARGE = 64,     /* more unbounded boxes (each meets O(n) candidates): the sweep */
+  GRID_SAP_CANDIDATES = 32 /* the sweep's candidates a box above which the grid runs */
+};
+
+/* The sweep's candidates per box (the later boxes whose lo.x is at most
+ * the box's hi.x), estimated on every 16th of the n sorted boxes by
+ * bisection in the sorted lo.x. */
+static double sweep_candidates(const sap_box *v, const double *lx, size_t n) {
+  double tot = 0.0;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i += 16, m++) {
+    double h = v[i].hi.x;
+    size_t a = i + 1, b = n; /* the first later box with lo.x > h */
+    while (a < b) {
+      size_t c = a + (b - a) / 2;
+      if (lx[c] <= h)
+        a = c + 1;
+      else
+        b = c;
+    }
+    tot += (double)(a - i - 1);
+  }
+  return m ? tot / (double)m : 0.0;
+}
+
+static int box_bounded(const sap_box *b) {
+  return isfinite(b->lo.x) && isfinite(b->lo.y) && isfinite(b->lo.z) && isfinite(b->hi.x) &&
+         isfinite(b->hi.y) && isfinite(b->hi.z);
+}
+
+/* The cells of the n sorted (usable) boxes: squares across x of side c
+ * just above the largest y or z extent of a bounded box, over the range
+ * of their lo corners; the unbounded boxes listed apart (g.cell -1, the
+ * others 0 for now).  0 when no grid fits (too many unbounded boxes, none
+ * bounded, points only across x, or more cells than the workspace holds
+ * after coarsening thrice): the sweep runs instead. */
+static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
+  double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY }, ext = 0.0;
+  size_t nl = 0;
+  for (size_t i = 0; i < n; i++) {
+    g.cell[i] = box_bounded(&v[i]) ? 0 : -1;
+    if (g.cell[i] < 0) {
+      if (nl == GRID_MAX_LARGE) return 0;
+      g.large[nl++] = (int)i;
+      continue;
+    }
+    const double a[2] = { v[i].lo.y, v[i].lo.z }, b[2] = { v[i].hi.y, v[i].hi.z };
+    for (int k = 0; k < 2; k++) {
+      lo[k] = a[k] < lo[k] ? a[k] : lo[k];
+      hi[k] = a[k] > hi[k] ? a[k] : hi[k];
+      ext = b[k] - a[k] > ext ? b[k] - a[k] : ext;
+    }
+  }
+  if (nl == n || !(ext > 0.0) || !isfinite(ext)) return 0;
+  /* 1e-6 above the extent: the rounding of (lo - o) / c, below 2^-52 of
+   * the cell count (at most ncap < 2^31) a coordinate, keeps the cells
+   * of two overlapping boxes at most one apart on y and on z */
+  double c = ext * (1.0 + 1e-6);
+  for (int tries = 0;; tries++) {
+    double cells = 1.0;
+    for (int k = 0; k < 2; k++) {
+      double span = (hi[k] - lo[k]) / c;
+      if (!(span < (double)g.ncap)) span = (double)g.ncap; /* too many: coarsened below */
+      G->d[k] = (int)span + 1;
+      cells *= (double)G->d[k];
+    }
+    if (cells <= (double)g.ncap) break;
+    if (tries == 3) return 0;
+    c *= 1.01 * sqrt(cells / (double)g.ncap);
+  }
+  for (int k = 0; k < 2; k++) G->o[k] = lo[k];
+  G->c = c;
+  G->nl = nl;
+  return 1;
+}
+
+/* Cell coordinate of x along y (k = 0) or z (k = 1), clamped. */
+static int cell_of(const grid_geom *G, int k, double x) {
+  int i = (int)((x - G->o[k]) / G->c);
+  return i < 0 ? 0 : (i >= G->d[k] ? G->d[k] - 1 : i);
+}
+
+/* Each bounded box into its cell, the cells' boxes in sorted order (a
+ * counting sort over the cells), their columns in that order, and each
+ * cell's cursor at its first box. */
+static void grid_fill(const sap_box *v, size_t n, sap_grid g, const grid_geom *G) {
+  size_t nc = (size_t)G->d[0] * (size_t)G->d[1];
+  memset(g.start, 0, (nc + 1) * sizeof *g.start);
+  for (size_t i = 0; i < n; i++) {
+    if (g.cell[i] < 0) continue; /* unbounded (grid_cells) */
+    g.cell[i] = cell_of(G, 1, v[i].lo.z) * G->d[0] + cell_of(G, 0, v[i].lo.y);
+    g.start[g.cell[i] + 1]++;
+  }
+  for (size_t k = 1; k <= nc; k++) g.start[k] += g.start[k - 1];
+  for (size_t i = 0; i < n; i++)
+    if (g.cell[i] >= 0) g.items[g.start[g.cell[i]]++] = (int)i;
+  for (size_t k = nc; k > 0; k--) g.start[k] = g.start[k - 1];
+  g.start[0] = 0;
+  memcpy(g.cur, g.start, nc * sizeof *g.cur);
+  size_t nbox = (size_t)g.start[nc];
+  for (size_t p = 0; p < nbox; p++) {
+    const sap_box *b = &v[g.items[p]];
+    g.lx[p] = b->lo.x;
+    g.ly[p] = b->lo.y;
+    g.hy[p] = b->hi.y;
+    g.lz[p] = b->lo.z;
+    g.hz[p] = b->hi.z;
+    g.st[p] = b->stat ? 1.0 : 0.0;
+  }
+}
+
+/* Whether sorted boxes i < j make a pair, by the sweep's rule: lo_j.x <=
+ * hi_i.x (lo_i.x <= hi_j.x holds by the order), y and z overlapping, not
+ * both static. */
+static int sweep_pair(const sap_box *a, const sap_box *b) {
+  return (b->lo.x <= a->hi.x) & overlap_yz(a, b) & !(a->stat & b->stat);
+}
+
+/* Bounded box i's partners (the later boxes it makes a pair with), in
+ * sorted order; their count.  In each of the 3 x 3 cells around its own
+ * (across x) the boxes are in sorted order, so by lo.x: the later ones
+ * start at the cell's cursor (moved past i; the boxes come in sorted
+ * order, so a cursor only moves on) and those that meet i along x end at
+ * the first lo.x past hi_i.x, as in the sweep; then the unbounded boxes;
+ * all sorted (a few: insertion sort). */
+static int grid_partners(const sap_box *v, size_t i, sap_grid g, const grid_geom *G) {
+  const sap_box *a = &v[i];
+  int m = 0, cy = g.cell[i] % G->d[0], cz = g.cell[i] / G->d[0];
+  int y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < G->d[0] ? cy + 1 : cy;
+  for (int z = cz > 0 ? cz - 1 : 0; z <= cz + 1 && z < G->d[1]; z++)
+    for (int y = y0; y <= y1; y++) {
+      int cell = z * G->d[0] + y, end = g.start[cell + 1], p = g.cur[cell];
+      while (p < end && (size_t)g.items[p] <= i) p++;
+      g.cur[cell] = p;
+      for (; p < end && g.lx[p] <= a->hi.x; p++)
+        if ((a->lo.y <= g.hy[p]) & (g.ly[p] <= a->hi.y) & (a->lo.z <= g.hz[p]) &
+            (g.lz[p] <= a->hi.z) & !(a->stat & (g.st[p] != 0.0)))
+          g.part[m++] = g.items[p];
+    }
+  for (size_t q = 0; q < G->nl; q++) {
+    int j = g.large[q];
+    if ((size_t)j > i && sweep_pair(a, &v[j])) g.part[m++] = j;
+  }
+  for (int k = 1; k < m; k++) {
+    int t = g.part[k], b = k;
+    for (; b > 0 && g.part[b - 1] > t; b--) g.part[b] = g.part[b - 1];
+    g.part[b] = t;
+  }
+  return m;
+}
+
+/* The sweep's pairs, in its order, from a grid across x (docs/dynamics.md,
+ * "Collision"; a uniform grid, Ericson 2005, sec 7.1, with the sweep along
+ * x inside each cell): each bounded box meets the later boxes of its own
+ * and the eight neighbouring cells that meet it along x, and the unbounded
+ * boxes; each unbounded box the later boxes as the sweep has it; each
+ * box's partners go out in sorted order, the boxes in sorted order, so
+ * the pairs are sap_sweep's, pair for pair.  -1 when the sweep costs less
+ * (fewer than GRID_MIN_BOXES boxes, or at most GRID_SAP_CANDIDATES
+ * candidates a box along x) or no grid fits (grid_cells). */
+static long grid_sweep(sap_head *head, size_t n, int *pairs, long maxpairs) {
+  const sap_box *v = (const sap_box *)(head + 1);
+  if (n < GRID_MIN_BOXES || sweep_candidates(v, sap_columns(head).lx, n) <= GRID_SAP_CANDIDATES)
+    return -1;
+  sap_grid g = grid_arrays(head);
+  grid_geom G;
+  if (!grid_cells(v, n, g, &G)) return -1;
+  grid_fill(v, n, g, &G);
+  long count = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (g.cell[i] < 0) { /* unbounded: the sweep's own loop */
+      for (size_t j = i + 1; j < n && v[j].lo.x <= v[i].hi.x; j++)
+        if (sweep_pair(&v[i], &v[j])) emit(v[i].id, v[j].id, pairs, maxpairs, &count);
+      continue;
+    }
+    int m = grid_partners(v, i, g, &G);
+    for (int k = 0; k < m; k++) emit(v[i].id, v[g.part[k]].id, pairs, maxpairs, &count);
+  }
+  return count;
+}
+
 long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
                         long maxpairs) {
   if (nb <= 0) return 0;
   if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
     return DYN_ERR_INPUT;
   size_t n = sap_sort(bodies, nb, margin, ws);
-  return dyn_sap_sweep(ws, 0, n, pairs, maxpairs, 1);
+  long k = grid_sweep(ws, n, pairs, maxpairs);
+  return k >= 0 ? k : dyn_sap_sweep(ws, 0, n, pairs, maxpairs, 1);
+}
+
+long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs) {
+  sap_head *head = ws;
+  return grid_sweep(head, n < head->usable ? n : head->usable, pairs, maxpairs);
 }
 
 size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {

@@ -278,8 +278,14 @@ static pair_fn pick(dyn_shape_kind ka, dyn_shape_kind kb) {
 int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out) {
   if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
     return DYN_ERR_INPUT;
+  if (!dyn_body_shape_valid(&bodies[ia]) || !dyn_body_shape_valid(&bodies[ib]))
+    return DYN_ERR_INPUT;
+  return dyn_collide_valid_pair(bodies, ia, ib, margin, out);
+}
+
+int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin,
+                           dyn_contact *out) {
   const dyn_body *A = &bodies[ia], *B = &bodies[ib];
-  if (!dyn_body_shape_valid(A) || !dyn_body_shape_valid(B)) return DYN_ERR_INPUT;
   dyn_shape_kind ka = A->shape.kind, kb = B->shape.kind;
   if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE) return 0;
   int sa = A->is_static || ka == DYN_SHAPE_PLANE, sb = B->is_static || kb == DYN_SHAPE_PLANE;

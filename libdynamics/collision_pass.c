@@ -186,7 +186,7 @@ static int may_touch(const dyn_collide_in *in, const dyn_shape_rt *A, const dyn_
  * field); run->count contacts, run->pen the deepest, run->fail the first
  * pair rejected (-1 if none; the run stops there). */
 static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_collide_in *in,
-                       long k0, long k1, dyn_contact *out, dyn_run *run) {
+                       int checked, long k0, long k1, dyn_contact *out, dyn_run *run) {
   int nc = 0;
   double pen = 0.0;
   run->fail = -1;
@@ -195,7 +195,8 @@ static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_col
     const dyn_shape_rt *A = &in->shapes[ia], *B = &in->shapes[ib];
     if (!may_touch(in, A, B)) continue;
     dyn_contact *con = out + nc;
-    int m = dyn_collide_pair(geo, ia, ib, in->margin, con);
+    int m = checked ? dyn_collide_valid_pair(geo, ia, ib, in->margin, con)
+                    : dyn_collide_pair(geo, ia, ib, in->margin, con);
     if (m < 0) {
       run->fail = k;
       run->code = m;
@@ -218,21 +219,33 @@ static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_col
   run->pen = pen;
 }
 
+/* 1 iff the margin and every one of the ngeo records pass
+ * dyn_collide_pair's input checks, so that the pairs need not be checked
+ * one by one (O(records) a pass, not O(pairs)); else each pair is, and the
+ * first rejected pair is named as before. */
+static int records_valid(const dyn_body *geo, int ngeo, double margin) {
+  if (!(margin >= 0.0) || !isfinite(margin)) return 0;
+  for (int i = 0; i < ngeo; i++)
+    if (!dyn_body_shape_valid(&geo[i])) return 0;
+  return 1;
+}
+
 /* The narrow phase of the np pairs into c->con from offset, on T threads
  * (T >= 1): T runs of consecutive pairs, each into its own stretch (room
  * for DYN_MAX_MANIFOLD contacts a pair), closed up in order; *nout
  * contacts, *maxpen the deepest.  The first pair rejected, in the pairs'
  * order, ends the pass with DYN_ERR_INPUT. */
-static dyn_err narrow_phase(dyn_collider *c, const dyn_body *geo, const dyn_collide_in *in, long np,
-                            int offset, int T, int *nout, double *maxpen, char *msg,
-                            size_t msgcap) {
+static dyn_err narrow_phase(dyn_collider *c, const dyn_body *geo, int ngeo,
+                            const dyn_collide_in *in, long np, int offset, int T, int *nout,
+                            double *maxpen, char *msg, size_t msgcap) {
   dyn_run *runs = c->runs.p;
   dyn_contact *base = c->con.p + offset;
+  int checked = records_valid(geo, ngeo, in->margin);
 #pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
   for (int t = 0; t < T; t++) {
     long k0 = dyn_par_cut(np, t, T);
     runs[t].start = DYN_MAX_MANIFOLD * k0;
-    narrow_run(c, geo, in, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start, &runs[t]);
+    narrow_run(c, geo, in, checked, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start, &runs[t]);
   }
   double pen = 0.0;
   for (int t = 0; t < T; t++) {
@@ -287,6 +300,6 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const
     dyn_msgf(msg, msgcap, "out of memory for %zu contacts", need);
     return DYN_ERR_NOMEM;
   }
-  return narrow_phase(c, geo, in, np, offset, dyn_par_threads(in->threads, np), nout, maxpen, msg,
-                      msgcap);
+  return narrow_phase(c, geo, ngeo, in, np, offset, dyn_par_threads(in->threads, np), nout, maxpen,
+                      msg, msgcap);
 }

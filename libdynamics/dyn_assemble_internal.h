@@ -26,6 +26,12 @@ static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
  * message in dyn_system_message) if that room cannot be had. */
 dyn_err dyn_system_threads_reserve(dyn_system *s, int threads);
 
+/* dyn_contact_fill_material with prm already through
+ * dyn_contact_params_validate (the world checks its contact parameters
+ * once a step, not once a contact); every other check is made. */
+int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *c,
+                             const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
+
 static inline int dyn_ai_v3_finite(dyn_v3 a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }

@@ -117,6 +117,11 @@ static inline int dyn_par_least(const int *first, int T, int none) {
  * the same order; the tests compare them).  The sweep only reads ws. */
 size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws);
 long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd);
+/* dyn_broadphase_sap's grid (broadphase.c) over the n sorted boxes of ws
+ * (after dyn_sap_sort): the pairs of dyn_sap_sweep over [0, n), in its
+ * order, at most maxpairs written, the count returned; -1 where
+ * dyn_broadphase_sap would sweep instead (no grid for this scene). */
+long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs);
 
 /* One unconstrained step of a single body (integrate.c): gravity g (m/s^2),
  * the body's f_ext / t_ext (held constant over the step, not cleared), the
@@ -134,6 +139,12 @@ void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, d
  * domain (sizes >= 0 and finite, a plane normal nonzero, a hull with
  * vertices): the input check of the narrow phase (collide.c). */
 int dyn_body_shape_valid(const dyn_body *b);
+
+/* dyn_collide_pair on arguments already checked: bodies and out not NULL,
+ * 0 <= ia != ib, margin finite and >= 0, and both bodies
+ * dyn_body_shape_valid (the world's collision pass checks each record
+ * once a pass, not once per pair). */
+int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out);
 
 /* Box narrow-phase routines of collide_box.c, called by collide.c's
  * dispatch with the bodies in this order (first argument's shape kind as

@@ -177,12 +177,17 @@ static dyn_err fill_joint_rows(dyn_step *s) {
 static dyn_err fill_contact_rows(dyn_step *s) {
   dyn_world *w = s->w;
   int T = step_threads(w, s->nc), first[DYN_PAR_MAX];
+  int checked = dyn_contact_params_validate(&w->set.contact, NULL, 0) == DYN_OK;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++) {
     first[t] = s->nc;
     for (int c = (int)dyn_par_cut(s->nc, t, T); c < (int)dyn_par_cut(s->nc, t + 1, T); c++) {
-      int r = dyn_contact_fill_material(w->bodies.p, w->nb, &w->col.con.p[c], &w->set.contact, s->h,
-                                        w->rows.p, w->njrows + c * w->rpc);
+      const dyn_contact *cc = &w->col.con.p[c];
+      int row0 = w->njrows + c * w->rpc;
+      int r = checked ? dyn_contact_fill_checked(w->bodies.p, w->nb, cc, &w->set.contact, s->h,
+                                                 w->rows.p, row0)
+                      : dyn_contact_fill_material(w->bodies.p, w->nb, cc, &w->set.contact, s->h,
+                                                  w->rows.p, row0);
       if (r != w->rpc && first[t] == s->nc) first[t] = c;
     }
   }

@@ -15,8 +15,8 @@ void wide_free(void *st) {
     slv_solver_pgs.impl->free(s->pgs);
     free(s->pgs);
   }
-  int *iv[] = { s->rowb,  s->gfirst, s->gsorted, s->nfree, s->cnt,
-                s->order, s->fpos,   s->bk,      s->bL,    s->bh };
+  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt,     s->order,
+                s->fpos, s->bk,     s->bL,      s->bh,    s->key_blk, s->key_fx };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
   double *dv[] = { s->xp, s->bp, s->invd, s->lo,  s->hi,   s->mu, s->fd,
                    s->JK, s->im, s->bm,   s->bhi, s->idle, s->aii };
@@ -69,8 +69,11 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->bk = malloc(m * sizeof(int));
   s->bL = malloc(m * sizeof(int));
   s->bh = malloc(m * sizeof(int));
-  int fail = !s->rowb || !s->gfirst || !s->gsorted || !s->nfree || !s->cnt || !s->order ||
-             !s->fpos || !s->fsel || !s->bk || !s->bL || !s->bh;
+  s->key_blk = malloc(2 * m * sizeof(int));
+  s->key_fx = malloc(m * sizeof(int));
+  s->key_n = -1;
+  int fail = !s->key_blk || !s->key_fx || !s->rowb || !s->gfirst || !s->gsorted || !s->nfree ||
+             !s->cnt || !s->order || !s->fpos || !s->fsel || !s->bk || !s->bL || !s->bh;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = aligned_alloc(64, cap * sizeof(double));

@@ -116,8 +116,14 @@ typedef struct {
   int nbat;          /* batches in the lanes */
   int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
-  int ktx_due;   /* pgs_color: after this sweep, t = K^T x afresh (wide_color_ktx) */
-  int ktx_lanes; /* t = K^T x summed in the lanes gives slv_op_ktx's bits (wide_plan: one
+  int *key_blk;        /* 2 n_max: each row's block pair when the kept schedule was made */
+  int *key_fx;         /* n_max: and each row's findex (when it had one) */
+  int key_n;           /* rows of the kept schedule and layout (pgs_plan.c, plan_kept); -1: none */
+  int key_hasfx;       /* whether that problem had findex */
+  int key_ng;          /* its groups */
+  const double *key_t; /* the operator's t its layout's block pointers point into */
+  int ktx_due;         /* pgs_color: after this sweep, t = K^T x afresh (wide_color_ktx) */
+  int ktx_lanes;       /* t = K^T x summed in the lanes gives slv_op_ktx's bits (wide_plan: one
                     thread, the lanes, no sequential row, every group a whole run) */
 } wide_state;
 

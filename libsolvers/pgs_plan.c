@@ -519,6 +519,39 @@ static int groups_are_runs(const wide_state *s, const slv_fac *f, int ng) {
   return 1;
 }
 
+static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng);
+
+/* Whether the kept schedule and layout (the last first-fit plan of this
+ * state) are this problem's: they are a function of the rows' block pairs
+ * and findex alone (the groups, their batches, sort_groups' order,
+ * lay_out's positions, blocks and pointers into the operator's t), so the
+ * same n, the same pairs row by row, the same findex and the same t give
+ * the same plan, bit for bit.  A world's contacts come in the same order
+ * in some steps, not all (about half the steps of a settled pyramid, few
+ * of a pile's); two comparisons of O(n) ints then replace the schedule
+ * and the layout, about 2 % of the step (experiments/MEASUREMENTS.md,
+ * "Measurements: the world step outside the sweep"). */
+static int plan_kept(const wide_state *s, const slv_op *op) {
+  int n = op->n;
+  if (s->key_n != n || s->key_t != op->t) return 0;
+  if (memcmp(s->key_blk, op->f.blk, 2 * (size_t)n * sizeof(int)) != 0) return 0;
+  const int *fx = op->p->findex;
+  return (fx != NULL) == s->key_hasfx &&
+         (!fx || memcmp(s->key_fx, fx, (size_t)n * sizeof(int)) == 0);
+}
+
+/* Keeps the key of the plan just made (plan_kept). */
+static void keep_plan(wide_state *s, const slv_op *op, int ng) {
+  int n = op->n;
+  const int *fx = op->p->findex;
+  memcpy(s->key_blk, op->f.blk, 2 * (size_t)n * sizeof(int));
+  if (fx) memcpy(s->key_fx, fx, (size_t)n * sizeof(int));
+  s->key_hasfx = fx != NULL;
+  s->key_n = n;
+  s->key_ng = ng;
+  s->key_t = op->t;
+}
+
 /* Groups, batches and the plan layout (pgs_wide.c, "Layout"); before K^T x, as
  * the scheduling uses the operator's t as scratch.  Only the lanes read J
  * and K by columns: without them the sweep reads the rows of J and K
@@ -528,6 +561,17 @@ void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
   s->n = op->n;
   s->np = 1;
   s->nlev = 0;
+  /* pgs_wide's first fit on one thread: the plan of the last solve is kept
+   * when its key matches (plan_kept); any other plan overwrites it */
+  int first_fit = !s->color && !(threads > 1 && op->n >= WIDE_PAR_MIN_GROUPS);
+  if (first_fit && plan_kept(s, op)) {
+    ng = s->key_ng;
+    s->own_ktx = 0;
+    memset(s->idle, 0, WIDE_PAD * sizeof *s->idle); /* as lay_out leaves it */
+    fill_plan(s, op, omega, ng);
+    return;
+  }
+  s->key_n = -1;
   if (s->color) {
     /* the colours, whatever the threads; split on the thresholds of the
      * threaded plan (the parts only say which thread sweeps which batch
@@ -562,6 +606,13 @@ void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
   s->own_ktx = s->color || (s->part && s->np > 1);
   if (s->np > 1) split_levels(s, s->part ? 1 : 0); /* pgs_part's level 0: its parts */
   lay_out(s, op, ng);
+  if (first_fit && s->np == 1) keep_plan(s, op, ng);
+  fill_plan(s, op, omega, ng);
+}
+
+/* The plan's values over its layout: each position's row data, the lanes'
+ * J and K, and whether t = K^T x may be summed in the lanes. */
+static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng) {
   fill_all_rows(s, op, omega);
   s->compact = 0;
 #if PGS_WIDE_X86

@@ -50,7 +50,10 @@
  * row is still a chain of dependent operations (t, J . t, w, the clamp, the
  * move, t again), so pgs forms b + fd x and omega / A_ii off that chain.
  *
- * Layout, built once per solve (sized at init for n_max rows): a batch of
+ * Layout, built once per solve (sized at init for n_max rows; on one
+ * thread the last solve's groups, batches and positions are kept and
+ * reused when the rows' block pairs and findex are the same, row by row,
+ * which makes the same plan: pgs_plan.c, plan_kept): a batch of
  * groups of lengths L0, .., L7 in h halves takes 4 h max(L) plan positions
  * (row step r, half u, lane l at 4 h r + 4 u + l); positions past a lane's
  * group are idle (zero J and K, bounds 0..0, omega / A_ii = 0: they never

@@ -9,6 +9,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SLV_FINITE_AVX2 1
+#endif
 
 const char *slv_status_str(slv_status s) {
   switch (s) {
@@ -130,16 +134,52 @@ slv_status slv_poll_slow(slv_poll *q) {
   return q->stop;
 }
 
+#ifdef SLV_FINITE_AVX2
+/* slv_all_finite's bulk four doubles per AVX2 operation (four sums deep,
+ * 16 doubles an iteration): the same test; the entries [0, *done) are
+ * covered by the returned bits (bit 63 set iff one is not finite). */
+__attribute__((target("avx2"))) static uint64_t finite_bits_avx2(int n, const double *x,
+                                                                 int *done) {
+  const __m256i e = _mm256_set1_epi64x((long long)0x7ff0000000000000),
+                one = _mm256_set1_epi64x((long long)0x0010000000000000);
+  __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    a0 = _mm256_or_si256(
+        a0,
+        _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i)), e), one));
+    a1 = _mm256_or_si256(
+        a1, _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 4)), e),
+                             one));
+    a2 = _mm256_or_si256(
+        a2, _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 8)), e),
+                             one));
+    a3 = _mm256_or_si256(
+        a3, _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(x + i + 12)), e),
+                             one));
+  }
+  uint64_t lanes[4];
+  _mm256_storeu_si256((__m256i *)lanes,
+                      _mm256_or_si256(_mm256_or_si256(a0, a1), _mm256_or_si256(a2, a3)));
+  *done = i;
+  return lanes[0] | lanes[1] | lanes[2] | lanes[3];
+}
+#endif
+
 int slv_all_finite(int n, const double *x) {
   /* x is Inf or NaN iff its 11 exponent bits are all set, that is iff
    * (bits & EXP) + 2^52 reaches bit 63: integer ands, adds and ors over the
    * whole array, no early exit, no branch.  It checks every entry of a
-   * dense A and of the factored J and K at each solve, so it runs two
-   * doubles per SSE2 operation (four sums deep); the tail goes one at a
-   * time.  (The float form, sum of x * 0.0, ran at half the rate.) */
+   * dense A and of the factored J and K at each solve, so it runs four
+   * doubles per AVX2 operation where the CPU has it, else two per SSE2
+   * operation (four sums deep either way); the tail goes one at a time.
+   * (The float form, sum of x * 0.0, ran at half the SSE2 rate.) */
   const uint64_t exp_bits = 0x7ff0000000000000u, low_exp = 0x0010000000000000u;
   uint64_t acc = 0;
   int i = 0;
+#ifdef SLV_FINITE_AVX2
+  if (n >= 16 && __builtin_cpu_supports("avx2")) acc = finite_bits_avx2(n, x, &i);
+#endif
 #if defined(__SSE2__)
   const __m128i e = _mm_set1_epi64x((long long)exp_bits), one = _mm_set1_epi64x((long long)low_exp);
   __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
@@ -155,7 +195,7 @@ int slv_all_finite(int n, const double *x) {
   }
   uint64_t lanes[2];
   _mm_storeu_si128((__m128i *)lanes, _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)));
-  acc = lanes[0] | lanes[1];
+  acc |= lanes[0] | lanes[1];
 #endif
   for (; i < n; i++) {
     uint64_t u;

@@ -353,6 +353,22 @@ static const char *sweeps_in(slv_workspace *ws, const fprob *f, double *x, plan_
   return how ? how + 2 : "";
 }
 
+/* f solved by the workspace kept across solves (x in xk) and by a fresh
+ * one (xf), each to the sweep expected_sweep(rigid) names: the same plan
+ * line and the same bits. */
+static void kept_against_fresh(slv_workspace *kept, const fprob *f, int nmax, int rigid, double *xk,
+                               double *xf) {
+  slv_options opt = slv_options_default();
+  slv_workspace *fresh;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh), SLV_OK);
+  plan_log lk, lf;
+  CU_ASSERT_STRING_EQUAL(sweeps_in(kept, f, xk, &lk), expected_sweep(rigid));
+  CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, f, xf, &lf), expected_sweep(rigid));
+  CU_ASSERT_STRING_EQUAL(lk.line, lf.line);
+  CU_ASSERT(memcmp(xk, xf, (size_t)f->n * sizeof(double)) == 0);
+  slv_workspace_free(fresh);
+}
+
 /* A workspace keeps the blocks' scalars of its last compact solve and
  * tries them first (a world's bodies keep their masses).  Whatever came
  * before, a solve gives the bits a fresh workspace gives, in the layout
@@ -381,16 +397,8 @@ static void test_masses_kept(void) {
   slv_workspace *kept;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &kept), SLV_OK);
   double *xk = malloc((size_t)nmax * sizeof(double)), *xf = malloc((size_t)nmax * sizeof(double));
-  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++) {
-    slv_workspace *fresh;
-    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh),
-                          SLV_OK);
-    plan_log lk, lf;
-    CU_ASSERT_STRING_EQUAL(sweeps_in(kept, seq[k], xk, &lk), expected_sweep(rigid[k]));
-    CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, seq[k], xf, &lf), expected_sweep(rigid[k]));
-    CU_ASSERT(memcmp(xk, xf, (size_t)seq[k]->n * sizeof(double)) == 0);
-    slv_workspace_free(fresh);
-  }
+  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++)
+    kept_against_fresh(kept, seq[k], nmax, rigid[k], xk, xf);
   /* the solves did something: x moved */
   int moved = 0;
   for (int i = 0; i < a.n; i++) moved += xk[i] != 0.0;
@@ -402,6 +410,48 @@ static void test_masses_kept(void) {
   fprob_free(&b);
   fprob_free(&c);
   fprob_free(&d);
+}
+
+/* A workspace keeps its last first-fit plan (groups, batches, layout) and
+ * reuses it when the next problem has the same rows on the same block
+ * pairs with the same findex (libsolvers/pgs_plan.c, plan_kept).  Whatever
+ * came before, a solve gives the bits a fresh workspace gives: the same
+ * problem again (kept); new values on the same structure (kept: other b,
+ * other x); another problem of the same size (other block pairs: made
+ * anew); the first again; the first with one friction row's findex moved
+ * to a later contact's normal (its group becomes sequential: made anew);
+ * the first again (anew) and again (kept). */
+static void test_plan_kept(void) {
+  fprob a, v, o, f;
+  fprob_make_rigid(&a, 300, 80, 41);
+  fprob_make_rigid(&v, 300, 80, 41);
+  fprob_make_rigid(&o, 300, 80, 42);
+  fprob_make_rigid(&f, 300, 80, 41);
+  for (int i = 0; i < v.n; i++) v.b[i] = 0.5 - 0.7 * v.b[i];
+  CU_ASSERT_EQUAL_FATAL(f.findex[3 * 2 + 1], 3 * 2);
+  f.findex[3 * 2 + 1] = 3 * 40;
+  CU_ASSERT_EQUAL_FATAL(o.n, a.n);
+  const fprob *seq[] = { &a, &a, &v, &o, &a, &f, &a, &a };
+  int n = a.n;
+  slv_options opt = slv_options_default();
+  slv_workspace *kept;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), n, &opt, &kept), SLV_OK);
+  double *xk = malloc((size_t)n * sizeof(double)), *xf = malloc((size_t)n * sizeof(double));
+  double *xa = malloc((size_t)n * sizeof(double));
+  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++) {
+    kept_against_fresh(kept, seq[k], n, 1, xk, xf);
+    if (k == 0) memcpy(xa, xk, (size_t)n * sizeof(double));
+    /* the other problems are other problems: their x differ from a's */
+    if (seq[k] != &a) CU_ASSERT(memcmp(xk, xa, (size_t)n * sizeof(double)) != 0);
+  }
+  slv_workspace_free(kept);
+  free(xk);
+  free(xf);
+  free(xa);
+  fprob_free(&a);
+  fprob_free(&v);
+  fprob_free(&o);
+  fprob_free(&f);
 }
 
 /* 4 bodies, 150 contacts: each body is on ~225 rows, so the batches form
@@ -1801,6 +1851,7 @@ int main(void) {
   CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
   add_lane_tests(s);
   CU_add_test(s, "masses kept across solves: the bits of a fresh workspace", test_masses_kept);
+  CU_add_test(s, "plan kept across solves: the bits of a fresh workspace", test_plan_kept);
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);
   CU_add_test(s, "overflow: not_finite", test_not_finite);

@@ -5,6 +5,7 @@
 #include "slv_internal.h" /* slv_impl: the lying solvers of test_promise */
 #include "tst_util.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -111,6 +112,31 @@ static void test_validate_rules(void) {
   p = base4();
   p.b = NULL;
   expect_invalid(&p, SLV_ERR_INVALID, "b is NULL");
+}
+
+/* slv_all_finite (status.c; the finite checks of validation): 1 on arrays
+ * of finite values at the edges (DBL_MAX, the least subnormal, -0), 0
+ * with one NaN, +inf or -inf at any position, for every length 1..70: the
+ * AVX2 bulk (16 at a time), the SSE2 bulk (8) and the tail each hold the
+ * bad entry somewhere. */
+static void test_all_finite(void) {
+  double x[70];
+  const double edge[4] = { DBL_MAX, -DBL_MAX, 4.9406564584124654e-324, -0.0 };
+  const double bad[3] = { NAN, INFINITY, -INFINITY };
+  int wrong = 0;
+  for (int n = 1; n <= 70; n++) {
+    for (int i = 0; i < n; i++) x[i] = i % 5 == 4 ? edge[(i / 5) % 4] : 1.5 * (i - 30);
+    wrong += slv_all_finite(n, x) != 1;
+    for (int k = 0; k < n; k++)
+      for (int b = 0; b < 3; b++) {
+        double keep = x[k];
+        x[k] = bad[b];
+        wrong += slv_all_finite(n, x) != 0;
+        x[k] = keep;
+      }
+  }
+  CU_ASSERT_EQUAL(wrong, 0);
+  CU_ASSERT_EQUAL(slv_all_finite(0, x), 1);
 }
 
 static void test_validate_csr_and_cones(void) {
@@ -576,6 +602,7 @@ int main(void) {
   CU_add_test(s, "validate accepts good problems", test_validate_ok);
   CU_add_test(s, "validate: each rule, status and message", test_validate_rules);
   CU_add_test(s, "validate: CSR and cones", test_validate_csr_and_cones);
+  CU_add_test(s, "slv_all_finite: a bad entry at any position, any length", test_all_finite);
   CU_pSuite r = CU_add_suite("residual", NULL, NULL);
   CU_add_test(r, "LCP hand examples", test_residual_lcp);
   CU_add_test(r, "no cancellation at x = 1e16", test_residual_no_cancellation);

@@ -11,7 +11,10 @@
  *     end, are dyn_broadphase_sap's pairs in its order (memcmp), and as a
  *     set they are dyn_broadphase_all's, with the AVX2 sweep (four
  *     candidates at a time) and with the scalar one; a sweep told to write
- *     fewer pairs than it finds writes that many and counts them all.
+ *     fewer pairs than it finds writes that many and counts them all;
+ *     where dyn_broadphase_sap takes its grid (a touching cube lattice,
+ *     3000 random bodies, one large box among them) its pairs are the
+ *     sweep's, in the sweep's order (memcmp).
  *   - whole steps: the same scene stepped with 1, 2 and 3 threads, a
  *     serial solver (pgs, nsgs: they do not split), gives the same metrics
  *     (contacts, rows, energy, penetration) every step and the same r, q,
@@ -147,6 +150,78 @@ static void test_sap_halves(void) {
   free(got);
   free(all);
   free(ws);
+  free(bodies);
+}
+
+/* nx ny nz axis-aligned cubes of side 1 at integer centres (faces touching
+ * exactly, so the boxes' bounds meet at the grid's cell edges at margin
+ * 0), a tenth of them static, then a floor; its count. */
+static int cube_lattice(dyn_body *bodies, int nx, int ny, int nz) {
+  char msg[160];
+  int n = 0;
+  dyn_shape sh;
+  memset(&sh, 0, sizeof sh);
+  sh.kind = DYN_SHAPE_BOX;
+  sh.half = dyn_v3_make(0.5, 0.5, 0.5);
+  for (int z = 0; z < nz; z++)
+    for (int y = 0; y < ny; y++)
+      for (int x = 0; x < nx; x++, n++) {
+        dyn_v3 p = dyn_v3_make(x, y, z + 0.5);
+        if (n % 10 == 3)
+          dyn_body_init_static(&bodies[n], sh, p, dyn_quat_identity());
+        else if (dyn_body_init(&bodies[n], 1.0, dyn_inertia_box(1.0, sh.half), sh, p,
+                               dyn_quat_identity(), msg, sizeof msg) != DYN_OK)
+          return -1;
+      }
+  memset(&sh, 0, sizeof sh);
+  sh.kind = DYN_SHAPE_PLANE;
+  sh.normal = dyn_v3_make(0, 0, 1);
+  dyn_body_init_static(&bodies[n++], sh, dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  return n;
+}
+
+/* dyn_broadphase_sap's pairs are the sweep's (dyn_sap_sweep over every
+ * sorted box), pair for pair in the same order, on scenes where it takes
+ * its grid (broadphase.c, grid_sweep: 256 boxes or more, over 32
+ * candidates a box along x): cubes touching face to face at margins 0
+ * and 0.01 (bounds on the cell edges), 3000 random spheres and boxes
+ * between five half-spaces, the same with one box 100 times larger (a
+ * coarse grid); a short buffer: the first pairs written, all counted;
+ * dyn_sap_grid itself (the grid ran); none for 105 bodies. */
+static void test_sap_grid(void) {
+  enum { NL = 12, NB = NL * NL * NL + 1, NR = 3000, MAXP = 200000 };
+  dyn_body *bodies = malloc(sizeof *bodies * (NR + 5));
+  int *ref = malloc(sizeof(int) * 2 * MAXP), *got = malloc(sizeof(int) * 2 * MAXP);
+  void *ws = malloc(dyn_sap_workspace_size(NR + 5));
+  for (int sc = 0; sc < 4; sc++) {
+    int nb = sc < 2 ? cube_lattice(bodies, NL, NL, NL) : random_bodies(bodies, NR, 17);
+    CU_ASSERT_FATAL(nb == (sc < 2 ? NB : NR + 5));
+    if (sc == 3) bodies[100].shape.half = dyn_v3_make(8.0, 3.0, 0.2);
+    double margin = sc == 1 ? 0.01 : sc == 0 ? 0.0 : 0.005;
+    dyn_sap_workspace_init(ws);
+    size_t n = dyn_sap_sort(bodies, nb, margin, ws);
+    long np = dyn_sap_sweep(ws, 0, n, ref, MAXP, 1);
+    CU_ASSERT_FATAL(np > 2 * nb && np < MAXP);
+    memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
+    CU_ASSERT_EQUAL(dyn_broadphase_sap(bodies, nb, margin, ws, got, MAXP), np);
+    CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)np), 0);
+    memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
+    CU_ASSERT_EQUAL(dyn_broadphase_sap(bodies, nb, margin, ws, got, np / 2), np);
+    CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)(np / 2)), 0);
+    CU_ASSERT_EQUAL(got[2 * (np / 2)], -1);
+    /* the grid itself: it is the grid that ran above */
+    memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
+    CU_ASSERT_EQUAL(dyn_sap_grid(ws, n, got, MAXP), np);
+    CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)np), 0);
+  }
+  /* a few bodies: the sweep's (no grid) */
+  int nb = random_bodies(bodies, 100, 3);
+  dyn_sap_workspace_init(ws);
+  size_t n = dyn_sap_sort(bodies, nb, 0.005, ws);
+  CU_ASSERT_EQUAL(dyn_sap_grid(ws, n, got, MAXP), -1);
+  free(ws);
+  free(got);
+  free(ref);
   free(bodies);
 }
 
@@ -379,6 +454,7 @@ int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
   CU_pSuite s = CU_add_suite("world threads", NULL, NULL);
   CU_add_test(s, "sweeps of consecutive ranges: dyn_broadphase_sap's pairs", test_sap_halves);
+  CU_add_test(s, "the grid's pairs: the sweep's, in its order", test_sap_grid);
   CU_add_test(s, "pile of 1200, box friction: the same bits on 1, 2 and 3 threads",
               test_pile_steps);
   CU_add_test(s, "46-layer pyramid, cone, top-down, Verlet: the same bits on 1, 2 and 3 threads",
