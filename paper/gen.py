@@ -1823,6 +1823,24 @@ class Paper:
                     d[5] += 1
         return per
 
+    def merge_outcomes(self, per):
+        """per (step_outcomes) with identical algorithms as one entry (issue 65,
+        point 4): b joins a when trace_aliases says so in drift.csv and
+        accuracy.csv alike (wherever b has a trace) and their counts agree.
+        Returns the merged counts by name ("a=b=...") and each kept solver's
+        merged name."""
+        ad = trace_aliases(os.path.join(self.res, 'drift.csv'))
+        aa = trace_aliases(os.path.join(self.res, 'accuracy.csv'))
+        td = traced_solvers(os.path.join(self.res, 'drift.csv'))
+        ta = traced_solvers(os.path.join(self.res, 'accuracy.csv'))
+        alias = {}
+        for b, a in list(ad.items()) + list(aa.items()):
+            if (b not in td or ad.get(b) == a) and (b not in ta or aa.get(b) == a) and \
+                    b in per and a in per and per[b] == per[a]:
+                alias[b] = a
+        name = {s: '='.join([s] + [b for b in per if alias.get(b) == s]) for s in per if s not in alias}
+        return {name[s]: d for s, d in per.items() if s in name}, name
+
     def energy_failed(self):
         """Per solver, the budget stops the energy rule failed: the steps
         whose row's note says so ("failed solve (energy rule; ...")."""
@@ -1847,7 +1865,7 @@ class Paper:
         """The failure policy where the scenes are discussed: what it is, per
         solver the steps it budget-stopped or the fallback carried
         (budget.tex), and whose the energy blow-ups are."""
-        per = self.step_outcomes()
+        per, name = self.merge_outcomes(self.step_outcomes())
         if not per:
             self.write('budget.tex', '')
             return ''
@@ -1862,7 +1880,7 @@ class Paper:
              'what a budget-stopped step does to the energy and the penetration is the solver\'s own. ' % (
                  ('to $%s$ within %s iterations, ' % (tolfmt(b.group(1)), b.group(2))) if b else '',
                  ENERGY_RULE if 'energy rule' in pre.get('on_failure', '') else ''))
-        er = self.energy_failed()
+        er = {name.get(s, s): k for s, k in self.energy_failed().items() if name.get(s, s) in per}
         if er:
             t += 'The energy rule failed budget stops of %s, carried by the policy. ' % series(
                 ['%s (%d of %d steps)' % (self.tt(s), k, per[s][0]) for s, k in er.items()])
@@ -1876,13 +1894,14 @@ class Paper:
                 '%s (%d by the fallback, %d by the warm start or zero)' % (self.tt(s), per[s][3], per[s][4])
                 for s in fb])
         for k, first, last, v in self.blowups():
-            d = per.get(k[3], [0] * 6)
+            if k[3] not in name:  # an identical algorithm's blow-up: said under its first name
+                continue
             bs = sum(1 for r in v if r['status'] != 'converged' and not r.get('note', '').startswith('failed solve'))
             carried = sum(1 for r in v if (r.get('applied') or 'solver') != 'solver')
             t += ('On the %s%s, %s took the energy from $%s$\\,J to $%s$\\,J (a relative change of $%s$); %d of its %d '
                   'steps there were budget stops with its own iterate applied and %s carried by the policy, so the '
                   'blow-up is %s. ' % (
-                      self.tex(k[0]), '' if k[1] == 'none' else ' with %s friction' % self.tex(k[1]), self.tt(k[3]),
+                      self.tex(k[0]), '' if k[1] == 'none' else ' with %s friction' % self.tex(k[1]), self.tt(name[k[3]]),
                       sci(num(first['energy']), 2), sci(num(last['energy']), 2), sci(num(last['rel_drift']), 2), bs,
                       len(v), count_word(carried) if carried else 'none',
                       'the solver\'s own' if not carried else 'partly the policy\'s'))
@@ -1890,11 +1909,12 @@ class Paper:
                'accuracy runs, refused runs apart): converged; budget stops (the iteration limit with a finite iterate: '
                'the solver\'s own iterate applied); failed steps carried by the fallback solver, by the warm start or '
                'zero, or whose own iterate the policy kept as the best candidate.}\n  \\label{tab:budget}\n'
-               '  \\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{@{}lrrrrrr@{}}\n\\toprule\n'
+               '  \\setlength{\\tabcolsep}{3pt}\n\\resizebox{\\columnwidth}{!}{%\n'
+               '\\begin{tabular}{@{}lrrrrrr@{}}\n\\toprule\n'
                'solver & steps & conv. & budget & fallback & warm/zero & kept \\\\\n\\midrule\n')
         for sname, d in per.items():
             tab += '%s & %s \\\\\n' % (self.tt(sname), ' & '.join(str(x) for x in d))
-        self.write('budget.tex', tab + '\\bottomrule\n\\end{tabular}\n\\end{table}\n')
+        self.write('budget.tex', tab + '\\bottomrule\n\\end{tabular}}\n\\end{table}\n')
         return t + '\n\n'
 
     def scenes_intro(self):
@@ -2506,6 +2526,18 @@ def read_scene_rows(path):
         lines = fh.readlines()
     rows = list(csv.reader(l for l in lines if not l.startswith('#')))
     return [l for l in lines if l.startswith('#')], (rows[0] if rows else []), rows[1:]
+
+
+def traced_solvers(path):
+    """The solvers of a scene section's per-step CSV with a row that is not a
+    refusal."""
+    if not os.path.exists(path):
+        return set()
+    _, head, body = read_scene_rows(path)
+    if 'solver' not in head or 'status' not in head:
+        return set()
+    si, st = head.index('solver'), head.index('status')
+    return {r[si] for r in body if r[st] not in ('refused', 'unsupported')}
 
 
 def trace_aliases(path):

@@ -833,16 +833,20 @@ for n in ('drift', 'accuracy'):
             d[2] += (r['status'] != 'converged' and not r.get('note', '').startswith('failed solve') and
                      (r.get('applied') or 'solver') == 'solver')
 bt = open(os.path.join(gen, 'budget.tex')).read() if os.path.exists(os.path.join(gen, 'budget.tex')) else ''
+# a solver's row, or the row of identical algorithms it is one of ("a=b=...")
+def in_name(s):
+    return r'\\texttt\{(?:[^}=]*=)*%s(?:=[^}]*)?\}' % re.escape(s.replace('_', '\\_'))
+
+
 bad = [s for s, d in steps.items()
-       if not re.search(r'\\texttt\{%s\} & %d & %d & %d &' % (re.escape(s.replace('_', '\\_')), d[0], d[1], d[2]), bt)]
+       if not re.search(r'%s & %d & %d & %d &' % (in_name(s), d[0], d[1], d[2]), bt)]
 report(steps and not bad and 'budget stop' in text, 'the budget stops per solver are the steps\' own', ', '.join(bad))
 last = {}
 for r in rows('drift.csv')[0]:
     if r.get('step'):
         last[(r['scene'], r['friction'], r['integrator'], r['solver'])] = r
 blow = [k for k, r in last.items() if abs(float(r['rel_drift'] or 0)) > 1]
-bad = [k for k in blow if not re.search(r'%s took the energy from' % re.escape('\\texttt{%s}' % k[3].replace('_', '\\_')),
-                                        text)]
+bad = [k for k in blow if not re.search(r'%s took the energy from' % in_name(k[3]), text)]
 report(not bad, 'every energy blow-up of the drift runs is named with its steps (%d)' % len(blow),
        ', '.join('%s on %s' % (k[3], k[0]) for k in bad))
 
@@ -855,8 +859,7 @@ if 'energy rule' in drift_pre.get('on_failure', ''):
         for r in rows(n + '.csv')[0]:
             if r.get('step') and r.get('note', '').startswith('failed solve (energy rule'):
                 ef[r['solver']] = ef.get(r['solver'], 0) + 1
-    bad = [s for s, k in ef.items()
-           if not re.search(r'\\texttt\{%s\} \(%d of \d+ steps\)' % (re.escape(s.replace('_', '\\_')), k), text)]
+    bad = [s for s, k in ef.items() if not re.search(r'%s \(%d of \d+ steps\)' % (in_name(s), k), text)]
     report('energy rule' in text and not bad, 'the energy rule is said, with the budget stops it failed (%d solvers)'
            % len(ef), ', '.join(bad))
 
