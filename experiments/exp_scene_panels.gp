@@ -78,12 +78,13 @@ perpage = maxrows * ncols
 npages = int((np + perpage - 1) / perpage)
 PH = 1.62
 hascarried = ncarried(dat) > 0
-# rows of the legend strip: gnuplot fits 4 to 6 columns of names at 6.7 in; room for 4,
-# fewer where a name is long (identical algorithms drawn once: "pgs=pgs_wide=...")
+# rows of the legend strip: gnuplot fits 4 to 6 columns of names at 6.7 in; room for 4
+# (up to 6 columns asked), fewer where a name is long ("pgs=pgs_wide=...": 3 or 2)
 keylen = 0
 do for [k = 1:words(allsolvers)] { keylen = strlen(word(allsolvers, k)) > keylen ? strlen(word(allsolvers, k)) : keylen }
-keycols = keylen > 24 ? 2 : (keylen > 14 ? 3 : 4)
-keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + hascarried + keycols - 1) / keycols) + 1)
+keyper = keylen > 24 ? 2 : (keylen > 14 ? 3 : 4)
+keycols = keyper == 4 ? 6 : keyper
+keyh = 0.16 * (int((words(allsolvers) + nints * (nints > 1) + hascarried + keyper - 1) / keyper) + 1)
 titleh = strlen(fig_title_opt) > 0 ? 0.2 : 0
 
 do for [page = 1:npages] {
