@@ -2410,7 +2410,6 @@ class Paper:
         t += self.validation_paragraph()
         if not t:
             return ''
-        t += '\\clearpage\n'  # its tables before the related work
         return ('\\section{The peers side by side}\\label{sec:peers}\nThese sections of the same campaign run '
                 '\\lcp\'s solvers and other libraries\' as external programs on the same problems; every '
                 'answer is judged by \\lcp\'s residual, and a refusal is outside the denominators.\n\n' + t)
