@@ -964,9 +964,9 @@ class Paper:
         """Every scene of the scene experiments with its world settings as run
         (the `# world:` lines), the friction models of the section and the
         bodies' masses."""
-        t = ('\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.15\\textwidth}l' + 'r' * (len(WORLD_COLS) + 1) +
+        t = ('\\begin{tabular}{@{}llll' + 'r' * (len(WORLD_COLS) + 1) +
              '@{}}\n\\toprule\nexperiment & scene & '
-             'friction & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
+             'friction & stepped by & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
         n = 0
         for name in ('profile', 'large', 'drift', 'accuracy', 'integrators') + tuple(self.scene_sections()):
             if not self.have(name + '.csv'):
@@ -979,15 +979,15 @@ class Paper:
                     continue
                 words = line.split()
                 fr = [x[len('friction='):] for x in words[1:] if x.startswith('friction=')]
-                params = [x for x in words[1:] if not x.startswith(('friction=', 'steps=', 'dt='))]
+                params = [x for x in words[1:] if not x.startswith(('friction=', 'steps=', 'dt=', 'cone_law='))]
+                law = [x[len('cone_law='):] for x in words[1:] if x.startswith('cone_law=')]
                 # a problem section's export: the world's own solver, beside its friction model
-                fr_cell = self.tex(fr[0] if fr else frictions)
-                if w.get('solver'):
-                    fr_cell = '\\shortstack[l]{%s\\\\by %s}' % (fr_cell, self.tt(w['solver']))
+                fr_cell = self.tex((fr[0] if fr else frictions) + (', %s law' % law[0] if law else ''))
+                by_cell = self.tt(w['solver']) if w.get('solver') else ''
                 mass = ('%.3g' % num(w['mass_min']) if w['mass_min'] == w['mass_max'] else
                         '%.3g--%.3g' % (num(w['mass_min']), num(w['mass_max'])))
-                t += '%s & %s & %s & %s & %s \\\\\n' % (
-                    self.tex(name), self.tex(' '.join([words[0]] + params)), fr_cell,
+                t += '%s & %s & %s & %s & %s & %s \\\\\n' % (
+                    self.tex(name), self.tex(' '.join([words[0]] + params)), fr_cell, by_cell,
                     ' & '.join(self.dt_text(w[k]) if k == 'dt' else self.tex(w.get(k, ''))
                                for k, _ in WORLD_COLS),
                     mass)
@@ -1000,7 +1000,7 @@ class Paper:
                 'rows, penetration slop, collision margin, relaxation $\\omega$ and iterations per step of the '
                 'world\'s solver, warm-start factor, dynamic bodies and their masses. The rows of a problem '
                 'section (\\texttt{profile}) are the scenes whose steps it exported as problems, with the solver '
-                'that stepped the world.}\n  \\label{tab:scenetab}\n'
+                'that stepped the world (\\emph{stepped by}; the other sections step with the solvers they compare).}\n  \\label{tab:scenetab}\n'
                 '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
 
     # ---- winners, ties, identical algorithms ---------------------------------------------------
