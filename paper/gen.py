@@ -27,6 +27,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -1498,13 +1499,50 @@ class Paper:
             t += ' %s solved fewer than two sizes and %s no fit.' % (
                 series([self.tt(x) for x in none]), 'has' if len(none) == 1 else 'have')
         nmax = ns[-1]
-        at = [(num(r['time_s']), r['solver']) for r in self.sc if r['n'] and int(num(r['n'])) == nmax and
-              r.get('status') == 'converged' and not math.isnan(num(r['time_s']))]
+        at = self.pooled_times_at(nmax)
         if len(at) > 1:
             at.sort()
-            t += (' At $n=%d$ the fastest is %s ($%s$\\,s) and the slowest %s ($%s$\\,s).' %
-                  (nmax, self.tt(at[0][1]), sci(at[0][0], 2), self.tt(at[-1][1]), sci(at[-1][0], 2)))
+            f, src = self.noise_factor('scaling')
+            tied = [x for tm, x in at[1:] if tm <= at[0][0] * f]
+            t += (' At $n=%d$ the fastest is %s ($%s$\\,s)%s, and the slowest %s ($%s$\\,s).' %
+                  (nmax, self.tt(at[0][1]), sci(at[0][0], 2),
+                   (', tied within a factor %.3f (%s) with %s' % (f, src, series([self.tt(x) for x in tied])))
+                   if tied else ' (the next is more than a factor %.3f slower: %s)' % (f, src),
+                   self.tt(at[-1][1]), sci(at[-1][0], 2)))
         return t + '\n'
+
+    def pooled_times_at(self, n):
+        """(median time, entry) of each converged solver of the scaling section
+        at size n, identical algorithms one entry (the slopes table's
+        NAME=NAME names), timed by the median of all their names' runs pooled."""
+        entry = {x: r['solver'] for r in self.sl for x in r['solver'].split('=')}
+        runs = {}
+        for r in self.sc:
+            if (r['n'] and int(num(r['n'])) == n and r.get('status') == 'converged' and
+                    not math.isnan(num(r['time_s']))):
+                ts = [num(x) for x in (r.get('time_runs_s') or '').split()] or [num(r['time_s'])]
+                runs.setdefault(entry.get(r['solver'], r['solver']), []).extend(ts)
+        return [(statistics.median(ts), e) for e, ts in runs.items()]
+
+    def noise_factor(self, name):
+        """The tie factor for a statement on section NAME's times and where it
+        comes from: its own noise between passes when it ran several, else the
+        noise between passes of the same run's profiles (else of another section)
+        (the repeats inside one task understate the noise, issue 65), else its
+        own between-run noise."""
+        rows = dict(self.timing_rows())
+        own = rows.get(name, {})
+        if own.get('tie_source') == 'replicates':
+            return 1 + num(own['tie']), 'the noise between passes over its timed set'
+        passes_ = [(1 + num(r['tie']), n) for n, r in rows.items()
+                   if r.get('tie_source') == 'replicates' and not math.isnan(num(r.get('tie')))]
+        if passes_:  # the profiles' own (lcplab's solvers in process, as here) first, else the largest
+            f, n = max(passes_, key=lambda x: (x[1] == 'profile', x[0]))
+            return f, 'the noise between passes measured in the same run\'s %s section' % self.tex(n)
+        f = 1 + num(own.get('tie'))
+        if math.isnan(f):
+            return 1.05, 'the default: no noise was measured'
+        return f, 'the noise between the repeats inside one task'
 
     # ---- convergence ---------------------------------------------------------------------------
     def convergence(self):

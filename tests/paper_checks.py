@@ -883,3 +883,31 @@ m = re.search(r'It draws (\d+) of the (\d+) (?:fits|solvers fitted)', M.get('Sca
 want = sum(1 for x in fits if set(x.split('=')) & set(figsv))
 report(not m or int(m.group(1)) == want, 'the scaling figure\'s note counts the fits it draws',
        '%s; drawn %d' % (m.group(0) if m else '', want))
+
+# the scaling text's fastest at the largest size: a statement of time within the noise --
+# it names a factor, and every entry (identical algorithms pooled, `a=b`) within that factor
+# of the fastest's pooled median is named tied; none slower than that is
+st = open(os.path.join(gen, 'scaling_text.tex')).read() if os.path.exists(os.path.join(gen, 'scaling_text.tex')) else ''
+m = re.search(r'At \$n=(\d+)\$ the fastest is \\texttt\{([^}]*)\}', st)
+if m:
+    n_at = m.group(1)
+    entry = {x: r['solver'] for r in rows('scaling_slopes.csv')[0] for x in r['solver'].split('=')}
+    pooled = {}
+    for r in scal:
+        if r.get('n') == n_at and r.get('status') == 'converged':
+            ts = [float(x) for x in (r.get('time_runs_s') or r['time_s']).split()]
+            pooled.setdefault(entry.get(r['solver'], r['solver']), []).extend(ts)
+    med = {e: sorted(v)[len(v) // 2] if len(v) % 2 else sum(sorted(v)[len(v) // 2 - 1:len(v) // 2 + 1]) / 2
+           for e, v in pooled.items()}
+    f = re.search(r'(?:tied within a factor|more than a factor) (\d+\.\d+)', st)
+    fast = m.group(2).replace('\\_', '_')
+    named = {x.replace('\\_', '_') for x in re.findall(r'\\texttt\{([^}]*)\}',
+                                                         st.split('tied within a factor', 1)[1].split(', and the slowest')[0])} \
+        if 'tied within a factor' in st else set()
+    want = set()
+    if f and fast in med:
+        want = {e for e, t in med.items() if e != fast and t <= med[fast] * float(f.group(1))}
+    report(bool(f) and fast in med and min(med.values()) == med[fast] and named == want,
+           'the scaling text\'s fastest at the largest size allows for the noise',
+           'factor %s; fastest %s; tied named %s; within the factor %s' % (
+               f.group(1) if f else 'none', fast, sorted(named), sorted(want)))
