@@ -28,17 +28,17 @@
 # 4; more go to out-2.*, ...), lettered, under one legend strip.  The steps
 # the failure policy carried are grey rings.
 
-scenes = dat_list(dat, "$5 != \"\"".sfilter(2), "$1 \"|\" $4")
+scenes = dat_list(dat, "$5 != \"\" && $13 != \"refused\"".sfilter(2), "$1 \"|\" $4")
 ns = words(scenes)
 if (ns == 0) { print sname.": no measured rows in ".dat; exit status 1 }
-allsolvers = dat_list(dat, "$5 != \"\"".sfilter(2), "$2")
-allints = dat_list(dat, "$5 != \"\"".sfilter(2), "$3")
+allsolvers = dat_list(dat, "$5 != \"\" && $13 != \"refused\"".sfilter(2), "$2")
+allints = dat_list(dat, "$5 != \"\" && $13 != \"refused\"".sfilter(2), "$3")
 nints = words(allints)
 W = figwidth(6.65)
 ncols = exists("fig_cols") ? int(fig_cols) : (W < 4 ? 2 : 3)
 
-scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\"", sc).sfilter(2)
-sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\"", sc, run)
+scsel(sc) = sprintf("$1 \"|\" $4 == \"%s\" && $5 != \"\" && $13 != \"refused\"", sc).sfilter(2)
+sel(sc, run) = sprintf("$1 \"|\" $4 == \"%s\" && $2 \"/\" $3 == \"%s\" && $5 != \"\" && $13 != \"refused\"", sc, run)
 sctitle(sc) = sc[strstrt(sc, "|") + 1:] eq "none" ? txt(sc[1:strstrt(sc, "|") - 1]) : sprintf("%s, %s", txt(sc[1:strstrt(sc, "|") - 1]), sc[strstrt(sc, "|") + 1:])
 rsolver(run) = run[1:strstrt(run, "/") - 1]
 rint(run) = run[strstrt(run, "/") + 1:]
