@@ -689,6 +689,13 @@ static void wide_pause(wide_state *s, sweep_ctx *c) {
   wide_ktx(s, c->op, c->x);
 }
 
+/* Whether a check's K^T x (t_formed: wide_ktx's) and measure read the
+ * plan's x alone, not x in row order: the lanes' K^T x (ktx_lanes) and
+ * wide_measure's own rows (not the 2-norm option's slv_residual_test_op). */
+static int measured_in_plan(const wide_state *s, const slv_options *opt, int t_formed) {
+  return t_formed && s->ktx_lanes && opt->norm != SLV_NORM_2;
+}
+
 static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   const slv_options *opt = c->opt;
   slv_result *res = c->res;
@@ -709,7 +716,9 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
      * sweeps goes by its caller, on the plan's threads (wide_color_ktx): its
      * sums go in another order, so the measure forms its own (wide_measure) */
     due = s->own_ktx && !slv_cheap_met(opt, m, c->units);
-    unpermute(s, c->x);
+    /* x in row order only where the measure reads it (wide_ktx without
+     * the lanes' K^T x, slv_residual_test_op) or the solve ends here */
+    if (!measured_in_plan(s, opt, !due)) unpermute(s, c->x);
     if (!due) wide_ktx(s, c->op, c->x);
     c->r = wide_measure(s, c, !due);
     c->units = slv_units_of(&c->r, c->units);
@@ -717,7 +726,10 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   }
   res->solver_residual = exact ? slv_test_measure(opt, &c->r) : m / c->units;
   slv_history_push(c->h, res, res->solver_residual);
-  if (exact && slv_met(c->op->p, opt, &c->r)) return SLV_CONVERGED;
+  if (exact && slv_met(c->op->p, opt, &c->r)) {
+    unpermute(s, c->x);
+    return SLV_CONVERGED;
+  }
   slv_status stop = slv_should_stop(c->op, slv_op_nnz(c->op));
   if (stop) { /* the last iterate */
     unpermute(s, c->x);

@@ -432,15 +432,28 @@ static int derive_masses(wide_state *s, const slv_fac *f) {
         if (!mass_entry(s, b, J[c], K[c])) return 0;
     }
   for (int b = 0; b < f->nb; b++)
-    if (s->bm[b] > s->bhi[b]) s->bm[b] = 0.0; /* no nonzero entry: any scalar */
+    if (s->bm[b] > s->bhi[b]) { /* no nonzero entry: any scalar, none known (lane_masses) */
+      s->bm[b] = 0.0;
+      s->bhi[b] = -INFINITY;
+    }
   return 1;
 }
 
 #if PGS_WIDE_X86
 
-/* Each lane's inverse masses (im) from the blocks' scalars bm. */
-static void lane_masses(wide_state *s) {
-  for (int k = 0; k < 16 * s->nbat; k++) s->im[k] = s->lblk[k] >= 0 ? s->bm[s->lblk[k]] : 0.0;
+/* Each lane's inverse masses (im) from the blocks' scalars bm; 0 when a
+ * lane's block had no nonzero entry at the last derivation (bhi = -inf),
+ * whose scalar 0.0 is no mass: kept, it would fail fill_jk's check as
+ * soon as the block has an entry (a body that has come into contact),
+ * after a whole pass. */
+static int lane_masses(wide_state *s) {
+  int known = 1;
+  for (int k = 0; k < 16 * s->nbat; k++) {
+    int b = s->lblk[k];
+    s->im[k] = b >= 0 ? s->bm[b] : 0.0;
+    known &= b < 0 || s->bhi[b] != -INFINITY;
+  }
+  return known;
 }
 
 /* fill_jk over all the lanes' positions: on the plan's threads when it has
@@ -473,10 +486,7 @@ static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compac
  * no longer fits only costs the derivation it would have cost anyway. */
 static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
   s->compact = 0;
-  if (s->masses_kept) {
-    lane_masses(s);
-    s->compact = fill_all_jk(s, &op->f, omega, 1);
-  }
+  if (s->masses_kept && lane_masses(s)) s->compact = fill_all_jk(s, &op->f, omega, 1);
   if (!s->compact && derive_masses(s, &op->f)) {
     lane_masses(s);
     s->compact = fill_all_jk(s, &op->f, omega, 1);

@@ -83,7 +83,9 @@
  * kept in the workspace and tried first at the next solve (a world's
  * bodies keep their masses): the check that forms the compact columns
  * confirms them entry by entry, and only when one fails are they derived
- * again (a pass over J and K: 2-3 % of a world step).  On a CPU without AVX2, or with
+ * again (a pass over J and K: 2-3 % of a world step); a block that had no
+ * scalar of its own (no nonzero entry) is derived at once, without the
+ * attempt.  On a CPU without AVX2, or with
  * opt.simd = SLV_SIMD_OFF (to test that path and to time it on any CPU),
  * the same order is swept one row at a time (same iterates): by pgs
  * itself when it is the row order (no sequential group; pgs's loop has no

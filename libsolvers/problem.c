@@ -20,6 +20,10 @@
 #include "par.h"
 
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SLV_DIAG_AVX2 1
+#endif
 
 /* Blocks of K^T x that slv_problem_w keeps on the stack at once (6 KB). */
 enum { SLV_W_SLICE = 128 };
@@ -316,10 +320,53 @@ slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char 
   return validate(p, 1, msg, len); /* the first rule broken, named as on one thread */
 }
 
+#ifdef SLV_DIAG_AVX2
+/* slv_fac_diag of rows [i, i + 4) > 0, four rows per AVX2 operation: each
+ * lane forms its row's twelve products and adds them as slv_dot6 does,
+ * ((p0 + p1) + (p2 + p3)) + (p4 + p5) per slot (horizontal adds of
+ * neighbouring products, then a 4x4 transpose), a slot without a block
+ * giving 0.0, then d_i + (s0 + s1): the same IEEE operations (no fused
+ * multiply-add), so the same A_ii to the bit.  1 iff all four are > 0. */
+__attribute__((target("avx2"))) static int fac_diag4_positive(const slv_fac *f, int i) {
+  __m256d h[4], q[4];
+  for (int r = 0; r < 4; r++) {
+    const double *J = f->J + 12 * (size_t)(i + r), *K = f->K + 12 * (size_t)(i + r);
+    __m256d v0 = _mm256_mul_pd(_mm256_loadu_pd(J), _mm256_loadu_pd(K));
+    __m256d v1 = _mm256_mul_pd(_mm256_loadu_pd(J + 4), _mm256_loadu_pd(K + 4));
+    q[r] = _mm256_mul_pd(_mm256_loadu_pd(J + 8), _mm256_loadu_pd(K + 8));
+    h[r] = _mm256_hadd_pd(v0, v1); /* p0+p1, p4+p5, p2+p3, p6+p7 */
+  }
+  __m256d e01 = _mm256_hadd_pd(q[0], q[1]), e23 = _mm256_hadd_pd(q[2], q[3]);
+  __m256d t0 = _mm256_unpacklo_pd(h[0], h[1]), t1 = _mm256_unpackhi_pd(h[0], h[1]);
+  __m256d t2 = _mm256_unpacklo_pd(h[2], h[3]), t3 = _mm256_unpackhi_pd(h[2], h[3]);
+  __m256d a = _mm256_permute2f128_pd(t0, t2, 0x20), c = _mm256_permute2f128_pd(t0, t2, 0x31);
+  __m256d b = _mm256_permute2f128_pd(t1, t3, 0x20), d = _mm256_permute2f128_pd(t1, t3, 0x31);
+  __m256d e = _mm256_permute2f128_pd(e01, e23, 0x20), g = _mm256_permute2f128_pd(e01, e23, 0x31);
+  __m256d s0 = _mm256_add_pd(_mm256_add_pd(a, c), b); /* slot 0: p0..p5 */
+  __m256d s1 = _mm256_add_pd(_mm256_add_pd(d, e), g); /* slot 1: p6..p11 */
+  /* the blocks: fblk[2i ..) as (slot 0 of rows i..i+3, slot 1 of them) */
+  __m256i bl = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(f->blk + 2 * i)),
+                                           _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+  const __m256i none = _mm256_set1_epi64x(-1);
+  __m256d m0 = _mm256_castsi256_pd(
+      _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(bl)), none));
+  __m256d m1 = _mm256_castsi256_pd(
+      _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(bl, 1)), none));
+  __m256d dd = f->d ? _mm256_loadu_pd(f->d + i) : _mm256_setzero_pd();
+  __m256d a_ii = _mm256_add_pd(dd, _mm256_add_pd(_mm256_and_pd(m0, s0), _mm256_and_pd(m1, s1)));
+  return _mm256_movemask_pd(_mm256_cmp_pd(a_ii, _mm256_setzero_pd(), _CMP_GT_OQ)) == 0xf;
+}
+#endif
+
 /* Is every A_ii > 0 over rows [i0, i1), in slv_diag's arithmetic? */
 static int diag_positive_rows(const slv_problem *p, int i0, int i1) {
   if (p->storage == SLV_FACTORED) { /* the view made once */
     slv_fac f = slv_fac_of(p);
+#ifdef SLV_DIAG_AVX2
+    if (__builtin_cpu_supports("avx2"))
+      for (; i0 + 4 <= i1; i0 += 4)
+        if (!fac_diag4_positive(&f, i0)) return 0;
+#endif
     for (int i = i0; i < i1; i++)
       if (!(slv_fac_diag(&f, i) > 0)) return 0;
     return 1;

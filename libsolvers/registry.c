@@ -107,6 +107,10 @@ void slv_solver_caps_str(const slv_solver *s, char *buf, size_t len) {
 static slv_status rows_accepted(const slv_solver *s, const slv_problem *p, int i0, int i1,
                                 char *msg, size_t len) {
   unsigned c = s->caps;
+  const unsigned every_kind = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX;
+  /* a solver of every row kind (box, free, findex) refuses no row,
+   * whatever its bounds (the loop below would accept each): no pass */
+  if ((c & every_kind) == every_kind && !(c & SLV_CAP_ONLY_FREE)) return SLV_OK;
   int cone = 0; /* cones are sorted and disjoint (validated): walk them with i */
   for (int i = i0; i < i1; i++) {
     while (cone < p->ncones && p->cone_rows[cone] + 2 < i) cone++;

@@ -139,6 +139,64 @@ static void test_all_finite(void) {
   CU_ASSERT_EQUAL(slv_all_finite(0, x), 1);
 }
 
+/* slv_diag_positive on factored rows (problem.c: four rows per AVX2
+ * operation where the CPU has it, the rest one at a time) against
+ * slv_diag row by row, at the edge of 0: for every length 1..70 and every
+ * row k, d_k set to -(J . K)_k (A_kk = 0 exactly in slv_dot6's
+ * association, where any other association leaves a few ulps of either
+ * sign) and to its neighbours one ulp up and down.  Static slots (block
+ * -1) hold a NaN that must not be read. */
+static void test_diag_positive_factored(void) {
+  enum { N = 70, NB = 5 };
+  static double J[12 * N], K[12 * N], d[N], a[N];
+  static int blk[2 * N];
+  unsigned long long r = 12345;
+  for (int i = 0; i < N; i++) {
+    blk[2 * i] = i % 7 == 3 ? -1 : i % NB;
+    blk[2 * i + 1] = i % 4 == 1 ? -1 : (i + 1 + i % 3) % NB;
+    if (blk[2 * i + 1] == blk[2 * i]) blk[2 * i + 1] = -1;
+    for (int c = 0; c < 12; c++) {
+      r = r * 6364136223846793005ull + 1442695040888963407ull;
+      J[12 * i + c] = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+      r = r * 6364136223846793005ull + 1442695040888963407ull;
+      K[12 * i + c] = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+    }
+    for (int k = 0; k < 2; k++)
+      if (blk[2 * i + k] < 0) J[12 * i + 6 * k + 2] = K[12 * i + 6 * k + 4] = NAN;
+  }
+  slv_problem p = slv_problem_empty();
+  p.storage = SLV_FACTORED;
+  p.nblk = NB;
+  p.fblk = blk;
+  p.fJ = J;
+  p.fK = K;
+  p.fd = d;
+  p.n = N;
+  for (int i = 0; i < N; i++) { /* (J . K)_i alone */
+    d[i] = 0.0;
+    a[i] = slv_diag(&p, i);
+  }
+  int wrong = 0, zeros = 0;
+  for (int n = 1; n <= N; n++) {
+    p.n = n;
+    for (int i = 0; i < n; i++) d[i] = fabs(a[i]) + 1.0;
+    wrong += slv_diag_positive(&p, 1) != 1;
+    for (int k = 0; k < n; k++) {
+      const double dk[3] = { -a[k], nextafter(-a[k], INFINITY), nextafter(-a[k], -INFINITY) };
+      for (int v = 0; v < 3; v++) {
+        d[k] = dk[v];
+        int want = 1;
+        for (int i = 0; i < n; i++) want = want && slv_diag(&p, i) > 0;
+        zeros += v == 0 && slv_diag(&p, k) == 0.0;
+        wrong += slv_diag_positive(&p, 1) != want;
+      }
+      d[k] = fabs(a[k]) + 1.0;
+    }
+  }
+  CU_ASSERT_EQUAL(wrong, 0);
+  CU_ASSERT_EQUAL(zeros, N * (N + 1) / 2); /* every planted A_kk was 0 */
+}
+
 static void test_validate_csr_and_cones(void) {
   int Ap[] = { 0, 1, 2, 3 }, Aj[] = { 0, 1, 2 };
   double Ax[] = { 1, 1, 1 }, b[3] = { 0, 0, 0 };
@@ -603,6 +661,7 @@ int main(void) {
   CU_add_test(s, "validate: each rule, status and message", test_validate_rules);
   CU_add_test(s, "validate: CSR and cones", test_validate_csr_and_cones);
   CU_add_test(s, "slv_all_finite: a bad entry at any position, any length", test_all_finite);
+  CU_add_test(s, "slv_diag_positive: factored rows at the edge of 0", test_diag_positive_factored);
   CU_pSuite r = CU_add_suite("residual", NULL, NULL);
   CU_add_test(r, "LCP hand examples", test_residual_lcp);
   CU_add_test(r, "no cancellation at x = 1e16", test_residual_no_cancellation);
