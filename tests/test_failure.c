@@ -222,8 +222,9 @@ static void test_lemke_pyramid3(void) {
  * "The energy rule") fails the step whose impulses would put the run's
  * energy more than its scale S = |E0| (one body: D = 0) above what its
  * sources gave it.  Keep stops there; fallback carries those steps, the
- * steps counted, and the gain stays within a few S (the fallback's own
- * impulses are applied unjudged: 6.9 S at most here). */
+ * steps counted, and the gain stays within a few S (the fallback direct's
+ * converged impulses are the step's exact answer, not judged by the rule:
+ * 3.8 S at most here). */
 static void test_apgd_pendulum(void) {
   run_out o, f;
   long K = steps_of(1200, 300);
@@ -244,6 +245,44 @@ static void test_apgd_pendulum(void) {
   printf("\n  apgd pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld of %ld steps "
          "failed, gain <= %.3g J, |dE| <= %.3g J (S = %.3g J)",
          o.steps + 1, o.gain, f.failed, K, f.gain, f.dE_max, S);
+  dyn_world_free(w);
+}
+
+/* The fallback judged too (issue 62): apgd on the pendulum with apgd as
+ * its own fallback, so that the fallback's answer is a budget stop of the
+ * same gradient method and breaks the energy rule as the solver's did.
+ * The step must fail (DYN_ERR_NUMERIC) with a message naming both solvers
+ * and the rule, and the steps before it gain no more than the run's scale
+ * S = |E0|.  On main before the fix the run went on, the fallback's
+ * impulses applied unjudged, and the energy grew past S. */
+static void test_fallback_judged(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "apgd");
+  snprintf(s.fallback_solver, sizeof s.fallback_solver, "apgd");
+  s.fallback_max_iter = 50;
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pendulum", NULL, 0, &s, &w, msg, sizeof msg), DYN_OK);
+  double E0 = dyn_world_energy(w, NULL, NULL), S = fabs(E0), gain = 0.0;
+  long K = steps_of(1200, 300), k = 0, failed = 0;
+  dyn_err e = DYN_OK;
+  for (; k < K; k++) {
+    dyn_world_metrics m;
+    if ((e = dyn_world_step(w, &m)) != DYN_OK) break;
+    failed += m.failed;
+    if (!(m.energy - E0 <= gain)) gain = m.energy - E0;
+  }
+  const char *why = dyn_world_message(w);
+  printf("\n  apgd pendulum, fallback apgd: %ld steps (%ld failed and carried), gain <= %.3g J "
+         "(S = %.3g J)%s%s",
+         k, failed, gain, S, e != DYN_OK ? "; then: " : "", e != DYN_OK ? why : "");
+  CU_ASSERT_EQUAL(e, DYN_ERR_NUMERIC);
+  CU_ASSERT(k < K);
+  CU_ASSERT(gain <= 1.01 * S);
+  CU_ASSERT(strstr(why, "solver apgd") != NULL);
+  CU_ASSERT(strstr(why, "fallback apgd") != NULL);
+  CU_ASSERT(strstr(why, "energy rule") != NULL);
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), k); /* the failed step did not advance */
   dyn_world_free(w);
 }
 
@@ -469,6 +508,8 @@ int main(void) {
               test_lemke_pyramid3);
   CU_add_test(s, "apgd, pendulum: a budget stop is its own answer under every policy",
               test_apgd_pendulum);
+  CU_add_test(s, "apgd with fallback apgd, pendulum: the fallback judged by the energy rule",
+              test_fallback_judged);
   CU_add_test(s, "lemke cut to 1 pivot, pendulum: direct carries every step, the joint holds",
               test_pendulum_direct_fallback);
   CU_add_test(s, "best, fallback, stop on one failed step", test_policies_one_step);
