@@ -81,7 +81,9 @@ typedef struct {
   double *gy;   /* gradient at y_k (also scratch for the gradient at x_k) */
   double *best; /* iterate with the smallest residual */
   double *part; /* slv_par_chunks(n_max): the chunk sums of slv_par_dot */
-  double L;     /* Lipschitz estimate; 0 = not yet set in this solve */
+  double *dg;   /* the metric D: diag(A) per scalar row, the block's mean per cone */
+  double *Dd;   /* D d */
+  double L;     /* Lipschitz estimate in the metric D; 0 = not yet set in this solve */
 } apgd_state;
 
 static void apgd_free(void *st) {
@@ -96,6 +98,8 @@ static void apgd_free(void *st) {
   free(s->gy);
   free(s->best);
   free(s->part);
+  free(s->dg);
+  free(s->Dd);
   memset(s, 0, sizeof *s);
 }
 
@@ -113,7 +117,10 @@ static slv_status apgd_init(void *st, int n_max, const slv_options *opt) {
   s->gy = malloc(m);
   s->best = malloc(m);
   s->part = malloc(slv_par_chunks(n_max) * sizeof *s->part);
-  if (!s->Ax || !s->y || !s->Ay || !s->xn || !s->d || !s->Ad || !s->gy || !s->best || !s->part) {
+  s->dg = malloc(m);
+  s->Dd = malloc(m);
+  if (!s->Ax || !s->y || !s->Ay || !s->xn || !s->d || !s->Ad || !s->gy || !s->best || !s->part ||
+      !s->dg || !s->Dd) {
     apgd_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -129,10 +136,38 @@ static void vec_add(int n, const double *a, const double *b, double *y, int th) 
   for (int i = 0; i < n; i++) y[i] = a[i] + b[i];
 }
 
-/* xn = y - t g */
-static void gradient_step(int n, const double *y, const double *g, double t, double *xn, int th) {
+/* xn = y - t D^-1 g */
+static void gradient_step(int n, const double *y, const double *g, const double *dg, double t,
+                          double *xn, int th) {
 #pragma omp parallel for num_threads(slv_par_threads(th, n)) schedule(static)
-  for (int i = 0; i < n; i++) xn[i] = y[i] - t * g[i];
+  for (int i = 0; i < n; i++) xn[i] = y[i] - t * g[i] / dg[i];
+}
+
+/* y = D a */
+static void vec_scale(int n, const double *dg, const double *a, double *y, int th) {
+#pragma omp parallel for num_threads(slv_par_threads(th, n)) schedule(static)
+  for (int i = 0; i < n; i++) y[i] = dg[i] * a[i];
+}
+
+/* The metric D (docs/cone-solvers.md, "APGD", "Scaling"): A_ii on a scalar
+ * row, the mean of the three diagonal entries on a cone (d_c I keeps the
+ * Euclidean projection on K_mu the projection in the metric; the same
+ * choice as pjacobi_cone).  A row whose entry is not positive takes the
+ * mean of the positive ones (1 if there are none), so D scales with A. */
+static void set_metric(const slv_cqp *q, double *dg) {
+  int n = q->p->n, npos = 0;
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    dg[i] = slv_op_diag(q->op, i);
+    if (dg[i] > 0 && isfinite(dg[i])) sum += dg[i], npos++;
+  }
+  for (int k = 0; k < q->nblk; k++) {
+    int r = q->blk_row[k];
+    if (q->blk_mu[k] > 0) dg[r] = dg[r + 1] = dg[r + 2] = (dg[r] + dg[r + 1] + dg[r + 2]) / 3;
+  }
+  double fill = npos > 0 ? sum / npos : 1;
+  for (int i = 0; i < n; i++)
+    if (!(dg[i] > 0 && isfinite(dg[i]))) dg[i] = fill;
 }
 
 /* d = a - b */
@@ -160,9 +195,12 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
   double *Ax = s->Ax, *y = s->y, *Ay = s->Ay, *xn = s->xn, *d = s->d, *Ad = s->Ad, *g = s->gy;
   int th = q->op->threads;
   if (!(s->L > 0)) {
-    /* Mazhar's initial estimate: the Rayleigh-like ratio along (1, ..., 1) */
-    for (int i = 0; i < n; i++) d[i] = 1;
+    /* Mazhar's initial estimate in the metric D: the Rayleigh-like ratio of
+     * D^-1/2 A D^-1/2 along (1, ..., 1) */
+    set_metric(q, s->dg);
+    for (int i = 0; i < n; i++) d[i] = 1 / sqrt(s->dg[i]);
     slv_cqp_matvec(q, d, Ad);
+    for (int i = 0; i < n; i++) Ad[i] *= d[i];
     s->L = n > 0 ? cblas_dnrm2(n, Ad, 1) / sqrt((double)n) : 1;
     if (!(s->L > 0) || !isfinite(s->L)) s->L = 1;
   }
@@ -203,15 +241,16 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
     vec_add(n, Ay, q->bq, g, th);
     double dd = 0, dAd = 0;
     for (int tries = 0;; tries++) {
-      gradient_step(n, y, g, 1 / s->L, xn, th);
+      gradient_step(n, y, g, s->dg, 1 / s->L, xn, th);
       slv_cqp_project(q, xn);
       vec_sub(n, xn, y, d, th);
-      dd = slv_par_dot(n, d, d, s->part, th);
+      vec_scale(n, s->dg, d, s->Dd, th);
+      dd = slv_par_dot(n, d, s->Dd, s->part, th); /* |d|_D^2 */
       if (dd == 0) break; /* y is a fixed point of the projected gradient map */
       slv_cqp_matvec(q, d, Ad);
       dAd = slv_par_dot(n, d, Ad, s->part, th);
       if (!isfinite(dAd) || !isfinite(s->L)) return SLV_NOT_FINITE;
-      /* f(x_{k+1}) <= f(y) + g'd + L/2 |d|^2  <=>  d'Ad <= L |d|^2 (rounding: 1e-12) */
+      /* f(x_{k+1}) <= f(y) + g'd + L/2 |d|_D^2  <=>  d'Ad <= L d'Dd (rounding: 1e-12) */
       if (dAd <= s->L * dd * (1 + 1e-12) || tries >= APGD_MAX_BACKTRACK) break;
       s->L *= 2;
     }
