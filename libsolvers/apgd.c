@@ -36,6 +36,15 @@
  * small step; the natural map is the library's measure, so the solver stops
  * on the number it is judged by).
  *
+ * Scaling (docs/cone-solvers.md, "Scaling"): the steps are taken in the
+ * metric D = diag(A) (slv_cqp_metric: one value per cone), x_{k+1} =
+ * P_Omega(y_k - D^-1 g / L_k), the backtracking test d'Ad <= L_k d'Dd and
+ * L_0 the ratio above for D^-1/2 A D^-1/2: the method on the problem scaled
+ * by D^-1/2 (the cones' projection is unchanged by one positive factor per
+ * cone), so a symmetric diagonal scaling of the rows leaves the iterates'
+ * course unchanged.  Before it, MuJoCo's humanoid (joint-row diagonal
+ * 0.5 .. 7.8e3) left res_scaled 0.8 after 50 iterations.
+ *
  * Stopping, laws, history: cone_qp.c's driver (slv_cqp_drive).  opt->max_iter
  * counts APGD iterations over all outer iterations; result.iterations is
  * that count; the history holds, per APGD iteration, res_rel of the
@@ -149,27 +158,6 @@ static void vec_scale(int n, const double *dg, const double *a, double *y, int t
   for (int i = 0; i < n; i++) y[i] = dg[i] * a[i];
 }
 
-/* The metric D (docs/cone-solvers.md, "APGD", "Scaling"): A_ii on a scalar
- * row, the mean of the three diagonal entries on a cone (d_c I keeps the
- * Euclidean projection on K_mu the projection in the metric; the same
- * choice as pjacobi_cone).  A row whose entry is not positive takes the
- * mean of the positive ones (1 if there are none), so D scales with A. */
-static void set_metric(const slv_cqp *q, double *dg) {
-  int n = q->p->n, npos = 0;
-  double sum = 0;
-  for (int i = 0; i < n; i++) {
-    dg[i] = slv_op_diag(q->op, i);
-    if (dg[i] > 0 && isfinite(dg[i])) sum += dg[i], npos++;
-  }
-  for (int k = 0; k < q->nblk; k++) {
-    int r = q->blk_row[k];
-    if (q->blk_mu[k] > 0) dg[r] = dg[r + 1] = dg[r + 2] = (dg[r] + dg[r + 1] + dg[r + 2]) / 3;
-  }
-  double fill = npos > 0 ? sum / npos : 1;
-  for (int i = 0; i < n; i++)
-    if (!(dg[i] > 0 && isfinite(dg[i]))) dg[i] = fill;
-}
-
 /* d = a - b */
 static void vec_sub(int n, const double *a, const double *b, double *d, int th) {
 #pragma omp parallel for num_threads(slv_par_threads(th, n)) schedule(static)
@@ -197,7 +185,7 @@ static slv_status apgd_inner(void *st, slv_cqp *q, const slv_options *opt, doubl
   if (!(s->L > 0)) {
     /* Mazhar's initial estimate in the metric D: the Rayleigh-like ratio of
      * D^-1/2 A D^-1/2 along (1, ..., 1) */
-    set_metric(q, s->dg);
+    slv_cqp_metric(q, s->dg); /* docs/cone-solvers.md, "Scaling" */
     for (int i = 0; i < n; i++) d[i] = 1 / sqrt(s->dg[i]);
     slv_cqp_matvec(q, d, Ad);
     for (int i = 0; i < n; i++) Ad[i] *= d[i];
