@@ -79,21 +79,7 @@ void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y) {
   for (int i = 0; i < n; i++) y[i] *= sc[i];
 }
 
-void slv_cqp_metric(const slv_cqp *q, double *dg) {
-  int n = q->p->n, npos = 0;
-  double sum = 0;
-  for (int i = 0; i < n; i++) {
-    dg[i] = slv_op_diag(q->op, i);
-    if (dg[i] > 0 && isfinite(dg[i])) sum += dg[i], npos++;
-  }
-  for (int k = 0; k < q->nblk; k++) {
-    int r = q->blk_row[k];
-    if (q->blk_mu[k] > 0) dg[r] = dg[r + 1] = dg[r + 2] = (dg[r] + dg[r + 1] + dg[r + 2]) / 3;
-  }
-  double fill = npos > 0 ? sum / npos : 1;
-  for (int i = 0; i < n; i++)
-    if (!(dg[i] > 0 && isfinite(dg[i]))) dg[i] = fill;
-}
+void slv_cqp_metric(const slv_cqp *q, double *dg) { slv_op_metric(q->op, dg); }
 
 /* CQP_SCALE: sc = D^-1/2, the bounds and bq of the scaled problem (the
  * problem's own bounds kept in olo, ohi). */

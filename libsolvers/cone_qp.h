@@ -79,12 +79,8 @@ enum {
  * ||A|| by power iteration (seed opt->seed) into q->lam (else q->lam = 1). */
 void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int flags);
 
-/* The diagonal metric D of the cone QP (docs/cone-solvers.md, "Scaling"):
- * A_ii on a scalar row, the mean of the three diagonal entries on a cone
- * (d_c I keeps the Euclidean projection on K_mu the projection in the
- * metric); a row whose entry is not positive and finite takes the mean of
- * the positive ones (1 if none), so D scales with A.  dg: size n.  Needs
- * the blocks (slv_cqp_setup). */
+/* The diagonal metric D of the cone QP: slv_op_metric (operator.h) of the
+ * solve's operator (its cones with mu > 0 are this QP's cone blocks). */
 void slv_cqp_metric(const slv_cqp *q, double *dg);
 
 /* y = A v (slv_op_matvec: the packed copy, else dgemv or the CSR rows;

@@ -132,12 +132,16 @@ static void test_rank_deficient_sliding(void) {
   free(B);
 }
 
+static void test_row_scaling(void) { tst_cone_row_scaling("pcg_cone"); }
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("pcg_cone", NULL, NULL);
   tst_cone_add_tests(s, "pcg_cone");
   CU_add_test(s, "free rows: plain CG on the scaled rows (8 eigenvalues, <= 10 steps)", test_free_rows_is_cg);
   CU_add_test(s, "bounds only: MPRGP, hand 2x2", test_mprgp_bounds);
+  CU_add_test(s, "rows scaled over four decades: the diagonal metric keeps the iterations",
+              test_row_scaling);
   CU_add_test(s, "rank-deficient A, sliding contacts: CG on the rays", test_rank_deficient_sliding);
   return tst_run();
 }
