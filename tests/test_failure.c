@@ -25,13 +25,14 @@
  *       lemke, 3-layer pyramid (the accuracy run: singular pivots): keep
  *         runs, but some failed steps apply an x worse than the warm start
  *         (16 of 114 today); fallback: none, over 150 steps, as above;
- *       admm cut to 10 iterations, pendulum (no contact; stopped by its
+ *       pjacobi cut to 3 iterations, pendulum (no contact; stopped by its
  *         budget on every step): the energy rule (below) fails the step
  *         whose impulses put the run's energy more than its scale above
  *         its sources; keep stops there, fallback carries those steps.
- *         (This fixture was apgd at 50 iterations until apgd took its
- *         steps in the metric diag(A), issue 62: since then apgd's budget
- *         stops on the pendulum gain 8e-4 J in 1200 steps);
+ *         (This fixture was apgd at 50 iterations until apgd, then admm,
+ *         took their steps in the metric diag(A), issue 62: since then
+ *         their budget stops on the pendulum gain under 1e-3 J in 1200
+ *         steps);
  *       pjacobi cut to 3 iterations with pjacobi at 3 as its fallback: the
  *         fallback's budget stop judged by the rule too;
  *       lemke with a 1-pivot budget on the pendulum (its pivot limit
@@ -123,10 +124,10 @@ typedef struct run_out {
  * partial x of the path, the kind of x the policy must judge. */
 enum { LEMKE_FIXTURE_PIVOTS = 12 };
 
-/* admm's iteration budget in the energy-rule fixtures: at 10 iterations
+/* pjacobi's iteration budget in the energy-rule fixtures: at 3 iterations
  * its budget stops on the pendulum's joint rows (condition 1e5) gain
- * energy (keep stops at step 63, 10.4 J above the sources, S = 9.77 J). */
-enum { ADMM_FIXTURE_ITERS = 10 };
+ * energy (keep stops at step 93, 9.88 J above the sources, S = 9.77 J). */
+enum { PJACOBI_FIXTURE_ITERS = 3 };
 
 /* steps of scene `name` with solver, integrator and policy; every failed
  * step checked by applied_is_best. */
@@ -136,8 +137,8 @@ static dyn_world *run_scene(const char *name, const char *param, const char *sol
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   if (!strcmp(solver, "lemke")) /* failures on purpose: see LEMKE_FIXTURE_PIVOTS */
     s.opt.max_pivots = LEMKE_FIXTURE_PIVOTS;
-  if (!strcmp(solver, "admm")) /* see ADMM_FIXTURE_ITERS */
-    s.opt.max_iter = ADMM_FIXTURE_ITERS;
+  if (!strcmp(solver, "pjacobi")) /* see PJACOBI_FIXTURE_ITERS */
+    s.opt.max_iter = PJACOBI_FIXTURE_ITERS;
   s.integrator = integ;
   s.on_failure = pol;
   const char *params[1] = { param };
@@ -224,7 +225,7 @@ static void test_lemke_pyramid3(void) {
   pyramid_case("layers=3", DYN_INT_SYMPLECTIC_EULER, steps_of(150, 40), 0);
 }
 
-/* admm's budget stops (ADMM_FIXTURE_ITERS) on the pendulum's ill-conditioned
+/* pjacobi's budget stops (PJACOBI_FIXTURE_ITERS) on the pendulum's ill-conditioned
  * joint rows let the energy grow (as apgd's did at 50 iterations before its
  * scaling: |dE| passed 1e3 J at step 112 with no failed step before the
  * energy rule): the rule (world_failure.c, docs/dynamics.md,
@@ -233,25 +234,25 @@ static void test_lemke_pyramid3(void) {
  * sources gave it.  Keep stops there; fallback carries those steps, the
  * steps counted, and the gain stays within a few S (the fallback direct's
  * converged impulses are the step's exact answer, not judged by the rule:
- * 1.6 S at most here). */
-static void test_admm_pendulum(void) {
+ * 4.2 S at most here). */
+static void test_pjacobi_pendulum(void) {
   run_out o, f;
   long K = steps_of(1200, 300);
   dyn_world *w =
-      run_scene("pendulum", NULL, "admm", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_KEEP, K, &o);
+      run_scene("pendulum", NULL, "pjacobi", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_KEEP, K, &o);
   double S = fabs(o.E0);
   CU_ASSERT_EQUAL(o.err, DYN_ERR_NUMERIC); /* keep: the rule's step ends the run */
   CU_ASSERT(o.steps < K);
   CU_ASSERT(o.gain <= S); /* the steps before it were applied */
   dyn_world_free(w);
-  w = run_scene("pendulum", NULL, "admm", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K, &f);
+  w = run_scene("pendulum", NULL, "pjacobi", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K, &f);
   CU_ASSERT_EQUAL(f.err, DYN_OK);
   CU_ASSERT_EQUAL(f.steps, K);
   CU_ASSERT(f.failed > 0);       /* reported, not silent */
   CU_ASSERT(f.gain <= 10.0 * S); /* bounded (direct's converged steps are not judged):
                                      apgd's before the rule: |dE| passed 1e3 J = 100 S */
-  CU_ASSERT(f.failed < K / 2);   /* admm's own steps applied elsewhere */
-  printf("\n  admm (10 iterations) pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld of %ld steps "
+  CU_ASSERT(f.failed < K / 2);   /* pjacobi's own steps applied elsewhere */
+  printf("\n  pjacobi (3 iterations) pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld of %ld steps "
          "failed, gain <= %.3g J, |dE| <= %.3g J (S = %.3g J)",
          o.steps + 1, o.gain, f.failed, K, f.gain, f.dE_max, S);
   dyn_world_free(w);
@@ -271,8 +272,8 @@ static void test_fallback_judged(void) {
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "pjacobi");
   snprintf(s.fallback_solver, sizeof s.fallback_solver, "pjacobi");
-  s.opt.max_iter = 3;
-  s.fallback_max_iter = 3;
+  s.opt.max_iter = PJACOBI_FIXTURE_ITERS;
+  s.fallback_max_iter = PJACOBI_FIXTURE_ITERS;
   dyn_world *w = NULL;
   char msg[256] = "";
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pendulum", NULL, 0, &s, &w, msg, sizeof msg), DYN_OK);
@@ -519,7 +520,8 @@ int main(void) {
               test_lemke_pyramid_verlet);
   CU_add_test(s, "lemke, 3-layer pyramid: keep applies worse, fallback never worse",
               test_lemke_pyramid3);
-  CU_add_test(s, "admm, pendulum: the energy rule under keep and fallback", test_admm_pendulum);
+  CU_add_test(s, "pjacobi, pendulum: the energy rule under keep and fallback",
+              test_pjacobi_pendulum);
   CU_add_test(s, "pjacobi with fallback pjacobi, pendulum: the fallback judged by the rule",
               test_fallback_judged);
   CU_add_test(s, "lemke cut to 1 pivot, pendulum: direct carries every step, the joint holds",
