@@ -11,9 +11,10 @@
  * shows what the solver under test did with its budget: a Gauss-Seidel
  * sweep's x is a consistent set of sequential impulses (Catto 2005,
  * "Iterative dynamics with temporal coherence"), a gradient method's
- * (apgd, pjacobi, the cone projections) moves every row a fraction of the
- * way and can let the pendulum's energy grow by orders of magnitude
- * (test_failure.c): that is the solver's own result, reported as its own,
+ * (pjacobi cut short; apgd before its steps took the metric diag(A))
+ * moves every row a fraction of the way and can let the pendulum's energy
+ * grow by orders of magnitude (test_failure.c): that is the solver's own
+ * result, reported as its own,
  * not carried by another solver's answer.  (Before issue 65 only the
  * Gauss-Seidel family -- pgs, pgs_wide, pgs_color, pgs_part, nsgs -- was
  * exempt and every other solver's budget stop was carried by the fallback,
