@@ -101,7 +101,7 @@ typedef struct {
   int n_max;
   double *buf; /* 10 n_max */
   double *z, *u, *xs, *q, *w, *zold, *rhs, *diag;
-  double *dm, *sc; /* the metric D (slv_op_metric) and sc = D^-1/2 */
+  double *dm, *sc;   /* the metric D (slv_op_metric) and sc = D^-1/2 */
   int lu;            /* this problem's A is not symmetric: LU, not Cholesky */
   int sparse;        /* this problem's system is s->ls, not s->dense */
   slv_linsys *dense; /* the dense system (n_max rows, or a larger unpacked A) */

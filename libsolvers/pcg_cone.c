@@ -370,7 +370,8 @@ static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_
 static slv_status pcg_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                             slv_result *res, slv_hist *h) {
   pcg_state *s = st;
-  return slv_cqp_drive(&s->q, op, opt, "pcg_cone", CQP_NORM | CQP_SCALE, PCG_INNER_FACTOR, mpgp, s, x, w, res, h);
+  return slv_cqp_drive(&s->q, op, opt, "pcg_cone", CQP_NORM | CQP_SCALE, PCG_INNER_FACTOR, mpgp, s,
+                       x, w, res, h);
 }
 
 static const slv_impl pcg_impl = {

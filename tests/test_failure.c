@@ -245,14 +245,16 @@ static void test_pjacobi_pendulum(void) {
   CU_ASSERT(o.steps < K);
   CU_ASSERT(o.gain <= S); /* the steps before it were applied */
   dyn_world_free(w);
-  w = run_scene("pendulum", NULL, "pjacobi", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K, &f);
+  w = run_scene("pendulum", NULL, "pjacobi", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K,
+                &f);
   CU_ASSERT_EQUAL(f.err, DYN_OK);
   CU_ASSERT_EQUAL(f.steps, K);
   CU_ASSERT(f.failed > 0);       /* reported, not silent */
   CU_ASSERT(f.gain <= 10.0 * S); /* bounded (direct's converged steps are not judged):
                                      apgd's before the rule: |dE| passed 1e3 J = 100 S */
   CU_ASSERT(f.failed < K / 2);   /* pjacobi's own steps applied elsewhere */
-  printf("\n  pjacobi (3 iterations) pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld of %ld steps "
+  printf("\n  pjacobi (3 iterations) pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld "
+         "of %ld steps "
          "failed, gain <= %.3g J, |dE| <= %.3g J (S = %.3g J)",
          o.steps + 1, o.gain, f.failed, K, f.gain, f.dE_max, S);
   dyn_world_free(w);
@@ -287,7 +289,8 @@ static void test_fallback_judged(void) {
     if (!(m.energy - E0 <= gain)) gain = m.energy - E0;
   }
   const char *why = dyn_world_message(w);
-  printf("\n  pjacobi (3) pendulum, fallback pjacobi (3): %ld steps (%ld failed and carried), gain <= %.3g J "
+  printf("\n  pjacobi (3) pendulum, fallback pjacobi (3): %ld steps (%ld failed and carried), gain "
+         "<= %.3g J "
          "(S = %.3g J)%s%s",
          k, failed, gain, S, e != DYN_OK ? "; then: " : "", e != DYN_OK ? why : "");
   CU_ASSERT_EQUAL(e, DYN_ERR_NUMERIC);

@@ -38,7 +38,8 @@ static void test_free_rows_is_cg(void) {
   }
   for (int m = 0; m < N; m++) {
     double s = 0;
-    for (int k = 0; k < N; k++) s += (1 + (k < N - k ? k : N - k) % 8) * cos(2 * 3.14159265358979323846 * m * k / N);
+    for (int k = 0; k < N; k++)
+      s += (1 + (k < N - k ? k : N - k) % 8) * cos(2 * 3.14159265358979323846 * m * k / N);
     c[m] = s / N;
   }
   for (int pass = 0; pass < 2; pass++) {
@@ -138,7 +139,8 @@ int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("pcg_cone", NULL, NULL);
   tst_cone_add_tests(s, "pcg_cone");
-  CU_add_test(s, "free rows: plain CG on the scaled rows (8 eigenvalues, <= 10 steps)", test_free_rows_is_cg);
+  CU_add_test(s, "free rows: plain CG on the scaled rows (8 eigenvalues, <= 10 steps)",
+              test_free_rows_is_cg);
   CU_add_test(s, "bounds only: MPRGP, hand 2x2", test_mprgp_bounds);
   CU_add_test(s, "rows scaled over four decades: the diagonal metric keeps the iterations",
               test_row_scaling);
