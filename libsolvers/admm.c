@@ -84,7 +84,7 @@ enum {
 };
 #define ADMM_ALPHA     1.0  /* relaxation: the plain step (header; boyd2011 sec. 3.4.3) */
 #define ADMM_JUMP      5.0  /* rho changes only by more than this factor [stellato2020: 5] */
-#define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of A */
+#define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of D^-1 A */
 #define ADMM_RHO_RANGE 1e6  /* rho within the mean diagonal times / over this */
 
 /* A's packed copy as scalar CSC arrays (the CSR form of A'): the packed
@@ -144,13 +144,11 @@ static slv_status admm_init(void *st, int n_max, const slv_options *opt) {
   return SLV_OK;
 }
 
-/* ---- the linear system (A + rho I) x = r -------------------------------------- */
+/* ---- the linear system (A + rho D) x = r -------------------------------------- */
 
-/* The 3x3 blocks of the packed copy expanded to scalar columns (own
- * arrays, grown when too small).  0 or -1 (no memory). */
-static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
-  int n = op->n;
-  size_t nz = 9 * (size_t)op->colptr[n / 3];
+/* C's own arrays for n columns and nz entries, grown when too small.  0 or
+ * -1 (no memory). */
+static int csc_reserve(admm_csc *C, int n, size_t nz) {
   if ((size_t)n + 1 > C->n_cap) {
     free(C->cp);
     C->cp = malloc(((size_t)n + 1) * sizeof *C->cp);
@@ -163,6 +161,15 @@ static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
     C->nz_cap = C->ci && C->cx ? nz : 0;
   }
   if (!C->n_cap || (nz && !C->nz_cap)) return -1;
+  return 0;
+}
+
+/* The 3x3 blocks of the packed copy expanded to scalar columns (own
+ * arrays, grown when too small).  0 or -1 (no memory). */
+static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
+  int n = op->n;
+  size_t nz = 9 * (size_t)op->colptr[n / 3];
+  if (csc_reserve(C, n, nz)) return -1;
   size_t q = 0;
   C->cp[0] = 0;
   for (int j = 0; j < n; j++) {
@@ -183,18 +190,7 @@ static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
 static int csc_of_cols_reserve(admm_csc *C, const slv_op *op) {
   int n = op->n;
   size_t nz = (size_t)op->colptr[n];
-  if ((size_t)n + 1 > C->n_cap) {
-    free(C->cp);
-    C->cp = malloc(((size_t)n + 1) * sizeof *C->cp);
-    C->n_cap = C->cp ? (size_t)n + 1 : 0;
-  }
-  if (nz > C->nz_cap) {
-    free(C->ci), free(C->cx);
-    C->ci = malloc(nz * sizeof *C->ci);
-    C->cx = malloc(nz * sizeof *C->cx);
-    C->nz_cap = C->ci && C->cx ? nz : 0;
-  }
-  if (!C->n_cap || (nz && !C->nz_cap)) return -1;
+  if (csc_reserve(C, n, nz)) return -1;
   memcpy(C->cp, op->colptr, ((size_t)n + 1) * sizeof *C->cp);
   memcpy(C->ci, op->rowind, nz * sizeof *C->ci);
   memcpy(C->cx, op->val, nz * sizeof *C->cx);
@@ -498,9 +494,9 @@ const slv_solver slv_solver_admm = {
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   /* clang-format off */
   .params =
-      "penalty rho diag(A) (a cone: its mean), rho = " SLV_STR(ADMM_RHO0) " x mean diag(D^-1 A), every "
-      "10 its x sqrt(primal / dual), taken if > " SLV_STR(ADMM_JUMP) "x, within " SLV_STR(ADMM_RHO_RANGE) ", <= 40 changes; alpha = "
-      SLV_STR(ADMM_ALPHA) "; stall window: none (auto's: 400)",
+      "rho D, D = diag(A) (cone: mean), rho0 = " SLV_STR(ADMM_RHO0) "; every 10 its x "
+      "sqrt(primal/dual) if > " SLV_STR(ADMM_JUMP) "x, within " SLV_STR(ADMM_RHO_RANGE)
+      ", <= 40 changes; alpha = " SLV_STR(ADMM_ALPHA) "; stall: none (auto: 400)",
   /* clang-format on */
   .impl = &admm_impl,
 };
