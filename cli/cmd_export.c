@@ -59,7 +59,8 @@
  * DIR is created if missing (its parent must exist).  Without --force no
  * file that would be written may exist (all candidate names are checked
  * before the run).  Exit 0 done, 2 bad input or usage (one line on stderr),
- * 3 a step failed numerically (--on-failure keep or stop).
+ * 3 a step failed numerically (--on-failure keep or stop, or a failed
+ * step whose replacement breaks the energy rule; docs/dynamics.md).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -102,7 +103,8 @@ static void usage(FILE *f) {
              "\n");
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step\n"
-             "failed numerically (--on-failure keep or stop).\n");
+             "failed numerically (--on-failure keep or stop, or a failed step whose\n"
+             "replacement breaks the energy rule).\n");
 }
 
 /* The state of an export run between its steps. */

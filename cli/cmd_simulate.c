@@ -84,7 +84,9 @@
  * then FILE is as it was (also when the refusal comes at a later step, e.g.
  * enum once the rows pass 16);
  * 3 a step failed numerically (--on-failure stop, or keep with an x worse
- * than no impulse; libdynamics/world_failure.c): the message names the
+ * than no impulse, or under any policy a failed step whose replacement --
+ * the fallback's budget stop, the warm start or no impulse -- breaks the
+ * energy rule; libdynamics/world_failure.c): the message names the
  * step, the CSV and trace keep the rows of the steps before it (and the
  * failed step is dumped with --dump-failures), and no JSON is written.
  */
@@ -380,7 +382,8 @@ static void usage(FILE *f) {
           "\n");
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step failed\n"
-             "numerically (--on-failure keep or stop; the CSV keeps the steps before it).\n");
+             "numerically (--on-failure keep or stop, or a failed step whose replacement breaks\n"
+             "the energy rule; the CSV keeps the steps before it).\n");
 }
 
 /* Starts the output path (written under a temporary name, published by

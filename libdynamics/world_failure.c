@@ -11,9 +11,10 @@
  * shows what the solver under test did with its budget: a Gauss-Seidel
  * sweep's x is a consistent set of sequential impulses (Catto 2005,
  * "Iterative dynamics with temporal coherence"), a gradient method's
- * (apgd, pjacobi, the cone projections) moves every row a fraction of the
- * way and can let the pendulum's energy grow by orders of magnitude
- * (test_failure.c): that is the solver's own result, reported as its own,
+ * (pjacobi cut short; apgd before its steps took the metric diag(A))
+ * moves every row a fraction of the way and can let the pendulum's energy
+ * grow by orders of magnitude (test_failure.c): that is the solver's own
+ * result, reported as its own,
  * not carried by another solver's answer.  (Before issue 65 only the
  * Gauss-Seidel family -- pgs, pgs_wide, pgs_color, pgs_part, nsgs -- was
  * exempt and every other solver's budget stop was carried by the fallback,
@@ -53,7 +54,10 @@
  * The energy rule (docs/dynamics.md, "Judging a failed solve"): a budget
  * stop whose impulses would put the run's excess energy (gained beyond
  * gravity, loads, motors and springs, kept in w->excess) above the run's
- * drift scale is failed, its x never a candidate.
+ * drift scale is failed, its x never a candidate.  The candidate a failed
+ * step would apply instead is judged by the same rule (judge_applied_energy)
+ * unless it is the fallback's converged answer; one that breaks it fails
+ * the step.
  *
  * Nothing here allocates except the fallback's workspace, created at the
  * first failed step that needs it (and grown like the solver's).
@@ -62,6 +66,7 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ---- the energy rule ------------------------------------------------------------------ */
@@ -109,6 +114,7 @@ static double energy_gain(const dyn_step *s, const double *x, const double *wv) 
  * beyond the sources since the start, never below 0. */
 static double excess_after(const dyn_step *s, const double *x, const double *wv) {
   double e = s->w->excess + energy_gain(s, x, wv);
+  if (!isfinite(e)) return INFINITY; /* an overflowed or NaN gain never passes the rule */
   return e > 0.0 ? e : 0.0;
 }
 
@@ -250,6 +256,36 @@ static dyn_err judge_keep(dyn_step *s, const candidates *c) {
   return DYN_OK;
 }
 
+/* The energy rule on the candidate that a failed step would apply instead
+ * of the solver's x (docs/dynamics.md, "Judging a failed solve"): the
+ * fallback's converged answer is an exact solution of the step's problem
+ * and, like any converged solve, not judged; the fallback's budget stop,
+ * the warm start and P(0) are.  One that would put the run's excess above
+ * its scale fails the step, naming both solvers and the rule: no answer at
+ * hand carries the step without making energy, and applying it would hide
+ * the growth (issue 62: apgd on humanoid100 reached 6.2e5 J through nsgs's
+ * budget stops). */
+static dyn_err judge_applied_energy(dyn_step *s) {
+  dyn_world *w = s->w;
+  dyn_step_verdict *v = &s->verdict;
+  if (v->applied == DYN_APPLIED_FALLBACK && v->fallback_status == SLV_CONVERGED) return DYN_OK;
+  slv_problem_w(&w->prob, w->x.p, w->wv.p);
+  if (!(w->excess_scale > 0.0)) return DYN_OK;
+  double e = excess_after(s, w->x.p, w->wv.p);
+  if (e <= w->excess_scale) return DYN_OK;
+  char fb[80] = "no fallback ran";
+  if (v->fallback)
+    snprintf(fb, sizeof fb, "fallback %s ended in %s", v->fallback->name,
+             slv_status_str(v->fallback_status));
+  return dyn_world_fail(w, DYN_ERR_NUMERIC,
+                        "step %ld: solver %s ended in %s%s, %s; the best candidate (%s) breaks "
+                        "the energy rule: excess %.3g J > the run's scale %.3g J; impulses "
+                        "not applied (failure policy %s)",
+                        s->k, w->solver->name, slv_status_str(s->res.status),
+                        v->energy ? " (energy rule)" : "", fb, dyn_applied_str(v->applied), e,
+                        w->excess_scale, dyn_failure_policy_str(w->set.on_failure));
+}
+
 /* The policy's decision on a failed solve (the header's candidates). */
 static dyn_err judge_failed(dyn_step *s) {
   dyn_world *w = s->w;
@@ -290,7 +326,7 @@ static dyn_err judge_failed(dyn_step *s) {
   apply_candidate(s, a);
   v->applied = a;
   v->res_applied = c.r[a];
-  return DYN_OK;
+  return judge_applied_energy(s);
 }
 
 dyn_err dyn_stage_judge(dyn_step *s) {

@@ -11,24 +11,30 @@
  * sec. 5] do) at the velocity of the x-update, w = A x + b = r - rho x + b
  * with r the right-hand side below (no product needed).
  *
- * Splitting x = z, x free and z in C, scaled dual u, penalty rho,
- * relaxation alpha (ADMM_ALPHA):
- *     x    = (A + rho I)^-1 (rho (z - u) - q)
+ * Splitting x = z, x free and z in C, scaled dual u, penalty rho D (D the
+ * diagonal metric of slv_op_metric: A_ii, one mean per cone;
+ * docs/cone-solvers.md, "Scaling" and "ADMM"), relaxation alpha (ADMM_ALPHA):
+ *     x    = (A + rho D)^-1 (rho D (z - u) - q)
  *     xh   = alpha x + (1 - alpha) z
  *     z'   = P_C(xh + u)
  *     u'   = u + xh - z'
  * alpha = 1: over-relaxation (1.6) took 41 iterations on KaplasTower where
  * the plain step takes 16 (experiments/MEASUREMENTS.md, "Measurements: ADMM").
- * Residuals: primal ||x - z'||_2, dual rho ||z' - z||_2.  The start:
- * rho = ADMM_RHO0 (1e-2) times the mean diagonal of A: on stacked,
+ * The system is solved as S (S A S + rho I)^-1 S r, S = D^-1/2: the matrix
+ * factored is A scaled to a unit diagonal (before, with rho I, rows whose
+ * diagonal spans 0.5 .. 7.8e3 -- MuJoCo's humanoid -- got one rho fit for
+ * the heavy ones).  P_C is the projection in the metric D too (one value
+ * per cone).
+ * Residuals: primal ||x - z'||_2, dual rho ||D (z' - z)||_2.  The start:
+ * rho = ADMM_RHO0 (1e-2) times the mean diagonal of S A S: on stacked,
  * mostly sticking contacts the x-update is then nearly the equilibrium
  * solve and ADMM converges in tens of iterations (rho = the mean diagonal
  * took 61 on KaplasTower).  Adaptive rho [stellato2020 sec. 5.2]: every
  * ADMM_ADAPT iterations, rho times sqrt(scaled primal / scaled dual
  * residual), within ADMM_RHO_RANGE of the mean diagonal, taken when it
  * moves rho by more than ADMM_JUMP, at most ADMM_MAX_CHANGES times; each
- * change refactors A + rho I and rescales u.  Cold: z = P_C(0), u = 0;
- * warm (opt->warm_start): z = P_C(x) and u = -(A z + q) / rho (the
+ * change refactors S A S + rho I and rescales u.  Cold: z = P_C(0), u = 0;
+ * warm (opt->warm_start): z = P_C(x) and u = -D^-1 (A z + q) / rho (the
  * multiplier at z = x), so that a converged warm start stays put.
  *
  * A nonsymmetric A (RockPile_tob1: |A - A'| / |A| = 7e-4 with a PSD
@@ -78,7 +84,7 @@ enum {
 };
 #define ADMM_ALPHA     1.0  /* relaxation: the plain step (header; boyd2011 sec. 3.4.3) */
 #define ADMM_JUMP      5.0  /* rho changes only by more than this factor [stellato2020: 5] */
-#define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of A */
+#define ADMM_RHO0      1e-2 /* the start: rho = ADMM_RHO0 x the mean diagonal of D^-1 A */
 #define ADMM_RHO_RANGE 1e6  /* rho within the mean diagonal times / over this */
 
 /* A's packed copy as scalar CSC arrays (the CSR form of A'): the packed
@@ -93,8 +99,9 @@ typedef struct {
 
 typedef struct {
   int n_max;
-  double *buf; /* 8 n_max */
+  double *buf; /* 10 n_max */
   double *z, *u, *xs, *q, *w, *zold, *rhs, *diag;
+  double *dm, *sc;   /* the metric D (slv_op_metric) and sc = D^-1/2 */
   int lu;            /* this problem's A is not symmetric: LU, not Cholesky */
   int sparse;        /* this problem's system is s->ls, not s->dense */
   slv_linsys *dense; /* the dense system (n_max rows, or a larger unpacked A) */
@@ -122,7 +129,7 @@ static slv_status admm_init(void *st, int n_max, const slv_options *opt) {
   admm_state *s = st;
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->n_max = n_max;
-  s->buf = malloc(8 * m * sizeof *s->buf);
+  s->buf = malloc(10 * m * sizeof *s->buf);
   /* the dense system up front when the rule factors n_max rows dense */
   int dense_ok = slv_linsys_choose(SLV_LS_SPD, n_max, 1) != SLV_LS_DENSE ||
                  slv_linsys_dense_reserve(&s->dense, n_max) == SLV_LS_OK;
@@ -133,16 +140,15 @@ static slv_status admm_init(void *st, int n_max, const slv_options *opt) {
   double *b = s->buf;
   s->z = b, s->u = b + m, s->xs = b + 2 * m, s->q = b + 3 * m;
   s->w = b + 4 * m, s->zold = b + 5 * m, s->rhs = b + 6 * m, s->diag = b + 7 * m;
+  s->dm = b + 8 * m, s->sc = b + 9 * m;
   return SLV_OK;
 }
 
-/* ---- the linear system (A + rho I) x = r -------------------------------------- */
+/* ---- the linear system (A + rho D) x = r -------------------------------------- */
 
-/* The 3x3 blocks of the packed copy expanded to scalar columns (own
- * arrays, grown when too small).  0 or -1 (no memory). */
-static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
-  int n = op->n;
-  size_t nz = 9 * (size_t)op->colptr[n / 3];
+/* C's own arrays for n columns and nz entries, grown when too small.  0 or
+ * -1 (no memory). */
+static int csc_reserve(admm_csc *C, int n, size_t nz) {
   if ((size_t)n + 1 > C->n_cap) {
     free(C->cp);
     C->cp = malloc(((size_t)n + 1) * sizeof *C->cp);
@@ -155,6 +161,15 @@ static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
     C->nz_cap = C->ci && C->cx ? nz : 0;
   }
   if (!C->n_cap || (nz && !C->nz_cap)) return -1;
+  return 0;
+}
+
+/* The 3x3 blocks of the packed copy expanded to scalar columns (own
+ * arrays, grown when too small).  0 or -1 (no memory). */
+static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
+  int n = op->n;
+  size_t nz = 9 * (size_t)op->colptr[n / 3];
+  if (csc_reserve(C, n, nz)) return -1;
   size_t q = 0;
   C->cp[0] = 0;
   for (int j = 0; j < n; j++) {
@@ -170,6 +185,25 @@ static int csc_of_blocks_reserve(admm_csc *C, const slv_op *op) {
   return 0;
 }
 
+/* The scalar columns of a column-packed copy in own arrays (their values
+ * are scaled, scale_csc).  0 or -1 (no memory). */
+static int csc_of_cols_reserve(admm_csc *C, const slv_op *op) {
+  int n = op->n;
+  size_t nz = (size_t)op->colptr[n];
+  if (csc_reserve(C, n, nz)) return -1;
+  memcpy(C->cp, op->colptr, ((size_t)n + 1) * sizeof *C->cp);
+  memcpy(C->ci, op->rowind, nz * sizeof *C->ci);
+  memcpy(C->cx, op->val, nz * sizeof *C->cx);
+  C->p = C->cp, C->i = C->ci, C->x = C->cx;
+  return 0;
+}
+
+/* The system's matrix S A S, S = diag(sc) (docs/cone-solvers.md, "ADMM"). */
+static void scale_csc(admm_csc *C, int n, const double *sc) {
+  for (int j = 0; j < n; j++)
+    for (int k = C->cp[j]; k < C->cp[j + 1]; k++) C->cx[k] *= sc[C->ci[k]] * sc[j];
+}
+
 /* This problem's system: its sparse form analysed when the rule wants it
  * (a packed copy, above SLV_LS_DENSE_MAX rows), else the dense system
  * (grown for a large A without a packed copy).  0 or -1. */
@@ -181,34 +215,46 @@ static int admm_reserve(admm_state *s, slv_op *op) {
   s->sparse = slv_linsys_choose(kind, n, op->packed != 0) != SLV_LS_DENSE;
   if (!s->sparse) return slv_linsys_dense_reserve(&s->dense, n) == SLV_LS_OK ? 0 : -1;
   admm_csc *C = &s->C;
-  if (op->packed == SLV_OP_COLS)
-    C->p = op->colptr, C->i = op->rowind, C->x = op->val;
-  else if (csc_of_blocks_reserve(C, op))
+  if (op->packed == SLV_OP_COLS) {
+    if (csc_of_cols_reserve(C, op)) return -1;
+  } else if (csc_of_blocks_reserve(C, op))
     return -1;
+  scale_csc(C, n, s->sc);
   slv_ls_status st;
   s->ls = slv_linsys_analyse_sorted(kind, SLV_LS_AUTO, n, C->p, C->i, &st);
   slv_linsys_set_refinement(s->ls, 0); /* ADMM's next iteration corrects a step */
   return s->ls ? 0 : -1;
 }
 
-/* Factor A + rho I (Cholesky, or LU when s->lu): 0, 1 when not positive
- * definite (Cholesky) or singular (LU), -1 out of memory. */
+/* Factor S A S + rho I, S = D^-1/2 (Cholesky, or LU when s->lu): the
+ * system of A + rho D scaled.  0, 1 when not positive definite (Cholesky)
+ * or singular (LU), -1 out of memory. */
 static int admm_factor(admm_state *s, slv_op *op, double rho) {
   slv_ls_status st;
   if (s->sparse) {
     st = slv_linsys_factor_shifted(s->ls, s->C.x, rho);
   } else {
-    slv_op_to_dense(op, slv_linsys_dense_values(s->dense, op->n), op->n);
+    int n = op->n;
+    double *v = slv_linsys_dense_values(s->dense, n);
+    slv_op_to_dense(op, v, n);
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) v[i + (size_t)n * j] *= s->sc[i] * s->sc[j];
     st = slv_linsys_factor_dense(s->dense, s->lu ? SLV_LS_GENERAL : SLV_LS_SPD, rho);
   }
   if (st == SLV_LS_OK) return 0;
   return st == SLV_LS_NOT_SPD || st == SLV_LS_SINGULAR ? 1 : -1;
 }
 
-/* r <- (A + rho I)^-1 r (the sparse LU holds the factors of A' + rho I). */
-static int admm_lsolve(admm_state *s, double *r) {
-  if (!s->sparse) return slv_linsys_solve(s->dense, r) != SLV_LS_OK;
-  slv_ls_status st = s->lu ? slv_linsys_solve_transposed(s->ls, r) : slv_linsys_solve(s->ls, r);
+/* r <- (A + rho D)^-1 r = S (S A S + rho I)^-1 S r (the sparse LU holds
+ * the factors of the transpose). */
+static int admm_lsolve(admm_state *s, int n, double *r) {
+  for (int i = 0; i < n; i++) r[i] *= s->sc[i];
+  slv_ls_status st;
+  if (!s->sparse)
+    st = slv_linsys_solve(s->dense, r);
+  else
+    st = s->lu ? slv_linsys_solve_transposed(s->ls, r) : slv_linsys_solve(s->ls, r);
+  for (int i = 0; i < n; i++) r[i] *= s->sc[i];
   return st != SLV_LS_OK;
 }
 
@@ -240,10 +286,16 @@ static void shifted_q(const slv_problem *p, const double *w, double *q) {
   }
 }
 
-static double mean_diag(const slv_op *op) {
-  double s = 0;
-  for (int i = 0; i < op->n; i++) s += slv_op_diag(op, i);
-  return op->n > 0 && s > 0 ? s / op->n : 1.0;
+/* The metric D and sc = D^-1/2; returns the mean diagonal of S A S (1
+ * when every A_ii is positive). */
+static double set_metric(admm_state *s, const slv_op *op) {
+  double m = 0;
+  slv_op_metric(op, s->dm);
+  for (int i = 0; i < op->n; i++) {
+    s->sc[i] = 1 / sqrt(s->dm[i]);
+    m += slv_op_diag(op, i) / s->dm[i];
+  }
+  return op->n > 0 && m > 0 ? m / op->n : 1.0;
 }
 
 typedef struct {
@@ -263,9 +315,10 @@ typedef struct {
 static int admm_step(admm_state *s, slv_op *op, admm_run *k, double *x) {
   const slv_problem *p = op->p;
   int n = p->n;
-  for (int i = 0; i < n; i++) s->rhs[i] = x[i] = k->rho * (s->z[i] - s->u[i]) - s->q[i];
-  if (admm_lsolve(s, x)) return -1;
-  for (int i = 0; i < n; i++) s->w[i] = s->rhs[i] - k->rho * x[i] + p->b[i]; /* A x + b */
+  const double *dm = s->dm;
+  for (int i = 0; i < n; i++) s->rhs[i] = x[i] = k->rho * dm[i] * (s->z[i] - s->u[i]) - s->q[i];
+  if (admm_lsolve(s, n, x)) return -1;
+  for (int i = 0; i < n; i++) s->w[i] = s->rhs[i] - k->rho * dm[i] * x[i] + p->b[i]; /* A x + b */
   shifted_q(p, s->w, s->q);
   memcpy(s->zold, s->z, (size_t)n * sizeof *x);
   for (int i = 0; i < n; i++) {
@@ -278,8 +331,9 @@ static int admm_step(admm_state *s, slv_op *op, admm_run *k, double *x) {
   for (int i = 0; i < n; i++) {
     s->u[i] += s->xs[i] - s->z[i];
     rp += (x[i] - s->z[i]) * (x[i] - s->z[i]);
-    rd += (s->z[i] - s->zold[i]) * (s->z[i] - s->zold[i]);
-    nx += x[i] * x[i], nz += s->z[i] * s->z[i], nu += s->u[i] * s->u[i], nq += s->q[i] * s->q[i];
+    double dz = dm[i] * (s->z[i] - s->zold[i]), du = dm[i] * s->u[i];
+    rd += dz * dz;
+    nx += x[i] * x[i], nz += s->z[i] * s->z[i], nu += du * du, nq += s->q[i] * s->q[i];
   }
   k->rp = sqrt(rp);
   k->rd = k->rho * sqrt(rd);
@@ -321,7 +375,7 @@ static void admm_start(admm_state *s, slv_op *op, const slv_options *opt, double
   shifted_q(p, s->w, s->q);
   for (int i = 0; i < n; i++) {
     double g = s->w[i] + (s->q[i] - p->b[i]); /* A z + q */
-    s->u[i] = opt->warm_start ? -g / rho : 0.0;
+    s->u[i] = opt->warm_start ? -g / (rho * s->dm[i]) : 0.0;
   }
 }
 
@@ -348,7 +402,7 @@ static slv_status admm_solve(void *st, slv_op *op, const slv_options *opt, doubl
   slv_op_pack(op);
   int si, sj;
   s->lu = !slv_op_is_symmetric(op, 1e-12, &si, &sj);
-  double md = mean_diag(op);
+  double md = set_metric(s, op);
   admm_run k = { .rho = ADMM_RHO0 * md,
                  .rho_lo = md / ADMM_RHO_RANGE,
                  .rho_hi = md * ADMM_RHO_RANGE };
@@ -440,9 +494,9 @@ const slv_solver slv_solver_admm = {
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   /* clang-format off */
   .params =
-      "rho = " SLV_STR(ADMM_RHO0) " x mean diag(A), every 10 its x sqrt(primal / dual), taken if "
-      "> " SLV_STR(ADMM_JUMP) "x, within " SLV_STR(ADMM_RHO_RANGE) ", <= 40 changes; alpha = "
-      SLV_STR(ADMM_ALPHA) "; stall window: none (auto's: 400)",
+      "rho D, D = diag(A) (cone: mean), rho0 = " SLV_STR(ADMM_RHO0) "; every 10 its x "
+      "sqrt(primal/dual) if > " SLV_STR(ADMM_JUMP) "x, within " SLV_STR(ADMM_RHO_RANGE)
+      ", <= 40 changes; alpha = " SLV_STR(ADMM_ALPHA) "; stall: none (auto: 400)",
   /* clang-format on */
   .impl = &admm_impl,
 };

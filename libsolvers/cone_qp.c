@@ -32,6 +32,11 @@ void slv_cqp_free(slv_cqp *q) {
   free(q->shift);
   free(q->tmp1);
   free(q->tmp2);
+  free(q->sc);
+  free(q->olo);
+  free(q->ohi);
+  free(q->s1);
+  free(q->s2);
   memset(q, 0, sizeof *q);
 }
 
@@ -47,7 +52,13 @@ slv_status slv_cqp_alloc(slv_cqp *q, int n_max) {
   q->shift = malloc(m * sizeof *q->shift);
   q->tmp1 = malloc(m * sizeof *q->tmp1);
   q->tmp2 = malloc(m * sizeof *q->tmp2);
-  if (!q->blk_row || !q->blk_mu || !q->lo || !q->hi || !q->bq || !q->shift || !q->tmp1 || !q->tmp2)
+  q->sc = malloc(m * sizeof *q->sc);
+  q->olo = malloc(m * sizeof *q->olo);
+  q->ohi = malloc(m * sizeof *q->ohi);
+  q->s1 = malloc(m * sizeof *q->s1);
+  q->s2 = malloc(m * sizeof *q->s2);
+  if (!q->blk_row || !q->blk_mu || !q->lo || !q->hi || !q->bq || !q->shift || !q->tmp1 ||
+      !q->tmp2 || !q->sc || !q->olo || !q->ohi || !q->s1 || !q->s2)
     goto fail;
   return SLV_OK;
 fail:
@@ -56,7 +67,37 @@ fail:
 }
 
 void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y) {
-  if (q->op->n > 0) slv_op_matvec(q->op, v, NULL, y);
+  int n = q->op->n;
+  if (n <= 0) return;
+  if (!q->scaled) {
+    slv_op_matvec(q->op, v, NULL, y);
+    return;
+  }
+  double *sv = q->s1, *sc = q->sc;
+  for (int i = 0; i < n; i++) sv[i] = sc[i] * v[i];
+  slv_op_matvec(q->op, sv, NULL, y);
+  for (int i = 0; i < n; i++) y[i] *= sc[i];
+}
+
+void slv_cqp_metric(const slv_cqp *q, double *dg) { slv_op_metric(q->op, dg); }
+
+/* CQP_SCALE: sc = D^-1/2, the bounds and bq of the scaled problem (the
+ * problem's own bounds kept in olo, ohi). */
+static void set_scaling(slv_cqp *q) {
+  int n = q->p->n;
+  memcpy(q->olo, q->lo, (size_t)n * sizeof *q->olo);
+  memcpy(q->ohi, q->hi, (size_t)n * sizeof *q->ohi);
+  if (!q->scaled) {
+    for (int i = 0; i < n; i++) q->sc[i] = 1;
+    return;
+  }
+  slv_cqp_metric(q, q->sc);
+  for (int i = 0; i < n; i++) {
+    q->sc[i] = 1 / sqrt(q->sc[i]);
+    q->lo[i] /= q->sc[i];
+    q->hi[i] /= q->sc[i];
+    q->bq[i] *= q->sc[i];
+  }
 }
 
 /* ||A||_2 of the symmetric positive semidefinite A (= lambda_max) by power
@@ -87,7 +128,7 @@ static double norm_estimate(slv_cqp *q, unsigned long seed) {
   return lam > 0 && isfinite(lam) ? lam : 1.0;
 }
 
-void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm) {
+void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int flags) {
   const slv_problem *p = op->p;
   int n = p->n, nb = 0, k = 0;
   q->p = p;
@@ -125,22 +166,27 @@ void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm
   q->coulomb = p->ncones > 0 && p->cone_law == SLV_CONE_COULOMB;
   slv_op_pack_rows(op);
   q->poll_work = slv_op_nnz(op); /* once: O(nnz) for the packed blocks */
-  q->lam = need_norm ? norm_estimate(q, opt->seed) : 1.0;
+  q->scaled = (flags & CQP_SCALE) != 0;
+  set_scaling(q);
+  q->lam = flags & CQP_NORM ? norm_estimate(q, opt->seed) : 1.0;
 }
 
-/* Each block alone, so on op->threads threads for large problems (par.h). */
-void slv_cqp_project(const slv_cqp *q, double *x) {
+/* x <- P(x) on Omega with the scalar rows' bounds lo, hi; each block
+ * alone, so on op->threads threads for large problems (par.h). */
+static void project_on(const slv_cqp *q, double *x, const double *lo, const double *hi) {
 #pragma omp parallel for num_threads(slv_par_threads(q->op->threads, q->p->n)) schedule(static)
   for (int k = 0; k < q->nblk; k++) {
     int i = q->blk_row[k];
     if (q->blk_mu[k] > 0) {
       slv_cone_project(q->blk_mu[k], x + i, x + i);
     } else {
-      if (x[i] < q->lo[i]) x[i] = q->lo[i];
-      if (x[i] > q->hi[i]) x[i] = q->hi[i];
+      if (x[i] < lo[i]) x[i] = lo[i];
+      if (x[i] > hi[i]) x[i] = hi[i];
     }
   }
 }
+
+void slv_cqp_project(const slv_cqp *q, double *x) { project_on(q, x, q->lo, q->hi); }
 
 /* ||x - P(x - g)||_inf over blocks [k0, k1), g given by rows or, for
  * cones, with the De Saxce shift added to the normal row when dsx is set
@@ -148,6 +194,7 @@ void slv_cqp_project(const slv_cqp *q, double *x) {
  * the maximum, *poison 0 or NaN (NaN iff an x or w entry is NaN or Inf). */
 static void natres_blocks(const slv_cqp *q, const double *x, const double *g, const double *sub,
                           int dsx, int k0, int k1, double *m_out, double *poison_out) {
+  const double *lo = q->scaled ? q->olo : q->lo, *hi = q->scaled ? q->ohi : q->hi;
   double m = 0, poison = 0;
   for (int k = k0; k < k1; k++) {
     int i = q->blk_row[k];
@@ -167,7 +214,7 @@ static void natres_blocks(const slv_cqp *q, const double *x, const double *g, co
     } else {
       /* scalar rows carry no shift (mu = 0 cones included: mu |w_t| = 0) */
       poison += x[i] * 0.0 + g[i] * 0.0;
-      double r = slv_mid_res(x[i], g[i], q->lo[i], q->hi[i]);
+      double r = slv_mid_res(x[i], g[i], lo[i], hi[i]);
       if (r > m) m = r;
     }
   }
@@ -207,12 +254,27 @@ static double natres(const slv_cqp *q, const double *x, const double *g, const d
   return poison == 0.0 ? m : NAN;
 }
 
+/* Under CQP_SCALE the inner solver's z and gradient S g back in the
+ * problem's own units: x = S z into s1, g into s2 (else z and g as given). */
+static void unscale(const slv_cqp *q, const double **x, const double **g) {
+  if (!q->scaled) return;
+  int n = q->p->n;
+  for (int i = 0; i < n; i++) {
+    q->s1[i] = q->sc[i] * (*x)[i];
+    q->s2[i] = (*g)[i] / q->sc[i];
+  }
+  *x = q->s1;
+  *g = q->s2;
+}
+
 double slv_cqp_natres(const slv_cqp *q, const double *x, const double *g) {
+  unscale(q, &x, &g);
   return natres(q, x, g, NULL, 0);
 }
 
 double slv_cqp_lawres(const slv_cqp *q, const double *x, const double *g) {
   /* w = g - shift (the shift sits on the normal rows of mu > 0 cones only) */
+  unscale(q, &x, &g);
   return natres(q, x, g, q->shift, q->coulomb);
 }
 
@@ -321,11 +383,11 @@ static double absolute_target(const slv_options *opt, const slv_residuals *r) {
 }
 
 slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const char *name,
-                         int need_norm, double inner_factor, slv_cqp_inner_fn inner, void *state,
+                         int flags, double inner_factor, slv_cqp_inner_fn inner, void *state,
                          double *x, double *w, slv_result *res, slv_hist *h) {
   const slv_problem *p = op->p;
-  slv_cqp_setup(q, op, opt, need_norm);
-  slv_cqp_project(q, x);
+  slv_cqp_setup(q, op, opt, flags);
+  project_on(q, x, q->olo, q->ohi);
   const char *law = p->ncones == 0 ? "box QP (no cones)"
                     : q->coulomb   ? "coulomb law (De Saxce fixed point)"
                                    : "associated law (cone QP)";
@@ -377,7 +439,7 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
         int i = p->cone_rows[k];
         double s = p->cone_mu[k] * hypot(w[i + 1], w[i + 2]);
         q->shift[i] = s;
-        q->bq[i] = p->b[i] + s;
+        q->bq[i] = (p->b[i] + s) * q->sc[i];
       }
       tol_in = fmax(0.5 * target, inner_factor * r.res_nat_inf);
     } else {
@@ -387,7 +449,12 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
     }
     outer++;
     int it = 0;
+    for (int i = 0; q->scaled && i < p->n; i++) x[i] /= q->sc[i];
     slv_status st = inner(state, q, opt, tol_in, opt->max_iter - total, x, res, h, &it);
+    if (q->scaled) { /* back, and on Omega again (the rounding of z * sc) */
+      for (int i = 0; i < p->n; i++) x[i] *= q->sc[i];
+      project_on(q, x, q->olo, q->ohi);
+    }
     total += it;
     res->iterations = total;
     slv_logf(opt, "%s: outer %d: start res_nat_inf %.3e, inner tol %.3e: %s after %d iterations",

@@ -37,7 +37,18 @@ typedef struct slv_cqp {
   int nblk;
   int *blk_row;    /* size n_max: first row of block k */
   double *blk_mu;  /* size n_max: mu > 0: a cone of 3 rows; < 0: a scalar row */
-  double *lo, *hi; /* size n_max: bounds of the scalar rows (indexed by row) */
+  double *lo, *hi; /* size n_max: bounds of the scalar rows (indexed by row), in the
+                      inner solver's variables (scaled by 1 / sc under CQP_SCALE) */
+  /* CQP_SCALE (slv_cqp_drive): the inner solver works on z = x / sc, the QP
+   * min 1/2 z'(S A S)z + (S bq)'z, S = diag(sc), sc = D^-1/2 (slv_cqp_metric):
+   * the same QP in the metric D, Omega's cones unchanged (sc is one value
+   * per cone), the boxes divided by sc.  The products, bq, the bounds and
+   * ||A|| (lam) are the scaled problem's; natres and lawres convert back and
+   * measure the problem's own natural map, so tol_in keeps its meaning. */
+  int scaled;
+  double *sc;        /* size n_max: the scaling, 1 when not scaled */
+  double *olo, *ohi; /* size n_max: the problem's own bounds of the scalar rows */
+  double *s1, *s2;   /* size n_max: scratch of the conversions */
   /* the QP's linear term and the shift */
   double *bq;          /* size n_max: b + shift */
   double *shift;       /* size n_max: mu |w_t| on the normal rows of cones, 0 elsewhere */
@@ -57,13 +68,23 @@ slv_status slv_cqp_alloc(slv_cqp *q, int n_max);
 /* Release; accepts a zeroed or partially allocated q. */
 void slv_cqp_free(slv_cqp *q);
 
-/* Build the blocks of Omega from op->p, form the operator's packed copy,
- * set bq = b, shift = 0, and (need_norm) estimate ||A|| by power iteration
- * (seed opt->seed) into q->lam (else q->lam = 1). */
-void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int need_norm);
+/* slv_cqp_setup's and slv_cqp_drive's flags. */
+enum {
+  CQP_NORM = 1, /* estimate ||A|| (of the scaled problem under CQP_SCALE) */
+  CQP_SCALE = 2 /* the inner solver sees the problem scaled by D^-1/2 (above) */
+};
 
-/* y = A v (slv_op_matvec: the packed copy, else dgemv or the CSR rows); y
- * must not alias v. */
+/* Build the blocks of Omega from op->p, form the operator's packed copy,
+ * set bq = b, shift = 0, (CQP_SCALE) the scaling, and (CQP_NORM) estimate
+ * ||A|| by power iteration (seed opt->seed) into q->lam (else q->lam = 1). */
+void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int flags);
+
+/* The diagonal metric D of the cone QP: slv_op_metric (operator.h) of the
+ * solve's operator (its cones with mu > 0 are this QP's cone blocks). */
+void slv_cqp_metric(const slv_cqp *q, double *dg);
+
+/* y = A v (slv_op_matvec: the packed copy, else dgemv or the CSR rows;
+ * under CQP_SCALE y = S A S v); y must not alias v. */
 void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y);
 
 /* x <- P_Omega(x), in place. */
@@ -111,8 +132,9 @@ typedef slv_status (*slv_cqp_inner_fn)(void *state, slv_cqp *q, const slv_option
                                        double tol_in, int budget, double *x, slv_result *res,
                                        slv_hist *h, int *iters);
 
-/* The solve shared by the cone QP solvers: setup (slv_cqp_setup, need_norm
- * passed on), project x on Omega, then the outer loop described at the top
+/* The solve shared by the cone QP solvers: setup (slv_cqp_setup, flags
+ * passed on; under CQP_SCALE x is divided by sc for the inner solve and
+ * multiplied back after it), project x on Omega, then the outer loop described at the top
  * of this file, with inner(state, ...) for the QP solves.  Coulomb's law:
  * each QP is solved to max(tol / 2, inner_factor * r), r the De Saxce
  * residual when it starts (the solver's choice, measured: see its file).  max_iter counts inner iterations in
@@ -125,7 +147,7 @@ typedef slv_status (*slv_cqp_inner_fn)(void *state, slv_cqp *q, const slv_option
  * fixed point is declared stalled. */
 enum { CQP_STALL = 25 };
 slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const char *name,
-                         int need_norm, double inner_factor, slv_cqp_inner_fn inner, void *state,
+                         int flags, double inner_factor, slv_cqp_inner_fn inner, void *state,
                          double *x, double *w, slv_result *res, slv_hist *h);
 
 #endif /* CONE_QP_H */

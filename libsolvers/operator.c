@@ -481,6 +481,23 @@ double slv_op_diag(const slv_op *op, int i) {
   return entry(op, i, i);
 }
 
+void slv_op_metric(const slv_op *op, double *dg) {
+  const slv_problem *p = op->p;
+  int n = op->n, npos = 0;
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    dg[i] = slv_op_diag(op, i);
+    if (dg[i] > 0 && isfinite(dg[i])) sum += dg[i], npos++;
+  }
+  for (int k = 0; k < p->ncones; k++) {
+    int r = p->cone_rows[k];
+    if (p->cone_mu[k] > 0) dg[r] = dg[r + 1] = dg[r + 2] = (dg[r] + dg[r + 1] + dg[r + 2]) / 3;
+  }
+  double fill = npos > 0 ? sum / npos : 1;
+  for (int i = 0; i < n; i++)
+    if (!(dg[i] > 0 && isfinite(dg[i]))) dg[i] = fill;
+}
+
 void slv_op_block3(const slv_op *op, int i, double W[9]) {
   for (int c = 0; c < 3; c++)
     for (int r = 0; r < 3; r++) W[r + 3 * c] = entry(op, i + r, i + c);

@@ -252,6 +252,14 @@ static inline void slv_op_ktx(slv_op *op, const double *x) {
 
 double slv_op_diag(const slv_op *op, int i);
 
+/* The diagonal metric D of a cone problem (docs/cone-solvers.md,
+ * "Scaling"): A_ii on a row outside the cones and on the rows of a mu = 0
+ * cone, the mean of the three diagonal entries on a cone with mu > 0 (d_c I
+ * keeps the Euclidean projection on K_mu the projection in the metric); a
+ * row whose entry is not positive and finite takes the mean of the positive
+ * ones (1 if none), so D scales with A.  dg: size op->n. */
+void slv_op_metric(const slv_op *op, double *dg);
+
 /* A(i,:) x: dense (strided), CSR (one row), factored (reads op->t, which
  * must hold K^T x). */
 static inline double slv_op_row_dot(const slv_op *op, int i, const double *x) {

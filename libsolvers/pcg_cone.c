@@ -71,6 +71,13 @@
  * opt->check_every iterations and before any convergence claim; x is then
  * also projected again (rays drift off by rounding).
  *
+ * Scaling (docs/cone-solvers.md, "Scaling"): the driver hands MPGP the QP
+ * in z = D^1/2 x (cone_qp.h, CQP_SCALE; D = diag(A), one value per cone),
+ * so CG, alpha = 1.9 / ||D^-1/2 A D^-1/2|| and the projections all work on
+ * the Jacobi-scaled matrix, while the inner stopping test stays the
+ * problem's own natural map.  MuJoCo's humanoid's joint rows: condition
+ * 3.3e5 as given, 405 scaled.
+ *
  * Stopping, laws, history: cone_qp.c's driver (slv_cqp_drive).  Each QP is
  * solved until the natural map ||x - P(x - g)||_inf <= its inner tolerance
  * on an exact g; "converged" is the library's residual of the problem's own
@@ -363,7 +370,8 @@ static slv_status mpgp(void *st, slv_cqp *q, const slv_options *opt, double tol_
 static slv_status pcg_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                             slv_result *res, slv_hist *h) {
   pcg_state *s = st;
-  return slv_cqp_drive(&s->q, op, opt, "pcg_cone", 1, PCG_INNER_FACTOR, mpgp, s, x, w, res, h);
+  return slv_cqp_drive(&s->q, op, opt, "pcg_cone", CQP_NORM | CQP_SCALE, PCG_INNER_FACTOR, mpgp, s,
+                       x, w, res, h);
 }
 
 static const slv_impl pcg_impl = {

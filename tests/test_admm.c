@@ -136,11 +136,15 @@ static void test_fc3d_files(void) {
   }
 }
 
+static void test_row_scaling(void) { tst_cone_row_scaling("admm"); }
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("admm", NULL, NULL);
   tst_cone_add_tests(s, "admm");
   CU_add_test(s, "sparse (CHOLMOD) path: planted, both laws, warm start", test_sparse_planted);
+  CU_add_test(s, "rows scaled over four decades: the diagonal metric keeps the iterations",
+              test_row_scaling);
   CU_add_test(s, "nonsymmetric monotone A, planted: dense and UMFPACK LU, both laws",
               test_nonsymmetric);
   CU_add_test(s, "Siconos FC3D files at 1e-8, KaplasTower within 40 iterations", test_fc3d_files);

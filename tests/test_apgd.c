@@ -8,6 +8,7 @@
 #include "tst_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,8 @@ static void test_scale_invariance(void) {
   free(A);
   free(As);
 }
+
+static void test_row_scaling(void) { tst_cone_row_scaling("apgd"); }
 
 /* The pendulum's joint rows (lcplab simulate --scene pendulum --solver apgd
  * --dump-failures DIR, step 100): five free rows, A with eigenvalues 0.5 ..
@@ -121,6 +124,8 @@ int main(void) {
   CU_pSuite s = CU_add_suite("apgd", NULL, NULL);
   tst_cone_add_tests(s, "apgd");
   CU_add_test(s, "A scaled by 1e-4 and 1e4: backtracking finds L", test_scale_invariance);
+  CU_add_test(s, "rows scaled over four decades: the diagonal metric keeps the iterations",
+              test_row_scaling);
   CU_add_test(s, "pendulum joint rows (condition 1e5): max_iter at 50, converges with budget",
               test_pendulum_joint_rows);
   return tst_run();

@@ -25,14 +25,16 @@
  *       lemke, 3-layer pyramid (the accuracy run: singular pivots): keep
  *         runs, but some failed steps apply an x worse than the warm start
  *         (16 of 114 today); fallback: none, over 150 steps, as above;
- *       apgd, pendulum (no contact; 50 iterations a step, stopped by its
- *         budget on every step): one rule for every solver (issue 65): a
- *         budget stop is the solver's own answer under every policy, so
- *         fallback applies apgd's iterate on every step, as keep does, bit
- *         for bit, and the energy shows apgd's own defect (|E - E0| passes
- *         1e3 J; 5e5 J on main before, from E0 = -9.77 J).  Before, apgd's
- *         budget stops were carried by direct under fallback (|dE| 0.42 J:
- *         direct's energy credited to apgd) while pgs's were applied.
+ *       pjacobi cut to 3 iterations, pendulum (no contact; stopped by its
+ *         budget on every step): the energy rule (below) fails the step
+ *         whose impulses put the run's energy more than its scale above
+ *         its sources; keep stops there, fallback carries those steps.
+ *         (This fixture was apgd at 50 iterations until apgd, then admm,
+ *         took their steps in the metric diag(A), issue 62: since then
+ *         their budget stops on the pendulum gain under 1e-3 J in 1200
+ *         steps);
+ *       pjacobi cut to 3 iterations with pjacobi at 3 as its fallback: the
+ *         fallback's budget stop judged by the rule too;
  *       lemke with a 1-pivot budget on the pendulum (its pivot limit
  *         leaves no iterate, iterations 0: judged): every step failed,
  *         every one carried by direct, and the joint holds.
@@ -122,6 +124,11 @@ typedef struct run_out {
  * partial x of the path, the kind of x the policy must judge. */
 enum { LEMKE_FIXTURE_PIVOTS = 12 };
 
+/* pjacobi's iteration budget in the energy-rule fixtures: at 3 iterations
+ * its budget stops on the pendulum's joint rows (condition 1e5) gain
+ * energy (keep stops at step 93, 9.88 J above the sources, S = 9.77 J). */
+enum { PJACOBI_FIXTURE_ITERS = 3 };
+
 /* steps of scene `name` with solver, integrator and policy; every failed
  * step checked by applied_is_best. */
 static dyn_world *run_scene(const char *name, const char *param, const char *solver,
@@ -130,6 +137,8 @@ static dyn_world *run_scene(const char *name, const char *param, const char *sol
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   if (!strcmp(solver, "lemke")) /* failures on purpose: see LEMKE_FIXTURE_PIVOTS */
     s.opt.max_pivots = LEMKE_FIXTURE_PIVOTS;
+  if (!strcmp(solver, "pjacobi")) /* see PJACOBI_FIXTURE_ITERS */
+    s.opt.max_iter = PJACOBI_FIXTURE_ITERS;
   s.integrator = integ;
   s.on_failure = pol;
   const char *params[1] = { param };
@@ -216,34 +225,81 @@ static void test_lemke_pyramid3(void) {
   pyramid_case("layers=3", DYN_INT_SYMPLECTIC_EULER, steps_of(150, 40), 0);
 }
 
-/* apgd's budget stops on the pendulum's ill-conditioned joint rows let the
- * energy grow without bound (|dE| passed 1e3 J at step 112 with no failed
- * step before the energy rule): the rule (world_failure.c, docs/dynamics.md,
+/* pjacobi's budget stops (PJACOBI_FIXTURE_ITERS) on the pendulum's ill-conditioned
+ * joint rows let the energy grow (as apgd's did at 50 iterations before its
+ * scaling: |dE| passed 1e3 J at step 112 with no failed step before the
+ * energy rule): the rule (world_failure.c, docs/dynamics.md,
  * "The energy rule") fails the step whose impulses would put the run's
  * energy more than its scale S = |E0| (one body: D = 0) above what its
  * sources gave it.  Keep stops there; fallback carries those steps, the
- * steps counted, and the gain stays within a few S (the fallback's own
- * impulses are applied unjudged: 6.9 S at most here). */
-static void test_apgd_pendulum(void) {
+ * steps counted, and the gain stays within a few S (the fallback direct's
+ * converged impulses are the step's exact answer, not judged by the rule:
+ * 4.2 S at most here). */
+static void test_pjacobi_pendulum(void) {
   run_out o, f;
   long K = steps_of(1200, 300);
   dyn_world *w =
-      run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_KEEP, K, &o);
+      run_scene("pendulum", NULL, "pjacobi", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_KEEP, K, &o);
   double S = fabs(o.E0);
   CU_ASSERT_EQUAL(o.err, DYN_ERR_NUMERIC); /* keep: the rule's step ends the run */
   CU_ASSERT(o.steps < K);
   CU_ASSERT(o.gain <= S); /* the steps before it were applied */
   dyn_world_free(w);
-  w = run_scene("pendulum", NULL, "apgd", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K, &f);
+  w = run_scene("pendulum", NULL, "pjacobi", DYN_INT_SYMPLECTIC_EULER, DYN_ON_FAILURE_FALLBACK, K,
+                &f);
   CU_ASSERT_EQUAL(f.err, DYN_OK);
   CU_ASSERT_EQUAL(f.steps, K);
   CU_ASSERT(f.failed > 0);       /* reported, not silent */
-  CU_ASSERT(f.gain <= 10.0 * S); /* bounded (the fallback's own steps are not judged):
-                                     before the rule |dE| passed 1e3 J = 100 S */
-  CU_ASSERT(f.failed < K / 2);   /* apgd's own steps applied elsewhere */
-  printf("\n  apgd pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld of %ld steps "
+  CU_ASSERT(f.gain <= 10.0 * S); /* bounded (direct's converged steps are not judged):
+                                     apgd's before the rule: |dE| passed 1e3 J = 100 S */
+  CU_ASSERT(f.failed < K / 2);   /* pjacobi's own steps applied elsewhere */
+  printf("\n  pjacobi (3 iterations) pendulum: keep stops at step %ld (gain %.3g J); fallback: %ld "
+         "of %ld steps "
          "failed, gain <= %.3g J, |dE| <= %.3g J (S = %.3g J)",
          o.steps + 1, o.gain, f.failed, K, f.gain, f.dE_max, S);
+  dyn_world_free(w);
+}
+
+/* The fallback judged too (issue 62): pjacobi cut to 3 iterations on the
+ * pendulum with pjacobi at 3 iterations as its own fallback, so that the
+ * fallback's answer is a budget stop of the same method and breaks the
+ * energy rule as the solver's did (at step 93 today).  (admm at 10 with
+ * admm as fallback does not serve: there P(0) is the best candidate, adds
+ * no energy, and is applied.)
+ * The step must fail (DYN_ERR_NUMERIC) with a message naming both solvers
+ * and the rule, and the steps before it gain no more than the run's scale
+ * S = |E0|.  On main before the fix the run went on, the fallback's
+ * impulses applied unjudged, and the energy grew past S. */
+static void test_fallback_judged(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "pjacobi");
+  snprintf(s.fallback_solver, sizeof s.fallback_solver, "pjacobi");
+  s.opt.max_iter = PJACOBI_FIXTURE_ITERS;
+  s.fallback_max_iter = PJACOBI_FIXTURE_ITERS;
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pendulum", NULL, 0, &s, &w, msg, sizeof msg), DYN_OK);
+  double E0 = dyn_world_energy(w, NULL, NULL), S = fabs(E0), gain = 0.0;
+  long K = steps_of(1200, 300), k = 0, failed = 0;
+  dyn_err e = DYN_OK;
+  for (; k < K; k++) {
+    dyn_world_metrics m;
+    if ((e = dyn_world_step(w, &m)) != DYN_OK) break;
+    failed += m.failed;
+    if (!(m.energy - E0 <= gain)) gain = m.energy - E0;
+  }
+  const char *why = dyn_world_message(w);
+  printf("\n  pjacobi (3) pendulum, fallback pjacobi (3): %ld steps (%ld failed and carried), gain "
+         "<= %.3g J "
+         "(S = %.3g J)%s%s",
+         k, failed, gain, S, e != DYN_OK ? "; then: " : "", e != DYN_OK ? why : "");
+  CU_ASSERT_EQUAL(e, DYN_ERR_NUMERIC);
+  CU_ASSERT(k < K);
+  CU_ASSERT(gain <= 1.01 * S);
+  CU_ASSERT(strstr(why, "solver pjacobi") != NULL);
+  CU_ASSERT(strstr(why, "fallback pjacobi") != NULL);
+  CU_ASSERT(strstr(why, "energy rule") != NULL);
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), k); /* the failed step did not advance */
   dyn_world_free(w);
 }
 
@@ -467,8 +523,10 @@ int main(void) {
               test_lemke_pyramid_verlet);
   CU_add_test(s, "lemke, 3-layer pyramid: keep applies worse, fallback never worse",
               test_lemke_pyramid3);
-  CU_add_test(s, "apgd, pendulum: a budget stop is its own answer under every policy",
-              test_apgd_pendulum);
+  CU_add_test(s, "pjacobi, pendulum: the energy rule under keep and fallback",
+              test_pjacobi_pendulum);
+  CU_add_test(s, "pjacobi with fallback pjacobi, pendulum: the fallback judged by the rule",
+              test_fallback_judged);
   CU_add_test(s, "lemke cut to 1 pivot, pendulum: direct carries every step, the joint holds",
               test_pendulum_direct_fallback);
   CU_add_test(s, "best, fallback, stop on one failed step", test_policies_one_step);

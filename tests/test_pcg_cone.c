@@ -8,6 +8,7 @@
 #include "tst_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_result *res) {
@@ -21,48 +22,55 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
 static void test_free_rows_is_cg(void) {
   /* All rows free: no block is ever active, every step is a CG step, and CG
    * on an n x n SPD system ends in at most n steps in exact arithmetic.  A
-   * spectrum with 8 distinct eigenvalues (A = Q diag(d) Q^T built from
-   * Householder reflections) ends in 8 steps, up to rounding. */
+   * spectrum with 8 distinct eigenvalues ends in 8 steps, up to rounding.
+   * pcg_cone's CG runs on the problem scaled by D^-1/2 (D = diag(A);
+   * docs/cone-solvers.md, "Scaling"), so A is a symmetric circulant (its
+   * diagonal constant: the scaled matrix is A / a_00, the same spectrum up
+   * to a factor) with eigenvalues lambda_k = 1 + min(k, N - k) mod 8, and
+   * then E A E with e over four decades: the scaled matrix is the same, so
+   * the same steps (on main before the scaling, E A E took 596). */
   enum { N = 40 };
-  double *A = malloc(sizeof(double) * N * N), b[N], xs[N], x[N], lo[N], hi[N], v[N];
+  double *A = malloc(sizeof(double) * N * N), b[N], xs[N], x[N], lo[N], hi[N], c[N], e[N];
   for (int i = 0; i < N; i++) {
-    v[i] = sin(1.0 + 3.0 * i);
     lo[i] = -INFINITY;
     hi[i] = INFINITY;
+    e[i] = pow(10.0, -2.0 + 4.0 * i / (N - 1));
   }
-  double vv = 0;
-  for (int i = 0; i < N; i++) vv += v[i] * v[i];
-  /* A = H D H with H = I - 2 v v^T / v'v, D with eigenvalues 1..8 */
-  for (int i = 0; i < N; i++)
-    for (int j = 0; j < N; j++) {
-      double s = 0;
-      for (int k = 0; k < N; k++) {
-        double hik = (i == k) - 2 * v[i] * v[k] / vv, hjk = (j == k) - 2 * v[j] * v[k] / vv;
-        s += hik * (1 + k % 8) * hjk;
-      }
-      A[i + j * N] = s;
-    }
-  for (int j = 0; j < N; j++)
-    for (int i = 0; i < j; i++) A[i + j * N] = A[j + i * N]; /* exactly symmetric */
-  for (int i = 0; i < N; i++) xs[i] = cos(2.0 * i);
-  for (int i = 0; i < N; i++) {
+  for (int m = 0; m < N; m++) {
     double s = 0;
-    for (int j = 0; j < N; j++) s += A[i + j * N] * xs[j];
-    b[i] = -s;
+    for (int k = 0; k < N; k++)
+      s += (1 + (k < N - k ? k : N - k) % 8) * cos(2 * 3.14159265358979323846 * m * k / N);
+    c[m] = s / N;
   }
-  slv_problem p = slv_problem_empty();
-  p.n = N;
-  p.A = A;
-  p.lda = N;
-  p.b = b;
-  p.lo = lo;
-  p.hi = hi;
-  slv_options o = slv_options_default();
-  o.tol = 1e-11;
-  slv_result res;
-  CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
-  TST_VEC_CLOSE(x, xs, N, 1e-10, 0);
-  CU_ASSERT(res.iterations <= 10);
+  for (int pass = 0; pass < 2; pass++) {
+    double ep[N];
+    for (int i = 0; i < N; i++) ep[i] = pass ? e[i] : 1.0;
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < N; i++) A[i + j * N] = ep[i] * c[(i - j + N) % N] * ep[j];
+    for (int j = 0; j < N; j++)
+      for (int i = 0; i < j; i++) A[i + j * N] = A[j + i * N]; /* exactly symmetric */
+    for (int i = 0; i < N; i++) xs[i] = cos(2.0 * i) / ep[i];
+    for (int i = 0; i < N; i++) {
+      double s = 0;
+      for (int j = 0; j < N; j++) s += A[i + j * N] * xs[j];
+      b[i] = -s;
+    }
+    slv_problem p = slv_problem_empty();
+    p.n = N;
+    p.A = A;
+    p.lda = N;
+    p.b = b;
+    p.lo = lo;
+    p.hi = hi;
+    slv_options o = slv_options_default();
+    o.tol = 1e-11;
+    slv_result res;
+    CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
+    for (int i = 0; i < N; i++) x[i] *= ep[i], xs[i] *= ep[i];
+    TST_VEC_CLOSE(x, xs, N, 1e-9, 0);
+    printf("\n  %s: %d steps", pass ? "E A E, e over four decades" : "circulant A", res.iterations);
+    CU_ASSERT(res.iterations <= 10);
+  }
   free(A);
 }
 
@@ -125,12 +133,17 @@ static void test_rank_deficient_sliding(void) {
   free(B);
 }
 
+static void test_row_scaling(void) { tst_cone_row_scaling("pcg_cone"); }
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("pcg_cone", NULL, NULL);
   tst_cone_add_tests(s, "pcg_cone");
-  CU_add_test(s, "free rows: plain CG (8 eigenvalues, <= 10 steps)", test_free_rows_is_cg);
+  CU_add_test(s, "free rows: plain CG on the scaled rows (8 eigenvalues, <= 10 steps)",
+              test_free_rows_is_cg);
   CU_add_test(s, "bounds only: MPRGP, hand 2x2", test_mprgp_bounds);
+  CU_add_test(s, "rows scaled over four decades: the diagonal metric keeps the iterations",
+              test_row_scaling);
   CU_add_test(s, "rank-deficient A, sliding contacts: CG on the rays", test_rank_deficient_sliding);
   return tst_run();
 }

@@ -119,14 +119,20 @@ static void settles(const char *solver, dyn_friction fr) {
 }
 
 /* The gradient family at 50 iterations (experiments/MEASUREMENTS.md,
- * "Imported robots: no silent blow-up"): apgd and pcg_cone move the heavy
- * rows by little of their way on these rows (diagonal 0.5 .. 6.7e3), the
- * joints open and Baumgarte's push feeds energy in.  On main before the
- * energy rule (docs/dynamics.md, "The energy rule") apgd reached 1.2e11 J
- * and pcg_cone 2.1e3 J at 4 s from 456 J, with 0 failed steps.  Now either
- * the run settles or its blow-up steps are failed, counted, and the energy
- * stays within a few times its start. */
-static void bounded(const char *solver) {
+ * "Imported robots: no silent blow-up" and, 2026-11-26, "Scale-aware apgd
+ * and pcg_cone"): with one step length for rows whose diagonal spans
+ * 0.5 .. 7.8e3, apgd and pcg_cone moved the light rows by little of their
+ * way, the joints opened and Baumgarte's push fed energy in: before the
+ * energy rule apgd reached 1.2e11 J and pcg_cone 2.1e3 J at 4 s from
+ * 456 J; under the rule (issue 62) 294 and 46 of 1000 steps failed and
+ * were carried by nsgs, apgd ending at 2.2e3 J and 64 m/s.  In the metric
+ * diag(A) (docs/cone-solvers.md, "Scaling") both run the 5 s with no
+ * failed step, the energy never above its start, and end on the floor.
+ * They do not settle by g h: a truncated solve leaves a jitter on a few
+ * bodies (here 0.39 and 1.8 m/s at the peak of the last second; apgd needs
+ * about 400 iterations a step to come under g h), so the speed is printed,
+ * not asserted. */
+static void rests(const char *solver) {
   dyn_model *m = humanoid_model();
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
   settle_out o;
@@ -135,15 +141,15 @@ static void bounded(const char *solver) {
   printf("\n    humanoid, %s: |v| <= %.3g m/s over the last second, E = %.4g J (max %.4g J, "
          "start %.4g J), %ld failed steps",
          solver, o.vmax_last, o.energy_end, o.energy_max, o.energy_start, o.failed);
-  int settled = o.vmax_last < 9.81 * 0.005 && o.energy_end < 200.0;
-  CU_ASSERT(settled || o.failed > 0);
-  CU_ASSERT(o.energy_max < 10.0 * o.energy_start);
+  CU_ASSERT_EQUAL(o.failed, 0);
+  CU_ASSERT(o.energy_max <= o.energy_start * (1 + 1e-9));
+  if (!tst_memcheck()) CU_ASSERT(o.energy_end < 200.0);
   dyn_model_free(m);
 }
 
 static void test_pgs(void) { settles("pgs", DYN_FRICTION_BOX); }
-static void test_apgd(void) { bounded("apgd"); }
-static void test_pcg_cone(void) { bounded("pcg_cone"); }
+static void test_apgd(void) { rests("apgd"); }
+static void test_pcg_cone(void) { rests("pcg_cone"); }
 static void test_nsgs(void) { settles("nsgs", DYN_FRICTION_CONE); }
 
 int main(void) {
@@ -157,7 +163,7 @@ int main(void) {
   CU_pSuite s = CU_add_suite("MuJoCo's humanoid settles at the defaults", NULL, NULL);
   CU_add_test(s, "pgs, friction box", test_pgs);
   CU_add_test(s, "nsgs, Coulomb cone", test_nsgs);
-  CU_add_test(s, "apgd: settles or its blow-up steps fail", test_apgd);
-  CU_add_test(s, "pcg_cone: settles or its blow-up steps fail", test_pcg_cone);
+  CU_add_test(s, "apgd: no failed step, no energy gained, at rest", test_apgd);
+  CU_add_test(s, "pcg_cone: no failed step, no energy gained, at rest", test_pcg_cone);
   return tst_run();
 }

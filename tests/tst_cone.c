@@ -857,3 +857,55 @@ slv_problem tst_cone_case_view(const tst_cone_case *P, slv_cone_law law, int csr
   }
   return p;
 }
+
+/* tst_cone.h: the planted problem and its rows scaled over four decades. */
+void tst_cone_row_scaling(const char *solver) {
+  enum { NC = 12, NB = 6, N = 3 * NC + NB };
+  double *A = malloc(sizeof(double) * N * N), *As = malloc(sizeof(double) * N * N);
+  double b[N], bs[N], lo[N], hi[N], los[N], his[N], xs[N], x[N], sc[N], mu[NC];
+  int rows[NC];
+  tst_cone_planted(NC, NB, 0.2, 77, 0, 0, A, b, lo, hi, rows, mu, xs);
+  for (int i = 0; i < N; i++) sc[i] = 0;
+  for (int c = 0; c < NC; c++)
+    for (int r = 0; r < 3; r++) sc[rows[c] + r] = 0.7 * pow(80 / 0.7, (double)c / (NC - 1));
+  for (int i = 0, k = 0; i < N; i++)
+    if (sc[i] == 0) sc[i] = 0.7 * pow(80 / 0.7, (double)(NB - 1 - k++) / (NB - 1));
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) As[i + (size_t)N * j] = sc[i] * A[i + (size_t)N * j] * sc[j];
+  for (int i = 0; i < N; i++) {
+    bs[i] = sc[i] * b[i];
+    los[i] = lo[i] / sc[i];
+    his[i] = hi[i] / sc[i];
+  }
+  int iters[2] = { 0, 0 };
+  for (int k = 0; k < 2; k++) {
+    slv_problem p = slv_problem_empty();
+    p.n = N;
+    p.A = k ? As : A;
+    p.lda = N;
+    p.b = k ? bs : b;
+    p.lo = k ? los : lo;
+    p.hi = k ? his : hi;
+    p.ncones = NC;
+    p.cone_rows = rows;
+    p.cone_mu = mu;
+    p.cone_law = SLV_CONE_ASSOCIATED;
+    slv_options o = slv_options_default();
+    o.tol = 1e-10;
+    o.max_iter = 2000;
+    slv_workspace *ws;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver), N, &o, &ws), SLV_OK);
+    slv_result res;
+    memset(x, 0, sizeof x);
+    CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_CONVERGED);
+    iters[k] = res.iterations;
+    for (int i = 0; k && i < N; i++) x[i] *= sc[i]; /* back to the unscaled x */
+    TST_VEC_CLOSE(x, xs, N, 1e-6, 1e-9);
+    slv_workspace_free(ws);
+  }
+  printf("\n  %s iterations: unscaled %d, rows scaled over four decades %d", solver, iters[0],
+         iters[1]);
+  CU_ASSERT(iters[1] <= 2 * iters[0] + 20);
+  free(A);
+  free(As);
+}

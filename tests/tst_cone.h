@@ -16,6 +16,19 @@
 /* Add the shared cone cases to suite s, run with solver `name`. */
 void tst_cone_add_tests(CU_pSuite s, const char *name);
 
+/* Badly scaled rows (issue 62: the humanoid's joint rows have diagonal
+ * 0.5 .. 7.8e3): a planted problem (12 contacts, 6 box and free rows,
+ * associated law) with its contacts and rows scaled symmetrically,
+ * A' = S A S, b' = S b, x' = S^-1 x*, s from 0.7 to 80 (the diagonal over
+ * four decades, the same for the three rows of a contact).  A solver that
+ * works in the metric D = diag(A) (per contact, the mean; docs/cone-
+ * solvers.md, "Scaling") is invariant under such a scaling: both must
+ * converge within 2000 iterations to x*, the scaled one in at most twice
+ * the unscaled one's iterations + 20.  On main before the scaling apgd
+ * needed more than 2000 (one step length set by the heaviest rows moves
+ * the light ones by little). */
+void tst_cone_row_scaling(const char *solver);
+
 /* Independent natural map of a dense n x n problem: rows[0..nc) are the
  * first rows of the cones (3 rows each, increasing), every other row is a
  * box row [lo, hi] (lo/hi NULL: 0 / +inf).  coulomb: with the De Saxce
