@@ -62,7 +62,7 @@ STATUSES = ['converged', 'max_iter', 'stagnated', 'ray_termination', 'singular_p
             'refused']
 SHORT = {'converged': 'conv.', 'max_iter': 'max it.', 'stagnated': 'stagn.', 'ray_termination': 'ray',
          'singular_pivot': 'sing.', 'breakdown': 'brkdn.', 'no_solution': 'no sol.',
-         'not_finite': 'NaN', 'time_limit': 'time', 'unconverged': 'unconv.', 'failed': 'failed',
+         'not_finite': 'NaN', 'time_limit': 'timeout', 'unconverged': 'unconv.', 'failed': 'failed',
          'error': 'error', 'other': 'other', 'refused': 'refused'}
 WORLD_COLS = [('dt', '$h$ (s)'), ('mu', '$\\mu$'), ('restitution', '$e$'), ('k_erp', 'ERP'),
               ('cfm', 'CFM'), ('slop', 'slop (m)'), ('margin', 'margin (m)'), ('omega', '$\\omega$'),
