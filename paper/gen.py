@@ -60,7 +60,7 @@ PROV_KEYS = [('cpu', 'CPU'), ('cores', 'cores'), ('governor', 'frequency governo
 STATUSES = ['converged', 'max_iter', 'stagnated', 'ray_termination', 'singular_pivot', 'breakdown',
             'no_solution', 'not_finite', 'time_limit', 'unconverged', 'failed', 'error', 'other',
             'refused']
-SHORT = {'converged': 'conv.', 'max_iter': 'max it.', 'stagnated': 'stagn.', 'ray_termination': 'ray',
+SHORT = {'converged': 'conv.', 'max_iter': 'max it.', 'stagnated': 'stagn.', 'ray_termination': 'ray t.',
          'singular_pivot': 'sing.', 'breakdown': 'brkdn.', 'no_solution': 'no sol.',
          'not_finite': 'NaN', 'time_limit': 'timeout', 'unconverged': 'unconv.', 'failed': 'failed',
          'error': 'error', 'other': 'other', 'refused': 'refused'}
@@ -2354,6 +2354,21 @@ class Paper:
                 else 'none')
         return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n\n'
 
+    def disagreement_cases(self, rows):
+        """The disagreeing rows in words: each one when they are few, else
+        their count per solver and direction (every row is in the table)."""
+        def way(r):
+            return '%s by the judge, %s by its own test' % ('solved' if r['solved'] == '1' else 'unsolved',
+                                                           'solved' if r['reported_solved'] == '1' else 'unsolved')
+        if len(rows) <= 8:
+            return series(['%s on %s (%s: %s)' % (self.tt(r['solver']), self.tt(r['problem']), self.tex(n), way(r))
+                           for n, r in rows])
+        per = {}
+        for _, r in rows:
+            per[(r['solver'], way(r))] = per.get((r['solver'], way(r)), 0) + 1
+        return 'per solver, ' + series(['%s %d (%s)' % (self.tt(k[0]), v, k[1])
+                                        for k, v in sorted(per.items(), key=lambda x: (-x[1], x[0]))])
+
     def disagreements(self):
         """The rows where a solver's own verdict is not the judge's
         (NAME_disagreements.csv of each section): their table and sentence."""
@@ -2370,10 +2385,7 @@ class Paper:
         t = ('On %s a solver\'s own verdict and the judge\'s disagree (Table~\\ref{tab:disagree}): %s. Their problems '
              'are left out of the counts, winners and profiles of their class and tolerance, which rest on the problems '
              'where both verdicts agree. ' % (
-                 plural(len(rows), 'row'), series(['%s on %s (%s: %s by the judge, %s by its own test)' % (
-                     self.tt(r['solver']), self.tt(r['problem']), self.tex(n),
-                     'solved' if r['solved'] == '1' else 'unsolved',
-                     'solved' if r['reported_solved'] == '1' else 'unsolved') for n, r in rows])))
+                 plural(len(rows), 'row'), self.disagreement_cases(rows)))
         t += ('\n\n\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The disagreements: rows where a '
               'solver\'s own verdict (its \\texttt{verdict=} key) is not the judge\'s ($\\mathrm{res}_{\\mathrm{scaled}}'
               '\\le\\mathrm{tol}$), per section (its disagreements table, \\texttt{\\_disagreements.csv}); '
@@ -2387,6 +2399,18 @@ class Paper:
                 'solved' if r['solved'] == '1' else 'unsolved', 'solved' if r['reported_solved'] == '1' else 'unsolved',
                 cellsci(r['res_scaled']), ('$%s$' % tolfmt(r['peer_tol'])) if r.get('peer_tol') else '')
         return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n\n'
+
+    def ladder_cases(self, acc):
+        """The answers accepted down the ladder: each one when they are few, else
+        their count per peer (each row's peer_tol is in the section's CSV)."""
+        if len(acc) <= 8:
+            return series(['%s on %s told $%s$' % (self.tt(r['solver']), self.tt(r['problem']),
+                                                    tolfmt(r['peer_tol'])) for r in acc])
+        per = {}
+        for r in acc:
+            per[r['solver']] = per.get(r['solver'], 0) + 1
+        return ('per peer: %s; each answer\'s tolerance is the CSVs\' \\texttt{peer\\_tol} column' %
+                series(['%s %d' % (self.tt(k), v) for k, v in sorted(per.items(), key=lambda x: (-x[1], x[0]))]))
 
     def ladder_sentence(self):
         """The peers' ladder as run: the answers accepted only once told a
@@ -2409,8 +2433,7 @@ class Paper:
              '(Table~\\ref{tab:peerversions}). ')
         if lad and acc:
             t += ('Of the %d peer answers told a tolerance, %d went down the ladder, and %d of these were then '
-                  'accepted (%s). ' % (told, len(lad), len(acc), series(['%s on %s told $%s$' % (
-                      self.tt(r['solver']), self.tt(r['problem']), tolfmt(r['peer_tol'])) for r in acc])))
+                  'accepted (%s). ' % (told, len(lad), len(acc), self.ladder_cases(acc)))
         elif lad:
             t += ('Of the %d peer answers told a tolerance, %d went down the ladder and the judge accepted none of '
                   'them. ' % (told, len(lad)))
