@@ -5,6 +5,7 @@
  * is plain conjugate gradients, and on bounds it is MPRGP. */
 #include "slv.h"
 #include "tst_cone.h"
+#include "tst_pivot.h"
 #include "tst_util.h"
 
 #include <math.h>
@@ -55,13 +56,7 @@ static void test_free_rows_is_cg(void) {
       for (int j = 0; j < N; j++) s += A[i + j * N] * xs[j];
       b[i] = -s;
     }
-    slv_problem p = slv_problem_empty();
-    p.n = N;
-    p.A = A;
-    p.lda = N;
-    p.b = b;
-    p.lo = lo;
-    p.hi = hi;
+    slv_problem p = tst_dense(N, A, N, b, lo, hi);
     slv_options o = slv_options_default();
     o.tol = 1e-11;
     slv_result res;
