@@ -127,15 +127,23 @@ static void set_excess_scale(dyn_world *w) {
 
 /* 1 iff applying the solver's budget stop would put the run's excess
  * above its scale: impulses that add more energy than the run's whole
- * scale beyond what gravity, loads, motors and springs gave it. */
-static int energy_fails(const dyn_step *s) {
+ * scale beyond what gravity, loads, motors and springs gave it.  The
+ * excess it measured goes to *after (NAN when the rule has no scale yet). */
+static int energy_fails(const dyn_step *s, double *after) {
   const dyn_world *w = s->w;
-  return w->excess_scale > 0.0 && excess_after(s, w->x.p, w->wv.p) > w->excess_scale;
+  *after = w->excess_scale > 0.0 ? excess_after(s, w->x.p, w->wv.p) : NAN;
+  return *after > w->excess_scale;
 }
 
-/* The excess kept for the next step, from the impulses applied in x. */
-static void keep_excess(dyn_step *s) {
+/* The excess kept for the next step, from the impulses applied in x;
+ * after: the solver's own x's excess when energy_fails measured it and x
+ * was applied unchanged (one pass over the rows, not two), else NAN. */
+static void keep_excess(dyn_step *s, double after) {
   dyn_world *w = s->w;
+  if (s->verdict.applied == DYN_APPLIED_SOLVER && !isnan(after)) {
+    w->excess = after;
+    return;
+  }
   if (s->verdict.applied != DYN_APPLIED_SOLVER) slv_problem_w(&w->prob, w->x.p, w->wv.p);
   w->excess = excess_after(s, w->x.p, w->wv.p);
 }
@@ -337,9 +345,11 @@ dyn_err dyn_stage_judge(dyn_step *s) {
   v->applied = DYN_APPLIED_SOLVER;
   v->res_applied = s->res.res.res_nat_inf;
   v->failed = dyn_solve_failed(w, &s->res);
-  if (!v->failed && s->res.status == SLV_MAX_ITER && energy_fails(s)) v->failed = v->energy = 1;
+  double after = NAN;
+  if (!v->failed && s->res.status == SLV_MAX_ITER && energy_fails(s, &after))
+    v->failed = v->energy = 1;
   w->last.failed = v->failed;
   dyn_err e = v->failed ? judge_failed(s) : DYN_OK;
-  if (e == DYN_OK) keep_excess(s);
+  if (e == DYN_OK) keep_excess(s, v->failed ? NAN : after);
   return e;
 }
