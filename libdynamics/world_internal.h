@@ -463,6 +463,11 @@ dyn_warm_rows dyn_world_warm_rows(const dyn_world *w);
  * apply, integrate), the world's own elsewhere. */
 dyn_stage_fn dyn_reduced_stage(int i);
 void dyn_reduced_free(struct dyn_reduced *r);
+/* For tests: the tree, a body's tree body (-1: static), and row i of the
+ * last step's G (joint space; ndof numbers into g) or -1. */
+struct dyn_redmax *dyn_reduced_redmax(const dyn_world *w);
+int dyn_reduced_tree_body(const dyn_world *w, int body);
+int dyn_reduced_row(const dyn_world *w, int i, double *g);
 
 /* ---- storage and workspaces (world_storage.c) --------------------------------------- */
 

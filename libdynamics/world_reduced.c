@@ -20,7 +20,10 @@
  *               the body frame), or +-e_k for a coordinate row;
  *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
  *               dense (every solver takes it), bounds, findex and cones from
- *               assemble.c (dyn_assemble_bounds)
+ *               assemble.c (dyn_assemble_bounds); a still row, one that moves
+ *               no dof (G_i A_r^-1 G_i^T ~ 0: a hinge chain has no velocity
+ *               across its plane), decoupled with a unit-scale diagonal
+ *               (decouple_still_rows)
  *   apply       u+ = u_free + A_r^-1 G^T x
  *   integrate   q+ from u+ (dyn_redmax_advance: hinge and slide additive,
  *               balls by the exponential map), the bodies' poses and
@@ -327,6 +330,26 @@ static void tree_loads(dyn_world *w) {
   }
 }
 
+/* Rows that move no dof (the header, "still rows"): G_i A_r^-1 G_i^T <=
+ * 1e-12 of the largest diagonal.  A tree cannot move every contact point
+ * every way (a hinge chain in a plane has no velocity across it), so such a
+ * row's impulse does nothing; it is decoupled exactly (its row and column
+ * of A and its column of A_r^-1 G^T zero) and given the largest diagonal,
+ * so that every solver takes the problem (a Gauss-Seidel sweep divides by
+ * A(i,i)) and x_i, which moves nothing, is what its own bounds make it. */
+static void decouple_still_rows(struct dyn_reduced *red, double *A, int n) {
+  const int nd = red->ndof;
+  double dmax = 0.0;
+  for (int i = 0; i < n; i++) dmax = fmax(dmax, A[(size_t)i * n + i]);
+  double big = dmax > 0.0 ? dmax : 1.0;
+  for (int i = 0; i < n; i++) {
+    if (A[(size_t)i * n + i] > 1e-12 * dmax) continue;
+    for (int j = 0; j < n; j++) A[(size_t)i * n + j] = A[(size_t)j * n + i] = 0.0;
+    A[(size_t)i * n + i] = big;
+    memset(red->Y.p + (size_t)i * nd, 0, (size_t)nd * sizeof(double));
+  }
+}
+
 /* A = G A_r^-1 G^T + diag(cfm), b = G u_free - rhs (the header). */
 static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   dyn_world *w = s->w;
@@ -347,6 +370,7 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
                 nd, 0.0, A, n);
   else
     memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  decouple_still_rows(red, A, n);
   for (int i = 0; i < n; i++) {
     const double *g = red->Gt.p + (size_t)i * nd;
     double v = 0.0;
@@ -437,4 +461,18 @@ dyn_stage_fn dyn_reduced_stage(int i) {
   case DYN_STAGE_INTEGRATE: return reduced_integrate;
   default: return NULL;
   }
+}
+
+/* ---- for tests (world_internal.h) -------------------------------------------------- */
+
+dyn_redmax *dyn_reduced_redmax(const dyn_world *w) { return w->red ? w->red->rm : NULL; }
+
+int dyn_reduced_tree_body(const dyn_world *w, int body) {
+  return w->red && body >= 0 && body < w->nb ? w->red->tree.tree_of[body] : -1;
+}
+
+int dyn_reduced_row(const dyn_world *w, int i, double *g) {
+  if (!w->red || !w->have_prob || i < 0 || i >= w->nrows) return -1;
+  memcpy(g, w->red->Gt.p + (size_t)i * w->red->ndof, (size_t)w->red->ndof * sizeof *g);
+  return w->red->ndof;
 }

@@ -213,7 +213,7 @@ static mdl_err refuse_joint(mdl_map *p, int j) {
                        ? "%s: a free joint's armature is not mapped (a hinge's, slide's or ball's "
                          "is)"
                        : "%s: armature (a joint-space inertia) has no place in maximal "
-                         "coordinates; rerun with --coordinates reduced to map it, or",
+                         "coordinates (rerun with --coordinates reduced to map it)",
                    lab);
   if (e == MDL_OK && mj->jnt_margin[j] != 0.0)
     e = mdl_approx(p, "ignore it", "%s: a limit's margin is not mapped", lab);
