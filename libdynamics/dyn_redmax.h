@@ -193,6 +193,9 @@ DYN_API dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew,
  * every body (r, q, v, w: nb each; any may be NULL). */
 DYN_API const double *dyn_redmax_jacobian_view(const dyn_redmax *rm);
 DYN_API void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w);
+/* After dyn_redmax_free_velocity: its matrix Mr + armature + h D + h^2 K,
+ * unfactored (ndof x ndof, column-major), in place: the global form's M. */
+DYN_API const double *dyn_redmax_step_matrix(const dyn_redmax *rm);
 /* The kind of joint i (DYN_RM_*), 0 for i out of range. */
 DYN_API int dyn_redmax_joint_kind(const dyn_redmax *rm, int i);
 

@@ -105,6 +105,7 @@ struct dyn_redmax {
   double *phi;             /* J u */
   double *fb;              /* body forces (6 nb) */
   double *Mr, *A;          /* ndof x ndof */
+  double *Astep;           /* the last step's matrix, unfactored (ndof x ndof) */
   double *rhs, *du, *qnew; /* ndof, ndof, nq */
 };
 
@@ -212,6 +213,7 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->fb);
   free(rm->Mr);
   free(rm->A);
+  free(rm->Astep);
   free(rm->rhs);
   free(rm->du);
   free(rm->qnew);
@@ -434,6 +436,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->fb, 6 * nb);
   RM_ALLOC(rm->Mr, ndof * ndof);
   RM_ALLOC(rm->A, ndof * ndof);
+  RM_ALLOC(rm->Astep, ndof * ndof);
   RM_ALLOC(rm->rhs, ndof);
   RM_ALLOC(rm->du, ndof);
   RM_ALLOC(rm->qnew, nq);
@@ -735,6 +738,7 @@ static void step_system(dyn_redmax *rm, double h) {
     rm->A[(size_t)c * n + c] += rm->arm[c] + h * rm->ddof[c] + h * h * rm->kdof[c];
     rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
   }
+  memcpy(rm->Astep, rm->A, (size_t)n * (size_t)n * sizeof(double));
 }
 
 dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
@@ -799,6 +803,8 @@ dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
 }
 
 const double *dyn_redmax_jacobian_view(const dyn_redmax *rm) { return rm->J; }
+
+const double *dyn_redmax_step_matrix(const dyn_redmax *rm) { return rm->Astep; }
 
 void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w) {
   for (int i = 0; i < rm->nb; i++) {

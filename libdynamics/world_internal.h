@@ -468,6 +468,15 @@ void dyn_reduced_free(struct dyn_reduced *r);
 struct dyn_redmax *dyn_reduced_redmax(const dyn_world *w);
 int dyn_reduced_tree_body(const dyn_world *w, int body);
 int dyn_reduced_row(const dyn_world *w, int i, double *g);
+/* The last step's problem in joint space (its global form, world_global.c):
+ * ndof, n rows, its still rows (decoupled: no global form), G^T (ndof x n),
+ * A_r = Mr + armature + h D + h^2 K (ndof x ndof) and u_free; 1, or 0 for
+ * a maximal world or no step with rows. */
+typedef struct dyn_reduced_form {
+  int ndof, n, nstill;
+  const double *Gt, *Ar, *ufree;
+} dyn_reduced_form;
+int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f);
 
 /* ---- storage and workspaces (world_storage.c) --------------------------------------- */
 

@@ -59,6 +59,7 @@ struct dyn_reduced {
   int ndof, nq, ncoord;
   rcoord *coord;
   int nrows_contact;          /* the contact rows of this step */
+  int nstill;                 /* its still rows (decouple_still_rows) */
   dyn_buf_int crow;           /* per coordinate row: its coordinate */
   dyn_buf_double Gt, Y;       /* ndof x nrows: G^T, then A_r^-1 G^T */
   double *ufree, *unew, *q, *u;
@@ -342,8 +343,10 @@ static void decouple_still_rows(struct dyn_reduced *red, double *A, int n) {
   double dmax = 0.0;
   for (int i = 0; i < n; i++) dmax = fmax(dmax, A[(size_t)i * n + i]);
   double big = dmax > 0.0 ? dmax : 1.0;
+  red->nstill = 0;
   for (int i = 0; i < n; i++) {
     if (A[(size_t)i * n + i] > 1e-12 * dmax) continue;
+    red->nstill++;
     for (int j = 0; j < n; j++) A[(size_t)i * n + j] = A[(size_t)j * n + i] = 0.0;
     A[(size_t)i * n + i] = big;
     memset(red->Y.p + (size_t)i * nd, 0, (size_t)nd * sizeof(double));
@@ -475,4 +478,13 @@ int dyn_reduced_row(const dyn_world *w, int i, double *g) {
   if (!w->red || !w->have_prob || i < 0 || i >= w->nrows) return -1;
   memcpy(g, w->red->Gt.p + (size_t)i * w->red->ndof, (size_t)w->red->ndof * sizeof *g);
   return w->red->ndof;
+}
+
+int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
+  memset(f, 0, sizeof *f);
+  if (!w->red || !w->have_prob || w->nrows == 0) return 0;
+  const struct dyn_reduced *red = w->red;
+  *f = (dyn_reduced_form){ red->ndof, w->nrows, red->nstill, red->Gt.p,
+                           dyn_redmax_step_matrix(red->rm), red->ufree };
+  return 1;
 }
