@@ -350,6 +350,12 @@ dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int 
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!w || !x) return DYN_ERR_INPUT;
+  if (dyn_world_is_reduced(w)) {
+    dyn_msgf(err, errlen,
+             "the global form with the limit and motor rows condensed is not written in reduced "
+             "coordinates (the local file is; or export without --global)");
+    return DYN_ERR_INPUT;
+  }
   if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
     return DYN_ERR_INPUT;

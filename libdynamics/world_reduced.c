@@ -8,10 +8,11 @@
  * world's own.  The step differs in five stages:
  *
  *   prepare     the state saved (the bodies, for a failed step)
- *   build rows  the world's contact rows on the bodies, then one row per
- *               joint limit or motor in joint space (joint.c's
+ *   build rows  one row per joint limit or motor in joint space (joint.c's
  *               dyn_joint_coord_rows: the rhs, bounds and cfm of the
- *               world's own limit and motor rows)
+ *               world's own limit and motor rows), first, where the world
+ *               puts its joint rows (the step's joint_rows), then the
+ *               world's contact rows on the bodies
  *   assemble    u_free = u + A_r^-1 h (f_r - D u - h K u) (dyn_redmax_free_velocity,
  *               A_r = Mr + armature + h D + h^2 K); each row mapped to joint
  *               space, G_i = sum over its sides of (R^T J_ang, R^T J_lin) Phi_b
@@ -58,7 +59,7 @@ struct dyn_reduced {
   dyn_rm_tree tree;
   int ndof, nq, ncoord;
   rcoord *coord;
-  int nrows_contact;          /* the contact rows of this step */
+  int nlim;                   /* the limit and motor rows of this step (rows 0 ..) */
   int nstill;                 /* its still rows (decouple_still_rows) */
   dyn_buf_int crow;           /* per coordinate row: its coordinate */
   dyn_buf_double Gt, Y;       /* ndof x nrows: G^T, then A_r^-1 G^T */
@@ -261,33 +262,51 @@ static void coord_row_init(dyn_rows *r, int row) {
   r->base = row;
 }
 
+/* The limit and motor rows of this step into rows[0 .. nlim - 1] (room
+ * reserved), each noting its coordinate in crow. */
+static int fill_coord_rows(dyn_world *w, double h) {
+  struct dyn_reduced *red = w->red;
+  int m = 0;
+  for (int k = 0; k < red->ncoord; k++) {
+    const rcoord *c = &red->coord[k];
+    dyn_rows R[2];
+    coord_row_init(&R[0], m);
+    coord_row_init(&R[1], m + 1);
+    int nr = dyn_joint_coord_rows(&c->limit, &c->motor, c->sign * red->q[c->qoff],
+                                  c->sign * red->u[c->dof], h, R);
+    for (int i = 0; i < nr; i++, m++) {
+      w->rows.p[m] = R[i];
+      red->crow.p[m] = k;
+    }
+  }
+  return m;
+}
+
+/* The contact rows (the world's stage; nj = 0, so no joint rows), then the
+ * limit and motor rows put first, as the world's joint rows are: the
+ * contact rows move up by their number (their base with them), which the
+ * step's joint_rows reports (export --condense-joints condenses them). */
 static dyn_err reduced_build_rows(dyn_step *s) {
   dyn_world *w = s->w;
   struct dyn_reduced *red = w->red;
-  dyn_err e = dyn_stage_build_rows(s); /* the contact rows (no joint rows: nj = 0) */
+  dyn_err e = dyn_stage_build_rows(s);
   if (e != DYN_OK) return e;
-  red->nrows_contact = w->nrows;
-  int extra = 0;
+  int extra = 0, ncr = w->nrows;
   for (int k = 0; k < red->ncoord; k++) {
     const rcoord *c = &red->coord[k];
     extra += dyn_joint_coord_rows(&c->limit, &c->motor, c->sign * red->q[c->qoff],
                                   c->sign * red->u[c->dof], s->h, NULL);
   }
+  red->nlim = extra;
   if (extra == 0) return DYN_OK;
-  size_t n = (size_t)w->nrows + (size_t)extra;
-  if (dyn_world_reserve_rows(w, n + 1) != DYN_OK ||
-      dyn_buf_reserve(&red->crow, n + 1, &w->grows) != 0)
+  size_t n = (size_t)ncr + (size_t)extra;
+  if (dyn_world_reserve_rows(w, n) != DYN_OK || dyn_buf_reserve(&red->crow, n, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %zu rows", s->k, n);
-  for (int k = 0; k < red->ncoord; k++) {
-    const rcoord *c = &red->coord[k];
-    dyn_rows *R = w->rows.p + w->nrows;
-    coord_row_init(&R[0], w->nrows);
-    coord_row_init(&R[1], w->nrows + 1);
-    int nr = dyn_joint_coord_rows(&c->limit, &c->motor, c->sign * red->q[c->qoff],
-                                  c->sign * red->u[c->dof], s->h, R);
-    for (int i = 0; i < nr; i++) red->crow.p[w->nrows + i] = k;
-    w->nrows += nr;
-  }
+  memmove(w->rows.p + extra, w->rows.p, (size_t)ncr * sizeof *w->rows.p);
+  for (int i = extra; i < extra + ncr; i++) w->rows.p[i].base += extra;
+  fill_coord_rows(w, s->h);
+  w->njrows = extra;
+  w->nrows = ncr + extra;
   return DYN_OK;
 }
 
@@ -297,7 +316,7 @@ static void joint_space_row(const dyn_world *w, const double *Phi, int i, double
   const struct dyn_reduced *red = w->red;
   const int nd = red->ndof, n6 = 6 * red->tree.nt;
   memset(g, 0, (size_t)nd * sizeof *g);
-  if (i >= red->nrows_contact) {
+  if (i < red->nlim) {
     const rcoord *c = &red->coord[red->crow.p[i]];
     g[c->dof] = c->sign;
     return;
