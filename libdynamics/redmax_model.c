@@ -298,7 +298,7 @@ dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size
   int nb = m->nb, nd = 0, *di, *ints;
   dyn_rm_body_def *scratch;
   if (tree_alloc(nb, m->nj, &di, &ints, &scratch) != 0 ||
-      world_tree_alloc(t, nb, m->nj, 3 * nb + 1) != 0) {
+      world_tree_alloc(t, nb, m->nj, 4 * nb + 1) != 0) { /* nd + 3 per free root */
     if (di) free(di), free(ints), free(scratch);
     dyn_rm_tree_free(t);
     dyn_msgf(msg, cap, "reduced coordinates: out of memory for %d bodies", nb);
