@@ -1,6 +1,6 @@
 /*
  * redmax.c -- reduced-coordinate dynamics of articulated trees of rigid
- * bodies joined by hinges and ball joints, after RedMax (docs/redmax.md;
+ * bodies joined by hinges, slides, balls and welds, after RedMax (docs/redmax.md;
  * [wang2019], sec. 4, eqs. 17-28 and Algorithms 1-2; Wang, Weidner, Baxter, Hwang, Kaufman,
  * Sueda 2019, "RedMax: Efficient & flexible approach for articulated
  * dynamics", ACM TOG 38(4)).  Public interface and state layout:
@@ -69,10 +69,14 @@
  * blocks of ancestor joints are written (the rest stays 0).  Cost per step
  * O(nb ndof^2 + ndof^3), fine for chains of tens of bodies.
  *
- * Limitations: trees only (no loops, [wang2019] sec. 4.3); hinge and ball joints
- * only (no free or prismatic joint: a root is always jointed to the world);
- * no joint limits or contact; the ball joint's implicit spring is
- * linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
+ * Slides (S = (0, axis), the joint transform a translation d axis) and welds
+ * (no dof) are joints too; massless frames (mass 0, I_b 0) carry joints
+ * only, so several joints on one body, and a free joint (three slides and
+ * a ball), are chains of frames; armature adds to Mr's diagonal.  Contacts
+ * and limits: the reduced world step (world_reduced.c) uses the pieces of
+ * the step (dyn_redmax_free_velocity, dyn_redmax_solve, dyn_redmax_advance).
+ * Limitations: trees only (no loops, [wang2019] sec. 4.3); the ball joint's
+ * implicit spring is linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
  * (dyn.h) with a message.  Only dyn_redmax_new allocates.
  */
 #include "dyn_redmax.h"
