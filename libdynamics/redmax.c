@@ -110,6 +110,7 @@ struct dyn_redmax {
   double *fb;              /* body forces (6 nb) */
   double *Mr, *A;          /* ndof x ndof */
   double *Astep;           /* the last step's matrix, unfactored (ndof x ndof) */
+  int kin_fresh;           /* 1: the workspace holds the kinematics of the state */
   double *rhs, *du, *qnew; /* ndof, ndof, nq */
 };
 
@@ -233,12 +234,8 @@ static int is_frame(const dyn_rm_body_def *d) {
 }
 
 /* Dofs and position coordinates of a joint kind. */
-static int kind_dofs(int kind) {
-  return kind == DYN_RM_BALL ? 3 : kind == DYN_RM_FIXED ? 0 : 1;
-}
-static int kind_coords(int kind) {
-  return kind == DYN_RM_BALL ? 4 : kind == DYN_RM_FIXED ? 0 : 1;
-}
+static int kind_dofs(int kind) { return kind == DYN_RM_BALL ? 3 : kind == DYN_RM_FIXED ? 0 : 1; }
+static int kind_coords(int kind) { return kind == DYN_RM_BALL ? 4 : kind == DYN_RM_FIXED ? 0 : 1; }
 
 /* Check defs[i] alone (parents are checked by the caller). */
 static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, size_t msgcap) {
@@ -507,6 +504,7 @@ dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, c
       }
   }
   if (u) memcpy(rm->u, u, (size_t)rm->ndof * sizeof *u);
+  rm->kin_fresh = 0;
   return DYN_OK;
 }
 
@@ -568,6 +566,7 @@ void dyn_redmax_kinematics(dyn_redmax *rm) {
         mul6(Ad, Jdp, rm->Jd + col + 6 * i, 1);
       }
   }
+  rm->kin_fresh = 1;
   /* body twists phi = J u */
   for (int a = 0; a < n6; a++) {
     double s = 0.0;
@@ -753,7 +752,7 @@ dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v
     return DYN_ERR_INPUT;
   }
   const int n = rm->ndof;
-  dyn_redmax_kinematics(rm);
+  if (!rm->kin_fresh) dyn_redmax_kinematics(rm); /* a caller that just exported poses has it */
   assemble_mass(rm);
   assemble_force(rm, g, f_ext, t_ext);
   step_system(rm, h);
@@ -773,8 +772,7 @@ dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld) {
   return info == 0 ? DYN_OK : DYN_ERR_NUMERIC;
 }
 
-dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg,
-                           size_t msgcap) {
+dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg, size_t msgcap) {
   for (int i = 0; i < rm->nb; i++) {
     const double *uq = unew + rm->uoff[i];
     double *qn = rm->qnew + rm->qoff[i];
@@ -795,6 +793,7 @@ dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *m
   }
   memmove(rm->u, unew, (size_t)rm->ndof * sizeof(double));
   memcpy(rm->q, rm->qnew, (size_t)rm->nq * sizeof(double));
+  rm->kin_fresh = 0;
   return DYN_OK;
 }
 

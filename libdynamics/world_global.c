@@ -233,8 +233,8 @@ static dyn_err reduced_global(const dyn_world *w, dyn_global **out, char *err, s
       return DYN_ERR_INPUT;
     }
   if (rf.nstill > 0) {
-    dyn_msgf(err, errlen,
-             "%d rows move no joint (decoupled in the local problem): no global form", rf.nstill);
+    dyn_msgf(err, errlen, "%d rows move no joint (decoupled in the local problem): no global form",
+             rf.nstill);
     return DYN_ERR_INPUT;
   }
   const int nd = rf.ndof, n = p.n;

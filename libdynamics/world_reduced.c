@@ -47,9 +47,9 @@
 
 /* A joint coordinate with a limit or a motor. */
 typedef struct rcoord {
-  int dof;         /* its velocity in u */
-  int qoff;        /* its position in q */
-  double sign;     /* the model's coordinate = sign x the tree's */
+  int dof;     /* its velocity in u */
+  int qoff;    /* its position in q */
+  double sign; /* the model's coordinate = sign x the tree's */
   dyn_joint_limit limit;
   dyn_joint_motor motor;
 } rcoord;
@@ -59,10 +59,10 @@ struct dyn_reduced {
   dyn_rm_tree tree;
   int ndof, nq, ncoord;
   rcoord *coord;
-  int nlim;                   /* the limit and motor rows of this step (rows 0 ..) */
-  int nstill;                 /* its still rows (decouple_still_rows) */
-  dyn_buf_int crow;           /* per coordinate row: its coordinate */
-  dyn_buf_double Gt, Y;       /* ndof x nrows: G^T, then A_r^-1 G^T */
+  int nlim;             /* the limit and motor rows of this step (rows 0 ..) */
+  int nstill;           /* its still rows (decouple_still_rows) */
+  dyn_buf_int crow;     /* per coordinate row: its coordinate */
+  dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T */
   double *ufree, *unew, *q, *u;
   dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
   dyn_quat *qw;
@@ -388,8 +388,8 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
     return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: reduced coordinates: A_r^-1 G^T failed",
                           s->k);
   if (nd > 0)
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, nd, 1.0, red->Gt.p, nd, red->Y.p,
-                nd, 0.0, A, n);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, nd, 1.0, red->Gt.p, nd, red->Y.p, nd,
+                0.0, A, n);
   else
     memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
   decouple_still_rows(red, A, n);
@@ -411,10 +411,9 @@ static dyn_err reduced_assemble(dyn_step *s) {
   struct dyn_reduced *red = w->red;
   char m2[160];
   tree_loads(w);
-  dyn_err e = dyn_redmax_free_velocity(red->rm, s->h, s->g, red->fx, red->tx, red->ufree, m2,
-                                       sizeof m2);
-  if (e != DYN_OK)
-    return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
+  dyn_err e =
+      dyn_redmax_free_velocity(red->rm, s->h, s->g, red->fx, red->tx, red->ufree, m2, sizeof m2);
+  if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
   if (w->nrows == 0) return DYN_OK;
   s->storage = SLV_DENSE;
   e = dyn_world_reserve_system(w, SLV_DENSE, &s->sys);
@@ -466,8 +465,7 @@ static dyn_err reduced_integrate(dyn_step *s) {
   dyn_world *w = s->w;
   char m2[160];
   dyn_err e = dyn_redmax_advance(w->red->rm, s->h, w->red->unew, m2, sizeof m2);
-  if (e != DYN_OK)
-    return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
+  if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
   export_bodies(w);
   w->step = s->k;
   w->t += s->h;
@@ -503,7 +501,8 @@ int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
   memset(f, 0, sizeof *f);
   if (!w->red || !w->have_prob || w->nrows == 0) return 0;
   const struct dyn_reduced *red = w->red;
-  *f = (dyn_reduced_form){ red->ndof, w->nrows, red->nstill, red->Gt.p,
-                           dyn_redmax_step_matrix(red->rm), red->ufree };
+  *f = (dyn_reduced_form){
+    red->ndof, w->nrows, red->nstill, red->Gt.p, dyn_redmax_step_matrix(red->rm), red->ufree
+  };
   return 1;
 }

@@ -374,7 +374,7 @@ static mdl_err assemble(mdl_map *p, dyn_model **out) {
   if (e == MDL_OK && dyn_model_set_options(m, &p->opt, m2, sizeof m2) != DYN_OK)
     e = mdl_refuse(p, "option: %s", m2);
   if (e == MDL_OK && (p->opt_read.reduced ? dyn_model_validate_reduced(m, m2, sizeof m2)
-                                           : dyn_model_validate(m, m2, sizeof m2)) != DYN_OK)
+                                          : dyn_model_validate(m, m2, sizeof m2)) != DYN_OK)
     e = mdl_refuse(p, "%s", m2);
   if (e != MDL_OK) {
     dyn_model_free(m);

@@ -116,8 +116,9 @@ static int chain_body(mdl_map *p, int b, dyn_v3 at) {
   dyn_body_def *x = &p->body[i];
   *x = dyn_body_def_default();
   x->mass = f * mj->body_mass[b];
-  x->I_b = f > 0.0 ? dyn_m3_scale(dyn_m3_identity(), f * (mean > 0.0 ? mean : 1e-6 * mj->body_mass[b]))
-                   : dyn_m3_zero(); /* reduced: a massless frame */
+  x->I_b = f > 0.0
+               ? dyn_m3_scale(dyn_m3_identity(), f * (mean > 0.0 ? mean : 1e-6 * mj->body_mass[b]))
+               : dyn_m3_zero(); /* reduced: a massless frame */
   x->r = at;
   x->q = mdl_quat(p->d->xquat + 4 * b);
   p->body_elem[i] = b;

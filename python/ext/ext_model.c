@@ -181,7 +181,7 @@ int lx_model_world(PyObject *obj, const dyn_world_settings *base, dyn_world **w,
     s.contact.restitution = dyn_model_materials(m)[0].restitution;
   }
   dyn_err e = ((lx_model *)obj)->reduced ? dyn_world_new_reduced(m, &s, w, msg, cap)
-                                          : dyn_world_new_from_model(m, &s, w, msg, cap);
+                                         : dyn_world_new_from_model(m, &s, w, msg, cap);
   return e == DYN_OK ? 0 : e;
 }
 
