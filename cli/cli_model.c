@@ -66,6 +66,7 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
   mdl_read_info info;
   mdl_read_options ro = mdl_read_options_default();
   ro.approximate = a->approximate;
+  ro.reduced = a->reduced;
   if (a->max_memory > 0) ro.max_memory = a->max_memory;
   if (mdl_read_model(a->model, &ro, m, &info, msg, sizeof msg) != MDL_OK) {
     cli_error("%s: %s", cmd, msg);

@@ -123,6 +123,15 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     a->approximate = 1;
     return 1;
   }
+  int cr = cli_option_value(cmd, argc, argv, i, "coordinates", &v);
+  if (cr != 0) {
+    if (cr > 0 && (!strcmp(v, "reduced") || !strcmp(v, "maximal"))) {
+      a->reduced = !strcmp(v, "reduced");
+      return 1;
+    }
+    if (cr > 0) cli_error("%s: --coordinates must be reduced or maximal, got '%s'", cmd, v);
+    return -1;
+  }
   int mr = cli_option_value(cmd, argc, argv, i, "max-memory", &v);
   if (mr != 0) {
     if (mr > 0 && exp_parse_bytes(v, &a->max_memory)) return 1;
@@ -186,6 +195,10 @@ void cli_world_usage(FILE *f) {
              "  --approximate       a model file's features lcplab cannot map exactly\n"
              "                      (cylinders, joint chains, armature, tendons, ...) are\n"
              "                      approximated or dropped, each named in a note\n"
+             "  --coordinates C     maximal (default: every body its six velocities, joints\n"
+             "                      as rows) or reduced (joint coordinates of the tree,\n"
+             "                      contacts mapped to joint space; armature mapped; loops\n"
+             "                      refused; docs/models.md)\n"
              "  --max-memory B      refuse a model file whose bodies, geoms, joints and\n"
              "                      meshes need more than B bytes (K, M, G, T: powers of\n"
              "                      1024; default 4G)\n"
@@ -314,8 +327,11 @@ static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world 
   if (rc >= 0) return rc;
   command_settings(a, &s);
   char msg[512] = "";
-  if (dyn_world_new_from_model(m, &s, w, msg, sizeof msg) != DYN_OK) {
-    cli_error("%s: %s: %s", cmd, a->model, msg[0] ? msg : "cannot build its world");
+  dyn_err e = a->reduced ? dyn_world_new_reduced(m, &s, w, msg, sizeof msg)
+                         : dyn_world_new_from_model(m, &s, w, msg, sizeof msg);
+  if (e != DYN_OK) {
+    cli_error("%s: %s: %s", cmd, a->model ? a->model : a->scene,
+              msg[0] ? msg : "cannot build its world");
     dyn_model_free(m);
     return CLI_EXIT_USAGE;
   }
@@ -332,7 +348,7 @@ static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world 
 
 int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
   *w = NULL;
-  if (a->model || !a->scene) return build_from_model(cmd, a, w, steps);
+  if (a->model || !a->scene || a->reduced) return build_from_model(cmd, a, w, steps);
   dyn_world_settings s = a->set;
   command_settings(a, &s);
   char msg[512] = "";

@@ -847,6 +847,28 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   return DYN_OK;
 }
 
+dyn_err dyn_assemble_bounds(dyn_system *s, const dyn_rows *rows, int nrows, int nb, double **A,
+                            double **b, slv_problem *out) {
+  if (!s || !A || !b || !out) return DYN_ERR_INPUT;
+  s->msg[0] = '\0';
+  s->nrows = -1; /* nothing for dyn_apply_impulse */
+  int naux = 0, ncones = 0;
+  dyn_err e = check_sizes(s, rows, nrows, nb);
+  if (e == DYN_OK && !(s->storages & DYN_SYS_DENSE))
+    FAIL(s, "dyn_assemble_bounds: dense storage not reserved (DYN_SYS_DENSE)");
+  if (e == DYN_OK) e = check_rows(s, rows, nrows, nb, &naux, &ncones);
+  if (e != DYN_OK) return e;
+  if (naux > 0) FAIL(s, "the friction pyramid's auxiliary rows have no joint-space form here");
+  for (int i = 0; i < nrows; i++) {
+    row_bounds(s, &rows[i], i);
+    s->cfm[i] = rows[i].cfm;
+  }
+  *A = s->A;
+  *b = s->b;
+  *out = problem_view(s, nrows, nb, SLV_DENSE, ncones);
+  return DYN_OK;
+}
+
 /* ---- problems from rows alone (no world's bodies) ------------------------------ */
 
 /* Each side's R = J M^-1/2 (M^-1 diagonal: minv, 6 per body) as both the

@@ -32,6 +32,17 @@ dyn_err dyn_system_threads_reserve(dyn_system *s, int threads);
 int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 
+/* A dense problem whose A and b are not J M^-1 J^T and J u_free - rhs of
+ * the bodies (the reduced step, world_reduced.c): the rows checked as
+ * dyn_assemble checks them (the pyramid's auxiliary rows refused: they
+ * have no joint-space form here), their bounds, findex, mu and cones into
+ * the system, and *out the dense view whose A (nrows x nrows, column-major)
+ * and b the caller fills through *A and *b.  Nothing is kept for
+ * dyn_apply_impulse or dyn_system_velocity_form.  Errors: DYN_ERR_INPUT
+ * (message in dyn_system_message). */
+dyn_err dyn_assemble_bounds(dyn_system *s, const dyn_rows *rows, int nrows, int nb, double **A,
+                            double **b, slv_problem *out);
+
 static inline int dyn_ai_v3_finite(dyn_v3 a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }

@@ -156,6 +156,19 @@ int dyn_cb_box_sphere(const dyn_body *B, const dyn_body *S, double margin, dyn_c
 int dyn_cb_box_box(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out);
 int dyn_cb_box_capsule(const dyn_body *B, const dyn_body *C, double margin, dyn_contact *out);
 
+/* The limit and motor rows of a joint coordinate at value cv and rate vel
+ * (joint.c, "Limits"; docs/contact.md, "Limits and motors"): the rows'
+ * rhs, bounds and cfm written into R[0 ..] (at most 2 records, which the
+ * caller made with lo = -inf, hi = inf, its J and bodies), their number
+ * returned; R NULL: only counted.  Both representations use it: the
+ * world's joints (dyn_joint_fill) and the joint-space rows of the reduced
+ * step (world_reduced.c). */
+struct dyn_joint_limit;
+struct dyn_joint_motor;
+struct dyn_rows;
+int dyn_joint_coord_rows(const struct dyn_joint_limit *L, const struct dyn_joint_motor *M,
+                         double cv, double vel, double h, struct dyn_rows *R);
+
 #ifdef __cplusplus
 }
 #endif

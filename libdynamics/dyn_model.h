@@ -123,6 +123,11 @@ typedef struct dyn_joint_def {
   dyn_joint_limit limit;         /* hinge, slider, hinge-2 only */
   dyn_joint_motor motor;         /* hinge, slider, hinge-2 only */
   dyn_joint_springdamper spring; /* hinge, slider, hinge-2 only */
+  double armature;               /* joint-space inertia of each of the joint's dofs
+                                    (MuJoCo's armature), >= 0 (kg m^2 or kg): only
+                                    reduced coordinates have joint-space inertia
+                                    (docs/models.md); a maximal-coordinate world
+                                    refuses a joint with armature > 0 */
 } dyn_joint_def;
 
 /* The scene-level fields (MuJoCo's mjOption): what a scene sets over the
@@ -243,6 +248,10 @@ DYN_API int dyn_model_find_joint(const dyn_model *m, const char *name);
  * problem named ("body 4 'arm': mass=0: set it, or from its shapes by
  * dyn_model_mass_from_density"). */
 DYN_API dyn_err dyn_model_validate(const dyn_model *m, char *msg, size_t msgcap);
+/* The same for a world in reduced coordinates (dyn_world_new_reduced): a
+ * dynamic body of mass 0 and inertia 0 is a massless frame of the tree (the
+ * links of several joints on one body), not a mass still to be set. */
+DYN_API dyn_err dyn_model_validate_reduced(const dyn_model *m, char *msg, size_t msgcap);
 
 /* Mass and inertia of dynamic body i from its shapes at a uniform density
  * (kg/m^3 > 0): spheres, boxes and capsules (dyn_inertia_* of the volume's

@@ -4,8 +4,9 @@
  * articulated dynamics", ACM TOG 38(4)).
  *
  * A tree of nb rigid bodies; body i is attached to its parent (or, with
- * parent -1, to the fixed world) by joint i, a hinge (1 dof) or a ball
- * (3 dof).  The state is the joint coordinates, not the body poses.
+ * parent -1, to the fixed world) by joint i, a hinge (1 dof), a slide
+ * (1 dof), a ball (3 dof) or a weld (0 dof).  Bodies may be massless frames
+ * (a free joint is three slides and a ball through two such frames).  The state is the joint coordinates, not the body poses.
  *
  * Construction is from world-frame data at one initial configuration, the
  * same data a maximal-coordinate model (dyn_body + joint constraints) is
@@ -16,7 +17,8 @@
  *
  * State layout (joints in body index order; offsets by dyn_redmax_offsets):
  *   positions  q (nq values): hinge: the angle theta (rad), about the axis,
- *              right-handed; ball: the joint quaternion Q = (w, x, y, z),
+ *              right-handed; slide: the displacement d (m) along the axis;
+ *              fixed: nothing; ball: the joint quaternion Q = (w, x, y, z),
  *              unit, the child's rotation relative to its initial pose
  *              in the joint frame (see below);
  *   velocities u (ndof values): hinge: dtheta/dt (rad/s); ball: the
@@ -50,7 +52,9 @@ extern "C" {
 
 typedef enum dyn_rm_joint {
   DYN_RM_HINGE = 1, /* 1 dof: rotation about a fixed axis through the anchor */
-  DYN_RM_BALL = 2   /* 3 dof: any rotation about the anchor */
+  DYN_RM_BALL = 2,  /* 3 dof: any rotation about the anchor */
+  DYN_RM_SLIDE = 3, /* 1 dof: translation d along the axis (m) */
+  DYN_RM_FIXED = 4  /* 0 dof: welded to the parent at its initial pose */
 } dyn_rm_joint;
 
 /* One body and the joint that attaches it to its parent.  All vectors are
@@ -59,16 +63,22 @@ typedef struct dyn_rm_body_def {
   int parent;         /* index of the parent body in the array, or -1 for the
                          fixed world; any order, but no cycle */
   dyn_rm_joint joint; /* the joint between parent and this body */
-  double mass;        /* kg, > 0 */
+  double mass;        /* kg, > 0; or 0 with I_b = 0: a massless frame (the
+                         links of a chain of joints on one body: several
+                         joints at one body are a chain of frames, exact in
+                         reduced coordinates; Mr must stay positive definite) */
   dyn_m3 I_b;         /* body-frame inertia about the centre of mass, SPD */
   dyn_v3 r;           /* centre of mass, world (m) */
   dyn_quat q;         /* orientation body -> world (normalised here) */
   dyn_v3 anchor;      /* joint point, world (m) */
-  dyn_v3 axis;        /* HINGE: rotation axis, world, nonzero (normalised
-                         here); ignored for BALL */
+  dyn_v3 axis;        /* HINGE, SLIDE: rotation or translation axis, world,
+                         nonzero (normalised here); ignored otherwise */
   double stiffness;   /* joint spring, >= 0 (N m / rad): generalised force
                          -k theta (hinge), -k log(Q) (ball); rest at q = 0 */
   double damping;     /* joint damper, >= 0 (N m s / rad): force -d u */
+  double armature;    /* joint-space inertia added to each of the joint's dofs
+                         (MuJoCo's armature: a rotor's reflected inertia),
+                         >= 0 (kg m^2 or kg), added to Mr's diagonal */
 } dyn_rm_body_def;
 
 /* A dyn_rm_body_def with parent -1, a hinge about z, everything else 0 and
@@ -158,6 +168,36 @@ DYN_API dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, 
  * is not finite (the state is then left unchanged). */
 DYN_API dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
                                 const dyn_v3 *t_ext, char *msg, size_t msgcap);
+
+/* ---- the pieces of a step, for a caller that adds constraint impulses
+ * (the reduced world step, world_reduced.c; docs/redmax.md, "Contacts") --- */
+
+/* The free velocity of a step of h (s) > 0 under g and the loads (as
+ * dyn_redmax_step): ufree[ndof] = u + (Mr + armature + h D + h^2 K)^-1 h
+ * (f_r - D u - h K u), with that matrix left factored (Cholesky) for
+ * dyn_redmax_solve.  Errors as dyn_redmax_step's; the state is unchanged. */
+DYN_API dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
+                                         const dyn_v3 *t_ext, double *ufree, char *msg,
+                                         size_t msgcap);
+/* After dyn_redmax_free_velocity: B[ndof x nrhs] (column-major, leading
+ * dimension ld >= ndof) overwritten by the factored matrix's inverse times
+ * B.  DYN_ERR_NUMERIC when LAPACK fails. */
+DYN_API dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld);
+/* The state advanced by h with the new velocities unew[ndof]: u = unew,
+ * hinge and slide q += h u, ball Q = Q exp(h u / 2).  DYN_ERR_NUMERIC (state
+ * unchanged) when the new state is not finite. */
+DYN_API dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg,
+                                   size_t msgcap);
+/* After dyn_redmax_kinematics: the J of dyn_redmax_jacobian in place (6 nb
+ * x ndof, leading dimension 6 nb), and the world poses and velocities of
+ * every body (r, q, v, w: nb each; any may be NULL). */
+DYN_API const double *dyn_redmax_jacobian_view(const dyn_redmax *rm);
+DYN_API void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w);
+/* After dyn_redmax_free_velocity: its matrix Mr + armature + h D + h^2 K,
+ * unfactored (ndof x ndof, column-major), in place: the global form's M. */
+DYN_API const double *dyn_redmax_step_matrix(const dyn_redmax *rm);
+/* The kind of joint i (DYN_RM_*), 0 for i out of range. */
+DYN_API int dyn_redmax_joint_kind(const dyn_redmax *rm, int i);
 
 /* Kinetic energy T = u^T Mr u / 2 (the sum over bodies of
  * m |v|^2 / 2 + w.(I w) / 2) and potential energy V = -sum_i m_i g . r_i

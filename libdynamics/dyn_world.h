@@ -285,6 +285,24 @@ typedef struct dyn_world dyn_world;
 DYN_API dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s,
                                          dyn_world **out, char *msg, size_t msgcap);
 
+/* The same world in reduced coordinates (docs/models.md, "Third-party
+ * models: the representation"; docs/redmax.md, "Contacts"): the state is the
+ * joint coordinates of the model's tree (hinges, sliders, balls, fixed
+ * joints; a body with no joint path to the world hangs from a free joint;
+ * dynamic bodies of mass 0 are massless frames, so several joints on one
+ * body are a chain of frames; springs, dampers and armature in joint
+ * space; limits and motors as rows in joint space), and the contact rows
+ * are mapped to joint space; the bodies hold the poses and velocities of
+ * the tree after every step.  Refused (DYN_ERR_INPUT, the record named, "use
+ * maximal coordinates"): another joint kind, a loop, soft rows, a spring
+ * at rest away from the initial pose, a jointed body not at rest, the
+ * friction pyramid.  Bodies and joints added later, and a saved state, are
+ * not supported in this representation. */
+DYN_API dyn_err dyn_world_new_reduced(const dyn_model *m, const dyn_world_settings *s,
+                                      dyn_world **out, char *msg, size_t msgcap);
+/* 1 for a world in reduced coordinates, 0 for maximal (or NULL). */
+DYN_API int dyn_world_is_reduced(const dyn_world *w);
+
 /* A world with no bodies and room for body_capacity (>= 0) of them: an
  * empty model (with the settings' gravity and restitution threshold as
  * its options), filled by dyn_world_add_body and dyn_world_add_joint.

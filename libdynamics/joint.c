@@ -550,35 +550,18 @@ static int spring_row(dyn_rows *r, const geom *g, const jrow *c, const dyn_joint
   return 1;
 }
 
-int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
-                   int row0) {
-  if (!out || row0 < 0 || !check_args(bodies, nb, j)) return DYN_ERR_INPUT;
-  if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
-  geom g = get_geom(bodies, j);
-  if (g.A.row_body < 0 && g.B.row_body < 0) return DYN_ERR_INPUT; /* nothing can move */
-  jrow o[DYN_JOINT_MAX_BASE];
-  int m = base_rows(&g, j, o);
-  dyn_rows *R = out + row0;
-  for (int r = 0; r < m; r++) {
-    put(&R[r], &g, &o[r], row0);
-    /* rhs = -k_cor Phi, k_cor = erp / h (docs/contact.md, "CFM and ERP") */
-    R[r].rhs = -j->erp[r] * o[r].phi / h;
-    R[r].cfm = j->cfm[r];
+int dyn_joint_coord_rows(const dyn_joint_limit *L, const dyn_joint_motor *M, double cv, double vel,
+                         double h, dyn_rows *R) {
+  dyn_rows scratch[2];
+  if (!R) { /* counted: the same logic on a scratch */
+    memset(scratch, 0, sizeof scratch);
+    R = scratch;
   }
-  if (!j->limit.enabled && !j->motor.enabled && !j->spring.enabled) return m;
-
-  jrow c;
-  coord_row(&g, j, &c);
-  double cv = c.phi, vel = row_vel(&g, &c);
-  const dyn_joint_limit *L = &j->limit;
-  const dyn_joint_motor *M = &j->motor;
   double F = M->max_force * h; /* impulse bound */
   int at_lo = L->enabled && cv <= L->lo, at_hi = L->enabled && cv >= L->hi;
-  int motor_row = M->enabled;
-
+  int motor_row = M->enabled, m = 0;
   if (at_lo || at_hi) {
     dyn_rows *r = &R[m];
-    put(r, &g, &c, row0);
     r->cfm = L->cfm;
     if (L->lo == L->hi) {
       /* locked at the target; with the motor: a position servo */
@@ -613,13 +596,38 @@ int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
   }
   if (motor_row) {
     dyn_rows *r = &R[m];
-    put(r, &g, &c, row0);
     r->rhs = M->target_vel;
     r->lo = -F;
     r->hi = F;
     r->cfm = M->cfm;
     m++;
   }
+  return m;
+}
+
+int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
+                   int row0) {
+  if (!out || row0 < 0 || !check_args(bodies, nb, j)) return DYN_ERR_INPUT;
+  if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
+  geom g = get_geom(bodies, j);
+  if (g.A.row_body < 0 && g.B.row_body < 0) return DYN_ERR_INPUT; /* nothing can move */
+  jrow o[DYN_JOINT_MAX_BASE];
+  int m = base_rows(&g, j, o);
+  dyn_rows *R = out + row0;
+  for (int r = 0; r < m; r++) {
+    put(&R[r], &g, &o[r], row0);
+    /* rhs = -k_cor Phi, k_cor = erp / h (docs/contact.md, "CFM and ERP") */
+    R[r].rhs = -j->erp[r] * o[r].phi / h;
+    R[r].cfm = j->cfm[r];
+  }
+  if (!j->limit.enabled && !j->motor.enabled && !j->spring.enabled) return m;
+
+  jrow c;
+  coord_row(&g, j, &c);
+  double cv = c.phi, vel = row_vel(&g, &c);
+  int nl = dyn_joint_coord_rows(&j->limit, &j->motor, cv, vel, h, NULL);
+  for (int k = 0; k < nl; k++) put(&R[m + k], &g, &c, row0);
+  m += dyn_joint_coord_rows(&j->limit, &j->motor, cv, vel, h, &R[m]);
   if (j->spring.enabled) m += spring_row(&R[m], &g, &c, &j->spring, h, row0);
   return m;
 }

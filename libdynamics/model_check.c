@@ -312,6 +312,9 @@ dyn_err dyn_check_joint(const dyn_model *m, int i, const dyn_joint_def *d, char 
   if (!joint_finite(d))
     return rec_fail(msg, cap, DYN_REC_JOINT, i, d->name,
                     "anchor, axes, softness, limit, motor and spring must be finite");
+  if (!(d->armature >= 0.0) || !isfinite(d->armature))
+    return rec_fail(msg, cap, DYN_REC_JOINT, i, d->name, "armature %g must be finite and >= 0",
+                    d->armature);
   if (m->bodies.p[d->a].is_static && (d->b < 0 || m->bodies.p[d->b].is_static))
     return rec_fail(msg, cap, DYN_REC_JOINT, i, d->name, "bodies %d and %d are both static", d->a,
                     d->b);
@@ -360,7 +363,16 @@ dyn_err dyn_check_options(const dyn_model_options *o, char *msg, size_t cap) {
 
 /* ---- the whole model ------------------------------------------------------------------- */
 
-dyn_err dyn_model_validate(const dyn_model *m, char *msg, size_t cap) {
+/* 1 for a massless frame of a reduced tree: dynamic, mass 0, I_b 0. */
+static int massless_frame(const dyn_body_def *d) {
+  if (d->is_static || d->mass != 0.0) return 0;
+  for (int k = 0; k < 9; k++)
+    if (d->I_b.m[k] != 0.0) return 0;
+  return 1;
+}
+
+/* dyn_model_validate, with frames (massless_frame) taken when reduced. */
+static dyn_err validate(const dyn_model *m, int reduced, char *msg, size_t cap) {
   if (!m) {
     dyn_msgf(msg, cap, "model: NULL");
     return DYN_ERR_INPUT;
@@ -371,7 +383,7 @@ dyn_err dyn_model_validate(const dyn_model *m, char *msg, size_t cap) {
   for (int i = 0; e == DYN_OK && i < m->nb; i++) {
     const dyn_body_def *d = &m->bodies.p[i];
     e = dyn_check_body(m, i, d, msg, cap);
-    if (e == DYN_OK && !d->is_static && d->mass == 0.0)
+    if (e == DYN_OK && !d->is_static && d->mass == 0.0 && !(reduced && massless_frame(d)))
       e = rec_fail(msg, cap, DYN_REC_BODY, i, d->name,
                    "mass=0: set it, or from its shapes by dyn_model_mass_from_density");
   }
@@ -392,4 +404,12 @@ dyn_err dyn_model_validate(const dyn_model *m, char *msg, size_t cap) {
     e = DYN_ERR_INPUT;
   }
   return e;
+}
+
+dyn_err dyn_model_validate(const dyn_model *m, char *msg, size_t cap) {
+  return validate(m, 0, msg, cap);
+}
+
+dyn_err dyn_model_validate_reduced(const dyn_model *m, char *msg, size_t cap) {
+  return validate(m, 1, msg, cap);
 }

@@ -1,6 +1,6 @@
 /*
  * redmax.c -- reduced-coordinate dynamics of articulated trees of rigid
- * bodies joined by hinges and ball joints, after RedMax (docs/redmax.md;
+ * bodies joined by hinges, slides, balls and welds, after RedMax (docs/redmax.md;
  * [wang2019], sec. 4, eqs. 17-28 and Algorithms 1-2; Wang, Weidner, Baxter, Hwang, Kaufman,
  * Sueda 2019, "RedMax: Efficient & flexible approach for articulated
  * dynamics", ACM TOG 38(4)).  Public interface and state layout:
@@ -69,10 +69,14 @@
  * blocks of ancestor joints are written (the rest stays 0).  Cost per step
  * O(nb ndof^2 + ndof^3), fine for chains of tens of bodies.
  *
- * Limitations: trees only (no loops, [wang2019] sec. 4.3); hinge and ball joints
- * only (no free or prismatic joint: a root is always jointed to the world);
- * no joint limits or contact; the ball joint's implicit spring is
- * linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
+ * Slides (S = (0, axis), the joint transform a translation d axis) and welds
+ * (no dof) are joints too; massless frames (mass 0, I_b 0) carry joints
+ * only, so several joints on one body, and a free joint (three slides and
+ * a ball), are chains of frames; armature adds to Mr's diagonal.  Contacts
+ * and limits: the reduced world step (world_reduced.c) uses the pieces of
+ * the step (dyn_redmax_free_velocity, dyn_redmax_solve, dyn_redmax_advance).
+ * Limitations: trees only (no loops, [wang2019] sec. 4.3); the ball joint's
+ * implicit spring is linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
  * (dyn.h) with a message.  Only dyn_redmax_new allocates.
  */
 #include "dyn_redmax.h"
@@ -95,6 +99,7 @@ struct dyn_redmax {
   dyn_v3 *axis;        /* hinge axis in the joint frame (unit) */
   double *JS;          /* 18 per body: Ad(E_j'^i) S, 6 x nd column-major */
   double *kdof, *ddof; /* spring and damper per dof */
+  double *arm;         /* armature per dof (added to Mr's diagonal) */
   /* state */
   double *q, *u;
   /* workspace, filled by kinematics */
@@ -104,6 +109,8 @@ struct dyn_redmax {
   double *phi;             /* J u */
   double *fb;              /* body forces (6 nb) */
   double *Mr, *A;          /* ndof x ndof */
+  double *Astep;           /* the last step's matrix, unfactored (ndof x ndof) */
+  int kin_fresh;           /* 1: the workspace holds the kinematics of the state */
   double *rhs, *du, *qnew; /* ndof, ndof, nq */
 };
 
@@ -200,6 +207,7 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->JS);
   free(rm->kdof);
   free(rm->ddof);
+  free(rm->arm);
   free(rm->q);
   free(rm->u);
   free(rm->r);
@@ -210,11 +218,24 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->fb);
   free(rm->Mr);
   free(rm->A);
+  free(rm->Astep);
   free(rm->rhs);
   free(rm->du);
   free(rm->qnew);
   free(rm);
 }
+
+/* 1 for a massless frame: mass 0 and I_b 0 (dyn_redmax.h). */
+static int is_frame(const dyn_rm_body_def *d) {
+  if (d->mass != 0.0) return 0;
+  for (int k = 0; k < 9; k++)
+    if (d->I_b.m[k] != 0.0) return 0;
+  return 1;
+}
+
+/* Dofs and position coordinates of a joint kind. */
+static int kind_dofs(int kind) { return kind == DYN_RM_BALL ? 3 : kind == DYN_RM_FIXED ? 0 : 1; }
+static int kind_coords(int kind) { return kind == DYN_RM_BALL ? 4 : kind == DYN_RM_FIXED ? 0 : 1; }
 
 /* Check defs[i] alone (parents are checked by the caller). */
 static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, size_t msgcap) {
@@ -223,14 +244,16 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
              d->parent, nb - 1);
     return DYN_ERR_INPUT;
   }
-  if (d->joint != DYN_RM_HINGE && d->joint != DYN_RM_BALL) {
-    dyn_msgf(msg, msgcap, "defs[%d].joint = %d: not a joint kind (HINGE = 1, BALL = 2)", i,
+  if (d->joint < DYN_RM_HINGE || d->joint > DYN_RM_FIXED) {
+    dyn_msgf(msg, msgcap,
+             "defs[%d].joint = %d: not a joint kind (HINGE = 1, BALL = 2, SLIDE = 3, FIXED = 4)", i,
              (int)d->joint);
     return DYN_ERR_INPUT;
   }
-  if (d->joint == DYN_RM_HINGE && (!v3_finite(d->axis) || !(dyn_v3_norm(d->axis) > 0.0))) {
-    dyn_msgf(msg, msgcap, "defs[%d].axis = (%g, %g, %g): a hinge axis must be finite and nonzero",
-             i, d->axis.x, d->axis.y, d->axis.z);
+  if ((d->joint == DYN_RM_HINGE || d->joint == DYN_RM_SLIDE) &&
+      (!v3_finite(d->axis) || !(dyn_v3_norm(d->axis) > 0.0))) {
+    dyn_msgf(msg, msgcap, "defs[%d].axis = (%g, %g, %g): an axis must be finite and nonzero", i,
+             d->axis.x, d->axis.y, d->axis.z);
     return DYN_ERR_INPUT;
   }
   if (!v3_finite(d->anchor)) {
@@ -244,6 +267,17 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
   if (!(d->damping >= 0.0) || !isfinite(d->damping)) {
     dyn_msgf(msg, msgcap, "defs[%d].damping = %g: must be finite and >= 0", i, d->damping);
     return DYN_ERR_INPUT;
+  }
+  if (!(d->armature >= 0.0) || !isfinite(d->armature)) {
+    dyn_msgf(msg, msgcap, "defs[%d].armature = %g: must be finite and >= 0", i, d->armature);
+    return DYN_ERR_INPUT;
+  }
+  if (is_frame(d)) { /* a massless frame: only its pose is checked */
+    if (!v3_finite(d->r) || !(dyn_quat_norm(d->q) > 0.0) || !isfinite(dyn_quat_norm(d->q))) {
+      dyn_msgf(msg, msgcap, "defs[%d]: a massless frame needs a finite r and a nonzero q", i);
+      return DYN_ERR_INPUT;
+    }
+    return DYN_OK;
   }
   /* mass, inertia, q and r: the same rules as a maximal-coordinate body */
   dyn_body tmp;
@@ -324,16 +358,19 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
     rm->kind[i] = d->joint;
     rm->qoff[i] = nq;
     rm->uoff[i] = ndof;
-    rm->nd[i] = d->joint == DYN_RM_HINGE ? 1 : 3;
-    nq += d->joint == DYN_RM_HINGE ? 1 : 4;
+    rm->nd[i] = kind_dofs(d->joint);
+    nq += kind_coords(d->joint);
     ndof += rm->nd[i];
-    dyn_body tmp; /* validated above: reuse body.c's normalisation and symmetrisation */
-    dyn_shape none;
-    memset(&none, 0, sizeof none);
-    dyn_body_init(&tmp, d->mass, d->I_b, none, d->r, d->q, NULL, 0);
-    rm->mass[i] = tmp.mass;
-    rm->I_b[i] = tmp.I_b;
-    dyn_quat qi0 = tmp.q;
+    dyn_quat qi0 = dyn_quat_normalize(d->q);
+    if (!is_frame(d)) {
+      dyn_body tmp; /* validated above: reuse body.c's normalisation and symmetrisation */
+      dyn_shape none;
+      memset(&none, 0, sizeof none);
+      dyn_body_init(&tmp, d->mass, d->I_b, none, d->r, d->q, NULL, 0);
+      rm->mass[i] = tmp.mass;
+      rm->I_b[i] = tmp.I_b;
+      qi0 = tmp.q;
+    } /* a frame keeps mass 0 and I_b 0 (calloc) */
     /* E_j^p: joint frame parallel to the world at the initial pose */
     if (d->parent < 0) {
       rm->q_jp[i] = dyn_quat_identity();
@@ -353,10 +390,13 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
     double Ad[36];
     adjoint(Rt, pt, Ad);
     double *JS = rm->JS + 18 * i;
-    if (d->joint == DYN_RM_HINGE) {
-      double S[6] = { rm->axis[i].x, rm->axis[i].y, rm->axis[i].z, 0.0, 0.0, 0.0 };
+    if (d->joint == DYN_RM_HINGE || d->joint == DYN_RM_SLIDE) {
+      /* hinge S = (axis, 0), slide S = (0, axis) */
+      int o = d->joint == DYN_RM_SLIDE ? 3 : 0;
+      double S[6] = { 0.0 };
+      S[o] = rm->axis[i].x, S[o + 1] = rm->axis[i].y, S[o + 2] = rm->axis[i].z;
       mul6(Ad, S, JS, 0);
-    } else {
+    } else if (d->joint == DYN_RM_BALL) {
       for (int c = 0; c < 3; c++) {
         double S[6] = { 0.0 };
         S[c] = 1.0;
@@ -380,10 +420,12 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
 
   RM_ALLOC(rm->kdof, ndof);
   RM_ALLOC(rm->ddof, ndof);
+  RM_ALLOC(rm->arm, ndof);
   for (int i = 0; i < nb; i++)
     for (int c = 0; c < rm->nd[i]; c++) {
       rm->kdof[rm->uoff[i] + c] = defs[i].stiffness;
       rm->ddof[rm->uoff[i] + c] = defs[i].damping;
+      rm->arm[rm->uoff[i] + c] = defs[i].armature;
     }
   RM_ALLOC(rm->q, nq);
   RM_ALLOC(rm->u, ndof);
@@ -395,6 +437,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->fb, 6 * nb);
   RM_ALLOC(rm->Mr, ndof * ndof);
   RM_ALLOC(rm->A, ndof * ndof);
+  RM_ALLOC(rm->Astep, ndof * ndof);
   RM_ALLOC(rm->rhs, ndof);
   RM_ALLOC(rm->du, ndof);
   RM_ALLOC(rm->qnew, nq);
@@ -461,14 +504,22 @@ dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, c
       }
   }
   if (u) memcpy(rm->u, u, (size_t)rm->ndof * sizeof *u);
+  rm->kin_fresh = 0;
   return DYN_OK;
 }
 
-/* joint rotation Q(q_i) between the frames j and j' */
+/* joint rotation Q(q_i) between the frames j and j' (slide, fixed: none) */
 static dyn_quat joint_rotation(const dyn_redmax *rm, int i) {
   const double *q = rm->q + rm->qoff[i];
   if (rm->kind[i] == DYN_RM_HINGE) return dyn_quat_axis_angle(rm->axis[i], q[0]);
-  return dyn_quat_make(q[0], q[1], q[2], q[3]);
+  if (rm->kind[i] == DYN_RM_BALL) return dyn_quat_make(q[0], q[1], q[2], q[3]);
+  return dyn_quat_identity();
+}
+
+/* joint translation between j and j', in j: d axis for a slide, else 0 */
+static dyn_v3 joint_translation(const dyn_redmax *rm, int i) {
+  if (rm->kind[i] != DYN_RM_SLIDE) return dyn_v3_make(0.0, 0.0, 0.0);
+  return dyn_v3_scale(rm->axis[i], rm->q[rm->qoff[i]]);
 }
 
 /* ---- kinematics: poses, J, dJ/dt (Algorithm 2) ------------------------- */
@@ -486,7 +537,8 @@ void dyn_redmax_kinematics(dyn_redmax *rm) {
     dyn_quat qj = dyn_quat_mul(qp, rm->q_jp[i]); /* joint frame j in the world */
     rm->qw[i] = dyn_quat_normalize(dyn_quat_mul(dyn_quat_mul(qj, Q), rm->q_ij[i]));
     dyn_v3 anchor = dyn_v3_add(rp, dyn_quat_rotate(qp, rm->p_jp[i]));
-    rm->r[i] = dyn_v3_add(anchor, dyn_quat_rotate(dyn_quat_mul(qj, Q), rm->p_ij[i]));
+    dyn_v3 local = dyn_v3_add(joint_translation(rm, i), dyn_quat_rotate(Q, rm->p_ij[i]));
+    rm->r[i] = dyn_v3_add(anchor, dyn_quat_rotate(qj, local));
 
     /* diagonal block J(i, j_i) = Ad(E_j'^i) S (Algorithm 1 line 3); its
      * derivative is 0 since S and E_j'^i are constant */
@@ -514,6 +566,7 @@ void dyn_redmax_kinematics(dyn_redmax *rm) {
         mul6(Ad, Jdp, rm->Jd + col + 6 * i, 1);
       }
   }
+  rm->kin_fresh = 1;
   /* body twists phi = J u */
   for (int a = 0; a < n6; a++) {
     double s = 0.0;
@@ -623,8 +676,8 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
   /* springs: -k theta, -k log(Q) */
   for (int i = 0; i < rm->nb; i++) {
     const int o = rm->uoff[i];
-    if (rm->kdof[o] == 0.0) continue;
-    if (rm->kind[i] == DYN_RM_HINGE) {
+    if (rm->nd[i] == 0 || rm->kdof[o] == 0.0) continue;
+    if (rm->kind[i] != DYN_RM_BALL) {
       rm->rhs[o] -= rm->kdof[o] * rm->q[rm->qoff[i]];
     } else {
       dyn_v3 th = quat_log(joint_rotation(rm, i));
@@ -667,6 +720,7 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
   assemble_mass(rm);
   assemble_force(rm, g, f_ext, t_ext);
   memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
+  for (int c = 0; c < n; c++) rm->A[(size_t)c * n + c] += rm->arm[c];
   for (int c = 0; c < n; c++) rm->du[c] = rm->rhs[c] - rm->ddof[c] * rm->u[c];
   if (!all_finite(rm->du, n)) {
     dyn_msgf(msg, msgcap, "generalised force is not finite");
@@ -678,37 +732,53 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
   return DYN_OK;
 }
 
-dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
-                        const dyn_v3 *t_ext, char *msg, size_t msgcap) {
+/* (Mr + armature + h D + h^2 K) into rm->A and h (f_r - D u - h K u) into
+ * rm->du, after kinematics (the step's matrix and right side). */
+static void step_system(dyn_redmax *rm, double h) {
+  const int n = rm->ndof;
+  memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
+  for (int c = 0; c < n; c++) {
+    rm->A[(size_t)c * n + c] += rm->arm[c] + h * rm->ddof[c] + h * h * rm->kdof[c];
+    rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
+  }
+  memcpy(rm->Astep, rm->A, (size_t)n * (size_t)n * sizeof(double));
+}
+
+dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
+                                 const dyn_v3 *t_ext, double *ufree, char *msg, size_t msgcap) {
   if (msg && msgcap > 0) msg[0] = '\0';
   if (!(h > 0.0) || !isfinite(h)) {
     dyn_msgf(msg, msgcap, "step h = %g: must be finite and > 0", h);
     return DYN_ERR_INPUT;
   }
   const int n = rm->ndof;
-  dyn_redmax_kinematics(rm);
+  if (!rm->kin_fresh) dyn_redmax_kinematics(rm); /* a caller that just exported poses has it */
   assemble_mass(rm);
   assemble_force(rm, g, f_ext, t_ext);
-  /* (Mr + h D + h^2 K) du = h (f_r - D u - h K u) */
-  memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
-  for (int c = 0; c < n; c++) {
-    rm->A[(size_t)c * n + c] += h * rm->ddof[c] + h * h * rm->kdof[c];
-    rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
-  }
+  step_system(rm, h);
   if (!all_finite(rm->du, n)) {
     dyn_msgf(msg, msgcap, "generalised force is not finite");
     return DYN_ERR_NUMERIC;
   }
   dyn_err e = solve_spd(rm, msg, msgcap);
   if (e != DYN_OK) return e;
-  for (int c = 0; c < n; c++) rm->du[c] += rm->u[c]; /* du now holds u+ */
-  /* positions with the new velocities */
+  for (int c = 0; c < n; c++) ufree[c] = rm->u[c] + rm->du[c];
+  return DYN_OK;
+}
+
+dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld) {
+  if (nrhs <= 0 || rm->ndof == 0) return DYN_OK;
+  lapack_int info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', rm->ndof, nrhs, rm->A, rm->ndof, B, ld);
+  return info == 0 ? DYN_OK : DYN_ERR_NUMERIC;
+}
+
+dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg, size_t msgcap) {
   for (int i = 0; i < rm->nb; i++) {
-    const double *uq = rm->du + rm->uoff[i];
+    const double *uq = unew + rm->uoff[i];
     double *qn = rm->qnew + rm->qoff[i];
-    if (rm->kind[i] == DYN_RM_HINGE) {
+    if (rm->kind[i] == DYN_RM_HINGE || rm->kind[i] == DYN_RM_SLIDE) {
       qn[0] = rm->q[rm->qoff[i]] + h * uq[0];
-    } else {
+    } else if (rm->kind[i] == DYN_RM_BALL) {
       /* Q+ = Q exp(h u / 2) = exp(h (R(Q) u) / 2) Q: integrate.c's exact
        * exponential map with the joint-frame velocity R(Q) u */
       dyn_quat Q = joint_rotation(rm, i);
@@ -717,13 +787,40 @@ dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
       qn[0] = Qn.w, qn[1] = Qn.x, qn[2] = Qn.y, qn[3] = Qn.z;
     }
   }
-  if (!all_finite(rm->du, n) || !all_finite(rm->qnew, rm->nq)) {
+  if (!all_finite(unew, rm->ndof) || !all_finite(rm->qnew, rm->nq)) {
     dyn_msgf(msg, msgcap, "new state is not finite");
     return DYN_ERR_NUMERIC;
   }
-  memcpy(rm->u, rm->du, (size_t)n * sizeof(double));
+  memmove(rm->u, unew, (size_t)rm->ndof * sizeof(double));
   memcpy(rm->q, rm->qnew, (size_t)rm->nq * sizeof(double));
+  rm->kin_fresh = 0;
   return DYN_OK;
+}
+
+dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
+                        const dyn_v3 *t_ext, char *msg, size_t msgcap) {
+  /* (Mr + h D + h^2 K) du = h (f_r - D u - h K u): u+ is the free velocity */
+  dyn_err e = dyn_redmax_free_velocity(rm, h, g, f_ext, t_ext, rm->rhs, msg, msgcap);
+  if (e != DYN_OK) return e;
+  return dyn_redmax_advance(rm, h, rm->rhs, msg, msgcap);
+}
+
+const double *dyn_redmax_jacobian_view(const dyn_redmax *rm) { return rm->J; }
+
+const double *dyn_redmax_step_matrix(const dyn_redmax *rm) { return rm->Astep; }
+
+void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w) {
+  for (int i = 0; i < rm->nb; i++) {
+    const double *ph = rm->phi + 6 * i;
+    if (r) r[i] = rm->r[i];
+    if (q) q[i] = rm->qw[i];
+    if (w) w[i] = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
+    if (v) v[i] = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
+  }
+}
+
+int dyn_redmax_joint_kind(const dyn_redmax *rm, int i) {
+  return i >= 0 && i < rm->nb ? rm->kind[i] : 0;
 }
 
 void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V) {
@@ -734,9 +831,13 @@ void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V) {
     dyn_v3 w = dyn_v3_make(ph[0], ph[1], ph[2]), vc = dyn_v3_make(ph[3], ph[4], ph[5]);
     t += 0.5 * rm->mass[i] * dyn_v3_dot(vc, vc) + 0.5 * dyn_v3_dot(w, dyn_m3_mulv(rm->I_b[i], w));
     v -= rm->mass[i] * dyn_v3_dot(g, rm->r[i]);
-    const double k = rm->kdof[rm->uoff[i]];
+    for (int c = 0; c < rm->nd[i]; c++) {
+      double uc = rm->u[rm->uoff[i] + c];
+      t += 0.5 * rm->arm[rm->uoff[i] + c] * uc * uc;
+    }
+    const double k = rm->nd[i] > 0 ? rm->kdof[rm->uoff[i]] : 0.0;
     if (k == 0.0) continue;
-    if (rm->kind[i] == DYN_RM_HINGE) {
+    if (rm->kind[i] != DYN_RM_BALL) {
       double th = rm->q[rm->qoff[i]];
       v += 0.5 * k * th * th;
     } else {

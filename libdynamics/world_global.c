@@ -209,6 +209,66 @@ int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *v
   return p->n > 0 && dyn_system_velocity_form(dyn_world_last_system(w), vf) && vf->nrows == p->n;
 }
 
+static int contacts_refused(const slv_problem *p, int jr, char *err, size_t errlen);
+
+/* The global form of a world in reduced coordinates (docs/models.md,
+ * "Exports"): v the joint velocities u+, M = A_r = Mr + armature + h D +
+ * h^2 K, H = G^T, f = A_r u_free, w = -rhs; so H' M^-1 H = G A_r^-1 G^T and
+ * w + H' M^-1 f = G u_free - rhs are the local problem's W and q.  Refused:
+ * rows other than the contacts' cones (a limit or motor row), cfm > 0,
+ * still rows. */
+static dyn_err reduced_global(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
+  slv_problem p;
+  const double *x;
+  dyn_reduced_form rf;
+  dyn_world_last_problem(w, &p, &x);
+  if (!dyn_reduced_last_form(w, &rf) || rf.n != p.n) {
+    dyn_msgf(err, errlen, "the world kept no joint-space form of this step's %d rows", p.n);
+    return DYN_ERR_INPUT;
+  }
+  if (contacts_refused(&p, 0, err, errlen)) return DYN_ERR_INPUT;
+  for (int i = 0; i < p.n; i++)
+    if (w->rows.p[i].cfm > 0.0) {
+      dyn_msgf(err, errlen, "row %d: cfm > 0 has no term in the global form", i);
+      return DYN_ERR_INPUT;
+    }
+  if (rf.nstill > 0) {
+    dyn_msgf(err, errlen, "%d rows move no joint (decoupled in the local problem): no global form",
+             rf.nstill);
+    return DYN_ERR_INPUT;
+  }
+  const int nd = rf.ndof, n = p.n;
+  long hnz = 0;
+  for (size_t k = 0; k < (size_t)nd * (size_t)n; k++) hnz += rf.Gt[k] != 0.0;
+  dyn_global *g = global_alloc(nd, n, p.ncones, (long)nd * nd, hnz);
+  if (!g) {
+    dyn_msgf(err, errlen, "out of memory for the global form (%d dofs)", nd);
+    return DYN_ERR_NOMEM;
+  }
+  long mz = 0, hz = 0;
+  for (int r = 0; r < nd; r++) { /* CSR rows of M (symmetric: both triangles) and of H */
+    g->Mp[r] = (int)mz;
+    g->Hp[r] = (int)hz;
+    double fr = 0.0;
+    for (int c = 0; c < nd; c++) {
+      double a = rf.Ar[(size_t)c * nd + r];
+      g->Mj[mz] = c, g->Mx[mz++] = a;
+      fr += a * rf.ufree[c];
+    }
+    g->f[r] = fr;
+    for (int i = 0; i < n; i++) {
+      double h = rf.Gt[(size_t)i * nd + r];
+      if (h != 0.0) g->Hj[hz] = i, g->Hx[hz++] = h;
+    }
+  }
+  g->Mp[nd] = (int)mz;
+  g->Hp[nd] = (int)hz;
+  for (int i = 0; i < n; i++) g->w[i] = -w->rows.p[i].rhs;
+  if (p.ncones > 0) memcpy(g->mu, p.cone_mu, (size_t)p.ncones * sizeof *g->mu);
+  *out = g;
+  return DYN_OK;
+}
+
 dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
   slv_problem p;
   dyn_velocity_form vf;
@@ -216,6 +276,7 @@ dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, si
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!w) return DYN_ERR_INPUT;
+  if (dyn_world_is_reduced(w)) return reduced_global(w, out, err, errlen);
   if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
     return DYN_ERR_INPUT;
@@ -289,6 +350,12 @@ dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int 
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!w || !x) return DYN_ERR_INPUT;
+  if (dyn_world_is_reduced(w)) {
+    dyn_msgf(err, errlen,
+             "the global form with the limit and motor rows condensed is not written in reduced "
+             "coordinates (the local file is; or export without --global)");
+    return DYN_ERR_INPUT;
+  }
   if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
     return DYN_ERR_INPUT;

@@ -37,6 +37,8 @@
 extern "C" {
 #endif
 
+struct dyn_reduced; /* reduced coordinates (world_reduced.c) */
+
 /* ---- body pairs ---------------------------------------------------------------- */
 
 /* The key of the body pair (a, b), a < b for an unordered pair. */
@@ -322,6 +324,9 @@ struct dyn_world {
   dyn_warm_cache warm;
   dyn_coarse coarse;
 
+  struct dyn_reduced *red; /* reduced coordinates (world_reduced.c), or NULL:
+                              maximal coordinates */
+
   long step;
   double t;
   long grows; /* buffer growths, workspace and system (re)creations */
@@ -361,6 +366,13 @@ int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *v
  * the body of dyn_world_new_from_model once m is the world's own. */
 dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
                               size_t msgcap);
+/* The same for a world in reduced coordinates: red (taken, freed on
+ * failure) is set before the model is compiled, which then makes the
+ * tree's joints no rows (their body pairs still never touch) and its
+ * massless frames static bodies without shapes (world_reduced.c). */
+dyn_err dyn_world_adopt_model_reduced(dyn_model *m, const dyn_world_settings *s,
+                                      struct dyn_reduced *red, dyn_world **out, char *msg,
+                                      size_t msgcap);
 /* The records the collision pass reads at the current state: the bodies
  * when direct, else the shapes' records placed at their bodies' poses. */
 const dyn_body *dyn_world_place_shapes(dyn_world *w);
@@ -440,6 +452,31 @@ dyn_err dyn_stage_solve(dyn_step *s);
 dyn_err dyn_stage_judge(dyn_step *s);
 dyn_err dyn_stage_apply(dyn_step *s);
 dyn_err dyn_stage_integrate(dyn_step *s);
+dyn_err dyn_stage_metrics(dyn_step *s);
+/* The rows the warm-start cache reads and keeps. */
+dyn_warm_rows dyn_world_warm_rows(const dyn_world *w);
+
+/* ---- reduced coordinates (world_reduced.c) ----------------------------------------- */
+
+/* The stage function of stage i in a world in reduced coordinates: the
+ * reduced stages where the step differs (prepare, build rows, assemble,
+ * apply, integrate), the world's own elsewhere. */
+dyn_stage_fn dyn_reduced_stage(int i);
+void dyn_reduced_free(struct dyn_reduced *r);
+/* For tests: the tree, a body's tree body (-1: static), and row i of the
+ * last step's G (joint space; ndof numbers into g) or -1. */
+struct dyn_redmax *dyn_reduced_redmax(const dyn_world *w);
+int dyn_reduced_tree_body(const dyn_world *w, int body);
+int dyn_reduced_row(const dyn_world *w, int i, double *g);
+/* The last step's problem in joint space (its global form, world_global.c):
+ * ndof, n rows, its still rows (decoupled: no global form), G^T (ndof x n),
+ * A_r = Mr + armature + h D + h^2 K (ndof x ndof) and u_free; 1, or 0 for
+ * a maximal world or no step with rows. */
+typedef struct dyn_reduced_form {
+  int ndof, n, nstill;
+  const double *Gt, *Ar, *ufree;
+} dyn_reduced_form;
+int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f);
 
 /* ---- storage and workspaces (world_storage.c) --------------------------------------- */
 

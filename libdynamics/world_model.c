@@ -169,6 +169,12 @@ static dyn_err compile_bodies(dyn_world *w, const int *first, const int *cnt, ch
     dyn_shape sh = s && cnt[b] == 1 && at_identity(s) ? s->geom : none;
     char m2[200];
     dyn_body *x = &w->bodies.p[b];
+    const dyn_body_def *d = &m->bodies.p[b];
+    if (w->red && !d->is_static && d->mass == 0.0) {
+      /* a massless frame of the tree (world_reduced.h): posed by the tree */
+      dyn_body_init_static(x, none, d->r, dyn_quat_normalize(d->q));
+      continue;
+    }
     if (dyn_body_compile(&m->bodies.p[b], sh, x, m2, sizeof m2) != DYN_OK) {
       char label[DYN_NAME_MAX + 32];
       dyn_rec_label(label, sizeof label, DYN_REC_BODY, b, m->bodies.p[b].name);
@@ -202,6 +208,18 @@ static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
   int nk = 0;
   for (int j = 0; j < m->nj; j++) {
     const dyn_joint_def *d = &m->joints.p[j];
+    if (w->red) { /* the tree holds the joints (world_reduced.c): no rows */
+      if (d->b >= 0)
+        w->jpairs.p[nk++] = dyn_pair_key(d->a < d->b ? d->a : d->b, d->a < d->b ? d->b : d->a);
+      continue;
+    }
+    if (d->armature > 0.0) {
+      dyn_msgf(msg, cap,
+               "joint %d '%s': armature %g is joint-space inertia, which maximal coordinates do "
+               "not have; use reduced coordinates",
+               j, d->name, d->armature);
+      return DYN_ERR_INPUT;
+    }
     char m2[200];
     if (dyn_joint_compile(d, w->bodies.p, w->nb, &w->joints.p[j], m2, sizeof m2) != DYN_OK) {
       char label[DYN_NAME_MAX + 32];
@@ -214,7 +232,7 @@ static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
     if (d->b >= 0)
       w->jpairs.p[nk++] = dyn_pair_key(d->a < d->b ? d->a : d->b, d->a < d->b ? d->b : d->a);
   }
-  w->nj = m->nj;
+  w->nj = w->red ? 0 : m->nj;
   for (int k = 0; k < m->nex; k++)
     w->jpairs.p[nk++] = dyn_pair_key(m->excl.p[2 * k], m->excl.p[2 * k + 1]);
   if (nk > 1) qsort(w->jpairs.p, (size_t)nk, sizeof *w->jpairs.p, key_less);
@@ -244,11 +262,14 @@ static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
   return e;
 }
 
-dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
-                              size_t cap) {
+/* dyn_world_adopt_model, with red (taken: freed on failure) the world's
+ * reduced coordinates when not NULL. */
+static dyn_err adopt(dyn_model *m, const dyn_world_settings *s, struct dyn_reduced *red,
+                     dyn_world **out, char *msg, size_t cap) {
   dyn_world_settings set;
   dyn_err e = dyn_world_settings_validate(s, msg, cap);
-  if (e == DYN_OK) e = dyn_model_validate(m, msg, cap);
+  if (e == DYN_OK)
+    e = red ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);
   if (e == DYN_OK) {
     set = *s;
     set.gravity = m->opt.gravity;
@@ -257,17 +278,30 @@ dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_wor
   }
   if (e != DYN_OK) {
     dyn_model_free(m);
+    dyn_reduced_free(red);
     return e;
   }
   dyn_world *w = *out;
   dyn_model_free(w->model);
   w->model = m;
+  w->red = red;
   e = compile(w, msg, cap);
   if (e != DYN_OK) {
     dyn_world_free(w);
     *out = NULL;
   }
   return e;
+}
+
+dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
+                              size_t cap) {
+  return adopt(m, s, NULL, out, msg, cap);
+}
+
+dyn_err dyn_world_adopt_model_reduced(dyn_model *m, const dyn_world_settings *s,
+                                      struct dyn_reduced *red, dyn_world **out, char *msg,
+                                      size_t cap) {
+  return adopt(m, s, red, out, msg, cap);
 }
 
 dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s, dyn_world **out,

@@ -62,7 +62,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static dyn_err stage_metrics(dyn_step *s);
 
 /* The pipeline: one named function per stage, run in this order. */
 static const struct {
@@ -73,7 +72,7 @@ static const struct {
   { "build rows", dyn_stage_build_rows }, { "assemble", dyn_stage_assemble },
   { "solve", dyn_stage_solve },           { "judge", dyn_stage_judge },
   { "apply", dyn_stage_apply },           { "integrate", dyn_stage_integrate },
-  { "metrics", stage_metrics },
+  { "metrics", dyn_stage_metrics },
 };
 
 const char *dyn_world_stage_name(int i) {
@@ -225,8 +224,7 @@ dyn_err dyn_stage_build_rows(dyn_step *s) {
 
 /* ---- assemble ------------------------------------------------------------------------ */
 
-/* The rows the warm-start cache reads and keeps. */
-static dyn_warm_rows warm_rows(const dyn_world *w) {
+dyn_warm_rows dyn_world_warm_rows(const dyn_world *w) {
   dyn_warm_rows r = {
     w->col.con.p, w->nc,     w->rows.p + w->njrows, w->rpc, w->set.contact.friction, w->jcnt.p,
     w->nj,        w->njrows, w->set.opt.threads
@@ -248,7 +246,7 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
   if (e != DYN_OK)
     return dyn_world_fail(w, e, "step %ld: assembly: %s", s->k, dyn_system_message(s->sys));
   w->prob.cone_law = w->set.cone_law;
-  dyn_warm_rows r = warm_rows(w);
+  dyn_warm_rows r = dyn_world_warm_rows(w);
   if (w->set.warm_start)
     dyn_warm_fill(&w->warm, &r, w->set.warm_factor, w->x.p);
   else
@@ -275,7 +273,8 @@ static dyn_err solve_rounds(dyn_step *s, const dyn_coarse_in *in, int *rounds) {
   dyn_world *w = s->w;
   int r = w->set.coarse_corrections + 1, levels = 0;
   *rounds = 1;
-  if (r < 2 || s->opt.max_iter < r || !takes_coarse_rounds(w->solver)) return DYN_OK;
+  /* the coarse correction is in the bodies' velocities: none in joint space */
+  if (r < 2 || w->red || s->opt.max_iter < r || !takes_coarse_rounds(w->solver)) return DYN_OK;
   dyn_err e = dyn_coarse_levels(&w->coarse, in, &levels, &w->grows);
   if (e != DYN_OK || !dyn_coarse_deep(levels, s->opt.max_iter)) return e;
   dyn_coarse_interfaces(&w->coarse, in);
@@ -378,7 +377,7 @@ dyn_err dyn_stage_apply(dyn_step *s) {
   w->last.failed = s->verdict.failed;
   w->last.applied = s->verdict.applied;
   if (!w->set.warm_start) return DYN_OK;
-  dyn_warm_rows r = warm_rows(w);
+  dyn_warm_rows r = dyn_world_warm_rows(w);
   if (dyn_warm_keep(&w->warm, &r, w->x.p, &w->grows) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM,
                           "out of memory for the warm-start data of %d "
@@ -416,7 +415,7 @@ dyn_err dyn_stage_integrate(dyn_step *s) {
 
 /* ---- metrics ------------------------------------------------------------------------- */
 
-static dyn_err stage_metrics(dyn_step *s) {
+dyn_err dyn_stage_metrics(dyn_step *s) {
   dyn_world *w = s->w;
   dyn_world_metrics *m = s->m;
   if (!m) return DYN_OK;
@@ -473,9 +472,14 @@ dyn_err dyn_step_begin(dyn_world *w, dyn_step *s, dyn_world_metrics *m) {
   return dyn_world_reserve_bodies(w, (size_t)w->nb);
 }
 
+/* The reduced representation's stage i (world_reduced.c), or NULL. */
+static dyn_stage_fn w_reduced_stage(const dyn_world *w, int i) {
+  return w->red ? dyn_reduced_stage(i) : NULL;
+}
+
 dyn_err dyn_step_stage(dyn_step *s, int i) {
   double t = now_s();
-  dyn_err e = pipeline[i].run(s);
+  dyn_err e = w_reduced_stage(s->w, i) ? w_reduced_stage(s->w, i)(s) : pipeline[i].run(s);
   if (e != DYN_OK) return step_fail(s->w, e);
   if (i != DYN_STAGE_SOLVE) s->time[i] = now_s() - t;
   return DYN_OK;

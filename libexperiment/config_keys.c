@@ -325,6 +325,12 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
     if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)
       return exp_cfg_error(ps, "scene approximate", "expected yes or no, got '%s'", v);
     src->approximate = strcmp(v, "yes") == 0;
+  } else if (IS("coordinates")) {
+    if (!src->model)
+      return exp_cfg_error(ps, "scene", "coordinates= is for model files (scene model=FILE)");
+    if (strcmp(v, "reduced") != 0 && strcmp(v, "maximal") != 0)
+      return exp_cfg_error(ps, "scene coordinates", "expected reduced or maximal, got '%s'", v);
+    src->reduced = strcmp(v, "reduced") == 0;
   } else if (is_world_key(kv, kl)) {
     rc = scene_setting(ps, src, kv, kl, kind);
   } else {

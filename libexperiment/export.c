@@ -154,7 +154,7 @@ static int write_global(const exp_export *e, const dyn_world *w, io_instance *in
 
 /* The JSON line of a written step. */
 static void put_step_line(FILE *f, const char *path, const char *xpath, const char *gpath,
-                          const dyn_run_step *st, int n, const char *kind) {
+                          const dyn_run_step *st, int n, const char *kind, int reduced) {
   fputs("{\"file\":", f);
   exp_json_string(f, path);
   fprintf(f, ",\"step\":%ld,\"n\":%d,\"kind\":", st->k, n);
@@ -165,6 +165,7 @@ static void put_step_line(FILE *f, const char *path, const char *xpath, const ch
   exp_json_string(f, st->applied);
   fputs(",\"solution\":", f);
   exp_json_string(f, xpath);
+  fputs(reduced ? ",\"coordinates\":\"reduced\"" : ",\"coordinates\":\"maximal\"", f);
   if (gpath) {
     fputs(",\"global\":", f);
     exp_json_string(f, gpath);
@@ -300,14 +301,19 @@ int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step 
   condensed c;
   const slv_problem *p;
   const double *x;
-  char name[128];
+  char name[sizeof((io_instance *)0)->name];
   if (!step_problem(e, st, p0, x0, &c, &p, &x, name, sizeof name)) return 0;
+  int reduced = dyn_world_is_reduced(w);
+  if (reduced) { /* the rows are in joint space (docs/models.md, "Exports") */
+    size_t l = strlen(name);
+    snprintf(name + l, sizeof name - l, "%s", ": reduced coordinates (joint-space rows)");
+  }
   int ok = write_problem(e, w, p, st, x0, path, e->global ? gpath : NULL, kind, sizeof kind, name);
   if (ok && io_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {
     say_write_error(e->log, xpath, err);
     ok = 0;
   }
-  if (ok) put_step_line(json, path, xpath, e->global ? gpath : NULL, st, p->n, kind);
+  if (ok) put_step_line(json, path, xpath, e->global ? gpath : NULL, st, p->n, kind, reduced);
   condensed_free(&c);
   return ok;
 }

@@ -27,6 +27,7 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
   mdl_read_info info;
   mdl_read_options o = mdl_read_options_default();
   o.approximate = src->approximate;
+  o.reduced = src->reduced;
   mdl_err e = mdl_read_model(src->model, &o, m, &info, msg, len);
   if (e != MDL_OK) return e == MDL_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT;
   if (timestep) *timestep = info.timestep;
@@ -67,7 +68,8 @@ dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *se
     s.contact.mu = dyn_model_materials(m)[0].mu;
     s.contact.restitution = dyn_model_materials(m)[0].restitution;
   }
-  e = dyn_world_new_from_model(m, &s, w, msg, len);
+  e = src->reduced ? dyn_world_new_reduced(m, &s, w, msg, len)
+                   : dyn_world_new_from_model(m, &s, w, msg, len);
   dyn_model_free(m);
   return e;
 }

@@ -463,7 +463,9 @@ void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *fr
   join_words((char(*)[EXP_PARAM_MAX])src->params, src->nparams, params, sizeof params);
   if (src->model) { /* a model line's params: its file, as read */
     const char *base = strrchr(src->model, '/') ? strrchr(src->model, '/') + 1 : src->model;
-    snprintf(params, sizeof params, "model=%s%s", base, src->approximate ? " approximate=yes" : "");
+    snprintf(params, sizeof params, "model=%s%s%s", base,
+             src->approximate ? " approximate=yes" : "",
+             src->reduced ? " coordinates=reduced" : "");
   }
   join_words((char(*)[EXP_PARAM_MAX])src->settings, src->nsettings, settings, sizeof settings);
   memset(l, 0, sizeof *l);

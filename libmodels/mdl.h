@@ -92,7 +92,8 @@ typedef struct mdl_read_info {
   int actuators;      /* MuJoCo's actuators, listed in notes and left at zero
                          control (lcplab drives none of them) */
   int chain_bodies;   /* intermediate bodies added for bodies with several
-                         joints (only with approximate) */
+                         joints (with approximate: of chain_mass; reduced:
+                         massless frames) */
   char notes[2048];   /* what was left out or approximated, "; " between
                          items ("" for none): nothing is dropped unsaid */
 } mdl_read_info;
@@ -107,6 +108,13 @@ typedef struct mdl_read_options {
                         body of a joint chain, as a fraction of the body's
                         mass (> 0, default 0.1: docs/models.md,
                         "Third-party models: the representation") */
+  int reduced;       /* 1: read for reduced coordinates (docs/models.md, "Third-
+                        party models: the representation"; dyn_world_new_reduced):
+                        several joints on one body are a chain of massless
+                        frames (bodies of mass 0, exact in joint space: no
+                        chain_mass), armature is mapped (dyn_joint_def's),
+                        equality constraints (loops) are refused; 0: maximal
+                        coordinates */
   size_t max_memory; /* the memory cap, bytes: a file whose compiled model
                         would need more (MuJoCo's model and data, lcplab's
                         records for its bodies, geoms, joints and mesh
@@ -119,7 +127,7 @@ typedef struct mdl_read_options {
  * (IO_DEFAULT_MAX_MEMORY). */
 #define MDL_DEFAULT_MAX_MEMORY ((size_t)(SIZE_MAX / 2 > 0x7fffffffu ? 0x100000000ull : SIZE_MAX))
 
-/* approximate 0, chain_mass 0.1, max_memory MDL_DEFAULT_MAX_MEMORY. */
+/* approximate 0, chain_mass 0.1, reduced 0, max_memory MDL_DEFAULT_MAX_MEMORY. */
 MDL_API mdl_read_options mdl_read_options_default(void);
 
 /* Reads the MJCF file at path into a new model (*out, the caller's to free

@@ -207,9 +207,14 @@ static mdl_err refuse_joint(mdl_map *p, int j) {
                    "%s: stiffness, damping and frictionloss of a %s joint are not mapped (of "
                    "hinges and slides they are)",
                    lab, t == mjJNT_BALL ? "ball" : "free");
-  if (e == MDL_OK && mj->dof_armature[dof] != 0.0)
+  if (e == MDL_OK && mj->dof_armature[dof] != 0.0 && !(p->opt_read.reduced && t != mjJNT_FREE))
     e = mdl_approx(p, "drop it",
-                   "%s: armature (a joint-space inertia) has no place in maximal coordinates", lab);
+                   p->opt_read.reduced
+                       ? "%s: a free joint's armature is not mapped (a hinge's, slide's or ball's "
+                         "is)"
+                       : "%s: armature (a joint-space inertia) has no place in maximal "
+                         "coordinates (rerun with --coordinates reduced to map it)",
+                   lab);
   if (e == MDL_OK && mj->jnt_margin[j] != 0.0)
     e = mdl_approx(p, "ignore it", "%s: a limit's margin is not mapped", lab);
   if (e == MDL_OK && t == mjJNT_BALL && mj->jnt_limited[j])
@@ -295,6 +300,11 @@ mdl_err mdl_map_features(mdl_map *p) {
   }
   for (int q = 0; q < mj->neq; q++) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_EQUALITY, q);
+    if (p->opt_read.reduced)
+      return mdl_refuse(p,
+                        "%s: equality constraints close loops, which reduced coordinates do not "
+                        "represent; rerun with --coordinates maximal",
+                        lab);
     if (mj->eq_type[q] != mjEQ_CONNECT && mj->eq_type[q] != mjEQ_WELD)
       return mdl_refuse(p,
                         "%s: joint, tendon and distance equalities are not simulated "
@@ -363,7 +373,9 @@ static mdl_err assemble(mdl_map *p, dyn_model **out) {
       e = mdl_refuse(p, "exclude %d: %s", k, m2);
   if (e == MDL_OK && dyn_model_set_options(m, &p->opt, m2, sizeof m2) != DYN_OK)
     e = mdl_refuse(p, "option: %s", m2);
-  if (e == MDL_OK && dyn_model_validate(m, m2, sizeof m2) != DYN_OK) e = mdl_refuse(p, "%s", m2);
+  if (e == MDL_OK && (p->opt_read.reduced ? dyn_model_validate_reduced(m, m2, sizeof m2)
+                                          : dyn_model_validate(m, m2, sizeof m2)) != DYN_OK)
+    e = mdl_refuse(p, "%s", m2);
   if (e != MDL_OK) {
     dyn_model_free(m);
     return e;
@@ -508,9 +520,11 @@ mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model
   }
   mdl_read_options o = opts ? *opts : mdl_read_options_default();
   if (o.max_memory == 0) o.max_memory = MDL_DEFAULT_MAX_MEMORY;
-  if (!(o.chain_mass > 0.0 && o.chain_mass <= 1.0) || (o.approximate != 0 && o.approximate != 1)) {
-    mdl_msg(msg, msgcap, "mdl_read_model: approximate=%d must be 0 or 1, chain_mass=%g in (0, 1]",
-            o.approximate, o.chain_mass);
+  if (!(o.chain_mass > 0.0 && o.chain_mass <= 1.0) || (o.approximate != 0 && o.approximate != 1) ||
+      (o.reduced != 0 && o.reduced != 1)) {
+    mdl_msg(msg, msgcap,
+            "mdl_read_model: approximate=%d and reduced=%d must be 0 or 1, chain_mass=%g in (0, 1]",
+            o.approximate, o.reduced, o.chain_mass);
     return MDL_ERR_INPUT;
   }
   mdl_guard g;

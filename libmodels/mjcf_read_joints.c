@@ -21,7 +21,10 @@
  *                   approximate: a chain, one lcplab joint per MuJoCo joint,
  *                   through intermediate bodies of a small mass (chain_mass
  *                   times the body's, at the joint's anchor); without it,
- *                   refused.
+ *                   refused.  Read for reduced coordinates (reduced), every
+ *                   body with several joints is such a chain through
+ *                   massless frames (mass 0: exact in joint space), and a
+ *                   joint's armature is its dyn_joint_def's.
  * A hinge's or slide's range, stiffness (with springref), damping and
  * frictionloss are its limit, spring and a motor of target speed 0 and
  * force frictionloss (joint friction), all relative to qpos0 (ref): lcplab's
@@ -107,13 +110,15 @@ static mdl_err approx_layout(mdl_map *p, int b) {
  * chain_mass m_b, inertia chain_mass times b's mean principal moment. */
 static int chain_body(mdl_map *p, int b, dyn_v3 at) {
   const mjModel *mj = p->mj;
-  double f = p->opt_read.chain_mass, *I = mj->body_inertia + 3 * b;
+  double f = p->opt_read.reduced ? 0.0 : p->opt_read.chain_mass, *I = mj->body_inertia + 3 * b;
   double mean = (I[0] + I[1] + I[2]) / 3.0;
   int i = p->nb++;
   dyn_body_def *x = &p->body[i];
   *x = dyn_body_def_default();
   x->mass = f * mj->body_mass[b];
-  x->I_b = dyn_m3_scale(dyn_m3_identity(), f * (mean > 0.0 ? mean : 1e-6 * mj->body_mass[b]));
+  x->I_b = f > 0.0
+               ? dyn_m3_scale(dyn_m3_identity(), f * (mean > 0.0 ? mean : 1e-6 * mj->body_mass[b]))
+               : dyn_m3_zero(); /* reduced: a massless frame */
   x->r = at;
   x->q = mdl_quat(p->d->xquat + 4 * b);
   p->body_elem[i] = b;
@@ -142,6 +147,7 @@ static void chain_joint(mdl_map *p, int b, int j, int pa, int pb) {
   }
   if (t != mjJNT_BALL) x->axis1 = axis;
   set_limit(x, mj, j);
+  if (p->opt_read.reduced) x->armature = mj->dof_armature[mj->jnt_dofadr[j]];
   set_name(x, mdl_mj_name(mj, mjOBJ_JOINT, j));
 }
 
@@ -155,7 +161,7 @@ static mdl_err map_chain(mdl_map *p, int b) {
       mdl_mj_label(lab, sizeof lab, mj, mjOBJ_BODY, b);
       return mdl_refuse(p, "%s: a free joint with other joints is not mapped", lab);
     }
-  mdl_err e = approx_layout(p, b);
+  mdl_err e = p->opt_read.reduced ? MDL_OK : approx_layout(p, b); /* reduced: exact */
   if (e != MDL_OK) return e;
   int prev = parent == 0 ? -1 : p->lc_body[parent];
   for (int k = 0; k < n; k++) {
@@ -235,7 +241,7 @@ static mdl_err map_body_joints(mdl_map *p, int b) {
     map_single(p, b, j0);
     return MDL_OK;
   }
-  if (n == 2 && map_two_hinges(p, b, j0) == 0) return MDL_OK;
+  if (n == 2 && !p->opt_read.reduced && map_two_hinges(p, b, j0) == 0) return MDL_OK;
   return map_chain(p, b);
 }
 

@@ -55,6 +55,7 @@ static PyObject *wrap(dyn_model *m) {
     return NULL;
   }
   o->m = m;
+  o->reduced = 0;
   return (PyObject *)o;
 }
 
@@ -93,20 +94,23 @@ PyObject *lx_scene_model(PyObject *self, PyObject *args) {
   return wrap(m);
 }
 
-/* load_model(path, approximate, max_memory) -> (Model, timestep, warnings,
- * notes); max_memory 0: libmodels' default cap */
+/* load_model(path, approximate, max_memory, reduced) -> (Model, timestep,
+ * warnings, notes); max_memory 0: libmodels' default cap; reduced: read for
+ * reduced coordinates, and the Model's worlds are in them */
 PyObject *lx_load_model(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *pathobj;
-  int approximate = 0;
+  int approximate = 0, reduced = 0;
   unsigned long long max_memory = 0;
-  if (!PyArg_ParseTuple(args, "O&|pK", PyUnicode_FSConverter, &pathobj, &approximate, &max_memory))
+  if (!PyArg_ParseTuple(args, "O&|pKp", PyUnicode_FSConverter, &pathobj, &approximate, &max_memory,
+                        &reduced))
     return NULL;
   char msg[2048] = "";
   dyn_model *m = NULL;
   mdl_read_info info;
   mdl_read_options ro = mdl_read_options_default();
   ro.approximate = approximate;
+  ro.reduced = reduced;
   if (max_memory > 0) ro.max_memory = max_memory > SIZE_MAX ? SIZE_MAX : (size_t)max_memory;
   mdl_err e;
   Py_BEGIN_ALLOW_THREADS e =
@@ -116,6 +120,7 @@ PyObject *lx_load_model(PyObject *self, PyObject *args) {
   if (e != MDL_OK) return refused(code_of(e), msg);
   PyObject *o = wrap(m);
   if (!o) return NULL;
+  ((lx_model *)o)->reduced = reduced;
   return Py_BuildValue("(Ndss)", o, info.timestep, info.warnings, info.notes);
 }
 
@@ -159,7 +164,9 @@ static PyObject *model_copy(lx_model *self, PyObject *noargs) {
   (void)noargs;
   dyn_model *c = NULL;
   if (dyn_model_copy(self->m, &c) != DYN_OK) return PyErr_NoMemory();
-  return wrap(c);
+  PyObject *o = wrap(c);
+  if (o) ((lx_model *)o)->reduced = self->reduced;
+  return o;
 }
 
 int lx_model_world(PyObject *obj, const dyn_world_settings *base, dyn_world **w, char *msg,
@@ -173,7 +180,8 @@ int lx_model_world(PyObject *obj, const dyn_world_settings *base, dyn_world **w,
     s.contact.mu = dyn_model_materials(m)[0].mu;
     s.contact.restitution = dyn_model_materials(m)[0].restitution;
   }
-  dyn_err e = dyn_world_new_from_model(m, &s, w, msg, cap);
+  dyn_err e = ((lx_model *)obj)->reduced ? dyn_world_new_reduced(m, &s, w, msg, cap)
+                                         : dyn_world_new_from_model(m, &s, w, msg, cap);
   return e == DYN_OK ? 0 : e;
 }
 

@@ -701,7 +701,7 @@ def scene_model(name, **params):
         _raise(e)
 
 
-def load_model(path, approximate=False, max_memory=None):
+def load_model(path, approximate=False, max_memory=None, coordinates="maximal"):
     """A model from an MJCF or URDF file, compiled by MuJoCo's own compiler
     and mapped onto lcplab's scene model (docs/models.md).
 
@@ -717,6 +717,13 @@ def load_model(path, approximate=False, max_memory=None):
         The memory cap in bytes: a file whose bodies, geoms, joints and
         meshes (with MuJoCo's own model and data) would need more is
         refused, its counts named; None: the toolkit's default (4 GiB).
+    coordinates : {"maximal", "reduced"}
+        The representation of the worlds built on the model (docs/models.md,
+        "Third-party models: the representation"): "maximal" (the default:
+        every body its six velocities, joints as rows) or "reduced" (the
+        joint coordinates of the tree, contacts mapped to joint space;
+        several joints on one body exact through massless frames, armature
+        mapped; equality constraints refused).
 
     Returns
     -------
@@ -738,11 +745,14 @@ def load_model(path, approximate=False, max_memory=None):
     if max_memory is not None and (isinstance(max_memory, bool) or
                                    not isinstance(max_memory, int) or max_memory <= 0):
         raise ValueError("max_memory must be a whole number of bytes > 0, got %r" % (max_memory,))
+    if coordinates not in ("maximal", "reduced"):
+        raise ValueError("coordinates must be 'maximal' or 'reduced', got %r" % (coordinates,))
     if not os.path.exists(path):
         raise MissingFileError(path)
     try:
         c, timestep, warnings, notes = _lcplab.load_model(path, bool(approximate),
-                                                          min(max_memory or 0, 2**64 - 1))
+                                                          min(max_memory or 0, 2**64 - 1),
+                                                          coordinates == "reduced")
     except ValueError as e:
         _raise(e)
     name = os.path.splitext(os.path.basename(path))[0]

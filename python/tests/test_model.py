@@ -113,3 +113,27 @@ def test_approximate_and_memory_cap(tmp_path):
         h = lcplab.load_model(humanoid, approximate=True)
         # 16 MuJoCo bodies less the world, 9 chain bodies, the floor's body
         assert h.counts()["bodies"] == 26 and "armature" in h.notes
+
+
+def test_reduced_coordinates(tmp_path):
+    # docs/models.md, "Third-party models: the representation": a model read
+    # for reduced coordinates builds worlds in them (joint error 0 by
+    # construction), refuses loops (equality constraints) and bad choices
+    loop = tmp_path / "loop.xml"
+    loop.write_text('<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" '
+                    'type="hinge" axis="0 1 0"/><geom name="g" type="sphere" size="0.1"/>'
+                    '</body></worldbody><equality><connect name="pin" body1="a" '
+                    'anchor="0.1 0 0"/></equality></mujoco>\n')
+    with pytest.raises(lcplab.SceneError, match="equality 'pin'.*--coordinates maximal"):
+        lcplab.load_model(loop, coordinates="reduced")
+    with pytest.raises(ValueError, match="coordinates"):
+        lcplab.load_model(loop, coordinates="joint")
+    humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml"
+    if not os.path.exists(humanoid):
+        return
+    h = lcplab.load_model(humanoid, coordinates="reduced")  # no approximate: armature is mapped
+    assert "armature" not in h.notes
+    r = lcplab.World(h, solver="pgs").run(100, trace=False)
+    assert np.all(r.metrics["joint_error"] == 0.0)
+    assert r.metrics["energy"][-1] < r.metrics["energy"][0]
+    assert r.metrics["contacts"][-1] > 0

@@ -1,0 +1,508 @@
+/*
+ * world_reduced.c -- a world in reduced coordinates (docs/redmax.md,
+ * "Contacts"; docs/models.md, "Third-party models: the representation"):
+ * the state is the joint coordinates q and velocities u of the model's
+ * tree (dyn_redmax, redmax_model.c's dyn_rm_tree_of_model), the bodies'
+ * poses and velocities are exported after every step, so that collision,
+ * the contact rows, the metrics, the output and the failure policy are the
+ * world's own.  The step differs in five stages:
+ *
+ *   prepare     the state saved (the bodies, for a failed step)
+ *   build rows  one row per joint limit or motor in joint space (joint.c's
+ *               dyn_joint_coord_rows: the rhs, bounds and cfm of the
+ *               world's own limit and motor rows), first, where the world
+ *               puts its joint rows (the step's joint_rows), then the
+ *               world's contact rows on the bodies
+ *   assemble    u_free = u + A_r^-1 h (f_r - D u - h K u) (dyn_redmax_free_velocity,
+ *               A_r = Mr + armature + h D + h^2 K); each row mapped to joint
+ *               space, G_i = sum over its sides of (R^T J_ang, R^T J_lin) Phi_b
+ *               (Phi_b: body b's rows of the tree's Jacobian, body-frame
+ *               twists (omega, v), so the world-frame row is rotated into
+ *               the body frame), or +-e_k for a coordinate row;
+ *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
+ *               dense (every solver takes it), bounds, findex and cones from
+ *               assemble.c (dyn_assemble_bounds); a still row, one that moves
+ *               no dof (G_i A_r^-1 G_i^T ~ 0: a hinge chain has no velocity
+ *               across its plane), decoupled with a unit-scale diagonal
+ *               (decouple_still_rows)
+ *   apply       u+ = u_free + A_r^-1 G^T x
+ *   integrate   q+ from u+ (dyn_redmax_advance: hinge and slide additive,
+ *               balls by the exponential map), the bodies' poses and
+ *               velocities exported
+ * Collide, solve, judge and metrics are the world's.  The joint error is 0
+ * (the joints hold by construction); the settings' integrator, orientation
+ * update and gyroscopic choice do not apply (the tree's step is
+ * semi-implicit Euler with the Coriolis terms of f_r); the coarse
+ * correction and the energy rule of the failure policy are in the bodies'
+ * velocities and are skipped; the friction pyramid is refused.
+ */
+#include "dyn_assemble_internal.h"
+#include "world_internal.h"
+#include "world_reduced.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A joint coordinate with a limit or a motor. */
+typedef struct rcoord {
+  int dof;     /* its velocity in u */
+  int qoff;    /* its position in q */
+  double sign; /* the model's coordinate = sign x the tree's */
+  dyn_joint_limit limit;
+  dyn_joint_motor motor;
+} rcoord;
+
+struct dyn_reduced {
+  dyn_redmax *rm;
+  dyn_rm_tree tree;
+  int ndof, nq, ncoord;
+  rcoord *coord;
+  int nlim;             /* the limit and motor rows of this step (rows 0 ..) */
+  int nstill;           /* its still rows (decouple_still_rows) */
+  dyn_buf_int crow;     /* per coordinate row: its coordinate */
+  dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T */
+  double *ufree, *unew, *q, *u;
+  dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
+  dyn_quat *qw;
+};
+
+void dyn_reduced_free(struct dyn_reduced *r) {
+  if (!r) return;
+  dyn_redmax_free(r->rm);
+  dyn_rm_tree_free(&r->tree);
+  free(r->coord);
+  dyn_buf_free(&r->crow);
+  dyn_buf_free(&r->Gt);
+  dyn_buf_free(&r->Y);
+  free(r->ufree), free(r->unew), free(r->q), free(r->u);
+  free(r->fx), free(r->tx), free(r->r), free(r->v), free(r->w), free(r->qw);
+  free(r);
+}
+
+/* ---- construction ------------------------------------------------------------------ */
+
+/* The coordinates with a limit or a motor. */
+static int collect_coords(struct dyn_reduced *red, const dyn_model *m) {
+  red->coord = calloc((size_t)m->nj + 1, sizeof *red->coord);
+  if (!red->coord) return -1;
+  for (int j = 0; j < m->nj; j++) {
+    const dyn_joint_def *d = &m->joints.p[j];
+    int t = red->tree.jbody[j], uo, qo;
+    if (t < 0 || !(d->limit.enabled || d->motor.enabled)) continue;
+    dyn_redmax_offsets(red->rm, t, &qo, &uo);
+    rcoord *c = &red->coord[red->ncoord++];
+    c->dof = uo;
+    c->qoff = qo;
+    c->sign = (double)red->tree.jsign[j];
+    c->limit = d->limit;
+    c->motor = d->motor;
+  }
+  return 0;
+}
+
+/* The free roots' initial velocities: the slides' u the body's v, the
+ * ball's u its w (the joint frame is the world's at q = 0). */
+static void root_velocities(struct dyn_reduced *red, const dyn_model *m) {
+  for (int i = 0; i < m->nb; i++) {
+    int k = red->tree.tree_of[i];
+    if (k < 0 || !red->tree.root[k]) continue;
+    const dyn_body_def *b = &m->bodies.p[i];
+    int f = red->tree.defs[k].parent, uo; /* the z slide; y and x are its parents */
+    double vv[3] = { b->v.z, b->v.y, b->v.x };
+    for (int s = 0; s < 3; s++, f = red->tree.defs[f].parent) {
+      dyn_redmax_offsets(red->rm, f, NULL, &uo);
+      red->u[uo] = vv[s];
+    }
+    dyn_redmax_offsets(red->rm, k, NULL, &uo);
+    red->u[uo] = b->w.x, red->u[uo + 1] = b->w.y, red->u[uo + 2] = b->w.z;
+  }
+}
+
+static int reduced_alloc(struct dyn_reduced *red) {
+  int nt = red->tree.nt;
+  size_t nd = (size_t)red->ndof + 1, nq = (size_t)red->nq + 1;
+  red->ufree = calloc(nd, sizeof(double));
+  red->unew = calloc(nd, sizeof(double));
+  red->u = calloc(nd, sizeof(double));
+  red->q = calloc(nq, sizeof(double));
+  red->fx = calloc((size_t)nt, sizeof(dyn_v3));
+  red->tx = calloc((size_t)nt, sizeof(dyn_v3));
+  red->r = calloc((size_t)nt, sizeof(dyn_v3));
+  red->v = calloc((size_t)nt, sizeof(dyn_v3));
+  red->w = calloc((size_t)nt, sizeof(dyn_v3));
+  red->qw = calloc((size_t)nt, sizeof(dyn_quat));
+  return red->ufree && red->unew && red->u && red->q && red->fx && red->tx && red->r && red->v &&
+                 red->w && red->qw
+             ? 0
+             : -1;
+}
+
+/* The bodies a frame chain separates never touch either: each body with
+ * frames between it and its nearest massive ancestor gets that pair
+ * excluded in the world's model (c, a copy). */
+static dyn_err exclude_across_frames(const struct dyn_reduced *red, dyn_model *c, char *msg,
+                                     size_t cap) {
+  int nd = 0, *model_of = calloc((size_t)red->tree.nt + 1, sizeof(int));
+  if (!model_of) return DYN_ERR_NOMEM;
+  for (int k = 0; k < red->tree.nt; k++) model_of[k] = -1;
+  for (int i = 0; i < c->nb; i++)
+    if (red->tree.tree_of[i] >= 0) model_of[red->tree.tree_of[i]] = i, nd++;
+  dyn_err e = DYN_OK;
+  for (int k = 0; k < red->tree.nt && e == DYN_OK; k++) {
+    if (model_of[k] < 0 || red->tree.defs[k].mass == 0.0) continue;
+    int p = red->tree.defs[k].parent, hops = 0;
+    while (p >= 0 && (model_of[p] < 0 || red->tree.defs[p].mass == 0.0))
+      p = red->tree.defs[p].parent, hops++;
+    if (p >= 0 && hops > 0) e = dyn_model_exclude(c, model_of[k], model_of[p], msg, cap);
+  }
+  free(model_of);
+  return e;
+}
+
+/* The reduced state of model m (its tree validated), or a refusal. */
+static dyn_err reduced_new(const dyn_model *m, const dyn_world_settings *s,
+                           struct dyn_reduced **out, char *msg, size_t cap) {
+  *out = NULL;
+  if (s->contact.friction == DYN_FRICTION_PYRAMID) {
+    dyn_msgf(msg, cap,
+             "reduced coordinates: the friction pyramid's auxiliary rows have no joint-space "
+             "form here; use box or cone friction, or maximal coordinates");
+    return DYN_ERR_INPUT;
+  }
+  struct dyn_reduced *red = calloc(1, sizeof *red);
+  if (!red) return DYN_ERR_NOMEM;
+  dyn_err e = dyn_rm_tree_of_model(m, &red->tree, msg, cap);
+  if (e == DYN_OK) e = dyn_redmax_new(red->tree.defs, red->tree.nt, &red->rm, msg, cap);
+  if (e == DYN_OK) {
+    red->ndof = dyn_redmax_ndof(red->rm);
+    red->nq = dyn_redmax_nq(red->rm);
+    if (reduced_alloc(red) != 0 || collect_coords(red, m) != 0) e = DYN_ERR_NOMEM;
+  }
+  if (e == DYN_OK) {
+    dyn_redmax_get_state(red->rm, red->q, red->u);
+    root_velocities(red, m);
+    e = dyn_redmax_set_state(red->rm, NULL, red->u, msg, cap);
+  }
+  if (e == DYN_ERR_NOMEM) dyn_msgf(msg, cap, "reduced coordinates: out of memory");
+  if (e != DYN_OK) {
+    dyn_reduced_free(red);
+    return e;
+  }
+  *out = red;
+  return DYN_OK;
+}
+
+/* The bodies' poses and velocities from the tree's state. */
+static void export_bodies(dyn_world *w) {
+  struct dyn_reduced *red = w->red;
+  dyn_redmax_kinematics(red->rm);
+  dyn_redmax_poses(red->rm, red->r, red->qw, red->v, red->w);
+  for (int i = 0; i < w->nb; i++) {
+    int k = red->tree.tree_of[i];
+    if (k < 0) continue;
+    double st[DYN_BODY_STATE] = { red->r[k].x,  red->r[k].y,  red->r[k].z,  red->qw[k].w,
+                                  red->qw[k].x, red->qw[k].y, red->qw[k].z, red->v[k].x,
+                                  red->v[k].y,  red->v[k].z,  red->w[k].x,  red->w[k].y,
+                                  red->w[k].z };
+    dyn_body_set_state(&w->bodies.p[i], st);
+  }
+}
+
+dyn_err dyn_world_new_reduced(const dyn_model *m, const dyn_world_settings *s, dyn_world **out,
+                              char *msg, size_t cap) {
+  if (!out || !m || !s) {
+    dyn_msgf(msg, cap, "dyn_world_new_reduced: a NULL argument");
+    return DYN_ERR_INPUT;
+  }
+  *out = NULL;
+  struct dyn_reduced *red = NULL;
+  dyn_err e = reduced_new(m, s, &red, msg, cap);
+  if (e != DYN_OK) return e;
+  dyn_model *c = NULL;
+  if (dyn_model_copy(m, &c) != DYN_OK) {
+    dyn_reduced_free(red);
+    dyn_msgf(msg, cap, "dyn_world_new_reduced: out of memory for the model's copy");
+    return DYN_ERR_NOMEM;
+  }
+  if ((e = exclude_across_frames(red, c, msg, cap)) != DYN_OK) {
+    dyn_reduced_free(red);
+    dyn_model_free(c);
+    return e;
+  }
+  e = dyn_world_adopt_model_reduced(c, s, red, out, msg, cap);
+  if (e == DYN_OK) export_bodies(*out);
+  return e;
+}
+
+int dyn_world_is_reduced(const dyn_world *w) { return w && w->red ? 1 : 0; }
+
+/* ---- the stages -------------------------------------------------------------------- */
+
+static dyn_err reduced_prepare(dyn_step *s) {
+  dyn_world *w = s->w;
+  for (int i = 0; i < w->nb; i++)
+    dyn_body_get_state(&w->bodies.p[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
+  w->have_prob = 0;
+  w->have_solve = 0;
+  dyn_redmax_get_state(w->red->rm, w->red->q, w->red->u);
+  return DYN_OK;
+}
+
+/* Coordinate row i (global index row) of coordinate c, before its rhs and
+ * bounds: no bodies, a plain row. */
+static void coord_row_init(dyn_rows *r, int row) {
+  memset(r, 0, sizeof *r);
+  r->body[0] = r->body[1] = -1;
+  r->lo = -INFINITY;
+  r->hi = INFINITY;
+  r->findex = -1;
+  r->kind = DYN_ROW_PLAIN;
+  r->base = row;
+}
+
+/* The limit and motor rows of this step into rows[0 .. nlim - 1] (room
+ * reserved), each noting its coordinate in crow. */
+static int fill_coord_rows(dyn_world *w, double h) {
+  struct dyn_reduced *red = w->red;
+  int m = 0;
+  for (int k = 0; k < red->ncoord; k++) {
+    const rcoord *c = &red->coord[k];
+    dyn_rows R[2];
+    coord_row_init(&R[0], m);
+    coord_row_init(&R[1], m + 1);
+    int nr = dyn_joint_coord_rows(&c->limit, &c->motor, c->sign * red->q[c->qoff],
+                                  c->sign * red->u[c->dof], h, R);
+    for (int i = 0; i < nr; i++, m++) {
+      w->rows.p[m] = R[i];
+      red->crow.p[m] = k;
+    }
+  }
+  return m;
+}
+
+/* The contact rows (the world's stage; nj = 0, so no joint rows), then the
+ * limit and motor rows put first, as the world's joint rows are: the
+ * contact rows move up by their number (their base with them), which the
+ * step's joint_rows reports (export --condense-joints condenses them). */
+static dyn_err reduced_build_rows(dyn_step *s) {
+  dyn_world *w = s->w;
+  struct dyn_reduced *red = w->red;
+  dyn_err e = dyn_stage_build_rows(s);
+  if (e != DYN_OK) return e;
+  int extra = 0, ncr = w->nrows;
+  for (int k = 0; k < red->ncoord; k++) {
+    const rcoord *c = &red->coord[k];
+    extra += dyn_joint_coord_rows(&c->limit, &c->motor, c->sign * red->q[c->qoff],
+                                  c->sign * red->u[c->dof], s->h, NULL);
+  }
+  red->nlim = extra;
+  if (extra == 0) return DYN_OK;
+  size_t n = (size_t)ncr + (size_t)extra;
+  if (dyn_world_reserve_rows(w, n) != DYN_OK || dyn_buf_reserve(&red->crow, n, &w->grows) != 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %zu rows", s->k, n);
+  memmove(w->rows.p + extra, w->rows.p, (size_t)ncr * sizeof *w->rows.p);
+  for (int i = extra; i < extra + ncr; i++) w->rows.p[i].base += extra;
+  fill_coord_rows(w, s->h);
+  w->njrows = extra;
+  w->nrows = ncr + extra;
+  return DYN_OK;
+}
+
+/* Row i of G into column i of Gt (ndof x nrows): a contact row's sides
+ * through the tree's Jacobian (the header), a coordinate row +-e_k. */
+static void joint_space_row(const dyn_world *w, const double *Phi, int i, double *g) {
+  const struct dyn_reduced *red = w->red;
+  const int nd = red->ndof, n6 = 6 * red->tree.nt;
+  memset(g, 0, (size_t)nd * sizeof *g);
+  if (i < red->nlim) {
+    const rcoord *c = &red->coord[red->crow.p[i]];
+    g[c->dof] = c->sign;
+    return;
+  }
+  const dyn_rows *r = &w->rows.p[i];
+  for (int k = 0; k < 2; k++) {
+    int b = r->body[k], t = b >= 0 ? red->tree.tree_of[b] : -1;
+    if (t < 0 || w->bodies.p[b].is_static) continue;
+    dyn_quat q = w->bodies.p[b].q;
+    dyn_v3 l = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][0], r->J[k][1], r->J[k][2]));
+    dyn_v3 a = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][3], r->J[k][4], r->J[k][5]));
+    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z }; /* (omega, v), body frame */
+    for (int c = 0; c < nd; c++) {
+      const double *ph = Phi + (size_t)c * n6 + 6 * t;
+      g[c] += jb[0] * ph[0] + jb[1] * ph[1] + jb[2] * ph[2] + jb[3] * ph[3] + jb[4] * ph[4] +
+              jb[5] * ph[5];
+    }
+  }
+}
+
+/* The loads of the tree's bodies: the bodies' f_ext and t_ext (frames none). */
+static void tree_loads(dyn_world *w) {
+  struct dyn_reduced *red = w->red;
+  const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
+  for (int k = 0; k < red->tree.nt; k++) red->fx[k] = red->tx[k] = zero;
+  for (int i = 0; i < w->nb; i++) {
+    int k = red->tree.tree_of[i];
+    if (k < 0 || w->bodies.p[i].is_static) continue;
+    red->fx[k] = w->bodies.p[i].f_ext;
+    red->tx[k] = w->bodies.p[i].t_ext;
+  }
+}
+
+/* Rows that move no dof (the header, "still rows"): G_i A_r^-1 G_i^T <=
+ * 1e-12 of the largest diagonal.  A tree cannot move every contact point
+ * every way (a hinge chain in a plane has no velocity across it), so such a
+ * row's impulse does nothing; it is decoupled exactly (its row and column
+ * of A and its column of A_r^-1 G^T zero) and given the largest diagonal,
+ * so that every solver takes the problem (a Gauss-Seidel sweep divides by
+ * A(i,i)) and x_i, which moves nothing, is what its own bounds make it. */
+static void decouple_still_rows(struct dyn_reduced *red, double *A, int n) {
+  const int nd = red->ndof;
+  double dmax = 0.0;
+  for (int i = 0; i < n; i++) dmax = fmax(dmax, A[(size_t)i * n + i]);
+  double big = dmax > 0.0 ? dmax : 1.0;
+  red->nstill = 0;
+  for (int i = 0; i < n; i++) {
+    if (A[(size_t)i * n + i] > 1e-12 * dmax) continue;
+    red->nstill++;
+    for (int j = 0; j < n; j++) A[(size_t)i * n + j] = A[(size_t)j * n + i] = 0.0;
+    A[(size_t)i * n + i] = big;
+    memset(red->Y.p + (size_t)i * nd, 0, (size_t)nd * sizeof(double));
+  }
+}
+
+/* A = G A_r^-1 G^T + diag(cfm), b = G u_free - rhs (the header). */
+static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
+  dyn_world *w = s->w;
+  struct dyn_reduced *red = w->red;
+  const int n = w->nrows, nd = red->ndof;
+  size_t sz = (size_t)nd * (size_t)n;
+  if (dyn_buf_reserve(&red->Gt, sz, &w->grows) != 0 || dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
+                          s->k, n);
+  const double *Phi = dyn_redmax_jacobian_view(red->rm);
+  for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
+  memcpy(red->Y.p, red->Gt.p, sz * sizeof(double));
+  if (dyn_redmax_solve(red->rm, red->Y.p, n, nd) != DYN_OK)
+    return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: reduced coordinates: A_r^-1 G^T failed",
+                          s->k);
+  if (nd > 0)
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, nd, 1.0, red->Gt.p, nd, red->Y.p, nd,
+                0.0, A, n);
+  else
+    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  decouple_still_rows(red, A, n);
+  for (int i = 0; i < n; i++) {
+    const double *g = red->Gt.p + (size_t)i * nd;
+    double v = 0.0;
+    for (int c = 0; c < nd; c++) v += g[c] * red->ufree[c];
+    b[i] = v - w->rows.p[i].rhs;
+    A[(size_t)i * n + i] += w->rows.p[i].cfm;
+    if (!isfinite(b[i]))
+      return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: row %d: b = %g is not finite", s->k, i,
+                            b[i]);
+  }
+  return DYN_OK;
+}
+
+static dyn_err reduced_assemble(dyn_step *s) {
+  dyn_world *w = s->w;
+  struct dyn_reduced *red = w->red;
+  char m2[160];
+  tree_loads(w);
+  dyn_err e =
+      dyn_redmax_free_velocity(red->rm, s->h, s->g, red->fx, red->tx, red->ufree, m2, sizeof m2);
+  if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
+  if (w->nrows == 0) return DYN_OK;
+  s->storage = SLV_DENSE;
+  e = dyn_world_reserve_system(w, SLV_DENSE, &s->sys);
+  if (e == DYN_OK) e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
+  if (e != DYN_OK) return e;
+  double *A, *b;
+  e = dyn_assemble_bounds(s->sys, w->rows.p, w->nrows, w->nb, &A, &b, &w->prob);
+  if (e != DYN_OK)
+    return dyn_world_fail(w, e, "step %ld: assembly: %s", s->k, dyn_system_message(s->sys));
+  if ((e = joint_space_problem(s, A, b)) != DYN_OK) return e;
+  w->prob.cone_law = w->set.cone_law;
+  dyn_warm_rows r = dyn_world_warm_rows(w);
+  memset(w->x.p, 0, (size_t)w->nrows * sizeof *w->x.p);
+  if (w->set.warm_start) dyn_warm_fill(&w->warm, &r, w->set.warm_factor, w->x.p);
+  return DYN_OK;
+}
+
+static dyn_err reduced_apply(dyn_step *s) {
+  dyn_world *w = s->w;
+  struct dyn_reduced *red = w->red;
+  const int n = w->nrows, nd = red->ndof;
+  memcpy(red->unew, red->ufree, (size_t)nd * sizeof(double));
+  if (n == 0) {
+    dyn_warm_drop_contacts(&w->warm);
+    return DYN_OK;
+  }
+  for (int i = 0; i < n; i++)
+    if (!isfinite(w->x.p[i]))
+      return dyn_world_fail(w, DYN_ERR_NUMERIC,
+                            "step %ld: solver %s returned non-finite impulses (status %s)", s->k,
+                            w->solver->name, slv_status_str(s->res.status));
+  if (nd > 0) /* u+ = u_free + A_r^-1 G^T x */
+    cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Y.p, nd, w->x.p, 1, 1.0, red->unew,
+                1);
+  w->sys_last = s->sys;
+  w->have_prob = 1;
+  w->last.x_applied = w->x.p;
+  w->last.failed = s->verdict.failed;
+  w->last.applied = s->verdict.applied;
+  if (!w->set.warm_start) return DYN_OK;
+  dyn_warm_rows r = dyn_world_warm_rows(w);
+  if (dyn_warm_keep(&w->warm, &r, w->x.p, &w->grows) != DYN_OK)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d contacts",
+                          w->nc);
+  return DYN_OK;
+}
+
+static dyn_err reduced_integrate(dyn_step *s) {
+  dyn_world *w = s->w;
+  char m2[160];
+  dyn_err e = dyn_redmax_advance(w->red->rm, s->h, w->red->unew, m2, sizeof m2);
+  if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
+  export_bodies(w);
+  w->step = s->k;
+  w->t += s->h;
+  return DYN_OK;
+}
+
+dyn_stage_fn dyn_reduced_stage(int i) {
+  switch (i) {
+  case DYN_STAGE_PREPARE: return reduced_prepare;
+  case DYN_STAGE_BUILD_ROWS: return reduced_build_rows;
+  case DYN_STAGE_ASSEMBLE: return reduced_assemble;
+  case DYN_STAGE_APPLY: return reduced_apply;
+  case DYN_STAGE_INTEGRATE: return reduced_integrate;
+  default: return NULL;
+  }
+}
+
+/* ---- for tests (world_internal.h) -------------------------------------------------- */
+
+dyn_redmax *dyn_reduced_redmax(const dyn_world *w) { return w->red ? w->red->rm : NULL; }
+
+int dyn_reduced_tree_body(const dyn_world *w, int body) {
+  return w->red && body >= 0 && body < w->nb ? w->red->tree.tree_of[body] : -1;
+}
+
+int dyn_reduced_row(const dyn_world *w, int i, double *g) {
+  if (!w->red || !w->have_prob || i < 0 || i >= w->nrows) return -1;
+  memcpy(g, w->red->Gt.p + (size_t)i * w->red->ndof, (size_t)w->red->ndof * sizeof *g);
+  return w->red->ndof;
+}
+
+int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
+  memset(f, 0, sizeof *f);
+  if (!w->red || !w->have_prob || w->nrows == 0) return 0;
+  const struct dyn_reduced *red = w->red;
+  *f = (dyn_reduced_form){
+    red->ndof, w->nrows, red->nstill, red->Gt.p, dyn_redmax_step_matrix(red->rm), red->ufree
+  };
+  return 1;
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# test_reduced_cli.sh -- the representation on the command line and in
+# experiment files (docs/models.md, "Third-party models: the
+# representation"): issue 62, "the user can ask for either".
+#
+# Expected values:
+#   - --coordinates other than reduced or maximal: exit 2, the option named;
+#   - a model with an equality constraint (a loop) under --coordinates
+#     reduced: exit 2, one line naming the file, "equality 'pin'" and
+#     "--coordinates maximal"; the same file runs in maximal coordinates;
+#   - a hinge spring at rest away from the initial pose (springref): exit 2,
+#     the joint named, "use maximal coordinates";
+#   - tests/models/quadruped.urdf (a free root, 8 limited hinges) in
+#     reduced coordinates stands on its four sphere feet (4 contacts, kinetic
+#     energy at the end < 1e-2 J) with joint error 0 (the joints hold by
+#     construction), as it does in maximal coordinates (test_robots.sh);
+#   - MuJoCo's humanoid.xml runs in reduced coordinates without
+#     --approximate (armature and joint chains are exact there: no note of
+#     either), and its exports say "coordinates":"reduced"; maximal exports
+#     say "coordinates":"maximal";
+#   - an experiment's `scene model=FILE coordinates=reduced` line runs; a
+#     bad value stops the file at its line.
+# The MuJoCo samples (package libmujoco-samples) are skipped where absent.
+# Environment as test_cli.sh.  Last line "N passed, M failed".
+TST_NAME=test_reduced_cli
+# shellcheck source=tst_cli_lib.sh
+. "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
+
+SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
+MODELS=$SRC/tests/models
+HUMANOID=/usr/share/mujoco/model/humanoid/humanoid.xml
+
+# jnum KEY: the number KEY in the JSON line of $T/out
+jnum() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$T/out" | head -n 1; }
+awk_true() { awk "BEGIN { exit !($1) }"; }
+
+expect_err "--coordinates joint: refused" "--coordinates must be reduced or maximal" \
+  simulate --model "$MODELS/door.urdf" --coordinates joint
+
+printf '<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" type="hinge" axis="0 1 0"/><geom name="g" type="sphere" size="0.1"/></body></worldbody><equality><connect name="pin" body1="a" anchor="0.1 0 0"/></equality></mujoco>\n' >"$T/loop.xml"
+expect_err "an equality under --coordinates reduced: refused, named" "equality 'pin'" \
+  simulate --model "$T/loop.xml" --coordinates reduced --steps 5
+if grep -qF -- "--coordinates maximal" "$T/err" && grep -qF "loop.xml" "$T/err"; then
+  pass "the refusal names the file and suggests --coordinates maximal"
+else
+  fail "refusal text" "$(cat "$T/err")"
+fi
+lcp simulate --model "$T/loop.xml" --coordinates maximal --steps 5
+if [ "$rc" -eq 0 ]; then
+  pass "the same file runs in maximal coordinates"
+else
+  fail "loop in maximal coordinates" "exit $rc: $(cat "$T/err")"
+fi
+
+printf '<mujoco><worldbody><body name="door" pos="0 0 1"><joint name="h" type="hinge" axis="0 0 1" stiffness="50" springref="0.2" damping="40"/><inertial pos="0.45 0 0" mass="20" diaginertia="1.4 8 6.7"/><geom type="box" pos="0.45 0 0" size="0.4 0.02 0.9" contype="0"/></body></worldbody></mujoco>\n' >"$T/spring.xml"
+expect_err "a spring at rest away from the initial pose: refused in reduced" \
+  "use maximal coordinates" simulate --model "$T/spring.xml" --coordinates reduced
+
+lcp simulate --model "$MODELS/quadruped.urdf" --coordinates reduced --steps 400 --solver nsgs \
+  --friction cone --max-iter 100
+if [ "$rc" -eq 0 ] && [ "$(jnum contacts_max)" = 4 ] && awk_true "$(jnum kinetic_end) < 1e-2" &&
+  [ "$(jnum joint_error_max)" = 0 ]; then
+  pass "quadruped.urdf, reduced: stands on its four feet, joint error 0"
+else
+  fail "quadruped.urdf, reduced" "exit $rc, contacts_max $(jnum contacts_max), kinetic_end $(jnum kinetic_end), joint_error_max $(jnum joint_error_max): $(cat "$T/err")"
+fi
+
+if [ -f "$HUMANOID" ]; then
+  lcp simulate --model "$HUMANOID" --coordinates reduced --steps 200
+  if [ "$rc" -eq 0 ] && ! grep -q "armature\|rerun with --approximate" "$T/err"; then
+    pass "humanoid.xml, reduced: runs without --approximate (armature, chains exact)"
+  else
+    fail "humanoid.xml, reduced" "exit $rc: $(cat "$T/err")"
+  fi
+  lcp export --model "$HUMANOID" --coordinates reduced --format lcplab --out "$T/ex" --steps 120 \
+    --every 60
+  if [ "$rc" -eq 0 ] && [ "$(grep -c '"coordinates":"reduced"' "$T/out")" = 2 ]; then
+    pass "export, reduced: its JSON lines say \"coordinates\":\"reduced\""
+  else
+    fail "export, reduced" "exit $rc: $(cat "$T/out" "$T/err")"
+  fi
+else
+  echo "SKIP: $HUMANOID absent (libmujoco-samples)"
+fi
+lcp export --model "$MODELS/quadruped.urdf" --format lcplab --out "$T/exm" --steps 40 --every 40
+if [ "$rc" -eq 0 ] && grep -q '"coordinates":"maximal"' "$T/out"; then
+  pass "export, maximal: its JSON lines say \"coordinates\":\"maximal\""
+else
+  fail "export, maximal" "exit $rc: $(cat "$T/out" "$T/err")"
+fi
+
+cp "$MODELS/quadruped.urdf" "$T/q.urdf"
+printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=reduced steps=10\n' >"$T/r.exp"
+lcp experiment "$T/r.exp" --out "$T/ro" --no-plot
+if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/ro/d.csv" | awk -F, '$1 == "q"' | wc -l)" -eq 11 ]; then
+  pass "experiment: scene model=FILE coordinates=reduced runs"
+else
+  fail "experiment: coordinates=reduced" "exit $rc: $(cat "$T/err")"
+fi
+printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=joint\n' >"$T/rb.exp"
+expect_err "experiment: coordinates=joint stops the file at its line" "rb.exp:3: scene coordinates" \
+  experiment "$T/rb.exp" --out "$T/ro2" --no-plot
+
+tst_done

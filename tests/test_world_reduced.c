@@ -1,0 +1,357 @@
+/* test_world_reduced.c -- a world in reduced coordinates (dyn_world_new_reduced,
+ * world_reduced.c; docs/redmax.md, "Contacts"; docs/models.md, "Third-party
+ * models: the representation"):
+ *
+ *   - a two-link hinge chain falling onto the floor: the reduced and the
+ *     maximal runs of the same model agree within O(h) (the two discretise
+ *     the same dynamics; maximal's joints drift by Baumgarte), the reduced
+ *     joint error (the anchor as carried by either link) is 0 to rounding;
+ *   - the contact rows in joint space (G = J Phi) against central
+ *     differences of the contact point carried by its body, over every dof
+ *     (hinges, a free root's slides and ball);
+ *   - a box on a vertical slide with a limit stops at the limit, as in
+ *     maximal coordinates;
+ *   - MuJoCo's humanoid.xml in reduced coordinates (armature mapped, no
+ *     approximate) lands and settles under pgs (box) and nsgs (cone): no
+ *     body faster than g h = 0.049 m/s over the last second of 15 s
+ *     (test_robots_settle.c's measure).  15 s, not 5: the humanoid comes to
+ *     rest sitting at 2.5 s (E = 127 J), then the joint springs, which pull
+ *     every limb toward the file's standing pose, tip it over, between 5
+ *     and 7 s under nsgs and 7 and 10 s under pgs (E = 46 and 44 J), where
+ *     it stays (measured 2026-11-26, experiments/MEASUREMENTS.md).  Skipped
+ *     where the samples are not installed (the other tests run). */
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dyn_model.h"
+#include "dyn_redmax.h"
+#include "dyn_world.h"
+#include "mdl.h"
+#include "tst_util.h"
+#include "world_internal.h"
+
+static const char *humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+
+/* A box body of half extents hx, hy, hz and mass m at r (identity pose). */
+static int add_box(dyn_model *m, const char *name, double mass, dyn_v3 half, dyn_v3 r) {
+  dyn_body_def b = dyn_body_def_default();
+  snprintf(b.name, sizeof b.name, "%s", name);
+  b.mass = mass;
+  b.I_b = dyn_inertia_box(mass, half);
+  b.r = r;
+  int i = dyn_model_add_body(m, &b, NULL, 0);
+  dyn_shape_def s = dyn_shape_def_default();
+  s.body = i;
+  s.geom.kind = DYN_SHAPE_BOX;
+  s.geom.half = half;
+  dyn_model_add_shape(m, &s, NULL, 0);
+  return i;
+}
+
+static void add_floor(dyn_model *m) {
+  dyn_body_def b = dyn_body_def_default();
+  snprintf(b.name, sizeof b.name, "floor");
+  b.is_static = 1;
+  int i = dyn_model_add_body(m, &b, NULL, 0);
+  dyn_shape_def s = dyn_shape_def_default();
+  s.body = i;
+  s.geom.kind = DYN_SHAPE_PLANE;
+  s.geom.normal = dyn_v3_make(0.0, 0.0, 1.0);
+  s.geom.offset = 0.0;
+  dyn_model_add_shape(m, &s, NULL, 0);
+}
+
+static void add_hinge(dyn_model *m, int a, int b, dyn_v3 anchor, dyn_v3 axis) {
+  dyn_joint_def j = dyn_joint_def_default();
+  j.kind = DYN_JOINT_HINGE;
+  j.a = a;
+  j.b = b;
+  j.anchor = anchor;
+  j.axis1 = axis;
+  CU_ASSERT_FATAL(dyn_model_add_joint(m, &j, NULL, 0) >= 0);
+}
+
+/* Floor; link 1 hinged to the world at (0, 0, 0.3) about y, link 2 hinged
+ * to link 1 at (0.4, 0, 0.3): both horizontal at rest, 0.4 m long. */
+static dyn_model *chain_model(void) {
+  dyn_model *m = NULL;
+  CU_ASSERT_FATAL(dyn_model_new(&m) == DYN_OK);
+  add_floor(m);
+  dyn_v3 half = dyn_v3_make(0.2, 0.03, 0.03);
+  int l1 = add_box(m, "link1", 1.0, half, dyn_v3_make(0.2, 0.0, 0.3));
+  int l2 = add_box(m, "link2", 1.0, half, dyn_v3_make(0.6, 0.0, 0.3));
+  add_hinge(m, l1, -1, dyn_v3_make(0.0, 0.0, 0.3), dyn_v3_make(0.0, 1.0, 0.0));
+  add_hinge(m, l1, l2, dyn_v3_make(0.4, 0.0, 0.3), dyn_v3_make(0.0, 1.0, 0.0));
+  return m;
+}
+
+static dyn_world *make(const dyn_model *m, int reduced, double h, const char *solver) {
+  dyn_world_settings s = dyn_world_settings_default();
+  s.dt = h;
+  snprintf(s.solver, sizeof s.solver, "%s", solver);
+  if (!strcmp(solver, "nsgs")) s.contact.friction = DYN_FRICTION_CONE;
+  dyn_world *w = NULL;
+  char msg[512] = "";
+  dyn_err e = reduced ? dyn_world_new_reduced(m, &s, &w, msg, sizeof msg)
+                      : dyn_world_new_from_model(m, &s, &w, msg, sizeof msg);
+  if (e != DYN_OK) printf("\n    %s\n", msg);
+  return w;
+}
+
+/* The anchor of the hinge between link 1 (body 1) and link 2 (body 2) as
+ * each carries it: their distance (m). */
+static double anchor_gap(dyn_world *w) {
+  dyn_body *b = dyn_world_bodies(w);
+  dyn_v3 a0 = dyn_v3_make(0.4, 0.0, 0.3);
+  dyn_v3 p1 = dyn_v3_add(b[1].r, dyn_quat_rotate(b[1].q, dyn_v3_sub(a0, dyn_v3_make(0.2, 0, 0.3))));
+  dyn_v3 p2 = dyn_v3_add(b[2].r, dyn_quat_rotate(b[2].q, dyn_v3_sub(a0, dyn_v3_make(0.6, 0, 0.3))));
+  dyn_v3 p0 = dyn_v3_add(b[1].r, dyn_quat_rotate(b[1].q, dyn_v3_make(-0.2, 0.0, 0.0)));
+  return fmax(dyn_v3_norm(dyn_v3_sub(p1, p2)), dyn_v3_norm(dyn_v3_sub(p0, dyn_v3_make(0, 0, 0.3))));
+}
+
+static void test_chain_vs_maximal(void) {
+  dyn_model *m = chain_model();
+  double h = 1.0 / 480.0, worst = 0.0, gap = 0.0;
+  dyn_world *wr = make(m, 1, h, "pgs"), *wm = make(m, 0, h, "pgs");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wr);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wm);
+  CU_ASSERT_EQUAL(dyn_world_is_reduced(wr), 1);
+  CU_ASSERT_EQUAL(dyn_world_is_reduced(wm), 0);
+  int touched = 0;
+  for (int k = 0; k < 240; k++) { /* 0.5 s: the tip hits the floor at about 0.3 s */
+    dyn_world_metrics mr, mm;
+    if (dyn_world_step(wr, &mr) != DYN_OK) printf("\n    %s", dyn_world_message(wr));
+    CU_ASSERT_FATAL(mr.step == k + 1);
+    CU_ASSERT_FATAL(dyn_world_step(wm, &mm) == DYN_OK);
+    touched |= mr.contacts > 0;
+    for (int i = 1; i <= 2; i++) {
+      double d = dyn_v3_norm(dyn_v3_sub(dyn_world_bodies(wr)[i].r, dyn_world_bodies(wm)[i].r));
+      if (d > worst) worst = d;
+    }
+    if (anchor_gap(wr) > gap) gap = anchor_gap(wr);
+  }
+  printf("\n    chain: max |r_reduced - r_maximal| = %.3g m, reduced joint gap %.3g m", worst, gap);
+  CU_ASSERT(touched);
+  CU_ASSERT(worst < 4.0 * h); /* O(h): 8.3 mm at h = 1/480 */
+  CU_ASSERT(gap < 1e-12);
+  dyn_world_free(wr);
+  dyn_world_free(wm);
+  dyn_model_free(m);
+}
+
+/* Contact point p (world, at the state the rows were built) carried by
+ * tree body t when the state moves by eps along dof c from (q0, 0). */
+static dyn_v3 carried(dyn_redmax *rm, const double *q0, int c, double eps, int t, dyn_v3 p) {
+  int nd = dyn_redmax_ndof(rm);
+  double u[64] = { 0.0 };
+  dyn_v3 r0, r1;
+  dyn_quat o0, o1;
+  dyn_redmax_set_state(rm, q0, u, NULL, 0);
+  dyn_redmax_body_state(rm, t, &r0, &o0, NULL, NULL);
+  CU_ASSERT_FATAL(nd <= 64);
+  u[c] = 1.0;
+  dyn_redmax_set_state(rm, q0, u, NULL, 0);
+  dyn_redmax_advance(rm, eps, u, NULL, 0);
+  dyn_redmax_body_state(rm, t, &r1, &o1, NULL, NULL);
+  return dyn_v3_add(r1, dyn_quat_rotate(o1, dyn_quat_rotate_inv(o0, dyn_v3_sub(p, r0))));
+}
+
+static void test_rows_fd(void) {
+  dyn_model *m = chain_model();
+  /* and a free box dropped from 5 cm, turned, its corner down */
+  int bx = add_box(m, "free", 0.5, dyn_v3_make(0.05, 0.05, 0.05), dyn_v3_make(-0.5, 0.0, 0.1));
+  dyn_body_def d = dyn_model_bodies(m)[bx];
+  d.q = dyn_quat_normalize(dyn_quat_make(0.9, 0.2, 0.3, 0.1));
+  CU_ASSERT_FATAL(dyn_model_set_body(m, bx, &d, NULL, 0) == DYN_OK);
+  dyn_world *w = make(m, 1, 1.0 / 240.0, "pgs");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  dyn_redmax *rm = dyn_reduced_redmax(w);
+  int nd = dyn_redmax_ndof(rm);
+  CU_ASSERT_EQUAL(nd, 2 + 6);
+  double q0[64], u0[64], q1[64], u1[64], g[64], worst = 0.0, scale = 0.0;
+  int checked = 0, seen[8] = { 0 };
+  for (int k = 0; k < 200 && checked < 2; k++) {
+    dyn_redmax_get_state(rm, q0, u0);
+    CU_ASSERT_FATAL(dyn_world_step(w, NULL) == DYN_OK);
+    dyn_redmax_get_state(rm, q1, u1);
+    int nc = 0;
+    const dyn_contact *con = dyn_world_contacts(w, &nc);
+    for (int c = 0; c < nc; c++) {
+      int body = con[c].a >= 0 && !dyn_world_bodies(w)[con[c].a].is_static ? con[c].a : con[c].b;
+      if (seen[body]) continue;
+      seen[body] = 1;
+      int t = dyn_reduced_tree_body(w, body);
+      int r0 = w->njrows + 3 * c;
+      for (int r = r0; r < r0 + 3; r++) { /* box friction: n, t1, t2 */
+        CU_ASSERT_EQUAL_FATAL(dyn_reduced_row(w, r, g), nd);
+        const dyn_rows *row = &w->rows.p[r];
+        int side = row->body[0] == body ? 0 : 1;
+        dyn_v3 dir = dyn_v3_make(row->J[side][0], row->J[side][1], row->J[side][2]);
+        for (int dof = 0; dof < nd; dof++) {
+          double e = 1e-6;
+          dyn_v3 xp = carried(rm, q0, dof, e, t, con[c].p);
+          dyn_v3 xm = carried(rm, q0, dof, -e, t, con[c].p);
+          double fd = dyn_v3_dot(dir, dyn_v3_sub(xp, xm)) / (2.0 * e);
+          worst = fmax(worst, fabs(fd - g[dof]));
+          scale = fmax(scale, fabs(g[dof]));
+        }
+      }
+      checked++;
+    }
+    dyn_redmax_set_state(rm, q1, u1, NULL, 0); /* the FD moved the tree */
+  }
+  printf("\n    joint-space rows: %d bodies checked, max |G - FD| = %.3g (max |G| %.3g)", checked,
+         worst, scale);
+  CU_ASSERT(checked == 2); /* the free box and the chain's link 2 */
+  CU_ASSERT(scale > 0.1);
+  CU_ASSERT(worst < 1e-7 * (1.0 + scale));
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+/* A box on a vertical slide to the world, limit [-0.1, 0.1] m: it falls
+ * 0.1 m and stops there, in both representations. */
+static void test_slide_limit(void) {
+  dyn_model *m = NULL;
+  CU_ASSERT_FATAL(dyn_model_new(&m) == DYN_OK);
+  int bx = add_box(m, "box", 2.0, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0.0, 0.0, 1.0));
+  dyn_joint_def j = dyn_joint_def_default();
+  j.kind = DYN_JOINT_SLIDER;
+  j.a = bx;
+  j.b = -1;
+  j.anchor = dyn_v3_make(0.0, 0.0, 1.0);
+  j.axis1 = dyn_v3_make(0.0, 0.0, 1.0);
+  j.limit.enabled = 1;
+  j.limit.lo = -0.1;
+  j.limit.hi = 0.1;
+  CU_ASSERT_FATAL(dyn_model_add_joint(m, &j, NULL, 0) >= 0);
+  for (int reduced = 0; reduced <= 1; reduced++) {
+    dyn_world *w = make(m, reduced, 1.0 / 240.0, "pgs");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    double zmin = 1.0;
+    for (int k = 0; k < 480; k++) { /* 2 s; free fall of 0.1 m takes 0.14 s */
+      CU_ASSERT_FATAL(dyn_world_step(w, NULL) == DYN_OK);
+      zmin = fmin(zmin, dyn_world_bodies(w)[bx].r.z);
+    }
+    dyn_body *b = &dyn_world_bodies(w)[bx];
+    printf("\n    slide, %s: z = %.5f m (lowest %.5f), v = %.2g m/s",
+           reduced ? "reduced" : "maximal", b->r.z, zmin, b->v.z);
+    CU_ASSERT(fabs(b->r.z - 0.9) < 2e-3);
+    CU_ASSERT(zmin > 0.9 - 0.02);
+    CU_ASSERT(fabs(b->v.z) < 5e-3);
+    CU_ASSERT(fabs(b->r.x) < 1e-12 && fabs(b->r.y) < 1e-12);
+    dyn_world_free(w);
+  }
+  dyn_model_free(m);
+}
+
+/* Twenty free boxes, no floor, each moving and spinning about a principal
+ * axis: a free root's three slides and ball give the same free flight as
+ * a free body in maximal coordinates (both semi-implicit Euler, torque-free
+ * spin about a principal axis keeps w), to rounding.  With every body a
+ * free root the tree has four bodies per model body (a tree sized for
+ * three overran its arrays before 2026-11-26: humanoid100.xml's hundred
+ * free objects ended in a heap corruption). */
+static void test_free_roots(void) {
+  dyn_model *m = NULL;
+  CU_ASSERT_FATAL(dyn_model_new(&m) == DYN_OK);
+  for (int k = 0; k < 20; k++) {
+    char name[16];
+    snprintf(name, sizeof name, "b%d", k);
+    int i = add_box(m, name, 1.0 + k, dyn_v3_make(0.1, 0.2, 0.3), dyn_v3_make(k, 0.0, 1.0));
+    dyn_body_def d = dyn_model_bodies(m)[i];
+    d.v = dyn_v3_make(1.0, -0.5 * k, 2.0);
+    d.w = dyn_v3_make(0.0, 0.0, 3.0 + k);
+    CU_ASSERT_FATAL(dyn_model_set_body(m, i, &d, NULL, 0) == DYN_OK);
+  }
+  dyn_world *wr = make(m, 1, 0.01, "pgs"), *wm = make(m, 0, 0.01, "pgs");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wr);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wm);
+  CU_ASSERT_EQUAL(dyn_redmax_ndof(dyn_reduced_redmax(wr)), 120);
+  for (int k = 0; k < 100; k++) {
+    CU_ASSERT_FATAL(dyn_world_step(wr, NULL) == DYN_OK);
+    CU_ASSERT_FATAL(dyn_world_step(wm, NULL) == DYN_OK);
+  }
+  double dr = 0.0, dq = 0.0;
+  for (int i = 0; i < 20; i++) {
+    dyn_body *a = &dyn_world_bodies(wr)[i], *b = &dyn_world_bodies(wm)[i];
+    dr = fmax(dr, dyn_v3_norm(dyn_v3_sub(a->r, b->r)));
+    double s = a->q.w * b->q.w + a->q.x * b->q.x + a->q.y * b->q.y + a->q.z * b->q.z;
+    dq = fmax(dq, 1.0 - fabs(s));
+  }
+  printf("\n    free roots: |r_reduced - r_maximal| <= %.3g m, 1 - |q.q'| <= %.3g", dr, dq);
+  CU_ASSERT(dr < 1e-9);
+  CU_ASSERT(dq < 1e-9);
+  dyn_world_free(wr);
+  dyn_world_free(wm);
+  dyn_model_free(m);
+}
+
+/* The largest |v| of the world's moving bodies now. */
+static double max_speed(dyn_world *w) {
+  dyn_body *b = dyn_world_bodies(w);
+  double m = 0.0;
+  for (int i = 0; i < dyn_world_body_count(w); i++)
+    if (!b[i].is_static) m = fmax(m, dyn_v3_norm(b[i].v));
+  return m;
+}
+
+static void humanoid_settles(const char *solver) {
+  FILE *f = fopen(humanoid, "r");
+  if (!f) {
+    printf("\n    %s absent (libmujoco-samples): skipped", humanoid);
+    return;
+  }
+  fclose(f);
+  mdl_read_options o = mdl_read_options_default();
+  o.reduced = 1; /* no approximate: armature and the joint chains are exact */
+  dyn_model *m = NULL;
+  mdl_read_info info;
+  char msg[2048] = "";
+  if (mdl_read_model(humanoid, &o, &m, &info, msg, sizeof msg) != MDL_OK) printf("\n    %s", msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  int arm = 0;
+  for (int j = 0; j < dyn_model_joint_count(m); j++) arm += dyn_model_joints(m)[j].armature > 0.0;
+  CU_ASSERT(arm >= 17); /* every hinge has armature 0.01 in the file's defaults */
+  dyn_world *w = make(m, 1, 0.005, solver);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  long K = tst_memcheck() ? 300 : 3000, last = K - 200, failed = 0;
+  double vmax = 0.0, e0 = dyn_world_energy(w, NULL, NULL), pen = 0.0;
+  int contacts = 0;
+  for (long k = 0; k < K; k++) {
+    dyn_world_metrics mt;
+    CU_ASSERT_FATAL(dyn_world_step(w, &mt) == DYN_OK);
+    failed += mt.failed;
+    if (k >= last) vmax = fmax(vmax, max_speed(w));
+    pen = fmax(pen, mt.max_penetration);
+    contacts = mt.contacts;
+  }
+  double e1 = dyn_world_energy(w, NULL, NULL);
+  printf("\n    humanoid reduced, %s: |v| <= %.3g m/s over the last second, E %.4g -> %.4g J, "
+         "%d contacts, penetration <= %.3g m, %ld failed steps",
+         solver, vmax, e0, e1, contacts, pen, failed);
+  CU_ASSERT(contacts > 0);
+  CU_ASSERT(e1 < 0.5 * e0);
+  if (!tst_memcheck()) CU_ASSERT(vmax < 0.049);
+  CU_ASSERT(pen < 0.05);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+static void test_humanoid_pgs(void) { humanoid_settles("pgs"); }
+static void test_humanoid_nsgs(void) { humanoid_settles("nsgs"); }
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite s = CU_add_suite("world in reduced coordinates", NULL, NULL);
+  CU_add_test(s, "hinge chain onto the floor: reduced vs maximal, joint gap 0",
+              test_chain_vs_maximal);
+  CU_add_test(s, "contact rows in joint space vs central differences", test_rows_fd);
+  CU_add_test(s, "box on a slide stops at its limit", test_slide_limit);
+  CU_add_test(s, "twenty free roots fly as free bodies", test_free_roots);
+  CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
+  CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
+  return tst_run();
+}
