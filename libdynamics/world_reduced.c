@@ -84,7 +84,7 @@ void dyn_reduced_free(struct dyn_reduced *r) {
 /* ---- construction ------------------------------------------------------------------ */
 
 /* The coordinates with a limit or a motor. */
-static int collect_coords(struct dyn_reduced *red, const dyn_model *m) {
+static int limit_coords_alloc(struct dyn_reduced *red, const dyn_model *m) {
   red->coord = calloc((size_t)m->nj + 1, sizeof *red->coord);
   if (!red->coord) return -1;
   for (int j = 0; j < m->nj; j++) {
@@ -142,7 +142,7 @@ static int reduced_alloc(struct dyn_reduced *red) {
 /* The bodies a frame chain separates never touch either: each body with
  * frames between it and its nearest massive ancestor gets that pair
  * excluded in the world's model (c, a copy). */
-static dyn_err exclude_across_frames(const struct dyn_reduced *red, dyn_model *c, char *msg,
+static dyn_err frame_exclusions_init(const struct dyn_reduced *red, dyn_model *c, char *msg,
                                      size_t cap) {
   int nd = 0, *model_of = calloc((size_t)red->tree.nt + 1, sizeof(int));
   if (!model_of) return DYN_ERR_NOMEM;
@@ -178,7 +178,7 @@ static dyn_err reduced_new(const dyn_model *m, const dyn_world_settings *s,
   if (e == DYN_OK) {
     red->ndof = dyn_redmax_ndof(red->rm);
     red->nq = dyn_redmax_nq(red->rm);
-    if (reduced_alloc(red) != 0 || collect_coords(red, m) != 0) e = DYN_ERR_NOMEM;
+    if (reduced_alloc(red) != 0 || limit_coords_alloc(red, m) != 0) e = DYN_ERR_NOMEM;
   }
   if (e == DYN_OK) {
     dyn_redmax_get_state(red->rm, red->q, red->u);
@@ -226,7 +226,7 @@ dyn_err dyn_world_new_reduced(const dyn_model *m, const dyn_world_settings *s, d
     dyn_msgf(msg, cap, "dyn_world_new_reduced: out of memory for the model's copy");
     return DYN_ERR_NOMEM;
   }
-  if ((e = exclude_across_frames(red, c, msg, cap)) != DYN_OK) {
+  if ((e = frame_exclusions_init(red, c, msg, cap)) != DYN_OK) {
     dyn_reduced_free(red);
     dyn_model_free(c);
     return e;
