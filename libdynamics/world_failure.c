@@ -80,22 +80,22 @@ static int source_row(const dyn_world *w, int i) {
          ((isfinite(r->lo) && isfinite(r->hi)) || r->cfm > 0.0);
 }
 
-/* The energy the step's impulses x (with wv = A x + b) would add beyond
- * their sources, predicted from the assembly's velocity form without
+/* The energy the step's impulses x (with wv = A x + b) would add (before
+ * their sources are taken off), predicted from the assembly's velocity form without
  * touching the bodies (docs/dynamics.md, "The energy rule"): the change
  * between the free velocities u_free and u+ = u_free + M^-1 J' x,
  *   T+ - T(u_free) = x'(b + rhs) + (x'(w - b) - sum cfm x^2) / 2
  *                    (b = J u_free - rhs, w - b = A x, A = J M^-1 J' + cfm),
- *   V+ - V(u_free) = -h g.(J_lin' x)        (symplectic Euler's V+ = V - h m g.v+),
- * less sum over source rows max(0, x rhs).  One pass over the rows: the
+ *   V+ - V(u_free) = -h g.(J_lin' x)        (symplectic Euler's V+ = V - h m g.v+).
+ * One pass over the rows: the
  * free motion (gravity, loads, gyroscopic terms) is the integrator's, not
  * the solve's, and is left out. */
-static double energy_gain(const dyn_step *s, const double *x, const double *wv) {
+static double maximal_impulse_energy(const dyn_step *s, const double *x, const double *wv) {
   const dyn_world *w = s->w;
   dyn_velocity_form vf;
   if (!dyn_system_velocity_form(s->sys, &vf) || vf.nb != w->nb || vf.nrows != w->nrows) return 0.0;
   const double *b = w->prob.b;
-  double gain = 0.0, src = 0.0;
+  double gain = 0.0;
   for (int i = 0; i < w->nrows; i++) {
     gain +=
         x[i] * (b[i] + w->rows.p[i].rhs) + 0.5 * (x[i] * (wv[i] - b[i]) - vf.cfm[i] * x[i] * x[i]);
@@ -105,6 +105,15 @@ static double energy_gain(const dyn_step *s, const double *x, const double *wv) 
         gain -= s->h * x[i] * (s->g.x * J[0] + s->g.y * J[1] + s->g.z * J[2]);
       }
   }
+  return gain;
+}
+
+/* That gain less sum over source rows max(0, x rhs): in joint space for a world
+ * in reduced coordinates (dyn_reduced_impulse_energy), else above. */
+static double energy_gain(const dyn_step *s, const double *x, const double *wv) {
+  const dyn_world *w = s->w;
+  double gain = w->red ? dyn_reduced_impulse_energy(s, x) : maximal_impulse_energy(s, x, wv);
+  double src = 0.0;
   for (int i = 0; i < w->njrows; i++)
     if (source_row(w, i)) src += fmax(0.0, x[i] * w->rows.p[i].rhs);
   return gain - src;

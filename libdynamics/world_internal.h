@@ -477,6 +477,10 @@ typedef struct dyn_reduced_form {
   const double *Gt, *Ar, *ufree;
 } dyn_reduced_form;
 int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f);
+/* The energy the step's impulses x would add in a world in reduced
+ * coordinates (the failure policy's energy rule, world_failure.c), before
+ * its sources are taken off. */
+double dyn_reduced_impulse_energy(const dyn_step *s, const double *x);
 
 /* ---- storage and workspaces (world_storage.c) --------------------------------------- */
 

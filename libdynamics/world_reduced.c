@@ -33,8 +33,9 @@
  * (the joints hold by construction); the settings' integrator, orientation
  * update and gyroscopic choice do not apply (the tree's step is
  * semi-implicit Euler with the Coriolis terms of f_r); the coarse
- * correction and the energy rule of the failure policy are in the bodies'
- * velocities and are skipped; the friction pyramid is refused.
+ * correction is in the bodies' velocities and is skipped; the failure
+ * policy's energy rule is measured in joint space
+ * (dyn_reduced_impulse_energy); the friction pyramid is refused.
  */
 #include "dyn_assemble_internal.h"
 #include "world_internal.h"
@@ -64,6 +65,7 @@ struct dyn_reduced {
   dyn_buf_int crow;     /* per coordinate row: its coordinate */
   dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T */
   double *ufree, *unew, *q, *u;
+  double *du, *gx;             /* ndof: the energy rule's A_r^-1 G^T x and G^T x */
   dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
   dyn_quat *qw;
 };
@@ -76,7 +78,7 @@ void dyn_reduced_free(struct dyn_reduced *r) {
   dyn_buf_free(&r->crow);
   dyn_buf_free(&r->Gt);
   dyn_buf_free(&r->Y);
-  free(r->ufree), free(r->unew), free(r->q), free(r->u);
+  free(r->ufree), free(r->unew), free(r->q), free(r->u), free(r->du), free(r->gx);
   free(r->fx), free(r->tx), free(r->r), free(r->v), free(r->w), free(r->qw);
   free(r);
 }
@@ -126,6 +128,8 @@ static int reduced_alloc(struct dyn_reduced *red) {
   red->ufree = calloc(nd, sizeof(double));
   red->unew = calloc(nd, sizeof(double));
   red->u = calloc(nd, sizeof(double));
+  red->du = calloc(nd, sizeof(double));
+  red->gx = calloc(nd, sizeof(double));
   red->q = calloc(nq, sizeof(double));
   red->fx = calloc((size_t)nt, sizeof(dyn_v3));
   red->tx = calloc((size_t)nt, sizeof(dyn_v3));
@@ -133,8 +137,8 @@ static int reduced_alloc(struct dyn_reduced *red) {
   red->v = calloc((size_t)nt, sizeof(dyn_v3));
   red->w = calloc((size_t)nt, sizeof(dyn_v3));
   red->qw = calloc((size_t)nt, sizeof(dyn_quat));
-  return red->ufree && red->unew && red->u && red->q && red->fx && red->tx && red->r && red->v &&
-                 red->w && red->qw
+  return red->ufree && red->unew && red->u && red->du && red->gx && red->q && red->fx && red->tx &&
+                 red->r && red->v && red->w && red->qw
              ? 0
              : -1;
 }
@@ -459,6 +463,39 @@ static dyn_err reduced_apply(dyn_step *s) {
     return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d contacts",
                           w->nc);
   return DYN_OK;
+}
+
+/* The energy impulses x would add, in joint space (world_failure.c's
+ * energy rule; docs/dynamics.md, "The energy rule"), with du = A_r^-1 G^T x:
+ *   T+ - T(u_free) = x'(b + rhs) + (G^T x).du / 2   (b = G u_free - rhs),
+ *   V+ - V(u_free) = -h sum_t m_t g.(R_t Phi_t,v du)
+ * (symplectic Euler's V+ = V - h m g.v+; Phi_t,v the tree body's centre-of-
+ * mass rows, body frame).  T is measured in the step's metric A_r, which
+ * holds h D + h^2 K beside Mr and armature: the springs' and dampers' share
+ * is of order h.  A still row moves nothing (its column of Y is 0) and adds
+ * nothing. */
+double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
+  const dyn_world *w = s->w;
+  const struct dyn_reduced *red = w->red;
+  const int n = w->nrows, nd = red->ndof, n6 = 6 * red->tree.nt;
+  double gain = 0.0;
+  for (int i = 0; i < n; i++) gain += x[i] * (w->prob.b[i] + w->rows.p[i].rhs);
+  if (nd == 0 || n == 0) return gain;
+  cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Y.p, nd, x, 1, 0.0, red->du, 1);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Gt.p, nd, x, 1, 0.0, red->gx, 1);
+  gain += 0.5 * cblas_ddot(nd, red->gx, 1, red->du, 1);
+  const double *Phi = dyn_redmax_jacobian_view(red->rm);
+  for (int t = 0; t < red->tree.nt; t++) {
+    double m = red->tree.defs[t].mass;
+    if (m == 0.0) continue;
+    dyn_v3 gb = dyn_quat_rotate_inv(red->qw[t], s->g), dv = dyn_v3_make(0.0, 0.0, 0.0);
+    for (int c = 0; c < nd; c++) {
+      const double *ph = Phi + (size_t)c * n6 + 6 * t + 3;
+      dv.x += ph[0] * red->du[c], dv.y += ph[1] * red->du[c], dv.z += ph[2] * red->du[c];
+    }
+    gain -= s->h * m * dyn_v3_dot(gb, dv);
+  }
+  return gain;
 }
 
 static dyn_err reduced_integrate(dyn_step *s) {
