@@ -211,36 +211,18 @@ int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *v
 
 static int contacts_refused(const slv_problem *p, int jr, char *err, size_t errlen);
 
-/* The global form of a world in reduced coordinates (docs/models.md,
- * "Exports"): v the joint velocities u+, M = A_r = Mr + armature + h D +
- * h^2 K, H = G^T, f = A_r u_free, w = -rhs; so H' M^-1 H = G A_r^-1 G^T and
- * w + H' M^-1 f = G u_free - rhs are the local problem's W and q.  Refused:
- * rows other than the contacts' cones (a limit or motor row), cfm > 0,
- * still rows. */
-static dyn_err reduced_global(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
-  slv_problem p;
-  const double *x;
-  dyn_reduced_form rf;
-  dyn_world_last_problem(w, &p, &x);
-  if (!dyn_reduced_last_form(w, &rf) || rf.n != p.n) {
-    dyn_msgf(err, errlen, "the world kept no joint-space form of this step's %d rows", p.n);
-    return DYN_ERR_INPUT;
-  }
-  if (contacts_refused(&p, 0, err, errlen)) return DYN_ERR_INPUT;
-  for (int i = 0; i < p.n; i++)
-    if (w->rows.p[i].cfm > 0.0) {
-      dyn_msgf(err, errlen, "row %d: cfm > 0 has no term in the global form", i);
-      return DYN_ERR_INPUT;
-    }
-  if (rf.nstill > 0) {
-    dyn_msgf(err, errlen, "%d rows move no joint (decoupled in the local problem): no global form",
-             rf.nstill);
-    return DYN_ERR_INPUT;
-  }
-  const int nd = rf.ndof, n = p.n;
+/* The whole step's global form in reduced coordinates (docs/models.md,
+ * "Exports"), every row: v the joint velocities u+, M = A_r = Mr +
+ * armature + h D + h^2 K, H = G^T, f = A_r u_free, w = -rhs; so H' M^-1 H =
+ * G A_r^-1 G^T and w + H' M^-1 f = G u_free - rhs are the local problem's W
+ * and q (a limit or motor row's column of H is +-e_k). */
+static dyn_err reduced_global_fill(const dyn_world *w, const dyn_reduced_form *rf,
+                                   const slv_problem *p, dyn_global **out, char *err,
+                                   size_t errlen) {
+  const int nd = rf->ndof, n = p->n;
   long hnz = 0;
-  for (size_t k = 0; k < (size_t)nd * (size_t)n; k++) hnz += rf.Gt[k] != 0.0;
-  dyn_global *g = global_alloc(nd, n, p.ncones, (long)nd * nd, hnz);
+  for (size_t k = 0; k < (size_t)nd * (size_t)n; k++) hnz += rf->Gt[k] != 0.0;
+  dyn_global *g = global_alloc(nd, n, p->ncones, (long)nd * nd, hnz);
   if (!g) {
     dyn_msgf(err, errlen, "out of memory for the global form (%d dofs)", nd);
     return DYN_ERR_NOMEM;
@@ -251,22 +233,57 @@ static dyn_err reduced_global(const dyn_world *w, dyn_global **out, char *err, s
     g->Hp[r] = (int)hz;
     double fr = 0.0;
     for (int c = 0; c < nd; c++) {
-      double a = rf.Ar[(size_t)c * nd + r];
+      double a = rf->Ar[(size_t)c * nd + r];
       g->Mj[mz] = c, g->Mx[mz++] = a;
-      fr += a * rf.ufree[c];
+      fr += a * rf->ufree[c];
     }
     g->f[r] = fr;
     for (int i = 0; i < n; i++) {
-      double h = rf.Gt[(size_t)i * nd + r];
+      double h = rf->Gt[(size_t)i * nd + r];
       if (h != 0.0) g->Hj[hz] = i, g->Hx[hz++] = h;
     }
   }
   g->Mp[nd] = (int)mz;
   g->Hp[nd] = (int)hz;
   for (int i = 0; i < n; i++) g->w[i] = -w->rows.p[i].rhs;
-  if (p.ncones > 0) memcpy(g->mu, p.cone_mu, (size_t)p.ncones * sizeof *g->mu);
+  if (p->ncones > 0) memcpy(g->mu, p->cone_mu, (size_t)p->ncones * sizeof *g->mu);
   *out = g;
   return DYN_OK;
+}
+
+/* The last step's joint-space form and problem, or 0 after the message.
+ * Still rows (decoupled in the local problem, moving no joint) have no
+ * global form. */
+static int reduced_last(const dyn_world *w, slv_problem *p, dyn_reduced_form *rf, char *err,
+                        size_t errlen) {
+  const double *x;
+  dyn_world_last_problem(w, p, &x);
+  if (!dyn_reduced_last_form(w, rf) || rf->n != p->n) {
+    dyn_msgf(err, errlen, "the world kept no joint-space form of this step's %d rows", p->n);
+    return 0;
+  }
+  if (rf->nstill > 0) {
+    dyn_msgf(err, errlen, "%d rows move no joint (decoupled in the local problem): no global form",
+             rf->nstill);
+    return 0;
+  }
+  return 1;
+}
+
+/* The global form of a world in reduced coordinates: refused for rows
+ * other than the contacts' cones (a limit or motor row: see
+ * dyn_world_global_condensed_new) and cfm > 0. */
+static dyn_err reduced_global(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
+  slv_problem p;
+  dyn_reduced_form rf;
+  if (!reduced_last(w, &p, &rf, err, errlen) || contacts_refused(&p, 0, err, errlen))
+    return DYN_ERR_INPUT;
+  for (int i = 0; i < p.n; i++)
+    if (w->rows.p[i].cfm > 0.0) {
+      dyn_msgf(err, errlen, "row %d: cfm > 0 has no term in the global form", i);
+      return DYN_ERR_INPUT;
+    }
+  return reduced_global_fill(w, &rf, &p, out, err, errlen);
 }
 
 dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
@@ -318,17 +335,17 @@ static void global_take(dyn_global *g, slv_global_form *c) {
 /* The whole step's global form g (every row, vf's cfm, p's bounds)
  * condensed at x to its rows from jr on, into g.  DYN_OK, or the error
  * after the message. */
-static dyn_err global_condensed_new(const dyn_velocity_form *vf, const slv_problem *p,
-                                    const double *x, int jr, dyn_global *g,
-                                    slv_condense_global_info *info, char *err, size_t errlen) {
+static dyn_err global_condensed_new(const double *cfm, const slv_problem *p, const double *x,
+                                    int jr, dyn_global *g, slv_condense_global_info *info,
+                                    char *err, size_t errlen) {
   unsigned char *keep = malloc((size_t)p->n + 1);
   if (!keep) {
     dyn_msgf(err, errlen, "out of memory for the condensation (%d rows)", p->n);
     return DYN_ERR_NOMEM;
   }
   for (int i = 0; i < p->n; i++) keep[i] = i >= jr;
-  slv_global_rows in = { g->ndof, g->n, g->Mp, g->Mj,   g->Mx, g->Hp, g->Hj,
-                         g->Hx,   g->f, g->w,  vf->cfm, p->lo, p->hi };
+  slv_global_rows in = { g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj,
+                         g->Hx,   g->f, g->w,  cfm,   p->lo, p->hi };
   slv_global_form c;
   char serr[400] = "";
   slv_status s = slv_condense_rows_global(&in, x, keep, &c, info, serr, sizeof serr);
@@ -341,6 +358,34 @@ static dyn_err global_condensed_new(const dyn_velocity_form *vf, const slv_probl
   return DYN_OK;
 }
 
+/* dyn_world_global_condensed_new in reduced coordinates: the whole step's
+ * joint-space form (the limit and motor rows' columns +-e_k of H, their
+ * cfm and bounds) condensed at x to the contact rows from jr on, as a
+ * maximal world's joint rows are. */
+static dyn_err reduced_condensed_new(const dyn_world *w, const double *x, int jr, dyn_global **out,
+                                     slv_condense_global_info *info, char *err, size_t errlen) {
+  slv_problem p;
+  dyn_reduced_form rf;
+  if (!reduced_last(w, &p, &rf, err, errlen) || contacts_refused(&p, jr, err, errlen))
+    return DYN_ERR_INPUT;
+  double *cfm = malloc(((size_t)p.n + 1) * sizeof *cfm);
+  if (!cfm) {
+    dyn_msgf(err, errlen, "out of memory for the condensation (%d rows)", p.n);
+    return DYN_ERR_NOMEM;
+  }
+  for (int i = 0; i < p.n; i++) cfm[i] = w->rows.p[i].cfm;
+  dyn_global *g = NULL;
+  dyn_err e = reduced_global_fill(w, &rf, &p, &g, err, errlen);
+  if (e == DYN_OK) e = global_condensed_new(cfm, &p, x, jr, g, info, err, errlen);
+  free(cfm);
+  if (e != DYN_OK) {
+    dyn_global_free(g);
+    return e;
+  }
+  *out = g;
+  return DYN_OK;
+}
+
 dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
                                        dyn_global **out, slv_condense_global_info *info, char *err,
                                        size_t errlen) {
@@ -350,12 +395,7 @@ dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int 
   if (!out) return DYN_ERR_INPUT;
   *out = NULL;
   if (!w || !x) return DYN_ERR_INPUT;
-  if (dyn_world_is_reduced(w)) {
-    dyn_msgf(err, errlen,
-             "the global form with the limit and motor rows condensed is not written in reduced "
-             "coordinates (the local file is; or export without --global)");
-    return DYN_ERR_INPUT;
-  }
+  if (dyn_world_is_reduced(w)) return reduced_condensed_new(w, x, jr, out, info, err, errlen);
   if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
     return DYN_ERR_INPUT;
@@ -369,7 +409,7 @@ dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int 
   dyn_global *g = NULL;
   dyn_err e = global_fill(&vf, &p, dof, &g, err, errlen);
   free(dof);
-  if (e == DYN_OK) e = global_condensed_new(&vf, &p, x, jr, g, info, err, errlen);
+  if (e == DYN_OK) e = global_condensed_new(vf.cfm, &p, x, jr, g, info, err, errlen);
   if (e != DYN_OK) {
     dyn_global_free(g);
     return e;

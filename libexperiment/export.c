@@ -22,6 +22,10 @@ typedef struct fmt_def {
   io_format fmt;
 } fmt_def;
 
+/* The end of a reduced run's titles: its rows are in joint space
+ * (docs/models.md, "Exports"). */
+static const char reduced_title[] = ": reduced coordinates (joint-space rows)";
+
 static const fmt_def formats[] = {
   { "dat", "dat", IO_FMT_AUTO }, /* the writer picks the Siconos layout from the problem */
   { "blcp", "blcp", IO_FMT_BLCP }, { "hdf5", "hdf5", IO_FMT_FCLIB },
@@ -138,11 +142,15 @@ static int write_global(const exp_export *e, const dyn_world *w, io_instance *in
     return 0;
   }
   memcpy(name, inst->name, sizeof name);
-  if (jr > 0) /* v is no body's velocity: docs/models.md, "Joint rows condensed" */
+  if (jr > 0) { /* v is no body's velocity: docs/models.md, "Joint rows condensed" */
     snprintf(inst->name, sizeof inst->name,
              "%s_step%06ld: joint rows condensed (%d eliminated, %d at a bound); v: null-space "
              "coordinates",
              e->scene, k, ci.neliminated, ci.nbound);
+    size_t l = strlen(inst->name);
+    if (dyn_world_is_reduced(w)) /* of the joint velocities (FCLIB's 128 characters) */
+      snprintf(inst->name + l, sizeof inst->name - l, "%s", "; reduced coordinates");
+  }
   inst->global = g;
   slv_status s = io_write(gpath, IO_FMT_AUTO, inst, err, sizeof err);
   inst->global = NULL;
@@ -306,7 +314,7 @@ int exp_export_step(const exp_export *e, const dyn_world *w, const dyn_run_step 
   int reduced = dyn_world_is_reduced(w);
   if (reduced) { /* the rows are in joint space (docs/models.md, "Exports") */
     size_t l = strlen(name);
-    snprintf(name + l, sizeof name - l, "%s", ": reduced coordinates (joint-space rows)");
+    snprintf(name + l, sizeof name - l, "%s", reduced_title);
   }
   int ok = write_problem(e, w, p, st, x0, path, e->global ? gpath : NULL, kind, sizeof kind, name);
   if (ok && io_write_vector(xpath, p->n, x, err, sizeof err) != SLV_OK) {

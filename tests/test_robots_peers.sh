@@ -17,8 +17,10 @@
 #     from it where ||q|| is not the problem's largest norm);
 #   - the FCLIB file's title says the joint rows were condensed.
 # The global form (--condense-joints --global; dyn_world_global_condensed_new),
-# humanoid (240 steps, every 60th) and humanoid100 (240 steps, every
-# 120th), read by build/experiments/peers/gfc3d/peer_gfc3d --check-r:
+# humanoid (240 steps, every 60th), humanoid100 (240 steps, every 120th)
+# and humanoid in reduced coordinates (240 steps, every 30th: its limit rows
+# condensed where a step has them), read by
+# build/experiments/peers/gfc3d/peer_gfc3d --check-r:
 #   - the peer reads each global file (nc = n / 3) and its res_rel_1q of
 #     the impulses the world applied is peer_fc3d's of the same impulses
 #     on the local file (its W and q are the local ones) to 1e-6 (+1e-13:
@@ -83,17 +85,23 @@ for fmt in dat hdf5; do
 done
 # the global form, condensed: judged by peer_gfc3d as the local file by peer_fc3d
 close_to() { awk_true "$1 < 1e-8 && ($1 - $2)^2 <= (1e-6 * $2 + 1e-13)^2"; }
-for m in "$H:60" "$H100:120"; do
-  model=${m%:*}
+# (MODEL:EVERY:COORDINATES; in reduced coordinates the limit rows are
+# condensed, steps 90 .. 240 of humanoid.xml have them)
+for m in "$H:60:maximal" "$H100:120:maximal" "$H:30:reduced"; do
+  model=${m%%:*}
+  rest=${m#*:}
+  coords=${rest#*:}
   name=$(basename "$model" .xml)
-  D=$T/g_$name
-  lcp export --model "$model" --approximate --steps 240 --every "${m##*:}" --max-iter 300 \
-    --solver nsgs --friction cone --format hdf5 --condense-joints --global --out "$D"
+  D=$T/g_${name}_$coords
+  if [ "$coords" = maximal ]; then approx=--approximate; else approx=; fi
+  # shellcheck disable=SC2086 # $approx: one flag or none
+  lcp export --model "$model" $approx --coordinates "$coords" --steps 240 --every "${rest%:*}" \
+    --max-iter 300 --solver nsgs --friction cone --format hdf5 --condense-joints --global --out "$D"
   ng=$(ls "$D" 2>/dev/null | grep -c "\.global\.hdf5\$")
   if [ "$rc" -eq 0 ] && [ "$ng" -ge 1 ] && [ "$ng" = "$(jnum written "$T/out")" ]; then
-    pass "$name --condense-joints --global: $ng global files written"
+    pass "$name ($coords) --condense-joints --global: $ng global files written"
   else
-    fail "$name --condense-joints --global" "exit $rc, $ng files: $(cat "$T/err")"
+    fail "$name ($coords) --condense-joints --global" "exit $rc, $ng files: $(cat "$T/err")"
     continue
   fi
   for g in "$D"/*.global.hdf5; do
@@ -123,9 +131,17 @@ for m in "$H:60" "$H100:120"; do
     fi
   done
   if grep -q "null-space coordinates" "$D"/*.global.hdf5; then
-    pass "$name: the global files' title says v holds null-space coordinates"
+    pass "$name ($coords): the global files' title says v holds null-space coordinates"
   else
-    fail "$name: global title" "no 'null-space coordinates' in the files"
+    fail "$name ($coords): global title" "no 'null-space coordinates' in the files"
+  fi
+  if [ "$coords" = reduced ]; then
+    nred=$(grep -l "reduced coordinates" "$D"/*.global.hdf5 | wc -l)
+    if [ "$nred" = "$ng" ] && grep -q "joint rows condensed (" "$D"/*.global.hdf5; then
+      pass "$name (reduced): every global title says reduced coordinates, some limit rows condensed"
+    else
+      fail "$name (reduced): global titles" "$nred of $ng say reduced coordinates"
+    fi
   fi
 done
 if grep -q "joint rows condensed at the step's answer" "$T/hdf5"/*.hdf5; then
