@@ -480,7 +480,11 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
         info->actuators = p->nact;
         info->chain_bodies = p->nchain;
         mdl_notes_finish(p);
-        if (p->nchain > 0) mdl_note(p, "%d intermediate bodies of joint chains added", p->nchain);
+        if (p->nchain > 0)
+          mdl_note(p,
+                   p->opt_read.reduced ? "%d massless frames of joint chains added (exact)"
+                                       : "%d intermediate bodies of joint chains added",
+                   p->nchain);
         snprintf(info->notes, sizeof info->notes, "%s", p->notes);
       }
     }
