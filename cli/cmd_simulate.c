@@ -628,6 +628,8 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
     fputs(",\"model\":", o);
     cli_json_string(o, wa->model);
   }
+  fputs(",\"coordinates\":", o); /* as export's lines say it (docs/models.md) */
+  cli_json_string(o, dyn_world_is_reduced(s->w) ? "reduced" : "maximal");
   fputs(",\"solver\":", o);
   cli_json_string(o, set->solver);
   fputs(",\"friction\":", o);
