@@ -310,9 +310,8 @@ static int scene_key(const exp_cfg_parser *ps, exp_source *src, const char *kv, 
     }
     snprintf(src->solver, sizeof src->solver, "%s", v);
   } else if (IS("name")) {
-    if (!src->model || kind != EXP_SCENES)
-      return exp_cfg_error(
-          ps, "scene", "name= names a model file's runs in a scenes section (scene model=FILE)");
+    if (!src->model)
+      return exp_cfg_error(ps, "scene", "name= names a model file's runs (scene model=FILE)");
     if (!v[0] || strlen(v) >= sizeof src->scene ||
         strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(v))
       return exp_cfg_error(ps, "scene name",
@@ -374,6 +373,36 @@ static int model_check(const exp_cfg_parser *ps, const exp_source *src) {
   return -1;
 }
 
+/* A model line in reduced coordinates without name=: its rows are named
+ * BASE_reduced, so that the same file in both representations gives rows
+ * told apart (and a scenes section fits them apart). */
+static int reduced_name(const exp_cfg_parser *ps, exp_source *src, char **w, int nw) {
+  for (int k = 2; k < nw; k++)
+    if (strncmp(w[k], "name=", 5) == 0) return -1;
+  if (!src->reduced) return -1;
+  size_t l = strlen(src->scene);
+  if (l + 8 >= sizeof src->scene)
+    return exp_cfg_error(ps, "scene model", "'%s': name too long for '_reduced' (give name=NAME)",
+                         src->scene);
+  memcpy(src->scene + l, "_reduced", 9);
+  return -1;
+}
+
+/* Drift and accuracy rows are keyed by scene name: a second line of the
+ * section with the same name would mix its rows with the first's. */
+static int rows_name_unique(const exp_cfg_parser *ps, const exp_section *s, const exp_source *src) {
+  if (!((1u << s->kind) & K_STEPS)) return -1;
+  for (int i = 0; i < s->nsrc - 1; i++)
+    if (s->src[i].kind == EXP_SRC_SCENE && strcmp(s->src[i].scene, src->scene) == 0)
+      return exp_cfg_error(ps, "scene",
+                           "'%s' already names the rows of line %d: the two lines' rows could not "
+                           "be told apart (%s)",
+                           src->scene, s->src[i].line,
+                           src->model ? "give name=NAME"
+                                      : "one line per scene in a drift or accuracy section");
+  return -1;
+}
+
 static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
   exp_source *src = add_source(s);
   if (!src) return exp_cfg_error(ps, "scene", "out of memory");
@@ -387,6 +416,8 @@ static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw)
         return exp_cfg_error(ps, "scene", "expected key=value, got '%s'", w[k]);
       rc = scene_key(ps, src, w[k], s->kind);
     }
+    if (rc < 0) rc = reduced_name(ps, src, w, nw);
+    if (rc < 0) rc = rows_name_unique(ps, s, src);
     return rc < 0 ? model_check(ps, src) : rc;
   }
   int known = 0;
@@ -404,7 +435,7 @@ static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw)
     int rc = scene_key(ps, src, w[k], s->kind);
     if (rc >= 0) return rc;
   }
-  return -1;
+  return rows_name_unique(ps, s, src);
 }
 
 static int key_classes(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {

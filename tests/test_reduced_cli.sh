@@ -14,12 +14,17 @@
 #     reduced coordinates stands on its four sphere feet (4 contacts, kinetic
 #     energy at the end < 1e-2 J) with joint error 0 (the joints hold by
 #     construction), as it does in maximal coordinates (test_robots.sh);
+#   - simulate's summary says "coordinates":"reduced" or "maximal", for a
+#     model file and for a built-in scene;
 #   - MuJoCo's humanoid.xml runs in reduced coordinates without
 #     --approximate (armature and joint chains are exact there: no note of
 #     either), and its exports say "coordinates":"reduced"; maximal exports
 #     say "coordinates":"maximal";
-#   - an experiment's `scene model=FILE coordinates=reduced` line runs; a
-#     bad value stops the file at its line.
+#   - an experiment's `scene model=FILE coordinates=reduced` line runs, its
+#     rows named FILE_reduced (the same file in maximal coordinates: FILE);
+#     two drift lines of one rows' name are refused at the second line
+#     (their rows would mix), name= tells them apart; a bad value stops the
+#     file at its line.
 # The MuJoCo samples (package libmujoco-samples) are skipped where absent.
 # Environment as test_cli.sh.  Last line "N passed, M failed".
 TST_NAME=test_reduced_cli
@@ -59,8 +64,8 @@ expect_err "a spring at rest away from the initial pose: refused in reduced" \
 lcp simulate --model "$MODELS/quadruped.urdf" --coordinates reduced --steps 400 --solver nsgs \
   --friction cone --max-iter 100
 if [ "$rc" -eq 0 ] && [ "$(jnum contacts_max)" = 4 ] && awk_true "$(jnum kinetic_end) < 1e-2" &&
-  [ "$(jnum joint_error_max)" = 0 ]; then
-  pass "quadruped.urdf, reduced: stands on its four feet, joint error 0"
+  [ "$(jnum joint_error_max)" = 0 ] && grep -q '"coordinates":"reduced"' "$T/out"; then
+  pass "quadruped.urdf, reduced: stands on its four feet, joint error 0, its summary says reduced"
 else
   fail "quadruped.urdf, reduced" "exit $rc, contacts_max $(jnum contacts_max), kinetic_end $(jnum kinetic_end), joint_error_max $(jnum joint_error_max): $(cat "$T/err")"
 fi
@@ -89,13 +94,43 @@ else
   fail "export, maximal" "exit $rc: $(cat "$T/out" "$T/err")"
 fi
 
+# a built-in scene in either representation: the summary says which
+for c in reduced maximal; do
+  lcp simulate --scene pyramid --param layers=2 --coordinates "$c" --steps 5
+  if [ "$rc" -eq 0 ] && grep -q "\"coordinates\":\"$c\"" "$T/out"; then
+    pass "simulate --scene pyramid --coordinates $c: the summary says \"coordinates\":\"$c\""
+  else
+    fail "simulate --scene pyramid --coordinates $c" "exit $rc: $(cat "$T/out" "$T/err")"
+  fi
+done
+
 cp "$MODELS/quadruped.urdf" "$T/q.urdf"
 printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=reduced steps=10\n' >"$T/r.exp"
 lcp experiment "$T/r.exp" --out "$T/ro" --no-plot
-if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/ro/d.csv" | awk -F, '$1 == "q"' | wc -l)" -eq 11 ]; then
-  pass "experiment: scene model=FILE coordinates=reduced runs"
+if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/ro/d.csv" | awk -F, '$1 == "q_reduced"' | wc -l)" -eq 11 ]; then
+  pass "experiment: scene model=FILE coordinates=reduced runs, its rows named q_reduced"
 else
   fail "experiment: coordinates=reduced" "exit $rc: $(cat "$T/err")"
+fi
+# the same file in both representations: rows told apart; two lines of one
+# name in a drift section: refused at the second (their rows would mix)
+printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=reduced steps=5\nscene model=q.urdf steps=5\n' >"$T/both.exp"
+lcp experiment "$T/both.exp" --out "$T/bo" --no-plot
+if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/bo/d.csv" | awk -F, '$1 == "q_reduced"' | wc -l)" -eq 6 ] &&
+  [ "$(grep -v '^#' "$T/bo/d.csv" | awk -F, '$1 == "q"' | wc -l)" -eq 6 ]; then
+  pass "experiment: the same model in both representations, rows q_reduced and q"
+else
+  fail "experiment: both representations" "exit $rc: $(cat "$T/err")"
+fi
+printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf steps=5\nscene model=q.urdf steps=5 dt=1e-3\n' >"$T/dup.exp"
+expect_err "experiment: two drift lines of one name refused at the second" \
+  "dup.exp:4: scene: 'q' already names the rows of line 3" experiment "$T/dup.exp" --out "$T/do" --no-plot
+printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf steps=5\nscene model=q.urdf steps=5 dt=1e-3 name=q_fine\n' >"$T/named.exp"
+lcp experiment "$T/named.exp" --out "$T/no" --no-plot
+if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/no/d.csv" | awk -F, '$1 == "q_fine"' | wc -l)" -eq 6 ]; then
+  pass "experiment: name= tells a model's second drift line apart"
+else
+  fail "experiment: name= in drift" "exit $rc: $(cat "$T/err")"
 fi
 printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=joint\n' >"$T/rb.exp"
 expect_err "experiment: coordinates=joint stops the file at its line" "rb.exp:3: scene coordinates" \
