@@ -169,6 +169,7 @@ void slv_cqp_setup(slv_cqp *q, slv_op *op, const slv_options *opt, int flags) {
   q->scaled = (flags & CQP_SCALE) != 0;
   set_scaling(q);
   q->lam = flags & CQP_NORM ? norm_estimate(q, opt->seed) : 1.0;
+  q->gam = 1;
 }
 
 /* x <- P(x) on Omega with the scalar rows' bounds lo, hi; each block
@@ -195,12 +196,12 @@ void slv_cqp_project(const slv_cqp *q, double *x) { project_on(q, x, q->lo, q->h
 static void natres_blocks(const slv_cqp *q, const double *x, const double *g, const double *sub,
                           int dsx, int k0, int k1, double *m_out, double *poison_out) {
   const double *lo = q->scaled ? q->olo : q->lo, *hi = q->scaled ? q->ohi : q->hi;
-  double m = 0, poison = 0;
+  double m = 0, poison = 0, gam = q->gam;
   for (int k = k0; k < k1; k++) {
     int i = q->blk_row[k];
     double mu = q->blk_mu[k];
     if (mu > 0) {
-      double w0 = g[i] - (sub ? sub[i] : 0), w1 = g[i + 1], w2 = g[i + 2];
+      double w0 = gam * (g[i] - (sub ? sub[i] : 0)), w1 = gam * g[i + 1], w2 = gam * g[i + 2];
       if (dsx) w0 += mu * sqrt(w1 * w1 + w2 * w2); /* not hypot: cone.h */
       double v[3] = { x[i] - w0, x[i + 1] - w1, x[i + 2] - w2 }, pr[3];
       slv_cone_project(mu, v, pr);
@@ -214,7 +215,7 @@ static void natres_blocks(const slv_cqp *q, const double *x, const double *g, co
     } else {
       /* scalar rows carry no shift (mu = 0 cones included: mu |w_t| = 0) */
       poison += x[i] * 0.0 + g[i] * 0.0;
-      double r = slv_mid_res(x[i], g[i], lo[i], hi[i]);
+      double r = slv_mid_res(x[i], gam * g[i], lo[i], hi[i]);
       if (r > m) m = r;
     }
   }
@@ -371,14 +372,37 @@ int slv_cqp_cone_free(double mu, const double *x) {
 
 /* ---- the outer loop: the De Saxce fixed point ------------------------------ */
 
-/* The inner solvers stop on the QP's absolute natural map: the library's
- * test (res_scaled <= tol, with a global problem's clause, and res_rel_2
- * under the 2-norm option: slv_test_measure; docs/convergence.md) in those
- * units at the current iterate, tol times res_nat_inf / that measure (the
- * worst row's own scale).  The outer loop
- * recomputes the verdict and tightens. */
-static double absolute_target(const slv_options *opt, const slv_residuals *r) {
-  double s = slv_test_measure(opt, r), units = s > 0 ? r->res_nat_inf / s : 1.0;
+/* The step of the natural maps, gam = 1 / a, a the geometric mean of the
+ * rows' sizes a_i (|A_ii|, or the row's 1-norm where A_ii = 0: the
+ * convergence measure's, slv_op_rowscale; docs/convergence.md, "The
+ * measure"): a row's impulse is of the order of its velocity over a_i, so
+ * x and gam g are of one size, and multiplying the problem by any alpha
+ * multiplies a by alpha and leaves gam g unchanged.  With gam = 1 the map
+ * added x to g as numbers, and on the problem times 1e-12 every g was below
+ * the rounding of x: the map was 0 at every iterate and the fixed point
+ * stalled (experiments/MEASUREMENTS.md, "Measurements: the cone QP's
+ * natural map at any scale").  A mean of logarithms, so that one huge or
+ * tiny row does not set it; 1 without a row of positive size. */
+static void set_step(slv_cqp *q, slv_op *op) {
+  const double *a = slv_op_rowscale(op)->a;
+  double sl = 0;
+  int k = 0;
+  for (int i = 0; i < q->p->n; i++)
+    if (a[i] > 0 && isfinite(a[i])) sl += log(a[i]), k++;
+  double gam = k > 0 ? exp(-sl / k) : 1.0;
+  q->gam = gam > 0 && isfinite(gam) ? gam : 1.0;
+}
+
+/* The inner solvers stop on the QP's natural map with the step gam: the
+ * library's test (res_scaled <= tol, with a global problem's clause, and
+ * res_rel_2 under the 2-norm option: slv_test_measure; docs/convergence.md)
+ * in those units at the current iterate, tol times u / that measure, u the
+ * law's map with the step gam at x (the worst row's own scale).  The
+ * outer loop recomputes the verdict and tightens.  *u gets u. */
+static double absolute_target(slv_cqp *q, const slv_options *opt, const slv_residuals *r,
+                              const double *x, const double *w, double *u) {
+  *u = natres(q, x, w, NULL, q->coulomb);
+  double s = slv_test_measure(opt, r), units = s > 0 ? *u / s : 1.0;
   return opt->tol * units;
 }
 
@@ -387,6 +411,7 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
                          double *x, double *w, slv_result *res, slv_hist *h) {
   const slv_problem *p = op->p;
   slv_cqp_setup(q, op, opt, flags);
+  set_step(q, op);
   project_on(q, x, q->olo, q->ohi);
   const char *law = p->ncones == 0 ? "box QP (no cones)"
                     : q->coulomb   ? "coulomb law (De Saxce fixed point)"
@@ -428,11 +453,11 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
                CQP_STALL, total, r.res_scaled);
       return SLV_STAGNATED;
     }
-    double target = absolute_target(opt, &r);
+    double u, target = absolute_target(q, opt, &r, x, w, &u);
     q->hist_scale = opt->tol / target; /* the inner histories in res_scaled's units */
     if (q->coulomb) {
       /* s_c = mu |w_t| at the current x; then the QP's natural map at x is
-       * the De Saxce map, of size r.res_nat_inf.  Solve the next QP only to
+       * the De Saxce map, of size u.  Solve the next QP only to
        * inner_factor times that (an inexact fixed point: early QPs need no
        * accuracy), and to half the target at the end. */
       for (int k = 0; k < p->ncones; k++) {
@@ -441,7 +466,7 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
         q->shift[i] = s;
         q->bq[i] = (p->b[i] + s) * q->sc[i];
       }
-      tol_in = fmax(0.5 * target, inner_factor * r.res_nat_inf);
+      tol_in = fmax(0.5 * target, inner_factor * u);
     } else {
       /* one QP solve; tighter only if the library's recomputation (dgemv
        * instead of the solver's updated gradient) disagrees */
@@ -457,8 +482,10 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
     }
     total += it;
     res->iterations = total;
-    slv_logf(opt, "%s: outer %d: start res_nat_inf %.3e, inner tol %.3e: %s after %d iterations",
-             name, outer, r.res_nat_inf, tol_in, slv_status_str(st), it);
+    slv_logf(opt,
+             "%s: outer %d: start natural map %.3e (step %.3g), inner tol %.3e: %s after %d "
+             "iterations",
+             name, outer, u, q->gam, tol_in, slv_status_str(st), it);
     if (st == SLV_NOT_FINITE) {
       slv_msgf(res->message, sizeof res->message,
                "%s: %s: non-finite value at inner iteration %d (outer %d)", name, law, total,

@@ -55,8 +55,9 @@ typedef struct slv_cqp {
   int coulomb;         /* 1: the problem's law is Coulomb (De Saxce) and it has cones */
   double lam;          /* estimate of ||A||_2 (power iteration), set by slv_cqp_setup */
   double hist_scale;   /* history value per unit of the QP's natural map: 1 / max(1,
-                          ||b||_inf) first, then res_scaled / res_nat_inf at the last outer
-                          iterate (slv_cqp_drive) */
+                          ||b||_inf) first, then res_scaled / (the law's map with the step
+                          gam) at the last outer iterate (slv_cqp_drive) */
+  double gam;          /* the natural maps' step: x - P(x - gam g) (slv_cqp_natres) */
   double *tmp1, *tmp2; /* size n_max: scratch of setup (power iteration) */
   double poll_work;    /* an inner iteration's work for slv_should_stop: A's stored entries */
   const slv_problem *p;
@@ -90,15 +91,18 @@ void slv_cqp_matvec(const slv_cqp *q, const double *v, double *y);
 /* x <- P_Omega(x), in place. */
 void slv_cqp_project(const slv_cqp *q, double *x);
 
-/* ||x - P_Omega(x - g)||_inf, the QP's natural map at x for the gradient g
- * (NaN if x or g is not finite). */
+/* ||x - P_Omega(x - gam g)||_inf, the QP's natural map at x for the
+ * gradient g with the step gam = q->gam (NaN if x or g is not finite).
+ * gam is 1 after slv_cqp_setup; slv_cqp_drive sets it to the data's own
+ * ratio of impulses to velocities (cone_qp.c, set_step), so that x and
+ * gam g are of one size at any scaling of the problem. */
 double slv_cqp_natres(const slv_cqp *q, const double *x, const double *g);
 
 /* The natural map of the problem's own law at x, from the QP gradient
  * g = A x + bq: w = g - shift; Coulomb: w^ = w + (mu |w_t|, 0, 0) per cone;
- * returns ||x - P_Omega(x - w^)||_inf (NaN if not finite).  This is what
- * slv_residual reports as res_nat_inf, computed in O(n) from a g the solver
- * keeps up to date (so it carries the solver's rounding drift). */
+ * returns ||x - P_Omega(x - gam w^)||_inf (NaN if not finite): with gam = 1
+ * what slv_residual reports as res_nat_inf, computed in O(n) from a g the
+ * solver keeps up to date (so it carries the solver's rounding drift). */
 double slv_cqp_lawres(const slv_cqp *q, const double *x, const double *g);
 
 /* Largest t >= 0 with x - s d in Omega for every s in [0, t], for x in
