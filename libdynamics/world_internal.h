@@ -462,6 +462,10 @@ dyn_warm_rows dyn_world_warm_rows(const dyn_world *w);
  * reduced stages where the step differs (prepare, build rows, assemble,
  * apply, integrate), the world's own elsewhere. */
 dyn_stage_fn dyn_reduced_stage(int i);
+/* The apply stage's end, in either representation (world_step.c): the
+ * applied impulses kept as the last step's (the problem, x, the verdict)
+ * and for the next step's warm start. */
+dyn_err dyn_world_keep_applied(dyn_step *s);
 void dyn_reduced_free(struct dyn_reduced *r);
 /* For tests: the tree, a body's tree body (-1: static), and row i of the
  * last step's G (joint space; ndof numbers into g) or -1. */

@@ -452,17 +452,7 @@ static dyn_err reduced_apply(dyn_step *s) {
   if (nd > 0) /* u+ = u_free + A_r^-1 G^T x */
     cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Y.p, nd, w->x.p, 1, 1.0, red->unew,
                 1);
-  w->sys_last = s->sys;
-  w->have_prob = 1;
-  w->last.x_applied = w->x.p;
-  w->last.failed = s->verdict.failed;
-  w->last.applied = s->verdict.applied;
-  if (!w->set.warm_start) return DYN_OK;
-  dyn_warm_rows r = dyn_world_warm_rows(w);
-  if (dyn_warm_keep(&w->warm, &r, w->x.p, &w->grows) != DYN_OK)
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for the warm-start data of %d contacts",
-                          w->nc);
-  return DYN_OK;
+  return dyn_world_keep_applied(s);
 }
 
 /* The energy impulses x would add, in joint space (world_failure.c's

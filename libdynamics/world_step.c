@@ -371,6 +371,11 @@ dyn_err dyn_stage_apply(dyn_step *s) {
     return dyn_world_fail(w, e, "step %ld: solver %s returned %s impulses (status %s)", s->k,
                           w->solver->name, e == DYN_ERR_NUMERIC ? "non-finite" : "unusable",
                           slv_status_str(s->res.status));
+  return dyn_world_keep_applied(s);
+}
+
+dyn_err dyn_world_keep_applied(dyn_step *s) {
+  dyn_world *w = s->w;
   w->sys_last = s->sys;
   w->have_prob = 1;
   w->last.x_applied = w->x.p;
