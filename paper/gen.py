@@ -533,8 +533,12 @@ class Paper:
             if alike else '')
         self.nums += macro('NPeers', len(self.peers))
         self.nums += macro('HavePeers', '1' if self.peers else '0')
-        self.nums += macro('ProfilePeersNote', ' The peers are external programs judged by the same '
-                           'residual.' if self.peers else '')
+        ndis = len(self.csv_rows('profile_disagreements.csv'))
+        self.nums += macro('ProfilePeersNote', (' The peers are external programs judged by the same '
+                                                'residual.' if self.peers else '') + (
+            ' A row whose solver\'s own verdict is not the judge\'s (%s, Table~\\ref{tab:disagree}) counts as '
+            'unsolved for that solver; the problem stays for every other solver.' % plural(ndis, 'row')
+            if ndis else ''))
 
     def algorithms(self):
         """lcplab's solvers of the profile as distinct algorithms: names the
@@ -1360,7 +1364,7 @@ class Paper:
         t += (' (%s accept only part of the class: Table~\\ref{tab:cov})' % self.names(some)) if some else ''
         npeer = len(acc) - len(own)
         t += (', and %d peers' % npeer) if npeer else ''
-        t += '. '
+        t += '. ' + self.class_disagree_words(c)
         if not self.supported(c):
             return t + upfirst(too_small(CLASS_NAME.get(c) or self.tex(c), self.support.get(c, (nprob, 0, 0)))) + \
                 '; its counts are in the tables.\n\n'
@@ -1385,6 +1389,18 @@ class Paper:
             t += 'Fewer than half are solved at %s by %s (Table~\\ref{tab:fail} gives the statuses).' % (
                 '$' + tolfmt(self.tolB) + '$', ', '.join(self.tt(x) for x in weak))
         return t.strip() + '\n\n'
+
+    def class_disagree_words(self, c):
+        """What a class's counts do with its rows whose own verdict is not the
+        judge's (profile_disagreements.csv; the engine's exp_tab_row_solved):
+        unsolved for their solver alone, the problem kept for the others."""
+        rs = [r for r in self.csv_rows('profile_disagreements.csv') if r['class'] == c]
+        if not rs:
+            return ''
+        per = [(tol, sum(1 for r in rs if r['tol'] == tol)) for tol in dict.fromkeys(r['tol'] for r in rs)]
+        return ('Every problem counts for every solver: the %s where a solver\'s own verdict is not the judge\'s '
+                '(%s) count as unsolved for that solver alone (Table~\\ref{tab:disagree}). ' % (
+                    plural(len(rs), 'row'), ', '.join('%d at $%s$' % (k, tolfmt(tol)) for tol, k in per)))
 
     # ---- timings: runs behind the medians ------------------------------------------------------
     def timings(self):
@@ -2290,12 +2306,15 @@ class Paper:
         return t.rstrip() + '\n\n'
 
     def disagree_clause(self, name):
-        """The problems a section's tables leave out for disagreeing verdicts."""
-        probs = list(dict.fromkeys(r['problem'] for r in self.csv_rows(name + '_disagreements.csv')))
-        if not probs:
+        """A section's rows whose own verdict is not the judge's: unsolved for
+        their solver alone (the engine's exp_tab_row_solved)."""
+        rs = self.csv_rows(name + '_disagreements.csv')
+        if not rs:
             return ''
-        return (', and %s (%s) left out, as a solver\'s own verdict there is not the judge\'s '
-                '(Table~\\ref{tab:disagree})' % (plural(len(probs), 'problem'), ', '.join(self.tt(p) for p in probs)))
+        which = (' (%s)' % ', '.join('%s on %s' % (self.tt(r['solver']), self.tt(r['problem'])) for r in rs)
+                 if len(rs) <= 6 else '')
+        return ('; %s where a solver\'s own verdict is not the judge\'s%s count as unsolved for that solver '
+                'alone (Table~\\ref{tab:disagree})' % (plural(len(rs), 'row'), which))
 
     def section_tie_words(self, name):
         """A section's tie factor and where it comes from (NAME_timing.csv)."""
@@ -2382,9 +2401,9 @@ class Paper:
         if not rows:
             return ('No solver\'s own verdict disagreed with the judge\'s in this run: the counts, winners and profiles '
                     'rest on every problem. ')
-        t = ('On %s a solver\'s own verdict and the judge\'s disagree (Table~\\ref{tab:disagree}): %s. Their problems '
-             'are left out of the counts, winners and profiles of their class and tolerance, which rest on the problems '
-             'where both verdicts agree. ' % (
+        t = ('On %s a solver\'s own verdict and the judge\'s disagree (Table~\\ref{tab:disagree}): %s. Each such row '
+             'counts as unsolved for its own solver on that problem, in the counts, winners, timings and profiles; '
+             'the problem stays in them for every other solver. ' % (
                  plural(len(rows), 'row'), self.disagreement_cases(rows)))
         t += ('\n\n\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The disagreements: rows where a '
               'solver\'s own verdict (its \\texttt{verdict=} key) is not the judge\'s ($\\mathrm{res}_{\\mathrm{scaled}}'

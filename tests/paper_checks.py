@@ -172,6 +172,43 @@ if os.path.exists(path):
                 bad.append('%s: %s problems, (of %s); the coverage: %s' % (
                     m.group(1), m.group(2), ', '.join(sorted(outof)), want))
 report(ncls and not bad, 'the per-class paragraphs count the class\'s problems', '; '.join(bad))
+# one stopping rule (issue 65, point 1): a disagreement of the verdicts costs only its
+# solver, so the leaders (counts, winners, profiles) keep every problem of the class, and
+# each paragraph counts the class's disagreeing rows as the CSV has them, per tolerance
+bad = ['%s at %s: %s problems, the coverage %s' % (r['class'], r['tol'], r['problems'], ncls.get(r['class']))
+       for r in rows('profile_leaders.csv')[0] if ncls.get(r['class']) not in (None, r['problems'])]
+report(not bad, 'the leaders count every problem of the class (a disagreement is its solver\'s alone)',
+       '; '.join(bad))
+dis = rows('profile_disagreements.csv')[0]
+bad = []
+if os.path.exists(path):
+    with open(path) as fh:
+        paras = re.findall(r'\\paragraph\{([^}]*)\.\}([^\n]*)', fh.read())
+    for title, body in paras:
+        c = CLASS_TITLE.get(title)
+        want = [r for r in dis if r['class'] == c]
+        m = re.search(r'the (\w+) rows? where a solver\'s own verdict is not the judge\'s \(([^)]*)\) count as '
+                      r'unsolved for that solver alone', body)
+        if not want:
+            if m:
+                bad.append('%s: says %s disagreeing rows, the CSV none' % (title, m.group(1)))
+            continue
+        per = {}
+        for r in want:
+            per[float(r['tol'])] = per.get(float(r['tol']), 0) + 1
+        said = {}
+        for k, a, e in re.findall(r'(\d+) at \$(?:([\d.]+)\\times)?10\^\{(-?\d+)\}\$', m.group(2) if m else ''):
+            said[float('%se%s' % (a or '1', e))] = int(k)
+        total = -1
+        if m:
+            total = int(m.group(1)) if m.group(1).isdigit() else WORDS.get(m.group(1), -1)
+        if total != len(want) or said != per:
+            bad.append('%s: says %s (%s), the CSV %d (%s)' % (
+                title, m.group(1) if m else 'nothing', m.group(2) if m else '', len(want),
+                ', '.join('%d at %g' % (v, k) for k, v in per.items())))
+report(not bad, 'the per-class paragraphs count their rows with disagreeing verdicts as unsolved', '; '.join(bad))
+bad = re.findall(r'[^.]*(?:problems? (?:is|are) left out|left out, as a solver)[^.]*verdict[^.]*', text)
+report(not bad, 'no problem is said to be left out for a disagreement of verdicts', '; '.join(bad[:2]))
 bad = re.findall(r'\b1 problems\b|\bon 1 [\w-]+ problems\b', text)
 report(not bad, 'no "1 problems"', '; '.join(bad[:3]))
 
