@@ -879,10 +879,11 @@ class Paper:
              'frictional contacts: Coulomb cones, findex triples or the contacts of a scene\'s pyramid LCP; '
              'the normal rows of \\texttt{contact} and \\texttt{sparse-contact} (one per contact, no '
              'friction) count none.}\n\\label{tab:gen}\n\\setlength{\\tabcolsep}{2pt}\n'
-             '\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.07\\textwidth}'
+             # the page's width; the problems' column takes what the others leave
+             '\\begin{tabularx}{\\textwidth}{@{}l>{\\raggedright\\arraybackslash}p{0.07\\textwidth}'
              '>{\\raggedright\\arraybackslash}p{0.2\\textwidth}>{\\raggedright\\arraybackslash}p{0.17\\textwidth}'
              '>{\\raggedright\\arraybackslash}p{0.14\\textwidth}l>{\\raggedright\\arraybackslash}'
-             'p{0.16\\textwidth}@{}}\n\\toprule\nfamily & kind & $A$ & bounds & $b$ & $x_{\\mathrm{ref}}$ & '
+             'X@{}}\n\\toprule\nfamily & kind & $A$ & bounds & $b$ & $x_{\\mathrm{ref}}$ & '
              'problems here \\\\\n\\midrule\n')
         for line in rows:
             cells = [c.strip() for c in re.split(r'(?<!\\)\|', line.strip('|'))]
@@ -890,9 +891,17 @@ class Paper:
                 continue
             fam = cells[0].strip('`')
             t += '%s & %s & %s & %s & %s & %s & %s \\\\\n' % (
-                tuple(self.doc_cell(c) for c in cells[:6]) +
-                (', '.join(self.tt(x) for x in sorted(used.get(fam, ()))) or 'none',))
-        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n'
+                tuple(self.doc_cell(c) for c in cells[:6]) + (self.problems_cell(sorted(used.get(fam, ()))),))
+        return t + '\\bottomrule\n\\end{tabularx}\n\\end{table*}\n'
+
+    def problems_cell(self, names):
+        """A family's problems in the generators' table: each one when they are
+        few, else their count (the problems' table lists each, with its family)."""
+        if not names:
+            return 'none'
+        if len(names) <= 6:
+            return ', '.join(self.tt(x) for x in names)
+        return '%s (Table~\\ref{tab:plist})' % plural(len(names), 'problem')
 
     def measures_table(self):
         """tab:lit: per tolerance, the runs the judge counts converged and how
@@ -969,7 +978,9 @@ class Paper:
         """Every scene of the scene experiments with its world settings as run
         (the `# world:` lines), the friction models of the section and the
         bodies' masses."""
-        t = ('\\begin{tabular}{@{}llll' + 'r' * (len(WORLD_COLS) + 1) +
+        # the page's width: the scene and its friction models wrapped
+        t = ('\\begin{tabularx}{\\textwidth}{@{}l>{\\raggedright\\arraybackslash}X'
+             '>{\\raggedright\\arraybackslash}p{0.1\\textwidth}l' + 'r' * (len(WORLD_COLS) + 1) +
              '@{}}\n\\toprule\nexperiment & scene & '
              'friction & stepped by & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
         n = 0
@@ -1006,7 +1017,7 @@ class Paper:
                 'world\'s solver, warm-start factor, dynamic bodies and their masses. The rows of a problem '
                 'section (\\texttt{profile}) are the scenes whose steps it exported as problems, with the solver '
                 'that stepped the world (\\emph{stepped by}; the other sections step with the solvers they compare).}\n  \\label{tab:scenetab}\n'
-                '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
+                '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabularx}\n\\end{table*}\n')
 
     # ---- winners, ties, identical algorithms ---------------------------------------------------
     def winners(self):
@@ -2363,7 +2374,9 @@ class Paper:
              'limit), the instance format, the ladder (times a rejected answer is asked for again told a tolerance ten '
              'times tighter) and the key of the peer\'s own verdict.}\n  \\label{tab:peerversions}\n'
              '  \\setlength{\\tabcolsep}{3pt}\n'
-             '\\begin{tabular}{@{}ll>{\\raggedright\\arraybackslash}p{0.42\\textwidth}lrl@{}}\n\\toprule\n'
+             # the page's width, the long cells wrapped (versions at their hyphens, options at spaces)
+             '\\begin{tabularx}{\\textwidth}{@{}l>{\\raggedright\\arraybackslash}p{0.2\\textwidth}'
+             '>{\\raggedright\\arraybackslash}Xlrl@{}}\n\\toprule\n'
              'peer & version & program and options & format & ladder & verdict \\\\\n\\midrule\n')
         for sname, r in seen.items():
             opts = self.peer_options(cmds.get(sname, ''))
@@ -2371,7 +2384,7 @@ class Paper:
                 self.tt(sname), self.tex(r.get('version') or 'not stated'), self.tt(opts) if opts else '',
                 self.tex(r.get('format', '')), r.get('ladder', ''), self.tt(r['verdict_key']) if r.get('verdict_key')
                 else 'none')
-        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n\n'
+        return t + '\\bottomrule\n\\end{tabularx}\n\\end{table*}\n\n'
 
     def disagreement_cases(self, rows):
         """The disagreeing rows in words: each one when they are few, else
