@@ -57,6 +57,12 @@ int exp_tab_is_replicate_row(const exp_row *r, const exp_tab_cols *c);
 /* A result row whose solver's own verdict (reported_solved) is given and
  * is not the judge's (solved): experiments/README.md, "One stopping rule". */
 int exp_tab_verdicts_differ(const exp_row *r, const exp_tab_cols *c);
+/* 1 when row r counts as solved in the counts, winners, leaders, profiles
+ * and the virtual best: the judge's verdict is converged and the solver's
+ * own verdict, where given, agrees.  A disagreement costs only its own
+ * row: the problem stays for every other solver (experiments/README.md,
+ * "One stopping rule"). */
+int exp_tab_row_solved(const exp_row *r, const exp_tab_cols *c);
 /* The trace of a run, what identical algorithms share (exp_profile_same):
  * status, iterations, pivots and the digest of x, or without one the
  * residuals as printed; "" for a run without numbers or without work (0

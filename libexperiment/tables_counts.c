@@ -126,16 +126,17 @@ int exp_tab_write_disagreements(const exp_section *s, const char *base, exp_row 
   FILE *f, *t;
   if (exp_tab_open_pair(set, base, "disagreements", &f, &t)) return -1;
   fprintf(f, "# the rows where a solver's own verdict (reported_solved, verdict=KEY) is not the "
-             "judge's (solved: res_scaled <= tol): their problems are left out of the profile, "
-             "the winners, the leaders and the virtual best of their class and tolerance "
-             "(experiments/README.md, \"One stopping rule\"); peer_tol: the tolerance the "
-             "solver was last told (the ladder)\n"
+             "judge's (solved: res_scaled <= tol): each counts as unsolved for its solver in the "
+             "profile, the winners, the leaders, the timings and the virtual best of its class "
+             "and tolerance, whose problems stay for every other solver (experiments/README.md, "
+             "\"One stopping rule\"); peer_tol: the tolerance the solver was last told (the "
+             "ladder)\n"
              "class,tol,problem,solver,status,solved,reported_solved,res_scaled,err_siconos,"
              "peer_tol\n");
   static const char *const head[] = { "class",   "tol",        "problem",     "solver",  "judge",
                                       "its own", "res_scaled", "err_siconos", "told tol" };
   exp_tab_begin(t, "llllllrrr", head, 9,
-                "a solver's own verdict against the judge's: problems left out of the profiles");
+                "a solver's own verdict against the judge's: unsolved for that solver alone");
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
     if (!exp_tab_verdicts_differ(r, &c)) continue;

@@ -86,34 +86,25 @@ static int pmat_alias(pmat *m) {
   return 0;
 }
 
-/* 1 when row r is of class cls and tolerance tol, a result, and of a
- * problem where no solver's own verdict disagrees with the judge's (the
- * problems in disputed[0..nd), experiments/README.md, "One stopping rule":
- * those are NAME_disagreements', not the profile's). */
-static int pmat_row(const exp_row *r, const exp_tab_cols *c, const char *cls, const char *tol,
-                    char **disputed, int nd) {
+/* 1 when row r is of class cls and tolerance tol and a result. */
+static int pmat_row(const exp_row *r, const exp_tab_cols *c, const char *cls, const char *tol) {
   return strcmp(exp_tab_field(r, c->cls), cls) == 0 && strcmp(exp_tab_field(r, c->tol), tol) == 0 &&
-         exp_tab_is_result_row(r, c) &&
-         exp_tab_index_of(disputed, nd, (char *)exp_tab_field(r, c->problem)) < 0;
+         exp_tab_is_result_row(r, c);
 }
 
+/* The profile matrix of class cls at tolerance tol: every problem of the
+ * class stays; a row whose own verdict disagrees with the judge's counts
+ * as unsolved for its solver alone, and is nobody's identical algorithm
+ * (exp_tab_row_solved; experiments/README.md, "One stopping rule"). */
 static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const char *cls,
                       const char *tol, pmat *m) {
   memset(m, 0, sizeof *m);
   m->probs = malloc((size_t)(nrows + 1) * sizeof *m->probs);
   m->solv = malloc((size_t)(nrows + 1) * sizeof *m->solv);
-  char **disputed = malloc((size_t)(nrows + 1) * sizeof *disputed);
-  int nd = 0;
-  if (!m->probs || !m->solv || !disputed) {
-    free(disputed);
-    return -1;
-  }
-  for (int k = 0; k < nrows; k++)
-    if (pmat_row(&rows[k], c, cls, tol, NULL, 0) && exp_tab_verdicts_differ(&rows[k], c))
-      exp_tab_add_name(disputed, &nd, rows[k].f[c->problem]);
+  if (!m->probs || !m->solv) return -1;
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (!pmat_row(r, c, cls, tol, disputed, nd)) continue;
+    if (!pmat_row(r, c, cls, tol)) continue;
     exp_tab_add_name(m->probs, &m->np, r->f[c->problem]);
     if (strcmp(exp_tab_field(r, c->status), "refused") != 0)
       exp_tab_add_name(m->solv, &m->ns, r->f[c->solver]);
@@ -126,30 +117,26 @@ static int pmat_build(exp_row *rows, int nrows, const exp_tab_cols *c, const cha
   m->key = calloc(pn, sizeof *m->key);
   m->row = calloc(pn, sizeof *m->row);
   m->c = c;
-  if (!m->t || !m->r || !m->alias || !m->refused || !m->key || !m->row) {
-    free(disputed);
-    return -1;
-  }
+  if (!m->t || !m->r || !m->alias || !m->refused || !m->key || !m->row) return -1;
   for (size_t q = 0; q < pn; q++) {
     m->t[q] = INFINITY;
     m->alias[q] = -1;
   }
   for (int k = 0; k < nrows; k++) {
     exp_row *r = &rows[k];
-    if (!pmat_row(r, c, cls, tol, disputed, nd)) continue;
+    if (!pmat_row(r, c, cls, tol)) continue;
     int p = exp_tab_index_of(m->probs, m->np, r->f[c->problem]);
     int s = exp_tab_index_of(m->solv, m->ns, r->f[c->solver]);
     if (p < 0 || s < 0) continue;
     size_t q = (size_t)p * m->ns + s;
-    if (strcmp(exp_tab_field(r, c->status), "converged") == 0 && exp_tab_field(r, c->time)[0])
+    if (exp_tab_row_solved(r, c) && exp_tab_field(r, c->time)[0])
       m->t[q] = fmax(atof(exp_tab_field(r, c->time)), 1e-9);
     m->refused[q] = strcmp(exp_tab_field(r, c->status), "refused") == 0;
-    exp_tab_run_key(r, c, m->key[q], sizeof m->key[q]);
+    if (!exp_tab_verdicts_differ(r, c)) exp_tab_run_key(r, c, m->key[q], sizeof m->key[q]);
     m->row[q] = r;
     int a = exp_tab_index_of(m->solv, m->ns, exp_tab_field(r, c->method));
-    if (a >= 0 && a != s) m->alias[q] = a;
+    if (a >= 0 && a != s && !exp_tab_verdicts_differ(r, c)) m->alias[q] = a;
   }
-  free(disputed);
   return pmat_alias(m);
 }
 

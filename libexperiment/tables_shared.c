@@ -104,6 +104,10 @@ int exp_tab_verdicts_differ(const exp_row *r, const exp_tab_cols *c) {
          (atoi(own) != 0) != (strcmp(exp_tab_field(r, c->status), "converged") == 0);
 }
 
+int exp_tab_row_solved(const exp_row *r, const exp_tab_cols *c) {
+  return strcmp(exp_tab_field(r, c->status), "converged") == 0 && !exp_tab_verdicts_differ(r, c);
+}
+
 void exp_tab_run_key(const exp_row *r, const exp_tab_cols *c, char *out, size_t len) {
   const char *it = exp_tab_field(r, c->iterations), *pv = exp_tab_field(r, c->pivots),
              *xd = exp_tab_field(r, c->x_digest);

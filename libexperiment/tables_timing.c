@@ -193,7 +193,8 @@ int exp_tab_write_timings(const exp_section *s, const char *base, exp_row *rows,
   exp_tab_cols c = exp_tab_cols_of(s->kind);
   FILE *f, *t;
   if (exp_tab_open_pair(set, base, "timings", &f, &t)) return -1;
-  fprintf(f, "# over the solved problems of each class, tolerance and solver: time_s (the median "
+  fprintf(f, "# over the solved problems of each class, tolerance and solver (exp_tab_row_solved: "
+             "a row whose own verdict disagrees is not solved): time_s (the median "
              "of a problem's runs) summarised; spread = (q3 - q1) / median of a problem's runs\n"
              "class,tol,solver,solved,time_median_s,time_gmean_s,spread_median,runs_min,"
              "runs_median\n");
@@ -224,7 +225,7 @@ int exp_tab_write_timings(const exp_section *s, const char *base, exp_row *rows,
           strcmp(r->f[c.cls], g[q].key[0]) != 0 ||
           strcmp(exp_tab_field(r, c.tol), g[q].key[1]) != 0 ||
           strcmp(r->f[c.solver], g[q].key[2]) != 0 ||
-          strcmp(exp_tab_field(r, c.status), "converged") != 0 || !exp_tab_field(r, c.time)[0])
+          !exp_tab_row_solved(r, &c) || !exp_tab_field(r, c.time)[0])
         continue;
       double med = atof(exp_tab_field(r, c.time));
       tm[m] = med;

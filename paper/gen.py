@@ -65,13 +65,16 @@ SHORT = {'converged': 'conv.', 'max_iter': 'max it.', 'stagnated': 'stagn.', 'ra
          'not_finite': 'NaN', 'time_limit': 'timeout', 'unconverged': 'unconv.', 'failed': 'failed',
          'error': 'error', 'other': 'other', 'refused': 'refused'}
 WORLD_COLS = [('dt', '$h$ (s)'), ('mu', '$\\mu$'), ('restitution', '$e$'), ('k_erp', 'ERP'),
-              ('cfm', 'CFM'), ('slop', 'slop (m)'), ('margin', 'margin (m)'), ('omega', '$\\omega$'),
+              ('cfm', 'CFM'), ('slop', 'slop'), ('margin', 'margin'), ('omega', '$\\omega$'),
               ('warm_factor', 'warm'), ('max_iter', 'iter.'), ('bodies', 'bodies')]
 STATUS_WORDS = [('max_iter', 'at the iteration limit'), ('unconverged', 'unconverged'),
                 ('stagnated', 'stagnated'), ('ray_termination', 'on a ray'),
                 ('singular_pivot', 'on a singular pivot'), ('breakdown', 'on a breakdown'),
                 ('not_finite', 'not finite'), ('time_limit', 'on the time limit'),
                 ('failed', 'failed'), ('error', 'on an error'), ('other', 'on another status')]
+# the rows of a single-line \\scriptsize table one float holds (8 pt a row, a page's text
+# height of about 680 pt less the caption and rules); a longer table is split
+FLOAT_ROWS = 64
 # a per-class statement needs a class this large, with this many problems
 # whose best time is at least SLOW_S: below, the profiles rank call overhead
 # and a handful of wins (issue 65, point 6)
@@ -394,6 +397,22 @@ class Paper:
         with open(os.path.join(self.gen, name), 'w') as fh:
             fh.write(text)
 
+    def table_floats(self, caption, label, spec, head, rows, sep='3pt'):
+        """A table as table* floats: one, or when its rows are more than a page
+        holds (FLOAT_ROWS), parts of about equal length, the first with the
+        caption and label, the others under the same number, continued."""
+        n = max(1, -(-len(rows) // FLOAT_ROWS))
+        size = max(1, -(-len(rows) // n))
+        t = ''
+        for k in range(n):
+            cap = ('\\caption{%s}\n  \\label{%s}\n' % (caption, label) if k == 0 else
+                   '\\addtocounter{table}{-1}\\caption{Table~\\ref{%s}, continued (part %d of %d).}\n' % (
+                       label, k + 1, n))
+            t += ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  %s  \\setlength{\\tabcolsep}{%s}\n'
+                  '\\begin{tabular}{%s}\n\\toprule\n%s \\\\\n\\midrule\n%s\\bottomrule\n\\end{tabular}\n'
+                  '\\end{table*}\n' % (cap, sep, spec, head, ''.join(rows[k * size:(k + 1) * size])))
+        return t
+
     def externals_declared(self):
         """The external solvers the campaign declared (its plan.exp's `external
         NAME ...` lines): the peers."""
@@ -533,8 +552,12 @@ class Paper:
             if alike else '')
         self.nums += macro('NPeers', len(self.peers))
         self.nums += macro('HavePeers', '1' if self.peers else '0')
-        self.nums += macro('ProfilePeersNote', ' The peers are external programs judged by the same '
-                           'residual.' if self.peers else '')
+        ndis = len(self.csv_rows('profile_disagreements.csv'))
+        self.nums += macro('ProfilePeersNote', (' The peers are external programs judged by the same '
+                                                'residual.' if self.peers else '') + (
+            ' A row whose solver\'s own verdict is not the judge\'s (%s, Table~\\ref{tab:disagree}) counts as '
+            'unsolved for that solver; the problem stays for every other solver.' % plural(ndis, 'row')
+            if ndis else ''))
 
     def algorithms(self):
         """lcplab's solvers of the profile as distinct algorithms: names the
@@ -770,17 +793,20 @@ class Paper:
         ps = [p for p in self.plan if p['section'] == 'profile']
         if not ps:
             return ''
-        t = ('\\begin{tabular}{@{}llllrrlr@{}}\n\\toprule\nproblem & origin & family & class & $n$ & '
-             'contacts & $\\mu$ & $\\kappa_1(A)$ \\\\\n\\midrule\n')
+        rows = []
         for p in sorted(ps, key=lambda p: (CLASS_ORDER.index(p['class']) if p['class'] in CLASS_ORDER
                                            else 99, int(num(p['n'])))):
             k = num(p['cond_est'])
             cond = ('$%s$' % sci(k)) if not math.isnan(k) and not math.isinf(k) else (
                 'singular' if math.isinf(k) else '')
-            t += '%s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+            rows.append('%s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
                 self.tt(p['label']), self.tex(p['origin']), self.tex(p['family']), self.tex(p['class']), p['n'],
-                p['contacts'], mu_text(p), cond)
-        return t + '\\bottomrule\n\\end{tabular}\n'
+                p['contacts'], mu_text(p), cond))
+        return self.table_floats(
+            'The problems of the profiles (\\texttt{campaign/problems.tsv}): origin, family, class, size, contacts, '
+            'the friction coefficient $\\mu$ (its range over the contacts; none: a problem without friction) and '
+            'the 1-norm condition estimate of $A$ (Table~\\ref{tab:prov}).', 'tab:plist', '@{}llllrrlr@{}',
+            'problem & origin & family & class & $n$ & contacts & $\\mu$ & $\\kappa_1(A)$', rows)
 
     def solver_params(self):
         """Every solver the campaign ran, in the order its sections name them,
@@ -875,10 +901,11 @@ class Paper:
              'frictional contacts: Coulomb cones, findex triples or the contacts of a scene\'s pyramid LCP; '
              'the normal rows of \\texttt{contact} and \\texttt{sparse-contact} (one per contact, no '
              'friction) count none.}\n\\label{tab:gen}\n\\setlength{\\tabcolsep}{2pt}\n'
-             '\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.07\\textwidth}'
+             # the page's width; the problems' column takes what the others leave
+             '\\begin{tabularx}{\\textwidth}{@{}l>{\\raggedright\\arraybackslash}p{0.07\\textwidth}'
              '>{\\raggedright\\arraybackslash}p{0.2\\textwidth}>{\\raggedright\\arraybackslash}p{0.17\\textwidth}'
              '>{\\raggedright\\arraybackslash}p{0.14\\textwidth}l>{\\raggedright\\arraybackslash}'
-             'p{0.16\\textwidth}@{}}\n\\toprule\nfamily & kind & $A$ & bounds & $b$ & $x_{\\mathrm{ref}}$ & '
+             'X@{}}\n\\toprule\nfamily & kind & $A$ & bounds & $b$ & $x_{\\mathrm{ref}}$ & '
              'problems here \\\\\n\\midrule\n')
         for line in rows:
             cells = [c.strip() for c in re.split(r'(?<!\\)\|', line.strip('|'))]
@@ -886,9 +913,17 @@ class Paper:
                 continue
             fam = cells[0].strip('`')
             t += '%s & %s & %s & %s & %s & %s & %s \\\\\n' % (
-                tuple(self.doc_cell(c) for c in cells[:6]) +
-                (', '.join(self.tt(x) for x in sorted(used.get(fam, ()))) or 'none',))
-        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n'
+                tuple(self.doc_cell(c) for c in cells[:6]) + (self.problems_cell(sorted(used.get(fam, ()))),))
+        return t + '\\bottomrule\n\\end{tabularx}\n\\end{table*}\n'
+
+    def problems_cell(self, names):
+        """A family's problems in the generators' table: each one when they are
+        few, else their count (the problems' table lists each, with its family)."""
+        if not names:
+            return 'none'
+        if len(names) <= 6:
+            return ', '.join(self.tt(x) for x in names)
+        return '%s (Table~\\ref{tab:plist})' % plural(len(names), 'problem')
 
     def measures_table(self):
         """tab:lit: per tolerance, the runs the judge counts converged and how
@@ -965,7 +1000,9 @@ class Paper:
         """Every scene of the scene experiments with its world settings as run
         (the `# world:` lines), the friction models of the section and the
         bodies' masses."""
-        t = ('\\begin{tabular}{@{}llll' + 'r' * (len(WORLD_COLS) + 1) +
+        # the page's width: the scene and its friction models wrapped
+        t = ('\\begin{tabularx}{\\textwidth}{@{}l>{\\raggedright\\arraybackslash}X'
+             '>{\\raggedright\\arraybackslash}p{0.1\\textwidth}l' + 'r' * (len(WORLD_COLS) + 1) +
              '@{}}\n\\toprule\nexperiment & scene & '
              'friction & stepped by & ' + ' & '.join(h for _, h in WORLD_COLS) + ' & mass (kg) \\\\\n\\midrule\n')
         n = 0
@@ -998,11 +1035,11 @@ class Paper:
         return ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The scenes as run: the world '
                 'settings each scene ran with, as the library wrote them (the \\texttt{\\# world:} lines of the '
                 'CSVs): time step $h$, friction coefficient $\\mu$, restitution $e$, ERP and CFM of the contact '
-                'rows, penetration slop, collision margin, relaxation $\\omega$ and iterations per step of the '
+                'rows, penetration slop and collision margin (m), relaxation $\\omega$ and iterations per step of the '
                 'world\'s solver, warm-start factor, dynamic bodies and their masses. The rows of a problem '
                 'section (\\texttt{profile}) are the scenes whose steps it exported as problems, with the solver '
                 'that stepped the world (\\emph{stepped by}; the other sections step with the solvers they compare).}\n  \\label{tab:scenetab}\n'
-                '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n')
+                '  \\setlength{\\tabcolsep}{2pt}\n' + t + '\\bottomrule\n\\end{tabularx}\n\\end{table*}\n')
 
     # ---- winners, ties, identical algorithms ---------------------------------------------------
     def winners(self):
@@ -1360,7 +1397,7 @@ class Paper:
         t += (' (%s accept only part of the class: Table~\\ref{tab:cov})' % self.names(some)) if some else ''
         npeer = len(acc) - len(own)
         t += (', and %d peers' % npeer) if npeer else ''
-        t += '. '
+        t += '. ' + self.class_disagree_words(c)
         if not self.supported(c):
             return t + upfirst(too_small(CLASS_NAME.get(c) or self.tex(c), self.support.get(c, (nprob, 0, 0)))) + \
                 '; its counts are in the tables.\n\n'
@@ -1385,6 +1422,18 @@ class Paper:
             t += 'Fewer than half are solved at %s by %s (Table~\\ref{tab:fail} gives the statuses).' % (
                 '$' + tolfmt(self.tolB) + '$', ', '.join(self.tt(x) for x in weak))
         return t.strip() + '\n\n'
+
+    def class_disagree_words(self, c):
+        """What a class's counts do with its rows whose own verdict is not the
+        judge's (profile_disagreements.csv; the engine's exp_tab_row_solved):
+        unsolved for their solver alone, the problem kept for the others."""
+        rs = [r for r in self.csv_rows('profile_disagreements.csv') if r['class'] == c]
+        if not rs:
+            return ''
+        per = [(tol, sum(1 for r in rs if r['tol'] == tol)) for tol in dict.fromkeys(r['tol'] for r in rs)]
+        return ('Every problem counts for every solver: the %s where a solver\'s own verdict is not the judge\'s '
+                '(%s) count as unsolved for that solver alone (Table~\\ref{tab:disagree}). ' % (
+                    plural(len(rs), 'row'), ', '.join('%d at $%s$' % (k, tolfmt(tol)) for tol, k in per)))
 
     # ---- timings: runs behind the medians ------------------------------------------------------
     def timings(self):
@@ -1591,8 +1640,7 @@ class Paper:
     def scenes(self):
         """scenes.tex: the scene runs that did not converge on most steps or
         ended early, with their statuses."""
-        t = ('\\begin{tabular}{@{}llllrlrrrrr@{}}\n\\toprule\nexperiment & scene & friction & solver & steps & '
-             'end & conv. & max it. & other & own & carried \\\\\n\\midrule\n')
+        rows = []
         for ex, r in self.scene_rows:
             if r['end'].startswith('refused'):
                 continue
@@ -1601,12 +1649,18 @@ class Paper:
                                                   'failed', 'error', 'other') if s in r)
             if r['end'] == 'ran' and other == 0 and not int(num(r['applied_other'])) and not short_most(r):
                 continue  # ran to the end on its own answers, converged on most steps
-            t += '%s & %s & %s & %s & %s & %s & %s & %s & %d & %s & %s \\\\\n' % (
+            rows.append('%s & %s & %s & %s & %s & %s & %s & %s & %d & %s & %s \\\\\n' % (
                 ex, self.tex(r['scene']), self.tex(r['friction']), self.tt(r['solver']), r['steps'],
                 self.end_cell(r['end']), r['converged'], r['max_iter'], other,
-                r['applied_solution'], r['applied_other'])
-        t += '\\bottomrule\n\\end{tabular}\n'
-        self.write('scenes.tex', t)
+                r['applied_solution'], r['applied_other']))
+        self.write('scenes.tex', self.table_floats(
+            'Scene runs that stopped early, ended most steps on the iteration limit, had steps with another status '
+            'than converged or the iteration limit (``other\'\'), or had steps the failure policy carried (``end\'\': '
+            'ran to the last step, or the status and step that ended the run). ``own\'\': steps that applied the '
+            'solver\'s own answer; ``carried\'\': steps that applied the fallback\'s answer, the warm start or the '
+            'projection of zero. Runs refused at their first problem are in the coverage table.', 'tab:scenes',
+            '@{}llllrlrrrrr@{}', 'experiment & scene & friction & solver & steps & end & conv. & max it. & other & '
+            'own & carried', rows))
 
     def end_cell(self, end):
         """The steps table's end: `ran`, or a status and the step it ended at."""
@@ -2068,6 +2122,11 @@ class Paper:
         _, fl = self.read(name + '_failures.csv')
         tol = w[0]['tol'] if w else None
         fails = {(r['class'], r['solver']): r for r in fl if r['tol'] == tol}
+        # answers the judge accepts and the solver's own verdict rejects: unsolved, and said so
+        own = {}
+        for r in self.csv_rows(name + '_disagreements.csv'):
+            if r['tol'] == tol and r['solved'] == '1':
+                own[(r['class'], r['solver'])] = own.get((r['class'], r['solver']), 0) + 1
         t = ('\\begin{tabular}{@{}llrrrrrrl@{}}\n\\toprule\nclass & solver & accepted & refused & solved & '
              'fastest & tied & $\\rho(10)$ & unsolved: status (problems) \\\\\n\\midrule\n')
         cls = classes_of([r for r in w if r['tol'] == tol])
@@ -2077,6 +2136,8 @@ class Paper:
                 f = fails.get((c, r['solver']), {})
                 bad = ['%s %d' % (SHORT.get(k, k), int(num(f[k]))) for k in STATUSES
                        if k not in ('converged', 'refused') and k in f and int(num(f[k]))]
+                if own.get((c, r['solver'])):
+                    bad.append('own verdict %d' % own[(c, r['solver'])])
                 sname = self.tt(r['solver']) + ('$^{*}$' if r.get('same_as') else '')
                 t += '%s & %s & %s & %s & %s & %s & %s & %.2f & %s \\\\\n' % (
                     self.tex(c) if first else '', sname, r['problems'], r.get('refused', ''), r['solved'],
@@ -2106,7 +2167,7 @@ class Paper:
                           if self.is_peer(r['solver']) and r['tol'] == tol)
         if peer_unconv:
             t += ('A peer\'s answer counts as solved when \\lcp\'s test accepts it, the test its own solvers '
-                  'meet; %s of the peers\' answers were rejected by it (``unconv.\'\' in the table), whatever '
+                  'meet, and the peer\'s own verdict, where it gives one, agrees; %s of the peers\' answers were rejected by it (``unconv.\'\' in the table), whatever '
                   'the peer\'s own stopping test said. ' % count_word(peer_unconv))
         if srcs == ['reported']:
             t += ('The peers\' times are the median solve times they report over repeated solves in one '
@@ -2290,12 +2351,16 @@ class Paper:
         return t.rstrip() + '\n\n'
 
     def disagree_clause(self, name):
-        """The problems a section's tables leave out for disagreeing verdicts."""
-        probs = list(dict.fromkeys(r['problem'] for r in self.csv_rows(name + '_disagreements.csv')))
-        if not probs:
+        """A section's rows whose own verdict is not the judge's: unsolved for
+        their solver alone (the engine's exp_tab_row_solved)."""
+        rs = self.csv_rows(name + '_disagreements.csv')
+        if not rs:
             return ''
-        return (', and %s (%s) left out, as a solver\'s own verdict there is not the judge\'s '
-                '(Table~\\ref{tab:disagree})' % (plural(len(probs), 'problem'), ', '.join(self.tt(p) for p in probs)))
+        which = (' (%s)' % ', '.join('%s on %s' % (self.tt(r['solver']), self.tt(r['problem'])) for r in rs)
+                 if len(rs) <= 6 else '')
+        return ('; %s where a solver\'s own verdict is not the judge\'s%s count as unsolved for that solver '
+                'alone (Table~\\ref{tab:disagree}; ``own verdict\'\': answers the judge accepts)' % (
+                    plural(len(rs), 'row'), which))
 
     def section_tie_words(self, name):
         """A section's tie factor and where it comes from (NAME_timing.csv)."""
@@ -2344,7 +2409,9 @@ class Paper:
              'limit), the instance format, the ladder (times a rejected answer is asked for again told a tolerance ten '
              'times tighter) and the key of the peer\'s own verdict.}\n  \\label{tab:peerversions}\n'
              '  \\setlength{\\tabcolsep}{3pt}\n'
-             '\\begin{tabular}{@{}ll>{\\raggedright\\arraybackslash}p{0.42\\textwidth}lrl@{}}\n\\toprule\n'
+             # the page's width, the long cells wrapped (versions at their hyphens, options at spaces)
+             '\\begin{tabularx}{\\textwidth}{@{}l>{\\raggedright\\arraybackslash}p{0.2\\textwidth}'
+             '>{\\raggedright\\arraybackslash}Xlrl@{}}\n\\toprule\n'
              'peer & version & program and options & format & ladder & verdict \\\\\n\\midrule\n')
         for sname, r in seen.items():
             opts = self.peer_options(cmds.get(sname, ''))
@@ -2352,7 +2419,7 @@ class Paper:
                 self.tt(sname), self.tex(r.get('version') or 'not stated'), self.tt(opts) if opts else '',
                 self.tex(r.get('format', '')), r.get('ladder', ''), self.tt(r['verdict_key']) if r.get('verdict_key')
                 else 'none')
-        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n\n'
+        return t + '\\bottomrule\n\\end{tabularx}\n\\end{table*}\n\n'
 
     def disagreement_cases(self, rows):
         """The disagreeing rows in words: each one when they are few, else
@@ -2382,23 +2449,22 @@ class Paper:
         if not rows:
             return ('No solver\'s own verdict disagreed with the judge\'s in this run: the counts, winners and profiles '
                     'rest on every problem. ')
-        t = ('On %s a solver\'s own verdict and the judge\'s disagree (Table~\\ref{tab:disagree}): %s. Their problems '
-             'are left out of the counts, winners and profiles of their class and tolerance, which rest on the problems '
-             'where both verdicts agree. ' % (
+        t = ('On %s a solver\'s own verdict and the judge\'s disagree (Table~\\ref{tab:disagree}): %s. Each such row '
+             'counts as unsolved for its own solver on that problem, in the counts, winners, timings and profiles; '
+             'the problem stays in them for every other solver. ' % (
                  plural(len(rows), 'row'), self.disagreement_cases(rows)))
-        t += ('\n\n\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The disagreements: rows where a '
-              'solver\'s own verdict (its \\texttt{verdict=} key) is not the judge\'s ($\\mathrm{res}_{\\mathrm{scaled}}'
-              '\\le\\mathrm{tol}$), per section (its disagreements table, \\texttt{\\_disagreements.csv}); '
-              'told: the tolerance the solver was '
-              'last told on the ladder.}\n  \\label{tab:disagree}\n  \\setlength{\\tabcolsep}{3pt}\n'
-              '\\begin{tabular}{@{}llllllrrr@{}}\n\\toprule\nsection & class & problem & solver & status & judge & own & '
-              '$\\mathrm{res}_{\\mathrm{scaled}}$ & told \\\\\n\\midrule\n')
-        for n, r in rows:
-            t += '%s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
-                self.tex(n), self.tex(r['class']), self.tt(r['problem']), self.tt(r['solver']), self.tex(r['status']),
-                'solved' if r['solved'] == '1' else 'unsolved', 'solved' if r['reported_solved'] == '1' else 'unsolved',
-                cellsci(r['res_scaled']), ('$%s$' % tolfmt(r['peer_tol'])) if r.get('peer_tol') else '')
-        return t + '\\bottomrule\n\\end{tabular}\n\\end{table*}\n\n'
+        lines = ['%s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
+            self.tex(n), self.tex(r['class']), self.tt(r['problem']), self.tt(r['solver']), self.tex(r['status']),
+            'solved' if r['solved'] == '1' else 'unsolved', 'solved' if r['reported_solved'] == '1' else 'unsolved',
+            cellsci(r['res_scaled']), ('$%s$' % tolfmt(r['peer_tol'])) if r.get('peer_tol') else '') for n, r in rows]
+        return t + '\n\n' + self.table_floats(
+            'The disagreements: rows where a solver\'s own verdict (its \\texttt{verdict=} key) is not the judge\'s '
+            '($\\mathrm{res}_{\\mathrm{scaled}}\\le\\mathrm{tol}$), per section (its disagreements table, '
+            '\\texttt{\\_disagreements.csv}); each is unsolved for its solver alone; told: the tolerance the solver '
+            'was last told on the ladder.', 'tab:disagree', '@{}llllllrrr@{}',
+            'section & class & problem & solver & status & judge & own & $\\mathrm{res}_{\\mathrm{scaled}}$ & told',
+            lines) + '\n'
+
 
     def ladder_cases(self, acc):
         """The answers accepted down the ladder: each one when they are few, else

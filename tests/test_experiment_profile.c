@@ -407,6 +407,57 @@ static void test_same_one_entry(void) {
   free(out);
 }
 
+/* A profile row whose judge and own verdicts are given: problem p, solver
+ * s, status st, time t, own verdict own ("" none); a distinct x digest. */
+static void verdict_row(char *buf, size_t len, const char *p, const char *s, const char *st,
+                        const char *t, const char *own) {
+  size_t o = strlen(buf);
+  snprintf(buf + o, len - o,
+           "%s,lcp,3,%s,1e-08,%s,5,0,%s,%s,1,1e-10,1e-10,1,LCP,9,0,1,%s,%s,%s,library,,"
+           "1,1e-10,,,,%s%s,%s,%s\n",
+           p, s, st, t, t, s, t, t, p, s, own, t);
+}
+
+/* Field k (0: tol) of the first profile row of solver name at tau = 1. */
+static double curve_field(const char *curves, const char *name, int k) {
+  char want[64];
+  snprintf(want, sizeof want, "\n1e-08,%s,1.000000e+00,", name);
+  const char *l = strstr(curves, want);
+  if (!l) return -1.0;
+  for (l++; k > 0 && l; k--) l = strchr(l, ',') ? strchr(l, ',') + 1 : NULL;
+  return l ? atof(l) : -1.0;
+}
+
+/* One stopping rule (issue 65, point 1; experiments/README.md, "One
+ * stopping rule"): a disagreement costs only the solver that has it.
+ * Times (s), three solvers, C's own verdict on p1 "unsolved" where the
+ * judge accepts its answer (converged in 0.5 s):
+ *            A      B      C
+ *     p1     1      2      0.5 (own: 0)   C unsolved: best 1 (A); r = 1, 2, inf
+ *     p2     2      1      4              best 1 (B);  r = 2, 1, 4
+ * Both problems stay for everyone (problems 2): rho_A(1) = rho_B(1) = 1/2,
+ * rho_C(1) = 0 and C's share 1/2 (p2 only).  The old rule dropped p1 for
+ * every solver: 1 problem, rho_A(1) = 0, rho_B(1) = 1. */
+static void test_disagreement_own(void) {
+  char csv[8192];
+  snprintf(csv, sizeof csv, "%s\n", exp_csv_header(EXP_PROFILE));
+  verdict_row(csv, sizeof csv, "p1", "A", "converged", "1", "");
+  verdict_row(csv, sizeof csv, "p1", "B", "converged", "2", "");
+  verdict_row(csv, sizeof csv, "p1", "C", "converged", "0.5", "0");
+  verdict_row(csv, sizeof csv, "p2", "A", "converged", "2", "");
+  verdict_row(csv, sizeof csv, "p2", "B", "converged", "1", "");
+  verdict_row(csv, sizeof csv, "p2", "C", "converged", "4", "1");
+  char *out = NULL, err[256];
+  CU_ASSERT_EQUAL_FATAL(exp_profile_of_csv(csv, &out, err, sizeof err), 0);
+  const char *sv[3] = { "A", "B", "C" };
+  for (int k = 0; k < 3; k++) TST_CLOSE(curve_field(out, sv[k], 11), 2.0, 0, 0); /* problems */
+  TST_CLOSE(curve_field(out, "A", 4), 0.5, 0, 0);
+  TST_CLOSE(curve_field(out, "B", 4), 0.5, 0, 0);
+  TST_CLOSE(curve_field(out, "C", 4), 0.0, 0, 0);
+  TST_CLOSE(curve_field(out, "C", 5), 0.5, 0, 0); /* share: p2 */
+  free(out);
+}
+
 /* Noise between passes (issue 65, point 2): |log ratios| 0, log 1.05,
  * log 1.1, log 1.2, log 1.3; at q = 0.5 the middle one: tie 0.1; at q =
  * 0.9, h = 3.6: exp(log 1.2 + 0.6 (log 1.3 - log 1.2)) - 1.  Win
@@ -707,6 +758,7 @@ int main(void) {
   CU_add_test(s, "quantiles (type 7)", test_quantiles);
   CU_add_test(s, "runs pooled over identical algorithms", test_pooled);
   CU_add_test(s, "identical algorithms: one entry, runs pooled", test_same_one_entry);
+  CU_add_test(s, "a disagreement costs only its solver", test_disagreement_own);
   CU_add_test(s, "noise between passes, win intervals", test_pass_noise);
   CU_add_test(s, "repetition rule", test_repeat_rule);
   CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);

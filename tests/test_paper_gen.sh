@@ -264,4 +264,29 @@ if gen --merge-traces "$T/tr.csv" "$T/tr_fig.csv" &&
 else
   fail "--merge-traces" "$(cat "$T/tr_fig.csv" 2>/dev/null | head -12)"
 fi
+
+# every page inside the margins: paper_checks.py reads the LaTeX log beside GEN_DIR
+# (paper/build.sh's OUT/paper.log).  Planted: the campaign paper's peers' table 66 pt past
+# the right margin and its disagreements table 1104 pt taller than the page (both FAIL);
+# then a log with only a 1.9 pt box (within the 3 pt allowed) and no tall float (both ok)
+margins() {
+  LCPLAB="$LCPLAB_BIN" python3 "$SRC/tests/paper_checks.py" "$T/res" "$T/gen" "$SRC/paper/paper.tex" 2>&1 |
+    grep -E 'right margin|taller than the page' | awk '{print $1}' | tr '\n' ' '
+}
+cat >"$T/paper.log" <<'LOG'
+(./gen/peers_side.tex [24]
+LaTeX Warning: Float too large for page by 1103.71523pt on input line 215.
+Overfull \hbox (66.1365pt too wide) in paragraph at lines 222--237
+ [][]
+)
+LOG
+got=$(margins)
+printf '(./gen/generators.tex\nOverfull \\hbox (1.91559pt too wide) in paragraph at lines 15--16\n)\n' >"$T/paper.log"
+got2=$(margins)
+rm -f "$T/paper.log"
+if [ "$got" = "FAIL FAIL " ] && [ "$got2" = "ok ok " ]; then
+  pass "paper.log: a table past the right margin or taller than the page fails the checks"
+else
+  fail "paper.log margins" "planted: '$got', within: '$got2'"
+fi
 tst_done
