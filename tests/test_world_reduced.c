@@ -363,7 +363,9 @@ static void humanoid_settles(const char *solver, long steps) {
   CU_ASSERT(arm >= 17); /* every hinge has armature 0.01 in the file's defaults */
   dyn_world *w = make(m, 1, 0.005, solver);
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-  long K = tst_memcheck() ? 300 : steps, last = K - 200, failed = 0;
+  /* under valgrind (tst_memcheck) the memory is what is checked: a shorter
+   * run past the first contacts (step 43), no settling asserted */
+  long K = tst_memcheck() ? (steps > 3000 ? 80 : 300) : steps, last = K - 200, failed = 0;
   double vmax = 0.0, e0 = dyn_world_energy(w, NULL, NULL), pen = 0.0;
   int contacts = 0;
   for (long k = 0; k < K; k++) {
@@ -379,7 +381,7 @@ static void humanoid_settles(const char *solver, long steps) {
          "%d contacts, penetration <= %.3g m, %ld failed steps",
          solver, vmax, e0, e1, contacts, pen, failed);
   CU_ASSERT(contacts > 0);
-  CU_ASSERT(e1 < 0.5 * e0);
+  if (!tst_memcheck()) CU_ASSERT(e1 < 0.5 * e0);
   if (!tst_memcheck()) CU_ASSERT(vmax < 0.049);
   CU_ASSERT(pen < 0.05);
   dyn_world_free(w);
