@@ -2456,12 +2456,14 @@ class Paper:
         lines = ['%s & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n' % (
             self.tex(n), self.tex(r['class']), self.tt(r['problem']), self.tt(r['solver']), self.tex(r['status']),
             'solved' if r['solved'] == '1' else 'unsolved', 'solved' if r['reported_solved'] == '1' else 'unsolved',
-            cellsci(r['res_scaled']), ('$%s$' % tolfmt(r['peer_tol'])) if r.get('peer_tol') else '') for n, r in rows]
+            cellsci(r['res_scaled']), ('$%s$' % tolfmt(r['peer_tol'])) if r.get('peer_tol') else 'none')
+            for n, r in rows]
         return t + '\n\n' + self.table_floats(
             'The disagreements: rows where a solver\'s own verdict (its \\texttt{verdict=} key) is not the judge\'s '
             '($\\mathrm{res}_{\\mathrm{scaled}}\\le\\mathrm{tol}$), per section (its disagreements table, '
             '\\texttt{\\_disagreements.csv}); each is unsolved for its solver alone; told: the tolerance the solver '
-            'was last told on the ladder.', 'tab:disagree', '@{}llllllrrr@{}',
+            'was last told on the ladder (none: its command takes no tolerance, e.g.\\ a pivoting method given a '
+            'pivot limit only, and it stops on its own rule).', 'tab:disagree', '@{}llllllrrr@{}',
             'section & class & problem & solver & status & judge & own & $\\mathrm{res}_{\\mathrm{scaled}}$ & told',
             lines) + '\n'
 

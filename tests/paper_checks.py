@@ -845,6 +845,18 @@ if any(os.path.exists(os.path.join(res, n + '_disagreements.csv')) for n in ('pr
     report((dis and '\\label{tab:disagree}' in side and not miss) or
            (not dis and "No solver's own verdict disagreed" in side),
            'the disagreements of the verdicts are the paper\'s table (%d rows)' % len(dis), ', '.join(miss[:3]))
+    # the told cell: the tolerance on the ladder, or none (a command without {tol}), said in the caption
+    bad = []
+    for r in dis:
+        m = re.search(r'\\texttt\{%s\} & \\texttt\{%s\} &[^\n]*& ([^&\n]*?) \\\\' % (
+            re.escape(r['problem'].replace('_', '\\_')), re.escape(r['solver'].replace('_', '\\_'))), side)
+        cell = m.group(1).strip() if m else '?'
+        if cell == '' or (cell == 'none') != (not r.get('peer_tol')):
+            bad.append('%s on %s: told cell "%s", peer_tol "%s"' % (r['solver'], r['problem'], cell,
+                                                                  r.get('peer_tol', '')))
+    if dis and any(not r.get('peer_tol') for r in dis) and 'none: its command takes no tolerance' not in side:
+        bad.append('the caption does not say what "none" means')
+    report(not bad, 'the disagreements table says what each solver was told', '; '.join(bad[:3]))
 vers = {}
 for n in ('profile', 'peers_lcp', 'peers_fc3d'):
     for r in rows(n + '_peers.csv')[0]:
