@@ -181,7 +181,8 @@ DYN_API dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, con
                                          size_t msgcap);
 /* After dyn_redmax_free_velocity: B[ndof x nrhs] (column-major, leading
  * dimension ld >= ndof) overwritten by the factored matrix's inverse times
- * B.  DYN_ERR_NUMERIC when LAPACK fails. */
+ * B, tree by tree (the matrix is block diagonal, one block per tree of the
+ * forest).  DYN_ERR_INPUT for ld < ndof. */
 DYN_API dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld);
 /* The state advanced by h with the new velocities unew[ndof]: u = unew,
  * hinge and slide q += h u, ball Q = Q exp(h u / 2).  DYN_ERR_NUMERIC (state
