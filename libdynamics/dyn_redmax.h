@@ -197,6 +197,11 @@ DYN_API void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_
 /* After dyn_redmax_free_velocity: its matrix Mr + armature + h D + h^2 K,
  * unfactored (ndof x ndof, column-major), in place: the global form's M. */
 DYN_API const double *dyn_redmax_step_matrix(const dyn_redmax *rm);
+/* The dofs that move body i (its joint's and its ancestors', ascending)
+ * into *dofs (rm's own array, valid while rm lives): the columns of J's
+ * row block i that may be nonzero, the rest being 0.  Their number; 0 (and
+ * *dofs NULL) for i out of range. */
+DYN_API int dyn_redmax_body_dofs(const dyn_redmax *rm, int i, const int **dofs);
 /* The kind of joint i (DYN_RM_*), 0 for i out of range. */
 DYN_API int dyn_redmax_joint_kind(const dyn_redmax *rm, int i);
 

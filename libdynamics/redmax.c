@@ -976,6 +976,15 @@ void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, d
   }
 }
 
+int dyn_redmax_body_dofs(const dyn_redmax *rm, int i, const int **dofs) {
+  if (i < 0 || i >= rm->nb) {
+    *dofs = NULL;
+    return 0;
+  }
+  *dofs = rm->adof + rm->adof_off[i];
+  return rm->adof_off[i + 1] - rm->adof_off[i];
+}
+
 int dyn_redmax_joint_kind(const dyn_redmax *rm, int i) {
   return i >= 0 && i < rm->nb ? rm->kind[i] : 0;
 }

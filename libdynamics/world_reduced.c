@@ -333,7 +333,9 @@ static void joint_space_row(const dyn_world *w, const double *Phi, int i, double
     dyn_v3 l = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][0], r->J[k][1], r->J[k][2]));
     dyn_v3 a = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][3], r->J[k][4], r->J[k][5]));
     double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z }; /* (omega, v), body frame */
-    for (int c = 0; c < nd; c++) {
+    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs); /* Phi_t's other columns: 0 */
+    for (int k2 = 0; k2 < na; k2++) {
+      const int c = dofs[k2];
       const double *ph = Phi + (size_t)c * n6 + 6 * t;
       g[c] += jb[0] * ph[0] + jb[1] * ph[1] + jb[2] * ph[2] + jb[3] * ph[3] + jb[4] * ph[4] +
               jb[5] * ph[5];
@@ -479,7 +481,9 @@ double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
     double m = red->tree.defs[t].mass;
     if (m == 0.0) continue;
     dyn_v3 gb = dyn_quat_rotate_inv(red->qw[t], s->g), dv = dyn_v3_make(0.0, 0.0, 0.0);
-    for (int c = 0; c < nd; c++) {
+    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs);
+    for (int k2 = 0; k2 < na; k2++) {
+      const int c = dofs[k2];
       const double *ph = Phi + (size_t)c * n6 + 6 * t + 3;
       dv.x += ph[0] * red->du[c], dv.y += ph[1] * red->du[c], dv.z += ph[2] * red->du[c];
     }
