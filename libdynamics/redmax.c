@@ -814,26 +814,32 @@ static dyn_err factor_blocks(dyn_redmax *rm, char *msg, size_t msgcap) {
   return DYN_OK;
 }
 
-/* b (ndof) overwritten by A^-1 b with the factored blocks, tree by tree on
- * the tree's rows of b (L y = b, then L^T x = y); rows of a tree where b is
- * 0 stay 0. */
+/* Tree t's rows of b (ndof) overwritten by A_t^-1 b_t with its factored
+ * block (L y = b_t, then L^T x = y); rows of b of other trees untouched. */
+static void solve_tree(const dyn_redmax *rm, int t, double *b) {
+  int n;
+  const int *d = tree_dofs(rm, t, &n);
+  const double *L = rm->A + rm->blk_off[t];
+  for (int k = 0; k < n; k++) {
+    const double y = b[d[k]] / L[(size_t)k * n + k];
+    b[d[k]] = y;
+    for (int i = k + 1; i < n; i++) b[d[i]] -= L[(size_t)k * n + i] * y;
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    double x = b[d[k]];
+    for (int i = k + 1; i < n; i++) x -= L[(size_t)k * n + i] * b[d[i]];
+    b[d[k]] = x / L[(size_t)k * n + k];
+  }
+}
+
+/* b (ndof) overwritten by A^-1 b, tree by tree; a tree's rows where b is 0
+ * stay 0. */
 static void solve_blocks(const dyn_redmax *rm, double *b) {
   for (int t = 0; t < rm->ntree; t++) {
     int n, k = 0;
     const int *d = tree_dofs(rm, t, &n);
     while (k < n && b[d[k]] == 0.0) k++;
-    if (k == n) continue;
-    const double *L = rm->A + rm->blk_off[t];
-    for (k = 0; k < n; k++) {
-      const double y = b[d[k]] / L[(size_t)k * n + k];
-      b[d[k]] = y;
-      for (int i = k + 1; i < n; i++) b[d[i]] -= L[(size_t)k * n + i] * y;
-    }
-    for (k = n - 1; k >= 0; k--) {
-      double x = b[d[k]];
-      for (int i = k + 1; i < n; i++) x -= L[(size_t)k * n + i] * b[d[i]];
-      b[d[k]] = x / L[(size_t)k * n + k];
-    }
+    if (k < n) solve_tree(rm, t, b);
   }
 }
 
@@ -927,6 +933,25 @@ dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld) {
   if (ld < rm->ndof) return DYN_ERR_INPUT;
   for (int j = 0; j < nrhs; j++) solve_blocks(rm, B + (size_t)j * ld);
   return DYN_OK;
+}
+
+dyn_err dyn_redmax_solve_tree(const dyn_redmax *rm, int t, double *b) {
+  if (t < 0 || t >= rm->ntree) return DYN_ERR_INPUT;
+  solve_tree(rm, t, b);
+  return DYN_OK;
+}
+
+int dyn_redmax_tree_count(const dyn_redmax *rm) { return rm->ntree; }
+
+int dyn_redmax_tree_dofs(const dyn_redmax *rm, int t, const int **dofs) {
+  int n = 0;
+  *dofs = t >= 0 && t < rm->ntree ? tree_dofs(rm, t, &n) : NULL;
+  return n;
+}
+
+int dyn_redmax_body_tree(const dyn_redmax *rm, int i) {
+  if (i < 0 || i >= rm->nb || rm->adof_off[i + 1] == rm->adof_off[i]) return -1;
+  return rm->dof_tree[rm->adof[rm->adof_off[i]]];
 }
 
 dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg, size_t msgcap) {
