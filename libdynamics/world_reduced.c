@@ -51,6 +51,7 @@ typedef struct rcoord {
   int dof;     /* its velocity in u */
   int qoff;    /* its position in q */
   double sign; /* the model's coordinate = sign x the tree's */
+  int tree;    /* the forest's tree it belongs to */
   dyn_joint_limit limit;
   dyn_joint_motor motor;
 } rcoord;
@@ -63,6 +64,10 @@ struct dyn_reduced {
   int nlim;             /* the limit and motor rows of this step (rows 0 ..) */
   int nstill;           /* its still rows (decouple_still_rows) */
   dyn_buf_int crow;     /* per coordinate row: its coordinate */
+  int ntree;            /* the forest's trees (dyn_redmax_tree_count) */
+  dyn_buf_int rtree;    /* per row: the (up to two) trees it moves, -1 for none */
+  int *toff;            /* ntree + 1 offsets into tlist, then ntree cursors */
+  dyn_buf_int tlist;    /* tree t's rows: tlist[toff[t] .. toff[t + 1]), ascending */
   dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T */
   double *ufree, *unew, *q, *u;
   double *du, *gx;             /* ndof: the energy rule's A_r^-1 G^T x and G^T x */
@@ -76,6 +81,9 @@ void dyn_reduced_free(struct dyn_reduced *r) {
   dyn_rm_tree_free(&r->tree);
   free(r->coord);
   dyn_buf_free(&r->crow);
+  dyn_buf_free(&r->rtree);
+  dyn_buf_free(&r->tlist);
+  free(r->toff);
   dyn_buf_free(&r->Gt);
   dyn_buf_free(&r->Y);
   free(r->ufree), free(r->unew), free(r->q), free(r->u), free(r->du), free(r->gx);
@@ -98,6 +106,7 @@ static int limit_coords_alloc(struct dyn_reduced *red, const dyn_model *m) {
     c->dof = uo;
     c->qoff = qo;
     c->sign = (double)red->tree.jsign[j];
+    c->tree = dyn_redmax_body_tree(red->rm, t);
     c->limit = d->limit;
     c->motor = d->motor;
   }
@@ -137,8 +146,10 @@ static int reduced_alloc(struct dyn_reduced *red) {
   red->v = calloc((size_t)nt, sizeof(dyn_v3));
   red->w = calloc((size_t)nt, sizeof(dyn_v3));
   red->qw = calloc((size_t)nt, sizeof(dyn_quat));
+  red->ntree = dyn_redmax_tree_count(red->rm);
+  red->toff = calloc(2 * (size_t)red->ntree + 1, sizeof(int));
   return red->ufree && red->unew && red->u && red->du && red->gx && red->q && red->fx && red->tx &&
-                 red->r && red->v && red->w && red->qw
+                 red->r && red->v && red->w && red->qw && red->toff
              ? 0
              : -1;
 }
@@ -378,6 +389,91 @@ static void decouple_still_rows(struct dyn_reduced *red, double *A, int n) {
   }
 }
 
+/* The trees row i moves into tr[2] (-1: none; tr[1] -1 when one). */
+static void row_tree_pair(const dyn_world *w, int i, int *tr) {
+  const struct dyn_reduced *red = w->red;
+  tr[0] = tr[1] = -1;
+  if (i < red->nlim) {
+    tr[0] = red->coord[red->crow.p[i]].tree;
+    return;
+  }
+  const dyn_rows *r = &w->rows.p[i];
+  for (int k = 0; k < 2; k++) {
+    int b = r->body[k], t = b >= 0 ? red->tree.tree_of[b] : -1;
+    if (t < 0 || w->bodies.p[b].is_static) continue;
+    int f = dyn_redmax_body_tree(red->rm, t);
+    if (f >= 0 && f != tr[0]) tr[tr[0] < 0 ? 0 : 1] = f;
+  }
+}
+
+/* Each row's trees (rtree) and each tree's rows (toff, tlist): the forest's
+ * A_r is block diagonal (dyn_redmax.h), so row i's G_i is 0 outside its
+ * trees' dofs and A(i,j) = G_i A_r^-1 G_j^T sums over the trees i and j
+ * share.  -1: out of memory. */
+static int row_trees(dyn_world *w) {
+  struct dyn_reduced *red = w->red;
+  const int n = w->nrows, nt = red->ntree;
+  if (dyn_buf_reserve(&red->rtree, 2 * (size_t)n, &w->grows) != 0 ||
+      dyn_buf_reserve(&red->tlist, 2 * (size_t)n, &w->grows) != 0)
+    return -1;
+  int *off = red->toff, *cur = red->toff + nt + 1;
+  memset(off, 0, ((size_t)nt + 1) * sizeof *off);
+  for (int i = 0; i < n; i++) {
+    int *tr = red->rtree.p + 2 * i;
+    row_tree_pair(w, i, tr);
+    for (int k = 0; k < 2; k++)
+      if (tr[k] >= 0) off[tr[k] + 1]++;
+  }
+  for (int t = 0; t < nt; t++) off[t + 1] += off[t], cur[t] = off[t];
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++)
+      if (red->rtree.p[2 * i + k] >= 0) red->tlist.p[cur[red->rtree.p[2 * i + k]]++] = i;
+  return 0;
+}
+
+/* out[ndof] += M x for M (ndof x n, column-major: G^T or A_r^-1 G^T) whose
+ * column i is 0 outside row i's trees. */
+static void add_columns_times(const struct dyn_reduced *red, int n, const double *M,
+                              const double *x, double *out) {
+  for (int i = 0; i < n; i++) {
+    const double *col = M + (size_t)i * red->ndof;
+    for (int k = 0; k < 2; k++) {
+      const int *d, nd = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+      for (int c = 0; c < nd; c++) out[d[c]] += col[d[c]] * x[i];
+    }
+  }
+}
+
+/* G_i . v over row i's trees' dofs. */
+static double row_dot(const struct dyn_reduced *red, int i, const double *g, const double *v) {
+  double s = 0.0;
+  for (int k = 0; k < 2; k++) {
+    const int *d, nd = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+    for (int c = 0; c < nd; c++) s += g[d[c]] * v[d[c]];
+  }
+  return s;
+}
+
+/* A = G Y (Y = A_r^-1 G^T), n x n: for each tree, the products of its rows
+ * over its dofs. */
+static void rows_times_columns(const struct dyn_reduced *red, int n, double *A) {
+  const int nd = red->ndof;
+  memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  for (int t = 0; t < red->ntree; t++) {
+    const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
+    const int *d, nt = dyn_redmax_tree_dofs(red->rm, t, &d);
+    for (int jj = 0; jj < m; jj++) {
+      const double *y = red->Y.p + (size_t)R[jj] * nd;
+      for (int ii = 0; ii < m; ii++) {
+        const double *g = red->Gt.p + (size_t)R[ii] * nd;
+        double s = 0.0;
+        for (int c = 0; c < nt; c++) s += g[d[c]] * y[d[c]];
+        A[(size_t)R[jj] * n + R[ii]] += s;
+      }
+    }
+  }
+}
+
 /* A = G A_r^-1 G^T + diag(cfm), b = G u_free - rhs (the header). */
 static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   dyn_world *w = s->w;
@@ -387,23 +483,19 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   if (dyn_buf_reserve(&red->Gt, sz, &w->grows) != 0 || dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
                           s->k, n);
+  if (row_trees(w) != 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' trees", s->k, n);
   const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
   memcpy(red->Y.p, red->Gt.p, sz * sizeof(double));
-  if (dyn_redmax_solve(red->rm, red->Y.p, n, nd) != DYN_OK)
-    return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: reduced coordinates: A_r^-1 G^T failed",
-                          s->k);
-  if (nd > 0)
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, nd, 1.0, red->Gt.p, nd, red->Y.p, nd,
-                0.0, A, n);
-  else
-    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  for (int i = 0; i < n; i++) /* Y = A_r^-1 G^T, column i on its trees' blocks */
+    for (int k = 0; k < 2; k++)
+      if (red->rtree.p[2 * i + k] >= 0)
+        dyn_redmax_solve_tree(red->rm, red->rtree.p[2 * i + k], red->Y.p + (size_t)i * nd);
+  rows_times_columns(red, n, A);
   decouple_still_rows(red, A, n);
   for (int i = 0; i < n; i++) {
-    const double *g = red->Gt.p + (size_t)i * nd;
-    double v = 0.0;
-    for (int c = 0; c < nd; c++) v += g[c] * red->ufree[c];
-    b[i] = v - w->rows.p[i].rhs;
+    b[i] = row_dot(red, i, red->Gt.p + (size_t)i * nd, red->ufree) - w->rows.p[i].rhs;
     A[(size_t)i * n + i] += w->rows.p[i].cfm;
     if (!isfinite(b[i]))
       return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: row %d: b = %g is not finite", s->k, i,
@@ -451,9 +543,7 @@ static dyn_err reduced_apply(dyn_step *s) {
       return dyn_world_fail(w, DYN_ERR_NUMERIC,
                             "step %ld: solver %s returned non-finite impulses (status %s)", s->k,
                             w->solver->name, slv_status_str(s->res.status));
-  if (nd > 0) /* u+ = u_free + A_r^-1 G^T x */
-    cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Y.p, nd, w->x.p, 1, 1.0, red->unew,
-                1);
+  add_columns_times(red, n, red->Y.p, w->x.p, red->unew); /* u+ = u_free + A_r^-1 G^T x */
   return dyn_world_keep_applied(s);
 }
 
@@ -473,8 +563,10 @@ double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
   double gain = 0.0;
   for (int i = 0; i < n; i++) gain += x[i] * (w->prob.b[i] + w->rows.p[i].rhs);
   if (nd == 0 || n == 0) return gain;
-  cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Y.p, nd, x, 1, 0.0, red->du, 1);
-  cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Gt.p, nd, x, 1, 0.0, red->gx, 1);
+  memset(red->du, 0, (size_t)nd * sizeof(double));
+  memset(red->gx, 0, (size_t)nd * sizeof(double));
+  add_columns_times(red, n, red->Y.p, x, red->du);
+  add_columns_times(red, n, red->Gt.p, x, red->gx);
   gain += 0.5 * cblas_ddot(nd, red->gx, 1, red->du, 1);
   const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int t = 0; t < red->tree.nt; t++) {
