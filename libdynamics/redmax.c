@@ -70,7 +70,7 @@
  * not be contiguous in u: a list per tree).  Each block is factored by
  * LAPACKE dpotrf and solved by forward and back substitution on the tree's
  * rows; work grows with sum_t n_t^2 (and n_t^3 for the factors), not with
- * ndof^2 (docs/redmax.md, "Contacts").
+ * ndof^2 (docs/redmax.md, "Dynamics and time stepping").
  *
  * Data layout: J and dJ/dt are dense 6 nb x ndof, column-major, rows
  * 6 i .. 6 i + 5 for body i (omega then v).  Only the columns of a body's
@@ -89,47 +89,13 @@
  * implicit spring is linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
  * (dyn.h) with a message.  Only dyn_redmax_new allocates.
  */
-#include "dyn_redmax.h"
 #include "dyn_internal.h"
+#include "dyn_redmax.h"
+#include "redmax_internal.h"
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct dyn_redmax {
-  int nb, nq, ndof;
-  int *parent, *kind, *qoff, *uoff, *nd, *order;
-  double *mass;
-  dyn_m3 *I_b;
-  dyn_quat *q_jp;      /* rotation of E_j^p */
-  dyn_v3 *p_jp;        /* translation of E_j^p */
-  dyn_quat *q_ij;      /* rotation of E_i^j' */
-  dyn_v3 *p_ij;        /* translation of E_i^j' */
-  dyn_v3 *axis;        /* hinge axis in the joint frame (unit) */
-  double *JS;          /* 18 per body: Ad(E_j'^i) S, 6 x nd column-major */
-  double *kdof, *ddof; /* spring and damper per dof */
-  double *arm;         /* armature per dof (added to Mr's diagonal) */
-  /* state */
-  double *q, *u;
-  /* workspace, filled by kinematics */
-  dyn_v3 *r;
-  dyn_quat *qw;
-  double *J, *Jd;          /* 6 nb x ndof column-major */
-  double *phi;             /* J u */
-  double *fb;              /* body forces (6 nb) */
-  /* the forest: Mr is block diagonal, one block per tree (the bodies
-   * hanging from one root); a tree's dofs need not be contiguous in u */
-  int ntree;
-  int *tdof_off, *tdof;    /* tree t's dofs: tdof[tdof_off[t] .. tdof_off[t + 1]), ascending */
-  int *dof_tree, *dof_loc; /* per dof: its tree and its place in the tree's list */
-  size_t *blk_off;         /* tree t's n_t x n_t block at Mr + blk_off[t] (column-major) */
-  int *adof_off, *adof;    /* body i's dofs and its ancestors': adof[adof_off[i] .. ), ascending */
-  double *Mr, *A;          /* the blocks of Mr, and of the step's matrix (factored) */
-  double *Astep;           /* the last step's matrix, unfactored (ndof x ndof) */
-  int kin_fresh;           /* 1: the workspace holds the kinematics of the state */
-  double *rhs, *du, *qnew; /* ndof, ndof, nq */
-};
 
 /* ---- small 6x6 helpers (row-major) ------------------------------------- */
 
@@ -316,74 +282,12 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
   return DYN_OK;
 }
 
-/* zeroed array of n elements of size sz (n = 0 still gives a pointer) */
-static void *rm_alloc(size_t n, size_t sz) { return calloc(n > 0 ? n : 1, sz); }
 
 #define RM_ALLOC(ptr, count)                                                                       \
   do {                                                                                             \
-    (ptr) = rm_alloc((size_t)(count), sizeof *(ptr));                                              \
+    (ptr) = dyn_rm_calloc((size_t)(count), sizeof *(ptr));                                         \
     if (!(ptr)) goto nomem;                                                                        \
   } while (0)
-
-/* The root of body i's tree. */
-static int root_of(const dyn_redmax *rm, int i) {
-  while (rm->parent[i] >= 0) i = rm->parent[i];
-  return i;
-}
-
-/* The forest (struct dyn_redmax): the trees, their dofs and blocks, and
- * each body's ancestor dofs.  -1: out of memory. */
-static int forest_init(dyn_redmax *rm) {
-  const int nb = rm->nb, ndof = rm->ndof;
-  int *tree_of_root = rm_alloc((size_t)nb, sizeof(int));
-  rm->tdof_off = rm_alloc((size_t)nb + 1, sizeof(int));
-  rm->tdof = rm_alloc((size_t)ndof, sizeof(int));
-  rm->dof_tree = rm_alloc((size_t)ndof, sizeof(int));
-  rm->dof_loc = rm_alloc((size_t)ndof, sizeof(int));
-  rm->blk_off = rm_alloc((size_t)nb + 1, sizeof(size_t));
-  rm->adof_off = rm_alloc((size_t)nb + 1, sizeof(int));
-  if (!tree_of_root || !rm->tdof_off || !rm->tdof || !rm->dof_tree || !rm->dof_loc ||
-      !rm->blk_off || !rm->adof_off) {
-    free(tree_of_root);
-    return -1;
-  }
-  /* trees numbered by their roots' order; a dof's tree is its body's */
-  rm->ntree = 0;
-  for (int i = 0; i < nb; i++) tree_of_root[i] = rm->parent[i] < 0 ? rm->ntree++ : -1;
-  for (int i = 0; i < nb; i++)
-    for (int c = 0; c < rm->nd[i]; c++) rm->dof_tree[rm->uoff[i] + c] = tree_of_root[root_of(rm, i)];
-  free(tree_of_root);
-  for (int c = 0; c < ndof; c++) rm->tdof_off[rm->dof_tree[c] + 1]++;
-  for (int t = 0; t < rm->ntree; t++) {
-    int n = rm->tdof_off[t + 1];
-    rm->tdof_off[t + 1] += rm->tdof_off[t];
-    rm->blk_off[t + 1] = rm->blk_off[t] + (size_t)n * (size_t)n;
-  }
-  for (int c = 0, *fill = rm->adof_off; c < ndof; c++) { /* adof_off as a cursor, reset below */
-    int t = rm->dof_tree[c];
-    rm->dof_loc[c] = fill[t];
-    rm->tdof[rm->tdof_off[t] + fill[t]++] = c;
-  }
-  /* each body's path to its root: the dofs of its joints, ascending */
-  memset(rm->adof_off, 0, ((size_t)nb + 1) * sizeof(int));
-  for (int i = 0; i < nb; i++) {
-    int n = 0;
-    for (int a = i; a >= 0; a = rm->parent[a]) n += rm->nd[a];
-    rm->adof_off[i + 1] = rm->adof_off[i] + n;
-  }
-  rm->adof = rm_alloc((size_t)rm->adof_off[nb], sizeof(int));
-  if (!rm->adof) return -1;
-  for (int i = 0; i < nb; i++) {
-    int *d = rm->adof + rm->adof_off[i], n = 0;
-    for (int a = i; a >= 0; a = rm->parent[a])
-      for (int c = 0; c < rm->nd[a]; c++) {
-        int v = rm->uoff[a] + c, k = n++; /* insertion, ascending */
-        for (; k > 0 && d[k - 1] > v; k--) d[k] = d[k - 1];
-        d[k] = v;
-      }
-  }
-  return 0;
-}
 
 dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
                        size_t msgcap) {
@@ -519,7 +423,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->Jd, 6 * nb * ndof);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
-  if (forest_init(rm) != 0) goto nomem;
+  if (dyn_rm_forest_init(rm) != 0) goto nomem;
   RM_ALLOC(rm->Mr, rm->blk_off[rm->ntree]);
   RM_ALLOC(rm->A, rm->blk_off[rm->ntree]);
   RM_ALLOC(rm->Astep, ndof * ndof);
@@ -791,85 +695,11 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
   }
 }
 
-/* Tree t's dofs and the size of its block. */
-static const int *tree_dofs(const dyn_redmax *rm, int t, int *n) {
-  *n = rm->tdof_off[t + 1] - rm->tdof_off[t];
-  return rm->tdof + rm->tdof_off[t];
-}
-
-/* Each tree's block of rm->A (lower) by its Cholesky factor, in place. */
-static dyn_err factor_blocks(dyn_redmax *rm, char *msg, size_t msgcap) {
-  for (int t = 0; t < rm->ntree; t++) {
-    int n;
-    const int *d = tree_dofs(rm, t, &n);
-    if (n == 0) continue;
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, rm->A + rm->blk_off[t], n);
-    if (info != 0) {
-      dyn_msgf(msg, msgcap,
-               "reduced mass matrix not positive definite (u[%d], dpotrf info = %d in its tree)",
-               info > 0 && info <= n ? d[info - 1] : -1, (int)info);
-      return DYN_ERR_NUMERIC;
-    }
-  }
-  return DYN_OK;
-}
-
-/* Tree t's rows of b (ndof) overwritten by A_t^-1 b_t with its factored
- * block (L y = b_t, then L^T x = y); rows of b of other trees untouched. */
-static void solve_tree(const dyn_redmax *rm, int t, double *b) {
-  int n;
-  const int *d = tree_dofs(rm, t, &n);
-  const double *L = rm->A + rm->blk_off[t];
-  for (int k = 0; k < n; k++) {
-    const double y = b[d[k]] / L[(size_t)k * n + k];
-    b[d[k]] = y;
-    for (int i = k + 1; i < n; i++) b[d[i]] -= L[(size_t)k * n + i] * y;
-  }
-  for (int k = n - 1; k >= 0; k--) {
-    double x = b[d[k]];
-    for (int i = k + 1; i < n; i++) x -= L[(size_t)k * n + i] * b[d[i]];
-    b[d[k]] = x / L[(size_t)k * n + k];
-  }
-}
-
-/* b (ndof) overwritten by A^-1 b, tree by tree; a tree's rows where b is 0
- * stay 0. */
-static void solve_blocks(const dyn_redmax *rm, double *b) {
-  for (int t = 0; t < rm->ntree; t++) {
-    int n, k = 0;
-    const int *d = tree_dofs(rm, t, &n);
-    while (k < n && b[d[k]] == 0.0) k++;
-    if (k < n) solve_tree(rm, t, b);
-  }
-}
-
-/* The trees' blocks (rm->Mr's layout) into the dense ndof x ndof out
- * (leading dimension ld); the entries between trees are not written. */
-static void scatter_blocks(const dyn_redmax *rm, const double *blocks, double *out, int ld) {
-  for (int t = 0; t < rm->ntree; t++) {
-    int n;
-    const int *d = tree_dofs(rm, t, &n);
-    const double *B = blocks + rm->blk_off[t];
-    for (int c = 0; c < n; c++)
-      for (int a = 0; a < n; a++) out[(size_t)d[c] * ld + d[a]] = B[(size_t)c * n + a];
-  }
-}
-
-/* The step's matrix: the blocks of Mr plus the diagonal diag[ndof], into
- * rm->A. */
-static void step_blocks(dyn_redmax *rm, const double *diag) {
-  memcpy(rm->A, rm->Mr, rm->blk_off[rm->ntree] * sizeof(double));
-  for (int c = 0; c < rm->ndof; c++) {
-    const int t = rm->dof_tree[c], n = rm->tdof_off[t + 1] - rm->tdof_off[t], l = rm->dof_loc[c];
-    rm->A[rm->blk_off[t] + (size_t)l * n + l] += diag[c];
-  }
-}
-
 void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
   for (int c = 0; c < rm->ndof; c++) memset(Mr + (size_t)c * ld, 0, (size_t)rm->ndof * sizeof *Mr);
-  scatter_blocks(rm, rm->Mr, Mr, ld);
+  dyn_rm_scatter_blocks(rm, rm->Mr, Mr, ld);
 }
 
 dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
@@ -879,15 +709,15 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
   assemble_force(rm, g, f_ext, t_ext);
-  step_blocks(rm, rm->arm);
+  dyn_rm_step_blocks(rm, rm->arm);
   for (int c = 0; c < n; c++) rm->du[c] = rm->rhs[c] - rm->ddof[c] * rm->u[c];
   if (!all_finite(rm->du, n)) {
     dyn_msgf(msg, msgcap, "generalised force is not finite");
     return DYN_ERR_NUMERIC;
   }
-  dyn_err e = factor_blocks(rm, msg, msgcap);
+  dyn_err e = dyn_rm_factor_blocks(rm, msg, msgcap);
   if (e != DYN_OK) return e;
-  solve_blocks(rm, rm->du);
+  dyn_rm_solve_blocks(rm, rm->du);
   memcpy(udot, rm->du, (size_t)n * sizeof(double));
   return DYN_OK;
 }
@@ -899,10 +729,10 @@ static void step_system(dyn_redmax *rm, double h) {
   for (int c = 0; c < n; c++) { /* du as the diagonal's scratch */
     rm->du[c] = rm->arm[c] + h * rm->ddof[c] + h * h * rm->kdof[c];
   }
-  step_blocks(rm, rm->du);
+  dyn_rm_step_blocks(rm, rm->du);
   for (int c = 0; c < n; c++)
     rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
-  scatter_blocks(rm, rm->A, rm->Astep, n); /* between the trees: 0 since allocation */
+  dyn_rm_scatter_blocks(rm, rm->A, rm->Astep, n); /* between the trees: 0 since allocation */
 }
 
 dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
@@ -921,9 +751,9 @@ dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v
     dyn_msgf(msg, msgcap, "generalised force is not finite");
     return DYN_ERR_NUMERIC;
   }
-  dyn_err e = factor_blocks(rm, msg, msgcap);
+  dyn_err e = dyn_rm_factor_blocks(rm, msg, msgcap);
   if (e != DYN_OK) return e;
-  solve_blocks(rm, rm->du);
+  dyn_rm_solve_blocks(rm, rm->du);
   for (int c = 0; c < n; c++) ufree[c] = rm->u[c] + rm->du[c];
   return DYN_OK;
 }
@@ -931,27 +761,8 @@ dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v
 dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld) {
   if (nrhs <= 0 || rm->ndof == 0) return DYN_OK;
   if (ld < rm->ndof) return DYN_ERR_INPUT;
-  for (int j = 0; j < nrhs; j++) solve_blocks(rm, B + (size_t)j * ld);
+  for (int j = 0; j < nrhs; j++) dyn_rm_solve_blocks(rm, B + (size_t)j * ld);
   return DYN_OK;
-}
-
-dyn_err dyn_redmax_solve_tree(const dyn_redmax *rm, int t, double *b) {
-  if (t < 0 || t >= rm->ntree) return DYN_ERR_INPUT;
-  solve_tree(rm, t, b);
-  return DYN_OK;
-}
-
-int dyn_redmax_tree_count(const dyn_redmax *rm) { return rm->ntree; }
-
-int dyn_redmax_tree_dofs(const dyn_redmax *rm, int t, const int **dofs) {
-  int n = 0;
-  *dofs = t >= 0 && t < rm->ntree ? tree_dofs(rm, t, &n) : NULL;
-  return n;
-}
-
-int dyn_redmax_body_tree(const dyn_redmax *rm, int i) {
-  if (i < 0 || i >= rm->nb || rm->adof_off[i + 1] == rm->adof_off[i]) return -1;
-  return rm->dof_tree[rm->adof[rm->adof_off[i]]];
 }
 
 dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg, size_t msgcap) {
@@ -999,15 +810,6 @@ void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, d
     if (w) w[i] = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
     if (v) v[i] = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
   }
-}
-
-int dyn_redmax_body_dofs(const dyn_redmax *rm, int i, const int **dofs) {
-  if (i < 0 || i >= rm->nb) {
-    *dofs = NULL;
-    return 0;
-  }
-  *dofs = rm->adof + rm->adof_off[i];
-  return rm->adof_off[i + 1] - rm->adof_off[i];
 }
 
 int dyn_redmax_joint_kind(const dyn_redmax *rm, int i) {

@@ -20,7 +20,9 @@
  *               twists (omega, v), so the world-frame row is rotated into
  *               the body frame), or +-e_k for a coordinate row;
  *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
- *               dense (every solver takes it), bounds, findex and cones from
+ *               dense (every solver takes it), formed tree by tree (A_r is
+ *               block diagonal, one block per tree of the forest; a row moves
+ *               one tree or two: row_trees), bounds, findex and cones from
  *               assemble.c (dyn_assemble_bounds); a still row, one that moves
  *               no dof (G_i A_r^-1 G_i^T ~ 0: a hinge chain has no velocity
  *               across its plane), decoupled with a unit-scale diagonal
@@ -343,7 +345,7 @@ static void joint_space_row(const dyn_world *w, const double *Phi, int i, double
     dyn_quat q = w->bodies.p[b].q;
     dyn_v3 l = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][0], r->J[k][1], r->J[k][2]));
     dyn_v3 a = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][3], r->J[k][4], r->J[k][5]));
-    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z }; /* (omega, v), body frame */
+    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z };               /* (omega, v), body frame */
     const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs); /* Phi_t's other columns: 0 */
     for (int k2 = 0; k2 < na; k2++) {
       const int c = dofs[k2];

@@ -482,7 +482,7 @@ static void test_forest_vs_alone(void) {
          "%d contacts, speeds up to %.3g m/s",
          dmax, rows, contacts, moved);
   CU_ASSERT(dmax < 1e-12);
-  CU_ASSERT(contacts > 0); /* the free tree lands */
+  CU_ASSERT(contacts > 0);        /* the free tree lands */
   CU_ASSERT(rows > 3 * contacts); /* and the limits' rows are there */
   CU_ASSERT(moved > 0.5);
   dyn_world_free(forest);
