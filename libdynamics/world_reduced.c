@@ -70,7 +70,8 @@ struct dyn_reduced {
   dyn_buf_int rtree;    /* per row: the (up to two) trees it moves, -1 for none */
   int *toff;            /* ntree + 1 offsets into tlist, then ntree cursors */
   dyn_buf_int tlist;    /* tree t's rows: tlist[toff[t] .. toff[t + 1]), ascending */
-  dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T */
+  dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T (column i set on its
+                           row's trees' dofs only, the rest left as it was: row_trees) */
   double *ufree, *unew, *q, *u;
   double *du, *gx;             /* ndof: the energy rule's A_r^-1 G^T x and G^T x */
   dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
@@ -489,11 +490,14 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' trees", s->k, n);
   const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
-  memcpy(red->Y.p, red->Gt.p, sz * sizeof(double));
   for (int i = 0; i < n; i++) /* Y = A_r^-1 G^T, column i on its trees' blocks */
-    for (int k = 0; k < 2; k++)
-      if (red->rtree.p[2 * i + k] >= 0)
-        dyn_redmax_solve_tree(red->rm, red->rtree.p[2 * i + k], red->Y.p + (size_t)i * nd);
+    for (int k = 0; k < 2; k++) {
+      const int t = red->rtree.p[2 * i + k], *d, nt = dyn_redmax_tree_dofs(red->rm, t, &d);
+      const double *g = red->Gt.p + (size_t)i * nd;
+      double *y = red->Y.p + (size_t)i * nd;
+      for (int c = 0; c < nt; c++) y[d[c]] = g[d[c]];
+      if (nt > 0) dyn_redmax_solve_tree(red->rm, t, y);
+    }
   rows_times_columns(red, n, A);
   decouple_still_rows(red, A, n);
   for (int i = 0; i < n; i++) {
