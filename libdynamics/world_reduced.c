@@ -72,6 +72,7 @@ struct dyn_reduced {
   dyn_buf_int tlist;    /* tree t's rows: tlist[toff[t] .. toff[t + 1]), ascending */
   dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T (column i set on its
                            row's trees' dofs only, the rest left as it was: row_trees) */
+  int ngt;              /* G^T's columns set by the last assembly (the rest of Gt is 0) */
   double *ufree, *unew, *q, *u;
   double *du, *gx;             /* ndof: the energy rule's A_r^-1 G^T x and G^T x */
   dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
@@ -328,12 +329,12 @@ static dyn_err reduced_build_rows(dyn_step *s) {
   return DYN_OK;
 }
 
-/* Row i of G into column i of Gt (ndof x nrows): a contact row's sides
- * through the tree's Jacobian (the header), a coordinate row +-e_k. */
+/* Row i of G into column i of Gt (ndof x nrows), which is 0 on entry
+ * (clear_gt): a contact row's sides through the tree's Jacobian (the
+ * header), a coordinate row +-e_k; only the row's trees' dofs are written. */
 static void joint_space_row(const dyn_world *w, const double *Phi, int i, double *g) {
   const struct dyn_reduced *red = w->red;
-  const int nd = red->ndof, n6 = 6 * red->tree.nt;
-  memset(g, 0, (size_t)nd * sizeof *g);
+  const int n6 = 6 * red->tree.nt;
   if (i < red->nlim) {
     const rcoord *c = &red->coord[red->crow.p[i]];
     g[c->dof] = c->sign;
@@ -477,19 +478,40 @@ static void rows_times_columns(const struct dyn_reduced *red, int n, double *A) 
   }
 }
 
+/* G^T (Gt) all 0 again: its part beyond the capacity of before (had
+ * elements) zeroed, and the last assembly's columns zeroed on their rows'
+ * trees' dofs (rtree, still the last assembly's), the only entries
+ * joint_space_row sets; so that no step clears all of the ndof x rows
+ * G^T. */
+static void clear_gt(struct dyn_reduced *red, size_t had) {
+  if (red->Gt.cap > had) memset(red->Gt.p + had, 0, (red->Gt.cap - had) * sizeof(double));
+  for (int i = 0; i < red->ngt; i++)
+    for (int k = 0; k < 2; k++) {
+      const int *d, nt = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+      double *g = red->Gt.p + (size_t)i * red->ndof;
+      for (int c = 0; c < nt; c++) g[d[c]] = 0.0;
+    }
+  red->ngt = 0;
+}
+
 /* A = G A_r^-1 G^T + diag(cfm), b = G u_free - rhs (the header). */
 static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   dyn_world *w = s->w;
   struct dyn_reduced *red = w->red;
   const int n = w->nrows, nd = red->ndof;
-  size_t sz = (size_t)nd * (size_t)n;
-  if (dyn_buf_reserve(&red->Gt, sz, &w->grows) != 0 || dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
+  size_t sz = (size_t)nd * (size_t)n, had = red->Gt.cap;
+  if (dyn_buf_reserve(&red->Gt, sz, &w->grows) != 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
+                          s->k, n);
+  clear_gt(red, had);
+  if (dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
                           s->k, n);
   if (row_trees(w) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' trees", s->k, n);
   const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
+  red->ngt = n;
   for (int i = 0; i < n; i++) /* Y = A_r^-1 G^T, column i on its trees' blocks */
     for (int k = 0; k < 2; k++) {
       const int t = red->rtree.p[2 * i + k], *d, nt = dyn_redmax_tree_dofs(red->rm, t, &d);
