@@ -181,8 +181,22 @@ DYN_API dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, con
                                          size_t msgcap);
 /* After dyn_redmax_free_velocity: B[ndof x nrhs] (column-major, leading
  * dimension ld >= ndof) overwritten by the factored matrix's inverse times
- * B.  DYN_ERR_NUMERIC when LAPACK fails. */
+ * B, tree by tree (the matrix is block diagonal, one block per tree of the
+ * forest).  DYN_ERR_INPUT for ld < ndof. */
 DYN_API dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld);
+/* The forest: the bodies hanging from one root (parent -1) are a tree, and
+ * the step's matrix is block diagonal, one block per tree over its dofs.
+ * dyn_redmax_solve_tree: after dyn_redmax_free_velocity, tree t's rows of
+ * b[ndof] overwritten by its block's inverse times them (the other rows
+ * untouched); DYN_ERR_INPUT for t out of range. */
+DYN_API dyn_err dyn_redmax_solve_tree(const dyn_redmax *rm, int t, double *b);
+DYN_API int dyn_redmax_tree_count(const dyn_redmax *rm);
+/* Tree t's dofs, ascending, into *dofs (rm's own array): their number (0,
+ * *dofs NULL, for t out of range). */
+DYN_API int dyn_redmax_tree_dofs(const dyn_redmax *rm, int t, const int **dofs);
+/* The tree whose dofs move body i; -1 when none does (a body welded to the
+ * world) or i is out of range. */
+DYN_API int dyn_redmax_body_tree(const dyn_redmax *rm, int i);
 /* The state advanced by h with the new velocities unew[ndof]: u = unew,
  * hinge and slide q += h u, ball Q = Q exp(h u / 2).  DYN_ERR_NUMERIC (state
  * unchanged) when the new state is not finite. */
@@ -196,6 +210,11 @@ DYN_API void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_
 /* After dyn_redmax_free_velocity: its matrix Mr + armature + h D + h^2 K,
  * unfactored (ndof x ndof, column-major), in place: the global form's M. */
 DYN_API const double *dyn_redmax_step_matrix(const dyn_redmax *rm);
+/* The dofs that move body i (its joint's and its ancestors', ascending)
+ * into *dofs (rm's own array, valid while rm lives): the columns of J's
+ * row block i that may be nonzero, the rest being 0.  Their number; 0 (and
+ * *dofs NULL) for i out of range. */
+DYN_API int dyn_redmax_body_dofs(const dyn_redmax *rm, int i, const int **dofs);
 /* The kind of joint i (DYN_RM_*), 0 for i out of range. */
 DYN_API int dyn_redmax_joint_kind(const dyn_redmax *rm, int i);
 

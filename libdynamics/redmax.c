@@ -62,12 +62,22 @@
  * (for the ball the implicit spring term uses d log(Q)/dt ~ u, exact at
  * Q = I; the step remains first order).  Global error O(h); the energy of a
  * conservative system oscillates with an amplitude O(h) (tests check the
- * order).  Mr is factored by LAPACKE dpotrf/dpotrs.
+ * order).
+ *
+ * A forest.  The bodies hanging from one root (parent -1) are a tree; no
+ * tree's joint moves another tree's body, so Mr (and the step's matrix) is
+ * block diagonal, one n_t x n_t block per tree t over its dofs (which need
+ * not be contiguous in u: a list per tree).  Each block is factored by
+ * LAPACKE dpotrf and solved by forward and back substitution on the tree's
+ * rows; work grows with sum_t n_t^2 (and n_t^3 for the factors), not with
+ * ndof^2 (docs/redmax.md, "Dynamics and time stepping").
  *
  * Data layout: J and dJ/dt are dense 6 nb x ndof, column-major, rows
- * 6 i .. 6 i + 5 for body i (omega then v); Mr dense ndof x ndof.  Only the
- * blocks of ancestor joints are written (the rest stays 0).  Cost per step
- * O(nb ndof^2 + ndof^3), fine for chains of tens of bodies.
+ * 6 i .. 6 i + 5 for body i (omega then v).  Only the columns of a body's
+ * ancestor joints (its adof list) are written; the rest stays the 0 of the
+ * allocation, and the sums over J (J u, J^T f, J^T M J) run over those
+ * lists only.  Cost per step O(sum_i depth_i^2 + sum_t n_t^3), fine for
+ * chains of tens of bodies and forests of many such trees.
  *
  * Slides (S = (0, axis), the joint transform a translation d axis) and welds
  * (no dof) are joints too; massless frames (mass 0, I_b 0) carry joints
@@ -79,40 +89,13 @@
  * implicit spring is linearised at Q = I.  Returns DYN_ERR_INPUT, DYN_ERR_NOMEM, DYN_ERR_NUMERIC
  * (dyn.h) with a message.  Only dyn_redmax_new allocates.
  */
-#include "dyn_redmax.h"
 #include "dyn_internal.h"
+#include "dyn_redmax.h"
+#include "redmax_internal.h"
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct dyn_redmax {
-  int nb, nq, ndof;
-  int *parent, *kind, *qoff, *uoff, *nd, *order;
-  double *mass;
-  dyn_m3 *I_b;
-  dyn_quat *q_jp;      /* rotation of E_j^p */
-  dyn_v3 *p_jp;        /* translation of E_j^p */
-  dyn_quat *q_ij;      /* rotation of E_i^j' */
-  dyn_v3 *p_ij;        /* translation of E_i^j' */
-  dyn_v3 *axis;        /* hinge axis in the joint frame (unit) */
-  double *JS;          /* 18 per body: Ad(E_j'^i) S, 6 x nd column-major */
-  double *kdof, *ddof; /* spring and damper per dof */
-  double *arm;         /* armature per dof (added to Mr's diagonal) */
-  /* state */
-  double *q, *u;
-  /* workspace, filled by kinematics */
-  dyn_v3 *r;
-  dyn_quat *qw;
-  double *J, *Jd;          /* 6 nb x ndof column-major */
-  double *phi;             /* J u */
-  double *fb;              /* body forces (6 nb) */
-  double *Mr, *A;          /* ndof x ndof */
-  double *Astep;           /* the last step's matrix, unfactored (ndof x ndof) */
-  int kin_fresh;           /* 1: the workspace holds the kinematics of the state */
-  double *rhs, *du, *qnew; /* ndof, ndof, nq */
-};
 
 /* ---- small 6x6 helpers (row-major) ------------------------------------- */
 
@@ -216,6 +199,13 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->Jd);
   free(rm->phi);
   free(rm->fb);
+  free(rm->tdof_off);
+  free(rm->tdof);
+  free(rm->dof_tree);
+  free(rm->dof_loc);
+  free(rm->blk_off);
+  free(rm->adof_off);
+  free(rm->adof);
   free(rm->Mr);
   free(rm->A);
   free(rm->Astep);
@@ -292,12 +282,10 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
   return DYN_OK;
 }
 
-/* zeroed array of n elements of size sz (n = 0 still gives a pointer) */
-static void *rm_alloc(size_t n, size_t sz) { return calloc(n > 0 ? n : 1, sz); }
 
 #define RM_ALLOC(ptr, count)                                                                       \
   do {                                                                                             \
-    (ptr) = rm_alloc((size_t)(count), sizeof *(ptr));                                              \
+    (ptr) = dyn_rm_calloc((size_t)(count), sizeof *(ptr));                                         \
     if (!(ptr)) goto nomem;                                                                        \
   } while (0)
 
@@ -435,8 +423,9 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->Jd, 6 * nb * ndof);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
-  RM_ALLOC(rm->Mr, ndof * ndof);
-  RM_ALLOC(rm->A, ndof * ndof);
+  if (dyn_rm_forest_init(rm) != 0) goto nomem;
+  RM_ALLOC(rm->Mr, rm->blk_off[rm->ntree]);
+  RM_ALLOC(rm->A, rm->blk_off[rm->ntree]);
   RM_ALLOC(rm->Astep, ndof * ndof);
   RM_ALLOC(rm->rhs, ndof);
   RM_ALLOC(rm->du, ndof);
@@ -525,9 +514,9 @@ static dyn_v3 joint_translation(const dyn_redmax *rm, int i) {
 /* ---- kinematics: poses, J, dJ/dt (Algorithm 2) ------------------------- */
 
 void dyn_redmax_kinematics(dyn_redmax *rm) {
-  const int nb = rm->nb, n6 = 6 * nb, ndof = rm->ndof;
-  memset(rm->J, 0, (size_t)n6 * (size_t)ndof * sizeof(double));
-  memset(rm->Jd, 0, (size_t)n6 * (size_t)ndof * sizeof(double));
+  /* J's and dJ/dt's blocks outside a body's ancestor dofs (adof) are never
+   * written: they stay the 0 of the allocation */
+  const int nb = rm->nb, n6 = 6 * nb;
   for (int k = 0; k < nb; k++) {
     const int i = rm->order[k], p = rm->parent[i];
     dyn_quat qp = p < 0 ? dyn_quat_identity() : rm->qw[p];
@@ -567,12 +556,17 @@ void dyn_redmax_kinematics(dyn_redmax *rm) {
       }
   }
   rm->kin_fresh = 1;
-  /* body twists phi = J u */
-  for (int a = 0; a < n6; a++) {
-    double s = 0.0;
-    for (int c = 0; c < ndof; c++) s += rm->J[(size_t)c * n6 + a] * rm->u[c];
-    rm->phi[a] = s;
-  }
+  /* body twists phi = J u, over each body's ancestor dofs (the rest of its
+   * row of J is 0) */
+  for (int i = 0; i < nb; i++)
+    for (int a = 6 * i; a < 6 * i + 6; a++) {
+      double s = 0.0;
+      for (int k = rm->adof_off[i]; k < rm->adof_off[i + 1]; k++) {
+        const int c = rm->adof[k];
+        s += rm->J[(size_t)c * n6 + a] * rm->u[c];
+      }
+      rm->phi[a] = s;
+    }
 }
 
 void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
@@ -618,24 +612,32 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, si
 
 /* ---- dynamics ---------------------------------------------------------- */
 
-/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics */
+/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, into
+ * its trees' blocks: body i adds to the entries of its ancestor dofs only
+ * (J_i is 0 elsewhere) */
 static void assemble_mass(dyn_redmax *rm) {
-  const int n6 = 6 * rm->nb, ndof = rm->ndof;
-  memset(rm->Mr, 0, (size_t)ndof * (size_t)ndof * sizeof(double));
+  const int n6 = 6 * rm->nb;
+  memset(rm->Mr, 0, rm->blk_off[rm->ntree] * sizeof(double));
   for (int i = 0; i < rm->nb; i++) {
     const dyn_m3 Ib = rm->I_b[i];
     const double m = rm->mass[i];
-    for (int c2 = 0; c2 < ndof; c2++) {
+    const int *ad = rm->adof + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+    if (na == 0) continue;
+    const int t = rm->dof_tree[ad[0]], nt = rm->tdof_off[t + 1] - rm->tdof_off[t];
+    double *Mt = rm->Mr + rm->blk_off[t];
+    for (int k2 = 0; k2 < na; k2++) {
+      const int c2 = ad[k2];
       const double *x = rm->J + (size_t)c2 * n6 + 6 * i;
       if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0 && x[4] == 0.0 && x[5] == 0.0)
-        continue; /* not an ancestor joint of body i */
+        continue; /* this joint does not move body i */
       dyn_v3 Iw = dyn_m3_mulv(Ib, dyn_v3_make(x[0], x[1], x[2]));
       double Mx[6] = { Iw.x, Iw.y, Iw.z, m * x[3], m * x[4], m * x[5] };
-      for (int c1 = 0; c1 < ndof; c1++) {
+      for (int k1 = 0; k1 < na; k1++) {
+        const int c1 = ad[k1];
         const double *y = rm->J + (size_t)c1 * n6 + 6 * i;
         double s = 0.0;
         for (int a = 0; a < 6; a++) s += y[a] * Mx[a];
-        rm->Mr[(size_t)c2 * ndof + c1] += s;
+        Mt[(size_t)rm->dof_loc[c2] * nt + rm->dof_loc[c1]] += s;
       }
     }
   }
@@ -652,7 +654,8 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
     dyn_v3 w = dyn_v3_make(ph[0], ph[1], ph[2]), v = dyn_v3_make(ph[3], ph[4], ph[5]);
     /* a = dJ/dt u for this body */
     double a[6] = { 0.0 };
-    for (int c = 0; c < ndof; c++) {
+    for (int k2 = rm->adof_off[i]; k2 < rm->adof_off[i + 1]; k2++) {
+      const int c = rm->adof[k2];
       const double *col = rm->Jd + (size_t)c * n6 + 6 * i;
       for (int k = 0; k < 6; k++) a[k] += col[k] * rm->u[c];
     }
@@ -667,12 +670,16 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
     double *f = rm->fb + 6 * i;
     f[0] = tb.x, f[1] = tb.y, f[2] = tb.z, f[3] = fb.x, f[4] = fb.y, f[5] = fb.z;
   }
-  for (int c = 0; c < ndof; c++) {
-    const double *col = rm->J + (size_t)c * n6;
-    double s = 0.0;
-    for (int a = 0; a < n6; a++) s += col[a] * rm->fb[a];
-    rm->rhs[c] = s;
-  }
+  /* rhs = J^T fb: body by body, each adding to its ancestor dofs */
+  memset(rm->rhs, 0, (size_t)ndof * sizeof(double));
+  for (int i = 0; i < rm->nb; i++)
+    for (int k2 = rm->adof_off[i]; k2 < rm->adof_off[i + 1]; k2++) {
+      const int c = rm->adof[k2];
+      const double *col = rm->J + (size_t)c * n6;
+      double s = rm->rhs[c];
+      for (int a = 6 * i; a < 6 * i + 6; a++) s += col[a] * rm->fb[a];
+      rm->rhs[c] = s;
+    }
   /* springs: -k theta, -k log(Q) */
   for (int i = 0; i < rm->nb; i++) {
     const int o = rm->uoff[i];
@@ -688,28 +695,11 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
   }
 }
 
-/* Cholesky of rm->A (ndof x ndof) and solve A x = rm->du in place */
-static dyn_err solve_spd(dyn_redmax *rm, char *msg, size_t msgcap) {
-  const int n = rm->ndof;
-  lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, rm->A, n);
-  if (info != 0) {
-    dyn_msgf(msg, msgcap, "reduced mass matrix not positive definite (dpotrf info = %d)",
-             (int)info);
-    return DYN_ERR_NUMERIC;
-  }
-  info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, 1, rm->A, n, rm->du, n);
-  if (info != 0) {
-    dyn_msgf(msg, msgcap, "dpotrs failed (info = %d)", (int)info);
-    return DYN_ERR_NUMERIC;
-  }
-  return DYN_OK;
-}
-
 void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
-  for (int c = 0; c < rm->ndof; c++)
-    for (int a = 0; a < rm->ndof; a++) Mr[(size_t)c * ld + a] = rm->Mr[(size_t)c * rm->ndof + a];
+  for (int c = 0; c < rm->ndof; c++) memset(Mr + (size_t)c * ld, 0, (size_t)rm->ndof * sizeof *Mr);
+  dyn_rm_scatter_blocks(rm, rm->Mr, Mr, ld);
 }
 
 dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
@@ -719,15 +709,15 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
   assemble_force(rm, g, f_ext, t_ext);
-  memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
-  for (int c = 0; c < n; c++) rm->A[(size_t)c * n + c] += rm->arm[c];
+  dyn_rm_step_blocks(rm, rm->arm);
   for (int c = 0; c < n; c++) rm->du[c] = rm->rhs[c] - rm->ddof[c] * rm->u[c];
   if (!all_finite(rm->du, n)) {
     dyn_msgf(msg, msgcap, "generalised force is not finite");
     return DYN_ERR_NUMERIC;
   }
-  dyn_err e = solve_spd(rm, msg, msgcap);
+  dyn_err e = dyn_rm_factor_blocks(rm, msg, msgcap);
   if (e != DYN_OK) return e;
+  dyn_rm_solve_blocks(rm, rm->du);
   memcpy(udot, rm->du, (size_t)n * sizeof(double));
   return DYN_OK;
 }
@@ -736,12 +726,13 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
  * rm->du, after kinematics (the step's matrix and right side). */
 static void step_system(dyn_redmax *rm, double h) {
   const int n = rm->ndof;
-  memcpy(rm->A, rm->Mr, (size_t)n * (size_t)n * sizeof(double));
-  for (int c = 0; c < n; c++) {
-    rm->A[(size_t)c * n + c] += rm->arm[c] + h * rm->ddof[c] + h * h * rm->kdof[c];
-    rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
+  for (int c = 0; c < n; c++) { /* du as the diagonal's scratch */
+    rm->du[c] = rm->arm[c] + h * rm->ddof[c] + h * h * rm->kdof[c];
   }
-  memcpy(rm->Astep, rm->A, (size_t)n * (size_t)n * sizeof(double));
+  dyn_rm_step_blocks(rm, rm->du);
+  for (int c = 0; c < n; c++)
+    rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
+  dyn_rm_scatter_blocks(rm, rm->A, rm->Astep, n); /* between the trees: 0 since allocation */
 }
 
 dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
@@ -760,16 +751,18 @@ dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v
     dyn_msgf(msg, msgcap, "generalised force is not finite");
     return DYN_ERR_NUMERIC;
   }
-  dyn_err e = solve_spd(rm, msg, msgcap);
+  dyn_err e = dyn_rm_factor_blocks(rm, msg, msgcap);
   if (e != DYN_OK) return e;
+  dyn_rm_solve_blocks(rm, rm->du);
   for (int c = 0; c < n; c++) ufree[c] = rm->u[c] + rm->du[c];
   return DYN_OK;
 }
 
 dyn_err dyn_redmax_solve(dyn_redmax *rm, double *B, int nrhs, int ld) {
   if (nrhs <= 0 || rm->ndof == 0) return DYN_OK;
-  lapack_int info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', rm->ndof, nrhs, rm->A, rm->ndof, B, ld);
-  return info == 0 ? DYN_OK : DYN_ERR_NUMERIC;
+  if (ld < rm->ndof) return DYN_ERR_INPUT;
+  for (int j = 0; j < nrhs; j++) dyn_rm_solve_blocks(rm, B + (size_t)j * ld);
+  return DYN_OK;
 }
 
 dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg, size_t msgcap) {

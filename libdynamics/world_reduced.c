@@ -20,7 +20,9 @@
  *               twists (omega, v), so the world-frame row is rotated into
  *               the body frame), or +-e_k for a coordinate row;
  *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
- *               dense (every solver takes it), bounds, findex and cones from
+ *               dense (every solver takes it), formed tree by tree (A_r is
+ *               block diagonal, one block per tree of the forest; a row moves
+ *               one tree or two: row_trees), bounds, findex and cones from
  *               assemble.c (dyn_assemble_bounds); a still row, one that moves
  *               no dof (G_i A_r^-1 G_i^T ~ 0: a hinge chain has no velocity
  *               across its plane), decoupled with a unit-scale diagonal
@@ -51,6 +53,7 @@ typedef struct rcoord {
   int dof;     /* its velocity in u */
   int qoff;    /* its position in q */
   double sign; /* the model's coordinate = sign x the tree's */
+  int tree;    /* the forest's tree it belongs to */
   dyn_joint_limit limit;
   dyn_joint_motor motor;
 } rcoord;
@@ -63,7 +66,13 @@ struct dyn_reduced {
   int nlim;             /* the limit and motor rows of this step (rows 0 ..) */
   int nstill;           /* its still rows (decouple_still_rows) */
   dyn_buf_int crow;     /* per coordinate row: its coordinate */
-  dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T */
+  int ntree;            /* the forest's trees (dyn_redmax_tree_count) */
+  dyn_buf_int rtree;    /* per row: the (up to two) trees it moves, -1 for none */
+  int *toff;            /* ntree + 1 offsets into tlist, then ntree cursors */
+  dyn_buf_int tlist;    /* tree t's rows: tlist[toff[t] .. toff[t + 1]), ascending */
+  dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T (column i set on its
+                           row's trees' dofs only, the rest left as it was: row_trees) */
+  int ngt;              /* G^T's columns set by the last assembly (the rest of Gt is 0) */
   double *ufree, *unew, *q, *u;
   double *du, *gx;             /* ndof: the energy rule's A_r^-1 G^T x and G^T x */
   dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
@@ -76,6 +85,9 @@ void dyn_reduced_free(struct dyn_reduced *r) {
   dyn_rm_tree_free(&r->tree);
   free(r->coord);
   dyn_buf_free(&r->crow);
+  dyn_buf_free(&r->rtree);
+  dyn_buf_free(&r->tlist);
+  free(r->toff);
   dyn_buf_free(&r->Gt);
   dyn_buf_free(&r->Y);
   free(r->ufree), free(r->unew), free(r->q), free(r->u), free(r->du), free(r->gx);
@@ -98,6 +110,7 @@ static int limit_coords_alloc(struct dyn_reduced *red, const dyn_model *m) {
     c->dof = uo;
     c->qoff = qo;
     c->sign = (double)red->tree.jsign[j];
+    c->tree = dyn_redmax_body_tree(red->rm, t);
     c->limit = d->limit;
     c->motor = d->motor;
   }
@@ -137,8 +150,10 @@ static int reduced_alloc(struct dyn_reduced *red) {
   red->v = calloc((size_t)nt, sizeof(dyn_v3));
   red->w = calloc((size_t)nt, sizeof(dyn_v3));
   red->qw = calloc((size_t)nt, sizeof(dyn_quat));
+  red->ntree = dyn_redmax_tree_count(red->rm);
+  red->toff = calloc(2 * (size_t)red->ntree + 1, sizeof(int));
   return red->ufree && red->unew && red->u && red->du && red->gx && red->q && red->fx && red->tx &&
-                 red->r && red->v && red->w && red->qw
+                 red->r && red->v && red->w && red->qw && red->toff
              ? 0
              : -1;
 }
@@ -314,12 +329,12 @@ static dyn_err reduced_build_rows(dyn_step *s) {
   return DYN_OK;
 }
 
-/* Row i of G into column i of Gt (ndof x nrows): a contact row's sides
- * through the tree's Jacobian (the header), a coordinate row +-e_k. */
+/* Row i of G into column i of Gt (ndof x nrows), which is 0 on entry
+ * (clear_gt): a contact row's sides through the tree's Jacobian (the
+ * header), a coordinate row +-e_k; only the row's trees' dofs are written. */
 static void joint_space_row(const dyn_world *w, const double *Phi, int i, double *g) {
   const struct dyn_reduced *red = w->red;
-  const int nd = red->ndof, n6 = 6 * red->tree.nt;
-  memset(g, 0, (size_t)nd * sizeof *g);
+  const int n6 = 6 * red->tree.nt;
   if (i < red->nlim) {
     const rcoord *c = &red->coord[red->crow.p[i]];
     g[c->dof] = c->sign;
@@ -332,8 +347,10 @@ static void joint_space_row(const dyn_world *w, const double *Phi, int i, double
     dyn_quat q = w->bodies.p[b].q;
     dyn_v3 l = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][0], r->J[k][1], r->J[k][2]));
     dyn_v3 a = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][3], r->J[k][4], r->J[k][5]));
-    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z }; /* (omega, v), body frame */
-    for (int c = 0; c < nd; c++) {
+    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z };               /* (omega, v), body frame */
+    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs); /* Phi_t's other columns: 0 */
+    for (int k2 = 0; k2 < na; k2++) {
+      const int c = dofs[k2];
       const double *ph = Phi + (size_t)c * n6 + 6 * t;
       g[c] += jb[0] * ph[0] + jb[1] * ph[1] + jb[2] * ph[2] + jb[3] * ph[3] + jb[4] * ph[4] +
               jb[5] * ph[5];
@@ -376,32 +393,137 @@ static void decouple_still_rows(struct dyn_reduced *red, double *A, int n) {
   }
 }
 
+/* The trees row i moves into tr[2] (-1: none; tr[1] -1 when one). */
+static void row_tree_pair(const dyn_world *w, int i, int *tr) {
+  const struct dyn_reduced *red = w->red;
+  tr[0] = tr[1] = -1;
+  if (i < red->nlim) {
+    tr[0] = red->coord[red->crow.p[i]].tree;
+    return;
+  }
+  const dyn_rows *r = &w->rows.p[i];
+  for (int k = 0; k < 2; k++) {
+    int b = r->body[k], t = b >= 0 ? red->tree.tree_of[b] : -1;
+    if (t < 0 || w->bodies.p[b].is_static) continue;
+    int f = dyn_redmax_body_tree(red->rm, t);
+    if (f >= 0 && f != tr[0]) tr[tr[0] < 0 ? 0 : 1] = f;
+  }
+}
+
+/* Each row's trees (rtree) and each tree's rows (toff, tlist): the forest's
+ * A_r is block diagonal (dyn_redmax.h), so row i's G_i is 0 outside its
+ * trees' dofs and A(i,j) = G_i A_r^-1 G_j^T sums over the trees i and j
+ * share.  -1: out of memory. */
+static int row_trees(dyn_world *w) {
+  struct dyn_reduced *red = w->red;
+  const int n = w->nrows, nt = red->ntree;
+  if (dyn_buf_reserve(&red->rtree, 2 * (size_t)n, &w->grows) != 0 ||
+      dyn_buf_reserve(&red->tlist, 2 * (size_t)n, &w->grows) != 0)
+    return -1;
+  int *off = red->toff, *cur = red->toff + nt + 1;
+  memset(off, 0, ((size_t)nt + 1) * sizeof *off);
+  for (int i = 0; i < n; i++) {
+    int *tr = red->rtree.p + 2 * i;
+    row_tree_pair(w, i, tr);
+    for (int k = 0; k < 2; k++)
+      if (tr[k] >= 0) off[tr[k] + 1]++;
+  }
+  for (int t = 0; t < nt; t++) off[t + 1] += off[t], cur[t] = off[t];
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++)
+      if (red->rtree.p[2 * i + k] >= 0) red->tlist.p[cur[red->rtree.p[2 * i + k]]++] = i;
+  return 0;
+}
+
+/* out[ndof] += M x for M (ndof x n, column-major: G^T or A_r^-1 G^T) whose
+ * column i is 0 outside row i's trees. */
+static void add_columns_times(const struct dyn_reduced *red, int n, const double *M,
+                              const double *x, double *out) {
+  for (int i = 0; i < n; i++) {
+    const double *col = M + (size_t)i * red->ndof;
+    for (int k = 0; k < 2; k++) {
+      const int *d, nd = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+      for (int c = 0; c < nd; c++) out[d[c]] += col[d[c]] * x[i];
+    }
+  }
+}
+
+/* G_i . v over row i's trees' dofs. */
+static double row_dot(const struct dyn_reduced *red, int i, const double *g, const double *v) {
+  double s = 0.0;
+  for (int k = 0; k < 2; k++) {
+    const int *d, nd = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+    for (int c = 0; c < nd; c++) s += g[d[c]] * v[d[c]];
+  }
+  return s;
+}
+
+/* A = G Y (Y = A_r^-1 G^T), n x n: for each tree, the products of its rows
+ * over its dofs. */
+static void rows_times_columns(const struct dyn_reduced *red, int n, double *A) {
+  const int nd = red->ndof;
+  memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  for (int t = 0; t < red->ntree; t++) {
+    const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
+    const int *d, nt = dyn_redmax_tree_dofs(red->rm, t, &d);
+    for (int jj = 0; jj < m; jj++) {
+      const double *y = red->Y.p + (size_t)R[jj] * nd;
+      for (int ii = 0; ii < m; ii++) {
+        const double *g = red->Gt.p + (size_t)R[ii] * nd;
+        double s = 0.0;
+        for (int c = 0; c < nt; c++) s += g[d[c]] * y[d[c]];
+        A[(size_t)R[jj] * n + R[ii]] += s;
+      }
+    }
+  }
+}
+
+/* G^T (Gt) all 0 again: its part beyond the capacity of before (had
+ * elements) zeroed, and the last assembly's columns zeroed on their rows'
+ * trees' dofs (rtree, still the last assembly's), the only entries
+ * joint_space_row sets; so that no step clears all of the ndof x rows
+ * G^T. */
+static void clear_gt(struct dyn_reduced *red, size_t had) {
+  if (red->Gt.cap > had) memset(red->Gt.p + had, 0, (red->Gt.cap - had) * sizeof(double));
+  for (int i = 0; i < red->ngt; i++)
+    for (int k = 0; k < 2; k++) {
+      const int *d, nt = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+      double *g = red->Gt.p + (size_t)i * red->ndof;
+      for (int c = 0; c < nt; c++) g[d[c]] = 0.0;
+    }
+  red->ngt = 0;
+}
+
 /* A = G A_r^-1 G^T + diag(cfm), b = G u_free - rhs (the header). */
 static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   dyn_world *w = s->w;
   struct dyn_reduced *red = w->red;
   const int n = w->nrows, nd = red->ndof;
-  size_t sz = (size_t)nd * (size_t)n;
-  if (dyn_buf_reserve(&red->Gt, sz, &w->grows) != 0 || dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
+  size_t sz = (size_t)nd * (size_t)n, had = red->Gt.cap;
+  if (dyn_buf_reserve(&red->Gt, sz, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
                           s->k, n);
+  clear_gt(red, had);
+  if (dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
+                          s->k, n);
+  if (row_trees(w) != 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' trees", s->k, n);
   const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
-  memcpy(red->Y.p, red->Gt.p, sz * sizeof(double));
-  if (dyn_redmax_solve(red->rm, red->Y.p, n, nd) != DYN_OK)
-    return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: reduced coordinates: A_r^-1 G^T failed",
-                          s->k);
-  if (nd > 0)
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, nd, 1.0, red->Gt.p, nd, red->Y.p, nd,
-                0.0, A, n);
-  else
-    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  red->ngt = n;
+  for (int i = 0; i < n; i++) /* Y = A_r^-1 G^T, column i on its trees' blocks */
+    for (int k = 0; k < 2; k++) {
+      const int t = red->rtree.p[2 * i + k], *d, nt = dyn_redmax_tree_dofs(red->rm, t, &d);
+      const double *g = red->Gt.p + (size_t)i * nd;
+      double *y = red->Y.p + (size_t)i * nd;
+      for (int c = 0; c < nt; c++) y[d[c]] = g[d[c]];
+      if (nt > 0) dyn_redmax_solve_tree(red->rm, t, y);
+    }
+  rows_times_columns(red, n, A);
   decouple_still_rows(red, A, n);
   for (int i = 0; i < n; i++) {
-    const double *g = red->Gt.p + (size_t)i * nd;
-    double v = 0.0;
-    for (int c = 0; c < nd; c++) v += g[c] * red->ufree[c];
-    b[i] = v - w->rows.p[i].rhs;
+    b[i] = row_dot(red, i, red->Gt.p + (size_t)i * nd, red->ufree) - w->rows.p[i].rhs;
     A[(size_t)i * n + i] += w->rows.p[i].cfm;
     if (!isfinite(b[i]))
       return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: row %d: b = %g is not finite", s->k, i,
@@ -449,9 +571,7 @@ static dyn_err reduced_apply(dyn_step *s) {
       return dyn_world_fail(w, DYN_ERR_NUMERIC,
                             "step %ld: solver %s returned non-finite impulses (status %s)", s->k,
                             w->solver->name, slv_status_str(s->res.status));
-  if (nd > 0) /* u+ = u_free + A_r^-1 G^T x */
-    cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Y.p, nd, w->x.p, 1, 1.0, red->unew,
-                1);
+  add_columns_times(red, n, red->Y.p, w->x.p, red->unew); /* u+ = u_free + A_r^-1 G^T x */
   return dyn_world_keep_applied(s);
 }
 
@@ -471,15 +591,19 @@ double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
   double gain = 0.0;
   for (int i = 0; i < n; i++) gain += x[i] * (w->prob.b[i] + w->rows.p[i].rhs);
   if (nd == 0 || n == 0) return gain;
-  cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Y.p, nd, x, 1, 0.0, red->du, 1);
-  cblas_dgemv(CblasColMajor, CblasNoTrans, nd, n, 1.0, red->Gt.p, nd, x, 1, 0.0, red->gx, 1);
+  memset(red->du, 0, (size_t)nd * sizeof(double));
+  memset(red->gx, 0, (size_t)nd * sizeof(double));
+  add_columns_times(red, n, red->Y.p, x, red->du);
+  add_columns_times(red, n, red->Gt.p, x, red->gx);
   gain += 0.5 * cblas_ddot(nd, red->gx, 1, red->du, 1);
   const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int t = 0; t < red->tree.nt; t++) {
     double m = red->tree.defs[t].mass;
     if (m == 0.0) continue;
     dyn_v3 gb = dyn_quat_rotate_inv(red->qw[t], s->g), dv = dyn_v3_make(0.0, 0.0, 0.0);
-    for (int c = 0; c < nd; c++) {
+    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs);
+    for (int k2 = 0; k2 < na; k2++) {
+      const int c = dofs[k2];
       const double *ph = Phi + (size_t)c * n6 + 6 * t + 3;
       dv.x += ph[0] * red->du[c], dv.y += ph[1] * red->du[c], dv.z += ph[2] * red->du[c];
     }

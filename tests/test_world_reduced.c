@@ -388,6 +388,135 @@ static void humanoid_settles(const char *solver, long steps) {
   dyn_model_free(m);
 }
 
+/* Three different small trees for forest_vs_alone, far apart (x = -2, 0,
+ * 2) above one floor: a hinge chain with a damper and a spring hanging
+ * clear of the floor; a free root with a ball-jointed child falling onto
+ * the floor (its slides' dofs come after every other tree's: a tree's dofs
+ * are not contiguous in u); a slide with a limit carrying a limited hinge. */
+static const char *forest_tree[3] = {
+  "<body pos='-2 0 1.5'><joint type='hinge' axis='0 1 0' damping='0.1'/>"
+  "<geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.05'/>"
+  "<body pos='0.3 0 0'><joint type='hinge' axis='1 0 0' stiffness='2'/>"
+  "<geom type='box' size='0.1 0.05 0.03' pos='0.1 0 0'/></body></body>",
+  "<body pos='0 0 0.3'><freejoint/><geom type='sphere' size='0.1'/>"
+  "<body pos='0.25 0 0'><joint type='ball'/><geom type='sphere' size='0.06' pos='0.1 0 0.05'/>"
+  "</body></body>",
+  "<body pos='2 0 1'><joint type='slide' axis='0 0 1' limited='true' range='-0.3 0.2'/>"
+  "<geom type='sphere' size='0.1'/>"
+  "<body pos='0 0 -0.2'><joint type='hinge' axis='0 1 0' limited='true' range='-10 10'/>"
+  "<geom type='capsule' fromto='0 0 0 0.3 0 -0.1' size='0.04'/></body></body>"
+};
+
+/* A world of the trees whose bit is set in mask, written as MJCF into dir,
+ * in reduced coordinates (lemke: the rows of the trees do not couple, and a
+ * direct solver's answer does not depend on the other trees' rows). */
+static dyn_world *forest_world(const char *dir, int mask) {
+  char path[512], name[32];
+  snprintf(name, sizeof name, "forest%d.xml", mask);
+  tst_tmp_path(path, sizeof path, dir, name);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fprintf(f, "<mujoco><option timestep='0.005'/><worldbody>"
+             "<geom type='plane' size='5 5 0.1'/>");
+  for (int t = 0; t < 3; t++)
+    if (mask & (1 << t)) fprintf(f, "%s", forest_tree[t]);
+  fprintf(f, "</worldbody></mujoco>\n");
+  fclose(f);
+  mdl_read_options o = mdl_read_options_default();
+  o.reduced = 1;
+  dyn_model *m = NULL;
+  char msg[2048] = "";
+  if (mdl_read_model(path, &o, &m, NULL, msg, sizeof msg) != MDL_OK) printf("\n    %s", msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  dyn_world *w = make(m, 1, 0.005, "lemke");
+  dyn_model_free(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  return w;
+}
+
+/* The k-th dynamic body of w (-1: none). */
+static int dynamic_body(dyn_world *w, int k) {
+  for (int i = 0; i < dyn_world_body_count(w); i++)
+    if (!dyn_world_bodies(w)[i].is_static && k-- == 0) return i;
+  return -1;
+}
+
+/* The trees with a nonzero in some row of w's last G (each row's G_i from
+ * dyn_reduced_row): the largest number for one row. */
+static int row_tree_spread(dyn_world *w, int rows) {
+  const dyn_redmax *rm = dyn_reduced_redmax(w);
+  double g[64];
+  int most = 0;
+  CU_ASSERT_FATAL(dyn_redmax_ndof(rm) <= 64);
+  for (int i = 0; i < rows; i++) {
+    CU_ASSERT_FATAL(dyn_reduced_row(w, i, g) == dyn_redmax_ndof(rm));
+    int k = 0;
+    for (int t = 0; t < dyn_redmax_tree_count(rm); t++) {
+      const int *d, nt = dyn_redmax_tree_dofs(rm, t, &d);
+      int nz = 0;
+      for (int c = 0; c < nt; c++) nz |= g[d[c]] != 0.0;
+      k += nz;
+    }
+    most = k > most ? k : most;
+  }
+  return most;
+}
+
+/* Planted: trees that do not touch do not interact, so each tree's motion
+ * in the forest is its motion alone, step by step (to rounding: the
+ * forest's matrices hold each tree's block among zeros).  The three trees
+ * differ in size (2, 9 and 2 dofs), so that blocks mixed up (a tree solved
+ * with another's factor, a dof read at another tree's place) show.  No
+ * row touches two trees here, so each row of G is 0 outside one tree's
+ * dofs (G^T is cleared only where the last step set it: an entry left
+ * over from another row would show). */
+static void test_forest_vs_alone(void) {
+  char dir[256];
+  CU_ASSERT_FATAL(tst_tmpdir_make(dir, sizeof dir, "test_world_reduced") == 0);
+  dyn_world *forest = forest_world(dir, 7), *alone[3];
+  for (int t = 0; t < 3; t++) alone[t] = forest_world(dir, 1 << t);
+  CU_ASSERT_EQUAL(dyn_redmax_ndof(dyn_reduced_redmax(forest)), 13);
+  double dmax = 0.0, moved = 0.0;
+  int rows = 0, contacts = 0, spread = 0;
+  for (int k = 0; k < 120; k++) {
+    dyn_world_metrics mt;
+    CU_ASSERT_FATAL(dyn_world_step(forest, &mt) == DYN_OK);
+    rows = mt.rows > rows ? mt.rows : rows;
+    contacts = mt.contacts > contacts ? mt.contacts : contacts;
+    int k1 = row_tree_spread(forest, mt.rows);
+    spread = k1 > spread ? k1 : spread;
+    for (int t = 0, first = 0; t < 3; t++) {
+      CU_ASSERT_FATAL(dyn_world_step(alone[t], NULL) == DYN_OK);
+      for (int j = 0;; j++) {
+        int a = dynamic_body(alone[t], j), b = dynamic_body(forest, first + j);
+        if (a < 0) {
+          first += j;
+          break;
+        }
+        CU_ASSERT_FATAL(b >= 0);
+        const dyn_body *x = &dyn_world_bodies(alone[t])[a], *y = &dyn_world_bodies(forest)[b];
+        double d = fmax(dyn_v3_norm(dyn_v3_sub(x->r, y->r)), dyn_v3_norm(dyn_v3_sub(x->v, y->v)));
+        d = fmax(d, dyn_v3_norm(dyn_v3_sub(x->w, y->w)));
+        d = fmax(d, fabs(x->q.w - y->q.w) + fabs(x->q.x - y->q.x) + fabs(x->q.y - y->q.y) +
+                        fabs(x->q.z - y->q.z));
+        dmax = fmax(dmax, d);
+        moved = fmax(moved, dyn_v3_norm(x->v));
+      }
+    }
+  }
+  printf("\n    forest of 3 trees vs each alone: max difference %.3g (pose, v, w), %d rows, "
+         "%d contacts, speeds up to %.3g m/s",
+         dmax, rows, contacts, moved);
+  CU_ASSERT(dmax < 1e-12);
+  CU_ASSERT_EQUAL(spread, 1);
+  CU_ASSERT(contacts > 0);        /* the free tree lands */
+  CU_ASSERT(rows > 3 * contacts); /* and the limits' rows are there */
+  CU_ASSERT(moved > 0.5);
+  dyn_world_free(forest);
+  for (int t = 0; t < 3; t++) dyn_world_free(alone[t]);
+  tst_tmpdir_remove(dir);
+}
+
 static void test_humanoid_pgs(void) { humanoid_settles("pgs", 3000); }
 static void test_humanoid_nsgs(void) { humanoid_settles("nsgs", 3000); }
 
@@ -412,6 +541,7 @@ int main(void) {
   CU_add_test(s, "twenty free roots fly as free bodies", test_free_roots);
   CU_add_test(s, "the energy rule's excess in joint space is the maximal world's",
               test_energy_rule_joint_space);
+  CU_add_test(s, "a forest of three trees: each moves as it does alone", test_forest_vs_alone);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
   CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
   CU_add_test(s, "humanoid.xml settles under every other solver family",
