@@ -469,9 +469,11 @@ static slv_status check_inputs(const slv_workspace *ws, const slv_problem *p,
              ws->n_max);
     return SLV_ERR_DIM;
   }
-  st = slv_problem_validate_threads(p, opt->threads, res->message, sizeof res->message);
+  int diag_pos; /* every A_ii > 0, found by the validation's pass (factored rows) */
+  st = slv_problem_validate_pos(p, opt->threads, &diag_pos, res->message, sizeof res->message);
   if (st) return st;
-  st = slv_solver_accepts_threads(ws->solver, p, opt->threads, res->message, sizeof res->message);
+  st = slv_solver_accepts_pos(ws->solver, p, opt->threads, diag_pos, res->message,
+                              sizeof res->message);
   if (st) return st;
   if (opt->warm_start)
     for (int i = 0; i < p->n; i++)

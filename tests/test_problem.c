@@ -345,6 +345,63 @@ static void test_validate_factored(void) {
   CU_ASSERT_EQUAL(wrong, 0);
 }
 
+/* The validation's A_ii > 0 (slv_problem_validate_pos: a factored
+ * problem's pass forms A_ii from the products it tests) against slv_diag
+ * row by row, and slv_solve's refusal of pgs_wide with its message when
+ * the validation found an A_kk <= 0: on the factored rows above (static
+ * slots holding values that would lower A_ii if they were counted), for
+ * every length 1..22 and every row k with d_k making A_kk = 0 exactly,
+ * one ulp above and one below. */
+static void test_validate_diag_factored(void) {
+  double a[VF_N], x[VF_N];
+  slv_problem p = vf_problem(VF_N);
+  for (int i = 0; i < VF_N; i++) { /* static slots: values not to be read */
+    for (int k = 0; k < 2; k++)
+      if (vfblk[2 * i + k] < 0)
+        for (int c = 0; c < 6; c++) vfJ[12 * i + 6 * k + c] = -3.0 * vfK[12 * i + 6 * k + c];
+    vfd[i] = 0.0;
+    a[i] = slv_diag(&p, i); /* (J . K)_i alone */
+  }
+  const slv_solver *s = slv_solver_find("pgs_wide");
+  slv_options o = slv_options_default();
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(s, VF_N, &o, &ws), SLV_OK);
+  int wrong = 0, missed = 0, refused = 0;
+  char msg[200], want[200];
+  for (int n = 1; n <= VF_N; n++) {
+    p.n = n;
+    for (int k = -1; k < n; k++)
+      for (int v = 0; v < 3; v++) {
+        for (int i = 0; i < n; i++) vfd[i] = fabs(a[i]) + 1.0;
+        if (k >= 0) /* A_kk = 0, one ulp above, one below */
+          vfd[k] = v == 0 ? -a[k] : nextafter(-a[k], v == 1 ? INFINITY : -INFINITY);
+        int good = 1, first = -1, pos = -1;
+        for (int i = 0; i < n; i++)
+          if (!(slv_diag(&p, i) > 0) && first < 0) first = i;
+        good = first < 0;
+        wrong += slv_problem_validate_pos(&p, 1, &pos, msg, sizeof msg) != SLV_OK;
+        wrong += pos && !good; /* never a yes that is wrong */
+        missed += good && !pos;
+        slv_result res;
+        slv_status st = slv_solve(ws, &p, &o, x, NULL, &res);
+        if (good) {
+          wrong += st < 0;
+          continue;
+        }
+        refused++;
+        snprintf(want, sizeof want, "pgs_wide needs A(i,i) > 0; A(%d,%d)=%g", first, first,
+                 slv_diag(&p, first));
+        wrong += st != SLV_ERR_UNSUPPORTED || strcmp(res.message, want) != 0;
+      }
+  }
+  slv_workspace_free(ws);
+  CU_ASSERT_EQUAL(wrong, 0);
+  CU_ASSERT(refused > 0);
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx2")) CU_ASSERT_EQUAL(missed, 0); /* the pass answered */
+#endif
+}
+
 static void test_validate_csr_and_cones(void) {
   int Ap[] = { 0, 1, 2, 3 }, Aj[] = { 0, 1, 2 };
   double Ax[] = { 1, 1, 1 }, b[3] = { 0, 0, 0 };
@@ -809,6 +866,8 @@ int main(void) {
   CU_add_test(s, "validate: each rule, status and message", test_validate_rules);
   CU_add_test(s, "validate: CSR and cones", test_validate_csr_and_cones);
   CU_add_test(s, "validate: factored rows, each rule at each row", test_validate_factored);
+  CU_add_test(s, "validate: factored A_ii > 0 found on the way, and the refusal",
+              test_validate_diag_factored);
   CU_add_test(s, "slv_all_finite: a bad entry at any position, any length", test_all_finite);
   CU_add_test(s, "slv_diag_positive: factored rows at the edge of 0", test_diag_positive_factored);
   CU_pSuite r = CU_add_suite("residual", NULL, NULL);
