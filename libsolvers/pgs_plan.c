@@ -295,12 +295,57 @@ static void mark_rows(wide_state *s, int k0, int k1) {
     if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
 }
 
+#if PGS_WIDE_X86
+
+/* fill_rows at the lanes' positions [k, k + 4) (below ncol, where
+ * fill_jk forms A_ii and omega / A_ii of the busy ones), by AVX2 gathers:
+ * the same values (copies, and fabs of mu).  An idle position's A_ii,
+ * omega / A_ii and x are 0 (stored only there: a busy position's x is the
+ * start's). */
+__attribute__((target("avx2"))) static void fill_rows4(wide_state *s, const slv_op *op, int k) {
+  const slv_problem *p = op->p;
+  const __m128i m1 = _mm_set1_epi32(-1),
+                own = _mm_add_epi32(_mm_set1_epi32(k), _mm_setr_epi32(0, 1, 2, 3));
+  const __m256d zero = _mm256_setzero_pd(), inf = _mm256_set1_pd(INFINITY);
+  __m128i i = _mm_loadu_si128((const __m128i *)(s->order + k));
+  __m128i busy = _mm_cmpgt_epi32(i, m1);
+  __m256d busyd = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(busy));
+  __m128i f = p->findex ? _mm_mask_i32gather_epi32(m1, p->findex, i, busy, 4) : m1;
+  __m128i fr = _mm_cmpgt_epi32(f, m1); /* a findex row */
+  __m256d frd = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(fr));
+  /* non-findex rows (and idle positions) read their own x (unused) */
+  _mm_storeu_si128((__m128i *)(s->fpos + k), _mm_mask_i32gather_epi32(own, s->rowb, f, fr, 4));
+  _mm256_storeu_pd(s->bp + k, _mm256_mask_i32gather_pd(zero, p->b, i, busyd, 8));
+  _mm256_storeu_pd(s->lo + k, p->lo ? _mm256_mask_i32gather_pd(zero, p->lo, i, busyd, 8) : zero);
+  _mm256_storeu_pd(s->hi + k, p->hi ? _mm256_mask_i32gather_pd(zero, p->hi, i, busyd, 8)
+                                    : _mm256_and_pd(busyd, inf));
+  /* mu: |mu_i| on findex rows, -1 elsewhere (the sign says "no findex") */
+  __m256d mu = p->findex && p->mu ? _mm256_mask_i32gather_pd(zero, p->mu, i, frd, 8) : zero;
+  _mm256_storeu_pd(s->mu + k, _mm256_blendv_pd(_mm256_set1_pd(-1.0),
+                                               _mm256_andnot_pd(_mm256_set1_pd(-0.0), mu), frd));
+  _mm256_storeu_pd(s->fd + k,
+                   op->f.d ? _mm256_mask_i32gather_pd(zero, op->f.d, i, busyd, 8) : zero);
+  if (_mm_movemask_ps(_mm_castsi128_ps(busy)) != 0xf) { /* idle positions: 0 */
+    __m256i idle =
+        _mm256_castpd_si256(_mm256_xor_pd(busyd, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))));
+    _mm256_maskstore_pd(s->aii + k, idle, zero);
+    _mm256_maskstore_pd(s->invd + k, idle, zero);
+    _mm256_maskstore_pd(s->xp + k, idle, zero);
+  }
+}
+
+#endif
+
 /* Plan positions [k0, k1)'s row data (after mark_rows of every position):
  * x's findex position, b, bounds, mu, d, and A_ii and omega / A_ii (except
  * in the lanes, where fill_jk forms them); an idle position's are 0, and
  * its x too, which no sweep moves (start_copy_all leaves it). */
 static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int k1) {
   const slv_problem *p = op->p;
+#if PGS_WIDE_X86
+  if (s->lanes) /* the lanes' positions four at a time (fill_rows4) */
+    for (int ke = k1 < s->ncol ? k1 : s->ncol; k0 + 4 <= ke; k0 += 4) fill_rows4(s, op, k0);
+#endif
   /* the state's fields in locals: the int stores (fpos) would make the
    * compiler read them again at every position */
   const int *order = s->order, *rowb = s->rowb, *findex = p->findex;
