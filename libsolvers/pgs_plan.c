@@ -69,16 +69,18 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
  * "Layout": cs = 4 h, the lanes of a row step's halves side by side).  lb
  * and im: the half's blocks of slot 0 then slot 1 and their inverse
  * masses (lay_out, lane_masses; a lane's rows share its blocks), which
- * hold for the lane's busy positions.  While the columns are in cache it
- * also forms A_ii (aii) and omega / A_ii from them, four lanes per
- * operation: slv_fac_diag's d + (s0 + s1) (a static slot's zeros give its
- * s = 0.0) and slv_pgs_step's omega * (1 / A_ii), the same IEEE
- * operations, so the same bits; 0 on idle lanes.  compact: writes the
+ * hold for the lane's busy positions.  It also sets A_ii (aii) and
+ * omega / A_ii, four lanes per operation: A_ii from aii when slv_solve's
+ * validation left them (operator.h, slv_op), else formed from the columns
+ * while they are in cache as slv_fac_diag's d + (s0 + s1) (a static slot's
+ * zeros give its s = 0.0); omega / A_ii as slv_pgs_step's
+ * omega * (1 / A_ii), the same IEEE operations, so the same bits; 0 on
+ * idle lanes.  compact: writes the
  * compact layout instead (pgs_wide.c, "Layout") and returns ok and-ed with
  * whether each lane's row has the form it needs (else JK is unusable). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-fill_jk_step(wide_state *s, const slv_fac *f, int k, double *out, int cs, const int *lb,
-             const double *im, __m256d om, int compact, __m256d ok) {
+fill_jk_step(wide_state *s, const slv_fac *f, const double *aii, int k, double *out, int cs,
+             const int *lb, const double *im, __m256d om, int compact, __m256d ok) {
   const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   const __m256i none = _mm256_set1_epi64x(-1);
@@ -110,8 +112,12 @@ fill_jk_step(wide_state *s, const slv_fac *f, int k, double *out, int cs, const 
     tr4(src, 8, M1, M1, JK + 12 * w * h + 8 * w, w);
   }
   __m256d d =
-      _mm256_add_pd(_mm256_load_pd(s->fd + k),
-                    _mm256_add_pd(diag6(JK, JK + 12 * w, w), diag6(JK + 6 * w, JK + 18 * w, w)));
+      aii /* the validation's A_ii (0 at idle positions), or formed here */
+          ? _mm256_mask_i32gather_pd(_mm256_setzero_pd(), aii,
+                                     _mm_loadu_si128((const __m128i *)(s->order + k)), busy, 8)
+          : _mm256_add_pd(
+                _mm256_load_pd(s->fd + k),
+                _mm256_add_pd(diag6(JK, JK + 12 * w, w), diag6(JK + 6 * w, JK + 18 * w, w)));
   _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
   _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
   if (!compact) return ok;
@@ -158,8 +164,8 @@ findex_in_lane(const wide_state *s, int k, int r, int h) {
 /* fill_jk over batches [bt0, bt1) of the layout (compact) and halves (h)
  * given: the column stride 4 h and the layout known to the compiler. */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-fill_jk_as(wide_state *s, const slv_fac *f, __m256d om, int compact, int h, int bt0, int bt1,
-           __m256d ok) {
+fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int compact, int h,
+           int bt0, int bt1, __m256d ok) {
   const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
   for (int bt = bt0; bt < bt1; bt++) {
     if (s->bh[bt] != h) continue;
@@ -167,7 +173,7 @@ fill_jk_as(wide_state *s, const slv_fac *f, __m256d om, int compact, int h, int 
     const double *im = s->im + 16 * (size_t)bt;
     for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
       for (int u = 0; u < h; u++) {
-        ok = fill_jk_step(s, f, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
+        ok = fill_jk_step(s, f, aii, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
                           im + 8 * u, om, compact, ok);
         s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
       }
@@ -177,16 +183,17 @@ fill_jk_as(wide_state *s, const slv_fac *f, __m256d om, int compact, int h, int 
 
 /* fill_jk_step over the positions of batches [bt0, bt1), and each half
  * row step's fsel; compact: 1 if every row has the compact form, else 0. */
-__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
-                                                   int compact, int bt0, int bt1) {
+__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
+                                                   const double *aii, double omega, int compact,
+                                                   int bt0, int bt1) {
   const __m256d om = _mm256_set1_pd(omega);
   __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   if (compact) {
-    ok = fill_jk_as(s, f, om, 1, 1, bt0, bt1, ok);
-    ok = fill_jk_as(s, f, om, 1, 2, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 1, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 1, 2, bt0, bt1, ok);
   } else {
-    ok = fill_jk_as(s, f, om, 0, 1, bt0, bt1, ok);
-    ok = fill_jk_as(s, f, om, 0, 2, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 0, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 0, 2, bt0, bt1, ok);
   }
   return _mm256_movemask_pd(ok) == 0xf;
 }
@@ -365,7 +372,7 @@ static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int
     fpos[k] = f >= 0 ? rowb[f] : k; /* non-findex rows read their own x (unused) */
     bp[k] = p->b[i];
     if (k >= diag_from) {
-      aii[k] = slv_fac_diag(&op->f, i);
+      aii[k] = op->aii ? op->aii[i] : slv_fac_diag(&op->f, i);
       invd[k] = slv_pgs_step(omega, aii[k]);
     }
     lo[k] = slv_lo_of(p, i);
@@ -504,8 +511,9 @@ static int lane_masses(wide_state *s) {
 /* fill_jk over all the lanes' positions: on the plan's threads when it has
  * parts, as fill_all_rows splits them (the same values: each position is
  * formed alone); 1 if every part's rows have the compact form. */
-static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compact) {
-  if (s->np == 1) return fill_jk(s, f, omega, compact, 0, s->nbat);
+static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int compact) {
+  const slv_fac *f = &op->f;
+  if (s->np == 1) return fill_jk(s, f, op->aii, omega, compact, 0, s->nbat);
   /* each part's verdict in its own slot, and-ed after: not an OpenMP
    * reduction clause, which clang implements with a lock symbol that the
    * shared library would export (tests/test_exports.sh) */
@@ -514,7 +522,8 @@ static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compac
   for (int v = 0; v < s->np; v++) {
     int ok = 1;
     for (int l = 0; l < s->nlev; l++) {
-      int r = fill_jk(s, f, omega, compact, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
+      int r =
+          fill_jk(s, f, op->aii, omega, compact, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
       ok = ok && r;
     }
     oks[v] = ok;
@@ -531,13 +540,13 @@ static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compac
  * no longer fits only costs the derivation it would have cost anyway. */
 static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
   s->compact = 0;
-  if (s->masses_kept && lane_masses(s)) s->compact = fill_all_jk(s, &op->f, omega, 1);
+  if (s->masses_kept && lane_masses(s)) s->compact = fill_all_jk(s, op, omega, 1);
   if (!s->compact && derive_masses(s, &op->f)) {
     lane_masses(s);
-    s->compact = fill_all_jk(s, &op->f, omega, 1);
+    s->compact = fill_all_jk(s, op, omega, 1);
   }
   s->masses_kept = s->compact;
-  if (!s->compact) fill_all_jk(s, &op->f, omega, 0);
+  if (!s->compact) fill_all_jk(s, op, omega, 0);
 }
 
 /* The largest slv_alone over the lanes' positions [0, ncol), four at a
@@ -689,7 +698,10 @@ static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng) {
 void wide_plan_rowscale(const wide_state *s, slv_op *op) {
   double *a = slv_op_rowsize_buf(op), xd = 0;
   int k0 = 0;
-  for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
+  if (op->aii) /* the validation's A_ii, the plan's (the same bits) */
+    memcpy(a, op->aii, (size_t)s->n * sizeof *a);
+  else
+    for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
 #if PGS_WIDE_X86
   if (s->lanes) {
     xd = lanes_alone(s);

@@ -336,9 +336,9 @@ __attribute__((target("avx2"), always_inline)) static inline __m256d add_zeros(_
  * of fd, b and the products J_c K_c (NaN if a J_c or K_c is not finite,
  * or if the product overflows), which the caller tests once; pos and-s
  * in the rows' A_ii > 0 (fac_diag4: slv_diag's bits), formed from the
- * same products. */
+ * same products; diag (if not NULL) gets the four A_ii at diag + i. */
 __attribute__((target("avx2"), always_inline)) static inline int
-factored_four_ok(const slv_problem *p, int i, __m256d *fin, __m256d *pos) {
+factored_four_ok(const slv_problem *p, int i, __m256d *fin, __m256d *pos, double *diag) {
   /* fblk: every slot in [-1, nblk), and not both slots on one block */
   __m256i bl = _mm256_loadu_si256((const __m256i *)(p->fblk + 2 * i));
   __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), bl),
@@ -354,6 +354,7 @@ factored_four_ok(const slv_problem *p, int i, __m256d *fin, __m256d *pos) {
     acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_add_pd(h[r], q[r]), _mm256_setzero_pd()));
   __m256d a_ii = fac_diag4(h, q, p->fblk + 2 * i, p->fd ? p->fd + i : NULL);
   *pos = _mm256_and_pd(*pos, _mm256_cmp_pd(a_ii, _mm256_setzero_pd(), _CMP_GT_OQ));
+  if (diag) _mm256_storeu_pd(diag + i, a_ii);
   if (p->fd) acc = add_zeros(acc, p->fd + i);
   *fin = add_zeros(acc, p->b + i);
   /* lo <= hi (false if either is NaN), lo < +inf, hi > -inf */
@@ -391,14 +392,15 @@ factored_four_ok(const slv_problem *p, int i, __m256d *fin, __m256d *pos) {
  * a product J_c K_c past DBL_MAX, and costs only the rules' pass).  On a
  * 1, *pos says whether every A_ii > 0, in slv_diag's arithmetic (the
  * check of SLV_CAP_NEEDS_POS_DIAG, slv_diag_positive's answer), found
- * from the products the finite test forms anyway. */
+ * from the products the finite test forms anyway; with a yes, diag (if
+ * not NULL) holds A_ii of rows [i0, i1) at diag + i. */
 __attribute__((target("avx2"))) static int factored_all_ok(const slv_problem *p, int i0, int i1,
-                                                           int *pos) {
+                                                           int *pos, double *diag) {
   const __m256d zero = _mm256_setzero_pd();
   __m256d fin = zero, all_pos = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   int i = i0;
   for (; i + 4 <= i1; i += 4)
-    if (!factored_four_ok(p, i, &fin, &all_pos)) return 0;
+    if (!factored_four_ok(p, i, &fin, &all_pos, diag)) return 0;
   if (_mm256_movemask_pd(_mm256_cmp_pd(fin, zero, _CMP_EQ_OQ)) != 0xf) return 0;
   if (i < i1 && (factored_rows(p, i, i1, NULL, 0) || b_rows(p, i, i1, NULL, 0) ||
                  bounds_rows(p, i, i1, NULL, 0) || findex_rows(p, i, i1, NULL, 0)))
@@ -406,7 +408,11 @@ __attribute__((target("avx2"))) static int factored_all_ok(const slv_problem *p,
   *pos = _mm256_movemask_pd(all_pos) == 0xf;
   if (*pos && i < i1) {
     slv_fac f = slv_fac_of(p);
-    for (; i < i1 && *pos; i++) *pos = slv_fac_diag(&f, i) > 0;
+    for (; i < i1; i++) {
+      double a = slv_fac_diag(&f, i);
+      *pos = *pos && a > 0;
+      if (diag) diag[i] = a;
+    }
   }
   return 1;
 }
@@ -415,14 +421,14 @@ __attribute__((target("avx2"))) static int factored_all_ok(const slv_problem *p,
 /* Rows [i0, i1) of the matrix (dense: columns), then of b, the bounds and
  * findex.  A factored problem's rows are first tested together in one pass
  * (factored_all_ok); only when that fails are the rules taken one by one.
- * *pos: 1 when that pass found every A_ii > 0 as well, else 0 (not
- * known). */
+ * *pos: 1 when that pass found every A_ii > 0 as well (and left them in
+ * diag, if not NULL), else 0 (not known). */
 static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len,
-                                int *pos) {
+                                int *pos, double *diag) {
   *pos = 0;
 #ifdef SLV_DIAG_AVX2
   if (p->storage == SLV_FACTORED && __builtin_cpu_supports("avx2") &&
-      factored_all_ok(p, i0, i1, pos))
+      factored_all_ok(p, i0, i1, pos, diag))
     return SLV_OK;
 #endif
   slv_status st = p->storage == SLV_DENSE      ? dense_cols(p, i0, i1, msg, len)
@@ -436,7 +442,8 @@ static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg,
 
 /* Every rule but the rows' (rows = 0) or all of them (rows = 1); *pos as
  * validate_rows's (0 unless the rows were checked). */
-static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len, int *pos) {
+static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len, int *pos,
+                           double *diag) {
   *pos = 0;
   slv_msgf(msg, len, "%s", "");
   if (!p) {
@@ -449,24 +456,25 @@ static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len
   }
   slv_status st = validate_arrays(p, msg, len);
   if (st) return st;
-  if (rows && (st = validate_rows(p, 0, p->n, msg, len, pos))) return st;
+  if (rows && (st = validate_rows(p, 0, p->n, msg, len, pos, diag))) return st;
   return validate_cones(p, msg, len);
 }
 
 slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
   int pos;
-  return validate(p, 1, msg, len, &pos);
+  return validate(p, 1, msg, len, &pos, NULL);
 }
 
-slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, char *msg,
-                                    size_t len) {
+slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, double *diag,
+                                    char *msg, size_t len) {
   int nt = p && p->storage != SLV_DENSE ? slv_par_threads(threads, p->n) : 1;
-  if (nt > 1 && validate(p, 0, msg, len, diag_pos) == SLV_OK) {
+  if (nt > 1 && validate(p, 0, msg, len, diag_pos, NULL) == SLV_OK) {
     int ok[SLV_THREADS_MAX], pos[SLV_THREADS_MAX];
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int v = 0; v < nt; v++)
-      ok[v] = validate_rows(p, (int)((long long)p->n * v / nt),
-                            (int)((long long)p->n * (v + 1) / nt), NULL, 0, &pos[v]) == SLV_OK;
+      ok[v] =
+          validate_rows(p, (int)((long long)p->n * v / nt), (int)((long long)p->n * (v + 1) / nt),
+                        NULL, 0, &pos[v], diag) == SLV_OK;
     int all = 1, all_pos = 1;
     for (int v = 0; v < nt; v++) {
       all = all && ok[v];
@@ -478,12 +486,12 @@ slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag
     }
   }
   /* the first rule broken, named as on one thread */
-  return validate(p, 1, msg, len, diag_pos);
+  return validate(p, 1, msg, len, diag_pos, diag);
 }
 
 slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len) {
   int pos;
-  return slv_problem_validate_pos(p, threads, &pos, msg, len);
+  return slv_problem_validate_pos(p, threads, &pos, NULL, msg, len);
 }
 
 /* Is every A_ii > 0 over rows [i0, i1), in slv_diag's arithmetic? */

@@ -239,9 +239,10 @@ int slv_diag_positive(const slv_problem *p, int threads);
  * slv_diag(p, i) > 0 on the way (a factored problem's rows: the finite
  * test forms the products of A_ii anyway), else 0 (not known); then
  * slv_solver_accepts_pos skips slv_diag_positive's pass, with the same
- * answer. */
-slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, char *msg,
-                                    size_t len);
+ * answer.  With a yes, diag (n doubles, if not NULL) holds every A_ii, in
+ * slv_diag's bits. */
+slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, double *diag,
+                                    char *msg, size_t len);
 /* slv_is_symmetric on up to `threads` threads for a CSR A (the same
  * tolerance, answer and first differing pair as one thread). */
 int slv_is_symmetric_threads(const slv_problem *p, double rtol, int *ii, int *jj, int threads);

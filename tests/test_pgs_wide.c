@@ -556,7 +556,7 @@ static void test_findex_other_pair(void) {
 /* Unused slots (fblk -1) with junk in fJ and fK, which pgs never reads:
  * half of the one-body contacts move their body to slot 1 (slot 0 unused),
  * so that both slots' masks in the lanes' columns are exercised. */
-static void unused_slots(maker make) {
+static void unused_slots(maker make, double scale) {
   fprob f;
   make(&f, 300, 80, 43);
   int moved = 0, kept = 0;
@@ -573,8 +573,8 @@ static void unused_slots(maker make) {
       }
       int u = swap ? 0 : 6; /* the unused slot's first column */
       for (int e = 0; e < 6; e++) {
-        J[u + e] = 7.0 + e;
-        K[u + e] = -3.0 - e;
+        J[u + e] = (7.0 + e) * scale;
+        K[u + e] = (-3.0 - e) * scale;
       }
     }
     swap ? moved++ : kept++;
@@ -585,8 +585,12 @@ static void unused_slots(maker make) {
 }
 
 static void test_unused_slots(void) {
-  unused_slots(fprob_make);
-  unused_slots(fprob_make_rigid);
+  unused_slots(fprob_make, 1.0);
+  unused_slots(fprob_make_rigid, 1.0);
+  /* junk whose products J_c K_c overflow: slv_solve's validation then
+   * leaves no A_ii (problem.c, factored_all_ok), and the plan forms them */
+  unused_slots(fprob_make, 1e200);
+  unused_slots(fprob_make_rigid, 1e200);
 }
 
 /* Contacts sorted by block pair, as a collision pass emits manifolds: runs

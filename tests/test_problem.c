@@ -346,8 +346,8 @@ static void test_validate_factored(void) {
 }
 
 /* The validation's A_ii > 0 (slv_problem_validate_pos: a factored
- * problem's pass forms A_ii from the products it tests) against slv_diag
- * row by row, and slv_solve's refusal of pgs_wide with its message when
+ * problem's pass forms A_ii from the products it tests) and the A_ii it
+ * leaves against slv_diag row by row, and slv_solve's refusal of pgs_wide with its message when
  * the validation found an A_kk <= 0: on the factored rows above (static
  * slots holding values that would lower A_ii if they were counted), for
  * every length 1..22 and every row k with d_k making A_kk = 0 exactly,
@@ -379,8 +379,13 @@ static void test_validate_diag_factored(void) {
         for (int i = 0; i < n; i++)
           if (!(slv_diag(&p, i) > 0) && first < 0) first = i;
         good = first < 0;
-        wrong += slv_problem_validate_pos(&p, 1, &pos, msg, sizeof msg) != SLV_OK;
-        wrong += pos && !good; /* never a yes that is wrong */
+        double dg[VF_N];
+        wrong += slv_problem_validate_pos(&p, 1, &pos, dg, msg, sizeof msg) != SLV_OK;
+        wrong += pos && !good;               /* never a yes that is wrong */
+        for (int i = 0; pos && i < n; i++) { /* and its A_ii, slv_diag's bits */
+          double di = slv_diag(&p, i);
+          wrong += memcmp(&dg[i], &di, sizeof di) != 0;
+        }
         missed += good && !pos;
         slv_result res;
         slv_status st = slv_solve(ws, &p, &o, x, NULL, &res);
