@@ -74,8 +74,10 @@ const slv_rowscale *slv_op_rowscale(slv_op *op) {
 
 double *slv_op_rowsize_buf(slv_op *op) { return op->buf->rowsize; }
 
-void slv_op_rowscale_set(slv_op *op, double xd) {
-  op->rs = (slv_rowscale){ op->buf->rowsize, xd };
+void slv_op_rowscale_set(slv_op *op, double xd) { slv_op_rowscale_use(op, op->buf->rowsize, xd); }
+
+void slv_op_rowscale_use(slv_op *op, const double *a, double xd) {
+  op->rs = (slv_rowscale){ a, xd };
   op->rs_of = op->p;
 }
 

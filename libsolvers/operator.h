@@ -169,6 +169,9 @@ const slv_rowscale *slv_op_rowscale(slv_op *op);
  * slv_op_rowsize_buf(op) (n doubles), then xd. */
 double *slv_op_rowsize_buf(slv_op *op);
 void slv_op_rowscale_set(slv_op *op, double xd);
+/* Or with row sizes held elsewhere for the rest of the solve (n doubles:
+ * op->aii, the row sizes where every A_ii > 0). */
+void slv_op_rowscale_use(slv_op *op, const double *a, double xd);
 
 /* The operator of p (validated, n <= b->n_max) over b's buffers: the
  * views, and the factored blocks (renumbered if they do not fit).  No

@@ -309,7 +309,8 @@ static void mark_rows(wide_state *s, int k0, int k1) {
  * the same values (copies, and fabs of mu).  An idle position's A_ii,
  * omega / A_ii and x are 0 (stored only there: a busy position's x is the
  * start's). */
-__attribute__((target("avx2"))) static void fill_rows4(wide_state *s, const slv_op *op, int k) {
+__attribute__((target("avx2"), always_inline)) static inline void
+fill_rows4(wide_state *s, const slv_op *op, int k) {
   const slv_problem *p = op->p;
   const __m128i m1 = _mm_set1_epi32(-1),
                 own = _mm_add_epi32(_mm_set1_epi32(k), _mm_setr_epi32(0, 1, 2, 3));
@@ -343,6 +344,16 @@ __attribute__((target("avx2"))) static void fill_rows4(wide_state *s, const slv_
 
 #endif
 
+#if PGS_WIDE_X86
+/* fill_rows4 over the lanes' positions [k0, k1) while four are left;
+ * returns the first position not filled. */
+__attribute__((target("avx2"))) static int fill_rows_lanes(wide_state *s, const slv_op *op, int k0,
+                                                           int k1) {
+  for (; k0 + 4 <= k1; k0 += 4) fill_rows4(s, op, k0);
+  return k0;
+}
+#endif
+
 /* Plan positions [k0, k1)'s row data (after mark_rows of every position):
  * x's findex position, b, bounds, mu, d, and A_ii and omega / A_ii (except
  * in the lanes, where fill_jk forms them); an idle position's are 0, and
@@ -350,8 +361,7 @@ __attribute__((target("avx2"))) static void fill_rows4(wide_state *s, const slv_
 static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int k1) {
   const slv_problem *p = op->p;
 #if PGS_WIDE_X86
-  if (s->lanes) /* the lanes' positions four at a time (fill_rows4) */
-    for (int ke = k1 < s->ncol ? k1 : s->ncol; k0 + 4 <= ke; k0 += 4) fill_rows4(s, op, k0);
+  if (s->lanes) k0 = fill_rows_lanes(s, op, k0, k1 < s->ncol ? k1 : s->ncol);
 #endif
   /* the state's fields in locals: the int stores (fpos) would make the
    * compiler read them again at every position */
@@ -690,17 +700,16 @@ static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng) {
 }
 
 /* The row sizes and xd of the convergence measure (slv_op_rowscale) from
- * the plan's A_ii, which fill_jk and fill_rows formed as slv_diag does
- * (with A_ii > 0, SLV_CAP_NEEDS_POS_DIAG, a row's size is A_ii): not read
+ * the A_ii the validation left (op->aii, used in place), else from the
+ * plan's, which fill_jk and fill_rows formed as slv_diag does (with
+ * A_ii > 0, SLV_CAP_NEEDS_POS_DIAG, a row's size is A_ii): not read
  * from A again, here or by the generic layer's measures at the end of
  * the solve.  xd, the largest slv_alone, from the plan's arrays, in the
  * lanes four positions at a time. */
 void wide_plan_rowscale(const wide_state *s, slv_op *op) {
   double *a = slv_op_rowsize_buf(op), xd = 0;
   int k0 = 0;
-  if (op->aii) /* the validation's A_ii, the plan's (the same bits) */
-    memcpy(a, op->aii, (size_t)s->n * sizeof *a);
-  else
+  if (!op->aii) /* else the validation's A_ii, the plan's (the same bits) */
     for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
 #if PGS_WIDE_X86
   if (s->lanes) {
@@ -711,7 +720,7 @@ void wide_plan_rowscale(const wide_state *s, slv_op *op) {
   for (int k = k0; k < s->len; k++)
     if (s->order[k] >= 0)
       xd = fmax(xd, slv_alone(s->bp[k], s->aii[k], s->lo[k], s->hi[k], s->mu[k] >= 0));
-  slv_op_rowscale_set(op, xd);
+  slv_op_rowscale_use(op, op->aii ? op->aii : a, xd);
 }
 
 /* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only
