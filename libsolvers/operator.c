@@ -28,6 +28,7 @@ void slv_op_buf_free(slv_op_buf *b) {
   free(b->hkey);
   free(b->hval);
   free(b->rowsize);
+  free(b->diag);
   memset(b, 0, sizeof *b);
 }
 
@@ -52,8 +53,9 @@ slv_status slv_op_buf_alloc(slv_op_buf *b, int n_max) {
   b->hkey = malloc((size_t)b->hcap * sizeof *b->hkey);
   b->hval = malloc((size_t)b->hcap * sizeof *b->hval);
   b->rowsize = malloc(m * sizeof *b->rowsize);
+  b->diag = malloc(m * sizeof *b->diag);
   if (!b->colptr || !b->rowind || !b->val || !b->scratch || !b->t || !b->tres || !b->blk ||
-      !b->hkey || !b->hval || !b->rowsize) {
+      !b->hkey || !b->hval || !b->rowsize || !b->diag) {
     slv_op_buf_free(b);
     return SLV_ERR_NOMEM;
   }
@@ -72,8 +74,10 @@ const slv_rowscale *slv_op_rowscale(slv_op *op) {
 
 double *slv_op_rowsize_buf(slv_op *op) { return op->buf->rowsize; }
 
-void slv_op_rowscale_set(slv_op *op, double xd) {
-  op->rs = (slv_rowscale){ op->buf->rowsize, xd };
+void slv_op_rowscale_set(slv_op *op, double xd) { slv_op_rowscale_use(op, op->buf->rowsize, xd); }
+
+void slv_op_rowscale_use(slv_op *op, const double *a, double xd) {
+  op->rs = (slv_rowscale){ a, xd };
   op->rs_of = op->p;
 }
 
@@ -121,6 +125,7 @@ void slv_op_begin(slv_op *op, const slv_problem *p, slv_op_buf *b) {
   case SLV_FACTORED:
     op->fac = 1;
     op->f = slv_fac_of(p);
+    if (b->diag_of == p) op->aii = b->diag; /* the validation's A_ii */
     op->t = b->t;
     if (p->nblk > b->nb_cap) renumber_blocks(op, b);
     break;
@@ -477,7 +482,7 @@ static double entry(const slv_op *op, int i, int j) {
 }
 
 double slv_op_diag(const slv_op *op, int i) {
-  if (op->fac) return slv_fac_diag(&op->f, i);
+  if (op->fac) return op->aii ? op->aii[i] : slv_fac_diag(&op->f, i);
   return entry(op, i, i);
 }
 

@@ -84,6 +84,12 @@ typedef struct slv_op_buf {
   int *hkey, *hval;     /* hcap: block id -> renumbered block (open addressing) */
   int hcap;             /* a power of two >= 4 n_max */
   double *rowsize;      /* n_max: slv_op_rowscale's row sizes */
+  /* n_max: A_ii of diag_of's rows, left by slv_solve's validation when it
+   * found every A_ii > 0 on its pass (slv_problem_validate_pos; then
+   * diag_of is the problem, else NULL): slv_op_begin of that problem
+   * makes them op->aii, so the solve does not form them again */
+  double *diag;
+  const slv_problem *diag_of;
 } slv_op_buf;
 
 enum { SLV_OP_UNPACKED = 0, SLV_OP_COLS = 1, SLV_OP_BLOCKS = 2, SLV_OP_BLOCK_ROWS = 3 };
@@ -116,6 +122,9 @@ typedef struct slv_op {
   int fac;
   slv_fac f;
   double *t;
+  /* A_ii of every row (slv_fac_diag's bits) when slv_solve's validation
+   * formed them (slv_op_buf's diag; slv_op_begin), else NULL */
+  const double *aii;
   slv_op_buf *buf;
   int threads; /* opt.threads for the CSR product (slv_solve sets it; 1 after slv_op_begin) */
   struct slv_poll *poll; /* the solve's stop conditions (slv_should_stop); NULL: none */
@@ -160,6 +169,9 @@ const slv_rowscale *slv_op_rowscale(slv_op *op);
  * slv_op_rowsize_buf(op) (n doubles), then xd. */
 double *slv_op_rowsize_buf(slv_op *op);
 void slv_op_rowscale_set(slv_op *op, double xd);
+/* Or with row sizes held elsewhere for the rest of the solve (n doubles:
+ * op->aii, the row sizes where every A_ii > 0). */
+void slv_op_rowscale_use(slv_op *op, const double *a, double xd);
 
 /* The operator of p (validated, n <= b->n_max) over b's buffers: the
  * views, and the factored blocks (renumbered if they do not fit).  No

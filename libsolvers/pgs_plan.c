@@ -69,16 +69,18 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
  * "Layout": cs = 4 h, the lanes of a row step's halves side by side).  lb
  * and im: the half's blocks of slot 0 then slot 1 and their inverse
  * masses (lay_out, lane_masses; a lane's rows share its blocks), which
- * hold for the lane's busy positions.  While the columns are in cache it
- * also forms A_ii (aii) and omega / A_ii from them, four lanes per
- * operation: slv_fac_diag's d + (s0 + s1) (a static slot's zeros give its
- * s = 0.0) and slv_pgs_step's omega * (1 / A_ii), the same IEEE
- * operations, so the same bits; 0 on idle lanes.  compact: writes the
+ * hold for the lane's busy positions.  It also sets A_ii (aii) and
+ * omega / A_ii, four lanes per operation: A_ii from aii when slv_solve's
+ * validation left them (operator.h, slv_op), else formed from the columns
+ * while they are in cache as slv_fac_diag's d + (s0 + s1) (a static slot's
+ * zeros give its s = 0.0); omega / A_ii as slv_pgs_step's
+ * omega * (1 / A_ii), the same IEEE operations, so the same bits; 0 on
+ * idle lanes.  compact: writes the
  * compact layout instead (pgs_wide.c, "Layout") and returns ok and-ed with
  * whether each lane's row has the form it needs (else JK is unusable). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-fill_jk_step(wide_state *s, const slv_fac *f, int k, double *out, int cs, const int *lb,
-             const double *im, __m256d om, int compact, __m256d ok) {
+fill_jk_step(wide_state *s, const slv_fac *f, const double *aii, int k, double *out, int cs,
+             const int *lb, const double *im, __m256d om, int compact, __m256d ok) {
   const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   const __m256i none = _mm256_set1_epi64x(-1);
@@ -110,8 +112,12 @@ fill_jk_step(wide_state *s, const slv_fac *f, int k, double *out, int cs, const 
     tr4(src, 8, M1, M1, JK + 12 * w * h + 8 * w, w);
   }
   __m256d d =
-      _mm256_add_pd(_mm256_load_pd(s->fd + k),
-                    _mm256_add_pd(diag6(JK, JK + 12 * w, w), diag6(JK + 6 * w, JK + 18 * w, w)));
+      aii /* the validation's A_ii (0 at idle positions), or formed here */
+          ? _mm256_mask_i32gather_pd(_mm256_setzero_pd(), aii,
+                                     _mm_loadu_si128((const __m128i *)(s->order + k)), busy, 8)
+          : _mm256_add_pd(
+                _mm256_load_pd(s->fd + k),
+                _mm256_add_pd(diag6(JK, JK + 12 * w, w), diag6(JK + 6 * w, JK + 18 * w, w)));
   _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
   _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
   if (!compact) return ok;
@@ -158,8 +164,8 @@ findex_in_lane(const wide_state *s, int k, int r, int h) {
 /* fill_jk over batches [bt0, bt1) of the layout (compact) and halves (h)
  * given: the column stride 4 h and the layout known to the compiler. */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-fill_jk_as(wide_state *s, const slv_fac *f, __m256d om, int compact, int h, int bt0, int bt1,
-           __m256d ok) {
+fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int compact, int h,
+           int bt0, int bt1, __m256d ok) {
   const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
   for (int bt = bt0; bt < bt1; bt++) {
     if (s->bh[bt] != h) continue;
@@ -167,7 +173,7 @@ fill_jk_as(wide_state *s, const slv_fac *f, __m256d om, int compact, int h, int 
     const double *im = s->im + 16 * (size_t)bt;
     for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
       for (int u = 0; u < h; u++) {
-        ok = fill_jk_step(s, f, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
+        ok = fill_jk_step(s, f, aii, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
                           im + 8 * u, om, compact, ok);
         s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
       }
@@ -177,16 +183,17 @@ fill_jk_as(wide_state *s, const slv_fac *f, __m256d om, int compact, int h, int 
 
 /* fill_jk_step over the positions of batches [bt0, bt1), and each half
  * row step's fsel; compact: 1 if every row has the compact form, else 0. */
-__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f, double omega,
-                                                   int compact, int bt0, int bt1) {
+__attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
+                                                   const double *aii, double omega, int compact,
+                                                   int bt0, int bt1) {
   const __m256d om = _mm256_set1_pd(omega);
   __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   if (compact) {
-    ok = fill_jk_as(s, f, om, 1, 1, bt0, bt1, ok);
-    ok = fill_jk_as(s, f, om, 1, 2, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 1, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 1, 2, bt0, bt1, ok);
   } else {
-    ok = fill_jk_as(s, f, om, 0, 1, bt0, bt1, ok);
-    ok = fill_jk_as(s, f, om, 0, 2, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 0, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, 0, 2, bt0, bt1, ok);
   }
   return _mm256_movemask_pd(ok) == 0xf;
 }
@@ -295,12 +302,67 @@ static void mark_rows(wide_state *s, int k0, int k1) {
     if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
 }
 
+#if PGS_WIDE_X86
+
+/* fill_rows at the lanes' positions [k, k + 4) (below ncol, where
+ * fill_jk forms A_ii and omega / A_ii of the busy ones), by AVX2 gathers:
+ * the same values (copies, and fabs of mu).  An idle position's A_ii,
+ * omega / A_ii and x are 0 (stored only there: a busy position's x is the
+ * start's). */
+__attribute__((target("avx2"), always_inline)) static inline void
+fill_rows4(wide_state *s, const slv_op *op, int k) {
+  const slv_problem *p = op->p;
+  const __m128i m1 = _mm_set1_epi32(-1),
+                own = _mm_add_epi32(_mm_set1_epi32(k), _mm_setr_epi32(0, 1, 2, 3));
+  const __m256d zero = _mm256_setzero_pd(), inf = _mm256_set1_pd(INFINITY);
+  __m128i i = _mm_loadu_si128((const __m128i *)(s->order + k));
+  __m128i busy = _mm_cmpgt_epi32(i, m1);
+  __m256d busyd = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(busy));
+  __m128i f = p->findex ? _mm_mask_i32gather_epi32(m1, p->findex, i, busy, 4) : m1;
+  __m128i fr = _mm_cmpgt_epi32(f, m1); /* a findex row */
+  __m256d frd = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(fr));
+  /* non-findex rows (and idle positions) read their own x (unused) */
+  _mm_storeu_si128((__m128i *)(s->fpos + k), _mm_mask_i32gather_epi32(own, s->rowb, f, fr, 4));
+  _mm256_storeu_pd(s->bp + k, _mm256_mask_i32gather_pd(zero, p->b, i, busyd, 8));
+  _mm256_storeu_pd(s->lo + k, p->lo ? _mm256_mask_i32gather_pd(zero, p->lo, i, busyd, 8) : zero);
+  _mm256_storeu_pd(s->hi + k, p->hi ? _mm256_mask_i32gather_pd(zero, p->hi, i, busyd, 8)
+                                    : _mm256_and_pd(busyd, inf));
+  /* mu: |mu_i| on findex rows, -1 elsewhere (the sign says "no findex") */
+  __m256d mu = p->findex && p->mu ? _mm256_mask_i32gather_pd(zero, p->mu, i, frd, 8) : zero;
+  _mm256_storeu_pd(s->mu + k, _mm256_blendv_pd(_mm256_set1_pd(-1.0),
+                                               _mm256_andnot_pd(_mm256_set1_pd(-0.0), mu), frd));
+  _mm256_storeu_pd(s->fd + k,
+                   op->f.d ? _mm256_mask_i32gather_pd(zero, op->f.d, i, busyd, 8) : zero);
+  if (_mm_movemask_ps(_mm_castsi128_ps(busy)) != 0xf) { /* idle positions: 0 */
+    __m256i idle =
+        _mm256_castpd_si256(_mm256_xor_pd(busyd, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))));
+    _mm256_maskstore_pd(s->aii + k, idle, zero);
+    _mm256_maskstore_pd(s->invd + k, idle, zero);
+    _mm256_maskstore_pd(s->xp + k, idle, zero);
+  }
+}
+
+#endif
+
+#if PGS_WIDE_X86
+/* fill_rows4 over the lanes' positions [k0, k1) while four are left;
+ * returns the first position not filled. */
+__attribute__((target("avx2"))) static int fill_rows_lanes(wide_state *s, const slv_op *op, int k0,
+                                                           int k1) {
+  for (; k0 + 4 <= k1; k0 += 4) fill_rows4(s, op, k0);
+  return k0;
+}
+#endif
+
 /* Plan positions [k0, k1)'s row data (after mark_rows of every position):
  * x's findex position, b, bounds, mu, d, and A_ii and omega / A_ii (except
  * in the lanes, where fill_jk forms them); an idle position's are 0, and
  * its x too, which no sweep moves (start_copy_all leaves it). */
 static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int k1) {
   const slv_problem *p = op->p;
+#if PGS_WIDE_X86
+  if (s->lanes) k0 = fill_rows_lanes(s, op, k0, k1 < s->ncol ? k1 : s->ncol);
+#endif
   /* the state's fields in locals: the int stores (fpos) would make the
    * compiler read them again at every position */
   const int *order = s->order, *rowb = s->rowb, *findex = p->findex;
@@ -320,7 +382,7 @@ static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int
     fpos[k] = f >= 0 ? rowb[f] : k; /* non-findex rows read their own x (unused) */
     bp[k] = p->b[i];
     if (k >= diag_from) {
-      aii[k] = slv_fac_diag(&op->f, i);
+      aii[k] = op->aii ? op->aii[i] : slv_fac_diag(&op->f, i);
       invd[k] = slv_pgs_step(omega, aii[k]);
     }
     lo[k] = slv_lo_of(p, i);
@@ -459,8 +521,9 @@ static int lane_masses(wide_state *s) {
 /* fill_jk over all the lanes' positions: on the plan's threads when it has
  * parts, as fill_all_rows splits them (the same values: each position is
  * formed alone); 1 if every part's rows have the compact form. */
-static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compact) {
-  if (s->np == 1) return fill_jk(s, f, omega, compact, 0, s->nbat);
+static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int compact) {
+  const slv_fac *f = &op->f;
+  if (s->np == 1) return fill_jk(s, f, op->aii, omega, compact, 0, s->nbat);
   /* each part's verdict in its own slot, and-ed after: not an OpenMP
    * reduction clause, which clang implements with a lock symbol that the
    * shared library would export (tests/test_exports.sh) */
@@ -469,7 +532,8 @@ static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compac
   for (int v = 0; v < s->np; v++) {
     int ok = 1;
     for (int l = 0; l < s->nlev; l++) {
-      int r = fill_jk(s, f, omega, compact, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
+      int r =
+          fill_jk(s, f, op->aii, omega, compact, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
       ok = ok && r;
     }
     oks[v] = ok;
@@ -486,13 +550,13 @@ static int fill_all_jk(wide_state *s, const slv_fac *f, double omega, int compac
  * no longer fits only costs the derivation it would have cost anyway. */
 static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
   s->compact = 0;
-  if (s->masses_kept && lane_masses(s)) s->compact = fill_all_jk(s, &op->f, omega, 1);
+  if (s->masses_kept && lane_masses(s)) s->compact = fill_all_jk(s, op, omega, 1);
   if (!s->compact && derive_masses(s, &op->f)) {
     lane_masses(s);
-    s->compact = fill_all_jk(s, &op->f, omega, 1);
+    s->compact = fill_all_jk(s, op, omega, 1);
   }
   s->masses_kept = s->compact;
-  if (!s->compact) fill_all_jk(s, &op->f, omega, 0);
+  if (!s->compact) fill_all_jk(s, op, omega, 0);
 }
 
 /* The largest slv_alone over the lanes' positions [0, ncol), four at a
@@ -636,15 +700,17 @@ static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng) {
 }
 
 /* The row sizes and xd of the convergence measure (slv_op_rowscale) from
- * the plan's A_ii, which fill_jk and fill_rows formed as slv_diag does
- * (with A_ii > 0, SLV_CAP_NEEDS_POS_DIAG, a row's size is A_ii): not read
+ * the A_ii the validation left (op->aii, used in place), else from the
+ * plan's, which fill_jk and fill_rows formed as slv_diag does (with
+ * A_ii > 0, SLV_CAP_NEEDS_POS_DIAG, a row's size is A_ii): not read
  * from A again, here or by the generic layer's measures at the end of
  * the solve.  xd, the largest slv_alone, from the plan's arrays, in the
  * lanes four positions at a time. */
 void wide_plan_rowscale(const wide_state *s, slv_op *op) {
   double *a = slv_op_rowsize_buf(op), xd = 0;
   int k0 = 0;
-  for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
+  if (!op->aii) /* else the validation's A_ii, the plan's (the same bits) */
+    for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
 #if PGS_WIDE_X86
   if (s->lanes) {
     xd = lanes_alone(s);
@@ -654,7 +720,7 @@ void wide_plan_rowscale(const wide_state *s, slv_op *op) {
   for (int k = k0; k < s->len; k++)
     if (s->order[k] >= 0)
       xd = fmax(xd, slv_alone(s->bp[k], s->aii[k], s->lo[k], s->hi[k], s->mu[k] >= 0));
-  slv_op_rowscale_set(op, xd);
+  slv_op_rowscale_use(op, op->aii ? op->aii : a, xd);
 }
 
 /* The plan, through the log callback at SLV_LOG_DEBUG (once a solve, only

@@ -272,9 +272,165 @@ static slv_status validate_cones(const slv_problem *p, char *msg, size_t len) {
   return SLV_OK;
 }
 
+#ifdef SLV_DIAG_AVX2
+/* The products of rows [i, i + 4) for slv_fac_diag: h[r] = (p0 + p1,
+ * p4 + p5, p2 + p3, p6 + p7) and q[r] = (p8 .. p11) of row i + r, p_c =
+ * J_c K_c (each of the twelve products in one of them). */
+__attribute__((target("avx2"), always_inline)) static inline void
+fac_products4(const double *J, const double *K, __m256d h[4], __m256d q[4]) {
+  for (int r = 0; r < 4; r++, J += 12, K += 12) {
+    __m256d v0 = _mm256_mul_pd(_mm256_loadu_pd(J), _mm256_loadu_pd(K));
+    __m256d v1 = _mm256_mul_pd(_mm256_loadu_pd(J + 4), _mm256_loadu_pd(K + 4));
+    q[r] = _mm256_mul_pd(_mm256_loadu_pd(J + 8), _mm256_loadu_pd(K + 8));
+    h[r] = _mm256_hadd_pd(v0, v1);
+  }
+}
+
+/* slv_fac_diag of rows [i, i + 4) from their products (fac_products4),
+ * four rows per AVX2 operation: each lane adds its row's products as
+ * slv_dot6 does, ((p0 + p1) + (p2 + p3)) + (p4 + p5) per slot (the
+ * horizontal adds of neighbouring products, then a 4x4 transpose), a slot
+ * without a block (blk < 0) giving 0.0, then d_i + (s0 + s1): the same
+ * IEEE operations (no fused multiply-add), so the same A_ii to the bit.
+ * blk: the rows' fblk, d: their fd or NULL. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d
+fac_diag4(const __m256d h[4], const __m256d q[4], const int *blk, const double *d) {
+  __m256d e01 = _mm256_hadd_pd(q[0], q[1]), e23 = _mm256_hadd_pd(q[2], q[3]);
+  __m256d t0 = _mm256_unpacklo_pd(h[0], h[1]), t1 = _mm256_unpackhi_pd(h[0], h[1]);
+  __m256d t2 = _mm256_unpacklo_pd(h[2], h[3]), t3 = _mm256_unpackhi_pd(h[2], h[3]);
+  __m256d a = _mm256_permute2f128_pd(t0, t2, 0x20), c = _mm256_permute2f128_pd(t0, t2, 0x31);
+  __m256d b = _mm256_permute2f128_pd(t1, t3, 0x20), dd = _mm256_permute2f128_pd(t1, t3, 0x31);
+  __m256d e = _mm256_permute2f128_pd(e01, e23, 0x20), g = _mm256_permute2f128_pd(e01, e23, 0x31);
+  __m256d s0 = _mm256_add_pd(_mm256_add_pd(a, c), b);  /* slot 0: p0..p5 */
+  __m256d s1 = _mm256_add_pd(_mm256_add_pd(dd, e), g); /* slot 1: p6..p11 */
+  /* the blocks: blk[0 ..) as (slot 0 of the four rows, slot 1 of them) */
+  __m256i bl = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)blk),
+                                           _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+  const __m256i none = _mm256_set1_epi64x(-1);
+  __m256d m0 = _mm256_castsi256_pd(
+      _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(bl)), none));
+  __m256d m1 = _mm256_castsi256_pd(
+      _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(bl, 1)), none));
+  __m256d di = d ? _mm256_loadu_pd(d) : _mm256_setzero_pd();
+  return _mm256_add_pd(di, _mm256_add_pd(_mm256_and_pd(m0, s0), _mm256_and_pd(m1, s1)));
+}
+
+/* slv_fac_diag of rows [i, i + 4) > 0, all four (fac_diag4). */
+__attribute__((target("avx2"))) static int fac_diag4_positive(const slv_fac *f, int i) {
+  __m256d h[4], q[4];
+  fac_products4(f->J + 12 * (size_t)i, f->K + 12 * (size_t)i, h, q);
+  __m256d a_ii = fac_diag4(h, q, f->blk + 2 * i, f->d ? f->d + i : NULL);
+  return _mm256_movemask_pd(_mm256_cmp_pd(a_ii, _mm256_setzero_pd(), _CMP_GT_OQ)) == 0xf;
+}
+
+/* x * 0 is +-0 for a finite x and NaN for +-inf or NaN: the sum of such
+ * products stays +-0 exactly while every x is finite. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d add_zeros(__m256d acc,
+                                                                               const double *x) {
+  return _mm256_add_pd(acc, _mm256_mul_pd(_mm256_loadu_pd(x), _mm256_setzero_pd()));
+}
+
+/* factored_rows', b_rows', bounds_rows' and findex_rows' rules over the
+ * four rows [i, i + 4) of a factored problem, in one pass over the rows'
+ * data: 1 if every rule holds, 0 if one may not.  fin accumulates x * 0
+ * of fd, b and the products J_c K_c (NaN if a J_c or K_c is not finite,
+ * or if the product overflows), which the caller tests once; pos and-s
+ * in the rows' A_ii > 0 (fac_diag4: slv_diag's bits), formed from the
+ * same products; diag (if not NULL) gets the four A_ii at diag + i. */
+__attribute__((target("avx2"), always_inline)) static inline int
+factored_four_ok(const slv_problem *p, int i, __m256d *fin, __m256d *pos, double *diag) {
+  /* fblk: every slot in [-1, nblk), and not both slots on one block */
+  __m256i bl = _mm256_loadu_si256((const __m256i *)(p->fblk + 2 * i));
+  __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(-1), bl),
+                                _mm256_cmpgt_epi32(bl, _mm256_set1_epi32(p->nblk - 1)));
+  __m256i sl = _mm256_permutevar8x32_epi32(bl, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+  __m128i s0 = _mm256_castsi256_si128(sl), s1 = _mm256_extracti128_si256(sl, 1);
+  __m128i same =
+      _mm_andnot_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), s0), _mm_cmpeq_epi32(s0, s1));
+  if (!_mm256_testz_si256(bad, bad) || !_mm_testz_si128(same, same)) return 0;
+  __m256d acc = *fin, h[4], q[4];
+  fac_products4(p->fJ + 12 * (size_t)i, p->fK + 12 * (size_t)i, h, q);
+  for (int r = 0; r < 4; r++) /* every product in h[r] + q[r] */
+    acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_add_pd(h[r], q[r]), _mm256_setzero_pd()));
+  __m256d a_ii = fac_diag4(h, q, p->fblk + 2 * i, p->fd ? p->fd + i : NULL);
+  *pos = _mm256_and_pd(*pos, _mm256_cmp_pd(a_ii, _mm256_setzero_pd(), _CMP_GT_OQ));
+  if (diag) _mm256_storeu_pd(diag + i, a_ii);
+  if (p->fd) acc = add_zeros(acc, p->fd + i);
+  *fin = add_zeros(acc, p->b + i);
+  /* lo <= hi (false if either is NaN), lo < +inf, hi > -inf */
+  const __m256d inf = _mm256_set1_pd(INFINITY), ninf = _mm256_set1_pd(-INFINITY);
+  __m256d lo = p->lo ? _mm256_loadu_pd(p->lo + i) : _mm256_setzero_pd();
+  __m256d hi = p->hi ? _mm256_loadu_pd(p->hi + i) : inf;
+  __m256d ok = _mm256_and_pd(
+      _mm256_cmp_pd(lo, hi, _CMP_LE_OQ),
+      _mm256_and_pd(_mm256_cmp_pd(lo, inf, _CMP_NEQ_OQ), _mm256_cmp_pd(hi, ninf, _CMP_NEQ_OQ)));
+  if (_mm256_movemask_pd(ok) != 0xf) return 0;
+  if (!p->findex) return 1;
+  /* a findex j != -1: j in [0, n), not the row itself, findex[j] = -1,
+   * mu given, mu_i finite and >= 0 (mu < +inf and >= 0: NaN fails both) */
+  __m128i j = _mm_loadu_si128((const __m128i *)(p->findex + i)), m1 = _mm_set1_epi32(-1);
+  __m128i fr = _mm_xor_si128(_mm_cmpeq_epi32(j, m1), m1);
+  if (_mm_testz_si128(fr, fr)) return 1;
+  if (!p->mu) return 0;
+  __m128i in = _mm_and_si128(_mm_cmpgt_epi32(j, m1), _mm_cmpgt_epi32(_mm_set1_epi32(p->n), j));
+  __m128i own = _mm_add_epi32(_mm_set1_epi32(i), _mm_setr_epi32(0, 1, 2, 3));
+  __m128i fj = _mm_mask_i32gather_epi32(m1, p->findex, j, in, 4);
+  __m128i good =
+      _mm_andnot_si128(_mm_cmpeq_epi32(j, own), _mm_and_si128(in, _mm_cmpeq_epi32(fj, m1)));
+  __m256d mu = _mm256_loadu_pd(p->mu + i);
+  __m256d mu_ok = _mm256_and_pd(_mm256_cmp_pd(mu, _mm256_setzero_pd(), _CMP_GE_OQ),
+                                _mm256_cmp_pd(mu, inf, _CMP_LT_OQ));
+  int goodm = _mm_movemask_ps(_mm_castsi128_ps(good)) & _mm256_movemask_pd(mu_ok);
+  int frm = _mm_movemask_ps(_mm_castsi128_ps(fr));
+  return (frm & ~goodm) == 0;
+}
+
+/* validate_rows over rows [i0, i1) of a factored problem as one yes or
+ * no, four rows at a time (the last few by the rules themselves): 1 only
+ * if every rule holds; 0 if one may not (validate_rows then names it, so
+ * the messages are the rules' own; a 0 with every rule holding comes of
+ * a product J_c K_c past DBL_MAX, and costs only the rules' pass).  On a
+ * 1, *pos says whether every A_ii > 0, in slv_diag's arithmetic (the
+ * check of SLV_CAP_NEEDS_POS_DIAG, slv_diag_positive's answer), found
+ * from the products the finite test forms anyway; with a yes, diag (if
+ * not NULL) holds A_ii of rows [i0, i1) at diag + i. */
+__attribute__((target("avx2"))) static int factored_all_ok(const slv_problem *p, int i0, int i1,
+                                                           int *pos, double *diag) {
+  const __m256d zero = _mm256_setzero_pd();
+  __m256d fin = zero, all_pos = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  int i = i0;
+  for (; i + 4 <= i1; i += 4)
+    if (!factored_four_ok(p, i, &fin, &all_pos, diag)) return 0;
+  if (_mm256_movemask_pd(_mm256_cmp_pd(fin, zero, _CMP_EQ_OQ)) != 0xf) return 0;
+  if (i < i1 && (factored_rows(p, i, i1, NULL, 0) || b_rows(p, i, i1, NULL, 0) ||
+                 bounds_rows(p, i, i1, NULL, 0) || findex_rows(p, i, i1, NULL, 0)))
+    return 0;
+  *pos = _mm256_movemask_pd(all_pos) == 0xf;
+  if (*pos && i < i1) {
+    slv_fac f = slv_fac_of(p);
+    for (; i < i1; i++) {
+      double a = slv_fac_diag(&f, i);
+      *pos = *pos && a > 0;
+      if (diag) diag[i] = a;
+    }
+  }
+  return 1;
+}
+#endif
+
 /* Rows [i0, i1) of the matrix (dense: columns), then of b, the bounds and
- * findex. */
-static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len) {
+ * findex.  A factored problem's rows are first tested together in one pass
+ * (factored_all_ok); only when that fails are the rules taken one by one.
+ * *pos: 1 when that pass found every A_ii > 0 as well (and left them in
+ * diag, if not NULL), else 0 (not known). */
+static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len,
+                                int *pos, double *diag) {
+  *pos = 0;
+#ifdef SLV_DIAG_AVX2
+  if (p->storage == SLV_FACTORED && __builtin_cpu_supports("avx2") &&
+      factored_all_ok(p, i0, i1, pos, diag))
+    return SLV_OK;
+#endif
   slv_status st = p->storage == SLV_DENSE      ? dense_cols(p, i0, i1, msg, len)
                   : p->storage == SLV_FACTORED ? factored_rows(p, i0, i1, msg, len)
                                                : csr_rows(p, i0, i1, msg, len);
@@ -284,8 +440,11 @@ static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg,
   return findex_rows(p, i0, i1, msg, len);
 }
 
-/* Every rule but the rows' (rows = 0) or all of them (rows = 1). */
-static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len) {
+/* Every rule but the rows' (rows = 0) or all of them (rows = 1); *pos as
+ * validate_rows's (0 unless the rows were checked). */
+static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len, int *pos,
+                           double *diag) {
+  *pos = 0;
   slv_msgf(msg, len, "%s", "");
   if (!p) {
     slv_msgf(msg, len, "problem is NULL");
@@ -297,66 +456,43 @@ static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len
   }
   slv_status st = validate_arrays(p, msg, len);
   if (st) return st;
-  if (rows && (st = validate_rows(p, 0, p->n, msg, len))) return st;
+  if (rows && (st = validate_rows(p, 0, p->n, msg, len, pos, diag))) return st;
   return validate_cones(p, msg, len);
 }
 
 slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
-  return validate(p, 1, msg, len);
+  int pos;
+  return validate(p, 1, msg, len, &pos, NULL);
+}
+
+slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, double *diag,
+                                    char *msg, size_t len) {
+  int nt = p && p->storage != SLV_DENSE ? slv_par_threads(threads, p->n) : 1;
+  if (nt > 1 && validate(p, 0, msg, len, diag_pos, NULL) == SLV_OK) {
+    int ok[SLV_THREADS_MAX], pos[SLV_THREADS_MAX];
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int v = 0; v < nt; v++)
+      ok[v] =
+          validate_rows(p, (int)((long long)p->n * v / nt), (int)((long long)p->n * (v + 1) / nt),
+                        NULL, 0, &pos[v], diag) == SLV_OK;
+    int all = 1, all_pos = 1;
+    for (int v = 0; v < nt; v++) {
+      all = all && ok[v];
+      all_pos = all_pos && pos[v];
+    }
+    if (all) {
+      *diag_pos = all_pos;
+      return SLV_OK;
+    }
+  }
+  /* the first rule broken, named as on one thread */
+  return validate(p, 1, msg, len, diag_pos, diag);
 }
 
 slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len) {
-  int nt = p && p->storage != SLV_DENSE ? slv_par_threads(threads, p->n) : 1;
-  if (nt > 1 && validate(p, 0, msg, len) == SLV_OK) {
-    int ok[SLV_THREADS_MAX];
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int v = 0; v < nt; v++)
-      ok[v] = validate_rows(p, (int)((long long)p->n * v / nt),
-                            (int)((long long)p->n * (v + 1) / nt), NULL, 0) == SLV_OK;
-    int all = 1;
-    for (int v = 0; v < nt; v++) all = all && ok[v];
-    if (all) return SLV_OK;
-  }
-  return validate(p, 1, msg, len); /* the first rule broken, named as on one thread */
+  int pos;
+  return slv_problem_validate_pos(p, threads, &pos, NULL, msg, len);
 }
-
-#ifdef SLV_DIAG_AVX2
-/* slv_fac_diag of rows [i, i + 4) > 0, four rows per AVX2 operation: each
- * lane forms its row's twelve products and adds them as slv_dot6 does,
- * ((p0 + p1) + (p2 + p3)) + (p4 + p5) per slot (horizontal adds of
- * neighbouring products, then a 4x4 transpose), a slot without a block
- * giving 0.0, then d_i + (s0 + s1): the same IEEE operations (no fused
- * multiply-add), so the same A_ii to the bit.  1 iff all four are > 0. */
-__attribute__((target("avx2"))) static int fac_diag4_positive(const slv_fac *f, int i) {
-  __m256d h[4], q[4];
-  for (int r = 0; r < 4; r++) {
-    const double *J = f->J + 12 * (size_t)(i + r), *K = f->K + 12 * (size_t)(i + r);
-    __m256d v0 = _mm256_mul_pd(_mm256_loadu_pd(J), _mm256_loadu_pd(K));
-    __m256d v1 = _mm256_mul_pd(_mm256_loadu_pd(J + 4), _mm256_loadu_pd(K + 4));
-    q[r] = _mm256_mul_pd(_mm256_loadu_pd(J + 8), _mm256_loadu_pd(K + 8));
-    h[r] = _mm256_hadd_pd(v0, v1); /* p0+p1, p4+p5, p2+p3, p6+p7 */
-  }
-  __m256d e01 = _mm256_hadd_pd(q[0], q[1]), e23 = _mm256_hadd_pd(q[2], q[3]);
-  __m256d t0 = _mm256_unpacklo_pd(h[0], h[1]), t1 = _mm256_unpackhi_pd(h[0], h[1]);
-  __m256d t2 = _mm256_unpacklo_pd(h[2], h[3]), t3 = _mm256_unpackhi_pd(h[2], h[3]);
-  __m256d a = _mm256_permute2f128_pd(t0, t2, 0x20), c = _mm256_permute2f128_pd(t0, t2, 0x31);
-  __m256d b = _mm256_permute2f128_pd(t1, t3, 0x20), d = _mm256_permute2f128_pd(t1, t3, 0x31);
-  __m256d e = _mm256_permute2f128_pd(e01, e23, 0x20), g = _mm256_permute2f128_pd(e01, e23, 0x31);
-  __m256d s0 = _mm256_add_pd(_mm256_add_pd(a, c), b); /* slot 0: p0..p5 */
-  __m256d s1 = _mm256_add_pd(_mm256_add_pd(d, e), g); /* slot 1: p6..p11 */
-  /* the blocks: fblk[2i ..) as (slot 0 of rows i..i+3, slot 1 of them) */
-  __m256i bl = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(f->blk + 2 * i)),
-                                           _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
-  const __m256i none = _mm256_set1_epi64x(-1);
-  __m256d m0 = _mm256_castsi256_pd(
-      _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(bl)), none));
-  __m256d m1 = _mm256_castsi256_pd(
-      _mm256_cmpgt_epi64(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(bl, 1)), none));
-  __m256d dd = f->d ? _mm256_loadu_pd(f->d + i) : _mm256_setzero_pd();
-  __m256d a_ii = _mm256_add_pd(dd, _mm256_add_pd(_mm256_and_pd(m0, s0), _mm256_and_pd(m1, s1)));
-  return _mm256_movemask_pd(_mm256_cmp_pd(a_ii, _mm256_setzero_pd(), _CMP_GT_OQ)) == 0xf;
-}
-#endif
 
 /* Is every A_ii > 0 over rows [i0, i1), in slv_diag's arithmetic? */
 static int diag_positive_rows(const slv_problem *p, int i0, int i1) {

@@ -153,6 +153,11 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
 
 slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p, int threads,
                                       char *msg, size_t len) {
+  return slv_solver_accepts_pos(s, p, threads, 0, msg, len);
+}
+
+slv_status slv_solver_accepts_pos(const slv_solver *s, const slv_problem *p, int threads,
+                                  int diag_pos, char *msg, size_t len) {
   unsigned c = s->caps;
   if (msg && len > 0) msg[0] = 0;
   if (s->max_n > 0 && p->n > s->max_n) {
@@ -201,7 +206,7 @@ slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p,
       return SLV_ERR_UNSUPPORTED;
     }
   }
-  if ((c & SLV_CAP_NEEDS_POS_DIAG) && !slv_diag_positive(p, threads))
+  if ((c & SLV_CAP_NEEDS_POS_DIAG) && !diag_pos && !slv_diag_positive(p, threads))
     for (int i = 0; i < p->n; i++) { /* the first one, for the message */
       double d = slv_diag(p, i);
       if (!(d > 0)) {

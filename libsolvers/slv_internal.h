@@ -235,11 +235,21 @@ double slv_diag(const slv_problem *p, int i);
  * slv_solver_accepts. */
 slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len);
 int slv_diag_positive(const slv_problem *p, int threads);
+/* The same validation, and *diag_pos = 1 when it has found every
+ * slv_diag(p, i) > 0 on the way (a factored problem's rows: the finite
+ * test forms the products of A_ii anyway), else 0 (not known); then
+ * slv_solver_accepts_pos skips slv_diag_positive's pass, with the same
+ * answer.  With a yes, diag (n doubles, if not NULL) holds every A_ii, in
+ * slv_diag's bits. */
+slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, double *diag,
+                                    char *msg, size_t len);
 /* slv_is_symmetric on up to `threads` threads for a CSR A (the same
  * tolerance, answer and first differing pair as one thread). */
 int slv_is_symmetric_threads(const slv_problem *p, double rtol, int *ii, int *jj, int threads);
 slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p, int threads,
                                       char *msg, size_t len);
+slv_status slv_solver_accepts_pos(const slv_solver *s, const slv_problem *p, int threads,
+                                  int diag_pos, char *msg, size_t len);
 
 /* w = A x + b for dense and CSR storage (b NULL: A x) (operator.c). */
 void slv_explicit_w(const slv_problem *p, const double *x, const double *b, double *w);

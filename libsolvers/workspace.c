@@ -456,8 +456,8 @@ static void keep_start(slv_workspace *ws, slv_op *op, const slv_problem *p, cons
 }
 
 /* The checks before a solve: SLV_OK, or the refusal with its message. */
-static slv_status check_inputs(const slv_workspace *ws, const slv_problem *p,
-                               const slv_options *opt, const double *x, slv_result *res) {
+static slv_status check_inputs(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
+                               const double *x, slv_result *res) {
   if (!ws || !p || !x) {
     slv_msgf(res->message, sizeof res->message, "workspace, problem and x must not be NULL");
     return SLV_ERR_INVALID;
@@ -469,9 +469,16 @@ static slv_status check_inputs(const slv_workspace *ws, const slv_problem *p,
              ws->n_max);
     return SLV_ERR_DIM;
   }
-  st = slv_problem_validate_threads(p, opt->threads, res->message, sizeof res->message);
+  /* every A_ii > 0, found by the validation's pass (factored rows), and
+   * the A_ii kept for the operator of p (slv_op_begin: op->aii) */
+  int diag_pos;
+  ws->op.diag_of = NULL;
+  st = slv_problem_validate_pos(p, opt->threads, &diag_pos, ws->op.diag, res->message,
+                                sizeof res->message);
   if (st) return st;
-  st = slv_solver_accepts_threads(ws->solver, p, opt->threads, res->message, sizeof res->message);
+  if (diag_pos) ws->op.diag_of = p;
+  st = slv_solver_accepts_pos(ws->solver, p, opt->threads, diag_pos, res->message,
+                              sizeof res->message);
   if (st) return st;
   if (opt->warm_start)
     for (int i = 0; i < p->n; i++)

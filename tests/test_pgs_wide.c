@@ -310,6 +310,50 @@ static void test_same_iterates(void) {
   }
 }
 
+/* The problem's optional arrays left out (lo = hi = NULL: the standard
+ * LCP; fd, findex and mu NULL): pgs_wide's plan fills its rows' data
+ * from what is there (the lanes' positions by gathers, pgs_plan.c
+ * fill_rows4), so still pgs's iterates bit for bit; the row order is
+ * pgs_wide's (no findex: no sequential group). */
+static void test_optional_arrays(void) {
+  for (int v = 0; v < 2; v++) {
+    fprob f;
+    makers[v](&f, 300, 80, 37);
+    slv_problem p = f.p;
+    p.lo = p.hi = NULL;
+    p.fd = NULL;
+    p.findex = NULL;
+    p.mu = NULL;
+    if (v == 1) { /* bounds but no findex: a box on every row */
+      p.lo = f.lo;
+      p.hi = f.hi;
+    }
+    slv_options opt = slv_options_default();
+    opt.tol = 1e-300;
+    opt.max_iter = 7;
+    opt.simd = simd;
+    slv_workspace *ww, *wp;
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), p.n, &opt, &ww), SLV_OK);
+    CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs"), p.n, &opt, &wp), SLV_OK);
+    double *xw = calloc((size_t)p.n, sizeof(double)), *xp = calloc((size_t)p.n, sizeof(double));
+    slv_result rw, rp;
+    CU_ASSERT_EQUAL(slv_solve(ww, &p, &opt, xw, NULL, &rw), SLV_MAX_ITER);
+    CU_ASSERT_EQUAL(slv_solve(wp, &p, &opt, xp, NULL, &rp), SLV_MAX_ITER);
+    int bad = 0, moved = 0;
+    for (int i = 0; i < p.n; i++) {
+      bad += memcmp(&xw[i], &xp[i], sizeof(double)) != 0;
+      moved += xp[i] != 0.0;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(moved > p.n / 8);
+    free(xw);
+    free(xp);
+    slv_workspace_free(ww);
+    slv_workspace_free(wp);
+    fprob_free(&f);
+  }
+}
+
 /* Not quite the rigid-body form, which pgs_wide must notice (else its
  * compact sweep computes another problem's iterates): one row's K with
  * twice its block's inverse mass on the linear columns (no one scalar
@@ -512,7 +556,7 @@ static void test_findex_other_pair(void) {
 /* Unused slots (fblk -1) with junk in fJ and fK, which pgs never reads:
  * half of the one-body contacts move their body to slot 1 (slot 0 unused),
  * so that both slots' masks in the lanes' columns are exercised. */
-static void unused_slots(maker make) {
+static void unused_slots(maker make, double scale) {
   fprob f;
   make(&f, 300, 80, 43);
   int moved = 0, kept = 0;
@@ -529,8 +573,8 @@ static void unused_slots(maker make) {
       }
       int u = swap ? 0 : 6; /* the unused slot's first column */
       for (int e = 0; e < 6; e++) {
-        J[u + e] = 7.0 + e;
-        K[u + e] = -3.0 - e;
+        J[u + e] = (7.0 + e) * scale;
+        K[u + e] = (-3.0 - e) * scale;
       }
     }
     swap ? moved++ : kept++;
@@ -541,8 +585,12 @@ static void unused_slots(maker make) {
 }
 
 static void test_unused_slots(void) {
-  unused_slots(fprob_make);
-  unused_slots(fprob_make_rigid);
+  unused_slots(fprob_make, 1.0);
+  unused_slots(fprob_make_rigid, 1.0);
+  /* junk whose products J_c K_c overflow: slv_solve's validation then
+   * leaves no A_ii (problem.c, factored_all_ok), and the plan forms them */
+  unused_slots(fprob_make, 1e200);
+  unused_slots(fprob_make_rigid, 1e200);
 }
 
 /* Contacts sorted by block pair, as a collision pass emits manifolds: runs
@@ -1836,6 +1884,7 @@ static void test_simd_values(void) {
  * (auto) and, on an AVX-512 CPU, the AVX2 suite. */
 static void add_lane_tests(CU_pSuite s) {
   CU_add_test(s, "factored: pgs's iterates, bit for bit (also rigid form)", test_same_iterates);
+  CU_add_test(s, "lo, hi, fd, findex, mu left out: pgs's iterates", test_optional_arrays);
   CU_add_test(s, "crowded bodies: long chains of batches", test_crowded_bodies);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
   CU_add_test(s, "findex on another body pair", test_findex_other_pair);

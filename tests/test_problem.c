@@ -197,6 +197,216 @@ static void test_diag_positive_factored(void) {
   CU_ASSERT_EQUAL(zeros, N * (N + 1) / 2); /* every planted A_kk was 0 */
 }
 
+/* Validation of factored problems (problem.c tests their rows in one
+ * pass, four at a time, and takes the rules one by one only when that
+ * fails): for every length 1..22 (whole groups of four and tails) a good
+ * problem passes, and each defect planted at each row is refused with its
+ * rule's own message.  The rows: contacts of a normal row and two
+ * friction rows (findex, mu), a static slot on some rows. */
+enum { VF_N = 22, VF_NB = 6 };
+static double vfJ[12 * VF_N], vfK[12 * VF_N], vfd[VF_N], vfb[VF_N], vflo[VF_N], vfhi[VF_N],
+    vfmu[VF_N];
+static int vfblk[2 * VF_N], vffx[VF_N];
+
+static slv_problem vf_problem(int n) {
+  for (int i = 0; i < VF_N; i++) {
+    vfblk[2 * i] = i % 5 == 2 ? -1 : i % VF_NB;
+    vfblk[2 * i + 1] = i % 4 == 1 ? -1 : (i + 2) % VF_NB;
+    for (int c = 0; c < 12; c++) {
+      vfJ[12 * i + c] = 0.25 * (c - 5) + 0.01 * i;
+      vfK[12 * i + c] = 0.5 * (c % 3) - 0.02 * i;
+    }
+    vfd[i] = 1e-3 * (i + 1);
+    vfb[i] = -0.1 * (i % 7);
+    vffx[i] = i % 3 == 0 ? -1 : i - i % 3;
+    vfmu[i] = 0.5;
+    vflo[i] = i % 3 == 0 ? 0.0 : -1.0;
+    vfhi[i] = i % 3 == 0 ? INFINITY : 1.0;
+  }
+  slv_problem p = slv_problem_empty();
+  p.storage = SLV_FACTORED;
+  p.n = n;
+  p.nblk = VF_NB;
+  p.fblk = vfblk;
+  p.fJ = vfJ;
+  p.fK = vfK;
+  p.fd = vfd;
+  p.b = vfb;
+  p.lo = vflo;
+  p.hi = vfhi;
+  p.findex = vffx;
+  p.mu = vfmu;
+  return p;
+}
+
+/* 1 if p is refused with exactly want (the whole message). */
+static int vf_refused(const slv_problem *p, const char *want) {
+  char msg[200];
+  slv_status st = slv_problem_validate(p, msg, sizeof msg);
+  if (st == SLV_ERR_INVALID && strcmp(msg, want) == 0) return 1;
+  fprintf(stderr, "n=%d: status %d, message '%s', want '%s'\n", p->n, (int)st, msg, want);
+  return 0;
+}
+
+static void test_validate_factored(void) {
+  static const double bad[3] = { NAN, INFINITY, -INFINITY };
+  char want[200];
+  int wrong = 0;
+  for (int n = 1; n <= VF_N; n++) {
+    slv_problem p = vf_problem(n);
+    char msg[200];
+    wrong += slv_problem_validate(&p, msg, sizeof msg) != SLV_OK;
+    for (int k = 0; k < n; k++) {
+      snprintf(want, sizeof want, "row %d: a non-finite factored entry (fJ, fK or fd)", k);
+      for (int c = 0; c < 12; c++) {
+        p = vf_problem(n);
+        vfJ[12 * k + c] = bad[c % 3];
+        wrong += !vf_refused(&p, want);
+        p = vf_problem(n);
+        vfK[12 * k + c] = bad[(c + 1) % 3];
+        wrong += !vf_refused(&p, want);
+      }
+      p = vf_problem(n);
+      vfd[k] = NAN;
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vfblk[2 * k + 1] = VF_NB;
+      snprintf(want, sizeof want, "fblk[%d] (row %d, slot 1) = %d is outside [-1, %d)", 2 * k + 1,
+               k, VF_NB, VF_NB);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vfblk[2 * k] = -2;
+      snprintf(want, sizeof want, "fblk[%d] (row %d, slot 0) = -2 is outside [-1, %d)", 2 * k, k,
+               VF_NB);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vfblk[2 * k] = vfblk[2 * k + 1] = 3;
+      snprintf(want, sizeof want, "row %d: both factored slots are block 3", k);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vfblk[2 * k] = vfblk[2 * k + 1] = -1; /* two static slots: a good row */
+      wrong += slv_problem_validate(&p, msg, sizeof msg) != SLV_OK;
+      p = vf_problem(n);
+      vfb[k] = INFINITY;
+      snprintf(want, sizeof want, "b[%d] is inf", k);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vfhi[k] = NAN;
+      snprintf(want, sizeof want, "hi[%d] is NaN", k);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vflo[k] = 2;
+      vfhi[k] = 1;
+      snprintf(want, sizeof want, "lo[%d]=2 > hi[%d]=1", k, k);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vflo[k] = vfhi[k] = -INFINITY;
+      snprintf(want, sizeof want, "row %d has an empty box: lo[%d]=-inf, hi[%d]=-inf", k, k, k);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vffx[k] = n;
+      snprintf(want, sizeof want, "findex[%d]=%d is outside [-1, %d)", k, n, n);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vffx[k] = -2;
+      snprintf(want, sizeof want, "findex[%d]=-2 is outside [-1, %d)", k, n);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vffx[k] = k;
+      snprintf(want, sizeof want, "findex[%d]=%d refers to itself", k, k);
+      wrong += !vf_refused(&p, want);
+      if (k % 3 == 0) continue; /* the rest: friction rows */
+      p = vf_problem(n);
+      vfmu[k] = k % 2 ? NAN : INFINITY;
+      snprintf(want, sizeof want, "mu[%d]=%s must be finite and >= 0", k, k % 2 ? "nan" : "inf");
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vfmu[k] = -0.25;
+      snprintf(want, sizeof want, "mu[%d]=-0.25 must be finite and >= 0", k);
+      wrong += !vf_refused(&p, want);
+      p = vf_problem(n);
+      vfmu[k] = -0.0; /* a zero friction coefficient either sign: a good row */
+      wrong += slv_problem_validate(&p, msg, sizeof msg) != SLV_OK;
+      p = vf_problem(n);
+      p.mu = NULL;
+      snprintf(want, sizeof want, "findex[%d]=%d but mu is NULL", k, vffx[k]);
+      if (k == 1) wrong += !vf_refused(&p, want); /* the first friction row is named */
+      int j = k - k % 3 + (k % 3 == 1 ? 2 : 1);   /* the contact's other friction row */
+      if (j < n) {
+        p = vf_problem(n);
+        vffx[j] = k;
+        snprintf(want, sizeof want,
+                 "findex[%d]=%d refers to row %d, which is itself a friction row (findex[%d]=%d)",
+                 j, k, k, k, vffx[k]);
+        wrong += !vf_refused(&p, want);
+      }
+    }
+  }
+  CU_ASSERT_EQUAL(wrong, 0);
+}
+
+/* The validation's A_ii > 0 (slv_problem_validate_pos: a factored
+ * problem's pass forms A_ii from the products it tests) and the A_ii it
+ * leaves against slv_diag row by row, and slv_solve's refusal of pgs_wide with its message when
+ * the validation found an A_kk <= 0: on the factored rows above (static
+ * slots holding values that would lower A_ii if they were counted), for
+ * every length 1..22 and every row k with d_k making A_kk = 0 exactly,
+ * one ulp above and one below. */
+static void test_validate_diag_factored(void) {
+  double a[VF_N], x[VF_N];
+  slv_problem p = vf_problem(VF_N);
+  for (int i = 0; i < VF_N; i++) { /* static slots: values not to be read */
+    for (int k = 0; k < 2; k++)
+      if (vfblk[2 * i + k] < 0)
+        for (int c = 0; c < 6; c++) vfJ[12 * i + 6 * k + c] = -3.0 * vfK[12 * i + 6 * k + c];
+    vfd[i] = 0.0;
+    a[i] = slv_diag(&p, i); /* (J . K)_i alone */
+  }
+  const slv_solver *s = slv_solver_find("pgs_wide");
+  slv_options o = slv_options_default();
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(s, VF_N, &o, &ws), SLV_OK);
+  int wrong = 0, missed = 0, refused = 0;
+  char msg[200], want[200];
+  for (int n = 1; n <= VF_N; n++) {
+    p.n = n;
+    for (int k = -1; k < n; k++)
+      for (int v = 0; v < 3; v++) {
+        for (int i = 0; i < n; i++) vfd[i] = fabs(a[i]) + 1.0;
+        if (k >= 0) /* A_kk = 0, one ulp above, one below */
+          vfd[k] = v == 0 ? -a[k] : nextafter(-a[k], v == 1 ? INFINITY : -INFINITY);
+        int good = 1, first = -1, pos = -1;
+        for (int i = 0; i < n; i++)
+          if (!(slv_diag(&p, i) > 0) && first < 0) first = i;
+        good = first < 0;
+        double dg[VF_N];
+        wrong += slv_problem_validate_pos(&p, 1, &pos, dg, msg, sizeof msg) != SLV_OK;
+        wrong += pos && !good;               /* never a yes that is wrong */
+        for (int i = 0; pos && i < n; i++) { /* and its A_ii, slv_diag's bits */
+          double di = slv_diag(&p, i);
+          wrong += memcmp(&dg[i], &di, sizeof di) != 0;
+        }
+        missed += good && !pos;
+        slv_result res;
+        slv_status st = slv_solve(ws, &p, &o, x, NULL, &res);
+        if (good) {
+          wrong += st < 0;
+          continue;
+        }
+        refused++;
+        snprintf(want, sizeof want, "pgs_wide needs A(i,i) > 0; A(%d,%d)=%g", first, first,
+                 slv_diag(&p, first));
+        wrong += st != SLV_ERR_UNSUPPORTED || strcmp(res.message, want) != 0;
+      }
+  }
+  slv_workspace_free(ws);
+  CU_ASSERT_EQUAL(wrong, 0);
+  CU_ASSERT(refused > 0);
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx2")) CU_ASSERT_EQUAL(missed, 0); /* the pass answered */
+#endif
+}
+
 static void test_validate_csr_and_cones(void) {
   int Ap[] = { 0, 1, 2, 3 }, Aj[] = { 0, 1, 2 };
   double Ax[] = { 1, 1, 1 }, b[3] = { 0, 0, 0 };
@@ -660,6 +870,9 @@ int main(void) {
   CU_add_test(s, "validate accepts good problems", test_validate_ok);
   CU_add_test(s, "validate: each rule, status and message", test_validate_rules);
   CU_add_test(s, "validate: CSR and cones", test_validate_csr_and_cones);
+  CU_add_test(s, "validate: factored rows, each rule at each row", test_validate_factored);
+  CU_add_test(s, "validate: factored A_ii > 0 found on the way, and the refusal",
+              test_validate_diag_factored);
   CU_add_test(s, "slv_all_finite: a bad entry at any position, any length", test_all_finite);
   CU_add_test(s, "slv_diag_positive: factored rows at the edge of 0", test_diag_positive_factored);
   CU_pSuite r = CU_add_suite("residual", NULL, NULL);
