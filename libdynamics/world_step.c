@@ -99,20 +99,10 @@ static void restore_state(dyn_world *w) {
 
 /* Each dynamic body's w advanced by its gyroscopic term alone:
  * dyn_body_update_velocity with no load and no gravity changes w by
- * dw_gyro only. */
+ * dw_gyro only (dyn_body_update_gyro, its isotropic bodies' short path). */
 static void gyro_only(dyn_world *w, double h, dyn_gyro gyro) {
-  const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
 #pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
-  for (int i = 0; i < w->nb; i++) {
-    dyn_body *b = &w->bodies.p[i];
-    if (b->is_static) continue;
-    dyn_v3 f = b->f_ext, t = b->t_ext;
-    b->f_ext = zero;
-    b->t_ext = zero;
-    dyn_body_update_velocity(b, h, zero, gyro);
-    b->f_ext = f;
-    b->t_ext = t;
-  }
+  for (int i = 0; i < w->nb; i++) dyn_body_update_gyro(&w->bodies.p[i], h, gyro);
 }
 
 dyn_err dyn_stage_prepare(dyn_step *s) {
