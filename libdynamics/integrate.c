@@ -33,6 +33,10 @@
  *   energy every step, w1.I w1 = w0.I w0 + h^2 |I^-1/2 (w0 x I w0)|^2.
  *   If J is singular (possible only for h |w| of order 1 or more) the
  *   gyroscopic term is skipped for that step rather than produce Inf.
+ *   dyn_body_update_gyro (the world step's gyroscopic update, loads and
+ *   gravity left out) computes the same bits with a short path for
+ *   isotropic bodies (gyro_isotropic; docs/dynamics.md, "Rotation and the
+ *   gyroscopic term").
  *
  * Position update over h (dyn_body_update_position): r+ = r + h v, and
  *   DYN_ORIENT_EXP (docs/dynamics.md, "Rotation and the gyroscopic term";
@@ -111,12 +115,10 @@ void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro) {
   b->w = dyn_v3_add(b->w, dyn_quat_rotate(q, dw_b));
 }
 
-/* 1 iff every x[k] is finite. */
-static int all_finite(const double *x, int n) {
-  for (int k = 0; k < n; k++)
-    if (!isfinite(x[k])) return 0;
-  return 1;
-}
+/* 0 if a's components are finite, else NaN: x - x is 0 for a finite x
+ * and NaN for an infinite or NaN one, and a NaN stays in the sum (one
+ * test for many numbers, no branch each). */
+static double v3_nonfinite(dyn_v3 a) { return (a.x - a.x) + (a.y - a.y) + (a.z - a.z); }
 
 /* 1 iff b's I_b is I times the identity (I > 0 finite, off-diagonals 0,
  * as dyn_m3_diag writes them: spheres, cubes) and its inv_I_b is finite. */
@@ -124,9 +126,13 @@ static int isotropic(const dyn_body *b, double *I) {
   const double *m = b->I_b.m;
   *I = m[0];
   if (!(*I > 0.0 && *I < INFINITY && m[4] == *I && m[8] == *I)) return 0;
-  for (int k = 1; k < 8; k++)
-    if (k != 4 && m[k] != 0.0) return 0;
-  return all_finite(b->inv_I_b.m, 9);
+  /* a sum of magnitudes is 0 only if each is (a NaN makes it NaN) */
+  double off = fabs(m[1]) + fabs(m[2]) + fabs(m[3]) + fabs(m[5]) + fabs(m[6]) + fabs(m[7]);
+  const double *n = b->inv_I_b.m;
+  double nf = v3_nonfinite(dyn_v3_make(n[0], n[1], n[2])) +
+              v3_nonfinite(dyn_v3_make(n[3], n[4], n[5])) +
+              v3_nonfinite(dyn_v3_make(n[6], n[7], n[8]));
+  return off == 0.0 && nf == 0.0;
 }
 
 /* The implicit gyroscopic step of dyn_body_update_velocity with no loads and
@@ -147,8 +153,7 @@ static int isotropic(const dyn_body *b, double *I) {
 static int gyro_isotropic(dyn_body *b, double h, double I) {
   dyn_quat q = b->q;
   dyn_v3 w = b->w;
-  if (!(isfinite(h) && isfinite(q.w) && isfinite(q.x) && isfinite(q.y) && isfinite(q.z)))
-    return 0;
+  if (!((h - h) + (q.w - q.w) + v3_nonfinite(dyn_v3_make(q.x, q.y, q.z)) == 0.0)) return 0;
   dyn_v3 w_b0 = dyn_quat_rotate_inv(q, w);
   dyn_v3 L_b = dyn_v3_make(I * w_b0.x, I * w_b0.y, I * w_b0.z);
   dyn_v3 F = dyn_v3_scale(dyn_v3_cross(w_b0, L_b), h);
@@ -156,9 +161,9 @@ static int gyro_isotropic(dyn_body *b, double h, double I) {
   if (!(fabs(det) > 1e-300)) return 0; /* dyn_m3_inverse's singular J */
   double k = II / det;
   dyn_v3 dw = dyn_quat_rotate(q, dyn_v3_make(-(k * F.x), -(k * F.y), -(k * F.z)));
-  double check[13] = { w_b0.x, w_b0.y, w_b0.z, L_b.x, L_b.y, L_b.z, F.x, F.y, F.z, k, dw.x, dw.y,
-                       dw.z };
-  if (!all_finite(check, 13)) return 0;
+  double kept =
+      v3_nonfinite(w_b0) + v3_nonfinite(L_b) + v3_nonfinite(F) + (k - k) + v3_nonfinite(dw);
+  if (!(kept == 0.0)) return 0;
   if ((w.x == 0.0 && signbit(w.x) && dw.x == 0.0) || (w.y == 0.0 && signbit(w.y) && dw.y == 0.0) ||
       (w.z == 0.0 && signbit(w.z) && dw.z == 0.0))
     return 0;
