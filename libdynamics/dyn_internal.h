@@ -135,6 +135,16 @@ long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs);
 void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
                         dyn_orient orient);
 
+/* The gyroscopic update alone (the world step's prepare stage):
+ * dyn_body_update_velocity(b, h, 0, gyro) as if f_ext and t_ext were zero,
+ * bit for bit, the loads left as they are.  For the implicit term on an
+ * isotropic body (I_b = I 1: spheres, cubes), where w x I w vanishes but for
+ * rounding, it skips the matrices that are exactly I 1 and J^-1 F's products
+ * that are exactly +-0 (integrate.c, gyro_isotropic); wherever that is not
+ * provably the same bits (a zero component, a non-finite number, a singular
+ * J) it takes the general update. */
+void dyn_body_update_gyro(dyn_body *b, double h, dyn_gyro gyro);
+
 /* 1 iff the body's pose is finite and its shape parameters are in their
  * domain (sizes >= 0 and finite, a plane normal nonzero, a hull with
  * vertices): the input check of the narrow phase (collide.c). */

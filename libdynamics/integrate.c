@@ -33,6 +33,10 @@
  *   energy every step, w1.I w1 = w0.I w0 + h^2 |I^-1/2 (w0 x I w0)|^2.
  *   If J is singular (possible only for h |w| of order 1 or more) the
  *   gyroscopic term is skipped for that step rather than produce Inf.
+ *   dyn_body_update_gyro (the world step's gyroscopic update, loads and
+ *   gravity left out) computes the same bits with a short path for
+ *   isotropic bodies (gyro_isotropic; docs/dynamics.md, "Rotation and the
+ *   gyroscopic term").
  *
  * Position update over h (dyn_body_update_position): r+ = r + h v, and
  *   DYN_ORIENT_EXP (docs/dynamics.md, "Rotation and the gyroscopic term";
@@ -109,6 +113,77 @@ void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro) {
   }
   /* back to the world frame with the orientation at the start of the step */
   b->w = dyn_v3_add(b->w, dyn_quat_rotate(q, dw_b));
+}
+
+/* 0 if a's components are finite, else NaN: x - x is 0 for a finite x
+ * and NaN for an infinite or NaN one, and a NaN stays in the sum (one
+ * test for many numbers, no branch each). */
+static double v3_nonfinite(dyn_v3 a) { return (a.x - a.x) + (a.y - a.y) + (a.z - a.z); }
+
+/* 1 iff b's I_b is I times the identity (I > 0 finite, off-diagonals 0,
+ * as dyn_m3_diag writes them: spheres, cubes) and its inv_I_b is finite. */
+static int isotropic(const dyn_body *b, double *I) {
+  const double *m = b->I_b.m;
+  *I = m[0];
+  if (!(*I > 0.0 && *I < INFINITY && m[4] == *I && m[8] == *I)) return 0;
+  /* a sum of magnitudes is 0 only if each is (a NaN makes it NaN) */
+  double off = fabs(m[1]) + fabs(m[2]) + fabs(m[3]) + fabs(m[5]) + fabs(m[6]) + fabs(m[7]);
+  const double *n = b->inv_I_b.m;
+  double nf = v3_nonfinite(dyn_v3_make(n[0], n[1], n[2])) +
+              v3_nonfinite(dyn_v3_make(n[3], n[4], n[5])) +
+              v3_nonfinite(dyn_v3_make(n[6], n[7], n[8]));
+  return off == 0.0 && nf == 0.0;
+}
+
+/* The implicit gyroscopic step of dyn_body_update_velocity with no loads and
+ * no gravity, for an isotropic I_b = I 1, without the matrices; 0 (b
+ * untouched) where the bits could differ from it.  The argument: with
+ * every input and every kept intermediate finite, the general update's
+ * dropped operations are products with an exact zero (a zero of I_b, of
+ * [w]x's diagonal, of the zero loads) or sums that add such a zero, so every
+ * number it keeps has the value computed here, in the same operations on
+ * the same values: L = I_b w_b0 = fl(I w_c); J = I_b + h ([w_b0]x I_b -
+ * [L]x) = I 1 (C_ij and [L]x_ij are the same rounded product, their
+ * difference 0); det = fl(I fl(I I)) and J^-1 = k 1, k = fl(I I) / det;
+ * J^-1 F = fl(k F_c); the torque part h I_b^-1 R^T 0 = 0; dw_b = -k F.
+ * Equal values have equal bits except at zero, whose sign an added or
+ * multiplied zero can change: a zero of R dw_b then leaves a nonzero or
+ * +0 component of w as it is, but not a -0 one (-0 + +-0), which is sent
+ * to the general update, as are a singular J and anything not finite. */
+static int gyro_isotropic(dyn_body *b, double h, double I) {
+  dyn_quat q = b->q;
+  dyn_v3 w = b->w;
+  if (!((h - h) + (q.w - q.w) + v3_nonfinite(dyn_v3_make(q.x, q.y, q.z)) == 0.0)) return 0;
+  dyn_v3 w_b0 = dyn_quat_rotate_inv(q, w);
+  dyn_v3 L_b = dyn_v3_make(I * w_b0.x, I * w_b0.y, I * w_b0.z);
+  dyn_v3 F = dyn_v3_scale(dyn_v3_cross(w_b0, L_b), h);
+  double II = I * I, det = I * II;
+  if (!(fabs(det) > 1e-300)) return 0; /* dyn_m3_inverse's singular J */
+  double k = II / det;
+  dyn_v3 dw = dyn_quat_rotate(q, dyn_v3_make(-(k * F.x), -(k * F.y), -(k * F.z)));
+  double kept =
+      v3_nonfinite(w_b0) + v3_nonfinite(L_b) + v3_nonfinite(F) + (k - k) + v3_nonfinite(dw);
+  if (!(kept == 0.0)) return 0;
+  if ((w.x == 0.0 && signbit(w.x) && dw.x == 0.0) || (w.y == 0.0 && signbit(w.y) && dw.y == 0.0) ||
+      (w.z == 0.0 && signbit(w.z) && dw.z == 0.0))
+    return 0;
+  const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
+  b->v = dyn_v3_axpy(b->v, h, dyn_v3_axpy(zero, b->inv_mass, zero)); /* v + (+-0): as there */
+  b->w = dyn_v3_add(w, dw);
+  return 1;
+}
+
+void dyn_body_update_gyro(dyn_body *b, double h, dyn_gyro gyro) {
+  if (b->is_static) return;
+  double I;
+  if (gyro == DYN_GYRO_IMPLICIT && isotropic(b, &I) && gyro_isotropic(b, h, I)) return;
+  const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
+  dyn_v3 f = b->f_ext, t = b->t_ext;
+  b->f_ext = zero;
+  b->t_ext = zero;
+  dyn_body_update_velocity(b, h, zero, gyro);
+  b->f_ext = f;
+  b->t_ext = t;
 }
 
 dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient) {

@@ -80,6 +80,27 @@ static int source_row(const dyn_world *w, int i) {
          ((isfinite(r->lo) && isfinite(r->hi)) || r->cfm > 0.0);
 }
 
+/* The sum below over rows 0..n-1, in its order, as a function of its own
+ * (not inlined) so that the sum, h and g stay in registers: inlined into
+ * the judge, the sum lived on the stack and every term waited on a store
+ * and a load. */
+__attribute__((noinline)) static double
+rows_impulse_energy(int n, const double *x, const double *wv, const double *b, const dyn_rows *rows,
+                    const dyn_velocity_form *vf, double h, dyn_v3 g) {
+  const double *cfm = vf->cfm, *J = vf->J;
+  const int *rbody = vf->rbody;
+  double gain = 0.0;
+  for (int i = 0; i < n; i++) {
+    double xi = x[i];
+    gain += xi * (b[i] + rows[i].rhs) + 0.5 * (xi * (wv[i] - b[i]) - cfm[i] * xi * xi);
+    const double *Ji = J + 12 * (size_t)i;
+    for (int k = 0; k < 2; k++) /* V's share of the impulse: -h g . J_lin x on each moving side */
+      if (rbody[2 * i + k] >= 0)
+        gain -= h * xi * (g.x * Ji[6 * k] + g.y * Ji[6 * k + 1] + g.z * Ji[6 * k + 2]);
+  }
+  return gain;
+}
+
 /* The energy the step's impulses x (with wv = A x + b) would add (before
  * their sources are taken off), predicted from the assembly's velocity form without
  * touching the bodies (docs/dynamics.md, "The energy rule"): the change
@@ -94,18 +115,7 @@ static double maximal_impulse_energy(const dyn_step *s, const double *x, const d
   const dyn_world *w = s->w;
   dyn_velocity_form vf;
   if (!dyn_system_velocity_form(s->sys, &vf) || vf.nb != w->nb || vf.nrows != w->nrows) return 0.0;
-  const double *b = w->prob.b;
-  double gain = 0.0;
-  for (int i = 0; i < w->nrows; i++) {
-    gain +=
-        x[i] * (b[i] + w->rows.p[i].rhs) + 0.5 * (x[i] * (wv[i] - b[i]) - vf.cfm[i] * x[i] * x[i]);
-    for (int k = 0; k < 2; k++) /* V's share of the impulse: -h g . J_lin x on each moving side */
-      if (vf.rbody[2 * i + k] >= 0) {
-        const double *J = vf.J + 12 * (size_t)i + 6 * k;
-        gain -= s->h * x[i] * (s->g.x * J[0] + s->g.y * J[1] + s->g.z * J[2]);
-      }
-  }
-  return gain;
+  return rows_impulse_energy(w->nrows, x, wv, w->prob.b, w->rows.p, &vf, s->h, s->g);
 }
 
 /* That gain less sum over source rows max(0, x rhs): in joint space for a world

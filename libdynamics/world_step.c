@@ -8,9 +8,9 @@
  *
  *   prepare     r, q, v, w saved (a failed step restores them); Verlet
  *               only: s <- s + h/2 S(u) (half drift); the gyroscopic term
- *               on w (integrate.c's dyn_body_update_velocity with zero
- *               loads): w <- w + dw_gyro(w), before the solve, as
- *               dyn_constraint.h asks
+ *               on w (integrate.c's dyn_body_update_gyro: the velocity
+ *               update with zero loads): w <- w + dw_gyro(w), before the
+ *               solve, as dyn_constraint.h asks
  *   collide     the contacts of s (collision_pass.c)
  *   build rows  joint rows first (dyn_joint_fill), then contact rows
  *               (dyn_contact_fill_material: settings.contact with each
@@ -86,47 +86,28 @@ static int step_threads(const dyn_world *w, long n) {
   return dyn_par_threads(w->set.opt.threads, n);
 }
 
-static void save_state(dyn_world *w) {
-#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
-  for (int i = 0; i < w->nb; i++)
-    dyn_body_get_state(&w->bodies.p[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
-}
-
 static void restore_state(dyn_world *w) {
   for (int i = 0; i < w->nb; i++)
     dyn_body_set_state(&w->bodies.p[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
 }
 
-/* Each dynamic body's w advanced by its gyroscopic term alone:
- * dyn_body_update_velocity with no load and no gravity changes w by
- * dw_gyro only. */
-static void gyro_only(dyn_world *w, double h, dyn_gyro gyro) {
-  const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
-#pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
-  for (int i = 0; i < w->nb; i++) {
-    dyn_body *b = &w->bodies.p[i];
-    if (b->is_static) continue;
-    dyn_v3 f = b->f_ext, t = b->t_ext;
-    b->f_ext = zero;
-    b->t_ext = zero;
-    dyn_body_update_velocity(b, h, zero, gyro);
-    b->f_ext = f;
-    b->t_ext = t;
-  }
-}
-
+/* Each body's state saved (a failed step restores it), then, Verlet only,
+ * its half drift, then its w advanced by the gyroscopic term alone
+ * (dyn_body_update_gyro: the velocity update with no load and no gravity
+ * changes w by dw_gyro only): one pass over the bodies, each alone. */
 dyn_err dyn_stage_prepare(dyn_step *s) {
   dyn_world *w = s->w;
   const dyn_world_settings *S = &w->set;
-  save_state(w);
+  const int verlet = S->integrator == DYN_INT_VERLET;
   w->have_prob = 0;
   w->have_solve = 0;
-  if (S->integrator == DYN_INT_VERLET) {
 #pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
-    for (int i = 0; i < w->nb; i++)
-      dyn_body_update_position(&w->bodies.p[i], 0.5 * s->h, S->orient);
+  for (int i = 0; i < w->nb; i++) {
+    dyn_body *b = &w->bodies.p[i];
+    dyn_body_get_state(b, w->saved.p + DYN_BODY_STATE * (size_t)i);
+    if (verlet) dyn_body_update_position(b, 0.5 * s->h, S->orient);
+    if (S->gyro != DYN_GYRO_NONE) dyn_body_update_gyro(b, s->h, S->gyro);
   }
-  if (S->gyro != DYN_GYRO_NONE) gyro_only(w, s->h, S->gyro);
   return DYN_OK;
 }
 
