@@ -327,6 +327,16 @@ static dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, 
   return DYN_OK;
 }
 
+/* The nc cones' normal rows and mu into cone_rows and cone_mu, in row
+ * order. */
+static void cone_list(dyn_system *s, const dyn_rows *rows, int nc) {
+  for (int i = 0, c = 0; c < nc; i++)
+    if (rows[i].kind == DYN_ROW_CONE_N) {
+      s->cone_rows[c] = i;
+      s->cone_mu[c++] = rows[i].mu;
+    }
+}
+
 /* Every row's structure (check_row), on the system's threads; a failure
  * is reported at its first row, as one thread would.  *naux: the number
  * of DYN_ROW_AUX rows (the later passes that only concern the pyramid are
@@ -355,11 +365,7 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
     na += nas[t];
     nc += ncs[t];
   }
-  for (int i = 0, c = 0; c < nc; i++)
-    if (rows[i].kind == DYN_ROW_CONE_N) {
-      s->cone_rows[c] = i;
-      s->cone_mu[c++] = rows[i].mu;
-    }
+  cone_list(s, rows, nc);
   *naux = na;
   *ncones = nc;
   return DYN_OK;
@@ -367,31 +373,27 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
 
 /* Row i's bodies in rbody, -1 for a static body or none (bdyn[b] != 0 for
  * a dynamic body; bdyn NULL: every index >= 0 counts as dynamic). */
-static void row_bodies(dyn_system *s, const int *bdyn, const dyn_rows *rows, int i) {
+static inline void row_bodies(dyn_system *s, const int *bdyn, const dyn_rows *rows, int i) {
   for (int k = 0; k < 2; k++) {
     int bi = rows[i].body[k];
     s->rbody[2 * i + k] = (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
   }
 }
 
-/* The row lists by body on one thread: a counting sort, each list in row
- * order. */
-static void lists_serial(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb) {
+/* The row lists by body on one thread, from rbody: a counting sort, each
+ * list in row order. */
+static void lists_serial(dyn_system *s, int n, int nb) {
   int *bptr = s->bptr;
   memset(bptr, 0, sizeof(int) * ((size_t)nb + 1));
-  for (int i = 0; i < n; i++) {
-    row_bodies(s, bdyn, rows, i);
-    for (int k = 0; k < 2; k++)
-      if (s->rbody[2 * i + k] >= 0) bptr[s->rbody[2 * i + k] + 1]++;
-  }
+  for (int i = 0; i < 2 * n; i++)
+    if (s->rbody[i] >= 0) bptr[s->rbody[i] + 1]++;
   for (int bi = 0; bi < nb; bi++) bptr[bi + 1] += bptr[bi];
   /* place each entry at bptr[bi]++ (bptr[bi] then ends at the start of
    * body bi + 1's list), then shift bptr back by one body */
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++) {
-      int bi = s->rbody[2 * i + k];
-      if (bi >= 0) s->blist[bptr[bi]++] = 2 * i + k;
-    }
+  for (int i = 0; i < 2 * n; i++) {
+    int bi = s->rbody[i];
+    if (bi >= 0) s->blist[bptr[bi]++] = i;
+  }
   for (int bi = nb; bi > 0; bi--) bptr[bi] = bptr[bi - 1];
   bptr[0] = 0;
 }
@@ -400,8 +402,7 @@ static void lists_serial(dyn_system *s, const int *bdyn, const dyn_rows *rows, i
  * entries per body (run t's counts at tcnt[t (nb + 1)]), the counts become
  * each run's first slot in each body's list (runs in order), and each run
  * places its entries: the lists of lists_serial, entry for entry. */
-static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
-                        int T) {
+static void lists_split(dyn_system *s, int n, int nb, int T) {
   int *bptr = s->bptr, *tcnt = s->tcnt;
   const size_t stride = (size_t)nb + 1;
 #pragma omp parallel num_threads(T)
@@ -410,11 +411,8 @@ static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, in
     for (int t = 0; t < T; t++) {
       int *cnt = tcnt + stride * (size_t)t;
       memset(cnt, 0, sizeof(int) * stride);
-      for (int i = (int)dyn_par_cut(n, t, T); i < (int)dyn_par_cut(n, t + 1, T); i++) {
-        row_bodies(s, bdyn, rows, i);
-        for (int k = 0; k < 2; k++)
-          if (s->rbody[2 * i + k] >= 0) cnt[s->rbody[2 * i + k]]++;
-      }
+      for (int i = 2 * (int)dyn_par_cut(n, t, T); i < 2 * (int)dyn_par_cut(n, t + 1, T); i++)
+        if (s->rbody[i] >= 0) cnt[s->rbody[i]]++;
     }
 #pragma omp for schedule(static)
     for (int bi = 0; bi < nb; bi++) {
@@ -439,27 +437,24 @@ static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, in
 #pragma omp for schedule(static, 1)
     for (int t = 0; t < T; t++) {
       int *at = tcnt + stride * (size_t)t;
-      for (int i = (int)dyn_par_cut(n, t, T); i < (int)dyn_par_cut(n, t + 1, T); i++)
-        for (int k = 0; k < 2; k++) {
-          int bi = s->rbody[2 * i + k];
-          if (bi >= 0) s->blist[at[bi]++] = 2 * i + k;
-        }
+      for (int i = 2 * (int)dyn_par_cut(n, t, T); i < 2 * (int)dyn_par_cut(n, t + 1, T); i++) {
+        int bi = s->rbody[i];
+        if (bi >= 0) s->blist[at[bi]++] = i;
+      }
     }
   }
 }
 
-/* Row lists of the dynamic bodies (counting sort, so each list is in row
- * order) and the beta -> aux map.  bdyn[b] != 0 for a dynamic body; bdyn may
- * be NULL (then every index >= 0 counts as dynamic: structure only).  On
- * the system's threads when it has room for their counts
+/* Row lists of the dynamic bodies from rbody (each row's two sides, -1
+ * for none; counting sort, so each list is in row order) and the beta ->
+ * aux map.  On the system's threads when it has room for their counts
  * (dyn_system_threads_reserve). */
-static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
-                           int naux) {
+static dyn_err lists_of_rbody(dyn_system *s, const dyn_rows *rows, int n, int nb, int naux) {
   int T = dyn_par_threads(s->threads, n);
   if (T > 1 && (size_t)T * ((size_t)nb + 1) <= s->tcnt_cap)
-    lists_split(s, bdyn, rows, n, nb, T);
+    lists_split(s, n, nb, T);
   else
-    lists_serial(s, bdyn, rows, n, nb);
+    lists_serial(s, n, nb);
   memset(s->aux_of, 0xff, sizeof(int) * (size_t)n); /* -1 in every row */
   for (int i = 0; naux > 0 && i < n; i++)
     if (rows[i].kind == DYN_ROW_AUX) {
@@ -471,6 +466,13 @@ static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows,
       }
     }
   return DYN_OK;
+}
+
+/* rbody of every row (row_bodies), then the lists (lists_of_rbody). */
+static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
+                           int naux) {
+  for (int i = 0; i < n; i++) row_bodies(s, bdyn, rows, i);
+  return lists_of_rbody(s, rows, n, nb, naux);
 }
 
 static double dot6(const double *a, const double *b) {
@@ -605,11 +607,9 @@ static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 
   *ang = dyn_v3_scale(dyn_m3_mulv(*I, B->t_ext), h);
 }
 
-/* The arguments of dyn_assemble, and the rows (check_rows; *naux the
- * pyramid's auxiliary rows). */
+/* The arguments of dyn_assemble; the rows are checked in row_pass. */
 static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
-                              int nrows, double h, dyn_v3 g, slv_storage storage, int *naux,
-                              int *ncones) {
+                              int nrows, double h, dyn_v3 g, slv_storage storage) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
   if (e != DYN_OK) return e;
   if (nb > 0 && !bodies) FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
@@ -621,10 +621,15 @@ static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, con
     FAIL(s, "dyn_assemble: CSR storage not reserved (DYN_SYS_CSR)");
   if (storage != SLV_DENSE && storage != SLV_CSR && storage != SLV_FACTORED)
     FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
-  *naux = 0;
-  if ((e = check_rows(s, rows, nrows, nb, naux, ncones)) != DYN_OK) return e;
+  return DYN_OK;
+}
+
+/* The refusals that follow the rows' own checks: factored storage cannot
+ * hold the pyramid's auxiliary rows (naux of them). */
+static dyn_err check_storage_rows(dyn_system *s, const dyn_rows *rows, int nrows,
+                                  slv_storage storage, int naux) {
   if (storage == SLV_FACTORED)
-    for (int i = 0; *naux > 0 && i < nrows; i++)
+    for (int i = 0; naux > 0 && i < nrows; i++)
       if (rows[i].kind == DYN_ROW_AUX)
         FAIL(s,
              "row %d: the friction pyramid's auxiliary row has no J M^-1 J^T form; factored "
@@ -719,24 +724,68 @@ static void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
   }
 }
 
-/* J, G, b = J u_free - rhs, the bounds and the cfm of every row (factored
- * storage's diagonal; dyn_system_velocity_form), on the system's threads
- * (each row alone); a b that is not finite fails at its first row. */
-static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows) {
-  int T = dyn_par_threads(s->threads, nrows), first[DYN_PAR_MAX];
+/* What one run of row_pass found: its first row that check_row refuses
+ * (the run stops there) and its first non-finite b (n: none), its aux
+ * rows and cones. */
+typedef struct pass_run {
+  int bad_row, bad_b, naux, ncones;
+} pass_run;
+
+/* Rows [i0, i1) in one pass over the records: each checked (check_row),
+ * then its rbody, J, G, b = J u_free - rhs, bounds and cfm (factored
+ * storage's diagonal; dyn_system_velocity_form). */
+static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
+  pass_run o = { n, n, 0, 0 };
+  for (int i = i0; i < i1; i++) {
+    const dyn_rows *r = &rows[i];
+    if (check_row(rows, n, nb, i, NULL, 0) != DYN_OK) {
+      o.bad_row = i;
+      break;
+    }
+    o.naux += r->kind == DYN_ROW_AUX;
+    o.ncones += r->kind == DYN_ROW_CONE_N;
+    row_bodies(s, s->bdyn, rows, i);
+    s->b[i] = row_sides(s, r, i) - r->rhs;
+    if (!isfinite(s->b[i]) && o.bad_b == n) o.bad_b = i;
+    row_bounds(s, r, i);
+    s->cfm[i] = r->cfm;
+  }
+  return o;
+}
+
+/* row_run over every row on the system's threads (each row alone; body_blocks
+ * first).  A refused row is reported at its first row, as one thread would
+ * (check_rows' message); then the storage's refusals, the row lists
+ * (build_lists' refusal), and a b that is not finite at its first row.
+ * *naux, *ncones as check_rows gives them; the cones listed. */
+static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                        slv_storage storage, int *naux, int *ncones) {
+  int T = dyn_par_threads(s->threads, nrows), bad[DYN_PAR_MAX], bad_b[DYN_PAR_MAX];
+  int nas[DYN_PAR_MAX], ncs[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++) {
-    first[t] = nrows;
-    for (int i = (int)dyn_par_cut(nrows, t, T); i < (int)dyn_par_cut(nrows, t + 1, T); i++) {
-      const dyn_rows *r = &rows[i];
-      s->b[i] = row_sides(s, r, i) - r->rhs;
-      if (!isfinite(s->b[i]) && first[t] == nrows) first[t] = i;
-      row_bounds(s, r, i);
-      s->cfm[i] = r->cfm;
-    }
+    /* counted in locals (row_run's), stored once per run: see check_rows */
+    pass_run o =
+        row_run(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T), (int)dyn_par_cut(nrows, t + 1, T));
+    bad[t] = o.bad_row;
+    bad_b[t] = o.bad_b;
+    nas[t] = o.naux;
+    ncs[t] = o.ncones;
   }
-  int bad = dyn_par_least(first, T, nrows);
-  if (bad < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", bad, s->b[bad]);
+  int first = dyn_par_least(bad, T, nrows), na = 0, nc = 0;
+  if (first < nrows) return check_row(rows, nrows, nb, first, s->msg, sizeof s->msg);
+  for (int t = 0; t < T; t++) {
+    na += nas[t];
+    nc += ncs[t];
+  }
+  cone_list(s, rows, nc);
+  *naux = na;
+  *ncones = nc;
+  dyn_err e = check_storage_rows(s, rows, nrows, storage, na);
+  if (e == DYN_OK) e = lists_of_rbody(s, rows, nrows, nb, na);
+  if (e != DYN_OK) return e;
+  first = dyn_par_least(bad_b, T, nrows);
+  if (first < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", first, s->b[first]);
   return DYN_OK;
 }
 
@@ -830,11 +879,10 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   s->nrows = -1;
   if (!out) FAIL(s, "dyn_assemble: out is NULL");
   int naux = 0, ncones = 0;
-  dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage, &naux, &ncones);
+  dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage);
   if (e != DYN_OK) return e;
   body_blocks(s, bodies, nb, h, g);
-  if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK) return e;
-  if ((e = row_pass(s, rows, nrows)) != DYN_OK) return e;
+  if ((e = row_pass(s, rows, nrows, nb, storage, &naux, &ncones)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
    * row side and the cfm the pass above copied */
   if (storage == SLV_DENSE)
