@@ -797,10 +797,10 @@ static void fill_dense(dyn_system *s, const dyn_rows *rows, int nrows, int nb) {
   memset(A, 0, sizeof(double) * n * n);
   for (int bi = 0; bi < nb; bi++)
     for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
-      int i = s->blist[p] / 2, k = s->blist[p] % 2;
+      int i = s->blist[p] >> 1, k = s->blist[p] & 1; /* entries >= 0 */
       const double *Jik = s->J + 12 * i + 6 * k;
       for (int q = s->bptr[bi]; q < s->bptr[bi + 1]; q++) {
-        int j = s->blist[q] / 2, l = s->blist[q] % 2;
+        int j = s->blist[q] >> 1, l = s->blist[q] & 1;
         A[i + n * j] += dot6(Jik, s->G + 12 * j + 6 * l);
       }
     }
@@ -1013,7 +1013,7 @@ dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const d
     dv[5] = ang.z;
     /* M^-1 J^T x restricted to this body: sum of G_i,k x_i over its rows */
     for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
-      int i = s->blist[p] / 2, k = s->blist[p] % 2;
+      int i = s->blist[p] >> 1, k = s->blist[p] & 1; /* entries >= 0 */
       const double *G = s->G + 12 * i + 6 * k;
       for (int c = 0; c < 6; c++) dv[c] += G[c] * x[i];
     }
