@@ -277,8 +277,9 @@ static int row_finite(const dyn_rows *r) {
   } while (0)
 
 /* Row i's structure: indices, bounds, findex, aux and cone groups; the
- * message into msg[cap] (msg may be NULL). */
-static dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, size_t cap) {
+ * message into msg[cap] (msg may be NULL).  Inlined: row_run calls it
+ * once a row, where msg is NULL and the messages fold away. */
+__attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, size_t cap) {
   const dyn_rows *r = &rows[i];
   for (int k = 0; k < 2; k++)
     if (r->body[k] < -1 || r->body[k] >= nb)
