@@ -824,23 +824,24 @@ dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const d
     dyn_m3 I;
     memcpy(I.m, Mi + 1, 9 * sizeof(double));
     /* h M^-1 f: the external load and gravity over the step */
-    double dv[6];
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
-    dv[0] = lin.x;
-    dv[1] = lin.y;
-    dv[2] = lin.z;
-    dv[3] = ang.x;
-    dv[4] = ang.y;
-    dv[5] = ang.z;
-    /* M^-1 J^T x restricted to this body: sum of G_i,k x_i over its rows */
+    double d0 = lin.x, d1 = lin.y, d2 = lin.z, d3 = ang.x, d4 = ang.y, d5 = ang.z;
+    /* M^-1 J^T x restricted to this body: sum of G_i,k x_i over its rows,
+     * in row order; entry e = 2 i + k is G_i,k's place in G (6 e) */
     for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
-      int i = s->blist[p] >> 1, k = s->blist[p] & 1; /* entries >= 0 */
-      const double *G = s->G + 12 * i + 6 * k;
-      for (int c = 0; c < 6; c++) dv[c] += G[c] * x[i];
+      int e = s->blist[p];
+      const double *G = s->G + 6 * (size_t)e;
+      double xi = x[e >> 1];
+      d0 += G[0] * xi;
+      d1 += G[1] * xi;
+      d2 += G[2] * xi;
+      d3 += G[3] * xi;
+      d4 += G[4] * xi;
+      d5 += G[5] * xi;
     }
-    B->v = dyn_v3_add(B->v, dyn_v3_make(dv[0], dv[1], dv[2]));
-    B->w = dyn_v3_add(B->w, dyn_v3_make(dv[3], dv[4], dv[5]));
+    B->v = dyn_v3_add(B->v, dyn_v3_make(d0, d1, d2));
+    B->w = dyn_v3_add(B->w, dyn_v3_make(d3, d4, d5));
   }
   return DYN_OK;
 }
