@@ -68,8 +68,6 @@
 #include "dyn_assemble_internal.h"
 #include "dyn_system_internal.h"
 
-
-
 #define FAIL(s, ...)                                                                               \
   do {                                                                                             \
     dyn_msgf((s)->msg, sizeof(s)->msg, __VA_ARGS__);                                               \
@@ -100,7 +98,8 @@ __attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
 /* Row i's structure: indices, bounds, findex, aux and cone groups; the
  * message into msg[cap] (msg may be NULL).  Inlined: row_run calls it
  * once a row, where msg is NULL and the messages fold away. */
-__attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, size_t cap) {
+__attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *rows, int n, int nb,
+                                                               int i, char *msg, size_t cap) {
   const dyn_rows *r = &rows[i];
   for (int k = 0; k < 2; k++)
     if (r->body[k] < -1 || r->body[k] >= nb)
@@ -580,15 +579,15 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
  * (check_rows' message); then the storage's refusals, the row lists
  * (build_lists' refusal), and a b that is not finite at its first row.
  * *naux, *ncones as check_rows gives them; the cones listed. */
-static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
-                        slv_storage storage, int *naux, int *ncones) {
+static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, slv_storage storage,
+                        int *naux, int *ncones) {
   int T = dyn_par_threads(s->threads, nrows), bad[DYN_PAR_MAX], bad_b[DYN_PAR_MAX];
   int nas[DYN_PAR_MAX], ncs[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++) {
     /* counted in locals (row_run's), stored once per run: see check_rows */
-    pass_run o =
-        row_run(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T), (int)dyn_par_cut(nrows, t + 1, T));
+    pass_run o = row_run(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T),
+                         (int)dyn_par_cut(nrows, t + 1, T));
     bad[t] = o.bad_row;
     bad_b[t] = o.bad_b;
     nas[t] = o.naux;

@@ -931,9 +931,10 @@ static void test_row_refusals(void) {
   for (int f = 0; f < 15; f++)
     for (int v = 0; v < 3; v++) {
       memcpy(bad, rows, sizeof bad);
-      double *at = f < 12 ? &bad[2].J[f / 6][f % 6] : f == 12 ? &bad[2].rhs
-                                                   : f == 13 ? &bad[2].cfm
-                                                             : &bad[2].mu;
+      double *at = f < 12    ? &bad[2].J[f / 6][f % 6]
+                   : f == 12 ? &bad[2].rhs
+                   : f == 13 ? &bad[2].cfm
+                             : &bad[2].mu;
       *at = nonfinite[v];
       CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
       CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "row 2: a non-finite J, rhs, cfm or mu");
