@@ -158,6 +158,20 @@ static void cone_list(dyn_system *s, const dyn_rows *rows, int nc) {
     }
 }
 
+/* The aux rows and cones of T runs (nas[t], ncs[t]) summed into *naux
+ * and *ncones; the cones listed (cone_list). */
+static void runs_counted(dyn_system *s, const dyn_rows *rows, const int *nas, const int *ncs, int T,
+                         int *naux, int *ncones) {
+  int na = 0, nc = 0;
+  for (int t = 0; t < T; t++) {
+    na += nas[t];
+    nc += ncs[t];
+  }
+  cone_list(s, rows, nc);
+  *naux = na;
+  *ncones = nc;
+}
+
 /* Every row's structure (check_row), on the system's threads; a failure
  * is reported at its first row, as one thread would.  *naux: the number
  * of DYN_ROW_AUX rows (the later passes that only concern the pyramid are
@@ -180,15 +194,9 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
     ncs[t] = nc;
     first[t] = i < i1 ? i : n;
   }
-  int bad = dyn_par_least(first, T, n), na = 0, nc = 0;
+  int bad = dyn_par_least(first, T, n);
   if (bad < n) return check_row(rows, n, nb, bad, s->msg, sizeof s->msg);
-  for (int t = 0; t < T; t++) {
-    na += nas[t];
-    nc += ncs[t];
-  }
-  cone_list(s, rows, nc);
-  *naux = na;
-  *ncones = nc;
+  runs_counted(s, rows, nas, ncs, T, naux, ncones);
   return DYN_OK;
 }
 
@@ -593,17 +601,11 @@ static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, 
     nas[t] = o.naux;
     ncs[t] = o.ncones;
   }
-  int first = dyn_par_least(bad, T, nrows), na = 0, nc = 0;
+  int first = dyn_par_least(bad, T, nrows);
   if (first < nrows) return check_row(rows, nrows, nb, first, s->msg, sizeof s->msg);
-  for (int t = 0; t < T; t++) {
-    na += nas[t];
-    nc += ncs[t];
-  }
-  cone_list(s, rows, nc);
-  *naux = na;
-  *ncones = nc;
-  dyn_err e = check_storage_rows(s, rows, nrows, storage, na);
-  if (e == DYN_OK) e = lists_of_rbody(s, rows, nrows, nb, na);
+  runs_counted(s, rows, nas, ncs, T, naux, ncones);
+  dyn_err e = check_storage_rows(s, rows, nrows, storage, *naux);
+  if (e == DYN_OK) e = lists_of_rbody(s, rows, nrows, nb, *naux);
   if (e != DYN_OK) return e;
   first = dyn_par_least(bad_b, T, nrows);
   if (first < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", first, s->b[first]);

@@ -909,19 +909,29 @@ static void test_csr_chain(void) {
 
 /* ---- errors -------------------------------------------------------------- */
 
+/* The errors' case: a ball (body 1) touching a plane (body 0, static) at
+ * the origin, box friction with mu 0.5: its three rows into rows. */
+static void ball_on_plane(dyn_body B[2], dyn_contact *c, dyn_contact_params *prm, dyn_rows *rows) {
+  B[0] = plane(dyn_v3_make(0, 0, 1), 0);
+  B[1] = tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1));
+  *c = (dyn_contact){ 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
+  *prm = dyn_contact_params_default();
+  prm->friction = DYN_FRICTION_BOX;
+  prm->mu = 0.5;
+  CU_ASSERT_EQUAL_FATAL(dyn_contact_fill(B, 2, c, prm, 0.01, rows, 0), 3);
+}
+
 /* The rows' refusals in dyn_assemble, field by field: every one of the 15
  * entries checked for finiteness (J on both sides, also the static one;
  * rhs, cfm, mu) refuses its row with the same message for NaN and +-inf,
  * and a refused row is reported before a b that is not finite, even at
  * an earlier row (the checks come first). */
 static void test_row_refusals(void) {
-  dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1)) };
-  dyn_contact c = { 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
-  dyn_contact_params prm = dyn_contact_params_default();
-  prm.friction = DYN_FRICTION_BOX;
-  prm.mu = 0.5;
+  dyn_body B[2];
+  dyn_contact c;
+  dyn_contact_params prm;
   dyn_rows rows[3], bad[3];
-  CU_ASSERT_EQUAL_FATAL(dyn_contact_fill(B, 2, &c, &prm, 0.01, rows, 0), 3);
+  ball_on_plane(B, &c, &prm, rows);
   dyn_v3 g = dyn_v3_make(0, 0, -GRAV);
   slv_problem p;
   dyn_system *sys = NULL;
@@ -959,13 +969,11 @@ static void test_row_refusals(void) {
 }
 
 static void test_errors(void) {
-  dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1)) };
-  dyn_contact c = { 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
-  dyn_contact_params prm = dyn_contact_params_default();
-  prm.friction = DYN_FRICTION_BOX;
-  prm.mu = 0.5;
+  dyn_body B[2];
+  dyn_contact c;
+  dyn_contact_params prm;
   dyn_rows rows[8];
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &prm, 0.01, rows, 0), 3);
+  ball_on_plane(B, &c, &prm, rows);
   dyn_v3 g = dyn_v3_make(0, 0, -GRAV);
   slv_problem p;
   dyn_system *sys = NULL;
