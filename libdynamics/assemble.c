@@ -1,6 +1,7 @@
 /*
  * assemble.c -- dyn_system: from constraint rows (dyn_rows) to the
- * libsolvers problem, and from its solution back to body velocities.
+ * libsolvers problem, and from its solution back to body velocities (the
+ * system's buffers: system.c).
  *
  * Problem (the unified boxed LCP of docs/dynamics.md, "The world step";
  * sign convention of slv.h, docs/problem.md, "Sign convention"):
@@ -65,189 +66,7 @@
 #include <string.h>
 
 #include "dyn_assemble_internal.h"
-
-struct dyn_system {
-  int max_rows, max_nb;
-  unsigned storages;
-  long max_nnz;
-  /* the problem view's arrays */
-  double *A;    /* dense, max_rows^2 (DYN_SYS_DENSE) */
-  int *Ap, *Aj; /* CSR (DYN_SYS_CSR) */
-  double *Ax;
-  double *b, *lo, *hi, *mu, *cone_mu;
-  int *findex, *cone_rows;
-  /* kept for dyn_apply_impulse */
-  int *rbody;    /* 2 per row, -1 for static / none */
-  double *J;     /* 12 per row */
-  double *G;     /* 12 per row: M^-1 J^T per side */
-  double *Minv;  /* 10 per body: m^-1, world I^-1 (row-major) */
-  double *invm;  /* 1 per body: m^-1 (0 if static) */
-  double *ufree; /* 6 per body: u + h M^-1 f, the free velocity in b */
-  int *bdyn;     /* nb: 1 for a dynamic body (is_static read once per body) */
-  double *cfm;   /* max_rows: the diagonal term (factored storage, dyn_system_velocity_form) */
-  int *bptr;     /* nb + 1: row list of each body */
-  int *blist;    /* 2 max_rows entries: 2 row + side */
-  int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */
-  int *mark;     /* max_rows: CSR column marker */
-  int nrows, nb; /* of the last successful assembly (nrows -1: none) */
-  int threads;   /* dyn_system_threads_reserve (0, 1: one) */
-  int *tcnt;     /* build_lists on threads: the runs' counts per body */
-  size_t tcnt_cap;
-  char msg[200];
-};
-
-dyn_err dyn_system_threads_reserve(dyn_system *s, int threads) {
-  if (!s) return DYN_ERR_INPUT;
-  s->threads = threads;
-  size_t need = threads > 1 ? (size_t)threads * ((size_t)s->max_nb + 1) : 0;
-  if (need <= s->tcnt_cap) return DYN_OK;
-  int *p = realloc(s->tcnt, need * sizeof *p);
-  if (!p) {
-    s->threads = 1;
-    dyn_msgf(s->msg, sizeof s->msg, "out of memory for the row lists of %d threads", threads);
-    return DYN_ERR_NOMEM;
-  }
-  s->tcnt = p;
-  s->tcnt_cap = need;
-  return DYN_OK;
-}
-
-static void *sys_alloc(size_t n, size_t size, int *fail) {
-  if (*fail) return NULL;
-  void *p = calloc(n ? n : 1, size);
-  if (!p) *fail = 1;
-  return p;
-}
-
-void dyn_system_free(dyn_system *s) {
-  if (!s) return;
-  free(s->A);
-  free(s->Ap);
-  free(s->Aj);
-  free(s->Ax);
-  free(s->b);
-  free(s->lo);
-  free(s->hi);
-  free(s->mu);
-  free(s->cone_mu);
-  free(s->findex);
-  free(s->cone_rows);
-  free(s->rbody);
-  free(s->J);
-  free(s->G);
-  free(s->Minv);
-  free(s->invm);
-  free(s->ufree);
-  free(s->bdyn);
-  free(s->cfm);
-  free(s->bptr);
-  free(s->blist);
-  free(s->aux_of);
-  free(s->mark);
-  free(s->tcnt);
-  free(s);
-}
-
-dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz, dyn_system **out,
-                       char *msg, size_t msgcap) {
-  if (!out) {
-    dyn_msgf(msg, msgcap, "dyn_system_new: out is NULL");
-    return DYN_ERR_INPUT;
-  }
-  *out = NULL;
-  if (max_rows < 0 || nb < 0) {
-    dyn_msgf(msg, msgcap, "dyn_system_new: max_rows=%d, nb=%d must be >= 0", max_rows, nb);
-    return DYN_ERR_INPUT;
-  }
-  if (storages == 0 || (storages & ~(unsigned)(DYN_SYS_DENSE | DYN_SYS_CSR | DYN_SYS_FACTORED))) {
-    dyn_msgf(
-        msg, msgcap,
-        "dyn_system_new: storages=%u must combine DYN_SYS_DENSE, DYN_SYS_CSR, DYN_SYS_FACTORED",
-        storages);
-    return DYN_ERR_INPUT;
-  }
-  size_t n = (size_t)max_rows;
-  if ((storages & DYN_SYS_DENSE) && n > 0 && n > SIZE_MAX / sizeof(double) / n) {
-    dyn_msgf(msg, msgcap, "dyn_system_new: a dense %d x %d A does not fit in memory", max_rows,
-             max_rows);
-    return DYN_ERR_NOMEM;
-  }
-  if (storages & DYN_SYS_CSR) {
-    if (max_nnz <= 0) max_nnz = (long)max_rows * (max_rows < 64 ? max_rows : 64);
-    if (max_nnz > INT_MAX) {
-      dyn_msgf(msg, msgcap, "dyn_system_new: max_nnz=%ld exceeds the int indices of CSR", max_nnz);
-      return DYN_ERR_INPUT;
-    }
-  } else {
-    max_nnz = 0;
-  }
-  dyn_system *s = calloc(1, sizeof *s);
-  if (!s) {
-    dyn_msgf(msg, msgcap, "dyn_system_new: out of memory");
-    return DYN_ERR_NOMEM;
-  }
-  int fail = 0;
-  s->max_rows = max_rows;
-  s->max_nb = nb;
-  s->storages = storages;
-  s->max_nnz = max_nnz;
-  if (storages & DYN_SYS_DENSE) s->A = sys_alloc(n * n, sizeof(double), &fail);
-  if (storages & DYN_SYS_CSR) {
-    s->Ap = sys_alloc(n + 1, sizeof(int), &fail);
-    s->Aj = sys_alloc((size_t)max_nnz, sizeof(int), &fail);
-    s->Ax = sys_alloc((size_t)max_nnz, sizeof(double), &fail);
-  }
-  s->b = sys_alloc(n, sizeof(double), &fail);
-  s->lo = sys_alloc(n, sizeof(double), &fail);
-  s->hi = sys_alloc(n, sizeof(double), &fail);
-  s->mu = sys_alloc(n, sizeof(double), &fail);
-  s->cone_mu = sys_alloc(n / 3 + 1, sizeof(double), &fail);
-  s->findex = sys_alloc(n, sizeof(int), &fail);
-  s->cone_rows = sys_alloc(n / 3 + 1, sizeof(int), &fail);
-  s->rbody = sys_alloc(2 * n, sizeof(int), &fail);
-  s->J = sys_alloc(12 * n, sizeof(double), &fail);
-  s->G = sys_alloc(12 * n, sizeof(double), &fail);
-  s->Minv = sys_alloc(10 * (size_t)nb, sizeof(double), &fail);
-  s->invm = sys_alloc((size_t)nb, sizeof(double), &fail);
-  s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
-  s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);
-  s->cfm = sys_alloc(n, sizeof(double), &fail);
-  s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
-  s->blist = sys_alloc(2 * n, sizeof(int), &fail);
-  s->aux_of = sys_alloc(n, sizeof(int), &fail);
-  s->mark = sys_alloc(n, sizeof(int), &fail);
-  if (fail) {
-    dyn_system_free(s);
-    dyn_msgf(msg, msgcap, "dyn_system_new: out of memory (max_rows=%d, nb=%d, max_nnz=%ld)",
-             max_rows, nb, max_nnz);
-    return DYN_ERR_NOMEM;
-  }
-  s->nrows = -1;
-  s->nb = 0;
-  s->msg[0] = '\0';
-  *out = s;
-  return DYN_OK;
-}
-
-dyn_err dyn_system_reserve(dyn_system *s, int max_rows, int nb, unsigned storages, long max_nnz) {
-  if (!s) return DYN_ERR_INPUT;
-  int r = max_rows > s->max_rows ? max_rows : s->max_rows;
-  int b = nb > s->max_nb ? nb : s->max_nb;
-  unsigned st = s->storages | storages;
-  long z = max_nnz > s->max_nnz ? max_nnz : s->max_nnz;
-  if (r == s->max_rows && b == s->max_nb && st == s->storages && z == s->max_nnz) return DYN_OK;
-  dyn_system *t = NULL;
-  dyn_err e = dyn_system_new(r, b, st, z, &t, s->msg, sizeof s->msg);
-  if (e != DYN_OK) return e;
-  /* swap the buffers: s takes t's, t (then freed) takes the old ones */
-  dyn_system tmp = *s;
-  *s = *t;
-  *t = tmp;
-  dyn_system_free(t);
-  return DYN_OK;
-}
-
-const char *dyn_system_message(const dyn_system *s) { return s ? s->msg : "dyn_system is NULL"; }
+#include "dyn_system_internal.h"
 
 #define FAIL(s, ...)                                                                               \
   do {                                                                                             \
@@ -256,18 +75,18 @@ const char *dyn_system_message(const dyn_system *s) { return s ? s->msg : "dyn_s
   } while (0)
 
 /* x * 0 is +-0 for a finite x and NaN for +-inf or NaN, so the sum of the
- * 15 products is 0 iff every entry is finite: one test, not 15 branches;
- * four partial sums keep the additions from forming one long chain. */
-static int row_finite(const dyn_rows *r) {
-  const double *J = &r->J[0][0];
-  double z0 = r->rhs * 0.0, z1 = r->cfm * 0.0, z2 = r->mu * 0.0, z3 = 0.0;
-  for (int c = 0; c < 12; c += 4) {
-    z0 += J[c] * 0.0;
-    z1 += J[c + 1] * 0.0;
-    z2 += J[c + 2] * 0.0;
-    z3 += J[c + 3] * 0.0;
-  }
-  return (z0 + z1) + (z2 + z3) == 0.0;
+ * 15 products is 0 iff every entry is finite (in any order: sums of +-0
+ * are +-0): one test, not 15 branches; two partial sums per side's pair
+ * of entries keep the additions from forming one long chain and let the
+ * compiler take the pairs two at a time. */
+__attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
+  double z[4] = { r->rhs * 0.0, r->cfm * 0.0, r->mu * 0.0, 0.0 };
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < 6; c += 2) {
+      z[2 * k] += r->J[k][c] * 0.0;
+      z[2 * k + 1] += r->J[k][c + 1] * 0.0;
+    }
+  return (z[0] + z[1]) + (z[2] + z[3]) == 0.0;
 }
 
 #define ROW_FAIL(...)                                                                              \
@@ -277,8 +96,10 @@ static int row_finite(const dyn_rows *r) {
   } while (0)
 
 /* Row i's structure: indices, bounds, findex, aux and cone groups; the
- * message into msg[cap] (msg may be NULL). */
-static dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, size_t cap) {
+ * message into msg[cap] (msg may be NULL).  Inlined: row_run calls it
+ * once a row, where msg is NULL and the messages fold away. */
+__attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *rows, int n, int nb,
+                                                               int i, char *msg, size_t cap) {
   const dyn_rows *r = &rows[i];
   for (int k = 0; k < 2; k++)
     if (r->body[k] < -1 || r->body[k] >= nb)
@@ -327,6 +148,30 @@ static dyn_err check_row(const dyn_rows *rows, int n, int nb, int i, char *msg, 
   return DYN_OK;
 }
 
+/* The nc cones' normal rows and mu into cone_rows and cone_mu, in row
+ * order. */
+static void cone_list(dyn_system *s, const dyn_rows *rows, int nc) {
+  for (int i = 0, c = 0; c < nc; i++)
+    if (rows[i].kind == DYN_ROW_CONE_N) {
+      s->cone_rows[c] = i;
+      s->cone_mu[c++] = rows[i].mu;
+    }
+}
+
+/* The aux rows and cones of T runs (nas[t], ncs[t]) summed into *naux
+ * and *ncones; the cones listed (cone_list). */
+static void runs_counted(dyn_system *s, const dyn_rows *rows, const int *nas, const int *ncs, int T,
+                         int *naux, int *ncones) {
+  int na = 0, nc = 0;
+  for (int t = 0; t < T; t++) {
+    na += nas[t];
+    nc += ncs[t];
+  }
+  cone_list(s, rows, nc);
+  *naux = na;
+  *ncones = nc;
+}
+
 /* Every row's structure (check_row), on the system's threads; a failure
  * is reported at its first row, as one thread would.  *naux: the number
  * of DYN_ROW_AUX rows (the later passes that only concern the pyramid are
@@ -349,49 +194,35 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
     ncs[t] = nc;
     first[t] = i < i1 ? i : n;
   }
-  int bad = dyn_par_least(first, T, n), na = 0, nc = 0;
+  int bad = dyn_par_least(first, T, n);
   if (bad < n) return check_row(rows, n, nb, bad, s->msg, sizeof s->msg);
-  for (int t = 0; t < T; t++) {
-    na += nas[t];
-    nc += ncs[t];
-  }
-  for (int i = 0, c = 0; c < nc; i++)
-    if (rows[i].kind == DYN_ROW_CONE_N) {
-      s->cone_rows[c] = i;
-      s->cone_mu[c++] = rows[i].mu;
-    }
-  *naux = na;
-  *ncones = nc;
+  runs_counted(s, rows, nas, ncs, T, naux, ncones);
   return DYN_OK;
 }
 
 /* Row i's bodies in rbody, -1 for a static body or none (bdyn[b] != 0 for
  * a dynamic body; bdyn NULL: every index >= 0 counts as dynamic). */
-static void row_bodies(dyn_system *s, const int *bdyn, const dyn_rows *rows, int i) {
+static inline void row_bodies(dyn_system *s, const int *bdyn, const dyn_rows *rows, int i) {
   for (int k = 0; k < 2; k++) {
     int bi = rows[i].body[k];
     s->rbody[2 * i + k] = (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
   }
 }
 
-/* The row lists by body on one thread: a counting sort, each list in row
- * order. */
-static void lists_serial(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb) {
+/* The row lists by body on one thread, from rbody: a counting sort, each
+ * list in row order. */
+static void lists_serial(dyn_system *s, int n, int nb) {
   int *bptr = s->bptr;
   memset(bptr, 0, sizeof(int) * ((size_t)nb + 1));
-  for (int i = 0; i < n; i++) {
-    row_bodies(s, bdyn, rows, i);
-    for (int k = 0; k < 2; k++)
-      if (s->rbody[2 * i + k] >= 0) bptr[s->rbody[2 * i + k] + 1]++;
-  }
+  for (int i = 0; i < 2 * n; i++)
+    if (s->rbody[i] >= 0) bptr[s->rbody[i] + 1]++;
   for (int bi = 0; bi < nb; bi++) bptr[bi + 1] += bptr[bi];
   /* place each entry at bptr[bi]++ (bptr[bi] then ends at the start of
    * body bi + 1's list), then shift bptr back by one body */
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++) {
-      int bi = s->rbody[2 * i + k];
-      if (bi >= 0) s->blist[bptr[bi]++] = 2 * i + k;
-    }
+  for (int i = 0; i < 2 * n; i++) {
+    int bi = s->rbody[i];
+    if (bi >= 0) s->blist[bptr[bi]++] = i;
+  }
   for (int bi = nb; bi > 0; bi--) bptr[bi] = bptr[bi - 1];
   bptr[0] = 0;
 }
@@ -400,8 +231,7 @@ static void lists_serial(dyn_system *s, const int *bdyn, const dyn_rows *rows, i
  * entries per body (run t's counts at tcnt[t (nb + 1)]), the counts become
  * each run's first slot in each body's list (runs in order), and each run
  * places its entries: the lists of lists_serial, entry for entry. */
-static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
-                        int T) {
+static void lists_split(dyn_system *s, int n, int nb, int T) {
   int *bptr = s->bptr, *tcnt = s->tcnt;
   const size_t stride = (size_t)nb + 1;
 #pragma omp parallel num_threads(T)
@@ -410,11 +240,8 @@ static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, in
     for (int t = 0; t < T; t++) {
       int *cnt = tcnt + stride * (size_t)t;
       memset(cnt, 0, sizeof(int) * stride);
-      for (int i = (int)dyn_par_cut(n, t, T); i < (int)dyn_par_cut(n, t + 1, T); i++) {
-        row_bodies(s, bdyn, rows, i);
-        for (int k = 0; k < 2; k++)
-          if (s->rbody[2 * i + k] >= 0) cnt[s->rbody[2 * i + k]]++;
-      }
+      for (int i = 2 * (int)dyn_par_cut(n, t, T); i < 2 * (int)dyn_par_cut(n, t + 1, T); i++)
+        if (s->rbody[i] >= 0) cnt[s->rbody[i]]++;
     }
 #pragma omp for schedule(static)
     for (int bi = 0; bi < nb; bi++) {
@@ -439,27 +266,24 @@ static void lists_split(dyn_system *s, const int *bdyn, const dyn_rows *rows, in
 #pragma omp for schedule(static, 1)
     for (int t = 0; t < T; t++) {
       int *at = tcnt + stride * (size_t)t;
-      for (int i = (int)dyn_par_cut(n, t, T); i < (int)dyn_par_cut(n, t + 1, T); i++)
-        for (int k = 0; k < 2; k++) {
-          int bi = s->rbody[2 * i + k];
-          if (bi >= 0) s->blist[at[bi]++] = 2 * i + k;
-        }
+      for (int i = 2 * (int)dyn_par_cut(n, t, T); i < 2 * (int)dyn_par_cut(n, t + 1, T); i++) {
+        int bi = s->rbody[i];
+        if (bi >= 0) s->blist[at[bi]++] = i;
+      }
     }
   }
 }
 
-/* Row lists of the dynamic bodies (counting sort, so each list is in row
- * order) and the beta -> aux map.  bdyn[b] != 0 for a dynamic body; bdyn may
- * be NULL (then every index >= 0 counts as dynamic: structure only).  On
- * the system's threads when it has room for their counts
+/* Row lists of the dynamic bodies from rbody (each row's two sides, -1
+ * for none; counting sort, so each list is in row order) and the beta ->
+ * aux map.  On the system's threads when it has room for their counts
  * (dyn_system_threads_reserve). */
-static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
-                           int naux) {
+static dyn_err lists_of_rbody(dyn_system *s, const dyn_rows *rows, int n, int nb, int naux) {
   int T = dyn_par_threads(s->threads, n);
   if (T > 1 && (size_t)T * ((size_t)nb + 1) <= s->tcnt_cap)
-    lists_split(s, bdyn, rows, n, nb, T);
+    lists_split(s, n, nb, T);
   else
-    lists_serial(s, bdyn, rows, n, nb);
+    lists_serial(s, n, nb);
   memset(s->aux_of, 0xff, sizeof(int) * (size_t)n); /* -1 in every row */
   for (int i = 0; naux > 0 && i < n; i++)
     if (rows[i].kind == DYN_ROW_AUX) {
@@ -471,6 +295,13 @@ static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows,
       }
     }
   return DYN_OK;
+}
+
+/* rbody of every row (row_bodies), then the lists (lists_of_rbody). */
+static dyn_err build_lists(dyn_system *s, const int *bdyn, const dyn_rows *rows, int n, int nb,
+                           int naux) {
+  for (int i = 0; i < n; i++) row_bodies(s, bdyn, rows, i);
+  return lists_of_rbody(s, rows, n, nb, naux);
 }
 
 static double dot6(const double *a, const double *b) {
@@ -605,11 +436,9 @@ static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 
   *ang = dyn_v3_scale(dyn_m3_mulv(*I, B->t_ext), h);
 }
 
-/* The arguments of dyn_assemble, and the rows (check_rows; *naux the
- * pyramid's auxiliary rows). */
+/* The arguments of dyn_assemble; the rows are checked in row_pass. */
 static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
-                              int nrows, double h, dyn_v3 g, slv_storage storage, int *naux,
-                              int *ncones) {
+                              int nrows, double h, dyn_v3 g, slv_storage storage) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
   if (e != DYN_OK) return e;
   if (nb > 0 && !bodies) FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
@@ -621,10 +450,15 @@ static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, con
     FAIL(s, "dyn_assemble: CSR storage not reserved (DYN_SYS_CSR)");
   if (storage != SLV_DENSE && storage != SLV_CSR && storage != SLV_FACTORED)
     FAIL(s, "dyn_assemble: storage=%d unknown", (int)storage);
-  *naux = 0;
-  if ((e = check_rows(s, rows, nrows, nb, naux, ncones)) != DYN_OK) return e;
+  return DYN_OK;
+}
+
+/* The refusals that follow the rows' own checks: factored storage cannot
+ * hold the pyramid's auxiliary rows (naux of them). */
+static dyn_err check_storage_rows(dyn_system *s, const dyn_rows *rows, int nrows,
+                                  slv_storage storage, int naux) {
   if (storage == SLV_FACTORED)
-    for (int i = 0; *naux > 0 && i < nrows; i++)
+    for (int i = 0; naux > 0 && i < nrows; i++)
       if (rows[i].kind == DYN_ROW_AUX)
         FAIL(s,
              "row %d: the friction pyramid's auxiliary row has no J M^-1 J^T form; factored "
@@ -719,24 +553,62 @@ static void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
   }
 }
 
-/* J, G, b = J u_free - rhs, the bounds and the cfm of every row (factored
- * storage's diagonal; dyn_system_velocity_form), on the system's threads
- * (each row alone); a b that is not finite fails at its first row. */
-static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows) {
-  int T = dyn_par_threads(s->threads, nrows), first[DYN_PAR_MAX];
+/* What one run of row_pass found: its first row that check_row refuses
+ * (the run stops there) and its first non-finite b (n: none), its aux
+ * rows and cones. */
+typedef struct pass_run {
+  int bad_row, bad_b, naux, ncones;
+} pass_run;
+
+/* Rows [i0, i1) in one pass over the records: each checked (check_row),
+ * then its rbody, J, G, b = J u_free - rhs, bounds and cfm (factored
+ * storage's diagonal; dyn_system_velocity_form). */
+static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
+  pass_run o = { n, n, 0, 0 };
+  for (int i = i0; i < i1; i++) {
+    const dyn_rows *r = &rows[i];
+    if (check_row(rows, n, nb, i, NULL, 0) != DYN_OK) {
+      o.bad_row = i;
+      break;
+    }
+    o.naux += r->kind == DYN_ROW_AUX;
+    o.ncones += r->kind == DYN_ROW_CONE_N;
+    row_bodies(s, s->bdyn, rows, i);
+    s->b[i] = row_sides(s, r, i) - r->rhs;
+    if (!isfinite(s->b[i]) && o.bad_b == n) o.bad_b = i;
+    row_bounds(s, r, i);
+    s->cfm[i] = r->cfm;
+  }
+  return o;
+}
+
+/* row_run over every row on the system's threads (each row alone; body_blocks
+ * first).  A refused row is reported at its first row, as one thread would
+ * (check_rows' message); then the storage's refusals, the row lists
+ * (build_lists' refusal), and a b that is not finite at its first row.
+ * *naux, *ncones as check_rows gives them; the cones listed. */
+static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, slv_storage storage,
+                        int *naux, int *ncones) {
+  int T = dyn_par_threads(s->threads, nrows), bad[DYN_PAR_MAX], bad_b[DYN_PAR_MAX];
+  int nas[DYN_PAR_MAX], ncs[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++) {
-    first[t] = nrows;
-    for (int i = (int)dyn_par_cut(nrows, t, T); i < (int)dyn_par_cut(nrows, t + 1, T); i++) {
-      const dyn_rows *r = &rows[i];
-      s->b[i] = row_sides(s, r, i) - r->rhs;
-      if (!isfinite(s->b[i]) && first[t] == nrows) first[t] = i;
-      row_bounds(s, r, i);
-      s->cfm[i] = r->cfm;
-    }
+    /* counted in locals (row_run's), stored once per run: see check_rows */
+    pass_run o = row_run(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T),
+                         (int)dyn_par_cut(nrows, t + 1, T));
+    bad[t] = o.bad_row;
+    bad_b[t] = o.bad_b;
+    nas[t] = o.naux;
+    ncs[t] = o.ncones;
   }
-  int bad = dyn_par_least(first, T, nrows);
-  if (bad < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", bad, s->b[bad]);
+  int first = dyn_par_least(bad, T, nrows);
+  if (first < nrows) return check_row(rows, nrows, nb, first, s->msg, sizeof s->msg);
+  runs_counted(s, rows, nas, ncs, T, naux, ncones);
+  dyn_err e = check_storage_rows(s, rows, nrows, storage, *naux);
+  if (e == DYN_OK) e = lists_of_rbody(s, rows, nrows, nb, *naux);
+  if (e != DYN_OK) return e;
+  first = dyn_par_least(bad_b, T, nrows);
+  if (first < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", first, s->b[first]);
   return DYN_OK;
 }
 
@@ -748,10 +620,10 @@ static void fill_dense(dyn_system *s, const dyn_rows *rows, int nrows, int nb) {
   memset(A, 0, sizeof(double) * n * n);
   for (int bi = 0; bi < nb; bi++)
     for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
-      int i = s->blist[p] / 2, k = s->blist[p] % 2;
+      int i = s->blist[p] >> 1, k = s->blist[p] & 1; /* entries >= 0 */
       const double *Jik = s->J + 12 * i + 6 * k;
       for (int q = s->bptr[bi]; q < s->bptr[bi + 1]; q++) {
-        int j = s->blist[q] / 2, l = s->blist[q] % 2;
+        int j = s->blist[q] >> 1, l = s->blist[q] & 1;
         A[i + n * j] += dot6(Jik, s->G + 12 * j + 6 * l);
       }
     }
@@ -830,11 +702,10 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   s->nrows = -1;
   if (!out) FAIL(s, "dyn_assemble: out is NULL");
   int naux = 0, ncones = 0;
-  dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage, &naux, &ncones);
+  dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage);
   if (e != DYN_OK) return e;
   body_blocks(s, bodies, nb, h, g);
-  if ((e = build_lists(s, s->bdyn, rows, nrows, nb, naux)) != DYN_OK) return e;
-  if ((e = row_pass(s, rows, nrows)) != DYN_OK) return e;
+  if ((e = row_pass(s, rows, nrows, nb, storage, &naux, &ncones)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
    * row side and the cfm the pass above copied */
   if (storage == SLV_DENSE)
@@ -954,23 +825,24 @@ dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const d
     dyn_m3 I;
     memcpy(I.m, Mi + 1, 9 * sizeof(double));
     /* h M^-1 f: the external load and gravity over the step */
-    double dv[6];
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
-    dv[0] = lin.x;
-    dv[1] = lin.y;
-    dv[2] = lin.z;
-    dv[3] = ang.x;
-    dv[4] = ang.y;
-    dv[5] = ang.z;
-    /* M^-1 J^T x restricted to this body: sum of G_i,k x_i over its rows */
+    double d0 = lin.x, d1 = lin.y, d2 = lin.z, d3 = ang.x, d4 = ang.y, d5 = ang.z;
+    /* M^-1 J^T x restricted to this body: sum of G_i,k x_i over its rows,
+     * in row order; entry e = 2 i + k is G_i,k's place in G (6 e) */
     for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
-      int i = s->blist[p] / 2, k = s->blist[p] % 2;
-      const double *G = s->G + 12 * i + 6 * k;
-      for (int c = 0; c < 6; c++) dv[c] += G[c] * x[i];
+      int e = s->blist[p];
+      const double *G = s->G + 6 * (size_t)e;
+      double xi = x[e >> 1];
+      d0 += G[0] * xi;
+      d1 += G[1] * xi;
+      d2 += G[2] * xi;
+      d3 += G[3] * xi;
+      d4 += G[4] * xi;
+      d5 += G[5] * xi;
     }
-    B->v = dyn_v3_add(B->v, dyn_v3_make(dv[0], dv[1], dv[2]));
-    B->w = dyn_v3_add(B->w, dyn_v3_make(dv[3], dv[4], dv[5]));
+    B->v = dyn_v3_add(B->v, dyn_v3_make(d0, d1, d2));
+    B->w = dyn_v3_add(B->w, dyn_v3_make(d3, d4, d5));
   }
   return DYN_OK;
 }

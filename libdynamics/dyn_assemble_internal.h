@@ -13,10 +13,27 @@
 #include "dyn_internal.h"
 
 /* World inverse inertia R inv_I_b R^T, R = R(q): the angular block of
- * M^-1 (world frame, since J's angular parts are world vectors). */
+ * M^-1 (world frame, since J's angular parts are world vectors).  The
+ * entries of dyn_m3_mul(dyn_m3_mul(R, inv_I_b), dyn_m3_transpose(R)),
+ * each summed in the same order, without the products' 72-byte copies
+ * and the transpose (R^T's column j is R's row j). */
 static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
-  dyn_m3 R = dyn_quat_to_m3(b->q);
-  return dyn_m3_mul(dyn_m3_mul(R, b->inv_I_b), dyn_m3_transpose(R));
+  const dyn_m3 R = dyn_quat_to_m3(b->q);
+  const double *r = R.m, *I = b->inv_I_b.m;
+  double P[9]; /* R inv_I_b */
+  dyn_m3 W;
+#pragma GCC unroll 9
+  for (int i = 0; i < 3; i++)
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; j++)
+      P[3 * i + j] = r[3 * i] * I[j] + r[3 * i + 1] * I[3 + j] + r[3 * i + 2] * I[6 + j];
+#pragma GCC unroll 9
+  for (int i = 0; i < 3; i++)
+#pragma GCC unroll 3
+    for (int j = 0; j < 3; j++)
+      W.m[3 * i + j] =
+          P[3 * i] * r[3 * j] + P[3 * i + 1] * r[3 * j + 1] + P[3 * i + 2] * r[3 * j + 2];
+  return W;
 }
 
 /* The threads dyn_assemble and dyn_apply_impulse run their per-body and

@@ -909,14 +909,71 @@ static void test_csr_chain(void) {
 
 /* ---- errors -------------------------------------------------------------- */
 
+/* The errors' case: a ball (body 1) touching a plane (body 0, static) at
+ * the origin, box friction with mu 0.5: its three rows into rows. */
+static void ball_on_plane(dyn_body B[2], dyn_contact *c, dyn_contact_params *prm, dyn_rows *rows) {
+  B[0] = plane(dyn_v3_make(0, 0, 1), 0);
+  B[1] = tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1));
+  *c = (dyn_contact){ 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
+  *prm = dyn_contact_params_default();
+  prm->friction = DYN_FRICTION_BOX;
+  prm->mu = 0.5;
+  CU_ASSERT_EQUAL_FATAL(dyn_contact_fill(B, 2, c, prm, 0.01, rows, 0), 3);
+}
+
+/* The rows' refusals in dyn_assemble, field by field: every one of the 15
+ * entries checked for finiteness (J on both sides, also the static one;
+ * rhs, cfm, mu) refuses its row with the same message for NaN and +-inf,
+ * and a refused row is reported before a b that is not finite, even at
+ * an earlier row (the checks come first). */
+static void test_row_refusals(void) {
+  dyn_body B[2];
+  dyn_contact c;
+  dyn_contact_params prm;
+  dyn_rows rows[3], bad[3];
+  ball_on_plane(B, &c, &prm, rows);
+  dyn_v3 g = dyn_v3_make(0, 0, -GRAV);
+  slv_problem p;
+  dyn_system *sys = NULL;
+  char msg[200] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(3, 2, DYN_SYS_DENSE, 0, &sys, msg, sizeof msg), DYN_OK);
+  const double nonfinite[3] = { NAN, INFINITY, -INFINITY };
+  for (int f = 0; f < 15; f++)
+    for (int v = 0; v < 3; v++) {
+      memcpy(bad, rows, sizeof bad);
+      double *at = f < 12    ? &bad[2].J[f / 6][f % 6]
+                   : f == 12 ? &bad[2].rhs
+                   : f == 13 ? &bad[2].cfm
+                             : &bad[2].mu;
+      *at = nonfinite[v];
+      CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+      CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "row 2: a non-finite J, rhs, cfm or mu");
+    }
+  /* a body state that makes every b NaN: refused at row 0 ... */
+  dyn_body Bn[2] = { B[0], B[1] };
+  Bn[1].v.x = NAN;
+  CU_ASSERT_EQUAL(dyn_assemble(sys, Bn, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_STRING_EQUAL(dyn_system_message(sys),
+                         "row 0: b=nan is not finite (body state or load)");
+  /* ... unless a row is refused, later or not */
+  memcpy(bad, rows, sizeof bad);
+  bad[2].findex = 5;
+  CU_ASSERT_EQUAL(dyn_assemble(sys, Bn, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_STRING_EQUAL(dyn_system_message(sys),
+                         "row 2: findex 5 (global 5) outside the 3 rows or itself");
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, (double[3]){ 0, 0, 0 }, 0.01, g), DYN_ERR_INPUT);
+  /* and the same rows assemble once the state is finite */
+  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+  CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "");
+  dyn_system_free(sys);
+}
+
 static void test_errors(void) {
-  dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1)) };
-  dyn_contact c = { 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
-  dyn_contact_params prm = dyn_contact_params_default();
-  prm.friction = DYN_FRICTION_BOX;
-  prm.mu = 0.5;
+  dyn_body B[2];
+  dyn_contact c;
+  dyn_contact_params prm;
   dyn_rows rows[8];
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &prm, 0.01, rows, 0), 3);
+  ball_on_plane(B, &c, &prm, rows);
   dyn_v3 g = dyn_v3_make(0, 0, -GRAV);
   slv_problem p;
   dyn_system *sys = NULL;
@@ -1040,5 +1097,6 @@ int main(void) {
   CU_add_test(s, "box on a 40 deg incline slides at h g (sin a - mu cos a)", test_incline_slide);
   CU_add_test(s, "restitution, Baumgarte, cap, speculative gap", test_restitution_baumgarte);
   CU_add_test(s, "size and input errors", test_errors);
+  CU_add_test(s, "row refusals: every non-finite entry, checks before b", test_row_refusals);
   return tst_run();
 }
