@@ -572,8 +572,9 @@ static int grid_partners(const sap_box *v, size_t i, size_t lq, sap_grid g, cons
       g.cur[cell] = p;
       for (; p < end && it[p].lx <= hx; p++) {
         const grid_item *b = &it[p];
-        if ((ly <= b->hy) & (b->ly <= hy) & (lz <= b->hz) & (b->lz <= hz) & !(ast & b->idst))
-          part[m++] = partner_key((size_t)b->pos, b->idst >> 1);
+        /* written always, kept when it is a pair: no branch to mispredict */
+        part[m] = partner_key((size_t)b->pos, b->idst >> 1);
+        m += (ly <= b->hy) & (b->ly <= hy) & (lz <= b->hz) & (b->lz <= hz) & !(ast & b->idst);
       }
     }
   for (size_t q = lq; q < G->nl; q++) {
