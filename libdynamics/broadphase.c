@@ -39,12 +39,13 @@
  * others along x on average (estimated on every 16th box: a pile, whose
  * spheres share x with every layer), the sweep's candidates are mostly
  * far away in y or z.  dyn_broadphase_sap then puts each bounded box in
- * a square cell across x by its lo corner's y and z (cells just wider
- * than the largest bounded box, so that two overlapping boxes are at most
- * one cell apart on y and on z), each cell's boxes in the sweep's order,
- * and sweeps each box against the later boxes of the 3 x 3 cells around
- * its own along x (from a cursor per cell, to the first lo.x past its
- * hi.x) and against the unbounded boxes (half-spaces); its partners go
+ * a square cell across x by its lo corner's y and z (cells twice as wide
+ * as the largest bounded box's extent e), each cell's boxes in the
+ * sweep's order, and sweeps each box against the later boxes of the cells
+ * that hold lo corners from lo - e to hi on y and on z (2 x 2 mostly, at
+ * most 3 x 3: a box that meets it has its lo corner there) along x (from
+ * a cursor per cell, to the first lo.x past its hi.x) and against the
+ * unbounded boxes (half-spaces); its partners go
  * out sorted, so the pairs are the sweep's, pair for pair, in the same
  * order [Ericson 2005, sec 7.1 and 7.5.2].  Fewer than 256 boxes, over 64
  * unbounded ones, or more cells than nb + 64 (after coarsening): the
@@ -417,7 +418,8 @@ static sap_grid grid_arrays(sap_head *head) {
 /* The cells across x: origin (y, z), side c, d[0] cells along y, d[1]
  * along z. */
 typedef struct {
-  double o[2], c;
+  double o[2], c, inv; /* inv = 1 / c */
+  double reach;       /* the largest extent, rounded up (grid_cells) */
   int d[2];
   size_t nl; /* unbounded boxes */
 } grid_geom;
@@ -425,7 +427,8 @@ typedef struct {
 enum {
   GRID_MIN_BOXES = 256,    /* fewer: the sweep */
   GRID_MAX_LARGE = 64,     /* more unbounded boxes (each meets O(n) candidates): the sweep */
-  GRID_SAP_CANDIDATES = 32 /* the sweep's candidates a box above which the grid runs */
+  GRID_SAP_CANDIDATES = 32, /* the sweep's candidates a box above which the grid runs */
+  GRID_CELL_SCALE = 2        /* cell side over the largest extent */
 };
 
 /* The sweep's candidates per box (the later boxes whose lo.x is at most
@@ -454,8 +457,9 @@ static int box_bounded(const sap_box *b) {
          isfinite(b->hi.y) && isfinite(b->hi.z);
 }
 
-/* The cells of the n sorted (usable) boxes: squares across x of side c
- * just above the largest y or z extent of a bounded box, over the range
+/* The cells of the n sorted (usable) boxes: squares across x of side c,
+ * GRID_CELL_SCALE times the reach (just above the largest y or z extent
+ * of a bounded box), over the range
  * of their lo corners; the unbounded boxes listed apart (g.cell -1, the
  * others 0 for now).  0 when no grid fits (too many unbounded boxes, none
  * bounded, points only across x, or more cells than the workspace holds
@@ -478,10 +482,10 @@ static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
     }
   }
   if (nl == n || !(ext > 0.0) || !isfinite(ext)) return 0;
-  /* 1e-6 above the extent: the rounding of (lo - o) / c, below 2^-52 of
-   * the cell count (at most ncap < 2^31) a coordinate, keeps the cells
-   * of two overlapping boxes at most one apart on y and on z */
-  double c = ext * (1.0 + 1e-6);
+  /* the reach, 1e-6 above the extent: above every box's exact extent
+   * (hi - lo rounds by at most 2^-53 of it), so that a box j meeting box
+   * i has lo_j >= lo_i - reach on y and on z (grid_partners) */
+  double reach = ext * (1.0 + 1e-6), c = GRID_CELL_SCALE * reach;
   for (int tries = 0;; tries++) {
     double cells = 1.0;
     for (int k = 0; k < 2; k++) {
@@ -496,13 +500,16 @@ static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
   }
   for (int k = 0; k < 2; k++) G->o[k] = lo[k];
   G->c = c;
+  G->inv = 1.0 / c;
+  G->reach = reach;
   G->nl = nl;
   return 1;
 }
 
-/* Cell coordinate of x along y (k = 0) or z (k = 1), clamped. */
+/* Cell coordinate of x along y (k = 0) or z (k = 1), clamped: never less
+ * for a larger x (each step rounds monotonically). */
 static int cell_of(const grid_geom *G, int k, double x) {
-  int i = (int)((x - G->o[k]) / G->c);
+  int i = (int)((x - G->o[k]) * G->inv);
   return i < 0 ? 0 : (i >= G->d[k] ? G->d[k] - 1 : i);
 }
 
@@ -547,8 +554,11 @@ static int sweep_pair(const sap_box *a, const sap_box *b) {
 static uint64_t partner_key(size_t pos, unsigned id) { return (uint64_t)pos << 32 | id; }
 
 /* Bounded box i's partners (the later boxes it makes a pair with) as
- * partner_key, in sorted order; their count.  In each of the 3 x 3 cells
- * around its own (across x) the boxes are in sorted order, so by lo.x: the
+ * partner_key, in sorted order; their count.  A box j that meets i has
+ * lo_i - reach <= lo_j <= hi_i on y and on z (grid_cells), so its lo
+ * corner is in a cell from cell_of(lo_i - reach) to cell_of(hi_i) on each
+ * (the rounded lo_i - reach is at most lo_j, and cell_of is monotone).
+ * In each of those cells (across x) the boxes are in sorted order, so by lo.x: the
  * later ones start at the cell's cursor (moved past i; the boxes come in
  * sorted order, so a cursor only moves on) and those that meet i along x
  * end at the first lo.x past hi_i.x, as in the sweep; then the unbounded
@@ -561,9 +571,9 @@ static int grid_partners(const sap_box *v, size_t i, size_t lq, sap_grid g, cons
   const unsigned ast = a->stat ? 1u : 0u;
   const grid_item *it = g.items;
   uint64_t *part = g.part;
-  const int d0 = G->d[0], d1 = G->d[1], cy = g.cell[i] % d0, cz = g.cell[i] / d0;
-  const int y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < d0 ? cy + 1 : cy;
-  const int z0 = cz > 0 ? cz - 1 : 0, z1 = cz + 1 < d1 ? cz + 1 : cz;
+  const int d0 = G->d[0];
+  const int y0 = cell_of(G, 0, ly - G->reach), y1 = cell_of(G, 0, hy);
+  const int z0 = cell_of(G, 1, lz - G->reach), z1 = cell_of(G, 1, hz);
   int m = 0;
   for (int z = z0; z <= z1; z++)
     for (int cell = z * d0 + y0, last = z * d0 + y1; cell <= last; cell++) {
