@@ -115,8 +115,13 @@ typedef struct {
   double *lx, *ly, *hy, *lz, *hz, *st;
 } sap_cols;
 
+/* The six columns of a workspace laid out for nb boxes. */
+static double *columns_of(sap_head *head, size_t nb) {
+  return (double *)((sap_box *)(head + 1) + nb);
+}
+
 static sap_cols sap_columns(sap_head *head) {
-  double *c = (double *)((sap_box *)(head + 1) + head->nb);
+  double *c = columns_of(head, (size_t)head->nb);
   size_t m = (size_t)head->nb + SAP_PAD;
   sap_cols k = { c, c + m, c + 2 * m, c + 3 * m, c + 4 * m, c + 5 * m };
   return k;
@@ -285,28 +290,61 @@ static void fill_columns(const sap_box *v, sap_cols c, size_t nb) {
   }
 }
 
+/* sap_sort's scratch in the grid's part of a workspace for nb boxes
+ * (free between calls: grid_sweep fills it anew): the bodies' boxes in
+ * index order where the grid's records go, and their static flags and
+ * seen flags where its partners go. */
+typedef struct {
+  dyn_v3 lo, hi;
+} sap_aabb;
+
+typedef struct {
+  sap_aabb *box;
+  int *stat, *seen;
+} sap_scratch;
+
+static sap_scratch scratch_of(sap_head *head, size_t nb) {
+  _Static_assert(sizeof(sap_aabb) <= sizeof(grid_item) && 2 * sizeof(int) <= sizeof(uint64_t),
+                 "sap_sort's scratch fits where the grid's items and partners go");
+  unsigned char *items = (unsigned char *)(columns_of(head, nb) + SAP_NCOL * (nb + SAP_PAD));
+  sap_scratch r;
+  r.box = (sap_aabb *)items;
+  r.stat = (int *)(items + nb * sizeof(grid_item));
+  r.seen = r.stat + nb;
+  return r;
+}
+
 /* The boxes of the bodies in (lo.x, id) order in ws (the usable ones
- * first): dyn_broadphase_sap's first half.  Returns how many are usable. */
+ * first): dyn_broadphase_sap's first half.  Returns how many are usable.
+ * The bodies are read in index order (into the scratch), and the kept
+ * order's check marks ids in a compact array: both were scattered reads
+ * of the sap_box records or the bodies. */
 static size_t sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
   sap_head *head = ws;
   sap_box *v = (sap_box *)(head + 1);
+  sap_scratch s = scratch_of(head, (size_t)nb);
   int kept = head->magic == SAP_MAGIC && head->nb == nb;
   for (int k = 0; kept && k < nb; k++) kept = v[k].id >= 0 && v[k].id < nb;
-  /* and a permutation of 0..nb-1: slot id's `use` (rewritten below) marks
-   * id as seen, so a repeated id (a workspace written over) is caught */
-  for (int k = 0; kept && k < nb; k++) v[k].use = 0;
+  /* and a permutation of 0..nb-1: a repeated id (a workspace written
+   * over) is caught */
+  if (kept) memset(s.seen, 0, (size_t)nb * sizeof *s.seen);
   for (int k = 0; kept && k < nb; k++) {
-    kept = !v[v[k].id].use;
-    v[v[k].id].use = 1;
+    kept = !s.seen[v[k].id];
+    s.seen[v[k].id] = 1;
+  }
+  for (int i = 0; i < nb; i++) {
+    dyn_body_aabb(&bodies[i], margin, &s.box[i].lo, &s.box[i].hi);
+    s.stat[i] = is_static_body(&bodies[i]);
   }
   size_t n = 0;
   for (int k = 0; k < nb; k++) {
     int i = kept ? v[k].id : k;
     sap_box *b = &v[k];
-    dyn_body_aabb(&bodies[i], margin, &b->lo, &b->hi);
+    b->lo = s.box[i].lo;
+    b->hi = s.box[i].hi;
     b->use = box_usable(b->lo, b->hi);
     b->id = i;
-    b->stat = is_static_body(&bodies[i]);
+    b->stat = s.stat[i];
     n += (size_t)b->use;
   }
   if (!insertion_sort(v, (size_t)nb, 8 * (size_t)nb + 64)) heap_sort(v, (size_t)nb);
@@ -404,7 +442,7 @@ typedef struct {
 static sap_grid grid_arrays(sap_head *head) {
   size_t nb = (size_t)head->nb, m = nb + SAP_PAD, nc = GRID_CELLS_PER * nb + GRID_CELLS_EXTRA;
   sap_grid r;
-  r.items = (grid_item *)(sap_columns(head).lx + SAP_NCOL * m);
+  r.items = (grid_item *)(columns_of(head, nb) + SAP_NCOL * m);
   r.part = (uint64_t *)(r.items + nb);
   int *g = (int *)(r.part + nb);
   r.cell = g;
