@@ -95,11 +95,7 @@ enum { SAP_PAD = 4, SAP_NCOL = 6 };
  * keys); then per box its cell, the unbounded boxes, and for up to
  * GRID_CELLS_PER * nb + GRID_CELLS_EXTRA cells their starts (+ 1) and
  * cursors. */
-enum {
-  GRID_CELLS_PER = 1,
-  GRID_CELLS_EXTRA = 64,
-  GRID_INTS = 2 + 2 * GRID_CELLS_PER
-};
+enum { GRID_CELLS_PER = 1, GRID_CELLS_EXTRA = 64, GRID_INTS = 2 + 2 * GRID_CELLS_PER };
 
 /* A bounded box as the grid reads it: its bounds but hi.x, its sorted
  * position and its id (times 2, plus 1 if static); one record, so that a
@@ -457,16 +453,16 @@ static sap_grid grid_arrays(sap_head *head) {
  * along z. */
 typedef struct {
   double o[2], c, inv; /* inv = 1 / c */
-  double reach;       /* the largest extent, rounded up (grid_cells) */
+  double reach;        /* the largest extent, rounded up (grid_cells) */
   int d[2];
   size_t nl; /* unbounded boxes */
 } grid_geom;
 
 enum {
-  GRID_MIN_BOXES = 256,    /* fewer: the sweep */
-  GRID_MAX_LARGE = 64,     /* more unbounded boxes (each meets O(n) candidates): the sweep */
+  GRID_MIN_BOXES = 256,     /* fewer: the sweep */
+  GRID_MAX_LARGE = 64,      /* more unbounded boxes (each meets O(n) candidates): the sweep */
   GRID_SAP_CANDIDATES = 32, /* the sweep's candidates a box above which the grid runs */
-  GRID_CELL_SCALE = 2        /* cell side over the largest extent */
+  GRID_CELL_SCALE = 2       /* cell side over the reach (grid_cells) */
 };
 
 /* The sweep's candidates per box (the later boxes whose lo.x is at most
@@ -673,8 +669,7 @@ static long grid_sweep(sap_head *head, size_t n, int *pairs, long maxpairs) {
       continue;
     }
     int m = grid_partners(v, i, lq, g, &G);
-    for (int k = 0; k < m; k++)
-      emit(v[i].id, (int)(uint32_t)g.part[k], pairs, maxpairs, &count);
+    for (int k = 0; k < m; k++) emit(v[i].id, (int)(uint32_t)g.part[k], pairs, maxpairs, &count);
   }
   return count;
 }
