@@ -645,8 +645,8 @@ static void grid_sweep_one(sap_head *head, size_t n, size_t i, int *pairs, long 
 
 /* The sweep's pairs, in its order, from a grid across x (docs/dynamics.md,
  * "Collision"; a uniform grid, Ericson 2005, sec 7.1, with the sweep along
- * x inside each cell): each bounded box meets the later boxes of its own
- * and the eight neighbouring cells that meet it along x, and the unbounded
+ * x inside each cell): each bounded box meets the later boxes of the cells
+ * around it that meet it along x (grid_partners), and the unbounded
  * boxes; each unbounded box the later boxes as the sweep has it; each
  * box's partners go out in sorted order, the boxes in sorted order, so
  * the pairs are sap_sweep's, pair for pair.  -1 when the sweep costs less
