@@ -39,12 +39,13 @@
  * others along x on average (estimated on every 16th box: a pile, whose
  * spheres share x with every layer), the sweep's candidates are mostly
  * far away in y or z.  dyn_broadphase_sap then puts each bounded box in
- * a square cell across x by its lo corner's y and z (cells just wider
- * than the largest bounded box, so that two overlapping boxes are at most
- * one cell apart on y and on z), each cell's boxes in the sweep's order,
- * and sweeps each box against the later boxes of the 3 x 3 cells around
- * its own along x (from a cursor per cell, to the first lo.x past its
- * hi.x) and against the unbounded boxes (half-spaces); its partners go
+ * a square cell across x by its lo corner's y and z (cells twice as wide
+ * as the largest bounded box's extent e), each cell's boxes in the
+ * sweep's order, and sweeps each box against the later boxes of the cells
+ * that hold lo corners from lo - e to hi on y and on z (2 x 2 mostly, at
+ * most 3 x 3: a box that meets it has its lo corner there) along x (from
+ * a cursor per cell, to the first lo.x past its hi.x) and against the
+ * unbounded boxes (half-spaces); its partners go
  * out sorted, so the pairs are the sweep's, pair for pair, in the same
  * order [Ericson 2005, sec 7.1 and 7.5.2].  Fewer than 256 boxes, over 64
  * unbounded ones, or more cells than nb + 64 (after coarsening): the
@@ -61,6 +62,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -88,26 +90,34 @@ typedef struct {
 
 enum { SAP_PAD = 4, SAP_NCOL = 6 };
 
-/* The grid's arrays after the columns (grid_arrays): the bounded boxes'
- * lo.x, lo.y, hi.y, lo.z, hi.z and static flag in cell order (GRID_NCOL
- * columns of nb + SAP_PAD doubles); then per box its cell, the boxes by
- * cell, the unbounded boxes, a box's partners, and for up to
+/* The grid's arrays after the columns (grid_arrays): the bounded boxes in
+ * cell order as grid_item records (nb of them); a box's partners (nb
+ * keys); then per box its cell, the unbounded boxes, and for up to
  * GRID_CELLS_PER * nb + GRID_CELLS_EXTRA cells their starts (+ 1) and
  * cursors. */
-enum {
-  GRID_NCOL = 6,
-  GRID_CELLS_PER = 1,
-  GRID_CELLS_EXTRA = 64,
-  GRID_INTS = 4 + 2 * GRID_CELLS_PER
-};
+enum { GRID_CELLS_PER = 1, GRID_CELLS_EXTRA = 64, GRID_INTS = 2 + 2 * GRID_CELLS_PER };
+
+/* A bounded box as the grid reads it: its bounds but hi.x, its sorted
+ * position and its id (times 2, plus 1 if static); one record, so that a
+ * candidate costs one or two cache lines whichever cell it is in. */
+typedef struct {
+  double lx, ly, hy, lz, hz;
+  int pos;
+  unsigned idst;
+} grid_item;
 
 /* The six columns of the workspace of nb boxes (above). */
 typedef struct {
   double *lx, *ly, *hy, *lz, *hz, *st;
 } sap_cols;
 
+/* The six columns of a workspace laid out for nb boxes. */
+static double *columns_of(sap_head *head, size_t nb) {
+  return (double *)((sap_box *)(head + 1) + nb);
+}
+
 static sap_cols sap_columns(sap_head *head) {
-  double *c = (double *)((sap_box *)(head + 1) + head->nb);
+  double *c = columns_of(head, (size_t)head->nb);
   size_t m = (size_t)head->nb + SAP_PAD;
   sap_cols k = { c, c + m, c + 2 * m, c + 3 * m, c + 4 * m, c + 5 * m };
   return k;
@@ -188,7 +198,8 @@ void dyn_sap_workspace_init(void *ws) {
 
 size_t dyn_sap_workspace_size(int nb) {
   return nb > 0 ? sizeof(sap_head) + (size_t)nb * sizeof(sap_box) +
-                      (SAP_NCOL + GRID_NCOL) * ((size_t)nb + SAP_PAD) * sizeof(double) +
+                      SAP_NCOL * ((size_t)nb + SAP_PAD) * sizeof(double) +
+                      (size_t)nb * (sizeof(grid_item) + sizeof(uint64_t)) +
                       ((size_t)GRID_INTS * (size_t)nb + 2 * GRID_CELLS_EXTRA + 1) * sizeof(int)
                 : 0;
 }
@@ -275,28 +286,61 @@ static void fill_columns(const sap_box *v, sap_cols c, size_t nb) {
   }
 }
 
+/* sap_sort's scratch in the grid's part of a workspace for nb boxes
+ * (free between calls: grid_sweep fills it anew): the bodies' boxes in
+ * index order where the grid's records go, and their static flags and
+ * seen flags where its partners go. */
+typedef struct {
+  dyn_v3 lo, hi;
+} sap_aabb;
+
+typedef struct {
+  sap_aabb *box;
+  int *stat, *seen;
+} sap_scratch;
+
+static sap_scratch scratch_of(sap_head *head, size_t nb) {
+  _Static_assert(sizeof(sap_aabb) <= sizeof(grid_item) && 2 * sizeof(int) <= sizeof(uint64_t),
+                 "sap_sort's scratch fits where the grid's items and partners go");
+  unsigned char *items = (unsigned char *)(columns_of(head, nb) + SAP_NCOL * (nb + SAP_PAD));
+  sap_scratch r;
+  r.box = (sap_aabb *)items;
+  r.stat = (int *)(items + nb * sizeof(grid_item));
+  r.seen = r.stat + nb;
+  return r;
+}
+
 /* The boxes of the bodies in (lo.x, id) order in ws (the usable ones
- * first): dyn_broadphase_sap's first half.  Returns how many are usable. */
+ * first): dyn_broadphase_sap's first half.  Returns how many are usable.
+ * The bodies are read in index order (into the scratch), and the kept
+ * order's check marks ids in a compact array: both were scattered reads
+ * of the sap_box records or the bodies. */
 static size_t sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
   sap_head *head = ws;
   sap_box *v = (sap_box *)(head + 1);
+  sap_scratch s = scratch_of(head, (size_t)nb);
   int kept = head->magic == SAP_MAGIC && head->nb == nb;
   for (int k = 0; kept && k < nb; k++) kept = v[k].id >= 0 && v[k].id < nb;
-  /* and a permutation of 0..nb-1: slot id's `use` (rewritten below) marks
-   * id as seen, so a repeated id (a workspace written over) is caught */
-  for (int k = 0; kept && k < nb; k++) v[k].use = 0;
+  /* and a permutation of 0..nb-1: a repeated id (a workspace written
+   * over) is caught */
+  if (kept) memset(s.seen, 0, (size_t)nb * sizeof *s.seen);
   for (int k = 0; kept && k < nb; k++) {
-    kept = !v[v[k].id].use;
-    v[v[k].id].use = 1;
+    kept = !s.seen[v[k].id];
+    s.seen[v[k].id] = 1;
+  }
+  for (int i = 0; i < nb; i++) {
+    dyn_body_aabb(&bodies[i], margin, &s.box[i].lo, &s.box[i].hi);
+    s.stat[i] = is_static_body(&bodies[i]);
   }
   size_t n = 0;
   for (int k = 0; k < nb; k++) {
     int i = kept ? v[k].id : k;
     sap_box *b = &v[k];
-    dyn_body_aabb(&bodies[i], margin, &b->lo, &b->hi);
+    b->lo = s.box[i].lo;
+    b->hi = s.box[i].hi;
     b->use = box_usable(b->lo, b->hi);
     b->id = i;
-    b->stat = is_static_body(&bodies[i]);
+    b->stat = s.stat[i];
     n += (size_t)b->use;
   }
   if (!insertion_sort(v, (size_t)nb, 8 * (size_t)nb + 64)) heap_sort(v, (size_t)nb);
@@ -361,38 +405,46 @@ __attribute__((target("avx2"))) static long sap_sweep_avx2(const sap_box *v, sap
 }
 #endif
 
+/* The sweep of the sorted boxes i0 <= i < i1 against the later ones of
+ * the first n (four at a time from the columns when simd and the CPU
+ * allow). */
+static long sweep_range(sap_head *head, size_t n, size_t i0, size_t i1, int *pairs, long maxpairs,
+                        int simd) {
+  const sap_box *v = (const sap_box *)(head + 1);
+  i0 = i0 < n ? i0 : n;
+  i1 = i1 < n ? i1 : n;
+#ifdef SAP_HAVE_AVX2_CODE
+  if (simd && __builtin_cpu_supports("avx2"))
+    return sap_sweep_avx2(v, sap_columns(head), n, i0, i1, pairs, maxpairs);
+#else
+  (void)simd;
+#endif
+  return sap_sweep(v, n, i0, i1, pairs, maxpairs);
+}
+
 /* ---- the grid ------------------------------------------------------------ */
 
 /* The grid's arrays in the workspace, after the columns. */
 typedef struct {
-  /* the bounded boxes' bounds and static flags by position in items */
-  double *lx, *ly, *hy, *lz, *hz, *st;
-  int *cell;  /* per sorted box: its cell, -1 for an unbounded box */
-  int *items; /* the bounded boxes (their sorted positions) by cell, each cell's in sorted order */
-  int *large; /* the unbounded boxes, in sorted order */
-  int *part;  /* one box's partners */
-  int *start; /* ncap + 1: where each cell's boxes start in items */
-  int *cur;   /* ncap: each cell's first box not before the box being swept */
+  grid_item *items; /* the bounded boxes by cell, each cell's in sorted order */
+  uint64_t *part;   /* one box's partners: sorted position << 32 | id */
+  int *cell;        /* per sorted box: its cell, -1 for an unbounded box */
+  int *large;       /* the unbounded boxes, in sorted order */
+  int *start;       /* ncap + 1: where each cell's boxes start in items */
+  int *cur;         /* ncap: each cell's first box not before the box being swept */
   size_t ncap;
 } sap_grid;
 
 static sap_grid grid_arrays(sap_head *head) {
   size_t nb = (size_t)head->nb, m = nb + SAP_PAD, nc = GRID_CELLS_PER * nb + GRID_CELLS_EXTRA;
-  double *c = sap_columns(head).lx + SAP_NCOL * m;
-  int *g = (int *)(c + GRID_NCOL * m);
   sap_grid r;
-  r.lx = c;
-  r.ly = c + m;
-  r.hy = c + 2 * m;
-  r.lz = c + 3 * m;
-  r.hz = c + 4 * m;
-  r.st = c + 5 * m;
+  r.items = (grid_item *)(columns_of(head, nb) + SAP_NCOL * m);
+  r.part = (uint64_t *)(r.items + nb);
+  int *g = (int *)(r.part + nb);
   r.cell = g;
-  r.items = g + nb;
-  r.large = g + 2 * nb;
-  r.part = g + 3 * nb;
-  r.start = g + 4 * nb;
-  r.cur = g + 4 * nb + nc + 1;
+  r.large = g + nb;
+  r.start = g + 2 * nb;
+  r.cur = g + 2 * nb + nc + 1;
   r.ncap = nc;
   return r;
 }
@@ -400,15 +452,17 @@ static sap_grid grid_arrays(sap_head *head) {
 /* The cells across x: origin (y, z), side c, d[0] cells along y, d[1]
  * along z. */
 typedef struct {
-  double o[2], c;
+  double o[2], c, inv; /* inv = 1 / c */
+  double reach;        /* the largest extent, rounded up (grid_cells) */
   int d[2];
   size_t nl; /* unbounded boxes */
 } grid_geom;
 
 enum {
-  GRID_MIN_BOXES = 256,    /* fewer: the sweep */
-  GRID_MAX_LARGE = 64,     /* more unbounded boxes (each meets O(n) candidates): the sweep */
-  GRID_SAP_CANDIDATES = 32 /* the sweep's candidates a box above which the grid runs */
+  GRID_MIN_BOXES = 256,     /* fewer: the sweep */
+  GRID_MAX_LARGE = 64,      /* more unbounded boxes (each meets O(n) candidates): the sweep */
+  GRID_SAP_CANDIDATES = 32, /* the sweep's candidates a box above which the grid runs */
+  GRID_CELL_SCALE = 2       /* cell side over the reach (grid_cells) */
 };
 
 /* The sweep's candidates per box (the later boxes whose lo.x is at most
@@ -437,8 +491,9 @@ static int box_bounded(const sap_box *b) {
          isfinite(b->hi.y) && isfinite(b->hi.z);
 }
 
-/* The cells of the n sorted (usable) boxes: squares across x of side c
- * just above the largest y or z extent of a bounded box, over the range
+/* The cells of the n sorted (usable) boxes: squares across x of side c,
+ * GRID_CELL_SCALE times the reach (just above the largest y or z extent
+ * of a bounded box), over the range
  * of their lo corners; the unbounded boxes listed apart (g.cell -1, the
  * others 0 for now).  0 when no grid fits (too many unbounded boxes, none
  * bounded, points only across x, or more cells than the workspace holds
@@ -461,10 +516,10 @@ static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
     }
   }
   if (nl == n || !(ext > 0.0) || !isfinite(ext)) return 0;
-  /* 1e-6 above the extent: the rounding of (lo - o) / c, below 2^-52 of
-   * the cell count (at most ncap < 2^31) a coordinate, keeps the cells
-   * of two overlapping boxes at most one apart on y and on z */
-  double c = ext * (1.0 + 1e-6);
+  /* the reach, 1e-6 above the extent: above every box's exact extent
+   * (hi - lo rounds by at most 2^-53 of it), so that a box j meeting box
+   * i has lo_j >= lo_i - reach on y and on z (grid_partners) */
+  double reach = ext * (1.0 + 1e-6), c = GRID_CELL_SCALE * reach;
   for (int tries = 0;; tries++) {
     double cells = 1.0;
     for (int k = 0; k < 2; k++) {
@@ -479,13 +534,16 @@ static int grid_cells(const sap_box *v, size_t n, sap_grid g, grid_geom *G) {
   }
   for (int k = 0; k < 2; k++) G->o[k] = lo[k];
   G->c = c;
+  G->inv = 1.0 / c;
+  G->reach = reach;
   G->nl = nl;
   return 1;
 }
 
-/* Cell coordinate of x along y (k = 0) or z (k = 1), clamped. */
+/* Cell coordinate of x along y (k = 0) or z (k = 1), clamped: never less
+ * for a larger x (each step rounds monotonically). */
 static int cell_of(const grid_geom *G, int k, double x) {
-  int i = (int)((x - G->o[k]) / G->c);
+  int i = (int)((x - G->o[k]) * G->inv);
   return i < 0 ? 0 : (i >= G->d[k] ? G->d[k] - 1 : i);
 }
 
@@ -502,19 +560,20 @@ static void grid_fill(const sap_box *v, size_t n, sap_grid g, const grid_geom *G
   }
   for (size_t k = 1; k <= nc; k++) g.start[k] += g.start[k - 1];
   for (size_t i = 0; i < n; i++)
-    if (g.cell[i] >= 0) g.items[g.start[g.cell[i]]++] = (int)i;
+    if (g.cell[i] >= 0) g.items[g.start[g.cell[i]]++].pos = (int)i;
   for (size_t k = nc; k > 0; k--) g.start[k] = g.start[k - 1];
   g.start[0] = 0;
   memcpy(g.cur, g.start, nc * sizeof *g.cur);
   size_t nbox = (size_t)g.start[nc];
   for (size_t p = 0; p < nbox; p++) {
-    const sap_box *b = &v[g.items[p]];
-    g.lx[p] = b->lo.x;
-    g.ly[p] = b->lo.y;
-    g.hy[p] = b->hi.y;
-    g.lz[p] = b->lo.z;
-    g.hz[p] = b->hi.z;
-    g.st[p] = b->stat ? 1.0 : 0.0;
+    grid_item *t = &g.items[p];
+    const sap_box *b = &v[t->pos];
+    t->lx = b->lo.x;
+    t->ly = b->lo.y;
+    t->hy = b->hi.y;
+    t->lz = b->lo.z;
+    t->hz = b->hi.z;
+    t->idst = 2u * (unsigned)b->id + (b->stat ? 1u : 0u);
   }
 }
 
@@ -525,43 +584,69 @@ static int sweep_pair(const sap_box *a, const sap_box *b) {
   return (b->lo.x <= a->hi.x) & overlap_yz(a, b) & !(a->stat & b->stat);
 }
 
-/* Bounded box i's partners (the later boxes it makes a pair with), in
- * sorted order; their count.  In each of the 3 x 3 cells around its own
- * (across x) the boxes are in sorted order, so by lo.x: the later ones
- * start at the cell's cursor (moved past i; the boxes come in sorted
- * order, so a cursor only moves on) and those that meet i along x end at
- * the first lo.x past hi_i.x, as in the sweep; then the unbounded boxes;
- * all sorted (a few: insertion sort). */
-static int grid_partners(const sap_box *v, size_t i, sap_grid g, const grid_geom *G) {
+/* A partner's sort key: its sorted position, then its id. */
+static uint64_t partner_key(size_t pos, unsigned id) { return (uint64_t)pos << 32 | id; }
+
+/* Bounded box i's partners (the later boxes it makes a pair with) as
+ * partner_key, in sorted order; their count.  A box j that meets i has
+ * lo_i - reach <= lo_j <= hi_i on y and on z (grid_cells), so its lo
+ * corner is in a cell from cell_of(lo_i - reach) to cell_of(hi_i) on each
+ * (the rounded lo_i - reach is at most lo_j, and cell_of is monotone).
+ * In each of those cells (across x) the boxes are in sorted order, so by lo.x: the
+ * later ones start at the cell's cursor (moved past i; the boxes come in
+ * sorted order, so a cursor only moves on) and those that meet i along x
+ * end at the first lo.x past hi_i.x, as in the sweep; then the unbounded
+ * boxes from large[lq] on (those after i); all sorted (a few: insertion
+ * sort).  a's bounds are read once into locals: the stores to the
+ * cursors and partners could otherwise alias them. */
+static int grid_partners(const sap_box *v, size_t i, size_t lq, sap_grid g, const grid_geom *G) {
   const sap_box *a = &v[i];
-  int m = 0, cy = g.cell[i] % G->d[0], cz = g.cell[i] / G->d[0];
-  int y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < G->d[0] ? cy + 1 : cy;
-  for (int z = cz > 0 ? cz - 1 : 0; z <= cz + 1 && z < G->d[1]; z++)
-    for (int y = y0; y <= y1; y++) {
-      int cell = z * G->d[0] + y, end = g.start[cell + 1], p = g.cur[cell];
-      while (p < end && (size_t)g.items[p] <= i) p++;
+  const double hx = a->hi.x, ly = a->lo.y, hy = a->hi.y, lz = a->lo.z, hz = a->hi.z;
+  const unsigned ast = a->stat ? 1u : 0u;
+  const grid_item *it = g.items;
+  uint64_t *part = g.part;
+  const int d0 = G->d[0];
+  const int y0 = cell_of(G, 0, ly - G->reach), y1 = cell_of(G, 0, hy);
+  const int z0 = cell_of(G, 1, lz - G->reach), z1 = cell_of(G, 1, hz);
+  int m = 0;
+  for (int z = z0; z <= z1; z++)
+    for (int cell = z * d0 + y0, last = z * d0 + y1; cell <= last; cell++) {
+      int end = g.start[cell + 1], p = g.cur[cell];
+      while (p < end && (size_t)it[p].pos <= i) p++;
       g.cur[cell] = p;
-      for (; p < end && g.lx[p] <= a->hi.x; p++)
-        if ((a->lo.y <= g.hy[p]) & (g.ly[p] <= a->hi.y) & (a->lo.z <= g.hz[p]) &
-            (g.lz[p] <= a->hi.z) & !(a->stat & (g.st[p] != 0.0)))
-          g.part[m++] = g.items[p];
+      for (; p < end && it[p].lx <= hx; p++) {
+        const grid_item *b = &it[p];
+        /* written always, kept when it is a pair: no branch to mispredict */
+        part[m] = partner_key((size_t)b->pos, b->idst >> 1);
+        m += (ly <= b->hy) & (b->ly <= hy) & (lz <= b->hz) & (b->lz <= hz) & !(ast & b->idst);
+      }
     }
-  for (size_t q = 0; q < G->nl; q++) {
-    int j = g.large[q];
-    if ((size_t)j > i && sweep_pair(a, &v[j])) g.part[m++] = j;
+  for (size_t q = lq; q < G->nl; q++) {
+    size_t j = (size_t)g.large[q];
+    if (sweep_pair(a, &v[j])) part[m++] = partner_key(j, (unsigned)v[j].id);
   }
   for (int k = 1; k < m; k++) {
-    int t = g.part[k], b = k;
-    for (; b > 0 && g.part[b - 1] > t; b--) g.part[b] = g.part[b - 1];
-    g.part[b] = t;
+    uint64_t t = part[k];
+    int b = k;
+    for (; b > 0 && part[b - 1] > t; b--) part[b] = part[b - 1];
+    part[b] = t;
   }
   return m;
 }
 
+/* Unbounded box i against the later ones of the n boxes, as the sweep
+ * has it (sweep_range); count grows by its pairs. */
+static void grid_sweep_one(sap_head *head, size_t n, size_t i, int *pairs, long maxpairs,
+                           long *count) {
+  int room = *count < maxpairs;
+  *count += sweep_range(head, n, i, i + 1, room ? pairs + 2 * *count : NULL,
+                        room ? maxpairs - *count : 0, 1);
+}
+
 /* The sweep's pairs, in its order, from a grid across x (docs/dynamics.md,
  * "Collision"; a uniform grid, Ericson 2005, sec 7.1, with the sweep along
- * x inside each cell): each bounded box meets the later boxes of its own
- * and the eight neighbouring cells that meet it along x, and the unbounded
+ * x inside each cell): each bounded box meets the later boxes of the cells
+ * around it that meet it along x (grid_partners), and the unbounded
  * boxes; each unbounded box the later boxes as the sweep has it; each
  * box's partners go out in sorted order, the boxes in sorted order, so
  * the pairs are sap_sweep's, pair for pair.  -1 when the sweep costs less
@@ -576,14 +661,15 @@ static long grid_sweep(sap_head *head, size_t n, int *pairs, long maxpairs) {
   if (!grid_cells(v, n, g, &G)) return -1;
   grid_fill(v, n, g, &G);
   long count = 0;
+  size_t lq = 0; /* the first unbounded box after i */
   for (size_t i = 0; i < n; i++) {
     if (g.cell[i] < 0) { /* unbounded: the sweep's own loop */
-      for (size_t j = i + 1; j < n && v[j].lo.x <= v[i].hi.x; j++)
-        if (sweep_pair(&v[i], &v[j])) emit(v[i].id, v[j].id, pairs, maxpairs, &count);
+      grid_sweep_one(head, n, i, pairs, maxpairs, &count);
+      lq++;
       continue;
     }
-    int m = grid_partners(v, i, g, &G);
-    for (int k = 0; k < m; k++) emit(v[i].id, v[g.part[k]].id, pairs, maxpairs, &count);
+    int m = grid_partners(v, i, lq, g, &G);
+    for (int k = 0; k < m; k++) emit(v[i].id, (int)(uint32_t)g.part[k], pairs, maxpairs, &count);
   }
   return count;
 }
@@ -609,17 +695,7 @@ size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
 
 long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd) {
   sap_head *head = ws;
-  size_t n = head->usable;
-  const sap_box *v = (const sap_box *)(head + 1);
-  i0 = i0 < n ? i0 : n;
-  i1 = i1 < n ? i1 : n;
-#ifdef SAP_HAVE_AVX2_CODE
-  if (simd && __builtin_cpu_supports("avx2"))
-    return sap_sweep_avx2(v, sap_columns(head), n, i0, i1, pairs, maxpairs);
-#else
-  (void)simd;
-#endif
-  return sap_sweep(v, n, i0, i1, pairs, maxpairs);
+  return sweep_range(head, head->usable, i0, i1, pairs, maxpairs, simd);
 }
 
 long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs, long maxpairs) {

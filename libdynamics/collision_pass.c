@@ -67,13 +67,24 @@ static void pair_heights(const dyn_collider *c, const dyn_body *bodies, dyn_v3 g
   }
 }
 
+/* Prefix sums of the n counts in place: each becomes the count before it. */
+static void exclusive_sums(unsigned *cnt, int n) {
+  for (unsigned d = 0, acc = 0; d < (unsigned)n; d++) {
+    unsigned m = cnt[d];
+    cnt[d] = acc;
+    acc += m;
+  }
+}
+
 /* The pairs highest first (DYN_ORDER_TOP_DOWN): heights quantised to 22
  * bits over [min h, max h] and sorted by a stable two-pass radix sort (11
  * bits a pass) on c->psort (2 np entries, reserved by the caller): no
  * branch on the data (a merge sort's comparisons cost more:
  * experiments/MEASUREMENTS.md, "Measurements: dynamics"), nothing allocated.  Heights within one
  * quantum (2.4e-7 of the range) keep the broad phase's order, as do all
- * pairs when the range is 0 or not finite. */
+ * pairs when the range is 0 or not finite.  Both passes' counts are taken
+ * while the keys are quantised, and the second pass writes the pairs
+ * themselves: four passes over the pairs, not seven. */
 static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 g, long np) {
   enum { BITS = 11, NBUCKET = 1 << BITS };
   dyn_pair_sort *k = c->psort.p, *t = c->psort.p + np;
@@ -83,28 +94,23 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 
   if (!(range > 0.0) || !isfinite(range)) return;
   /* q = 0 for the highest pair: ascending q is descending height */
   const double qend = (double)(1u << (2 * BITS)), scale = (qend - 1.0) / range;
+  unsigned lo[NBUCKET], hi[NBUCKET];
+  memset(lo, 0, sizeof lo);
+  memset(hi, 0, sizeof hi);
   for (long i = 0; i < np; i++) {
     double q = (hmax - k[i].h) * scale; /* in [0, qend) for finite h */
-    k[i].q = q >= 0.0 && q < qend ? (unsigned)q : 0u;
+    unsigned u = q >= 0.0 && q < qend ? (unsigned)q : 0u;
+    k[i].q = u;
+    lo[u & (NBUCKET - 1)]++;
+    hi[u >> BITS]++;
   }
-  unsigned cnt[NBUCKET];
-  for (int pass = 0; pass < 2; pass++) {
-    int shift = pass * BITS;
-    memset(cnt, 0, sizeof cnt);
-    for (long i = 0; i < np; i++) cnt[(k[i].q >> shift) & (NBUCKET - 1)]++;
-    for (unsigned d = 0, acc = 0; d < NBUCKET; d++) {
-      unsigned n = cnt[d];
-      cnt[d] = acc;
-      acc += n;
-    }
-    for (long i = 0; i < np; i++) t[cnt[(k[i].q >> shift) & (NBUCKET - 1)]++] = k[i];
-    dyn_pair_sort *swap = k;
-    k = t;
-    t = swap;
-  }
+  exclusive_sums(lo, NBUCKET);
+  exclusive_sums(hi, NBUCKET);
+  for (long i = 0; i < np; i++) t[lo[k[i].q & (NBUCKET - 1)]++] = k[i];
   for (long i = 0; i < np; i++) {
-    c->pairs.p[2 * i] = k[i].a;
-    c->pairs.p[2 * i + 1] = k[i].b;
+    unsigned at = hi[t[i].q >> BITS]++;
+    c->pairs.p[2 * (size_t)at] = t[i].a;
+    c->pairs.p[2 * (size_t)at + 1] = t[i].b;
   }
 }
 
