@@ -342,9 +342,7 @@ fill_rows4(wide_state *s, const slv_op *op, int k) {
   }
 }
 
-#endif
 
-#if PGS_WIDE_X86
 /* fill_rows4 over the lanes' positions [k0, k1) while four are left;
  * returns the first position not filled. */
 __attribute__((target("avx2"))) static int fill_rows_lanes(wide_state *s, const slv_op *op, int k0,

@@ -105,9 +105,11 @@ for c in reduced maximal; do
 done
 
 cp "$MODELS/quadruped.urdf" "$T/q.urdf"
+# rows_named CSV NAME: the rows of a drift CSV whose scene column is NAME
+rows_named() { grep -v '^#' "$1" | awk -F, -v n="$2" '$1 == n' | wc -l; }
 printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=reduced steps=10\n' >"$T/r.exp"
 lcp experiment "$T/r.exp" --out "$T/ro" --no-plot
-if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/ro/d.csv" | awk -F, '$1 == "q_reduced"' | wc -l)" -eq 11 ]; then
+if [ "$rc" -eq 0 ] && [ "$(rows_named "$T/ro/d.csv" q_reduced)" -eq 11 ]; then
   pass "experiment: scene model=FILE coordinates=reduced runs, its rows named q_reduced"
 else
   fail "experiment: coordinates=reduced" "exit $rc: $(cat "$T/err")"
@@ -116,8 +118,8 @@ fi
 # name in a drift section: refused at the second (their rows would mix)
 printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=reduced steps=5\nscene model=q.urdf steps=5\n' >"$T/both.exp"
 lcp experiment "$T/both.exp" --out "$T/bo" --no-plot
-if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/bo/d.csv" | awk -F, '$1 == "q_reduced"' | wc -l)" -eq 6 ] &&
-  [ "$(grep -v '^#' "$T/bo/d.csv" | awk -F, '$1 == "q"' | wc -l)" -eq 6 ]; then
+if [ "$rc" -eq 0 ] && [ "$(rows_named "$T/bo/d.csv" q_reduced)" -eq 6 ] &&
+  [ "$(rows_named "$T/bo/d.csv" q)" -eq 6 ]; then
   pass "experiment: the same model in both representations, rows q_reduced and q"
 else
   fail "experiment: both representations" "exit $rc: $(cat "$T/err")"
@@ -127,7 +129,7 @@ expect_err "experiment: two drift lines of one name refused at the second" \
   "dup.exp:4: scene: 'q' already names the rows of line 3" experiment "$T/dup.exp" --out "$T/do" --no-plot
 printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf steps=5\nscene model=q.urdf steps=5 dt=1e-3 name=q_fine\n' >"$T/named.exp"
 lcp experiment "$T/named.exp" --out "$T/no" --no-plot
-if [ "$rc" -eq 0 ] && [ "$(grep -v '^#' "$T/no/d.csv" | awk -F, '$1 == "q_fine"' | wc -l)" -eq 6 ]; then
+if [ "$rc" -eq 0 ] && [ "$(rows_named "$T/no/d.csv" q_fine)" -eq 6 ]; then
   pass "experiment: name= tells a model's second drift line apart"
 else
   fail "experiment: name= in drift" "exit $rc: $(cat "$T/err")"
