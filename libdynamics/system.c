@@ -54,6 +54,7 @@ void dyn_system_free(dyn_system *s) {
   free(s->invm);
   free(s->ufree);
   free(s->bdyn);
+  free(s->dv);
   free(s->cfm);
   free(s->bptr);
   free(s->blist);
@@ -126,6 +127,7 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz, dy
   s->invm = sys_alloc((size_t)nb, sizeof(double), &fail);
   s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);
+  s->dv = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->cfm = sys_alloc(n, sizeof(double), &fail);
   s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
   s->blist = sys_alloc(2 * n, sizeof(int), &fail);
