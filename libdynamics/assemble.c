@@ -515,9 +515,8 @@ static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h,
   }
 }
 
-/* Row i's J and G = M^-1 J^T per row side, and the energy rule's g . J_lin
- * (dyn_system_energy_form: 0 on a static side); returns J u_free. */
-static double row_sides(dyn_system *s, const dyn_rows *r, int i, dyn_v3 g) {
+/* Row i's J and G = M^-1 J^T per row side; returns J u_free. */
+static double row_sides(dyn_system *s, const dyn_rows *r, int i) {
   double bi_sum = 0.0;
   for (int k = 0; k < 2; k++) {
     double *Jk = s->J + 12 * i + 6 * k, *Gk = s->G + 12 * i + 6 * k;
@@ -525,11 +524,9 @@ static double row_sides(dyn_system *s, const dyn_rows *r, int i, dyn_v3 g) {
     if (bi < 0) {
       memset(Jk, 0, 6 * sizeof(double));
       memset(Gk, 0, 6 * sizeof(double));
-      s->gj[2 * i + k] = 0.0;
       continue;
     }
     memcpy(Jk, r->J[k], 6 * sizeof(double));
-    s->gj[2 * i + k] = g.x * Jk[0] + g.y * Jk[1] + g.z * Jk[2];
     const double *Mi = s->Minv + 10 * bi, *I = Mi + 1, *uf = s->ufree + 6 * bi;
     /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free */
     Gk[0] = Mi[0] * Jk[0];
@@ -581,11 +578,10 @@ typedef struct pass_run {
 } pass_run;
 
 /* Rows [i0, i1) in one pass over the records: each checked (check_row),
- * then its rbody, J, G, b = J u_free - rhs, the energy rule's rhs and
- * g . J_lin, bounds and cfm (factored
+ * then its rbody, J, G, b = J u_free - rhs, rhs (the energy rule's,
+ * dyn_system_energy_form), bounds and cfm (factored
  * storage's diagonal; dyn_system_velocity_form). */
-static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1,
-                        dyn_v3 g) {
+static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
   pass_run o = { n, n, 0, 0 };
   for (int i = i0; i < i1; i++) {
     const dyn_rows *r = &rows[i];
@@ -596,7 +592,7 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
     o.naux += r->kind == DYN_ROW_AUX;
     o.ncones += r->kind == DYN_ROW_CONE_N;
     row_bodies(s, s->bdyn, rows, i);
-    s->b[i] = row_sides(s, r, i, g) - r->rhs;
+    s->b[i] = row_sides(s, r, i) - r->rhs;
     s->rhs[i] = r->rhs;
     if (!isfinite(s->b[i]) && o.bad_b == n) o.bad_b = i;
     row_bounds(s, r, i);
@@ -612,14 +608,14 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
  * finite at its first row.
  * *naux, *ncones as check_rows gives them; the cones listed. */
 static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, slv_storage storage,
-                        dyn_v3 g, int *naux, int *ncones) {
+                        int *naux, int *ncones) {
   int T = dyn_par_threads(s->threads, nrows), bad[DYN_PAR_MAX], bad_b[DYN_PAR_MAX];
   int nas[DYN_PAR_MAX], ncs[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++) {
     /* counted in locals (row_run's), stored once per run: see check_rows */
     pass_run o = row_run(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T),
-                         (int)dyn_par_cut(nrows, t + 1, T), g);
+                         (int)dyn_par_cut(nrows, t + 1, T));
     bad[t] = o.bad_row;
     bad_b[t] = o.bad_b;
     nas[t] = o.naux;
@@ -731,7 +727,7 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage);
   if (e != DYN_OK) return e;
   body_blocks(s, bodies, nb, h, g);
-  if ((e = row_pass(s, rows, nrows, nb, storage, g, &naux, &ncones)) != DYN_OK) return e;
+  if ((e = row_pass(s, rows, nrows, nb, storage, &naux, &ncones)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
    * row side and the cfm the pass above copied */
   if (storage == SLV_DENSE)
@@ -839,7 +835,7 @@ int dyn_system_velocity_form(const dyn_system *s, dyn_velocity_form *out) {
 int dyn_system_energy_form(const dyn_system *s, dyn_energy_form *out) {
   memset(out, 0, sizeof *out);
   if (!s || s->nrows < 0) return 0;
-  *out = (dyn_energy_form){ s->nrows, s->rhs, s->gj };
+  *out = (dyn_energy_form){ s->nrows, s->rhs };
   return 1;
 }
 

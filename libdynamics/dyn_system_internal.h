@@ -30,9 +30,7 @@ struct dyn_system {
   int *bdyn;     /* nb: 1 for a dynamic body (is_static read once per body) */
   double *dv;    /* 6 per body: dyn_apply_impulse's velocity changes */
   double *cfm;   /* max_rows: the diagonal term (factored storage, dyn_system_velocity_form) */
-  /* kept for the energy rule (dyn_system_energy_form) */
-  double *rhs;   /* max_rows: each row's rhs */
-  double *gj;    /* 2 per row: g . J_lin of each side, 0 on a static side */
+  double *rhs;   /* max_rows: each row's rhs (the energy rule's, dyn_system_energy_form) */
   int *bptr;     /* nb + 1: row list of each body (dense and CSR storage) */
   int *blist;    /* 2 max_rows entries: 2 row + side */
   int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */

@@ -57,7 +57,6 @@ void dyn_system_free(dyn_system *s) {
   free(s->dv);
   free(s->cfm);
   free(s->rhs);
-  free(s->gj);
   free(s->bptr);
   free(s->blist);
   free(s->aux_of);
@@ -132,7 +131,6 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz, dy
   s->dv = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->cfm = sys_alloc(n, sizeof(double), &fail);
   s->rhs = sys_alloc(n, sizeof(double), &fail);
-  s->gj = sys_alloc(2 * n, sizeof(double), &fail);
   s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
   s->blist = sys_alloc(2 * n, sizeof(int), &fail);
   s->aux_of = sys_alloc(n, sizeof(int), &fail);

@@ -82,22 +82,23 @@ static int source_row(const dyn_world *w, int i) {
 }
 
 /* The sum below over rows 0..n-1, in its order, as a function of its own
- * (not inlined) so that the sum and h stay in registers: inlined into
+ * (not inlined) so that the sum, h and g stay in registers: inlined into
  * the judge, the sum lived on the stack and every term waited on a store
- * and a load.  The rows' rhs and g . J_lin come from the assembly's
- * compact arrays (dyn_system_energy_form), not from the 168-byte row
- * records and the rows' J. */
+ * and a load.  The rows' rhs from the assembly's compact copy
+ * (dyn_system_energy_form), not from the 168-byte row records. */
 __attribute__((noinline)) static double
-rows_impulse_energy(int n, const double *x, const double *wv, const double *b,
-                    const dyn_velocity_form *vf, const dyn_energy_form *ef, double h) {
-  const double *cfm = vf->cfm, *rhs = ef->rhs, *gj = ef->gj;
+rows_impulse_energy(int n, const double *x, const double *wv, const double *b, const double *rhs,
+                    const dyn_velocity_form *vf, double h, dyn_v3 g) {
+  const double *cfm = vf->cfm, *J = vf->J;
   const int *rbody = vf->rbody;
   double gain = 0.0;
   for (int i = 0; i < n; i++) {
     double xi = x[i];
     gain += xi * (b[i] + rhs[i]) + 0.5 * (xi * (wv[i] - b[i]) - cfm[i] * xi * xi);
+    const double *Ji = J + 12 * (size_t)i;
     for (int k = 0; k < 2; k++) /* V's share of the impulse: -h g . J_lin x on each moving side */
-      if (rbody[2 * i + k] >= 0) gain -= h * xi * gj[2 * i + k];
+      if (rbody[2 * i + k] >= 0)
+        gain -= h * xi * (g.x * Ji[6 * k] + g.y * Ji[6 * k + 1] + g.z * Ji[6 * k + 2]);
   }
   return gain;
 }
@@ -108,8 +109,7 @@ rows_impulse_energy(int n, const double *x, const double *wv, const double *b,
  * between the free velocities u_free and u+ = u_free + M^-1 J' x,
  *   T+ - T(u_free) = x'(b + rhs) + (x'(w - b) - sum cfm x^2) / 2
  *                    (b = J u_free - rhs, w - b = A x, A = J M^-1 J' + cfm),
- *   V+ - V(u_free) = -h g.(J_lin' x)        (symplectic Euler's V+ = V - h m g.v+),
- * g the step's, which its assembly was given (g . J_lin: the energy form).
+ *   V+ - V(u_free) = -h g.(J_lin' x)        (symplectic Euler's V+ = V - h m g.v+).
  * One pass over the rows: the
  * free motion (gravity, loads, gyroscopic terms) is the integrator's, not
  * the solve's, and is left out. */
@@ -120,7 +120,7 @@ static double maximal_impulse_energy(const dyn_step *s, const double *x, const d
   if (!dyn_system_velocity_form(s->sys, &vf) || vf.nb != w->nb || vf.nrows != w->nrows ||
       !dyn_system_energy_form(s->sys, &ef))
     return 0.0;
-  return rows_impulse_energy(w->nrows, x, wv, w->prob.b, &vf, &ef, s->h);
+  return rows_impulse_energy(w->nrows, x, wv, w->prob.b, ef.rhs, &vf, s->h, s->g);
 }
 
 /* That gain less sum over source rows max(0, x rhs): in joint space for a world
