@@ -87,13 +87,15 @@
  * order: sums of +-0 are +-0). */
 __attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
 #if defined(__SSE2__)
-  const __m128i e = _mm_set1_epi64x(0x7ff0000000000000LL), one = _mm_set1_epi64x(0x0010000000000000LL);
+  const __m128i e = _mm_set1_epi64x(0x7ff0000000000000LL),
+                one = _mm_set1_epi64x(0x0010000000000000LL);
   const double *J = &r->J[0][0];
   __m128i a = _mm_add_epi64(_mm_and_si128(_mm_castpd_si128(_mm_set_pd(r->cfm, r->rhs)), e), one);
   __m128i m = _mm_add_epi64(_mm_and_si128(_mm_castpd_si128(_mm_set_sd(r->mu)), e), one);
 #pragma GCC unroll 6
   for (int c = 0; c < 12; c += 2)
-    a = _mm_or_si128(a, _mm_add_epi64(_mm_and_si128(_mm_castpd_si128(_mm_loadu_pd(J + c)), e), one));
+    a = _mm_or_si128(a,
+                     _mm_add_epi64(_mm_and_si128(_mm_castpd_si128(_mm_loadu_pd(J + c)), e), one));
   return _mm_movemask_pd(_mm_castsi128_pd(_mm_or_si128(a, m))) == 0;
 #else
   double z[4] = { r->rhs * 0.0, r->cfm * 0.0, r->mu * 0.0, 0.0 };
