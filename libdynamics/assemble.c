@@ -68,18 +68,36 @@
 #include "dyn_assemble_internal.h"
 #include "dyn_system_internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define FAIL(s, ...)                                                                               \
   do {                                                                                             \
     dyn_msgf((s)->msg, sizeof(s)->msg, __VA_ARGS__);                                               \
     return DYN_ERR_INPUT;                                                                          \
   } while (0)
 
-/* x * 0 is +-0 for a finite x and NaN for +-inf or NaN, so the sum of the
- * 15 products is 0 iff every entry is finite (in any order: sums of +-0
- * are +-0): one test, not 15 branches; two partial sums per side's pair
- * of entries keep the additions from forming one long chain and let the
- * compiler take the pairs two at a time. */
+/* 1 iff the row's J, rhs, cfm and mu are all finite.  A double is Inf or
+ * NaN iff its 11 exponent bits are all set, that is iff (bits & EXP) +
+ * 2^52 reaches bit 63 (status.c's test in slv_all_finite): the 15 values
+ * two to an SSE2 operation, OR-ed, one test of the sign bits, no branch.
+ * Without SSE2: x * 0 is +-0 for a finite x and NaN for +-inf or NaN, so
+ * the sum of the 15 products is 0 iff every entry is finite (in any
+ * order: sums of +-0 are +-0). */
 __attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
+#if defined(__SSE2__)
+  const __m128i e = _mm_set1_epi64x(0x7ff0000000000000LL),
+                one = _mm_set1_epi64x(0x0010000000000000LL);
+  const double *J = &r->J[0][0];
+  __m128i a = _mm_add_epi64(_mm_and_si128(_mm_castpd_si128(_mm_set_pd(r->cfm, r->rhs)), e), one);
+  __m128i m = _mm_add_epi64(_mm_and_si128(_mm_castpd_si128(_mm_set_sd(r->mu)), e), one);
+#pragma GCC unroll 6
+  for (int c = 0; c < 12; c += 2)
+    a = _mm_or_si128(a,
+                     _mm_add_epi64(_mm_and_si128(_mm_castpd_si128(_mm_loadu_pd(J + c)), e), one));
+  return _mm_movemask_pd(_mm_castsi128_pd(_mm_or_si128(a, m))) == 0;
+#else
   double z[4] = { r->rhs * 0.0, r->cfm * 0.0, r->mu * 0.0, 0.0 };
   for (int k = 0; k < 2; k++)
     for (int c = 0; c < 6; c += 2) {
@@ -87,6 +105,7 @@ __attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
       z[2 * k + 1] += r->J[k][c + 1] * 0.0;
     }
   return (z[0] + z[1]) + (z[2] + z[3]) == 0.0;
+#endif
 }
 
 #define ROW_FAIL(...)                                                                              \
@@ -561,7 +580,8 @@ typedef struct pass_run {
 } pass_run;
 
 /* Rows [i0, i1) in one pass over the records: each checked (check_row),
- * then its rbody, J, G, b = J u_free - rhs, bounds and cfm (factored
+ * then its rbody, J, G, b = J u_free - rhs, rhs (the energy rule's,
+ * dyn_system_energy_form), bounds and cfm (factored
  * storage's diagonal; dyn_system_velocity_form). */
 static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
   pass_run o = { n, n, 0, 0 };
@@ -575,6 +595,7 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
     o.ncones += r->kind == DYN_ROW_CONE_N;
     row_bodies(s, s->bdyn, rows, i);
     s->b[i] = row_sides(s, r, i) - r->rhs;
+    s->rhs[i] = r->rhs;
     if (!isfinite(s->b[i]) && o.bad_b == n) o.bad_b = i;
     row_bounds(s, r, i);
     s->cfm[i] = r->cfm;
@@ -584,8 +605,9 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
 
 /* row_run over every row on the system's threads (each row alone; body_blocks
  * first).  A refused row is reported at its first row, as one thread would
- * (check_rows' message); then the storage's refusals, the row lists
- * (build_lists' refusal), and a b that is not finite at its first row.
+ * (check_rows' message); then the storage's refusals, the row lists of
+ * dense and CSR storage (build_lists' refusal), and a b that is not
+ * finite at its first row.
  * *naux, *ncones as check_rows gives them; the cones listed. */
 static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, slv_storage storage,
                         int *naux, int *ncones) {
@@ -605,7 +627,9 @@ static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, 
   if (first < nrows) return check_row(rows, nrows, nb, first, s->msg, sizeof s->msg);
   runs_counted(s, rows, nas, ncs, T, naux, ncones);
   dyn_err e = check_storage_rows(s, rows, nrows, storage, *naux);
-  if (e == DYN_OK) e = lists_of_rbody(s, rows, nrows, nb, *naux);
+  /* the lists are dense and CSR's (fill_dense, fill_csr): factored storage
+   * forms no A, and dyn_apply_impulse goes by the rows */
+  if (e == DYN_OK && storage != SLV_FACTORED) e = lists_of_rbody(s, rows, nrows, nb, *naux);
   if (e != DYN_OK) return e;
   first = dyn_par_least(bad_b, T, nrows);
   if (first < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", first, s->b[first]);
@@ -810,16 +834,39 @@ int dyn_system_velocity_form(const dyn_system *s, dyn_velocity_form *out) {
   return 1;
 }
 
-dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
-                          dyn_v3 g) {
-  if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && !bodies) || (s->nrows > 0 && !x))
-    return DYN_ERR_INPUT;
-  if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g)) return DYN_ERR_INPUT;
-  for (int i = 0; i < s->nrows; i++)
-    if (!isfinite(x[i])) return DYN_ERR_NUMERIC;
-#pragma omp parallel for num_threads(dyn_par_threads(s->threads, nb)) schedule(static)
-  for (int bi = 0; bi < nb; bi++) {
-    dyn_body *B = &bodies[bi];
+int dyn_system_energy_form(const dyn_system *s, dyn_energy_form *out) {
+  memset(out, 0, sizeof *out);
+  if (!s || s->nrows < 0) return 0;
+  *out = (dyn_energy_form){ s->nrows, s->rhs };
+  return 1;
+}
+
+/* Run [i, e) of rows on one body pair: side k's M^-1 J^T x into that
+ * body's 6 sums d (which hold h M^-1 f and the earlier rows' terms), row
+ * by row in row order, kept in registers across the run. */
+static inline void run_impulse(double *d, const double *G, const double *x, int i, int e) {
+  double d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3], d4 = d[4], d5 = d[5];
+  for (; i < e; i++, G += 12) {
+    double xi = x[i];
+    d0 += G[0] * xi;
+    d1 += G[1] * xi;
+    d2 += G[2] * xi;
+    d3 += G[3] * xi;
+    d4 += G[4] * xi;
+    d5 += G[5] * xi;
+  }
+  d[0] = d0, d[1] = d1, d[2] = d2, d[3] = d3, d[4] = d4, d[5] = d5;
+}
+
+/* The velocity changes of the bodies [B0, B1): each dynamic body's sums
+ * in s->dv start at h M^-1 f (load_dv), then take G_i,k x_i of its rows
+ * in row order (a pass over the rows in runs of rows on one body pair:
+ * a contact's rows), then are added to v and w. */
+static void impulse_bodies(const dyn_system *s, dyn_body *bodies, const double *x, double h,
+                           dyn_v3 g, int B0, int B1) {
+  double *dv = s->dv;
+  for (int bi = B0; bi < B1; bi++) {
+    const dyn_body *B = &bodies[bi];
     if (B->is_static) continue;
     const double *Mi = s->Minv + 10 * bi;
     dyn_m3 I;
@@ -827,22 +874,38 @@ dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const d
     /* h M^-1 f: the external load and gravity over the step */
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
-    double d0 = lin.x, d1 = lin.y, d2 = lin.z, d3 = ang.x, d4 = ang.y, d5 = ang.z;
-    /* M^-1 J^T x restricted to this body: sum of G_i,k x_i over its rows,
-     * in row order; entry e = 2 i + k is G_i,k's place in G (6 e) */
-    for (int p = s->bptr[bi]; p < s->bptr[bi + 1]; p++) {
-      int e = s->blist[p];
-      const double *G = s->G + 6 * (size_t)e;
-      double xi = x[e >> 1];
-      d0 += G[0] * xi;
-      d1 += G[1] * xi;
-      d2 += G[2] * xi;
-      d3 += G[3] * xi;
-      d4 += G[4] * xi;
-      d5 += G[5] * xi;
-    }
-    B->v = dyn_v3_add(B->v, dyn_v3_make(d0, d1, d2));
-    B->w = dyn_v3_add(B->w, dyn_v3_make(d3, d4, d5));
+    double *d = dv + 6 * (size_t)bi;
+    d[0] = lin.x, d[1] = lin.y, d[2] = lin.z, d[3] = ang.x, d[4] = ang.y, d[5] = ang.z;
   }
+  const int *rb = s->rbody;
+  for (int i = 0, e; i < s->nrows; i = e) {
+    int b0 = rb[2 * i], b1 = rb[2 * i + 1]; /* -1 (static, none) is below B0 */
+    for (e = i + 1; e < s->nrows && rb[2 * e] == b0 && rb[2 * e + 1] == b1; e++) {}
+    /* b0 != b1 (check_row): the two sides' sums are apart */
+    if (b0 >= B0 && b0 < B1) run_impulse(dv + 6 * (size_t)b0, s->G + 12 * (size_t)i, x, i, e);
+    if (b1 >= B0 && b1 < B1) run_impulse(dv + 6 * (size_t)b1, s->G + 12 * (size_t)i + 6, x, i, e);
+  }
+  for (int bi = B0; bi < B1; bi++) {
+    dyn_body *B = &bodies[bi];
+    if (B->is_static) continue;
+    const double *d = dv + 6 * (size_t)bi;
+    B->v = dyn_v3_add(B->v, dyn_v3_make(d[0], d[1], d[2]));
+    B->w = dyn_v3_add(B->w, dyn_v3_make(d[3], d[4], d[5]));
+  }
+}
+
+dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
+                          dyn_v3 g) {
+  if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && !bodies) || (s->nrows > 0 && !x))
+    return DYN_ERR_INPUT;
+  if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g)) return DYN_ERR_INPUT;
+  for (int i = 0; i < s->nrows; i++)
+    if (!isfinite(x[i])) return DYN_ERR_NUMERIC;
+  /* M^-1 J^T x: each thread's bodies from a pass over every row (its rows
+   * in each body's row order, whatever the threads) */
+  int T = dyn_par_threads(s->threads, nb);
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++)
+    impulse_bodies(s, bodies, x, h, g, (int)dyn_par_cut(nb, t, T), (int)dyn_par_cut(nb, t + 1, T));
   return DYN_OK;
 }

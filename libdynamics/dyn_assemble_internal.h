@@ -60,6 +60,20 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
 dyn_err dyn_assemble_bounds(dyn_system *s, const dyn_rows *rows, int nrows, int nb, double **A,
                             double **b, slv_problem *out);
 
+/* The energy rule's rows of the last dyn_assemble (world_failure.c;
+ * docs/dynamics.md, "The energy rule"): each row's rhs, copied by the
+ * row pass, which reads it for b anyway, so that the rule need not read
+ * the 168-byte row records; a borrowed view, valid as
+ * dyn_system_velocity_form's. */
+typedef struct dyn_energy_form {
+  int nrows;
+  const double *rhs; /* 1 per row */
+} dyn_energy_form;
+
+/* *out from the last dyn_assemble of s: 1, or 0 (and *out zeroed) when
+ * there is none. */
+int dyn_system_energy_form(const dyn_system *s, dyn_energy_form *out);
+
 static inline int dyn_ai_v3_finite(dyn_v3 a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }

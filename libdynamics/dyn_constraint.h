@@ -230,7 +230,9 @@ DYN_API void dyn_jmjt_dense(int n, int nd, double *J, const double *minv, double
  * with the J and M^-1 of the last dyn_assemble (x: in, size of that
  * problem's n).  Static bodies are left alone; gyroscopic terms are the
  * caller's.  DYN_ERR_INPUT if nothing was assembled or nb differs;
- * DYN_ERR_NUMERIC (bodies untouched) if x has a non-finite entry. */
+ * DYN_ERR_NUMERIC (bodies untouched) if x has a non-finite entry.  The
+ * sums go through a buffer of sys (its assembly is left as it was): one
+ * call at a time on a system. */
 DYN_API dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
                                   double h, dyn_v3 g);
 

@@ -28,8 +28,10 @@ struct dyn_system {
   double *invm;  /* 1 per body: m^-1 (0 if static) */
   double *ufree; /* 6 per body: u + h M^-1 f, the free velocity in b */
   int *bdyn;     /* nb: 1 for a dynamic body (is_static read once per body) */
+  double *dv;    /* 6 per body: dyn_apply_impulse's velocity changes */
   double *cfm;   /* max_rows: the diagonal term (factored storage, dyn_system_velocity_form) */
-  int *bptr;     /* nb + 1: row list of each body */
+  double *rhs;   /* max_rows: each row's rhs (the energy rule's, dyn_system_energy_form) */
+  int *bptr;     /* nb + 1: row list of each body (dense and CSR storage) */
   int *blist;    /* 2 max_rows entries: 2 row + side */
   int *aux_of;   /* max_rows: the aux row coupled to a beta row, or -1 */
   int *mark;     /* max_rows: CSR column marker */

@@ -54,7 +54,9 @@ void dyn_system_free(dyn_system *s) {
   free(s->invm);
   free(s->ufree);
   free(s->bdyn);
+  free(s->dv);
   free(s->cfm);
+  free(s->rhs);
   free(s->bptr);
   free(s->blist);
   free(s->aux_of);
@@ -126,7 +128,9 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz, dy
   s->invm = sys_alloc((size_t)nb, sizeof(double), &fail);
   s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);
+  s->dv = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->cfm = sys_alloc(n, sizeof(double), &fail);
+  s->rhs = sys_alloc(n, sizeof(double), &fail);
   s->bptr = sys_alloc((size_t)nb + 1, sizeof(int), &fail);
   s->blist = sys_alloc(2 * n, sizeof(int), &fail);
   s->aux_of = sys_alloc(n, sizeof(int), &fail);

@@ -62,6 +62,7 @@
  * Nothing here allocates except the fallback's workspace, created at the
  * first failed step that needs it (and grown like the solver's).
  */
+#include "dyn_assemble_internal.h"
 #include "dyn_run.h"
 #include "world_internal.h"
 
@@ -83,16 +84,17 @@ static int source_row(const dyn_world *w, int i) {
 /* The sum below over rows 0..n-1, in its order, as a function of its own
  * (not inlined) so that the sum, h and g stay in registers: inlined into
  * the judge, the sum lived on the stack and every term waited on a store
- * and a load. */
+ * and a load.  The rows' rhs from the assembly's compact copy
+ * (dyn_system_energy_form), not from the 168-byte row records. */
 __attribute__((noinline)) static double
-rows_impulse_energy(int n, const double *x, const double *wv, const double *b, const dyn_rows *rows,
+rows_impulse_energy(int n, const double *x, const double *wv, const double *b, const double *rhs,
                     const dyn_velocity_form *vf, double h, dyn_v3 g) {
   const double *cfm = vf->cfm, *J = vf->J;
   const int *rbody = vf->rbody;
   double gain = 0.0;
   for (int i = 0; i < n; i++) {
     double xi = x[i];
-    gain += xi * (b[i] + rows[i].rhs) + 0.5 * (xi * (wv[i] - b[i]) - cfm[i] * xi * xi);
+    gain += xi * (b[i] + rhs[i]) + 0.5 * (xi * (wv[i] - b[i]) - cfm[i] * xi * xi);
     const double *Ji = J + 12 * (size_t)i;
     for (int k = 0; k < 2; k++) /* V's share of the impulse: -h g . J_lin x on each moving side */
       if (rbody[2 * i + k] >= 0)
@@ -114,8 +116,11 @@ rows_impulse_energy(int n, const double *x, const double *wv, const double *b, c
 static double maximal_impulse_energy(const dyn_step *s, const double *x, const double *wv) {
   const dyn_world *w = s->w;
   dyn_velocity_form vf;
-  if (!dyn_system_velocity_form(s->sys, &vf) || vf.nb != w->nb || vf.nrows != w->nrows) return 0.0;
-  return rows_impulse_energy(w->nrows, x, wv, w->prob.b, w->rows.p, &vf, s->h, s->g);
+  dyn_energy_form ef;
+  if (!dyn_system_velocity_form(s->sys, &vf) || vf.nb != w->nb || vf.nrows != w->nrows ||
+      !dyn_system_energy_form(s->sys, &ef))
+    return 0.0;
+  return rows_impulse_energy(w->nrows, x, wv, w->prob.b, ef.rhs, &vf, s->h, s->g);
 }
 
 /* That gain less sum over source rows max(0, x rhs): in joint space for a world

@@ -23,6 +23,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 #include <lapacke.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -949,6 +950,16 @@ static void test_row_refusals(void) {
       CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
       CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "row 2: a non-finite J, rhs, cfm or mu");
     }
+  /* ... and the finite extremes are not (the test looks at the exponent
+   * bits: DBL_MAX's are one short of Inf's), on the plane's side of the
+   * rows, which b does not read, and in cfm and mu */
+  const double extreme[4] = { DBL_MAX, -DBL_MAX, 4.9e-324, -0.0 };
+  for (int f = 0; f < 8; f++) {
+    memcpy(bad, rows, sizeof bad);
+    double *at = f < 6 ? &bad[f % 3].J[0][f] : f == 6 ? &bad[1].cfm : &bad[1].mu;
+    *at = extreme[f % 4];
+    CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+  }
   /* a body state that makes every b NaN: refused at row 0 ... */
   dyn_body Bn[2] = { B[0], B[1] };
   Bn[1].v.x = NAN;

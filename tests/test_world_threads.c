@@ -408,14 +408,40 @@ static void test_assembly_errors(void) {
   free(bodies);
 }
 
-/* dyn_apply_impulse after an assembly on t threads: the bodies' velocities
- * of x_i = 1 + i / N, the same bits for t = 1, 2, 3 (the row lists by
- * body, built by runs on threads, gather in the same order). */
+/* CSR storage's A of the chain assembled on t threads (its columns merge
+ * the row lists by body, built by runs on threads): nnz, and Ap, Aj, Ax
+ * into the caller's arrays. */
+static long chain_csr(const dyn_body *bodies, const dyn_rows *rows, int n, int nb, int t, int *Ap,
+                      int *Aj, double *Ax, long cap) {
+  dyn_system *sys = NULL;
+  char msg[160];
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, nb, DYN_SYS_CSR, cap, &sys, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_system_threads_reserve(sys, t), DYN_OK);
+  slv_problem p;
+  long nnz = -1;
+  if (dyn_assemble(sys, bodies, nb, rows, n, 0.01, dyn_v3_make(0, 0, -9.81), SLV_CSR, &p) ==
+      DYN_OK) {
+    nnz = p.Ap[n];
+    memcpy(Ap, p.Ap, sizeof *Ap * (size_t)(n + 1));
+    memcpy(Aj, p.Aj, sizeof *Aj * (size_t)nnz);
+    memcpy(Ax, p.Ax, sizeof *Ax * (size_t)nnz);
+  }
+  dyn_system_free(sys);
+  return nnz;
+}
+
+/* After an assembly on t threads, for t = 1, 2, 3: dyn_apply_impulse's
+ * velocities of x_i = 1 + i / N (factored storage: a range of bodies per
+ * thread, each body's rows in row order) the same bits; and CSR storage's
+ * A, whose columns come from the row lists by body (built by runs on
+ * threads), the same entries in the same places. */
 static void test_lists_on_threads(void) {
-  enum { NB = 1500, N = 3000 };
+  enum { NB = 1500, N = 3000, CAP = 64 * N };
   dyn_body *bodies = chain_bodies(NB, 1), *moved = malloc(sizeof *moved * NB * 3);
   dyn_rows *rows = malloc(sizeof *rows * N);
-  double *x = malloc(sizeof *x * N);
+  double *x = malloc(sizeof *x * N), *Ax = malloc(sizeof *Ax * CAP * 3);
+  int *Ap = malloc(sizeof *Ap * (N + 1) * 3), *Aj = malloc(sizeof *Aj * CAP * 3);
+  long nnz[3];
   chain_rows(rows, N, NB);
   for (int i = 0; i < N; i++) x[i] = 1.0 + (double)i / N;
   for (int t = 1; t <= 3; t++) {
@@ -425,6 +451,8 @@ static void test_lists_on_threads(void) {
     memcpy(m, bodies, sizeof *m * NB);
     CU_ASSERT_EQUAL(dyn_apply_impulse(sys, m, NB, x, 0.01, dyn_v3_make(0, 0, -9.81)), DYN_OK);
     dyn_system_free(sys);
+    nnz[t - 1] = chain_csr(bodies, rows, N, NB, t, Ap + (N + 1) * (t - 1), Aj + CAP * (t - 1),
+                           Ax + CAP * (t - 1), CAP);
   }
   /* every body is on four rows of the chain (N = 2 NB): each moved */
   int still = 0;
@@ -432,6 +460,18 @@ static void test_lists_on_threads(void) {
   CU_ASSERT_EQUAL(still, 0);
   CU_ASSERT_EQUAL(memcmp(moved + NB, moved, sizeof *moved * NB), 0);
   CU_ASSERT_EQUAL(memcmp(moved + 2 * NB, moved, sizeof *moved * NB), 0);
+  /* a chain row meets its own body's rows and its neighbours': more than
+   * the diagonal */
+  CU_ASSERT(nnz[0] > N);
+  for (int t = 1; t < 3; t++) {
+    CU_ASSERT_EQUAL_FATAL(nnz[t], nnz[0]);
+    CU_ASSERT_EQUAL(memcmp(Ap + (N + 1) * t, Ap, sizeof *Ap * (N + 1)), 0);
+    CU_ASSERT_EQUAL(memcmp(Aj + CAP * t, Aj, sizeof *Aj * (size_t)nnz[0]), 0);
+    CU_ASSERT_EQUAL(memcmp(Ax + CAP * t, Ax, sizeof *Ax * (size_t)nnz[0]), 0);
+  }
+  free(Ap);
+  free(Aj);
+  free(Ax);
   free(x);
   free(rows);
   free(moved);
