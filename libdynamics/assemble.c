@@ -484,6 +484,7 @@ static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h,
       continue;
     }
     dyn_m3 I = dyn_ai_inv_inertia_world(B);
+    s->siso[bi] = dyn_m3_scalar(B->inv_I_b.m); /* I is s 1 then */
     Mi[0] = s->invm[bi] = B->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
     dyn_v3 lin, ang;
@@ -515,7 +516,7 @@ static double row_sides(dyn_system *s, const dyn_rows *r, int i) {
      * A world I^-1 of s 1 (an isotropic body's) gives s J_ang to the bit,
      * signs of zero too, which pgs_wide's sweep then forms itself
      * (pgs_wide.c, "Layout") */
-    const double si = dyn_m3_scalar(I);
+    const double si = s->siso[bi];
     Gk[0] = Mi[0] * Jk[0];
     Gk[1] = Mi[0] * Jk[1];
     Gk[2] = Mi[0] * Jk[2];
