@@ -563,26 +563,27 @@ static int derive_masses(wide_state *s, const slv_fac *f) {
 /* What lane_scalars found of the lanes' blocks. */
 enum {
   LANES_MASSES = 1,  /* every block has its inverse mass */
-  LANES_ANG = 2,     /* every block has its angular scalar */
-  LANES_NOT_ISO = 4, /* some block has none (NaN: not isotropic) */
+  LANES_NOT_ISO = 2, /* some block has no angular scalar (NaN: not isotropic) */
 };
 
 /* Each lane's inverse masses (im) and angular scalars (ia) from the
  * blocks' scalars bm and ba; 0 when a lane's block had no nonzero entry at
  * the last derivation (bhi = -inf), whose scalar 0.0 is no mass: kept, it
  * would fail fill_jk's check as soon as the block has an entry (a body
- * that has come into contact), after a whole pass.  Returns LANES_ bits. */
+ * that has come into contact), after a whole pass.  An angular scalar 0
+ * is kept: a block with no nonzero angular entry (a sphere's normal rows,
+ * which pass through its centre) may well have none next time either.
+ * Returns LANES_ bits. */
 static int lane_scalars(wide_state *s) {
-  int masses = 1, ang = 1, not_iso = 0;
+  int masses = 1, not_iso = 0;
   for (int k = 0; k < 16 * s->nbat; k++) {
     int b = s->lblk[k];
     s->im[k] = b >= 0 ? s->bm[b] : 0.0;
     s->ia[k] = b >= 0 ? s->ba[b] : 0.0;
     masses &= b < 0 || s->bhi[b] != -INFINITY;
-    ang &= b < 0 || s->bahi[b] > 0.0; /* neither unknown (-inf) nor none (NaN) */
     not_iso |= b >= 0 && isnan(s->ba[b]);
   }
-  return (masses ? LANES_MASSES : 0) | (ang ? LANES_ANG : 0) | (not_iso ? LANES_NOT_ISO : 0);
+  return (masses ? LANES_MASSES : 0) | (not_iso ? LANES_NOT_ISO : 0);
 }
 
 /* fill_jk over all the lanes' positions: on the plan's threads when it has
@@ -610,16 +611,14 @@ static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int layout
   return ok;
 }
 
-/* The layout the last solve's scalars promise for this one's lanes: the
- * isotropic one if every lane block has its angular scalar, the compact
- * one if some block has none (not isotropic), else (a block's scalar
- * unknown: no nonzero entry at the last derivation) none, WIDE_LAY_FULL. */
+/* The layout the last solve's scalars promise for this one's lanes: none
+ * (WIDE_LAY_FULL) if a lane block's inverse mass is unknown (no nonzero
+ * entry at the last derivation), the compact one if a block has no
+ * angular scalar (not isotropic), else the isotropic one. */
 static int kept_layout(wide_state *s) {
   int found = lane_scalars(s);
   if (!(found & LANES_MASSES)) return WIDE_LAY_FULL;
-  return found & LANES_ANG       ? WIDE_LAY_ISO
-         : found & LANES_NOT_ISO ? WIDE_LAY_COMPACT
-                                 : WIDE_LAY_FULL;
+  return found & LANES_NOT_ISO ? WIDE_LAY_COMPACT : WIDE_LAY_ISO;
 }
 
 /* The lanes' J and K (pgs_wide.c, "Layout"): isotropic when the blocks'
@@ -635,7 +634,6 @@ static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
     if (want != WIDE_LAY_FULL && fill_all_jk(s, op, omega, want)) s->layout = want;
   }
   if (s->layout == WIDE_LAY_FULL && derive_masses(s, &op->f)) {
-    /* a block with no nonzero angular entry takes any scalar: its 0 */
     if (!(lane_scalars(s) & LANES_NOT_ISO) && fill_all_jk(s, op, omega, WIDE_LAY_ISO))
       s->layout = WIDE_LAY_ISO;
     else if (fill_all_jk(s, op, omega, WIDE_LAY_COMPACT))
