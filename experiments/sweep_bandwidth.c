@@ -43,8 +43,11 @@
  *                   are equal and opposite) and, per body, J_i's and
  *                   M^-1 J_i^T's angular columns (M^-1's linear part is one
  *                   scalar a body, 8 bytes a body once); when the plan is
- *                   not the compact rigid-body one, 8 (12 s_i): the full
- *                   J_i and M^-1 J_i^T blocks;
+ *                   the isotropic rigid-body one, 8 (3 + 3 s_i): J_i's
+ *                   angular columns alone (M^-1's angular part is one
+ *                   scalar a body too, 16 bytes a body once for both);
+ *                   when it is neither, 8 (12 s_i): the full J_i and
+ *                   M^-1 J_i^T blocks;
  *   + 8 + 8 + 8     b_i read, x_i read, x_i written.
  * The bodies' t = M^-1 J^T x (48 bytes a body) are not counted: they stay
  * in the first caches.  Bandwidth = bytes / time of a sweep; the fraction
@@ -188,9 +191,10 @@ static dyn_world *run_scene(const args *a) {
   return w;
 }
 
-/* What the plan's log line says: its layout and its lanes' fill. */
+/* What the plan's log line says: its layout (compact: either rigid-body
+ * one; isotropic: the isotropic one) and its lanes' fill. */
 typedef struct {
-  int compact, busy, slots;
+  int compact, isotropic, busy, slots;
   char line[512];
 } plan_info;
 
@@ -199,17 +203,21 @@ static void on_log(void *ctx, const char *line) {
   const char *at = strstr(line, " lane slots busy");
   if (!at || strncmp(line, "pgs_wide:", 9)) return;
   snprintf(pi->line, sizeof pi->line, "%s", line);
-  pi->compact = strstr(line, "compact rigid-body rows") != NULL;
+  pi->isotropic = strstr(line, "isotropic rigid-body rows") != NULL;
+  pi->compact = pi->isotropic || strstr(line, "compact rigid-body rows") != NULL;
   const char *p = strstr(line, "batches, ");
   if (p) sscanf(p, "batches, %d of %d", &pi->busy, &pi->slots);
 }
 
 /* The bytes one sweep must move (the header's count). */
-static double sweep_bytes(const slv_problem *p, int compact) {
-  double bytes = compact ? 8.0 * p->nblk : 0.0;
+static double sweep_bytes(const slv_problem *p, const plan_info *pi) {
+  double bytes = pi->isotropic ? 16.0 * p->nblk : pi->compact ? 8.0 * p->nblk : 0.0;
   for (int i = 0; i < p->n; i++) {
     int s = (p->fblk[2 * i] >= 0) + (p->fblk[2 * i + 1] >= 0);
-    bytes += (compact ? 8.0 * (3 + 6 * s) : 8.0 * 12 * s) + 24.0;
+    bytes += (pi->isotropic ? 8.0 * (3 + 3 * s)
+              : pi->compact ? 8.0 * (3 + 6 * s)
+                            : 8.0 * 12 * s) +
+             24.0;
   }
   return bytes;
 }
@@ -300,9 +308,11 @@ static void print_json(const args *a, const slv_problem *p, const plan_info *pi,
   printf("{\"scene\":\"%s\"", a->scene);
   for (int i = 0; i < a->nparams; i++) printf(",\"param%d\":\"%s\"", i, a->params[i]);
   for (int i = 0; i < a->nsets; i++) printf(",\"set%d\":\"%s\"", i, a->sets[i]);
-  printf(",\"step\":%d,\"rows\":%d,\"bodies\":%d,\"compact\":%d,\"lane_slots\":%d,"
-         "\"lane_slots_busy\":%d,\"sweeps\":%d,\"rounds\":%d,\"bytes_per_sweep\":%.0f",
-         a->steps, p->n, p->nblk, pi->compact, pi->slots, pi->busy, a->sweeps, a->rounds, bytes);
+  printf(",\"step\":%d,\"rows\":%d,\"bodies\":%d,\"compact\":%d,\"isotropic\":%d,"
+         "\"lane_slots\":%d,\"lane_slots_busy\":%d,\"sweeps\":%d,\"rounds\":%d,"
+         "\"bytes_per_sweep\":%.0f",
+         a->steps, p->n, p->nblk, pi->compact, pi->isotropic, pi->slots, pi->busy, a->sweeps,
+         a->rounds, bytes);
   print_clock("", &F[0], a->sweeps, bytes, avx2);
   print_clock("_cpu", &F[1], a->sweeps, bytes, avx2);
   printf(",\"plan\":\"%s\"", pi->line);
@@ -355,7 +365,7 @@ int main(int argc, char **argv) {
   int avx2 = slv_options_set(&four, "simd", "avx2", NULL, 0) == SLV_OK &&
              slv_options_set(&four_n, "simd", "avx2", NULL, 0) == SLV_OK;
   four_n.max_iter = N;
-  double bytes = sweep_bytes(&p, pi.compact);
+  double bytes = sweep_bytes(&p, &pi);
   if (!arrays_new(&fp, (size_t)(bytes / 24.0) + 1) || !arrays_new(&dram, dram_doubles())) {
     fprintf(stderr, "sweep_bandwidth: no memory for the triads\n");
     goto done;

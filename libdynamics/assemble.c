@@ -503,6 +503,7 @@ static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h,
       continue;
     }
     dyn_m3 I = dyn_ai_inv_inertia_world(B);
+    s->siso[bi] = dyn_m3_scalar(B->inv_I_b.m); /* I is s 1 then */
     Mi[0] = s->invm[bi] = B->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
     dyn_v3 lin, ang;
@@ -530,13 +531,23 @@ static double row_sides(dyn_system *s, const dyn_rows *r, int i) {
     }
     memcpy(Jk, r->J[k], 6 * sizeof(double));
     const double *Mi = s->Minv + 10 * bi, *I = Mi + 1, *uf = s->ufree + 6 * bi;
-    /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free */
+    /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free.
+     * A world I^-1 of s 1 (an isotropic body's) gives s J_ang to the bit,
+     * signs of zero too, which pgs_wide's sweep then forms itself
+     * (pgs_wide.c, "Layout") */
+    const double si = s->siso[bi];
     Gk[0] = Mi[0] * Jk[0];
     Gk[1] = Mi[0] * Jk[1];
     Gk[2] = Mi[0] * Jk[2];
-    Gk[3] = I[0] * Jk[3] + I[1] * Jk[4] + I[2] * Jk[5];
-    Gk[4] = I[3] * Jk[3] + I[4] * Jk[4] + I[5] * Jk[5];
-    Gk[5] = I[6] * Jk[3] + I[7] * Jk[4] + I[8] * Jk[5];
+    if (!isnan(si)) {
+      Gk[3] = si * Jk[3];
+      Gk[4] = si * Jk[4];
+      Gk[5] = si * Jk[5];
+    } else {
+      Gk[3] = I[0] * Jk[3] + I[1] * Jk[4] + I[2] * Jk[5];
+      Gk[4] = I[3] * Jk[3] + I[4] * Jk[4] + I[5] * Jk[5];
+      Gk[5] = I[6] * Jk[3] + I[7] * Jk[4] + I[8] * Jk[5];
+    }
     bi_sum += (Jk[0] * uf[0] + Jk[1] * uf[1] + Jk[2] * uf[2]) +
               (Jk[3] * uf[3] + Jk[4] * uf[4] + Jk[5] * uf[5]);
   }

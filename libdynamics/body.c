@@ -212,8 +212,11 @@ dyn_m3 dyn_inertia_capsule(double m, double radius, double half_length) {
   return dyn_m3_diag(Ixx, Ixx, Izz);
 }
 
-/* R M R^T for a symmetric M, with R = R(q). */
+/* R M R^T for a symmetric M, with R = R(q); M itself when it is s 1
+ * (dyn_m3_scalar: a sphere's or cube's), as R (s 1) R^T = s 1 exactly. */
 static dyn_m3 rotate_tensor(dyn_quat q, dyn_m3 M) {
+  double si = dyn_m3_scalar(M.m);
+  if (!isnan(si)) return dyn_m3_diag(si, si, si);
   dyn_m3 R = dyn_quat_to_m3(q);
   dyn_m3 W = dyn_m3_mul(dyn_m3_mul(R, M), dyn_m3_transpose(R));
   /* symmetrise: the two products round differently above and below the

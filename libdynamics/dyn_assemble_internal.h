@@ -16,8 +16,11 @@
  * M^-1 (world frame, since J's angular parts are world vectors).  The
  * entries of dyn_m3_mul(dyn_m3_mul(R, inv_I_b), dyn_m3_transpose(R)),
  * each summed in the same order, without the products' 72-byte copies
- * and the transpose (R^T's column j is R's row j). */
+ * and the transpose (R^T's column j is R's row j); for an isotropic body
+ * (inv_I_b = s 1: dyn_m3_scalar) s 1 itself, which it is exactly. */
 static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
+  const double s = dyn_m3_scalar(b->inv_I_b.m);
+  if (!isnan(s)) return dyn_m3_diag(s, s, s);
   const dyn_m3 R = dyn_quat_to_m3(b->q);
   const double *r = R.m, *I = b->inv_I_b.m;
   double P[9]; /* R inv_I_b */

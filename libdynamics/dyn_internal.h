@@ -7,6 +7,7 @@
 
 #include "dyn.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -144,6 +145,17 @@ void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, d
  * provably the same bits (a zero component, a non-finite number, a singular
  * J) it takes the general update. */
 void dyn_body_update_gyro(dyn_body *b, double h, dyn_gyro gyro);
+
+/* s if the 3x3 matrix m (row-major) is s 1 exactly: its three diagonal
+ * entries equal and finite, the six others +-0; else NaN.  An isotropic
+ * inertia (I_b = I 1, its inverse s 1: spheres, cubes) is the same in every
+ * frame, R (s 1) R^T = s 1, which the world inertias then are exactly, not
+ * up to the rounding of the products (body.c, dyn_ai_inv_inertia_world;
+ * docs/dynamics.md, "World inertia and energy"). */
+static inline double dyn_m3_scalar(const double *m) {
+  double off = fabs(m[1]) + fabs(m[2]) + fabs(m[3]) + fabs(m[5]) + fabs(m[6]) + fabs(m[7]);
+  return off == 0.0 && m[4] == m[0] && m[8] == m[0] && isfinite(m[0]) ? m[0] : NAN;
+}
 
 /* 1 iff the body's pose is finite and its shape parameters are in their
  * domain (sizes >= 0 and finite, a plane normal nonzero, a hull with

@@ -123,16 +123,13 @@ static double v3_nonfinite(dyn_v3 a) { return (a.x - a.x) + (a.y - a.y) + (a.z -
 /* 1 iff b's I_b is I times the identity (I > 0 finite, off-diagonals 0,
  * as dyn_m3_diag writes them: spheres, cubes) and its inv_I_b is finite. */
 static int isotropic(const dyn_body *b, double *I) {
-  const double *m = b->I_b.m;
-  *I = m[0];
-  if (!(*I > 0.0 && *I < INFINITY && m[4] == *I && m[8] == *I)) return 0;
-  /* a sum of magnitudes is 0 only if each is (a NaN makes it NaN) */
-  double off = fabs(m[1]) + fabs(m[2]) + fabs(m[3]) + fabs(m[5]) + fabs(m[6]) + fabs(m[7]);
+  *I = dyn_m3_scalar(b->I_b.m); /* NaN unless I 1 */
+  if (!(*I > 0.0)) return 0;
   const double *n = b->inv_I_b.m;
   double nf = v3_nonfinite(dyn_v3_make(n[0], n[1], n[2])) +
               v3_nonfinite(dyn_v3_make(n[3], n[4], n[5])) +
               v3_nonfinite(dyn_v3_make(n[6], n[7], n[8]));
-  return off == 0.0 && nf == 0.0;
+  return nf == 0.0;
 }
 
 /* The implicit gyroscopic step of dyn_body_update_velocity with no loads and

@@ -18,8 +18,8 @@ void wide_free(void *st) {
   int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt,     s->order,
                 s->fpos, s->bk,     s->bL,      s->bh,    s->key_blk, s->key_fx };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
-  double *dv[] = { s->xp, s->bp, s->invd, s->lo,  s->hi,   s->mu, s->fd,
-                   s->JK, s->im, s->bm,   s->bhi, s->idle, s->aii };
+  double *dv[] = { s->xp, s->bp, s->invd, s->lo,  s->hi, s->mu,   s->fd,   s->JK,
+                   s->im, s->ia, s->bm,   s->bhi, s->ba, s->bahi, s->idle, s->aii };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->pm);
   free(s->fsel);
@@ -82,6 +82,7 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->JK = aligned_alloc(64, cap * WIDE_FULL * sizeof(double));
   s->tp = malloc(m * 16 * sizeof *s->tp);
   s->im = aligned_alloc(32, m * 16 * sizeof(double));
+  s->ia = aligned_alloc(32, m * 16 * sizeof(double));
   s->idle = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
   s->pm = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
   s->lvl = malloc((m + 2) * sizeof *s->lvl);
@@ -89,8 +90,10 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->lblk = malloc(m * 16 * sizeof *s->lblk);
   s->bm = calloc(2 * m, sizeof(double)); /* defined before the first derive */
   s->bhi = calloc(2 * m, sizeof(double));
-  if (fail || !s->JK || !s->tp || !s->im || !s->lblk || !s->idle || !s->pm || !s->lvl || !s->pst ||
-      !s->bm || !s->bhi) {
+  s->ba = calloc(2 * m, sizeof(double));
+  s->bahi = calloc(2 * m, sizeof(double));
+  if (fail || !s->JK || !s->tp || !s->im || !s->ia || !s->lblk || !s->idle || !s->pm || !s->lvl ||
+      !s->pst || !s->bm || !s->bhi || !s->ba || !s->bahi) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -204,14 +207,14 @@ lane_bounds_sweep(const lane_arrays *a, int k, int h, __m256d *lo, __m256d *hi) 
 
 /* J . t of the four lanes whose columns start at JK (column c at JK + cs
  * c) over both slots, t of the lanes' blocks in T0 (slot 0) and T1 (slot
- * 1): slv_fac_dots's s0 + s1.  compact: J in the compact layout; the
- * products and sums are the full layout's, with J slot 1's linear columns
- * -JL (the same IEEE results, signs of zero aside), and jl gets JL's three
- * columns. */
+ * 1): slv_fac_dots's s0 + s1.  In the compact and isotropic layouts (their
+ * first nine columns, J's, are the same) the products and sums are the
+ * full layout's, with J slot 1's linear columns -JL (the same IEEE
+ * results, signs of zero aside), and jl gets JL's three columns. */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-lane_dots(const double *JK, int cs, int compact, const __m256d T0[6], const __m256d T1[6],
+lane_dots(const double *JK, int cs, int layout, const __m256d T0[6], const __m256d T1[6],
           __m256d jl[3]) {
-  if (!compact) return _mm256_add_pd(dot6(JK, cs, T0), dot6(JK + 6 * cs, cs, T1));
+  if (layout == WIDE_LAY_FULL) return _mm256_add_pd(dot6(JK, cs, T0), dot6(JK + 6 * cs, cs, T1));
   /* dot6 of each slot, slot 1's linear products negated: (-p) + q = q - p */
   for (int c = 0; c < 3; c++) jl[c] = _mm256_load_pd(JK + cs * c);
   __m256d a0 = _mm256_add_pd(_mm256_mul_pd(jl[0], T0[0]), _mm256_mul_pd(jl[1], T0[1]));
@@ -239,19 +242,21 @@ lane_mid_res(__m256d x, __m256d w, __m256d lo, __m256d hi) {
  * from JK (column c at JK + cs c), t of the lanes' blocks in T0 (slot 0)
  * and T1 (slot 1): each lane does what row_one does, in the same
  * operation order (t + d K with d = 0 leaves t as pgs's skip does).
- * compact: J and K in the compact layout, im0 and im1 the lanes' inverse
- * masses, K's linear columns bm J (the same IEEE results, signs of zero
- * aside).  Returns max(m, the lanes' residuals). */
+ * Compact and isotropic layouts: sc[0] and sc[1] the lanes' inverse
+ * masses of slot 0 and slot 1, K's linear columns bm J (the same IEEE
+ * results, signs of zero aside); isotropic: sc[2] and sc[3] their angular
+ * scalars, K's angular columns ba J (the same bits: pgs_plan.c checks
+ * them so).  Returns max(m, the lanes' residuals). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-row_step(const lane_arrays *a, int k, const double *JK, int cs, int compact, __m256d T0[6],
-         __m256d T1[6], __m256d im0, __m256d im1, __m256d m) {
+row_step(const lane_arrays *a, int k, const double *JK, int cs, int layout, __m256d T0[6],
+         __m256d T1[6], const __m256d sc[4], __m256d m) {
   const __m256d zero = _mm256_setzero_pd();
   __m256d x = _mm256_load_pd(a->xp + k), lo, hi, jl[3];
   lane_bounds_sweep(a, k, cs / 4, &lo, &hi);
   /* b + fd x off the chain through t, as pgs */
   __m256d bx =
       _mm256_add_pd(_mm256_load_pd(a->bp + k), _mm256_mul_pd(_mm256_load_pd(a->fd + k), x));
-  __m256d w = _mm256_add_pd(bx, lane_dots(JK, cs, compact, T0, T1, jl));
+  __m256d w = _mm256_add_pd(bx, lane_dots(JK, cs, layout, T0, T1, jl));
   /* + w * 0 makes m NaN for good if w is not finite (max_pd returns its
    * second operand on NaN) */
   m = _mm256_add_pd(_mm256_max_pd(lane_mid_res(x, w, lo, hi), m), _mm256_mul_pd(w, zero));
@@ -261,14 +266,20 @@ row_step(const lane_arrays *a, int k, const double *JK, int cs, int compact, __m
   __m256d xn = _mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_sub_pd(x, e)));
   __m256d moved = _mm256_cmp_pd(e, zero, _CMP_NEQ_UQ);
   _mm256_store_pd(a->xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
-  if (compact) {
-    /* K slot 1's linear columns im1 (-JL): t - e (-q) = t + e q */
+  if (layout != WIDE_LAY_FULL) {
+    /* K slot 1's linear columns im1 (-JL): t - e (-q) = t + e q; the
+     * isotropic layout's angular K: ia J, J's columns read again (the
+     * loads go into the products) */
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
-      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_mul_pd(im0, jl[c])));
-      T1[c] = _mm256_add_pd(T1[c], _mm256_mul_pd(e, _mm256_mul_pd(im1, jl[c])));
-      T0[3 + c] = _mm256_sub_pd(T0[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + cs * (9 + c))));
-      T1[3 + c] = _mm256_sub_pd(T1[3 + c], _mm256_mul_pd(e, _mm256_load_pd(JK + cs * (12 + c))));
+      __m256d k0 = layout == WIDE_LAY_ISO ? _mm256_mul_pd(sc[2], _mm256_load_pd(JK + cs * (3 + c)))
+                                          : _mm256_load_pd(JK + cs * (9 + c));
+      __m256d k1 = layout == WIDE_LAY_ISO ? _mm256_mul_pd(sc[3], _mm256_load_pd(JK + cs * (6 + c)))
+                                          : _mm256_load_pd(JK + cs * (12 + c));
+      T0[c] = _mm256_sub_pd(T0[c], _mm256_mul_pd(e, _mm256_mul_pd(sc[0], jl[c])));
+      T1[c] = _mm256_add_pd(T1[c], _mm256_mul_pd(e, _mm256_mul_pd(sc[1], jl[c])));
+      T0[3 + c] = _mm256_sub_pd(T0[3 + c], _mm256_mul_pd(e, k0));
+      T1[3 + c] = _mm256_sub_pd(T1[3 + c], _mm256_mul_pd(e, k1));
     }
   } else {
 #pragma GCC unroll 6
@@ -284,37 +295,40 @@ row_step(const lane_arrays *a, int k, const double *JK, int cs, int compact, __m
  * batch's row steps.  A batch of two halves runs them in the same loop:
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
-sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int ahead) {
+sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
   const lane_arrays a = {
     s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
   };
-  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+  const size_t S = wide_cols(layout);
   __m256d m = _mm256_setzero_pd(), mb = m;
   const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
   double *const *restrict ptp = s->tp;
-  const double *restrict pim = s->im;
+  const double *restrict pim = s->im, *restrict pia = s->ia;
   for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
   for (int bt = bt0; bt < bt1; bt++) {
     double *const *tp = ptp + 16 * (size_t)bt;
-    const double *im = pim + 16 * (size_t)bt;
+    const double *im = pim + 16 * (size_t)bt, *ia = pia + 16 * (size_t)bt;
     if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
     int k = pbk[bt], L = pbL[bt];
     const double *JK = a.JK + S * (size_t)k;
     __m256d A0[6], A1[6];
-    __m256d ia0 = _mm256_load_pd(im), ia1 = _mm256_load_pd(im + 4);
+    /* half 0's scalars: slot 0's and slot 1's inverse masses, then angular */
+    const __m256d sa[4] = { _mm256_load_pd(im), _mm256_load_pd(im + 4), _mm256_load_pd(ia),
+                            _mm256_load_pd(ia + 4) };
     gather6(tp, A0);
     gather6(tp + 4, A1);
     if (pbh[bt] == 1) {
       for (int r = 0; r < L; r++, k += 4, JK += 4 * S)
-        m = row_step(&a, k, JK, 4, compact, A0, A1, ia0, ia1, m);
+        m = row_step(&a, k, JK, 4, layout, A0, A1, sa, m);
     } else {
       __m256d B0[6], B1[6];
-      __m256d ib0 = _mm256_load_pd(im + 8), ib1 = _mm256_load_pd(im + 12);
+      const __m256d sb[4] = { _mm256_load_pd(im + 8), _mm256_load_pd(im + 12),
+                              _mm256_load_pd(ia + 8), _mm256_load_pd(ia + 12) };
       gather6(tp + 8, B0);
       gather6(tp + 12, B1);
       for (int r = 0; r < L; r++, k += 8, JK += 8 * S) {
-        m = row_step(&a, k, JK, 8, compact, A0, A1, ia0, ia1, m);
-        mb = row_step(&a, k + 4, JK + 4, 8, compact, B0, B1, ib0, ib1, mb);
+        m = row_step(&a, k, JK, 8, layout, A0, A1, sa, m);
+        mb = row_step(&a, k + 4, JK + 4, 8, layout, B0, B1, sb, mb);
       }
       scatter6(tp + 8, B0);
       scatter6(tp + 12, B1);
@@ -337,8 +351,11 @@ sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int
  * writing (WIDE_PREFETCH). */
 __attribute__((target("avx2,prfchw"))) static double sweep_lanes_w(wide_state *s, int bt0, int bt1,
                                                                    double *poison) {
-  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1, WIDE_PREFETCH)
-                    : sweep_lanes_as(s, bt0, bt1, poison, 0, WIDE_PREFETCH);
+  if (s->layout == WIDE_LAY_ISO)
+    return sweep_lanes_as(s, bt0, bt1, poison, WIDE_LAY_ISO, WIDE_PREFETCH);
+  return s->layout == WIDE_LAY_COMPACT
+             ? sweep_lanes_as(s, bt0, bt1, poison, WIDE_LAY_COMPACT, WIDE_PREFETCH)
+             : sweep_lanes_as(s, bt0, bt1, poison, WIDE_LAY_FULL, WIDE_PREFETCH);
 }
 
 /* Batches [bt0, bt1) in the lanes; a threaded plan's fetched ahead, one
@@ -347,8 +364,10 @@ __attribute__((target("avx2"))) static double sweep_lanes(wide_state *s, int bt0
                                                           double *poison) {
   if (s->np > 1 && s->prfchw) return sweep_lanes_w(s, bt0, bt1, poison);
   int ahead = s->np > 1 ? WIDE_PREFETCH : 0;
-  return s->compact ? sweep_lanes_as(s, bt0, bt1, poison, 1, ahead)
-                    : sweep_lanes_as(s, bt0, bt1, poison, 0, ahead);
+  if (s->layout == WIDE_LAY_ISO) return sweep_lanes_as(s, bt0, bt1, poison, WIDE_LAY_ISO, ahead);
+  return s->layout == WIDE_LAY_COMPACT
+             ? sweep_lanes_as(s, bt0, bt1, poison, WIDE_LAY_COMPACT, ahead)
+             : sweep_lanes_as(s, bt0, bt1, poison, WIDE_LAY_FULL, ahead);
 }
 
 /* The convergence test's exact measures, checked in the lanes (see the
@@ -374,13 +393,13 @@ __attribute__((target("avx2"), always_inline)) static inline __m256d lane_quot(_
 /* One row step of the check at plan position k (t of the lanes' blocks in
  * T0, T1; xs = ||x||_inf, cap = min(xs, xd), each in four lanes). */
 __attribute__((target("avx2"), always_inline)) static inline void
-check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int cs, int compact,
+check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int cs, int layout,
            const __m256d T0[6], const __m256d T1[6], __m256d xs, __m256d cap, lane_check_acc *acc) {
   const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
   __m256d x = _mm256_load_pd(a->xp + k), b = _mm256_load_pd(a->bp + k), lo, hi, jl[3];
   lane_bounds(a, k, &lo, &hi);
   __m256d dx = _mm256_mul_pd(_mm256_load_pd(a->fd + k), x);
-  __m256d w = _mm256_add_pd(_mm256_add_pd(dx, lane_dots(JK, cs, compact, T0, T1, jl)), b);
+  __m256d w = _mm256_add_pd(_mm256_add_pd(dx, lane_dots(JK, cs, layout, T0, T1, jl)), b);
   acc->poison = _mm256_add_pd(acc->poison, _mm256_mul_pd(_mm256_add_pd(x, w), zero));
   acc->res = _mm256_max_pd(acc->res, lane_mid_res(x, w, lo, hi));
   acc->bmax = _mm256_max_pd(acc->bmax, _mm256_andnot_pd(sign, b));
@@ -403,7 +422,7 @@ __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, dou
   };
   const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
   lane_check_acc acc = { zero, zero, zero, zero };
-  const size_t S = s->compact ? WIDE_COMPACT : WIDE_FULL;
+  const size_t S = wide_cols(s->layout);
   for (int bt = 0; bt < s->nbat; bt++) {
     double *const *tp = s->tp + 16 * (size_t)bt;
     int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
@@ -413,15 +432,15 @@ __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, dou
     gather6(tp + 4, A1);
     if (h == 1) {
       for (int r = 0; r < L; r++, k += 4, JK += 4 * S)
-        check_step(&a, s->aii, k, JK, 4, s->compact, A0, A1, vxs, vcap, &acc);
+        check_step(&a, s->aii, k, JK, 4, s->layout, A0, A1, vxs, vcap, &acc);
       continue;
     }
     __m256d B0[6], B1[6];
     gather6(tp + 8, B0);
     gather6(tp + 12, B1);
     for (int r = 0; r < L; r++, k += 8, JK += 8 * S) {
-      check_step(&a, s->aii, k, JK, 8, s->compact, A0, A1, vxs, vcap, &acc);
-      check_step(&a, s->aii, k + 4, JK + 4, 8, s->compact, B0, B1, vxs, vcap, &acc);
+      check_step(&a, s->aii, k, JK, 8, s->layout, A0, A1, vxs, vcap, &acc);
+      check_step(&a, s->aii, k + 4, JK + 4, 8, s->layout, B0, B1, vxs, vcap, &acc);
     }
   }
   double v[4][4];
@@ -440,24 +459,31 @@ __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, dou
 /* K^T x of one half's rows (four lanes) into A0 (slot 0) and A1 (slot 1):
  * per lane the sum over its group's rows in row order of K_i x_i, as
  * slv_fac_ktx sums a run (from 0, each product K_ic x_i, added in turn; an
- * idle position adds 0 x 0).  compact: K's linear columns as the sweep
- * forms them, slot 1's -(im1 JL): a - (q x) is a + (-q) x to the bit. */
+ * idle position adds 0 x 0).  Compact and isotropic layouts: K's columns
+ * as the sweep forms them (sc: row_step's scalars), slot 1's linear ones
+ * -(im1 JL): a - (q x) is a + (-q) x to the bit. */
 __attribute__((target("avx2"), always_inline)) static inline void
-ktx_half(const double *xp, int k, const double *JK, int L, int h, int compact, __m256d im0,
-         __m256d im1, __m256d A0[6], __m256d A1[6]) {
-  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+ktx_half(const double *xp, int k, const double *JK, int L, int h, int layout, const __m256d sc[4],
+         __m256d A0[6], __m256d A1[6]) {
+  const size_t S = wide_cols(layout);
   const int cs = 4 * h;
   for (int c = 0; c < 6; c++) A0[c] = A1[c] = _mm256_setzero_pd();
   for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S) {
     __m256d x = _mm256_load_pd(xp + k);
-    if (compact) {
+    if (layout != WIDE_LAY_FULL) {
 #pragma GCC unroll 3
       for (int c = 0; c < 3; c++) {
         __m256d jl = _mm256_load_pd(JK + cs * c);
-        A0[c] = _mm256_add_pd(A0[c], _mm256_mul_pd(_mm256_mul_pd(im0, jl), x));
-        A1[c] = _mm256_sub_pd(A1[c], _mm256_mul_pd(_mm256_mul_pd(im1, jl), x));
-        A0[3 + c] = _mm256_add_pd(A0[3 + c], _mm256_mul_pd(_mm256_load_pd(JK + cs * (9 + c)), x));
-        A1[3 + c] = _mm256_add_pd(A1[3 + c], _mm256_mul_pd(_mm256_load_pd(JK + cs * (12 + c)), x));
+        __m256d k0 = layout == WIDE_LAY_ISO
+                         ? _mm256_mul_pd(sc[2], _mm256_load_pd(JK + cs * (3 + c)))
+                         : _mm256_load_pd(JK + cs * (9 + c));
+        __m256d k1 = layout == WIDE_LAY_ISO
+                         ? _mm256_mul_pd(sc[3], _mm256_load_pd(JK + cs * (6 + c)))
+                         : _mm256_load_pd(JK + cs * (12 + c));
+        A0[c] = _mm256_add_pd(A0[c], _mm256_mul_pd(_mm256_mul_pd(sc[0], jl), x));
+        A1[c] = _mm256_sub_pd(A1[c], _mm256_mul_pd(_mm256_mul_pd(sc[1], jl), x));
+        A0[3 + c] = _mm256_add_pd(A0[3 + c], _mm256_mul_pd(k0, x));
+        A1[3 + c] = _mm256_add_pd(A1[3 + c], _mm256_mul_pd(k1, x));
       }
     } else {
 #pragma GCC unroll 6
@@ -480,16 +506,17 @@ __attribute__((target("avx2"), always_inline)) static inline void ktx_add(double
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void ktx_lanes_as(const wide_state *s,
-                                                                               int compact) {
-  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+                                                                               int layout) {
+  const size_t S = wide_cols(layout);
   for (int bt = 0; bt < s->nbat; bt++) {
     double *const *tp = s->tp + 16 * (size_t)bt;
-    const double *im = s->im + 16 * (size_t)bt;
+    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
     for (int u = 0; u < h; u++) {
       __m256d A0[6], A1[6];
-      ktx_half(s->xp, k + 4 * u, s->JK + S * (size_t)k + 4 * u, L, h, compact,
-               _mm256_load_pd(im + 8 * u), _mm256_load_pd(im + 8 * u + 4), A0, A1);
+      const __m256d sc[4] = { _mm256_load_pd(im + 8 * u), _mm256_load_pd(im + 8 * u + 4),
+                              _mm256_load_pd(ia + 8 * u), _mm256_load_pd(ia + 8 * u + 4) };
+      ktx_half(s->xp, k + 4 * u, s->JK + S * (size_t)k + 4 * u, L, h, layout, sc, A0, A1);
       ktx_add(tp + 8 * u, A0);
       ktx_add(tp + 8 * u + 4, A1);
     }
@@ -502,10 +529,12 @@ __attribute__((target("avx2"), always_inline)) static inline void ktx_lanes_as(c
  * order). */
 __attribute__((target("avx2"))) static void ktx_lanes(const wide_state *s, slv_op *op) {
   memset(op->t, 0, 6 * (size_t)op->f.nb * sizeof *op->t);
-  if (s->compact)
-    ktx_lanes_as(s, 1);
+  if (s->layout == WIDE_LAY_ISO)
+    ktx_lanes_as(s, WIDE_LAY_ISO);
+  else if (s->layout == WIDE_LAY_COMPACT)
+    ktx_lanes_as(s, WIDE_LAY_COMPACT);
   else
-    ktx_lanes_as(s, 0);
+    ktx_lanes_as(s, WIDE_LAY_FULL);
 }
 
 /* The largest |x_k| over the plan, four lanes at a time. */

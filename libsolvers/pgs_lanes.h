@@ -52,9 +52,10 @@ enum {
    * whose every colour is taken overflows, as in Box2D v3 */
   WIDE_COLORS = 64,
   WIDE_PAD = 8, /* doubles per thread's slot (idle block, residual): 64 bytes, own cache line */
-  /* JK doubles per plan position: the compact layout's 15 columns, the
-   * full one's 24 (pgs_wide.c, "Layout"); a row step's column c holds its
-   * 4 h lanes side by side */
+  /* JK doubles per plan position: the isotropic layout's 9 columns, the
+   * compact one's 15, the full one's 24 (pgs_wide.c, "Layout"); a row
+   * step's column c holds its 4 h lanes side by side */
+  WIDE_ISO = 9,
   WIDE_COMPACT = 15,
   WIDE_FULL = 24,
   /* Threaded plans: the t blocks of the batch this many ahead are fetched
@@ -65,6 +66,12 @@ enum {
    * solve from 7.9-8.3 to 6.4-7.0 ms a step (docs/solvers.md, "pgs_part") */
   WIDE_PREFETCH = 4
 };
+
+/* The lanes' layouts of J and K (pgs_wide.c, "Layout"), in wide_state's
+ * layout: J and K whole; compact rigid-body rows (K's linear columns the
+ * blocks' inverse masses times J's); isotropic rigid-body rows (K's
+ * angular columns too, the blocks' angular scalars times J's). */
+enum { WIDE_LAY_FULL, WIDE_LAY_COMPACT, WIDE_LAY_ISO };
 
 typedef struct {
   void *pgs;           /* pgs's state, for dense and CSR problems */
@@ -94,17 +101,21 @@ typedef struct {
   double *aii;       /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
   double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
   double *JK;        /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
-                      K slot 0, K slot 1; or x 60 when compact (pgs_wide.c, "Layout") */
+                      K slot 0, K slot 1; or x 60 when compact, x 36 when isotropic
+                      (pgs_wide.c, "Layout") */
   int *bk, *bL, *bh; /* n_max batches: first plan position, row steps, halves (1 or 2) */
   double **tp;       /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
                       of slot 1 */
   double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
                       0..3, slot 1's (0 for a static slot or an idle lane) */
+  double *ia;        /* n_max batches x 16: the same of the angular scalars (ba) */
   int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
   double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
                       and the top of its interval; kept for the next solve */
-  int masses_kept;   /* bm made the last solve's compact layout: try it first */
-  int compact;       /* this solve's JK is the compact layout */
+  double *ba, *bahi; /* 2 n_max blocks: the same of the angular scalar (NaN: the block has
+                      none, it is not isotropic) */
+  int masses_kept;   /* bm (and ba) made the last solve's compact layout: try them first */
+  int layout;        /* this solve's JK layout: WIDE_LAY_FULL, _COMPACT or _ISO */
   double *idle;      /* WIDE_PAD per part: the t block of static slots and idle lanes (stays
                       0); each part (thread) its own, as every lane scatters its blocks back */
   double *pm;        /* WIDE_PAD per part: a sweep's residual max and poison of each part */
@@ -150,6 +161,11 @@ static inline int group_end(const slv_fac *f, int i) {
 static inline void batch_span(const wide_state *s, int b0, int b1, int *k0, int *k1) {
   *k0 = b0 < s->nbat ? s->bk[b0] : s->ncol;
   *k1 = b1 < s->nbat ? s->bk[b1] : s->ncol;
+}
+
+/* JK doubles per plan position in a layout. */
+static inline size_t wide_cols(int layout) {
+  return layout == WIDE_LAY_ISO ? WIDE_ISO : layout == WIDE_LAY_COMPACT ? WIDE_COMPACT : WIDE_FULL;
 }
 
 static inline const char *wide_name(const wide_state *s) {

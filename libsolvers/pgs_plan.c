@@ -61,26 +61,34 @@ __attribute__((target("avx2"))) static inline __m256d diag6(const double *J, con
   return _mm256_add_pd(_mm256_add_pd(a, b), _mm256_add_pd(p[4], p[5]));
 }
 
+/* All ones in the lanes where a and b have the same 64 bits. */
+__attribute__((target("avx2"), always_inline)) static inline __m256d same_bits(__m256d a,
+                                                                               __m256d b) {
+  return _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_castpd_si256(a), _mm256_castpd_si256(b)));
+}
+
 /* wide_plan()'s J and K columns of the four lanes at plan position k, by 4x4
  * transposes: the same values as its scalar loop (moves and masks only).
  * A row's 12 columns are slot 0's six then slot 1's; a static slot
  * (fblk < 0) and an idle lane get zeros, whatever fJ, fK hold there.  out:
  * the half's first column in JK, column c at out + cs c (pgs_wide.c,
- * "Layout": cs = 4 h, the lanes of a row step's halves side by side).  lb
- * and im: the half's blocks of slot 0 then slot 1 and their inverse
- * masses (lay_out, lane_masses; a lane's rows share its blocks), which
- * hold for the lane's busy positions.  It also sets A_ii (aii) and
- * omega / A_ii, four lanes per operation: A_ii from aii when slv_solve's
- * validation left them (operator.h, slv_op), else formed from the columns
- * while they are in cache as slv_fac_diag's d + (s0 + s1) (a static slot's
- * zeros give its s = 0.0); omega / A_ii as slv_pgs_step's
+ * "Layout": cs = 4 h, the lanes of a row step's halves side by side).  lb,
+ * im and ia: the half's blocks of slot 0 then slot 1, their inverse masses
+ * and angular scalars (lay_out, lane_scalars; a lane's rows share its
+ * blocks), which hold for the lane's busy positions.  It also sets A_ii
+ * (aii) and omega / A_ii, four lanes per operation: A_ii from aii when
+ * slv_solve's validation left them (operator.h, slv_op), else formed from
+ * the columns while they are in cache as slv_fac_diag's d + (s0 + s1) (a
+ * static slot's zeros give its s = 0.0); omega / A_ii as slv_pgs_step's
  * omega * (1 / A_ii), the same IEEE operations, so the same bits; 0 on
- * idle lanes.  compact: writes the
- * compact layout instead (pgs_wide.c, "Layout") and returns ok and-ed with
- * whether each lane's row has the form it needs (else JK is unusable). */
+ * idle lanes.  layout compact or isotropic: writes that layout instead
+ * (pgs_wide.c, "Layout") and returns ok and-ed with whether each lane's
+ * row has the form it needs (else JK is unusable). */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
 fill_jk_step(wide_state *s, const slv_fac *f, const double *aii, int k, double *out, int cs,
-             const int *lb, const double *im, __m256d om, int compact, __m256d ok) {
+             const int *lb, const double *im, const double *ia, __m256d om, int layout,
+             __m256d ok) {
+  const int compact = layout != WIDE_LAY_FULL;
   const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   const __m256i none = _mm256_set1_epi64x(-1);
@@ -122,9 +130,13 @@ fill_jk_step(wide_state *s, const slv_fac *f, const double *aii, int k, double *
   _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
   if (!compact) return ok;
   /* the compact form: K's linear columns bm J's, and J's of slot 1
-   * minus slot 0's when both are bodies (a static slot's are zeros) */
+   * minus slot 0's when both are bodies (a static slot's are zeros);
+   * isotropic, K's angular columns ba J's too, to the bit (signs of zero:
+   * the sweep forms them so) */
   __m256d I0 = _mm256_and_pd(M0, _mm256_loadu_pd(im)),
           I1 = _mm256_and_pd(M1, _mm256_loadu_pd(im + 4));
+  __m256d A0 = _mm256_and_pd(M0, _mm256_loadu_pd(ia)),
+          A1 = _mm256_and_pd(M1, _mm256_loadu_pd(ia + 4));
   __m256d both = _mm256_and_pd(M0, M1);
   for (int c = 0; c < 3; c++) {
     __m256d j0 = _mm256_load_pd(tmp + 4 * c), j1 = _mm256_load_pd(tmp + 24 + 4 * c);
@@ -136,10 +148,17 @@ fill_jk_step(wide_state *s, const slv_fac *f, const double *aii, int k, double *
         ok, _mm256_or_pd(_mm256_cmp_pd(j0, nj1, _CMP_EQ_OQ), _mm256_andnot_pd(both, all)));
     _mm256_store_pd(out + cs * c, _mm256_blendv_pd(nj1, j0, M0)); /* JL */
     /* J slot 0's, J slot 1's, K slot 0's and K slot 1's angular columns */
-    _mm256_store_pd(out + cs * (3 + c), _mm256_load_pd(tmp + 12 + 4 * c));
-    _mm256_store_pd(out + cs * (6 + c), _mm256_load_pd(tmp + 36 + 4 * c));
-    _mm256_store_pd(out + cs * (9 + c), _mm256_load_pd(tmp + 60 + 4 * c));
-    _mm256_store_pd(out + cs * (12 + c), _mm256_load_pd(tmp + 84 + 4 * c));
+    __m256d a0 = _mm256_load_pd(tmp + 12 + 4 * c), a1 = _mm256_load_pd(tmp + 36 + 4 * c);
+    __m256d g0 = _mm256_load_pd(tmp + 60 + 4 * c), g1 = _mm256_load_pd(tmp + 84 + 4 * c);
+    _mm256_store_pd(out + cs * (3 + c), a0);
+    _mm256_store_pd(out + cs * (6 + c), a1);
+    if (layout == WIDE_LAY_ISO) {
+      ok = _mm256_and_pd(ok, same_bits(g0, _mm256_mul_pd(A0, a0)));
+      ok = _mm256_and_pd(ok, same_bits(g1, _mm256_mul_pd(A1, a1)));
+    } else {
+      _mm256_store_pd(out + cs * (9 + c), g0);
+      _mm256_store_pd(out + cs * (12 + c), g1);
+    }
   }
   return ok;
 }
@@ -161,20 +180,20 @@ findex_in_lane(const wide_state *s, int k, int r, int h) {
   return (r >= 1 ? one & fx : 0) | (r >= 2 ? (two & fx) << 4 : 0);
 }
 
-/* fill_jk over batches [bt0, bt1) of the layout (compact) and halves (h)
- * given: the column stride 4 h and the layout known to the compiler. */
+/* fill_jk over batches [bt0, bt1) of the layout and halves (h) given:
+ * the column stride 4 h and the layout known to the compiler. */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
-fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int compact, int h,
+fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int layout, int h,
            int bt0, int bt1, __m256d ok) {
-  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+  const size_t S = wide_cols(layout);
   for (int bt = bt0; bt < bt1; bt++) {
     if (s->bh[bt] != h) continue;
     const int *lb = s->lblk + 16 * (size_t)bt;
-    const double *im = s->im + 16 * (size_t)bt;
+    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
       for (int u = 0; u < h; u++) {
         ok = fill_jk_step(s, f, aii, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
-                          im + 8 * u, om, compact, ok);
+                          im + 8 * u, ia + 8 * u, om, layout, ok);
         s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
       }
   }
@@ -182,18 +201,22 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int c
 }
 
 /* fill_jk_step over the positions of batches [bt0, bt1), and each half
- * row step's fsel; compact: 1 if every row has the compact form, else 0. */
+ * row step's fsel; compact or isotropic layout: 1 if every row has its
+ * form, else 0. */
 __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
-                                                   const double *aii, double omega, int compact,
+                                                   const double *aii, double omega, int layout,
                                                    int bt0, int bt1) {
   const __m256d om = _mm256_set1_pd(omega);
   __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-  if (compact) {
-    ok = fill_jk_as(s, f, aii, om, 1, 1, bt0, bt1, ok);
-    ok = fill_jk_as(s, f, aii, om, 1, 2, bt0, bt1, ok);
+  if (layout == WIDE_LAY_ISO) {
+    ok = fill_jk_as(s, f, aii, om, WIDE_LAY_ISO, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, WIDE_LAY_ISO, 2, bt0, bt1, ok);
+  } else if (layout == WIDE_LAY_COMPACT) {
+    ok = fill_jk_as(s, f, aii, om, WIDE_LAY_COMPACT, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, WIDE_LAY_COMPACT, 2, bt0, bt1, ok);
   } else {
-    ok = fill_jk_as(s, f, aii, om, 0, 1, bt0, bt1, ok);
-    ok = fill_jk_as(s, f, aii, om, 0, 2, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, WIDE_LAY_FULL, 1, bt0, bt1, ok);
+    ok = fill_jk_as(s, f, aii, om, WIDE_LAY_FULL, 2, bt0, bt1, ok);
   }
   return _mm256_movemask_pd(ok) == 0xf;
 }
@@ -448,10 +471,9 @@ static double mass_widen(double m, double j, double k, double dir) {
   return m;
 }
 
-/* One linear entry (j of J, k of K) of block b into its interval of
- * scalars [bm, bhi] with fl(m j) = k; returns 0 if none is left. */
-static int mass_entry(wide_state *s, int b, double j, double k) {
-  double *lo = s->bm + b, *hi = s->bhi + b;
+/* One entry (j of J, k of K) of a block into its interval of scalars
+ * [*lo, *hi] with fl(m j) = k; returns 0 if none is left. */
+static int scalar_entry(double *lo, double *hi, double j, double k) {
   if (j == 0.0) return k == 0.0;
   if (*lo > *hi) { /* the block's first entry: the interval around k / j */
     double m = mass_seek(k / j, j, k, INFINITY);
@@ -467,61 +489,109 @@ static int mass_entry(wide_state *s, int b, double j, double k) {
   return *lo <= *hi && *lo * j == k && *hi * j == k;
 }
 
+/* Whether a and b have the same 64 bits. */
+static int same_bits1(double a, double b) {
+  uint64_t u, v;
+  memcpy(&u, &a, sizeof u);
+  memcpy(&v, &b, sizeof v);
+  return u == v;
+}
+
+/* One block's angular entries J[0..2], K[0..2] into its interval of
+ * angular scalars [*lo, *hi] (NaN: none left, the block not isotropic):
+ * fl(m j) = k to the bit for every m of it.  The scalar is positive (an
+ * inverse inertia), so fl(m j) has j's sign, zeros too: a k of another
+ * sign is not reproduced. */
+static void ang_entries(double *lo, double *hi, const double *J, const double *K) {
+  if (isnan(*lo)) return;
+  if (*lo <= *hi && same_bits1(*lo * J[0], K[0]) && same_bits1(*hi * J[0], K[0]) &&
+      same_bits1(*lo * J[1], K[1]) && same_bits1(*hi * J[1], K[1]) &&
+      same_bits1(*lo * J[2], K[2]) && same_bits1(*hi * J[2], K[2]))
+    return; /* the usual case: the block's interval reproduces all three */
+  for (int c = 0; c < 3; c++)
+    if (signbit(J[c]) != signbit(K[c]) || !scalar_entry(lo, hi, J[c], K[c])) {
+      *lo = *hi = NAN;
+      return;
+    }
+}
+
 /* The rigid-body form the compact layout needs (pgs_wide.c, "Layout"): for every
  * block a scalar m with K's linear columns fl(m J) on each of its row
  * slots, exactly.  The scalars that reproduce one entry form an interval
  * of doubles (around k / j: the quotient may miss the mass by an ulp); a
  * block's scalar is any point in the intersection over its entries, bm[b]
  * (0 for a block with no nonzero entry).  Returns 0 at the first entry no
- * scalar of its block reproduces (then the full layout is used). */
+ * scalar of its block reproduces (then the full layout is used).  The
+ * isotropic layout's angular scalars in the same pass (ang_entries): ba[b]
+ * with K's angular columns fl(ba J), to the bit; NaN for a block with none
+ * (not isotropic: that block's rows keep the compact layout), 0 with bahi
+ * = -inf for a block with no nonzero angular entry. */
 static int derive_masses(wide_state *s, const slv_fac *f) {
   for (int b = 0; b < f->nb; b++) {
-    s->bm[b] = 1.0; /* empty: bm > bhi */
-    s->bhi[b] = 0.0;
+    s->bm[b] = s->ba[b] = 1.0; /* empty: bm > bhi */
+    s->bhi[b] = s->bahi[b] = 0.0;
   }
   for (int i = 0; i < f->n; i++)
     for (int slot = 0; slot < 2; slot++) {
       int b = f->blk[2 * i + slot];
       if (b < 0) continue;
       const double *J = f->J + 12 * (size_t)i + 6 * slot, *K = f->K + 12 * (size_t)i + 6 * slot;
+      ang_entries(s->ba + b, s->bahi + b, J + 3, K + 3);
       double lo = s->bm[b], hi = s->bhi[b];
       if (lo <= hi && lo * J[0] == K[0] && hi * J[0] == K[0] && lo * J[1] == K[1] &&
           hi * J[1] == K[1] && lo * J[2] == K[2] && hi * J[2] == K[2])
         continue; /* the usual case: the block's interval reproduces all three */
       for (int c = 0; c < 3; c++)
-        if (!mass_entry(s, b, J[c], K[c])) return 0;
+        if (!scalar_entry(s->bm + b, s->bhi + b, J[c], K[c])) return 0;
     }
-  for (int b = 0; b < f->nb; b++)
-    if (s->bm[b] > s->bhi[b]) { /* no nonzero entry: any scalar, none known (lane_masses) */
+  for (int b = 0; b < f->nb; b++) {
+    if (s->bm[b] > s->bhi[b]) { /* no nonzero entry: any scalar, none known (lane_scalars) */
       s->bm[b] = 0.0;
       s->bhi[b] = -INFINITY;
     }
+    if (s->ba[b] > s->bahi[b]) {
+      s->ba[b] = 0.0;
+      s->bahi[b] = -INFINITY;
+    } else if (!(s->ba[b] > 0.0)) /* the interval reached 0 (zeros of K on nonzero J) */
+      s->ba[b] = s->bahi[b] = NAN;
+  }
   return 1;
 }
 
 #if PGS_WIDE_X86
 
-/* Each lane's inverse masses (im) from the blocks' scalars bm; 0 when a
- * lane's block had no nonzero entry at the last derivation (bhi = -inf),
- * whose scalar 0.0 is no mass: kept, it would fail fill_jk's check as
- * soon as the block has an entry (a body that has come into contact),
- * after a whole pass. */
-static int lane_masses(wide_state *s) {
-  int known = 1;
+/* What lane_scalars found of the lanes' blocks. */
+enum {
+  LANES_MASSES = 1,  /* every block has its inverse mass */
+  LANES_NOT_ISO = 2, /* some block has no angular scalar (NaN: not isotropic) */
+};
+
+/* Each lane's inverse masses (im) and angular scalars (ia) from the
+ * blocks' scalars bm and ba; 0 when a lane's block had no nonzero entry at
+ * the last derivation (bhi = -inf), whose scalar 0.0 is no mass: kept, it
+ * would fail fill_jk's check as soon as the block has an entry (a body
+ * that has come into contact), after a whole pass.  An angular scalar 0
+ * is kept: a block with no nonzero angular entry (a sphere's normal rows,
+ * which pass through its centre) may well have none next time either.
+ * Returns LANES_ bits. */
+static int lane_scalars(wide_state *s) {
+  int masses = 1, not_iso = 0;
   for (int k = 0; k < 16 * s->nbat; k++) {
     int b = s->lblk[k];
     s->im[k] = b >= 0 ? s->bm[b] : 0.0;
-    known &= b < 0 || s->bhi[b] != -INFINITY;
+    s->ia[k] = b >= 0 ? s->ba[b] : 0.0;
+    masses &= b < 0 || s->bhi[b] != -INFINITY;
+    not_iso |= b >= 0 && isnan(s->ba[b]);
   }
-  return known;
+  return (masses ? LANES_MASSES : 0) | (not_iso ? LANES_NOT_ISO : 0);
 }
 
 /* fill_jk over all the lanes' positions: on the plan's threads when it has
  * parts, as fill_all_rows splits them (the same values: each position is
- * formed alone); 1 if every part's rows have the compact form. */
-static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int compact) {
+ * formed alone); 1 if every part's rows have the layout's form. */
+static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int layout) {
   const slv_fac *f = &op->f;
-  if (s->np == 1) return fill_jk(s, f, op->aii, omega, compact, 0, s->nbat);
+  if (s->np == 1) return fill_jk(s, f, op->aii, omega, layout, 0, s->nbat);
   /* each part's verdict in its own slot, and-ed after: not an OpenMP
    * reduction clause, which clang implements with a lock symbol that the
    * shared library would export (tests/test_exports.sh) */
@@ -531,7 +601,7 @@ static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int compac
     int ok = 1;
     for (int l = 0; l < s->nlev; l++) {
       int r =
-          fill_jk(s, f, op->aii, omega, compact, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
+          fill_jk(s, f, op->aii, omega, layout, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
       ok = ok && r;
     }
     oks[v] = ok;
@@ -541,20 +611,36 @@ static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int compac
   return ok;
 }
 
-/* The lanes' J and K (pgs_wide.c, "Layout"): compact when the blocks' scalars
- * bm hold for every lane row, else the full layout.  A world's bodies keep
- * their masses from one step to the next, so the last solve's scalars are
- * tried first: fill_jk checks every entry the lanes use, so a scalar that
+/* The layout the last solve's scalars promise for this one's lanes: none
+ * (WIDE_LAY_FULL) if a lane block's inverse mass is unknown (no nonzero
+ * entry at the last derivation), the compact one if a block has no
+ * angular scalar (not isotropic), else the isotropic one. */
+static int kept_layout(wide_state *s) {
+  int found = lane_scalars(s);
+  if (!(found & LANES_MASSES)) return WIDE_LAY_FULL;
+  return found & LANES_NOT_ISO ? WIDE_LAY_COMPACT : WIDE_LAY_ISO;
+}
+
+/* The lanes' J and K (pgs_wide.c, "Layout"): isotropic when the blocks'
+ * scalars bm and ba hold for every lane row, else compact when bm do,
+ * else the full layout.  A world's bodies keep their masses and inertias
+ * from one step to the next, so the last solve's scalars are tried first
+ * (kept_layout): fill_jk checks every entry the lanes use, so a scalar that
  * no longer fits only costs the derivation it would have cost anyway. */
 static void lanes_jk(wide_state *s, const slv_op *op, double omega) {
-  s->compact = 0;
-  if (s->masses_kept && lane_masses(s)) s->compact = fill_all_jk(s, op, omega, 1);
-  if (!s->compact && derive_masses(s, &op->f)) {
-    lane_masses(s);
-    s->compact = fill_all_jk(s, op, omega, 1);
+  s->layout = WIDE_LAY_FULL;
+  if (s->masses_kept) {
+    int want = kept_layout(s);
+    if (want != WIDE_LAY_FULL && fill_all_jk(s, op, omega, want)) s->layout = want;
   }
-  s->masses_kept = s->compact;
-  if (!s->compact) fill_all_jk(s, op, omega, 0);
+  if (s->layout == WIDE_LAY_FULL && derive_masses(s, &op->f)) {
+    if (!(lane_scalars(s) & LANES_NOT_ISO) && fill_all_jk(s, op, omega, WIDE_LAY_ISO))
+      s->layout = WIDE_LAY_ISO;
+    else if (fill_all_jk(s, op, omega, WIDE_LAY_COMPACT))
+      s->layout = WIDE_LAY_COMPACT;
+  }
+  s->masses_kept = s->layout != WIDE_LAY_FULL;
+  if (s->layout == WIDE_LAY_FULL) fill_all_jk(s, op, omega, WIDE_LAY_FULL);
 }
 
 /* The largest slv_alone over the lanes' positions [0, ncol), four at a
@@ -686,7 +772,7 @@ void wide_plan(wide_state *s, const slv_op *op, double omega, int threads) {
  * J and K, and whether t = K^T x may be summed in the lanes. */
 static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng) {
   fill_all_rows(s, op, omega);
-  s->compact = 0;
+  s->layout = WIDE_LAY_FULL;
 #if PGS_WIDE_X86
   if (s->lanes) lanes_jk(s, op, omega);
 #endif
@@ -728,11 +814,14 @@ void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options 
   int busy = 0, slots = 0; /* the batches' positions (not the idle ones between them) */
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
   for (int bt = 0; bt < s->nbat; bt++) slots += 4 * s->bh[bt] * s->bL[bt];
-  const char *how = !s->lanes                   ? "rows one at a time (no AVX2 lanes)"
-                    : s->lanes512 && s->compact ? "AVX-512 lanes, compact rigid-body rows"
-                    : s->lanes512               ? "AVX-512 lanes, full rows"
-                    : s->compact                ? "AVX2 lanes, compact rigid-body rows"
-                                                : "AVX2 lanes, full rows";
+  static const char *const lanes[2][3] = {
+    { "AVX2 lanes, full rows", "AVX2 lanes, compact rigid-body rows",
+      "AVX2 lanes, isotropic rigid-body rows" },
+    { "AVX-512 lanes, full rows", "AVX-512 lanes, compact rigid-body rows",
+      "AVX-512 lanes, isotropic rigid-body rows" }
+  };
+  const char *how =
+      s->lanes ? lanes[s->lanes512 != 0][s->layout] : "rows one at a time (no AVX2 lanes)";
   if (s->part && s->np > 1) {
     int k0, k1, sep = 0;
     batch_span(s, s->lvl[1], s->nbat, &k0, &k1);

@@ -146,38 +146,38 @@ PGS512 __m512d dot6x8(const double *J, int h, const __m512d T[6]) {
   return _mm512_add_pd(_mm512_add_pd(a, b), c);
 }
 
-/* lane_dots in eight lanes (the same products and sums). */
-PGS512 __m512d dots8(const double *JK, int h, int compact, const __m512d T0[6], const __m512d T1[6],
-                     __m512d jl[3]) {
+/* lane_dots in eight lanes (the same products and sums); compact and
+ * isotropic layouts: jl gets J's nine columns (JL, slot 0's angular, slot
+ * 1's), which the update reuses. */
+PGS512 __m512d dots8(const double *JK, int h, int layout, const __m512d T0[6], const __m512d T1[6],
+                     __m512d jl[9]) {
   const int cs = 4 * h;
-  if (!compact) return _mm512_add_pd(dot6x8(JK, h, T0), dot6x8(JK + 6 * cs, h, T1));
-#pragma GCC unroll 3
-  for (int c = 0; c < 3; c++) jl[c] = load8(JK + cs * c, h);
+  if (layout == WIDE_LAY_FULL) return _mm512_add_pd(dot6x8(JK, h, T0), dot6x8(JK + 6 * cs, h, T1));
+#pragma GCC unroll 9
+  for (int c = 0; c < 9; c++) jl[c] = load8(JK + cs * c, h);
   __m512d a0 = _mm512_add_pd(_mm512_mul_pd(jl[0], T0[0]), _mm512_mul_pd(jl[1], T0[1]));
-  __m512d b0 =
-      _mm512_add_pd(_mm512_mul_pd(jl[2], T0[2]), _mm512_mul_pd(load8(JK + 3 * cs, h), T0[3]));
-  __m512d c0 = _mm512_add_pd(_mm512_mul_pd(load8(JK + 4 * cs, h), T0[4]),
-                             _mm512_mul_pd(load8(JK + 5 * cs, h), T0[5]));
+  __m512d b0 = _mm512_add_pd(_mm512_mul_pd(jl[2], T0[2]), _mm512_mul_pd(jl[3], T0[3]));
+  __m512d c0 = _mm512_add_pd(_mm512_mul_pd(jl[4], T0[4]), _mm512_mul_pd(jl[5], T0[5]));
   __m512d a1 = _mm512_add_pd(_mm512_mul_pd(jl[0], T1[0]), _mm512_mul_pd(jl[1], T1[1]));
-  __m512d b1 =
-      _mm512_sub_pd(_mm512_mul_pd(load8(JK + 6 * cs, h), T1[3]), _mm512_mul_pd(jl[2], T1[2]));
-  __m512d c1 = _mm512_add_pd(_mm512_mul_pd(load8(JK + 7 * cs, h), T1[4]),
-                             _mm512_mul_pd(load8(JK + 8 * cs, h), T1[5]));
+  __m512d b1 = _mm512_sub_pd(_mm512_mul_pd(jl[6], T1[3]), _mm512_mul_pd(jl[2], T1[2]));
+  __m512d c1 = _mm512_add_pd(_mm512_mul_pd(jl[7], T1[4]), _mm512_mul_pd(jl[8], T1[5]));
   return _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a0, b0), c0),
                        _mm512_add_pd(_mm512_sub_pd(b1, a1), c1));
 }
 
 /* row_step (pgs_lanes.c) in eight lanes: the row step at plan position k,
- * its columns at JK.  Returns max(m, the lanes' residuals), + w * 0. */
-PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, int compact,
-                         __m512d T0[6], __m512d T1[6], __m512d im0, __m512d im1, __m512d X[2],
+ * its columns at JK, sc the lanes' scalars (slot 0's and slot 1's inverse
+ * masses, then angular scalars).  Returns max(m, the lanes' residuals),
+ * + w * 0. */
+PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, int layout,
+                         __m512d T0[6], __m512d T1[6], const __m512d sc[4], __m512d X[2],
                          __m512d m) {
   const __m512d zero = _mm512_setzero_pd();
   const int cs = 4 * h;
-  __m512d x = load8(a->xp + k, h), lo, hi, jl[3];
+  __m512d x = load8(a->xp + k, h), lo, hi, jl[9];
   bounds8(a, k, h, X[0], X[1], &lo, &hi);
   __m512d bx = _mm512_add_pd(load8(a->bp + k, h), _mm512_mul_pd(load8(a->fd + k, h), x));
-  __m512d w = _mm512_add_pd(bx, dots8(JK, h, compact, T0, T1, jl));
+  __m512d w = _mm512_add_pd(bx, dots8(JK, h, layout, T0, T1, jl));
   __m512d r = abs8(_mm512_max_pd(_mm512_min_pd(w, _mm512_sub_pd(x, lo)), _mm512_sub_pd(x, hi)));
   m = _mm512_add_pd(_mm512_max_pd(r, m), _mm512_mul_pd(w, zero));
   __m512d e = _mm512_mul_pd(w, load8(a->invd + k, h));
@@ -191,13 +191,17 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
     _mm512_mask_storeu_pd(a->xp + k, 0x0f, xk);
   X[1] = X[0];
   X[0] = xk;
-  if (compact) {
+  if (layout != WIDE_LAY_FULL) {
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
-      T0[c] = _mm512_sub_pd(T0[c], _mm512_mul_pd(e, _mm512_mul_pd(im0, jl[c])));
-      T1[c] = _mm512_add_pd(T1[c], _mm512_mul_pd(e, _mm512_mul_pd(im1, jl[c])));
-      T0[3 + c] = _mm512_sub_pd(T0[3 + c], _mm512_mul_pd(e, load8(JK + cs * (9 + c), h)));
-      T1[3 + c] = _mm512_sub_pd(T1[3 + c], _mm512_mul_pd(e, load8(JK + cs * (12 + c), h)));
+      __m512d k0 =
+          layout == WIDE_LAY_ISO ? _mm512_mul_pd(sc[2], jl[3 + c]) : load8(JK + cs * (9 + c), h);
+      __m512d k1 =
+          layout == WIDE_LAY_ISO ? _mm512_mul_pd(sc[3], jl[6 + c]) : load8(JK + cs * (12 + c), h);
+      T0[c] = _mm512_sub_pd(T0[c], _mm512_mul_pd(e, _mm512_mul_pd(sc[0], jl[c])));
+      T1[c] = _mm512_add_pd(T1[c], _mm512_mul_pd(e, _mm512_mul_pd(sc[1], jl[c])));
+      T0[3 + c] = _mm512_sub_pd(T0[3 + c], _mm512_mul_pd(e, k0));
+      T1[3 + c] = _mm512_sub_pd(T1[3 + c], _mm512_mul_pd(e, k1));
     }
   } else {
 #pragma GCC unroll 6
@@ -209,7 +213,8 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
   return m;
 }
 
-/* Slot s's inverse masses of the batch's eight lanes (im: the batch's 16). */
+/* Slot s's scalars of the batch's eight lanes (im: the batch's 16 inverse
+ * masses, or angular scalars). */
 PGS512 __m512d masses8(const double *im, int slot, int h) {
   __m256d lo = _mm256_load_pd(im + 4 * slot);
   if (h == 1) return _mm512_insertf64x4(_mm512_setzero_pd(), lo, 0);
@@ -217,23 +222,24 @@ PGS512 __m512d masses8(const double *im, int slot, int h) {
 }
 
 /* One batch of h halves: gather, its row steps, scatter. */
-PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im, int k, int L,
-                      int h, int compact, __m512d m) {
-  const size_t S = compact ? WIDE_COMPACT : WIDE_FULL;
+PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im, const double *ia,
+                      int k, int L, int h, int layout, __m512d m) {
+  const size_t S = wide_cols(layout);
   const double *JK = a->JK + S * (size_t)k;
   __m512d T0[6], T1[6], X[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
-  __m512d im0 = masses8(im, 0, h), im1 = masses8(im, 1, h);
+  const __m512d sc[4] = { masses8(im, 0, h), masses8(im, 1, h), masses8(ia, 0, h),
+                          masses8(ia, 1, h) };
   gather8(tp, h, T0);
   gather8(tp + 4, h, T1);
   for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S)
-    m = row_step8(a, k, JK, h, compact, T0, T1, im0, im1, X, m);
+    m = row_step8(a, k, JK, h, layout, T0, T1, sc, X, m);
   scatter8(tp, h, T0);
   scatter8(tp + 4, h, T1);
   return m;
 }
 
 /* Batches [bt0, bt1) (the AVX2 lanes' sweep_lanes_as). */
-PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int compact, int ahead) {
+PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
   const lane_arrays a = {
     s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
   };
@@ -242,12 +248,12 @@ PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int com
   for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
   for (int bt = bt0; bt < bt1; bt++) {
     double *const *tp = ptp + 16 * (size_t)bt;
-    const double *im = s->im + 16 * (size_t)bt;
+    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
     if (s->bh[bt] == 2)
-      m = batch8(&a, tp, im, s->bk[bt], s->bL[bt], 2, compact, m);
+      m = batch8(&a, tp, im, ia, s->bk[bt], s->bL[bt], 2, layout, m);
     else
-      m = batch8(&a, tp, im, s->bk[bt], s->bL[bt], 1, compact, m);
+      m = batch8(&a, tp, im, ia, s->bk[bt], s->bL[bt], 1, layout, m);
   }
   double mm[8];
   _mm512_storeu_pd(mm, m);
@@ -261,16 +267,19 @@ PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int com
 
 __attribute__((target("avx512f,avx512dq,prfchw"))) static double sweep8_w(wide_state *s, int bt0,
                                                                           int bt1, double *poison) {
-  return s->compact ? sweep8_as(s, bt0, bt1, poison, 1, WIDE_PREFETCH)
-                    : sweep8_as(s, bt0, bt1, poison, 0, WIDE_PREFETCH);
+  if (s->layout == WIDE_LAY_ISO) return sweep8_as(s, bt0, bt1, poison, WIDE_LAY_ISO, WIDE_PREFETCH);
+  return s->layout == WIDE_LAY_COMPACT
+             ? sweep8_as(s, bt0, bt1, poison, WIDE_LAY_COMPACT, WIDE_PREFETCH)
+             : sweep8_as(s, bt0, bt1, poison, WIDE_LAY_FULL, WIDE_PREFETCH);
 }
 
 __attribute__((target("avx512f,avx512dq"))) double wide_sweep_lanes512(wide_state *s, int bt0,
                                                                        int bt1, double *poison) {
   if (s->np > 1 && s->prfchw) return sweep8_w(s, bt0, bt1, poison);
   int ahead = s->np > 1 ? WIDE_PREFETCH : 0;
-  return s->compact ? sweep8_as(s, bt0, bt1, poison, 1, ahead)
-                    : sweep8_as(s, bt0, bt1, poison, 0, ahead);
+  if (s->layout == WIDE_LAY_ISO) return sweep8_as(s, bt0, bt1, poison, WIDE_LAY_ISO, ahead);
+  return s->layout == WIDE_LAY_COMPACT ? sweep8_as(s, bt0, bt1, poison, WIDE_LAY_COMPACT, ahead)
+                                       : sweep8_as(s, bt0, bt1, poison, WIDE_LAY_FULL, ahead);
 }
 
 #endif

@@ -76,16 +76,28 @@
  * sweep forms K's linear columns as m_b JL, which pgs's K holds to the
  * bit.  That is 480 bytes a half row step in place of 768: with two halves
  * in flight, a large world's sweep waits on that stream (neither change
- * was faster without the other).  Same products, same sums: the iterates
- * do not change.  Grouping, batching and the masses cost O(rows) per
+ * was faster without the other).  Isotropic layout: when moreover every
+ * block b has a scalar a_b > 0 with K's angular columns exactly fl(a_b J)
+ * on each of its row slots, to the bit, signs of zero included (a sphere
+ * or a cube: its world inverse inertia is a_b 1 exactly and libdynamics
+ * forms K's angular half as a_b J_ang, docs/dynamics.md, "World inertia
+ * and energy"; fill_jk compares 64-bit patterns, as the sweep's fl(a_b J)
+ * has J's sign, zeros too), S = 9 columns, 36 doubles a half: JL and J's
+ * angular columns of each slot; the sweep forms K's angular columns as
+ * a_b J, six products more a half row step for 288 bytes in place of 480.
+ * derive_masses finds a_b in the pass that finds m_b (a block with none is
+ * not isotropic: then the compact layout); a block known not to be
+ * isotropic sends the next solve to the compact layout at once while the
+ * kept masses fit (a world's bodies keep their inertias).  Same products,
+ * same sums: the iterates do not change.  Grouping, batching and the masses cost O(rows) per
  * solve; the per-block batch marks live in the operator's t before it
- * gets K^T x (so nothing is allocated).  The scalars of a compact solve are
- * kept in the workspace and tried first at the next solve (a world's
- * bodies keep their masses): the check that forms the compact columns
- * confirms them entry by entry, and only when one fails are they derived
- * again (a pass over J and K: 2-3 % of a world step); a block that had no
- * scalar of its own (no nonzero entry) is derived at once, without the
- * attempt.  On a CPU without AVX2, or with
+ * gets K^T x (so nothing is allocated).  The scalars of a compact (or
+ * isotropic) solve are kept in the workspace and tried first at the next
+ * solve (a world's bodies keep their masses): the check that forms the
+ * compact columns confirms them entry by entry, and only when one fails
+ * are they derived again (a pass over J and K: 2-3 % of a world step); a
+ * block that had no scalar of its own (no nonzero entry) is derived at
+ * once, without the attempt.  On a CPU without AVX2, or with
  * opt.simd = SLV_SIMD_OFF (to test that path and to time it on any CPU),
  * the same order is swept one row at a time (same iterates): by pgs
  * itself when it is the row order (no sequential group; pgs's loop has no

@@ -540,6 +540,78 @@ static void test_A_random(void) {
   gsl_rng_free(rng);
 }
 
+/* ---- isotropic bodies: the world I^-1 and K exactly ---------------------- */
+
+/* A rotated ball and a rotated cube (I_b = I 1) on a plane and on each
+ * other, and an anisotropic box: for the isotropic bodies R (s 1) R^T is
+ * s 1 exactly (dyn_body_inv_inertia_world, the assembly's M^-1 block:
+ * s on the diagonal, +0 off it), and K's angular half of each of their
+ * rows is fl(s J_ang) to the bit, signs of zero too (pgs_wide's
+ * isotropic layout forms it so: pgs_wide.c, "Layout"); the anisotropic
+ * box's is R I_b^-1 R^T J_ang up to rounding. */
+static void test_isotropic_exact(void) {
+  dyn_quat q1 = dyn_quat_normalize(dyn_quat_make(0.3, -0.5, 0.7, 0.2));
+  dyn_quat q2 = dyn_quat_normalize(dyn_quat_make(-0.8, 0.1, 0.35, -0.4));
+  dyn_body B[4] = { plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(2, 0.5, dyn_v3_make(-1, 0, 0.5)),
+                    tst_box_body(3, dyn_v3_make(0.3, 0.3, 0.3), dyn_v3_make(1, 0, 0.3), q2),
+                    tst_box_body(5, dyn_v3_make(0.4, 0.3, 0.2), dyn_v3_make(3, 0, 0.2), q1) };
+  B[1].q = q1;
+  /* contacts: ball and plane, cube corners and plane, ball and cube, box
+   * and plane (points off the centres, normals along axes and not) */
+  dyn_contact C[5] = { { 0, 1, { -1.1, 0.2, 0 }, { 0, 0, 1 }, 0.0 },
+                       { 0, 2, { 0.8, 0.25, 0 }, { 0, 0, 1 }, 0.0 },
+                       { 0, 2, { 1.2, -0.3, 0 }, { 0, 0, 1 }, 0.0 },
+                       { 1, 2, { 0.0, 0.1, 0.45 }, { 0.8, 0, 0.6 }, 0.0 },
+                       { 0, 3, { 3.3, 0.2, 0 }, { 0, 0, 1 }, 0.0 } };
+  dyn_contact_params prm = dyn_contact_params_default();
+  prm.friction = DYN_FRICTION_BOX;
+  prm.mu = 0.5;
+  dyn_rows rows[32];
+  int n = 0;
+  for (int k = 0; k < 5; k++) n += dyn_contact_fill(B, 4, &C[k], &prm, 0.01, rows, n);
+  CU_ASSERT_FATAL(n == 15);
+  for (int b = 1; b <= 2; b++) {
+    double si = B[b].inv_I_b.m[0];
+    dyn_m3 W = dyn_body_inv_inertia_world(&B[b]), S = dyn_m3_diag(si, si, si);
+    CU_ASSERT(memcmp(W.m, S.m, sizeof W.m) == 0);
+    dyn_m3 Iw = dyn_body_inertia_world(&B[b]);
+    CU_ASSERT(memcmp(Iw.m, B[b].I_b.m, sizeof Iw.m) == 0);
+  }
+  dyn_system *sys = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, 4, DYN_SYS_FACTORED, 0, &sys, NULL, 0), DYN_OK);
+  slv_problem p;
+  CU_ASSERT_EQUAL_FATAL(
+      dyn_assemble(sys, B, 4, rows, n, 0.01, dyn_v3_make(0, 0, -GRAV), SLV_FACTORED, &p), DYN_OK);
+  dyn_velocity_form vf;
+  CU_ASSERT_EQUAL_FATAL(dyn_system_velocity_form(sys, &vf), 1);
+  int negzero = 0, iso = 0;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++) {
+      int b = p.fblk[2 * i + k];
+      if (b < 0) continue;
+      const double *J = p.fJ + 12 * i + 6 * k, *K = p.fK + 12 * i + 6 * k;
+      const double *Mi = vf.Minv + 10 * b;
+      if (b == 3) { /* anisotropic: the general product */
+        dyn_m3 W = dyn_body_inv_inertia_world(&B[3]);
+        dyn_v3 ref = dyn_m3_mulv(W, dyn_v3_make(J[3], J[4], J[5]));
+        double r[3] = { ref.x, ref.y, ref.z };
+        TST_VEC_CLOSE(K + 3, r, 3, 1e-14 * W.m[8], 1e-14);
+        continue;
+      }
+      double si = B[b].inv_I_b.m[0], S[9] = { si, 0, 0, 0, si, 0, 0, 0, si };
+      CU_ASSERT(memcmp(Mi + 1, S, sizeof S) == 0);
+      for (int c = 3; c < 6; c++) {
+        double want = si * J[c];
+        CU_ASSERT(memcmp(&K[c], &want, sizeof want) == 0);
+        negzero += J[c] == 0.0 && signbit(J[c]);
+      }
+      iso++;
+    }
+  CU_ASSERT(iso == 15);   /* 5 rows on the ball, 10 on the cube (the ball-cube contact twice) */
+  CU_ASSERT(negzero > 0); /* a -0 of J_ang kept in K */
+  dyn_system_free(sys);
+}
+
 /* ---- rows without a world: dyn_assemble_rows, dyn_jmjt_dense ------------ */
 
 /* A = J diag(minv) J^T + diag(cfm) (+ the pyramid's blocks) by the test's
@@ -1099,6 +1171,8 @@ int main(void) {
   CU_add_test(s, "contact J = central differences of the gap, 4 models", test_jacobian_fd);
   CU_add_test(s, "tangent basis rule", test_basis);
   CU_add_test(s, "A vs dense J M^-1 J^T, PSD, dense = CSR, b, u+", test_A_random);
+  CU_add_test(s, "isotropic bodies: world I^-1 = s 1, K_ang = s J_ang to the bit",
+              test_isotropic_exact);
   CU_add_test(s, "CSR of a 400-body chain: nnz by hand, entries, no dense A", test_csr_chain);
   CU_add_test(s, "rows alone, diagonal M^-1: A vs J M^-1 J^T, symmetric, dense = CSR, BLAS",
               test_rows_alone);

@@ -172,12 +172,19 @@ static int lanes(void) {
 }
 
 /* The sweep pgs_wide must log taking: rows one at a time without the
- * lanes, else the lanes, compact when the problem is in rigid-body form. */
-static const char *expected_sweep(int compact) {
+ * lanes, else the lanes in the layout (0 full; 1 compact, for a problem in
+ * rigid-body form; 2 isotropic, for one in rigid-body form with isotropic
+ * bodies). */
+enum { LAY_FULL, LAY_COMPACT, LAY_ISO };
+static const char *expected_sweep(int layout) {
+  static const char *const rows[2][3] = {
+    { "AVX2 lanes, full rows", "AVX2 lanes, compact rigid-body rows",
+      "AVX2 lanes, isotropic rigid-body rows" },
+    { "AVX-512 lanes, full rows", "AVX-512 lanes, compact rigid-body rows",
+      "AVX-512 lanes, isotropic rigid-body rows" }
+  };
   if (!lanes()) return "rows one at a time (no AVX2 lanes)";
-  if (has_avx512() && simd == SLV_SIMD_AUTO)
-    return compact ? "AVX-512 lanes, compact rigid-body rows" : "AVX-512 lanes, full rows";
-  return compact ? "AVX2 lanes, compact rigid-body rows" : "AVX2 lanes, full rows";
+  return rows[has_avx512() && simd == SLV_SIMD_AUTO][layout];
 }
 
 /* pgs_wide's plan lines (opt.log_fn): how many, and the last one. */
@@ -379,6 +386,46 @@ static void test_rigid_claim_false(void) {
   }
 }
 
+/* The first row with a slot on a body whose angular J entry c is a
+ * nonzero (zero: zero of sign neg) number; its K entry's place in *at. */
+static int iso_entry(const fprob *f, int zero, int neg, int *at) {
+  for (int i = 0; i < f->n; i++)
+    for (int slot = 0; slot < 2; slot++)
+      for (int c = 3; c < 6; c++) {
+        double j = f->fJ[12 * i + 6 * slot + c];
+        if (f->fblk[2 * i + slot] < 0 || (j == 0.0) != zero || (zero && !signbit(j) != !neg))
+          continue;
+        *at = 12 * i + 6 * slot + c;
+        return 1;
+      }
+  return 0;
+}
+
+/* Isotropic bodies (tst_fprob.h, fprob_make_isotropic): the isotropic
+ * layout (K's angular columns formed in the lanes, a scalar a block times
+ * J's), pgs's iterates bit for bit.  Then problems not quite in that form,
+ * which pgs_wide must notice (else its sweep computes another problem's
+ * iterates) and sweep in the compact layout, to pgs's bits: one row's K
+ * angular entry one ulp up; one angular K entry +0 where J's is -0 (the
+ * values agree, the bits do not: the lanes would form -0). */
+static void test_isotropic(void) {
+  for (int v = 0; v < 3; v++) {
+    fprob f;
+    fprob_make_isotropic(&f, 300, 80, 67);
+    int at = -1;
+    if (v == 1) {
+      CU_ASSERT_FATAL(iso_entry(&f, 0, 0, &at));
+      f.fK[at] = nextafter(f.fK[at], INFINITY);
+    } else if (v == 2) {
+      CU_ASSERT_FATAL(iso_entry(&f, 1, 1, &at));
+      CU_ASSERT(f.fK[at] == 0.0 && signbit(f.fK[at]));
+      f.fK[at] = 0.0;
+    }
+    CU_ASSERT_EQUAL(check_same(&f, v == 0 ? LAY_ISO : LAY_COMPACT), 1);
+    fprob_free(&f);
+  }
+}
+
 /* 20 sweeps of pgs_wide on f in workspace ws from zero into x; returns
  * the sweep its plan line names. */
 static const char *sweeps_in(slv_workspace *ws, const fprob *f, double *x, plan_log *log) {
@@ -398,19 +445,41 @@ static const char *sweeps_in(slv_workspace *ws, const fprob *f, double *x, plan_
 }
 
 /* f solved by the workspace kept across solves (x in xk) and by a fresh
- * one (xf), each to the sweep expected_sweep(rigid) names: the same plan
- * line and the same bits. */
-static void kept_against_fresh(slv_workspace *kept, const fprob *f, int nmax, int rigid, double *xk,
-                               double *xf) {
+ * one (xf), to the sweeps expected_sweep(kept_lay) and (fresh_lay) name:
+ * the same plan line when they are the same layout, and the same bits. */
+static void kept_fresh_in(slv_workspace *kept, const fprob *f, int nmax, int kept_lay,
+                          int fresh_lay, double *xk, double *xf) {
   slv_options opt = slv_options_default();
   slv_workspace *fresh;
   CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &fresh), SLV_OK);
   plan_log lk, lf;
-  CU_ASSERT_STRING_EQUAL(sweeps_in(kept, f, xk, &lk), expected_sweep(rigid));
-  CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, f, xf, &lf), expected_sweep(rigid));
-  CU_ASSERT_STRING_EQUAL(lk.line, lf.line);
+  CU_ASSERT_STRING_EQUAL(sweeps_in(kept, f, xk, &lk), expected_sweep(kept_lay));
+  CU_ASSERT_STRING_EQUAL(sweeps_in(fresh, f, xf, &lf), expected_sweep(fresh_lay));
+  if (kept_lay == fresh_lay) CU_ASSERT_STRING_EQUAL(lk.line, lf.line);
   CU_ASSERT(memcmp(xk, xf, (size_t)f->n * sizeof(double)) == 0);
   slv_workspace_free(fresh);
+}
+
+/* The m problems of seq in turn by one kept workspace and each by a fresh
+ * one (kept_fresh_in, to the layouts kept_lay[k] and fresh_lay[k]); the
+ * solves did something (x of the last moved). */
+static void kept_sequence(const fprob *const *seq, const int *kept_lay, const int *fresh_lay,
+                          size_t m) {
+  int nmax = 0;
+  for (size_t k = 0; k < m; k++)
+    if (seq[k]->n > nmax) nmax = seq[k]->n;
+  slv_options opt = slv_options_default();
+  slv_workspace *kept;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &kept), SLV_OK);
+  double *xk = malloc((size_t)nmax * sizeof(double)), *xf = malloc((size_t)nmax * sizeof(double));
+  for (size_t k = 0; k < m; k++)
+    kept_fresh_in(kept, seq[k], nmax, kept_lay[k], fresh_lay[k], xk, xf);
+  int moved = 0, n = seq[m - 1]->n;
+  for (int i = 0; i < n; i++) moved += xk[i] != 0.0;
+  CU_ASSERT(moved > n / 4);
+  slv_workspace_free(kept);
+  free(xk);
+  free(xf);
 }
 
 /* A workspace keeps the blocks' scalars of its last compact solve and
@@ -434,26 +503,50 @@ static void test_masses_kept(void) {
           c.fK[12 * i + 6 * slot + k] = 2.0 * c.finvm[blk] * c.fJ[12 * i + 6 * slot + k];
   const fprob *seq[] = { &a, &a, &b, &c, &d, &a };
   const int rigid[] = { 1, 1, 1, 1, 0, 1 };
-  int nmax = 0;
-  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++)
-    if (seq[k]->n > nmax) nmax = seq[k]->n;
-  slv_options opt = slv_options_default();
-  slv_workspace *kept;
-  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("pgs_wide"), nmax, &opt, &kept), SLV_OK);
-  double *xk = malloc((size_t)nmax * sizeof(double)), *xf = malloc((size_t)nmax * sizeof(double));
-  for (size_t k = 0; k < sizeof seq / sizeof *seq; k++)
-    kept_against_fresh(kept, seq[k], nmax, rigid[k], xk, xf);
-  /* the solves did something: x moved */
-  int moved = 0;
-  for (int i = 0; i < a.n; i++) moved += xk[i] != 0.0;
-  CU_ASSERT(moved > a.n / 4);
-  slv_workspace_free(kept);
-  free(xk);
-  free(xf);
+  kept_sequence(seq, rigid, rigid, sizeof seq / sizeof *seq);
   fprob_free(&a);
   fprob_free(&b);
   fprob_free(&c);
   fprob_free(&d);
+}
+
+/* The same for the angular scalars of the isotropic layout: isotropic a
+ * twice (the second on the kept scalars); rigid b (compact); a again; a
+ * with one block's angular scalar doubled (c: only that block's kept
+ * scalar is wrong, derived again); general d (full); a again; a with one
+ * block not isotropic (e: K's first angular column of that block twice
+ * the scalar's, so no scalar fits it; compact); a again, which the kept
+ * workspace sweeps compact (a block found not isotropic stays so while
+ * the kept masses fit: a world's bodies keep their inertias) and a fresh
+ * one isotropic, to the same bits; b, whose masses make the kept
+ * workspace derive its scalars again; and a, isotropic in both. */
+static void test_angular_kept(void) {
+  fprob a, b, c, d, e;
+  fprob_make_isotropic(&a, 300, 80, 43);
+  fprob_make_rigid(&b, 280, 70, 44);
+  fprob_make_isotropic(&c, 300, 80, 43);
+  fprob_make(&d, 300, 80, 45);
+  fprob_make_isotropic(&e, 300, 80, 43);
+  int blk = a.fblk[0] >= 0 ? a.fblk[0] : a.fblk[1];
+  for (int i = 0; i < a.n; i++)
+    for (int slot = 0; slot < 2; slot++)
+      if (a.fblk[2 * i + slot] == blk) {
+        double *J = a.fJ + 12 * i + 6 * slot;
+        for (int k = 3; k < 6; k++) c.fK[12 * i + 6 * slot + k] = 2.0 * c.finvi[blk] * J[k];
+        e.fK[12 * i + 6 * slot + 3] = 2.0 * e.finvi[blk] * J[3];
+      }
+  const fprob *seq[] = { &a, &a, &b, &a, &c, &d, &a, &e, &a, &b, &a };
+  const int lay[] = { LAY_ISO, LAY_ISO,     LAY_COMPACT, LAY_ISO,     LAY_ISO, LAY_FULL,
+                      LAY_ISO, LAY_COMPACT, LAY_COMPACT, LAY_COMPACT, LAY_ISO };
+  int fresh[sizeof lay / sizeof *lay];
+  memcpy(fresh, lay, sizeof lay);
+  fresh[8] = LAY_ISO;
+  kept_sequence(seq, lay, fresh, sizeof seq / sizeof *seq);
+  fprob_free(&a);
+  fprob_free(&b);
+  fprob_free(&c);
+  fprob_free(&d);
+  fprob_free(&e);
 }
 
 /* A workspace keeps its last first-fit plan (groups, batches, layout) and
@@ -483,7 +576,7 @@ static void test_plan_kept(void) {
   double *xk = malloc((size_t)n * sizeof(double)), *xf = malloc((size_t)n * sizeof(double));
   double *xa = malloc((size_t)n * sizeof(double));
   for (size_t k = 0; k < sizeof seq / sizeof *seq; k++) {
-    kept_against_fresh(kept, seq[k], n, 1, xk, xf);
+    kept_fresh_in(kept, seq[k], n, LAY_COMPACT, LAY_COMPACT, xk, xf);
     if (k == 0) memcpy(xa, xk, (size_t)n * sizeof(double));
     /* the other problems are other problems: their x differ from a's */
     if (seq[k] != &a) CU_ASSERT(memcmp(xk, xa, (size_t)n * sizeof(double)) != 0);
@@ -1891,6 +1984,8 @@ static void add_lane_tests(CU_pSuite s) {
   CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);
   CU_add_test(s, "unused slots hold junk: never read", test_unused_slots);
   CU_add_test(s, "rigid form broken: noticed", test_rigid_claim_false);
+  CU_add_test(s, "isotropic form: pgs's bits; broken by an ulp or a zero's sign: noticed",
+              test_isotropic);
   CU_add_test(s, "the checks' exact measures are the library's", test_check_is_the_judges);
   CU_add_test(s, "threads 1, 2, 3: the same bits, pgs's", test_threads);
 }
@@ -1900,6 +1995,8 @@ int main(void) {
   CU_pSuite s = CU_add_suite("pgs_wide", NULL, NULL);
   add_lane_tests(s);
   CU_add_test(s, "masses kept across solves: the bits of a fresh workspace", test_masses_kept);
+  CU_add_test(s, "angular scalars kept across solves: the bits of a fresh workspace",
+              test_angular_kept);
   CU_add_test(s, "plan kept across solves: the bits of a fresh workspace", test_plan_kept);
   CU_add_test(s, "converges; the test's own residual", test_converges);
   CU_add_test(s, "dense storage: pgs itself", test_dense_is_pgs);

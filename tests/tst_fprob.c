@@ -19,6 +19,7 @@ void fprob_free(fprob *f) {
   free(f->findex);
   free(f->A);
   free(f->finvm);
+  free(f->finvi);
 }
 
 /* Row i's slot over block bb (J and K at 12 i + 6 slot), or -1 when
@@ -56,8 +57,8 @@ static void dense_reference(fprob *f) {
 /* A random contact-like problem: ncon groups of 3 rows (normal, two
  * friction rows findex'ed to it) on random block pairs (a slot is -1 with
  * probability 1/4, as for a static body), W_beta = B B^T / 6 + 0.5 I; or,
- * rigid, the rigid-body form (see tst_fprob.h); with the dense reference A
- * if dense. */
+ * rigid, the rigid-body form (see tst_fprob.h; rigid = 2: isotropic); with
+ * the dense reference A if dense. */
 static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid, int dense) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r, seed);
@@ -76,6 +77,7 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid, in
   f->findex = malloc((size_t)n * sizeof(int));
   double *W = malloc(36 * (size_t)nblk * sizeof(double));
   if (rigid) f->finvm = malloc((size_t)nblk * sizeof(double));
+  if (rigid == 2) f->finvi = malloc((size_t)nblk * sizeof(double));
   for (int bb = 0; bb < nblk; bb++) {
     double B[36];
     for (int k = 0; k < 36; k++) B[k] = gsl_rng_uniform(r) - 0.5;
@@ -90,6 +92,11 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid, in
       for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++)
           if (i < 3 || j < 3) W[36 * bb + i * 6 + j] = i == j ? f->finvm[bb] : 0.0;
+    }
+    if (rigid == 2) { /* the angular block finvi I3 */
+      f->finvi[bb] = 0.5 + gsl_rng_uniform(r);
+      for (int i = 3; i < 6; i++)
+        for (int j = 3; j < 6; j++) W[36 * bb + i * 6 + j] = i == j ? f->finvi[bb] : 0.0;
     }
   }
   for (int c = 0; c < ncon; c++) {
@@ -108,12 +115,19 @@ static void make(fprob *f, int ncon, int nblk, unsigned long seed, int rigid, in
         for (int e = 0; e < 6; e++) J[e] = gsl_rng_uniform(r) - 0.5;
         if (rigid && k == 1 && b0 >= 0) /* one direction at one point: -n on body 1 */
           for (int e = 0; e < 3; e++) J[e] = -J[e - 6];
+        if (rigid == 2) /* zeros of both signs among the angular entries */
+          for (int e = 3; e < 6; e++) {
+            double u = gsl_rng_uniform(r);
+            if (u < 0.125) J[e] = u < 0.0625 ? 0.0 : -0.0;
+          }
         for (int e = 0; e < 6; e++) {
           K[e] = 0;
           for (int g = 0; g < 6; g++) K[e] += W[36 * bb + e * 6 + g] * J[g];
         }
         if (rigid) /* one multiply, as libdynamics forms it */
           for (int e = 0; e < 3; e++) K[e] = f->finvm[bb] * J[e];
+        if (rigid == 2)
+          for (int e = 3; e < 6; e++) K[e] = f->finvi[bb] * J[e];
       }
       f->fd[i] = 1e-3 * gsl_rng_uniform(r);
       f->b[i] = 2.0 * gsl_rng_uniform(r) - 1.0;
@@ -153,6 +167,10 @@ void fprob_make_large(fprob *f, int ncon, int nblk, unsigned long seed) {
 
 void fprob_make_rigid(fprob *f, int ncon, int nblk, unsigned long seed) {
   make(f, ncon, nblk, seed, 1, 1);
+}
+
+void fprob_make_isotropic(fprob *f, int ncon, int nblk, unsigned long seed) {
+  make(f, ncon, nblk, seed, 2, 1);
 }
 
 slv_problem fprob_dense(const fprob *f) {

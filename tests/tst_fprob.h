@@ -16,6 +16,11 @@
  * it from J and K); slot 1's linear J is minus slot 0's (a direction at a
  * point, as body 1 sees it); K's linear columns are finvm J's, one
  * multiply each (as libdynamics forms them).
+ * fprob_make_isotropic: the rigid-body form with isotropic bodies: the
+ * angular block s_beta I3 too, s_beta uniform in [0.5, 1.5) and kept in
+ * finvi, K's angular columns finvi J's, one multiply each (as libdynamics
+ * forms them for spheres and cubes); one angular entry of J in eight is
+ * +0 or -0 (K keeps its sign).
  * fprob_residual(f, x) judges a solution without the library: its
  * res_scaled, from the definition (tst_scaled_dense_findex).
  * fprob_make_large: fprob_make without the dense reference (A = NULL), for
@@ -33,11 +38,13 @@ typedef struct {
   int *findex;
   double *A;     /* dense reference, column-major */
   double *finvm; /* rigid form: per block, m^-1 (else NULL) */
+  double *finvi; /* isotropic form: per block, the angular scalar (else NULL) */
   slv_problem p;
 } fprob;
 
 void fprob_make(fprob *f, int ncon, int nblk, unsigned long seed);
 void fprob_make_rigid(fprob *f, int ncon, int nblk, unsigned long seed);
+void fprob_make_isotropic(fprob *f, int ncon, int nblk, unsigned long seed);
 void fprob_make_large(fprob *f, int ncon, int nblk, unsigned long seed);
 void fprob_free(fprob *f);
 slv_problem fprob_dense(const fprob *f);
