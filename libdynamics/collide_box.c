@@ -100,6 +100,9 @@ static double sgn(double x) { return x < 0.0 ? -1.0 : 1.0; }
  * orders; a point inside a triangle leaves that triangle). */
 static double area4(const double *x, const double *y, const int *i) {
 #define TRI(a, b, c) fabs((x[b] - x[a]) * (y[c] - y[a]) - (x[c] - x[a]) * (y[b] - y[a])) * 0.5
+/* fmax(b, a) for best never NaN and a >= +0 or NaN: a NaN area leaves best
+ * as fmax does, a tie gives the same value (no -0 among them) */
+#define MAXA(b, a) ((a) > (b) ? (a) : (b))
   static const int ord[3][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 1, 3 } };
   double best = 0.0;
   for (int o = 0; o < 3; o++) {
@@ -108,14 +111,15 @@ static double area4(const double *x, const double *y, const int *i) {
       int a = i[ord[o][k]], b = i[ord[o][(k + 1) % 4]];
       s += x[a] * y[b] - x[b] * y[a];
     }
-    best = fmax(best, 0.5 * fabs(s));
+    best = MAXA(best, 0.5 * fabs(s));
   }
-  best = fmax(best, TRI(i[0], i[1], i[2]));
-  best = fmax(best, TRI(i[0], i[1], i[3]));
-  best = fmax(best, TRI(i[0], i[2], i[3]));
-  best = fmax(best, TRI(i[1], i[2], i[3]));
+  best = MAXA(best, TRI(i[0], i[1], i[2]));
+  best = MAXA(best, TRI(i[0], i[1], i[3]));
+  best = MAXA(best, TRI(i[0], i[2], i[3]));
+  best = MAXA(best, TRI(i[1], i[2], i[3]));
   return best;
 #undef TRI
+#undef MAXA
 }
 
 /* Keep 4 of m > 4 contacts c[] (in place): the deepest, the farthest from
