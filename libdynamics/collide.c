@@ -286,7 +286,7 @@ int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_
 /* The contacts' names as dyn_collide_pair gives them: bodies ia, ib,
  * normals flipped when the routine ran on (ib, ia), no shapes or material
  * yet. */
-static void name_contacts(dyn_contact *out, int k, int swap, int ia, int ib) {
+static inline void name_contacts(dyn_contact *out, int k, int swap, int ia, int ib) {
   for (int i = 0; i < k; i++) {
     if (swap) out[i].normal = dyn_v3_neg(out[i].normal);
     out[i].a = ia;
