@@ -69,8 +69,8 @@
 /* Contact of two balls (centre ca radius ra, centre cb radius rb); nd is
  * the normal used when the centres coincide.  Returns 1 and fills *c when
  * depth > -margin. */
-__attribute__((always_inline)) static inline int ball_ball(dyn_v3 ca, double ra, dyn_v3 cb, double rb, dyn_v3 nd, double margin,
-                     dyn_contact *c) {
+__attribute__((always_inline)) static inline int
+ball_ball(dyn_v3 ca, double ra, dyn_v3 cb, double rb, dyn_v3 nd, double margin, dyn_contact *c) {
   dyn_v3 d = dyn_v3_sub(cb, ca);
   double dist = dyn_v3_norm(d);
   double depth = ra + rb - dist;
@@ -146,7 +146,8 @@ static void seg_seg(dyn_v3 p1, dyn_v3 d1, dyn_v3 p2, dyn_v3 d2, double *s, doubl
 
 /* ---- pair routines (normal from the first body to the second) ---------- */
 
-static inline int sphere_sphere(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out) {
+static inline int sphere_sphere(const dyn_body *A, const dyn_body *B, double margin,
+                                dyn_contact *out) {
   return ball_ball(A->r, A->shape.radius, B->r, B->shape.radius, dyn_v3_make(0.0, 0.0, 1.0), margin,
                    out);
 }

@@ -480,14 +480,12 @@ __attribute__((target("avx2"))) static int edge_axes_avx2(const obb *A, const ob
     __m256d px = _mm256_mul_pd(inv, cx), py = _mm256_mul_pd(inv, cy), pz = _mm256_mul_pd(inv, cz);
     __m256d ra = zero, rb = zero;
     for (int k = 0; k < 3; k++) {
-      __m256d da = _mm256_add_pd(
-          _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(A->u[k].x), px),
-                        _mm256_mul_pd(_mm256_set1_pd(A->u[k].y), py)),
-          _mm256_mul_pd(_mm256_set1_pd(A->u[k].z), pz));
-      __m256d db = _mm256_add_pd(
-          _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B->u[k].x), px),
-                        _mm256_mul_pd(_mm256_set1_pd(B->u[k].y), py)),
-          _mm256_mul_pd(_mm256_set1_pd(B->u[k].z), pz));
+      __m256d da = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(A->u[k].x), px),
+                                               _mm256_mul_pd(_mm256_set1_pd(A->u[k].y), py)),
+                                 _mm256_mul_pd(_mm256_set1_pd(A->u[k].z), pz));
+      __m256d db = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B->u[k].x), px),
+                                               _mm256_mul_pd(_mm256_set1_pd(B->u[k].y), py)),
+                                 _mm256_mul_pd(_mm256_set1_pd(B->u[k].z), pz));
       ra = _mm256_add_pd(ra, _mm256_mul_pd(_mm256_set1_pd(A->h[k]), _mm256_andnot_pd(sign, da)));
       rb = _mm256_add_pd(rb, _mm256_mul_pd(_mm256_set1_pd(B->h[k]), _mm256_andnot_pd(sign, db)));
     }
