@@ -240,9 +240,11 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
   if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
   if (c->a < 0 || c->a >= nb || c->b < 0 || c->b >= nb || c->a == c->b) return DYN_ERR_INPUT;
   dyn_v3 n = c->normal;
-  /* a unit normal to 1e-6: the rows' scale (and mu's meaning) depend on it */
-  if (!dyn_ai_v3_finite(n) || fabs(dyn_v3_norm(n) - 1.0) > 1e-6 || !dyn_ai_v3_finite(c->p) ||
-      !isfinite(c->depth))
+  /* a unit normal to 1e-6: the rows' scale (and mu's meaning) depend on
+   * it.  Written as !(.. <= 1e-6), the test also rejects a normal with an
+   * infinite or NaN component (its norm is infinite or NaN), as the
+   * separate finiteness test of n did. */
+  if (!(fabs(dyn_v3_norm(n) - 1.0) <= 1e-6) || !dyn_ai_v3_finite(c->p) || !isfinite(c->depth))
     return DYN_ERR_INPUT;
   const dyn_body *A = &bodies[c->a], *B = &bodies[c->b];
   if (A->is_static && B->is_static)
