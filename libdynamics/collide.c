@@ -69,8 +69,8 @@
 /* Contact of two balls (centre ca radius ra, centre cb radius rb); nd is
  * the normal used when the centres coincide.  Returns 1 and fills *c when
  * depth > -margin. */
-static int ball_ball(dyn_v3 ca, double ra, dyn_v3 cb, double rb, dyn_v3 nd, double margin,
-                     dyn_contact *c) {
+__attribute__((always_inline)) static inline int
+ball_ball(dyn_v3 ca, double ra, dyn_v3 cb, double rb, dyn_v3 nd, double margin, dyn_contact *c) {
   dyn_v3 d = dyn_v3_sub(cb, ca);
   double dist = dyn_v3_norm(d);
   double depth = ra + rb - dist;
@@ -146,7 +146,8 @@ static void seg_seg(dyn_v3 p1, dyn_v3 d1, dyn_v3 p2, dyn_v3 d2, double *s, doubl
 
 /* ---- pair routines (normal from the first body to the second) ---------- */
 
-static int sphere_sphere(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out) {
+static inline int sphere_sphere(const dyn_body *A, const dyn_body *B, double margin,
+                                dyn_contact *out) {
   return ball_ball(A->r, A->shape.radius, B->r, B->shape.radius, dyn_v3_make(0.0, 0.0, 1.0), margin,
                    out);
 }
@@ -283,8 +284,22 @@ int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_
   return dyn_collide_valid_pair(bodies, ia, ib, margin, out);
 }
 
-int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin,
-                           dyn_contact *out) {
+/* The contacts' names as dyn_collide_pair gives them: bodies ia, ib,
+ * normals flipped when the routine ran on (ib, ia), no shapes or material
+ * yet. */
+static inline void name_contacts(dyn_contact *out, int k, int swap, int ia, int ib) {
+  for (int i = 0; i < k; i++) {
+    if (swap) out[i].normal = dyn_v3_neg(out[i].normal);
+    out[i].a = ia;
+    out[i].b = ib;
+    out[i].sa = out[i].sb = -1; /* the world's pass names the shapes and their material */
+    out[i].mu = out[i].restitution = 0.0;
+  }
+}
+
+/* dyn_collide_valid_pair for every pair but two spheres. */
+static int collide_dispatch(const dyn_body *bodies, int ia, int ib, double margin,
+                            dyn_contact *out) {
   const dyn_body *A = &bodies[ia], *B = &bodies[ib];
   dyn_shape_kind ka = A->shape.kind, kb = B->shape.kind;
   if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE) return 0;
@@ -308,12 +323,20 @@ int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin
   int k = fn ? fn(P, Q, margin, out)
              : dyn_collide_gjk_epa(bodies, swap ? ib : ia, swap ? ia : ib, margin, out);
   if (k < 0) return k;
-  for (int i = 0; i < k; i++) {
-    if (swap) out[i].normal = dyn_v3_neg(out[i].normal);
-    out[i].a = ia;
-    out[i].b = ib;
-    out[i].sa = out[i].sb = -1; /* the world's pass names the shapes and their material */
-    out[i].mu = out[i].restitution = 0.0;
-  }
+  name_contacts(out, k, swap, ia, ib);
+  return k;
+}
+
+int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin,
+                           dyn_contact *out) {
+  const dyn_body *A = &bodies[ia], *B = &bodies[ib];
+  if (A->shape.kind != DYN_SHAPE_SPHERE || B->shape.kind != DYN_SHAPE_SPHERE)
+    return collide_dispatch(bodies, ia, ib, margin, out);
+  /* two spheres (every pair of a pile): collide_dispatch's path for them,
+   * its routine (sphere_sphere, the lower index first) inlined */
+  if (A->is_static && B->is_static) return 0;
+  int swap = ia > ib;
+  int k = swap ? sphere_sphere(B, A, margin, out) : sphere_sphere(A, B, margin, out);
+  name_contacts(out, k, swap, ia, ib);
   return k;
 }

@@ -149,7 +149,9 @@ int dyn_contact_max_rows(const dyn_contact_params *p) {
   return 0;
 }
 
-void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2) {
+/* dyn_contact_basis, inlined into the rows' fill (a call through the
+ * library's PLT from it otherwise). */
+static inline void contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2) {
   double ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z);
   dyn_v3 e;
   if (ax <= ay && ax <= az)
@@ -163,11 +165,14 @@ void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2) {
   *t2 = dyn_v3_cross(n, a);
 }
 
+void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2) { contact_basis(n, t1, t2); }
+
 /* One row along direction e: J_a = (-e, -(r_a x e)), J_b = (e, r_b x e);
  * a side whose body is static (index -1) has J = 0.  Every field is
  * written (rhs, cfm, mu 0; bounds 0..inf): a plain contact row. */
-static void put_row(dyn_rows *r, int ia, int ib, const dyn_v3 *pe, const dyn_v3 *ra,
-                    const dyn_v3 *rb, int base) {
+__attribute__((always_inline)) static inline void put_row(dyn_rows *r, int ia, int ib,
+                                                          const dyn_v3 *pe, const dyn_v3 *ra,
+                                                          const dyn_v3 *rb, int base) {
   const dyn_v3 e = *pe;
   r->body[0] = ia;
   r->body[1] = ib;
@@ -235,9 +240,11 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
   if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
   if (c->a < 0 || c->a >= nb || c->b < 0 || c->b >= nb || c->a == c->b) return DYN_ERR_INPUT;
   dyn_v3 n = c->normal;
-  /* a unit normal to 1e-6: the rows' scale (and mu's meaning) depend on it */
-  if (!dyn_ai_v3_finite(n) || fabs(dyn_v3_norm(n) - 1.0) > 1e-6 || !dyn_ai_v3_finite(c->p) ||
-      !isfinite(c->depth))
+  /* a unit normal to 1e-6: the rows' scale (and mu's meaning) depend on
+   * it.  Written as !(.. <= 1e-6), the test also rejects a normal with an
+   * infinite or NaN component (its norm is infinite or NaN), as the
+   * separate finiteness test of n did. */
+  if (!(fabs(dyn_v3_norm(n) - 1.0) <= 1e-6) || !dyn_ai_v3_finite(c->p) || !isfinite(c->depth))
     return DYN_ERR_INPUT;
   const dyn_body *A = &bodies[c->a], *B = &bodies[c->b];
   if (A->is_static && B->is_static)
@@ -254,11 +261,15 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
   double rhs;
   if (c->depth >= 0.0) {
     /* Baumgarte: k_cor (d - slop)^+ with k_cor = k_erp / h, capped */
-    double pos = prm->k_erp * fmax(0.0, c->depth - prm->slop) / h;
-    pos = fmin(pos, prm->max_correct_vel);
+    /* fmax and fmin as comparisons, the operands here never NaN (depth,
+     * slop and h finite, max_correct_vel > 0): fmax(x, y) is x > y ? x : y
+     * then, y on a tie, and fmin(x, y) x < y ? x : y */
+    double over = c->depth - prm->slop;
+    double pos = prm->k_erp * (0.0 > over ? 0.0 : over) / h;
+    pos = pos < prm->max_correct_vel ? pos : prm->max_correct_vel;
     /* Newton's restitution on the approach speed -v_n */
     double rest = (-vn > prm->rest_threshold) ? -er * vn : 0.0;
-    rhs = fmax(pos, rest);
+    rhs = pos > rest ? pos : rest;
   } else {
     rhs = speculative_rhs(prm, er, c->depth, vn, h);
   }
@@ -271,7 +282,7 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
   if (prm->friction == DYN_FRICTION_NONE) return 1;
 
   dyn_v3 t1, t2;
-  dyn_contact_basis(n, &t1, &t2);
+  contact_basis(n, &t1, &t2);
   if (prm->friction == DYN_FRICTION_BOX || prm->friction == DYN_FRICTION_CONE) {
     put_row(&o[1], ia, ib, &t1, &ra, &rb, row0);
     put_row(&o[2], ia, ib, &t2, &ra, &rb, row0);

@@ -64,9 +64,7 @@ void dyn_warm_free(dyn_warm_cache *c) {
   dyn_buf_free(&c->con);
   dyn_buf_free(&c->x);
   dyn_buf_free(&c->tan);
-  dyn_buf_free(&c->hkey);
-  dyn_buf_free(&c->hfirst);
-  dyn_buf_free(&c->hcount);
+  dyn_buf_free(&c->hash);
   dyn_buf_free(&c->jrows);
   dyn_buf_free(&c->jx);
 }
@@ -76,22 +74,23 @@ void dyn_warm_free(dyn_warm_cache *c) {
  * dyn_collide_pair call). */
 static void build_pair_hash(dyn_warm_cache *c) {
   size_t hc = c->hcap, last = 0;
-  for (size_t s = 0; s < hc; s++) c->hkey.p[s] = UINT64_MAX;
+  dyn_warm_slot *h = c->hash.p;
+  for (size_t s = 0; s < hc; s++) h[s].key = UINT64_MAX;
   for (int i = 0; i < c->nc; i++) {
     uint64_t key = dyn_pair_key(c->con.p[i].sa, c->con.p[i].sb);
-    if (i > 0 && c->hkey.p[last] == key) {
-      c->hcount.p[last]++;
+    if (i > 0 && h[last].key == key) {
+      h[last].count++;
       continue;
     }
     size_t s = hash_slot(key, hc);
-    while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key) s = (s + 1) & (hc - 1);
-    if (c->hkey.p[s] == key) { /* a pair seen twice (not expected): keep the first run */
+    while (h[s].key != UINT64_MAX && h[s].key != key) s = (s + 1) & (hc - 1);
+    if (h[s].key == key) { /* a pair seen twice (not expected): keep the first run */
       last = s;
       continue;
     }
-    c->hkey.p[s] = key;
-    c->hfirst.p[s] = i;
-    c->hcount.p[s] = 1;
+    h[s].key = key;
+    h[s].first = i;
+    h[s].count = 1;
     last = s;
   }
 }
@@ -105,9 +104,7 @@ static dyn_err reserve_kept(dyn_warm_cache *c, int nc, int rpc, dyn_friction fri
   int fail = dyn_buf_reserve(&c->con, (size_t)nc, grows);
   fail |= dyn_buf_reserve(&c->x, (size_t)nc * (size_t)rpc, grows);
   if (has_tangents(fric)) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
-  fail |= dyn_buf_reserve(&c->hkey, hc, grows);
-  fail |= dyn_buf_reserve(&c->hfirst, hc, grows);
-  fail |= dyn_buf_reserve(&c->hcount, hc, grows);
+  fail |= dyn_buf_reserve(&c->hash, hc, grows);
   if (fail) {
     c->nc = 0;
     return DYN_ERR_NOMEM;
@@ -212,12 +209,13 @@ static void fill_joints(const dyn_warm_cache *c, const dyn_warm_rows *r, double 
 /* The kept contact of the same shape pair nearest to cc, or -1. */
 static int nearest_kept(const dyn_warm_cache *c, const dyn_contact *cc) {
   uint64_t key = dyn_pair_key(cc->sa, cc->sb);
+  const dyn_warm_slot *h = c->hash.p;
   size_t s = hash_slot(key, c->hcap);
-  while (c->hkey.p[s] != UINT64_MAX && c->hkey.p[s] != key) s = (s + 1) & (c->hcap - 1);
-  if (c->hkey.p[s] != key) return -1;
+  while (h[s].key != UINT64_MAX && h[s].key != key) s = (s + 1) & (c->hcap - 1);
+  if (h[s].key != key) return -1;
   int best = -1;
   double dbest = INFINITY;
-  for (int k = c->hfirst.p[s]; k < c->hfirst.p[s] + c->hcount.p[s]; k++) {
+  for (int k = h[s].first; k < h[s].first + h[s].count; k++) {
     dyn_v3 d = dyn_v3_sub(c->con.p[k].p, cc->p);
     double d2 = dyn_v3_dot(d, d);
     if (d2 < dbest) {

@@ -131,6 +131,14 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const
 
 /* ---- the warm-start cache (warmstart.c) ------------------------------------------- */
 
+/* A slot of the warm-start cache's hash: a pair key (UINT64_MAX: empty),
+ * its first kept contact and how many; one record, so that a look-up
+ * reads one cache line. */
+typedef struct dyn_warm_slot {
+  uint64_t key;
+  int first, count;
+} dyn_warm_slot;
+
 typedef struct dyn_warm_cache {
   DYN_BUF(dyn_contact) con; /* the kept contacts */
   int nc;                   /* 0: nothing kept */
@@ -138,8 +146,7 @@ typedef struct dyn_warm_cache {
   dyn_buf_double tan;       /* box and cone friction: t1, t2 of each (6 doubles) */
   int rpc;
   dyn_friction fric;
-  DYN_BUF(uint64_t) hkey;     /* open addressing on the pair key; UINT64_MAX = empty */
-  dyn_buf_int hfirst, hcount; /* first kept contact of the pair, how many */
+  DYN_BUF(dyn_warm_slot) hash; /* open addressing on the pair key */
   size_t hcap;
   dyn_buf_int jrows; /* rows each joint wrote in the kept step (-1: none) */
   dyn_buf_double jx; /* the joints' kept impulses */

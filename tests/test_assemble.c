@@ -1128,6 +1128,19 @@ static void test_errors(void) {
   dyn_contact c2 = c;
   c2.normal = dyn_v3_make(0, 0, 2);
   CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  /* a normal with a NaN or infinite component, or 2e-6 off unit length,
+   * is refused; 5e-7 off is within the 1e-6 the rows allow */
+  const double odd[3] = { NAN, INFINITY, -INFINITY };
+  for (int k = 0; k < 3; k++) {
+    c2.normal = dyn_v3_make(0, odd[k], 1);
+    CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+    c2.normal = dyn_v3_make(odd[k], 0, 0);
+    CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  }
+  c2.normal = dyn_v3_make(0, 0, 1 + 2e-6);
+  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  c2.normal = dyn_v3_make(0, 0, 1 + 5e-7);
+  CU_ASSERT(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0) > 0);
   c2 = c;
   c2.b = 0;
   CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
