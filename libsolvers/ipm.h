@@ -27,8 +27,7 @@ enum {
 #define IPM_STEP_FRACTION 0.99  /* of the step to the boundary */
 #define IPM_FREE_REG      1e-10 /* x max |A_ii|: a free row's diagonal regularization */
 #define IPM_WARM_ABOVE    10.0  /* QPs start warm while the test's measure is above this x tol */
-#define IPM_WARM_PUSH     1e-3  /* a warm QP start: how far into the cones (the centre: 1),
-                                   in the units xs, ws */
+#define IPM_WARM_PUSH     1e-3  /* a warm QP start: how far into the cones, in xs, ws units */
 /* The accuracy floor of the test's measure: res_scaled is a ratio of
  * rounded sums (w_i against the size of its terms), so below about 1e3
  * eps its changes from one iterate to the next are rounding, not progress

@@ -257,9 +257,9 @@ static void test_fc3d_files(void) {
  * iterations within 3 + 3 % of those at scale 1 (x* and the measures do
  * not change with the scale, and the iterates should not either: they
  * differ only by rounding, which a Coulomb solve's many QPs add up). */
-static void scaled_case(const char *name, int n, const double *A, const double *b,
-                        const double *lo, const double *hi, int nc, int *rows, double *mu,
-                        slv_cone_law law, const double *xs) {
+static void scaled_case(const char *name, int n, const double *A, const double *b, const double *lo,
+                        const double *hi, int nc, int *rows, double *mu, slv_cone_law law,
+                        const double *xs) {
   static const double scale[3] = { 1, 1e-12, 1e12 };
   double *As = malloc((size_t)n * n * sizeof *As), *bs = malloc((size_t)n * sizeof *bs);
   double *x = malloc((size_t)n * sizeof *x), *x1 = malloc((size_t)n * sizeof *x1), xmax = 1;
@@ -299,11 +299,11 @@ static void scaled_case(const char *name, int n, const double *A, const double *
  * 1, 2, and b = w* - A x*. */
 static void plant_box(int n, const double *A, const double *lo, const double *hi, double *b,
                       double *xs) {
-  double ws[n];
+  double *ws = malloc((size_t)n * sizeof *ws);
   for (int i = 0; i < n; i++) {
     double u = 0.1 + 0.8 * ((i * 7) % 11) / 10.0; /* in [0.1, 0.9] */
     int t = i % 3 == 2 && hi[i] == INFINITY ? 0 : i % 3;
-    xs[i] = t == 0 ? (hi[i] < INFINITY ? lo[i] + u * (hi[i] - lo[i]) : lo[i] + u)
+    xs[i] = t == 0   ? (hi[i] < INFINITY ? lo[i] + u * (hi[i] - lo[i]) : lo[i] + u)
             : t == 1 ? lo[i]
                      : hi[i];
     ws[i] = t == 0 ? 0 : (t == 1 ? u : -u);
@@ -312,6 +312,7 @@ static void plant_box(int n, const double *A, const double *lo, const double *hi
     b[i] = ws[i];
     for (int j = 0; j < n; j++) b[i] -= A[i + (size_t)j * n] * xs[j];
   }
+  free(ws);
 }
 
 /* The problems of the issue's report: A = G G' of rank 12 + 1e-3 I, 60
@@ -326,8 +327,7 @@ static void test_scale_invariance(void) {
   for (int lcp = 0; lcp < 2; lcp++) {
     for (int i = 0; i < N; i++) lo[i] = lcp ? 0 : -1, hi[i] = lcp ? INFINITY : 1;
     plant_box(N, A, lo, hi, b, xs);
-    scaled_case(lcp ? "LCP" : "boxed LCP", N, A, b, lo, hi, 0, NULL, NULL, SLV_CONE_ASSOCIATED,
-                xs);
+    scaled_case(lcp ? "LCP" : "boxed LCP", N, A, b, lo, hi, 0, NULL, NULL, SLV_CONE_ASSOCIATED, xs);
   }
   tst_cone_planted(NC, 0, 0, 42, 1, 1, A, b, lo, hi, rows, mu, xs);
   /* (Coulomb's law on this A has other solutions than x*: x as at scale 1) */
