@@ -254,9 +254,11 @@ static void test_fc3d_files(void) {
  * unique, else NULL) solved with A and b both times 1e-12, 1, 1e12 at
  * 1e-8: at each converged, the test's own residual met, x as at scale 1
  * (relative 1e-6) and x* (relative 1e-5), and the interior-point
- * iterations within 3 + 3 % of those at scale 1 (x* and the measures do
+ * iterations within 3 + 5 % of those at scale 1 (x* and the measures do
  * not change with the scale, and the iterates should not either: they
- * differ only by rounding, which a Coulomb solve's many QPs add up). */
+ * differ only by rounding, which a Coulomb solve's many QPs add up: the
+ * boxes take 9 and 10 at each scale, the cones 287, 279, 284; from an
+ * absolute centre 289, 461, 378). */
 static void scaled_case(const char *name, int n, const double *A, const double *b, const double *lo,
                         const double *hi, int nc, int *rows, double *mu, slv_cone_law law,
                         const double *xs) {
@@ -289,7 +291,7 @@ static void scaled_case(const char *name, int n, const double *A, const double *
       continue;
     }
     TST_VEC_CLOSE(x, x1, n, 1e-6 * xmax, 0);
-    CU_ASSERT(abs(res.iterations - it1) <= 3 + 0.03 * it1);
+    CU_ASSERT(abs(res.iterations - it1) <= 3 + 0.05 * it1);
   }
   free(As), free(bs), free(x), free(x1);
 }
