@@ -17,7 +17,9 @@
  * (s1, z1) = (x - lo, w+) and (s2, z2) = (hi - x, w-), w = z1 - z2.  The
  * iterates keep every pair strictly inside its cone; the dual variable w is
  * an unknown of its own, tied to A x + bq by the residual rd = A x + bq - w
- * (an infeasible start from the centre of the cones).  Each iteration is
+ * (an infeasible start from the centre of the cones, in the problem's own
+ * units of x and w: set_units, so that the iterates scale with A and b and
+ * the work does not).  Each iteration is
  * one Mehrotra predictor-corrector step [mehrotra1992] on the central path
  * x o w = mu e, with the Nesterov-Todd scaling of each cone [nesterov1997;
  * the formulas of the CVXOPT cone QP solver, vandenberghe2010]: W with
@@ -25,7 +27,7 @@
  * Eliminating dw leaves
  *     (A + blockdiag(D W^2 D) + diag(z1/s1 + z2/s2)) dx = rhs,
  * positive definite for A positive semidefinite (a free row adds
- * IPM_FREE_REG to its diagonal).  A symmetric A: CHOLMOD [chen2008] on the
+ * IPM_FREE_REG max |A_ii| to its diagonal).  A symmetric A: CHOLMOD [chen2008] on the
  * pattern of A's upper triangle with every diagonal block added; a
  * nonsymmetric one: UMFPACK's LU [davis2004] on the whole pattern; either
  * analysed once per solve, factored numerically once per iteration, the
@@ -148,17 +150,19 @@ static slv_status ipm_init(void *st, int n_max, const slv_options *opt) {
 
 /* ---- one QP solve ----------------------------------------------------------------- */
 
-/* The centre of the cones: cones x = (1/mu, 0, 0), w = (mu, 0, 0) (xh = wh =
- * e); box rows at distance 1 from each finite bound (the middle of a
- * narrower box) with z = 1; free rows x = 0; fixed rows x = lo. */
+/* The centre of the cones in the problem's units (set_units): cones x =
+ * (xs/mu, 0, 0), w = (ws mu, 0, 0) (xh = xs e, wh = ws e); box rows at
+ * distance xs from each finite bound (the middle of a narrower box) with
+ * z = ws; free rows x = 0; fixed rows x = lo. */
 static void start_point(ipm_state *s) {
   const slv_cqp *q = &s->q;
+  double xs = s->xs, ws = s->ws;
   for (int k = 0; k < q->nblk; k++) {
     int i = q->blk_row[k];
     double lo = q->lo[i], hi = q->hi[i];
     if (q->blk_mu[k] > 0) {
-      s->x[i] = 1 / q->blk_mu[k], s->x[i + 1] = s->x[i + 2] = 0;
-      s->w[i] = q->blk_mu[k], s->w[i + 1] = s->w[i + 2] = 0;
+      s->x[i] = xs / q->blk_mu[k], s->x[i + 1] = s->x[i + 2] = 0;
+      s->w[i] = ws * q->blk_mu[k], s->w[i + 1] = s->w[i + 2] = 0;
       continue;
     }
     s->z1[i] = s->z2[i] = 0;
@@ -168,11 +172,11 @@ static void start_point(ipm_state *s) {
       s->x[i] = 0;
     } else {
       if (lo > -INFINITY && hi < INFINITY)
-        s->x[i] = hi - lo > 2 ? lo + 1 : 0.5 * (lo + hi);
+        s->x[i] = hi - lo > 2 * xs ? lo + xs : 0.5 * (lo + hi);
       else
-        s->x[i] = lo > -INFINITY ? lo + 1 : hi - 1;
-      if (lo > -INFINITY) s->z1[i] = 1;
-      if (hi < INFINITY) s->z2[i] = 1;
+        s->x[i] = lo > -INFINITY ? lo + xs : hi - xs;
+      if (lo > -INFINITY) s->z1[i] = ws;
+      if (hi < INFINITY) s->z2[i] = ws;
     }
     s->w[i] = s->z1[i] - s->z2[i];
   }
@@ -182,8 +186,8 @@ static void start_point(ipm_state *s) {
  * the previous QP's iterate x0, x0 and A x0 + bq (the new shift), each
  * pushed into L by IPM_WARM_PUSH beyond its boundary (xh0 = max(xh0,
  * |xh_t|) + push: the pair's direction kept; in the units of the centre
- * start_point uses, xh = wh = e; a push of 1e-3 times the pair's own norm,
- * scale-free, took more iterations: experiments/MEASUREMENTS.md); free
+ * start_point uses, xh = xs e, wh = ws e; a push of 1e-3 times the pair's
+ * own norm took more iterations: experiments/MEASUREMENTS.md); free
  * rows, and box rows strictly inside their bounds, at x0; the box
  * multipliers and the other rows as start_point.  The shifts of
  * successive QPs differ little, so the path starts near its end. */
@@ -200,8 +204,8 @@ static void start_warm(ipm_state *s, const double *x0) {
     for (int e = 0; e < 3; e++) g[e] = s->g[i + e] + q->bq[i + e];
     slv_ipm_to_hat(mu, x0 + i, g, xh, wh);
     if (!slv_all_finite(3, xh) || !slv_all_finite(3, wh)) continue; /* this cone: the centre */
-    xh[0] = fmax(xh[0], hypot(xh[1], xh[2])) + IPM_WARM_PUSH;
-    wh[0] = fmax(wh[0], hypot(wh[1], wh[2])) + IPM_WARM_PUSH;
+    xh[0] = fmax(xh[0], hypot(xh[1], xh[2])) + IPM_WARM_PUSH * s->xs;
+    wh[0] = fmax(wh[0], hypot(wh[1], wh[2])) + IPM_WARM_PUSH * s->ws;
     s->x[i] = xh[0] / mu, s->x[i + 1] = xh[1], s->x[i + 2] = xh[2];
     s->w[i] = wh[0] * mu, s->w[i + 1] = wh[1], s->w[i + 2] = wh[2];
   }
@@ -417,6 +421,22 @@ static int outer_gain(double m, double *mark, int *since) {
   return ++*since < (floor ? IPM_FLOOR_STALL : IPM_OUTER_STALL);
 }
 
+/* The problem's own units (docs/cone-solvers.md, "Interior point",
+ * "Units"): ws = ||b||_inf, the size of w, and xs = ws / max |A_ii|, the
+ * size of x that A maps to it (1 for a missing one: b = 0 gives ws =
+ * max |A_ii|, a zero diagonal xs = 1).  A and b scaled together scale ws
+ * and leave xs; b alone scales both; A alone xs.  The centre (start_point),
+ * the warm start's push and a free row's regularization are in these
+ * units, so the iterates scale with the problem and take the same steps
+ * at every scale; the tests (slv_residual's measures) are the library's. */
+static void set_units(ipm_state *s, const slv_problem *p) {
+  double bmax = 0, a = s->adiag;
+  for (int i = 0; i < p->n; i++) bmax = fmax(bmax, fabs(p->b[i]));
+  s->ws = bmax > 0 ? bmax : (a > 0 ? a : 1);
+  s->xs = a > 0 ? s->ws / a : 1;
+  s->free_reg = IPM_FREE_REG * s->ws / s->xs; /* = IPM_FREE_REG max |A_ii| */
+}
+
 /* Setup of a solve: the blocks and shift (cone_qp.h), the packed columns,
  * Cholesky or LU (A's symmetry, on the packed copy), the row kinds, the
  * Newton matrix's pattern and analysis, the scales.  0, -1 (no memory), or
@@ -436,7 +456,9 @@ static int setup(ipm_state *s, slv_op *op, const slv_options *opt, double *x, ip
   double b2 = 0;
   for (int i = 0; i < p->n; i++) b2 += p->b[i] * p->b[i];
   *k = (ipm_count){ .iters = 0, .budget = opt->max_iter, .b2 = fmax(1.0, sqrt(b2)) };
-  return slv_ipm_pattern_reserve(s, op);
+  if (slv_ipm_pattern_reserve(s, op)) return -1;
+  set_units(s, p);
+  return 0;
 }
 
 /* The next QP's De Saxce shift into q->bq: 0 first from a cold start (the

@@ -25,9 +25,9 @@ enum {
   IPM_REG_TRIES = 4        /* regularizations of a failed factorization */
 };
 #define IPM_STEP_FRACTION 0.99  /* of the step to the boundary */
-#define IPM_FREE_REG      1e-10 /* x max diagonal: a free row's diagonal regularization */
+#define IPM_FREE_REG      1e-10 /* x max |A_ii|: a free row's diagonal regularization */
 #define IPM_WARM_ABOVE    10.0  /* QPs start warm while the test's measure is above this x tol */
-#define IPM_WARM_PUSH     1e-3  /* a warm QP start: how far into the cones (the centre: 1) */
+#define IPM_WARM_PUSH     1e-3  /* a warm QP start: how far into the cones, in xs, ws units */
 /* The accuracy floor of the test's measure: res_scaled is a ratio of
  * rounded sums (w_i against the size of its terms), so below about 1e3
  * eps its changes from one iterate to the next are rounding, not progress
@@ -68,7 +68,10 @@ typedef struct {
   slv_linsys *ls;    /* the Newton matrix's system (linsys.h), once per solve */
   void *nsgs;        /* nsgs's state, for the polish */
   double *sk;        /* per cone: the De Saxce shift of the last QP */
-  double free_reg;   /* IPM_FREE_REG x max |A_ii| */
+  double free_reg;   /* IPM_FREE_REG x max |A_ii| (x ws / xs if A's diagonal is 0) */
+  double adiag;      /* max |A_ii|, set by slv_ipm_pattern_reserve */
+  double xs, ws;     /* the problem's own units of x and w (ipm.c, set_units): the
+                        centre of the cones and boxes, the warm start's push */
   int polish_sweeps; /* in this solve */
   int ncone;         /* cones with mu > 0 in this problem */
   slv_rowscale rq;   /* the current QP's (solve_qp): its measure in O(n) */

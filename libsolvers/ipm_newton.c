@@ -242,7 +242,7 @@ int slv_ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
       if (s->kind[c] == ROW_CONE && r >= i0 && r <= i0 + 2)
         s->bpos[9 * s->cone_of[i0] + 3 * (c - i0) + (r - i0)] = k;
     }
-  s->free_reg = IPM_FREE_REG * fmax(1.0, dmax);
+  s->adiag = dmax; /* ipm.c's set_units makes free_reg of it */
   memcpy(s->Kx, s->Ka, pos * sizeof *s->Kx);
   /* K by columns is K' by rows: its lower triangle (all a Cholesky reads),
    * or every entry for the LU, which then solves with the transpose.  The
@@ -258,7 +258,7 @@ int slv_ipm_pattern_reserve(ipm_state *s, const slv_op *op) {
 /* ---- one interior-point iteration ------------------------------------------------ */
 
 /* The scaling of every cone (v, beta, lambda) and the Newton matrix's
- * values: A + blockdiag(D W^2 D) + diag(z1/s1 + z2/s2) (+ IPM_FREE_REG on
+ * values: A + blockdiag(D W^2 D) + diag(z1/s1 + z2/s2) (+ free_reg on
  * free rows), every diagonal entry then times 1 + reg.  W^2 is formed as
  * beta^2 (2 wb wb' - J) (wb the scaling point, v = (wb + e) / |..|), not
  * as the square of W: one rounding less where a pair nears the boundary

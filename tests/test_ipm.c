@@ -14,7 +14,12 @@
  *   - a step problem of the 10-layer pyramid (1200 rows, four points a
  *     face: the rank-deficient W of the exports), Coulomb's law, to 1e-8
  *     in the 2-norm, judged by the test's own residual;
- *   - the symmetric Siconos FC3D files of ../shared/datasets at 1e-8.
+ *   - the symmetric Siconos FC3D files of ../shared/datasets at 1e-8;
+ *   - planted problems (a boxed LCP, a plain LCP, cones under Coulomb's
+ *     law with free and box rows) with A and b both times 1e-12, 1, 1e12:
+ *     x* is the same, and so must be the answer and the work (the centre
+ *     in the problem's own units, ipm.c's set_units; from an absolute
+ *     centre the boxed LCP at 1e12 stagnated with res_scaled 3e-3).
  */
 #include "dyn_world.h"
 #include "slv.h"
@@ -245,6 +250,93 @@ static void test_fc3d_files(void) {
   }
 }
 
+/* One planted problem (A dense n x n, b, bounds, cones, law; x* if
+ * unique, else NULL) solved with A and b both times 1e-12, 1, 1e12 at
+ * 1e-8: at each converged, the test's own residual met, x as at scale 1
+ * (relative 1e-6) and x* (relative 1e-5), and the interior-point
+ * iterations within 3 + 5 % of those at scale 1 (x* and the measures do
+ * not change with the scale, and the iterates should not either: they
+ * differ only by rounding, which a Coulomb solve's many QPs add up: the
+ * boxes take 9 and 10 at each scale, the cones 287, 279, 284; from an
+ * absolute centre 289, 461, 378). */
+static void scaled_case(const char *name, int n, const double *A, const double *b, const double *lo,
+                        const double *hi, int nc, int *rows, double *mu, slv_cone_law law,
+                        const double *xs) {
+  static const double scale[3] = { 1, 1e-12, 1e12 };
+  double *As = malloc((size_t)n * n * sizeof *As), *bs = malloc((size_t)n * sizeof *bs);
+  double *x = malloc((size_t)n * sizeof *x), *x1 = malloc((size_t)n * sizeof *x1), xmax = 1;
+  int it1 = 0;
+  for (int i = 0; xs && i < n; i++) xmax = fmax(xmax, fabs(xs[i]));
+  for (int k = 0; k < 3; k++) {
+    for (size_t t = 0; t < (size_t)n * n; t++) As[t] = scale[k] * A[t];
+    for (int i = 0; i < n; i++) bs[i] = scale[k] * b[i];
+    slv_problem p = slv_problem_empty();
+    p.n = n, p.storage = SLV_DENSE, p.A = As, p.lda = n, p.b = bs, p.lo = lo, p.hi = hi;
+    p.ncones = nc, p.cone_rows = rows, p.cone_mu = mu, p.cone_law = law;
+    slv_options o = slv_options_default();
+    o.tol = 1e-8;
+    o.max_iter = 2000;
+    slv_result res;
+    slv_status st = run(&p, &o, x, &res);
+    printf("\n  %s x %g: %s, %d iterations (%s)", name, scale[k], slv_status_str(st),
+           res.iterations, res.message);
+    CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+    CU_ASSERT(tst_cone_natres(n, As, bs, lo, hi, nc, rows, mu, law == SLV_CONE_COULOMB, x) <=
+              1.01e-8);
+    if (xs) TST_VEC_CLOSE(x, xs, n, 1e-5 * xmax, 0);
+    if (k == 0) {
+      memcpy(x1, x, (size_t)n * sizeof *x);
+      it1 = res.iterations;
+      for (int i = 0; i < n; i++) xmax = fmax(xmax, fabs(x1[i]));
+      continue;
+    }
+    TST_VEC_CLOSE(x, x1, n, 1e-6 * xmax, 0);
+    CU_ASSERT(abs(res.iterations - it1) <= 3 + 0.05 * it1);
+  }
+  free(As), free(bs), free(x), free(x1);
+}
+
+/* x* planted on A's box rows: row i inside its bounds (w* = 0), at lo
+ * (w* > 0) or at hi (w* < 0; inside where hi is infinite) for i % 3 = 0,
+ * 1, 2, and b = w* - A x*. */
+static void plant_box(int n, const double *A, const double *lo, const double *hi, double *b,
+                      double *xs) {
+  double *ws = malloc((size_t)n * sizeof *ws);
+  for (int i = 0; i < n; i++) {
+    double u = 0.1 + 0.8 * ((i * 7) % 11) / 10.0; /* in [0.1, 0.9] */
+    int t = i % 3 == 2 && hi[i] == INFINITY ? 0 : i % 3;
+    xs[i] = t == 0   ? (hi[i] < INFINITY ? lo[i] + u * (hi[i] - lo[i]) : lo[i] + u)
+            : t == 1 ? lo[i]
+                     : hi[i];
+    ws[i] = t == 0 ? 0 : (t == 1 ? u : -u);
+  }
+  for (int i = 0; i < n; i++) {
+    b[i] = ws[i];
+    for (int j = 0; j < n; j++) b[i] -= A[i + (size_t)j * n] * xs[j];
+  }
+  free(ws);
+}
+
+/* The problems of the issue's report: A = G G' of rank 12 + 1e-3 I, 60
+ * rows; a boxed LCP in [-1, 1], a plain LCP, and 20 cones (mu in [0.2,
+ * 0.8], one 0) under Coulomb's law, each with x* planted. */
+static void test_scale_invariance(void) {
+  enum { N = 60, NC = N / 3 };
+  double *A = malloc((size_t)N * N * sizeof *A), b[N], lo[N], hi[N], xs[N], mu[NC];
+  int rows[NC];
+  low_rank(N, 12, 41, A);
+  for (int i = 0; i < N; i++) A[i + (size_t)i * N] += 1e-3;
+  for (int lcp = 0; lcp < 2; lcp++) {
+    for (int i = 0; i < N; i++) lo[i] = lcp ? 0 : -1, hi[i] = lcp ? INFINITY : 1;
+    plant_box(N, A, lo, hi, b, xs);
+    scaled_case(lcp ? "LCP" : "boxed LCP", N, A, b, lo, hi, 0, NULL, NULL, SLV_CONE_ASSOCIATED, xs);
+  }
+  tst_cone_planted(NC, 0, 0, 42, 1, 1, A, b, lo, hi, rows, mu, xs);
+  /* (Coulomb's law on this A has other solutions than x*: x as at scale 1) */
+  scaled_case("cones", N, A, b, lo, hi, NC, rows, mu, SLV_CONE_COULOMB, NULL);
+  free(A);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("ipm", NULL, NULL);
@@ -256,5 +348,7 @@ int main(void) {
               test_nonsymmetric);
   CU_add_test(s, "10-layer pyramid step, Coulomb, 1e-8 within 100 iterations", test_pyramid_step);
   CU_add_test(s, "symmetric Siconos FC3D files at 1e-8", test_fc3d_files);
+  CU_add_test(s, "boxed LCP, LCP, cones: A, b x 1e-12, 1, 1e12: the same x and work",
+              test_scale_invariance);
   return tst_run();
 }
