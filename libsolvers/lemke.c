@@ -248,7 +248,10 @@ void slv_lemke_path_scales(basis *B, path *P) {
   /* ||q||_inf itself, no floor of 1: the thresholds below are then
    * relative to the problem's own scale (docs/convergence.md) */
   if (!(P->qscale > 0)) P->qscale = 1.0;
-  /* z0's column scale: this path's d (the crash path's is its own) */
+  /* the column scales, once per solve; z0's: this path's d (the crash
+   * path's is its own) */
+  if (!B->s->cs_ready) slv_lemke_col_scales(L, B->s->cs);
+  B->s->cs_ready = 1;
   B->s->cs[B->N] = P->dmax;
   /* scale of the basic values for the tentative-exit test, refreshed at
    * every drift check (a heuristic trigger: the trial itself is judged by

@@ -47,6 +47,7 @@ typedef struct {
   double *lexa, *lexb; /* N_max: two lexicographic rows */
   double *zs, *ws;     /* N_max + 1 / N_max: values saved by a tentative exit */
   double *cs;          /* N_max + 1: column scales of [M, d] (slv_lemke_col_scales) */
+  int cs_ready;        /* cs[0..N-1] formed for this solve (by the first path) */
   int *ties;           /* N_max + 1 */
   /* the reformulated LCP (general case) */
   double *qv, *dv; /* N_max: q and d of the LCP solved */
@@ -176,7 +177,9 @@ int slv_lemke_packed_columns(slv_op *op, lcp_view *L);
  * Lemke", "Units"): cs[v] = max_i |M(i, v)| for v < N (1 for an empty
  * column), so that cs[v] |u_v| is u_v's contribution to a row of
  * mu = M u + q + d z0 in q's units; a basic mu is in q's units as it is.
- * cs[N] (z0: max|d|) is set by slv_lemke_path_scales. */
+ * Formed by the solve's first path (slv_lemke_path_scales: a problem
+ * that the crash basis solves outright never pays for it); cs[N] (z0:
+ * max|d|) is set by each path. */
 void slv_lemke_col_scales(const lcp_view *L, double *cs);
 
 /* ---- lemke_reform.c: the LCP of a boxed, free or friction problem ------------ */

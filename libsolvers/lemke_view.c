@@ -147,11 +147,19 @@ int slv_lemke_packed_columns(slv_op *op, lcp_view *L) {
 static void a_col_max(const lcp_view *L, double *m) {
   for (int j = 0; j < L->n; j++) {
     double c = 0;
+    /* compare and keep, not fmax: no libm call per entry (NaN: lemke's
+     * ratio test reports the tableau column not finite) */
     if (L->colptr) {
-      for (int e = L->colptr[j]; e < L->colptr[j + 1]; e++) c = fmax(c, fabs(L->val[e]));
+      for (int e = L->colptr[j]; e < L->colptr[j + 1]; e++) {
+        double a = fabs(L->val[e]);
+        c = a > c ? a : c;
+      }
     } else {
       const double *col = L->A + (size_t)j * L->lda;
-      for (int i = 0; i < L->n; i++) c = fmax(c, fabs(col[i]));
+      for (int i = 0; i < L->n; i++) {
+        double a = fabs(col[i]);
+        c = a > c ? a : c;
+      }
     }
     m[j] = c;
   }
@@ -160,7 +168,7 @@ static void a_col_max(const lcp_view *L, double *m) {
 /* The column scales of M (lemke.h).  Every row of A is read by its main
  * LCP row, so a column that reads A column ao[v] has that column's max
  * there (times |af| = 1); the entries of E add theirs.  One pass over A's
- * entries per solve. */
+ * entries per solve (its first path). */
 void slv_lemke_col_scales(const lcp_view *L, double *cs) {
   int n = L->n, N = L->N;
   a_col_max(L, cs); /* the main variables read A's column v itself */
