@@ -1581,11 +1581,7 @@ static void test_units(void) {
       gaussian_planted(n, (unsigned long)c + 1, A, b, xs);
     else
       tst_planted_spd(n, c == 6 ? 0.002 : 0.1, c == 6 ? 3 : 6, NULL, NULL, A, b, xs);
-    slv_problem p = slv_problem_empty();
-    p.n = n;
-    p.A = A;
-    p.lda = n;
-    p.b = b;
+    slv_problem p = friction_problem(n, A, b, NULL, NULL, NULL, NULL); /* no findex rows */
     CU_ASSERT_EQUAL(all_scales_agree(&p, xs, 1e-9, what), 4);
   }
   int n = 60;
@@ -1595,13 +1591,7 @@ static void test_units(void) {
     hi[i] = t == 0 ? 0.3 + 0.1 * (i % 3) : (t == 3 ? 0.5 : INFINITY);
   }
   tst_planted_spd(n, 0.1, 41, lo, hi, A, b, xs);
-  slv_problem p = slv_problem_empty();
-  p.n = n;
-  p.A = A;
-  p.lda = n;
-  p.b = b;
-  p.lo = lo;
-  p.hi = hi;
+  slv_problem p = friction_problem(n, A, b, lo, hi, NULL, NULL);
   CU_ASSERT_EQUAL(all_scales_agree(&p, xs, 1e-9, "boxed n=60"), 4);
   enum { NC = 12, NF = 3 * NC };
   contact_problem(NC, 0.3, 1e-2, 101, A, b, lo, hi, fi, mu);
