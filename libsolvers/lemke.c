@@ -53,10 +53,11 @@
  * of condition 1e14 needs the small threshold (test_lemke.c), which the
  * last path keeps.  Siconos lexicolemke compares tableau entries with
  * max|M_ij| * DBL_EPSILON; the tableau column's own scale is used here,
- * each entry in q's units (see "Units" below).  Ratios within a relative 1e-12 of the minimum are tied.  In
- * the lexicographic comparison, entries below 1e-13 times the larger row
- * norm count as zero and differences below 1e-9 relative as equal; if every
- * entry ties, the larger pivot wins.
+ * each entry in q's units (see "Units" below).  Ratios within a relative
+ * 1e-12 of the minimum are tied.  In the lexicographic comparison,
+ * entries below 1e-13 times the larger row norm count as zero and
+ * differences below 1e-9 relative as equal; if every entry ties, the
+ * larger pivot wins.
  *
  * Ending the path in floating point.  Exact ties of z0 are taken (above);
  * z0 also leaves when its own ratio exceeds the minimum by so little that
