@@ -52,13 +52,12 @@
  * MEASUREMENTS.md, "Measurements: lemke and dantzig on world steps"); an SPD A
  * of condition 1e14 needs the small threshold (test_lemke.c), which the
  * last path keeps.  Siconos lexicolemke compares tableau entries with
- * max|M_ij| * DBL_EPSILON; the tableau column's own scale is used here
- * because y = B^-1 a_e has the units of B^-1 (1/|M|) for an entering mu and
- * of 1 for an entering z, and the rule is then invariant under scaling of
- * A, b and d.  Ratios within a relative 1e-12 of the minimum are tied.  In
- * the lexicographic comparison, entries below 1e-13 times the larger row
- * norm count as zero and differences below 1e-9 relative as equal; if every
- * entry ties, the larger pivot wins.
+ * max|M_ij| * DBL_EPSILON; the tableau column's own scale is used here,
+ * each entry in q's units (see "Units" below).  Ratios within a relative
+ * 1e-12 of the minimum are tied.  In the lexicographic comparison,
+ * entries below 1e-13 times the larger row norm count as zero and
+ * differences below 1e-9 relative as equal; if every entry ties, the
+ * larger pivot wins.
  *
  * Ending the path in floating point.  Exact ties of z0 are taken (above);
  * z0 also leaves when its own ratio exceeds the minimum by so little that
@@ -82,6 +81,18 @@
  * problems of test_lemke.c wander on with z0 ~ 1e-12 into a singular
  * basis or a ray.  In every case
  * the final x is judged by the library residual, never by the path.
+ *
+ * Units (docs/solvers.md, "Lexicographic Lemke", "Units").  A basic mu_i
+ * is in q's units, a z_j in q's over those of M's column j, z0 in q's over
+ * d's; d = 1 by default does not scale with A.  Every threshold above
+ * (tau, the Harris and trial tests of z0's exit, the drift floor, the LU
+ * pivot test) judges a basic variable in q's units: a core value or
+ * tableau entry times its column's scale cs_j = max_i |[M, d]_ij|
+ * (slv_lemke_col_scales), a mu as it is.  The path is then the same when
+ * A, b and d are scaled together, when A alone is (x's units change), or
+ * when A and b are and d is not: mixing the units (max(|q|, |w|, |z|)
+ * and ||y|| over z and mu entries together) made lemke stagnate on a
+ * well-conditioned SPD LCP scaled by 1e12 (test_lemke.c, "units").
  *
  * A first basis.  A plain LCP of 64 rows or more with no covering vector
  * given starts from a crash basis instead (lemke_crash.c; docs/solvers.md,
@@ -139,6 +150,7 @@ static void lemke_free(void *st) {
   free(s->lexa);
   free(s->lexb);
   free(s->zs);
+  free(s->cs);
   free(s->ws);
   free(s->ties);
   free(s->qv);
@@ -183,6 +195,7 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   s->posR = malloc(N * sizeof *s->posR);
   s->ties = malloc((N + 1) * sizeof *s->ties);
   s->zs = malloc((N + 1) * sizeof *s->zs);
+  s->cs = malloc((N + 1) * sizeof *s->cs);
   s->ao = malloc(N * sizeof *s->ao);
   s->ecap = LEMKE_E_ROW * n;
   s->erp = malloc((N + 1) * sizeof *s->erp);
@@ -203,8 +216,8 @@ static slv_status lemke_init(void *st, int n_max, const slv_options *opt) {
   double **vn[] = { &s->o, &s->sg, &s->c, &s->an, &s->xfirst, &s->dc };
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) *vn[k] = calloc(n, sizeof **vn[k]);
   int ok = s->H && s->ipiv && s->work && s->K && s->R && s->posK && s->posR && s->ties && s->zs &&
-           s->ao && s->erp && s->ecp && s->erj && s->eci && s->ti && s->tj && s->erv && s->ecv &&
-           s->tv && s->xtra && s->mrow && s->inC;
+           s->cs && s->ao && s->erp && s->ecp && s->erj && s->eci && s->ti && s->tj && s->erv &&
+           s->ecv && s->tv && s->xtra && s->mrow && s->inC;
   for (size_t k = 0; k < sizeof vN / sizeof *vN; k++) ok = ok && *vN[k];
   for (size_t k = 0; k < sizeof vn / sizeof *vn; k++) ok = ok && *vn[k];
   if (!ok) {
@@ -219,7 +232,6 @@ path slv_lemke_path_new(double piv_tol, double lu_tol, int limit) {
              .lu_tol = lu_tol,
              .limit = limit,
              .notrial = -1,
-             .amax = -1,
              .period = LEMKE_CHECK,
              .to_check = LEMKE_CHECK };
   return P;
@@ -237,6 +249,11 @@ void slv_lemke_path_scales(basis *B, path *P) {
   /* ||q||_inf itself, no floor of 1: the thresholds below are then
    * relative to the problem's own scale (docs/convergence.md) */
   if (!(P->qscale > 0)) P->qscale = 1.0;
+  /* the column scales, once per solve; z0's: this path's d (the crash
+   * path's is its own) */
+  if (!B->s->cs_ready) slv_lemke_col_scales(L, B->s->cs);
+  B->s->cs_ready = 1;
+  B->s->cs[B->N] = P->dmax;
   /* scale of the basic values for the tentative-exit test, refreshed at
    * every drift check (a heuristic trigger: the trial itself is judged by
    * the library residual) */
@@ -281,16 +298,13 @@ static int path_start(basis *B, path *P) {
  * refactorization finds S singular. */
 static slv_status drift_check(basis *B, path *P) {
   double dft = slv_lemke_drift(B);
-  int refac = dft > LEMKE_DRIFT * P->qscale;
   P->vscale = slv_lemke_basic_scale(B, P->qscale);
-  if (refac) {
-    /* the rounding floor of B x_B - q is ~ eps k max|M| max|x_B|: when the
-     * solution is large (|x| ~ 1e5 for |b| ~ 1 on the contact matrices
-     * with a 1e-6 cfm), refactorizing cannot bring the drift under
-     * LEMKE_DRIFT ||q||; judge it against that floor too */
-    if (P->amax < 0) P->amax = slv_lemke_a_max(B->L);
-    refac = dft > LEMKE_DRIFT_FLOOR * P->amax * P->vscale;
-  }
+  /* the rounding floor of B x_B - q is ~ eps k max_j cs_j |x_j| (each
+   * basic variable in q's units, docs/solvers.md, "Lexicographic Lemke",
+   * "Units"): when the solution is large (|x| ~ 1e5 for |b| ~ 1 on the
+   * contact matrices with a 1e-6 cfm), refactorizing cannot bring the
+   * drift under LEMKE_DRIFT ||q||; judge it against that floor too */
+  int refac = dft > LEMKE_DRIFT * P->qscale && dft > LEMKE_DRIFT_FLOOR * P->vscale;
   if (refac) {
     slv_status stt = slv_lemke_refactor(B, P->lu_tol);
     if (stt) return stt;

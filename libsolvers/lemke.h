@@ -21,11 +21,11 @@ enum {
   LEMKE_E_ROW = 5         /* entries of E per row of A: 2 for a box row, 5 for a friction row */
 };
 #define LEMKE_DRIFT         1e-9  /* relative drift of B x_B = q that triggers a refactorization */
-#define LEMKE_DRIFT_FLOOR   1e-12 /* ... if also above this * max|M| max|x_B| */
+#define LEMKE_DRIFT_FLOOR   1e-12 /* ... if also above this * max cs_j |x_j| (q's units) */
 #define LEMKE_PIVOT_FLOOR   1e-9  /* tableau entries below this * ||y||_inf are not pivots */
 #define LEMKE_TIE_REL       1e-12 /* ratios within this relative distance are tied */
 #define LEMKE_FEAS          1e-13 /* z0 leaves if that costs no row more than this * ||q|| */
-#define LEMKE_TRIAL         1e-9  /* ... or no more than this * max|x_B| and its point meets tol */
+#define LEMKE_TRIAL         1e-9  /* ... or this * max|x_B| (q's units) and its point meets tol */
 #define LEMKE_Z0_NEGLIGIBLE (1e3 * DBL_EPSILON) /* z0 d below this * ||q||: stop */
 #define LEMKE_LEX_ZERO      1e-13 /* lexicographic entries below this * row norm are 0 */
 #define LEMKE_LEX_DIFF      1e-9 /* lexicographic entries within this relative distance are equal */
@@ -46,6 +46,8 @@ typedef struct {
   double *u, *g, *t;   /* N_max: products and scratch */
   double *lexa, *lexb; /* N_max: two lexicographic rows */
   double *zs, *ws;     /* N_max + 1 / N_max: values saved by a tentative exit */
+  double *cs;          /* N_max + 1: column scales of [M, d] (slv_lemke_col_scales) */
+  int cs_ready;        /* cs[0..N-1] formed for this solve (by the first path) */
   int *ties;           /* N_max + 1 */
   /* the reformulated LCP (general case) */
   double *qv, *dv; /* N_max: q and d of the LCP solved */
@@ -129,9 +131,8 @@ typedef struct {
   double piv_tol;              /* ratio test: max(opt->pivot_tol, LEMKE_PIVOT_FLOOR) */
   double lu_tol;               /* refactorization: opt->pivot_tol */
   int skipped;                 /* an entry in (lu_tol, piv_tol] ||y|| was passed over */
-  double qscale, dmax, vscale;
-  double amax;       /* max |[M, d]_ij|, computed when first needed (< 0: not yet) */
-  double tau, theta; /* this pivot's zero threshold and minimum ratio */
+  double qscale, dmax, vscale; /* ||q|| (rows reading A), max|d|, slv_lemke_basic_scale */
+  double tau, theta;           /* this pivot's zero threshold and minimum ratio */
 } path;
 
 enum { Z0_STAYS, Z0_LEAVES, Z0_EXITED, Z0_RETRY };
@@ -172,8 +173,14 @@ void slv_lemke_col_axpy(const lcp_view *L, int v, double alpha, double *u);
 void slv_lemke_set_core_col(const lcp_view *L, int q, int v);
 /* A's nonzeros by column from the operator's packed copy, if formed; 1 if so. */
 int slv_lemke_packed_columns(slv_op *op, lcp_view *L);
-/* max |[M, d]_ij|. */
-double slv_lemke_a_max(const lcp_view *L);
+/* The units of the basic variables (docs/solvers.md, "Lexicographic
+ * Lemke", "Units"): cs[v] = max_i |M(i, v)| for v < N (1 for an empty
+ * column), so that cs[v] |u_v| is u_v's contribution to a row of
+ * mu = M u + q + d z0 in q's units; a basic mu is in q's units as it is.
+ * Formed by the solve's first path (slv_lemke_path_scales: a problem
+ * that the crash basis solves outright never pays for it); cs[N] (z0:
+ * max|d|) is set by each path. */
+void slv_lemke_col_scales(const lcp_view *L, double *cs);
 
 /* ---- lemke_reform.c: the LCP of a boxed, free or friction problem ------------ */
 
@@ -194,7 +201,7 @@ double slv_lemke_drift(basis *B);
 void slv_lemke_tableau_column(basis *B, int ent);
 /* Basis change: ent enters, l leaves, step theta. */
 void slv_lemke_exchange(basis *B, int ent, int l, double theta);
-/* max(qscale, |basic values|). */
+/* max(qscale, cs |basic core values|, |basic mu|): in q's units. */
 double slv_lemke_basic_scale(const basis *B, double qscale);
 /* The final x from the core values, written to x. */
 void slv_lemke_solution(basis *B, const slv_problem *p, double *x);

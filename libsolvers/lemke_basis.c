@@ -32,7 +32,9 @@
  * Rounding in H accumulates like in any product-form update: a drift check
  * every LEMKE_CHECK pivots recomputes B x_B - q (one more product) and,
  * when it exceeds LEMKE_DRIFT relative to ||q|| and also LEMKE_DRIFT_FLOOR
- * max|[M, d]| max|x_B| (the rounding floor of that product: on the contact
+ * max_j cs_j |x_j| (every basic variable in q's units, a z_j times its
+ * column's scale: docs/solvers.md, "Lexicographic Lemke", "Units"; the
+ * rounding floor of that product: on the contact
  * matrices with a 1e-6 cfm, |x| reaches 1e5 for |b| ~ 1, and without the
  * floor the check refactorized every few pivots in vain; experiments/
  * MEASUREMENTS.md, "Measurements: solvers"), refactorizes S by LU
@@ -58,19 +60,21 @@ slv_status slv_lemke_refactor(basis *B, double piv_rel) {
   const lcp_view *L = B->L;
   int k = B->k;
   if (k == 0) return SLV_CONVERGED;
+  /* the pivots of U are judged column by column in q's units (U's column
+   * p scales with S's: docs/solvers.md, "Lexicographic Lemke", "Units") */
   double smax = 0;
   for (int q = 0; q < k; q++) {
-    double *col = s->H + (size_t)q * B->ldh;
+    double *col = s->H + (size_t)q * B->ldh, c = s->cs[s->K[q]];
     slv_lemke_gather_col(L, s->K[q], s->R, k, col);
     for (int p = 0; p < k; p++) {
       col[p] = -col[p];
-      smax = fmax(smax, fabs(col[p]));
+      smax = fmax(smax, fabs(col[p]) / c);
     }
   }
   lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, k, k, s->H, B->ldh, s->ipiv);
   if (info != 0) return SLV_SINGULAR_PIVOT;
   for (int p = 0; p < k; p++)
-    if (!(fabs(LEMKE_HH(B, p, p)) > piv_rel * smax)) return SLV_SINGULAR_PIVOT;
+    if (!(fabs(LEMKE_HH(B, p, p)) / s->cs[s->K[p]] > piv_rel * smax)) return SLV_SINGULAR_PIVOT;
   info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, k, s->H, B->ldh, s->ipiv, s->work,
                              (lapack_int)s->N_max * LEMKE_LWORK_COLS);
   if (info != 0) return SLV_SINGULAR_PIVOT;
@@ -200,12 +204,14 @@ void slv_lemke_exchange(basis *B, int ent, int l, double theta) {
 
 /* ---- the solver ---------------------------------------------------------------- */
 
-/* max(qscale, |basic values|). */
+/* max(qscale, |basic values|), each in q's units: a core value times its
+ * column's scale, a mu as it is (docs/solvers.md, "Lexicographic Lemke",
+ * "Units"). */
 double slv_lemke_basic_scale(const basis *B, double qscale) {
   const lemke_state *s = B->s;
   double m = qscale;
   for (int q = 0; q < B->k; q++) {
-    double a = s->xK[q] < 0 ? -s->xK[q] : s->xK[q];
+    double a = (s->xK[q] < 0 ? -s->xK[q] : s->xK[q]) * s->cs[s->K[q]];
     if (a > m) m = a;
   }
   for (int i = 0; i < B->N; i++)

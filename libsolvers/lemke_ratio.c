@@ -7,22 +7,29 @@
 #include <cblas.h>
 #include <string.h>
 
-/* The minimum ratio over y_l > tau (tau = pivot_tol ||y||_inf) into
- * P->theta, INFINITY on a secondary ray; SLV_NOT_FINITE if the tableau
- * column is not finite. */
+/* Every entry of the tableau column is judged in q's units: a core
+ * entry y_q times its column's scale cs[K[q]], a mu entry as it is
+ * (docs/solvers.md, "Lexicographic Lemke", "Units"; lemke.h,
+ * slv_lemke_col_scales).  The same weighting as the threshold tau. */
+#define Y_CORE(s, q) ((s)->yK[q] * (s)->cs[(s)->K[q]])
+
+/* The minimum ratio over y_l > tau (tau = pivot_tol ||y||_inf, y in q's
+ * units) into P->theta, INFINITY on a secondary ray; SLV_NOT_FINITE if the
+ * tableau column is not finite. */
 slv_status slv_lemke_ratio_test(basis *B, path *P) {
   lemke_state *s = B->s;
   int k = B->k, N = B->N;
   double ymax = 0;
-  for (int q = 0; q < k; q++) ymax = fmax(ymax, fabs(s->yK[q]));
+  for (int q = 0; q < k; q++) ymax = fmax(ymax, fabs(Y_CORE(s, q)));
   for (int i = 0; i < N; i++)
     if (s->posR[i] < 0) ymax = fmax(ymax, fabs(s->yW[i]));
   if (!isfinite(ymax)) return SLV_NOT_FINITE;
   double tau = P->piv_tol * ymax, theta = INFINITY, low = P->lu_tol * ymax;
   for (int q = 0; q < k; q++) {
-    if (s->yK[q] > tau)
+    double y = Y_CORE(s, q);
+    if (y > tau)
       theta = fmin(theta, fmax(0.0, s->xK[q]) / s->yK[q]);
-    else if (s->yK[q] > low)
+    else if (y > low)
       P->skipped = 1;
   }
   for (int i = 0; i < N; i++) {
@@ -46,7 +53,7 @@ int slv_lemke_tied_rows(basis *B, const path *P, int *lz0) {
   double thr = P->theta + P->theta * LEMKE_TIE_REL, tau = P->tau;
   *lz0 = -1;
   for (int q = 0; q < B->k; q++)
-    if (s->yK[q] > tau && fmax(0.0, s->xK[q]) / s->yK[q] <= thr) {
+    if (Y_CORE(s, q) > tau && fmax(0.0, s->xK[q]) / s->yK[q] <= thr) {
       if (s->K[q] == N) *lz0 = q;
       s->ties[nt++] = q;
     }
@@ -56,14 +63,16 @@ int slv_lemke_tied_rows(basis *B, const path *P, int *lz0) {
   return nt;
 }
 
-/* The lowest basic value after z0's own step (core position qz0); the
- * scan stops at the first value below `stop` (the usual case). */
+/* The lowest basic value after z0's own step (core position qz0), in q's
+ * units (a core value times its column's scale: the change it makes to
+ * the rows when clamped to 0); the scan stops at the first value below
+ * `stop` (the usual case). */
 static double z0_worst(basis *B, const path *P, int qz0, double stop) {
   lemke_state *s = B->s;
   double tz0 = fmax(0.0, s->xK[qz0]) / s->yK[qz0], worst = 0, tau = P->tau;
   for (int q = 0; q < B->k && worst >= stop; q++)
-    if (q != qz0 && s->yK[q] > tau) {
-      double v = (s->xK[q] > 0 ? s->xK[q] : 0.0) - tz0 * s->yK[q];
+    if (q != qz0 && Y_CORE(s, q) > tau) {
+      double v = ((s->xK[q] > 0 ? s->xK[q] : 0.0) - tz0 * s->yK[q]) * s->cs[s->K[q]];
       if (v < worst) worst = v;
     }
   for (int i = 0; i < B->N && worst >= stop; i++)
@@ -159,13 +168,15 @@ static int try_exit(basis *B, slv_op *op, const slv_options *opt, int ent, int q
 }
 
 /* z0 also leaves when its own step (beyond theta) would put no basic
- * variable more than LEMKE_FEAS ||q|| below zero: a Harris-type test
+ * variable more than LEMKE_FEAS ||q|| below zero (in q's units: z0_worst):
+ * a Harris-type test
  * (Harris 1973) that catches ties split by rounding and blocking rows whose
  * tiny pivot barely moves them.  On rank-deficient positive semidefinite A
  * such near-ties of z0 are common; passing them by carries on with
  * z0 ~ 1e-14 over near-singular bases (cycling or a singular basis: see
  * test_lemke.c).  The final basis is re-solved and the library residual
- * judges the result.  A larger violation, up to LEMKE_TRIAL max|x_B|, gets
+ * judges the result.  A larger violation, up to LEMKE_TRIAL max|x_B| (in
+ * q's units: slv_lemke_basic_scale), gets
  * a tentative exit (try_exit): the friction LCP ties z0 exactly with the
  * slack d z0 of every lambda row whose x_j, p_i, m_i are nonbasic
  * (contacts at rest), and after thousands of pivots on ill-conditioned
@@ -175,7 +186,7 @@ static int try_exit(basis *B, slv_op *op, const slv_options *opt, int ent, int q
 int slv_lemke_z0_exit(basis *B, path *P, slv_op *op, const slv_options *opt, double *x, double *w) {
   lemke_state *s = B->s;
   int qz0 = s->posK[B->N];
-  if (!(s->yK[qz0] > P->tau)) return Z0_STAYS;
+  if (!(Y_CORE(s, qz0) > P->tau)) return Z0_STAYS;
   double feas = LEMKE_FEAS * P->qscale, tri = LEMKE_TRIAL * P->vscale;
   double worst = z0_worst(B, P, qz0, -(feas > tri ? feas : tri));
   if (worst >= -feas) return Z0_LEAVES;

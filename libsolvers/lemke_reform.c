@@ -302,6 +302,7 @@ slv_status slv_lemke_setup(lemke_state *s, slv_op *op, const slv_options *opt, l
     setup_plain(s, op, opt->covering, L);
   else
     setup_general(s, op, opt->covering, L);
+  s->cs_ready = 0; /* slv_lemke_col_scales when a path first needs them */
   return SLV_OK;
 }
 

@@ -143,25 +143,41 @@ int slv_lemke_packed_columns(slv_op *op, lcp_view *L) {
   return 1;
 }
 
-/* max |[M, d]_ij|: A's entries, 1 (the couplings of E) and d; a scale for
- * rounding errors. */
-double slv_lemke_a_max(const lcp_view *L) {
-  double m = 0;
-  if (L->colptr) {
-    for (int e = 0; e < L->colptr[L->n]; e++) {
-      double a = fabs(L->val[e]);
-      if (a > m) m = a;
-    }
-  } else {
-    for (int j = 0; j < L->n; j++) {
+/* max |A(:, j)| into m[j], j < n: from the packed nonzeros if formed. */
+static void a_col_max(const lcp_view *L, double *m) {
+  for (int j = 0; j < L->n; j++) {
+    double c = 0;
+    /* compare and keep, not fmax: no libm call per entry (NaN: lemke's
+     * ratio test reports the tableau column not finite) */
+    if (L->colptr) {
+      for (int e = L->colptr[j]; e < L->colptr[j + 1]; e++) {
+        double a = fabs(L->val[e]);
+        c = a > c ? a : c;
+      }
+    } else {
       const double *col = L->A + (size_t)j * L->lda;
       for (int i = 0; i < L->n; i++) {
         double a = fabs(col[i]);
-        if (a > m) m = a;
+        c = a > c ? a : c;
       }
     }
+    m[j] = c;
   }
-  if (!L->plain) m = fmax(m, 1.0);
-  for (int i = 0; i < L->N; i++) m = fmax(m, L->d[i]);
-  return m;
+}
+
+/* The column scales of M (lemke.h).  Every row of A is read by its main
+ * LCP row, so a column that reads A column ao[v] has that column's max
+ * there (times |af| = 1); the entries of E add theirs.  One pass over A's
+ * entries per solve (its first path). */
+void slv_lemke_col_scales(const lcp_view *L, double *cs) {
+  int n = L->n, N = L->N;
+  a_col_max(L, cs); /* the main variables read A's column v itself */
+  if (!L->plain) {
+    for (int v = n; v < N; v++) cs[v] = L->ao[v] >= 0 ? cs[L->ao[v]] : 0.0;
+    for (int v = 0; v < N; v++) {
+      for (int e = L->ecp[v]; e < L->ecp[v + 1]; e++) cs[v] = fmax(cs[v], fabs(L->ecv[e]));
+    }
+  }
+  for (int v = 0; v < N; v++)
+    if (!(cs[v] > 0) || !isfinite(cs[v])) cs[v] = 1.0;
 }

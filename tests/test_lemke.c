@@ -1485,6 +1485,127 @@ static void test_friction_workspace_reuse(void) {
 
 /* ---- honest failures and refusals ---------------------------------------------------- */
 
+/* ---- the problem's units -------------------------------------------------- */
+
+/* Solve p with A scaled by sa and b by sb (lo, hi by sb / sa: x's units
+ * change by sb / sa, its value not), with a fresh copy; 1 if converged with
+ * x / (sb / sa) within rel of xref (max norm). */
+static int scaled_agrees(const slv_problem *p0, double sa, double sb, const double *xref,
+                         double rel, const char *what) {
+  int n = p0->n;
+  double sx = sb / sa, *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n),
+         *lo = malloc(sizeof(double) * n), *hi = malloc(sizeof(double) * n),
+         *x = malloc(sizeof(double) * n);
+  for (int k = 0; k < n * n; k++) A[k] = sa * p0->A[k];
+  for (int i = 0; i < n; i++) {
+    b[i] = sb * p0->b[i];
+    lo[i] = p0->lo ? sx * p0->lo[i] : 0;
+    hi[i] = p0->hi ? sx * p0->hi[i] : INFINITY;
+  }
+  slv_problem p = *p0;
+  p.A = A;
+  p.b = b;
+  p.lo = lo;
+  p.hi = hi;
+  slv_options o = slv_options_default();
+  o.tol = 1e-10;
+  slv_result res;
+  slv_status st = run(&p, &o, x, &res);
+  double dx = 0, xm = inf_norm(n, xref);
+  for (int i = 0; i < n; i++) dx = fmax(dx, fabs(x[i] / sx - xref[i]));
+  int ok = st == SLV_CONVERGED && dx <= rel * xm;
+  if (!ok)
+    printf("\n    %s, A*%g b*%g: %s, |x - x*| = %.3g |x*|, %d pivots: %s", what, sa, sb,
+           slv_status_str(st), dx / xm, res.pivots, res.message);
+  free(A);
+  free(b);
+  free(lo);
+  free(hi);
+  free(x);
+  return ok;
+}
+
+/* Each scale of the units test: A and b together by 1e-12, 1, 1e12 (x
+ * unchanged), A alone by 1e8 (x / 1e8). */
+static int all_scales_agree(const slv_problem *p, const double *xref, double rel,
+                            const char *what) {
+  static const double sc[][2] = { { 1e-12, 1e-12 }, { 1, 1 }, { 1e12, 1e12 }, { 1e8, 1 } };
+  int ok = 0;
+  for (int k = 0; k < 4; k++) ok += scaled_agrees(p, sc[k][0], sc[k][1], xref, rel, what);
+  return ok;
+}
+
+/* A = G G^T + 0.1 I with Gaussian G (not normalized: |A| ~ n, condition
+ * ~1e4), x* = max(g, 0) with Gaussian g, w* uniform in [0, 1) where
+ * x* = 0, b = w* - A x*. */
+static void gaussian_planted(int n, unsigned long seed, double *A, double *b, double *xs) {
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(r, seed);
+  double *G = malloc(sizeof(double) * n * n);
+  for (int k = 0; k < n * n; k++) G[k] = gsl_ran_gaussian(r, 1.0);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i <= j; i++) {
+      double a = i == j ? 0.1 : 0.0;
+      for (int k = 0; k < n; k++) a += G[i + (size_t)k * n] * G[j + (size_t)k * n];
+      A[i + (size_t)j * n] = A[j + (size_t)i * n] = a;
+    }
+  for (int i = 0; i < n; i++) xs[i] = fmax(gsl_ran_gaussian(r, 1.0), 0.0);
+  for (int i = 0; i < n; i++) {
+    b[i] = xs[i] > 0 ? 0.0 : gsl_rng_uniform(r);
+    for (int j = 0; j < n; j++) b[i] -= A[i + (size_t)j * n] * xs[j];
+  }
+  free(G);
+  gsl_rng_free(r);
+}
+
+static void test_units(void) {
+  /* The tolerance means the same whatever the problem's units (docs/
+   * solvers.md, "Lexicographic Lemke", "Units"): the same planted problems
+   * with A and b scaled together (x unchanged) and A alone (x / s; the
+   * bounds of boxed rows scaled with x) converge to the same x.  Plain SPD
+   * n = 60 (the classical path) and n = 80 (the crash basis), a boxed /
+   * free / mixed problem, and friction rows (reference: the unscaled
+   * solution, checked by the test's own residual).  Before the column
+   * scales, each of cases 0-4 and 6-7, the boxed and the friction problem
+   * failed at one scale or more (stagnated or a ray at A, b * 1e12 or
+   * 1e-12 or A * 1e8: the default covering d = 1 does not scale with A). */
+  enum { NMAX = 80 };
+  double *A = malloc(sizeof(double) * NMAX * NMAX), b[NMAX], xs[NMAX], lo[NMAX], hi[NMAX], mu[NMAX];
+  int fi[NMAX];
+  for (int c = 0; c < 8; c++) {
+    /* c < 6: gaussian_planted, seed c + 1; then tst_planted_spd, seeds 3, 6 */
+    int n = c == 5 ? 80 : 60;
+    char what[40];
+    snprintf(what, sizeof what, "SPD n=%d case %d", n, c);
+    if (c < 6)
+      gaussian_planted(n, (unsigned long)c + 1, A, b, xs);
+    else
+      tst_planted_spd(n, c == 6 ? 0.002 : 0.1, c == 6 ? 3 : 6, NULL, NULL, A, b, xs);
+    slv_problem p = friction_problem(n, A, b, NULL, NULL, NULL, NULL); /* no findex rows */
+    CU_ASSERT_EQUAL(all_scales_agree(&p, xs, 1e-9, what), 4);
+  }
+  int n = 60;
+  for (int i = 0; i < n; i++) {
+    int t = i % 5;
+    lo[i] = t == 0 ? -0.2 - 0.1 * (i % 4) : (t == 4 ? -1.5 : (t == 1 ? 0 : -INFINITY));
+    hi[i] = t == 0 ? 0.3 + 0.1 * (i % 3) : (t == 3 ? 0.5 : INFINITY);
+  }
+  tst_planted_spd(n, 0.1, 41, lo, hi, A, b, xs);
+  slv_problem p = friction_problem(n, A, b, lo, hi, NULL, NULL);
+  CU_ASSERT_EQUAL(all_scales_agree(&p, xs, 1e-9, "boxed n=60"), 4);
+  enum { NC = 12, NF = 3 * NC };
+  contact_problem(NC, 0.3, 1e-2, 101, A, b, lo, hi, fi, mu);
+  p = friction_problem(NF, A, b, lo, hi, fi, mu);
+  slv_options o = slv_options_default();
+  o.tol = 1e-12;
+  slv_result res;
+  CU_ASSERT_EQUAL(run(&p, &o, xs, &res), SLV_CONVERGED);
+  CU_ASSERT(own_res(&p, xs) <= 1e-12);
+  p.lo = p.hi = NULL; /* findex rows take their bounds from mu and the normals */
+  CU_ASSERT_EQUAL(all_scales_agree(&p, xs, 1e-8, "friction n=36"), 4);
+  free(A);
+}
+
 static void test_limits_and_refusals(void) {
   int n = 60;
   double *A = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n),
@@ -1575,6 +1696,7 @@ int main(void) {
   CU_add_test(s, "friction rows: agreement with dantzig", test_friction_vs_dantzig);
   CU_add_test(s, "friction rows: contact-box-like family n=30..90", test_friction_contact_family);
   CU_add_test(s, "friction rows: workspace reuse", test_friction_workspace_reuse);
+  CU_add_test(s, "units: A, b scaled by 1e-12, 1e12, A alone by 1e8", test_units);
   CU_add_test(s, "pivot limit, invalid covering, refusals", test_limits_and_refusals);
   return tst_run();
 }
