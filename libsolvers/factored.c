@@ -79,17 +79,21 @@ __attribute__((target("avx2"))) static void ktx_avx2(const slv_fac *f, const dou
   const int *fb = f->blk;
   for (int i = 0, e; i < f->n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
-    e = run_end(fb, f->n, i, b0, b1);
     int in0 = b0 >= B0 && b0 < B1, in1 = b1 >= B0 && b1 < B1;
-    if (!in0 && !in1) continue;
+    if (!in0 && !in1) {
+      e = run_end(fb, f->n, i, b0, b1);
+      continue;
+    }
     __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
-    for (int r = i; r < e; r++) {
-      const double *K = f->K + 12 * (size_t)r;
-      __m256d xe = _mm256_broadcast_sd(x + r);
+    e = i;
+    do { /* the run's rows, its end found on the way */
+      const double *K = f->K + 12 * (size_t)e;
+      __m256d xe = _mm256_broadcast_sd(x + e);
       a0 = _mm256_add_pd(a0, _mm256_mul_pd(_mm256_loadu_pd(K), xe));
       a1 = _mm256_add_pd(a1, _mm256_mul_pd(_mm256_loadu_pd(K + 4), xe));
       a2 = _mm256_add_pd(a2, _mm256_mul_pd(_mm256_loadu_pd(K + 8), xe));
-    }
+      e++;
+    } while (e < f->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1);
     if (in0) { /* a[0..5]: a0, a1's low half */
       double *tb = t + 6 * (size_t)(b0 - B0);
       _mm256_storeu_pd(tb, _mm256_add_pd(_mm256_loadu_pd(tb), a0));
@@ -189,9 +193,11 @@ __attribute__((target("avx2"))) static void w_rows_avx2(const slv_fac *f, const 
                                                         const double *t, int i0, int i1) {
   static const double zero6[6] = { 0 };
   const __m128i none = _mm_set1_epi64x(-1);
+  const double *fJ = f->J, *d = f->d; /* in locals: the stores to w may alias f */
+  const int *blk = f->blk;
   for (int i = i0; i < i1; i++) {
-    const double *J = f->J + 12 * (size_t)i;
-    int b0 = f->blk[2 * i], b1 = f->blk[2 * i + 1];
+    const double *J = fJ + 12 * (size_t)i;
+    int b0 = blk[2 * i], b1 = blk[2 * i + 1];
     const double *t0 = b0 >= 0 ? t + 6 * (size_t)b0 : zero6;
     const double *t1 = b1 >= 0 ? t + 6 * (size_t)b1 : zero6;
     __m256d v0 = _mm256_mul_pd(_mm256_loadu_pd(J), _mm256_loadu_pd(t0));
@@ -204,7 +210,7 @@ __attribute__((target("avx2"))) static void w_rows_avx2(const slv_fac *f, const 
     /* slot 0 in the low lane, slot 1 in the high one: live where its block is */
     __m128i live = _mm_cmpgt_epi64(_mm_set_epi64x(b1, b0), none);
     s = _mm_and_pd(s, _mm_castsi128_pd(live));
-    double r = (f->d ? f->d[i] * x[i] : 0.0) + (_mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s)));
+    double r = (d ? d[i] * x[i] : 0.0) + (_mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s)));
     w[i] = b ? b[i] + r : r;
   }
 }
