@@ -573,25 +573,16 @@ enum {
  * that has come into contact), after a whole pass.  An angular scalar 0
  * is kept: a block with no nonzero angular entry (a sphere's normal rows,
  * which pass through its centre) may well have none next time either.
- * Returns LANES_ bits.  Four entries at a time by AVX2 gathers (lanes_jk
- * runs only in the lanes): copies and the scalar tests, a lane's 0.0 where
- * it has no block. */
-__attribute__((target("avx2"))) static int lane_scalars(wide_state *s) {
-  const __m128i m1 = _mm_set1_epi32(-1);
-  const __m256d zero = _mm256_setzero_pd(), ninf = _mm256_set1_pd(-INFINITY);
-  __m256d unknown = zero, nan = zero; /* a lane block's mass unknown; its angular scalar NaN */
-  for (int k = 0; k < 16 * s->nbat; k += 4) {
-    __m128i b = _mm_loadu_si128((const __m128i *)(s->lblk + k));
-    __m256d live = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpgt_epi32(b, m1)));
-    __m256d bm = _mm256_mask_i32gather_pd(zero, s->bm, b, live, 8);
-    __m256d ba = _mm256_mask_i32gather_pd(zero, s->ba, b, live, 8);
-    __m256d bhi = _mm256_mask_i32gather_pd(zero, s->bhi, b, live, 8);
-    _mm256_storeu_pd(s->im + k, bm);
-    _mm256_storeu_pd(s->ia + k, ba);
-    unknown = _mm256_or_pd(unknown, _mm256_and_pd(live, _mm256_cmp_pd(bhi, ninf, _CMP_EQ_OQ)));
-    nan = _mm256_or_pd(nan, _mm256_and_pd(live, _mm256_cmp_pd(ba, ba, _CMP_UNORD_Q)));
+ * Returns LANES_ bits. */
+static int lane_scalars(wide_state *s) {
+  int masses = 1, not_iso = 0;
+  for (int k = 0; k < 16 * s->nbat; k++) {
+    int b = s->lblk[k];
+    s->im[k] = b >= 0 ? s->bm[b] : 0.0;
+    s->ia[k] = b >= 0 ? s->ba[b] : 0.0;
+    masses &= b < 0 || s->bhi[b] != -INFINITY;
+    not_iso |= b >= 0 && isnan(s->ba[b]);
   }
-  int masses = _mm256_movemask_pd(unknown) == 0, not_iso = _mm256_movemask_pd(nan) != 0;
   return (masses ? LANES_MASSES : 0) | (not_iso ? LANES_NOT_ISO : 0);
 }
 
