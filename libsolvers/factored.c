@@ -189,8 +189,8 @@ static void w_rows_scalar(const slv_fac *f, const double *x, const double *b, do
  * a static slot's s is 0.0 (masked); then slv_fac_row's d x + (s0 + s1)
  * and b + that, in scalars.  The same IEEE operations, so the same bits. */
 __attribute__((target("avx2"))) static void w_rows_avx2(const slv_fac *f, const double *x,
-                                                        const double *b, double *w,
-                                                        const double *t, int i0, int i1) {
+                                                        const double *b, double *w, const double *t,
+                                                        int i0, int i1) {
   static const double zero6[6] = { 0 };
   const __m128i none = _mm_set1_epi64x(-1);
   const double *fJ = f->J, *d = f->d; /* in locals: the stores to w may alias f */
