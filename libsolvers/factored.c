@@ -30,26 +30,33 @@ slv_fac slv_fac_of(const slv_problem *p) {
   return f;
 }
 
-/* t = K^T x over the blocks [B0, B1).  Consecutive rows on the same pair
- * of blocks (a contact's rows, a manifold's points) are summed in
- * registers first and added to t once per run: adding each row into t
- * directly made every row wait for the previous row's store to the same
- * block. */
-void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1) {
-  memset(t, 0, sizeof(double) * 6 * (size_t)(B1 - B0));
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define FAC_X86 1
+#else
+#define FAC_X86 0
+#endif
+
+/* The end of the run of rows from i on i's block pair (b0, b1). */
+static inline int run_end(const int *fb, int n, int i, int b0, int b1) {
+  int e = i + 1;
+  while (e < n && fb[2 * e] == b0 && fb[2 * e + 1] == b1) e++;
+  return e;
+}
+
+/* slv_fac_ktx's loop, scalar: twelve named sums, not an array (gcc kept
+ * a[12] on the stack, and each row's additions then waited on the last
+ * row's stores). */
+static void ktx_scalar(const slv_fac *f, const double *x, double *t, int B0, int B1) {
   const int *fb = f->blk;
   for (int i = 0, e; i < f->n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
-    /* twelve named sums, not an array: gcc kept a[12] on the stack, and
-     * each row's additions then waited on the last row's stores */
+    e = run_end(fb, f->n, i, b0, b1);
+    if (!(b0 >= B0 && b0 < B1) && !(b1 >= B0 && b1 < B1)) continue; /* a run outside */
     double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
     double a6 = 0, a7 = 0, a8 = 0, a9 = 0, a10 = 0, a11 = 0;
-    if (!(b0 >= B0 && b0 < B1) && !(b1 >= B0 && b1 < B1)) { /* a run outside [B0, B1) */
-      for (e = i + 1; e < f->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {}
-      continue;
-    }
-    for (e = i; e < f->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1; e++) {
-      const double *K = f->K + 12 * (size_t)e, xe = x[e];
+    for (int r = i; r < e; r++) {
+      const double *K = f->K + 12 * (size_t)r, xe = x[r];
       a0 += K[0] * xe, a1 += K[1] * xe, a2 += K[2] * xe, a3 += K[3] * xe;
       a4 += K[4] * xe, a5 += K[5] * xe, a6 += K[6] * xe, a7 += K[7] * xe;
       a8 += K[8] * xe, a9 += K[9] * xe, a10 += K[10] * xe, a11 += K[11] * xe;
@@ -61,6 +68,60 @@ void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1) {
     if (b1 >= B0 && b1 < B1)
       for (int c = 0; c < 6; c++) t[6 * (size_t)(b1 - B0) + c] += a[6 + c];
   }
+}
+
+#if FAC_X86
+/* The same in AVX2: a run's twelve sums as three 4-lane sums, each lane
+ * one of ktx_scalar's (K_rc x_r added in turn from 0, a product then a
+ * sum: no fused multiply-add), so the same bits. */
+__attribute__((target("avx2"))) static void ktx_avx2(const slv_fac *f, const double *x, double *t,
+                                                     int B0, int B1) {
+  const int *fb = f->blk;
+  for (int i = 0, e; i < f->n; i = e) {
+    int b0 = fb[2 * i], b1 = fb[2 * i + 1];
+    int in0 = b0 >= B0 && b0 < B1, in1 = b1 >= B0 && b1 < B1;
+    if (!in0 && !in1) {
+      e = run_end(fb, f->n, i, b0, b1);
+      continue;
+    }
+    __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0;
+    e = i;
+    do { /* the run's rows, its end found on the way */
+      const double *K = f->K + 12 * (size_t)e;
+      __m256d xe = _mm256_broadcast_sd(x + e);
+      a0 = _mm256_add_pd(a0, _mm256_mul_pd(_mm256_loadu_pd(K), xe));
+      a1 = _mm256_add_pd(a1, _mm256_mul_pd(_mm256_loadu_pd(K + 4), xe));
+      a2 = _mm256_add_pd(a2, _mm256_mul_pd(_mm256_loadu_pd(K + 8), xe));
+      e++;
+    } while (e < f->n && fb[2 * e] == b0 && fb[2 * e + 1] == b1);
+    if (in0) { /* a[0..5]: a0, a1's low half */
+      double *tb = t + 6 * (size_t)(b0 - B0);
+      _mm256_storeu_pd(tb, _mm256_add_pd(_mm256_loadu_pd(tb), a0));
+      _mm_storeu_pd(tb + 4, _mm_add_pd(_mm_loadu_pd(tb + 4), _mm256_castpd256_pd128(a1)));
+    }
+    if (in1) { /* a[6..11]: a1's high half, a2 */
+      double *tb = t + 6 * (size_t)(b1 - B0);
+      _mm_storeu_pd(tb, _mm_add_pd(_mm_loadu_pd(tb), _mm256_extractf128_pd(a1, 1)));
+      _mm256_storeu_pd(tb + 2, _mm256_add_pd(_mm256_loadu_pd(tb + 2), a2));
+    }
+  }
+}
+#endif
+
+/* t = K^T x over the blocks [B0, B1).  Consecutive rows on the same pair
+ * of blocks (a contact's rows, a manifold's points) are summed in
+ * registers first and added to t once per run: adding each row into t
+ * directly made every row wait for the previous row's store to the same
+ * block.  In AVX2 where the CPU has it (the same bits). */
+void slv_fac_ktx(const slv_fac *f, const double *x, double *t, int B0, int B1) {
+  memset(t, 0, sizeof(double) * 6 * (size_t)(B1 - B0));
+#if FAC_X86
+  if (__builtin_cpu_supports("avx2")) {
+    ktx_avx2(f, x, t, B0, B1);
+    return;
+  }
+#endif
+  ktx_scalar(f, x, t, B0, B1);
 }
 
 /* Rows [i0, i1) of w = A x + b into w[0 .. i1 - i0), with t holding tcap
@@ -113,12 +174,57 @@ void slv_fac_ktx_threads(const slv_fac *f, const double *x, double *t, int threa
 }
 
 /* Rows [i0, i1) of w from t = K^T x: slv_fac_w_rows's sums with one slice. */
-static void w_rows(const slv_fac *f, const double *x, const double *b, double *w, const double *t,
-                   int i0, int i1) {
+static void w_rows_scalar(const slv_fac *f, const double *x, const double *b, double *w,
+                          const double *t, int i0, int i1) {
   for (int i = i0; i < i1; i++) {
     double r = slv_fac_row(f, i, t, x[i]);
     w[i] = b ? b[i] + r : r;
   }
+}
+
+#if FAC_X86
+/* The same in AVX2, both slots' slv_dot6 side by side: the products
+ * p_c = J_c t_c, then hadd's p0 + p1 and p2 + p3 of each slot, their sum,
+ * and p4 + p5 added last: slv_dot6's ((p0 + p1) + (p2 + p3)) + (p4 + p5);
+ * a static slot's s is 0.0 (masked); then slv_fac_row's d x + (s0 + s1)
+ * and b + that, in scalars.  The same IEEE operations, so the same bits. */
+__attribute__((target("avx2"))) static void w_rows_avx2(const slv_fac *f, const double *x,
+                                                        const double *b, double *w, const double *t,
+                                                        int i0, int i1) {
+  static const double zero6[6] = { 0 };
+  const __m128i none = _mm_set1_epi64x(-1);
+  const double *fJ = f->J, *d = f->d; /* in locals: the stores to w may alias f */
+  const int *blk = f->blk;
+  for (int i = i0; i < i1; i++) {
+    const double *J = fJ + 12 * (size_t)i;
+    int b0 = blk[2 * i], b1 = blk[2 * i + 1];
+    const double *t0 = b0 >= 0 ? t + 6 * (size_t)b0 : zero6;
+    const double *t1 = b1 >= 0 ? t + 6 * (size_t)b1 : zero6;
+    __m256d v0 = _mm256_mul_pd(_mm256_loadu_pd(J), _mm256_loadu_pd(t0));
+    __m256d v1 = _mm256_mul_pd(_mm256_loadu_pd(J + 6), _mm256_loadu_pd(t1));
+    __m128d u0 = _mm_mul_pd(_mm_loadu_pd(J + 4), _mm_loadu_pd(t0 + 4));
+    __m128d u1 = _mm_mul_pd(_mm_loadu_pd(J + 10), _mm_loadu_pd(t1 + 4));
+    __m256d h = _mm256_hadd_pd(v0, v1); /* (p0 + p1, q0 + q1, p2 + p3, q2 + q3) */
+    __m128d s = _mm_add_pd(_mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1)),
+                           _mm_hadd_pd(u0, u1));
+    /* slot 0 in the low lane, slot 1 in the high one: live where its block is */
+    __m128i live = _mm_cmpgt_epi64(_mm_set_epi64x(b1, b0), none);
+    s = _mm_and_pd(s, _mm_castsi128_pd(live));
+    double r = (d ? d[i] * x[i] : 0.0) + (_mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s)));
+    w[i] = b ? b[i] + r : r;
+  }
+}
+#endif
+
+static void w_rows(const slv_fac *f, const double *x, const double *b, double *w, const double *t,
+                   int i0, int i1) {
+#if FAC_X86
+  if (__builtin_cpu_supports("avx2")) {
+    w_rows_avx2(f, x, b, w, t, i0, i1);
+    return;
+  }
+#endif
+  w_rows_scalar(f, x, b, w, t, i0, i1);
 }
 
 void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, double *w, double *t,

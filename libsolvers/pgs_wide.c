@@ -199,9 +199,10 @@ int wide_has_sequential(const slv_op *op) {
  * of the last earlier group on either of its blocks b0, b1 (next[b] = 1 +
  * that slot, 0 if none; b < 0: static) and after the slots of its rows' findex rows (rowb).
  * *seq = 1 when a findex row lies in a later group (the group is then
- * sequential and the slot is meaningless). */
-int wide_first_slot(const wide_state *s, const slv_problem *p, const int *next, int b0, int b1,
-                    int i, int e, int *seq) {
+ * sequential and the slot is meaningless).  Inline here, and exported
+ * below for pgs_part (a call per group was a tenth of the schedule). */
+static inline int first_slot(const wide_state *s, const slv_problem *p, const int *next, int b0,
+                             int b1, int i, int e, int *seq) {
   int c = 0;
   *seq = 0;
   if (b0 >= 0 && next[b0] > c) c = next[b0];
@@ -216,9 +217,14 @@ int wide_first_slot(const wide_state *s, const slv_problem *p, const int *next, 
   return c;
 }
 
+int wide_first_slot(const wide_state *s, const slv_problem *p, const int *next, int b0, int b1,
+                    int i, int e, int *seq) {
+  return first_slot(s, p, next, b0, b1, i, e, seq);
+}
+
 /* A group on blocks b0, b1 into the first batch at or after c with a free
  * lane (first fit); marks the batch on both blocks (next) and returns it. */
-int wide_first_fit_place(wide_state *s, int *next, int b0, int b1, int c) {
+static inline int first_fit_place(wide_state *s, int *next, int b0, int b1, int c) {
   c = first_free(s->nfree, c);
   if (++s->cnt[c] == WIDE_BATCH) s->nfree[c] = c + 1;
   if (b0 >= 0) next[b0] = c + 1;
@@ -226,28 +232,39 @@ int wide_first_fit_place(wide_state *s, int *next, int b0, int b1, int c) {
   return c;
 }
 
+int wide_first_fit_place(wide_state *s, int *next, int b0, int b1, int c) {
+  return first_fit_place(s, next, b0, b1, c);
+}
+
 /* Cut the rows into groups and give each its batch (see the header);
  * returns the number of groups, s->nbat the number of batches, s->cnt[b]
- * the groups in batch b.  The operator's t holds per-block ints meanwhile. */
+ * the groups in batch b.  The operator's t holds per-block ints meanwhile.
+ * nfree and cnt are set for batches 0 .. nb (the batches so far and the
+ * next one), which are all that first_free can reach: a group's first
+ * batch is at most nb, and a full batch c < nb points at c + 1 <= nb. */
 int wide_group_and_schedule(wide_state *s, const slv_op *op) {
   const slv_problem *p = op->p;
   int n = p->n, ng = 0, nb = 0;
   const int *fb = op->f.blk;
   int *next = (int *)op->t; /* per block: 1 + the batch of its last group, 0 if none */
   memset(next, 0, (size_t)op->f.nb * sizeof *next);
-  for (int b = 0; b <= n; b++) s->nfree[b] = b;
-  memset(s->cnt, 0, ((size_t)n + 1) * sizeof *s->cnt);
+  s->nfree[0] = 0;
+  s->cnt[0] = 0;
   for (int i = 0, e; i < n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
     e = group_end(&op->f, i);
     /* the first batch it may join */
-    int seq, c = wide_first_slot(s, p, next, b0, b1, i, e, &seq);
+    int seq, c = first_slot(s, p, next, b0, b1, i, e, &seq);
     if (seq) {
       c = WIDE_SEQ;
     } else {
       /* c <= ng - 1 < n: batch ng - 1 is never full */
-      c = wide_first_fit_place(s, next, b0, b1, c);
-      if (c + 1 > nb) nb = c + 1;
+      c = first_fit_place(s, next, b0, b1, c);
+      if (c + 1 > nb) { /* a new batch: the next one becomes reachable */
+        nb = c + 1;
+        s->nfree[nb] = nb;
+        s->cnt[nb] = 0;
+      }
     }
     for (int r = i; r < e; r++) s->rowb[r] = c;
     s->gfirst[ng++] = i;
@@ -281,7 +298,7 @@ int wide_group_and_level(wide_state *s, const slv_op *op) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
     e = group_end(&op->f, i);
     /* rowb: each row's level for now */
-    int seq, c = wide_first_slot(s, p, next, b0, b1, i, e, &seq);
+    int seq, c = first_slot(s, p, next, b0, b1, i, e, &seq);
     if (seq) {
       c = WIDE_SEQ;
     } else {
