@@ -475,6 +475,10 @@ slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_me
  * each contact, permuted to lcplab's normal-first cones. */
 slv_status io_read_npz(const io_req *rq, io_instance **out);
 slv_status io_write_npz(const io_req *rq, const io_instance *inst);
+/* MATLAB MAT-files (io_mat.c): read only; the writer refuses
+ * (SLV_ERR_UNSUPPORTED) and writes nothing. */
+slv_status io_read_mat(const io_req *rq, io_instance **out);
+slv_status io_write_mat(const io_req *rq, const io_instance *inst);
 /* lam0.npy of a .npz (n values, normal-first after the permutation) into x. */
 slv_status io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
                              size_t errlen);
