@@ -33,12 +33,15 @@
  * abort on its errors), and switches HDF5's error printer off as the FCLIB
  * reader does (io.h: not from two threads at once).
  */
+#define _POSIX_C_SOURCE 200809L /* pread */
+
 #include "io_fclib.h"
 #include "io_internal.h"
 
 #include <math.h>
 #include <matio.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,6 +74,56 @@ static slv_status mat_fail(mat_ctx *c, slv_status st, const char *fmt, ...) {
 static void mat_log_drop(int level, char *message) {
   (void)level;
   (void)message;
+}
+
+/* ---- the version 5 container -------------------------------------------------- */
+
+/* A version 5 file is a 128-byte header (its last two bytes "MI" as a
+ * 16-bit value: the byte order) and then top-level elements, each an 8-byte
+ * tag (type, byte count) and that many bytes.  libmatio reads a variable cut
+ * short by the end of the file without saying so (the missing values are
+ * whatever its buffer held), so the tags are walked first: every element
+ * must end within the file. */
+static slv_status check_v5_extent(mat_ctx *c, int fd, double size) {
+  unsigned char h[8];
+  if (pread(fd, h, 2, 126) != 2)
+    return mat_fail(c, SLV_ERR_INVALID, "expected a 128-byte MAT-file header, found %.0f bytes",
+                    size);
+  /* 'M' << 8 | 'I' stored little-endian reads "IM" */
+  int le = h[0] == 'I' && h[1] == 'M';
+  if (!le && !(h[0] == 'M' && h[1] == 'I'))
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected the byte order mark 'IM' or 'MI' at byte 126, found \\x%02x\\x%02x",
+                    h[0], h[1]);
+  for (double at = 128; at < size;) {
+    if (at + 8 > size || pread(fd, h, 8, (off_t)at) != 8)
+      return mat_fail(c, SLV_ERR_INVALID,
+                      "expected a complete MAT-file, found it cut short in the tag at byte %.0f",
+                      at);
+    uint32_t nb = le ? (uint32_t)h[7] << 24 | (uint32_t)h[6] << 16 | (uint32_t)h[5] << 8 | h[4]
+                     : (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+    if (at + 8 + nb > size)
+      return mat_fail(c, SLV_ERR_INVALID,
+                      "expected a complete MAT-file, found the element at byte %.0f (%u bytes) "
+                      "cut short at byte %.0f",
+                      at, nb, size);
+    at += 8.0 + nb;
+  }
+  return SLV_OK;
+}
+
+/* A version 7.3 file is HDF5 after the 512-byte header: libmatio opens it
+ * only when a variable is looked up, and then takes a file HDF5 refuses
+ * (cut short, damaged) for one without the variable, so HDF5 is asked
+ * first. */
+static slv_status check_v73_opens(mat_ctx *c) {
+  hid_t f = H5Fopen(c->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0)
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
+                    "file");
+  H5Fclose(f);
+  return SLV_OK;
 }
 
 /* ---- one variable ------------------------------------------------------------ */
@@ -275,18 +328,28 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   *out = NULL;
   mat_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0.0, (double)rq->max_memory };
   int fd;
-  slv_status st = io_open_regular(rq->path, &fd, NULL, rq->err, rq->errlen);
+  double size;
+  slv_status st = io_open_regular(rq->path, &fd, &size, rq->err, rq->errlen);
   if (st) return st;
-  close(fd);
   io_fclib_quiet quiet;
   io_fclib_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);
   c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
+  enum mat_ft ver = c.mat ? Mat_GetVersion(c.mat) : MAT_FT_UNDEFINED;
   if (!c.mat)
     st = mat_fail(&c, SLV_ERR_INVALID,
                   "expected a MATLAB MAT-file (version 5 or 7.3), found none libmatio can open");
+  else if (ver != MAT_FT_MAT5 && ver != MAT_FT_MAT73)
+    st = mat_fail(&c, SLV_ERR_UNSUPPORTED,
+                  "expected a MATLAB MAT-file of version 5 or 7.3 (save -v7 or -v7.3), found "
+                  "version %s",
+                  ver == MAT_FT_MAT4 ? "4" : "unknown");
+  else if (ver == MAT_FT_MAT5)
+    st = check_v5_extent(&c, fd, size);
   else
-    st = read_problem(&c, out);
+    st = check_v73_opens(&c);
+  close(fd);
+  if (!st) st = read_problem(&c, out);
   if (c.mat) Mat_Close(c.mat);
   io_fclib_quiet_off(&quiet);
   return st;
