@@ -95,10 +95,10 @@ typedef enum io_format {
   IO_FMT_LCPLAB,
   IO_FMT_SICONOS_FC3D,
   IO_FMT_FCLIB,
-  IO_FMT_NPZ,                        /* ContactBench numpy .npz (G, g, mus) */
-  IO_FMT_SICONOS_GFC3D,              /* Siconos global FC .dat (d nc M H q b mu) */
-  IO_FMT_MAT,                        /* MATLAB MAT-file v5 / v7.3 (M, q), read only */
-  IO_FMT_LAST = IO_FMT_MAT           /* the last format, for loops over all of them */
+  IO_FMT_NPZ,              /* ContactBench numpy .npz (G, g, mus) */
+  IO_FMT_SICONOS_GFC3D,    /* Siconos global FC .dat (d nc M H q b mu) */
+  IO_FMT_MAT,              /* MATLAB MAT-file v5 / v7.3 (M, q), read only */
+  IO_FMT_LAST = IO_FMT_MAT /* the last format, for loops over all of them */
 } io_format;
 
 /* "siconos-lcp", "siconos-mlcp", "siconos-relay", "blcp", "mtx", "lcplab",

@@ -64,7 +64,8 @@ _Static_assert((int)NFORMATS == (int)IO_FMT_LAST, "one row per format");
 /* Every supported format, for the message of a file nothing recognises. */
 static const char *const SUPPORTED =
     ".dat (Siconos LCP, MLCP, relay, FC3D or GFC3D), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
-    ".hdf5 (FCLIB), .npz (ContactBench), .mat (MATLAB, read only), or a file whose first word is 'lcplab-problem' or "
+    ".hdf5 (FCLIB), .npz (ContactBench), .mat (MATLAB, read only), or a file whose first word is "
+    "'lcplab-problem' or "
     "'%%MatrixMarket'";
 
 const io_format_entry *io_format_row(io_format f) {

@@ -130,10 +130,10 @@ static slv_status check_v73_opens(mat_ctx *c) {
 
 /* The MATLAB class of a variable, as a message names it. */
 static const char *class_name(const matvar_t *v) {
-  static const char *const names[] = { "empty",  "cell",   "struct", "object", "char",
-                                       "sparse", "double", "single", "int8",   "uint8",
-                                       "int16",  "uint16", "int32",  "uint32", "int64",
-                                       "uint64", "function", "opaque" };
+  static const char *const names[] = {
+    "empty", "cell",  "struct", "object", "char",   "sparse", "double", "single",   "int8",
+    "uint8", "int16", "uint16", "int32",  "uint32", "int64",  "uint64", "function", "opaque"
+  };
   int k = (int)v->class_type;
   if (v->isLogical) return "logical";
   return (k >= 0 && k < (int)(sizeof names / sizeof names[0])) ? names[k] : "unknown";
@@ -163,15 +163,16 @@ static slv_status read_var(mat_ctx *c, const char *n1, const char *n2, int spars
     st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s to be 2-D, found %d dimensions", *name,
                   info->rank);
   else if (!dbl || info->isLogical)
-    st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s of class double%s, found class %s",
-                  *name, sparse_ok ? " (dense or sparse)" : "", class_name(info));
+    st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s of class double%s, found class %s", *name,
+                  sparse_ok ? " (dense or sparse)" : "", class_name(info));
   else if (info->isComplex)
     st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s to be real, found a complex %s", *name,
                   class_name(info));
   else if (info->dims[0] > IO_MAX_N || info->dims[1] > IO_MAX_N ||
            (!sparse && (double)info->dims[0] * (double)info->dims[1] > IO_MAX_NNZ))
-    st = mat_fail(c, SLV_ERR_DIM, "expected %s within the limits (n <= %d, n x n <= %ld), found %zu x %zu",
-                  *name, IO_MAX_N, IO_MAX_NNZ, info->dims[0], info->dims[1]);
+    st = mat_fail(c, SLV_ERR_DIM,
+                  "expected %s within the limits (n <= %d, n x n <= %ld), found %zu x %zu", *name,
+                  IO_MAX_N, IO_MAX_NNZ, info->dims[0], info->dims[1]);
   else if (!sparse)
     st = io_reserve(c->path, &c->mem, c->cap, 8.0 * (double)info->dims[0] * (double)info->dims[1],
                     c->err, c->errlen, "variable %s, %zu x %zu doubles", *name, info->dims[0],
@@ -179,9 +180,12 @@ static slv_status read_var(mat_ctx *c, const char *n1, const char *n2, int spars
   Mat_VarFree(info);
   if (st) return st;
   *out = Mat_VarRead(c->mat, *name);
-  if (!*out) return mat_fail(c, SLV_ERR_INVALID, "expected variable %s to be readable, found damaged data", *name);
+  if (!*out)
+    return mat_fail(c, SLV_ERR_INVALID, "expected variable %s to be readable, found damaged data",
+                    *name);
   if ((*out)->class_type != (sparse ? MAT_C_SPARSE : MAT_C_DOUBLE) || (*out)->rank != 2 ||
-      (*out)->isComplex || (sparse ? (*out)->data_type != MAT_T_DOUBLE
+      (*out)->isComplex ||
+      (sparse ? (*out)->data_type != MAT_T_DOUBLE
               : ((*out)->data_size != 8 || (!(*out)->data && (*out)->nbytes > 0))))
     return mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s of class double, found %s data", *name,
                     class_name(*out));
@@ -224,11 +228,11 @@ static slv_status take_dense(mat_ctx *c, const matvar_t *v, const char *name, io
 
 /* A sparse M's CSC structure: jc (n + 1 starts from 0, nondecreasing, the
  * last at most the entries held) and ir (rows in [0, n)); *nnz = jc[n]. */
-static slv_status check_csc(mat_ctx *c, const mat_sparse_t *s, const char *name, int n,
-                            long *nnz) {
+static slv_status check_csc(mat_ctx *c, const mat_sparse_t *s, const char *name, int n, long *nnz) {
   if (!s->jc || s->njc != (mat_uint32_t)n + 1)
-    return mat_fail(c, SLV_ERR_INVALID, "expected %s (sparse) to have %d column starts jc, found %u",
-                    name, n + 1, s->jc ? s->njc : 0u);
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected %s (sparse) to have %d column starts jc, found %u", name, n + 1,
+                    s->jc ? s->njc : 0u);
   if (s->jc[0] != 0)
     return mat_fail(c, SLV_ERR_INVALID, "expected %s.jc to start at 0, found %u", name, s->jc[0]);
   for (int j = 0; j < n; j++)
@@ -250,12 +254,12 @@ static slv_status check_csc(mat_ctx *c, const mat_sparse_t *s, const char *name,
 }
 
 /* A sparse n x n M (CSC) as CSR. */
-static slv_status take_sparse(mat_ctx *c, const matvar_t *v, const char *name,
-                              io_instance *inst) {
+static slv_status take_sparse(mat_ctx *c, const matvar_t *v, const char *name, io_instance *inst) {
   const mat_sparse_t *s = v->data;
   int n = inst->n;
   long nnz = 0;
-  if (!s) return mat_fail(c, SLV_ERR_INVALID, "expected %s (sparse) to hold data, found none", name);
+  if (!s)
+    return mat_fail(c, SLV_ERR_INVALID, "expected %s (sparse) to hold data, found none", name);
   slv_status st = check_csc(c, s, name, n, &nnz);
   if (st) return st;
   if ((st = io_reserve(c->path, &c->mem, c->cap, 16.0 * (double)nnz, c->err, c->errlen,
@@ -298,20 +302,22 @@ static slv_status read_problem(mat_ctx *c, io_instance **out) {
   const char *mn, *qn;
   io_instance *inst = NULL;
   slv_status st = read_var(c, "M", "A", 1, &m, &mn);
-  if (!st && !m) st = mat_fail(c, SLV_ERR_INVALID, "expected a variable M or A (the matrix), found neither");
+  if (!st && !m)
+    st = mat_fail(c, SLV_ERR_INVALID, "expected a variable M or A (the matrix), found neither");
   int n = m ? (int)m->dims[0] : 0;
   if (!st && (m->dims[0] != m->dims[1] || n < 1))
-    st = mat_fail(c, SLV_ERR_DIM, "expected %s to be square n x n with n >= 1, found %zu x %zu",
-                  mn, m->dims[0], m->dims[1]);
+    st = mat_fail(c, SLV_ERR_DIM, "expected %s to be square n x n with n >= 1, found %zu x %zu", mn,
+                  m->dims[0], m->dims[1]);
   if (!st)
-    st = io_reserve(c->path, &c->mem, c->cap, io_instance_bytes(n, 0), c->err, c->errlen,
-                    "n = %d", n);
+    st = io_reserve(c->path, &c->mem, c->cap, io_instance_bytes(n, 0), c->err, c->errlen, "n = %d",
+                    n);
   if (!st && !(inst = io_instance_alloc(n))) st = mat_fail(c, SLV_ERR_NOMEM, "out of memory");
   if (!st)
     st = m->class_type == MAT_C_SPARSE ? take_sparse(c, m, mn, inst) : take_dense(c, m, mn, inst);
   Mat_VarFree(m);
   if (!st) st = read_var(c, "q", "b", 0, &q, &qn);
-  if (!st && !q) st = mat_fail(c, SLV_ERR_INVALID, "expected a variable q or b (the vector), found neither");
+  if (!st && !q)
+    st = mat_fail(c, SLV_ERR_INVALID, "expected a variable q or b (the vector), found neither");
   if (!st) st = take_vector(c, q, qn, n, 1, inst->b);
   Mat_VarFree(q);
   if (!st) st = take_bound(c, "lo", n, inst->lo);

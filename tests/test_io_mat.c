@@ -43,7 +43,7 @@ static const double Z[3] = { 1, 1, 0 };
 typedef struct var {
   const char *name;
   size_t rows, cols;
-  const double *v; /* dense values, column-major; or the sparse values */
+  const double *v;             /* dense values, column-major; or the sparse values */
   const mat_uint32_t *ir, *jc; /* sparse when jc != NULL */
   mat_uint32_t nnz;
   enum matio_classes cls; /* 0: double */
@@ -54,8 +54,10 @@ static void put_var(mat_t *m, const var *v) {
   size_t dims[2] = { v->rows, v->cols };
   matvar_t *mv = NULL;
   if (v->jc) {
-    mat_sparse_t s = { v->nnz, (mat_uint32_t *)v->ir, v->nnz, (mat_uint32_t *)v->jc,
-                       (mat_uint32_t)v->cols + 1, v->nnz, (void *)v->v };
+    mat_sparse_t s = {
+      v->nnz, (mat_uint32_t *)v->ir, v->nnz, (mat_uint32_t *)v->jc, (mat_uint32_t)v->cols + 1,
+      v->nnz, (void *)v->v
+    };
     mv = Mat_VarCreate(v->name, MAT_C_SPARSE, MAT_T_DOUBLE, 2, dims, &s, 0);
   } else if (v->complex_) {
     mat_complex_split_t c = { (void *)v->v, (void *)v->v };
@@ -98,7 +100,8 @@ static void dense_copy(const io_instance *inst, double *A) {
   }
   memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
   for (int i = 0; i < n; i++)
-    for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++) A[(size_t)inst->Aj[k] * n + i] += inst->Ax[k];
+    for (int k = inst->Ap[i]; k < inst->Ap[i + 1]; k++)
+      A[(size_t)inst->Aj[k] * n + i] += inst->Ax[k];
 }
 
 /* inst holds M and q exactly (dense or CSR) with bounds 0, +inf. */
@@ -204,9 +207,12 @@ typedef struct bad_case {
   const char *w1, *w2;
 } bad_case;
 
-#define END { NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
-#define MVAR { "M", 3, 3, M_DENSE, NULL, NULL, 0, 0, 0 }
-#define QVAR { "q", 3, 1, Q, NULL, NULL, 0, 0, 0 }
+#define END                                                                                        \
+  { NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0 }
+#define MVAR                                                                                       \
+  { "M", 3, 3, M_DENSE, NULL, NULL, 0, 0, 0 }
+#define QVAR                                                                                       \
+  { "q", 3, 1, Q, NULL, NULL, 0, 0, 0 }
 
 static const double NANS[9] = { 2, 1, 0.5, 1, NAN, 0, 0, 0, 1 };
 static const double QINF[3] = { -3, INFINITY, 1 };
@@ -219,16 +225,20 @@ static const bad_case BAD[] = {
   { "rect.mat", { { "M", 3, 2, M_DENSE, NULL, NULL, 0, 0, 0 }, QVAR, END }, "M", "square" },
   { "short_q.mat", { MVAR, { "q", 2, 1, Q, NULL, NULL, 0, 0, 0 }, END }, "q to be 3 x 1", NULL },
   { "complex.mat", { { "M", 3, 3, M_DENSE, NULL, NULL, 0, 0, 1 }, QVAR, END }, "M", "real" },
-  { "int32.mat", { { "M", 3, 3, M_DENSE, NULL, NULL, 0, MAT_C_INT32, 0 }, QVAR, END },
+  { "int32.mat",
+    { { "M", 3, 3, M_DENSE, NULL, NULL, 0, MAT_C_INT32, 0 }, QVAR, END },
     "M of class double",
     "int32" },
-  { "nan.mat", { { "M", 3, 3, NANS, NULL, NULL, 0, 0, 0 }, QVAR, END }, "finite values in M",
+  { "nan.mat",
+    { { "M", 3, 3, NANS, NULL, NULL, 0, 0, 0 }, QVAR, END },
+    "finite values in M",
     "(2, 2)" },
-  { "qinf.mat", { MVAR, { "q", 3, 1, QINF, NULL, NULL, 0, 0, 0 }, END }, "finite values in q",
+  { "qinf.mat",
+    { MVAR, { "q", 3, 1, QINF, NULL, NULL, 0, 0, 0 }, END },
+    "finite values in q",
     NULL },
   { "ir.mat", { { "M", 3, 3, SV, IR_OUT, JC, 6, 0, 0 }, QVAR, END }, "M.ir rows in [0, 3)", NULL },
-  { "jc.mat", { { "M", 3, 3, SV, IR6, JC_DOWN, 6, 0, 0 }, QVAR, END }, "M.jc nondecreasing",
-    NULL },
+  { "jc.mat", { { "M", 3, 3, SV, IR6, JC_DOWN, 6, 0, 0 }, QVAR, END }, "M.jc nondecreasing", NULL },
 };
 
 static void test_bad(void) {
