@@ -21,8 +21,7 @@
  * (a sparse M: double, not logical); M is square with n >= 1 and q, lo, hi
  * hold n values; a sparse M has n + 1 column starts from 0, nondecreasing,
  * ending at most at its entry count, and every row index in [0, n); the
- * values of M and q are finite, lo and hi are not NaN (lo <= hi and the
- * rest are io_read's validation).  Sizes: n <= IO_MAX_N and a dense n x n
+ * values of M and q are finite, lo and hi are not NaN and lo <= hi.  Sizes: n <= IO_MAX_N and a dense n x n
  * <= IO_MAX_NNZ (SLV_ERR_DIM), checked from the variable's header before
  * its data is read; the instance's bytes are reserved against the memory
  * cap (io_req.max_memory).  libmatio allocates a variable's own data as it
@@ -185,8 +184,13 @@ static slv_status read_var(mat_ctx *c, const char *n1, const char *n2, int spars
       (*out)->isComplex ||
       (sparse ? (*out)->data_type != MAT_T_DOUBLE
               : ((*out)->data_size != 8 || (!(*out)->data && (*out)->nbytes > 0))))
-    return mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s of class double, found %s data", *name,
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected %s of class double, found damaged %s data (not double)", *name,
                     class_name(*out));
+  /* the values a dense variable's dimensions promise are all in its buffer */
+  if (!sparse && (*out)->nbytes / 8 < (*out)->dims[0] * (*out)->dims[1])
+    return mat_fail(c, SLV_ERR_INVALID, "expected %zu x %zu values in %s, found %zu bytes",
+                    (*out)->dims[0], (*out)->dims[1], *name, (*out)->nbytes);
   return SLV_OK;
 }
 
@@ -320,6 +324,10 @@ static slv_status read_problem(mat_ctx *c, io_instance **out) {
   Mat_VarFree(q);
   if (!st) st = take_bound(c, "lo", n, inst->lo);
   if (!st) st = take_bound(c, "hi", n, inst->hi);
+  for (int i = 0; !st && i < n; i++)
+    if (!(inst->lo[i] <= inst->hi[i]))
+      st = mat_fail(c, SLV_ERR_INVALID, "expected lo <= hi, found lo(%d) = %g > hi(%d) = %g", i + 1,
+                    inst->lo[i], i + 1, inst->hi[i]);
   if (st) {
     io_instance_free(inst);
     return st;

@@ -203,7 +203,7 @@ static void refused(const char *path, const char *w1, const char *w2) {
 
 typedef struct bad_case {
   const char *file;
-  var v[3];
+  var v[4]; /* ended by a NULL name */
   const char *w1, *w2;
 } bad_case;
 
@@ -216,6 +216,7 @@ typedef struct bad_case {
 
 static const double NANS[9] = { 2, 1, 0.5, 1, NAN, 0, 0, 0, 1 };
 static const double QINF[3] = { -3, INFINITY, 1 };
+static const double HI_LOW[3] = { 1, -1, 1 };
 static const mat_uint32_t IR_OUT[6] = { 0, 1, 7, 0, 1, 2 };
 static const mat_uint32_t JC_DOWN[4] = { 0, 3, 2, 6 };
 
@@ -237,6 +238,10 @@ static const bad_case BAD[] = {
     { MVAR, { "q", 3, 1, QINF, NULL, NULL, 0, 0, 0 }, END },
     "finite values in q",
     NULL },
+  { "lo_hi.mat",
+    { MVAR, QVAR, { "hi", 3, 1, HI_LOW, NULL, NULL, 0, 0, 0 } },
+    "expected lo <= hi",
+    "hi(2) = -1" },
   { "ir.mat", { { "M", 3, 3, SV, IR_OUT, JC, 6, 0, 0 }, QVAR, END }, "M.ir rows in [0, 3)", NULL },
   { "jc.mat", { { "M", 3, 3, SV, IR6, JC_DOWN, 6, 0, 0 }, QVAR, END }, "M.jc nondecreasing", NULL },
 };
