@@ -57,7 +57,8 @@ static void usage(FILE *f) {
              "\n"
              "formats: siconos-lcp, siconos-mlcp, siconos-relay, siconos-fc3d, siconos-gfc3d,\n"
              "         blcp, mtx, lcplab,\n"
-             "         fclib, npz (ContactBench: G, g, mus, the normal last in each contact)\n"
+             "         fclib, npz (ContactBench: G, g, mus, the normal last in each contact),\n"
+             "         mat (MATLAB v5 or v7.3: M, q; read only)\n"
              "exit status: 0 written, 2 error (one line on stderr, nothing written).\n");
 }
 
@@ -66,7 +67,7 @@ static int parse_format(const char *opt, const char *v, io_format *out) {
   int f = io_format_from_str(v);
   if (f < 0) {
     cli_error("convert: unknown %s format '%s' (one of: siconos-lcp, siconos-mlcp, "
-              "siconos-relay, siconos-fc3d, siconos-gfc3d, blcp, mtx, lcplab, fclib, npz)",
+              "siconos-relay, siconos-fc3d, siconos-gfc3d, blcp, mtx, lcplab, fclib, npz, mat)",
               opt, v);
     return -1;
   }

@@ -39,6 +39,10 @@
  *                          (t1, t2, n) with the normal LAST; read and
  *                          written permuted to lcplab's (n, t1, t2): one
  *                          Coulomb cone (De Saxce) per contact, as FC3D.
+ *   IO_FMT_MAT            MATLAB MAT-file (.mat, version 5 or 7.3; libmatio),
+ *                          read only: the LCP w = M z + q from the variables
+ *                          M (or A; dense or sparse double) and q (or b),
+ *                          optional lo, hi; A = M, b = q (docs/io.md).
  *
  * Readers never allocate from an unchecked size: every size is checked
  * against IO_MAX_N / IO_MAX_NNZ and against the bytes left in the
@@ -52,7 +56,9 @@
  * by the file's size (datasets/README.md).  During io_read / io_write of
  * an FCLIB file the HDF5 error printer is switched off and then restored:
  * that is process-global HDF5 state, so do not read or write .hdf5 files
- * from two threads at once, nor while another thread uses HDF5.
+ * from two threads at once, nor while another thread uses HDF5.  Reading a
+ * .mat does the same, and sets libmatio's process-global log function to one
+ * that drops its messages (libio/io_mat.c).
  */
 #ifndef IO_H
 #define IO_H
@@ -89,18 +95,19 @@ typedef enum io_format {
   IO_FMT_LCPLAB,
   IO_FMT_SICONOS_FC3D,
   IO_FMT_FCLIB,
-  IO_FMT_NPZ,                        /* ContactBench numpy .npz (G, g, mus) */
-  IO_FMT_SICONOS_GFC3D,              /* Siconos global FC .dat (d nc M H q b mu) */
-  IO_FMT_LAST = IO_FMT_SICONOS_GFC3D /* the last format, for loops over all of them */
+  IO_FMT_NPZ,              /* ContactBench numpy .npz (G, g, mus) */
+  IO_FMT_SICONOS_GFC3D,    /* Siconos global FC .dat (d nc M H q b mu) */
+  IO_FMT_MAT,              /* MATLAB MAT-file v5 / v7.3 (M, q), read only */
+  IO_FMT_LAST = IO_FMT_MAT /* the last format, for loops over all of them */
 } io_format;
 
 /* "siconos-lcp", "siconos-mlcp", "siconos-relay", "blcp", "mtx", "lcplab",
- * "siconos-fc3d", "fclib", "npz", "auto". */
+ * "siconos-fc3d", "fclib", "npz", "siconos-gfc3d", "mat", "auto". */
 IO_API const char *io_format_str(io_format f);
 /* Parses one of those names; returns -1 if unknown. */
 IO_API int io_format_from_str(const char *s);
 /* The format a path's extension implies (.dat -> siconos-lcp; .blcp; .mtx;
- * .lcp -> lcplab; .hdf5, .h5 -> fclib; .npz); IO_FMT_AUTO if unknown.  For a
+ * .lcp -> lcplab; .hdf5, .h5 -> fclib; .npz; .mat); IO_FMT_AUTO if unknown.  For a
  * .dat, io_write with IO_FMT_AUTO then picks siconos-fc3d (cones),
  * siconos-lcp, siconos-mlcp or siconos-relay from the instance, and io_read
  * decides from the content. */

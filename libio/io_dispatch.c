@@ -17,7 +17,8 @@
  *      or FC3D) from the content (io_siconos.c);
  *   2. any other extension: by the first bytes of the file, the first row
  *      whose sniff recognises them (the HDF5 signature: fclib; a zip local
- *      header "PK\3\4": npz; first word "lcplab-problem": lcplab;
+ *      header "PK\3\4": npz; "MATLAB 5.0 MAT-file" or "MATLAB 7.3
+ *      MAT-file", checked before the HDF5 signature: mat; first word "lcplab-problem": lcplab;
  *      "%%MatrixMarket": mtx);
  *   3. else SLV_ERR_INVALID with a message listing the supported formats.
  * After a successful parse the problem view goes through
@@ -55,6 +56,7 @@ static const io_format_entry FORMATS[] = {
   { IO_FMT_FCLIB, io_read_fclib, io_holds_fc3d, io_write_fclib, NULL },
   { IO_FMT_SICONOS_GFC3D, io_read_siconos, io_holds_gfc3d, io_write_fc3d, NULL },
   { IO_FMT_NPZ, io_read_npz, io_holds_fc3d, io_write_npz, NULL },
+  { IO_FMT_MAT, io_read_mat, NULL, io_write_mat, NULL },
 };
 enum { NFORMATS = sizeof FORMATS / sizeof FORMATS[0] };
 _Static_assert((int)NFORMATS == (int)IO_FMT_LAST, "one row per format");
@@ -62,7 +64,8 @@ _Static_assert((int)NFORMATS == (int)IO_FMT_LAST, "one row per format");
 /* Every supported format, for the message of a file nothing recognises. */
 static const char *const SUPPORTED =
     ".dat (Siconos LCP, MLCP, relay, FC3D or GFC3D), .blcp, .mtx (MatrixMarket), .lcp (lcplab), "
-    ".hdf5 (FCLIB), .npz (ContactBench), or a file whose first word is 'lcplab-problem' or "
+    ".hdf5 (FCLIB), .npz (ContactBench), .mat (MATLAB, read only), or a file whose first word is "
+    "'lcplab-problem' or "
     "'%%MatrixMarket'";
 
 const io_format_entry *io_format_row(io_format f) {

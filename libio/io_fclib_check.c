@@ -52,12 +52,10 @@ void io_fclib_quiet_on(io_fclib_quiet *q) {
 void io_fclib_quiet_off(const io_fclib_quiet *q) { H5Eset_auto2(H5E_DEFAULT, q->func, q->data); }
 
 slv_status io_fclib_fail(io_fclib_ctx *c, slv_status st, const char *fmt, ...) {
-  char m[320];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(m, sizeof m, fmt, ap);
+  st = io_path_vfail(c->path, c->err, c->errlen, st, fmt, ap);
   va_end(ap);
-  io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
   return st;
 }
 

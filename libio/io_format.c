@@ -11,7 +11,8 @@
  *
  * Recognised by content (a file of unknown extension), the first row whose
  * sniff says yes: "%%MatrixMarket" (mtx), a first word "lcplab-problem"
- * (lcplab), the HDF5 signature (fclib), a zip local header "PK\3\4" (npz).
+ * (lcplab), "MATLAB 5.0 / 7.3 MAT-file" (mat, before the HDF5 signature
+ * that a version 7.3 file also has), the HDF5 signature (fclib), a zip local header "PK\3\4" (npz).
  */
 #include "io_internal.h"
 
@@ -60,6 +61,13 @@ int io_is_hdf5_bytes(const char *buf, size_t len) {
   return 0;
 }
 
+/* A MAT-file starts with its 116-byte text header, "MATLAB 5.0 MAT-file"
+ * or "MATLAB 7.3 MAT-file" (version 7.3 is HDF5 after a 512-byte user
+ * block: this sniff must come before the HDF5 one). */
+static int sniff_mat(const char *head, size_t len) {
+  return len >= 19 && memcmp(head, "MATLAB ", 7) == 0 && memcmp(head + 10, " MAT-file", 9) == 0;
+}
+
 /* A zip archive starts with a local file header, "PK\3\4". */
 static int sniff_zip(const char *head, size_t len) {
   return len >= 4 && memcmp(head, "PK\x03\x04", 4) == 0;
@@ -78,6 +86,7 @@ static const io_format_desc FORMATS[] = {
   { IO_FMT_MTX, "mtx", { ".mtx", NULL, NULL }, sniff_mtx },
   { IO_FMT_LCPLAB, "lcplab", { ".lcp", NULL, NULL }, sniff_lcplab },
   { IO_FMT_SICONOS_FC3D, "siconos-fc3d", { NULL, NULL, NULL }, NULL },
+  { IO_FMT_MAT, "mat", { ".mat", NULL, NULL }, sniff_mat },
   { IO_FMT_FCLIB, "fclib", { ".hdf5", ".h5", NULL }, io_is_hdf5_bytes },
   { IO_FMT_SICONOS_GFC3D, "siconos-gfc3d", { NULL, NULL, NULL }, NULL },
   { IO_FMT_NPZ, "npz", { ".npz", NULL, NULL }, sniff_zip },

@@ -52,6 +52,7 @@
 #include "slv.h"
 #include "io.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* snprintf into msg (if non-NULL and len > 0); always NUL-terminated.  The
@@ -61,6 +62,11 @@ void io_msgf(char *msg, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* "PATH: <message>" into err (io_msgf); returns st.  The failure helper of
+ * the readers that keep their own context (FCLIB, npz, mat). */
+slv_status io_path_vfail(const char *path, char *err, size_t errlen, slv_status st, const char *fmt,
+                         va_list ap);
 
 /* Dense entries we accept to build from a sparse file: n = 5000. */
 #define IO_MAX_DENSE 25000000L
@@ -475,6 +481,10 @@ slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_me
  * each contact, permuted to lcplab's normal-first cones. */
 slv_status io_read_npz(const io_req *rq, io_instance **out);
 slv_status io_write_npz(const io_req *rq, const io_instance *inst);
+/* MATLAB MAT-files (io_mat.c): read only; the writer refuses
+ * (SLV_ERR_UNSUPPORTED) and writes nothing. */
+slv_status io_read_mat(const io_req *rq, io_instance **out);
+slv_status io_write_mat(const io_req *rq, const io_instance *inst);
 /* lam0.npy of a .npz (n values, normal-first after the permutation) into x. */
 slv_status io_npz_read_guess(const char *path, int n, double *x, size_t max_memory, char *err,
                              size_t errlen);

@@ -13,3 +13,11 @@ void io_msgf(char *msg, size_t len, const char *fmt, ...) {
   vsnprintf(msg, len, fmt, ap);
   va_end(ap);
 }
+
+slv_status io_path_vfail(const char *path, char *err, size_t errlen, slv_status st, const char *fmt,
+                         va_list ap) {
+  char m[400];
+  vsnprintf(m, sizeof m, fmt, ap);
+  io_msgf(err, errlen, "%s: %s", path, m);
+  return st;
+}

@@ -75,12 +75,10 @@ static slv_status npz_fail(npz_ctx *c, slv_status st, const char *fmt, ...)
     ;
 
 static slv_status npz_fail(npz_ctx *c, slv_status st, const char *fmt, ...) {
-  char m[400];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(m, sizeof m, fmt, ap);
+  st = io_path_vfail(c->path, c->err, c->errlen, st, fmt, ap);
   va_end(ap);
-  io_msgf(c->err, c->errlen, "%s: %s", c->path, m);
   return st;
 }
 

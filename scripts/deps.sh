@@ -3,6 +3,7 @@
 # packages lcplab needs, and install_packages, which installs the missing ones
 # (apt-get update only when something is missing; nothing at all otherwise).
 # libzip-dev: the zip store of ContactBench .npz files (libio/io_npz.c);
+# libmatio-dev: MATLAB MAT-files, version 5 and 7.3 (libio/io_mat.c);
 # python3-numpy: tests/test_npz.sh checks files numpy itself writes.
 # python3-venv, python3-setuptools, python3-build, mypy: `pip install .` in a
 # virtual environment, the wheel, the type stubs' check (docs/python.md).
@@ -14,7 +15,8 @@
 # Makefiles' `deps`): Siconos numerics, Bullet, DART's copy of ODE's LCP, ODE,
 # MuJoCo; built by experiments/build_peers.sh into build/experiments/peers.
 PACKAGES="build-essential autoconf automake libtool pkg-config libopenblas-dev liblapacke-dev
-libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev gnuplot-nox
+libgsl-dev libcunit1-dev libhdf5-dev libfclib-dev libsuitesparse-dev libzip-dev
+libmatio-dev gnuplot-nox
 valgrind python3 python3-dev python3-numpy python3-pytest python3-scipy python3-venv
 python3-setuptools python3-build mypy parallel poppler-utils libmujoco-dev libmujoco-samples
 texlive-latex-base texlive-latex-recommended texlive-fonts-recommended"

@@ -243,5 +243,33 @@ else
   echo "SKIP: $ex1 not found (LCPLAB_SHARED)"
 fi
 
+# DCA-BL lcp7-n100.mat (MATLAB 7.3, sparse M, n = 100; libio/io_mat.c): solved by
+# lemke, converted to .lcp and solved to the same bits; writing .mat is refused (exit 2).
+dca="${LCPLAB_SHARED:-../shared}/datasets/other/dca-bl_benchmark_lcps/lcp7-n100.mat"
+if [ -f "$dca" ]; then
+  lcp solve "$dca" --solver lemke --solution "$T/dca.x"
+  if [ "$rc" -eq 0 ] && grep -q '"status":"converged"' "$T/out" && grep -q '"format":"mat"' "$T/out"; then
+    pass "solve lcp7-n100.mat --solver lemke: exit 0, converged, format mat"
+  else
+    fail "solve lcp7-n100.mat --solver lemke" "exit $rc: $(cat "$T/out" "$T/err")"
+  fi
+  lcp convert "$dca" "$T/dca.lcp"
+  rc1=$rc
+  lcp solve "$T/dca.lcp" --solver lemke --solution "$T/dca.lcp.x"
+  if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] && cmp -s "$T/dca.x" "$T/dca.lcp.x"; then
+    pass "convert lcp7-n100.mat -> .lcp: exit 0, the same solution byte for byte"
+  else
+    fail "convert lcp7-n100.mat -> .lcp" "exit $rc1 / $rc or solutions differ"
+  fi
+  lcp convert "$dca" "$T/dca.mat"
+  if [ "$rc" -eq 2 ] && [ ! -e "$T/dca.mat" ] && grep -q 'does not write them' "$T/err"; then
+    pass "convert to .mat: refused (read only), exit 2, nothing written"
+  else
+    fail "convert to .mat" "exit $rc: $(cat "$T/err")"
+  fi
+else
+  echo "SKIP: $dca not found (LCPLAB_SHARED)"
+fi
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

@@ -9,9 +9,9 @@
 #   - the pkg-config packages (lcplab-solvers, lcplab-io, lcplab-dynamics, lcplab-experiment,
 #     lcplab-models) exist at
 #     VERSION; libsolvers' flags name neither HDF5 nor libfclib, lcplab-io's static flags
-#     name both and libzip (Requires.private);
+#     name both, libzip and libmatio (Requires.private);
 #   - the shared libraries: the sonames their -version-info gives, and only libio NEEDs libfclib,
-#     HDF5, libzip, and none libmujoco (libmodels opens it on first use);
+#     HDF5, libzip, libmatio, and none libmujoco (libmodels opens it on first use);
 #   - tests/install/consumer.c built with `cc $(pkg-config --cflags ...) ... --libs` runs:
 #     it solves a 2 x 2 LCP with a known solution, writes and reads a .lcp, steps a scene,
 #     and reads an FCLIB file that the installed `lcplab convert` wrote;
@@ -58,8 +58,8 @@ else
 fi
 s=$(pkg-config --libs --static lcplab-io)
 if echo "$s" | grep -q -- '-lfclib' && echo "$s" | grep -q -- '-lhdf5' && echo "$s" | grep -q -- '-lzip' &&
-  ! pkg-config --libs lcplab-io | grep -qE 'fclib|hdf5|zip'; then
-  ok "lcplab-io: libfclib, HDF5, libzip in Requires.private only"
+  echo "$s" | grep -q -- '-lmatio' && ! pkg-config --libs lcplab-io | grep -qE 'fclib|hdf5|zip|matio'; then
+  ok "lcplab-io: libfclib, HDF5, libzip, libmatio in Requires.private only"
 else
   bad "lcplab-io's private requirements" "$s"
 fi
@@ -81,9 +81,9 @@ for pair in "solvers:$slv_major" "dynamics:$dyn_major" "io:$io_major" "experimen
   fi
   needs=$(objdump -p "$so" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }' | tr '\n' ' ')
   case "$name:$needs" in
-  io:*libfclib*libhdf5*) case "$needs" in *libzip*) ok "libio NEEDs libfclib, HDF5, libzip" ;; *) bad "libio NEEDED" "$needs" ;; esac ;;
+  io:*libfclib*libhdf5*) case "$needs" in *libzip*libmatio* | *libmatio*libzip*) ok "libio NEEDs libfclib, HDF5, libzip, libmatio" ;; *) bad "libio NEEDED" "$needs" ;; esac ;;
   io:*) bad "libio NEEDED" "$needs" ;;
-  *:*fclib* | *:*hdf5* | *:*libzip*) bad "lib$name NEEDs no HDF5, libfclib, libzip" "$needs" ;;
+  *:*fclib* | *:*hdf5* | *:*libzip* | *:*libmatio*) bad "lib$name NEEDs no HDF5, libfclib, libzip, libmatio" "$needs" ;;
   models:*libmujoco*) bad "libmodels opens libmujoco on first use: it NEEDs it not" "$needs" ;;
   models:*) ok "libmodels NEEDs no libmujoco (opened on first use), no HDF5, libfclib, libzip" ;;
   *:*libmujoco*) bad "lib$name NEEDs no libmujoco" "$needs" ;;

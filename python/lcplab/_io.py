@@ -22,7 +22,7 @@ def formats():
     list of str
         ``"auto"`` (by extension, then content), ``"siconos-lcp"``,
         ``"siconos-mlcp"``, ``"siconos-relay"``, ``"blcp"``, ``"mtx"``,
-        ``"lcplab"``, ``"siconos-fc3d"``, ``"siconos-gfc3d"``, ``"fclib"``, ``"npz"`` (ContactBench),
+        ``"lcplab"``, ``"siconos-fc3d"``, ``"siconos-gfc3d"``, ``"fclib"``, ``"npz"`` (ContactBench), ``"mat"`` (MATLAB, read only),
         ...
     """
     return list(_FORMATS)
@@ -46,7 +46,7 @@ def read(path, format=None):
         read from the files beside it (``FILE.b``, ...).
     format : str, optional
         One of ``formats()``; default: from the extension (``.dat``,
-        ``.blcp``, ``.mtx``, ``.lcp``, ``.hdf5``, ``.npz``), then from the
+        ``.blcp``, ``.mtx``, ``.lcp``, ``.hdf5``, ``.npz``, ``.mat``), then from the
         content. A ContactBench ``.npz`` (G, g, mus, each contact's normal
         last) becomes lcplab's normal-first cone problem (datasets/README.md).
 

@@ -297,3 +297,37 @@ def test_global_solve_reports_velocities():
     rl = lcplab.solve(loc, "nsn_ac")
     assert rl.v is None and rl.u is None and rl.res_vel is None
     assert np.isnan(rl.residuals.res_global) and rl.residuals.res_contact >= 0
+
+
+def test_matlab_mat_files(tmp_path):
+    """MATLAB v5 files that scipy writes (libio/io_mat.c): the LCP
+    w = M z + q of M = [2 1 0; 1 3 0; 0.5 0 1], q = (-3, -4, 1), whose
+    solution is z = (1, 1, 0) by hand (z3 = 0, [2 1; 1 3] z = (3, 4))."""
+    sio = pytest.importorskip("scipy.io", reason="python3-scipy is not installed: "
+                              "MATLAB files written by scipy are not tested")
+    sp = pytest.importorskip("scipy.sparse")
+    M = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 0.0], [0.5, 0.0, 1.0]])
+    q = np.array([-3.0, -4.0, 1.0])
+    for name, mat in (("dense.mat", M), ("sparse.mat", sp.csc_matrix(M))):
+        sio.savemat(tmp_path / name, {"M": mat, "q": q, "fname": "hand"})
+        p = lcplab.read(tmp_path / name)
+        A = p.A.toarray() if hasattr(p.A, "toarray") else np.asarray(p.A)
+        np.testing.assert_array_equal(A, M)
+        np.testing.assert_array_equal(p.b, q)
+        r = lcplab.solve(p, "lemke")
+        assert r.status_str == "converged"
+        np.testing.assert_allclose(r.x, [1.0, 1.0, 0.0], rtol=0, atol=1e-12)
+    sio.savemat(tmp_path / "short.mat", {"M": M, "q": q[:2]})
+    with pytest.raises(lcplab.Error) as e:
+        lcplab.read(tmp_path / "short.mat")
+    assert str(tmp_path / "short.mat") in str(e.value) and "expected q to be 3 x 1" in str(e.value)
+    with pytest.raises(lcplab.Error):
+        lcplab.write(lcplab.read(tmp_path / "dense.mat"), tmp_path / "out.mat")
+    assert not (tmp_path / "out.mat").exists()
+
+
+def test_matlab_dca_bl():
+    """A DCA-BL benchmark file (MATLAB 7.3, sparse M of n = 100)."""
+    p = lcplab.read(shared_path("datasets", "other", "dca-bl_benchmark_lcps", "lcp7-n100.mat"))
+    assert p.n == 100
+    assert lcplab.solve(p, "lemke").status_str == "converged"

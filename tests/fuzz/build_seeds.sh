@@ -18,7 +18,8 @@
 #   shared     the Siconos .dat files up to 64 KiB (siconos), the FCLIB
 #              .hdf5 files up to 160 KiB (8 of the 11 in fclib/, siconos/fc3d
 #              and siconos/gfc3d: local and global problems; the three
-#              larger ones cost 1 to 3 s per execution, run_fuzz.sh);
+#              larger ones cost 1 to 3 s per execution, run_fuzz.sh), the
+#              MATLAB .mat files up to 64 KiB (mat: the DCA-BL benchmark);
 #   in tree    experiments/*.exp and tests/fuzz/seeds/<harness>/ (small
 #              hand-written seeds); the scene seeds are written from
 #              `lcplab simulate --help` (every scene, its keys at their
@@ -37,7 +38,7 @@ shared=${LCPLAB_SHARED:-$src/../shared}/datasets
 [ -x "$lcplab" ] || { echo "build_seeds.sh: $lcplab not built" >&2; exit 2; }
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
-harnesses="blcp experiment fclib lcplab mtx scene siconos vector"
+harnesses="blcp experiment fclib lcplab mat mtx scene siconos vector"
 rm -rf "$out"
 for h in $harnesses; do mkdir -p "$out/$h"; done
 work=$(mktemp -d "${TMPDIR:-/tmp}/lcplab-seeds.XXXXXX") || exit 2
@@ -124,6 +125,7 @@ done < <(find "$work/gen" "$work/conv" "$work/export" -type f | sort)
 if [ -d "$shared" ]; then
   while IFS= read -r f; do link "$f" siconos; done < <(find "$shared/siconos" -name '*.dat' -size -65k | sort)
   while IFS= read -r f; do link "$f" fclib; done < <(find "$shared" -name '*.hdf5' -size -160k | sort)
+  while IFS= read -r f; do link "$f" mat; done < <(find "$shared" -name '*.mat' -size -64k | sort)
 fi
 # the experiment files, but those whose model= lines name MuJoCo's own sample
 # models: the parser reads a model file as it reads the line, and MuJoCo's arena

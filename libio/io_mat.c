@@ -1,0 +1,377 @@
+/* io_mat.c -- LCPs saved from MATLAB: MAT-files, version 5 or 7.3 (read only).
+ *
+ * A MAT-file holds named MATLAB variables; version 7.3 is HDF5 behind a
+ * 512-byte user block ("MATLAB 7.3 MAT-file"), version 5 is MATLAB's own
+ * binary layout.  Both are read with Debian's libmatio (matio.h), which
+ * parses the container; this file checks and converts the variables.  The
+ * problem is the LCP of docs/problem.md, w = A x + b, x >= 0, w >= 0,
+ * x.w = 0, stored as MATLAB users write it, w = M z + q:
+ *     M or A   the matrix: a real n x n double, dense or sparse (MATLAB's
+ *              sparse is CSC: jc (n + 1 column starts), ir (0-based rows))
+ *     q or b   the vector: a real double, n x 1 or 1 x n
+ *     lo, hi   optional bounds, real doubles n x 1 or 1 x n (default 0 and
+ *              +inf); with them the problem is a boxed LCP
+ * so A = M, b = q, as the Siconos LCP reader (io_siconos.c) reads the same
+ * (M, q).  Every other variable is ignored.  A dense M is kept dense
+ * (MATLAB's column-major order is lcplab's); a sparse one becomes CSR.
+ *
+ * Checks, each a one-line "PATH: expected ..., found ..." naming the
+ * variable (SLV_ERR_INVALID unless said): the file is a MAT-file; M (or A)
+ * and q (or b) exist; each is 2-D, real (not complex), of class double
+ * (a sparse M: double, not logical); M is square with n >= 1 and q, lo, hi
+ * hold n values; a sparse M has n + 1 column starts from 0, nondecreasing,
+ * ending at most at its entry count, and every row index in [0, n); the
+ * values of M and q are finite, lo and hi are not NaN and lo <= hi.  Sizes: n <= IO_MAX_N and a dense n x n
+ * <= IO_MAX_NNZ (SLV_ERR_DIM), checked from the variable's header before
+ * its data is read; the instance's bytes are reserved against the memory
+ * cap (io_req.max_memory).  libmatio allocates a variable's own data as it
+ * reads it, so a sparse M's entry count is bounded only after its read.
+ *
+ * libmatio's messages go to a log function that is process-global; every
+ * read sets it to one that drops them (libmatio's default would print, and
+ * abort on its errors), and switches HDF5's error printer off as the FCLIB
+ * reader does (io.h: not from two threads at once).
+ */
+#define _POSIX_C_SOURCE 200809L /* pread */
+
+#include "io_fclib.h"
+#include "io_internal.h"
+
+#include <math.h>
+#include <matio.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct mat_ctx {
+  const char *path;
+  char *err;
+  size_t errlen;
+  mat_t *mat;
+  double mem, cap; /* the memory cap's running total */
+} mat_ctx;
+
+static slv_status mat_fail(mat_ctx *c, slv_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static slv_status mat_fail(mat_ctx *c, slv_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  st = io_path_vfail(c->path, c->err, c->errlen, st, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* libmatio's log function: drops every message (the library never prints). */
+static void mat_log_drop(int level, char *message) {
+  (void)level;
+  (void)message;
+}
+
+/* ---- the version 5 container -------------------------------------------------- */
+
+/* A version 5 file is a 128-byte header (its last two bytes "MI" as a
+ * 16-bit value: the byte order) and then top-level elements, each an 8-byte
+ * tag (type, byte count) and that many bytes.  libmatio reads a variable cut
+ * short by the end of the file without saying so (the missing values are
+ * whatever its buffer held), so the tags are walked first: every element
+ * must end within the file. */
+static slv_status check_v5_extent(mat_ctx *c, int fd, double size) {
+  unsigned char h[8];
+  if (pread(fd, h, 2, 126) != 2)
+    return mat_fail(c, SLV_ERR_INVALID, "expected a 128-byte MAT-file header, found %.0f bytes",
+                    size);
+  /* 'M' << 8 | 'I' stored little-endian reads "IM" */
+  int le = h[0] == 'I' && h[1] == 'M';
+  if (!le && !(h[0] == 'M' && h[1] == 'I'))
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected the byte order mark 'IM' or 'MI' at byte 126, found \\x%02x\\x%02x",
+                    h[0], h[1]);
+  for (double at = 128; at < size;) {
+    if (at + 8 > size || pread(fd, h, 8, (off_t)at) != 8)
+      return mat_fail(c, SLV_ERR_INVALID,
+                      "expected a complete MAT-file, found it cut short in the tag at byte %.0f",
+                      at);
+    uint32_t nb = le ? (uint32_t)h[7] << 24 | (uint32_t)h[6] << 16 | (uint32_t)h[5] << 8 | h[4]
+                     : (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+    if (at + 8 + nb > size)
+      return mat_fail(c, SLV_ERR_INVALID,
+                      "expected a complete MAT-file, found the element at byte %.0f (%u bytes) "
+                      "cut short at byte %.0f",
+                      at, nb, size);
+    at += 8.0 + nb;
+  }
+  return SLV_OK;
+}
+
+/* A version 7.3 file is HDF5 after the 512-byte header: libmatio opens it
+ * only when a variable is looked up, and then takes a file HDF5 refuses
+ * (cut short, damaged) for one without the variable, so HDF5 is asked
+ * first. */
+static slv_status check_v73_opens(mat_ctx *c) {
+  hid_t f = H5Fopen(c->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0)
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
+                    "file");
+  H5Fclose(f);
+  return SLV_OK;
+}
+
+/* ---- one variable ------------------------------------------------------------ */
+
+/* The MATLAB class of a variable, as a message names it. */
+static const char *class_name(const matvar_t *v) {
+  static const char *const names[] = {
+    "empty", "cell",  "struct", "object", "char",   "sparse", "double", "single",   "int8",
+    "uint8", "int16", "uint16", "int32",  "uint32", "int64",  "uint64", "function", "opaque"
+  };
+  int k = (int)v->class_type;
+  if (v->isLogical) return "logical";
+  return (k >= 0 && k < (int)(sizeof names / sizeof names[0])) ? names[k] : "unknown";
+}
+
+/* The first of two names that the file holds, read whole (NULL: neither;
+ * *name is then NULL).  Its header is checked first: 2-D, real, double
+ * (dense, or sparse when sparse_ok), at most max_elems elements. */
+static slv_status read_var(mat_ctx *c, const char *n1, const char *n2, int sparse_ok,
+                           matvar_t **out, const char **name) {
+  *out = NULL;
+  *name = NULL;
+  matvar_t *info = Mat_VarReadInfo(c->mat, n1);
+  *name = n1;
+  if (!info && n2) {
+    info = Mat_VarReadInfo(c->mat, n2);
+    *name = n2;
+  }
+  if (!info) {
+    *name = NULL;
+    return SLV_OK;
+  }
+  int sparse = info->class_type == MAT_C_SPARSE;
+  int dbl = info->class_type == MAT_C_DOUBLE || (sparse && sparse_ok);
+  slv_status st = SLV_OK;
+  if (info->rank != 2)
+    st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s to be 2-D, found %d dimensions", *name,
+                  info->rank);
+  else if (!dbl || info->isLogical)
+    st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s of class double%s, found class %s", *name,
+                  sparse_ok ? " (dense or sparse)" : "", class_name(info));
+  else if (info->isComplex)
+    st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s to be real, found a complex %s", *name,
+                  class_name(info));
+  else if (info->dims[0] > IO_MAX_N || info->dims[1] > IO_MAX_N ||
+           (!sparse && (double)info->dims[0] * (double)info->dims[1] > IO_MAX_NNZ))
+    st = mat_fail(c, SLV_ERR_DIM,
+                  "expected %s within the limits (n <= %d, n x n <= %ld), found %zu x %zu", *name,
+                  IO_MAX_N, IO_MAX_NNZ, info->dims[0], info->dims[1]);
+  else if (!sparse)
+    st = io_reserve(c->path, &c->mem, c->cap, 8.0 * (double)info->dims[0] * (double)info->dims[1],
+                    c->err, c->errlen, "variable %s, %zu x %zu doubles", *name, info->dims[0],
+                    info->dims[1]);
+  Mat_VarFree(info);
+  if (st) return st;
+  *out = Mat_VarRead(c->mat, *name);
+  if (!*out)
+    return mat_fail(c, SLV_ERR_INVALID, "expected variable %s to be readable, found damaged data",
+                    *name);
+  if ((*out)->class_type != (sparse ? MAT_C_SPARSE : MAT_C_DOUBLE) || (*out)->rank != 2 ||
+      (*out)->isComplex ||
+      (sparse ? (*out)->data_type != MAT_T_DOUBLE
+              : ((*out)->data_size != 8 || (!(*out)->data && (*out)->nbytes > 0))))
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected %s of class double, found damaged %s data (not double)", *name,
+                    class_name(*out));
+  /* the values a dense variable's dimensions promise are all in its buffer */
+  if (!sparse && (*out)->nbytes / 8 < (*out)->dims[0] * (*out)->dims[1])
+    return mat_fail(c, SLV_ERR_INVALID, "expected %zu x %zu values in %s, found %zu bytes",
+                    (*out)->dims[0], (*out)->dims[1], *name, (*out)->nbytes);
+  return SLV_OK;
+}
+
+/* The values of a vector variable v (n x 1 or 1 x n) into dst; finite:
+ * refuse non-finite values, else only NaN. */
+static slv_status take_vector(mat_ctx *c, const matvar_t *v, const char *name, int n, int finite,
+                              double *dst) {
+  size_t r = v->dims[0], k = v->dims[1];
+  if (!((r == (size_t)n && k == 1) || (r == 1 && k == (size_t)n)))
+    return mat_fail(c, SLV_ERR_DIM, "expected %s to be %d x 1 or 1 x %d, found %zu x %zu", name, n,
+                    n, r, k);
+  const double *x = v->data;
+  for (int i = 0; i < n; i++) {
+    if (isnan(x[i]) || (finite && !isfinite(x[i])))
+      return mat_fail(c, SLV_ERR_INVALID, "expected %s values in %s, found %g at index %d",
+                      finite ? "finite" : "non-NaN", name, x[i], i + 1);
+    dst[i] = x[i];
+  }
+  return SLV_OK;
+}
+
+/* ---- the matrix ----------------------------------------------------------- */
+
+/* A dense n x n M, column-major as lcplab's dense storage. */
+static slv_status take_dense(mat_ctx *c, const matvar_t *v, const char *name, io_instance *inst) {
+  int n = inst->n;
+  if (io_alloc_dense(inst)) return mat_fail(c, SLV_ERR_NOMEM, "out of memory reading %s", name);
+  const double *a = v->data;
+  for (size_t k = 0; k < (size_t)n * (size_t)n; k++) {
+    if (!isfinite(a[k]))
+      return mat_fail(c, SLV_ERR_INVALID, "expected finite values in %s, found %g at (%zu, %zu)",
+                      name, a[k], k % (size_t)n + 1, k / (size_t)n + 1);
+    inst->A[k] = a[k];
+  }
+  return SLV_OK;
+}
+
+/* A sparse M's CSC structure: jc (n + 1 starts from 0, nondecreasing, the
+ * last at most the entries held) and ir (rows in [0, n)); *nnz = jc[n]. */
+static slv_status check_csc(mat_ctx *c, const mat_sparse_t *s, const char *name, int n, long *nnz) {
+  if (!s->jc || s->njc != (mat_uint32_t)n + 1)
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected %s (sparse) to have %d column starts jc, found %u", name, n + 1,
+                    s->jc ? s->njc : 0u);
+  if (s->jc[0] != 0)
+    return mat_fail(c, SLV_ERR_INVALID, "expected %s.jc to start at 0, found %u", name, s->jc[0]);
+  for (int j = 0; j < n; j++)
+    if (s->jc[j + 1] < s->jc[j])
+      return mat_fail(c, SLV_ERR_INVALID,
+                      "expected %s.jc nondecreasing, found %u after %u at column %d", name,
+                      s->jc[j + 1], s->jc[j], j + 1);
+  mat_uint32_t held = s->nir < s->ndata ? s->nir : s->ndata;
+  if (s->jc[n] > held || (s->jc[n] > 0 && (!s->ir || !s->data)))
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected %s.jc to end at most at the %u entries of ir and data, found %u",
+                    name, held, s->jc[n]);
+  *nnz = (long)s->jc[n];
+  for (long k = 0; k < *nnz; k++)
+    if (s->ir[k] >= (mat_uint32_t)n)
+      return mat_fail(c, SLV_ERR_INVALID, "expected %s.ir rows in [0, %d), found %u at entry %ld",
+                      name, n, s->ir[k], k + 1);
+  return SLV_OK;
+}
+
+/* A sparse n x n M (CSC) as CSR. */
+static slv_status take_sparse(mat_ctx *c, const matvar_t *v, const char *name, io_instance *inst) {
+  const mat_sparse_t *s = v->data;
+  int n = inst->n;
+  long nnz = 0;
+  if (!s)
+    return mat_fail(c, SLV_ERR_INVALID, "expected %s (sparse) to hold data, found none", name);
+  slv_status st = check_csc(c, s, name, n, &nnz);
+  if (st) return st;
+  if ((st = io_reserve(c->path, &c->mem, c->cap, 16.0 * (double)nnz, c->err, c->errlen,
+                       "%s: %ld sparse entries", name, nnz)))
+    return st;
+  const double *x = s->data;
+  int *row = malloc((size_t)(nnz ? nnz : 1) * sizeof(int));
+  int *col = malloc((size_t)(nnz ? nnz : 1) * sizeof(int));
+  if (!row || !col) st = mat_fail(c, SLV_ERR_NOMEM, "out of memory reading %s", name);
+  for (int j = 0; !st && j < n; j++)
+    for (mat_uint32_t k = s->jc[j]; !st && k < s->jc[j + 1]; k++) {
+      if (!isfinite(x[k]))
+        st = mat_fail(c, SLV_ERR_INVALID, "expected finite values in %s, found %g at (%u, %d)",
+                      name, x[k], s->ir[k] + 1, j + 1);
+      row[k] = (int)s->ir[k];
+      col[k] = j;
+    }
+  if (!st && io_csr_from_triplets(inst, nnz, row, col, x))
+    st = mat_fail(c, SLV_ERR_NOMEM, "out of memory reading %s", name);
+  free(row);
+  free(col);
+  return st;
+}
+
+/* ---- the problem ---------------------------------------------------------- */
+
+/* The optional bound variable `name` into dst (n values), if present. */
+static slv_status take_bound(mat_ctx *c, const char *name, int n, double *dst) {
+  matvar_t *v;
+  const char *got;
+  slv_status st = read_var(c, name, NULL, 0, &v, &got);
+  if (!st && v) st = take_vector(c, v, name, n, 0, dst);
+  Mat_VarFree(v);
+  return st;
+}
+
+/* M (or A), then q (or b), lo, hi, into a new instance. */
+static slv_status read_problem(mat_ctx *c, io_instance **out) {
+  matvar_t *m = NULL, *q = NULL;
+  const char *mn, *qn;
+  io_instance *inst = NULL;
+  slv_status st = read_var(c, "M", "A", 1, &m, &mn);
+  if (!st && !m)
+    st = mat_fail(c, SLV_ERR_INVALID, "expected a variable M or A (the matrix), found neither");
+  int n = m ? (int)m->dims[0] : 0;
+  if (!st && (m->dims[0] != m->dims[1] || n < 1))
+    st = mat_fail(c, SLV_ERR_DIM, "expected %s to be square n x n with n >= 1, found %zu x %zu", mn,
+                  m->dims[0], m->dims[1]);
+  if (!st)
+    st = io_reserve(c->path, &c->mem, c->cap, io_instance_bytes(n, 0), c->err, c->errlen, "n = %d",
+                    n);
+  if (!st && !(inst = io_instance_alloc(n))) st = mat_fail(c, SLV_ERR_NOMEM, "out of memory");
+  if (!st)
+    st = m->class_type == MAT_C_SPARSE ? take_sparse(c, m, mn, inst) : take_dense(c, m, mn, inst);
+  Mat_VarFree(m);
+  if (!st) st = read_var(c, "q", "b", 0, &q, &qn);
+  if (!st && !q)
+    st = mat_fail(c, SLV_ERR_INVALID, "expected a variable q or b (the vector), found neither");
+  if (!st) st = take_vector(c, q, qn, n, 1, inst->b);
+  Mat_VarFree(q);
+  if (!st) st = take_bound(c, "lo", n, inst->lo);
+  if (!st) st = take_bound(c, "hi", n, inst->hi);
+  for (int i = 0; !st && i < n; i++)
+    if (!(inst->lo[i] <= inst->hi[i]))
+      st = mat_fail(c, SLV_ERR_INVALID, "expected lo <= hi, found lo(%d) = %g > hi(%d) = %g", i + 1,
+                    inst->lo[i], i + 1, inst->hi[i]);
+  if (st) {
+    io_instance_free(inst);
+    return st;
+  }
+  *out = inst;
+  return SLV_OK;
+}
+
+slv_status io_read_mat(const io_req *rq, io_instance **out) {
+  *out = NULL;
+  mat_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0.0, (double)rq->max_memory };
+  int fd;
+  double size;
+  slv_status st = io_open_regular(rq->path, &fd, &size, rq->err, rq->errlen);
+  if (st) return st;
+  io_fclib_quiet quiet;
+  io_fclib_quiet_on(&quiet);
+  Mat_LogInitFunc("lcplab", mat_log_drop);
+  c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
+  enum mat_ft ver = c.mat ? Mat_GetVersion(c.mat) : MAT_FT_UNDEFINED;
+  if (!c.mat)
+    st = mat_fail(&c, SLV_ERR_INVALID,
+                  "expected a MATLAB MAT-file (version 5 or 7.3), found none libmatio can open");
+  else if (ver != MAT_FT_MAT5 && ver != MAT_FT_MAT73)
+    st = mat_fail(&c, SLV_ERR_UNSUPPORTED,
+                  "expected a MATLAB MAT-file of version 5 or 7.3 (save -v7 or -v7.3), found "
+                  "version %s",
+                  ver == MAT_FT_MAT4 ? "4" : "unknown");
+  else if (ver == MAT_FT_MAT5)
+    st = check_v5_extent(&c, fd, size);
+  else
+    st = check_v73_opens(&c);
+  close(fd);
+  if (!st) st = read_problem(&c, out);
+  if (c.mat) Mat_Close(c.mat);
+  io_fclib_quiet_off(&quiet);
+  return st;
+}
+
+slv_status io_write_mat(const io_req *rq, const io_instance *inst) {
+  (void)inst;
+  io_msgf(rq->err, rq->errlen,
+          "%s: lcplab reads MATLAB MAT-files but does not write them: write .lcp, .dat, .mtx "
+          "or .hdf5",
+          rq->path);
+  return SLV_ERR_UNSUPPORTED;
+}
