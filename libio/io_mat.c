@@ -525,9 +525,21 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   io_fclib_quiet quiet;
   io_fclib_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);
-  c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
+  /* versions 5 and 7.3 share the 128-byte header with its byte order mark;
+   * without it libmatio probes version 4, whose name length it allocates
+   * unchecked (1.3 GB for a 268-byte fuzz input), so it is not asked */
+  unsigned char mark[2] = { 0, 0 };
+  if (size < 128 || pread(fd, mark, 2, 126) != 2 ||
+      !((mark[0] == 'I' && mark[1] == 'M') || (mark[0] == 'M' && mark[1] == 'I')))
+    st = mat_fail(&c, SLV_ERR_INVALID,
+                  "expected a MATLAB MAT-file of version 5 or 7.3 (the byte order mark 'IM' at "
+                  "byte 126), found none (version 4 files: save them again with -v7)");
+  else
+    c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
   enum mat_ft ver = c.mat ? Mat_GetVersion(c.mat) : MAT_FT_UNDEFINED;
-  if (!c.mat)
+  if (st)
+    ;
+  else if (!c.mat)
     st = mat_fail(&c, SLV_ERR_INVALID,
                   "expected a MATLAB MAT-file (version 5 or 7.3), found none libmatio can open");
   else if (ver != MAT_FT_MAT5 && ver != MAT_FT_MAT73)
