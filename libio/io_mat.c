@@ -121,6 +121,14 @@ static void v5_walk_tag(v5_walk *w) {
     return;
   }
   int k = w->sub++;
+  /* libmatio reads the flags as 8 bytes and steps past the dims by their
+   * count (4 each, then 4 if odd), not by the tag's padded byte count */
+  if ((k == 0 && ((t >> 16) || nb != 8)) || (k == 1 && ((t >> 16) || nb % 4 != 0))) {
+    w->bad = k == 0 ? "an array flags subelement of 8 bytes"
+                    : "a dimensions subelement of 4-byte values";
+    w->bad_at = (t >> 16) ? (t >> 16) : nb;
+    return;
+  }
   if (t >> 16) { /* small data element: up to 4 bytes inside the tag */
     if ((t >> 16) > 4) {
       w->bad = "a small subelement of at most 4 bytes";

@@ -300,8 +300,9 @@ static void test_truncated(void) {
  * holds: refused from the tags, before libmatio allocates what they claim
  * (tests/fuzz/regressions/mat/ holds the fuzzer's case, 3 GB asked).  The
  * first variable's tag is at byte 128; its flags subelement's byte count at
- * 140 and its dims (rows, cols) at 160 (libmatio writes little-endian here,
- * as this machine). */
+ * 140, its dims' at 156, the dims (rows, cols) at 160, the name "M" in a
+ * small element at 168 and the values' byte count at 180 (libmatio writes
+ * little-endian here, as this machine). */
 static void test_tags(void) {
   const var dense[] = { MVAR, QVAR, END };
   char path[512];
@@ -311,7 +312,9 @@ static void test_tags(void) {
     uint32_t value;
     const char *want;
   } PATCH[] = {
-    { "flags_bytes.mat", 140, 0x40000000u, "expected every subelement inside its variable" },
+    { "flags_bytes.mat", 140, 0x40000000u, "expected an array flags subelement of 8 bytes" },
+    { "dims_bytes.mat", 156, 10u, "expected a dimensions subelement of 4-byte values" },
+    { "real_bytes.mat", 180, 0x40000000u, "expected every subelement inside its variable" },
     { "dims_rows.mat", 160, 100000u, "to hold its 300000 values in its" },
   };
   for (size_t k = 0; k < sizeof PATCH / sizeof PATCH[0]; k++) {
