@@ -533,15 +533,20 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   io_fclib_quiet quiet;
   io_fclib_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);
-  /* versions 5 and 7.3 share the 128-byte header with its byte order mark;
-   * without it libmatio probes version 4, whose name length it allocates
-   * unchecked (1.3 GB for a 268-byte fuzz input), so it is not asked */
-  unsigned char mark[2] = { 0, 0 };
-  if (size < 128 || pread(fd, mark, 2, 126) != 2 ||
-      !((mark[0] == 'I' && mark[1] == 'M') || (mark[0] == 'M' && mark[1] == 'I')))
+  /* versions 5 and 7.3 share the 128-byte header, its version (0x0100,
+   * 0x0200) at byte 124 and byte order mark at 126; without them libmatio
+   * probes version 4, whose name length it allocates unchecked (1.3 GB for
+   * a 268-byte fuzz input), so it is not asked */
+  unsigned char h[4] = { 0, 0, 0, 0 };
+  int le = 0;
+  if (size >= 128 && pread(fd, h, 4, 124) == 4) le = h[2] == 'I' && h[3] == 'M';
+  int be = h[2] == 'M' && h[3] == 'I';
+  unsigned ver_word = le ? (unsigned)h[1] << 8 | h[0] : (unsigned)h[0] << 8 | h[1];
+  if (!(le || be) || (ver_word != 0x0100 && ver_word != 0x0200))
     st = mat_fail(&c, SLV_ERR_INVALID,
-                  "expected a MATLAB MAT-file of version 5 or 7.3 (the byte order mark 'IM' at "
-                  "byte 126), found none (version 4 files: save them again with -v7)");
+                  "expected a MATLAB MAT-file of version 5 or 7.3 (version 0x0100 or 0x0200 and "
+                  "the byte order mark 'IM' at bytes 124 to 127), found none (version 4 files: "
+                  "save them again with -v7)");
   else
     c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
   enum mat_ft ver = c.mat ? Mat_GetVersion(c.mat) : MAT_FT_UNDEFINED;
