@@ -131,11 +131,11 @@ static void v5_walk_tag(v5_walk *w) {
   }
   /* libmatio steps past a subelement by the values its type reader took,
    * so a reserved type (0, 8, 10, 11, above 18) or a sparse array's ir or
-   * jc not of 32-bit integers leaves it reading a tag from inside data */
+   * jc not of whole 32-bit integers leaves it reading a tag from inside data */
   unsigned ty = t & 0xffff;
   int cls = w->nkept[0] >= 4 ? (int)(v5_u32(w, w->keep[0]) & 0xff) : -1;
   if (ty == 0 || ty == 8 || ty == 10 || ty == 11 || ty > 18 ||
-      (cls == MX_SPARSE && (k == 3 || k == 4) && ty != 5 && ty != 6)) {
+      (cls == MX_SPARSE && (k == 3 || k == 4) && ((ty != 5 && ty != 6) || nb % 4 != 0))) {
     w->bad = "subelements of a MAT data type (sparse ir and jc: 32-bit integers)";
     w->bad_at = nb;
     return;
