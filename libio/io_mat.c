@@ -25,7 +25,10 @@
  * <= IO_MAX_NNZ (SLV_ERR_DIM), checked from the variable's header before
  * its data is read; the instance's bytes are reserved against the memory
  * cap (io_req.max_memory).  libmatio allocates a variable's own data as it
- * reads it, so a sparse M's entry count is bounded only after its read.
+ * reads it, so a sparse M's entry count is bounded only after its read; in
+ * a version 5 file every variable's inner tags are first checked against
+ * the variable's bytes (below), so that libmatio allocates at most 8 times
+ * what the file (or a compressed variable, inflated) holds.
  *
  * libmatio's messages go to a log function that is process-global; every
  * read sets it to one that drops them (libmatio's default would print, and
@@ -37,6 +40,7 @@
 #include "io_fclib.h"
 #include "io_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <matio.h>
 #include <stdarg.h>
@@ -44,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 typedef struct mat_ctx {
   const char *path;
@@ -73,6 +78,193 @@ static void mat_log_drop(int level, char *message) {
   (void)message;
 }
 
+/* ---- what libmatio allocates for a version 5 variable ----------------------- */
+
+/* libmatio sizes a variable's buffers from the tags inside it (each
+ * subelement's byte count; a dense array's dimensions times 8) without
+ * comparing them with the file, so a few changed bytes ask it for gigabytes.
+ * Each top-level miMATRIX element is therefore walked first, from the file
+ * or, for an miCOMPRESSED one, from its zlib stream inflated here a chunk at
+ * a time (nothing kept but the tags): every subelement must lie inside its
+ * variable, the variable must be wholly present (a compressed one: its
+ * inflated bytes), and a dense array's dimensions may promise at most one
+ * value per byte of the variable (the smallest MAT type is one byte).  A
+ * sparse array's buffers are its subelements, so bounded by them.  libmatio
+ * then allocates at most 8 times the variable's size; for a compressed one,
+ * whose inflated size is bounded only by zlib's ratio (about 1000), the
+ * inflating costs time proportional to what libmatio reads after it. */
+enum { MI_MATRIX = 14, MI_COMPRESSED = 15, MX_SPARSE = 5, V5_KEEP = 64 };
+
+typedef struct v5_walk {
+  int le, in_matrix, done, sub; /* sub: subelements begun (0 flags, 1 dims, 2 name) */
+  unsigned char tag[8];
+  int ntag;
+  double nb, left, skip;          /* the variable's bytes; left of them; of this subelement */
+  unsigned char keep[3][V5_KEEP]; /* the data of flags, dims, name */
+  int nkept[3], want;
+  const char *bad; /* the first fault, a static message */
+  double bad_at;
+} v5_walk;
+
+static uint32_t v5_u32(const v5_walk *w, const unsigned char *p) {
+  return w->le ? (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]
+               : (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A complete tag in w->tag: the variable's own, or one of its subelements. */
+static void v5_walk_tag(v5_walk *w) {
+  uint32_t t = v5_u32(w, w->tag), nb = v5_u32(w, w->tag + 4);
+  if (!w->in_matrix) {
+    if (t != MI_MATRIX) w->done = 1; /* not a variable: libmatio skips it */
+    w->in_matrix = 1;
+    w->nb = w->left = nb;
+    return;
+  }
+  int k = w->sub++;
+  /* libmatio reads the flags as 8 bytes and steps past the dims by their
+   * count (4 each, then 4 if odd), not by the tag's padded byte count */
+  if ((k == 0 && ((t >> 16) || nb != 8)) || (k == 1 && ((t >> 16) || nb % 4 != 0))) {
+    w->bad = k == 0 ? "an array flags subelement of 8 bytes"
+                    : "a dimensions subelement of 4-byte values";
+    w->bad_at = (t >> 16) ? (t >> 16) : nb;
+    return;
+  }
+  /* libmatio steps past a subelement by the values its type reader took,
+   * so a reserved type (0, 8, 10, 11, above 18) or a sparse array's ir or
+   * jc not of whole 32-bit integers leaves it reading a tag from inside data */
+  unsigned ty = t & 0xffff;
+  int cls = w->nkept[0] >= 4 ? (int)(v5_u32(w, w->keep[0]) & 0xff) : -1;
+  if (ty == 0 || ty == 8 || ty == 10 || ty == 11 || ty > 18 ||
+      (cls == MX_SPARSE && (k == 3 || k == 4) && ((ty != 5 && ty != 6) || nb % 4 != 0))) {
+    w->bad = "subelements of a MAT data type (sparse ir and jc: 32-bit integers)";
+    w->bad_at = nb;
+    return;
+  }
+  if (t >> 16) { /* small data element: up to 4 bytes inside the tag */
+    if ((t >> 16) > 4) {
+      w->bad = "a small subelement of at most 4 bytes";
+      w->bad_at = t >> 16;
+    } else if (k < 3) {
+      memcpy(w->keep[k], w->tag + 4, t >> 16);
+      w->nkept[k] = (int)(t >> 16);
+    }
+    w->left -= 8;
+    return;
+  }
+  double span = 8.0 * ceil(nb / 8.0);
+  if (8 + span > w->left) {
+    w->bad = "every subelement inside its variable";
+    w->bad_at = nb;
+    return;
+  }
+  w->left -= 8 + span;
+  w->skip = span;
+  w->want = k < 3 ? (nb < V5_KEEP ? (int)nb : V5_KEEP) : 0;
+}
+
+/* The next n bytes of the variable's element (its tag first). */
+static void v5_walk_feed(v5_walk *w, const unsigned char *p, size_t n) {
+  while (n > 0 && !w->done && !w->bad) {
+    if (w->skip > 0) {
+      size_t k = w->skip < (double)n ? (size_t)w->skip : n;
+      int s = w->sub - 1;
+      if (s >= 0 && s < 3 && w->nkept[s] < w->want) {
+        size_t c = (size_t)(w->want - w->nkept[s]) < k ? (size_t)(w->want - w->nkept[s]) : k;
+        memcpy(w->keep[s] + w->nkept[s], p, c);
+        w->nkept[s] += (int)c;
+      }
+      w->skip -= (double)k;
+      p += k;
+      n -= k;
+    } else {
+      w->tag[w->ntag++] = *p++;
+      n--;
+      if (w->ntag == 8) {
+        w->ntag = 0;
+        v5_walk_tag(w);
+      }
+    }
+    if (w->in_matrix && w->left <= 0 && w->skip <= 0) w->done = 1;
+  }
+}
+
+/* The walk's verdict on the variable at byte `at` of the file. */
+static slv_status v5_walk_verdict(mat_ctx *c, const v5_walk *w, double at) {
+  char name[V5_KEEP + 16] = "the variable";
+  int nn = w->nkept[2];
+  if (nn > 0) {
+    memcpy(name, "variable ", 9);
+    for (int i = 0; i < nn; i++) name[9 + i] = (char)(isprint(w->keep[2][i]) ? w->keep[2][i] : '?');
+    name[9 + nn] = '\0';
+  }
+  if (w->bad)
+    return mat_fail(c, SLV_ERR_INVALID, "expected %s (%s at byte %.0f), found one of %.0f bytes",
+                    w->bad, name, at, w->bad_at);
+  if (!w->done)
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected %s at byte %.0f complete (%.0f bytes), found it cut "
+                    "short",
+                    name, at, w->nb);
+  if (!w->in_matrix || w->sub == 0) return SLV_OK; /* not a variable, or an empty element */
+  int cls = w->nkept[0] >= 4 ? (int)(v5_u32(w, w->keep[0]) & 0xff) : -1;
+  double values = 1;
+  for (int i = 0; i + 4 <= w->nkept[1]; i += 4) values *= (double)v5_u32(w, w->keep[1] + i);
+  if (cls != MX_SPARSE && values > w->nb)
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected %s at byte %.0f to hold its %.0f values in its %.0f "
+                    "bytes, found too few bytes",
+                    name, at, values, w->nb);
+  return SLV_OK;
+}
+
+/* Walk the uncompressed variable at byte `at` (tag and nb bytes) from the
+ * file, reading only its tags and the data of flags, dims and name. */
+static slv_status v5_walk_plain(mat_ctx *c, int fd, int le, double at, double nb) {
+  v5_walk w = { .le = le };
+  unsigned char buf[V5_KEEP];
+  for (double p = at, end = at + 8 + nb; p < end && !w.done && !w.bad;) {
+    int s = w.sub - 1;
+    if (w.skip > 0 && !(s >= 0 && s < 3 && w.nkept[s] < w.want)) {
+      p += w.skip;
+      w.skip = 0;
+      if (w.in_matrix && w.left <= 0) w.done = 1;
+      continue;
+    }
+    size_t k = end - p < (double)sizeof buf ? (size_t)(end - p) : sizeof buf;
+    if (pread(fd, buf, k, (off_t)p) != (ssize_t)k) break;
+    v5_walk_feed(&w, buf, k);
+    p += (double)k;
+  }
+  return v5_walk_verdict(c, &w, at);
+}
+
+/* Walk the compressed variable at byte `at` (nb bytes of zlib stream after
+ * its tag), inflated 16 KiB at a time and stopped at the variable's end. */
+static slv_status v5_walk_compressed(mat_ctx *c, int fd, int le, double at, double nb) {
+  v5_walk w = { .le = le };
+  unsigned char in[16384], out[16384];
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit(&z) != Z_OK) return mat_fail(c, SLV_ERR_NOMEM, "out of memory (zlib)");
+  int zr = Z_OK;
+  for (double p = at + 8, end = at + 8 + nb; zr == Z_OK && !w.done && !w.bad;) {
+    if (z.avail_in == 0) {
+      size_t k = end - p < (double)sizeof in ? (size_t)(end - p) : sizeof in;
+      if (k == 0 || pread(fd, in, k, (off_t)p) != (ssize_t)k) break;
+      p += (double)k;
+      z.next_in = in;
+      z.avail_in = (uInt)k;
+    }
+    z.next_out = out;
+    z.avail_out = sizeof out;
+    zr = inflate(&z, Z_NO_FLUSH);
+    if (zr == Z_BUF_ERROR) zr = Z_OK; /* no progress this call: more input */
+    v5_walk_feed(&w, out, sizeof out - z.avail_out);
+  }
+  inflateEnd(&z);
+  return v5_walk_verdict(c, &w, at);
+}
+
 /* ---- the version 5 container -------------------------------------------------- */
 
 /* A version 5 file is a 128-byte header (its last two bytes "MI" as a
@@ -80,7 +272,7 @@ static void mat_log_drop(int level, char *message) {
  * tag (type, byte count) and that many bytes.  libmatio reads a variable cut
  * short by the end of the file without saying so (the missing values are
  * whatever its buffer held), so the tags are walked first: every element
- * must end within the file. */
+ * must end within the file, and every variable is walked inside (above). */
 static slv_status check_v5_extent(mat_ctx *c, int fd, double size) {
   unsigned char h[8];
   if (pread(fd, h, 2, 126) != 2)
@@ -104,6 +296,12 @@ static slv_status check_v5_extent(mat_ctx *c, int fd, double size) {
                       "expected a complete MAT-file, found the element at byte %.0f (%u bytes) "
                       "cut short at byte %.0f",
                       at, nb, size);
+    uint32_t type = le ? (uint32_t)h[3] << 24 | (uint32_t)h[2] << 16 | (uint32_t)h[1] << 8 | h[0]
+                       : (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
+    slv_status st = type == MI_MATRIX       ? v5_walk_plain(c, fd, le, at, nb)
+                    : type == MI_COMPRESSED ? v5_walk_compressed(c, fd, le, at, nb)
+                                            : SLV_OK;
+    if (st) return st;
     at += 8.0 + nb;
   }
   return SLV_OK;
@@ -346,9 +544,26 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   io_fclib_quiet quiet;
   io_fclib_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);
-  c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
+  /* versions 5 and 7.3 share the 128-byte header, its version (0x0100,
+   * 0x0200) at byte 124 and byte order mark at 126; without them libmatio
+   * probes version 4, whose name length it allocates unchecked (1.3 GB for
+   * a 268-byte fuzz input), so it is not asked */
+  unsigned char h[4] = { 0, 0, 0, 0 };
+  int le = 0;
+  if (size >= 128 && pread(fd, h, 4, 124) == 4) le = h[2] == 'I' && h[3] == 'M';
+  int be = h[2] == 'M' && h[3] == 'I';
+  unsigned ver_word = le ? (unsigned)h[1] << 8 | h[0] : (unsigned)h[0] << 8 | h[1];
+  if (!(le || be) || (ver_word != 0x0100 && ver_word != 0x0200))
+    st = mat_fail(&c, SLV_ERR_INVALID,
+                  "expected a MATLAB MAT-file of version 5 or 7.3 (version 0x0100 or 0x0200 and "
+                  "the byte order mark 'IM' at bytes 124 to 127), found none (version 4 files: "
+                  "save them again with -v7)");
+  else
+    c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
   enum mat_ft ver = c.mat ? Mat_GetVersion(c.mat) : MAT_FT_UNDEFINED;
-  if (!c.mat)
+  if (st)
+    ;
+  else if (!c.mat)
     st = mat_fail(&c, SLV_ERR_INVALID,
                   "expected a MATLAB MAT-file (version 5 or 7.3), found none libmatio can open");
   else if (ver != MAT_FT_MAT5 && ver != MAT_FT_MAT73)

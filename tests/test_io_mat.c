@@ -38,6 +38,9 @@ static const double Z[3] = { 1, 1, 0 };
 
 /* ---- writing MAT-files with libmatio ------------------------------------------ */
 
+/* how put_var writes a version 5 variable (test_tags sets zlib) */
+static enum matio_compression compression = MAT_COMPRESSION_NONE;
+
 /* One variable to write: a dense double (rows x cols values), a sparse
  * (CSC) or another class. */
 typedef struct var {
@@ -70,7 +73,7 @@ static void put_var(mat_t *m, const var *v) {
     mv = Mat_VarCreate(v->name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, (void *)v->v, 0);
   }
   CU_ASSERT_PTR_NOT_NULL_FATAL(mv);
-  CU_ASSERT_EQUAL(Mat_VarWrite(m, mv, MAT_COMPRESSION_NONE), 0);
+  CU_ASSERT_EQUAL(Mat_VarWrite(m, mv, compression), 0);
   Mat_VarFree(mv);
 }
 
@@ -293,6 +296,51 @@ static void test_truncated(void) {
   }
 }
 
+/* Tags inside a version 5 variable that promise more than the variable
+ * holds: refused from the tags, before libmatio allocates what they claim
+ * (tests/fuzz/regressions/mat/ holds the fuzzer's case, 3 GB asked).  The
+ * first variable's tag is at byte 128; its flags subelement's byte count at
+ * 140, its dims' at 156, the dims (rows, cols) at 160, the name "M" in a
+ * small element at 168 and the values' byte count at 180 (libmatio writes
+ * little-endian here, as this machine). */
+static void test_tags(void) {
+  const var dense[] = { MVAR, QVAR, END };
+  char path[512];
+  static const struct {
+    const char *file;
+    long at;
+    uint32_t value;
+    const char *want;
+  } PATCH[] = {
+    { "flags_bytes.mat", 140, 0x40000000u, "expected an array flags subelement of 8 bytes" },
+    { "dims_bytes.mat", 156, 10u, "expected a dimensions subelement of 4-byte values" },
+    { "real_bytes.mat", 180, 0x40000000u, "expected every subelement inside its variable" },
+    { "dims_rows.mat", 160, 100000u, "to hold its 300000 values in its" },
+  };
+  for (size_t k = 0; k < sizeof PATCH / sizeof PATCH[0]; k++) {
+    write_mat(path, sizeof path, PATCH[k].file, MAT_FT_MAT5, dense);
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    unsigned char b[4] = { PATCH[k].value & 0xff, PATCH[k].value >> 8 & 0xff,
+                           PATCH[k].value >> 16 & 0xff, PATCH[k].value >> 24 };
+    CU_ASSERT_EQUAL(fseek(f, PATCH[k].at, SEEK_SET), 0);
+    CU_ASSERT_EQUAL(fwrite(b, 1, 4, f), 4);
+    fclose(f);
+    refused(path, PATCH[k].want, "at byte 128");
+  }
+  /* the same good file compressed (miCOMPRESSED, walked inflated) reads */
+  compression = MAT_COMPRESSION_ZLIB;
+  write_mat(path, sizeof path, "zlib5.mat", MAT_FT_MAT5, dense);
+  compression = MAT_COMPRESSION_NONE;
+  char err[512];
+  io_instance *inst = NULL;
+  slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
+  if (st) fprintf(stderr, "\n%s\n", err);
+  CU_ASSERT_EQUAL(st, SLV_OK);
+  CU_ASSERT(inst && inst->n == 3);
+  io_instance_free(inst);
+}
+
 /* ---- the DCA-BL benchmark (../shared) ------------------------------------------ */
 
 static void test_dca_bl(void) {
@@ -340,6 +388,7 @@ int main(void) {
   CU_add_test(s, "lo and hi; writing refused", test_bounds);
   CU_add_test(s, "bad input: one line naming the variable", test_bad);
   CU_add_test(s, "truncated files", test_truncated);
+  CU_add_test(s, "tags promising more than the variable holds", test_tags);
   CU_add_test(s, "the DCA-BL benchmark files (../shared)", test_dca_bl);
   return tst_run();
 }
