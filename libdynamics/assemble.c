@@ -499,12 +499,11 @@ static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h,
     s->bdyn[bi] = !B->is_static;
     if (B->is_static) {
       memset(Mi, 0, 10 * sizeof(double));
-      s->invm[bi] = 0.0;
       continue;
     }
     dyn_m3 I = dyn_ai_inv_inertia_world(B);
     s->siso[bi] = dyn_m3_scalar(B->inv_I_b.m); /* I is s 1 then */
-    Mi[0] = s->invm[bi] = B->inv_mass;
+    Mi[0] = B->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
