@@ -283,15 +283,23 @@ static void fill_run(const dyn_warm_cache *c, const dyn_warm_rows *r, double fac
       s = hashed_run(c, key, at);
     }
     int k = s >= 0 ? nearest_kept(c, s, &r->con[i]) : -1;
+    double *xc = x + (size_t)r->njrows + (size_t)i * (size_t)r->rpc;
     if (k >= 0)
-      fill_contact(c, r, i, k, factor, x + (size_t)r->njrows + (size_t)i * (size_t)r->rpc);
+      fill_contact(c, r, i, k, factor, xc); /* all rpc impulses */
+    else
+      memset(xc, 0, (size_t)r->rpc * sizeof *xc);
   }
 }
 
 void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x) {
-  memset(x, 0, ((size_t)r->njrows + (size_t)r->nc * (size_t)r->rpc) * sizeof *x);
+  /* zeros where nothing is found: the joint rows here, the contacts' in
+   * fill_run (each contact's rows are written once) */
+  memset(x, 0, (size_t)r->njrows * sizeof *x);
   fill_joints(c, r, x);
-  if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric) return;
+  if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric) {
+    memset(x + r->njrows, 0, (size_t)r->nc * (size_t)r->rpc * sizeof *x);
+    return;
+  }
   int T = dyn_par_threads(r->threads, r->nc);
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++)
