@@ -120,8 +120,8 @@ __attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
 __attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *rows, int n, int nb,
                                                                int i, char *msg, size_t cap) {
   const dyn_rows *r = &rows[i];
-  for (int k = 0; k < 2; k++)
-    if (r->body[k] < -1 || r->body[k] >= nb)
+  for (int k = 0; k < 2; k++) /* -1 <= body[k] < nb in one unsigned compare */
+    if ((unsigned)r->body[k] + 1u > (unsigned)nb)
       ROW_FAIL("row %d: body[%d]=%d outside [-1, %d)", i, k, r->body[k], nb);
   if (r->body[0] >= 0 && r->body[0] == r->body[1])
     ROW_FAIL("row %d: both sides are body %d", i, r->body[0]);
@@ -499,12 +499,11 @@ static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h,
     s->bdyn[bi] = !B->is_static;
     if (B->is_static) {
       memset(Mi, 0, 10 * sizeof(double));
-      s->invm[bi] = 0.0;
       continue;
     }
     dyn_m3 I = dyn_ai_inv_inertia_world(B);
     s->siso[bi] = dyn_m3_scalar(B->inv_I_b.m); /* I is s 1 then */
-    Mi[0] = s->invm[bi] = B->inv_mass;
+    Mi[0] = B->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
@@ -518,45 +517,58 @@ static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h,
   }
 }
 
-/* Row i's J and G = M^-1 J^T per row side; returns J u_free. */
-static double row_sides(dyn_system *s, const dyn_rows *r, int i) {
+/* One side of a row on dynamic body bi: the row's J (Jr) into Jk and
+ * G = M^-1 J^T into Gk; returns J u_free.  The row's J is read once into
+ * registers (read back from Jk, each product waited on the stores). */
+__attribute__((always_inline)) static inline double
+side_fill(const dyn_system *s, int bi, const double *Jr, double *Jk, double *Gk) {
+  const double j0 = Jr[0], j1 = Jr[1], j2 = Jr[2], j3 = Jr[3], j4 = Jr[4], j5 = Jr[5];
+  Jk[0] = j0, Jk[1] = j1, Jk[2] = j2, Jk[3] = j3, Jk[4] = j4, Jk[5] = j5;
+  const double *Mi = s->Minv + 10 * (size_t)bi, *I = Mi + 1, *uf = s->ufree + 6 * (size_t)bi;
+  /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free.
+   * A world I^-1 of s 1 (an isotropic body's) gives s J_ang to the bit,
+   * signs of zero too, which pgs_wide's sweep then forms itself
+   * (pgs_wide.c, "Layout") */
+  const double si = s->siso[bi], m = Mi[0];
+  Gk[0] = m * j0;
+  Gk[1] = m * j1;
+  Gk[2] = m * j2;
+  if (!isnan(si)) {
+    Gk[3] = si * j3;
+    Gk[4] = si * j4;
+    Gk[5] = si * j5;
+  } else {
+    Gk[3] = I[0] * j3 + I[1] * j4 + I[2] * j5;
+    Gk[4] = I[3] * j3 + I[4] * j4 + I[5] * j5;
+    Gk[5] = I[6] * j3 + I[7] * j4 + I[8] * j5;
+  }
+  return (j0 * uf[0] + j1 * uf[1] + j2 * uf[2]) + (j3 * uf[3] + j4 * uf[4] + j5 * uf[5]);
+}
+
+/* Row i's bodies (row_bodies' rule: -1 for a static side or none) into
+ * rbody, its J and G = M^-1 J^T per row side; returns J u_free.  Row i
+ * has passed check_row (its bodies are indices below nb or -1). */
+static inline double row_sides(dyn_system *s, const dyn_rows *r, int i) {
+  const int *bdyn = s->bdyn;
   double bi_sum = 0.0;
   for (int k = 0; k < 2; k++) {
-    double *Jk = s->J + 12 * i + 6 * k, *Gk = s->G + 12 * i + 6 * k;
-    int bi = s->rbody[2 * i + k];
+    double *Jk = s->J + 12 * (size_t)i + 6 * k, *Gk = s->G + 12 * (size_t)i + 6 * k;
+    int bi = r->body[k];
+    bi = bi >= 0 && bdyn[bi] ? bi : -1;
+    s->rbody[2 * i + k] = bi;
     if (bi < 0) {
       memset(Jk, 0, 6 * sizeof(double));
       memset(Gk, 0, 6 * sizeof(double));
       continue;
     }
-    memcpy(Jk, r->J[k], 6 * sizeof(double));
-    const double *Mi = s->Minv + 10 * bi, *I = Mi + 1, *uf = s->ufree + 6 * bi;
-    /* G = (m^-1 J_lin, I^-1 J_ang); b's term J_lin . v_free + J_ang . w_free.
-     * A world I^-1 of s 1 (an isotropic body's) gives s J_ang to the bit,
-     * signs of zero too, which pgs_wide's sweep then forms itself
-     * (pgs_wide.c, "Layout") */
-    const double si = s->siso[bi];
-    Gk[0] = Mi[0] * Jk[0];
-    Gk[1] = Mi[0] * Jk[1];
-    Gk[2] = Mi[0] * Jk[2];
-    if (!isnan(si)) {
-      Gk[3] = si * Jk[3];
-      Gk[4] = si * Jk[4];
-      Gk[5] = si * Jk[5];
-    } else {
-      Gk[3] = I[0] * Jk[3] + I[1] * Jk[4] + I[2] * Jk[5];
-      Gk[4] = I[3] * Jk[3] + I[4] * Jk[4] + I[5] * Jk[5];
-      Gk[5] = I[6] * Jk[3] + I[7] * Jk[4] + I[8] * Jk[5];
-    }
-    bi_sum += (Jk[0] * uf[0] + Jk[1] * uf[1] + Jk[2] * uf[2]) +
-              (Jk[3] * uf[3] + Jk[4] * uf[4] + Jk[5] * uf[5]);
+    bi_sum += side_fill(s, bi, r->J[k], Jk, Gk);
   }
   return bi_sum;
 }
 
 /* Row i's bounds, findex and mu (a cone's rows: the cone is their
  * constraint, and slv.h ignores these bounds). */
-static void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
+static inline void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
   s->findex[i] = -1;
   s->mu[i] = 0.0;
   switch (r->kind) {
@@ -591,7 +603,7 @@ typedef struct pass_run {
 } pass_run;
 
 /* Rows [i0, i1) in one pass over the records: each checked (check_row),
- * then its rbody, J, G, b = J u_free - rhs, rhs (the energy rule's,
+ * then its rbody, J, G (row_sides), b = J u_free - rhs, rhs (the energy rule's,
  * dyn_system_energy_form), bounds and cfm (factored
  * storage's diagonal; dyn_system_velocity_form). */
 static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
@@ -604,8 +616,7 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
     }
     o.naux += r->kind == DYN_ROW_AUX;
     o.ncones += r->kind == DYN_ROW_CONE_N;
-    row_bodies(s, s->bdyn, rows, i);
-    s->b[i] = row_sides(s, r, i) - r->rhs;
+    s->b[i] = row_sides(s, r, i) - r->rhs; /* and rbody */
     s->rhs[i] = r->rhs;
     if (!isfinite(s->b[i]) && o.bad_b == n) o.bad_b = i;
     row_bounds(s, r, i);

@@ -587,22 +587,23 @@ static int sweep_pair(const sap_box *a, const sap_box *b) {
 /* A partner's sort key: its sorted position, then its id. */
 static uint64_t partner_key(size_t pos, unsigned id) { return (uint64_t)pos << 32 | id; }
 
-/* Bounded box i's partners (the later boxes it makes a pair with) as
- * partner_key, in sorted order; their count.  A box j that meets i has
- * lo_i - reach <= lo_j <= hi_i on y and on z (grid_cells), so its lo
- * corner is in a cell from cell_of(lo_i - reach) to cell_of(hi_i) on each
- * (the rounded lo_i - reach is at most lo_j, and cell_of is monotone).
- * In each of those cells (across x) the boxes are in sorted order, so by lo.x: the
- * later ones start at the cell's cursor (moved past i; the boxes come in
- * sorted order, so a cursor only moves on) and those that meet i along x
- * end at the first lo.x past hi_i.x, as in the sweep; then the unbounded
- * boxes from large[lq] on (those after i); all sorted (a few: insertion
- * sort).  a's bounds are read once into locals: the stores to the
+/* The partners of bounded box a (sorted box i) in the cells around it,
+ * into g.part as partner_key, unsorted; their count.  ast: a is static
+ * (a constant where it is inlined).  A candidate goes into part as its
+ * item's index, kept when it is a pair, and only the pairs' items are
+ * read again for their keys (about one candidate in five on a pile).
+ * A box j that meets i has lo_i - reach <= lo_j <= hi_i on y and on z
+ * (grid_cells), so its lo corner is in a cell from cell_of(lo_i - reach)
+ * to cell_of(hi_i) on each (the rounded lo_i - reach is at most lo_j, and
+ * cell_of is monotone).  In each of those cells (across x) the boxes are
+ * in sorted order, so by lo.x: the later ones start at the cell's cursor
+ * (moved past i; the boxes come in sorted order, so a cursor only moves
+ * on) and those that meet i along x end at the first lo.x past hi_i.x, as
+ * in the sweep.  a's bounds are read once into locals: the stores to the
  * cursors and partners could otherwise alias them. */
-static int grid_partners(const sap_box *v, size_t i, size_t lq, sap_grid g, const grid_geom *G) {
-  const sap_box *a = &v[i];
+__attribute__((always_inline)) static inline int
+cell_partners(const sap_box *a, size_t i, sap_grid g, const grid_geom *G, const unsigned ast) {
   const double hx = a->hi.x, ly = a->lo.y, hy = a->hi.y, lz = a->lo.z, hz = a->hi.z;
-  const unsigned ast = a->stat ? 1u : 0u;
   const grid_item *it = g.items;
   uint64_t *part = g.part;
   const int d0 = G->d[0];
@@ -617,10 +618,29 @@ static int grid_partners(const sap_box *v, size_t i, size_t lq, sap_grid g, cons
       for (; p < end && it[p].lx <= hx; p++) {
         const grid_item *b = &it[p];
         /* written always, kept when it is a pair: no branch to mispredict */
-        part[m] = partner_key((size_t)b->pos, b->idst >> 1);
-        m += (ly <= b->hy) & (b->ly <= hy) & (lz <= b->hz) & (b->lz <= hz) & !(ast & b->idst);
+        part[m] = (uint64_t)p;
+        m += (ly <= b->hy) & (b->ly <= hy) & (lz <= b->hz) & (b->lz <= hz) &
+             (ast ? !(b->idst & 1u) : 1);
       }
     }
+  for (int k = 0; k < m; k++) { /* the item of each partner as its key */
+    const grid_item *b = &it[part[k]];
+    part[k] = partner_key((size_t)b->pos, b->idst >> 1);
+  }
+  return m;
+}
+
+/* Bounded box i's partners (the later boxes it makes a pair with) as
+ * partner_key, in sorted order; their count: those of the cells
+ * (cell_partners), then the unbounded boxes from large[lq] on (those
+ * after i); all sorted (a few: insertion sort). */
+static int grid_partners(const sap_box *v, size_t i, size_t lq, sap_grid g, const grid_geom *G) {
+  const sap_box *a = &v[i];
+  uint64_t *part = g.part;
+  /* cell_partners' loop made once for a static box i (a static
+   * candidate is no partner) and once for the others (most boxes: no
+   * test) */
+  int m = a->stat ? cell_partners(a, i, g, G, 1u) : cell_partners(a, i, g, G, 0u);
   for (size_t q = lq; q < G->nl; q++) {
     size_t j = (size_t)g.large[q];
     if (sweep_pair(a, &v[j])) part[m++] = partner_key(j, (unsigned)v[j].id);

@@ -25,7 +25,6 @@ struct dyn_system {
   double *J;     /* 12 per row */
   double *G;     /* 12 per row: M^-1 J^T per side */
   double *Minv;  /* 10 per body: m^-1, world I^-1 (row-major) */
-  double *invm;  /* 1 per body: m^-1 (0 if static) */
   double *siso;  /* 1 per body: s if its world I^-1 is s 1 (isotropic: dyn_m3_scalar), else NaN */
   double *ufree; /* 6 per body: u + h M^-1 f, the free velocity in b */
   int *bdyn;     /* nb: 1 for a dynamic body (is_static read once per body) */

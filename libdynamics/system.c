@@ -51,7 +51,6 @@ void dyn_system_free(dyn_system *s) {
   free(s->J);
   free(s->G);
   free(s->Minv);
-  free(s->invm);
   free(s->siso);
   free(s->ufree);
   free(s->bdyn);
@@ -126,7 +125,6 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz, dy
   s->J = sys_alloc(12 * n, sizeof(double), &fail);
   s->G = sys_alloc(12 * n, sizeof(double), &fail);
   s->Minv = sys_alloc(10 * (size_t)nb, sizeof(double), &fail);
-  s->invm = sys_alloc((size_t)nb, sizeof(double), &fail);
   s->siso = sys_alloc((size_t)nb, sizeof(double), &fail);
   s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
   s->bdyn = sys_alloc((size_t)nb, sizeof(int), &fail);

@@ -40,6 +40,10 @@
  * pair is found by its key, so the matched contacts are the same. */
 static size_t hash_slot(uint64_t key, size_t cap) { return (size_t)dyn_mix64(key) & (cap - 1); }
 
+/* How many contacts ahead dyn_warm_fill fetches a hash slot (a power of
+ * two: the ring's index is a mask). */
+enum { WARM_AHEAD = 8 };
+
 /* The unit direction e of a contact row (dyn_contact_fill's put_row:
  * J_b = (e, ..) on a moving body b, else J_a = (-e, ..)); negation is
  * exact, so these are dyn_contact_basis's vectors bit for bit. */
@@ -206,13 +210,17 @@ static void fill_joints(const dyn_warm_cache *c, const dyn_warm_rows *r, double 
   }
 }
 
-/* The kept contact of the same shape pair nearest to cc, or -1. */
-static int nearest_kept(const dyn_warm_cache *c, const dyn_contact *cc) {
-  uint64_t key = dyn_pair_key(cc->sa, cc->sb);
+/* The slot of pair key (home slot s) in the hash, or -1 if the pair was
+ * not kept. */
+static long hashed_run(const dyn_warm_cache *c, uint64_t key, size_t s) {
   const dyn_warm_slot *h = c->hash.p;
-  size_t s = hash_slot(key, c->hcap);
   while (h[s].key != UINT64_MAX && h[s].key != key) s = (s + 1) & (c->hcap - 1);
-  if (h[s].key != key) return -1;
+  return h[s].key == key ? (long)s : -1;
+}
+
+/* The kept contact of slot s's run nearest to cc (s >= 0). */
+static int nearest_kept(const dyn_warm_cache *c, long s, const dyn_contact *cc) {
+  const dyn_warm_slot *h = c->hash.p;
   int best = -1;
   double dbest = INFINITY;
   for (int k = h[s].first; k < h[s].first + h[s].count; k++) {
@@ -247,14 +255,53 @@ static void fill_contact(const dyn_warm_cache *c, const dyn_warm_rows *r, int i,
   }
 }
 
-void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x) {
-  memset(x, 0, ((size_t)r->njrows + (size_t)r->nc * (size_t)r->rpc) * sizeof *x);
-  fill_joints(c, r, x);
-  if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric) return;
-#pragma omp parallel for num_threads(dyn_par_threads(r->threads, r->nc)) schedule(static)
-  for (int i = 0; i < r->nc; i++) {
-    int k = nearest_kept(c, &r->con[i]);
+/* Contacts [i0, i1) from the cache.  A run of contacts of one pair looks
+ * its pair up once.  The hash, built at the end of the last step, is out
+ * of the caches by now and its slots are read in random order: the home
+ * slot of the contact WARM_AHEAD on is computed and fetched into the
+ * cache meanwhile (home[], a ring of WARM_AHEAD), so that its look-up
+ * finds it there. */
+static void fill_run(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x,
+                     int i0, int i1) {
+  const dyn_warm_slot *h = c->hash.p;
+  size_t home[WARM_AHEAD];
+  for (int i = i0; i < i0 + WARM_AHEAD && i < i1; i++)
+    home[(unsigned)i % WARM_AHEAD] = hash_slot(dyn_pair_key(r->con[i].sa, r->con[i].sb), c->hcap);
+  uint64_t key = 0;
+  long s = -1;
+  for (int i = i0; i < i1; i++) {
+    size_t at = home[(unsigned)i % WARM_AHEAD];
+    if (i + WARM_AHEAD < i1) {
+      const dyn_contact *a = &r->con[i + WARM_AHEAD];
+      size_t ahead = hash_slot(dyn_pair_key(a->sa, a->sb), c->hcap);
+      home[(unsigned)i % WARM_AHEAD] = ahead;
+      __builtin_prefetch(&h[ahead]);
+    }
+    uint64_t ki = dyn_pair_key(r->con[i].sa, r->con[i].sb);
+    if (i == i0 || ki != key) {
+      key = ki;
+      s = hashed_run(c, key, at);
+    }
+    int k = s >= 0 ? nearest_kept(c, s, &r->con[i]) : -1;
+    double *xc = x + (size_t)r->njrows + (size_t)i * (size_t)r->rpc;
     if (k >= 0)
-      fill_contact(c, r, i, k, factor, x + (size_t)r->njrows + (size_t)i * (size_t)r->rpc);
+      fill_contact(c, r, i, k, factor, xc); /* all rpc impulses */
+    else
+      memset(xc, 0, (size_t)r->rpc * sizeof *xc);
   }
+}
+
+void dyn_warm_fill(const dyn_warm_cache *c, const dyn_warm_rows *r, double factor, double *x) {
+  /* zeros where nothing is found: the joint rows here, the contacts' in
+   * fill_run (each contact's rows are written once) */
+  memset(x, 0, (size_t)r->njrows * sizeof *x);
+  fill_joints(c, r, x);
+  if (c->nc == 0 || c->rpc != r->rpc || c->fric != r->fric) {
+    memset(x + r->njrows, 0, (size_t)r->nc * (size_t)r->rpc * sizeof *x);
+    return;
+  }
+  int T = dyn_par_threads(r->threads, r->nc);
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++)
+    fill_run(c, r, factor, x, (int)dyn_par_cut(r->nc, t, T), (int)dyn_par_cut(r->nc, t + 1, T));
 }
