@@ -372,6 +372,12 @@ int main(int argc, char **argv) {
   }
   for (int r = 0; r < R; r++) {
     stamp t[NFIG];
+    /* main memory's triad first, then an untimed solve: it evicts the
+     * caches, and every timed solve below starts from the same warm ones
+     * (after it, the world's solve started cold and its checks took the
+     * misses: 1.33 of the pile's 5.41 ms) */
+    t[F_DRAM] = triad(dram.a, dram.b, dram.c, dram.m, 1);
+    timed_solve(ws, &p, &world, x0, x, &res);
     quiet.max_iter = N;
     t[F_SWEEP_N] = timed_solve(ws, &p, &quiet, x0, x, &res);
     t[F_TRIAD] = triad(fp.a, fp.b, fp.c, fp.m, N);
@@ -383,7 +389,6 @@ int main(int argc, char **argv) {
     } else {
       t[F_AVX2_2N] = t[F_AVX2_N] = (stamp){ 0, 0 };
     }
-    t[F_DRAM] = triad(dram.a, dram.b, dram.c, dram.m, 1);
     t[F_SOLVE] = timed_solve(ws, &p, &world, x0, x, &res);
     for (int f = 0; f < NFIG; f++) {
       T[(size_t)(f * R + r)] = t[f].wall;

@@ -230,6 +230,11 @@ static void w_rows(const slv_fac *f, const double *x, const double *b, double *w
 void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, double *w, double *t,
                        int threads) {
   slv_fac_ktx_threads(f, x, t, threads);
+  slv_fac_rows_threads(f, x, b, w, t, threads);
+}
+
+void slv_fac_rows_threads(const slv_fac *f, const double *x, const double *b, double *w,
+                          const double *t, int threads) {
   int nt = slv_par_threads(threads, f->n);
   if (nt == 1) {
     w_rows(f, x, b, w, t, 0, f->n);

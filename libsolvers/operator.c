@@ -606,6 +606,13 @@ static int all_zero(const double *x, int n) {
   return 1;
 }
 
+void slv_op_w_rows(slv_op *op, const double *x, double *w) {
+  if (op->fac && op->t_current)
+    slv_fac_rows_threads(&op->f, x, op->p->b, w, op->t, op->threads);
+  else
+    slv_op_w(op, x, w);
+}
+
 void slv_op_w(slv_op *op, const double *x, double *w) {
   if (op->fac) /* also leaves t = K^T x, which the factored sweeps keep */
     slv_fac_w_threads(&op->f, x, op->p->b, w, op->t, op->threads);

@@ -145,6 +145,11 @@ typedef struct slv_op {
   const slv_problem *rs_of;
   /* slv_solve_paused's pauses (slv_pause_due), NULL: none */
   const slv_pauses *pauses;
+  /* Set by a factored solver as it returns (slv_solve clears it before
+   * the call): t holds K^T x of the x it returns, with slv_op_ktx's bits
+   * (pgs_wide after an exact check that x has not moved since), so
+   * slv_solve's w = A x + b forms only the rows (slv_op_w_rows). */
+  int t_current;
 } slv_op;
 
 /* 1 iff a Gauss-Seidel solver pauses after sweep it of max_iter
@@ -224,6 +229,9 @@ void slv_fac_w(const slv_fac *f, const double *x, const double *b, double *w, do
  * slv_fac_w for every thread count). */
 void slv_fac_w_threads(const slv_fac *f, const double *x, const double *b, double *w, double *t,
                        int threads);
+/* Its rows alone, t = K^T x given. */
+void slv_fac_rows_threads(const slv_fac *f, const double *x, const double *b, double *w,
+                          const double *t, int threads);
 void slv_fac_w_rows(const slv_fac *f, const double *x, const double *b, int i0, int i1, double *w,
                     double *t, int tcap);
 
@@ -326,6 +334,9 @@ void slv_op_matvec(slv_op *op, const double *x, const double *b, double *y);
  * rows), so that a solver confirming convergence on it agrees with the
  * library bit for bit.  Leaves op->t = K^T x (factored). */
 void slv_op_w(slv_op *op, const double *x, double *w);
+/* The same where op->t_current says t holds K^T x of x already (factored
+ * storage): the rows alone, the same bits; else slv_op_w. */
+void slv_op_w_rows(slv_op *op, const double *x, double *w);
 
 /* W = A(i..i+2, i..i+2), column-major (CSR: by a search of the rows). */
 void slv_op_block3(const slv_op *op, int i, double W[9]);

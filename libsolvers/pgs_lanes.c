@@ -758,6 +758,9 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   }
   res->solver_residual = exact ? slv_test_measure(opt, &c->r) : m / c->units;
   slv_history_push(c->h, res, res->solver_residual);
+  /* a solve that ends here returns the x whose K^T x the check formed
+   * as slv_op_ktx does (unless pgs_color's t was due): slv_solve's w keeps it */
+  c->op->t_current = exact && !due;
   if (exact && slv_met(c->op->p, opt, &c->r)) {
     unpermute(s, c->x);
     return SLV_CONVERGED;
@@ -774,6 +777,7 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
     return SLV_MAX_ITER;
   }
   s->ktx_due = due;
+  c->op->t_current = 0; /* the sweeps go on: x moves */
   if (!s->own_ktx && slv_pause_due(c->op, it, opt->max_iter)) wide_pause(s, c);
   return WIDE_GO_ON;
 }
@@ -862,7 +866,10 @@ static slv_status wide_sweeps(wide_state *s, slv_op *op, const slv_options *opt,
   }
   start_copy_all(s, x);
   wide_ktx(s, op, x); /* the sweeps keep op->t = K^T x current */
-  if (start_exact(s, &c, 1) == SLV_CONVERGED) return SLV_CONVERGED;
+  if (start_exact(s, &c, 1) == SLV_CONVERGED) {
+    op->t_current = 1; /* x is the start, t its K^T x (wide_ktx) */
+    return SLV_CONVERGED;
+  }
   if (s->np > 1) return wide_sweeps_par(s, &c);
   int done = WIDE_GO_ON;
   for (int it = 1; done == WIDE_GO_ON; it++) done = after_sweep(s, &c, it, sweep(s, op));

@@ -147,13 +147,22 @@ typedef struct {
   int fwd_from;
 } color_marks;
 
+/* A row's block pair as one 64-bit word (two rows have the same pair iff
+ * their words are equal). */
+static inline uint64_t row_pair(const int *fb, int i) {
+  uint64_t u;
+  memcpy(&u, fb + 2 * (size_t)i, sizeof u);
+  return u;
+}
+
 /* The end of the group that starts at row i: the run of rows on i's block
  * pair, at most WIDE_GMAX rows. */
 static inline int group_end(const slv_fac *f, int i) {
   const int *fb = f->blk;
+  const uint64_t pair = row_pair(fb, i);
+  const int last = f->n - i > WIDE_GMAX ? i + WIDE_GMAX : f->n;
   int e = i + 1;
-  while (e < f->n && e - i < WIDE_GMAX && fb[2 * e] == fb[2 * i] && fb[2 * e + 1] == fb[2 * i + 1])
-    e++;
+  while (e < last && row_pair(fb, e) == pair) e++;
   return e;
 }
 

@@ -253,6 +253,7 @@ static slv_status run_once(slv_workspace *ws, slv_op *op, const slv_options *opt
   slv_poll_begin(&poll, opt, &h->t0);
   op->poll = &poll;
   res->iterations = res->pivots = 0;
+  op->t_current = 0;
   slv_status st = ws->solver->impl->solve(ws->state, op, opt, x, w, res, h);
   op->poll = NULL;
   res->status = st;
@@ -558,8 +559,9 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
                     : run_once(ws, &op, opt, x, wb, res, &h);
   if (st < 0) return refuse(res, st);
   if (!p->condensed) {
-    /* the library's own measures, from (A, b, bounds, x) alone */
-    slv_op_w(&op, x, wb);
+    /* the library's own measures, from (A, b, bounds, x) alone (K^T x
+     * kept where the solver says it holds for this x: the same bits) */
+    slv_op_w_rows(&op, x, wb);
     res->res = slv_residual_op(&op, x, wb);
     res->solver_status = res->status;
   }

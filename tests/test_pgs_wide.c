@@ -754,7 +754,12 @@ static void test_converges(void) {
  * bit, the measure slv_solve takes of the x it returns (result.res).
  * max_iter = check_every = 20 puts a check on the last sweep (also under
  * the 2-norm option); tol 1e-3 converges on the trigger or a check; a
- * warm start at that answer is decided by the start's check. */
+ * warm start at that answer is decided by the start's check.  And the w
+ * slv_solve returns is slv_problem_w's of that x, bit for bit, after each
+ * of these endings (slv_solve keeps K^T x from a solver's last check where
+ * the solver says it is x's: slv_op.t_current) and after max_iter = 25,
+ * five sweeps past the last check (x moved since: K^T x is formed again;
+ * a library that kept the check's fails here). */
 static void test_check_is_the_judges(void) {
   const char *names[] = { "pgs_wide", "pgs_color", "pgs_part", "pgs" };
   for (int rigid = 0; rigid < 2; rigid++) {
@@ -762,16 +767,17 @@ static void test_check_is_the_judges(void) {
     (rigid ? fprob_make_rigid : fprob_make)(&f, 90, 30, 71 + (unsigned long)rigid);
     int n = f.n;
     double *x = calloc((size_t)n, sizeof *x), *xs = calloc((size_t)n, sizeof *xs);
+    double *w = calloc((size_t)n, sizeof *w), *wp = calloc((size_t)n, sizeof *wp);
     for (size_t v = 0; v < sizeof names / sizeof *names; v++) {
       slv_options opt = slv_options_default();
       slv_workspace *ws;
       CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(names[v]), n, &opt, &ws), SLV_OK);
-      for (int c = 0; c < 4; c++) {
+      for (int c = 0; c < 5; c++) {
         opt = slv_options_default();
         opt.simd = simd;
         opt.check_every = 20;
-        opt.max_iter = c < 2 ? 20 : 1000;
-        opt.tol = c < 2 ? 1e-14 : 1e-3;
+        opt.max_iter = c < 2 ? 20 : c == 4 ? 25 : 1000;
+        opt.tol = c < 2 || c == 4 ? 1e-14 : 1e-3;
         opt.norm = c == 1 ? SLV_NORM_2 : SLV_NORM_INF;
         opt.warm_start = c == 3;
         if (c == 3)
@@ -779,17 +785,23 @@ static void test_check_is_the_judges(void) {
         else
           memset(x, 0, (size_t)n * sizeof *x);
         slv_result r;
-        slv_status st = slv_solve(ws, &f.p, &opt, x, NULL, &r);
-        CU_ASSERT_EQUAL(st, c < 2 ? SLV_MAX_ITER : SLV_CONVERGED);
-        if (c != 2) CU_ASSERT_EQUAL(r.iterations, c < 2 ? 20 : 0);
+        slv_status st = slv_solve(ws, &f.p, &opt, x, w, &r);
+        CU_ASSERT_EQUAL(st, c < 2 || c == 4 ? SLV_MAX_ITER : SLV_CONVERGED);
+        if (c != 2) CU_ASSERT_EQUAL(r.iterations, c < 2 ? 20 : c == 4 ? 25 : 0);
         double judge = c == 1 ? fmax(r.res.res_scaled, r.res.res_rel_2) : r.res.res_scaled;
-        CU_ASSERT(memcmp(&r.solver_residual, &judge, sizeof judge) == 0);
+        if (c < 4) CU_ASSERT(memcmp(&r.solver_residual, &judge, sizeof judge) == 0);
+        slv_problem_w(&f.p, x, wp);
+        int bad = 0;
+        for (int i = 0; i < n; i++) bad += memcmp(&w[i], &wp[i], sizeof *w) != 0;
+        CU_ASSERT_EQUAL(bad, 0);
         if (c == 2) memcpy(xs, x, (size_t)n * sizeof *x);
       }
       slv_workspace_free(ws);
     }
     free(x);
     free(xs);
+    free(w);
+    free(wp);
     fprob_free(&f);
   }
 }
