@@ -23,8 +23,10 @@
  * partial x and the best point seen before it (the start, for the first
  * pass), by the library residual (keep_better).  On the pyramid's step
  * problems (A positive semidefinite, rank 36 for 108 rows) the boxed passes
- * cycle to the pivot limit with |C| at the rank: the method's termination
- * rests on A positive definite, and this is not fixed here.
+ * cycled to the pivot limit on rows driven at w_i = 0 to rounding; such a
+ * row now ends its drive (dantzig_drive.c, settle_at_zero).  The method's
+ * termination still rests on A positive definite, and on larger pyramids
+ * (6 and 10 layers) the outer passes do not settle on some steps.
  * How often that converges on the peers' contact-box instances:
  * experiments/MEASUREMENTS.md, "Measurements: solvers".
  */

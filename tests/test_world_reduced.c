@@ -344,11 +344,13 @@ static double max_speed(dyn_world *w) {
   return m;
 }
 
-static void humanoid_settles(const char *solver, long steps, double vbound) {
+/* MuJoCo's humanoid sample read exactly (armature, joint chains), or NULL
+ * when the samples are not installed (said on stdout). */
+static dyn_model *read_humanoid(void) {
   FILE *f = fopen(humanoid, "r");
   if (!f) {
     printf("\n    %s absent (libmujoco-samples): skipped", humanoid);
-    return;
+    return NULL;
   }
   fclose(f);
   mdl_read_options o = mdl_read_options_default();
@@ -357,7 +359,13 @@ static void humanoid_settles(const char *solver, long steps, double vbound) {
   mdl_read_info info;
   char msg[2048] = "";
   if (mdl_read_model(humanoid, &o, &m, &info, msg, sizeof msg) != MDL_OK) printf("\n    %s", msg);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  CU_ASSERT_PTR_NOT_NULL(m);
+  return m;
+}
+
+static void humanoid_settles(const char *solver, long steps, double vbound) {
+  dyn_model *m = read_humanoid();
+  if (!m) return;
   int arm = 0;
   for (int j = 0; j < dyn_model_joint_count(m); j++) arm += dyn_model_joints(m)[j].armature > 0.0;
   CU_ASSERT(arm >= 17); /* every hinge has armature 0.01 in the file's defaults */
@@ -537,6 +545,46 @@ static void test_humanoid_every_family(void) {
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) humanoid_settles(names[i], 6000, 0.098);
 }
 
+/* dantzig on the humanoid's first contact step (lemke's world, 24 rows,
+ * box friction): after the first pass a friction row is driven with w_i
+ * at rounding level along a direction of zero Schur complement; it moved x
+ * between two bounds and back to the pivot limit (466,033 pivots, status
+ * max_iter; docs/solvers.md, "Principal pivoting (Dantzig)").  Such a row
+ * is valid as it stands: the solve converges, with few pivots, to lemke's
+ * residual level. */
+static void test_humanoid_dantzig_first_contacts(void) {
+  dyn_model *m = read_humanoid();
+  if (!m) return;
+  dyn_world *w = make(m, 1, 0.005, "lemke");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  dyn_world_metrics mt = { 0 };
+  for (int k = 0; k < 100 && mt.contacts == 0; k++)
+    CU_ASSERT_FATAL(dyn_world_step(w, &mt) == DYN_OK);
+  slv_problem p;
+  const double *xw;
+  dyn_world_last_problem(w, &p, &xw);
+  CU_ASSERT_FATAL(p.n >= 12 && p.findex != NULL);
+  const slv_solver *dz = slv_solver_find("dantzig");
+  slv_options o = slv_options_default();
+  o.max_iter = 50; /* the world's passes */
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(dz, p.n, &o, &ws), SLV_OK);
+  double x[64], wv[64];
+  CU_ASSERT_FATAL(p.n <= 64);
+  slv_result res;
+  slv_status st = slv_solve(ws, &p, &o, x, wv, &res);
+  printf("\n    humanoid step %ld, %d rows: dantzig %s, %d passes, %d pivots, res_scaled %.3g (%s)",
+         dyn_world_step_count(w), p.n, slv_status_str(st), res.iterations, res.pivots,
+         res.solver_residual, res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT(res.pivots <= 10 * p.n);
+  slv_residuals r = slv_residual(&p, x, NULL);
+  CU_ASSERT(slv_residuals_met(&r, o.tol, o.norm));
+  slv_workspace_free(ws);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("world in reduced coordinates", NULL, NULL);
@@ -550,6 +598,8 @@ int main(void) {
   CU_add_test(s, "a forest of three trees: each moves as it does alone", test_forest_vs_alone);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
   CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
+  CU_add_test(s, "dantzig on humanoid.xml's first contacts: no cycle to the pivot limit",
+              test_humanoid_dantzig_first_contacts);
   CU_add_test(s, "humanoid.xml settles under every other solver family",
               test_humanoid_every_family);
   return tst_run();
