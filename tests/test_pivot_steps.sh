@@ -23,6 +23,13 @@ fail=0
 check() { # name, condition result
   if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi
 }
+all_converged() { # name, csv, steps: the CSV has that many rows, each converged
+  bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next }
+                 $c != "converged" { n++ } END { print n + 0 }' "$2")
+  rows=$(($(wc -l <"$2") - 1))
+  [ "$rows" = "$3" ] && [ "$bad" = 0 ]
+  check "$1: $3 rows, all converged (rows $rows, not converged $bad)" $?
+}
 
 # The step problems are those of the world settings before the stacking
 # defaults (docs/dynamics.md, "Stacking defaults"), pinned by OLD: the fix
@@ -39,11 +46,7 @@ OLD="--margin 0 --warm-factor 0.7 --omega 1 --slop 0"
   --on-failure stop --csv "$T/pyr.csv" >"$T/pyr.json" 2>"$T/pyr.err"
 rc=$?
 check "lemke pyramid layers=3 60 steps: exit 0 under --on-failure stop (rc $rc)" $rc
-bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next }
-               $c != "converged" { n++ } END { print n + 0 }' "$T/pyr.csv")
-rows=$(($(wc -l <"$T/pyr.csv") - 1))
-[ "$rows" = 60 ] && [ "$bad" = 0 ]
-check "lemke pyramid: 60 rows, all converged (rows $rows, not converged $bad)" $?
+all_converged "lemke pyramid" "$T/pyr.csv" 60
 
 # dantzig, the same pyramid, first 35 steps: its boxed passes cycled to the
 # pivot limit on 32 of them (a friction row driven with w_i at rounding
@@ -55,11 +58,7 @@ check "lemke pyramid: 60 rows, all converged (rows $rows, not converged $bad)" $
 "$BIN" simulate --scene pyramid --param layers=3 --solver dantzig --steps 35 $OLD \
   --csv "$T/dz3.csv" >"$T/dz3.json" 2>"$T/dz3.err"
 check "dantzig pyramid layers=3 35 steps: exit 0" $?
-bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next }
-               $c != "converged" { n++ } END { print n + 0 }' "$T/dz3.csv")
-rows=$(($(wc -l <"$T/dz3.csv") - 1))
-[ "$rows" = 35 ] && [ "$bad" = 0 ]
-check "dantzig pyramid layers=3: 35 rows, all converged (rows $rows, not converged $bad)" $?
+all_converged "dantzig pyramid layers=3" "$T/dz3.csv" 35
 
 # dantzig on the 6-layer pyramid, first 12 steps: its outer passes on the
 # friction bounds do not settle on some steps (not guaranteed to: the
