@@ -219,13 +219,16 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
   return DYN_OK;
 }
 
-/* Row i's bodies in rbody, -1 for a static body or none (bdyn[b] != 0 for
- * a dynamic body; bdyn NULL: every index >= 0 counts as dynamic). */
+/* A row side's body bi as rbody holds it: -1 for a static body or none
+ * (bdyn[b] != 0 for a dynamic body; bdyn NULL: every index >= 0 counts as
+ * dynamic). */
+static inline int side_body(const int *bdyn, int bi) {
+  return (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
+}
+
+/* Row i's bodies in rbody (side_body). */
 static inline void row_bodies(dyn_system *s, const int *bdyn, const dyn_rows *rows, int i) {
-  for (int k = 0; k < 2; k++) {
-    int bi = rows[i].body[k];
-    s->rbody[2 * i + k] = (bi >= 0 && (!bdyn || bdyn[bi])) ? bi : -1;
-  }
+  for (int k = 0; k < 2; k++) s->rbody[2 * i + k] = side_body(bdyn, rows[i].body[k]);
 }
 
 /* The row lists by body on one thread, from rbody: a counting sort, each
@@ -545,16 +548,15 @@ side_fill(const dyn_system *s, int bi, const double *Jr, double *Jk, double *Gk)
   return (j0 * uf[0] + j1 * uf[1] + j2 * uf[2]) + (j3 * uf[3] + j4 * uf[4] + j5 * uf[5]);
 }
 
-/* Row i's bodies (row_bodies' rule: -1 for a static side or none) into
- * rbody, its J and G = M^-1 J^T per row side; returns J u_free.  Row i
- * has passed check_row (its bodies are indices below nb or -1). */
+/* Row i's bodies (side_body) into rbody, its J and G = M^-1 J^T per row
+ * side; returns J u_free.  Row i has passed check_row (its bodies are
+ * indices below nb or -1). */
 static inline double row_sides(dyn_system *s, const dyn_rows *r, int i) {
   const int *bdyn = s->bdyn;
   double bi_sum = 0.0;
   for (int k = 0; k < 2; k++) {
     double *Jk = s->J + 12 * (size_t)i + 6 * k, *Gk = s->G + 12 * (size_t)i + 6 * k;
-    int bi = r->body[k];
-    bi = bi >= 0 && bdyn[bi] ? bi : -1;
+    const int bi = side_body(bdyn, r->body[k]);
     s->rbody[2 * i + k] = bi;
     if (bi < 0) {
       memset(Jk, 0, 6 * sizeof(double));
