@@ -33,6 +33,14 @@
  * a symbol-table message's heap must be a "HEAP" whose data segment lies
  * inside the file.
  *
+ * And libhdf5 copies an attribute's value (its dataspace's points times
+ * its datatype's size) out of the attribute message without comparing that
+ * with the message's size: a heap-buffer overflow under AddressSanitizer
+ * (tests/fuzz/regressions/mat/mat-v73-hdf5-attr-overflow.mat).  So an
+ * attribute's name, datatype, dataspace and value must lie inside its
+ * message, a dataspace message's dims inside it, and a compact dataset's
+ * data inside its layout message.
+ *
  * Every chunk must lie inside the file and every message inside its chunk;
  * at most IO_OHDR_MAX_CHUNKS chunks are followed (a cycle of continuations
  * ends there).  Nothing else is judged: the rest is left to libhdf5, which
@@ -46,6 +54,9 @@
 #include <string.h>
 
 #define IO_OHDR_MAX_CHUNKS 256
+#define OHDR_DATASPACE     0x01
+#define OHDR_LAYOUT        0x08
+#define OHDR_ATTRIBUTE     0x0C
 #define OHDR_CONTINUATION  0x10
 #define OHDR_SYMBOL_TABLE  0x11
 
@@ -142,8 +153,105 @@ static int check_local_heap(walk *w, uint64_t data, uint64_t size) {
   return 0;
 }
 
+/* A dataspace's encoding in len bytes at p (a dataspace message, or the
+ * dataspace field of an attribute): version 1: version, rank, flags,
+ * reserved (5), dims (rank x size of lengths), max dims if flags & 1;
+ * version 2: version, rank, flags, type (0 scalar, 1 simple, 2 null), dims,
+ * max dims if flags & 1.  Its dims must fit in len; *npoints their product
+ * (a double: no overflow; scalar 1, null 0).  -1 when they do not fit. */
+static int dataspace_points(const walk *w, const unsigned char *p, uint64_t len, double *npoints) {
+  unsigned ss = w->src->sizeof_size;
+  if (len < 4 || (p[0] != 1 && p[0] != 2)) return -1;
+  unsigned rank = p[1], flags = p[2], head = p[0] == 1 ? 8 : 4;
+  uint64_t need = head + (uint64_t)rank * ss * ((flags & 1) ? 2 : 1);
+  if (need > len) return -1;
+  double np = (p[0] == 2 && p[3] == 2) ? 0 : 1;
+  for (unsigned k = 0; k < rank; k++) np *= (double)le(p + head + (uint64_t)k * ss, ss);
+  *npoints = np;
+  return 0;
+}
+
+/* The bytes of one element of a datatype's encoding (len bytes at p):
+ * class and version (1; the class in the low 4 bits), class bit fields (3),
+ * size (4); a variable-length type (class 9) is stored as a global heap
+ * reference, 4 + size of offsets + 4 bytes.  0 when it does not fit. */
+static double datatype_bytes(const walk *w, const unsigned char *p, uint64_t len) {
+  if (len < 8) return 0;
+  if ((p[0] & 0x0f) == 9) return 8.0 + w->src->sizeof_addr;
+  return (double)le(p + 4, 4);
+}
+
+/* An attribute message (len bytes at file offset at): libhdf5 1.10.8
+ * copies the attribute's value, its dataspace's points times its
+ * datatype's size, from the message without comparing that with the
+ * message's size (a heap-buffer overflow found by tests/fuzz/fuzz_mat,
+ * regression mat-v73-hdf5-attr-overflow.mat).  [hdf5format] IV.A.2.m:
+ * version (1), flags (1; reserved in version 1), name, datatype and
+ * dataspace sizes (2 each), [encoding (1) in version 3], then the name,
+ * datatype and dataspace (each padded to 8 bytes in version 1), then the
+ * value.  A shared datatype or dataspace (flags 1, 2) is a reference, whose
+ * value size is not known here: only the fields are bounded then. */
+static int check_attribute(walk *w, uint64_t at, uint64_t len) {
+  unsigned char b[1024];
+  uint64_t n = len < sizeof b ? len : sizeof b;
+  if (read_at(w->src, at, b, n)) return refuse(w, "an attribute message past the end of the file");
+  unsigned ver = n >= 1 ? b[0] : 0, flags = ver >= 2 && n >= 2 ? b[1] : 0;
+  uint64_t head = ver == 3 ? 9 : 8;
+  if (n < head || ver < 1 || ver > 3)
+    return refuse(w, "an attribute message at offset %llu of version %u (1 to 3 supported)",
+                  (unsigned long long)at, ver);
+  uint64_t f[3] = { le(b + 2, 2), le(b + 4, 2), le(b + 6, 2) }, off[3];
+  uint64_t p = head;
+  for (int k = 0; k < 3; k++) {
+    off[k] = p;
+    p += ver == 1 ? (f[k] + 7) / 8 * 8 : f[k];
+  }
+  if (p > len)
+    return refuse(w,
+                  "an attribute message at offset %llu whose name, datatype and dataspace "
+                  "(%llu bytes) run past its %llu bytes",
+                  (unsigned long long)at, (unsigned long long)p, (unsigned long long)len);
+  if (flags & 3) return 0;
+  double np = 0, esz = 0;
+  if (off[2] + f[2] > n || dataspace_points(w, b + off[2], f[2], &np) || off[1] + f[1] > n ||
+      (esz = datatype_bytes(w, b + off[1], f[1])) <= 0)
+    return refuse(w, "an attribute message at offset %llu with a damaged datatype or dataspace",
+                  (unsigned long long)at);
+  if (np * esz > (double)(len - p))
+    return refuse(w,
+                  "an attribute message at offset %llu whose value (%.0f points of %.0f bytes) "
+                  "runs past its %llu bytes",
+                  (unsigned long long)at, np, esz, (unsigned long long)len);
+  return 0;
+}
+
+/* A dataspace message (the dataset's shape): its dims inside it. */
+static int check_dataspace(walk *w, uint64_t at, uint64_t len) {
+  unsigned char b[8 + 2 * 32 * 8];
+  uint64_t n = len < sizeof b ? len : sizeof b;
+  double np;
+  if (read_at(w->src, at, b, n) || dataspace_points(w, b, n, &np))
+    return refuse(w, "a dataspace message at offset %llu of %llu bytes, damaged",
+                  (unsigned long long)at, (unsigned long long)len);
+  return 0;
+}
+
+/* A data layout message of version 3 storing the data in the header
+ * (compact, class 0): version, class, size (2), the data; the size must
+ * fit in the message. */
+static int check_layout(walk *w, uint64_t at, uint64_t len) {
+  unsigned char b[4];
+  if (len < 4 || read_at(w->src, at, b, 4) || b[0] != 3 || b[1] != 0) return 0;
+  if (le(b + 2, 2) > len - 4)
+    return refuse(w, "compact data of %llu bytes at offset %llu in a message of %llu",
+                  (unsigned long long)le(b + 2, 2), (unsigned long long)at,
+                  (unsigned long long)len);
+  return 0;
+}
+
 /* every message of one chunk inside it; continuations queued; a group's
- * local heap inside the file */
+ * local heap inside the file; an attribute's value, a dataspace's dims and
+ * compact data inside their messages */
 static int walk_chunk(walk *w, chunk c) {
   const unsigned hdr = w->version == 1 ? 8 : 4;
   uint64_t p = c.at, end = c.at + c.len;
@@ -161,6 +269,9 @@ static int walk_chunk(walk *w, chunk c) {
                     (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
     if (type == OHDR_CONTINUATION && follow_continuation(w, p + head, size)) return -1;
     if (type == OHDR_SYMBOL_TABLE && check_local_heap(w, p + head, size)) return -1;
+    if (type == OHDR_ATTRIBUTE && check_attribute(w, p + head, size)) return -1;
+    if (type == OHDR_DATASPACE && check_dataspace(w, p + head, size)) return -1;
+    if (type == OHDR_LAYOUT && check_layout(w, p + head, size)) return -1;
     p += head + size;
   }
   return 0;

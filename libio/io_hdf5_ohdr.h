@@ -18,7 +18,9 @@ typedef struct io_ohdr_src {
 } io_ohdr_src;
 
 /* 0 when every chunk of the object header at address addr (relative to
- * base) lies inside the file and every message inside its chunk; else -1
+ * base) lies inside the file and every message inside its chunk (and an
+ * attribute's fields and value, a dataspace's dims, compact data inside
+ * their messages; a group's local heap inside the file); else -1
  * with the reason, "a continuation chunk of N bytes at offset O, past the
  * end of the file (E bytes)", in why. */
 int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *why, size_t whylen);
