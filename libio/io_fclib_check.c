@@ -201,6 +201,11 @@ static slv_status check_storage(io_fclib_ctx *c, hid_t d, const char *gpath, con
   return SLV_OK;
 }
 
+/* How c->budget was set, as messages say it. */
+static const char *budget_rule(const io_fclib_ctx *c) {
+  return c->budget_rule ? c->budget_rule : "64 x the file size + 16 MiB";
+}
+
 /* The dataset d (space sp, type ty, np elements) read once, as libfclib
  * will (the same memory type), so that a damaged dataset fails here and not
  * in libfclib (which would exit); HDF5 converts through elements of the
@@ -218,8 +223,8 @@ static slv_status test_read(io_fclib_ctx *c, hid_t d, hid_t ty, hssize_t np, int
   if (bytes > c->budget)
     return io_fclib_fail(c, SLV_ERR_DIM,
                          "expected sizes that the file can back, found %s/%s declaring "
-                         "%.0f bytes (the limit is 64 x the file size + 16 MiB)",
-                         gpath, name, bytes);
+                         "%.0f bytes (the limit is %s)",
+                         gpath, name, bytes, budget_rule(c));
   /* refused before the test read; when it passes, mem is not kept: the
    * dataset is counted once, by spend, as libfclib's copy */
   if ((st = io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s", gpath, name)))
@@ -323,8 +328,8 @@ static slv_status spend(io_fclib_ctx *c, const char *what, double bytes) {
   if (c->budget < 0)
     return io_fclib_fail(c, SLV_ERR_DIM,
                          "expected sizes that the file can back, found %s declaring %.0f "
-                         "bytes (the limit is 64 x the file size + 16 MiB)",
-                         what, bytes);
+                         "bytes (the limit is %s)",
+                         what, bytes, budget_rule(c));
   return io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen, "%s", what);
 }
 
