@@ -289,12 +289,13 @@ slv_status io_mat73_var(io_mat73 *m, const char *name, int with_data, matvar_t *
   hid_t root = m->fc.file;
   int k = io_fclib_kind(&m->fc, root, name);
   if (k == IO_FCLIB_ABSENT) return SLV_OK;
+  if (k == IO_FCLIB_DAMAGED)
+    return m73_fail(m, SLV_ERR_INVALID,
+                    "expected variable %s's object header whole inside its file, found %s", name,
+                    m->fc.oh_why);
   if (k != IO_FCLIB_GROUP && k != IO_FCLIB_DATASET)
     return m73_fail(m, SLV_ERR_INVALID, "expected variable %s to be a dataset or a group, found %s",
-                    name,
-                    k == IO_FCLIB_DAMAGED ? m->fc.oh_why
-                    : k == IO_FCLIB_LINK  ? "a soft or external link"
-                                          : "another object");
+                    name, k == IO_FCLIB_LINK ? "a soft or external link" : "another object");
   matvar_t *v = Mat_VarCalloc();
   if (!v || !(v->name = strdup(name))) {
     Mat_VarFree(v);
