@@ -150,6 +150,16 @@ static int check_local_heap(walk *w, uint64_t data, uint64_t size) {
     return refuse(
         w, "a local heap of %llu bytes at offset %llu, past the end of the file (%llu bytes)",
         (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
+  /* libhdf5 copies a link's name from the heap up to its NUL (strdup, not
+   * bounded by the heap: a read past its buffer found by fuzz_mat,
+   * regression v73-local-heap-name-unterminated.mat); so the heap's last
+   * byte must be a NUL, which ends every name.  libhdf5 writes it so: the
+   * heap ends with the last name's padding or with a free block, whose
+   * size's high byte is 0 */
+  unsigned char last = 1;
+  if (len == 0 || read_at(s, at + s->base + len - 1, &last, 1) || last != 0)
+    return refuse(w, "a local heap of %llu bytes at offset %llu whose names do not end inside it",
+                  (unsigned long long)len, (unsigned long long)at);
   return 0;
 }
 
