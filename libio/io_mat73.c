@@ -275,7 +275,13 @@ static slv_status group_var(io_mat73 *m, hid_t root, const char *name, int with_
     st = io_fclib_check_ds(&m->fc, g, gpath, "jc", IO_FCLIB_NUM, 1, &njc, NULL);
     h5[0] = njc > 0 ? (hsize_t)njc - 1 : 0; /* columns (HDF5 order: reversed) */
     h5[1] = (hsize_t)rows;
-    if (!st && H5Lexists(g, "data", H5P_DEFAULT) > 0) v->isComplex = is_compound(g, "data");
+    /* data's object header checked before HDF5 opens it for its type */
+    int kd = st ? IO_FCLIB_ABSENT : io_fclib_kind(&m->fc, g, "data");
+    if (kd == IO_FCLIB_DATASET)
+      v->isComplex = is_compound(g, "data");
+    else if (kd != IO_FCLIB_ABSENT)
+      st = m73_fail(m, SLV_ERR_INVALID, "expected the dataset %s/data, found %s", gpath,
+                    kd == IO_FCLIB_DAMAGED ? m->fc.oh_why : "another object");
   }
   if (!st) st = set_dims(m, v, 2, h5);
   if (!st && sparse && with_data && !v->isComplex && !v->isLogical && v->data_type == MAT_T_DOUBLE)
