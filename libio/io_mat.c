@@ -2,8 +2,10 @@
  *
  * A MAT-file holds named MATLAB variables; version 7.3 is HDF5 behind a
  * 512-byte user block ("MATLAB 7.3 MAT-file"), version 5 is MATLAB's own
- * binary layout.  Both are read with Debian's libmatio (matio.h), which
- * parses the container; this file checks and converts the variables.  The
+ * binary layout.  Version 5 is read with Debian's libmatio (matio.h), which
+ * parses the container; version 7.3 with HDF5 calls of io_mat73.c, which
+ * check every object header first and describe each variable as libmatio
+ * would (a matvar_t); this file checks and converts the variables.  The
  * problem is the LCP of docs/problem.md, w = A x + b, x >= 0, w >= 0,
  * x.w = 0, stored as MATLAB users write it, w = M z + q:
  *     M or A   the matrix: a real n x n double, dense or sparse (MATLAB's
@@ -33,7 +35,8 @@
  * libmatio's messages go to a log function that is process-global; every
  * read sets it to one that drops them (libmatio's default would print, and
  * abort on its errors), and switches HDF5's error printer off as the FCLIB
- * reader does (io.h: not from two threads at once).
+ * reader does (io.h: not from two threads at once).  A version 7.3 file is
+ * never given to libmatio (io_mat73.c says why).
  */
 #define _POSIX_C_SOURCE 200809L /* pread */
 
