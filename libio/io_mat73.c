@@ -36,27 +36,12 @@
 #include "io_mat73.h"
 #include "io_internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* the bytes a dataspace may declare: this times the file's size, + 16 MiB */
 #define IO_MAT73_RATIO 1032.0
-
-static slv_status m73_fail(io_mat73 *m, slv_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static slv_status m73_fail(io_mat73 *m, slv_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  st = io_path_vfail(m->fc.path, m->fc.err, m->fc.errlen, st, fmt, ap);
-  va_end(ap);
-  return st;
-}
 
 slv_status io_mat73_open(io_mat73 *m, const char *path, char *err, size_t errlen, double eof,
                          double cap) {
@@ -70,9 +55,9 @@ slv_status io_mat73_open(io_mat73 *m, const char *path, char *err, size_t errlen
                           .cap = cap };
   slv_status st = io_fclib_open(&m->fc, path, H5P_DEFAULT, (uint64_t)eof);
   if (st && !strstr(err, "root group")) /* else its message says what the root's header is */
-    return m73_fail(m, SLV_ERR_INVALID,
-                    "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
-                    "file");
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
+                         "file");
   return st;
 }
 
@@ -132,7 +117,7 @@ static void set_class(matvar_t *v, const char *cls) {
 static slv_status set_dims(io_mat73 *m, matvar_t *v, int r, const hsize_t *h5) {
   v->rank = r;
   v->dims = calloc((size_t)(r > 0 ? r : 1), sizeof *v->dims);
-  if (!v->dims) return m73_fail(m, SLV_ERR_NOMEM, "out of memory");
+  if (!v->dims) return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
   for (int k = 0; k < r; k++) v->dims[k] = (size_t)h5[r - 1 - k];
   return SLV_OK;
 }
@@ -158,25 +143,25 @@ static slv_status read_ds(io_mat73 *m, hid_t loc, const char *gpath, const char 
   slv_status st = io_fclib_check_ds(&m->fc, loc, gpath, name, IO_FCLIB_NUM, 1, np, NULL);
   if (st) return st;
   *buf = malloc(*np > 0 ? (size_t)*np * esz : 1);
-  if (!*buf) return m73_fail(m, SLV_ERR_NOMEM, "out of memory reading %s/%s", gpath, name);
+  if (!*buf)
+    return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory reading %s/%s", gpath, name);
   hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
   herr_t e = d >= 0 && *np > 0 ? H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) : 0;
   if (d >= 0) H5Dclose(d);
   if (d < 0 || e < 0)
-    return m73_fail(m, SLV_ERR_INVALID, "expected %s/%s to be readable, found a damaged dataset",
-                    gpath, name);
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected %s/%s to be readable, found a damaged dataset", gpath, name);
   return SLV_OK;
 }
 
 /* A dense variable: class, dims (MATLAB_empty: the stored dims), complex;
  * its values as doubles when with_data and it is a real double. */
 static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_data, matvar_t *v) {
-  char gpath[80], cls[64];
-  snprintf(gpath, sizeof gpath, "/%s", name);
+  char cls[64];
   hid_t d = H5Dopen2(root, name, H5P_DEFAULT);
   if (d < 0)
-    return m73_fail(m, SLV_ERR_INVALID, "expected variable %s to open, found a damaged dataset",
-                    name);
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected variable %s to open, found a damaged dataset", name);
   unsigned long long empty = 0;
   hsize_t h5[32];
   hid_t sp = H5Dget_space(d);
@@ -187,9 +172,9 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
   if (sp >= 0) H5Sclose(sp);
   H5Dclose(d);
   if (bad)
-    return m73_fail(m, SLV_ERR_INVALID,
-                    "expected variable %s with a readable shape and class, found damaged ones",
-                    name);
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected variable %s with a readable shape and class, found damaged ones",
+                         name);
   set_class(v, cls);
   v->isComplex = is_compound(root, name);
   v->data_type = MAT_T_DOUBLE;
@@ -203,10 +188,10 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
       for (long k = 0; k < np; k++) rev[k] = ((hsize_t *)dims)[np - 1 - k];
       st = set_dims(m, v, (int)np, rev);
     } else if (!st) {
-      st = m73_fail(m, SLV_ERR_INVALID,
-                    "expected variable %s (empty) to have at most 32 dims, "
-                    "found %ld",
-                    name, np);
+      st = io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected variable %s (empty) to have at most 32 dims, "
+                         "found %ld",
+                         name, np);
     }
     free(dims);
     return st;
@@ -223,7 +208,7 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
  * doubles, into a new mat_sparse_t. */
 static slv_status sparse_data(io_mat73 *m, hid_t g, const char *gpath, matvar_t *v) {
   mat_sparse_t *s = calloc(1, sizeof *s);
-  if (!s) return m73_fail(m, SLV_ERR_NOMEM, "out of memory");
+  if (!s) return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
   v->data = s;
   long njc = 0, nir = 0, nd = 0;
   void *jc = NULL, *ir = NULL, *x = NULL;
@@ -252,17 +237,17 @@ static slv_status group_var(io_mat73 *m, hid_t root, const char *name, int with_
   snprintf(gpath, sizeof gpath, "/%s", name);
   hid_t g = H5Gopen2(root, name, H5P_DEFAULT);
   if (g < 0)
-    return m73_fail(m, SLV_ERR_INVALID, "expected variable %s to open, found a damaged group",
-                    name);
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected variable %s to open, found a damaged group", name);
   unsigned long long rows = 0;
   int sparse = H5Aexists_by_name(g, ".", "MATLAB_sparse", H5P_DEFAULT) > 0;
   slv_status st = SLV_OK;
   if (read_str_attr(g, "MATLAB_class", cls, sizeof cls) ||
       read_uint_attr(g, "MATLAB_sparse", &rows))
-    st = m73_fail(m, SLV_ERR_INVALID,
-                  "expected variable %s with a readable class, found damaged "
-                  "attributes",
-                  name);
+    st = io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                       "expected variable %s with a readable class, found damaged "
+                       "attributes",
+                       name);
   hsize_t h5[2] = { 1, 1 };
   v->class_type = MAT_C_STRUCT;
   if (!st && sparse) {
@@ -280,8 +265,8 @@ static slv_status group_var(io_mat73 *m, hid_t root, const char *name, int with_
     if (kd == IO_FCLIB_DATASET)
       v->isComplex = is_compound(g, "data");
     else if (kd != IO_FCLIB_ABSENT)
-      st = m73_fail(m, SLV_ERR_INVALID, "expected the dataset %s/data, found %s", gpath,
-                    kd == IO_FCLIB_DAMAGED ? m->fc.oh_why : "another object");
+      st = io_fclib_fail(&m->fc, SLV_ERR_INVALID, "expected the dataset %s/data, found %s", gpath,
+                         kd == IO_FCLIB_DAMAGED ? m->fc.oh_why : "another object");
   }
   if (!st) st = set_dims(m, v, 2, h5);
   if (!st && sparse && with_data && !v->isComplex && !v->isLogical && v->data_type == MAT_T_DOUBLE)
@@ -296,16 +281,17 @@ slv_status io_mat73_var(io_mat73 *m, const char *name, int with_data, matvar_t *
   int k = io_fclib_kind(&m->fc, root, name);
   if (k == IO_FCLIB_ABSENT) return SLV_OK;
   if (k == IO_FCLIB_DAMAGED)
-    return m73_fail(m, SLV_ERR_INVALID,
-                    "expected variable %s's object header whole inside its file, found %s", name,
-                    m->fc.oh_why);
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected variable %s's object header whole inside its file, found %s",
+                         name, m->fc.oh_why);
   if (k != IO_FCLIB_GROUP && k != IO_FCLIB_DATASET)
-    return m73_fail(m, SLV_ERR_INVALID, "expected variable %s to be a dataset or a group, found %s",
-                    name, k == IO_FCLIB_LINK ? "a soft or external link" : "another object");
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected variable %s to be a dataset or a group, found %s", name,
+                         k == IO_FCLIB_LINK ? "a soft or external link" : "another object");
   matvar_t *v = Mat_VarCalloc();
   if (!v || !(v->name = strdup(name))) {
     Mat_VarFree(v);
-    return m73_fail(m, SLV_ERR_NOMEM, "out of memory");
+    return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
   }
   slv_status st = k == IO_FCLIB_GROUP ? group_var(m, root, name, with_data, v)
                                       : dense_var(m, root, name, with_data, v);
