@@ -35,6 +35,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "io_fclib.h"
+#include "io_hdf5_chunks.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -190,6 +191,11 @@ static slv_status check_storage(io_fclib_ctx *c, hid_t d, const char *gpath, con
                          ext > 0              ? "external files"
                          : lay == H5D_VIRTUAL ? "a virtual dataset"
                                               : "an unreadable layout");
+  char why[160];
+  if (lay == H5D_CHUNKED && np > 0 &&
+      io_hdf5_chunks_check(d, esz, (double)c->oh.eof, c->budget, why, sizeof why))
+    return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/%s stored in whole chunks, found %s",
+                         gpath, name, why);
   if (lay == H5D_CHUNKED || np == 0) return SLV_OK;
   haddr_t at = lay == H5D_CONTIGUOUS ? H5Dget_offset(d) : 0;
   hsize_t have = H5Dget_storage_size(d);
