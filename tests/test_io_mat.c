@@ -383,6 +383,13 @@ static long class_msg_size(const unsigned char *buf, size_t len) {
   long at = find_bytes(buf, len, "MATLAB_class", 12);
   return at < 0 ? -1 : at - 16 + 2;
 }
+/* The type of the first filter pipeline message (version 1: its data
+ * holds the filter's name "deflate" 16 bytes in; the message header, type
+ * first, 8 bytes before the data). */
+static long filter_msg_type(const unsigned char *buf, size_t len) {
+  long at = find_bytes(buf, len, "deflate", 7);
+  return at < 0 ? -1 : at - 16 - 8;
+}
 /* M's dataspace message (version 1, rank 2, max dims: HDF5's (3, 3)); its
  * first dim (MATLAB's columns) 8 bytes in. */
 static long m_dims(const unsigned char *buf, size_t len) {
@@ -403,6 +410,13 @@ static void test_v73_headers(void) {
             "whose value (1 points of 268435456 bytes) runs past its");
   patched73("attr_msg.mat", class_msg_size, 0xfff0u, 2, "running past its chunk's end");
   patched73("m_dims.mat", m_dims, 1000u, 8, "expected /M to hold 24000 bytes of data, found 72");
+  /* compressed (chunked, deflate), its filter message retyped to one HDF5
+   * does not know: the deflated chunk taken for a raw one of 72 bytes (as
+   * tests/fuzz/regressions/mat/v73-chunk-stored-short.edits) */
+  compression = MAT_COMPRESSION_ZLIB;
+  patched73("filter_type.mat", filter_msg_type, 0x07ffu, 2,
+            "expected /M stored in whole chunks, found a chunk stored in");
+  compression = MAT_COMPRESSION_NONE;
 }
 
 /* ---- the DCA-BL benchmark (../shared) ------------------------------------------ */
