@@ -16,7 +16,8 @@
  * their messages) before HDF5 opens it, through io_fclib_kind; each
  * dataset is then checked as the FCLIB reader checks its own
  * (io_fclib_check_ds: stored in this file, a contiguous or compact one
- * exactly its size, numbers of 1 to 16 bytes, one test read), and the
+ * exactly its size, a chunked one's chunks whole (io_hdf5_chunks.c),
+ * numbers of 1 to 16 bytes, one test read), and the
  * bytes its dataspace declares are bounded by IO_MAT73_RATIO times the
  * file's size plus 16 MiB (a dense n x n double stored plainly holds its
  * 8 n^2 bytes; MATLAB stores larger variables chunked and compressed with
