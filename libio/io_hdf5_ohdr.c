@@ -326,3 +326,33 @@ int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *whybuf, size_t wh
     if (walk_chunk(&w, w.todo[k])) return -1;
   return 0;
 }
+
+/* The superblock ([hdf5format] II.A): at offset 0, 512, 1024, 2048, ...,
+ * the signature "\211HDF\r\n\032\n", then its version (byte 8).
+ * Versions 0 and 1: sizes of offsets and lengths at bytes 13 and 14, then
+ * (from byte 24, 28 in version 1) four addresses and the root group's
+ * symbol table entry (link name offset, object header address).  Versions
+ * 2 and 3: the sizes at bytes 9 and 10, then (from byte 12) the base, the
+ * superblock extension's, end-of-file and root object header addresses. */
+int io_ohdr_superblock(io_ohdr_src *src, uint64_t *root, uint64_t *ext, char *whybuf,
+                       size_t whylen) {
+  static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+  walk w = { .src = src, .why = whybuf, .whylen = whylen };
+  unsigned char b[96];
+  uint64_t at = 0;
+  while (read_at(src, at, b, 8) == 0 && memcmp(b, sig, 8) != 0) at = at ? 2 * at : 512;
+  if (read_at(src, at, b, 16)) return refuse(&w, "no HDF5 superblock");
+  unsigned ver = b[8], sa = ver < 2 ? b[13] : b[9], ss = ver < 2 ? b[14] : b[10];
+  if (ver > 3 || sa < 1 || sa > 8 || ss < 1 || ss > 8)
+    return refuse(&w, "a superblock of version %u, sizes %u and %u", ver, sa, ss);
+  unsigned head = ver == 0 ? 24 : ver == 1 ? 28 : 12;
+  unsigned need = ver < 2 ? head + 6 * sa : head + 4 * sa;
+  if (read_at(src, at, b, need)) return refuse(&w, "a superblock past the end of the file");
+  src->base = at;
+  src->sizeof_addr = sa;
+  src->sizeof_size = ss;
+  *root = le(b + head + (ver < 2 ? 5 * sa : 3 * sa), sa);
+  *ext = ver < 2 ? UINT64_MAX : le(b + head + sa, sa);
+  if (sa < 8 && *ext == (1ull << (8 * sa)) - 1) *ext = UINT64_MAX; /* undefined: all ones */
+  return 0;
+}

@@ -55,7 +55,11 @@ slv_status io_mat73_open(io_mat73 *m, const char *path, char *err, size_t errlen
                           .budget_rule = "1032 x the file size + 16 MiB",
                           .cap = cap };
   slv_status st = io_fclib_open(&m->fc, path, H5P_DEFAULT, (uint64_t)eof);
-  if (st && !strstr(err, "root group")) /* else its message says what the root's header is */
+  if (st && m->fc.oh_why[0]) /* the root group's header refused, with the reason */
+    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
+                         "expected a MAT-file 7.3 whose root group HDF5 can load, found %s",
+                         m->fc.oh_why);
+  if (st)
     return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
                          "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
                          "file");

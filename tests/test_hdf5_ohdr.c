@@ -252,6 +252,40 @@ static void test_messages(void) {
                               "inside it");
 }
 
+/* The superblock, found at 0 or 512: version 0 (root group's header
+ * address in the root symbol table entry, byte 24 + 5 x 8) and version 2
+ * (byte 12 + 3 x 8; the extension's at 12 + 8); no signature: refused. */
+static void test_superblock(void) {
+  static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+  img m;
+  char why[160] = "";
+  uint64_t root = 0, ext = 0;
+  memset(&m, 0, sizeof m);
+  memcpy(m.b + 512, sig, 8);
+  put(&m, 512 + 13, 8, 1);
+  put(&m, 512 + 14, 8, 1);
+  put(&m, 512 + 64, 96, 8);
+  io_ohdr_src s = { .image = m.b, .eof = IMG };
+  CU_ASSERT_EQUAL(io_ohdr_superblock(&s, &root, &ext, why, sizeof why), 0);
+  CU_ASSERT(s.base == 512 && s.sizeof_addr == 8 && s.sizeof_size == 8);
+  CU_ASSERT(root == 96 && ext == UINT64_MAX);
+  memset(&m, 0, sizeof m);
+  memcpy(m.b, sig, 8);
+  put(&m, 8, 2, 1);
+  put(&m, 9, 4, 1);
+  put(&m, 10, 8, 1);
+  put(&m, 12 + 4, 0xffffffffu, 4); /* no extension */
+  put(&m, 12 + 12, 48, 4);
+  s = (io_ohdr_src){ .image = m.b, .eof = IMG };
+  CU_ASSERT_EQUAL(io_ohdr_superblock(&s, &root, &ext, why, sizeof why), 0);
+  CU_ASSERT(s.base == 0 && s.sizeof_addr == 4 && s.sizeof_size == 8);
+  CU_ASSERT(root == 48 && ext == UINT64_MAX);
+  memset(&m, 0, sizeof m);
+  s = (io_ohdr_src){ .image = m.b, .eof = IMG };
+  CU_ASSERT_EQUAL(io_ohdr_superblock(&s, &root, &ext, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "no HDF5 superblock");
+}
+
 /* v2 at 64: "OHDR", 2, flags, [times], [limits], chunk-0 size of width
  * bytes; chunk 0 = a continuation message and a NIL message; the OCHK
  * chunk at 512 holds one NIL message.  Message headers are 4 bytes, 6 with
@@ -319,5 +353,6 @@ int main(void) {
   CU_add_test(s, "version 2 headers: flags, continuation, refusals", test_v2);
   CU_add_test(s, "an old-style group's local heap: inside the file", test_local_heap);
   CU_add_test(s, "attributes, dataspaces, compact data: inside their messages", test_messages);
+  CU_add_test(s, "the superblock: versions 0 and 2, or none", test_superblock);
   return tst_run();
 }
