@@ -390,6 +390,15 @@ static long filter_msg_type(const unsigned char *buf, size_t len) {
   long at = find_bytes(buf, len, "deflate", 7);
   return at < 0 ? -1 : at - 16 - 8;
 }
+/* The root group's object header's chunk 0 size: the superblock (version
+ * 0, at 512, 8-byte addresses) gives the header's address at its byte
+ * 24 + 5 x 8; a version 1 header keeps the size 8 bytes in. */
+static long root_chunk_size(const unsigned char *buf, size_t len) {
+  if (len < 512 + 72 || buf[512 + 8] != 0 || buf[512 + 13] != 8) return -1;
+  uint64_t root = 0;
+  for (int k = 7; k >= 0; k--) root = root << 8 | buf[512 + 64 + k];
+  return root + 512 + 12 <= len ? (long)root + 512 + 8 : -1;
+}
 /* M's dataspace message (version 1, rank 2, max dims: HDF5's (3, 3)); its
  * first dim (MATLAB's columns) 8 bytes in. */
 static long m_dims(const unsigned char *buf, size_t len) {
@@ -410,6 +419,10 @@ static void test_v73_headers(void) {
             "whose value (1 points of 268435456 bytes) runs past its");
   patched73("attr_msg.mat", class_msg_size, 0xfff0u, 2, "running past its chunk's end");
   patched73("m_dims.mat", m_dims, 1000u, 8, "expected /M to hold 24000 bytes of data, found 72");
+  /* the root group's header claiming 4 GB: H5Fopen would load it */
+  patched73("root_chunk.mat", root_chunk_size, 0xf0000000u, 4,
+            "expected a MAT-file 7.3 whose root group HDF5 can load, found chunk 0 of "
+            "4026531840 bytes");
   /* compressed (chunked, deflate), its filter message retyped to one HDF5
    * does not know: the deflated chunk taken for a raw one of 72 bytes (as
    * tests/fuzz/regressions/mat/v73-chunk-stored-short.edits) */
