@@ -246,16 +246,52 @@ static int check_dataspace(walk *w, uint64_t at, uint64_t len) {
   return 0;
 }
 
-/* A data layout message of version 3 storing the data in the header
- * (compact, class 0): version, class, size (2), the data; the size must
- * fit in the message. */
+/* n chunk dims of w bytes each at p (len bytes left): inside the message
+ * and none 0 (libhdf5 1.10.8 divides by them opening the dataset: SIGFPE
+ * found by tests/fuzz/fuzz_mat, regression v73-chunk-dim-0.edits). */
+static int check_chunk_dims(walk *w, uint64_t at, const unsigned char *p, uint64_t len, unsigned n,
+                            unsigned width) {
+  if (width < 1 || width > 8 || (uint64_t)n * width > len)
+    return refuse(w, "a chunked layout message at offset %llu whose %u dims run past it",
+                  (unsigned long long)at, n);
+  for (unsigned k = 0; k < n; k++)
+    if (le(p + (uint64_t)k * width, width) == 0)
+      return refuse(w, "a chunked layout message at offset %llu with a dim of 0",
+                    (unsigned long long)at);
+  return 0;
+}
+
+/* A data layout message ([hdf5format] IV.A.2.i): a compact dataset's data
+ * (class 0) must fit in it, a chunked one's dims (class 2) must fit and
+ * not be 0.  Versions 1 and 2: version, dimensionality, class, reserved
+ * (5), [address], dims (4 bytes each), [compact: size (4), data].  Version
+ * 3: version, class, then compact: size (2), data; chunked:
+ * dimensionality, address, dims (4 bytes each).  Version 4 chunked: flags,
+ * dimensionality, the dims' width (1), dims. */
 static int check_layout(walk *w, uint64_t at, uint64_t len) {
-  unsigned char b[4];
-  if (len < 4 || read_at(w->src, at, b, 4) || b[0] != 3 || b[1] != 0) return 0;
-  if (le(b + 2, 2) > len - 4)
+  unsigned char b[8 + 8 + 4 * 64];
+  uint64_t n = len < sizeof b ? len : sizeof b, sa = w->src->sizeof_addr;
+  if (n < 4 || read_at(w->src, at, b, n)) return 0;
+  unsigned ver = b[0], cls = ver < 3 ? b[2] : b[1];
+  if (ver < 3 && cls == 2 && n >= 8 + sa)
+    return check_chunk_dims(w, at, b + 8 + sa, n - 8 - sa, b[1], 4);
+  if (ver == 3 && cls == 2 && n >= 3 + sa)
+    return check_chunk_dims(w, at, b + 3 + sa, n - 3 - sa, b[2], 4);
+  if (ver == 4 && cls == 2 && n >= 5) return check_chunk_dims(w, at, b + 5, n - 5, b[3], b[4]);
+  uint64_t size = 0, head = 4;
+  if ((ver == 3 || ver == 4) && cls == 0) {
+    size = le(b + 2, 2);
+  } else if (ver < 3 && cls == 0) {
+    head = 8 + 4 * (uint64_t)b[1] + 4;
+    if (head > n)
+      return refuse(w, "a compact layout message at offset %llu, damaged", (unsigned long long)at);
+    size = le(b + head - 4, 4);
+  } else {
+    return 0;
+  }
+  if (size > len - head)
     return refuse(w, "compact data of %llu bytes at offset %llu in a message of %llu",
-                  (unsigned long long)le(b + 2, 2), (unsigned long long)at,
-                  (unsigned long long)len);
+                  (unsigned long long)size, (unsigned long long)at, (unsigned long long)len);
   return 0;
 }
 

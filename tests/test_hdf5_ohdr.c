@@ -11,7 +11,8 @@
  *   - an attribute message (MATLAB_class = "double") that fits: accepted;
  *     one whose value, or name, datatype and dataspace, run past it (fuzz
  *     findings of tests/fuzz/fuzz_mat), a dataspace message whose dims run
- *     past it, compact data larger than its layout message, and a local
+ *     past it, compact data larger than its layout message, a chunked
+ *     layout with a dim of 0 (libhdf5 divides by it), and a local
  *     heap whose last byte is not a NUL: refused;
  *   - a continuation chunk claiming 1 GiB (the fuzz finding
  *     object-header-claims-738-MB.edits in small), chunk 0 past the end, a
@@ -243,6 +244,21 @@ static void test_messages(void) {
   CU_ASSERT_STRING_EQUAL(why, "compact data of 100 bytes at offset 88 in a message of 16");
   put(&m, 90, 12, 2); /* 12 bytes fit */
   CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  /* a chunked layout (version 3: dimensionality 2, address, dims 4 bytes
+   * each) with a dim of 0: libhdf5 divides by it; as version 2 (reserved
+   * bytes before the address): likewise */
+  v1_one_msg(&m, 0x08, 24);
+  put(&m, 88, 3, 1);
+  put(&m, 89, 2, 1);
+  put(&m, 90, 2, 1);
+  put(&m, 99, 10, 4);
+  put(&m, 103, 8, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  put(&m, 99, 0, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a chunked layout message at offset 88 with a dim of 0");
+  put(&m, 88, 2, 1); /* version 2: dims at 88 + 16, zero */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
   /* a local heap whose last byte is not a NUL: a name without its end
    * (tests/fuzz/regressions/mat/v73-local-heap-name-unterminated.mat) */
   v1_group(&m, 1024, 88, "HEAP");
