@@ -38,8 +38,11 @@
  * with the message's size: a heap-buffer overflow under AddressSanitizer
  * (tests/fuzz/regressions/mat/mat-v73-hdf5-attr-overflow.mat).  So an
  * attribute's name, datatype, dataspace and value must lie inside its
- * message, a dataspace message's dims inside it, and a compact dataset's
- * data inside its layout message.
+ * message, a dataspace message's dims inside it, a compact dataset's data
+ * inside its layout message, and a chunked one's dims inside it and not 0
+ * (libhdf5 divides by them: SIGFPE, regression v73-chunk-dim-0.edits).
+ * The root group's header, which H5Fopen loads, is found through the
+ * superblock (io_ohdr_superblock) so that it is checked before.
  *
  * Every chunk must lie inside the file and every message inside its chunk;
  * at most IO_OHDR_MAX_CHUNKS chunks are followed (a cycle of continuations
