@@ -91,6 +91,7 @@ typedef struct walk {
   const io_ohdr_src *src;
   int version;
   unsigned flags; /* version 2: the header's flags */
+  int depth;      /* 0, or 1 in a committed object a shared message names */
   chunk todo[IO_OHDR_MAX_CHUNKS];
   int ntodo, nseen;
   char *why;
@@ -298,6 +299,38 @@ static int check_layout(walk *w, uint64_t at, uint64_t len) {
   return 0;
 }
 
+static int check_header(const io_ohdr_src *src, uint64_t addr, int depth, char *whybuf,
+                        size_t whylen);
+
+/* A shared message (its flags' bit 1): in place of the message, where it
+ * is kept ([hdf5format] IV.A.2, "Shared Messages"): version (1), type (1;
+ * from version 2, 1 is the shared message heap), then version 1: reserved
+ * (6) and a symbol table entry (name offset, header address); versions 2
+ * and 3: the heap ID or the committed object's header address.  libhdf5
+ * 1.10.8 reads the shared message heap through a table a file without one
+ * lacks (a NULL read in H5SM_get_fheap_addr found by tests/fuzz/fuzz_mat,
+ * regression v73-shared-message-without-table.edits): no writer of the
+ * files lcplab reads uses it, so it is refused; a committed object's
+ * header is checked as this one (one level: a shared message inside it is
+ * refused). */
+static int check_shared(walk *w, uint64_t at, uint64_t len) {
+  unsigned sa = w->src->sizeof_addr;
+  unsigned char b[32];
+  uint64_t n = len < sizeof b ? len : sizeof b;
+  if (n < 2 || read_at(w->src, at, b, n) || b[0] < 1 || b[0] > 3)
+    return refuse(w, "a shared message at offset %llu, damaged", (unsigned long long)at);
+  if (b[0] >= 2 && b[1] == 1)
+    return refuse(w, "a message at offset %llu kept in the shared message heap (not supported)",
+                  (unsigned long long)at);
+  uint64_t off = b[0] == 1 ? 8 + sa : 2;
+  if (off + sa > n)
+    return refuse(w, "a shared message at offset %llu, damaged", (unsigned long long)at);
+  if (w->depth > 0)
+    return refuse(w, "a shared message at offset %llu inside a committed object",
+                  (unsigned long long)at);
+  return check_header(w->src, le(b + off, sa), w->depth + 1, w->why, w->whylen);
+}
+
 /* every message of one chunk inside it; continuations queued; a group's
  * local heap inside the file; an attribute's value, a dataspace's dims and
  * compact data inside their messages */
@@ -308,6 +341,7 @@ static int walk_chunk(walk *w, chunk c) {
     unsigned char m[8]; /* a version-1 message header */
     if (read_at(w->src, p, m, hdr)) return refuse(w, "a message past the end");
     unsigned type = w->version == 1 ? (unsigned)le(m, 2) : m[0];
+    unsigned mflags = w->version == 1 ? m[4] : m[3];
     uint64_t size = w->version == 1 ? le(m + 2, 2) : le(m + 1, 2);
     uint64_t head = hdr;
     if (w->version == 2 && (w->flags & 0x04)) head += 2; /* creation order tracked */
@@ -316,6 +350,11 @@ static int walk_chunk(walk *w, chunk c) {
                     "a message of %llu bytes at offset %llu running past its chunk's end "
                     "(offset %llu)",
                     (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
+    if ((mflags & 0x02) && check_shared(w, p + head, size)) return -1;
+    if (mflags & 0x02) { /* the message is elsewhere: its data here is the reference */
+      p += head + size;
+      continue;
+    }
     if (type == OHDR_CONTINUATION && follow_continuation(w, p + head, size)) return -1;
     if (type == OHDR_SYMBOL_TABLE && check_local_heap(w, p + head, size)) return -1;
     if (type == OHDR_ATTRIBUTE && check_attribute(w, p + head, size)) return -1;
@@ -355,7 +394,13 @@ static int first_chunk(walk *w, uint64_t addr) {
 }
 
 int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *whybuf, size_t whylen) {
-  walk w = { .src = src, .why = whybuf, .whylen = whylen };
+  return check_header(src, addr, 0, whybuf, whylen);
+}
+
+/* io_ohdr_check at a depth (check_shared) */
+static int check_header(const io_ohdr_src *src, uint64_t addr, int depth, char *whybuf,
+                        size_t whylen) {
+  walk w = { .src = src, .depth = depth, .why = whybuf, .whylen = whylen };
   if (src->sizeof_addr < 1 || src->sizeof_addr > 8 || src->sizeof_size < 1 || src->sizeof_size > 8)
     return refuse(&w, "sizes of offsets and lengths %u and %u (1 to 8 supported)", src->sizeof_addr,
                   src->sizeof_size);

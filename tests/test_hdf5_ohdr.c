@@ -12,7 +12,9 @@
  *     one whose value, or name, datatype and dataspace, run past it (fuzz
  *     findings of tests/fuzz/fuzz_mat), a dataspace message whose dims run
  *     past it, compact data larger than its layout message, a chunked
- *     layout with a dim of 0 (libhdf5 divides by it), and a local
+ *     layout with a dim of 0 (libhdf5 divides by it), a message in the
+ *     shared message heap, a committed one whose header does not fit, and
+ *     a local
  *     heap whose last byte is not a NUL: refused;
  *   - a continuation chunk claiming 1 GiB (the fuzz finding
  *     object-header-claims-738-MB.edits in small), chunk 0 past the end, a
@@ -259,6 +261,25 @@ static void test_messages(void) {
   CU_ASSERT_STRING_EQUAL(why, "a chunked layout message at offset 88 with a dim of 0");
   put(&m, 88, 2, 1); /* version 2: dims at 88 + 16, zero */
   CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  /* a shared message (flags bit 1): in the shared message heap (version
+   * 2, type 1) refused; committed (version 3, type 2) to a header that is
+   * checked in turn: at 512 (chunk 0 of 16 bytes) accepted, claiming 1 GiB
+   * refused */
+  v1_one_msg(&m, 0x05, 16);
+  put(&m, 80 + 4, 0x02, 1);
+  put(&m, 88, 2, 1);
+  put(&m, 89, 1, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a message at offset 88 kept in the shared message heap (not "
+                              "supported)");
+  put(&m, 88, 3, 1);
+  put(&m, 89, 2, 1);
+  put(&m, 90, 512, 8);
+  v1_header(&m, 512, 16);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  put(&m, 512 + 8, 1u << 30, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "chunk 0 of 1073741824 bytes"));
   /* a local heap whose last byte is not a NUL: a name without its end
    * (tests/fuzz/regressions/mat/v73-local-heap-name-unterminated.mat) */
   v1_group(&m, 1024, 88, "HEAP");
