@@ -567,6 +567,13 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   io_fclib_quiet quiet;
   io_fclib_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);
+  /* Mat_LogInitFunc also makes libmatio's callback HDF5's error handler;
+   * that callback asks HDF5 for its error stack, which fails again under a
+   * damaged file and calls it again, without end (2.6 GB of HDF5 error
+   * records from a 33 KB fuzz input, v73-hdf5-error-handler-recursion.mat).
+   * No HDF5 handler is needed (version 5 never reaches HDF5, version 7.3
+   * never reaches libmatio): none during the read, the caller's after */
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   /* versions 5 and 7.3 share the 128-byte header, its version (0x0100,
    * 0x0200) at byte 124 and byte order mark at 126; without them libmatio
    * probes version 4, whose name length it allocates unchecked (1.3 GB for
