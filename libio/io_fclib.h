@@ -34,10 +34,11 @@ typedef struct io_fclib_ctx {
   char *err;
   size_t errlen;
   hid_t file;
-  double budget;     /* bytes the declared sizes may still claim */
-  double mem;        /* bytes reserved against the memory cap */
-  double cap;        /* the memory cap (io_read_options.max_memory) */
-  const void *image; /* io_read_fclib_image: the file's bytes, else NULL */
+  double budget;           /* bytes the declared sizes may still claim */
+  const char *budget_rule; /* how budget was set, for messages; NULL: FCLIB's */
+  double mem;              /* bytes reserved against the memory cap */
+  double cap;              /* the memory cap (io_read_options.max_memory) */
+  const void *image;       /* io_read_fclib_image: the file's bytes, else NULL */
   size_t image_len;
   io_ohdr_src oh;   /* the file's bytes for the object-header check */
   int oh_ready;     /* oh is set up (io_fclib_open) */

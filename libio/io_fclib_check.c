@@ -35,6 +35,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "io_fclib.h"
+#include "io_hdf5_chunks.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -80,19 +81,35 @@ void io_fclib_close(io_fclib_ctx *c) {
   c->oh_ready = 0;
 }
 
-/* Opens the file for HDF5 (c->file) and for the object-header check
- * (c->oh: the image, or the file opened again by stdio), and checks the
- * root group's header (H5Fopen has read it, but not yet its local heap,
- * which the first lookup allocates).  On failure c->file < 0 and the
- * message is written. */
+/* Opens the file for the object-header check (c->oh: the image, or the
+ * file opened by stdio) and for HDF5 (c->file), and checks the root
+ * group's header twice: before H5Fopen loads it (from the superblock read
+ * by io_ohdr_superblock), and after, from what HDF5 says of the file (its
+ * local heap, which the first lookup allocates, included).  On failure
+ * c->file < 0 and the message is written. */
 slv_status io_fclib_open(io_fclib_ctx *c, const char *h5name, hid_t fapl, uint64_t eof) {
+  c->oh = (io_ohdr_src){ .image = (const unsigned char *)c->image, .eof = eof };
+  if (!c->image) c->oh.fp = fopen(c->path, "rb");
+  /* H5Fopen loads the root group's header (and a superblock extension's):
+   * checked first, from the superblock read here */
+  uint64_t root, ext;
+  char why0[128];
+  if ((c->image || c->oh.fp) && io_ohdr_superblock(&c->oh, &root, &ext, why0, sizeof why0) == 0 &&
+      (io_ohdr_check(&c->oh, root, why0, sizeof why0) ||
+       (ext != UINT64_MAX && io_ohdr_check(&c->oh, ext, why0, sizeof why0)))) {
+    io_fclib_close(c);
+    snprintf(c->oh_why, sizeof c->oh_why, "%s", why0);
+    return io_fclib_fail(c, SLV_ERR_INVALID,
+                         "expected an HDF5 file (FCLIB) whose root group HDF5 can load, found %s",
+                         why0);
+  }
   c->file = H5Fopen(h5name, H5F_ACC_RDONLY, fapl);
-  if (c->file < 0)
+  if (c->file < 0) {
+    io_fclib_close(c);
     return io_fclib_fail(c, SLV_ERR_INVALID,
                          "expected an HDF5 file (FCLIB) that HDF5 can open, found one "
                          "it cannot (not HDF5, truncated or corrupt)");
-  c->oh = (io_ohdr_src){ .image = (const unsigned char *)c->image, .eof = eof };
-  if (!c->image) c->oh.fp = fopen(c->path, "rb");
+  }
   hid_t fcpl = H5Fget_create_plist(c->file);
   size_t sa = 0, ss = 0;
   hsize_t ub = 0;
@@ -107,6 +124,7 @@ slv_status io_fclib_open(io_fclib_ctx *c, const char *h5name, hid_t fapl, uint64
   if (!c->oh_ready || H5Oget_info2(c->file, &oi, H5O_INFO_BASIC) < 0 ||
       io_ohdr_check(&c->oh, (uint64_t)oi.addr, why, sizeof why)) {
     io_fclib_close(c);
+    snprintf(c->oh_why, sizeof c->oh_why, "%s", why);
     return io_fclib_fail(c, SLV_ERR_INVALID, "expected a readable root group, found %s", why);
   }
   return SLV_OK;
@@ -190,6 +208,11 @@ static slv_status check_storage(io_fclib_ctx *c, hid_t d, const char *gpath, con
                          ext > 0              ? "external files"
                          : lay == H5D_VIRTUAL ? "a virtual dataset"
                                               : "an unreadable layout");
+  char why[160];
+  if (lay == H5D_CHUNKED && np > 0 &&
+      io_hdf5_chunks_check(d, esz, (double)c->oh.eof, c->budget, why, sizeof why))
+    return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/%s stored in whole chunks, found %s",
+                         gpath, name, why);
   if (lay == H5D_CHUNKED || np == 0) return SLV_OK;
   haddr_t at = lay == H5D_CONTIGUOUS ? H5Dget_offset(d) : 0;
   hsize_t have = H5Dget_storage_size(d);
@@ -199,6 +222,11 @@ static slv_status check_storage(io_fclib_ctx *c, hid_t d, const char *gpath, con
                          "expected %s/%s to hold %.0f bytes of data, found %llu", gpath, name,
                          (double)np * (double)esz, (unsigned long long)have);
   return SLV_OK;
+}
+
+/* How c->budget was set, as messages say it. */
+static const char *budget_rule(const io_fclib_ctx *c) {
+  return c->budget_rule ? c->budget_rule : "64 x the file size + 16 MiB";
 }
 
 /* The dataset d (space sp, type ty, np elements) read once, as libfclib
@@ -218,8 +246,8 @@ static slv_status test_read(io_fclib_ctx *c, hid_t d, hid_t ty, hssize_t np, int
   if (bytes > c->budget)
     return io_fclib_fail(c, SLV_ERR_DIM,
                          "expected sizes that the file can back, found %s/%s declaring "
-                         "%.0f bytes (the limit is 64 x the file size + 16 MiB)",
-                         gpath, name, bytes);
+                         "%.0f bytes (the limit is %s)",
+                         gpath, name, bytes, budget_rule(c));
   /* refused before the test read; when it passes, mem is not kept: the
    * dataset is counted once, by spend, as libfclib's copy */
   if ((st = io_reserve(c->path, &mem, c->cap, bytes, c->err, c->errlen, "%s/%s", gpath, name)))
@@ -323,8 +351,8 @@ static slv_status spend(io_fclib_ctx *c, const char *what, double bytes) {
   if (c->budget < 0)
     return io_fclib_fail(c, SLV_ERR_DIM,
                          "expected sizes that the file can back, found %s declaring %.0f "
-                         "bytes (the limit is 64 x the file size + 16 MiB)",
-                         what, bytes);
+                         "bytes (the limit is %s)",
+                         what, bytes, budget_rule(c));
   return io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen, "%s", what);
 }
 

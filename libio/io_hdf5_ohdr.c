@@ -33,6 +33,17 @@
  * a symbol-table message's heap must be a "HEAP" whose data segment lies
  * inside the file.
  *
+ * And libhdf5 copies an attribute's value (its dataspace's points times
+ * its datatype's size) out of the attribute message without comparing that
+ * with the message's size: a heap-buffer overflow under AddressSanitizer
+ * (tests/fuzz/regressions/mat/mat-v73-hdf5-attr-overflow.mat).  So an
+ * attribute's name, datatype, dataspace and value must lie inside its
+ * message, a dataspace message's dims inside it, a compact dataset's data
+ * inside its layout message, and a chunked one's dims inside it and not 0
+ * (libhdf5 divides by them: SIGFPE, regression v73-chunk-dim-0.edits).
+ * The root group's header, which H5Fopen loads, is found through the
+ * superblock (io_ohdr_superblock) so that it is checked before.
+ *
  * Every chunk must lie inside the file and every message inside its chunk;
  * at most IO_OHDR_MAX_CHUNKS chunks are followed (a cycle of continuations
  * ends there).  Nothing else is judged: the rest is left to libhdf5, which
@@ -46,6 +57,9 @@
 #include <string.h>
 
 #define IO_OHDR_MAX_CHUNKS 256
+#define OHDR_DATASPACE     0x01
+#define OHDR_LAYOUT        0x08
+#define OHDR_ATTRIBUTE     0x0C
 #define OHDR_CONTINUATION  0x10
 #define OHDR_SYMBOL_TABLE  0x11
 
@@ -77,6 +91,7 @@ typedef struct walk {
   const io_ohdr_src *src;
   int version;
   unsigned flags; /* version 2: the header's flags */
+  int depth;      /* 0, or 1 in a committed object a shared message names */
   chunk todo[IO_OHDR_MAX_CHUNKS];
   int ntodo, nseen;
   char *why;
@@ -139,11 +154,186 @@ static int check_local_heap(walk *w, uint64_t data, uint64_t size) {
     return refuse(
         w, "a local heap of %llu bytes at offset %llu, past the end of the file (%llu bytes)",
         (unsigned long long)len, (unsigned long long)at, (unsigned long long)s->eof);
+  /* libhdf5 copies a link's name from the heap up to its NUL (strdup, not
+   * bounded by the heap: a read past its buffer found by fuzz_mat,
+   * regression v73-local-heap-name-unterminated.mat); so the heap's last
+   * byte must be a NUL, which ends every name.  libhdf5 writes it so: the
+   * heap ends with the last name's padding or with a free block, whose
+   * size's high byte is 0 */
+  unsigned char last = 1;
+  if (len == 0 || read_at(s, at + s->base + len - 1, &last, 1) || last != 0)
+    return refuse(w, "a local heap of %llu bytes at offset %llu whose names do not end inside it",
+                  (unsigned long long)len, (unsigned long long)at);
   return 0;
 }
 
+/* A dataspace's encoding in len bytes at p (a dataspace message, or the
+ * dataspace field of an attribute): version 1: version, rank, flags,
+ * reserved (5), dims (rank x size of lengths), max dims if flags & 1;
+ * version 2: version, rank, flags, type (0 scalar, 1 simple, 2 null), dims,
+ * max dims if flags & 1.  Its dims must fit in len; *npoints their product
+ * (a double: no overflow; scalar 1, null 0).  -1 when they do not fit. */
+static int dataspace_points(const walk *w, const unsigned char *p, uint64_t len, double *npoints) {
+  unsigned ss = w->src->sizeof_size;
+  if (len < 4 || (p[0] != 1 && p[0] != 2)) return -1;
+  unsigned rank = p[1], flags = p[2], head = p[0] == 1 ? 8 : 4;
+  uint64_t need = head + (uint64_t)rank * ss * ((flags & 1) ? 2 : 1);
+  if (need > len) return -1;
+  double np = (p[0] == 2 && p[3] == 2) ? 0 : 1;
+  for (unsigned k = 0; k < rank; k++) np *= (double)le(p + head + (uint64_t)k * ss, ss);
+  *npoints = np;
+  return 0;
+}
+
+/* The bytes of one element of a datatype's encoding (len bytes at p):
+ * class and version (1; the class in the low 4 bits), class bit fields (3),
+ * size (4); a variable-length type (class 9) is stored as a global heap
+ * reference, 4 + size of offsets + 4 bytes.  0 when it does not fit. */
+static double datatype_bytes(const walk *w, const unsigned char *p, uint64_t len) {
+  if (len < 8) return 0;
+  if ((p[0] & 0x0f) == 9) return 8.0 + w->src->sizeof_addr;
+  return (double)le(p + 4, 4);
+}
+
+/* An attribute message (len bytes at file offset at): libhdf5 1.10.8
+ * copies the attribute's value, its dataspace's points times its
+ * datatype's size, from the message without comparing that with the
+ * message's size (a heap-buffer overflow found by tests/fuzz/fuzz_mat,
+ * regression mat-v73-hdf5-attr-overflow.mat).  [hdf5format] IV.A.2.m:
+ * version (1), flags (1; reserved in version 1), name, datatype and
+ * dataspace sizes (2 each), [encoding (1) in version 3], then the name,
+ * datatype and dataspace (each padded to 8 bytes in version 1), then the
+ * value.  A shared datatype or dataspace (flags 1, 2) is a reference, whose
+ * value size is not known here: only the fields are bounded then. */
+static int check_attribute(walk *w, uint64_t at, uint64_t len) {
+  unsigned char b[1024];
+  uint64_t n = len < sizeof b ? len : sizeof b;
+  if (read_at(w->src, at, b, n)) return refuse(w, "an attribute message past the end of the file");
+  unsigned ver = n >= 1 ? b[0] : 0, flags = ver >= 2 && n >= 2 ? b[1] : 0;
+  uint64_t head = ver == 3 ? 9 : 8;
+  if (n < head || ver < 1 || ver > 3)
+    return refuse(w, "an attribute message at offset %llu of version %u (1 to 3 supported)",
+                  (unsigned long long)at, ver);
+  uint64_t f[3] = { le(b + 2, 2), le(b + 4, 2), le(b + 6, 2) }, off[3];
+  uint64_t p = head;
+  for (int k = 0; k < 3; k++) {
+    off[k] = p;
+    p += ver == 1 ? (f[k] + 7) / 8 * 8 : f[k];
+  }
+  if (p > len)
+    return refuse(w,
+                  "an attribute message at offset %llu whose name, datatype and dataspace "
+                  "(%llu bytes) run past its %llu bytes",
+                  (unsigned long long)at, (unsigned long long)p, (unsigned long long)len);
+  if (flags & 3) return 0;
+  double np = 0, esz = 0;
+  if (off[2] + f[2] > n || dataspace_points(w, b + off[2], f[2], &np) || off[1] + f[1] > n ||
+      (esz = datatype_bytes(w, b + off[1], f[1])) <= 0)
+    return refuse(w, "an attribute message at offset %llu with a damaged datatype or dataspace",
+                  (unsigned long long)at);
+  if (np * esz > (double)(len - p))
+    return refuse(w,
+                  "an attribute message at offset %llu whose value (%.0f points of %.0f bytes) "
+                  "runs past its %llu bytes",
+                  (unsigned long long)at, np, esz, (unsigned long long)len);
+  return 0;
+}
+
+/* A dataspace message (the dataset's shape): its dims inside it. */
+static int check_dataspace(walk *w, uint64_t at, uint64_t len) {
+  unsigned char b[8 + 2 * 32 * 8];
+  uint64_t n = len < sizeof b ? len : sizeof b;
+  double np;
+  if (read_at(w->src, at, b, n) || dataspace_points(w, b, n, &np))
+    return refuse(w, "a dataspace message at offset %llu of %llu bytes, damaged",
+                  (unsigned long long)at, (unsigned long long)len);
+  return 0;
+}
+
+/* n chunk dims of w bytes each at p (len bytes left): inside the message
+ * and none 0 (libhdf5 1.10.8 divides by them opening the dataset: SIGFPE
+ * found by tests/fuzz/fuzz_mat, regression v73-chunk-dim-0.edits). */
+static int check_chunk_dims(walk *w, uint64_t at, const unsigned char *p, uint64_t len, unsigned n,
+                            unsigned width) {
+  if (width < 1 || width > 8 || (uint64_t)n * width > len)
+    return refuse(w, "a chunked layout message at offset %llu whose %u dims run past it",
+                  (unsigned long long)at, n);
+  for (unsigned k = 0; k < n; k++)
+    if (le(p + (uint64_t)k * width, width) == 0)
+      return refuse(w, "a chunked layout message at offset %llu with a dim of 0",
+                    (unsigned long long)at);
+  return 0;
+}
+
+/* A data layout message ([hdf5format] IV.A.2.i): a compact dataset's data
+ * (class 0) must fit in it, a chunked one's dims (class 2) must fit and
+ * not be 0.  Versions 1 and 2: version, dimensionality, class, reserved
+ * (5), [address], dims (4 bytes each), [compact: size (4), data].  Version
+ * 3: version, class, then compact: size (2), data; chunked:
+ * dimensionality, address, dims (4 bytes each).  Version 4 chunked: flags,
+ * dimensionality, the dims' width (1), dims. */
+static int check_layout(walk *w, uint64_t at, uint64_t len) {
+  unsigned char b[8 + 8 + 4 * 64];
+  uint64_t n = len < sizeof b ? len : sizeof b, sa = w->src->sizeof_addr;
+  if (n < 4 || read_at(w->src, at, b, n)) return 0;
+  unsigned ver = b[0], cls = ver < 3 ? b[2] : b[1];
+  if (ver < 3 && cls == 2 && n >= 8 + sa)
+    return check_chunk_dims(w, at, b + 8 + sa, n - 8 - sa, b[1], 4);
+  if (ver == 3 && cls == 2 && n >= 3 + sa)
+    return check_chunk_dims(w, at, b + 3 + sa, n - 3 - sa, b[2], 4);
+  if (ver == 4 && cls == 2 && n >= 5) return check_chunk_dims(w, at, b + 5, n - 5, b[3], b[4]);
+  uint64_t size = 0, head = 4;
+  if ((ver == 3 || ver == 4) && cls == 0) {
+    size = le(b + 2, 2);
+  } else if (ver < 3 && cls == 0) {
+    head = 8 + 4 * (uint64_t)b[1] + 4;
+    if (head > n)
+      return refuse(w, "a compact layout message at offset %llu, damaged", (unsigned long long)at);
+    size = le(b + head - 4, 4);
+  } else {
+    return 0;
+  }
+  if (size > len - head)
+    return refuse(w, "compact data of %llu bytes at offset %llu in a message of %llu",
+                  (unsigned long long)size, (unsigned long long)at, (unsigned long long)len);
+  return 0;
+}
+
+static int check_header(const io_ohdr_src *src, uint64_t addr, int depth, char *whybuf,
+                        size_t whylen);
+
+/* A shared message (its flags' bit 1): in place of the message, where it
+ * is kept ([hdf5format] IV.A.2, "Shared Messages"): version (1), type (1;
+ * from version 2, 1 is the shared message heap), then version 1: reserved
+ * (6) and a symbol table entry (name offset, header address); versions 2
+ * and 3: the heap ID or the committed object's header address.  libhdf5
+ * 1.10.8 reads the shared message heap through a table a file without one
+ * lacks (a NULL read in H5SM_get_fheap_addr found by tests/fuzz/fuzz_mat,
+ * regression v73-shared-message-without-table.edits): no writer of the
+ * files lcplab reads uses it, so it is refused; a committed object's
+ * header is checked as this one (one level: a shared message inside it is
+ * refused). */
+static int check_shared(walk *w, uint64_t at, uint64_t len) {
+  unsigned sa = w->src->sizeof_addr;
+  unsigned char b[32];
+  uint64_t n = len < sizeof b ? len : sizeof b;
+  if (n < 2 || read_at(w->src, at, b, n) || b[0] < 1 || b[0] > 3)
+    return refuse(w, "a shared message at offset %llu, damaged", (unsigned long long)at);
+  if (b[0] >= 2 && b[1] == 1)
+    return refuse(w, "a message at offset %llu kept in the shared message heap (not supported)",
+                  (unsigned long long)at);
+  uint64_t off = b[0] == 1 ? 8 + sa : 2;
+  if (off + sa > n)
+    return refuse(w, "a shared message at offset %llu, damaged", (unsigned long long)at);
+  if (w->depth > 0)
+    return refuse(w, "a shared message at offset %llu inside a committed object",
+                  (unsigned long long)at);
+  return check_header(w->src, le(b + off, sa), w->depth + 1, w->why, w->whylen);
+}
+
 /* every message of one chunk inside it; continuations queued; a group's
- * local heap inside the file */
+ * local heap inside the file; an attribute's value, a dataspace's dims and
+ * compact data inside their messages */
 static int walk_chunk(walk *w, chunk c) {
   const unsigned hdr = w->version == 1 ? 8 : 4;
   uint64_t p = c.at, end = c.at + c.len;
@@ -151,6 +341,7 @@ static int walk_chunk(walk *w, chunk c) {
     unsigned char m[8]; /* a version-1 message header */
     if (read_at(w->src, p, m, hdr)) return refuse(w, "a message past the end");
     unsigned type = w->version == 1 ? (unsigned)le(m, 2) : m[0];
+    unsigned mflags = w->version == 1 ? m[4] : m[3];
     uint64_t size = w->version == 1 ? le(m + 2, 2) : le(m + 1, 2);
     uint64_t head = hdr;
     if (w->version == 2 && (w->flags & 0x04)) head += 2; /* creation order tracked */
@@ -159,8 +350,16 @@ static int walk_chunk(walk *w, chunk c) {
                     "a message of %llu bytes at offset %llu running past its chunk's end "
                     "(offset %llu)",
                     (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
+    if ((mflags & 0x02) && check_shared(w, p + head, size)) return -1;
+    if (mflags & 0x02) { /* the message is elsewhere: its data here is the reference */
+      p += head + size;
+      continue;
+    }
     if (type == OHDR_CONTINUATION && follow_continuation(w, p + head, size)) return -1;
     if (type == OHDR_SYMBOL_TABLE && check_local_heap(w, p + head, size)) return -1;
+    if (type == OHDR_ATTRIBUTE && check_attribute(w, p + head, size)) return -1;
+    if (type == OHDR_DATASPACE && check_dataspace(w, p + head, size)) return -1;
+    if (type == OHDR_LAYOUT && check_layout(w, p + head, size)) return -1;
     p += head + size;
   }
   return 0;
@@ -195,7 +394,13 @@ static int first_chunk(walk *w, uint64_t addr) {
 }
 
 int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *whybuf, size_t whylen) {
-  walk w = { .src = src, .why = whybuf, .whylen = whylen };
+  return check_header(src, addr, 0, whybuf, whylen);
+}
+
+/* io_ohdr_check at a depth (check_shared) */
+static int check_header(const io_ohdr_src *src, uint64_t addr, int depth, char *whybuf,
+                        size_t whylen) {
+  walk w = { .src = src, .depth = depth, .why = whybuf, .whylen = whylen };
   if (src->sizeof_addr < 1 || src->sizeof_addr > 8 || src->sizeof_size < 1 || src->sizeof_size > 8)
     return refuse(&w, "sizes of offsets and lengths %u and %u (1 to 8 supported)", src->sizeof_addr,
                   src->sizeof_size);
@@ -203,5 +408,35 @@ int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *whybuf, size_t wh
   if (first_chunk(&w, addr + src->base)) return -1;
   for (int k = 0; k < w.ntodo; k++)
     if (walk_chunk(&w, w.todo[k])) return -1;
+  return 0;
+}
+
+/* The superblock ([hdf5format] II.A): at offset 0, 512, 1024, 2048, ...,
+ * the signature "\211HDF\r\n\032\n", then its version (byte 8).
+ * Versions 0 and 1: sizes of offsets and lengths at bytes 13 and 14, then
+ * (from byte 24, 28 in version 1) four addresses and the root group's
+ * symbol table entry (link name offset, object header address).  Versions
+ * 2 and 3: the sizes at bytes 9 and 10, then (from byte 12) the base, the
+ * superblock extension's, end-of-file and root object header addresses. */
+int io_ohdr_superblock(io_ohdr_src *src, uint64_t *root, uint64_t *ext, char *whybuf,
+                       size_t whylen) {
+  static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+  walk w = { .src = src, .why = whybuf, .whylen = whylen };
+  unsigned char b[96];
+  uint64_t at = 0;
+  while (read_at(src, at, b, 8) == 0 && memcmp(b, sig, 8) != 0) at = at ? 2 * at : 512;
+  if (read_at(src, at, b, 16)) return refuse(&w, "no HDF5 superblock");
+  unsigned ver = b[8], sa = ver < 2 ? b[13] : b[9], ss = ver < 2 ? b[14] : b[10];
+  if (ver > 3 || sa < 1 || sa > 8 || ss < 1 || ss > 8)
+    return refuse(&w, "a superblock of version %u, sizes %u and %u", ver, sa, ss);
+  unsigned head = ver == 0 ? 24 : ver == 1 ? 28 : 12;
+  unsigned need = ver < 2 ? head + 6 * sa : head + 4 * sa;
+  if (read_at(src, at, b, need)) return refuse(&w, "a superblock past the end of the file");
+  src->base = at;
+  src->sizeof_addr = sa;
+  src->sizeof_size = ss;
+  *root = le(b + head + (ver < 2 ? 5 * sa : 3 * sa), sa);
+  *ext = ver < 2 ? UINT64_MAX : le(b + head + sa, sa);
+  if (sa < 8 && *ext == (1ull << (8 * sa)) - 1) *ext = UINT64_MAX; /* undefined: all ones */
   return 0;
 }

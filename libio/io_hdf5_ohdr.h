@@ -18,9 +18,19 @@ typedef struct io_ohdr_src {
 } io_ohdr_src;
 
 /* 0 when every chunk of the object header at address addr (relative to
- * base) lies inside the file and every message inside its chunk; else -1
+ * base) lies inside the file and every message inside its chunk (and an
+ * attribute's fields and value, a dataspace's dims, compact data inside
+ * their messages; a group's local heap inside the file); else -1
  * with the reason, "a continuation chunk of N bytes at offset O, past the
  * end of the file (E bytes)", in why. */
 int io_ohdr_check(const io_ohdr_src *src, uint64_t addr, char *why, size_t whylen);
+
+/* Finds the HDF5 superblock in src's bytes (at 0, 512, 1024, ...), sets
+ * src's base (its offset), sizeof_addr and sizeof_size, and gives the root
+ * group's object header address and the superblock extension's (versions
+ * 2 and 3; UINT64_MAX when there is none), both relative to the base, so
+ * that they can be checked before libhdf5 opens the file.  -1 with the
+ * reason when there is no superblock that can be read. */
+int io_ohdr_superblock(io_ohdr_src *src, uint64_t *root, uint64_t *ext, char *why, size_t whylen);
 
 #endif

@@ -2,8 +2,10 @@
  *
  * A MAT-file holds named MATLAB variables; version 7.3 is HDF5 behind a
  * 512-byte user block ("MATLAB 7.3 MAT-file"), version 5 is MATLAB's own
- * binary layout.  Both are read with Debian's libmatio (matio.h), which
- * parses the container; this file checks and converts the variables.  The
+ * binary layout.  Version 5 is read with Debian's libmatio (matio.h), which
+ * parses the container; version 7.3 with HDF5 calls of io_mat73.c, which
+ * check every object header first and describe each variable as libmatio
+ * would (a matvar_t); this file checks and converts the variables.  The
  * problem is the LCP of docs/problem.md, w = A x + b, x >= 0, w >= 0,
  * x.w = 0, stored as MATLAB users write it, w = M z + q:
  *     M or A   the matrix: a real n x n double, dense or sparse (MATLAB's
@@ -33,12 +35,13 @@
  * libmatio's messages go to a log function that is process-global; every
  * read sets it to one that drops them (libmatio's default would print, and
  * abort on its errors), and switches HDF5's error printer off as the FCLIB
- * reader does (io.h: not from two threads at once).
+ * reader does (io.h: not from two threads at once).  A version 7.3 file is
+ * never given to libmatio (io_mat73.c says why).
  */
 #define _POSIX_C_SOURCE 200809L /* pread */
 
-#include "io_fclib.h"
 #include "io_internal.h"
+#include "io_mat73.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -54,7 +57,8 @@ typedef struct mat_ctx {
   const char *path;
   char *err;
   size_t errlen;
-  mat_t *mat;
+  mat_t *mat;      /* a version 5 file, through libmatio */
+  io_mat73 *m73;   /* a version 7.3 file, through HDF5 (io_mat73.c) */
   double mem, cap; /* the memory cap's running total */
 } mat_ctx;
 
@@ -307,20 +311,6 @@ static slv_status check_v5_extent(mat_ctx *c, int fd, double size) {
   return SLV_OK;
 }
 
-/* A version 7.3 file is HDF5 after the 512-byte header: libmatio opens it
- * only when a variable is looked up, and then takes a file HDF5 refuses
- * (cut short, damaged) for one without the variable, so HDF5 is asked
- * first. */
-static slv_status check_v73_opens(mat_ctx *c) {
-  hid_t f = H5Fopen(c->path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0)
-    return mat_fail(c, SLV_ERR_INVALID,
-                    "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
-                    "file");
-  H5Fclose(f);
-  return SLV_OK;
-}
-
 /* ---- one variable ------------------------------------------------------------ */
 
 /* The MATLAB class of a variable, as a message names it. */
@@ -334,6 +324,14 @@ static const char *class_name(const matvar_t *v) {
   return (k >= 0 && k < (int)(sizeof names / sizeof names[0])) ? names[k] : "unknown";
 }
 
+/* The header of variable name (NULL when absent): from libmatio (version
+ * 5) or io_mat73.c (version 7.3, its object headers checked first). */
+static slv_status var_info(mat_ctx *c, const char *name, matvar_t **info) {
+  if (c->m73) return io_mat73_var(c->m73, name, 0, info);
+  *info = Mat_VarReadInfo(c->mat, name);
+  return SLV_OK;
+}
+
 /* The first of two names that the file holds, read whole (NULL: neither;
  * *name is then NULL).  Its header is checked first: 2-D, real, double
  * (dense, or sparse when sparse_ok), at most max_elems elements. */
@@ -341,19 +339,19 @@ static slv_status read_var(mat_ctx *c, const char *n1, const char *n2, int spars
                            matvar_t **out, const char **name) {
   *out = NULL;
   *name = NULL;
-  matvar_t *info = Mat_VarReadInfo(c->mat, n1);
+  matvar_t *info = NULL;
+  slv_status st = var_info(c, n1, &info);
   *name = n1;
-  if (!info && n2) {
-    info = Mat_VarReadInfo(c->mat, n2);
+  if (!st && !info && n2) {
+    st = var_info(c, n2, &info);
     *name = n2;
   }
-  if (!info) {
+  if (st || !info) {
     *name = NULL;
-    return SLV_OK;
+    return st;
   }
   int sparse = info->class_type == MAT_C_SPARSE;
   int dbl = info->class_type == MAT_C_DOUBLE || (sparse && sparse_ok);
-  slv_status st = SLV_OK;
   if (info->rank != 2)
     st = mat_fail(c, SLV_ERR_UNSUPPORTED, "expected %s to be 2-D, found %d dimensions", *name,
                   info->rank);
@@ -374,7 +372,8 @@ static slv_status read_var(mat_ctx *c, const char *n1, const char *n2, int spars
                     info->dims[1]);
   Mat_VarFree(info);
   if (st) return st;
-  *out = Mat_VarRead(c->mat, *name);
+  if (c->m73 && (st = io_mat73_var(c->m73, *name, 1, out))) return st;
+  if (!c->m73) *out = Mat_VarRead(c->mat, *name);
   if (!*out)
     return mat_fail(c, SLV_ERR_INVALID, "expected variable %s to be readable, found damaged data",
                     *name);
@@ -534,9 +533,33 @@ static slv_status read_problem(mat_ctx *c, io_instance **out) {
   return SLV_OK;
 }
 
+/* Opens the file for reading by its header's version word (ver_word):
+ * 0x0200 (7.3) through io_mat73.c, never libmatio (whose Mat_Open hands
+ * the file to HDF5 unchecked); 0x0100 (5) through libmatio, its elements
+ * walked first (check_v5_extent). */
+static slv_status open_mat(mat_ctx *c, io_mat73 *m73, unsigned ver_word, int fd, double size) {
+  if (ver_word == 0x0200) {
+    slv_status st = io_mat73_open(m73, c->path, c->err, c->errlen, size, c->cap);
+    if (!st) c->m73 = m73;
+    return st;
+  }
+  c->mat = Mat_Open(c->path, MAT_ACC_RDONLY);
+  enum mat_ft ver = c->mat ? Mat_GetVersion(c->mat) : MAT_FT_UNDEFINED;
+  if (!c->mat)
+    return mat_fail(c, SLV_ERR_INVALID,
+                    "expected a MATLAB MAT-file (version 5 or 7.3), found none libmatio can open");
+  if (ver != MAT_FT_MAT5)
+    return mat_fail(c, SLV_ERR_UNSUPPORTED,
+                    "expected a MATLAB MAT-file of version 5 or 7.3 (save -v7 or -v7.3), found "
+                    "version %s",
+                    ver == MAT_FT_MAT4 ? "4" : "unknown");
+  return check_v5_extent(c, fd, size);
+}
+
 slv_status io_read_mat(const io_req *rq, io_instance **out) {
   *out = NULL;
-  mat_ctx c = { rq->path, rq->err, rq->errlen, NULL, 0.0, (double)rq->max_memory };
+  mat_ctx c = { rq->path, rq->err, rq->errlen, NULL, NULL, 0.0, (double)rq->max_memory };
+  io_mat73 m73;
   int fd;
   double size;
   slv_status st = io_open_regular(rq->path, &fd, &size, rq->err, rq->errlen);
@@ -544,6 +567,13 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   io_fclib_quiet quiet;
   io_fclib_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);
+  /* Mat_LogInitFunc also makes libmatio's callback HDF5's error handler;
+   * that callback asks HDF5 for its error stack, which fails again under a
+   * damaged file and calls it again, without end (2.6 GB of HDF5 error
+   * records from a 33 KB fuzz input, v73-hdf5-error-handler-recursion.mat).
+   * No HDF5 handler is needed (version 5 never reaches HDF5, version 7.3
+   * never reaches libmatio): none during the read, the caller's after */
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   /* versions 5 and 7.3 share the 128-byte header, its version (0x0100,
    * 0x0200) at byte 124 and byte order mark at 126; without them libmatio
    * probes version 4, whose name length it allocates unchecked (1.3 GB for
@@ -559,25 +589,11 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
                   "the byte order mark 'IM' at bytes 124 to 127), found none (version 4 files: "
                   "save them again with -v7)");
   else
-    c.mat = Mat_Open(rq->path, MAT_ACC_RDONLY);
-  enum mat_ft ver = c.mat ? Mat_GetVersion(c.mat) : MAT_FT_UNDEFINED;
-  if (st)
-    ;
-  else if (!c.mat)
-    st = mat_fail(&c, SLV_ERR_INVALID,
-                  "expected a MATLAB MAT-file (version 5 or 7.3), found none libmatio can open");
-  else if (ver != MAT_FT_MAT5 && ver != MAT_FT_MAT73)
-    st = mat_fail(&c, SLV_ERR_UNSUPPORTED,
-                  "expected a MATLAB MAT-file of version 5 or 7.3 (save -v7 or -v7.3), found "
-                  "version %s",
-                  ver == MAT_FT_MAT4 ? "4" : "unknown");
-  else if (ver == MAT_FT_MAT5)
-    st = check_v5_extent(&c, fd, size);
-  else
-    st = check_v73_opens(&c);
+    st = open_mat(&c, &m73, ver_word, fd, size);
   close(fd);
   if (!st) st = read_problem(&c, out);
   if (c.mat) Mat_Close(c.mat);
+  if (c.m73) io_mat73_close(c.m73);
   io_fclib_quiet_off(&quiet);
   return st;
 }

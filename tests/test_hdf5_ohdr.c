@@ -1,4 +1,4 @@
-/* test_hdf5_ohdr.c -- the object-header check of the FCLIB reader
+/* test_hdf5_ohdr.c -- the object-header check of the FCLIB and MAT 7.3 readers
  * (libio/io_hdf5_ohdr.c) on object headers written byte by byte here from
  * the HDF5 file format's layout, so every expected answer is known:
  *
@@ -8,6 +8,14 @@
  *     creation-order fields and 2-byte chunk sizes: accepted;
  *   - an old-style group whose local heap lies inside the file: accepted;
  *     one that claims 378 GB (a fuzz finding), or is no heap: refused;
+ *   - an attribute message (MATLAB_class = "double") that fits: accepted;
+ *     one whose value, or name, datatype and dataspace, run past it (fuzz
+ *     findings of tests/fuzz/fuzz_mat), a dataspace message whose dims run
+ *     past it, compact data larger than its layout message, a chunked
+ *     layout with a dim of 0 (libhdf5 divides by it), a message in the
+ *     shared message heap, a committed one whose header does not fit, and
+ *     a local
+ *     heap whose last byte is not a NUL: refused;
  *   - a continuation chunk claiming 1 GiB (the fuzz finding
  *     object-header-claims-738-MB.edits in small), chunk 0 past the end, a
  *     message running past its chunk, a cycle of continuations, a header
@@ -174,6 +182,147 @@ static void test_local_heap(void) {
   CU_ASSERT_STRING_EQUAL(why, "no local heap at offset 384");
 }
 
+/* A version 1 header at 64 whose chunk 0 holds one message of the given
+ * type and size at 80 (data at 88). */
+static void v1_one_msg(img *m, unsigned type, unsigned size) {
+  memset(m, 0, sizeof *m);
+  v1_header(m, 64, 8 + size);
+  v1_msg(m, 80, type, size);
+}
+
+/* MATLAB_class = "double" as a version 1 attribute message (56 bytes):
+ * version, reserved, name size 13, datatype size 8, dataspace size 16; the
+ * name padded to 16, the datatype (a string, class 3, of 6 bytes), the
+ * dataspace (version 1, rank 1, one element), the 6-byte value. */
+static void v1_attribute(img *m) {
+  v1_one_msg(m, 0x0C, 56);
+  put(m, 88, 1, 1);
+  put(m, 90, 13, 2);
+  put(m, 92, 8, 2);
+  put(m, 94, 16, 2);
+  memcpy(m->b + 96, "MATLAB_class", 13);
+  put(m, 112, 0x13, 1);
+  put(m, 116, 6, 4); /* the datatype's size */
+  put(m, 120, 1, 1); /* dataspace version 1 */
+  put(m, 121, 1, 1); /* rank 1 */
+  put(m, 128, 1, 8); /* dims[0] */
+  memcpy(m->b + 136, "double", 6);
+}
+
+static void test_messages(void) {
+  img m;
+  char why[160] = "";
+  v1_attribute(&m);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  /* the value's datatype claims 256 MB: HDF5 would copy them */
+  put(&m, 116, 0x10000000u, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "an attribute message at offset 88 whose value (1 points of "
+                              "268435456 bytes) runs past its 56 bytes");
+  /* 7 elements of 6 bytes in 56 - 48 */
+  v1_attribute(&m);
+  put(&m, 128, 7, 8);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "whose value (7 points of 6 bytes)"));
+  /* the name's size as in tests/fuzz/regressions/mat/v73-hdf5-attr-overflow.mat */
+  v1_attribute(&m);
+  put(&m, 90, 0xffff, 2);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "an attribute message at offset 88 whose name, datatype and "
+                              "dataspace (65568 bytes) run past its 56 bytes");
+  /* a dataspace message of rank 3 (8 + 24 bytes) in 16 bytes */
+  v1_one_msg(&m, 0x01, 16);
+  put(&m, 88, 1, 1);
+  put(&m, 89, 3, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a dataspace message at offset 88 of 16 bytes, damaged");
+  put(&m, 89, 1, 1); /* rank 1 fits */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  /* compact data (layout version 3, class 0) of 100 bytes in 16 */
+  v1_one_msg(&m, 0x08, 16);
+  put(&m, 88, 3, 1);
+  put(&m, 90, 100, 2);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "compact data of 100 bytes at offset 88 in a message of 16");
+  put(&m, 90, 12, 2); /* 12 bytes fit */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  /* a chunked layout (version 3: dimensionality 2, address, dims 4 bytes
+   * each) with a dim of 0: libhdf5 divides by it; as version 2 (reserved
+   * bytes before the address): likewise */
+  v1_one_msg(&m, 0x08, 24);
+  put(&m, 88, 3, 1);
+  put(&m, 89, 2, 1);
+  put(&m, 90, 2, 1);
+  put(&m, 99, 10, 4);
+  put(&m, 103, 8, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  put(&m, 99, 0, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a chunked layout message at offset 88 with a dim of 0");
+  put(&m, 88, 2, 1); /* version 2: dims at 88 + 16, zero */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  /* a shared message (flags bit 1): in the shared message heap (version
+   * 2, type 1) refused; committed (version 3, type 2) to a header that is
+   * checked in turn: at 512 (chunk 0 of 16 bytes) accepted, claiming 1 GiB
+   * refused */
+  v1_one_msg(&m, 0x05, 16);
+  put(&m, 80 + 4, 0x02, 1);
+  put(&m, 88, 2, 1);
+  put(&m, 89, 1, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a message at offset 88 kept in the shared message heap (not "
+                              "supported)");
+  put(&m, 88, 3, 1);
+  put(&m, 89, 2, 1);
+  put(&m, 90, 512, 8);
+  v1_header(&m, 512, 16);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  put(&m, 512 + 8, 1u << 30, 4);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "chunk 0 of 1073741824 bytes"));
+  /* a local heap whose last byte is not a NUL: a name without its end
+   * (tests/fuzz/regressions/mat/v73-local-heap-name-unterminated.mat) */
+  v1_group(&m, 1024, 88, "HEAP");
+  m.b[1024 + 87] = 'x';
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a local heap of 88 bytes at offset 1024 whose names do not end "
+                              "inside it");
+}
+
+/* The superblock, found at 0 or 512: version 0 (root group's header
+ * address in the root symbol table entry, byte 24 + 5 x 8) and version 2
+ * (byte 12 + 3 x 8; the extension's at 12 + 8); no signature: refused. */
+static void test_superblock(void) {
+  static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+  img m;
+  char why[160] = "";
+  uint64_t root = 0, ext = 0;
+  memset(&m, 0, sizeof m);
+  memcpy(m.b + 512, sig, 8);
+  put(&m, 512 + 13, 8, 1);
+  put(&m, 512 + 14, 8, 1);
+  put(&m, 512 + 64, 96, 8);
+  io_ohdr_src s = { .image = m.b, .eof = IMG };
+  CU_ASSERT_EQUAL(io_ohdr_superblock(&s, &root, &ext, why, sizeof why), 0);
+  CU_ASSERT(s.base == 512 && s.sizeof_addr == 8 && s.sizeof_size == 8);
+  CU_ASSERT(root == 96 && ext == UINT64_MAX);
+  memset(&m, 0, sizeof m);
+  memcpy(m.b, sig, 8);
+  put(&m, 8, 2, 1);
+  put(&m, 9, 4, 1);
+  put(&m, 10, 8, 1);
+  put(&m, 12 + 4, 0xffffffffu, 4); /* no extension */
+  put(&m, 12 + 12, 48, 4);
+  s = (io_ohdr_src){ .image = m.b, .eof = IMG };
+  CU_ASSERT_EQUAL(io_ohdr_superblock(&s, &root, &ext, why, sizeof why), 0);
+  CU_ASSERT(s.base == 0 && s.sizeof_addr == 4 && s.sizeof_size == 8);
+  CU_ASSERT(root == 48 && ext == UINT64_MAX);
+  memset(&m, 0, sizeof m);
+  s = (io_ohdr_src){ .image = m.b, .eof = IMG };
+  CU_ASSERT_EQUAL(io_ohdr_superblock(&s, &root, &ext, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "no HDF5 superblock");
+}
+
 /* v2 at 64: "OHDR", 2, flags, [times], [limits], chunk-0 size of width
  * bytes; chunk 0 = a continuation message and a NIL message; the OCHK
  * chunk at 512 holds one NIL message.  Message headers are 4 bytes, 6 with
@@ -240,5 +389,7 @@ int main(void) {
   CU_add_test(s, "version 1 headers that do not fit: refused with the reason", test_v1_refused);
   CU_add_test(s, "version 2 headers: flags, continuation, refusals", test_v2);
   CU_add_test(s, "an old-style group's local heap: inside the file", test_local_heap);
+  CU_add_test(s, "attributes, dataspaces, compact data: inside their messages", test_messages);
+  CU_add_test(s, "the superblock: versions 0 and 2, or none", test_superblock);
   return tst_run();
 }

@@ -341,6 +341,97 @@ static void test_tags(void) {
   io_instance_free(inst);
 }
 
+/* ---- version 7.3 object headers ------------------------------------------------ */
+
+/* The offset of the first n bytes pat in buf[0..len), or -1. */
+static long find_bytes(const unsigned char *buf, size_t len, const void *pat, size_t n) {
+  for (size_t k = 0; k + n <= len; k++)
+    if (memcmp(buf + k, pat, n) == 0) return (long)k;
+  return -1;
+}
+
+/* A version 7.3 file (dense M, q) with value written over the w bytes at
+ * offset at (little-endian): refused, naming the file and want. */
+static void patched73(const char *file, long (*where)(const unsigned char *, size_t),
+                      uint64_t value, int w, const char *want) {
+  const var dense[] = { MVAR, QVAR, END };
+  char path[512];
+  static unsigned char buf[1 << 16];
+  write_mat(path, sizeof path, file, MAT_FT_MAT73, dense);
+  FILE *f = fopen(path, "r+b");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  size_t len = fread(buf, 1, sizeof buf, f);
+  long at = where(buf, len);
+  CU_ASSERT_FATAL(at > 512);
+  unsigned char b[8];
+  for (int k = 0; k < w; k++) b[k] = (unsigned char)(value >> (8 * k));
+  CU_ASSERT_EQUAL(fseek(f, at, SEEK_SET), 0);
+  CU_ASSERT_EQUAL(fwrite(b, 1, (size_t)w, f), (size_t)w);
+  fclose(f);
+  refused(path, want, NULL);
+}
+
+/* Where the first attribute (MATLAB_class, version 1: its name 8 bytes
+ * into the message's data, padded to 16; the datatype, whose size is 4
+ * bytes in, after it) keeps its datatype's size, and its message header
+ * (type, size: 8 bytes before the data) its size. */
+static long class_type_size(const unsigned char *buf, size_t len) {
+  long at = find_bytes(buf, len, "MATLAB_class", 12);
+  return at < 0 ? -1 : at + 16 + 4;
+}
+static long class_msg_size(const unsigned char *buf, size_t len) {
+  long at = find_bytes(buf, len, "MATLAB_class", 12);
+  return at < 0 ? -1 : at - 16 + 2;
+}
+/* The type of the first filter pipeline message (version 1: its data
+ * holds the filter's name "deflate" 16 bytes in; the message header, type
+ * first, 8 bytes before the data). */
+static long filter_msg_type(const unsigned char *buf, size_t len) {
+  long at = find_bytes(buf, len, "deflate", 7);
+  return at < 0 ? -1 : at - 16 - 8;
+}
+/* The root group's object header's chunk 0 size: the superblock (version
+ * 0, at 512, 8-byte addresses) gives the header's address at its byte
+ * 24 + 5 x 8; a version 1 header keeps the size 8 bytes in. */
+static long root_chunk_size(const unsigned char *buf, size_t len) {
+  if (len < 512 + 72 || buf[512 + 8] != 0 || buf[512 + 13] != 8) return -1;
+  uint64_t root = 0;
+  for (int k = 7; k >= 0; k--) root = root << 8 | buf[512 + 64 + k];
+  return root + 512 + 12 <= len ? (long)root + 512 + 8 : -1;
+}
+/* M's dataspace message (version 1, rank 2, max dims: HDF5's (3, 3)); its
+ * first dim (MATLAB's columns) 8 bytes in. */
+static long m_dims(const unsigned char *buf, size_t len) {
+  static const unsigned char ds[24] = { 1, 2, 1, 0, 0, 0, 0, 0, 3, 0, 0, 0,
+                                        0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0 };
+  long at = find_bytes(buf, len, ds, sizeof ds);
+  return at < 0 ? -1 : at + 8;
+}
+
+/* Damaged object headers in a version 7.3 file are refused from their
+ * bytes, before HDF5 loads them (libio/io_hdf5_ohdr.c, io_mat73.c): HDF5
+ * 1.10.8 copies an attribute's value past its message (the fuzzer's
+ * tests/fuzz/regressions/mat/v73-hdf5-attr-overflow.mat) and allocates a
+ * chunk's claimed size; a dataspace promising more than the file stores is
+ * refused before the read. */
+static void test_v73_headers(void) {
+  patched73("attr_value.mat", class_type_size, 0x10000000u, 4,
+            "whose value (1 points of 268435456 bytes) runs past its");
+  patched73("attr_msg.mat", class_msg_size, 0xfff0u, 2, "running past its chunk's end");
+  patched73("m_dims.mat", m_dims, 1000u, 8, "expected /M to hold 24000 bytes of data, found 72");
+  /* the root group's header claiming 4 GB: H5Fopen would load it */
+  patched73("root_chunk.mat", root_chunk_size, 0xf0000000u, 4,
+            "expected a MAT-file 7.3 whose root group HDF5 can load, found chunk 0 of "
+            "4026531840 bytes");
+  /* compressed (chunked, deflate), its filter message retyped to one HDF5
+   * does not know: the deflated chunk taken for a raw one of 72 bytes (as
+   * tests/fuzz/regressions/mat/v73-chunk-stored-short.edits) */
+  compression = MAT_COMPRESSION_ZLIB;
+  patched73("filter_type.mat", filter_msg_type, 0x07ffu, 2,
+            "expected /M stored in whole chunks, found a chunk stored in");
+  compression = MAT_COMPRESSION_NONE;
+}
+
 /* ---- the DCA-BL benchmark (../shared) ------------------------------------------ */
 
 static void test_dca_bl(void) {
@@ -389,6 +480,7 @@ int main(void) {
   CU_add_test(s, "bad input: one line naming the variable", test_bad);
   CU_add_test(s, "truncated files", test_truncated);
   CU_add_test(s, "tags promising more than the variable holds", test_tags);
+  CU_add_test(s, "version 7.3: damaged object headers", test_v73_headers);
   CU_add_test(s, "the DCA-BL benchmark files (../shared)", test_dca_bl);
   return tst_run();
 }

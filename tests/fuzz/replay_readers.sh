@@ -1,6 +1,6 @@
 #!/bin/bash
 # replay_readers.sh -- make check: the fuzz regression inputs of the readers
-# (tests/fuzz/regressions/{siconos,blcp,mtx,lcplab,fclib}; README.md there),
+# (tests/fuzz/regressions/{siconos,blcp,mtx,lcplab,fclib,mat}; README.md there),
 # read by this build's `lcplab convert IN OUT.lcp`.  Each must be read (exit
 # 0) or refused (exit 2, nothing on stdout, one line on stderr starting with
 # "lcplab: " and naming the file); a crash, a sanitizer report or another
@@ -8,6 +8,7 @@
 # them too; the fuzz stage replays them, and the other harnesses' inputs,
 # through the libFuzzer harnesses (run_fuzz.sh replay).
 #   siconos -> IN.dat, blcp -> IN.blcp, lcplab -> IN.lcp, fclib -> IN.hdf5,
+#   mat -> IN.mat,
 #   mtx -> IN.mtx with the sidecars after its "@@b", "@@lo", ... lines.
 # Inputs kept as NAME.edits are rebuilt from the shared file they were
 # derived from (edits.py); skipped when that file is absent.
@@ -26,7 +27,7 @@ split_mtx() {
 }
 
 skipped=0
-for dir in siconos blcp mtx lcplab fclib; do
+for dir in siconos blcp mtx lcplab fclib mat; do
   for f in "$src/tests/fuzz/regressions/$dir"/*; do
     [ -f "$f" ] || continue
     name=$(basename "$f" .edits)
@@ -43,6 +44,7 @@ for dir in siconos blcp mtx lcplab fclib; do
       blcp) in=$T/in.blcp; cp "$input" "$in" ;;
       lcplab) in=$T/in.lcp; cp "$input" "$in" ;;
       fclib) in=$T/in.hdf5; cp "$input" "$in" ;;
+      mat) in=$T/in.mat; cp "$input" "$in" ;;
       mtx) in=$T/in.mtx; rm -f "$T"/in.*; split_mtx "$input" "$T/in" ;;
     esac
     lcp convert "$in" "$T/out.lcp" --force

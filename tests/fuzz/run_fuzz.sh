@@ -33,7 +33,7 @@ src=${2:?usage: run_fuzz.sh BUILDDIR SRCDIR quick|bench|replay}
 mode=${3:?usage: run_fuzz.sh BUILDDIR SRCDIR quick|bench|replay}
 case $mode in quick | bench | replay) ;; *) echo "run_fuzz.sh: unknown mode '$mode'" >&2; exit 2 ;; esac
 fz=$build/fuzz
-harnesses="blcp experiment fclib lcplab mtx scene siconos vector"
+harnesses="blcp experiment fclib lcplab mat mtx scene siconos vector"
 shared=${LCPLAB_SHARED:-$src/../shared}
 export OPENBLAS_NUM_THREADS=1
 # leaks are findings; a smaller quarantine keeps the resident size down on a
@@ -47,13 +47,15 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # Executions per harness in bench mode: 10^7 in all.  The fast harnesses get
 # more; fclib (HDF5 files of 12 to 500 kB, each read twice, about 10 ms of
 # CPU each, mostly HDF5 zeroing its metadata cache at every open) gets what
-# its speed allows in FUZZ_MAX_SECONDS.
+# its speed allows in FUZZ_MAX_SECONDS, and so does mat (MAT-files written
+# to /dev/shm and opened by libmatio or HDF5 at each execution).
 default_runs() {
   case $1 in
     vector) echo 2500000 ;;
     blcp | scene) echo 2000000 ;;
     siconos | lcplab | mtx | experiment) echo 1000000 ;;
     fclib) echo 100000 ;;
+    mat) echo 100000 ;;
   esac
 }
 # Input sizes: the seeds' (build_seeds.sh: .dat up to 64 KiB, FCLIB up to
