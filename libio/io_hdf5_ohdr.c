@@ -140,10 +140,10 @@ static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
  * looking for a cycle: a 33 KB fuzz input whose free block named itself as
  * the next made H5Literate over the root group allocate without end
  * (regression v73-local-heap-free-list-cycle.edits).  Each block must lie
- * inside the data segment and none be reached twice.  There are fewer
- * distinct offsets than len, so a list longer than len has a cycle; the
- * block it comes back to is found with two walkers, one twice as fast as
- * the other (Floyd's cycle detection), without memory. */
+ * inside the data segment, none be reached twice, and there be no more
+ * of them than fit in the heap.  A cycle is found, and the block it comes
+ * back to named, with two walkers, one twice as fast as the other
+ * (Floyd's cycle detection), without memory. */
 #define HEAP_FREE_NULL 1
 
 /* the free block after the one at offset at of the heap's data segment
@@ -162,19 +162,22 @@ static int next_free(walk *w, uint64_t seg, uint64_t len, uint64_t at, uint64_t 
 }
 
 static int check_free_list(walk *w, uint64_t heap, uint64_t seg, uint64_t len, uint64_t head) {
-  uint64_t x = head, steps = 0;
-  while (x != HEAP_FREE_NULL) {
-    if (next_free(w, seg, len, x, &x)) return -1;
-    if (++steps > len) break;
+  /* each free block holds its two fields: at most len / (2 x size of
+   * lengths) blocks in a heap whose blocks do not overlap */
+  uint64_t most = len / (2ull * w->src->sizeof_size), t = head, h = head;
+  for (uint64_t steps = 0;; steps++) {
+    for (int k = 0; k < 2; k++) { /* the fast walker checks every block */
+      if (h == HEAP_FREE_NULL) return 0;
+      if (next_free(w, seg, len, h, &h)) return -1;
+    }
+    next_free(w, seg, len, t, &t); /* a block the fast one has read */
+    if (t == h) break;
+    if (steps >= most)
+      return refuse(w, "a local heap at offset %llu whose free list has more than %llu blocks",
+                    (unsigned long long)heap, (unsigned long long)most);
   }
-  if (x == HEAP_FREE_NULL) return 0;
-  /* a cycle: every block on it was read above */
-  uint64_t t = head, h = head;
-  do {
-    next_free(w, seg, len, t, &t);
-    next_free(w, seg, len, h, &h);
-    next_free(w, seg, len, h, &h);
-  } while (t != h);
+  /* a cycle: the block it comes back to is as far from the head as the
+   * walkers' meeting point is from it, along the cycle */
   for (t = head; t != h;) {
     next_free(w, seg, len, t, &t);
     next_free(w, seg, len, h, &h);
