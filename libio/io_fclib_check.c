@@ -94,7 +94,10 @@ slv_status io_fclib_open(io_fclib_ctx *c, const char *h5name, hid_t fapl, uint64
    * checked first, from the superblock read here */
   uint64_t root, ext;
   char why0[128];
+  /* (a file shorter than its superblock says is left to H5Fopen, which
+   * refuses it as truncated before loading anything) */
   if ((c->image || c->oh.fp) && io_ohdr_superblock(&c->oh, &root, &ext, why0, sizeof why0) == 0 &&
+      c->oh.stored_eof <= eof &&
       (io_ohdr_check(&c->oh, root, why0, sizeof why0) ||
        (ext != UINT64_MAX && io_ohdr_check(&c->oh, ext, why0, sizeof why0)))) {
     io_fclib_close(c);
@@ -113,10 +116,14 @@ slv_status io_fclib_open(io_fclib_ctx *c, const char *h5name, hid_t fapl, uint64
   hid_t fcpl = H5Fget_create_plist(c->file);
   size_t sa = 0, ss = 0;
   hsize_t ub = 0;
-  int ok = fcpl >= 0 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 && H5Pget_userblock(fcpl, &ub) >= 0;
+  unsigned ik = 0, lk = 0; /* the group B-tree's K's (io_hdf5_ohdr.c, "group B-tree") */
+  int ok = fcpl >= 0 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 && H5Pget_userblock(fcpl, &ub) >= 0 &&
+           H5Pget_sym_k(fcpl, &ik, &lk) >= 0;
   if (fcpl >= 0) H5Pclose(fcpl);
   c->oh.sizeof_addr = (unsigned)sa;
   c->oh.sizeof_size = (unsigned)ss;
+  c->oh.internal_k = ik;
+  c->oh.leaf_k = lk;
   c->oh.base = ub;
   c->oh_ready = ok && (c->image || c->oh.fp) && sa >= 1 && sa <= 8 && ss >= 1 && ss <= 8;
   H5O_info_t oi;

@@ -54,6 +54,7 @@
 #include "io_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define IO_OHDR_MAX_CHUNKS 256
@@ -132,6 +133,61 @@ static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
   return push_chunk(w, at, len, "a continuation chunk");
 }
 
+/* A local heap's free list ([hdf5format] III.D, "Local Heaps"): from the
+ * header's offset to its head, each free block (an offset in the data
+ * segment) holds the offset of the next (1: none) and its own size, both of
+ * the size of lengths.  libhdf5 follows it when it loads the heap, without
+ * looking for a cycle: a 33 KB fuzz input whose free block named itself as
+ * the next made H5Literate over the root group allocate without end
+ * (regression v73-local-heap-free-list-cycle.edits).  Each block must lie
+ * inside the data segment, none be reached twice, and there be no more
+ * of them than fit in the heap.  A cycle is found, and the block it comes
+ * back to named, with two walkers, one twice as fast as the other
+ * (Floyd's cycle detection), without memory. */
+#define HEAP_FREE_NULL 1
+
+/* the free block after the one at offset at of the heap's data segment
+ * (file offset seg, len bytes); -1 when at is not a block inside it */
+static int next_free(walk *w, uint64_t seg, uint64_t len, uint64_t at, uint64_t *next) {
+  unsigned ss = w->src->sizeof_size;
+  unsigned char b[16];
+  if (at >= len || len - at < 2ull * ss || read_at(w->src, seg + at, b, 2 * ss) ||
+      le(b + ss, ss) > len - at)
+    return refuse(w,
+                  "a local heap whose free block at offset %llu does not lie inside its %llu "
+                  "bytes",
+                  (unsigned long long)at, (unsigned long long)len);
+  *next = le(b, ss);
+  return 0;
+}
+
+static int check_free_list(walk *w, uint64_t heap, uint64_t seg, uint64_t len, uint64_t head) {
+  /* each free block holds its two fields: at most len / (2 x size of
+   * lengths) blocks in a heap whose blocks do not overlap */
+  uint64_t most = len / (2ull * w->src->sizeof_size), t = head, h = head;
+  for (uint64_t steps = 0;; steps++) {
+    for (int k = 0; k < 2; k++) { /* the fast walker checks every block */
+      if (h == HEAP_FREE_NULL) return 0;
+      if (next_free(w, seg, len, h, &h)) return -1;
+    }
+    next_free(w, seg, len, t, &t); /* a block the fast one has read */
+    if (t == h) break;
+    if (steps >= most)
+      return refuse(w, "a local heap at offset %llu whose free list has more than %llu blocks",
+                    (unsigned long long)heap, (unsigned long long)most);
+  }
+  /* a cycle: the block it comes back to is as far from the head as the
+   * walkers' meeting point is from it, along the cycle */
+  for (t = head; t != h;) {
+    next_free(w, seg, len, t, &t);
+    next_free(w, seg, len, h, &h);
+  }
+  return refuse(w,
+                "a local heap at offset %llu whose free list reaches the block at offset %llu "
+                "twice (expected each free block once)",
+                (unsigned long long)heap, (unsigned long long)t);
+}
+
 /* A symbol-table message's data (an old-style group): the address of its
  * B-tree, then of its local heap, whose data segment (the link names)
  * libhdf5 allocates at the size the heap's header gives before reading it
@@ -164,7 +220,168 @@ static int check_local_heap(walk *w, uint64_t data, uint64_t size) {
   if (len == 0 || read_at(s, at + s->base + len - 1, &last, 1) || last != 0)
     return refuse(w, "a local heap of %llu bytes at offset %llu whose names do not end inside it",
                   (unsigned long long)len, (unsigned long long)at);
+  return check_free_list(w, heap, at + s->base, len, le(b + 8 + ss, ss));
+}
+
+/* An old-style group's B-tree ([hdf5format] III.A.1, "Version 1 B-trees",
+ * and III.C, "Symbol Table Nodes"), walked before libhdf5 looks anything
+ * up in the group or lists it.  A 33 KB fuzz input (regression
+ * v73-root-btree-child-not-a-node.edits) made HDF5's H5Literate over the
+ * root group run without end; libhdf5 does not check that a group's B-tree
+ * is a tree.  A group node ("TREE", node type 0): signature (4), type (1),
+ * level (1), entries used (2), left and right siblings (size of offsets
+ * each; not followed), then keys (size of lengths) and child addresses
+ * alternating, entries + 1 keys; HDF5 reads 2K children and 2K + 1 keys
+ * (K: the superblock's group internal node K).  A level-0 node's children
+ * are symbol table nodes: "SNOD", version (1) = 1, reserved (1), number of
+ * symbols (2), then 2K entries (K: group leaf node K) of link name offset,
+ * object header address (size of offsets each), cache type (4), reserved
+ * (4) and scratch pad (16).
+ *
+ * Every node must lie inside the file with its signature, a group node's
+ * type 0 and entries at most 2K, each child one level below its parent,
+ * no node reached twice (a set of the addresses seen, allocated once), at
+ * most IO_BTREE_MAX_NODES nodes, and each symbol's object header address
+ * inside the file.  K unknown (0: a version 2 or 3 superblock, before
+ * libhdf5 has opened the file) bounds nothing but the nodes' size. */
+#define IO_BTREE_MAX_NODES 65536u
+#define BTREE_SNOD         (-1) /* a level-0 node's child: a symbol table node */
+#define BTREE_ANY          (-2) /* the root: any level */
+
+typedef struct bnode {
+  uint64_t addr; /* file offset */
+  int level;     /* the level expected, or BTREE_SNOD, BTREE_ANY */
+} bnode;
+
+typedef struct btree_walk {
+  walk *w;
+  uint64_t *seen; /* open addressing: offsets + 1, 0 empty */
+  size_t nslots;  /* a power of two, at least twice cap */
+  bnode *stack;
+  size_t nstack, nvisited, cap;
+} btree_walk;
+
+/* queues the node at file offset at, unless it was reached before */
+static int push_node(btree_walk *b, uint64_t at, int level) {
+  walk *w = b->w;
+  uint64_t base = w->src->base;
+  if (at >= w->src->eof)
+    return refuse(w, "a group B-tree node at offset %llu, past the end of the file (%llu bytes)",
+                  (unsigned long long)(at - base), (unsigned long long)w->src->eof);
+  size_t mask = b->nslots - 1, i = (size_t)((at * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+  for (; b->seen[i]; i = (i + 1) & mask)
+    if (b->seen[i] == at + 1)
+      return refuse(w,
+                    "a group B-tree whose node at offset %llu is reached twice "
+                    "(expected each node once)",
+                    (unsigned long long)(at - base));
+  if (b->nvisited >= b->cap) return refuse(w, "a group B-tree of more than %zu nodes", b->cap);
+  b->seen[i] = at + 1;
+  b->nvisited++;
+  b->stack[b->nstack++] = (bnode){ at, level };
   return 0;
+}
+
+/* n bytes at at, all inside the file */
+static int node_fits(walk *w, uint64_t at, uint64_t n, const char *what) {
+  const io_ohdr_src *s = w->src;
+  if (n > s->eof - at)
+    return refuse(w, "%s of %llu bytes at offset %llu, past the end of the file (%llu bytes)", what,
+                  (unsigned long long)n, (unsigned long long)(at - s->base),
+                  (unsigned long long)s->eof);
+  return 0;
+}
+
+/* a symbol table node: inside the file, each object header address too */
+static int check_snod(walk *w, uint64_t at) {
+  const io_ohdr_src *s = w->src;
+  unsigned sa = s->sizeof_addr, esz = 2 * sa + 24;
+  unsigned char b[8];
+  uint64_t rel = at - s->base;
+  if (read_at(s, at, b, 8) || memcmp(b, "SNOD", 4) != 0 || b[4] != 1)
+    return refuse(w,
+                  "a group B-tree child at offset %llu that is no symbol table node (\"SNOD\", "
+                  "version 1)",
+                  (unsigned long long)rel);
+  uint64_t n = le(b + 6, 2);
+  if (s->leaf_k && n > 2ull * s->leaf_k)
+    return refuse(w, "a symbol table node at offset %llu of %llu symbols (at most 2K = %u)",
+                  (unsigned long long)rel, (unsigned long long)n, 2 * s->leaf_k);
+  uint64_t size = 8 + (s->leaf_k ? 2ull * s->leaf_k : n) * esz;
+  if (node_fits(w, at, size, "a symbol table node")) return -1;
+  for (uint64_t k = 0; k < n; k++) {
+    if (read_at(s, at + 8 + k * esz + sa, b, sa)) return refuse(w, "a symbol past the end");
+    uint64_t oh = le(b, sa);
+    if (oh >= s->eof - s->base)
+      return refuse(w,
+                    "a symbol table node at offset %llu whose symbol %llu has its object header "
+                    "at offset %llu, past the end of the file (%llu bytes)",
+                    (unsigned long long)rel, (unsigned long long)k, (unsigned long long)oh,
+                    (unsigned long long)s->eof);
+  }
+  return 0;
+}
+
+/* a group B-tree node: signature, type, level, entries; its children
+ * queued */
+static int check_tree_node(btree_walk *bw, bnode nd) {
+  walk *w = bw->w;
+  const io_ohdr_src *s = w->src;
+  unsigned sa = s->sizeof_addr, ss = s->sizeof_size, k2 = 2 * s->internal_k;
+  unsigned char b[24];
+  uint64_t rel = nd.addr - s->base;
+  if (read_at(s, nd.addr, b, 8) || memcmp(b, "TREE", 4) != 0)
+    return refuse(w, "a group B-tree node at offset %llu without its signature \"TREE\"",
+                  (unsigned long long)rel);
+  unsigned type = b[4], level = b[5];
+  uint64_t n = le(b + 6, 2);
+  if (type != 0)
+    return refuse(w, "a B-tree node at offset %llu of type %u (a group's is 0)",
+                  (unsigned long long)rel, type);
+  if (nd.level != BTREE_ANY && (int)level != nd.level)
+    return refuse(w,
+                  "a group B-tree node at offset %llu of level %u, not one below its parent's "
+                  "(expected level %d)",
+                  (unsigned long long)rel, level, nd.level);
+  if (k2 && n > k2)
+    return refuse(w, "a group B-tree node at offset %llu of %llu entries (at most 2K = %u)",
+                  (unsigned long long)rel, (unsigned long long)n, k2);
+  uint64_t head = 8 + 2ull * sa, size = head + (k2 ? k2 : n) * (uint64_t)(sa + ss) + ss;
+  if (node_fits(w, nd.addr, size, "a group B-tree node")) return -1;
+  for (uint64_t k = 0; k < n; k++) {
+    if (read_at(s, nd.addr + head + ss + k * (sa + ss), b, sa))
+      return refuse(w, "a group B-tree child past the end");
+    uint64_t child = le(b, sa);
+    if (child > UINT64_MAX - s->base)
+      return refuse(w, "a group B-tree child at an impossible address");
+    if (push_node(bw, child + s->base, level > 0 ? (int)level - 1 : BTREE_SNOD)) return -1;
+  }
+  return 0;
+}
+
+/* A symbol-table message's data: its B-tree (the first address) walked
+ * from its root, each node once. */
+static int check_group_btree(walk *w, uint64_t data, uint64_t size) {
+  const io_ohdr_src *s = w->src;
+  unsigned char b[8];
+  if (size < s->sizeof_addr || read_at(s, data, b, s->sizeof_addr))
+    return refuse(w, "a symbol-table message of %llu bytes", (unsigned long long)size);
+  uint64_t root = le(b, s->sizeof_addr);
+  if (root > UINT64_MAX - s->base) return refuse(w, "a group B-tree at an impossible address");
+  btree_walk bw = { .w = w, .cap = IO_BTREE_MAX_NODES };
+  if (s->eof / 8 + 1 < bw.cap) bw.cap = (size_t)(s->eof / 8 + 1); /* a node has 8 bytes or more */
+  for (bw.nslots = 1; bw.nslots < 2 * bw.cap;) bw.nslots *= 2;
+  void *mem = calloc(1, bw.nslots * sizeof *bw.seen + bw.cap * sizeof *bw.stack);
+  if (!mem) return refuse(w, "no memory to walk a group B-tree");
+  bw.seen = mem;
+  bw.stack = (bnode *)(bw.seen + bw.nslots);
+  int r = push_node(&bw, root + s->base, BTREE_ANY);
+  while (r == 0 && bw.nstack > 0) {
+    bnode nd = bw.stack[--bw.nstack];
+    r = nd.level == BTREE_SNOD ? check_snod(w, nd.addr) : check_tree_node(&bw, nd);
+  }
+  free(mem);
+  return r;
 }
 
 /* A dataspace's encoding in len bytes at p (a dataspace message, or the
@@ -356,7 +573,9 @@ static int walk_chunk(walk *w, chunk c) {
       continue;
     }
     if (type == OHDR_CONTINUATION && follow_continuation(w, p + head, size)) return -1;
-    if (type == OHDR_SYMBOL_TABLE && check_local_heap(w, p + head, size)) return -1;
+    if (type == OHDR_SYMBOL_TABLE &&
+        (check_local_heap(w, p + head, size) || check_group_btree(w, p + head, size)))
+      return -1;
     if (type == OHDR_ATTRIBUTE && check_attribute(w, p + head, size)) return -1;
     if (type == OHDR_DATASPACE && check_dataspace(w, p + head, size)) return -1;
     if (type == OHDR_LAYOUT && check_layout(w, p + head, size)) return -1;
@@ -413,8 +632,9 @@ static int check_header(const io_ohdr_src *src, uint64_t addr, int depth, char *
 
 /* The superblock ([hdf5format] II.A): at offset 0, 512, 1024, 2048, ...,
  * the signature "\211HDF\r\n\032\n", then its version (byte 8).
- * Versions 0 and 1: sizes of offsets and lengths at bytes 13 and 14, then
- * (from byte 24, 28 in version 1) four addresses and the root group's
+ * Versions 0 and 1: sizes of offsets and lengths at bytes 13 and 14, the
+ * group leaf and internal node K's at 16 and 18, then (from byte 24, 28 in
+ * version 1) four addresses (the third the end of file) and the root group's
  * symbol table entry (link name offset, object header address).  Versions
  * 2 and 3: the sizes at bytes 9 and 10, then (from byte 12) the base, the
  * superblock extension's, end-of-file and root object header addresses. */
@@ -435,6 +655,11 @@ int io_ohdr_superblock(io_ohdr_src *src, uint64_t *root, uint64_t *ext, char *wh
   src->base = at;
   src->sizeof_addr = sa;
   src->sizeof_size = ss;
+  src->leaf_k = ver < 2 ? (unsigned)le(b + 16, 2) : 0;
+  src->internal_k = ver < 2 ? (unsigned)le(b + 18, 2) : 0;
+  /* the end-of-file address, in both layouts; libhdf5 compares it with
+   * the file's whole length, user block included */
+  src->stored_eof = le(b + head + 2 * sa, sa);
   *root = le(b + head + (ver < 2 ? 5 * sa : 3 * sa), sa);
   *ext = ver < 2 ? UINT64_MAX : le(b + head + sa, sa);
   if (sa < 8 && *ext == (1ull << (8 * sa)) - 1) *ext = UINT64_MAX; /* undefined: all ones */

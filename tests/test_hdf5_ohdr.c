@@ -148,19 +148,36 @@ static void test_v1_refused(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "no object header"));
 }
 
+/* A group B-tree node ("TREE", type 0) at at of the given level whose n
+ * children (8-byte keys and addresses alternating after the 24-byte
+ * head) are at child[0..n-1]. */
+static void tree_node(img *m, size_t at, unsigned level, unsigned n, const uint64_t *child) {
+  memcpy(m->b + at, "TREE", 4);
+  put(m, at + 5, level, 1);
+  put(m, at + 6, n, 2);
+  put(m, at + 8, ~0ull, 8); /* no siblings */
+  put(m, at + 16, ~0ull, 8);
+  for (unsigned k = 0; k < n; k++) put(m, at + 24 + 8 + 16 * k, child[k], 8);
+}
+
 /* An old-style group: chunk 0 holds a symbol-table message (B-tree at
- * 256, local heap at 384) whose heap's data segment is len bytes at
- * seg. */
+ * 256, an empty leaf, local heap at 384) whose heap's data segment is len
+ * bytes at seg, with one free block of 16 bytes at its offset 8. */
 static void v1_group(img *m, uint64_t seg, uint64_t len, const char *sig) {
   memset(m, 0, sizeof *m);
   v1_header(m, 64, 24);
   v1_msg(m, 80, 0x11, 16);
   put(m, 88, 256, 8);
   put(m, 96, 384, 8);
+  tree_node(m, 256, 0, 0, NULL);
   memcpy(m->b + 384, sig, 4);
   put(m, 384 + 8, len, 8);  /* data segment size */
   put(m, 384 + 16, 8, 8);   /* offset to the free list */
   put(m, 384 + 24, seg, 8); /* data segment address */
+  if (seg + 24 <= IMG) {
+    put(m, seg + 8, 1, 8); /* the last free block */
+    put(m, seg + 16, 16, 8);
+  }
 }
 
 static void test_local_heap(void) {
@@ -180,6 +197,87 @@ static void test_local_heap(void) {
   v1_group(&m, 1024, 88, "PEAH");
   CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
   CU_ASSERT_STRING_EQUAL(why, "no local heap at offset 384");
+}
+
+/* The heap's free list (a fuzz finding: a block naming itself as the
+ * next made libhdf5 loop): blocks at 8 -> 40 -> 1 accepted; one naming
+ * itself, a cycle 8 -> 24 -> 40 -> 24 and a block past the segment
+ * refused, naming the block reached twice. */
+static void test_free_list(void) {
+  img m;
+  char why[160] = "";
+  v1_group(&m, 1024, 88, "HEAP");
+  put(&m, 1024 + 8, 40, 8);
+  put(&m, 1024 + 40, 1, 8);
+  put(&m, 1024 + 48, 16, 8);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  put(&m, 1024 + 8, 8, 8); /* the block at 8 names itself */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a local heap at offset 384 whose free list reaches the block at "
+                              "offset 8 twice (expected each free block once)");
+  put(&m, 1024 + 8, 24, 8);
+  put(&m, 1024 + 24, 40, 8);
+  put(&m, 1024 + 32, 16, 8);
+  put(&m, 1024 + 40, 24, 8);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a local heap at offset 384 whose free list reaches the block at "
+                              "offset 24 twice (expected each free block once)");
+  put(&m, 1024 + 40, 80, 8); /* 80 + 16 bytes of fields > 88 */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a local heap whose free block at offset 80 does not lie inside its "
+                              "88 bytes");
+}
+
+/* The group's B-tree: a root of level 1 over a leaf at 2048 over a symbol
+ * node at 2560 whose one symbol is the group itself: accepted.  A root
+ * whose child is itself, a child of the root's level, a leaf whose child
+ * is no "SNOD", a symbol's header past the end, a node of type 1 and one of
+ * more than 2K entries: refused with the reason. */
+static void test_group_btree(void) {
+  img m;
+  char why[160] = "";
+  uint64_t leaf = 2048, snod = 2560, self = 256;
+  v1_group(&m, 1024, 88, "HEAP");
+  tree_node(&m, 256, 1, 1, &leaf);
+  tree_node(&m, 2048, 0, 1, &snod);
+  memcpy(m.b + 2560, "SNOD", 4);
+  put(&m, 2560 + 4, 1, 1);
+  put(&m, 2560 + 6, 1, 2);
+  put(&m, 2560 + 16, 64, 8); /* the symbol's object header */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  put(&m, 2560 + 16, IMG, 8);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a symbol table node at offset 2560 whose symbol 0 has its object "
+                              "header at offset 4096, past the end of the file (4096 bytes)");
+  put(&m, 2560 + 16, 64, 8);
+  m.b[2560] = 'X';
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a group B-tree child at offset 2560 that is no symbol table node "
+                              "(\"SNOD\", version 1)");
+  m.b[2560] = 'S';
+  put(&m, 2048 + 5, 1, 1); /* the leaf at the root's level */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a group B-tree node at offset 2048 of level 1, not one below its "
+                              "parent's (expected level 0)");
+  tree_node(&m, 256, 1, 1, &self); /* the root's child is the root */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a group B-tree whose node at offset 256 is reached twice (expected "
+                              "each node once)");
+  tree_node(&m, 256, 1, 1, &leaf);
+  put(&m, 2048 + 5, 0, 1);
+  put(&m, 2048 + 4, 1, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a B-tree node at offset 2048 of type 1 (a group's is 0)");
+  put(&m, 2048 + 4, 0, 1);
+  /* with the superblock's K = 2: 5 entries are too many; 1 fits in a
+   * node of 24 + 4 x 8 + 5 x 8 bytes */
+  io_ohdr_src s = {
+    .image = m.b, .eof = IMG, .sizeof_addr = 8, .sizeof_size = 8, .internal_k = 2, .leaf_k = 1
+  };
+  CU_ASSERT_EQUAL(io_ohdr_check(&s, 64, why, sizeof why), 0);
+  put(&m, 2048 + 6, 5, 2);
+  CU_ASSERT_EQUAL(io_ohdr_check(&s, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a group B-tree node at offset 2048 of 5 entries (at most 2K = 4)");
 }
 
 /* A version 1 header at 64 whose chunk 0 holds one message of the given
@@ -389,6 +487,8 @@ int main(void) {
   CU_add_test(s, "version 1 headers that do not fit: refused with the reason", test_v1_refused);
   CU_add_test(s, "version 2 headers: flags, continuation, refusals", test_v2);
   CU_add_test(s, "an old-style group's local heap: inside the file", test_local_heap);
+  CU_add_test(s, "a local heap's free list: inside the heap, no cycle", test_free_list);
+  CU_add_test(s, "a group's B-tree: nodes in the file, levels down, each once", test_group_btree);
   CU_add_test(s, "attributes, dataspaces, compact data: inside their messages", test_messages);
   CU_add_test(s, "the superblock: versions 0 and 2, or none", test_superblock);
   return tst_run();
