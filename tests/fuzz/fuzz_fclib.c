@@ -22,7 +22,7 @@
  * (H5Fget_obj_count), and libfclib must never be reached with a file it
  * would exit on (libFuzzer reports an exit as a finding).  A problem read
  * goes through the lcplab round trip (fz_round_trip). */
-#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#define _POSIX_C_SOURCE 200809L /* unlink */
 #include "fuzz_util.h"
 #include "io_internal.h"
 
@@ -31,34 +31,15 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* The FCLIB reader's messages are "PATH: expected <what>, found <what>"
- * (io_fclib_check.c, io_fclib_read.c), "PATH: out of memory ..." with SLV_ERR_NOMEM. */
-static void precise(const char *path, slv_status st, const char *err) {
-  if (st == SLV_OK) return;
-  const char *m = err + strlen(path) + 2;
-  if (strncmp(m, "expected ", 9) != 0 &&
-      !(st == SLV_ERR_NOMEM && strncmp(m, "out of memory", 13) == 0))
-    fz_fail("%s: not an 'expected ..., found ...' message: %s", path, err);
-}
-
 static void no_open_objects(const char *when) {
   ssize_t n = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
   if (n != 0) fz_fail("%zd HDF5 objects open after %s", n, when);
 }
 
-/* io_read on a file holding data, in /dev/shm (memory) if it can. */
+/* io_read on a real file holding data (fz_real_file). */
 static slv_status read_path(const uint8_t *data, size_t size, char *path, size_t cap,
                             io_instance **out, char *err, size_t errlen) {
-  snprintf(path, cap, "%s/fuzz-fclib-XXXXXX",
-           access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp");
-  int fd = mkstemp(path);
-  if (fd < 0) fz_fail("mkstemp(%s) failed", path);
-  for (size_t done = 0; done < size;) {
-    ssize_t k = write(fd, data + done, size - done);
-    if (k <= 0) fz_fail("write to %s failed", path);
-    done += (size_t)k;
-  }
-  close(fd);
+  fz_real_file(data, size, "fuzz-fclib", "", path, cap);
   slv_status st = io_read(path, IO_FMT_FCLIB, out, err, errlen);
   unlink(path);
   return st;
@@ -72,11 +53,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   slv_status st_a = io_read_fclib_image(data, size, &rq, &a);
   no_open_objects("the image read");
   fz_check_read(name, st_a, a, err_a);
-  precise(name, st_a, err_a);
+  fz_check_precise(name, st_a, err_a);
   slv_status st_b = read_path(data, size, path, sizeof path, &b, err_b, sizeof err_b);
   no_open_objects("the path read");
   fz_check_read(path, st_b, b, err_b);
-  precise(path, st_b, err_b);
+  fz_check_precise(path, st_b, err_b);
   if ((st_a == SLV_OK) != (st_b == SLV_OK))
     fz_fail("image and path reads differ: %d '%s' / %d '%s'", (int)st_a, err_a, (int)st_b, err_b);
   if (a) {

@@ -294,3 +294,25 @@ void fz_read_one(const char *path, io_format fmt, const uint8_t *data, size_t si
   io_instance_free(inst);
   fz_files_clear();
 }
+
+void fz_real_file(const uint8_t *data, size_t size, const char *prefix, const char *suffix,
+                  char *path, size_t cap) {
+  snprintf(path, cap, "%s/%s-XXXXXX%s", access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp",
+           prefix, suffix);
+  int fd = mkstemps(path, (int)strlen(suffix));
+  if (fd < 0) fz_fail("mkstemps(%s) failed", path);
+  for (size_t done = 0; done < size;) {
+    ssize_t k = write(fd, data + done, size - done);
+    if (k <= 0) fz_fail("write to %s failed", path);
+    done += (size_t)k;
+  }
+  close(fd);
+}
+
+void fz_check_precise(const char *path, slv_status st, const char *err) {
+  if (st == SLV_OK) return;
+  const char *m = err + strlen(path) + 2;
+  if (strncmp(m, "expected ", 9) != 0 &&
+      !(st == SLV_ERR_NOMEM && strncmp(m, "out of memory", 13) == 0))
+    fz_fail("%s: not an 'expected ..., found ...' message: %s", path, err);
+}

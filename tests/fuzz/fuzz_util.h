@@ -67,6 +67,17 @@ void fz_read_one(const char *path, io_format fmt, const uint8_t *data, size_t si
  * with it to find which input leaks. */
 void fz_leak_check_each(void);
 
+/* data[0..size) into a new real file (for readers whose library opens
+ * paths itself, out of --wrap's reach): PREFIX-XXXXXX plus suffix (may be
+ * "") in /dev/shm (memory) if it can, else /tmp; its name into path (cap
+ * bytes).  The caller unlinks it. */
+void fz_real_file(const uint8_t *data, size_t size, const char *prefix, const char *suffix,
+                  char *path, size_t cap);
+
+/* Aborts unless a failed read's message is "PATH: expected <what>, found
+ * <what>", or "PATH: out of memory ..." with SLV_ERR_NOMEM. */
+void fz_check_precise(const char *path, slv_status st, const char *err);
+
 /* Prints "fuzz invariant: <message>" and aborts. */
 void fz_fail(const char *fmt, ...)
 #if defined(__GNUC__)
