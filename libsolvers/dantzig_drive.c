@@ -338,26 +338,35 @@ static void bound_to_clamped(dz_state *s, const driven *d, int pos, double *w) {
   s->nN--;
 }
 
+/* The driven row joins C: its factor row l = D^-1 L^-1 A_Ci = v, pivot
+ * sc (w_i reached 0, or is 0 to rounding). */
+static void join_C(dz_state *s, const driven *d, double *w) {
+  slv_dz_fac_append(s, s->v, d->sc);
+  s->st[d->i] = ST_C;
+  w[d->i] = 0;
+  enter_C(s, s->k + s->nN);
+}
+
+/* The driven row stays beside C with its w_i, 0 to rounding (ST_Z: it
+ * depends linearly on C, e.g. a redundant free row). */
+static void beside_C(dz_state *s, const driven *d, double *w) {
+  s->st[d->i] = ST_Z;
+  w[d->i] = d->wi;
+  s->nN++;
+}
+
 /* The driven row's w_i is 0 to rounding (slv_dz_w_rounding) with x_i
  * inside its box: it is valid as it stands.  It joins C when its Schur
- * complement is a pivot (the factor grows by v, as for BLK_I_C at t = 0);
- * else it depends linearly on C (ST_Z, as when nothing blocks).  Without
- * this test a driven row whose w_i is only rounding, on a singular
- * direction (sc = 0), moved x back and forth between two bounds with no
- * gain, to the pivot limit (a 2-cycle on the reduced humanoid's step
- * problems, 466,033 pivots for 24 rows). */
+ * complement is a pivot, else stays beside C.  Without this test a driven
+ * row whose w_i is only rounding, on a singular direction (sc = 0), moved
+ * x back and forth between two bounds with no gain, to the pivot limit (a
+ * 2-cycle on the reduced humanoid's step problems, 466,033 pivots for 24
+ * rows). */
 static void settle_at_zero(dz_state *s, const driven *d, double *w) {
-  int i = d->i;
-  w[i] = 0;
-  if (d->sc > slv_dz_pivot_zero(s, d->aii)) {
-    slv_dz_fac_append(s, s->v, d->sc);
-    s->st[i] = ST_C;
-    enter_C(s, s->k + s->nN);
-    return;
-  }
-  s->st[i] = ST_Z;
-  w[i] = d->wi;
-  s->nN++;
+  if (d->sc > slv_dz_pivot_zero(s, d->aii))
+    join_C(s, d, w);
+  else
+    beside_C(s, d, w);
 }
 
 /* Drive the row at position k+nN until it is valid (joins C or N).
@@ -382,24 +391,11 @@ slv_status slv_dz_drive(dz_state *s, double *x, double *w, slv_result *res) {
     }
     double t;
     int which = -1, kind = ratio_test(s, &d, x, w, &t, &which);
-    if (kind == BLK_NONE) {
-      /* nothing blocks: fine if w_i is 0 already (a row that depends
-       * linearly on C, e.g. a redundant free row), else a ray */
-      if (fabs(d.wi) <= slv_dz_w_rounding(s, i, x)) {
-        s->st[i] = ST_Z;
-        w[i] = d.wi;
-        s->nN++;
-        return SLV_CONVERGED;
-      }
+    if (kind == BLK_NONE) /* nothing blocks and w_i is not 0 (settle_at_zero): a ray */
       return breakdown(s, res, i, d.sc, slv_dz_pivot_zero(s, d.aii));
-    }
     take_step(s, &d, t, x, w);
     if (kind == BLK_I_C) {
-      /* new factor row: l = D^-1 L^-1 A_Ci = v, pivot s */
-      slv_dz_fac_append(s, s->v, d.sc);
-      s->st[i] = ST_C;
-      w[i] = 0;
-      enter_C(s, s->k + s->nN);
+      join_C(s, &d, w);
       return SLV_CONVERGED;
     }
     if (kind == BLK_I_N) {
