@@ -141,7 +141,8 @@ static int follow_continuation(walk *w, uint64_t data, uint64_t size) {
  * the next made H5Literate over the root group allocate without end
  * (regression v73-local-heap-free-list-cycle.edits).  Each block must lie
  * inside the data segment, none be reached twice, and there be no more
- * of them than fit in the heap.  A cycle is found, and the block it comes
+ * of them than fit in the heap (a longer list is refused by its count,
+ * cycle or not).  A cycle is found, and the block it comes
  * back to named, with two walkers, one twice as fast as the other
  * (Floyd's cycle detection), without memory. */
 #define HEAP_FREE_NULL 1
@@ -164,17 +165,17 @@ static int next_free(walk *w, uint64_t seg, uint64_t len, uint64_t at, uint64_t 
 static int check_free_list(walk *w, uint64_t heap, uint64_t seg, uint64_t len, uint64_t head) {
   /* each free block holds its two fields: at most len / (2 x size of
    * lengths) blocks in a heap whose blocks do not overlap */
-  uint64_t most = len / (2ull * w->src->sizeof_size), t = head, h = head;
-  for (uint64_t steps = 0;; steps++) {
+  uint64_t most = len / (2ull * w->src->sizeof_size), t = head, h = head, read = 0;
+  for (;;) {
     for (int k = 0; k < 2; k++) { /* the fast walker checks every block */
       if (h == HEAP_FREE_NULL) return 0;
+      if (++read > most)
+        return refuse(w, "a local heap at offset %llu whose free list has more than %llu blocks",
+                      (unsigned long long)heap, (unsigned long long)most);
       if (next_free(w, seg, len, h, &h)) return -1;
     }
     next_free(w, seg, len, t, &t); /* a block the fast one has read */
     if (t == h) break;
-    if (steps >= most)
-      return refuse(w, "a local heap at offset %llu whose free list has more than %llu blocks",
-                    (unsigned long long)heap, (unsigned long long)most);
   }
   /* a cycle: the block it comes back to is as far from the head as the
    * walkers' meeting point is from it, along the cycle */

@@ -201,8 +201,9 @@ static void test_local_heap(void) {
 
 /* The heap's free list (a fuzz finding: a block naming itself as the
  * next made libhdf5 loop): blocks at 8 -> 40 -> 1 accepted; one naming
- * itself, a cycle 8 -> 24 -> 40 -> 24 and a block past the segment
- * refused, naming the block reached twice. */
+ * itself, a cycle 8 -> 24 -> 40 -> 24, a block past the segment and a
+ * list longer than the heap can hold refused, naming the block reached
+ * twice or the count. */
 static void test_free_list(void) {
   img m;
   char why[160] = "";
@@ -226,6 +227,17 @@ static void test_free_list(void) {
   CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
   CU_ASSERT_STRING_EQUAL(why, "a local heap whose free block at offset 80 does not lie inside its "
                               "88 bytes");
+  /* seven blocks in 64 bytes, each inside the heap, none reached twice:
+   * more than the 64 / 16 blocks whose fields fit without overlapping
+   * (8 -> 48 -> 0 -> 40 -> 16 -> 32 -> 24 -> none; a block's size is the
+   * next block's link, each within the heap's end) */
+  static const uint64_t link[7][2] = { { 8, 48 },  { 48, 0 },  { 0, 40 }, { 40, 16 },
+                                       { 16, 32 }, { 32, 24 }, { 24, 1 } };
+  v1_group(&m, 1024, 64, "HEAP");
+  for (int k = 0; k < 7; k++) put(&m, 1024 + link[k][0], link[k][1], 8);
+  put(&m, 1024 + 56, 0, 8);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a local heap at offset 384 whose free list has more than 4 blocks");
 }
 
 /* The group's B-tree: a root of level 1 over a leaf at 2048 over a symbol
