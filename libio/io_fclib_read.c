@@ -82,7 +82,7 @@ static void trip_free(trip *t) {
 /* The number of entries of an fclib matrix: nz for triplets; for CSC / CSR
  * the last pointer, once the pointers are checked (from 0, non-decreasing,
  * within the i and x datasets). */
-static slv_status entry_count(io_fclib_ctx *c, const char *g, const struct fclib_matrix *a,
+static slv_status entry_count(io_hdf5_ctx *c, const char *g, const struct fclib_matrix *a,
                               const io_fclib_mat *h, long *nnz) {
   if (a->nz >= 0) {
     *nnz = a->nz;
@@ -90,20 +90,20 @@ static slv_status entry_count(io_fclib_ctx *c, const char *g, const struct fclib
   }
   int outer = a->nz == -1 ? a->n : a->m;
   if (a->p[0] != 0)
-    return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/p[0] = 0, found %d", g, a->p[0]);
+    return io_hdf5_fail(c, SLV_ERR_INVALID, "expected %s/p[0] = 0, found %d", g, a->p[0]);
   for (int k = 0; k < outer; k++)
     if (a->p[k + 1] < a->p[k])
-      return io_fclib_fail(c, SLV_ERR_INVALID,
-                           "expected %s/p non-decreasing, found p[%d] = %d < p[%d] "
-                           "= %d",
-                           g, k + 1, a->p[k + 1], k, a->p[k]);
+      return io_hdf5_fail(c, SLV_ERR_INVALID,
+                          "expected %s/p non-decreasing, found p[%d] = %d < p[%d] "
+                          "= %d",
+                          g, k + 1, a->p[k + 1], k, a->p[k]);
   *nnz = a->p[outer];
   long have = h->ni < h->nx ? h->ni : h->nx;
   if (*nnz > have)
-    return io_fclib_fail(c, SLV_ERR_INVALID,
-                         "expected %s/p[%d] (the number of entries) <= %ld, the "
-                         "length of i and x, found %ld",
-                         g, outer, have, *nnz);
+    return io_hdf5_fail(c, SLV_ERR_INVALID,
+                        "expected %s/p[%d] (the number of entries) <= %ld, the "
+                        "length of i and x, found %ld",
+                        g, outer, have, *nnz);
   return SLV_OK;
 }
 
@@ -129,7 +129,7 @@ static void fill_triplets(const struct fclib_matrix *a, trip *t) {
 
 /* Every index in [0, m) x [0, n), every value finite; the message names
  * the dataset that holds a bad one. */
-static slv_status check_triplets(io_fclib_ctx *c, const char *g, const struct fclib_matrix *a,
+static slv_status check_triplets(io_hdf5_ctx *c, const char *g, const struct fclib_matrix *a,
                                  const trip *t) {
   for (long k = 0; k < t->nnz; k++) {
     const char *bad = NULL;
@@ -145,21 +145,21 @@ static slv_status check_triplets(io_fclib_ctx *c, const char *g, const struct fc
     }
     if (bad) {
       const char *ds = a->nz >= 0 ? (bad[0] == 'r' ? "i" : "p") : "i";
-      return io_fclib_fail(c, SLV_ERR_INVALID,
-                           "expected a %s index in [0, %d) in %s/%s[%ld], "
-                           "found %d",
-                           bad, lim, g, ds, k, v);
+      return io_hdf5_fail(c, SLV_ERR_INVALID,
+                          "expected a %s index in [0, %d) in %s/%s[%ld], "
+                          "found %d",
+                          bad, lim, g, ds, k, v);
     }
     if (!isfinite(t->val[k]))
-      return io_fclib_fail(c, SLV_ERR_INVALID, "expected a finite number in %s/x[%ld], found %g", g,
-                           k, t->val[k]);
+      return io_hdf5_fail(c, SLV_ERR_INVALID, "expected a finite number in %s/x[%ld], found %g", g,
+                          k, t->val[k]);
   }
   return SLV_OK;
 }
 
 /* The entries of an fclib matrix (read as declared by h) as triplets, every
  * index checked against m x n and every value for finiteness. */
-static slv_status entries(io_fclib_ctx *c, const char *g, const struct fclib_matrix *a,
+static slv_status entries(io_hdf5_ctx *c, const char *g, const struct fclib_matrix *a,
                           const io_fclib_mat *h, trip *t) {
   long nnz = 0;
   memset(t, 0, sizeof *t);
@@ -171,7 +171,7 @@ static slv_status entries(io_fclib_ctx *c, const char *g, const struct fclib_mat
   t->val = malloc(cnt * sizeof(double));
   if (!t->row || !t->col || !t->val) {
     trip_free(t);
-    return io_fclib_fail(c, SLV_ERR_NOMEM, "out of memory for the %ld entries of %s", nnz, g);
+    return io_hdf5_fail(c, SLV_ERR_NOMEM, "out of memory for the %ld entries of %s", nnz, g);
   }
   t->nnz = nnz;
   fill_triplets(a, t);
@@ -179,18 +179,18 @@ static slv_status entries(io_fclib_ctx *c, const char *g, const struct fclib_mat
   return st;
 }
 
-static slv_status check_finite(io_fclib_ctx *c, const char *name, const double *v, int n,
+static slv_status check_finite(io_hdf5_ctx *c, const char *name, const double *v, int n,
                                int nonneg) {
   for (int k = 0; k < n; k++)
     if (!isfinite(v[k]) || (nonneg && v[k] < 0))
-      return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s%s, found %s[%d] = %g",
-                           nonneg ? "mu >= 0 in " : "finite values in ", name, name, k, v[k]);
+      return io_hdf5_fail(c, SLV_ERR_INVALID, "expected %s%s, found %s[%d] = %g",
+                          nonneg ? "mu >= 0 in " : "finite values in ", name, name, k, v[k]);
   return SLV_OK;
 }
 
 /* A new instance of n = 3 nc rows with A from the triplets (CSR, then dense
  * when small), b = q, cones mu. */
-static slv_status make_instance(io_fclib_ctx *c, int n, const trip *t, const double *q,
+static slv_status make_instance(io_hdf5_ctx *c, int n, const trip *t, const double *q,
                                 const double *mu, io_instance **out) {
   io_instance *inst = io_instance_alloc(n);
   slv_status st = inst ? SLV_OK : SLV_ERR_NOMEM;
@@ -199,7 +199,7 @@ static slv_status make_instance(io_fclib_ctx *c, int n, const trip *t, const dou
   if (!st) st = io_set_fc3d_cones(inst, n / 3, mu);
   if (st) {
     io_instance_free(inst);
-    return io_fclib_fail(c, st, "out of memory for the problem (n = %d)", n);
+    return io_hdf5_fail(c, st, "out of memory for the problem (n = %d)", n);
   }
   memcpy(inst->b, q, (size_t)n * sizeof(double));
   *out = inst;
@@ -209,7 +209,7 @@ static slv_status make_instance(io_fclib_ctx *c, int n, const trip *t, const dou
 /* What lcplab allocates beside libfclib's copy (spend): the entries as
  * triplets, then the instance (CSR, and the dense copy up to
  * IO_FC_DENSE_MAX rows), at most nzmax entries. */
-static slv_status reserve_instance(io_fclib_ctx *c, const char *what, int n, double nzmax) {
+static slv_status reserve_instance(io_hdf5_ctx *c, const char *what, int n, double nzmax) {
   double bytes = 16.0 * nzmax + io_instance_bytes(n, n <= IO_FC_DENSE_MAX) + 16.0 * nzmax +
                  12.0 * (n + 1.0) + 12.0 * (n / 3 + 1.0);
   return io_reserve(c->path, &c->mem, c->cap, bytes, c->err, c->errlen,
@@ -218,26 +218,26 @@ static slv_status reserve_instance(io_fclib_ctx *c, const char *what, int n, dou
 
 /* W's entries are finite, but duplicates add up (README 2.3), and when W is
  * kept dense (n <= IO_FC_DENSE_MAX) their sum may overflow. */
-static slv_status check_dense_sums(io_fclib_ctx *c, const io_instance *inst) {
+static slv_status check_dense_sums(io_hdf5_ctx *c, const io_instance *inst) {
   if (inst->storage != SLV_DENSE) return SLV_OK;
   size_t n = (size_t)inst->n;
   for (size_t e = 0; e < n * n; e++)
     if (!isfinite(inst->A[e]))
-      return io_fclib_fail(c, SLV_ERR_INVALID,
-                           "expected the entries of /fclib_local/W to add up to finite "
-                           "values, found W(%d,%d) = %g from duplicate entries",
-                           (int)(e % n), (int)(e / n), inst->A[e]);
+      return io_hdf5_fail(c, SLV_ERR_INVALID,
+                          "expected the entries of /fclib_local/W to add up to finite "
+                          "values, found W(%d,%d) = %g from duplicate entries",
+                          (int)(e % n), (int)(e / n), inst->A[e]);
   return SLV_OK;
 }
 
-static slv_status read_local(io_fclib_ctx *c, const char *lib_path, const io_fclib_mat *h,
+static slv_status read_local(io_hdf5_ctx *c, const char *lib_path, const io_fclib_mat *h,
                              io_instance **out) {
   slv_status st = reserve_instance(c, "/fclib_local/W", h->m, (double)h->nzmax);
   if (st) return st;
   struct fclib_local *p = fclib_read_local(lib_path);
   if (!p)
-    return io_fclib_fail(c, SLV_ERR_INVALID,
-                         "expected libfclib to read /fclib_local, found it refused");
+    return io_hdf5_fail(c, SLV_ERR_INVALID,
+                        "expected libfclib to read /fclib_local, found it refused");
   trip t;
   st = entries(c, "/fclib_local/W", p->W, h, &t);
   int n = p->W->m;
@@ -258,7 +258,7 @@ static slv_status read_local(io_fclib_ctx *c, const char *lib_path, const io_fcl
 
 /* The global problem of libfclib's p as an io_global (M, H as CSR, M
  * mirrored when stored as one triangle); M and H's triplets are freed. */
-static slv_status global_of(io_fclib_ctx *c, const struct fclib_global *p, trip *M, trip *H,
+static slv_status global_of(io_hdf5_ctx *c, const struct fclib_global *p, trip *M, trip *H,
                             int ndof, int m, io_global **out) {
   io_global *g = io_global_alloc(ndof, m);
   slv_status st = g ? SLV_OK : SLV_ERR_NOMEM;
@@ -269,7 +269,7 @@ static slv_status global_of(io_fclib_ctx *c, const struct fclib_global *p, trip 
   if (!st && io_global_mirror(g) < 0) st = SLV_ERR_NOMEM;
   if (st) {
     io_global_free(g);
-    return io_fclib_fail(c, st, "out of memory for /fclib_global/M and H (ndof = %d)", ndof);
+    return io_hdf5_fail(c, st, "out of memory for /fclib_global/M and H (ndof = %d)", ndof);
   }
   memcpy(g->f, p->f, (size_t)ndof * sizeof(double));
   memcpy(g->w, p->w, (size_t)m * sizeof(double));
@@ -277,7 +277,7 @@ static slv_status global_of(io_fclib_ctx *c, const struct fclib_global *p, trip 
   return SLV_OK;
 }
 
-static slv_status read_global(io_fclib_ctx *c, const char *lib_path, const io_fclib_mat *hm,
+static slv_status read_global(io_hdf5_ctx *c, const char *lib_path, const io_fclib_mat *hm,
                               const io_fclib_mat *hh, io_instance **out) {
   int m = hh->n, nd = hm->m;
   /* beside libfclib's copy: M and H as triplets, then as CSR (M perhaps
@@ -291,8 +291,8 @@ static slv_status read_global(io_fclib_ctx *c, const char *lib_path, const io_fc
   if (st) return st;
   struct fclib_global *p = fclib_read_global(lib_path);
   if (!p)
-    return io_fclib_fail(c, SLV_ERR_INVALID,
-                         "expected libfclib to read /fclib_global, found it refused");
+    return io_hdf5_fail(c, SLV_ERR_INVALID,
+                        "expected libfclib to read /fclib_global, found it refused");
   trip M, H;
   io_global *g = NULL;
   st = entries(c, "/fclib_global/M", p->M, hm, &M);
@@ -320,13 +320,13 @@ done:
 
 /* The file's first bytes (got of them, of a file of size bytes) HDF5's?
  * The signature may also follow a user block: then HDF5 decides. */
-static slv_status check_head(io_fclib_ctx *c, const char *head, size_t got, double size) {
+static slv_status check_head(io_hdf5_ctx *c, const char *head, size_t got, double size) {
   if (got < 8)
-    return io_fclib_fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found %zu bytes", got);
+    return io_hdf5_fail(c, SLV_ERR_INVALID, "expected an HDF5 file (FCLIB), found %zu bytes", got);
   if (!io_is_hdf5_bytes(head, got) && size < 512)
-    return io_fclib_fail(c, SLV_ERR_INVALID,
-                         "expected an HDF5 file (FCLIB), found other data (no HDF5 "
-                         "signature)");
+    return io_hdf5_fail(c, SLV_ERR_INVALID,
+                        "expected an HDF5 file (FCLIB), found other data (no HDF5 "
+                        "signature)");
   return SLV_OK;
 }
 
@@ -336,7 +336,7 @@ static slv_status check_head(io_fclib_ctx *c, const char *head, size_t got, doub
  * memfd would stay in memory, but HDF5 resolves the /proc/self/fd/N link
  * with realpath, and the link of a memfd names no file: H5Fopen fails.)
  * *lib_path gets the one to give libfclib. */
-static slv_status lib_path_of(io_fclib_ctx *c, char *buf, size_t len, const char **lib_path,
+static slv_status lib_path_of(io_hdf5_ctx *c, char *buf, size_t len, const char **lib_path,
                               int *tmp) {
   *tmp = 0;
   *lib_path = c->path;
@@ -359,30 +359,30 @@ static slv_status lib_path_of(io_fclib_ctx *c, char *buf, size_t len, const char
     return SLV_OK;
   }
   if (fd >= 0) remove(buf);
-  return io_fclib_fail(c, SLV_ERR_INVALID, "expected a temporary file %s for libfclib, found: %s",
-                       buf, strerror(e ? e : EIO));
+  return io_hdf5_fail(c, SLV_ERR_INVALID, "expected a temporary file %s for libfclib, found: %s",
+                      buf, strerror(e ? e : EIO));
 }
 
 /* Checks the open file (c->file, closed here) and reads it with libfclib. */
-static slv_status read_open(io_fclib_ctx *c, io_instance **out) {
+static slv_status read_open(io_hdf5_ctx *c, io_instance **out) {
   io_fclib_mat W, M, H;
   slv_status st;
   int local = 0;
-  if (io_fclib_kind(c, c->file, "fclib_local") != IO_FCLIB_ABSENT) {
+  if (io_hdf5_kind(c, c->file, "fclib_local") != IO_HDF5_ABSENT) {
     local = 1;
     st = io_fclib_check_local(c, &W);
-  } else if (io_fclib_kind(c, c->file, "fclib_global") != IO_FCLIB_ABSENT) {
+  } else if (io_hdf5_kind(c, c->file, "fclib_global") != IO_HDF5_ABSENT) {
     st = io_fclib_check_global(c, &M, &H);
   } else {
-    int rolling = io_fclib_kind(c, c->file, "fclib_global_rolling") != IO_FCLIB_ABSENT;
-    st = rolling ? io_fclib_fail(c, SLV_ERR_UNSUPPORTED,
-                                 "expected /fclib_local or /fclib_global, found "
-                                 "/fclib_global_rolling (rolling friction is not supported)")
-                 : io_fclib_fail(c, SLV_ERR_INVALID,
-                                 "expected the group /fclib_local or /fclib_global, "
-                                 "found neither");
+    int rolling = io_hdf5_kind(c, c->file, "fclib_global_rolling") != IO_HDF5_ABSENT;
+    st = rolling ? io_hdf5_fail(c, SLV_ERR_UNSUPPORTED,
+                                "expected /fclib_local or /fclib_global, found "
+                                "/fclib_global_rolling (rolling friction is not supported)")
+                 : io_hdf5_fail(c, SLV_ERR_INVALID,
+                                "expected the group /fclib_local or /fclib_global, "
+                                "found neither");
   }
-  io_fclib_close(c);
+  io_hdf5_close(c);
   if (st) return st;
   char buf[64];
   const char *lib_path;
@@ -397,9 +397,12 @@ slv_status io_read_fclib(const io_req *rq, io_instance **out) {
   const char *path = rq->path;
   char *err = rq->err;
   size_t errlen = rq->errlen;
-  io_fclib_ctx c = {
-    .path = path, .err = err, .errlen = errlen, .file = -1, .cap = (double)rq->max_memory
-  };
+  io_hdf5_ctx c = { .path = path,
+                    .kind = IO_FCLIB_KIND,
+                    .err = err,
+                    .errlen = errlen,
+                    .file = -1,
+                    .cap = (double)rq->max_memory };
   *out = NULL;
   /* a regular file?  its first bytes HDF5's? (clear messages before HDF5
    * opens it by name) */
@@ -413,47 +416,48 @@ slv_status io_read_fclib(const io_req *rq, io_instance **out) {
   st = check_head(&c, head, got > 0 ? (size_t)got : 0, size);
   if (st) return st;
   c.budget = 64.0 * size + 16.0 * 1048576.0;
-  io_fclib_quiet hq;
-  io_fclib_quiet_on(&hq);
-  st = io_fclib_open(&c, path, H5P_DEFAULT, (uint64_t)size);
+  io_hdf5_quiet hq;
+  io_hdf5_quiet_on(&hq);
+  st = io_hdf5_open(&c, path, H5P_DEFAULT, (uint64_t)size);
   if (!st) st = read_open(&c, out);
-  io_fclib_quiet_off(&hq);
+  io_hdf5_quiet_off(&hq);
   return st;
 }
 
 slv_status io_read_fclib_image(const void *image, size_t len, const io_req *rq, io_instance **out) {
-  io_fclib_ctx c = { .path = rq->path,
-                     .err = rq->err,
-                     .errlen = rq->errlen,
-                     .file = -1,
-                     .cap = (double)rq->max_memory,
-                     .image = image,
-                     .image_len = len };
+  io_hdf5_ctx c = { .path = rq->path,
+                    .kind = IO_FCLIB_KIND,
+                    .err = rq->err,
+                    .errlen = rq->errlen,
+                    .file = -1,
+                    .cap = (double)rq->max_memory,
+                    .image = image,
+                    .image_len = len };
   *out = NULL;
   io_msgf(rq->err, rq->errlen, "%s", "");
   slv_status st = check_head(&c, image, len, (double)len);
   if (st) return st;
   c.budget = 64.0 * (double)len + 16.0 * 1048576.0;
-  io_fclib_quiet hq;
-  io_fclib_quiet_on(&hq);
+  io_hdf5_quiet hq;
+  io_hdf5_quiet_on(&hq);
   /* the core driver on a copy of the image, no backing store */
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   if (fapl < 0 || H5Pset_fapl_core(fapl, 1 << 16, 0) < 0 ||
       H5Pset_file_image(fapl, (void *)(uintptr_t)image, len) < 0) {
-    st = io_fclib_fail(&c, SLV_ERR_NOMEM, "expected HDF5 to take the file image, found it refused");
+    st = io_hdf5_fail(&c, SLV_ERR_NOMEM, "expected HDF5 to take the file image, found it refused");
   } else {
     /* with an image, the core driver opens no file but refuses a name
      * that exists: this one cannot (/dev/null is not a directory) */
-    st = io_fclib_open(&c, "/dev/null/lcplab-fclib-image", fapl, len);
+    st = io_hdf5_open(&c, "/dev/null/lcplab-fclib-image", fapl, len);
     if (!st) st = read_open(&c, out);
   }
   if (fapl >= 0) H5Pclose(fapl);
-  io_fclib_quiet_off(&hq);
+  io_hdf5_quiet_off(&hq);
   if (!st) {
     slv_problem p = io_instance_problem(*out);
     char msg[256];
     if ((st = slv_problem_validate(&p, msg, sizeof msg))) {
-      io_fclib_fail(&c, st, "%s", msg);
+      io_hdf5_fail(&c, st, "%s", msg);
       io_instance_free(*out);
       *out = NULL;
     } else {
@@ -465,42 +469,42 @@ slv_status io_read_fclib_image(const void *image, size_t len, const io_req *rq, 
 }
 
 /* x from the dataset gpath/name when it holds exactly n finite numbers. */
-static slv_status read_r(io_fclib_ctx *c, hid_t g, const char *gpath, int n, double *x) {
+static slv_status read_r(io_hdf5_ctx *c, hid_t g, const char *gpath, int n, double *x) {
   long np;
-  slv_status st = io_fclib_check_ds(c, g, gpath, "r", IO_FCLIB_NUM, 1, &np, NULL);
+  slv_status st = io_hdf5_check_ds(c, g, gpath, "r", IO_HDF5_NUM, 1, &np, NULL);
   if (st) return st;
   if (np != n)
-    return io_fclib_fail(c, SLV_ERR_INVALID,
-                         "expected %s/r to hold n = %d values (the problem solved), "
-                         "found %ld",
-                         gpath, n, np);
+    return io_hdf5_fail(c, SLV_ERR_INVALID,
+                        "expected %s/r to hold n = %d values (the problem solved), "
+                        "found %ld",
+                        gpath, n, np);
   hid_t d = H5Dopen2(g, "r", H5P_DEFAULT);
   herr_t e = d >= 0 ? H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) : -1;
   if (d >= 0) H5Dclose(d);
   if (e < 0)
-    return io_fclib_fail(c, SLV_ERR_INVALID, "expected %s/r to be readable, found a read error",
-                         gpath);
+    return io_hdf5_fail(c, SLV_ERR_INVALID, "expected %s/r to be readable, found a read error",
+                        gpath);
   char name[64];
   snprintf(name, sizeof name, "%s/r", gpath);
   return check_finite(c, name, x, n, 0);
 }
 
 /* The group /solution, else /guesses/1, of the open file. */
-static slv_status read_start(io_fclib_ctx *c, int n, double *x) {
+static slv_status read_start(io_hdf5_ctx *c, int n, double *x) {
   hid_t g = -1, gs = -1;
   slv_status st;
-  if (io_fclib_kind(c, c->file, "solution") == IO_FCLIB_GROUP) {
-    if ((st = io_fclib_open_group(c, c->file, "", "solution", &g))) return st;
+  if (io_hdf5_kind(c, c->file, "solution") == IO_HDF5_GROUP) {
+    if ((st = io_hdf5_open_group(c, c->file, "", "solution", &g))) return st;
     st = read_r(c, g, "/solution", n, x);
     H5Gclose(g);
     return st;
   }
-  if (io_fclib_kind(c, c->file, "guesses") != IO_FCLIB_GROUP ||
+  if (io_hdf5_kind(c, c->file, "guesses") != IO_HDF5_GROUP ||
       (gs = H5Gopen2(c->file, "guesses", H5P_DEFAULT)) < 0)
-    return io_fclib_fail(c, SLV_ERR_INVALID,
-                         "expected a starting point in /solution/r or /guesses/1/r "
-                         "(FCLIB), found neither");
-  if (!(st = io_fclib_open_group(c, gs, "/guesses", "1", &g))) {
+    return io_hdf5_fail(c, SLV_ERR_INVALID,
+                        "expected a starting point in /solution/r or /guesses/1/r "
+                        "(FCLIB), found neither");
+  if (!(st = io_hdf5_open_group(c, gs, "/guesses", "1", &g))) {
     st = read_r(c, g, "/guesses/1", n, x);
     H5Gclose(g);
   }
@@ -510,22 +514,25 @@ static slv_status read_start(io_fclib_ctx *c, int n, double *x) {
 
 slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_memory, char *err,
                                size_t errlen) {
-  io_fclib_ctx c = {
-    .path = path, .err = err, .errlen = errlen, .file = -1, .cap = (double)max_memory
-  };
+  io_hdf5_ctx c = { .path = path,
+                    .kind = IO_FCLIB_KIND,
+                    .err = err,
+                    .errlen = errlen,
+                    .file = -1,
+                    .cap = (double)max_memory };
   int fd;
   double size;
   slv_status st = io_open_regular(path, &fd, &size, err, errlen);
   if (st) return st;
   close(fd);
   c.budget = 64.0 * size + 16.0 * 1048576.0;
-  io_fclib_quiet hq;
-  io_fclib_quiet_on(&hq);
-  st = io_fclib_open(&c, path, H5P_DEFAULT, (uint64_t)size);
+  io_hdf5_quiet hq;
+  io_hdf5_quiet_on(&hq);
+  st = io_hdf5_open(&c, path, H5P_DEFAULT, (uint64_t)size);
   if (!st) {
     st = read_start(&c, n, x);
-    io_fclib_close(&c);
+    io_hdf5_close(&c);
   }
-  io_fclib_quiet_off(&hq);
+  io_hdf5_quiet_off(&hq);
   return st;
 }

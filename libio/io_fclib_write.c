@@ -375,15 +375,15 @@ slv_status io_write_fclib(const io_req *rq, const io_instance *inst) {
             rq->path, inst->global->n, inst->n);
     return SLV_ERR_INVALID;
   }
-  io_fclib_quiet hq;
-  io_fclib_quiet_on(&hq);
+  io_hdf5_quiet hq;
+  io_hdf5_quiet_on(&hq);
   out_open(&o);
   if (inst->global)
     out_global(&o, inst);
   else
     out_local(&o, inst);
   slv_status st = out_finish(&o);
-  io_fclib_quiet_off(&hq);
+  io_hdf5_quiet_off(&hq);
   return st;
 }
 
@@ -454,8 +454,8 @@ static void out_solution(fc_out *o, const io_instance *inst, const double *x, co
 slv_status io_fclib_write_solution(const char *path, const io_instance *inst, const double *x,
                                    const double *x0, char *err, size_t errlen) {
   fc_out o = { .file = -1, .path = path, .err = err, .errlen = errlen };
-  io_fclib_quiet hq;
-  io_fclib_quiet_on(&hq);
+  io_hdf5_quiet hq;
+  io_hdf5_quiet_on(&hq);
   out_open(&o);
   if (inst->global)
     out_global(&o, inst);
@@ -463,6 +463,6 @@ slv_status io_fclib_write_solution(const char *path, const io_instance *inst, co
     out_local(&o, inst);
   out_solution(&o, inst, x, x0);
   slv_status st = out_finish(&o);
-  io_fclib_quiet_off(&hq);
+  io_hdf5_quiet_off(&hq);
   return st;
 }

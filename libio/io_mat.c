@@ -564,8 +564,8 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   double size;
   slv_status st = io_open_regular(rq->path, &fd, &size, rq->err, rq->errlen);
   if (st) return st;
-  io_fclib_quiet quiet;
-  io_fclib_quiet_on(&quiet);
+  io_hdf5_quiet quiet;
+  io_hdf5_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);
   /* Mat_LogInitFunc also makes libmatio's callback HDF5's error handler;
    * that callback asks HDF5 for its error stack, which fails again under a
@@ -594,7 +594,7 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   if (!st) st = read_problem(&c, out);
   if (c.mat) Mat_Close(c.mat);
   if (c.m73) io_mat73_close(c.m73);
-  io_fclib_quiet_off(&quiet);
+  io_hdf5_quiet_off(&quiet);
   return st;
 }
 

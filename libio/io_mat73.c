@@ -13,9 +13,9 @@
  * each link is looked up and its object header checked by
  * io_hdf5_ohdr.c (every chunk inside the file, every message inside its
  * chunk, an attribute's value, a dataspace's dims and compact data inside
- * their messages) before HDF5 opens it, through io_fclib_kind; each
+ * their messages) before HDF5 opens it, through io_hdf5_kind; each
  * dataset is then checked as the FCLIB reader checks its own
- * (io_fclib_check_ds: stored in this file, a contiguous or compact one
+ * (io_hdf5_check_ds: stored in this file, a contiguous or compact one
  * exactly its size, a chunked one's chunks whole (io_hdf5_chunks.c),
  * numbers of 1 to 16 bytes, one test read), and the
  * bytes its dataspace declares are bounded by IO_MAT73_RATIO times the
@@ -47,26 +47,27 @@
 slv_status io_mat73_open(io_mat73 *m, const char *path, char *err, size_t errlen, double eof,
                          double cap) {
   memset(m, 0, sizeof *m);
-  m->fc = (io_fclib_ctx){ .path = path,
-                          .err = err,
-                          .errlen = errlen,
-                          .file = -1,
-                          .budget = IO_MAT73_RATIO * eof + 16.0 * 1048576.0,
-                          .budget_rule = "1032 x the file size + 16 MiB",
-                          .cap = cap };
-  slv_status st = io_fclib_open(&m->fc, path, H5P_DEFAULT, (uint64_t)eof);
+  m->fc = (io_hdf5_ctx){ .path = path,
+                         .kind = "a MAT-file 7.3",
+                         .err = err,
+                         .errlen = errlen,
+                         .file = -1,
+                         .budget = IO_MAT73_RATIO * eof + 16.0 * 1048576.0,
+                         .budget_rule = "1032 x the file size + 16 MiB",
+                         .cap = cap };
+  slv_status st = io_hdf5_open(&m->fc, path, H5P_DEFAULT, (uint64_t)eof);
   if (st && m->fc.oh_why[0]) /* the root group's header refused, with the reason */
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected a MAT-file 7.3 whose root group HDF5 can load, found %s",
-                         m->fc.oh_why);
+    return io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected a MAT-file 7.3 whose root group HDF5 can load, found %s",
+                        m->fc.oh_why);
   if (st)
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
-                         "file");
+    return io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected a MAT-file 7.3 that HDF5 can open, found a damaged or truncated "
+                        "file");
   return st;
 }
 
-void io_mat73_close(io_mat73 *m) { io_fclib_close(&m->fc); }
+void io_mat73_close(io_mat73 *m) { io_hdf5_close(&m->fc); }
 
 /* The string attribute `attr` of object o into buf (empty when absent). */
 static int read_str_attr(hid_t o, const char *attr, char *buf, size_t len) {
@@ -122,7 +123,7 @@ static void set_class(matvar_t *v, const char *cls) {
 static slv_status set_dims(io_mat73 *m, matvar_t *v, int r, const hsize_t *h5) {
   v->rank = r;
   v->dims = calloc((size_t)(r > 0 ? r : 1), sizeof *v->dims);
-  if (!v->dims) return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
+  if (!v->dims) return io_hdf5_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
   for (int k = 0; k < r; k++) v->dims[k] = (size_t)h5[r - 1 - k];
   return SLV_OK;
 }
@@ -137,26 +138,14 @@ static int is_compound(hid_t loc, const char *name) {
   return c;
 }
 
-/* The whole numeric dataset gpath/name of loc, checked first
- * (io_fclib_check_ds: its object header, storage, size against the budget
- * and the memory cap, one test read), converted to mt (elements of esz
- * bytes) into a new buffer *buf of *np elements. */
+/* The whole numeric dataset gpath/name of loc, checked and read once
+ * (io_hdf5_read_ds: its object header, storage, size against the budget
+ * and the memory cap), converted to mt into a new buffer *buf of *np
+ * elements. */
 static slv_status read_ds(io_mat73 *m, hid_t loc, const char *gpath, const char *name, hid_t mt,
-                          size_t esz, void **buf, long *np) {
-  *buf = NULL;
+                          void **buf, long *np) {
   m->fc.mem = 0;
-  slv_status st = io_fclib_check_ds(&m->fc, loc, gpath, name, IO_FCLIB_NUM, 1, np, NULL);
-  if (st) return st;
-  *buf = malloc(*np > 0 ? (size_t)*np * esz : 1);
-  if (!*buf)
-    return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory reading %s/%s", gpath, name);
-  hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
-  herr_t e = d >= 0 && *np > 0 ? H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) : 0;
-  if (d >= 0) H5Dclose(d);
-  if (d < 0 || e < 0)
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected %s/%s to be readable, found a damaged dataset", gpath, name);
-  return SLV_OK;
+  return io_hdf5_read_ds(&m->fc, loc, gpath, name, mt, buf, np);
 }
 
 /* A dense variable: class, dims (MATLAB_empty: the stored dims), complex;
@@ -165,8 +154,8 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
   char cls[64];
   hid_t d = H5Dopen2(root, name, H5P_DEFAULT);
   if (d < 0)
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected variable %s to open, found a damaged dataset", name);
+    return io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected variable %s to open, found a damaged dataset", name);
   unsigned long long empty = 0;
   hsize_t h5[32];
   hid_t sp = H5Dget_space(d);
@@ -177,9 +166,9 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
   if (sp >= 0) H5Sclose(sp);
   H5Dclose(d);
   if (bad)
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected variable %s with a readable shape and class, found damaged ones",
-                         name);
+    return io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected variable %s with a readable shape and class, found damaged ones",
+                        name);
   set_class(v, cls);
   v->isComplex = is_compound(root, name);
   v->data_type = MAT_T_DOUBLE;
@@ -187,16 +176,16 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
   if (empty) { /* the dataset holds the dims; the array has no values */
     void *dims;
     long np;
-    slv_status st = read_ds(m, root, "", name, H5T_NATIVE_HSIZE, sizeof(hsize_t), &dims, &np);
+    slv_status st = read_ds(m, root, "", name, H5T_NATIVE_HSIZE, &dims, &np);
     if (!st && np <= 32) {
       hsize_t rev[32];
       for (long k = 0; k < np; k++) rev[k] = ((hsize_t *)dims)[np - 1 - k];
       st = set_dims(m, v, (int)np, rev);
     } else if (!st) {
-      st = io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected variable %s (empty) to have at most 32 dims, "
-                         "found %ld",
-                         name, np);
+      st = io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected variable %s (empty) to have at most 32 dims, "
+                        "found %ld",
+                        name, np);
     }
     free(dims);
     return st;
@@ -204,7 +193,7 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
   slv_status st = set_dims(m, v, r, h5);
   if (st || !with_data || v->class_type != MAT_C_DOUBLE || v->isComplex || v->isLogical) return st;
   long np;
-  st = read_ds(m, root, "", name, H5T_NATIVE_DOUBLE, sizeof(double), &v->data, &np);
+  st = read_ds(m, root, "", name, H5T_NATIVE_DOUBLE, &v->data, &np);
   v->nbytes = (size_t)np * sizeof(double);
   return st;
 }
@@ -213,20 +202,20 @@ static slv_status dense_var(io_mat73 *m, hid_t root, const char *name, int with_
  * doubles, into a new mat_sparse_t. */
 static slv_status sparse_data(io_mat73 *m, hid_t g, const char *gpath, matvar_t *v) {
   mat_sparse_t *s = calloc(1, sizeof *s);
-  if (!s) return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
+  if (!s) return io_hdf5_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
   v->data = s;
   long njc = 0, nir = 0, nd = 0;
   void *jc = NULL, *ir = NULL, *x = NULL;
-  slv_status st = read_ds(m, g, gpath, "jc", H5T_NATIVE_UINT32, 4, &jc, &njc);
+  slv_status st = read_ds(m, g, gpath, "jc", H5T_NATIVE_UINT32, &jc, &njc);
   s->jc = jc;
   s->njc = (mat_uint32_t)njc;
   if (!st && H5Lexists(g, "ir", H5P_DEFAULT) > 0) {
-    st = read_ds(m, g, gpath, "ir", H5T_NATIVE_UINT32, 4, &ir, &nir);
+    st = read_ds(m, g, gpath, "ir", H5T_NATIVE_UINT32, &ir, &nir);
     s->ir = ir;
     s->nir = (mat_uint32_t)nir;
   }
   if (!st && H5Lexists(g, "data", H5P_DEFAULT) > 0) {
-    st = read_ds(m, g, gpath, "data", H5T_NATIVE_DOUBLE, sizeof(double), &x, &nd);
+    st = read_ds(m, g, gpath, "data", H5T_NATIVE_DOUBLE, &x, &nd);
     s->data = x;
     s->ndata = (mat_uint32_t)nd;
   }
@@ -242,17 +231,17 @@ static slv_status group_var(io_mat73 *m, hid_t root, const char *name, int with_
   snprintf(gpath, sizeof gpath, "/%s", name);
   hid_t g = H5Gopen2(root, name, H5P_DEFAULT);
   if (g < 0)
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected variable %s to open, found a damaged group", name);
+    return io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected variable %s to open, found a damaged group", name);
   unsigned long long rows = 0;
   int sparse = H5Aexists_by_name(g, ".", "MATLAB_sparse", H5P_DEFAULT) > 0;
   slv_status st = SLV_OK;
   if (read_str_attr(g, "MATLAB_class", cls, sizeof cls) ||
       read_uint_attr(g, "MATLAB_sparse", &rows))
-    st = io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                       "expected variable %s with a readable class, found damaged "
-                       "attributes",
-                       name);
+    st = io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                      "expected variable %s with a readable class, found damaged "
+                      "attributes",
+                      name);
   hsize_t h5[2] = { 1, 1 };
   v->class_type = MAT_C_STRUCT;
   if (!st && sparse) {
@@ -262,16 +251,16 @@ static slv_status group_var(io_mat73 *m, hid_t root, const char *name, int with_
     v->class_type = MAT_C_SPARSE;
     v->data_type = probe.class_type == MAT_C_DOUBLE ? MAT_T_DOUBLE : MAT_T_UNKNOWN;
     long njc = 0;
-    st = io_fclib_check_ds(&m->fc, g, gpath, "jc", IO_FCLIB_NUM, 1, &njc, NULL);
+    st = io_hdf5_check_ds(&m->fc, g, gpath, "jc", IO_HDF5_NUM, 1, &njc, NULL);
     h5[0] = njc > 0 ? (hsize_t)njc - 1 : 0; /* columns (HDF5 order: reversed) */
     h5[1] = (hsize_t)rows;
     /* data's object header checked before HDF5 opens it for its type */
-    int kd = st ? IO_FCLIB_ABSENT : io_fclib_kind(&m->fc, g, "data");
-    if (kd == IO_FCLIB_DATASET)
+    int kd = st ? IO_HDF5_ABSENT : io_hdf5_kind(&m->fc, g, "data");
+    if (kd == IO_HDF5_DATASET)
       v->isComplex = is_compound(g, "data");
-    else if (kd != IO_FCLIB_ABSENT)
-      st = io_fclib_fail(&m->fc, SLV_ERR_INVALID, "expected the dataset %s/data, found %s", gpath,
-                         kd == IO_FCLIB_DAMAGED ? m->fc.oh_why : "another object");
+    else if (kd != IO_HDF5_ABSENT)
+      st = io_hdf5_fail(&m->fc, SLV_ERR_INVALID, "expected the dataset %s/data, found %s", gpath,
+                        kd == IO_HDF5_DAMAGED ? m->fc.oh_why : "another object");
   }
   if (!st) st = set_dims(m, v, 2, h5);
   if (!st && sparse && with_data && !v->isComplex && !v->isLogical && v->data_type == MAT_T_DOUBLE)
@@ -283,23 +272,23 @@ static slv_status group_var(io_mat73 *m, hid_t root, const char *name, int with_
 slv_status io_mat73_var(io_mat73 *m, const char *name, int with_data, matvar_t **out) {
   *out = NULL;
   hid_t root = m->fc.file;
-  int k = io_fclib_kind(&m->fc, root, name);
-  if (k == IO_FCLIB_ABSENT) return SLV_OK;
-  if (k == IO_FCLIB_DAMAGED)
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected variable %s's object header whole inside its file, found %s",
-                         name, m->fc.oh_why);
-  if (k != IO_FCLIB_GROUP && k != IO_FCLIB_DATASET)
-    return io_fclib_fail(&m->fc, SLV_ERR_INVALID,
-                         "expected variable %s to be a dataset or a group, found %s", name,
-                         k == IO_FCLIB_LINK ? "a soft or external link" : "another object");
+  int k = io_hdf5_kind(&m->fc, root, name);
+  if (k == IO_HDF5_ABSENT) return SLV_OK;
+  if (k == IO_HDF5_DAMAGED)
+    return io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected variable %s's object header whole inside its file, found %s",
+                        name, m->fc.oh_why);
+  if (k != IO_HDF5_GROUP && k != IO_HDF5_DATASET)
+    return io_hdf5_fail(&m->fc, SLV_ERR_INVALID,
+                        "expected variable %s to be a dataset or a group, found %s", name,
+                        k == IO_HDF5_LINK ? "a soft or external link" : "another object");
   matvar_t *v = Mat_VarCalloc();
   if (!v || !(v->name = strdup(name))) {
     Mat_VarFree(v);
-    return io_fclib_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
+    return io_hdf5_fail(&m->fc, SLV_ERR_NOMEM, "out of memory");
   }
-  slv_status st = k == IO_FCLIB_GROUP ? group_var(m, root, name, with_data, v)
-                                      : dense_var(m, root, name, with_data, v);
+  slv_status st = k == IO_HDF5_GROUP ? group_var(m, root, name, with_data, v)
+                                     : dense_var(m, root, name, with_data, v);
   if (st) {
     Mat_VarFree(v);
     return st;

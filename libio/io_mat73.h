@@ -3,12 +3,12 @@
 #ifndef LCPLAB_IO_MAT73_H
 #define LCPLAB_IO_MAT73_H
 
-#include "io_fclib.h"
+#include "io_hdf5_read.h"
 
 #include <matio.h>
 
 typedef struct io_mat73 {
-  io_fclib_ctx fc; /* the file, its object-header check, the budget */
+  io_hdf5_ctx fc; /* the file, its object-header check, the budget */
 } io_mat73;
 
 /* Opens path (eof bytes long) and checks its root group; cap is the
