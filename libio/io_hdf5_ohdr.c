@@ -40,7 +40,8 @@
  * attribute's name, datatype, dataspace and value must lie inside its
  * message, a dataspace message's dims inside it, a compact dataset's data
  * inside its layout message, and a chunked one's dims inside it and not 0
- * (libhdf5 divides by them: SIGFPE, regression v73-chunk-dim-0.edits).
+ * (libhdf5 divides by them: SIGFPE, regression v73-chunk-dim-0.edits);
+ * a dataset's header (a datatype and a dataspace) must have a layout.
  * The root group's header, which H5Fopen loads, is found through the
  * superblock (io_ohdr_superblock) so that it is checked before.
  *
@@ -59,6 +60,7 @@
 
 #define IO_OHDR_MAX_CHUNKS 256
 #define OHDR_DATASPACE     0x01
+#define OHDR_DATATYPE      0x03
 #define OHDR_LAYOUT        0x08
 #define OHDR_ATTRIBUTE     0x0C
 #define OHDR_CONTINUATION  0x10
@@ -95,6 +97,7 @@ typedef struct walk {
   int depth;      /* 0, or 1 in a committed object a shared message names */
   chunk todo[IO_OHDR_MAX_CHUNKS];
   int ntodo, nseen;
+  unsigned kinds; /* the dataset messages seen (seen_kind) */
   char *why;
   size_t whylen;
 } walk;
@@ -483,35 +486,113 @@ static int check_chunk_dims(walk *w, uint64_t at, const unsigned char *p, uint64
   return 0;
 }
 
-/* A data layout message ([hdf5format] IV.A.2.i): a compact dataset's data
- * (class 0) must fit in it, a chunked one's dims (class 2) must fit and
- * not be 0.  Versions 1 and 2: version, dimensionality, class, reserved
- * (5), [address], dims (4 bytes each), [compact: size (4), data].  Version
- * 3: version, class, then compact: size (2), data; chunked:
- * dimensionality, address, dims (4 bytes each).  Version 4 chunked: flags,
- * dimensionality, the dims' width (1), dims. */
+#define LAYOUT_MAX_DIMS 33 /* HDF5's largest rank + 1 (a chunk's element size) */
+
+static int layout_damaged(walk *w, uint64_t at, uint64_t len) {
+  return refuse(w, "a layout message at offset %llu of %llu bytes, damaged", (unsigned long long)at,
+                (unsigned long long)len);
+}
+
+/* A version 4 chunked layout's chunk index, after its dims: its type (1
+ * single chunk, 2 implicit, 3 fixed array, 4 extensible array, 5 version 2
+ * B-tree), its parameters (libhdf5 refuses a fixed or extensible array's
+ * of 0) and its address. */
+static int check_chunk_index(walk *w, uint64_t at, const unsigned char *p, uint64_t len,
+                             unsigned flags) {
+  unsigned type = len ? p[0] : 0;
+  uint64_t need = type == 1   ? ((flags & 2) ? w->src->sizeof_size + 4u : 0)
+                  : type == 2 ? 0
+                  : type == 3 ? 1
+                  : type == 4 ? 5
+                              : 6;
+  if (type < 1 || type > 5)
+    return refuse(w,
+                  "a chunked layout message at offset %llu with chunk index type %u (1 to 5 exist)",
+                  (unsigned long long)at, type);
+  if (1 + need + w->src->sizeof_addr > len) return layout_damaged(w, at, len);
+  for (uint64_t k = 1; (type == 3 || type == 4) && k <= need; k++)
+    if (p[k] == 0)
+      return refuse(w, "a chunked layout message at offset %llu with a chunk index parameter of 0",
+                    (unsigned long long)at);
+  return 0;
+}
+
+/* A chunked layout (class 2) as libhdf5 decodes it: versions 1 and 2:
+ * dimensionality (2 to 33, byte 1), reserved, address, dims (4 bytes each);
+ * version 3: dimensionality (2 to 33), address, dims; version 4: flags
+ * (bits 0 and 1 only), dimensionality (at most 33), the dims' width (1 to
+ * 8), dims, the chunk index.  No dim may be 0 (libhdf5 divides by them). */
+static int check_chunked(walk *w, uint64_t at, const unsigned char *b, uint64_t n, uint64_t len) {
+  unsigned ver = b[0], sa = w->src->sizeof_addr, nd, width = 4;
+  uint64_t dims;
+  if (ver < 3) {
+    nd = b[1];
+    dims = 8 + sa;
+  } else if (ver == 3) {
+    nd = b[2];
+    dims = 3 + sa;
+  } else {
+    if (b[2] & ~3u)
+      return refuse(
+          w, "a chunked layout message at offset %llu with flags 0x%02x (bits 0 and 1 exist)",
+          (unsigned long long)at, b[2]);
+    nd = b[3];
+    width = b[4];
+    dims = 5;
+  }
+  if (nd > LAYOUT_MAX_DIMS || (ver < 4 && nd < 2))
+    return refuse(w, "a chunked layout message at offset %llu of dimensionality %u (2 to %d)",
+                  (unsigned long long)at, nd, LAYOUT_MAX_DIMS);
+  if (dims > n) return layout_damaged(w, at, len);
+  if (check_chunk_dims(w, at, b + dims, n - dims, nd, width)) return -1;
+  uint64_t end = dims + (uint64_t)nd * width;
+  return ver == 4 ? check_chunk_index(w, at, b + end, n - end, b[2]) : 0;
+}
+
+/* A data layout message ([hdf5format] IV.A.2.i), checked as libhdf5
+ * decodes it: versions 1 to 4; classes 0 (compact), 1 (contiguous) and 2
+ * (chunked; check_chunked), and 3 (virtual: data in other files, refused);
+ * every field inside the message.  libhdf5 takes a header with a datatype
+ * and a dataspace for a dataset's, and when its layout fails to decode
+ * after a filter pipeline message was read, libhdf5 1.10.8 leaks the
+ * pipeline (a fuzz finding of fuzz_mat).  Versions 1 and 2: version,
+ * dimensionality, class, reserved (5), [address], dims (4 bytes each),
+ * [compact: size (4), data].  Versions 3 and 4: version, class, then
+ * compact: size (2), data; contiguous: address, size (size of lengths). */
 static int check_layout(walk *w, uint64_t at, uint64_t len) {
-  unsigned char b[8 + 8 + 4 * 64];
+  unsigned char b[8 + 8 + 8 * LAYOUT_MAX_DIMS + 24];
   uint64_t n = len < sizeof b ? len : sizeof b, sa = w->src->sizeof_addr;
-  if (n < 4 || read_at(w->src, at, b, n)) return 0;
-  unsigned ver = b[0], cls = ver < 3 ? b[2] : b[1];
-  if (ver < 3 && cls == 2 && n >= 8 + sa)
-    return check_chunk_dims(w, at, b + 8 + sa, n - 8 - sa, b[1], 4);
-  if (ver == 3 && cls == 2 && n >= 3 + sa)
-    return check_chunk_dims(w, at, b + 3 + sa, n - 3 - sa, b[2], 4);
-  if (ver == 4 && cls == 2 && n >= 5) return check_chunk_dims(w, at, b + 5, n - 5, b[3], b[4]);
+  if (len < 2 || read_at(w->src, at, b, n)) return layout_damaged(w, at, len);
+  unsigned ver = b[0];
+  if (ver < 1 || ver > 4)
+    return refuse(w, "a layout message at offset %llu of version %u (1 to 4 exist)",
+                  (unsigned long long)at, ver);
+  if (ver < 3 && n < 8) return layout_damaged(w, at, len);
+  unsigned cls = ver < 3 ? b[2] : b[1];
+  if (cls == 3 && ver == 4)
+    return refuse(w, "a virtual dataset's layout message at offset %llu (data in other files)",
+                  (unsigned long long)at);
+  if (cls > 2)
+    return refuse(w, "a layout message at offset %llu of class %u (0 to 2 exist)",
+                  (unsigned long long)at, cls);
+  if (ver < 3 && b[1] > LAYOUT_MAX_DIMS)
+    return refuse(w, "a layout message at offset %llu of dimensionality %u (at most %d)",
+                  (unsigned long long)at, b[1], LAYOUT_MAX_DIMS);
+  if (cls == 2) return check_chunked(w, at, b, n, len);
   uint64_t size = 0, head = 4;
-  if ((ver == 3 || ver == 4) && cls == 0) {
+  if (cls == 1) /* contiguous: its fields inside the message */
+    return (ver < 3 ? 8 + sa + 4ull * b[1] : 2 + sa + w->src->sizeof_size) > len
+               ? layout_damaged(w, at, len)
+               : 0;
+  if (ver >= 3) {
     size = le(b + 2, 2);
-  } else if (ver < 3 && cls == 0) {
+  } else {
     head = 8 + 4 * (uint64_t)b[1] + 4;
     if (head > n)
       return refuse(w, "a compact layout message at offset %llu, damaged", (unsigned long long)at);
     size = le(b + head - 4, 4);
-  } else {
-    return 0;
   }
-  if (size > len - head)
+  if (head > len || size > len - head)
     return refuse(w, "compact data of %llu bytes at offset %llu in a message of %llu",
                   (unsigned long long)size, (unsigned long long)at, (unsigned long long)len);
   return 0;
@@ -549,6 +630,21 @@ static int check_shared(walk *w, uint64_t at, uint64_t len) {
   return check_header(w->src, le(b + off, sa), w->depth + 1, w->why, w->whylen);
 }
 
+/* What a message says of a dataset's header: libhdf5 takes a header with
+ * a datatype and a dataspace message for a dataset and then needs its
+ * layout message; when a filter pipeline message is there and the layout
+ * is not, libhdf5 1.10.8 leaks the pipeline it has read (a fuzz finding of
+ * fuzz_mat), so such a header is refused (check_header). */
+#define KIND_DATASPACE 1u
+#define KIND_DATATYPE  2u
+#define KIND_LAYOUT    4u
+static unsigned seen_kind(unsigned type) {
+  return type == OHDR_DATASPACE  ? KIND_DATASPACE
+         : type == OHDR_DATATYPE ? KIND_DATATYPE
+         : type == OHDR_LAYOUT   ? KIND_LAYOUT
+                                 : 0u;
+}
+
 /* every message of one chunk inside it; continuations queued; a group's
  * local heap inside the file; an attribute's value, a dataspace's dims and
  * compact data inside their messages */
@@ -568,6 +664,7 @@ static int walk_chunk(walk *w, chunk c) {
                     "a message of %llu bytes at offset %llu running past its chunk's end "
                     "(offset %llu)",
                     (unsigned long long)size, (unsigned long long)p, (unsigned long long)end);
+    w->kinds |= seen_kind(type);
     if ((mflags & 0x02) && check_shared(w, p + head, size)) return -1;
     if (mflags & 0x02) { /* the message is elsewhere: its data here is the reference */
       p += head + size;
@@ -628,6 +725,9 @@ static int check_header(const io_ohdr_src *src, uint64_t addr, int depth, char *
   if (first_chunk(&w, addr + src->base)) return -1;
   for (int k = 0; k < w.ntodo; k++)
     if (walk_chunk(&w, w.todo[k])) return -1;
+  if (w.kinds == (KIND_DATASPACE | KIND_DATATYPE))
+    return refuse(&w, "a dataset's object header at offset %llu without a layout message",
+                  (unsigned long long)addr);
   return 0;
 }
 

@@ -14,8 +14,9 @@
  *     past it, compact data larger than its layout message, a chunked
  *     layout with a dim of 0 (libhdf5 divides by it), a message in the
  *     shared message heap, a committed one whose header does not fit, and
- *     a local
- *     heap whose last byte is not a NUL: refused;
+ *     a local heap whose last byte is not a NUL, a dataset's header
+ *     without a layout message, a layout message libhdf5 cannot decode
+ *     (version, class, dimensionality, flags, chunk index): refused;
  *   - a continuation chunk claiming 1 GiB (the fuzz finding
  *     object-header-claims-738-MB.edits in small), chunk 0 past the end, a
  *     message running past its chunk, a cycle of continuations, a header
@@ -238,6 +239,111 @@ static void test_free_list(void) {
   put(&m, 1024 + 56, 0, 8);
   CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
   CU_ASSERT_STRING_EQUAL(why, "a local heap at offset 384 whose free list has more than 4 blocks");
+}
+
+/* A dataset's header as libhdf5 tells one (a datatype and a dataspace
+ * message) at 64: dataspace (rank 1, dims 5), datatype, and a contiguous
+ * layout (version 3, class 1) when with_layout, else a NIL message. */
+static void v1_dataset(img *m, int with_layout) {
+  memset(m, 0, sizeof *m);
+  v1_header(m, 64, 80);
+  size_t p = v1_msg(m, 80, 0x01, 16);
+  put(m, 88, 1, 1); /* version 1, rank 1 */
+  put(m, 89, 1, 1);
+  put(m, 96, 5, 8);
+  p = v1_msg(m, p, 0x03, 16);
+  v1_msg(m, p, with_layout ? 0x08 : 0x00, 24);
+  if (with_layout) {
+    put(m, p + 8, 3, 1);
+    put(m, p + 9, 1, 1);
+    put(m, p + 10, 2048, 8); /* address */
+    put(m, p + 18, 40, 8);   /* size */
+  }
+}
+
+/* A dataset without a layout message (a fuzz finding of fuzz_mat: with a
+ * filter pipeline message, libhdf5 1.10.8 leaks it when the layout is not
+ * found): refused before HDF5 opens it; with its layout accepted, and so
+ * are a datatype alone (a committed datatype) and a dataspace alone. */
+static void test_dataset_layout(void) {
+  img m;
+  char why[160] = "";
+  v1_dataset(&m, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  v1_dataset(&m, 0);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a dataset's object header at offset 64 without a layout message");
+  put(&m, 80, 0x00, 2); /* no dataspace: not a dataset */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  v1_dataset(&m, 0);
+  put(&m, 104, 0x00, 2); /* no datatype: not a dataset */
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+}
+
+/* The layout message's fields as libhdf5 decodes them (at 136, 24 bytes,
+ * in v1_dataset's header): a version outside 1 to 4 (the fuzz finding
+ * v73-dataset-without-layout.edits: version 0 after a filter pipeline
+ * message), a class outside 0 to 2, a virtual dataset, a contiguous
+ * layout's fields past the message, a chunked one of dimensionality 1,
+ * version 4's unknown flags, chunk index type 0 and a fixed array's
+ * parameter of 0: refused; a version 4 chunked layout with a fixed array
+ * index accepted. */
+static void layout_v4_chunked(img *m, unsigned flags, unsigned index, unsigned param) {
+  v1_dataset(m, 1);
+  memset(m->b + 136, 0, 24);
+  put(m, 136, 4, 1); /* version 4, class 2 */
+  put(m, 137, 2, 1);
+  put(m, 138, flags, 1);
+  put(m, 139, 2, 1); /* dimensionality 2, dims of 4 bytes: 5 and 8 */
+  put(m, 140, 4, 1);
+  put(m, 141, 5, 4);
+  put(m, 145, 8, 4);
+  put(m, 149, index, 1);
+  put(m, 150, param, 1);
+}
+
+static void test_layout_fields(void) {
+  img m;
+  char why[160] = "";
+  v1_dataset(&m, 1);
+  put(&m, 136, 0, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a layout message at offset 136 of version 0 (1 to 4 exist)");
+  put(&m, 136, 3, 1);
+  put(&m, 137, 5, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a layout message at offset 136 of class 5 (0 to 2 exist)");
+  put(&m, 136, 4, 1);
+  put(&m, 137, 3, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a virtual dataset's layout message at offset 136 (data in other "
+                              "files)");
+  v1_dataset(&m, 1);
+  v1_msg(&m, 128, 0x08, 8); /* contiguous: address and size need 18 bytes */
+  put(&m, 144, 0, 2);       /* the rest of the chunk a NIL message of 8 bytes */
+  put(&m, 146, 8, 2);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a layout message at offset 136 of 8 bytes, damaged");
+  v1_dataset(&m, 1);
+  put(&m, 137, 2, 1); /* version 3 chunked, dimensionality 1 */
+  put(&m, 138, 1, 1);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a chunked layout message at offset 136 of dimensionality 1 (2 to "
+                              "33)");
+  layout_v4_chunked(&m, 0, 3, 10);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), 0);
+  layout_v4_chunked(&m, 0x04, 3, 10);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a chunked layout message at offset 136 with flags 0x04 (bits 0 and "
+                              "1 exist)");
+  layout_v4_chunked(&m, 0, 0, 10);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a chunked layout message at offset 136 with chunk index type 0 (1 "
+                              "to 5 exist)");
+  layout_v4_chunked(&m, 0, 3, 0);
+  CU_ASSERT_EQUAL(check_both(&m, IMG, 0, 8, 64, why, sizeof why), -1);
+  CU_ASSERT_STRING_EQUAL(why, "a chunked layout message at offset 136 with a chunk index "
+                              "parameter of 0");
 }
 
 /* The group's B-tree: a root of level 1 over a leaf at 2048 over a symbol
@@ -500,6 +606,8 @@ int main(void) {
   CU_add_test(s, "version 2 headers: flags, continuation, refusals", test_v2);
   CU_add_test(s, "an old-style group's local heap: inside the file", test_local_heap);
   CU_add_test(s, "a local heap's free list: inside the heap, no cycle", test_free_list);
+  CU_add_test(s, "a dataset's header: with its layout message", test_dataset_layout);
+  CU_add_test(s, "a layout message's fields as libhdf5 decodes them", test_layout_fields);
   CU_add_test(s, "a group's B-tree: nodes in the file, levels down, each once", test_group_btree);
   CU_add_test(s, "attributes, dataspaces, compact data: inside their messages", test_messages);
   CU_add_test(s, "the superblock: versions 0 and 2, or none", test_superblock);
