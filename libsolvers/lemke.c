@@ -9,8 +9,9 @@
  * ---- Lemke's method (Cottle-Pang-Stone 1992, ch. 4: Lemke's method and
  * the lexicographic resolution of degeneracy [cottle1992]; docs/solvers.md,
  * "Lexicographic Lemke") ----------------------------------------------------
- * With a covering vector d > 0 (opt->covering, default all ones) and the
- * artificial variable z0, find a complementary point of
+ * With a covering vector d > 0 (opt->covering, default all ones, except
+ * on a plain LCP whose start ties: see "Degeneracy") and the artificial
+ * variable z0, find a complementary point of
  *
  *     mu = M z + q + d z0,   z >= 0, mu >= 0, z0 >= 0,  z.mu = 0,
  *
@@ -38,6 +39,12 @@
  * rows of B^-1, but only for tied candidates, which are rare: they are
  * formed on demand (O(k) for a core row, O(k^2) for a mu row, see below),
  * never the full tableau.
+ * A start that ties does more than that: with d = 1 and q = -1 every mu_i
+ * is 0 at the start and the path turns at that one point, so the
+ * lexicographic rule alone solves the LCP, and its hierarchic
+ * perturbation is exponential on Fathi's matrix (no cycling: test_fathi).
+ * The default d of a plain LCP therefore splits a tied start
+ * (lemke_reform.c, default_covering): the same first row, ratios apart.
  *
  * Tolerances.  tau = t * ||y||_inf: an entry of the tableau column counts
  * as positive only if it exceeds t times the largest entry of that column.

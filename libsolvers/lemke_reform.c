@@ -148,6 +148,41 @@ static slv_status check_friction(const slv_problem *p, int *friction, slv_result
   return SLV_OK;
 }
 
+/* The default covering vector of a plain LCP whose start is tied.
+ *
+ * With d = 1, z0's start max_i(-q_i) ties every row where q is most
+ * negative, and those mu_i all stay at 0 while the path turns among bases
+ * at that one point (theta = 0, z0 fixed): when q = -1 everywhere, the
+ * whole LCP is solved by the tie-breaking rule alone (the path from the
+ * start is x = (z0_start - z0) x*, x* the solution).  The lexicographic
+ * rule resolves the ties as if q were q + (eps, eps^2, ...), a perturbation
+ * of hierarchic scales like those of the exponential examples of Lemke's
+ * method [murty1988 ch. 6]: on Fathi's matrix M = U^T U (U unit upper
+ * triangular, 2 above the diagonal) with q = -1 the exact lexicographic
+ * path is exponentially long, without cycling (test_lemke.c,
+ * test_fathi).  Any d > 0 keeps Lemke's guarantees (a P-matrix's path ends
+ * at the solution, a copositive-plus matrix's ray proves infeasibility:
+ * cottle1992 ch. 4), so when the start is tied the tied rows get
+ * d_i = 1 - i / (2 n) instead,
+ * a perturbation of one scale that splits their ratios -q_i / d_i in the
+ * lexicographic rule's order (the largest index first, as before) and
+ * leaves every other row's d_i = 1: the start is the same row, and the
+ * lexicographic rule is left only the ties the problem itself makes
+ * later.  A start that does not tie keeps d = 1 and its path.  Writes d
+ * into dv. */
+static void default_covering(const double *q, int n, double *dv) {
+  double best = 0;
+  int tied = 0;
+  for (int i = 0; i < n; i++) best = fmax(best, -q[i]);
+  for (int i = 0; i < n; i++) {
+    int t = best > 0 && -q[i] >= best * (1 - LEMKE_TIE_REL);
+    tied += t;
+    dv[i] = t ? 1.0 - 0.5 * i / n : 1.0;
+  }
+  if (tied < 2)
+    for (int i = 0; i < n; i++) dv[i] = 1.0;
+}
+
 /* The plain LCP (M = A, q = b): a mostly-zero A (contact) is read through
  * the operator's packed nonzeros; a dense one through a compact copy of
  * the core columns, kept in H's buffer behind the k x k inverse
@@ -165,7 +200,7 @@ static void setup_plain(lemke_state *s, slv_op *op, const double *cov, lcp_view 
   if (cov) {
     L->d = cov;
   } else {
-    for (int i = 0; i < n; i++) s->dv[i] = 1.0;
+    default_covering(L->q, n, s->dv);
     L->d = s->dv;
   }
 }

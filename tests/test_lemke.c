@@ -272,9 +272,11 @@ typedef struct {
 /* Expected: Siconos' LEMKE column of datasets/README.md sec. 4.1 (P = must
  * pass, F = expected failure).  The pivot counts are those of an exact
  * rational implementation of the same lexicographic rule, run off-line on
- * the same files (Siconos' lexicolemke reports one less: it does not count
- * its first pivot); on CPS_3 and Pang_isolated_sol_perturbed that
- * computation also ends on a secondary ray. */
+ * the same files with d = 1 (Siconos' lexicolemke reports one less: it does
+ * not count its first pivot); on CPS_3 and Pang_isolated_sol_perturbed that
+ * computation also ends on a secondary ray.  The default d, split where the
+ * start ties (lemke_reform.c), must reach the same verdict in no more
+ * pivots. */
 static const lcase cases[] = {
   { "lcp_mmc.dat", E_SOLVED, 23, "Siconos LEMKE: P (collection 1)" },
   { "lcp_deudeu.dat", E_SOLVED, 3, "Siconos LEMKE: P; the 2x2 of test_hand_2x2" },
@@ -321,12 +323,23 @@ static void test_siconos_lcp(void) {
     CU_ASSERT_EQUAL_FATAL(p.storage, SLV_DENSE);
     slv_options o = slv_options_default();
     o.tol = 1e-10;
-    double *x = calloc((size_t)p.n, sizeof *x);
+    double *x = calloc((size_t)p.n, sizeof *x), *ones = malloc((size_t)p.n * sizeof *ones);
+    for (int i = 0; i < p.n; i++) ones[i] = 1;
+    /* the default d (split where the start ties, lemke_reform.c): the same
+     * verdict in at most the exact path's pivots */
     slv_result res;
+    slv_status st0 = run(&p, &o, x, &res);
+    int piv0 = res.pivots;
+    double r0 = tst_natres_dense(p.n, p.A, p.b, p.lo, p.hi, x) / fmax(1, inf_norm(p.n, p.b));
+    /* d = 1 given: the exact computation's path */
+    o.covering = ones;
     st = run(&p, &o, x, &res);
+    CU_ASSERT_EQUAL(st0, st);
+    CU_ASSERT(piv0 <= res.pivots);
+    CU_ASSERT(e->e != E_SOLVED || r0 <= 1e-10);
     double r = tst_natres_dense(p.n, p.A, p.b, p.lo, p.hi, x) / fmax(1, inf_norm(p.n, p.b));
-    printf("\n    %-38s n=%-3d %-16s pivots=%-4d res_rel=%.2e  (%s)", e->file, p.n,
-           slv_status_str(st), res.pivots, r, e->reason);
+    printf("\n    %-38s n=%-3d %-16s pivots=%-4d (default d: %-4d) res_rel=%.2e  (%s)", e->file,
+           p.n, slv_status_str(st), res.pivots, piv0, r, e->reason);
     if (e->e == E_SOLVED) {
       CU_ASSERT_EQUAL(st, SLV_CONVERGED);
       CU_ASSERT(r <= 1e-10);
@@ -339,6 +352,7 @@ static void test_siconos_lcp(void) {
     /* honesty: converged <=> the test's own residual meets tol */
     CU_ASSERT_EQUAL(st == SLV_CONVERGED, r <= o.tol);
     free(x);
+    free(ones);
     io_instance_free(inst);
   }
 }
@@ -599,15 +613,22 @@ static void test_degenerate(void) {
       { 0.375, 0.25, 0.5, 0, 0 } },
   };
   double x4[5];
+  static const double ones[5] = { 1, 1, 1, 1, 1 };
   slv_problem p4 = slv_problem_empty();
   for (size_t c = 0; c < sizeof cyc / sizeof cyc[0]; c++) {
     p4.n = cyc[c].n;
     p4.A = cyc[c].M;
     p4.lda = cyc[c].n;
     p4.b = cyc[c].q;
+    /* d = 1 given: the exact computation's path.  The default d splits a
+     * tied start (lemke_reform.c), a path of its own, to the same x. */
+    o.covering = ones;
     CU_ASSERT_EQUAL(run(&p4, &o, x4, &res), SLV_CONVERGED);
     TST_VEC_CLOSE(x4, cyc[c].x, cyc[c].n, 1e-15, 0);
     CU_ASSERT_EQUAL(res.pivots, cyc[c].pivots);
+    o.covering = NULL;
+    CU_ASSERT_EQUAL(run(&p4, &o, x4, &res), SLV_CONVERGED);
+    TST_VEC_CLOSE(x4, cyc[c].x, cyc[c].n, 1e-15, 0);
   }
 
   /* (e) z0 tied with other rows: A = I, b = (-1, 0, 0, 0).  z0 = 1 (w1
@@ -623,6 +644,97 @@ static void test_degenerate(void) {
   CU_ASSERT_EQUAL(run(&p4, &o, x4, &res), SLV_CONVERGED);
   TST_VEC_CLOSE(x4, xe1, 4, 0, 0);
   CU_ASSERT_EQUAL(res.pivots, 2);
+}
+
+/* ---- Fathi's matrix: every ratio of the start tied ------------------------------ */
+
+/* A = U^T U, U unit upper triangular with U(k, j) = c_k for j > k: SPD with
+ * integer entries, A(i, i) = 1 + sum_{k<i} c_k^2, A(i, j) = c_i + sum_{k<i}
+ * c_k^2 (i < j).  c = 2 everywhere is Fathi's matrix (lcp6-n100.mat of the
+ * DCA-BL benchmark LCPs).  With b = -1 and every c_k >= 1, x* = e_1:
+ * w_1 = 0, w_j = c_1 - 1 >= 0. */
+static void fathi_matrix(int n, const int *c, double *A) {
+  double s = 0; /* sum_{k<i} c_k^2 */
+  for (int i = 0; i < n; i++) {
+    A[i + (size_t)i * n] = 1 + s;
+    for (int j = i + 1; j < n; j++) A[i + (size_t)j * n] = A[j + (size_t)i * n] = c[i] + s;
+    s += (double)c[i] * c[i];
+  }
+}
+
+static void test_fathi(void) {
+  /* b = -1 ties every row at the start; with d = 1 the path then turns at
+   * that one point (z0 = 1) and the lexicographic rule alone resolves the
+   * ties.  On Fathi's matrix its path (q + (eps, ..., eps^n)) visits 2^n
+   * bases: checked with an exact rational implementation for n = 2..12
+   * (experiments/MEASUREMENTS.md, 2026-11-27); lcp6-n100 ended at the pivot
+   * limit.  The default covering vector splits the tied start
+   * (lemke_reform.c), and the path ends within 10 n pivots, the crash's
+   * included (n >= 64), on c = 2 and on seeded c_k in 2..5, with b = -1
+   * and with seeded b_i in {-1, -3} (ties on the -3 rows), and on the
+   * problem scaled by 1e12 and 1e-12 (A and b, b alone).  Judged by the
+   * library's residual, and x = e_1 where b = -1. */
+  static const int sizes[] = { 12, 40, 63, 64, 100 };
+  enum { NMAX = 100 };
+  double *A = malloc(sizeof(double) * NMAX * NMAX), b[NMAX], x[NMAX], xe[NMAX];
+  int c[NMAX];
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  slv_options o = slv_options_default();
+  o.tol = 1e-12;
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    int n = sizes[k];
+    o.max_pivots = 10 * n;
+    for (int v = 0; v < 3; v++) {
+      gsl_rng_set(r, 1000 * (unsigned long)v + (unsigned long)n);
+      for (int i = 0; i < n; i++) c[i] = v ? 2 + (int)gsl_rng_uniform_int(r, 4) : 2;
+      fathi_matrix(n, c, A);
+      slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
+      for (int qv = 0; qv < 2; qv++) {
+        for (int i = 0; i < n; i++) b[i] = qv && gsl_rng_uniform(r) < 0.5 ? -3 : -1;
+        slv_result res;
+        slv_status st = run(&p, &o, x, &res);
+        CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+        CU_ASSERT(res.res.res_scaled <= o.tol);
+        if (st != SLV_CONVERGED)
+          printf("\n    fathi n=%d c%d b%d: %s after %d pivots, res_scaled %.3g", n, v, qv,
+                 slv_status_str(st), res.pivots, res.res.res_scaled);
+        if (qv) continue;
+        for (int i = 0; i < n; i++) xe[i] = i == 0;
+        TST_VEC_CLOSE(x, xe, n, 1e-12, 0);
+      }
+    }
+  }
+  /* scaled: Fathi's matrix, n = 40 and 100, x* = e_1 * (b's scale / A's) */
+  static const double sc[][2] = { { 1e12, 1e12 }, { 1e-12, 1e-12 }, { 1, 1e12 }, { 1, 1e-12 } };
+  for (int k = 0; k < 2; k++) {
+    int n = k ? 100 : 40;
+    o.max_pivots = 10 * n;
+    for (int i = 0; i < n; i++) c[i] = 2;
+    for (size_t t = 0; t < sizeof sc / sizeof *sc; t++) {
+      fathi_matrix(n, c, A);
+      for (int i = 0; i < n * n; i++) A[i] *= sc[t][0];
+      for (int i = 0; i < n; i++) b[i] = -sc[t][1];
+      slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
+      slv_result res;
+      CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_CONVERGED);
+      CU_ASSERT(res.res.res_scaled <= o.tol);
+      for (int i = 0; i < n; i++) xe[i] = i == 0 ? sc[t][1] / sc[t][0] : 0;
+      TST_VEC_CLOSE(x, xe, n, 1e-12 * xe[0], 0);
+    }
+  }
+  /* d = 1 given: the lexicographic path itself, which the same budget does
+   * not see to its end (the cause, not a requirement) */
+  int n = 12;
+  double ones[NMAX];
+  for (int i = 0; i < n; i++) c[i] = 2, b[i] = -1, ones[i] = 1;
+  fathi_matrix(n, c, A);
+  slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
+  o.max_pivots = 10 * n;
+  o.covering = ones;
+  slv_result res;
+  CU_ASSERT_EQUAL(run(&p, &o, x, &res), SLV_MAX_ITER);
+  gsl_rng_free(r);
+  free(A);
 }
 
 /* ---- planted problems -------------------------------------------------------------- */
@@ -1680,6 +1792,7 @@ int main(void) {
   CU_add_test(s, "secondary rays: A=-I, infeasible PSD", test_ray);
   CU_add_test(s, "Siconos LCP collection (LCPLAB_SHARED)", test_siconos_lcp);
   CU_add_test(s, "degenerate problems (ties) terminate with the solution", test_degenerate);
+  CU_add_test(s, "Fathi's matrix and seeded kin, b = -1: every start ratio tied", test_fathi);
   CU_add_test(s, "crash: planted + a block the rounds cycle on (Cholesky, LU): z0 path",
               test_crash_cycle);
   CU_add_test(s, "crash: Siconos LCP files stacked to 64+ rows", test_crash_siconos_stacked);
