@@ -180,6 +180,24 @@ findex_in_lane(const wide_state *s, int k, int r, int h) {
   return (r >= 1 ? one & fx : 0) | (r >= 2 ? (two & fx) << 4 : 0);
 }
 
+/* The rk byte of the half row step at position k (pgs_lanes.h, WIDE_RK_N),
+ * from the bits fill_rows stored. */
+__attribute__((target("avx2"), always_inline)) static inline unsigned row_kind(const wide_state *s,
+                                                                               int k) {
+  const __m256i zero = _mm256_setzero_si256(), inf = _mm256_set1_epi64x(0x7ff0000000000000);
+  __m256i lo = _mm256_load_si256((const __m256i *)(s->lo + k));
+  __m256i hi = _mm256_load_si256((const __m256i *)(s->hi + k));
+  __m256i fd = _mm256_load_si256((const __m256i *)(s->fd + k));
+  unsigned plain = (unsigned)_mm256_movemask_pd(_mm256_load_pd(s->mu + k));
+  unsigned lo0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(lo, zero)));
+  unsigned fd0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(fd, zero)));
+  unsigned hinf = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hi, inf)));
+  unsigned hi0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hi, zero)));
+  unsigned n = plain == 0xf && lo0 == 0xf && fd0 == 0xf && (hinf | hi0) == 0xf;
+  unsigned f = plain == 0 && fd0 == 0xf;
+  return hinf | (n ? WIDE_RK_N : 0u) | (f ? WIDE_RK_F : 0u);
+}
+
 /* fill_jk over batches [bt0, bt1) of the layout and halves (h) given:
  * the column stride 4 h and the layout known to the compiler. */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
@@ -195,13 +213,14 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int l
         ok = fill_jk_step(s, f, aii, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
                           im + 8 * u, ia + 8 * u, om, layout, ok);
         s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
+        s->rk[(k + 4 * u) / 4] = (unsigned char)row_kind(s, k + 4 * u);
       }
   }
   return ok;
 }
 
 /* fill_jk_step over the positions of batches [bt0, bt1), and each half
- * row step's fsel; compact or isotropic layout: 1 if every row has its
+ * row step's fsel and rk; compact or isotropic layout: 1 if every row has its
  * form, else 0. */
 __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
                                                    const double *aii, double omega, int layout,
