@@ -24,6 +24,7 @@ void wide_free(void *st) {
   free(s->pm);
   free(s->fsel);
   free(s->rk);
+  free(s->bsc);
   free(s->tp);
   free(s->lblk);
   free(s->lvl);
@@ -68,6 +69,7 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->fpos = malloc(cap * sizeof(int));
   s->fsel = malloc(cap / 4);
   s->rk = malloc(cap / 4);
+  s->bsc = malloc(m * sizeof *s->bsc);
   s->bk = malloc(m * sizeof(int));
   s->bL = malloc(m * sizeof(int));
   s->bh = malloc(m * sizeof(int));
@@ -75,7 +77,8 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->key_fx = malloc(m * sizeof(int));
   s->key_n = -1;
   int fail = !s->key_blk || !s->key_fx || !s->rowb || !s->gfirst || !s->gsorted || !s->nfree ||
-             !s->cnt || !s->order || !s->fpos || !s->fsel || !s->rk || !s->bk || !s->bL || !s->bh;
+             !s->cnt || !s->order || !s->fpos || !s->fsel || !s->rk || !s->bsc || !s->bk ||
+             !s->bL || !s->bh;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = aligned_alloc(64, cap * sizeof(double));

@@ -78,6 +78,16 @@ enum { WIDE_LAY_FULL, WIDE_LAY_COMPACT, WIDE_LAY_ISO };
  * (a contact's normal row, an idle position); WIDE_RK_F when every lane is
  * a findex row with d +0 (a contact's friction rows). */
 enum { WIDE_RK_N = 0x10, WIDE_RK_F = 0x20 };
+/* A batch's inverse masses (im) and angular scalars (ia) when each of the
+ * 16 is +0 or one value (a scene of like bodies): that value and the mask
+ * of the entries that hold it; ok_m (ok_a) 0 when im (ia) is not so.  The
+ * AVX-512 sweep then forms the batch's scalars from these 24 bytes instead
+ * of reading im and ia's 256 (pgs_sweep512.c, batch8). */
+typedef struct {
+  double cm, ca;
+  uint16_t mm, ma;
+  uint8_t ok_m, ok_a;
+} wide_bsc;
 
 typedef struct {
   void *pgs;           /* pgs's state, for dense and CSR problems */
@@ -117,6 +127,7 @@ typedef struct {
   double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
                       0..3, slot 1's (0 for a static slot or an idle lane) */
   double *ia;        /* n_max batches x 16: the same of the angular scalars (ba) */
+  wide_bsc *bsc;     /* n_max batches: im and ia in short where they allow it (fill_jk) */
   int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
   double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
                       and the top of its interval; kept for the next solve */

@@ -198,6 +198,32 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned row_kind(c
   return hinf | (n ? WIDE_RK_N : 0u) | (f ? WIDE_RK_F : 0u);
 }
 
+/* The one value other than +0 of the n scalars at v (*c, 0 if none) and
+ * the mask of the entries that hold it; 0 if they hold two or more. */
+static int one_scalar(const double *v, int n, double *c, uint16_t *mask) {
+  uint64_t cb = 0;
+  unsigned m = 0;
+  for (int at = 0; at < n; at++) {
+    uint64_t u;
+    memcpy(&u, v + at, sizeof u);
+    if (u == 0) continue;
+    if (cb != 0 && u != cb) return 0;
+    cb = u;
+    m |= 1u << at;
+  }
+  memcpy(c, &cb, sizeof cb);
+  *mask = (uint16_t)m;
+  return 1;
+}
+
+/* Batch bt's wide_bsc (pgs_lanes.h) from its im and ia, the 8 h entries a
+ * batch of h halves uses. */
+static void batch_scalars(wide_state *s, int bt, int h) {
+  wide_bsc *q = s->bsc + bt;
+  q->ok_m = (uint8_t)one_scalar(s->im + 16 * (size_t)bt, 8 * h, &q->cm, &q->mm);
+  q->ok_a = (uint8_t)one_scalar(s->ia + 16 * (size_t)bt, 8 * h, &q->ca, &q->ma);
+}
+
 /* fill_jk over batches [bt0, bt1) of the layout and halves (h) given:
  * the column stride 4 h and the layout known to the compiler. */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
@@ -206,6 +232,7 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int l
   const size_t S = wide_cols(layout);
   for (int bt = bt0; bt < bt1; bt++) {
     if (s->bh[bt] != h) continue;
+    batch_scalars(s, bt, h);
     const int *lb = s->lblk + 16 * (size_t)bt;
     const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)

@@ -264,14 +264,39 @@ PGS512 __m512d masses8(const double *im, int slot, int h) {
   return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), _mm256_load_pd(im + 8 + 4 * slot), 1);
 }
 
-/* One batch of h halves: gather, its row steps, scatter. */
+/* masses8 of a batch whose 16 scalars are +0 or c (wide_bsc): the same
+ * eight values. */
+PGS512 __m512d scalars8(double c, unsigned mask, int slot, int h) {
+  unsigned m8 = ((mask >> 4 * slot) & 0xf) | (h == 2 ? ((mask >> (8 + 4 * slot)) & 0xf) << 4 : 0);
+  return _mm512_maskz_mov_pd((__mmask8)m8, _mm512_set1_pd(c));
+}
+
+/* One batch of h halves: gather, its row steps, scatter; its scalars from
+ * q where it has them in short, else from im and ia. */
 PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im, const double *ia,
-                      int k, int L, int h, int layout, __m512d m) {
+                      const wide_bsc *q, int k, int L, int h, int layout, __m512d m) {
   const size_t S = wide_cols(layout);
   const double *JK = a->JK + S * (size_t)k;
   __m512d T0[6], T1[6], X[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
-  const __m512d sc[4] = { masses8(im, 0, h), masses8(im, 1, h), masses8(ia, 0, h),
-                          masses8(ia, 1, h) };
+  __m512d sc[4];
+  if (layout != WIDE_LAY_FULL) {
+    if (q->ok_m) {
+      sc[0] = scalars8(q->cm, q->mm, 0, h);
+      sc[1] = scalars8(q->cm, q->mm, 1, h);
+    } else {
+      sc[0] = masses8(im, 0, h);
+      sc[1] = masses8(im, 1, h);
+    }
+  }
+  if (layout == WIDE_LAY_ISO) {
+    if (q->ok_a) {
+      sc[2] = scalars8(q->ca, q->ma, 0, h);
+      sc[3] = scalars8(q->ca, q->ma, 1, h);
+    } else {
+      sc[2] = masses8(ia, 0, h);
+      sc[3] = masses8(ia, 1, h);
+    }
+  }
   gather8(tp, h, T0);
   gather8(tp + 4, h, T1);
   for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S)
@@ -293,9 +318,9 @@ PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int lay
     const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
     if (s->bh[bt] == 2)
-      m = batch8(&a, tp, im, ia, s->bk[bt], s->bL[bt], 2, layout, m);
+      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 2, layout, m);
     else
-      m = batch8(&a, tp, im, ia, s->bk[bt], s->bL[bt], 1, layout, m);
+      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 1, layout, m);
   }
   double mm[8];
   _mm512_storeu_pd(mm, m);
