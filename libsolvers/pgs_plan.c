@@ -232,7 +232,7 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int l
   const size_t S = wide_cols(layout);
   for (int bt = bt0; bt < bt1; bt++) {
     if (s->bh[bt] != h) continue;
-    batch_scalars(s, bt, h);
+    if (layout != WIDE_LAY_FULL) batch_scalars(s, bt, h); /* else im and ia are not made */
     const int *lb = s->lblk + 16 * (size_t)bt;
     const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
