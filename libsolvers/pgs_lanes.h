@@ -113,8 +113,8 @@ typedef struct {
   unsigned char *fsel; /* cap / 4, one per half row step of the lanes: bit l (4 + l) set when
                           lane l's findex row is the same lane's one (two) row steps before, in
                           the batch: its x is then in a register (pgs_sweep512.c) */
-  unsigned char *rk;   /* cap / 4, one per half row step of the lanes: which of lo, hi, mu and d
-                          the AVX-512 sweep need not read (pgs_sweep512.c, "Row kinds") */
+  unsigned char *rk;   /* cap / 4, one per half row step (made where lanes512): which of lo,
+                          hi, mu and d the AVX-512 sweep need not read (pgs_sweep512.c) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
   double *aii;       /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
   double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
@@ -127,7 +127,7 @@ typedef struct {
   double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
                       0..3, slot 1's (0 for a static slot or an idle lane) */
   double *ia;        /* n_max batches x 16: the same of the angular scalars (ba) */
-  wide_bsc *bsc;     /* n_max batches: im and ia in short where they allow it (fill_jk) */
+  wide_bsc *bsc;     /* n_max batches: im and ia in short where they allow it (fill_jk, lanes512) */
   int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
   double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
                       and the top of its interval; kept for the next solve */

@@ -230,9 +230,10 @@ __attribute__((target("avx2"), always_inline)) static inline __m256d
 fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int layout, int h,
            int bt0, int bt1, __m256d ok) {
   const size_t S = wide_cols(layout);
+  const int w512 = s->lanes512; /* rk and bsc are the AVX-512 sweep's only */
   for (int bt = bt0; bt < bt1; bt++) {
     if (s->bh[bt] != h) continue;
-    if (layout != WIDE_LAY_FULL) batch_scalars(s, bt, h); /* else im and ia are not made */
+    if (w512 && layout != WIDE_LAY_FULL) batch_scalars(s, bt, h); /* else im, ia not made */
     const int *lb = s->lblk + 16 * (size_t)bt;
     const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
@@ -240,7 +241,7 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int l
         ok = fill_jk_step(s, f, aii, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
                           im + 8 * u, ia + 8 * u, om, layout, ok);
         s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
-        s->rk[(k + 4 * u) / 4] = (unsigned char)row_kind(s, k + 4 * u);
+        if (w512) s->rk[(k + 4 * u) / 4] = (unsigned char)row_kind(s, k + 4 * u);
       }
   }
   return ok;
