@@ -16,7 +16,7 @@
  * for bit (tests/test_pgs_wide.c runs whichever lanes the CPU has).
  *
  * Row kinds.  A row step whose lanes are all a contact's normal rows (plain,
- * lo and d +0, hi +inf) or all its friction rows (findex, d +0) reads
+ * lo and d +0, hi +inf or +0) or all its friction rows (findex, d +0) reads
  * neither lo, hi nor d, and the first not mu: the plan's rk byte of each
  * half (pgs_lanes.h, WIDE_RK_N) says so, and the row step uses the same
  * values as constants (+0 times x is the product d x with d = +0 loaded;
