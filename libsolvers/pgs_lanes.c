@@ -23,6 +23,8 @@ void wide_free(void *st) {
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
   free(s->pm);
   free(s->fsel);
+  free(s->rk);
+  free(s->bsc);
   free(s->tp);
   free(s->lblk);
   free(s->lvl);
@@ -66,6 +68,8 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->order = malloc(cap * sizeof(int));
   s->fpos = malloc(cap * sizeof(int));
   s->fsel = malloc(cap / 4);
+  s->rk = malloc(cap / 4);
+  s->bsc = malloc(m * sizeof *s->bsc);
   s->bk = malloc(m * sizeof(int));
   s->bL = malloc(m * sizeof(int));
   s->bh = malloc(m * sizeof(int));
@@ -73,7 +77,8 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->key_fx = malloc(m * sizeof(int));
   s->key_n = -1;
   int fail = !s->key_blk || !s->key_fx || !s->rowb || !s->gfirst || !s->gsorted || !s->nfree ||
-             !s->cnt || !s->order || !s->fpos || !s->fsel || !s->bk || !s->bL || !s->bh;
+             !s->cnt || !s->order || !s->fpos || !s->fsel || !s->rk || !s->bsc || !s->bk ||
+             !s->bL || !s->bh;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = aligned_alloc(64, cap * sizeof(double));
@@ -296,9 +301,8 @@ row_step(const lane_arrays *a, int k, const double *JK, int cs, int layout, __m2
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
 sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
-  const lane_arrays a = {
-    s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
-  };
+  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
+                          s->invd, s->JK, s->fpos, s->fsel, NULL };
   const size_t S = wide_cols(layout);
   __m256d m = _mm256_setzero_pd(), mb = m;
   const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
@@ -417,9 +421,8 @@ check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int
  * (nothing is written back), into pm (check_rows's layout). */
 __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, double xs, double cap,
                                                         double *pm) {
-  const lane_arrays a = {
-    s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
-  };
+  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
+                          s->invd, s->JK, s->fpos, s->fsel, NULL };
   const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
   lane_check_acc acc = { zero, zero, zero, zero };
   const size_t S = wide_cols(s->layout);

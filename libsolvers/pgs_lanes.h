@@ -72,6 +72,22 @@ enum {
  * blocks' inverse masses times J's); isotropic rigid-body rows (K's
  * angular columns too, the blocks' angular scalars times J's). */
 enum { WIDE_LAY_FULL, WIDE_LAY_COMPACT, WIDE_LAY_ISO };
+/* A half row step's rk byte (pgs_plan.c, row_kind; pgs_sweep512.c, "Row
+ * kinds"): bit l (l < 4) set when lane l's hi is +inf; WIDE_RK_N when every
+ * lane is a plain row (mu's sign set) with lo and d +0 and hi +0 or +inf
+ * (a contact's normal row, an idle position); WIDE_RK_F when every lane is
+ * a findex row with d +0 (a contact's friction rows). */
+enum { WIDE_RK_N = 0x10, WIDE_RK_F = 0x20 };
+/* A batch's inverse masses (im) and angular scalars (ia) when each of the
+ * 16 is +0 or one value (a scene of like bodies): that value and the mask
+ * of the entries that hold it; ok_m (ok_a) 0 when im (ia) is not so.  The
+ * AVX-512 sweep then forms the batch's scalars from these 24 bytes instead
+ * of reading im and ia's 256 (pgs_sweep512.c, batch8). */
+typedef struct {
+  double cm, ca;
+  uint16_t mm, ma;
+  uint8_t ok_m, ok_a;
+} wide_bsc;
 
 typedef struct {
   void *pgs;           /* pgs's state, for dense and CSR problems */
@@ -97,6 +113,8 @@ typedef struct {
   unsigned char *fsel; /* cap / 4, one per half row step of the lanes: bit l (4 + l) set when
                           lane l's findex row is the same lane's one (two) row steps before, in
                           the batch: its x is then in a register (pgs_sweep512.c) */
+  unsigned char *rk;   /* cap / 4, one per half row step (made where lanes512): which of lo,
+                          hi, mu and d the AVX-512 sweep need not read (pgs_sweep512.c) */
   double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
   double *aii;       /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
   double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
@@ -109,6 +127,7 @@ typedef struct {
   double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
                       0..3, slot 1's (0 for a static slot or an idle lane) */
   double *ia;        /* n_max batches x 16: the same of the angular scalars (ba) */
+  wide_bsc *bsc;     /* n_max batches: im and ia in short where they allow it (fill_jk, lanes512) */
   int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
   double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
                       and the top of its interval; kept for the next solve */
@@ -193,6 +212,7 @@ typedef struct {
       *restrict hi, *restrict mu, *restrict bp, *restrict fd, *restrict invd, *restrict JK;
   const int *restrict fpos;
   const unsigned char *restrict fsel;
+  const unsigned char *restrict rk; /* the AVX-512 sweep's only (NULL in the AVX2 lanes') */
 } lane_arrays;
 
 /* The 6-blocks at tp[0..3] as six 4-lane columns (two 4x4 transposes). */

@@ -180,14 +180,60 @@ findex_in_lane(const wide_state *s, int k, int r, int h) {
   return (r >= 1 ? one & fx : 0) | (r >= 2 ? (two & fx) << 4 : 0);
 }
 
+/* The rk byte of the half row step at position k (pgs_lanes.h, WIDE_RK_N),
+ * from the bits fill_rows stored. */
+__attribute__((target("avx2"), always_inline)) static inline unsigned row_kind(const wide_state *s,
+                                                                               int k) {
+  const __m256i zero = _mm256_setzero_si256(), inf = _mm256_set1_epi64x(0x7ff0000000000000);
+  __m256i lo = _mm256_load_si256((const __m256i *)(s->lo + k));
+  __m256i hi = _mm256_load_si256((const __m256i *)(s->hi + k));
+  __m256i fd = _mm256_load_si256((const __m256i *)(s->fd + k));
+  unsigned plain = (unsigned)_mm256_movemask_pd(_mm256_load_pd(s->mu + k));
+  unsigned lo0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(lo, zero)));
+  unsigned fd0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(fd, zero)));
+  unsigned hinf = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hi, inf)));
+  unsigned hi0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hi, zero)));
+  unsigned n = plain == 0xf && lo0 == 0xf && fd0 == 0xf && (hinf | hi0) == 0xf;
+  unsigned f = plain == 0 && fd0 == 0xf;
+  return hinf | (n ? WIDE_RK_N : 0u) | (f ? WIDE_RK_F : 0u);
+}
+
+/* The one value other than +0 of the n scalars at v (*c, 0 if none) and
+ * the mask of the entries that hold it; 0 if they hold two or more. */
+static int one_scalar(const double *v, int n, double *c, uint16_t *mask) {
+  uint64_t cb = 0;
+  unsigned m = 0;
+  for (int at = 0; at < n; at++) {
+    uint64_t u;
+    memcpy(&u, v + at, sizeof u);
+    if (u == 0) continue;
+    if (cb != 0 && u != cb) return 0;
+    cb = u;
+    m |= 1u << at;
+  }
+  memcpy(c, &cb, sizeof cb);
+  *mask = (uint16_t)m;
+  return 1;
+}
+
+/* Batch bt's wide_bsc (pgs_lanes.h) from its im and ia, the 8 h entries a
+ * batch of h halves uses. */
+static void batch_scalars(wide_state *s, int bt, int h) {
+  wide_bsc *q = s->bsc + bt;
+  q->ok_m = (uint8_t)one_scalar(s->im + 16 * (size_t)bt, 8 * h, &q->cm, &q->mm);
+  q->ok_a = (uint8_t)one_scalar(s->ia + 16 * (size_t)bt, 8 * h, &q->ca, &q->ma);
+}
+
 /* fill_jk over batches [bt0, bt1) of the layout and halves (h) given:
  * the column stride 4 h and the layout known to the compiler. */
 __attribute__((target("avx2"), always_inline)) static inline __m256d
 fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int layout, int h,
            int bt0, int bt1, __m256d ok) {
   const size_t S = wide_cols(layout);
+  const int w512 = s->lanes512; /* rk and bsc are the AVX-512 sweep's only */
   for (int bt = bt0; bt < bt1; bt++) {
     if (s->bh[bt] != h) continue;
+    if (w512 && layout != WIDE_LAY_FULL) batch_scalars(s, bt, h); /* else im, ia not made */
     const int *lb = s->lblk + 16 * (size_t)bt;
     const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
@@ -195,13 +241,14 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int l
         ok = fill_jk_step(s, f, aii, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
                           im + 8 * u, ia + 8 * u, om, layout, ok);
         s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
+        if (w512) s->rk[(k + 4 * u) / 4] = (unsigned char)row_kind(s, k + 4 * u);
       }
   }
   return ok;
 }
 
 /* fill_jk_step over the positions of batches [bt0, bt1), and each half
- * row step's fsel; compact or isotropic layout: 1 if every row has its
+ * row step's fsel and rk; compact or isotropic layout: 1 if every row has its
  * form, else 0. */
 __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
                                                    const double *aii, double omega, int layout,

@@ -14,6 +14,15 @@
  * stored): zero J, K, x, b and bounds there move nothing and add nothing
  * to the residual.  The iterates are the AVX2 lanes', which are pgs's, bit
  * for bit (tests/test_pgs_wide.c runs whichever lanes the CPU has).
+ *
+ * Row kinds.  A row step whose lanes are all a contact's normal rows (plain,
+ * lo and d +0, hi +inf or +0) or all its friction rows (findex, d +0) reads
+ * neither lo, hi nor d, and the first not mu: the plan's rk byte of each
+ * half (pgs_lanes.h, WIDE_RK_N) says so, and the row step uses the same
+ * values as constants (+0 times x is the product d x with d = +0 loaded;
+ * the friction bounds replace lo and hi in every lane).  What it saves is
+ * bytes: a sweep of a large pile streams its rows from beyond the second
+ * cache.
  */
 #include "pgs_lanes.h"
 
@@ -133,6 +142,28 @@ PGS512 void bounds8(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2, 
   *lo = _mm512_mask_blend_pd(plain, _mm512_xor_pd(hh, _mm512_set1_pd(-0.0)), *lo);
 }
 
+/* bounds8 of a row step whose every lane is a findex row (WIDE_RK_F): lo
+ * and hi are not read, the findex bounds replace them in every lane (in
+ * the masked-off high lanes of one half too: mu loads as +0 there). */
+PGS512 void bounds8f(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2, __m512d *lo,
+                     __m512d *hi) {
+  __m512d mu = load8(a->mu + k, h);
+  __mmask8 lanes = h == 2 ? 0xff : 0x0f;
+  unsigned v = a->fsel[k / 4] | (h == 2 ? (unsigned)a->fsel[k / 4 + 1] << 8 : 0u);
+  __mmask8 s1 = (__mmask8)((v & 0xf) | ((v >> 4) & 0xf0));
+  __mmask8 s2 = (__mmask8)(((v >> 4) & 0xf) | ((v >> 8) & 0xf0));
+  __m512d xf = _mm512_mask_blend_pd(s2, x1, x2);
+  __mmask8 mem = (__mmask8)(lanes & ~(s1 | s2));
+  if (mem) {
+    __m256i f = h == 2 ? _mm256_loadu_si256((const __m256i *)(a->fpos + k))
+                       : _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a->fpos + k)));
+    xf = _mm512_mask_i32gather_pd(xf, mem, f, a->xp, 8);
+  }
+  __m512d hh = _mm512_mul_pd(mu, abs8(xf));
+  *hi = hh;
+  *lo = _mm512_xor_pd(hh, _mm512_set1_pd(-0.0));
+}
+
 /* J . T over one slot, column c at J + 8 c (h = 2) or 4 c (h = 1):
  * slv_dot6's association. */
 PGS512 __m512d dot6x8(const double *J, int h, const __m512d T[6]) {
@@ -174,9 +205,21 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
                          __m512d m) {
   const __m512d zero = _mm512_setzero_pd();
   const int cs = 4 * h;
-  __m512d x = load8(a->xp + k, h), lo, hi, jl[9];
-  bounds8(a, k, h, X[0], X[1], &lo, &hi);
-  __m512d bx = _mm512_add_pd(load8(a->bp + k, h), _mm512_mul_pd(load8(a->fd + k, h), x));
+  __m512d x = load8(a->xp + k, h), lo, hi, d, jl[9];
+  unsigned kind = a->rk[k / 4] | (h == 2 ? (unsigned)a->rk[k / 4 + 1] << 8 : 0u);
+  const unsigned both = h == 2 ? 0x101u : 1u;
+  if ((kind & WIDE_RK_N * both) == WIDE_RK_N * both) {
+    lo = d = zero;
+    hi = _mm512_maskz_mov_pd((__mmask8)((kind & 0xf) | ((kind >> 4) & 0xf0)),
+                             _mm512_set1_pd(__builtin_inf()));
+  } else if ((kind & WIDE_RK_F * both) == WIDE_RK_F * both) {
+    bounds8f(a, k, h, X[0], X[1], &lo, &hi);
+    d = zero;
+  } else {
+    bounds8(a, k, h, X[0], X[1], &lo, &hi);
+    d = load8(a->fd + k, h);
+  }
+  __m512d bx = _mm512_add_pd(load8(a->bp + k, h), _mm512_mul_pd(d, x));
   __m512d w = _mm512_add_pd(bx, dots8(JK, h, layout, T0, T1, jl));
   __m512d r = abs8(_mm512_max_pd(_mm512_min_pd(w, _mm512_sub_pd(x, lo)), _mm512_sub_pd(x, hi)));
   m = _mm512_add_pd(_mm512_max_pd(r, m), _mm512_mul_pd(w, zero));
@@ -221,14 +264,39 @@ PGS512 __m512d masses8(const double *im, int slot, int h) {
   return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), _mm256_load_pd(im + 8 + 4 * slot), 1);
 }
 
-/* One batch of h halves: gather, its row steps, scatter. */
+/* masses8 of a batch whose 16 scalars are +0 or c (wide_bsc): the same
+ * eight values. */
+PGS512 __m512d scalars8(double c, unsigned mask, int slot, int h) {
+  unsigned m8 = ((mask >> 4 * slot) & 0xf) | (h == 2 ? ((mask >> (8 + 4 * slot)) & 0xf) << 4 : 0);
+  return _mm512_maskz_mov_pd((__mmask8)m8, _mm512_set1_pd(c));
+}
+
+/* One batch of h halves: gather, its row steps, scatter; its scalars from
+ * q where it has them in short, else from im and ia. */
 PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im, const double *ia,
-                      int k, int L, int h, int layout, __m512d m) {
+                      const wide_bsc *q, int k, int L, int h, int layout, __m512d m) {
   const size_t S = wide_cols(layout);
   const double *JK = a->JK + S * (size_t)k;
   __m512d T0[6], T1[6], X[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
-  const __m512d sc[4] = { masses8(im, 0, h), masses8(im, 1, h), masses8(ia, 0, h),
-                          masses8(ia, 1, h) };
+  __m512d sc[4];
+  if (layout != WIDE_LAY_FULL) {
+    if (q->ok_m) {
+      sc[0] = scalars8(q->cm, q->mm, 0, h);
+      sc[1] = scalars8(q->cm, q->mm, 1, h);
+    } else {
+      sc[0] = masses8(im, 0, h);
+      sc[1] = masses8(im, 1, h);
+    }
+  }
+  if (layout == WIDE_LAY_ISO) {
+    if (q->ok_a) {
+      sc[2] = scalars8(q->ca, q->ma, 0, h);
+      sc[3] = scalars8(q->ca, q->ma, 1, h);
+    } else {
+      sc[2] = masses8(ia, 0, h);
+      sc[3] = masses8(ia, 1, h);
+    }
+  }
   gather8(tp, h, T0);
   gather8(tp + 4, h, T1);
   for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S)
@@ -240,9 +308,8 @@ PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im,
 
 /* Batches [bt0, bt1) (the AVX2 lanes' sweep_lanes_as). */
 PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
-  const lane_arrays a = {
-    s->xp, s->lo, s->hi, s->mu, s->bp, s->fd, s->invd, s->JK, s->fpos, s->fsel
-  };
+  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
+                          s->invd, s->JK, s->fpos, s->fsel, s->rk };
   __m512d m = _mm512_setzero_pd();
   double *const *ptp = s->tp;
   for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
@@ -251,9 +318,9 @@ PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int lay
     const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
     if (s->bh[bt] == 2)
-      m = batch8(&a, tp, im, ia, s->bk[bt], s->bL[bt], 2, layout, m);
+      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 2, layout, m);
     else
-      m = batch8(&a, tp, im, ia, s->bk[bt], s->bL[bt], 1, layout, m);
+      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 1, layout, m);
   }
   double mm[8];
   _mm512_storeu_pd(mm, m);
