@@ -115,7 +115,7 @@ __attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
   } while (0)
 
 /* Row i's structure: indices, bounds, findex, aux and cone groups; the
- * message into msg[cap] (msg may be NULL).  Inlined: row_run calls it
+ * message into msg[cap] (msg may be NULL).  Inlined: dyn_assemble_pass calls it
  * once a row, where msg is NULL and the messages fold away. */
 __attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *rows, int n, int nb,
                                                                int i, char *msg, size_t cap) {
@@ -458,7 +458,7 @@ static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 
   *ang = dyn_v3_scale(dyn_m3_mulv(*I, B->t_ext), h);
 }
 
-/* The arguments of dyn_assemble; the rows are checked in row_pass. */
+/* The arguments of dyn_assemble; the rows are checked in dyn_assemble_pass. */
 static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
                               int nrows, double h, dyn_v3 g, slv_storage storage) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
@@ -597,19 +597,12 @@ static inline void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
   }
 }
 
-/* What one run of row_pass found: its first row that check_row refuses
- * (the run stops there) and its first non-finite b (n: none), its aux
- * rows and cones. */
-typedef struct pass_run {
-  int bad_row, bad_b, naux, ncones;
-} pass_run;
-
 /* Rows [i0, i1) in one pass over the records: each checked (check_row),
  * then its rbody, J, G (row_sides), b = J u_free - rhs, rhs (the energy rule's,
  * dyn_system_energy_form), bounds and cfm (factored
  * storage's diagonal; dyn_system_velocity_form). */
-static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
-  pass_run o = { n, n, 0, 0 };
+dyn_row_pass dyn_assemble_pass(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
+  dyn_row_pass o = { n, n, 0, 0 };
   for (int i = i0; i < i1; i++) {
     const dyn_rows *r = &rows[i];
     if (check_row(rows, n, nb, i, NULL, 0) != DYN_OK) {
@@ -627,36 +620,38 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
   return o;
 }
 
-/* row_run over every row on the system's threads (each row alone; body_blocks
- * first).  A refused row is reported at its first row, as one thread would
- * (check_rows' message); then the storage's refusals, the row lists of
- * dense and CSR storage (build_lists' refusal), and a b that is not
- * finite at its first row.
- * *naux, *ncones as check_rows gives them; the cones listed. */
-static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, slv_storage storage,
-                        int *naux, int *ncones) {
-  int T = dyn_par_threads(s->threads, nrows), bad[DYN_PAR_MAX], bad_b[DYN_PAR_MAX];
-  int nas[DYN_PAR_MAX], ncs[DYN_PAR_MAX];
+/* dyn_assemble_pass over every row on the system's threads (each row
+ * alone; body_blocks first), the runs joined. */
+static dyn_row_pass row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb) {
+  int T = dyn_par_threads(s->threads, nrows);
+  dyn_row_pass run[DYN_PAR_MAX], all = { nrows, nrows, 0, 0 };
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-  for (int t = 0; t < T; t++) {
-    /* counted in locals (row_run's), stored once per run: see check_rows */
-    pass_run o = row_run(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T),
-                         (int)dyn_par_cut(nrows, t + 1, T));
-    bad[t] = o.bad_row;
-    bad_b[t] = o.bad_b;
-    nas[t] = o.naux;
-    ncs[t] = o.ncones;
-  }
-  int first = dyn_par_least(bad, T, nrows);
-  if (first < nrows) return check_row(rows, nrows, nb, first, s->msg, sizeof s->msg);
-  runs_counted(s, rows, nas, ncs, T, naux, ncones);
-  dyn_err e = check_storage_rows(s, rows, nrows, storage, *naux);
+  for (int t = 0; t < T; t++)
+    /* counted in the pass's locals, stored once per run: see check_rows */
+    run[t] = dyn_assemble_pass(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T),
+                               (int)dyn_par_cut(nrows, t + 1, T));
+  for (int t = 0; t < T; t++) dyn_row_pass_join(&all, run[t]);
+  return all;
+}
+
+/* What follows the pass: a refused row is reported at its first row, as
+ * one thread would (check_rows' message); then the storage's refusals,
+ * the row lists of dense and CSR storage (build_lists' refusal), and a b
+ * that is not finite at its first row.  *ncones as check_rows gives it;
+ * the cones listed. */
+static dyn_err after_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                          slv_storage storage, dyn_row_pass p, int *ncones) {
+  const int naux = p.naux;
+  if (p.bad_row < nrows) return check_row(rows, nrows, nb, p.bad_row, s->msg, sizeof s->msg);
+  cone_list(s, rows, p.ncones);
+  *ncones = p.ncones;
+  dyn_err e = check_storage_rows(s, rows, nrows, storage, naux);
   /* the lists are dense and CSR's (fill_dense, fill_csr): factored storage
    * forms no A, and dyn_apply_impulse goes by the rows */
-  if (e == DYN_OK && storage != SLV_FACTORED) e = lists_of_rbody(s, rows, nrows, nb, *naux);
+  if (e == DYN_OK && storage != SLV_FACTORED) e = lists_of_rbody(s, rows, nrows, nb, naux);
   if (e != DYN_OK) return e;
-  first = dyn_par_least(bad_b, T, nrows);
-  if (first < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", first, s->b[first]);
+  if (p.bad_b < nrows)
+    FAIL(s, "row %d: b=%g is not finite (body state or load)", p.bad_b, s->b[p.bad_b]);
   return DYN_OK;
 }
 
@@ -743,19 +738,23 @@ static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage st
   return p;
 }
 
-dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows, int nrows,
-                     double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
+dyn_err dyn_assemble_begin(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                           int nrows, double h, dyn_v3 g, slv_storage storage) {
   if (!s) return DYN_ERR_INPUT;
   s->msg[0] = '\0';
   s->nrows = -1;
-  if (!out) FAIL(s, "dyn_assemble: out is NULL");
-  int naux = 0, ncones = 0;
   dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage);
+  if (e == DYN_OK) body_blocks(s, bodies, nb, h, g);
+  return e;
+}
+
+dyn_err dyn_assemble_end(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                         slv_storage storage, dyn_row_pass pass, slv_problem *out) {
+  int ncones = 0;
+  dyn_err e = after_pass(s, rows, nrows, nb, storage, pass, &ncones);
   if (e != DYN_OK) return e;
-  body_blocks(s, bodies, nb, h, g);
-  if ((e = row_pass(s, rows, nrows, nb, storage, &naux, &ncones)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
-   * row side and the cfm the pass above copied */
+   * row side and the cfm the pass copied */
   if (storage == SLV_DENSE)
     fill_dense(s, rows, nrows, nb);
   else if (storage == SLV_CSR && (e = fill_csr(s, rows, nrows)) != DYN_OK)
@@ -764,6 +763,18 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   s->nrows = nrows;
   s->nb = nb;
   return DYN_OK;
+}
+
+dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows, int nrows,
+                     double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
+  if (s && !out) {
+    s->msg[0] = '\0';
+    s->nrows = -1;
+    FAIL(s, "dyn_assemble: out is NULL");
+  }
+  dyn_err e = dyn_assemble_begin(s, bodies, nb, rows, nrows, h, g, storage);
+  if (e != DYN_OK) return e;
+  return dyn_assemble_end(s, rows, nrows, nb, storage, row_pass(s, rows, nrows, nb), out);
 }
 
 dyn_err dyn_assemble_bounds(dyn_system *s, const dyn_rows *rows, int nrows, int nb, double **A,

@@ -52,6 +52,39 @@ dyn_err dyn_system_threads_reserve(dyn_system *s, int threads);
 int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 
+/* dyn_assemble in three parts, for a caller that passes each row while
+ * it is in the caches, just written (the world step, world_step.c):
+ *   dyn_assemble_begin  its argument checks (rows: the whole array, which
+ *                       may not be written yet), then each body's M^-1
+ *                       block and free velocity;
+ *   dyn_assemble_pass   rows [i0, i1) of the nrows checked and turned
+ *                       into the system's rbody, J, G, b, rhs, bounds
+ *                       and cfm, any number of times on disjoint ranges
+ *                       (concurrently too), which together cover every
+ *                       row; their dyn_row_pass joined by
+ *                       dyn_row_pass_join from { nrows, nrows, 0, 0 };
+ *   dyn_assemble_end    the refusals, as dyn_assemble makes them, and the
+ *                       storage's A and *out.
+ * dyn_assemble is these with the pass on the system's threads. */
+typedef struct dyn_row_pass {
+  int bad_row;      /* the first row check_row refuses (a run stops there), or nrows */
+  int bad_b;        /* the first row whose b is not finite, or nrows */
+  int naux, ncones; /* DYN_ROW_AUX rows, cones (DYN_ROW_CONE_N rows) */
+} dyn_row_pass;
+
+dyn_err dyn_assemble_begin(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                           int nrows, double h, dyn_v3 g, slv_storage storage);
+dyn_row_pass dyn_assemble_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, int i0,
+                               int i1);
+static inline void dyn_row_pass_join(dyn_row_pass *all, dyn_row_pass o) {
+  if (o.bad_row < all->bad_row) all->bad_row = o.bad_row;
+  if (o.bad_b < all->bad_b) all->bad_b = o.bad_b;
+  all->naux += o.naux;
+  all->ncones += o.ncones;
+}
+dyn_err dyn_assemble_end(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                         slv_storage storage, dyn_row_pass pass, slv_problem *out);
+
 /* A dense problem whose A and b are not J M^-1 J^T and J u_free - rhs of
  * the bodies (the reduced step, world_reduced.c): the rows checked as
  * dyn_assemble checks them (the pyramid's auxiliary rows refused: they
