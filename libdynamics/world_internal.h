@@ -248,12 +248,13 @@ typedef struct dyn_coarse {
 typedef struct dyn_coarse_in {
   const dyn_body *bodies;
   int nb;
-  const dyn_contact *con; /* the step's contacts: contact k at rows[njrows + k rpc ..] */
+  const dyn_contact *con; /* the step's contacts: contact k at rows njrows + k rpc .. */
   int nc;
-  const dyn_rows *rows; /* all rows, the joints' first */
+  const dyn_rows *rows; /* the joint rows' records (the contact rows' may not be kept) */
   int nrows, njrows, rpc;
   dyn_friction friction;
-  const dyn_velocity_form *vf; /* the assembly's M^-1 */
+  const dyn_velocity_form *vf; /* the assembly's M^-1, and each row's bodies, J and cfm */
+  const slv_problem *prob;     /* the assembled problem: each row's bounds, findex and mu */
 } dyn_coarse_in;
 
 /* The step's levels (the bodies' contact distance from a static body):
@@ -336,7 +337,10 @@ struct dyn_world {
 
   dyn_collider col; /* the contacts of the step are col.con.p[0 .. nc-1] */
   int nc;
-  DYN_BUF(dyn_rows) rows;
+  DYN_BUF(dyn_rows)
+  rows;                   /* the joint rows, then the contact rows unless not kept
+                             (dyn_step's ring: their records only passing in ring) */
+  DYN_BUF(dyn_rows) ring; /* PASS_CONTACTS contacts' rows a thread (world_step.c) */
   int nrows;
   dyn_buf_double x;       /* the impulses applied (in: the solver's start) */
   dyn_buf_double wv;      /* w = A x + b of the solve */
@@ -462,7 +466,9 @@ typedef struct dyn_step {
   dyn_system *sys;          /* the system it was assembled in (NULL without rows) */
   int passed;               /* the build rows stage began the assembly in sys and passed
                                every row as it wrote it (world_step.c, begin_pass) */
+  int ring;                 /* ... the contact rows' records in w->ring only, not kept */
   dyn_row_pass pass;        /* ... what the pass found */
+  char bad_msg[200];        /* ... a refused contact row's message (ring) */
   slv_options opt;          /* of the solve */
   slv_result res;           /* of the solve (status converged without rows) */
   dyn_step_verdict verdict; /* the judge's */

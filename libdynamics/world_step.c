@@ -170,64 +170,87 @@ static dyn_err reserve_system(dyn_step *s) {
   return e;
 }
 
+/* Contacts whose rows are written, then passed together (16 contacts of
+ * three rows: 8 KB of records, in the first-level cache). */
+enum { PASS_CONTACTS = 16 };
+
 /* The assembly begun before the contact rows are written, so that each
- * contact's rows are passed (dyn_assemble_pass) just written, in the
+ * few contacts' rows are passed (dyn_assemble_pass) just written, in the
  * caches, not read back from memory by the assemble stage: the storage
  * and system (reserve_system), the bodies' blocks (dyn_assemble_begin)
- * and the joint rows' pass.  s->passed = 1 then.  Not for CSR storage,
- * whose capacity is counted from the rows, nor in reduced coordinates
- * (whose rows move after this stage), nor when any of it fails: the
- * assemble stage then does it all and reports the failure. */
+ * and the joint rows' pass; s->passed = 1.  Not for CSR storage, whose
+ * capacity is counted from the rows, nor in reduced coordinates (whose
+ * rows move after this stage), nor when any of it fails: the assemble
+ * stage then does it all and reports the failure.  In factored storage
+ * with friction box or none (no cones, no auxiliary rows) nothing reads
+ * the contact rows' records after their pass (the coarse correction
+ * reads the assembly's arrays), so they are written into a ring of
+ * PASS_CONTACTS contacts a thread (w->ring; s->ring = 1), not into
+ * w->rows: 4 MB a step fewer written on the pile of 3000. */
 static void begin_pass(dyn_step *s) {
   dyn_world *w = s->w;
-  s->passed = 0;
+  dyn_friction f = w->set.contact.friction;
+  s->passed = s->ring = 0;
+  s->bad_msg[0] = '\0';
   if (w->red || w->nrows == 0 || dyn_world_pick_storage(w, &s->storage) != DYN_OK ||
       s->storage == SLV_CSR || reserve_system(s) != DYN_OK ||
       dyn_assemble_begin(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage) !=
           DYN_OK)
     return;
-  s->pass = dyn_assemble_pass(s->sys, w->rows.p, w->nrows, w->nb, 0, w->njrows);
+  s->ring =
+      s->storage == SLV_FACTORED && (f == DYN_FRICTION_BOX || f == DYN_FRICTION_NONE) &&
+      dyn_buf_reserve(&w->ring, (size_t)step_threads(w, s->nc) * PASS_CONTACTS * (size_t)w->rpc,
+                      &w->grows) == 0;
+  s->pass = dyn_assemble_pass(s->sys, w->rows.p, w->nrows, w->nb, 0, w->njrows, NULL, 0);
   s->passed = 1;
 }
 
-/* Contacts whose rows are written, then passed together (16 contacts of
- * three rows: 8 KB of records, in the first-level cache). */
-enum { PASS_CONTACTS = 16 };
-
-/* Contact c's rows from its first row on (dyn_contact_fill_checked when
- * the parameters are valid) and, box and cone friction, its tangents;
- * 1 iff the rows code took it. */
-static int contact_rows(dyn_step *s, int c, int checked) {
+/* Contact c's rows into o[0 ..] (dyn_contact_fill_checked when the
+ * parameters are valid) and, box and cone friction, its tangents; 1 iff
+ * the rows code took it. */
+static int contact_rows(dyn_step *s, int c, int checked, dyn_rows *o) {
   dyn_world *w = s->w;
   const dyn_contact *cc = &w->col.con.p[c];
   int row0 = w->njrows + c * w->rpc;
-  int r = checked ? dyn_contact_fill_checked(w->bodies.p, w->nb, cc, &w->set.contact, s->h,
-                                             w->rows.p, row0)
-                  : dyn_contact_fill_material(w->bodies.p, w->nb, cc, &w->set.contact, s->h,
-                                              w->rows.p, row0);
+  /* unchecked: parameters that do not validate, which dyn_contact_fill_material refuses */
+  int r = checked ? dyn_contact_fill_checked(w->bodies.p, w->nb, cc, &w->set.contact, s->h, o, row0)
+                  : DYN_ERR_INPUT;
   if (r != w->rpc) return 0;
   if (dyn_has_tangent_rows(w->set.contact.friction))
-    keep_tangents(w->rows.p + row0, w->warm.tan_step.p + 6 * (size_t)c);
+    keep_tangents(o, w->warm.tan_step.p + 6 * (size_t)c);
   return 1;
 }
 
-/* The contacts [c0, c1), PASS_CONTACTS at a time: their rows written,
- * then (s->passed) passed; *first the first one the rows code rejects
- * (the rest are written, none passed), else s->nc. */
-static dyn_row_pass contacts_run(dyn_step *s, int c0, int c1, int checked, int *first) {
-  const dyn_world *w = s->w;
+/* The contacts [c0, c1), PASS_CONTACTS at a time: their rows written
+ * (into ring, s->ring, else w->rows), then (s->passed) passed; *first
+ * the first one the rows code rejects (the rest are written, none
+ * passed), else s->nc. */
+static dyn_row_pass contacts_run(dyn_step *s, int c0, int c1, int checked, dyn_rows *ring,
+                                 int *first) {
+  dyn_world *w = s->w;
   dyn_row_pass p = { w->nrows, w->nrows, 0, 0 };
   int bad = s->nc; /* in a local: first[] is every thread's */
   for (; c0 < c1; c0 += PASS_CONTACTS) {
-    const int ce = c0 + PASS_CONTACTS < c1 ? c0 + PASS_CONTACTS : c1;
+    const int ce = c0 + PASS_CONTACTS < c1 ? c0 + PASS_CONTACTS : c1, i0 = w->njrows + c0 * w->rpc;
+    dyn_rows *o = s->ring ? ring : w->rows.p + i0;
     for (int c = c0; c < ce; c++)
-      if (!contact_rows(s, c, checked) && bad == s->nc) bad = c;
+      if (!contact_rows(s, c, checked, o + (size_t)(c - c0) * w->rpc) && bad == s->nc) bad = c;
     if (s->passed && bad == s->nc)
-      dyn_row_pass_join(&p, dyn_assemble_pass(s->sys, w->rows.p, w->nrows, w->nb,
-                                              w->njrows + c0 * w->rpc, w->njrows + ce * w->rpc));
+      dyn_row_pass_join(
+          &p, dyn_assemble_pass(s->sys, o, w->nrows, w->nb, i0, w->njrows + ce * w->rpc, NULL, 0));
   }
   *first = bad;
   return p;
+}
+
+/* A contact row the pass refused, when its record is not kept (s->ring):
+ * its contact's rows written again and passed again for the message. */
+static void refused_message(dyn_step *s, int checked) {
+  dyn_world *w = s->w;
+  int c = (s->pass.bad_row - w->njrows) / w->rpc, i0 = w->njrows + c * w->rpc;
+  contact_rows(s, c, checked, w->ring.p);
+  dyn_assemble_pass(s->sys, w->ring.p, w->nrows, w->nb, i0, i0 + w->rpc, s->bad_msg,
+                    sizeof s->bad_msg);
 }
 
 /* The contact rows after the joint rows, each contact's alone, with (box
@@ -241,11 +264,16 @@ static dyn_err fill_contact_rows(dyn_step *s) {
   dyn_row_pass run[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++)
-    run[t] = contacts_run(s, (int)dyn_par_cut(s->nc, t, T), (int)dyn_par_cut(s->nc, t + 1, T),
-                          checked, &first[t]);
+    run[t] =
+        contacts_run(s, (int)dyn_par_cut(s->nc, t, T), (int)dyn_par_cut(s->nc, t + 1, T), checked,
+                     w->ring.p + (size_t)t * PASS_CONTACTS * (size_t)w->rpc, &first[t]);
   for (int t = 0; s->passed && t < T; t++) dyn_row_pass_join(&s->pass, run[t]);
   int bad = dyn_par_least(first, T, s->nc);
-  if (bad == s->nc) return DYN_OK;
+  if (bad == s->nc) {
+    if (s->ring && s->pass.bad_row >= w->njrows && s->pass.bad_row < w->nrows)
+      refused_message(s, checked);
+    return DYN_OK;
+  }
   const dyn_contact *cc = &w->col.con.p[bad];
   return dyn_world_fail(w, DYN_ERR_INPUT,
                         "step %ld: contact %d between bodies %d and %d "
@@ -297,10 +325,10 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
   if (!s->passed && (e = dyn_world_pick_storage(w, &s->storage)) == DYN_OK) e = reserve_system(s);
   if (e == DYN_OK) e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
   if (e != DYN_OK) return e;
-  e = s->passed
-          ? dyn_assemble_end(s->sys, w->rows.p, w->nrows, w->nb, s->storage, s->pass, &w->prob)
-          : dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage,
-                         &w->prob);
+  e = s->passed ? dyn_assemble_end(s->sys, w->rows.p, w->nrows, w->nb, s->storage, s->pass,
+                                   s->bad_msg[0] ? s->bad_msg : NULL, &w->prob)
+                : dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g,
+                               s->storage, &w->prob);
   if (e != DYN_OK)
     return dyn_world_fail(w, e, "step %ld: assembly: %s", s->k, dyn_system_message(s->sys));
   w->prob.cone_law = w->set.cone_law;
@@ -385,7 +413,7 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
                        w->nc,       w->rows.p, w->nrows,
                        w->njrows,   w->rpc,    w->set.contact.friction,
-                       &vf };
+                       &vf,         &w->prob };
   int rounds;
   if (solve_rounds(s, &in, &rounds) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",
