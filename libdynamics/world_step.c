@@ -264,9 +264,9 @@ static dyn_err fill_contact_rows(dyn_step *s) {
   dyn_row_pass run[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++)
-    run[t] =
-        contacts_run(s, (int)dyn_par_cut(s->nc, t, T), (int)dyn_par_cut(s->nc, t + 1, T), checked,
-                     w->ring.p + (size_t)t * PASS_CONTACTS * (size_t)w->rpc, &first[t]);
+    run[t] = contacts_run(
+        s, (int)dyn_par_cut(s->nc, t, T), (int)dyn_par_cut(s->nc, t + 1, T), checked,
+        s->ring ? w->ring.p + (size_t)t * PASS_CONTACTS * (size_t)w->rpc : NULL, &first[t]);
   for (int t = 0; s->passed && t < T; t++) dyn_row_pass_join(&s->pass, run[t]);
   int bad = dyn_par_least(first, T, s->nc);
   if (bad == s->nc) {
