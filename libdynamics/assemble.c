@@ -115,11 +115,12 @@ __attribute__((always_inline)) static inline int row_finite(const dyn_rows *r) {
   } while (0)
 
 /* Row i's structure: indices, bounds, findex, aux and cone groups; the
- * message into msg[cap] (msg may be NULL).  Inlined: row_run calls it
- * once a row, where msg is NULL and the messages fold away. */
-__attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *rows, int n, int nb,
-                                                               int i, char *msg, size_t cap) {
-  const dyn_rows *r = &rows[i];
+ * message into msg[cap] (msg may be NULL).  r is row i's record, r[k] row
+ * i + k's for the cones' neighbours (a cone's three rows together).
+ * Inlined: dyn_assemble_pass calls it once a row, where msg is NULL and
+ * the messages fold away. */
+__attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *r, int i, int n,
+                                                               int nb, char *msg, size_t cap) {
   for (int k = 0; k < 2; k++) /* -1 <= body[k] < nb in one unsigned compare */
     if ((unsigned)r->body[k] + 1u > (unsigned)nb)
       ROW_FAIL("row %d: body[%d]=%d outside [-1, %d)", i, k, r->body[k], nb);
@@ -141,14 +142,14 @@ __attribute__((always_inline)) static inline dyn_err check_row(const dyn_rows *r
     }
     break;
   case DYN_ROW_CONE_N:
-    if (i + 2 >= n || rows[i + 1].kind != DYN_ROW_CONE_T || rows[i + 2].kind != DYN_ROW_CONE_T ||
-        rows[i + 1].base != r->base || rows[i + 2].base != r->base)
+    if (i + 2 >= n || r[1].kind != DYN_ROW_CONE_T || r[2].kind != DYN_ROW_CONE_T ||
+        r[1].base != r->base || r[2].base != r->base)
       ROW_FAIL("row %d: a cone's normal row must be followed by its two tangent rows", i);
     if (!(r->mu >= 0)) ROW_FAIL("row %d: cone mu=%g < 0", i, r->mu);
     break;
   case DYN_ROW_CONE_T:
-    if (!((i >= 1 && rows[i - 1].kind == DYN_ROW_CONE_N) ||
-          (i >= 2 && rows[i - 2].kind == DYN_ROW_CONE_N && rows[i - 1].kind == DYN_ROW_CONE_T)))
+    if (!((i >= 1 && r[-1].kind == DYN_ROW_CONE_N) ||
+          (i >= 2 && r[-2].kind == DYN_ROW_CONE_N && r[-1].kind == DYN_ROW_CONE_T)))
       ROW_FAIL("row %d: a cone tangent row without its normal row", i);
     break;
   case DYN_ROW_AUX: {
@@ -205,7 +206,7 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
     /* counted in locals: nas[t] and ncs[t] share a cache line with the
      * other threads' counts, and a store per row made every row of the
      * pass wait for that line (3.5x the pass's time on two threads) */
-    for (; i < i1 && check_row(rows, n, nb, i, NULL, 0) == DYN_OK; i++) {
+    for (; i < i1 && check_row(&rows[i], i, n, nb, NULL, 0) == DYN_OK; i++) {
       na += rows[i].kind == DYN_ROW_AUX;
       nc += rows[i].kind == DYN_ROW_CONE_N;
     }
@@ -214,7 +215,7 @@ static dyn_err check_rows(dyn_system *s, const dyn_rows *rows, int n, int nb, in
     first[t] = i < i1 ? i : n;
   }
   int bad = dyn_par_least(first, T, n);
-  if (bad < n) return check_row(rows, n, nb, bad, s->msg, sizeof s->msg);
+  if (bad < n) return check_row(&rows[bad], bad, n, nb, s->msg, sizeof s->msg);
   runs_counted(s, rows, nas, ncs, T, naux, ncones);
   return DYN_OK;
 }
@@ -458,7 +459,7 @@ static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 
   *ang = dyn_v3_scale(dyn_m3_mulv(*I, B->t_ext), h);
 }
 
-/* The arguments of dyn_assemble; the rows are checked in row_pass. */
+/* The arguments of dyn_assemble; the rows are checked in dyn_assemble_pass. */
 static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
                               int nrows, double h, dyn_v3 g, slv_storage storage) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
@@ -597,22 +598,19 @@ static inline void row_bounds(dyn_system *s, const dyn_rows *r, int i) {
   }
 }
 
-/* What one run of row_pass found: its first row that check_row refuses
- * (the run stops there) and its first non-finite b (n: none), its aux
- * rows and cones. */
-typedef struct pass_run {
-  int bad_row, bad_b, naux, ncones;
-} pass_run;
-
-/* Rows [i0, i1) in one pass over the records: each checked (check_row),
- * then its rbody, J, G (row_sides), b = J u_free - rhs, rhs (the energy rule's,
- * dyn_system_energy_form), bounds and cfm (factored
- * storage's diagonal; dyn_system_velocity_form). */
-static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int i0, int i1) {
-  pass_run o = { n, n, 0, 0 };
+/* Rows [i0, i1) in one pass over their records r0[0 .. i1 - i0 - 1]:
+ * each checked (check_row), then its rbody, J, G (row_sides), b = J
+ * u_free - rhs, rhs (the energy rule's, dyn_system_energy_form), bounds
+ * and cfm (factored storage's diagonal; dyn_system_velocity_form).  A
+ * refused row ends the run, its message into msg[cap] (msg may be
+ * NULL). */
+dyn_row_pass dyn_assemble_pass(dyn_system *s, const dyn_rows *r0, int n, int nb, int i0, int i1,
+                               char *msg, size_t cap) {
+  dyn_row_pass o = { n, n, 0, 0 };
   for (int i = i0; i < i1; i++) {
-    const dyn_rows *r = &rows[i];
-    if (check_row(rows, n, nb, i, NULL, 0) != DYN_OK) {
+    const dyn_rows *r = &r0[i - i0];
+    if (check_row(r, i, n, nb, NULL, 0) != DYN_OK) {
+      if (msg) check_row(r, i, n, nb, msg, cap);
       o.bad_row = i;
       break;
     }
@@ -627,36 +625,41 @@ static pass_run row_run(dyn_system *s, const dyn_rows *rows, int n, int nb, int 
   return o;
 }
 
-/* row_run over every row on the system's threads (each row alone; body_blocks
- * first).  A refused row is reported at its first row, as one thread would
- * (check_rows' message); then the storage's refusals, the row lists of
- * dense and CSR storage (build_lists' refusal), and a b that is not
- * finite at its first row.
- * *naux, *ncones as check_rows gives them; the cones listed. */
-static dyn_err row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb, slv_storage storage,
-                        int *naux, int *ncones) {
-  int T = dyn_par_threads(s->threads, nrows), bad[DYN_PAR_MAX], bad_b[DYN_PAR_MAX];
-  int nas[DYN_PAR_MAX], ncs[DYN_PAR_MAX];
+/* dyn_assemble_pass over every row on the system's threads (each row
+ * alone; body_blocks first), the runs joined. */
+static dyn_row_pass row_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb) {
+  int T = dyn_par_threads(s->threads, nrows);
+  dyn_row_pass run[DYN_PAR_MAX], all = { nrows, nrows, 0, 0 };
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-  for (int t = 0; t < T; t++) {
-    /* counted in locals (row_run's), stored once per run: see check_rows */
-    pass_run o = row_run(s, rows, nrows, nb, (int)dyn_par_cut(nrows, t, T),
-                         (int)dyn_par_cut(nrows, t + 1, T));
-    bad[t] = o.bad_row;
-    bad_b[t] = o.bad_b;
-    nas[t] = o.naux;
-    ncs[t] = o.ncones;
-  }
-  int first = dyn_par_least(bad, T, nrows);
-  if (first < nrows) return check_row(rows, nrows, nb, first, s->msg, sizeof s->msg);
-  runs_counted(s, rows, nas, ncs, T, naux, ncones);
-  dyn_err e = check_storage_rows(s, rows, nrows, storage, *naux);
+  for (int t = 0; t < T; t++)
+    /* counted in the pass's locals, stored once per run: see check_rows */
+    run[t] = dyn_assemble_pass(s, rows + dyn_par_cut(nrows, t, T), nrows, nb,
+                               (int)dyn_par_cut(nrows, t, T), (int)dyn_par_cut(nrows, t + 1, T),
+                               NULL, 0);
+  for (int t = 0; t < T; t++) dyn_row_pass_join(&all, run[t]);
+  return all;
+}
+
+/* What follows the pass: a refused row is reported at its first row, as
+ * one thread would (check_rows' message); then the storage's refusals,
+ * the row lists of dense and CSR storage (build_lists' refusal), and a b
+ * that is not finite at its first row.  *ncones as check_rows gives it;
+ * the cones listed. */
+static dyn_err after_pass(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                          slv_storage storage, dyn_row_pass p, const char *bad_msg, int *ncones) {
+  const int naux = p.naux;
+  if (p.bad_row < nrows && bad_msg) FAIL(s, "%s", bad_msg);
+  if (p.bad_row < nrows)
+    return check_row(&rows[p.bad_row], p.bad_row, nrows, nb, s->msg, sizeof s->msg);
+  cone_list(s, rows, p.ncones);
+  *ncones = p.ncones;
+  dyn_err e = check_storage_rows(s, rows, nrows, storage, naux);
   /* the lists are dense and CSR's (fill_dense, fill_csr): factored storage
    * forms no A, and dyn_apply_impulse goes by the rows */
-  if (e == DYN_OK && storage != SLV_FACTORED) e = lists_of_rbody(s, rows, nrows, nb, *naux);
+  if (e == DYN_OK && storage != SLV_FACTORED) e = lists_of_rbody(s, rows, nrows, nb, naux);
   if (e != DYN_OK) return e;
-  first = dyn_par_least(bad_b, T, nrows);
-  if (first < nrows) FAIL(s, "row %d: b=%g is not finite (body state or load)", first, s->b[first]);
+  if (p.bad_b < nrows)
+    FAIL(s, "row %d: b=%g is not finite (body state or load)", p.bad_b, s->b[p.bad_b]);
   return DYN_OK;
 }
 
@@ -743,19 +746,24 @@ static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage st
   return p;
 }
 
-dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows, int nrows,
-                     double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
+dyn_err dyn_assemble_begin(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                           int nrows, double h, dyn_v3 g, slv_storage storage) {
   if (!s) return DYN_ERR_INPUT;
   s->msg[0] = '\0';
   s->nrows = -1;
-  if (!out) FAIL(s, "dyn_assemble: out is NULL");
-  int naux = 0, ncones = 0;
   dyn_err e = check_assembly(s, bodies, nb, rows, nrows, h, g, storage);
+  if (e == DYN_OK) body_blocks(s, bodies, nb, h, g);
+  return e;
+}
+
+dyn_err dyn_assemble_end(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                         slv_storage storage, dyn_row_pass pass, const char *bad_msg,
+                         slv_problem *out) {
+  int ncones = 0;
+  dyn_err e = after_pass(s, rows, nrows, nb, storage, pass, bad_msg, &ncones);
   if (e != DYN_OK) return e;
-  body_blocks(s, bodies, nb, h, g);
-  if ((e = row_pass(s, rows, nrows, nb, storage, &naux, &ncones)) != DYN_OK) return e;
   /* factored storage forms nothing: the problem is J, G = M^-1 J^T per
-   * row side and the cfm the pass above copied */
+   * row side and the cfm the pass copied */
   if (storage == SLV_DENSE)
     fill_dense(s, rows, nrows, nb);
   else if (storage == SLV_CSR && (e = fill_csr(s, rows, nrows)) != DYN_OK)
@@ -764,6 +772,18 @@ dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_ro
   s->nrows = nrows;
   s->nb = nb;
   return DYN_OK;
+}
+
+dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows, int nrows,
+                     double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
+  if (s && !out) {
+    s->msg[0] = '\0';
+    s->nrows = -1;
+    FAIL(s, "dyn_assemble: out is NULL");
+  }
+  dyn_err e = dyn_assemble_begin(s, bodies, nb, rows, nrows, h, g, storage);
+  if (e != DYN_OK) return e;
+  return dyn_assemble_end(s, rows, nrows, nb, storage, row_pass(s, rows, nrows, nb), NULL, out);
 }
 
 dyn_err dyn_assemble_bounds(dyn_system *s, const dyn_rows *rows, int nrows, int nb, double **A,

@@ -105,10 +105,10 @@ static void interfaces(dyn_coarse *c, const dyn_coarse_in *in, int top) {
 
 /* 1 iff row i is strictly inside its bounds (a findex row: inside the
  * friction box of a positive normal impulse). */
-static int row_active(const dyn_rows *r, const double *x, int i) {
-  if (r->findex < 0) return x[i] > r->lo && x[i] < r->hi;
-  double xn = x[r->base + r->findex];
-  return xn > 0 && fabs(x[i]) < r->mu * xn;
+static int row_active(const slv_problem *p, const double *x, int i) {
+  if (p->findex[i] < 0) return x[i] > p->lo[i] && x[i] < p->hi[i];
+  double xn = x[p->findex[i]];
+  return xn > 0 && fabs(x[i]) < p->mu[i] * xn;
 }
 
 /* p (6) of a row whose Jacobian on the upper body is J: that Jacobian as
@@ -146,20 +146,19 @@ static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const doubl
   int i0 = in->njrows + k * in->rpc, na = 0;
   for (int r = 0; r < in->rpc; r++) {
     int i = i0 + r;
-    const dyn_rows *R = &in->rows[i];
+    const double *J = in->vf->J + 12 * (size_t)i, cfm = in->vf->cfm[i];
     double *p = c->P.p + 6 * (size_t)i;
-    if (!row_active(R, x, i)) {
+    if (!row_active(in->prob, x, i)) {
       memset(p, 0, 6 * sizeof *p);
       continue;
     }
     na++;
-    prolongation_row(R->J[R->body[0] == up ? 0 : 1], d, p);
+    prolongation_row(in->vf->rbody[2 * i] == up ? J : J + 6, d, p);
     memcpy(pa[r], p, sizeof pa[r]);
     for (int a = 0; a < 6; a++) g[a] -= p[a] * w[i];
-    if (R->cfm != 0)
+    if (cfm != 0)
       for (int a = 0; a < 6; a++)
-        for (int j = 0; j <= a; j++)
-          c->ab.p[(a - j) + ldab * (6 * ifc + j)] += R->cfm * p[a] * p[j];
+        for (int j = 0; j <= a; j++) c->ab.p[(a - j) + ldab * (6 * ifc + j)] += cfm * p[a] * p[j];
   }
   if (na == 0) return;
   const dyn_contact *ck = &in->con[k];
@@ -262,14 +261,14 @@ static void prolong_and_project(const dyn_coarse *c, const dyn_coarse_in *in, do
       x[i0 + r] +=
           p[0] * y[0] + p[1] * y[1] + p[2] * y[2] + p[3] * y[3] + p[4] * y[4] + p[5] * y[5];
     }
-    for (int r = 0; r < in->rpc; r++) {
-      const dyn_rows *R = &in->rows[i0 + r];
-      double lo = R->lo, hi = R->hi;
-      if (R->findex >= 0) {
-        hi = R->mu * fabs(x[R->base + R->findex]);
+    for (int i = i0; i < i0 + in->rpc; i++) {
+      const slv_problem *P = in->prob;
+      double lo = P->lo[i], hi = P->hi[i];
+      if (P->findex[i] >= 0) {
+        hi = P->mu[i] * fabs(x[P->findex[i]]);
         lo = -hi;
       }
-      x[i0 + r] = x[i0 + r] < lo ? lo : x[i0 + r] > hi ? hi : x[i0 + r];
+      x[i] = x[i] < lo ? lo : x[i] > hi ? hi : x[i];
     }
   }
 }

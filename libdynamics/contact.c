@@ -228,13 +228,13 @@ static double speculative_rhs(const dyn_contact_params *prm, double er, double d
  * the parameters'). */
 int dyn_contact_fill_material(const dyn_body *bodies, int nb, const dyn_contact *c,
                               const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
-  if (dyn_contact_params_validate(prm, NULL, 0) != DYN_OK) return DYN_ERR_INPUT;
-  return dyn_contact_fill_checked(bodies, nb, c, prm, h, out, row0);
+  if (dyn_contact_params_validate(prm, NULL, 0) != DYN_OK || !out || row0 < 0) return DYN_ERR_INPUT;
+  return dyn_contact_fill_checked(bodies, nb, c, prm, h, out + row0, row0);
 }
 
 int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *c,
-                             const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
-  if (!bodies || !c || !out || row0 < 0) return DYN_ERR_INPUT;
+                             const dyn_contact_params *prm, double h, dyn_rows *o, int row0) {
+  if (!bodies || !c || !o || row0 < 0) return DYN_ERR_INPUT;
   const double mu = c->mu, er = c->restitution;
   if (!(mu >= 0.0 && mu <= DBL_MAX) || !(er >= 0.0 && er <= 1.0)) return DYN_ERR_INPUT;
   if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
@@ -275,7 +275,6 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
   }
   if (!isfinite(rhs)) return DYN_ERR_INPUT;
 
-  dyn_rows *o = out + row0;
   put_row(&o[0], ia, ib, &n, &ra, &rb, row0);
   o[0].rhs = rhs;
   o[0].cfm = prm->cfm;

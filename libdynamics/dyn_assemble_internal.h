@@ -48,9 +48,53 @@ dyn_err dyn_system_threads_reserve(dyn_system *s, int threads);
 
 /* dyn_contact_fill_material with prm already through
  * dyn_contact_params_validate (the world checks its contact parameters
- * once a step, not once a contact); every other check is made. */
+ * once a step, not once a contact); every other check is made.  The rows
+ * go to o[0 ..] (not out[row0 ..]), row0 their global index (base). */
 int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *c,
-                             const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
+                             const dyn_contact_params *prm, double h, dyn_rows *o, int row0);
+
+/* dyn_assemble in three parts, for a caller that passes each row while
+ * it is in the caches, just written (the world step, world_step.c):
+ *   dyn_assemble_begin  its argument checks (rows: the whole array, which
+ *                       may not be written yet), then each body's M^-1
+ *                       block and free velocity;
+ *   dyn_assemble_pass   rows [i0, i1) of the nrows, whose records are
+ *                       r0[0 .. i1 - i0 - 1] (a cone's three rows in one
+ *                       range), checked and turned into the system's
+ *                       rbody, J, G, b, rhs, bounds and cfm; a refused
+ *                       row's message into msg[cap] (msg may be NULL).
+ *                       Any number of times on disjoint ranges
+ *                       (concurrently too) that together cover every row,
+ *                       their dyn_row_pass joined by dyn_row_pass_join
+ *                       from { nrows, nrows, 0, 0 };
+ *   dyn_assemble_end    the refusals, as dyn_assemble makes them (a
+ *                       refused row's message: bad_msg, or made again
+ *                       from rows when bad_msg is NULL), and the
+ *                       storage's A and *out.  It reads the records of
+ *                       rows (the array) only for a refused row without
+ *                       bad_msg, cones, the pyramid's auxiliary rows and
+ *                       dense and CSR storage: a caller that passed
+ *                       factored rows of neither kind need not keep them.
+ * dyn_assemble is these with the pass on the system's threads. */
+typedef struct dyn_row_pass {
+  int bad_row;      /* the first row check_row refuses (a run stops there), or nrows */
+  int bad_b;        /* the first row whose b is not finite, or nrows */
+  int naux, ncones; /* DYN_ROW_AUX rows, cones (DYN_ROW_CONE_N rows) */
+} dyn_row_pass;
+
+dyn_err dyn_assemble_begin(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+                           int nrows, double h, dyn_v3 g, slv_storage storage);
+dyn_row_pass dyn_assemble_pass(dyn_system *s, const dyn_rows *r0, int nrows, int nb, int i0, int i1,
+                               char *msg, size_t cap);
+static inline void dyn_row_pass_join(dyn_row_pass *all, dyn_row_pass o) {
+  if (o.bad_row < all->bad_row) all->bad_row = o.bad_row;
+  if (o.bad_b < all->bad_b) all->bad_b = o.bad_b;
+  all->naux += o.naux;
+  all->ncones += o.ncones;
+}
+dyn_err dyn_assemble_end(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
+                         slv_storage storage, dyn_row_pass pass, const char *bad_msg,
+                         slv_problem *out);
 
 /* A dense problem whose A and b are not J M^-1 J^T and J u_free - rhs of
  * the bodies (the reduced step, world_reduced.c): the rows checked as

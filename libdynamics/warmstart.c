@@ -44,18 +44,6 @@ static size_t hash_slot(uint64_t key, size_t cap) { return (size_t)dyn_mix64(key
  * two: the ring's index is a mask). */
 enum { WARM_AHEAD = 8 };
 
-/* The unit direction e of a contact row (dyn_contact_fill's put_row:
- * J_b = (e, ..) on a moving body b, else J_a = (-e, ..)); negation is
- * exact, so these are dyn_contact_basis's vectors bit for bit. */
-static dyn_v3 row_dir(const dyn_rows *r) {
-  if (r->body[1] >= 0) return dyn_v3_make(r->J[1][0], r->J[1][1], r->J[1][2]);
-  return dyn_v3_make(-r->J[0][0], -r->J[0][1], -r->J[0][2]);
-}
-
-static int has_tangents(dyn_friction fr) {
-  return fr == DYN_FRICTION_BOX || fr == DYN_FRICTION_CONE;
-}
-
 dyn_err dyn_warm_reserve_joints(dyn_warm_cache *c, int nj, long *grows) {
   return dyn_buf_reserve(&c->jrows, (size_t)nj, grows) == 0 ? DYN_OK : DYN_ERR_NOMEM;
 }
@@ -68,9 +56,14 @@ void dyn_warm_free(dyn_warm_cache *c) {
   dyn_buf_free(&c->con);
   dyn_buf_free(&c->x);
   dyn_buf_free(&c->tan);
+  dyn_buf_free(&c->tan_step);
   dyn_buf_free(&c->hash);
   dyn_buf_free(&c->jrows);
   dyn_buf_free(&c->jx);
+}
+
+double *dyn_warm_step_tangents(dyn_warm_cache *c, int nc, long *grows) {
+  return dyn_buf_reserve(&c->tan_step, 6 * (size_t)nc, grows) == 0 ? c->tan_step.p : NULL;
 }
 
 /* The hash of the kept pairs: slot -> the first kept contact of the pair
@@ -107,7 +100,7 @@ static dyn_err reserve_kept(dyn_warm_cache *c, int nc, int rpc, dyn_friction fri
   while (hc < 2 * (size_t)nc) hc *= 2;
   int fail = dyn_buf_reserve(&c->con, (size_t)nc, grows);
   fail |= dyn_buf_reserve(&c->x, (size_t)nc * (size_t)rpc, grows);
-  if (has_tangents(fric)) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
+  if (dyn_has_tangent_rows(fric)) fail |= dyn_buf_reserve(&c->tan, 6 * (size_t)nc, grows);
   fail |= dyn_buf_reserve(&c->hash, hc, grows);
   if (fail) {
     c->nc = 0;
@@ -121,21 +114,17 @@ static dyn_err reserve_kept(dyn_warm_cache *c, int nc, int rpc, dyn_friction fri
  * tangents t1, t2 their friction impulses are along. */
 static dyn_err keep_contacts(dyn_warm_cache *c, const dyn_warm_rows *r, const double *x,
                              long *grows) {
-  int nc = r->nc, tan = has_tangents(r->fric);
+  int nc = r->nc, tan = dyn_has_tangent_rows(r->fric);
   size_t nr = (size_t)nc * (size_t)r->rpc;
+  if (tan) { /* r->tan is tan_step's: kept as it is (reserve_kept finds its room) */
+    dyn_buf_double t = c->tan;
+    c->tan = c->tan_step;
+    c->tan_step = t;
+  }
   if (reserve_kept(c, nc, r->rpc, r->fric, grows) != DYN_OK) return DYN_ERR_NOMEM;
   if (nc > 0) /* a step with joint rows only may have no contact buffers yet */
     memcpy(c->con.p, r->con, (size_t)nc * sizeof *c->con.p);
   if (nr > 0) memcpy(c->x.p, x + r->njrows, nr * sizeof *c->x.p);
-  if (tan) {
-#pragma omp parallel for num_threads(dyn_par_threads(r->threads, nc)) schedule(static)
-    for (int i = 0; i < nc; i++) {
-      const dyn_rows *row = r->rows + (size_t)i * (size_t)r->rpc;
-      dyn_v3 t1 = row_dir(row + 1), t2 = row_dir(row + 2);
-      double *t = c->tan.p + 6 * (size_t)i;
-      t[0] = t1.x, t[1] = t1.y, t[2] = t1.z, t[3] = t2.x, t[4] = t2.y, t[5] = t2.z;
-    }
-  }
   c->nc = nc;
   c->rpc = r->rpc;
   c->fric = r->fric;
@@ -159,7 +148,7 @@ static dyn_err keep_joints(dyn_warm_cache *c, const dyn_warm_rows *r, const doub
 }
 
 dyn_err dyn_warm_set(dyn_warm_cache *c, const dyn_warm_saved *k, long *grows) {
-  int nc = k->nc, tan = has_tangents(k->fric);
+  int nc = k->nc, tan = dyn_has_tangent_rows(k->fric);
   size_t nr = (size_t)nc * (size_t)k->rpc;
   if (reserve_kept(c, nc, k->rpc, k->fric, grows) != DYN_OK ||
       dyn_buf_reserve(&c->jx, (size_t)k->njx, grows) != 0) {
@@ -184,7 +173,7 @@ dyn_warm_saved dyn_warm_get(const dyn_warm_cache *c, int nj) {
   dyn_warm_saved k = { c->con.p,   c->nc, c->x.p,  c->tan.p, c->rpc,    c->fric,
                        c->jrows.p, nj,    c->jx.p, 0,        c->j_valid };
   for (int i = 0; c->j_valid && i < nj; i++) k.njx += c->jrows.p[i] > 0 ? c->jrows.p[i] : 0;
-  if (!has_tangents(c->fric)) k.tan = NULL;
+  if (!dyn_has_tangent_rows(c->fric)) k.tan = NULL;
   return k;
 }
 
@@ -240,13 +229,12 @@ static void fill_contact(const dyn_warm_cache *c, const dyn_warm_rows *r, int i,
   int rpc = r->rpc;
   const double *xp = c->x.p + (size_t)k * (size_t)rpc;
   xc[0] = f * xp[0];
-  if (has_tangents(r->fric)) {
-    /* the kept tangents and this step's, from the rows: dyn_contact_basis
-     * of each contact's normal */
-    const double *tp = c->tan.p + 6 * (size_t)k;
+  if (dyn_has_tangent_rows(r->fric)) {
+    /* the kept tangents and this step's (dyn_contact_basis of each
+     * contact's normal, dyn_warm_rows) */
+    const double *tp = c->tan.p + 6 * (size_t)k, *tn = r->tan + 6 * (size_t)i;
     dyn_v3 t1p = dyn_v3_make(tp[0], tp[1], tp[2]), t2p = dyn_v3_make(tp[3], tp[4], tp[5]);
-    const dyn_rows *row = r->rows + (size_t)i * (size_t)rpc;
-    dyn_v3 t1 = row_dir(row + 1), t2 = row_dir(row + 2);
+    dyn_v3 t1 = dyn_v3_make(tn[0], tn[1], tn[2]), t2 = dyn_v3_make(tn[3], tn[4], tn[5]);
     dyn_v3 F = dyn_v3_add(dyn_v3_scale(t1p, f * xp[1]), dyn_v3_scale(t2p, f * xp[2]));
     xc[1] = dyn_v3_dot(F, t1);
     xc[2] = dyn_v3_dot(F, t2);

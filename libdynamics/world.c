@@ -194,6 +194,7 @@ void dyn_world_free(dyn_world *w) {
   dyn_buf_free(&w->deg);
   dyn_collider_free(&w->col);
   dyn_buf_free(&w->rows);
+  dyn_buf_free(&w->ring);
   dyn_buf_free(&w->x);
   dyn_buf_free(&w->wv);
   dyn_buf_free(&w->xstart);

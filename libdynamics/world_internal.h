@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "dyn_assemble_internal.h"
 #include "dyn_internal.h"
 #include "dyn_world.h"
 #include "model_internal.h"
@@ -144,6 +145,9 @@ typedef struct dyn_warm_cache {
   int nc;                   /* 0: nothing kept */
   dyn_buf_double x;         /* their impulses, rpc per contact */
   dyn_buf_double tan;       /* box and cone friction: t1, t2 of each (6 doubles) */
+  dyn_buf_double tan_step;  /* ... and of each contact of the step under way, which the
+                               world writes (dyn_warm_step_tangents) and keep takes in place
+                               of tan (the two swapped, no copy) */
   int rpc;
   dyn_friction fric;
   DYN_BUF(dyn_warm_slot) hash; /* open addressing on the pair key */
@@ -153,11 +157,29 @@ typedef struct dyn_warm_cache {
   int j_valid;
 } dyn_warm_cache;
 
+/* The unit direction e of a contact row (dyn_contact_fill's put_row:
+ * J_b = (e, ..) on a moving body b, else J_a = (-e, ..)); negation is
+ * exact, so these are dyn_contact_basis's vectors bit for bit.  The
+ * world takes a contact's tangents t1, t2 from its rows 1 and 2 as it
+ * writes them (world_step.c), so that the warm start need not read the
+ * 168-byte row records again. */
+static inline dyn_v3 dyn_row_dir(const dyn_rows *r) {
+  if (r->body[1] >= 0) return dyn_v3_make(r->J[1][0], r->J[1][1], r->J[1][2]);
+  return dyn_v3_make(-r->J[0][0], -r->J[0][1], -r->J[0][2]);
+}
+
+/* 1 iff the friction model writes two tangent rows after each normal row
+ * (box and cone): the warm start carries their impulses. */
+static inline int dyn_has_tangent_rows(dyn_friction f) {
+  return f == DYN_FRICTION_BOX || f == DYN_FRICTION_CONE;
+}
+
 /* The rows of one step that the cache reads or keeps. */
 typedef struct dyn_warm_rows {
   const dyn_contact *con; /* the step's contacts */
   int nc;
-  const dyn_rows *rows; /* the contact rows: contact c at rows[c rpc ..] */
+  const double *tan; /* box and cone friction: t1, t2 of each contact (6 doubles, from
+                        its rows: dyn_row_dir), the cache's dyn_warm_step_tangents */
   int rpc;
   dyn_friction fric;
   const int *jrows; /* rows of each joint in this step */
@@ -189,6 +211,10 @@ dyn_warm_saved dyn_warm_get(const dyn_warm_cache *c, int nj);
 /* The cache set to k (room for nj joints reserved already): the same
  * matches as the cache k was taken from.  DYN_ERR_NOMEM drops it all. */
 dyn_err dyn_warm_set(dyn_warm_cache *c, const dyn_warm_saved *k, long *grows);
+
+/* Room for this step's nc contacts' tangents (6 each, box and cone
+ * friction; dyn_warm_rows' tan), or NULL (DYN_ERR_NOMEM). */
+double *dyn_warm_step_tangents(dyn_warm_cache *c, int nc, long *grows);
 
 /* Room for nj joints' counts (a new joint starts with none kept). */
 dyn_err dyn_warm_reserve_joints(dyn_warm_cache *c, int nj, long *grows);
@@ -222,12 +248,13 @@ typedef struct dyn_coarse {
 typedef struct dyn_coarse_in {
   const dyn_body *bodies;
   int nb;
-  const dyn_contact *con; /* the step's contacts: contact k at rows[njrows + k rpc ..] */
+  const dyn_contact *con; /* the step's contacts: contact k at rows njrows + k rpc .. */
   int nc;
-  const dyn_rows *rows; /* all rows, the joints' first */
+  const dyn_rows *rows; /* the joint rows' records (the contact rows' may not be kept) */
   int nrows, njrows, rpc;
   dyn_friction friction;
-  const dyn_velocity_form *vf; /* the assembly's M^-1 */
+  const dyn_velocity_form *vf; /* the assembly's M^-1, and each row's bodies, J and cfm */
+  const slv_problem *prob;     /* the assembled problem: each row's bounds, findex and mu */
 } dyn_coarse_in;
 
 /* The step's levels (the bodies' contact distance from a static body):
@@ -310,7 +337,10 @@ struct dyn_world {
 
   dyn_collider col; /* the contacts of the step are col.con.p[0 .. nc-1] */
   int nc;
-  DYN_BUF(dyn_rows) rows;
+  DYN_BUF(dyn_rows)
+  rows;                   /* the joint rows, then the contact rows unless not kept
+                             (dyn_step's ring: their records only passing in ring) */
+  DYN_BUF(dyn_rows) ring; /* PASS_CONTACTS contacts' rows a thread (world_step.c) */
   int nrows;
   dyn_buf_double x;       /* the impulses applied (in: the solver's start) */
   dyn_buf_double wv;      /* w = A x + b of the solve */
@@ -434,6 +464,11 @@ typedef struct dyn_step {
   double maxpen;            /* deepest contact */
   slv_storage storage;      /* of the problem (SLV_DENSE without rows) */
   dyn_system *sys;          /* the system it was assembled in (NULL without rows) */
+  int passed;               /* the build rows stage began the assembly in sys and passed
+                               every row as it wrote it (world_step.c, begin_pass) */
+  int ring;                 /* ... the contact rows' records in w->ring only, not kept */
+  dyn_row_pass pass;        /* ... what the pass found */
+  char bad_msg[200];        /* ... a refused contact row's message (ring) */
   slv_options opt;          /* of the solve */
   slv_result res;           /* of the solve (status converged without rows) */
   dyn_step_verdict verdict; /* the judge's */

@@ -14,10 +14,12 @@
  *   collide     the contacts of s (collision_pass.c)
  *   build rows  joint rows first (dyn_joint_fill), then contact rows
  *               (dyn_contact_fill_material: settings.contact with each
- *               contact's material)
+ *               contact's material); the assembly begun here and each
+ *               few contacts' rows passed as soon as written (begin_pass:
+ *               not for CSR storage nor reduced coordinates)
  *   assemble    w = A x + b,  A = J M^-1 J^T + cfm,  b = J (u + h M^-1 f)
- *               - rhs (dyn_assemble) in the storage of world_storage.c;
- *               x = the warm start (warmstart.c)
+ *               - rhs (dyn_assemble, or its end after that pass) in the
+ *               storage of world_storage.c; x = the warm start (warmstart.c)
  *   solve       slv_solve with the named solver
  *   judge       a failed solve: the failure policy (world_failure.c)
  *   apply       u+ = u + M^-1 (J^T x + h f) (dyn_apply_impulse; a step
@@ -152,27 +154,126 @@ static dyn_err fill_joint_rows(dyn_step *s) {
   return DYN_OK;
 }
 
-/* The contact rows after the joint rows, each contact's alone; a contact
- * the rows code rejects fails the step at the first one. */
+/* Contact c's tangents t1, t2 (its rows 1 and 2, just written) into tan. */
+static void keep_tangents(const dyn_rows *row, double *tan) {
+  dyn_v3 t1 = dyn_row_dir(row + 1), t2 = dyn_row_dir(row + 2);
+  tan[0] = t1.x, tan[1] = t1.y, tan[2] = t1.z, tan[3] = t2.x, tan[4] = t2.y, tan[5] = t2.z;
+}
+
+/* The system of the step's storage reserved for w->nrows rows, with
+ * room for the threads' counts (the assemble stage, or begin_pass). */
+static dyn_err reserve_system(dyn_step *s) {
+  dyn_world *w = s->w;
+  dyn_err e = dyn_world_reserve_system(w, s->storage, &s->sys);
+  if (e == DYN_OK && dyn_system_threads_reserve(s->sys, w->set.opt.threads) != DYN_OK)
+    e = dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: %s", s->k, dyn_system_message(s->sys));
+  return e;
+}
+
+/* Contacts whose rows are written, then passed together (16 contacts of
+ * three rows: 8 KB of records, in the first-level cache). */
+enum { PASS_CONTACTS = 16 };
+
+/* The assembly begun before the contact rows are written, so that each
+ * few contacts' rows are passed (dyn_assemble_pass) just written, in the
+ * caches, not read back from memory by the assemble stage: the storage
+ * and system (reserve_system), the bodies' blocks (dyn_assemble_begin)
+ * and the joint rows' pass; s->passed = 1.  Not for CSR storage, whose
+ * capacity is counted from the rows, nor in reduced coordinates (whose
+ * rows move after this stage), nor when any of it fails: the assemble
+ * stage then does it all and reports the failure.  In factored storage
+ * with friction box or none (no cones, no auxiliary rows) nothing reads
+ * the contact rows' records after their pass (the coarse correction
+ * reads the assembly's arrays), so they are written into a ring of
+ * PASS_CONTACTS contacts a thread (w->ring; s->ring = 1), not into
+ * w->rows: 4 MB a step fewer written on the pile of 3000. */
+static void begin_pass(dyn_step *s) {
+  dyn_world *w = s->w;
+  dyn_friction f = w->set.contact.friction;
+  s->passed = s->ring = 0;
+  s->bad_msg[0] = '\0';
+  if (w->red || w->nrows == 0 || dyn_world_pick_storage(w, &s->storage) != DYN_OK ||
+      s->storage == SLV_CSR || reserve_system(s) != DYN_OK ||
+      dyn_assemble_begin(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage) !=
+          DYN_OK)
+    return;
+  s->ring =
+      s->storage == SLV_FACTORED && (f == DYN_FRICTION_BOX || f == DYN_FRICTION_NONE) &&
+      dyn_buf_reserve(&w->ring, (size_t)step_threads(w, s->nc) * PASS_CONTACTS * (size_t)w->rpc,
+                      &w->grows) == 0;
+  s->pass = dyn_assemble_pass(s->sys, w->rows.p, w->nrows, w->nb, 0, w->njrows, NULL, 0);
+  s->passed = 1;
+}
+
+/* Contact c's rows into o[0 ..] (dyn_contact_fill_checked when the
+ * parameters are valid) and, box and cone friction, its tangents; 1 iff
+ * the rows code took it. */
+static int contact_rows(dyn_step *s, int c, int checked, dyn_rows *o) {
+  dyn_world *w = s->w;
+  const dyn_contact *cc = &w->col.con.p[c];
+  int row0 = w->njrows + c * w->rpc;
+  /* unchecked: parameters that do not validate, which dyn_contact_fill_material refuses */
+  int r = checked ? dyn_contact_fill_checked(w->bodies.p, w->nb, cc, &w->set.contact, s->h, o, row0)
+                  : DYN_ERR_INPUT;
+  if (r != w->rpc) return 0;
+  if (dyn_has_tangent_rows(w->set.contact.friction))
+    keep_tangents(o, w->warm.tan_step.p + 6 * (size_t)c);
+  return 1;
+}
+
+/* The contacts [c0, c1), PASS_CONTACTS at a time: their rows written
+ * (into ring, s->ring, else w->rows), then (s->passed) passed; *first
+ * the first one the rows code rejects (the rest are written, none
+ * passed), else s->nc. */
+static dyn_row_pass contacts_run(dyn_step *s, int c0, int c1, int checked, dyn_rows *ring,
+                                 int *first) {
+  dyn_world *w = s->w;
+  dyn_row_pass p = { w->nrows, w->nrows, 0, 0 };
+  int bad = s->nc; /* in a local: first[] is every thread's */
+  for (; c0 < c1; c0 += PASS_CONTACTS) {
+    const int ce = c0 + PASS_CONTACTS < c1 ? c0 + PASS_CONTACTS : c1, i0 = w->njrows + c0 * w->rpc;
+    dyn_rows *o = s->ring ? ring : w->rows.p + i0;
+    for (int c = c0; c < ce; c++)
+      if (!contact_rows(s, c, checked, o + (size_t)(c - c0) * w->rpc) && bad == s->nc) bad = c;
+    if (s->passed && bad == s->nc)
+      dyn_row_pass_join(
+          &p, dyn_assemble_pass(s->sys, o, w->nrows, w->nb, i0, w->njrows + ce * w->rpc, NULL, 0));
+  }
+  *first = bad;
+  return p;
+}
+
+/* A contact row the pass refused, when its record is not kept (s->ring):
+ * its contact's rows written again and passed again for the message. */
+static void refused_message(dyn_step *s, int checked) {
+  dyn_world *w = s->w;
+  int c = (s->pass.bad_row - w->njrows) / w->rpc, i0 = w->njrows + c * w->rpc;
+  contact_rows(s, c, checked, w->ring.p);
+  dyn_assemble_pass(s->sys, w->ring.p, w->nrows, w->nb, i0, i0 + w->rpc, s->bad_msg,
+                    sizeof s->bad_msg);
+}
+
+/* The contact rows after the joint rows, each contact's alone, with (box
+ * and cone friction) its tangents for the warm start and (s->passed) the
+ * rows' pass; a contact the rows code rejects fails the step at the first
+ * one. */
 static dyn_err fill_contact_rows(dyn_step *s) {
   dyn_world *w = s->w;
   int T = step_threads(w, s->nc), first[DYN_PAR_MAX];
   int checked = dyn_contact_params_validate(&w->set.contact, NULL, 0) == DYN_OK;
+  dyn_row_pass run[DYN_PAR_MAX];
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-  for (int t = 0; t < T; t++) {
-    first[t] = s->nc;
-    for (int c = (int)dyn_par_cut(s->nc, t, T); c < (int)dyn_par_cut(s->nc, t + 1, T); c++) {
-      const dyn_contact *cc = &w->col.con.p[c];
-      int row0 = w->njrows + c * w->rpc;
-      int r = checked ? dyn_contact_fill_checked(w->bodies.p, w->nb, cc, &w->set.contact, s->h,
-                                                 w->rows.p, row0)
-                      : dyn_contact_fill_material(w->bodies.p, w->nb, cc, &w->set.contact, s->h,
-                                                  w->rows.p, row0);
-      if (r != w->rpc && first[t] == s->nc) first[t] = c;
-    }
-  }
+  for (int t = 0; t < T; t++)
+    run[t] = contacts_run(
+        s, (int)dyn_par_cut(s->nc, t, T), (int)dyn_par_cut(s->nc, t + 1, T), checked,
+        s->ring ? w->ring.p + (size_t)t * PASS_CONTACTS * (size_t)w->rpc : NULL, &first[t]);
+  for (int t = 0; s->passed && t < T; t++) dyn_row_pass_join(&s->pass, run[t]);
   int bad = dyn_par_least(first, T, s->nc);
-  if (bad == s->nc) return DYN_OK;
+  if (bad == s->nc) {
+    if (s->ring && s->pass.bad_row >= w->njrows && s->pass.bad_row < w->nrows)
+      refused_message(s, checked);
+    return DYN_OK;
+  }
   const dyn_contact *cc = &w->col.con.p[bad];
   return dyn_world_fail(w, DYN_ERR_INPUT,
                         "step %ld: contact %d between bodies %d and %d "
@@ -197,9 +298,13 @@ dyn_err dyn_stage_build_rows(dyn_step *s) {
   if (nrows > (size_t)INT32_MAX / 2)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: %zu rows are too many", s->k, nrows);
   dyn_err e = dyn_world_reserve_rows(w, nrows);
+  if (e == DYN_OK && dyn_has_tangent_rows(w->set.contact.friction) &&
+      !dyn_warm_step_tangents(&w->warm, s->nc, &w->grows))
+    e = dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d contacts", s->k, s->nc);
   if (e == DYN_OK) e = fill_joint_rows(s);
   if (e != DYN_OK) return e;
   w->nrows = w->njrows + s->nc * w->rpc;
+  begin_pass(s);
   return fill_contact_rows(s);
 }
 
@@ -207,7 +312,7 @@ dyn_err dyn_stage_build_rows(dyn_step *s) {
 
 dyn_warm_rows dyn_world_warm_rows(const dyn_world *w) {
   dyn_warm_rows r = {
-    w->col.con.p, w->nc,     w->rows.p + w->njrows, w->rpc, w->set.contact.friction, w->jcnt.p,
+    w->col.con.p, w->nc,     w->warm.tan_step.p, w->rpc, w->set.contact.friction, w->jcnt.p,
     w->nj,        w->njrows, w->set.opt.threads
   };
   return r;
@@ -216,14 +321,14 @@ dyn_warm_rows dyn_world_warm_rows(const dyn_world *w) {
 dyn_err dyn_stage_assemble(dyn_step *s) {
   dyn_world *w = s->w;
   if (w->nrows == 0) return DYN_OK;
-  dyn_err e = dyn_world_pick_storage(w, &s->storage);
-  if (e == DYN_OK) e = dyn_world_reserve_system(w, s->storage, &s->sys);
+  dyn_err e = DYN_OK;
+  if (!s->passed && (e = dyn_world_pick_storage(w, &s->storage)) == DYN_OK) e = reserve_system(s);
   if (e == DYN_OK) e = dyn_world_reserve_solver(w, &w->main, w->solver, w->nrows, &w->set.opt);
   if (e != DYN_OK) return e;
-  if (dyn_system_threads_reserve(s->sys, w->set.opt.threads) != DYN_OK)
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: %s", s->k, dyn_system_message(s->sys));
-  e = dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage,
-                   &w->prob);
+  e = s->passed ? dyn_assemble_end(s->sys, w->rows.p, w->nrows, w->nb, s->storage, s->pass,
+                                   s->bad_msg[0] ? s->bad_msg : NULL, &w->prob)
+                : dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g,
+                               s->storage, &w->prob);
   if (e != DYN_OK)
     return dyn_world_fail(w, e, "step %ld: assembly: %s", s->k, dyn_system_message(s->sys));
   w->prob.cone_law = w->set.cone_law;
@@ -308,7 +413,7 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
                        w->nc,       w->rows.p, w->nrows,
                        w->njrows,   w->rpc,    w->set.contact.friction,
-                       &vf };
+                       &vf,         &w->prob };
   int rounds;
   if (solve_rounds(s, &in, &rounds) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",

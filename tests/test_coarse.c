@@ -42,7 +42,8 @@ static dyn_world *column(int n, const dyn_world_settings *s) {
 
 /* w = A x + b of the assembled step, from its velocity form (an
  * independent evaluation: u = ufree + M^-1 J^T x, w = J u - rhs + cfm x). */
-static void residual(const dyn_world *w, const dyn_velocity_form *vf, const double *x, double *r) {
+static void residual(const dyn_energy_form *ef, const dyn_velocity_form *vf, const double *x,
+                     double *r) {
   double u[6 * 8];
   CU_ASSERT_FATAL(vf->nb <= 8);
   memcpy(u, vf->ufree, 6 * (size_t)vf->nb * sizeof *u);
@@ -57,7 +58,7 @@ static void residual(const dyn_world *w, const dyn_velocity_form *vf, const doub
             (Mi[1 + 3 * a] * J[3] + Mi[2 + 3 * a] * J[4] + Mi[3 + 3 * a] * J[5]) * x[i];
     }
   for (int i = 0; i < vf->nrows; i++) {
-    r[i] = -w->rows.p[i].rhs + vf->cfm[i] * x[i];
+    r[i] = -ef->rhs[i] + vf->cfm[i] * x[i];
     for (int k = 0; k < 2; k++) {
       int b = vf->rbody[2 * i + k];
       if (b < 0) continue;
@@ -79,15 +80,17 @@ static void test_column_exact(void) {
     CU_ASSERT_EQUAL_FATAL(dyn_step_stage(&st, i), DYN_OK);
   CU_ASSERT_EQUAL_FATAL(st.nc, 4 * N);
   dyn_velocity_form vf;
+  dyn_energy_form ef;
   CU_ASSERT_FATAL(dyn_system_velocity_form(st.sys, &vf));
+  CU_ASSERT_FATAL(dyn_system_energy_form(st.sys, &ef));
   double x[4 * N * 3], r[4 * N * 3];
   CU_ASSERT_EQUAL_FATAL(w->nrows, 4 * N * 3);
-  for (int i = 0; i < w->nrows; i++) x[i] = w->rows.p[i].findex < 0 ? 0.01 + 0.003 * i : 0.0;
-  residual(w, &vf, x, r);
+  for (int i = 0; i < w->nrows; i++) x[i] = w->prob.findex[i] < 0 ? 0.01 + 0.003 * i : 0.0;
+  residual(&ef, &vf, x, r);
   dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
                        w->nc,       w->rows.p, w->nrows,
                        w->njrows,   w->rpc,    w->set.contact.friction,
-                       &vf };
+                       &vf,         &w->prob };
   int levels = 0;
   CU_ASSERT_EQUAL(dyn_coarse_levels(&w->coarse, &in, &levels, &w->grows), DYN_OK);
   CU_ASSERT_EQUAL(levels, N);
@@ -105,7 +108,7 @@ static void test_column_exact(void) {
     for (int f = 1; f < w->rpc; f++) TST_CLOSE(x[w->njrows + k * w->rpc + f], 0.0, 1e-9 * unit, 0);
   }
   for (int l = 0; l < N; l++) TST_CLOSE(load[l], (N - l) * unit, 0, 1e-8);
-  residual(w, &vf, x, r);
+  residual(&ef, &vf, x, r);
   for (int i = 0; i < w->nrows; i++) TST_CLOSE(r[i], 0.0, 1e-9 * G * h, 0);
   dyn_world_free(w);
 }
