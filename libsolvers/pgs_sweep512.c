@@ -234,24 +234,7 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
     _mm512_mask_storeu_pd(a->xp + k, 0x0f, xk);
   X[1] = X[0];
   X[0] = xk;
-  if (layout == WIDE_LAY_ISO) {
-    /* J's nine columns again from the row step's line (in L1), not kept
-     * in registers from dots8: the registers hold t, the scalars, x of
-     * the two row steps before and the residual without spilling. */
-    const double *JKu = JK;
-    __asm__("" : "+r"(JKu)); /* the loads are not merged with dots8's */
-#pragma GCC unroll 3
-    for (int c = 0; c < 3; c++) {
-      __m512d j0 = load8(JKu + cs * c, h), j1 = load8(JKu + cs * (3 + c), h),
-              j2 = load8(JKu + cs * (6 + c), h);
-      __m512d k0 = _mm512_mul_pd(sc[2], j1);
-      __m512d k1 = _mm512_mul_pd(sc[3], j2);
-      T0[c] = _mm512_sub_pd(T0[c], _mm512_mul_pd(e, _mm512_mul_pd(sc[0], j0)));
-      T1[c] = _mm512_add_pd(T1[c], _mm512_mul_pd(e, _mm512_mul_pd(sc[1], j0)));
-      T0[3 + c] = _mm512_sub_pd(T0[3 + c], _mm512_mul_pd(e, k0));
-      T1[3 + c] = _mm512_sub_pd(T1[3 + c], _mm512_mul_pd(e, k1));
-    }
-  } else if (layout != WIDE_LAY_FULL) {
+  if (layout != WIDE_LAY_FULL) {
 #pragma GCC unroll 3
     for (int c = 0; c < 3; c++) {
       __m512d k0 =
