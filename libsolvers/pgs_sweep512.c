@@ -114,19 +114,12 @@ PGS512 __m512d load8(const double *p, int h) {
 
 PGS512 __m512d abs8(__m512d v) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), v); }
 
-/* lane_bounds of the eight lanes at plan position k: findex lanes (mu >=
- * 0) -mu |x_f| .. mu |x_f|.  x_f from the registers where fsel says so
- * (x1, x2: the lanes' x of the row step one and two before), else from
- * the plan's x at the findex positions: a load waiting on the store that
- * wrote x a row step before costs more than the row step's arithmetic. */
-PGS512 void bounds8(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2, __m512d *lo,
-                    __m512d *hi) {
-  __m512d mu = load8(a->mu + k, h);
-  *lo = load8(a->lo + k, h);
-  *hi = load8(a->hi + k, h);
-  __mmask8 plain = _mm512_movepi64_mask(_mm512_castpd_si512(mu)); /* sign set: no findex */
-  __mmask8 lanes = h == 2 ? 0xff : 0x0f, fx = (__mmask8)(~plain & lanes);
-  if (!fx) return;
+/* x_f of the findex lanes fx at plan position k: from the registers where
+ * fsel says so (x1, x2: the lanes' x of the row step one and two before),
+ * else from the plan's x at the findex positions: a load waiting on the
+ * store that wrote x a row step before costs more than the row step's
+ * arithmetic. */
+PGS512 __m512d findex_x8(const lane_arrays *a, int k, int h, __mmask8 fx, __m512d x1, __m512d x2) {
   unsigned v = a->fsel[k / 4] | (h == 2 ? (unsigned)a->fsel[k / 4 + 1] << 8 : 0u);
   __mmask8 s1 = (__mmask8)((v & 0xf) | ((v >> 4) & 0xf0));
   __mmask8 s2 = (__mmask8)(((v >> 4) & 0xf) | ((v >> 8) & 0xf0));
@@ -137,7 +130,20 @@ PGS512 void bounds8(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2, 
                        : _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a->fpos + k)));
     xf = _mm512_mask_i32gather_pd(xf, mem, f, a->xp, 8);
   }
-  __m512d hh = _mm512_mul_pd(mu, abs8(xf));
+  return xf;
+}
+
+/* lane_bounds of the eight lanes at plan position k: findex lanes (mu >=
+ * 0) -mu |x_f| .. mu |x_f| (findex_x8). */
+PGS512 void bounds8(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2, __m512d *lo,
+                    __m512d *hi) {
+  __m512d mu = load8(a->mu + k, h);
+  *lo = load8(a->lo + k, h);
+  *hi = load8(a->hi + k, h);
+  __mmask8 plain = _mm512_movepi64_mask(_mm512_castpd_si512(mu)); /* sign set: no findex */
+  __mmask8 lanes = h == 2 ? 0xff : 0x0f, fx = (__mmask8)(~plain & lanes);
+  if (!fx) return;
+  __m512d hh = _mm512_mul_pd(mu, abs8(findex_x8(a, k, h, fx, x1, x2)));
   *hi = _mm512_mask_blend_pd(plain, hh, *hi);
   *lo = _mm512_mask_blend_pd(plain, _mm512_xor_pd(hh, _mm512_set1_pd(-0.0)), *lo);
 }
@@ -149,17 +155,7 @@ PGS512 void bounds8f(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2,
                      __m512d *hi) {
   __m512d mu = load8(a->mu + k, h);
   __mmask8 lanes = h == 2 ? 0xff : 0x0f;
-  unsigned v = a->fsel[k / 4] | (h == 2 ? (unsigned)a->fsel[k / 4 + 1] << 8 : 0u);
-  __mmask8 s1 = (__mmask8)((v & 0xf) | ((v >> 4) & 0xf0));
-  __mmask8 s2 = (__mmask8)(((v >> 4) & 0xf) | ((v >> 8) & 0xf0));
-  __m512d xf = _mm512_mask_blend_pd(s2, x1, x2);
-  __mmask8 mem = (__mmask8)(lanes & ~(s1 | s2));
-  if (mem) {
-    __m256i f = h == 2 ? _mm256_loadu_si256((const __m256i *)(a->fpos + k))
-                       : _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a->fpos + k)));
-    xf = _mm512_mask_i32gather_pd(xf, mem, f, a->xp, 8);
-  }
-  __m512d hh = _mm512_mul_pd(mu, abs8(xf));
+  __m512d hh = _mm512_mul_pd(mu, abs8(findex_x8(a, k, h, lanes, x1, x2)));
   *hi = hh;
   *lo = _mm512_xor_pd(hh, _mm512_set1_pd(-0.0));
 }
