@@ -478,6 +478,14 @@ static double res_of(slv_op *op, const double *x, double *w) {
 static const double lemke_floors[] = { LEMKE_PIVOT_FLOOR, LEMKE_FLOOR_2, LEMKE_FLOOR_3 };
 enum { LEMKE_NPATHS = sizeof lemke_floors / sizeof *lemke_floors + 1 };
 
+/* d = 1 in place of default_covering's split (the column scales, which
+ * hold d's, made again when a path needs them). */
+static void unsplit_covering(lemke_state *s, lcp_view *L) {
+  for (int i = 0; i < L->N; i++) s->dv[i] = 1.0;
+  L->split = 0;
+  s->cs_ready = 0;
+}
+
 static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                               slv_result *res, slv_hist *h) {
   (void)h;
@@ -504,10 +512,14 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
     if (slv_stopped(op)) return res->solver_residual = x_r, slv_stopped(op);
     res->message[0] = '\0'; /* the classical paths' verdict, not the crash's */
   }
+  /* a split tied start (lemke_reform.c, default_covering) first, with
+   * half the budget left, then, unless it ended on a ray, d = 1 with the
+   * rest */
+  int cap = L.split ? used + (limit - used) / 2 : limit;
   for (int a = 0; a < LEMKE_NPATHS; a++) {
     double tol = a < LEMKE_NPATHS - 1 ? lemke_floors[a] : opt->pivot_tol;
     if (a < LEMKE_NPATHS - 1 && !(tol > opt->pivot_tol)) continue;
-    stt = one_path(s, &L, op, opt, tol, limit - used, x, w, res, &skipped);
+    stt = one_path(s, &L, op, opt, tol, cap - used, x, w, res, &skipped);
     used += res->pivots;
     res->pivots = used;
     if (stt == SLV_CONVERGED) return stt;
@@ -523,7 +535,14 @@ static slv_status lemke_solve(void *st, slv_op *op, const slv_options *opt, doub
       x_r = r;
       memcpy(s->xfirst, x, (size_t)n * sizeof *x);
     }
-    if (!skipped || used >= limit || stt == SLV_NOT_FINITE || slv_stopped(op)) break;
+    if (stt == SLV_NOT_FINITE || slv_stopped(op)) break;
+    if ((!skipped || used >= cap) && L.split && used < limit && stt != SLV_RAY_TERMINATION) {
+      unsplit_covering(s, &L); /* the paths again from d = 1 (a ray: any d > 0 ends so) */
+      cap = limit;
+      a = -1;
+      continue;
+    }
+    if (!skipped || used >= cap) break;
   }
   if (slv_stopped(op)) best_st = slv_stopped(op); /* with the best path's x */
   memcpy(x, s->xfirst, (size_t)n * sizeof *x);

@@ -82,6 +82,7 @@ typedef enum {
 typedef struct {
   int n, N;     /* original size, LCP size */
   int plain;    /* 1: M = A, q = b (every lo = 0, hi = +inf, no findex) */
+  int split;    /* 1: d is default_covering's split of a tied start (lemke_reform.c) */
   int friction; /* 1: findex rows present (M not copositive-plus in general) */
   view_kind kind;
   const double *A; /* the operator's dense view */

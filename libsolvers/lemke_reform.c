@@ -169,8 +169,13 @@ static slv_status check_friction(const slv_problem *p, int *friction, slv_result
  * leaves every other row's d_i = 1: the start is the same row, and the
  * lexicographic rule is left only the ties the problem itself makes
  * later.  A start that does not tie keeps d = 1 and its path.  Writes d
- * into dv. */
-static void default_covering(const double *q, int n, double *dv) {
+ * into dv; returns 1 iff it split a tied start.  The split is tried
+ * first, not alone: on three stacked copies of lcp_tobenna (exact ties
+ * later in the path too) its path ran to the pivot limit with the BLAS
+ * kernels of an AVX2 CPU where d = 1 converges (test_lemke.c,
+ * test_crash_siconos_stacked), so lemke.c runs d = 1 after it
+ * (lemke_solve). */
+static int default_covering(const double *q, int n, double *dv) {
   double best = 0;
   int tied = 0;
   for (int i = 0; i < n; i++) best = fmax(best, -q[i]);
@@ -181,6 +186,7 @@ static void default_covering(const double *q, int n, double *dv) {
   }
   if (tied < 2)
     for (int i = 0; i < n; i++) dv[i] = 1.0;
+  return tied >= 2;
 }
 
 /* The plain LCP (M = A, q = b): a mostly-zero A (contact) is read through
@@ -200,7 +206,7 @@ static void setup_plain(lemke_state *s, slv_op *op, const double *cov, lcp_view 
   if (cov) {
     L->d = cov;
   } else {
-    default_covering(L->q, n, s->dv);
+    L->split = default_covering(L->q, n, s->dv);
     L->d = s->dv;
   }
 }
