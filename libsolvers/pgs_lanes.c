@@ -25,8 +25,6 @@ void wide_free(void *st) {
   free(s->fsel);
   free(s->rk);
   free(s->bsc);
-  free(s->jc);
-  free(s->zs);
   free(s->tp);
   free(s->lblk);
   free(s->lvl);
@@ -87,9 +85,6 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
     fail |= !*d[k];
   }
   s->JK = aligned_alloc(64, cap * WIDE_FULL * sizeof(double));
-  s->JC = s->JK ? s->JK + cap * WIDE_ISO : NULL; /* 64-byte aligned: cap is a multiple of 8 */
-  s->jc = malloc(m * sizeof *s->jc);
-  s->zs = malloc(cap / 4 * sizeof *s->zs);
   s->tp = malloc(m * 16 * sizeof *s->tp);
   s->im = aligned_alloc(32, m * 16 * sizeof(double));
   s->ia = aligned_alloc(32, m * 16 * sizeof(double));
@@ -102,8 +97,8 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   s->bhi = calloc(2 * m, sizeof(double));
   s->ba = calloc(2 * m, sizeof(double));
   s->bahi = calloc(2 * m, sizeof(double));
-  if (fail || !s->JK || !s->jc || !s->zs || !s->tp || !s->im || !s->ia || !s->lblk || !s->idle ||
-      !s->pm || !s->lvl || !s->pst || !s->bm || !s->bhi || !s->ba || !s->bahi) {
+  if (fail || !s->JK || !s->tp || !s->im || !s->ia || !s->lblk || !s->idle || !s->pm || !s->lvl ||
+      !s->pst || !s->bm || !s->bhi || !s->ba || !s->bahi) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -306,8 +301,8 @@ row_step(const lane_arrays *a, int k, const double *JK, int cs, int layout, __m2
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
 sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
-  const lane_arrays a = { s->xp, s->lo,   s->hi,   s->mu, s->bp, s->fd, s->invd,
-                          s->JK, s->fpos, s->fsel, NULL,  NULL,  NULL };
+  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
+                          s->invd, s->JK, s->fpos, s->fsel, NULL };
   const size_t S = wide_cols(layout);
   __m256d m = _mm256_setzero_pd(), mb = m;
   const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
@@ -426,8 +421,8 @@ check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int
  * (nothing is written back), into pm (check_rows's layout). */
 __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, double xs, double cap,
                                                         double *pm) {
-  const lane_arrays a = { s->xp, s->lo,   s->hi,   s->mu, s->bp, s->fd, s->invd,
-                          s->JK, s->fpos, s->fsel, NULL,  NULL,  NULL };
+  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
+                          s->invd, s->JK, s->fpos, s->fsel, NULL };
   const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
   lane_check_acc acc = { zero, zero, zero, zero };
   const size_t S = wide_cols(s->layout);

@@ -77,11 +77,7 @@ enum { WIDE_LAY_FULL, WIDE_LAY_COMPACT, WIDE_LAY_ISO };
  * lane is a plain row (mu's sign set) with lo and d +0 and hi +0 or +inf
  * (a contact's normal row, an idle position); WIDE_RK_F when every lane is
  * a findex row with d +0 (a contact's friction rows). */
-enum { WIDE_RK_N = 0x10, WIDE_RK_F = 0x20, WIDE_RK_Z = 0x40 };
-/* WIDE_RK_Z (isotropic layout, lanes512): the row step's six angular
- * columns are all zeros in both halves (a sphere's normal rows, which pass
- * through its centre), their signs in zs, and the sweep's copy of JK (JC)
- * holds only its three linear columns (pgs_plan.c, compact_batch). */
+enum { WIDE_RK_N = 0x10, WIDE_RK_F = 0x20 };
 /* A batch's inverse masses (im) and angular scalars (ia) when each of the
  * 16 is +0 or one value (a scene of like bodies): that value and the mask
  * of the entries that hold it; ok_m (ok_a) 0 when im (ia) is not so.  The
@@ -132,12 +128,6 @@ typedef struct {
                       0..3, slot 1's (0 for a static slot or an idle lane) */
   double *ia;        /* n_max batches x 16: the same of the angular scalars (ba) */
   wide_bsc *bsc;     /* n_max batches: im and ia in short where they allow it (fill_jk, lanes512) */
-  double *JC;        /* isotropic layout, lanes512: the AVX-512 sweep's copy of JK, each row step's
-                      nine columns or, flagged WIDE_RK_Z, its three linear ones; within JK's
-                      allocation past the isotropic layout's cap / 4 x 36 */
-  size_t *jc;        /* n_max batches: where each batch's row steps start in JC */
-  uint32_t *zs;      /* cap / 4, one per half row step flagged WIDE_RK_Z: bit 4 c + l the sign
-                      of lane l's zero in angular column c (column 3 + c of the layout) */
   int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
   double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
                       and the top of its interval; kept for the next solve */
@@ -223,8 +213,6 @@ typedef struct {
   const int *restrict fpos;
   const unsigned char *restrict fsel;
   const unsigned char *restrict rk; /* the AVX-512 sweep's only (NULL in the AVX2 lanes') */
-  const double *restrict JC;        /* the AVX-512 sweep's only (isotropic layout) */
-  const uint32_t *restrict zs;
 } lane_arrays;
 
 /* The 6-blocks at tp[0..3] as six 4-lane columns (two 4x4 transposes). */

@@ -247,62 +247,15 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int l
   return ok;
 }
 
-/* The AVX-512 sweep's copy (JC) of batch bt's isotropic columns, just
- * written to JK, from JC + at on (rounded up to a 64-byte line for a
- * batch of two halves): each row step's nine columns, or only its three
- * linear ones where its six angular columns are all zeros of either sign
- * in every lane, which rk then flags WIDE_RK_Z in each half, the zeros'
- * signs in zs (pgs_lanes.h).  A batch's copy is no longer than its JK, so
- * a range of batches copied from its first batch's JK offset on stays
- * within the range's.  Returns where the next batch's copy may start. */
-__attribute__((target("avx2"), always_inline)) static inline size_t
-compact_batch(wide_state *s, int bt, size_t at) {
-  const int h = s->bh[bt], cs = 4 * h;
-  const __m256d sign = _mm256_set1_pd(-0.0);
-  if (h == 2) at = (at + 7) & ~(size_t)7;
-  s->jc[bt] = at;
-  const double *src = s->JK + WIDE_ISO * (size_t)s->bk[bt];
-  for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += cs, src += WIDE_ISO * (size_t)cs) {
-    __m256d any = _mm256_setzero_pd();
-    uint32_t sg[2] = { 0, 0 };
-    for (int c = 0; c < 6; c++)
-      for (int u = 0; u < h; u++) {
-        __m256d v = _mm256_load_pd(src + cs * (3 + c) + 4 * u);
-        any = _mm256_or_pd(any, _mm256_andnot_pd(sign, v)); /* all but the sign */
-        sg[u] |= (uint32_t)_mm256_movemask_pd(v) << 4 * c;
-      }
-    const int n =
-        _mm256_testz_si256(_mm256_castpd_si256(any), _mm256_castpd_si256(any)) ? 3 * cs : 9 * cs;
-    memcpy(s->JC + at, src, (size_t)n * sizeof(double));
-    if (n == 3 * cs)
-      for (int u = 0; u < h; u++) {
-        s->rk[k / 4 + u] |= WIDE_RK_Z;
-        s->zs[k / 4 + u] = sg[u];
-      }
-    at += (size_t)n;
-  }
-  return at;
-}
-
 /* fill_jk_step over the positions of batches [bt0, bt1), and each half
  * row step's fsel and rk; compact or isotropic layout: 1 if every row has its
- * form, else 0.  Isotropic in the AVX-512 lanes: batch by batch, each
- * copied to JC while in cache (compact_batch). */
+ * form, else 0. */
 __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac *f,
                                                    const double *aii, double omega, int layout,
                                                    int bt0, int bt1) {
   const __m256d om = _mm256_set1_pd(omega);
   __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-  if (layout == WIDE_LAY_ISO && s->lanes512) {
-    size_t at = bt0 < bt1 ? WIDE_ISO * (size_t)s->bk[bt0] : 0;
-    for (int bt = bt0; bt < bt1; bt++) {
-      if (s->bh[bt] == 2)
-        ok = fill_jk_as(s, f, aii, om, WIDE_LAY_ISO, 2, bt, bt + 1, ok);
-      else
-        ok = fill_jk_as(s, f, aii, om, WIDE_LAY_ISO, 1, bt, bt + 1, ok);
-      at = compact_batch(s, bt, at);
-    }
-  } else if (layout == WIDE_LAY_ISO) {
+  if (layout == WIDE_LAY_ISO) {
     ok = fill_jk_as(s, f, aii, om, WIDE_LAY_ISO, 1, bt0, bt1, ok);
     ok = fill_jk_as(s, f, aii, om, WIDE_LAY_ISO, 2, bt0, bt1, ok);
   } else if (layout == WIDE_LAY_COMPACT) {

@@ -176,22 +176,12 @@ PGS512 __m512d dot6x8(const double *J, int h, const __m512d T[6]) {
 /* lane_dots in eight lanes (the same products and sums); compact and
  * isotropic layouts: jl gets J's nine columns (JL, slot 0's angular, slot
  * 1's), which the update reuses. */
-PGS512 __m512d dots8(const double *JK, int h, int layout, int z, uint64_t zsg, const __m512d T0[6],
-                     const __m512d T1[6], __m512d jl[9]) {
+PGS512 __m512d dots8(const double *JK, int h, int layout, const __m512d T0[6], const __m512d T1[6],
+                     __m512d jl[9]) {
   const int cs = 4 * h;
   if (layout == WIDE_LAY_FULL) return _mm512_add_pd(dot6x8(JK, h, T0), dot6x8(JK + 6 * cs, h, T1));
-#pragma GCC unroll 3
-  for (int c = 0; c < 3; c++) jl[c] = load8(JK + cs * c, h);
-  if (z) { /* WIDE_RK_Z: the angular columns are zeros, not in JC; their signs in zsg */
-    const __m512d nz = _mm512_set1_pd(-0.0);
-#pragma GCC unroll 6
-    for (int c = 0; c < 6; c++)
-      jl[3 + c] = _mm512_maskz_mov_pd(
-          (__mmask8)(((zsg >> 4 * c) & 0xf) | ((zsg >> (28 + 4 * c)) & 0xf0)), nz);
-  } else {
-#pragma GCC unroll 6
-    for (int c = 3; c < 9; c++) jl[c] = load8(JK + cs * c, h);
-  }
+#pragma GCC unroll 9
+  for (int c = 0; c < 9; c++) jl[c] = load8(JK + cs * c, h);
   __m512d a0 = _mm512_add_pd(_mm512_mul_pd(jl[0], T0[0]), _mm512_mul_pd(jl[1], T0[1]));
   __m512d b0 = _mm512_add_pd(_mm512_mul_pd(jl[2], T0[2]), _mm512_mul_pd(jl[3], T0[3]));
   __m512d c0 = _mm512_add_pd(_mm512_mul_pd(jl[4], T0[4]), _mm512_mul_pd(jl[5], T0[5]));
@@ -206,9 +196,9 @@ PGS512 __m512d dots8(const double *JK, int h, int layout, int z, uint64_t zsg, c
  * its columns at JK, sc the lanes' scalars (slot 0's and slot 1's inverse
  * masses, then angular scalars).  Returns max(m, the lanes' residuals),
  * + w * 0. */
-PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, int layout, int z,
-                         uint64_t zsg, __m512d T0[6], __m512d T1[6], const __m512d sc[4],
-                         __m512d X[2], __m512d m) {
+PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, int layout,
+                         __m512d T0[6], __m512d T1[6], const __m512d sc[4], __m512d X[2],
+                         __m512d m) {
   const __m512d zero = _mm512_setzero_pd();
   const int cs = 4 * h;
   __m512d x = load8(a->xp + k, h), lo, hi, d, jl[9];
@@ -226,7 +216,7 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
     d = load8(a->fd + k, h);
   }
   __m512d bx = _mm512_add_pd(load8(a->bp + k, h), _mm512_mul_pd(d, x));
-  __m512d w = _mm512_add_pd(bx, dots8(JK, h, layout, z, zsg, T0, T1, jl));
+  __m512d w = _mm512_add_pd(bx, dots8(JK, h, layout, T0, T1, jl));
   __m512d r = abs8(_mm512_max_pd(_mm512_min_pd(w, _mm512_sub_pd(x, lo)), _mm512_sub_pd(x, hi)));
   m = _mm512_add_pd(_mm512_max_pd(r, m), _mm512_mul_pd(w, zero));
   __m512d e = _mm512_mul_pd(w, load8(a->invd + k, h));
@@ -280,10 +270,9 @@ PGS512 __m512d scalars8(double c, unsigned mask, int slot, int h) {
 /* One batch of h halves: gather, its row steps, scatter; its scalars from
  * q where it has them in short, else from im and ia. */
 PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im, const double *ia,
-                      const wide_bsc *q, int k, size_t jc, int L, int h, int layout, __m512d m) {
+                      const wide_bsc *q, int k, int L, int h, int layout, __m512d m) {
   const size_t S = wide_cols(layout);
-  /* isotropic: the row steps' columns in JC, three or nine a row step */
-  const double *JK = layout == WIDE_LAY_ISO ? a->JC + jc : a->JK + S * (size_t)k;
+  const double *JK = a->JK + S * (size_t)k;
   __m512d T0[6], T1[6], X[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
   __m512d sc[4];
   if (layout != WIDE_LAY_FULL) {
@@ -306,18 +295,8 @@ PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im,
   }
   gather8(tp, h, T0);
   gather8(tp + 4, h, T1);
-  const unsigned zz = h == 2 ? WIDE_RK_Z * 0x101u : WIDE_RK_Z;
-  for (int r = 0; r < L; r++, k += 4 * h) {
-    int z = 0;
-    uint64_t zsg = 0;
-    if (layout == WIDE_LAY_ISO) {
-      unsigned kind = a->rk[k / 4] | (h == 2 ? (unsigned)a->rk[k / 4 + 1] << 8 : 0u);
-      z = (kind & zz) == zz;
-      if (z) zsg = a->zs[k / 4] | (h == 2 ? (uint64_t)a->zs[k / 4 + 1] << 32 : 0);
-    }
-    m = row_step8(a, k, JK, h, layout, z, zsg, T0, T1, sc, X, m);
-    JK += 4 * h * (z ? 3 : S);
-  }
+  for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S)
+    m = row_step8(a, k, JK, h, layout, T0, T1, sc, X, m);
   scatter8(tp, h, T0);
   scatter8(tp + 4, h, T1);
   return m;
@@ -325,8 +304,8 @@ PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im,
 
 /* Batches [bt0, bt1) (the AVX2 lanes' sweep_lanes_as). */
 PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
-  const lane_arrays a = { s->xp, s->lo,   s->hi,   s->mu, s->bp, s->fd, s->invd,
-                          s->JK, s->fpos, s->fsel, s->rk, s->JC, s->zs };
+  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
+                          s->invd, s->JK, s->fpos, s->fsel, s->rk };
   __m512d m = _mm512_setzero_pd();
   double *const *ptp = s->tp;
   for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
@@ -334,11 +313,10 @@ PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int lay
     double *const *tp = ptp + 16 * (size_t)bt;
     const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
     if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
-    const size_t jc = layout == WIDE_LAY_ISO ? s->jc[bt] : 0;
     if (s->bh[bt] == 2)
-      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], jc, s->bL[bt], 2, layout, m);
+      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 2, layout, m);
     else
-      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], jc, s->bL[bt], 1, layout, m);
+      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 1, layout, m);
   }
   double mm[8];
   _mm512_storeu_pd(mm, m);
