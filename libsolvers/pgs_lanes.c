@@ -780,6 +780,12 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   }
   if (it == opt->max_iter) {
     unpermute(s, c->x);
+    /* slv_solve's w then forms only the rows: K^T x from the plan's
+     * compact columns costs less than slv_op_ktx's pass over K */
+    if (!c->op->t_current && s->ktx_lanes) {
+      wide_ktx(s, c->op, c->x);
+      c->op->t_current = 1;
+    }
     slv_msgf(res->message, sizeof res->message, "%s: %d sweeps, res_scaled=%.3g > tol=%.3g",
              wide_name(s), opt->max_iter, res->solver_residual, opt->tol);
     return SLV_MAX_ITER;
