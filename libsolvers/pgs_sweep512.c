@@ -1,5 +1,6 @@
 /* pgs_sweep512.c -- the sweep of pgs_wide, pgs_color and pgs_part in AVX-512
- * lanes (pgs_lanes.h): a batch's two halves as one row of eight lanes.
+ * lanes (pgs_lanes.h): a batch's two halves as one row of eight lanes; and
+ * pgs_wide's exact check and K^T x in the same lanes (at the end).
  *
  * The same sweep as the AVX2 lanes of pgs_lanes.c (pgs_wide.c, "Order",
  * "Why"; each lane does row_one's operations in its order and association,
