@@ -535,7 +535,9 @@ __attribute__((target("avx2"), always_inline)) static inline void ktx_lanes_as(c
  * order). */
 __attribute__((target("avx2"))) static void ktx_lanes(const wide_state *s, slv_op *op) {
   memset(op->t, 0, 6 * (size_t)op->f.nb * sizeof *op->t);
-  if (s->layout == WIDE_LAY_ISO)
+  if (s->lanes512)
+    wide_ktx_lanes512(s);
+  else if (s->layout == WIDE_LAY_ISO)
     ktx_lanes_as(s, WIDE_LAY_ISO);
   else if (s->layout == WIDE_LAY_COMPACT)
     ktx_lanes_as(s, WIDE_LAY_COMPACT);
@@ -703,7 +705,10 @@ static slv_residuals wide_measure(const wide_state *s, sweep_ctx *c, int t_forme
   int k0 = 0;
 #if PGS_WIDE_X86
   if (s->lanes) {
-    check_lanes(s, xs, cap, pm);
+    if (s->lanes512)
+      wide_check_lanes512(s, xs, cap, pm);
+    else
+      check_lanes(s, xs, cap, pm);
     k0 = s->ncol;
   }
 #endif
@@ -775,6 +780,12 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
   }
   if (it == opt->max_iter) {
     unpermute(s, c->x);
+    /* slv_solve's w then forms only the rows: K^T x from the plan's
+     * compact columns costs less than slv_op_ktx's pass over K */
+    if (!c->op->t_current && s->ktx_lanes) {
+      wide_ktx(s, c->op, c->x);
+      c->op->t_current = 1;
+    }
     slv_msgf(res->message, sizeof res->message, "%s: %d sweeps, res_scaled=%.3g > tol=%.3g",
              wide_name(s), opt->max_iter, res->solver_residual, opt->tol);
     return SLV_MAX_ITER;

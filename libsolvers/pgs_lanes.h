@@ -296,6 +296,12 @@ void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options 
 /* Batches [bt0, bt1) in the AVX-512 lanes (pgs_sweep512.c): the residual of
  * their rows; adds w * 0 to *poison.  Only where have_avx512. */
 double wide_sweep_lanes512(wide_state *s, int bt0, int bt1, double *poison);
+/* The check's measures of the plan's x over the lanes' batches into pm
+ * (check_lanes's, pgs_lanes.c: the same bits), and t += K^T x of the
+ * lanes' rows (ktx_lanes's, on t zeroed: the same bits), in the AVX-512
+ * lanes (pgs_sweep512.c).  Only where have_avx512. */
+void wide_check_lanes512(const wide_state *s, double xs, double cap, double *pm);
+void wide_ktx_lanes512(const wide_state *s);
 #endif
 
 /* ---- the state and the solve (pgs_lanes.c): every solver's slv_impl ---- */

@@ -1,5 +1,6 @@
 /* pgs_sweep512.c -- the sweep of pgs_wide, pgs_color and pgs_part in AVX-512
- * lanes (pgs_lanes.h): a batch's two halves as one row of eight lanes.
+ * lanes (pgs_lanes.h): a batch's two halves as one row of eight lanes; and
+ * pgs_wide's exact check and K^T x in the same lanes (at the end).
  *
  * The same sweep as the AVX2 lanes of pgs_lanes.c (pgs_wide.c, "Order",
  * "Why"; each lane does row_one's operations in its order and association,
@@ -160,6 +161,28 @@ PGS512 void bounds8f(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2,
   *lo = _mm512_xor_pd(hh, _mm512_set1_pd(-0.0));
 }
 
+/* The bounds and d of the row step at plan position k by its row kinds
+ * (the plan's rk bytes of its halves): a contact's normal rows lo = d =
+ * +0, hi +0 or +inf as the byte's mask says; its friction rows bounds8f, d
+ * +0; else bounds8 and d loaded. */
+PGS512 void kind_bounds8(const lane_arrays *a, int k, int h, const __m512d X[2], __m512d *lo,
+                         __m512d *hi, __m512d *d) {
+  const __m512d zero = _mm512_setzero_pd();
+  unsigned kind = a->rk[k / 4] | (h == 2 ? (unsigned)a->rk[k / 4 + 1] << 8 : 0u);
+  const unsigned both = h == 2 ? 0x101u : 1u;
+  if ((kind & WIDE_RK_N * both) == WIDE_RK_N * both) {
+    *lo = *d = zero;
+    *hi = _mm512_maskz_mov_pd((__mmask8)((kind & 0xf) | ((kind >> 4) & 0xf0)),
+                              _mm512_set1_pd(__builtin_inf()));
+  } else if ((kind & WIDE_RK_F * both) == WIDE_RK_F * both) {
+    bounds8f(a, k, h, X[0], X[1], lo, hi);
+    *d = zero;
+  } else {
+    bounds8(a, k, h, X[0], X[1], lo, hi);
+    *d = load8(a->fd + k, h);
+  }
+}
+
 /* J . T over one slot, column c at J + 8 c (h = 2) or 4 c (h = 1):
  * slv_dot6's association. */
 PGS512 __m512d dot6x8(const double *J, int h, const __m512d T[6]) {
@@ -202,19 +225,7 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
   const __m512d zero = _mm512_setzero_pd();
   const int cs = 4 * h;
   __m512d x = load8(a->xp + k, h), lo, hi, d, jl[9];
-  unsigned kind = a->rk[k / 4] | (h == 2 ? (unsigned)a->rk[k / 4 + 1] << 8 : 0u);
-  const unsigned both = h == 2 ? 0x101u : 1u;
-  if ((kind & WIDE_RK_N * both) == WIDE_RK_N * both) {
-    lo = d = zero;
-    hi = _mm512_maskz_mov_pd((__mmask8)((kind & 0xf) | ((kind >> 4) & 0xf0)),
-                             _mm512_set1_pd(__builtin_inf()));
-  } else if ((kind & WIDE_RK_F * both) == WIDE_RK_F * both) {
-    bounds8f(a, k, h, X[0], X[1], &lo, &hi);
-    d = zero;
-  } else {
-    bounds8(a, k, h, X[0], X[1], &lo, &hi);
-    d = load8(a->fd + k, h);
-  }
+  kind_bounds8(a, k, h, X, &lo, &hi, &d);
   __m512d bx = _mm512_add_pd(load8(a->bp + k, h), _mm512_mul_pd(d, x));
   __m512d w = _mm512_add_pd(bx, dots8(JK, h, layout, T0, T1, jl));
   __m512d r = abs8(_mm512_max_pd(_mm512_min_pd(w, _mm512_sub_pd(x, lo)), _mm512_sub_pd(x, hi)));
@@ -343,6 +354,151 @@ __attribute__((target("avx512f,avx512dq"))) double wide_sweep_lanes512(wide_stat
   if (s->layout == WIDE_LAY_ISO) return sweep8_as(s, bt0, bt1, poison, WIDE_LAY_ISO, ahead);
   return s->layout == WIDE_LAY_COMPACT ? sweep8_as(s, bt0, bt1, poison, WIDE_LAY_COMPACT, ahead)
                                        : sweep8_as(s, bt0, bt1, poison, WIDE_LAY_FULL, ahead);
+}
+
+
+/* ---- the check and K^T x in eight lanes ---- */
+
+/* The check's four maxima (and the poison) in eight lanes: check_lanes's
+ * lane_check_acc (pgs_lanes.c). */
+typedef struct {
+  __m512d res, scaled, poison, bmax;
+} check_acc8;
+
+/* slv_quot of eight lanes: a / s, +0 where a = 0 (lane_quot's bits). */
+PGS512 __m512d quot8(__m512d a, __m512d s) {
+  return _mm512_maskz_div_pd(_mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_NEQ_UQ), a, s);
+}
+
+/* check_step (pgs_lanes.c) in eight lanes at plan position k: w = (d x +
+ * J . t) + b, slv_fac_row's sum and then b; the natural map's and the
+ * scale-invariant measure's terms of the lanes, the poison (x + w) * 0
+ * and |b| into acc, with check_step's operations in its order (xs, cap in
+ * every lane).  The bounds and d by the row kinds as the sweep reads them
+ * (kind_bounds8: the same values, fewer bytes); X as the sweep's, x
+ * unchanged. */
+PGS512 void check_step8(const lane_arrays *a, const double *aii, int k, const double *JK, int h,
+                        int layout, const __m512d T0[6], const __m512d T1[6], __m512d X[2],
+                        __m512d xs, __m512d cap, check_acc8 *acc) {
+  const __m512d zero = _mm512_setzero_pd();
+  __m512d x = load8(a->xp + k, h), b = load8(a->bp + k, h), lo, hi, d, jl[9];
+  kind_bounds8(a, k, h, X, &lo, &hi, &d);
+  X[1] = X[0];
+  X[0] = x;
+  __m512d w =
+      _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(d, x), dots8(JK, h, layout, T0, T1, jl)), b);
+  acc->poison = _mm512_add_pd(acc->poison, _mm512_mul_pd(_mm512_add_pd(x, w), zero));
+  __m512d r = _mm512_max_pd(_mm512_min_pd(w, _mm512_sub_pd(x, lo)), _mm512_sub_pd(x, hi));
+  acc->res = _mm512_max_pd(acc->res, abs8(r));
+  acc->bmax = _mm512_max_pd(acc->bmax, abs8(b));
+  __m512d s = _mm512_add_pd(_mm512_add_pd(abs8(b), abs8(_mm512_sub_pd(w, b))),
+                            _mm512_mul_pd(load8(aii + k, h), cap));
+  __m512d wh = quot8(w, s), xa = quot8(_mm512_sub_pd(x, hi), xs);
+  __m512d xc = quot8(_mm512_sub_pd(x, lo), xs);
+  acc->scaled = _mm512_max_pd(acc->scaled, abs8(_mm512_max_pd(_mm512_min_pd(wh, xc), xa)));
+}
+
+PGS512 void check8_as(const wide_state *s, double xs, double cap, double *pm, int layout) {
+  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
+                          s->invd, s->JK, s->fpos, s->fsel, s->rk };
+  const __m512d vxs = _mm512_set1_pd(xs), vcap = _mm512_set1_pd(cap), zero = _mm512_setzero_pd();
+  check_acc8 acc = { zero, zero, zero, zero };
+  const size_t S = wide_cols(layout);
+  for (int bt = 0; bt < s->nbat; bt++) {
+    double *const *tp = s->tp + 16 * (size_t)bt;
+    int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
+    const double *JK = s->JK + S * (size_t)k;
+    __m512d T0[6], T1[6], X[2] = { zero, zero };
+    gather8(tp, h, T0);
+    gather8(tp + 4, h, T1);
+    for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S)
+      check_step8(&a, s->aii, k, JK, h, layout, T0, T1, X, vxs, vcap, &acc);
+  }
+  double v[4][8];
+  _mm512_storeu_pd(v[0], acc.res);
+  _mm512_storeu_pd(v[1], acc.scaled);
+  _mm512_storeu_pd(v[2], acc.poison);
+  _mm512_storeu_pd(v[3], acc.bmax);
+  for (int l = 0; l < 8; l++) {
+    pm[0] = fmax(pm[0], v[0][l]);
+    pm[1] = fmax(pm[1], v[1][l]);
+    pm[2] += v[2][l];
+    pm[3] = fmax(pm[3], v[3][l]);
+  }
+}
+
+__attribute__((target("avx512f,avx512dq"))) void wide_check_lanes512(const wide_state *s, double xs,
+                                                                     double cap, double *pm) {
+  if (s->layout == WIDE_LAY_ISO)
+    check8_as(s, xs, cap, pm, WIDE_LAY_ISO);
+  else if (s->layout == WIDE_LAY_COMPACT)
+    check8_as(s, xs, cap, pm, WIDE_LAY_COMPACT);
+  else
+    check8_as(s, xs, cap, pm, WIDE_LAY_FULL);
+}
+
+/* ktx_half (pgs_lanes.c) over both halves at once: per lane the sum over
+ * its group's rows in row order of K_i x_i from 0 (slot 0 in A0, slot 1 in
+ * A1), then added to the lanes' blocks (slot 0's, then slot 1's: a batch's
+ * lanes hold distinct blocks but for the idle one, to which every lane
+ * adds +0). */
+PGS512 void ktx_batch8(const double *xp, double *const *tp, const double *JK, int k, int L, int h,
+                       int layout, const __m512d sc[4]) {
+  const size_t S = wide_cols(layout);
+  const int cs = 4 * h;
+  __m512d A0[6], A1[6], T[6];
+#pragma GCC unroll 6
+  for (int c = 0; c < 6; c++) A0[c] = A1[c] = _mm512_setzero_pd();
+  for (int r = 0; r < L; r++, k += 4 * h, JK += 4 * h * S) {
+    __m512d x = load8(xp + k, h);
+    if (layout != WIDE_LAY_FULL) {
+#pragma GCC unroll 3
+      for (int c = 0; c < 3; c++) {
+        __m512d jl = load8(JK + cs * c, h);
+        __m512d k0 = layout == WIDE_LAY_ISO ? _mm512_mul_pd(sc[2], load8(JK + cs * (3 + c), h))
+                                            : load8(JK + cs * (9 + c), h);
+        __m512d k1 = layout == WIDE_LAY_ISO ? _mm512_mul_pd(sc[3], load8(JK + cs * (6 + c), h))
+                                            : load8(JK + cs * (12 + c), h);
+        A0[c] = _mm512_add_pd(A0[c], _mm512_mul_pd(_mm512_mul_pd(sc[0], jl), x));
+        A1[c] = _mm512_sub_pd(A1[c], _mm512_mul_pd(_mm512_mul_pd(sc[1], jl), x));
+        A0[3 + c] = _mm512_add_pd(A0[3 + c], _mm512_mul_pd(k0, x));
+        A1[3 + c] = _mm512_add_pd(A1[3 + c], _mm512_mul_pd(k1, x));
+      }
+    } else {
+#pragma GCC unroll 6
+      for (int c = 0; c < 6; c++) {
+        A0[c] = _mm512_add_pd(A0[c], _mm512_mul_pd(load8(JK + cs * (12 + c), h), x));
+        A1[c] = _mm512_add_pd(A1[c], _mm512_mul_pd(load8(JK + cs * (18 + c), h), x));
+      }
+    }
+  }
+  gather8(tp, h, T);
+#pragma GCC unroll 6
+  for (int c = 0; c < 6; c++) T[c] = _mm512_add_pd(T[c], A0[c]);
+  scatter8(tp, h, T);
+  gather8(tp + 4, h, T);
+#pragma GCC unroll 6
+  for (int c = 0; c < 6; c++) T[c] = _mm512_add_pd(T[c], A1[c]);
+  scatter8(tp + 4, h, T);
+}
+
+PGS512 void ktx8_as(const wide_state *s, int layout) {
+  const size_t S = wide_cols(layout);
+  for (int bt = 0; bt < s->nbat; bt++) {
+    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
+    int k = s->bk[bt], h = s->bh[bt];
+    __m512d sc[4] = { masses8(im, 0, h), masses8(im, 1, h), masses8(ia, 0, h), masses8(ia, 1, h) };
+    ktx_batch8(s->xp, s->tp + 16 * (size_t)bt, s->JK + S * (size_t)k, k, s->bL[bt], h, layout, sc);
+  }
+}
+
+__attribute__((target("avx512f,avx512dq"))) void wide_ktx_lanes512(const wide_state *s) {
+  if (s->layout == WIDE_LAY_ISO)
+    ktx8_as(s, WIDE_LAY_ISO);
+  else if (s->layout == WIDE_LAY_COMPACT)
+    ktx8_as(s, WIDE_LAY_COMPACT);
+  else
+    ktx8_as(s, WIDE_LAY_FULL);
 }
 
 #endif
