@@ -940,18 +940,40 @@ static void impulse_bodies(const dyn_system *s, dyn_body *bodies, const double *
   add_dv(s, bodies, dv, h, g, B0, B1);
 }
 
-dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
-                          dyn_v3 g) {
+/* t = K^T x of the last assembly's factored view p (K = G, its blocks the
+ * bodies) from ws's solve of p, x the one it ended with; else NULL. */
+static const double *solver_ktx(const dyn_system *s, int nb, const double *x,
+                                const slv_workspace *ws, const slv_problem *p) {
+  if (!ws || !p || p->storage != SLV_FACTORED || p->n != s->nrows || p->nblk != nb ||
+      p->fK != s->G || p->fblk != s->rbody)
+    return NULL;
+  return slv_workspace_ktx(ws, p, x);
+}
+
+dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_body *bodies, int nb, const double *x,
+                             const slv_workspace *ws, const slv_problem *p, double h, dyn_v3 g) {
   if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && !bodies) || (s->nrows > 0 && !x))
     return DYN_ERR_INPUT;
   if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g)) return DYN_ERR_INPUT;
   for (int i = 0; i < s->nrows; i++)
     if (!isfinite(x[i])) return DYN_ERR_NUMERIC;
-  /* M^-1 J^T x: each thread's bodies from a pass over every row (its rows
-   * in each body's row order, whatever the threads) */
+  /* M^-1 J^T x: the solver's K^T x of this x, else each thread's bodies
+   * from a pass over every row (its rows in each body's row order,
+   * whatever the threads) */
+  const double *t = s->nrows > 0 ? solver_ktx(s, nb, x, ws, p) : NULL;
   int T = dyn_par_threads(s->threads, nb);
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-  for (int t = 0; t < T; t++)
-    impulse_bodies(s, bodies, x, h, g, (int)dyn_par_cut(nb, t, T), (int)dyn_par_cut(nb, t + 1, T));
+  for (int k = 0; k < T; k++) {
+    int B0 = (int)dyn_par_cut(nb, k, T), B1 = (int)dyn_par_cut(nb, k + 1, T);
+    if (t)
+      add_dv(s, bodies, t, h, g, B0, B1);
+    else
+      impulse_bodies(s, bodies, x, h, g, B0, B1);
+  }
   return DYN_OK;
+}
+
+dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
+                          dyn_v3 g) {
+  return dyn_apply_impulse_ws(s, bodies, nb, x, NULL, NULL, h, g);
 }
