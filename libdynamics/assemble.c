@@ -885,32 +885,29 @@ int dyn_system_energy_form(const dyn_system *s, dyn_energy_form *out) {
   return 1;
 }
 
-/* Run [i, e) of rows on one body pair: side k's M^-1 J^T x into that
- * body's 6 sums d (which hold h M^-1 f and the earlier rows' terms), row
- * by row in row order, kept in registers across the run. */
+/* Run [i, e) of rows on one body pair: side k's M^-1 J^T x summed in
+ * registers from 0, row by row in row order, then added to that body's 6
+ * sums d once (slv_fac_ktx's order for t = K^T x, K = G: the same bits). */
 static inline void run_impulse(double *d, const double *G, const double *x, int i, int e) {
-  double d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3], d4 = d[4], d5 = d[5];
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0;
   for (; i < e; i++, G += 12) {
     double xi = x[i];
-    d0 += G[0] * xi;
-    d1 += G[1] * xi;
-    d2 += G[2] * xi;
-    d3 += G[3] * xi;
-    d4 += G[4] * xi;
-    d5 += G[5] * xi;
+    a0 += G[0] * xi;
+    a1 += G[1] * xi;
+    a2 += G[2] * xi;
+    a3 += G[3] * xi;
+    a4 += G[4] * xi;
+    a5 += G[5] * xi;
   }
-  d[0] = d0, d[1] = d1, d[2] = d2, d[3] = d3, d[4] = d4, d[5] = d5;
+  d[0] += a0, d[1] += a1, d[2] += a2, d[3] += a3, d[4] += a4, d[5] += a5;
 }
 
-/* The velocity changes of the bodies [B0, B1): each dynamic body's sums
- * in s->dv start at h M^-1 f (load_dv), then take G_i,k x_i of its rows
- * in row order (a pass over the rows in runs of rows on one body pair:
- * a contact's rows), then are added to v and w. */
-static void impulse_bodies(const dyn_system *s, dyn_body *bodies, const double *x, double h,
-                           dyn_v3 g, int B0, int B1) {
-  double *dv = s->dv;
+/* The bodies [B0, B1) take u += t_b + h M^-1 f, t_b the body's 6 sums of
+ * M^-1 J^T x (its block of t = K^T x). */
+static void add_dv(const dyn_system *s, dyn_body *bodies, const double *t, double h, dyn_v3 g,
+                   int B0, int B1) {
   for (int bi = B0; bi < B1; bi++) {
-    const dyn_body *B = &bodies[bi];
+    dyn_body *B = &bodies[bi];
     if (B->is_static) continue;
     const double *Mi = s->Minv + 10 * bi;
     dyn_m3 I;
@@ -918,9 +915,20 @@ static void impulse_bodies(const dyn_system *s, dyn_body *bodies, const double *
     /* h M^-1 f: the external load and gravity over the step */
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
-    double *d = dv + 6 * (size_t)bi;
-    d[0] = lin.x, d[1] = lin.y, d[2] = lin.z, d[3] = ang.x, d[4] = ang.y, d[5] = ang.z;
+    const double *d = t + 6 * (size_t)bi;
+    B->v = dyn_v3_add(B->v, dyn_v3_make(d[0] + lin.x, d[1] + lin.y, d[2] + lin.z));
+    B->w = dyn_v3_add(B->w, dyn_v3_make(d[3] + ang.x, d[4] + ang.y, d[5] + ang.z));
   }
+}
+
+/* The velocity changes of the bodies [B0, B1): each body's sums in s->dv
+ * start at 0, then take each run of its rows (a pass over the rows in runs
+ * on one body pair: a contact's rows), summed as run_impulse says: K^T x as
+ * slv_fac_ktx sums it, whatever the threads; then add_dv. */
+static void impulse_bodies(const dyn_system *s, dyn_body *bodies, const double *x, double h,
+                           dyn_v3 g, int B0, int B1) {
+  double *dv = s->dv;
+  if (B1 > B0) memset(dv + 6 * (size_t)B0, 0, 6 * (size_t)(B1 - B0) * sizeof *dv);
   const int *rb = s->rbody;
   for (int i = 0, e; i < s->nrows; i = e) {
     int b0 = rb[2 * i], b1 = rb[2 * i + 1]; /* -1 (static, none) is below B0 */
@@ -929,27 +937,43 @@ static void impulse_bodies(const dyn_system *s, dyn_body *bodies, const double *
     if (b0 >= B0 && b0 < B1) run_impulse(dv + 6 * (size_t)b0, s->G + 12 * (size_t)i, x, i, e);
     if (b1 >= B0 && b1 < B1) run_impulse(dv + 6 * (size_t)b1, s->G + 12 * (size_t)i + 6, x, i, e);
   }
-  for (int bi = B0; bi < B1; bi++) {
-    dyn_body *B = &bodies[bi];
-    if (B->is_static) continue;
-    const double *d = dv + 6 * (size_t)bi;
-    B->v = dyn_v3_add(B->v, dyn_v3_make(d[0], d[1], d[2]));
-    B->w = dyn_v3_add(B->w, dyn_v3_make(d[3], d[4], d[5]));
-  }
+  add_dv(s, bodies, dv, h, g, B0, B1);
 }
 
-dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
-                          dyn_v3 g) {
+/* t = K^T x of the last assembly's factored view p (K = G, its blocks the
+ * bodies) from ws's solve of p, x the one it ended with; else NULL. */
+static const double *solver_ktx(const dyn_system *s, int nb, const double *x,
+                                const slv_workspace *ws, const slv_problem *p) {
+  if (!ws || !p || p->storage != SLV_FACTORED || p->n != s->nrows || p->nblk != nb ||
+      p->fK != s->G || p->fblk != s->rbody)
+    return NULL;
+  return slv_workspace_ktx(ws, p, x);
+}
+
+dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_body *bodies, int nb, const double *x,
+                             const slv_workspace *ws, const slv_problem *p, double h, dyn_v3 g) {
   if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && !bodies) || (s->nrows > 0 && !x))
     return DYN_ERR_INPUT;
   if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g)) return DYN_ERR_INPUT;
   for (int i = 0; i < s->nrows; i++)
     if (!isfinite(x[i])) return DYN_ERR_NUMERIC;
-  /* M^-1 J^T x: each thread's bodies from a pass over every row (its rows
-   * in each body's row order, whatever the threads) */
+  /* M^-1 J^T x: the solver's K^T x of this x, else each thread's bodies
+   * from a pass over every row (its rows in each body's row order,
+   * whatever the threads) */
+  const double *t = s->nrows > 0 ? solver_ktx(s, nb, x, ws, p) : NULL;
   int T = dyn_par_threads(s->threads, nb);
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-  for (int t = 0; t < T; t++)
-    impulse_bodies(s, bodies, x, h, g, (int)dyn_par_cut(nb, t, T), (int)dyn_par_cut(nb, t + 1, T));
+  for (int k = 0; k < T; k++) {
+    int B0 = (int)dyn_par_cut(nb, k, T), B1 = (int)dyn_par_cut(nb, k + 1, T);
+    if (t)
+      add_dv(s, bodies, t, h, g, B0, B1);
+    else
+      impulse_bodies(s, bodies, x, h, g, B0, B1);
+  }
   return DYN_OK;
+}
+
+dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
+                          dyn_v3 g) {
+  return dyn_apply_impulse_ws(s, bodies, nb, x, NULL, NULL, h, g);
 }

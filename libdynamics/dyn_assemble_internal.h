@@ -121,6 +121,13 @@ typedef struct dyn_energy_form {
  * there is none. */
 int dyn_system_energy_form(const dyn_system *s, dyn_energy_form *out);
 
+/* dyn_apply_impulse, with M^-1 J^T x taken from ws's last solve where it
+ * holds K^T x of exactly this x for p, the factored view of this system's
+ * last assembly (slv_workspace_ktx; the same bits as the rows' pass,
+ * which it saves), else by the rows.  ws and p may be NULL (the rows). */
+dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_body *bodies, int nb, const double *x,
+                             const slv_workspace *ws, const slv_problem *p, double h, dyn_v3 g);
+
 static inline int dyn_ai_v3_finite(dyn_v3 a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }

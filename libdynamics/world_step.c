@@ -452,7 +452,10 @@ dyn_err dyn_stage_apply(dyn_step *s) {
     dyn_warm_drop_contacts(&w->warm);
     return DYN_OK;
   }
-  dyn_err e = dyn_apply_impulse(s->sys, w->bodies.p, w->nb, w->x.p, s->h, s->g);
+  /* the solver's K^T x where it is of the x applied (not a fallback's,
+   * the warm start, zero) */
+  dyn_err e =
+      dyn_apply_impulse_ws(s->sys, w->bodies.p, w->nb, w->x.p, w->main.ws, &w->prob, s->h, s->g);
   if (e != DYN_OK)
     return dyn_world_fail(w, e, "step %ld: solver %s returned %s impulses (status %s)", s->k,
                           w->solver->name, e == DYN_ERR_NUMERIC ? "non-finite" : "unusable",

@@ -689,6 +689,19 @@ SLV_API slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_o
 SLV_API void slv_workspace_free(slv_workspace *ws); /* NULL is fine */
 SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
 
+/* K^T x as the last slv_solve (or slv_solve_paused) on ws left it, for the
+ * caller's factored problem p (A = J K^T + diag(d), slv.h's storage) and
+ * its x: 6 p->nblk doubles, block b's at 6 b, each run of consecutive rows
+ * on one block pair summed from 0 in row order and added into its blocks'
+ * zeroed sums in row order (the same bits on any threads) -- or NULL
+ * unless that solve was of p (the same slv_problem, its arrays not changed
+ * since: the caller's to keep), ended with exactly this x (compared bit
+ * for bit with a copy the solve kept), and held K^T x in p's own block
+ * numbers (none past 2 n_max blocks, no condensed problem).  Valid until
+ * the next call with ws. */
+SLV_API const double *slv_workspace_ktx(const slv_workspace *ws, const slv_problem *p,
+                                        const double *x);
+
 /* Solve p.  x: in/out, size n (read when opt->warm_start); w: out, size n,
  * or NULL.  res: out.  Returns res->status.  Never allocates; p is only
  * read.  Steps (docs/solver-machinery.md, "The operator layer"): options, size,

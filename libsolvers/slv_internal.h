@@ -123,6 +123,11 @@ struct slv_workspace {
   void *state;             /* solver->impl->state_size bytes, zeroed at creation */
   double *dense;           /* n_max x n_max: a CSR problem copied for a SLV_CAP_DENSIFY
                               solver (workspace.c; NULL past SLV_DENSIFY_MAX_BYTES) */
+  /* the last solve's K^T x (slv_workspace_ktx): its factored problem, NULL
+   * when op.t does not hold K^T x of the x returned in p's block numbers,
+   * and that x (size n_max) */
+  const slv_problem *kt_p;
+  double *xkt;
 };
 
 /* snprintf into msg (if non-NULL); always NUL-terminated. */

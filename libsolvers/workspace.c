@@ -56,6 +56,7 @@ void slv_workspace_free(slv_workspace *ws) {
   free(ws->history);
   free(ws->history_time);
   free(ws->dense);
+  free(ws->xkt);
   free(ws);
 }
 
@@ -75,9 +76,10 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
   ws->xbest = malloc(m * sizeof *ws->xbest);
   ws->xstart = malloc(m * sizeof *ws->xstart);
   ws->wstart = malloc(m * sizeof *ws->wstart);
+  ws->xkt = malloc(m * sizeof *ws->xkt);
   size_t state_size = s->impl->state_size;
   ws->state = calloc(1, state_size > 0 ? state_size : 1);
-  if (!ws->w || !ws->xbest || !ws->xstart || !ws->wstart || !ws->state ||
+  if (!ws->w || !ws->xbest || !ws->xstart || !ws->wstart || !ws->xkt || !ws->state ||
       slv_op_buf_alloc(&ws->op, n_max))
     goto fail;
   /* the dense copy of a CSR problem for a solver with dense code only
@@ -112,6 +114,12 @@ fail:
 }
 
 const slv_solver *slv_workspace_solver(const slv_workspace *ws) { return ws ? ws->solver : NULL; }
+
+const double *slv_workspace_ktx(const slv_workspace *ws, const slv_problem *p, const double *x) {
+  if (!ws || !p || !x || ws->kt_p != p) return NULL;
+  if (memcmp(ws->xkt, x, (size_t)p->n * sizeof *x) != 0) return NULL;
+  return ws->op.t;
+}
 
 /* A refused solve has no residuals: each measure NaN, none taken
  * (slv.h, slv_result_refuse). */
@@ -438,14 +446,15 @@ static int start_better(double m0, double e0, double m, double e) {
   return m0 < m;
 }
 
-static void keep_start(slv_workspace *ws, slv_op *op, const slv_problem *p, const slv_options *opt,
-                       double *x, double *w, slv_result *res) {
-  if (res->status != SLV_TIME_LIMIT && res->status != SLV_INTERRUPTED) return;
+/* Returns 0 where op->t is then K^T x of the start but x the iterate. */
+static int keep_start(slv_workspace *ws, slv_op *op, const slv_problem *p, const slv_options *opt,
+                      double *x, double *w, slv_result *res) {
+  if (res->status != SLV_TIME_LIMIT && res->status != SLV_INTERRUPTED) return 1;
   double m = slv_test_measure(opt, &res->res);
   slv_op_w(op, ws->xstart, ws->wstart);
   slv_residuals r0 = residual_on(op, p, ws->xstart, ws->wstart);
   double m0 = slv_test_measure(opt, &r0);
-  if (!start_better(m0, r0.res_nat_inf, m, res->res.res_nat_inf)) return;
+  if (!start_better(m0, r0.res_nat_inf, m, res->res.res_nat_inf)) return 0;
   size_t n = (size_t)p->n;
   memcpy(x, ws->xstart, n * sizeof *x);
   memcpy(w, ws->wstart, n * sizeof *w);
@@ -454,6 +463,7 @@ static void keep_start(slv_workspace *ws, slv_op *op, const slv_problem *p, cons
   slv_msgf(note, sizeof note, "the start returned: %s %.3g, the iterate's %.3g",
            measure_name(opt, &r0), m0, m);
   append_note(res->message, sizeof res->message, note);
+  return 1;
 }
 
 /* The checks before a solve: SLV_OK, or the refusal with its message. */
@@ -520,7 +530,10 @@ static slv_status densify(slv_workspace *ws, const slv_problem *p, slv_problem *
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                 const slv_pauses *pz, double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
-  if (ws) res->method = ws->solver->name;
+  if (ws) {
+    res->method = ws->solver->name;
+    ws->kt_p = NULL;
+  }
   slv_status st = check_inputs(ws, p, opt, x, res);
   if (st) return refuse(res, st);
   if (pz && (pz->every < 1 || pz->count < 0)) {
@@ -565,7 +578,14 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
     res->res = slv_residual_op(&op, x, wb);
     res->solver_status = res->status;
   }
-  if (stoppable(opt)) keep_start(ws, &op, p, opt, x, wb, res);
+  /* op.t = K^T x of the x returned (slv_op_w_rows; keep_start's where it
+   * returns the start), in p's block numbers unless renumbered */
+  int t_of_x = op.fac && !p->condensed && op.f.blk == p->fblk;
+  if (stoppable(opt) && !keep_start(ws, &op, p, opt, x, wb, res)) t_of_x = 0;
+  if (t_of_x) {
+    ws->kt_p = p;
+    memcpy(ws->xkt, x, (size_t)p->n * sizeof *x);
+  }
   judge(ws->solver, p, opt, res);
   if (p->condensed) say_tightened(ws->solver, opt, &tl, res);
   choice_verdict(res);

@@ -32,6 +32,12 @@
  *     and 2500 (in the second thread's run), then at 2500 alone, then at 1
  *     as well: the message names the first bad row in row order, the same
  *     text as on one thread.
+ *   - the apply stage from the solver's K^T x (slv_workspace_ktx): after
+ *     25 steps of a 1200-sphere pile (pgs_wide, pgs; 1 and 2 threads) the
+ *     step's solve left K^T x of the x applied; the apply from it and the
+ *     apply by the rows' pass give the same velocities bit for bit; x
+ *     changed (a copy, or in place) or another problem view gets no t, and
+ *     the apply of a changed x is the rows' pass of it.
  * Built without OpenMP every count runs on one thread and the comparisons
  * hold trivially.
  */
@@ -490,6 +496,79 @@ static void test_pyramid_steps(void) {
   same_bits_on_every_count(&c);
 }
 
+/* ---- the apply stage from the solver's K^T x ------------------------------------------ */
+
+/* A world of a 1200-sphere pile on T threads after `steps` steps of
+ * solver: its last step applied the solver's x, whose K^T x the solve
+ * left in the workspace (slv_workspace_ktx).  From a copy of the bodies,
+ * dyn_apply_impulse_ws (t from the solver) and dyn_apply_impulse (the
+ * rows' pass) give the same bits; a stale t is not used: x changed in a
+ * copy, or in place, gets NULL from slv_workspace_ktx, and the apply of
+ * the changed x is the rows' (it differs from the unchanged x's). */
+static void apply_from_ktx(const char *solver, int T, int steps) {
+  dyn_world_settings set = dyn_world_settings_default();
+  snprintf(set.solver, sizeof set.solver, "%s", solver);
+  set.opt.max_iter = 10;
+  set.opt.threads = T;
+  const char *params[] = { "n=1200" };
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pile", params, 1, &set, &w, msg, sizeof msg), DYN_OK);
+  dyn_world_metrics m;
+  for (int k = 0; k < steps; k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
+  int nb = w->nb, n = w->nrows;
+  CU_ASSERT_FATAL(n > 0 && w->prob.storage == SLV_FACTORED && w->sys_last);
+  CU_ASSERT_EQUAL(w->last.applied, DYN_APPLIED_SOLVER);
+  const dyn_system *sys = w->sys_last;
+  const double *t = slv_workspace_ktx(w->main.ws, &w->prob, w->x.p);
+  CU_ASSERT_FATAL(t != NULL); /* the step's apply took it */
+  const double h = 1.0 / 120, *x = w->x.p;
+  const dyn_v3 g = dyn_v3_make(0, 0, -9.81);
+  size_t bytes = sizeof(dyn_body) * (size_t)nb;
+  dyn_body *rows = malloc(bytes), *fromt = malloc(bytes), *stale = malloc(bytes);
+  double *x2 = malloc(sizeof *x2 * (size_t)n);
+  memcpy(rows, w->bodies.p, bytes);
+  memcpy(fromt, w->bodies.p, bytes);
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, rows, nb, x, h, g), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_apply_impulse_ws(sys, fromt, nb, x, w->main.ws, &w->prob, h, g), DYN_OK);
+  CU_ASSERT_EQUAL(memcmp(rows, fromt, bytes), 0);
+  /* x changed (a copy): no t; the apply is the rows' of that x */
+  int k = n / 2;
+  while (k < n && x[k] == 0.0) k++;
+  CU_ASSERT_FATAL(k < n);
+  memcpy(x2, x, sizeof *x2 * (size_t)n);
+  x2[k] *= 0.5;
+  CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &w->prob, x2));
+  memcpy(stale, w->bodies.p, bytes);
+  memcpy(rows, w->bodies.p, bytes);
+  CU_ASSERT_EQUAL(dyn_apply_impulse_ws(sys, stale, nb, x2, w->main.ws, &w->prob, h, g), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, rows, nb, x2, h, g), DYN_OK);
+  CU_ASSERT_EQUAL(memcmp(rows, stale, bytes), 0);
+  CU_ASSERT_NOT_EQUAL(memcmp(fromt, stale, bytes), 0);
+  /* x changed in place (the failure policy's way): no t, until it is back */
+  double keep = w->x.p[k];
+  w->x.p[k] = keep * 0.5;
+  CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &w->prob, w->x.p));
+  w->x.p[k] = keep;
+  CU_ASSERT_PTR_EQUAL(slv_workspace_ktx(w->main.ws, &w->prob, w->x.p), t);
+  /* another problem view (a copy of the struct): no t */
+  slv_problem other = w->prob;
+  CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &other, w->x.p));
+  free(rows);
+  free(fromt);
+  free(stale);
+  free(x2);
+  dyn_world_free(w);
+}
+
+static void test_apply_from_ktx(void) {
+  int steps = tst_memcheck() ? 12 : 25;
+  for (int T = 1; T <= 2; T++) {
+    apply_from_ktx("pgs_wide", T, steps);
+    apply_from_ktx("pgs", T, steps);
+  }
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
   CU_pSuite s = CU_add_suite("world threads", NULL, NULL);
@@ -503,5 +582,7 @@ int main(void) {
               test_lists_on_threads);
   CU_add_test(s, "assembly's checks on 1, 2, 3 threads: the first bad row, as on one",
               test_assembly_errors);
+  CU_add_test(s, "apply from the solver's K^T x: the rows' bits; a stale one not used",
+              test_apply_from_ktx);
   return tst_run();
 }
