@@ -41,6 +41,7 @@ void dyn_collider_free(dyn_collider *c) {
   dyn_buf_free(&c->sap);
   dyn_buf_free(&c->pairs);
   dyn_buf_free(&c->psort);
+  dyn_buf_free(&c->pheight);
   dyn_buf_free(&c->con);
   dyn_buf_free(&c->runs);
 }
@@ -49,7 +50,7 @@ void dyn_collider_free(dyn_collider *c) {
  * centre of the pair's dynamic bodies, of both when neither is); their
  * range in *hmin, *hmax. */
 static void pair_heights(const dyn_collider *c, const dyn_body *bodies, dyn_v3 g, long np,
-                         dyn_pair_sort *k, double *hmin, double *hmax) {
+                         double *k, double *hmin, double *hmax) {
   *hmin = INFINITY;
   *hmax = -INFINITY;
   for (long i = 0; i < np; i++) {
@@ -61,7 +62,7 @@ static void pair_heights(const dyn_collider *c, const dyn_body *bodies, dyn_v3 g
     else
       ctr = A->is_static ? B->r : A->r;
     double h = -dyn_v3_dot(g, ctr);
-    k[i] = (dyn_pair_sort){ h, 0, a, b };
+    k[i] = h;
     *hmin = h < *hmin ? h : *hmin;
     *hmax = h > *hmax ? h : *hmax;
   }
@@ -78,18 +79,20 @@ static void exclusive_sums(unsigned *cnt, int n) {
 
 /* The pairs highest first (DYN_ORDER_TOP_DOWN): heights quantised to 22
  * bits over [min h, max h] and sorted by a stable two-pass radix sort (11
- * bits a pass) on c->psort (2 np entries, reserved by the caller): no
- * branch on the data (a merge sort's comparisons cost more:
- * experiments/MEASUREMENTS.md, "Measurements: dynamics"), nothing allocated.  Heights within one
+ * bits a pass) of 12-byte records (dyn_pair_sort: 24-byte ones with the
+ * height took a third longer) on c->psort (2 np records) and c->pheight
+ * (np heights), both reserved by the caller: no branch on the data (a
+ * merge sort's comparisons cost more: experiments/MEASUREMENTS.md,
+ * "Measurements: dynamics"), nothing allocated.  Heights within one
  * quantum (2.4e-7 of the range) keep the broad phase's order, as do all
  * pairs when the range is 0 or not finite.  Both passes' counts are taken
  * while the keys are quantised, and the second pass writes the pairs
- * themselves: four passes over the pairs, not seven. */
+ * themselves: four passes over the pairs. */
 static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 g, long np) {
   enum { BITS = 11, NBUCKET = 1 << BITS };
   dyn_pair_sort *k = c->psort.p, *t = c->psort.p + np;
-  double hmin, hmax;
-  pair_heights(c, bodies, g, np, k, &hmin, &hmax);
+  double *hs = c->pheight.p, hmin, hmax;
+  pair_heights(c, bodies, g, np, hs, &hmin, &hmax);
   double range = hmax - hmin;
   if (!(range > 0.0) || !isfinite(range)) return;
   /* q = 0 for the highest pair: ascending q is descending height */
@@ -97,10 +100,11 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 
   unsigned lo[NBUCKET], hi[NBUCKET];
   memset(lo, 0, sizeof lo);
   memset(hi, 0, sizeof hi);
+  const int *pr = c->pairs.p;
   for (long i = 0; i < np; i++) {
-    double q = (hmax - k[i].h) * scale; /* in [0, qend) for finite h */
-    unsigned u = q >= 0.0 && q < qend ? (unsigned)q : 0u;
-    k[i].q = u;
+    double q = (hmax - hs[i]) * scale; /* in [0, qend) for finite h */
+    uint32_t u = q >= 0.0 && q < qend ? (uint32_t)q : 0u;
+    k[i] = (dyn_pair_sort){ u, pr[2 * i], pr[2 * i + 1] };
     lo[u & (NBUCKET - 1)]++;
     hi[u >> BITS]++;
   }
@@ -291,7 +295,8 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const
                    : broad_phase(c, geo, ngeo, in->margin, msg, msgcap, grows);
   if (np < 0) return (dyn_err)np;
   if (in->top_down && np > 1) {
-    if (dyn_buf_reserve(&c->psort, 2 * (size_t)np, grows) != 0) {
+    if (dyn_buf_reserve(&c->psort, 2 * (size_t)np, grows) != 0 ||
+        dyn_buf_reserve(&c->pheight, (size_t)np, grows) != 0) {
       dyn_msgf(msg, msgcap, "out of memory for sorting %ld body pairs", np);
       return DYN_ERR_NOMEM;
     }

@@ -62,11 +62,10 @@ static inline int dyn_pair_sorted_has(const uint64_t *keys, int n, uint64_t key)
 
 /* ---- the collision pass (collision_pass.c) ---------------------------------------- */
 
-/* A broad-phase pair, its height and that height quantised
- * (DYN_ORDER_TOP_DOWN). */
+/* A broad-phase pair's height quantised and its bodies: the top-down
+ * sort's record (DYN_ORDER_TOP_DOWN), 12 bytes. */
 typedef struct dyn_pair_sort {
-  double h;
-  unsigned q;
+  uint32_t q;
   int a, b;
 } dyn_pair_sort;
 
@@ -82,7 +81,8 @@ typedef struct dyn_run {
 typedef struct dyn_collider {
   DYN_BUF(unsigned char) sap;   /* the broad phase's workspace (bytes) */
   DYN_BUF(int) pairs;           /* 2 ints per pair */
-  DYN_BUF(dyn_pair_sort) psort; /* top-down: 2 per pair (keys, radix scratch) */
+  DYN_BUF(dyn_pair_sort) psort; /* top-down: 2 per pair (records, radix scratch) */
+  DYN_BUF(double) pheight;      /* top-down: each pair's height */
   DYN_BUF(dyn_contact) con;     /* the contacts of the pass */
   DYN_BUF(dyn_run) runs;        /* a pass on T threads: one per thread */
 } dyn_collider;
