@@ -451,12 +451,7 @@ __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, dou
   _mm256_storeu_pd(v[1], acc.scaled);
   _mm256_storeu_pd(v[2], acc.poison);
   _mm256_storeu_pd(v[3], acc.bmax);
-  for (int l = 0; l < 4; l++) {
-    pm[0] = fmax(pm[0], v[0][l]);
-    pm[1] = fmax(pm[1], v[1][l]);
-    pm[2] += v[2][l];
-    pm[3] = fmax(pm[3], v[3][l]);
-  }
+  wide_check_fold(pm, v[0], 4);
 }
 
 /* K^T x of one half's rows (four lanes) into A0 (slot 0) and A1 (slot 1):

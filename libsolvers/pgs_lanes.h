@@ -196,6 +196,18 @@ static inline size_t wide_cols(int layout) {
   return layout == WIDE_LAY_ISO ? WIDE_ISO : layout == WIDE_LAY_COMPACT ? WIDE_COMPACT : WIDE_FULL;
 }
 
+/* A check's lane accumulators into pm (check_rows's layout: the natural
+ * map's maximum, the scale-invariant one's, the poison, max |b|): v holds
+ * the four measures' lanes one after another, `lanes` each. */
+static inline void wide_check_fold(double pm[4], const double *v, int lanes) {
+  for (int l = 0; l < lanes; l++) {
+    pm[0] = fmax(pm[0], v[l]);
+    pm[1] = fmax(pm[1], v[lanes + l]);
+    pm[2] += v[2 * lanes + l];
+    pm[3] = fmax(pm[3], v[3 * lanes + l]);
+  }
+}
+
 static inline const char *wide_name(const wide_state *s) {
   return s->color ? "pgs_color" : s->part ? "pgs_part" : "pgs_wide";
 }

@@ -419,12 +419,7 @@ PGS512 void check8_as(const wide_state *s, double xs, double cap, double *pm, in
   _mm512_storeu_pd(v[1], acc.scaled);
   _mm512_storeu_pd(v[2], acc.poison);
   _mm512_storeu_pd(v[3], acc.bmax);
-  for (int l = 0; l < 8; l++) {
-    pm[0] = fmax(pm[0], v[0][l]);
-    pm[1] = fmax(pm[1], v[1][l]);
-    pm[2] += v[2][l];
-    pm[3] = fmax(pm[3], v[3][l]);
-  }
+  wide_check_fold(pm, v[0], 8);
 }
 
 __attribute__((target("avx512f,avx512dq"))) void wide_check_lanes512(const wide_state *s, double xs,
