@@ -411,7 +411,8 @@ static FILE *open_out(const char *path, io_outfile **o) {
   return io_outfile_stream(*o);
 }
 
-enum { SIM_NSTATUS = SLV_NO_SOLUTION - SLV_ERR_OPTIONS + 1, SIM_NFALLBACK = 4 };
+/* every slv_status, SLV_ERR_OPTIONS (the first) to SLV_ERROR (the last) */
+enum { SIM_NSTATUS = SLV_ERROR - SLV_ERR_OPTIONS + 1, SIM_NFALLBACK = 4 };
 
 /* What the steps were and what they applied (the JSON's counts). */
 typedef struct sim_counts {
@@ -552,7 +553,8 @@ static void record_step(sim_state *s, const dyn_run_step *st) {
   if (s->trace) trace_rows(s->trace, s->w, m->step, m->t);
   dyn_run_stats_add(&s->stats, m);
   sim_counts *n = &s->n;
-  n->status[m->status - SLV_ERR_OPTIONS]++;
+  int si = m->status - SLV_ERR_OPTIONS;
+  if (si >= 0 && si < SIM_NSTATUS) n->status[si]++; /* never past the array */
   n->failed += m->failed;
   if (m->applied != DYN_APPLIED_FALLBACK) {
     n->applied[m->applied]++;

@@ -76,7 +76,8 @@ typedef enum slv_status {
   SLV_NO_SOLUTION = 7,      /* proved that no solution exists (exhaustive enumeration) */
   SLV_TIME_LIMIT = 8,       /* opt.time_limit passed: stopped at the next poll */
   SLV_INTERRUPTED = 9,      /* opt.cancel asked to stop: stopped at that poll */
-  SLV_ERROR = 10            /* a registered solver gave no answer: its code failed (a Python
+  SLV_ERROR = 10            /* (the last: counts by status are sized by it) a registered
+                               solver gave no answer: its code failed (a Python
                                callable raised, returned no array or one of the wrong
                                length); x is the start; the message says what happened */
 } slv_status;

@@ -277,6 +277,33 @@ else
   fail "fallback policy" "exit $rc, $nfailrows failed rows, $ndump dumps, json: $(sed 's/.*"on_failure"/"on_failure"/' "$T/out")"
 fi
 
+# Every status a step can end with is counted, the last of slv.h's too:
+# a time limit that no solve meets ends most steps time_limit (status_counts
+# once had no room for the statuses after no_solution: time_limit steps went
+# uncounted and their count was written over applied_counts' "none").  Each
+# status and each applied candidate of the CSV has its count in the JSON,
+# and both sets of counts sum to the steps.
+lcp simulate --scene pile --param n=100 --solver pgs_wide --max-iter 3 --time-limit 1e-7 \
+  --on-failure best --steps 20 --csv "$T/tl.csv"
+tl_ok=1
+for st in $(awk -F, 'NR > 1 { print $13 }' "$T/tl.csv" | sort -u); do
+  c=$(awk -F, -v s="$st" 'NR > 1 && $13 == s' "$T/tl.csv" | wc -l)
+  j=$(sed -n "s/.*\"status_counts\":{[^}]*\"$st\":\([0-9]*\).*/\1/p" "$T/out")
+  [ "${j:-0}" -eq "$c" ] || tl_ok=0
+done
+for ap in $(awk -F, 'NR > 1 { print $14 }' "$T/tl.csv" | sort -u); do
+  c=$(awk -F, -v a="$ap" 'NR > 1 && $14 == a' "$T/tl.csv" | wc -l)
+  j=$(sed -n "s/.*\"applied_counts\":{[^}]*\"$ap\":\([0-9]*\).*/\1/p" "$T/out")
+  [ "${j:-0}" -eq "$c" ] || tl_ok=0
+done
+sum_of() { sed -n "s/.*\"$1\":{\([^}]*\)}.*/\1/p" "$T/out" | tr ',' '\n' | awk -F: '{ s += $2 } END { print s + 0 }'; }
+if [ "$rc" -eq 0 ] && [ "$tl_ok" -eq 1 ] && grep -q '"time_limit":' "$T/out" \
+   && [ "$(sum_of status_counts)" -eq 20 ] && [ "$(sum_of applied_counts)" -eq 20 ]; then
+  pass "time-limited steps: each status and applied candidate counted, 20 of 20 steps"
+else
+  fail "status counts with time_limit" "exit $rc, json: $(sed 's/.*"on_failure"/"on_failure"/' "$T/out")"
+fi
+
 # repro DIR K CSV LABEL [solve options]: lcplab solve DIR/stepK.lcp (its
 # recorded solver and options) from DIR/stepK.warm gives the status and the
 # res_nat_inf (%.17g, the same digits) of row K of CSV.
