@@ -695,8 +695,9 @@ SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
  * its x: 6 p->nblk doubles, block b's at 6 b, each run of consecutive rows
  * on one block pair summed from 0 in row order and added into its blocks'
  * zeroed sums in row order (the same bits on any threads) -- or NULL
- * unless that solve was of p (the same slv_problem, its arrays not changed
- * since: the caller's to keep), ended with exactly this x (compared bit
+ * unless that solve was of p (the same slv_problem with the same n, nblk
+ * and arrays, checked; the arrays' contents not changed since: the
+ * caller's to keep), ended with exactly this x (compared bit
  * for bit with a copy the solve kept), and held K^T x in p's own block
  * numbers (none past 2 n_max blocks, no condensed problem).  Valid until
  * the next call with ws. */

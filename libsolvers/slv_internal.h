@@ -127,6 +127,7 @@ struct slv_workspace {
    * when op.t does not hold K^T x of the x returned in p's block numbers,
    * and that x (size n_max) */
   const slv_problem *kt_p;
+  slv_problem kt_view; /* *kt_p as that solve saw it: a p changed since gets no t */
   double *xkt;
 };
 

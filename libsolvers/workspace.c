@@ -117,6 +117,12 @@ const slv_solver *slv_workspace_solver(const slv_workspace *ws) { return ws ? ws
 
 const double *slv_workspace_ktx(const slv_workspace *ws, const slv_problem *p, const double *x) {
   if (!ws || !p || !x || ws->kt_p != p) return NULL;
+  /* the same sizes and arrays as the solve's (a larger n or nblk would
+   * read past x's copy or t) */
+  const slv_problem *v = &ws->kt_view;
+  if (p->n != v->n || p->nblk != v->nblk || p->storage != v->storage || p->fJ != v->fJ ||
+      p->fK != v->fK || p->fblk != v->fblk || p->fd != v->fd)
+    return NULL;
   if (memcmp(ws->xkt, x, (size_t)p->n * sizeof *x) != 0) return NULL;
   return ws->op.t;
 }
@@ -584,6 +590,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   if (stoppable(opt) && !keep_start(ws, &op, p, opt, x, wb, res)) t_of_x = 0;
   if (t_of_x) {
     ws->kt_p = p;
+    ws->kt_view = *p;
     memcpy(ws->xkt, x, (size_t)p->n * sizeof *x);
   }
   judge(ws->solver, p, opt, res);

@@ -554,6 +554,20 @@ static void apply_from_ktx(const char *solver, int T, int steps) {
   /* another problem view (a copy of the struct): no t */
   slv_problem other = w->prob;
   CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &other, w->x.p));
+  /* the solve's problem changed since: another size or array, no t (a
+   * larger n or nblk would read past the copy of x or past t) */
+  int n0 = w->prob.n, nblk0 = w->prob.nblk;
+  w->prob.n = n0 + 1000;
+  CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &w->prob, w->x.p));
+  w->prob.n = n0;
+  w->prob.nblk = nblk0 + 1;
+  CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &w->prob, w->x.p));
+  w->prob.nblk = nblk0;
+  const double *fK0 = w->prob.fK;
+  w->prob.fK = w->prob.fJ;
+  CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &w->prob, w->x.p));
+  w->prob.fK = fK0;
+  CU_ASSERT_PTR_EQUAL(slv_workspace_ktx(w->main.ws, &w->prob, w->x.p), t);
   free(rows);
   free(fromt);
   free(stale);
