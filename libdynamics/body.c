@@ -113,6 +113,8 @@ dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn
   if (!b) return fail(msg, msgcap, "body pointer is NULL");
   if (!(mass > 0.0) || !isfinite(mass))
     return fail(msg, msgcap, "mass must be finite and > 0 (mass=%g)", mass);
+  if (!isfinite(1.0 / mass))
+    return fail(msg, msgcap, "mass=%g has no finite inverse in double precision", mass);
   dyn_m3 S;
   dyn_err e = check_inertia(I_b, &S, msg, msgcap);
   if (e != DYN_OK) return e;
@@ -120,7 +122,9 @@ dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn
    * 1e-300 unless the tensor itself is below ~1e-85 kg m^2. */
   int ok = 0;
   dyn_m3 Sinv = dyn_m3_inverse(S, &ok);
-  if (!ok) return fail(msg, msgcap, "inertia is numerically singular (det=%g)", dyn_m3_det(S));
+  if (!ok)
+    return fail(msg, msgcap, "inertia has no finite inverse in double precision (det=%g)",
+                dyn_m3_det(S));
   double qn = dyn_quat_norm(q);
   if (!isfinite(qn))
     return fail(msg, msgcap, "quaternion q is not finite (%g, %g, %g, %g)", q.w, q.x, q.y, q.z);

@@ -136,11 +136,12 @@ static inline double dyn_m3_det(dyn_m3 A) {
 
 /* A^-1 by the adjugate; *ok = 0 (and the identity returned) when
  * |det| <= 1e-300, i.e. exactly or numerically singular at any scale the
- * bodies of a scene can have. */
+ * bodies of a scene can have, or when det or an entry of the inverse is
+ * past double's range (a tensor of 1e227 kg m^2). */
 static inline dyn_m3 dyn_m3_inverse(dyn_m3 A, int *ok) {
   const double *m = A.m;
   double d = dyn_m3_det(A);
-  if (!(fabs(d) > 1e-300)) {
+  if (!(fabs(d) > 1e-300) || !isfinite(d)) {
     if (ok) *ok = 0;
     return dyn_m3_identity();
   }
@@ -149,8 +150,10 @@ static inline dyn_m3 dyn_m3_inverse(dyn_m3 A, int *ok) {
                  (m[0] * m[8] - m[2] * m[6]) / d, (m[2] * m[3] - m[0] * m[5]) / d,
                  (m[3] * m[7] - m[4] * m[6]) / d, (m[1] * m[6] - m[0] * m[7]) / d,
                  (m[0] * m[4] - m[1] * m[3]) / d } };
-  if (ok) *ok = 1;
-  return r;
+  int fin = 1; /* cofactors past double's range give inf / inf */
+  for (int k = 0; k < 9; k++) fin = fin && isfinite(r.m[k]);
+  if (ok) *ok = fin;
+  return fin ? r : dyn_m3_identity();
 }
 
 static inline dyn_quat dyn_quat_make(double w, double x, double y, double z) {

@@ -256,6 +256,12 @@ static void test_init_validation(void) {
   expect_reject(1.0, Ias, q1, "inertia is not symmetric", NULL);
   dyn_m3 Inan = dyn_m3_diag(1, NAN, 1);
   expect_reject(1.0, Inan, q1, "inertia is not finite", NULL);
+  /* derived quantities past double's range (the wheel scene with radius
+   * 3.3e113 built such a body): an inertia whose determinant overflows,
+   * one whose inverse does, and a mass whose inverse does */
+  expect_reject(1.0, dyn_m3_diag(1.1e227, 3.3e226, 3.3e226), q1, "inertia", "finite inverse");
+  expect_reject(1.0, dyn_m3_diag(1e-120, 1e-120, 1e-120), q1, "inertia", "finite inverse");
+  expect_reject(1e-310, I, q1, "mass", "finite inverse");
   expect_reject(1.0, I, dyn_quat_make(0, 0, 0, 0), "quaternion", "zero");
   expect_reject(1.0, I, dyn_quat_make(NAN, 0, 0, 1), "quaternion", NULL);
 
