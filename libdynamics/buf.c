@@ -10,6 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* p (old bytes in use, NULL when none) moved into a block of `bytes`:
+ * realloc, or from SLV_LARGE_BYTES on slv_alloc_large's memory (huge
+ * pages for the arrays a step walks over: the rows, the contacts, the
+ * assembly's arrays) with the old contents copied; NULL (p kept) when
+ * memory is short. */
+static void *grown_alloc(void *p, size_t old, size_t bytes) {
+  if (bytes < SLV_LARGE_BYTES) return realloc(p, bytes);
+  void *q = slv_alloc_large(bytes);
+  if (!q) return NULL;
+  if (p) memcpy(q, p, old);
+  free(p);
+  return q;
+}
+
 int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *grows) {
   /* pp points at a T *; it is read and written as bytes, so that no T ** is
    * accessed through a void ** (every object pointer has void *'s
@@ -20,7 +34,7 @@ int dyn_buf_raw_reserve(void *pp, size_t *cap, size_t need, size_t elem, long *g
   size_t nc = *cap > 16 ? *cap : 16;
   while (nc < need) nc += nc / 2;
   if (nc > SIZE_MAX / elem) return -1;
-  void *q = realloc(p, nc * elem);
+  void *q = grown_alloc(p, *cap * elem, nc * elem);
   if (!q) return -1;
   memcpy(pp, &q, sizeof q);
   *cap = nc;

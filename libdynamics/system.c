@@ -27,9 +27,20 @@ dyn_err dyn_system_threads_reserve(dyn_system *s, int threads) {
   return DYN_OK;
 }
 
+/* n elements of `size` bytes, zeroed; a large array (the rows' J and G,
+ * a dense A) in slv_alloc_large's memory, whose huge pages the step's
+ * passes over it walk with fewer TLB entries.  *fail set when memory is
+ * short (and then nothing more is allocated). */
 static void *sys_alloc(size_t n, size_t size, int *fail) {
   if (*fail) return NULL;
-  void *p = calloc(n ? n : 1, size);
+  if (n == 0) n = 1;
+  void *p = NULL;
+  if (n > SIZE_MAX / size)
+    p = NULL;
+  else if (n * size < SLV_LARGE_BYTES)
+    p = calloc(n, size);
+  else if ((p = slv_alloc_large(n * size)))
+    memset(p, 0, n * size);
   if (!p) *fail = 1;
   return p;
 }

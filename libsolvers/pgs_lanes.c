@@ -81,13 +81,13 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
              !s->bL || !s->bh;
   double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
-    *d[k] = aligned_alloc(64, cap * sizeof(double));
+    *d[k] = slv_alloc_large(cap * sizeof(double));
     fail |= !*d[k];
   }
-  s->JK = aligned_alloc(64, cap * WIDE_FULL * sizeof(double));
+  s->JK = slv_alloc_large(cap * WIDE_FULL * sizeof(double));
   s->tp = malloc(m * 16 * sizeof *s->tp);
-  s->im = aligned_alloc(32, m * 16 * sizeof(double));
-  s->ia = aligned_alloc(32, m * 16 * sizeof(double));
+  s->im = slv_alloc_large(m * 16 * sizeof(double));
+  s->ia = slv_alloc_large(m * 16 * sizeof(double));
   s->idle = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
   s->pm = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
   s->lvl = malloc((m + 2) * sizeof *s->lvl);

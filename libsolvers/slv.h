@@ -123,6 +123,17 @@ SLV_API slv_parse_error slv_parse_long_n(const char *s, size_t len, long *out);
  * range", ...; never NULL. */
 SLV_API const char *slv_parse_error_str(slv_parse_error e);
 
+/* ---- memory for large arrays (memory.c) --------------------------------- */
+/* The size from which slv_alloc_large asks for huge pages. */
+enum { SLV_LARGE_BYTES = 1 << 20 };
+
+/* Uninitialised memory for an array of `bytes` that a solve or a world
+ * step walks over repeatedly, freed with free(): aligned to 64 bytes and,
+ * from SLV_LARGE_BYTES on, to 2 MiB with transparent huge pages asked of
+ * the kernel (Linux; ordinary pages where refused: the same memory, no
+ * result changes).  NULL when memory is short. */
+SLV_API void *slv_alloc_large(size_t bytes);
+
 /* ---- the problem (borrowed: the library never writes through it) ------- */
 typedef enum slv_storage {
   SLV_DENSE = 0,   /* A[i + j*lda], column-major (LAPACK), lda >= n */
