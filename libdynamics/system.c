@@ -27,21 +27,27 @@ dyn_err dyn_system_threads_reserve(dyn_system *s, int threads) {
   return DYN_OK;
 }
 
-/* n elements of `size` bytes, zeroed; a large array (the rows' J and G,
- * a dense A) in slv_alloc_large's memory, whose huge pages the step's
- * passes over it walk with fewer TLB entries.  *fail set when memory is
- * short (and then nothing more is allocated). */
+/* n elements of `size` bytes, zeroed (calloc: the pages of a large
+ * array, a dense A or CSR's capacity, are made where they are written);
+ * *fail set when memory is short (and then nothing more is allocated). */
 static void *sys_alloc(size_t n, size_t size, int *fail) {
   if (*fail) return NULL;
-  if (n == 0) n = 1;
-  void *p = NULL;
-  if (n > SIZE_MAX / size)
-    p = NULL;
-  else if (n * size < SLV_LARGE_BYTES)
-    p = calloc(n, size);
-  else if ((p = slv_alloc_large(n * size)))
-    memset(p, 0, n * size);
+  void *p = calloc(n ? n : 1, size);
   if (!p) *fail = 1;
+  return p;
+}
+
+/* The same for the rows' J and G, which every step writes and the solve
+ * reads over their whole length: a large one in slv_alloc_large's memory,
+ * whose huge pages those passes walk with fewer TLB entries. */
+static void *sys_alloc_rows(size_t n, size_t size, int *fail) {
+  if (*fail || n == 0 || n > SIZE_MAX / size || n * size < SLV_LARGE_BYTES)
+    return sys_alloc(n, size, fail);
+  void *p = slv_alloc_large(n * size);
+  if (p)
+    memset(p, 0, n * size);
+  else
+    *fail = 1;
   return p;
 }
 
@@ -133,8 +139,8 @@ dyn_err dyn_system_new(int max_rows, int nb, unsigned storages, long max_nnz, dy
   s->findex = sys_alloc(n, sizeof(int), &fail);
   s->cone_rows = sys_alloc(n / 3 + 1, sizeof(int), &fail);
   s->rbody = sys_alloc(2 * n, sizeof(int), &fail);
-  s->J = sys_alloc(12 * n, sizeof(double), &fail);
-  s->G = sys_alloc(12 * n, sizeof(double), &fail);
+  s->J = sys_alloc_rows(12 * n, sizeof(double), &fail);
+  s->G = sys_alloc_rows(12 * n, sizeof(double), &fail);
   s->Minv = sys_alloc(10 * (size_t)nb, sizeof(double), &fail);
   s->siso = sys_alloc((size_t)nb, sizeof(double), &fail);
   s->ufree = sys_alloc(6 * (size_t)nb, sizeof(double), &fail);
