@@ -7,8 +7,9 @@
  * transparent huge pages (Linux's madvise(MADV_HUGEPAGE); the system's
  * setting "madvise", Debian's default, grants them only to memory that
  * asks).  A sweep over a few megabytes then needs a few TLB entries, not
- * one a 4 KiB page; the rounding is address space, and a huge page is
- * only made where the array is touched.  Where the call does not exist,
+ * one a 4 KiB page.  The price is memory: the rounding and the alignment
+ * are address space, and a huge page is made whole where any byte of it
+ * is touched.  Where the call does not exist,
  * or the kernel refuses (THP off, no huge page free), the pages are
  * ordinary ones: the memory is the same, only the mapping differs, so no
  * result depends on it.  Below the threshold, and for the arrays of small
