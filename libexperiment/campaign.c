@@ -31,6 +31,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,18 +120,21 @@ static int refuse_foreign(const exp_log *log, const char *dir, const char *flag)
 }
 
 /* Removes the result files lcplab wrote in DIR/results before a plan is
- * started over (exp_result_file_ours); anything else there is left, named
- * in a note. */
+ * started over (exp_result_file_ours), with exp_beneath_remove: a results
+ * that is a link is not followed; anything else there is left, named in a
+ * note. */
 static void clear_results(const exp_log *log, const char *dir) {
   char path[EXP_PATH_MAX + 64], left[512] = "";
   size_t nl = 0;
   snprintf(path, sizeof path, "%s/results", dir);
-  DIR *d = opendir(path);
+  int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = top >= 0 ? exp_beneath_open(top, "results") : -1;
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d && fd >= 0) close(fd);
+  if (top >= 0) close(top);
   for (struct dirent *e; d && (e = readdir(d));) {
-    char f[EXP_PATH_MAX + 384];
-    snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-    if (exp_result_file_ours(path, e->d_name))
-      unlink(f);
+    if (exp_result_file_ours(dirfd(d), e->d_name))
+      exp_beneath_remove(dirfd(d), e->d_name);
     else if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && nl < sizeof left)
       nl += (size_t)snprintf(left + nl, sizeof left - nl, "%s%s", nl ? ", " : "", e->d_name);
   }

@@ -1069,6 +1069,27 @@ EXP_API void exp_owned_free(exp_owned *o);
 EXP_API int exp_owned_remove(const char *dir, int (*pick)(void *ctx, const char *name), void *ctx,
                              char *err, size_t len);
 
+/* ---- removing inside a folder, never leaving it (beneath.c) ---- */
+/* A new descriptor of the folder sub (relative, "" : dirfd's folder itself)
+ * under dirfd, every component opened with O_DIRECTORY | O_NOFOLLOW: a
+ * symbolic link on the way, an absolute sub or a "." or ".." component
+ * fails (ELOOP or ENOTDIR for a link, EINVAL).  The fd, or -1 with errno. */
+EXP_API int exp_beneath_open(int dirfd, const char *sub);
+/* Removes name (relative to dirfd) when it is a regular file or a symbolic
+ * link (the link, never its target), reached with exp_beneath_open: 1
+ * removed, 0 absent, not a file or behind a link (left alone), -1 with
+ * errno (EINVAL: absolute, or a "." or ".." component).  The one way
+ * lcplab removes a file it recorded (experiments/CAMPAIGNS.md). */
+EXP_API int exp_beneath_remove(int dirfd, const char *name);
+/* Creates a new file named path, or "path.K" (K = 1, 2, ... 99) when that
+ * name is taken (a killed writer's leftover, or an entry somebody planted):
+ * O_CREAT | O_EXCL | O_NOFOLLOW, so a link or a hard link at the name is
+ * never written through, and nothing there is removed.  The name made into
+ * used (size len).  For the files lcplab names itself in folders others
+ * may write (the lock's own file, a task's temporary result, a dump's
+ * index).  The fd (write only), or -1 with errno. */
+EXP_API int exp_create_new(const char *path, int mode, char *used, size_t len);
+
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
 /* Appends s to b single-quoted for sh (' -> '\''); nonzero when out of memory. */
@@ -1117,12 +1138,12 @@ EXP_API const char *exp_gnuplot_prog(void);
  * snprintf, no allocation: safe from the watchdog thread.  0 or -1. */
 EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows,
                               int nextra, const char *extra);
-/* 1 when the file name in the folder dir is a result file lcplab wrote
+/* 1 when the file name in the folder dfd is a result file lcplab wrote
  * (tNNNNNN.res whose first line is "lcplab-result N") or one its writer
  * left (.tNNNNNN.res.tmp.PID.TID: so, or empty), a regular file; else 0:
  * somebody else's, which --force never removes (experiments/CAMPAIGNS.md,
  * "What --force replaces"). */
-EXP_API int exp_result_file_ours(const char *dir, const char *name);
+EXP_API int exp_result_file_ours(int dfd, const char *name);
 
 /* ---- running tasks (task.c) ------------------------------------------------ */
 

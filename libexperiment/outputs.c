@@ -21,10 +21,12 @@
 #include "exp_strmap.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the outputs that may be written ------------------------------------------------------ */
 
@@ -146,19 +148,21 @@ int exp_outputs_check(const exp_config *cfg, const char *out, int force, int fig
 }
 
 void exp_figures_remove(const char *out, const char *name) {
-  char path[EXP_PATH_MAX + 128];
+  char file[EXP_PATH_MAX + 128];
   static const char *const ext[] = { ".pdf", ".png" };
-  for (int k = 0; k < 2; k++) {
-    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
-    remove(path);
+  int fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d) {
+    if (fd >= 0) close(fd);
+    return;
   }
-  DIR *d = opendir(out);
-  for (struct dirent *e; d && (e = readdir(d));)
-    if (is_figure_page(e->d_name, name)) {
-      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
-      remove(path);
-    }
-  if (d) closedir(d);
+  for (int k = 0; k < 2; k++) {
+    snprintf(file, sizeof file, "%s%s", name, ext[k]);
+    exp_beneath_remove(dirfd(d), file);
+  }
+  for (struct dirent *e; (e = readdir(d));)
+    if (is_figure_page(e->d_name, name)) exp_beneath_remove(dirfd(d), e->d_name);
+  closedir(d);
 }
 
 /* ---- what a collect wrote, and what it leaves stale ------------------------------------- */

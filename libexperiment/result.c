@@ -129,12 +129,13 @@ static void write_prov(wout *o, const exp_prov *p) {
 
 int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows, int nextra,
                       const char *extra) {
-  char tmp[EXP_PATH_MAX + 96];
+  char base[EXP_PATH_MAX + 96], tmp[EXP_PATH_MAX + 104];
   const char *slash = strrchr(path, '/');
   int dl = slash ? (int)(slash - path) + 1 : 0;
-  snprintf(tmp, sizeof tmp, "%.*s.%s.tmp.%ld.%ld", dl, path, slash ? slash + 1 : path,
+  snprintf(base, sizeof base, "%.*s.%s.tmp.%ld.%ld", dl, path, slash ? slash + 1 : path,
            (long)getpid(), (long)syscall(SYS_gettid));
-  wout o = { open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666), EXP_FNV_INIT, 0 };
+  /* a new file (.NAME.tmp.PID.TID[.K]): a link planted there is not written through */
+  wout o = { exp_create_new(base, 0666, tmp, sizeof tmp), EXP_FNV_INIT, 0 };
   if (o.fd < 0) return -1;
   wput(&o, "lcplab-result 1\n", 16);
   wkv(&o, "plan", "%s", h->plan);
@@ -170,16 +171,15 @@ static int result_name(const char *name) {
   return d >= 6 && strcmp(name + 1 + d, ".res") == 0;
 }
 
-int exp_result_file_ours(const char *dir, const char *name) {
+int exp_result_file_ours(int dfd, const char *name) {
   size_t nl = strlen(name);
   int tmp = name[0] == '.' && strstr(name, ".res.tmp.") != NULL;
   char base[256];
   if (tmp)
     snprintf(base, sizeof base, "%.*s", (int)(strstr(name, ".res.tmp.") - name + 3), name + 1);
   if (!(tmp ? result_name(base) : result_name(name)) || nl > 200) return 0;
-  char path[EXP_PATH_MAX + 256], head[16];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  char head[16];
+  int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return 0;
   struct stat st;
   ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, head, 14) : -1;
