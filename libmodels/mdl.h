@@ -145,6 +145,16 @@ MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *
 MDL_API mdl_err mdl_read_model(const char *path, const mdl_read_options *o, dyn_model **out,
                                mdl_read_info *info, char *msg, size_t msgcap);
 
+/* The files the model file at path reads besides itself, found in its
+ * XML text (mdl_files.c): its <include file>s, followed, and the files
+ * its elements name (file="...", URDF's filename="..."), looked up where
+ * MuJoCo's compiler may look (the main file's folder, its meshdir,
+ * texturedir and assetdir, the including file's folder).  add(ctx, PATH)
+ * is called for each that exists (nonzero: out of memory, stops nothing).
+ * Their count, or -1 out of memory.  Used to refuse an output that would
+ * replace one of them (docs/usage.md, "Outputs"). */
+MDL_API int mdl_model_files(const char *path, int (*add)(void *ctx, const char *file), void *ctx);
+
 /* ---- MuJoCo's own run of a file (tests, comparisons) ------------------------------ */
 
 /* Loads path with mj_loadXML and takes `steps` steps of mj_step from its
