@@ -83,15 +83,20 @@ int exp_beneath_remove(int dirfd, const char *name) {
 
 enum { CREATE_TRIES = 100 };
 
-int exp_create_new(const char *path, int mode, char *used, size_t len) {
+int exp_create_new_at(int dirfd, const char *name, int mode, char *used, size_t len) {
   for (int k = 0; k < CREATE_TRIES; k++) {
-    if ((k == 0 ? exp_fmt(used, len, "%s", path) : exp_fmt(used, len, "%s.%d", path, k)) != 0) {
+    if ((k == 0 ? exp_fmt(used, len, "%s", name) : exp_fmt(used, len, "%s.%d", name, k)) != 0) {
       errno = ENAMETOOLONG;
       return -1;
     }
-    int fd = open(used, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+    int fd =
+        openat(dirfd, used, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
   errno = EEXIST;
   return -1;
+}
+
+int exp_create_new(const char *path, int mode, char *used, size_t len) {
+  return exp_create_new_at(AT_FDCWD, path, mode, used, len);
 }

@@ -1124,6 +1124,8 @@ EXP_API int exp_beneath_remove(int dirfd, const char *name);
  * may write (the lock's own file, a task's temporary result, a dump's
  * index).  The fd (write only), or -1 with errno. */
 EXP_API int exp_create_new(const char *path, int mode, char *used, size_t len);
+/* exp_create_new of name relative to the folder dirfd (used: relative too). */
+EXP_API int exp_create_new_at(int dirfd, const char *name, int mode, char *used, size_t len);
 
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */

@@ -22,8 +22,11 @@
  * renames it over DIR/results/NAME: a reader sees either no file or the
  * whole file.  A file without its end line (truncated), with another row
  * count or checksum (altered), or that does not parse is reported as such
- * and never merged.  exp_result_commit uses only open/write/rename/snprintf
- * and no allocation, so the watchdog thread may call it while the task's
+ * and never merged.  The folder results/ is opened without following a
+ * link, and the temporary file made new (exp_create_new_at): a link
+ * planted in a shared plan folder is never written through.
+ * exp_result_commit uses only open/write/rename/snprintf and no
+ * allocation, so the watchdog thread may call it while the task's
  * own thread is still inside a solver.
  */
 #define _GNU_SOURCE
@@ -127,16 +130,46 @@ static void write_prov(wout *o, const exp_prov *p) {
   wkv(o, "prov memory_limit", "%s", p->memory_limit);
 }
 
+/* The folder of the result file path, opened, and the file's name into
+ * *base: DIR/results (exp_result_path's form) with results opened beneath
+ * DIR without following a link (exp_beneath_open: a results/ somebody made
+ * a link does not take the file elsewhere); another folder as it is.  The
+ * fd, or -1 with errno. */
+static int result_folder(const char *path, const char **base) {
+  const char *s1 = strrchr(path, '/');
+  char dir[EXP_PATH_MAX], top[EXP_PATH_MAX];
+  *base = s1 ? s1 + 1 : path;
+  if (exp_fmt(dir, sizeof dir, "%.*s", s1 ? (int)(s1 - path) : 0, path) != 0) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  const char *s0 = strrchr(dir, '/');
+  if (!dir[0] || strcmp(s0 ? s0 + 1 : dir, "results") != 0)
+    return open(dir[0] ? dir : (s1 ? "/" : "."), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  exp_fmt(top, sizeof top, "%.*s", s0 ? (s0 == dir ? 1 : (int)(s0 - dir)) : 1, s0 ? dir : ".");
+  int t = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (t < 0) return -1;
+  int fd = exp_beneath_open(t, "results");
+  int e = errno;
+  close(t);
+  errno = e;
+  return fd;
+}
+
 int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows, int nextra,
                       const char *extra) {
-  char base[EXP_PATH_MAX + 96], tmp[EXP_PATH_MAX + 104];
-  const char *slash = strrchr(path, '/');
-  int dl = slash ? (int)(slash - path) + 1 : 0;
-  snprintf(base, sizeof base, "%.*s.%s.tmp.%ld.%ld", dl, path, slash ? slash + 1 : path,
-           (long)getpid(), (long)syscall(SYS_gettid));
+  char tmpbase[EXP_PATH_MAX + 96], tmp[EXP_PATH_MAX + 104];
+  const char *base;
+  int dfd = result_folder(path, &base);
+  if (dfd < 0) return -1;
+  snprintf(tmpbase, sizeof tmpbase, ".%s.tmp.%ld.%ld", base, (long)getpid(),
+           (long)syscall(SYS_gettid));
   /* a new file (.NAME.tmp.PID.TID[.K]): a link planted there is not written through */
-  wout o = { exp_create_new(base, 0666, tmp, sizeof tmp), EXP_FNV_INIT, 0 };
-  if (o.fd < 0) return -1;
+  wout o = { exp_create_new_at(dfd, tmpbase, 0666, tmp, sizeof tmp), EXP_FNV_INIT, 0 };
+  if (o.fd < 0) {
+    close(dfd);
+    return -1;
+  }
   wput(&o, "lcplab-result 1\n", 16);
   wkv(&o, "plan", "%s", h->plan);
   wkv(&o, "key", "%s", h->key);
@@ -156,10 +189,12 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
                    (unsigned long long)o.h);
   wput(&o, end, (size_t)r);
   int bad = o.bad | (close(o.fd) != 0);
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
+  if (bad || renameat(dfd, tmp, dfd, base) != 0) {
+    unlinkat(dfd, tmp, 0);
+    close(dfd);
     return -1;
   }
+  close(dfd);
   return 0;
 }
 

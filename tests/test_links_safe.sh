@@ -21,7 +21,8 @@
 #   3. the files lcplab creates in a folder others may write (the lock's
 #      own file, a task's temporary result, a dump's failures.csv) are
 #      created new (O_EXCL | O_NOFOLLOW): a link or hard link planted at
-#      their name is never written through, and the next run works too.
+#      their name is never written through, and the next run works too; a
+#      plan's results/ that is a link is not written through either.
 #
 # Environment: LCPLAB_BIN (required, else SKIP).  Exit: 0 all passed, 1 any
 # failure, 77 skipped.
@@ -175,6 +176,21 @@ if [ "$rc" -eq 0 ] && victim_ok && grep -q '^lcplab-result' "$T/PT/results/t0000
 else
   fail "the result through a hard link" "exit $rc; victim now: $(head -c 80 "$T/away/victim.txt")"
 fi
+
+# PT/results a link to another folder: the task's result is not written there
+mv "$T/PT/results" "$T/PT/results.0"
+mkdir -p "$T/away/rl"
+echo "the user's" >"$T/away/rl/t000000.res"
+ln -s "$T/away/rl" "$T/PT/results"
+lcp task "$T/PT" 0
+if [ "$rc" -ne 0 ] && [ "$(cat "$T/away/rl/t000000.res")" = "the user's" ] && \
+   [ "$(ls -A "$T/away/rl")" = t000000.res ]; then
+  pass "lcplab task with PT/results a link out: nothing written through it (exit $rc)"
+else
+  fail "results/ a link, the task's writing" "exit $rc; $(ls -A "$T/away/rl" | tr '\n' ' ')"
+fi
+rm -f "$T/PT/results"
+mv "$T/PT/results.0" "$T/PT/results"
 
 # a dump's index, DUMP/SECTION/tNNNNNN_.../failures.csv (lemke on the
 # 2-layer pyramid has failed steps: tests/test_campaign.sh, 5b)
