@@ -532,7 +532,10 @@ int exp_campaign_task(const char *dir, long n, int force, const char *dump, size
     exp_cache cache;
     memset(&cache, 0, sizeof cache);
     cache.prob = -1;
-    rc = exp_task_run(pl, (int)n, &cache, NULL) == 0 ? EXP_EXIT_OK : EXP_EXIT_FAILED;
+    /* a result that cannot be written is a write error as every writer's
+     * (lcplab(1), EXIT STATUS: 2, the file named); 3 a task that could not run */
+    int r = exp_task_run(pl, (int)n, &cache, NULL);
+    rc = r == 0 ? EXP_EXIT_OK : r < 0 ? EXP_EXIT_USAGE : EXP_EXIT_FAILED;
     exp_cache_free(&cache);
   }
   exp_plan_free(pl);
