@@ -11,7 +11,10 @@
  *     solver, and the problem of its last step, or of every E-th step with
  *     every=E, is written to DATADIR/LABEL.lcp (CSR above 256 rows: a
  *     factored problem is turned into its explicit A) with LABEL.meta
- *     beside it (the world's contact count).  Existing files are reused.
+ *     beside it (the world's contact count and, for a model line, the
+ *     digest of the files it was written from, exp_source_digest).
+ *     Existing files are reused: a model line's only when written from
+ *     the same files (an edited model is exported again).
  * Each file is read once here for its metadata:
  *   class      exp_class_of: lcp, box, mlcp, fc3d, cone-assoc
  *   n, nnz     rows; stored nonzeros (dense: entries != 0)
