@@ -9,9 +9,10 @@
  *     exp_generate_file (generate.c) when missing (reused otherwise);
  *   - scene NAME ... (problem kinds): the scene is simulated with its world
  *     solver, and the problem of its last step, or of every E-th step with
- *     every=E, is written to DATADIR/LABEL.lcp (CSR above 256 rows: a
- *     factored problem is turned into its explicit A) with LABEL.meta
- *     beside it (the world's contact count and, for a model line, the
+ *     every=E, is written to DATADIR/scene-LABEL.lcp (a model line's
+ *     scene-LABEL.TAG.lcp, TAG a hash of the model file's path: two files
+ *     of one name never share one; CSR above 256 rows: a factored problem
+ *     is turned into its explicit A) with a .meta beside it (the world's contact count and, for a model line, the
  *     digest of the files it was written from, exp_source_digest).
  *     Existing files are reused: a model line's only when written from
  *     the same files (an edited model is exported again).
@@ -598,19 +599,35 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
   return q.rc;
 }
 
-/* The export files of src's steps (DATADIR/scene-LABEL.lcp) into paths,
+/* The tag of a model line's export names: ".XXXXXXXX", the FNV-1a of the
+ * model file's real path (32 bits, hex), so that two model files of one
+ * base name never share an export; "" for a named scene. */
+#define MODEL_TAG_LEN 9
+static void model_tag(const exp_source *src, char tag[MODEL_TAG_LEN + 1]) {
+  char real[PATH_MAX];
+  tag[0] = '\0';
+  if (!src->model) return;
+  const char *p = realpath(src->model, real) ? real : src->model;
+  snprintf(tag, MODEL_TAG_LEN + 1, ".%08x",
+           (unsigned)(exp_fnv1a(EXP_FNV_INIT, p, strlen(p)) & 0xffffffffu));
+}
+
+/* The export files of src's steps (DATADIR/scene-LABEL.lcp, a model
+ * line's DATADIR/scene-LABEL.TAG.lcp: model_tag) into paths,
  * their .meta's contact counts, and whether each was written from the
  * files of digest (fresh); 1 when one of them is to be written. */
 static int export_paths(const ctx *c, const exp_source *src, const dyn_world_settings *set, int fr,
                         const long *steps, int ns, const char *digest,
                         char (*paths)[EXP_PATH_MAX + 192], int *contacts, unsigned char *fresh) {
   int missing = 0;
+  char tag[MODEL_TAG_LEN + 1];
+  model_tag(src, tag);
   for (int q = 0; q < ns; q++) {
     char label[160];
     scene_label(src, set, fr, steps[q], label, sizeof label);
     for (char *s = label; *s; s++)
       if (*s == '/' || *s == ' ') *s = '_';
-    snprintf(paths[q], sizeof paths[q], "%s/scene-%s.lcp", c->env->datadir, label);
+    snprintf(paths[q], sizeof paths[q], "%s/scene-%s%s.lcp", c->env->datadir, label, tag);
     int same = read_meta(paths[q], digest, &contacts[q]);
     fresh[q] = same && (exp_path_exists(paths[q]) || contacts[q] >= 0);
     missing |= !fresh[q];
@@ -631,8 +648,9 @@ static int add_exports(const ctx *c, const exp_source *src, int fr, double mu, i
                   fr == DYN_FRICTION_PYRAMID ? mu : NAN); /* mu is in A */
     if (rc < 0) {
       exp_prob *e = &c->list->p[c->list->n - 1];
-      set_label(e, exp_basename(paths[q]) + 6, src->scene);
-      e->label[strlen(e->label) - 4] = '\0';
+      set_label(e, exp_basename(paths[q]) + 6, src->scene); /* LABEL[.TAG].lcp */
+      size_t cut = 4 + (src->model ? MODEL_TAG_LEN : 0), len = strlen(e->label);
+      e->label[len > cut ? len - cut : 0] = '\0';
       added++;
     }
   }

@@ -11,7 +11,9 @@
 #      (its result says so, collect exits 3);
 #   5. a profile section's export of the line (friction=box): after the
 #      same edits the export is written again (the exported problem's mu is
-#      0.9, the mesh's new size changes it) and its tasks rerun.
+#      0.9, the mesh's new size changes it) and its tasks rerun; two model
+#      files of one base name in two folders each export their own problem
+#      (on 082b835 the second line reused the first's export by its label).
 # Expected values come from a fresh run into another folder (the rows of
 # the same files run once), and mu from the file's own friction.
 #
@@ -161,20 +163,20 @@ export_case() {
   shift 3
   rm -rf "$T/e"
   lcp experiment "$exp" --out "$T/e" --no-plot
-  cp "$T/e/generated/$file" "$T/before.lcp" 2>/dev/null
+  cp "$T/e/generated/"$file "$T/before.lcp" 2>/dev/null
   "$@"
   lcp experiment "$exp" --out "$T/e" --no-plot
   if [ "$rc" -eq 0 ] && grep -q '2 tasks (0 resumed)' "$T/err" &&
-    ! cmp -s "$T/before.lcp" "$T/e/generated/$file"; then
+    ! cmp -s "$T/before.lcp" "$T/e/generated/"$file; then
     pass "$desc: the export is written again, its tasks rerun"
   else
     fail "$desc: export" "exit $rc"
   fi
 }
 
-export_case "the model file's friction 0.5 -> 0.9" "$T/p.exp" scene-m-box-k20.lcp \
+export_case "the model file's friction 0.5 -> 0.9" "$T/p.exp" 'scene-m-box-k20*.lcp' \
   sed -i 's/friction="0.5 0 0"/friction="0.9 0 0"/g' "$T/m.xml"
-mu=$(export_mu "$T/e/generated/scene-m-box-k20.lcp" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+mu=$(export_mu "$T/e/generated/"scene-m-box-k20*.lcp | tr ' ' '\n' | sort -u | tr '\n' ' ')
 if [ "$mu" = "0 0.90000000000000002 " ]; then
   pass "the export after the edit has mu 0.9"
 else
@@ -186,8 +188,30 @@ if [ "$rc" -eq 0 ] && grep -q '2 tasks (2 resumed)' "$T/err"; then
 else
   fail "an export of an untouched model" "exit $rc"
 fi
-export_case "an <include>d file's friction 0.5 -> 0.9" "$T/pi.exp" scene-top-box-k20.lcp \
+export_case "an <include>d file's friction 0.5 -> 0.9" "$T/pi.exp" 'scene-top-box-k20*.lcp' \
   sed -i 's/friction="0.5 0 0"/friction="0.9 0 0"/' "$T/inc/parts/box.xml"
-export_case "the referenced mesh, half size 0.1 -> 0.12" "$T/pi.exp" scene-top-box-k20.lcp \
+export_case "the referenced mesh, half size 0.1 -> 0.12" "$T/pi.exp" 'scene-top-box-k20*.lcp' \
   write_obj 0.12
+# two model files of one name in two folders, one section each: each line's own export
+# (the mu of its own file), never the other's
+mkdir -p "$T/a" "$T/b"
+sed 's/friction="0.9 0 0"/friction="0.5 0 0"/g' "$T/m.xml" >"$T/a/m.xml"
+sed 's/friction="0.5 0 0"/friction="0.9 0 0"/g' "$T/m.xml" >"$T/b/m.xml"
+cat >"$T/two.exp" <<'EOF'
+experiment profile p
+solvers pgs
+scene model=a/m.xml steps=20 friction=box
+experiment profile q
+solvers pgs
+scene model=b/m.xml steps=20 friction=box
+EOF
+lcp experiment "$T/two.exp" --out "$T/tw" --no-plot
+mus=$(for f in $(cut -f14 "$T/tw/campaign/problems.tsv" | grep -v '^path'); do
+  export_mu "$f" | tr ' ' '\n' | sort -u | tr '\n' ' '
+done)
+if [ "$rc" -eq 0 ] && [ "$mus" = "0 0.5 0 0.90000000000000002 " ]; then
+  pass "two model files of one name: each line exports its own (mu 0.5, 0.9)"
+else
+  fail "two model files of one name" "exit $rc, mu: $mus"
+fi
 tst_done
