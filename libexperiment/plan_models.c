@@ -34,8 +34,8 @@ static int add_model_file(exp_plan *pl, int section, int src, const char *path, 
 }
 
 /* The files src's model read opens with their hashes, each passed to fn
- * (ctx, path, sha): 0, or -1 with err (a file that cannot be read; out of
- * memory; fn's -1). */
+ * (ctx, path, sha): 0, or -1 with err (a file that cannot be read, a name
+ * with a tab or a line break; out of memory; fn's -1). */
 static int each_model_file(const exp_source *src, int (*fn)(void *, const char *, const char *),
                            void *ctx, char *err, size_t len) {
   char **files = NULL;
@@ -44,6 +44,12 @@ static int each_model_file(const exp_source *src, int (*fn)(void *, const char *
   int bad = 0;
   for (int k = 0; k < n && !bad; k++) {
     char sha[65];
+    if (strpbrk(files[k], "\t\r\n")) { /* models.tsv: one file a line, tab-separated */
+      exp_fmt(err, len, "%s: a file name with a tab or a line break (read by %s)", files[k],
+              src->model);
+      bad = 1;
+      break;
+    }
     bad = exp_sha256_file(files[k], sha, err, len) != 0;
     if (!bad && fn(ctx, files[k], sha) != 0) {
       exp_fmt(err, len, "%s: out of memory", src->model);
