@@ -145,6 +145,22 @@ MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *
 MDL_API mdl_err mdl_read_model(const char *path, const mdl_read_options *o, dyn_model **out,
                                mdl_read_info *info, char *msg, size_t msgcap);
 
+/* The files a read of the model file at path opens (model_files.c): path
+ * itself, then the files it includes (<include file>, followed) and the
+ * asset files its elements name (an attribute file, filename or file... of
+ * any element: meshes, skins, height fields, textures; a URDF mesh's
+ * filename), each once by its real path, in the order found.  A name is
+ * looked for in every place MuJoCo's compiler may look (the model's folder,
+ * <compiler meshdir texturedir assetdir>, the naming file's folder, the
+ * name stripped of its folders): each candidate that exists is listed, so
+ * the list may hold a file MuJoCo does not open but is meant to hold every
+ * one it does.  The XML is scanned, not compiled: a file MuJoCo refuses is
+ * still listed.  *files (*n of them) is the caller's to free with
+ * mdl_model_files_free.  MDL_ERR_FILE: path (or an included file) cannot
+ * be read; MDL_ERR_NOMEM. */
+MDL_API mdl_err mdl_model_files(const char *path, char ***files, int *n, char *msg, size_t msgcap);
+MDL_API void mdl_model_files_free(char **files, int n);
+
 /* ---- MuJoCo's own run of a file (tests, comparisons) ------------------------------ */
 
 /* Loads path with mj_loadXML and takes `steps` steps of mj_step from its
