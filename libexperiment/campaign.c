@@ -202,8 +202,8 @@ static int task_left(const exp_plan *pl, int i) { return !exp_task_done(pl, i); 
 
 /* What the result file of task i says: 0 none, 1 the task's own with a
  * completed verdict, 2 its own without one (error, crashed), 3 not its own
- * (stale: other instance contents, program files or variable values; or
- * damaged). */
+ * (stale: other instance or model contents, program files or variable
+ * values; or damaged). */
 static int result_state(const exp_plan *pl, int i) {
   char path[EXP_PATH_MAX + 64], why[256];
   exp_result r;
@@ -256,7 +256,8 @@ static void note_stale(const exp_plan *pl, const exp_log *log) {
   int n = 0;
   if (task_ranges(pl, task_stale, list, sizeof list, &n) >= 0)
     exp_say(log, EXP_SAY_INFO,
-            "%d %s not %s own (other instance contents, programs or ${NAME} values, or damaged): "
+            "%d %s not %s own (other instance or model contents, programs or ${NAME} values, or "
+            "damaged): "
             "%s %s "
             "run%s again",
             n, n == 1 ? "result is" : "results are", n == 1 ? "its task's" : "their tasks'",
@@ -402,7 +403,7 @@ static int prepare_plan(const exp_campaign_opts *o, const exp_log *log, exp_plan
     exp_say(log, EXP_SAY_ERROR, "experiment: out of memory expanding the tasks");
     return EXP_EXIT_USAGE;
   }
-  return -1;
+  return exp_plan_models(pl);
 }
 
 /* ---- the entry points ---------------------------------------------------------------------- */
@@ -548,7 +549,10 @@ int exp_campaign_task(const char *dir, long n, int force, const char *dump, size
     exp_cache cache;
     memset(&cache, 0, sizeof cache);
     cache.prob = -1;
-    rc = exp_task_run(pl, (int)n, &cache, NULL) == 0 ? EXP_EXIT_OK : EXP_EXIT_FAILED;
+    /* a result that cannot be written is a write error as every writer's
+     * (lcplab(1), EXIT STATUS: 2, the file named); 3 a task that could not run */
+    int r = exp_task_run(pl, (int)n, &cache, NULL);
+    rc = r == 0 ? EXP_EXIT_OK : r < 0 ? EXP_EXIT_USAGE : EXP_EXIT_FAILED;
     exp_cache_free(&cache);
   }
   exp_plan_free(pl);

@@ -882,6 +882,14 @@ typedef struct exp_program {
   char sha256[65]; /* the SHA-256 of its bytes (hex) */
 } exp_program;
 
+/* A file a model line's read opens, hashed when the plan was made
+ * (plan_models.c; models.tsv). */
+typedef struct exp_model_file {
+  int section, src; /* the line: its section and its index there */
+  char *path;       /* the file's real path (malloc'd) */
+  char sha256[65];  /* the SHA-256 of its bytes (hex) */
+} exp_model_file;
+
 typedef struct exp_plan {
   exp_config cfg;
   exp_prob *probs;
@@ -905,7 +913,27 @@ typedef struct exp_plan {
                          SHA-256, a Python callable's origin and a hash of this process
                          (plugins.tsv; plan_plugins.c); ext is -1 */
   int nplugs;
+  exp_model_file *mfiles; /* the files the model lines read (models.tsv; plan_models.c) */
+  int nmfiles;
 } exp_plan;
+
+/* The files each model line of pl's sections reads (mdl_model_files: the
+ * file, its includes, its meshes and other assets), hashed into pl->mfiles
+ * (plan_models.c).  -1, or exit status 2 after the message (a file that
+ * cannot be read, out of memory). */
+EXP_API int exp_plan_models(exp_plan *pl);
+/* The SHA-256 of the files a scene source's model read opens (each path
+ * and SHA-256 with its NUL), "" for a named scene: the content an export
+ * of the source was written from.  0, or -1 with err. */
+EXP_API int exp_source_digest(const exp_source *src, char sha[65], char *err, size_t len);
+/* 1 with err naming the file when a file task i's model line reads changed
+ * (or is gone) since the plan hashed it, else 0. */
+EXP_API int exp_models_changed(const exp_plan *pl, int i, char *err, size_t len);
+/* Reads the plan folder dir's models.tsv into pl->mfiles (pl's config
+ * read): -1 (also without the file: a plan without model lines), else exit
+ * status 2 after the message. */
+EXP_API int exp_plan_read_models(const char *dir, exp_plan *pl);
+EXP_API void exp_plan_models_free(exp_plan *pl);
 
 /* The effective tolerance list of a section (the kind's default when none
  * given) into tol (size EXP_MAX_TOLS); returns the count. */
@@ -1002,6 +1030,13 @@ typedef struct exp_rbuf {
   size_t len, cap;
   int nrows;
 } exp_rbuf;
+
+/* models.tsv's text ("# section TAB source TAB path TAB sha256", a line
+ * per file) into b: 0, or nonzero out of memory (plan_models.c). */
+EXP_API int exp_plan_models_tsv(const exp_plan *pl, exp_rbuf *b);
+/* The files of task i's model line (none for a problem task, a named
+ * scene) added to a task key being computed (exp_task_key). */
+EXP_API void exp_task_key_models(const exp_plan *pl, int i, exp_sha256 *h);
 EXP_API int exp_rbuf_add(exp_rbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

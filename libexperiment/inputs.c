@@ -46,8 +46,6 @@ int exp_inputs_add(exp_inputs *in, const char *path) {
   return 0;
 }
 
-static int add_file(void *ctx, const char *path) { return exp_inputs_add(ctx, path); }
-
 int exp_inputs_add_problem(exp_inputs *in, const char *path) {
   if (!path || exp_inputs_add(in, path) != 0) return path ? -1 : 0;
   size_t n = strlen(path);
@@ -59,9 +57,16 @@ int exp_inputs_add_problem(exp_inputs *in, const char *path) {
 }
 
 int exp_inputs_add_model(exp_inputs *in, const char *model) {
+  char **files = NULL, msg[256];
+  int n = 0;
   if (!model || !model[0]) return 0;
   if (exp_inputs_add(in, model) != 0) return -1;
-  return mdl_model_files(model, add_file, in) < 0 ? -1 : 0;
+  /* a model that cannot be read is named by its reader, not here */
+  if (mdl_model_files(model, &files, &n, msg, sizeof msg) == MDL_ERR_NOMEM) return -1;
+  int bad = 0;
+  for (int k = 0; k < n && !bad; k++) bad = exp_inputs_add(in, files[k]);
+  mdl_model_files_free(files, n);
+  return bad ? -1 : 0;
 }
 
 int exp_plan_inputs(const exp_plan *pl, exp_inputs *in) {

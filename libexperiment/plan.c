@@ -30,6 +30,9 @@
  *   plugins.tsv      path, sha256: the C plugins whose solvers the tasks use
  *                    (plan_plugins.c), loaded by `lcplab task` before
  *                    plan.exp is read, in their tasks' keys; not part of the id
+ *   models.tsv       section, source, path, sha256: the files each model
+ *                    line's read opens (plan_models.c), in its tasks' keys;
+ *                    not part of the id
  *   task-ids         0..T-1, one a line (GNU parallel's input)
  *   run-parallel.sh  GNU parallel over the task ids, --joblog, --resume-failed
  *   slurm.sbatch     a job array, C tasks per array element, the time limit
@@ -39,7 +42,8 @@
  * section, label, family, origin and path), tasks.tsv and the time limit:
  * the plan's shape.  Each task has a key as
  * well, the SHA-256 of the plan id, plan.vars, its tasks.tsv line and its
- * problem file's SHA-256, an external's programs' too (exp_task_key,
+ * problem file's SHA-256, an external's programs' and a model line's
+ * files' too (exp_task_key,
  * task_done.c): a result is the task's
  * only with both (exp_result_matches), so an edited instance or a changed
  * variable reruns the tasks it touches while the plan stays the same.
@@ -556,7 +560,7 @@ static int record_plan(const exp_plan *pl) {
 
 int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf probs = { 0 }, tasks = { 0 }, ids = { 0 }, par = { 0 }, sb = { 0 }, info = { 0 },
-           solvers = { 0 }, progs = { 0 }, plugs = { 0 };
+           solvers = { 0 }, progs = { 0 }, plugs = { 0 }, models = { 0 };
   char self[PATH_MAX];
   if (pl->program[0])
     snprintf(self, sizeof self, "%s", pl->program);
@@ -564,7 +568,8 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
     exp_self_path(self, sizeof self);
   int bad = render_problems(pl, &probs) | render_solvers(pl, &solvers) | render_tasks(pl, &tasks) |
             render_info(pl, &info) | render_scripts(pl, chunk, self, &par, &sb) |
-            render_programs(pl, &progs) | exp_plan_plugins_tsv(pl, &plugs);
+            render_programs(pl, &progs) | exp_plan_plugins_tsv(pl, &plugs) |
+            exp_plan_models_tsv(pl, &models);
   for (int i = 0; i < pl->ntasks && !bad; i++) bad = exp_rbuf_add(&ids, "%d\n", i);
   if (bad) {
     exp_say(&pl->cfg.log, EXP_SAY_ERROR, "out of memory writing the plan");
@@ -583,6 +588,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
           write_file(&pl->cfg.log, pl->dir, "tasks.tsv", tasks.buf, tasks.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "programs.tsv", progs.buf, progs.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "plugins.tsv", plugs.buf, plugs.len, 0) ||
+          write_file(&pl->cfg.log, pl->dir, "models.tsv", models.buf, models.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "task-ids", ids.buf ? ids.buf : "", ids.len, 0) ||
           write_file(&pl->cfg.log, pl->dir, "run-parallel.sh", par.buf, par.len, 1) ||
           write_file(&pl->cfg.log, pl->dir, "slurm.sbatch", sb.buf, sb.len, 1) ||
@@ -597,6 +603,7 @@ int exp_plan_write(const exp_plan *pl, int chunk) {
   exp_rbuf_free(&info);
   exp_rbuf_free(&progs);
   exp_rbuf_free(&plugs);
+  exp_rbuf_free(&models);
   return bad ? -1 : 0;
 }
 
@@ -922,7 +929,7 @@ int exp_plan_read(const char *dir, const exp_log *log, exp_plan *pl) {
       rc = EXP_EXIT_USAGE;
     }
   if (rc < 0 && (rc = read_problems(dir, pl, &secs)) < 0 && (rc = read_tasks(dir, pl, &secs)) < 0)
-    rc = read_programs(dir, pl);
+    if ((rc = read_programs(dir, pl)) < 0) rc = exp_plan_read_models(dir, pl);
   exp_strmap_free(&secs);
   return rc;
 }
@@ -932,6 +939,7 @@ void exp_plan_free(exp_plan *pl) {
   free(pl->progs);
   for (int k = 0; k < pl->nplugs; k++) free(pl->plugs[k].path);
   free(pl->plugs);
+  exp_plan_models_free(pl);
   exp_config_free(&pl->cfg);
   exp_probs_free(pl->probs, pl->nprobs);
   free(pl->tasks);

@@ -9,9 +9,13 @@
  *     exp_generate_file (generate.c) when missing (reused otherwise);
  *   - scene NAME ... (problem kinds): the scene is simulated with its world
  *     solver, and the problem of its last step, or of every E-th step with
- *     every=E, is written to DATADIR/LABEL.lcp (CSR above 256 rows: a
- *     factored problem is turned into its explicit A) with LABEL.meta
- *     beside it (the world's contact count).  Existing files are reused.
+ *     every=E, is written to DATADIR/scene-LABEL.lcp (a model line's
+ *     scene-LABEL.TAG.lcp, TAG a hash of the model file's path: two files
+ *     of one name never share one; CSR above 256 rows: a factored problem
+ *     is turned into its explicit A) with a .meta beside it (the world's contact count and, for a model line, the
+ *     digest of the files it was written from, exp_source_digest).
+ *     Existing files are reused: a model line's only when written from
+ *     the same files (an edited model is exported again).
  * Each file is read once here for its metadata:
  *   class      exp_class_of: lcp, box, mlcp, fc3d, cone-assoc
  *   n, nnz     rows; stored nonzeros (dense: entries != 0)
@@ -487,7 +491,8 @@ dyn_world_settings exp_export_settings(const exp_source *src, int fr) {
   return set;
 }
 
-static int write_export(const exp_log *log, const char *path, const slv_problem *p, int contacts) {
+static int write_export(const exp_log *log, const char *path, const slv_problem *p, int contacts,
+                        const char *source) {
   io_instance *inst = io_instance_of_problem(p, "", NULL, 0); /* a factored A as CSR */
   char err[EXP_PATH_MAX + 512] = "";
   if (!inst) return -1;
@@ -503,21 +508,26 @@ static int write_export(const exp_log *log, const char *path, const slv_problem 
   io_outfile *o = io_outfile_open(mpath, err, sizeof err); /* optional: no message */
   if (o) {
     fprintf(io_outfile_stream(o), "contacts %d\n", contacts);
+    if (source[0]) fprintf(io_outfile_stream(o), "source %s\n", source);
     io_outfile_publish(o, err, sizeof err);
   }
   return 0;
 }
 
-static int read_contacts(const char *path) {
-  char mpath[EXP_PATH_MAX + 16];
+/* The contact count an export's .meta records (-1: none), and whether the
+ * export was written from the files of digest (the .meta's source line;
+ * a named scene's digest is "" and its .meta has none): 1, else 0. */
+static int read_meta(const char *path, const char *digest, int *contacts) {
+  char mpath[EXP_PATH_MAX + 16], source[80] = "";
   snprintf(mpath, sizeof mpath, "%.*s.meta", (int)(strlen(path) - 4), path);
   FILE *f = fopen(mpath, "r");
-  int k = -1;
+  *contacts = -1;
   if (f) {
-    if (fscanf(f, "contacts %d", &k) != 1) k = -1;
+    if (fscanf(f, "contacts %d", contacts) != 1) *contacts = -1;
+    if (fscanf(f, " source %64s", source) != 1) source[0] = '\0';
     fclose(f);
   }
-  return k;
+  return strcmp(source, digest) == 0;
 }
 
 /* The steps a scene source exports: E, 2E, ... and K; returns the count. */
@@ -536,11 +546,14 @@ typedef struct export_run {
   const long *steps;
   char (*paths)[EXP_PATH_MAX + 192];
   int *contacts;
+  unsigned char *fresh; /* the export there is written from these files (set once written) */
+  const char *digest;   /* exp_source_digest */
   int next, rc;
 } export_run;
 
 /* One step of an export run (dyn_world_run): at an export step, its
- * problem written unless it is there already; a rejected step ends the
+ * problem written unless it is there already, written from the same model
+ * files (a stale one is replaced); a rejected step ends the
  * trajectory (the problems of the steps before it stay). */
 static int export_step(void *arg, dyn_world *w, const dyn_run_step *st) {
   export_run *q = arg;
@@ -557,18 +570,20 @@ static int export_step(void *arg, dyn_world *w, const dyn_run_step *st) {
   const double *x;
   dyn_world_last_problem(w, &p, &x);
   q->contacts[q->next] = st->m.contacts;
-  if (p.n > 0 && !exp_path_exists(q->paths[q->next]) &&
-      write_export(&c->cfg->log, q->paths[q->next], &p, st->m.contacts)) {
+  if (p.n > 0 && !q->fresh[q->next] &&
+      write_export(&c->cfg->log, q->paths[q->next], &p, st->m.contacts, q->digest)) {
     q->rc = EXP_EXIT_USAGE;
     return 1;
   }
+  q->fresh[q->next] |= p.n > 0;
   q->next++;
   return 0;
 }
 
 /* Simulates the scene and writes the missing exports.  -1 ok, else 2. */
 static int simulate_exports(const ctx *c, const exp_source *src, int fr, const long *steps, int ns,
-                            char (*paths)[EXP_PATH_MAX + 192], int *contacts) {
+                            char (*paths)[EXP_PATH_MAX + 192], int *contacts, unsigned char *fresh,
+                            const char *digest) {
   dyn_world_settings set = exp_export_settings(src, fr);
   dyn_world *w = NULL;
   char msg[512] = "";
@@ -578,50 +593,64 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
     return EXP_EXIT_USAGE;
   }
   progress(c->env, "simulating %s for %ld steps to export its problems", src->scene, steps[ns - 1]);
-  export_run q = { c, src, steps, paths, contacts, 0, -1 };
+  export_run q = { c, src, steps, paths, contacts, fresh, digest, 0, -1 };
   dyn_world_run(w, steps[ns - 1], export_step, &q, NULL);
   dyn_world_free(w);
   return q.rc;
 }
 
-static int load_scene(const ctx *c, const exp_source *src) {
-  int fr = src->friction >= 0 ? src->friction : DYN_FRICTION_BOX;
-  dyn_world_settings set = exp_export_settings(src, fr);
-  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
-  if (K < 1) {
-    exp_say(&c->cfg->log, EXP_SAY_ERROR,
-            "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
-    return EXP_EXIT_USAGE;
-  }
-  long steps[256];
-  int ns = export_steps(src, K, steps, 256);
-  char(*paths)[EXP_PATH_MAX + 192] = malloc((size_t)ns * sizeof *paths);
-  int *contacts = malloc((size_t)ns * sizeof *contacts);
-  if (!paths || !contacts) {
-    free(paths);
-    free(contacts);
-    exp_say(&c->cfg->log, EXP_SAY_ERROR, "out of memory");
-    return EXP_EXIT_USAGE;
-  }
-  int missing = 0, rc = -1, added = 0;
+/* The tag of a model line's export names: ".XXXXXXXX", the FNV-1a of the
+ * model file's real path (32 bits, hex), so that two model files of one
+ * base name never share an export; "" for a named scene. */
+#define MODEL_TAG_LEN 9
+static void model_tag(const exp_source *src, char tag[MODEL_TAG_LEN + 1]) {
+  char real[PATH_MAX];
+  tag[0] = '\0';
+  if (!src->model) return;
+  const char *p = realpath(src->model, real) ? real : src->model;
+  snprintf(tag, MODEL_TAG_LEN + 1, ".%08x",
+           (unsigned)(exp_fnv1a(EXP_FNV_INIT, p, strlen(p)) & 0xffffffffu));
+}
+
+/* The export files of src's steps (DATADIR/scene-LABEL.lcp, a model
+ * line's DATADIR/scene-LABEL.TAG.lcp: model_tag) into paths,
+ * their .meta's contact counts, and whether each was written from the
+ * files of digest (fresh); 1 when one of them is to be written. */
+static int export_paths(const ctx *c, const exp_source *src, const dyn_world_settings *set, int fr,
+                        const long *steps, int ns, const char *digest,
+                        char (*paths)[EXP_PATH_MAX + 192], int *contacts, unsigned char *fresh) {
+  int missing = 0;
+  char tag[MODEL_TAG_LEN + 1];
+  model_tag(src, tag);
   for (int q = 0; q < ns; q++) {
     char label[160];
-    scene_label(src, &set, fr, steps[q], label, sizeof label);
+    scene_label(src, set, fr, steps[q], label, sizeof label);
     for (char *s = label; *s; s++)
       if (*s == '/' || *s == ' ') *s = '_';
-    snprintf(paths[q], sizeof paths[q], "%s/scene-%s.lcp", c->env->datadir, label);
-    contacts[q] = read_contacts(paths[q]);
-    missing |= !exp_path_exists(paths[q]) && contacts[q] < 0;
+    snprintf(paths[q], sizeof paths[q], "%s/scene-%s%s.lcp", c->env->datadir, label, tag);
+    int same = read_meta(paths[q], digest, &contacts[q]);
+    fresh[q] = same && (exp_path_exists(paths[q]) || contacts[q] >= 0);
+    missing |= !fresh[q];
   }
-  if (missing) rc = simulate_exports(c, src, fr, steps, ns, paths, contacts);
+  return missing;
+}
+
+/* The exports of src taken as problems: each step's file when it is
+ * written from the model's files as they are (fresh: a stale one of a step
+ * now without rows is left out).  -1 ok, else 2. */
+static int add_exports(const ctx *c, const exp_source *src, int fr, double mu, int ns,
+                       char (*paths)[EXP_PATH_MAX + 192], const int *contacts,
+                       const unsigned char *fresh) {
+  int rc = -1, added = 0;
   for (int q = 0; q < ns && rc < 0; q++) {
-    if (!exp_path_exists(paths[q])) continue; /* no rows at that step */
+    if (!fresh[q] || !exp_path_exists(paths[q])) continue; /* no rows at that step */
     rc = add_file(c, src, paths[q], "scene", src->scene, contacts[q],
-                  fr == DYN_FRICTION_PYRAMID ? set.contact.mu : NAN); /* mu is in A */
+                  fr == DYN_FRICTION_PYRAMID ? mu : NAN); /* mu is in A */
     if (rc < 0) {
       exp_prob *e = &c->list->p[c->list->n - 1];
-      set_label(e, exp_basename(paths[q]) + 6, src->scene);
-      e->label[strlen(e->label) - 4] = '\0';
+      set_label(e, exp_basename(paths[q]) + 6, src->scene); /* LABEL[.TAG].lcp */
+      size_t cut = 4 + (src->model ? MODEL_TAG_LEN : 0), len = strlen(e->label);
+      e->label[len > cut ? len - cut : 0] = '\0';
       added++;
     }
   }
@@ -632,8 +661,40 @@ static int load_scene(const ctx *c, const exp_source *src) {
             c->cfg->path, src->line, src->scene);
     rc = EXP_EXIT_USAGE;
   }
+  return rc;
+}
+
+/* A scene line of a problem section: its exports, written where missing
+ * or stale (another content of the model's files: exp_source_digest). */
+static int load_scene(const ctx *c, const exp_source *src) {
+  int fr = src->friction >= 0 ? src->friction : DYN_FRICTION_BOX;
+  dyn_world_settings set = exp_export_settings(src, fr);
+  char digest[65], err[EXP_PATH_MAX + 256] = "";
+  if (exp_source_digest(src, digest, err, sizeof err) != 0) {
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: scene model: %s", c->cfg->path, src->line, err);
+    return EXP_EXIT_USAGE;
+  }
+  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
+  if (K < 1) {
+    exp_say(&c->cfg->log, EXP_SAY_ERROR,
+            "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
+    return EXP_EXIT_USAGE;
+  }
+  long steps[256];
+  int ns = export_steps(src, K, steps, 256), rc = -1;
+  char(*paths)[EXP_PATH_MAX + 192] = malloc((size_t)ns * sizeof *paths);
+  int *contacts = malloc((size_t)ns * sizeof *contacts);
+  unsigned char *fresh = malloc((size_t)ns);
+  if (!paths || !contacts || !fresh) {
+    exp_say(&c->cfg->log, EXP_SAY_ERROR, "out of memory");
+    rc = EXP_EXIT_USAGE;
+  } else if (export_paths(c, src, &set, fr, steps, ns, digest, paths, contacts, fresh)) {
+    rc = simulate_exports(c, src, fr, steps, ns, paths, contacts, fresh, digest);
+  }
+  if (rc < 0) rc = add_exports(c, src, fr, set.contact.mu, ns, paths, contacts, fresh);
   free(paths);
   free(contacts);
+  free(fresh);
   return rc;
 }
 

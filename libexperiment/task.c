@@ -407,16 +407,18 @@ static int run_scene_task(exp_tctx *c) {
   return c->t->solver.sv ? exp_scene_summary_run(c) : exp_scene_peer_run(c);
 }
 
-/* When a file the task's external solver runs, or its plugin, changed
- * since the plan was made (program.c, plan_plugins.c), the task does not run: its result says error and why,
+/* When a file the task's external solver runs, its plugin, or a file its
+ * model line reads changed since the plan was made (program.c,
+ * plan_plugins.c, plan_models.c), the task does not run: its result says error and why,
  * so no result of another version of the program is ever taken for this
  * one's.  3 then, else 0. */
 static int programs_changed(exp_tctx *c) {
   char err[512];
   exp_rbuf rows = { 0 };
   int ext = c->t->solver.ext;
-  if (ext >= 0 ? !exp_programs_changed(c->pl, ext, err, sizeof err)
-               : !exp_plugin_changed(c->pl, c->t->solver.sv, err, sizeof err))
+  if (!exp_models_changed(c->pl, c->index, err, sizeof err) &&
+      (ext >= 0 ? !exp_programs_changed(c->pl, ext, err, sizeof err)
+                : !exp_plugin_changed(c->pl, c->t->solver.sv, err, sizeof err)))
     return 0;
   snprintf(c->head->task_status, sizeof c->head->task_status, "error");
   exp_fmt(c->head->message, sizeof c->head->message, "%s", err);

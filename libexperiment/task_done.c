@@ -4,8 +4,10 @@
  *
  * A task's key is the SHA-256 of the plan's id, every variable's value
  * (plan.vars), the task's tasks.tsv line, its problem file's SHA-256 as
- * the plan recorded it and, for an external solver, the path and SHA-256
- * of each file it runs (programs.tsv, program.c), each part with its NUL.  A result is the task's
+ * the plan recorded it, for an external solver the path and SHA-256 of
+ * each file it runs (programs.tsv, program.c), for a model line's task the
+ * path and SHA-256 of each file its model read opens (models.tsv,
+ * plan_models.c), each part with its NUL.  A result is the task's
  * only when its plan id, task number and key are the task's, so an edited
  * instance or a changed variable reruns the tasks it touches while the plan
  * stays the same; exp_task_done, which jobs.c and campaign.c ask before
@@ -43,6 +45,8 @@ void exp_task_key(const exp_plan *pl, int i, char key[65]) {
       exp_sha256_add(&h, pl->progs[k].path, strlen(pl->progs[k].path) + 1);
       exp_sha256_add(&h, pl->progs[k].sha256, strlen(pl->progs[k].sha256) + 1);
     }
+  /* a model line's files (plan_models.c): another model is another task */
+  exp_task_key_models(pl, i, &h);
   /* a plugin's (or a Python callable's) content: another version is another solver */
   const exp_program *plug = exp_plan_plugin_of(pl, pl->tasks[i].solver.sv);
   if (plug) {
@@ -72,7 +76,8 @@ int exp_result_matches(const exp_plan *pl, int i, const exp_result *r, char *why
   }
   if (strcmp(r->key, key) != 0) {
     snprintf(why, len,
-             "stale (task %d of another instance content, program or variables: key %.12s, "
+             "stale (task %d of another instance or model content, program or variables: key "
+             "%.12s, "
              "the task's is %.12s)",
              i, r->key[0] ? r->key : "(none)", key);
     return 0;

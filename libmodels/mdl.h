@@ -145,15 +145,21 @@ MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *
 MDL_API mdl_err mdl_read_model(const char *path, const mdl_read_options *o, dyn_model **out,
                                mdl_read_info *info, char *msg, size_t msgcap);
 
-/* The files the model file at path reads besides itself, found in its
- * XML text (mdl_files.c): its <include file>s, followed, and the files
- * its elements name (file="...", URDF's filename="..."), looked up where
- * MuJoCo's compiler may look (the main file's folder, its meshdir,
- * texturedir and assetdir, the including file's folder).  add(ctx, PATH)
- * is called for each that exists (nonzero: out of memory, stops nothing).
- * Their count, or -1 out of memory.  Used to refuse an output that would
- * replace one of them (docs/usage.md, "Outputs"). */
-MDL_API int mdl_model_files(const char *path, int (*add)(void *ctx, const char *file), void *ctx);
+/* The files a read of the model file at path opens (model_files.c): path
+ * itself, then the files it includes (<include file>, followed) and the
+ * asset files its elements name (an attribute file, filename or file... of
+ * any element: meshes, skins, height fields, textures; a URDF mesh's
+ * filename), each once by its real path, in the order found.  A name is
+ * looked for in every place MuJoCo's compiler may look (the model's folder,
+ * <compiler meshdir texturedir assetdir>, the naming file's folder, the
+ * name stripped of its folders): each candidate that exists is listed, so
+ * the list may hold a file MuJoCo does not open but is meant to hold every
+ * one it does.  The XML is scanned, not compiled: a file MuJoCo refuses is
+ * still listed.  *files (*n of them) is the caller's to free with
+ * mdl_model_files_free.  MDL_ERR_FILE: path (or an included file) cannot
+ * be read; MDL_ERR_NOMEM. */
+MDL_API mdl_err mdl_model_files(const char *path, char ***files, int *n, char *msg, size_t msgcap);
+MDL_API void mdl_model_files_free(char **files, int n);
 
 /* ---- MuJoCo's own run of a file (tests, comparisons) ------------------------------ */
 

@@ -11,7 +11,8 @@
 #   every writer (convert, solve --solution, simulate --csv, collect)
 #   replaces a file only once its new content is complete: on a full disk
 #   (RLIMIT_FSIZE, `ulimit -f`) the old file is intact, no temporary file is
-#   left, exit 2;
+#   left, exit 2; `lcplab task` whose result cannot be written (a full disk,
+#   a folder at its name, results/ a file) exits 2 naming it;
 #   two names of one file are recognised by device and inode: solve X
 #   --solution X (also through a symlink or a hard link) and simulate --csv
 #   s.csv --trace ./s.csv are refused.
@@ -229,6 +230,35 @@ fi
 no_tmp "$T/fd" "collect on a full disk leaves no temporary file"
 else
   echo "note: $D not found: the collect full-disk checks are skipped"
+fi
+
+# lcplab task whose result cannot be written: exit 2 naming the result file, as every
+# writer (lcplab(1), EXIT STATUS), no result and no temporary file left; the same when
+# the result's name is a folder, or results/ is a file
+lcp experiment "$T/small.exp" --plan "$T/tfd"
+full_disk 1 task "$T/tfd" 0
+if [ "$rc" -eq 2 ] && grep -qF "$T/tfd/results/t000000.res" "$T/err" &&
+  [ ! -e "$T/tfd/results/t000000.res" ]; then
+  pass "task on a full disk: exit 2 naming its result file"
+else
+  fail "task on a full disk" "exit $rc"
+fi
+no_tmp "$T/tfd/results" "task on a full disk leaves no temporary file"
+mkdir "$T/tfd/results/t000001.res"
+lcp task "$T/tfd" 1
+if [ "$rc" -eq 2 ] && grep -qF "$T/tfd/results/t000001.res" "$T/err"; then
+  pass "task whose result's name is a folder: exit 2 naming it"
+else
+  fail "task whose result's name is a folder" "exit $rc"
+fi
+rm -rf "$T/tfd/results"
+echo mine >"$T/tfd/results"
+lcp task "$T/tfd" 0
+if [ "$rc" -eq 2 ] && grep -qF "$T/tfd/results/t000000.res" "$T/err" &&
+  [ "$(cat "$T/tfd/results")" = mine ]; then
+  pass "task whose results/ is a file: exit 2 naming the result, the file kept"
+else
+  fail "task whose results/ is a file" "exit $rc"
 fi
 
 # a FIFO (as /dev/stdout may be) is no file to replace: written directly, kept a FIFO
