@@ -108,6 +108,16 @@ typedef struct cli_world_args {
 /* Set every field to "not given". */
 void cli_world_args_init(cli_world_args *a);
 
+/* The files the world of a reads (--model FILE, its <include>s and
+ * meshes: exp_inputs_add_model) into *in (the caller frees it with
+ * exp_inputs_free); 0, or -1 after the message. */
+int cli_world_inputs(const cli_world_args *a, exp_inputs *in);
+/* 1 (after the message naming both; exp_output_is_input) when one of the
+ * n outputs out[k] (given by option what[k]) is one of the files the
+ * world of a reads, force or not; else 0. */
+int cli_world_output_is_input(const char *cmd, const cli_world_args *a, int n,
+                              const char *const *what, const char *const *out);
+
 /* If argv[*i] is one of the scene/world options (--scene, --param, --solver,
  * --steps, --dt, --friction, --eta, --integrator, --gyro, --orient,
  * --max-iter, --tol, --omega, --margin, --storage, --cone-law,
@@ -220,9 +230,10 @@ int cli_is_stdout(const char *path);
 int cli_output_refused(const char *path, int force);
 
 /* 1 (after the message "OUT: the output is the input IN (one file under
- * two names)") if out and in name one file: by device and inode, so a
- * symlink, a hard link or "./" count (io_same_file, docs/io.md "Replacing
- * files"); in may be NULL. */
+ * two names)") if out names the problem file in or a file read beside it
+ * (MatrixMarket's STEM.b, ...: exp_inputs_add_problem): by device and
+ * inode, so a symlink, a hard link or "./" count (exp_inputs_match,
+ * docs/io.md "Replacing files"); in may be NULL. */
 int cli_output_is_input(const char *out, const char *in);
 
 

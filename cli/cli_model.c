@@ -79,12 +79,32 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
   return -1;
 }
 
+int cli_world_inputs(const cli_world_args *a, exp_inputs *in) {
+  memset(in, 0, sizeof *in);
+  if (exp_inputs_add_model(in, a->model) == 0) return 0;
+  cli_error("out of memory listing the input files");
+  exp_inputs_free(in);
+  return -1;
+}
+
+int cli_world_output_is_input(const char *cmd, const cli_world_args *a, int n,
+                              const char *const *what, const char *const *out) {
+  exp_inputs in;
+  if (cli_world_inputs(a, &in) != 0) return 1;
+  int hit = 0;
+  for (int k = 0; k < n && !hit; k++)
+    hit = exp_output_is_input(cli_log(), cmd, what[k], out[k], &in);
+  exp_inputs_free(&in);
+  return hit;
+}
+
 int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, int force) {
   if (!path[0]) {
     cli_error("%s: --save-model needs a file name", cmd);
     return CLI_EXIT_USAGE;
   }
-  if (cli_output_refused(path, force) || (a->model && cli_output_is_input(path, a->model)))
+  const char *what = "--save-model";
+  if (cli_world_output_is_input(cmd, a, 1, &what, &path) || cli_output_refused(path, force))
     return CLI_EXIT_USAGE;
   dyn_model *m = NULL;
   dyn_world_settings s;

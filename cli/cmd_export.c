@@ -157,6 +157,12 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log(), condense }, every, 0, 0,
                      0 };
 
+  exp_inputs in;
+  if (cli_world_inputs(&wa, &in) != 0) return CLI_EXIT_USAGE;
+  for (long k = every; k <= K && rc < 0; k += every)
+    if (exp_export_step_is_input(&q.out, k, &in)) rc = CLI_EXIT_USAGE;
+  exp_inputs_free(&in);
+  if (rc >= 0) return rc;
   struct stat st;
   if (stat(dir, &st) == 0) {
     if (!S_ISDIR(st.st_mode)) {

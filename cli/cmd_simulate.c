@@ -697,6 +697,9 @@ static int sim_setup(const cli_world_args *wa, const char *csv, const char *trac
               cli_is_stdout(csv) ? " (the standard output)" : "");
     return CLI_EXIT_USAGE;
   }
+  const char *what[3] = { "--csv", "--trace", "--dump-failures" };
+  const char *out[3] = { csv, trace, s->dump_dir };
+  if (cli_world_output_is_input("simulate", wa, 3, what, out)) return CLI_EXIT_USAGE;
   int rc = cli_progress_init(&s->progress, "simulate");
   if (rc >= 0) return rc;
   rc = cli_world_build("simulate", wa, &s->w, K);

@@ -329,7 +329,15 @@ int cli_output_refused(const char *path, int force) {
 
 
 int cli_output_is_input(const char *out, const char *in) {
-  if (!out || !in || !io_same_file(out, in)) return 0;
-  cli_error("%s: the output is the input %s (one file under two names)", out, in);
-  return 1;
+  exp_inputs set = { 0 };
+  if (!out || !in) return 0;
+  if (exp_inputs_add_problem(&set, in) != 0) {
+    exp_inputs_free(&set);
+    cli_error("out of memory listing the input files");
+    return 1;
+  }
+  const char *hit = exp_inputs_match(&set, out);
+  if (hit) cli_error("%s: the output is the input %s (one file under two names)", out, hit);
+  exp_inputs_free(&set);
+  return hit != NULL;
 }

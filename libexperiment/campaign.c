@@ -31,6 +31,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,18 +120,21 @@ static int refuse_foreign(const exp_log *log, const char *dir, const char *flag)
 }
 
 /* Removes the result files lcplab wrote in DIR/results before a plan is
- * started over (exp_result_file_ours); anything else there is left, named
- * in a note. */
+ * started over (exp_result_file_ours), with exp_beneath_remove: a results
+ * that is a link is not followed; anything else there is left, named in a
+ * note. */
 static void clear_results(const exp_log *log, const char *dir) {
   char path[EXP_PATH_MAX + 64], left[512] = "";
   size_t nl = 0;
   snprintf(path, sizeof path, "%s/results", dir);
-  DIR *d = opendir(path);
+  int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = top >= 0 ? exp_beneath_open(top, "results") : -1;
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d && fd >= 0) close(fd);
+  if (top >= 0) close(top);
   for (struct dirent *e; d && (e = readdir(d));) {
-    char f[EXP_PATH_MAX + 384];
-    snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-    if (exp_result_file_ours(path, e->d_name))
-      unlink(f);
+    if (exp_result_file_ours(dirfd(d), e->d_name))
+      exp_beneath_remove(dirfd(d), e->d_name);
     else if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && nl < sizeof left)
       nl += (size_t)snprintf(left + nl, sizeof left - nl, "%s%s", nl ? ", " : "", e->d_name);
   }
@@ -315,6 +319,19 @@ static void note_absent_externals(const exp_config *cfg) {
             cfg->path, list);
 }
 
+/* exp_outputs_check of the outputs in out, none of them one of the files
+ * the plan reads (exp_plan_inputs); 1 after the message, else 0. */
+static int outputs_refused(const exp_plan *pl, const char *out, int force, int figures) {
+  exp_inputs in = { 0 };
+  int r = exp_plan_inputs(pl, &in) != 0;
+  if (r)
+    exp_say(&pl->cfg.log, EXP_SAY_ERROR, "experiment: out of memory listing the input files");
+  else
+    r = exp_outputs_check(&pl->cfg, out, force, figures, &in);
+  exp_inputs_free(&in);
+  return r;
+}
+
 /* Decides what to do with the campaign's plan folder and the outputs in
  * out: -1 go on (resume or new), else the status.  A new campaign replaces
  * no output without force; a resumed one replaces its own; none writes
@@ -323,7 +340,7 @@ static int check_plan_dir(const exp_plan *pl, const exp_campaign_opts *o) {
   const exp_log *log = &pl->cfg.log;
   char id[24];
   int fresh = !exp_path_exists(pl->dir);
-  if (exp_outputs_check(&pl->cfg, o->out, o->force || !fresh, !o->no_plot)) return EXP_EXIT_USAGE;
+  if (outputs_refused(pl, o->out, o->force || !fresh, !o->no_plot)) return EXP_EXIT_USAGE;
   if (!fresh && refuse_foreign(log, pl->dir, "--out")) return EXP_EXIT_USAGE;
   if (!fresh && exp_plan_peek_id(pl->dir, id) == 0 && strcmp(id, pl->id) == 0 && !o->force) {
     exp_say(log, EXP_SAY_INFO, "resuming the campaign in %s (plan %s)", pl->dir, pl->id);
@@ -561,8 +578,7 @@ int exp_campaign_collect(const char *dir, const exp_collect_opts *co0, int force
   }
   if (rc < 0 && exp_lock_take(&lk, co.out, "collect", log) != 0) rc = EXP_EXIT_USAGE;
   /* the plan folder's own outputs are replaced; any other folder's only with force */
-  if (rc < 0 &&
-      exp_outputs_check(&pl->cfg, co.out, force || io_same_file(co.out, dir), !co.no_plot))
+  if (rc < 0 && outputs_refused(pl, co.out, force || io_same_file(co.out, dir), !co.no_plot))
     rc = EXP_EXIT_USAGE;
   int late = 0;
   if (rc < 0 && !co.scripts) co.scripts = pl->cfg.dir;

@@ -188,6 +188,10 @@ EXP_API int exp_export_format(const exp_log *log, const char *name, int global);
 EXP_API const char *exp_export_format_name(int f);
 /* 1 (after the message) if a file the export of step k would write exists. */
 EXP_API int exp_export_step_exists(const exp_export *e, long k);
+/* 1 (after the message: exp_output_is_input) if a file the export of step
+ * k would write is one of the inputs in, force or not. */
+typedef struct exp_inputs exp_inputs;
+EXP_API int exp_export_step_is_input(const exp_export *e, long k, const exp_inputs *in);
 /* Step st's problem p (and its global form, from w) and the impulses x the
  * world applied, to files, and their JSON line to json; 1, or 0 after the
  * message. */
@@ -1104,6 +1108,60 @@ EXP_API void exp_owned_free(exp_owned *o);
 EXP_API int exp_owned_remove(const char *dir, int (*pick)(void *ctx, const char *name), void *ctx,
                              char *err, size_t len);
 
+/* ---- the files a command reads, never replaced by its outputs (inputs.c) ---- */
+/* The inputs of one command: paths as given. */
+struct exp_inputs {
+  char **path;
+  unsigned long long *dev, *ino; /* each path's device and inode (links followed) */
+  int n, cap;
+};
+/* Adds path (NULL, "", "-" and a path that does not exist are none); 0, or
+ * -1 out of memory. */
+EXP_API int exp_inputs_add(exp_inputs *in, const char *path);
+/* Adds the problem file path and the files read beside it (MatrixMarket's
+ * STEM.b, .lo, .hi, .findex, .mu that exist: io_write_sidecar); 0, or -1
+ * out of memory. */
+EXP_API int exp_inputs_add_problem(exp_inputs *in, const char *path);
+/* Adds the model file and the files it reads besides itself (its
+ * <include>s, meshes, textures: mdl_model_files); 0, or -1 out of memory. */
+EXP_API int exp_inputs_add_model(exp_inputs *in, const char *model);
+/* Adds the files a plan reads: its experiment file, its problems' files
+ * and its scenes' model files (with theirs); 0, or -1 out of memory. */
+EXP_API int exp_plan_inputs(const exp_plan *pl, exp_inputs *in);
+/* The input that out names (by device and inode, links followed, as
+ * io_same_file), or NULL (also when out does not exist). */
+EXP_API const char *exp_inputs_match(const exp_inputs *in, const char *out);
+/* 1 after the message "CMD: WHAT OUT: the output is the input IN (one file
+ * under two names): refused, also with --force" when out is one of in
+ * (what, the option, may be NULL); else 0.  The one check of every
+ * command's every output (docs/usage.md, "Outputs"). */
+EXP_API int exp_output_is_input(const exp_log *log, const char *cmd, const char *what,
+                                const char *out, const exp_inputs *in);
+EXP_API void exp_inputs_free(exp_inputs *in);
+
+/* ---- removing inside a folder, never leaving it (beneath.c) ---- */
+/* A new descriptor of the folder sub (relative, "" : dirfd's folder itself)
+ * under dirfd, every component opened with O_DIRECTORY | O_NOFOLLOW: a
+ * symbolic link on the way, an absolute sub or a "." or ".." component
+ * fails (ELOOP or ENOTDIR for a link, EINVAL).  The fd, or -1 with errno. */
+EXP_API int exp_beneath_open(int dirfd, const char *sub);
+/* Removes name (relative to dirfd) when it is a regular file or a symbolic
+ * link (the link, never its target), reached with exp_beneath_open: 1
+ * removed, 0 absent, not a file or behind a link (left alone), -1 with
+ * errno (EINVAL: absolute, or a "." or ".." component).  The one way
+ * lcplab removes a file it recorded (experiments/CAMPAIGNS.md). */
+EXP_API int exp_beneath_remove(int dirfd, const char *name);
+/* Creates a new file named path, or "path.K" (K = 1, 2, ... 99) when that
+ * name is taken (a killed writer's leftover, or an entry somebody planted):
+ * O_CREAT | O_EXCL | O_NOFOLLOW, so a link or a hard link at the name is
+ * never written through, and nothing there is removed.  The name made into
+ * used (size len).  For the files lcplab names itself in folders others
+ * may write (the lock's own file, a task's temporary result, a dump's
+ * index).  The fd (write only), or -1 with errno. */
+EXP_API int exp_create_new(const char *path, int mode, char *used, size_t len);
+/* exp_create_new of name relative to the folder dirfd (used: relative too). */
+EXP_API int exp_create_new_at(int dirfd, const char *name, int mode, char *used, size_t len);
+
 /* ---- values as data (shell.c; experiments/README.md, "No shell
  * ever parses a value") ---- */
 /* Appends s to b single-quoted for sh (' -> '\''); nonzero when out of memory. */
@@ -1152,12 +1210,12 @@ EXP_API const char *exp_gnuplot_prog(void);
  * snprintf, no allocation: safe from the watchdog thread.  0 or -1. */
 EXP_API int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows,
                               int nextra, const char *extra);
-/* 1 when the file name in the folder dir is a result file lcplab wrote
+/* 1 when the file name in the folder dfd is a result file lcplab wrote
  * (tNNNNNN.res whose first line is "lcplab-result N") or one its writer
  * left (.tNNNNNN.res.tmp.PID.TID: so, or empty), a regular file; else 0:
  * somebody else's, which --force never removes (experiments/CAMPAIGNS.md,
  * "What --force replaces"). */
-EXP_API int exp_result_file_ours(const char *dir, const char *name);
+EXP_API int exp_result_file_ours(int dfd, const char *name);
 
 /* ---- running tasks (task.c) ------------------------------------------------ */
 
@@ -1308,9 +1366,11 @@ EXP_API int exp_collect(const exp_plan *pl, const exp_collect_opts *o);
  * output collect writes (exp_output_suffixes; with figures, NAME.pdf,
  * NAME.png and the pages NAME-K.pdf / .png) is checked: 1 after a message
  * naming the file if one exists and not force, or if one is a symlink
- * leading outside out (also with force); else 0 (docs/io.md, "Replacing
- * files"). */
-EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures);
+ * leading outside out (also with force), or one of the inputs in (may be
+ * NULL; also with force: exp_output_is_input); else 0 (docs/io.md,
+ * "Replacing files"). */
+EXP_API int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures,
+                              const exp_inputs *in);
 
 /* Records what a collect wrote into out as lcplab's (written: the names,
  * relative to out, of the files it published; drawn[k] nonzero when

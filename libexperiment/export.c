@@ -73,23 +73,41 @@ static int out_name(const exp_export *e, long k, const char *suffix, char *buf, 
 }
 
 /* 1 (after the message) if something exists at path. */
-static int refuse_existing(const exp_export *e, const char *path) {
+static int refuse_existing(const exp_export *e, const char *path, const void *ctx) {
+  (void)ctx;
   if (!exp_path_exists(path)) return 0;
   exp_say(e->log, EXP_SAY_ERROR, "%s exists (use --force to overwrite)", path);
   return 1;
 }
 
-int exp_export_step_exists(const exp_export *e, long k) {
+/* 1 (after the message) if path is one of the inputs ctx. */
+static int refuse_input(const exp_export *e, const char *path, const void *ctx) {
+  return exp_output_is_input(e->log, "export", "--out", path, ctx);
+}
+
+/* refuse(e, PATH, ctx) for each file the export of step k would write;
+ * 1 at the first it refuses (or a name too long), else 0. */
+static int step_files(const exp_export *e, long k,
+                      int (*refuse)(const exp_export *, const char *, const void *),
+                      const void *ctx) {
   const fmt_def *fd = &formats[e->format];
   const char *sfx[3] = { fd->ext, "x", e->global ? global_sfx(fd) : NULL };
   char path[EXP_PATH_MAX], side[EXP_PATH_MAX];
   for (int j = 0; j < 3 && sfx[j]; j++) {
-    if (!out_name(e, k, sfx[j], path, sizeof path) || refuse_existing(e, path)) return 1;
+    if (!out_name(e, k, sfx[j], path, sizeof path) || refuse(e, path, ctx)) return 1;
     /* the files the writer writes beside the problem's (MatrixMarket's sidecars) */
     for (int s = 0; j == 0 && io_write_sidecar(path, fd->fmt, s, side, sizeof side) == 1; s++)
-      if (refuse_existing(e, side)) return 1;
+      if (refuse(e, side, ctx)) return 1;
   }
   return 0;
+}
+
+int exp_export_step_exists(const exp_export *e, long k) {
+  return step_files(e, k, refuse_existing, NULL);
+}
+
+int exp_export_step_is_input(const exp_export *e, long k, const exp_inputs *in) {
+  return step_files(e, k, refuse_input, in);
 }
 
 /* A writer's message err about path, as "path: err" unless err names it. */

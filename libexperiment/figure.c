@@ -294,6 +294,12 @@ static int figure_name(const char *file, const char *base, char *to, size_t len)
  * count, or -1 after the message. */
 static int figures_ready(const exp_log *log, const char *dir, const char *base, const char *csv,
                          const char *csv2) {
+  exp_inputs inputs = { 0 };
+  if (exp_inputs_add(&inputs, csv) != 0 || exp_inputs_add(&inputs, csv2) != 0) {
+    exp_inputs_free(&inputs);
+    exp_say(log, EXP_SAY_ERROR, "figure: out of memory");
+    return -1;
+  }
   DIR *d = opendir(dir);
   int n = 0;
   for (struct dirent *e; d && n >= 0 && (e = readdir(d)) != NULL;) {
@@ -307,17 +313,14 @@ static int figures_ready(const exp_log *log, const char *dir, const char *base, 
               "no file of the figure is replaced",
               to, why);
       n = -1;
-    } else if (io_same_file(to, csv) || (csv2 && io_same_file(to, csv2))) {
-      exp_say(log, EXP_SAY_ERROR,
-              "%s is an input of the figure: it is never overwritten (also with --force); "
-              "choose another --out",
-              to);
+    } else if (exp_output_is_input(log, "figure", "--out", to, &inputs)) {
       n = -1;
     } else {
       n++;
     }
   }
   if (d) closedir(d);
+  exp_inputs_free(&inputs);
   return n;
 }
 

@@ -18,8 +18,10 @@
  *     what experiment
  *
  * Taking it works on NFS as on a local disk and needs no lock daemon: the
- * holder's text is written to a file of its own (.lcplab-lock.HOST.PID)
- * and link(2)ed to .lcplab-lock, an atomic create-if-absent on every NFS
+ * holder's text is written to a new file of its own (.lcplab-lock.HOST.PID,
+ * or .lcplab-lock.HOST.PID.K when that name is taken: made with O_EXCL |
+ * O_NOFOLLOW, so a link planted at the name is never written through) and
+ * link(2)ed to .lcplab-lock, an atomic create-if-absent on every NFS
  * version (a link whose reply was lost is confirmed by the file's link
  * count); flock and fcntl locks are not used.  A lock whose holder is gone
  * is taken over: same host and boot and that pid no longer runs (or runs
@@ -184,10 +186,16 @@ static int try_lock(const char *own, const char *lock, holder *h, int *parsed, c
   return 1;
 }
 
-/* Writes text to the new file path; 0, or -1 with errno. */
-static int write_own(const char *path, const char *text) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return -1;
+/* Writes text to a new file named base, or base.K when base is taken
+ * (exp_create_new: a link or hard link planted at the name is never written
+ * through), its name into own (size len; "" when none was made); 0, or -1
+ * with errno. */
+static int write_own(const char *base, char *own, size_t len, const char *text) {
+  int fd = exp_create_new(base, 0644, own, len);
+  if (fd < 0) {
+    own[0] = '\0';
+    return -1;
+  }
   ssize_t n = (ssize_t)strlen(text);
   int ok = write(fd, text, (size_t)n) == n;
   int e = errno;
@@ -198,13 +206,13 @@ static int write_own(const char *path, const char *text) {
 
 int exp_lock_take(exp_lock *lk, const char *dir, const char *what, const exp_log *log) {
   holder me, h;
-  char own[EXP_PATH_MAX + 320], text[1024], mine[1024];
+  char base[EXP_PATH_MAX + 320], own[EXP_PATH_MAX + 330], text[1024], mine[1024];
   memset(lk, 0, sizeof *lk);
   self_holder(&me, what);
   holder_text(&me, mine, sizeof mine);
   exp_fmt(lk->path, sizeof lk->path, "%s/" LOCK_NAME, dir);
-  exp_fmt(own, sizeof own, "%s.%s.%ld", lk->path, me.host, me.pid);
-  int wrote = write_own(own, mine) == 0, r = -1, e = errno, parsed = 0;
+  exp_fmt(base, sizeof base, "%s.%s.%ld", lk->path, me.host, me.pid);
+  int wrote = write_own(base, own, sizeof own, mine) == 0, r = -1, e = errno, parsed = 0;
   /* a few rounds: a lock that vanishes, or a stale one moved aside, is tried again */
   for (int round = 0; wrote && round < 4; round++) {
     r = try_lock(own, lk->path, &h, &parsed, text, sizeof text);
@@ -216,7 +224,7 @@ int exp_lock_take(exp_lock *lk, const char *dir, const char *what, const exp_log
               "%s: %s: took over the lock of a run that is gone (pid %ld on host %s, started %s)",
               what, dir, h.pid, h.host, h.started);
   }
-  unlink(own);
+  if (own[0]) unlink(own);
   if (r == 0) {
     exp_fmt(lk->text, sizeof lk->text, "%s", mine);
     lk->held = 1;

@@ -21,10 +21,12 @@
 #include "exp_strmap.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the outputs that may be written ------------------------------------------------------ */
 
@@ -78,24 +80,17 @@ static int is_figure_page(const char *file, const char *name) {
 }
 
 /* A figure's file path refused: one of the inputs (never replaced, also
- * with force), or as output_refused. */
+ * with force: exp_output_is_input), or as output_refused. */
 static int figure_file_refused(const exp_log *log, const char *path, const char *real, int force,
-                               const char *const *inputs) {
-  for (int k = 0; inputs && inputs[k]; k++)
-    if (io_same_file(path, inputs[k])) {
-      exp_say(log, EXP_SAY_ERROR,
-              "%s is an input of the figure: it is never overwritten (also with --force); "
-              "choose another --out",
-              path);
-      return 1;
-    }
+                               const exp_inputs *inputs) {
+  if (inputs && exp_output_is_input(log, "figure", "--out", path, inputs)) return 1;
   return output_refused(log, path, real, force);
 }
 
 /* The figures of section name: NAME.pdf, NAME.png and the pages in out;
- * inputs: NULL-terminated, or NULL. */
+ * inputs may be NULL. */
 static int figures_refused(const exp_log *log, const char *out, const char *real, const char *name,
-                           int force, const char *const *inputs) {
+                           int force, const exp_inputs *inputs) {
   char path[EXP_PATH_MAX + 128];
   static const char *const ext[] = { ".pdf", ".png" };
   for (int k = 0; k < 2; k++) {
@@ -121,13 +116,19 @@ int exp_figure_check(const exp_log *log, const char *base, int force, const char
            slash ? base : ".");
   char *real = realpath(out, NULL);
   if (!real) return 0; /* no folder: the figure cannot be written, and says so */
-  const char *inputs[] = { csv, csv2, NULL };
-  int refused = figures_refused(log, out, real, name, force, inputs);
+  exp_inputs inputs = { 0 };
+  int refused = exp_inputs_add(&inputs, csv) != 0 || exp_inputs_add(&inputs, csv2) != 0;
+  if (refused)
+    exp_say(log, EXP_SAY_ERROR, "figure: out of memory");
+  else
+    refused = figures_refused(log, out, real, name, force, &inputs);
+  exp_inputs_free(&inputs);
   free(real);
   return refused;
 }
 
-int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures) {
+int exp_outputs_check(const exp_config *cfg, const char *out, int force, int figures,
+                      const exp_inputs *in) {
   char *real = realpath(out, NULL);
   if (!real) return 0; /* not made yet: nothing in it */
   int refused = 0;
@@ -137,28 +138,31 @@ int exp_outputs_check(const exp_config *cfg, const char *out, int force, int fig
     int n = exp_output_suffixes(s->kind, sfx, EXP_MAX_OUTPUTS);
     for (int j = 0; j < n && !refused; j++) {
       snprintf(path, sizeof path, "%s/%s%s", out, s->name, sfx[j]);
-      refused = output_refused(&cfg->log, path, real, force);
+      refused = (in && exp_output_is_input(&cfg->log, "experiment", "--out", path, in)) ||
+                output_refused(&cfg->log, path, real, force);
     }
-    if (!refused && figures) refused = figures_refused(&cfg->log, out, real, s->name, force, NULL);
+    if (!refused && figures) refused = figures_refused(&cfg->log, out, real, s->name, force, in);
   }
   free(real);
   return refused;
 }
 
 void exp_figures_remove(const char *out, const char *name) {
-  char path[EXP_PATH_MAX + 128];
+  char file[EXP_PATH_MAX + 128];
   static const char *const ext[] = { ".pdf", ".png" };
-  for (int k = 0; k < 2; k++) {
-    snprintf(path, sizeof path, "%s/%s%s", out, name, ext[k]);
-    remove(path);
+  int fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d) {
+    if (fd >= 0) close(fd);
+    return;
   }
-  DIR *d = opendir(out);
-  for (struct dirent *e; d && (e = readdir(d));)
-    if (is_figure_page(e->d_name, name)) {
-      snprintf(path, sizeof path, "%s/%s", out, e->d_name);
-      remove(path);
-    }
-  if (d) closedir(d);
+  for (int k = 0; k < 2; k++) {
+    snprintf(file, sizeof file, "%s%s", name, ext[k]);
+    exp_beneath_remove(dirfd(d), file);
+  }
+  for (struct dirent *e; (e = readdir(d));)
+    if (is_figure_page(e->d_name, name)) exp_beneath_remove(dirfd(d), e->d_name);
+  closedir(d);
 }
 
 /* ---- what a collect wrote, and what it leaves stale ------------------------------------- */

@@ -26,7 +26,10 @@
  * wrongly.  A recorded name that is now a folder is not removed (only
  * regular files and symbolic links are; a link is removed, never what it
  * points to).  A name is refused when it is absolute, holds an empty, "."
- * or ".." component, a line break, or is the record itself.
+ * or ".." component, a line break, or is the record itself.  Removing goes
+ * through exp_beneath_remove (beneath.c), relative to the folder's
+ * descriptor, no component followed if it is a link: a recorded
+ * "lnk/victim.txt" whose lnk is a link to another folder is left alone.
  */
 #define _GNU_SOURCE
 
@@ -35,6 +38,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,33 +207,31 @@ static int temporary_of(const char *base, char *out, size_t len) {
 }
 
 /* Removes the temporaries left beside the removed names in the folder sub
- * of dir ("" : dir itself). */
-static void remove_temporaries(const char *dir, const char *sub, const exp_strmap *removed) {
-  char path[EXP_PATH_MAX + 16];
-  exp_fmt(path, sizeof path, sub[0] ? "%s/%s" : "%s", dir, sub);
-  DIR *d = opendir(path);
+ * of the folder dfd ("" : that folder itself; reached by exp_beneath_open,
+ * never through a link). */
+static void remove_temporaries(int dfd, const char *sub, const exp_strmap *removed) {
+  int fd = exp_beneath_open(dfd, sub);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d && fd >= 0) close(fd);
   for (struct dirent *e; d && (e = readdir(d));) {
-    char name[EXP_PATH_MAX], rel[2 * EXP_PATH_MAX + 2], file[3 * EXP_PATH_MAX];
+    char name[EXP_PATH_MAX], rel[2 * EXP_PATH_MAX + 2];
     struct stat st;
     if (!temporary_of(e->d_name, name, sizeof name)) continue;
     exp_fmt(rel, sizeof rel, sub[0] ? "%s/%s" : "%s%s", sub, name);
-    exp_fmt(file, sizeof file, "%s/%s", path, e->d_name);
-    if (exp_strmap_get(removed, 0, rel) >= 0 && lstat(file, &st) == 0 && S_ISREG(st.st_mode))
-      unlink(file);
+    if (exp_strmap_get(removed, 0, rel) >= 0 &&
+        fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+      exp_beneath_remove(dirfd(d), e->d_name);
   }
   if (d) closedir(d);
 }
 
-/* Removes dir/name when it is a file or a link: 1 removed, 0 absent (or
- * not a file: left alone), -1 with err when it could not be removed. */
-static int remove_one(const char *dir, const char *name, char *err, size_t len) {
-  char path[2 * EXP_PATH_MAX + 2];
-  struct stat st;
-  exp_fmt(path, sizeof path, "%s/%s", dir, name);
-  if (lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) return 0;
-  if (unlink(path) == 0 || errno == ENOENT) return 1;
-  exp_fmt(err, len, "%s: cannot remove: %s", path, strerror(errno));
-  return -1;
+/* Removes dir/name (dfd: dir) when it is a file or a link, never through a
+ * link (exp_beneath_remove): 1 removed, 0 absent (or not a file, or behind
+ * a link: left alone), -1 with err when it could not be removed. */
+static int remove_one(int dfd, const char *dir, const char *name, char *err, size_t len) {
+  int r = exp_beneath_remove(dfd, name);
+  if (r < 0) exp_fmt(err, len, "%s/%s: cannot remove: %s", dir, name, strerror(errno));
+  return r;
 }
 
 /* The folder part of name ("" without one) into out. */
@@ -242,7 +244,7 @@ static void folder_of(const char *name, char *out, size_t len) {
  * drops them from o (a name that could not be removed stays; so does one
  * not picked; one that is gone or not a file is dropped).  The count
  * removed, or -1 with err (what could be removed was). */
-static int remove_picked(const char *dir, exp_owned *o, int (*pick)(void *, const char *),
+static int remove_picked(int dfd, const char *dir, exp_owned *o, int (*pick)(void *, const char *),
                          void *ctx, char *err, size_t len) {
   exp_strmap removed, subs;
   char **sub = calloc((size_t)o->n + 1, sizeof *sub);
@@ -260,7 +262,7 @@ static int remove_picked(const char *dir, exp_owned *o, int (*pick)(void *, cons
   }
   int count = 0, nsub = 0, bad = 0;
   for (int i = 0; i < o->n; i++) {
-    int r = pick && !pick(ctx, o->name[i]) ? -2 : remove_one(dir, o->name[i], err, len);
+    int r = pick && !pick(ctx, o->name[i]) ? -2 : remove_one(dfd, dir, o->name[i], err, len);
     bad |= r == -1;
     drop[i] = r >= 0;
     if (r < 0) continue;
@@ -272,7 +274,7 @@ static int remove_picked(const char *dir, exp_owned *o, int (*pick)(void *, cons
         exp_strmap_put(&subs, 0, sub[nsub], nsub) == 0)
       nsub++;
   }
-  for (int k = 0; k < nsub; k++) remove_temporaries(dir, sub[k], &removed);
+  for (int k = 0; k < nsub; k++) remove_temporaries(dfd, sub[k], &removed);
   exp_strmap_free(&removed); /* it borrowed the names freed below */
   int kept = 0;
   for (int i = 0; i < o->n; i++) {
@@ -294,7 +296,14 @@ int exp_owned_remove(const char *dir, int (*pick)(void *ctx, const char *name), 
   exp_owned o;
   if (exp_owned_load(dir, &o, err, len) != 0) return -1;
   if (!o.exists) return 0;
-  int n0 = o.n, count = remove_picked(dir, &o, pick, ctx, err, len);
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) {
+    exp_fmt(err, len, "%s: %s", dir, strerror(errno));
+    exp_owned_free(&o);
+    return -1;
+  }
+  int n0 = o.n, count = remove_picked(dfd, dir, &o, pick, ctx, err, len);
+  close(dfd);
   char werr[EXP_PATH_MAX + 256];
   if (o.n != n0 && write_record(dir, &o, werr, sizeof werr) != 0 && count >= 0) {
     exp_fmt(err, len, "%s", werr);

@@ -22,8 +22,11 @@
  * renames it over DIR/results/NAME: a reader sees either no file or the
  * whole file.  A file without its end line (truncated), with another row
  * count or checksum (altered), or that does not parse is reported as such
- * and never merged.  exp_result_commit uses only open/write/rename/snprintf
- * and no allocation, so the watchdog thread may call it while the task's
+ * and never merged.  The folder results/ is opened without following a
+ * link, and the temporary file made new (exp_create_new_at): a link
+ * planted in a shared plan folder is never written through.
+ * exp_result_commit uses only open/write/rename/snprintf and no
+ * allocation, so the watchdog thread may call it while the task's
  * own thread is still inside a solver.
  */
 #define _GNU_SOURCE
@@ -127,15 +130,46 @@ static void write_prov(wout *o, const exp_prov *p) {
   wkv(o, "prov memory_limit", "%s", p->memory_limit);
 }
 
+/* The folder of the result file path, opened, and the file's name into
+ * *base: DIR/results (exp_result_path's form) with results opened beneath
+ * DIR without following a link (exp_beneath_open: a results/ somebody made
+ * a link does not take the file elsewhere); another folder as it is.  The
+ * fd, or -1 with errno. */
+static int result_folder(const char *path, const char **base) {
+  const char *s1 = strrchr(path, '/');
+  char dir[EXP_PATH_MAX], top[EXP_PATH_MAX];
+  *base = s1 ? s1 + 1 : path;
+  if (exp_fmt(dir, sizeof dir, "%.*s", s1 ? (int)(s1 - path) : 0, path) != 0) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  const char *s0 = strrchr(dir, '/');
+  if (!dir[0] || strcmp(s0 ? s0 + 1 : dir, "results") != 0)
+    return open(dir[0] ? dir : (s1 ? "/" : "."), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  exp_fmt(top, sizeof top, "%.*s", s0 ? (s0 == dir ? 1 : (int)(s0 - dir)) : 1, s0 ? dir : ".");
+  int t = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (t < 0) return -1;
+  int fd = exp_beneath_open(t, "results");
+  int e = errno;
+  close(t);
+  errno = e;
+  return fd;
+}
+
 int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *rows, int nextra,
                       const char *extra) {
-  char tmp[EXP_PATH_MAX + 96];
-  const char *slash = strrchr(path, '/');
-  int dl = slash ? (int)(slash - path) + 1 : 0;
-  snprintf(tmp, sizeof tmp, "%.*s.%s.tmp.%ld.%ld", dl, path, slash ? slash + 1 : path,
-           (long)getpid(), (long)syscall(SYS_gettid));
-  wout o = { open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666), EXP_FNV_INIT, 0 };
-  if (o.fd < 0) return -1;
+  char tmpbase[EXP_PATH_MAX + 96], tmp[EXP_PATH_MAX + 104];
+  const char *base;
+  int dfd = result_folder(path, &base);
+  if (dfd < 0) return -1;
+  snprintf(tmpbase, sizeof tmpbase, ".%s.tmp.%ld.%ld", base, (long)getpid(),
+           (long)syscall(SYS_gettid));
+  /* a new file (.NAME.tmp.PID.TID[.K]): a link planted there is not written through */
+  wout o = { exp_create_new_at(dfd, tmpbase, 0666, tmp, sizeof tmp), EXP_FNV_INIT, 0 };
+  if (o.fd < 0) {
+    close(dfd);
+    return -1;
+  }
   wput(&o, "lcplab-result 1\n", 16);
   wkv(&o, "plan", "%s", h->plan);
   wkv(&o, "key", "%s", h->key);
@@ -155,10 +189,12 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
                    (unsigned long long)o.h);
   wput(&o, end, (size_t)r);
   int bad = o.bad | (close(o.fd) != 0);
-  if (bad || rename(tmp, path) != 0) {
-    unlink(tmp);
+  if (bad || renameat(dfd, tmp, dfd, base) != 0) {
+    unlinkat(dfd, tmp, 0);
+    close(dfd);
     return -1;
   }
+  close(dfd);
   return 0;
 }
 
@@ -170,16 +206,15 @@ static int result_name(const char *name) {
   return d >= 6 && strcmp(name + 1 + d, ".res") == 0;
 }
 
-int exp_result_file_ours(const char *dir, const char *name) {
+int exp_result_file_ours(int dfd, const char *name) {
   size_t nl = strlen(name);
   int tmp = name[0] == '.' && strstr(name, ".res.tmp.") != NULL;
   char base[256];
   if (tmp)
     snprintf(base, sizeof base, "%.*s", (int)(strstr(name, ".res.tmp.") - name + 3), name + 1);
   if (!(tmp ? result_name(base) : result_name(name)) || nl > 200) return 0;
-  char path[EXP_PATH_MAX + 256], head[16];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  char head[16];
+  int fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return 0;
   struct stat st;
   ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, head, 14) : -1;

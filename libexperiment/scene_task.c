@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dyn_world.h"
 
@@ -288,8 +289,19 @@ static int dump_open(srun *r, char *err, size_t len) {
     exp_fmt(err, len, "--dump-failures: cannot create %s: %s", r->dump, strerror(errno));
     return -1;
   }
+  /* the dump folder may be shared: a new file (exp_create_new) renamed over
+   * the name, so a link planted at failures.csv is replaced, never written through */
+  char made[EXP_PATH_MAX + 48];
+  exp_fmt(path, sizeof path, "%s/.failures.csv.new", r->dump);
+  int fd = exp_create_new(path, 0666, made, sizeof made);
   exp_fmt(path, sizeof path, "%s/failures.csv", r->dump);
-  r->index = fopen(path, "w");
+  if (fd >= 0 && rename(made, path) != 0) {
+    unlink(made);
+    close(fd);
+    fd = -1;
+  }
+  r->index = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!r->index && fd >= 0) close(fd);
   if (!r->index) {
     exp_fmt(err, len, "--dump-failures: %s: %s", path, strerror(errno));
     return -1;

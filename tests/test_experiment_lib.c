@@ -47,7 +47,12 @@
  *     temporaries (io_outfile's and result.c's names) and nothing else (a
  *     file never recorded, a temporary of an unrecorded name, a folder
  *     recorded by name, the target of a recorded link), and the record
- *     keeps the names not picked.
+ *     keeps the names not picked;
+ *   - removing inside a folder (beneath.c): a name through a link (last
+ *     or middle component) is left alone, "..", "sub/../x" and absolute
+ *     names refused, a recorded link removed and not its target; a new
+ *     file is made beside a link or a hard link planted at its name
+ *     (NAME.1, NAME.3), the linked file unchanged.
  */
 #define _XOPEN_SOURCE 700
 
@@ -55,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -975,6 +981,76 @@ static void test_owned_record(void) {
   CU_ASSERT(there(dir, "analysis.txt") && strstr(err, "not a record") != NULL);
 }
 
+/* The text of dir/name ("" when unreadable) into out. */
+static void text_of(const char *dir, const char *name, char *out, size_t len) {
+  char path[1100];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(out, 1, len - 1, f) : 0;
+  out[n] = '\0';
+  if (f) fclose(f);
+}
+
+/* beneath.c: removing inside a folder never follows a link out of it, and
+ * a new file is never made through a link planted at its name. */
+static void test_beneath(void) {
+  char dir[512], away[512], path[600], used[640], text[64];
+  snprintf(dir, sizeof dir, "%s/beneath", tmp);
+  snprintf(away, sizeof away, "%s/away", tmp);
+  CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+  CU_ASSERT_EQUAL_FATAL(mkdir(away, 0777), 0);
+  put_file(away, "victim.txt", "the user's");
+  put_file(dir, "mine.csv", "1");
+  snprintf(path, sizeof path, "%s/sub", dir);
+  CU_ASSERT_EQUAL(mkdir(path, 0777), 0);
+  snprintf(path, sizeof path, "%s/sub/lnk", dir);
+  CU_ASSERT_EQUAL(symlink(away, path), 0);
+  snprintf(path, sizeof path, "%s/lnk", dir);
+  CU_ASSERT_EQUAL(symlink(away, path), 0);
+  snprintf(path, sizeof path, "%s/vl", dir);
+  snprintf(used, sizeof used, "%s/victim.txt", away);
+  CU_ASSERT_EQUAL(symlink(used, path), 0);
+  int fd = open(dir, O_RDONLY | O_DIRECTORY);
+  CU_ASSERT_FATAL(fd >= 0);
+  /* a link on the way: left alone (0); the victim stays */
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "lnk/victim.txt"), 0);
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "sub/lnk/victim.txt"), 0);
+  CU_ASSERT(there(away, "victim.txt"));
+  /* refused names */
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "../away/victim.txt"), -1);
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "sub/../mine.csv"), -1);
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, used), -1);
+  CU_ASSERT(there(away, "victim.txt") && there(dir, "mine.csv"));
+  CU_ASSERT(exp_beneath_open(fd, "lnk") < 0);
+  /* a recorded link: the link goes, not its target; a folder stays */
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "vl"), 1);
+  CU_ASSERT(!there(dir, "vl") && there(away, "victim.txt"));
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "sub"), 0);
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "mine.csv"), 1);
+  CU_ASSERT_EQUAL(exp_beneath_remove(fd, "mine.csv"), 0);
+  close(fd);
+  /* exp_create_new: a link and a hard link at the name; NAME.1, NAME.2 made */
+  snprintf(path, sizeof path, "%s/own", dir);
+  CU_ASSERT_EQUAL(symlink(used, path), 0);
+  int nfd = exp_create_new(path, 0644, used, sizeof used);
+  CU_ASSERT_FATAL(nfd >= 0);
+  CU_ASSERT(write(nfd, "x", 1) == 1);
+  close(nfd);
+  CU_ASSERT(strcmp(used + strlen(used) - 6, "/own.1") == 0);
+  char victim[600];
+  snprintf(victim, sizeof victim, "%s/victim.txt", away);
+  snprintf(path, sizeof path, "%s/own.2", dir);
+  CU_ASSERT_EQUAL(link(victim, path), 0);
+  snprintf(path, sizeof path, "%s/own", dir);
+  nfd = exp_create_new(path, 0644, used, sizeof used);
+  CU_ASSERT_FATAL(nfd >= 0);
+  CU_ASSERT(write(nfd, "y", 1) == 1);
+  close(nfd);
+  CU_ASSERT(strcmp(used + strlen(used) - 6, "/own.3") == 0);
+  text_of(away, "victim.txt", text, sizeof text);
+  CU_ASSERT_STRING_EQUAL(text, "the user's");
+}
+
 int main(void) {
   snprintf(tmp, sizeof tmp, "%s/lcplab_explib_XXXXXX",
            getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -999,6 +1075,7 @@ int main(void) {
   CU_add_test(s, "export formats", test_export_formats);
   CU_add_test(s, "an exported step", test_export_step);
   CU_add_test(s, "a folder's record of lcplab's files", test_owned_record);
+  CU_add_test(s, "removing and creating inside a folder, never through a link", test_beneath);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned failed = CU_get_number_of_failures();

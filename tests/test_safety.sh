@@ -173,9 +173,9 @@ if [ "$has_gnuplot" -eq 1 ] && [ -s "$T/o3/prof.csv" ]; then
   if [ "$rc" -eq 0 ] && [ -s "$F/mine.pdf" ]; then pass "figure --force replaces it"; else fail "figure --force" "exit $rc"; fi
   cp "$T/o3/prof.csv" "$F/in.png"
   cp "$F/in.png" "$T/in.png.0"
-  expect_err "figure whose BASE.png is its input CSV" "$F/in.png is an input" \
+  expect_err "figure whose BASE.png is its input CSV" "the output is the input $F/in.png" \
     figure profile "$F/in.png" --csv2 "$T/o3/prof_profile.csv" --out "$F/in"
-  expect_err "figure whose BASE.png is its input CSV, with --force" "$F/in.png is an input" \
+  expect_err "figure whose BASE.png is its input CSV, with --force" "the output is the input $F/in.png" \
     figure profile "$F/in.png" --csv2 "$T/o3/prof_profile.csv" --out "$F/in" --force
   if cmp -s "$F/in.png" "$T/in.png.0"; then pass "figure: the input CSV intact"; else fail "figure over its input" "the input changed"; fi
 else
