@@ -7,7 +7,8 @@
  *   4. the starting point: the warm x if opt->warm_start (must be finite),
  *      else the projection of 0 on the bounds; kept (ws->xstart) when a
  *      time limit or a cancel callback may stop the solve;
- *   5. the operator over the problem's storage, in the workspace's buffers
+ *   5. a digest of every array of the problem (digest.c), the operator
+ *      over the problem's storage, in the workspace's buffers
  *      (operator.h), and the history recorder (its clock starts here);
  *   6. the solver; on a condensed global problem (p->condensed) it runs on
  *      the local view (condensed = 0: its own test without the global
@@ -16,7 +17,10 @@
  *      on the iterations and time left, the caller's full test in the
  *      operator for the solvers that check it (global_solve;
  *      docs/convergence.md, "Condensed problems: the clause decided outside");
- *   7. w = A x + b recomputed (slv_op_w), the measures of residual.c (on
+ *   7. the digest again: a solver that wrote an array of its input ends
+ *      in SLV_ERROR naming it, nothing measured (wrote_input;
+ *      docs/convergence.md, "A solver that writes its input"); else
+ *      w = A x + b recomputed (slv_op_w), the measures of residual.c (on
  *      the caller's p, with the clause); a solve stopped from outside gets
  *      its start back where that is better (keep_start); and the verdict,
  *      decided on the x returned (judge; docs/convergence.md, "The verdict

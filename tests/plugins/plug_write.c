@@ -47,7 +47,8 @@ static void write_mu(const slv_problem *p) {
 static void write_input(const char *what, const slv_problem *p) {
   for (int i = 0; i < p->n; i++) {
     if (strcmp(what, "b") == 0) ((double *)p->b)[i] = 0;
-    if (strcmp(what, "lohi") == 0 && p->lo && p->hi) ((double *)p->lo)[i] = ((double *)p->hi)[i] = 0;
+    if (strcmp(what, "lohi") == 0 && p->lo && p->hi)
+      ((double *)p->lo)[i] = ((double *)p->hi)[i] = 0;
     if (strcmp(what, "findex") == 0 && p->findex) ((int *)p->findex)[i] = -1;
   }
   if (p->n > 0 && strcmp(what, "A") == 0) write_values(p);
@@ -87,6 +88,7 @@ slv_status slv_plugin_init(const char *origin, char *msg, size_t msglen) {
     d.abi = SLV_SOLVER_ABI;
     d.name = name[k];
     d.summary = "writes its read-only input (a test plugin)";
+    d.params = "none (it writes its input and says converged on P(0))";
     d.caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_CONE | SLV_CAP_SPARSE |
              SLV_CAP_FACTORED;
     d.state_size = sizeof(late_state);
