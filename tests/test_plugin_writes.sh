@@ -4,11 +4,12 @@
 # 6 and 7), with the solvers of tests/plugins/plug_write.c, which write an
 # array of the problem (the const cast away), return x = P(0) and say
 # converged:
-#   1. lcplab solve: each written array (b; lo and hi; A's values dense,
+#   1. lcplab solve: each written array (b; hi, lo; A's values dense,
 #      CSR and factored; the CSR pattern; mu; cone_mu; findex) gives
 #      status error, exit 3, the message naming the array, no residual;
-#   2. a world's step (simulate, factored storage): the step fails naming
-#      the array, the fallback never solves what was written;
+#   2. a world's step (simulate; factored: fJ, fblk; dense: A; CSR: b): the
+#      step fails naming the array, the fallback never solves what was
+#      written;
 #   3. a campaign on one worker (--jobs 1) with the writers, plug_liar and
 #      pgs: the writers' rows error, the liar's stagnated, pgs's the same
 #      iterations and res_rel as pgs alone, the winners table ranks no
@@ -34,6 +35,7 @@ status_of() { sed -n 's/.*"status":"\([a-z_]*\)".*/\1/p' "$T/out"; }
 
 "$BIN" generate --type spd --n 20 --seed 7 --out "$T/spd.lcp" >/dev/null 2>&1
 "$BIN" generate --type sparse-findex --n 30 --seed 3 --out "$T/sf.lcp" >/dev/null 2>&1
+"$BIN" generate --type box --n 16 --seed 2 --out "$T/box.lcp" >/dev/null 2>&1
 "$BIN" generate --type boxed-findex --n 24 --seed 5 --out "$T/bf.lcp" >/dev/null 2>&1
 "$BIN" export --scene stack --friction cone --format lcplab --steps 3 --out "$T/cone" >/dev/null 2>&1
 CONE=$(ls "$T"/cone/*.lcp 2>/dev/null | tail -n 1)
@@ -50,7 +52,8 @@ wrote() {
   fi
 }
 wrote plug_write_b "$T/spd.lcp" b
-wrote plug_write_lohi "$T/spd.lcp" lo
+wrote plug_write_lohi "$T/spd.lcp" hi
+wrote plug_write_lohi "$T/box.lcp" lo
 wrote plug_write_A "$T/spd.lcp" A
 wrote plug_write_A "$T/sf.lcp" "Ax (A's CSR values)"
 wrote plug_write_pattern "$T/sf.lcp" "Aj (A's CSR column indices)"
@@ -66,14 +69,20 @@ else
 fi
 
 # ---- 2. a world's step ------------------------------------------------------------------------
-for st in factored dense; do
-  lcp --plugin "$W" simulate --scene stack --steps 3 --storage $st --solver plug_write_A
-  if [ "$rc" -ne 0 ] && grep -q "wrote its read-only input" "$T/err" && ! grep -q '"steps":3' "$T/out"; then
-    pass "simulate --storage $st: the step fails, naming the written array"
+# world SOLVER STORAGE ARRAY: step 1 fails, exit 3, naming ARRAY, no fallback applied
+world() {
+  lcp --plugin "$W" simulate --scene stack --steps 3 --storage "$2" --solver "$1"
+  if [ "$rc" -eq 3 ] && grep -qF "step 1: $1 wrote its read-only input ($3 changed" "$T/err" &&
+    grep -q "no fallback" "$T/err" && ! grep -q '"steps":3' "$T/out"; then
+    pass "simulate $1 --storage $2: step 1 fails naming $3, no fallback"
   else
-    fail "simulate --storage $st" "exit $rc: $(head -c 300 "$T/err")"
+    fail "simulate $1 --storage $2" "exit $rc: $(head -c 300 "$T/err")"
   fi
-done
+}
+world plug_write_A factored "fJ (A's factor J)"
+world plug_write_pattern factored "fblk (A's factored blocks)"
+world plug_write_A dense A
+world plug_write_b csr b
 
 # ---- 3. a campaign on one worker --------------------------------------------------------------
 mkdir -p "$T/c/probs"
