@@ -13,7 +13,8 @@
 #   3. a campaign on one worker (--jobs 1) with the writers, plug_liar and
 #      pgs: the writers' rows error, the liar's stagnated, pgs's the same
 #      iterations and res_rel as pgs alone, the winners table ranks no
-#      writer and no liar; a solver that writes b from its free function,
+#      writer and no liar; with two tolerances the writer's stricter row
+#      is error, not run; a solver that writes b from its free function,
 #      after its solves were checked, leaves pgs's rows as they were too.
 # Environment: LCPLAB_BIN, LCPLAB_SRCDIR, LCPLAB_BUILDDIR.  SKIP (77)
 # without shared libraries (no plugin can be built).
@@ -128,6 +129,16 @@ if [ -f "$T/c/shared/shared_winners.csv" ] &&
   pass "the winners table credits no writer and no liar"
 else
   fail "winners" "$(grep -v '^#' "$T/c/shared/shared_winners.csv" 2>/dev/null | head -n 8)"
+fi
+exp_file tols "plug_write_b pgs"
+sed 's/^tol 1e-6$/tol 1e-4 1e-8/' "$T/c/tols.exp" >"$T/c/tols2.exp" && mv "$T/c/tols2.exp" "$T/c/tols.exp"
+lcp experiment "$T/c/tols.exp" --out "$T/c/tols" --jobs 1 --no-plot
+notrun=$(grep -v '^#' "$T/c/tols/tols.csv" | grep -c 'plug_write_b,1e-08,error,.*not run: plug_write_b wrote its read-only input (b changed')
+pgs2=$(rowsof "$T/c/tols/tols.csv" pgs | awk '$2 == "converged" && $3 > 0' | wc -l)
+if [ "$notrun" -eq 2 ] && [ "$pgs2" -eq 4 ]; then
+  pass "two tolerances: the writer's stricter rows are not run (error), pgs's all converged"
+else
+  fail "two tolerances" "not run rows: $notrun, pgs converged rows: $pgs2"
 fi
 exp_file late "plug_write_late pgs"
 lcp experiment "$T/c/late.exp" --out "$T/c/late" --jobs 1 --no-plot
