@@ -24,6 +24,14 @@
  *     time_limit with empty residuals;
  *   - "converged" is the library's promise: slv_residuals_met recomputed from
  *     (A, b, lo, hi, x) by slv_residual, the same code for every solver;
+ *   - a registered solver (a C plugin, a Python callable) solves a private
+ *     copy of the problem (exp_problem_for), freed after its workspace, so
+ *     the worker's cached problem, which its next tasks solve, is never
+ *     handed to code the project did not write; a solve that wrote its
+ *     input (slv_result's input_written, status error) ends the runs, the
+ *     stricter tolerances' rows say error, not run, and a written cache
+ *     is read again by the next task (docs/convergence.md, "A solver that
+ *     writes its input");
  *   - method: the algorithm that ran (run_method below);
  *   - convergence kind: the history of the test's measure (res_scaled) per iteration of the last
  *     run, thinned to every k <= 20 then a 5 % geometric grid, with the time
