@@ -9,7 +9,7 @@
 #      status error, exit 3, the message naming the array, no residual;
 #   2. a world's step (simulate; factored: fJ, fblk; dense: A; CSR: b): the
 #      step fails naming the array, the fallback never solves what was
-#      written;
+#      written, --dump-failures writes no file of the written arrays;
 #   3. a campaign on one worker (--jobs 1) with the writers, plug_liar and
 #      pgs: the writers' rows error, the liar's stagnated, pgs's the same
 #      iterations and res_rel as pgs alone, the winners table ranks no
@@ -84,6 +84,12 @@ world plug_write_A factored "fJ (A's factor J)"
 world plug_write_pattern factored "fblk (A's factored blocks)"
 world plug_write_A dense A
 world plug_write_b csr b
+lcp --plugin "$W" simulate --scene stack --steps 3 --solver plug_write_b --dump-failures "$T/dump"
+if [ "$rc" -eq 3 ] && [ ! -e "$T/dump/step1.lcp" ] && grep -q "note: step 1 not dumped: plug_write_b wrote its problem" "$T/err"; then
+  pass "--dump-failures writes no problem the solver wrote over, and says so"
+else
+  fail "--dump-failures after a write" "exit $rc, $(ls "$T/dump" 2>&1 | tr '\n' ' ')"
+fi
 
 # ---- 3. a campaign on one worker --------------------------------------------------------------
 mkdir -p "$T/c/probs"
