@@ -540,7 +540,8 @@ typedef struct slv_result {
  * solver's own residual NaN (never 0, which would read as an exact
  * answer), res_contact_at -1; the message, method, counts and history are
  * left as they are.  slv_solve's refusals and the Python extension's
- * (options, workspace) are filled by it. */
+ * (options, workspace) are filled by it, and so is a solve whose solver
+ * wrote its input (st SLV_ERROR: nothing measured on what it wrote). */
 SLV_API void slv_result_refuse(slv_result *res, slv_status st);
 
 /* ---- solvers: descriptors and registry ---------------------------------- */
