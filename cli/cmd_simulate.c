@@ -522,6 +522,11 @@ static int dump_dir_ready(const char *dir, int force) {
 static int dump_failure(sim_state *s, long k) {
   dyn_world_solve ls;
   if (!s->dump_dir || !dyn_world_last_solve(s->w, &ls) || ls.step != k) return 1;
+  if (ls.input_written) { /* the arrays are the solver's now, not the step's problem */
+    cli_error("note: step %ld not dumped: %s wrote its problem, so no file can reproduce the step",
+              k, ls.solver);
+    return 1;
+  }
   char err[512] = "";
   if (exp_dump_solve(s->dump_dir, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err,
                      sizeof err) != 0) {

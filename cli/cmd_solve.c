@@ -386,10 +386,12 @@ typedef struct solve_state {
   slv_workspace *ws;
   double *x0, *x, *w, *times;
   double read_s; /* wall time of io_read_with */
+  exp_copy own;  /* a registered solver's copy of the problem (exp_problem_for) */
 } solve_state;
 
 static void solve_free(solve_state *s) {
   slv_workspace_free(s->ws);
+  exp_copy_free(&s->own); /* after the workspace: a solver's free may still write it */
   io_instance_free(s->inst);
   free(s->times);
   free(s->w);
@@ -516,7 +518,14 @@ static int solve_timed(const solve_args *a, solve_state *s, const slv_solver *so
     return CLI_EXIT_USAGE;
   }
   memset(res, 0, sizeof *res);
-  st = exp_solve_repeat(s->ws, prob, opt, s->x0, s->x, s->w, a->repeat, s->times, res, sum);
+  /* code the project did not write solves its own copy: the file's
+   * arrays stay as read for what follows (the report, the global v) */
+  const slv_problem *q = exp_problem_for(solver, prob, &s->own);
+  if (!q) {
+    cli_error("%s: out of memory for the solver's copy of the problem", a->file);
+    return CLI_EXIT_USAGE;
+  }
+  st = exp_solve_repeat(s->ws, q, opt, s->x0, s->x, s->w, a->repeat, s->times, res, sum);
   if (st < 0) {
     /* Refused to run (unsupported kind, invalid data...): a bad-input error. */
     cli_error("%s: solver '%s' refused the problem (%s): %s", a->file, solver->name,

@@ -265,6 +265,9 @@ typedef struct dyn_world_solve {
   double res_nat_inf; /* of x_solver */
   int failed;         /* as in the metrics */
   dyn_applied applied;
+  int input_written; /* 1: the solver wrote prob's arrays (slv_result's input_written;
+                        the step failed): prob is no longer the step's problem, so
+                        --dump-failures writes nothing for it */
 } dyn_world_solve;
 
 /* ---- the world ------------------------------------------------------------- */

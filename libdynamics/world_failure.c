@@ -23,7 +23,11 @@
  * method and is judged; dantzig counts its boxed passes as iterations, so
  * the pivots tell it apart.  A time limit's stop (SLV_TIME_LIMIT) is a failed solve
  * like any other; an interrupted one (SLV_INTERRUPTED: the caller's cancel
- * callback) fails the step at once (DYN_ERR_INTERRUPTED), whatever the policy.
+ * callback) fails the step at once (DYN_ERR_INTERRUPTED), whatever the policy,
+ * and so does a solver that wrote its read-only input (slv_result's
+ * input_written: the step's arrays are no longer its problem, so neither
+ * a fallback's answer nor any candidate can be judged on them;
+ * DYN_ERR_NUMERIC, the message naming the array).
  *
  * The candidates, compared by the library's res_nat_inf (slv_residual):
  *   solver    the solver's x (only if its residual is finite);
@@ -327,6 +331,9 @@ static dyn_err judge_failed(dyn_step *s) {
                           "step %ld: solver %s interrupted by the cancel callback; impulses not "
                           "applied",
                           s->k, w->solver->name);
+  if (s->res.input_written) /* the step's arrays are not its problem: no candidate can be judged */
+    return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: %s; impulses not applied, no fallback",
+                          s->k, s->res.message);
   if (v->energy &&
       (w->set.on_failure == DYN_ON_FAILURE_STOP || w->set.on_failure == DYN_ON_FAILURE_KEEP))
     return dyn_world_fail(w, DYN_ERR_NUMERIC,

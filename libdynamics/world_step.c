@@ -437,7 +437,8 @@ dyn_err dyn_stage_solve(dyn_step *s) {
                                .iterations = s->res.iterations,
                                .res_nat_inf = s->res.res.res_nat_inf,
                                .failed = 0,
-                               .applied = DYN_APPLIED_NONE };
+                               .applied = DYN_APPLIED_NONE,
+                               .input_written = s->res.input_written };
   w->have_solve = 1;
   return DYN_OK;
 }

@@ -457,12 +457,29 @@ EXP_API slv_options exp_solve_options(const exp_solve_flags *fl, const io_instan
 
 /* ---- the timed solve (solve_repeat.c; `lcplab solve`, lcplab.solve) ---------- */
 
+/* The problem a solver gets (docs/plugins.md, "Safety"): p itself for a
+ * built-in solver; for a registered one (a C plugin, a Python callable:
+ * code the project did not write) a private copy owned by *c, so that what
+ * it writes through a cast-away const reaches neither the caller's arrays
+ * nor another solver's solve.  NULL when out of memory.  exp_copy_free
+ * frees the copy (and accepts a zeroed c) after the solver's workspace
+ * (its free function may still write it). */
+typedef struct exp_copy {
+  io_instance *inst; /* the copy, or NULL (a built-in solver: none made) */
+  slv_problem p;     /* its view */
+} exp_copy;
+EXP_API const slv_problem *exp_problem_for(const slv_solver *sv, const slv_problem *p, exp_copy *c);
+EXP_API void exp_copy_free(exp_copy *c);
+
 /* Solves p `repeat` >= 1 times, each from x0 copied fresh into x (x0 NULL:
  * the first run starts from x as given, each later one from the x the run
  * before returned), timing only slv_solve (CLOCK_MONOTONIC) into
  * times[0..repeat-1]; sum: their median and minimum (exp_time_summary).
- * Returns slv_solve's status (a negative one stops at once: the solver
- * refused the problem; times[0..r] hold the runs so far, sum is not set). */
+ * p: for a registered solver, its own copy (exp_problem_for).  Returns
+ * slv_solve's status (a negative one stops at once: the solver refused
+ * the problem; times[0..r] hold the runs so far, sum is not set).  A solve
+ * that wrote its input (res->input_written) ends the runs, the next would
+ * solve what it wrote: sum is of the runs made. */
 EXP_API slv_status exp_solve_repeat(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                     const double *x0, double *x, double *w, long repeat,
                                     double *times, slv_result *res, exp_tsum *sum);

@@ -48,6 +48,8 @@ typedef struct exp_tctx {
   int nonconv;                /* a solve did not converge */
   char scratch[EXP_PATH_MAX]; /* this attempt's scratch folder (external solvers;
                                  "" until exp_tctx_scratch made it) */
+  int cache_written;          /* a solve wrote the cache's problem (slv_result's
+                                 input_written): the worker reads it again */
 } exp_tctx;
 
 /* Makes c->scratch, the attempt's own new folder PLAN/scratch/tNNNNNN.XXXXXX

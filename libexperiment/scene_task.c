@@ -317,6 +317,7 @@ static int dump_step(srun *r, dyn_world *w, long k, const char *applied, char *e
   dyn_world_solve ls;
   if (!r->c->pl->dump_dir[0] || !dyn_world_last_solve(w, &ls) || ls.step != k || !ls.failed)
     return 0;
+  if (ls.input_written) return 0; /* its arrays are the solver's now: nothing reproduces it */
   if (!r->index && dump_open(r, err, len) != 0) return -1;
   if (exp_dump_solve(r->dump, k, &ls.prob, ls.x_start, ls.x_solver, ls.solver, &ls.opt, err, len) !=
       0)

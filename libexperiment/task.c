@@ -24,6 +24,14 @@
  *     time_limit with empty residuals;
  *   - "converged" is the library's promise: slv_residuals_met recomputed from
  *     (A, b, lo, hi, x) by slv_residual, the same code for every solver;
+ *   - a registered solver (a C plugin, a Python callable) solves a private
+ *     copy of the problem (exp_problem_for), freed after its workspace, so
+ *     the worker's cached problem, which its next tasks solve, is never
+ *     handed to code the project did not write; a solve that wrote its
+ *     input (slv_result's input_written, status error) ends the runs, the
+ *     stricter tolerances' rows say error, not run, and a written cache
+ *     is read again by the next task (docs/convergence.md, "A solver that
+ *     writes its input");
  *   - method: the algorithm that ran (run_method below);
  *   - convergence kind: the history of the test's measure (res_scaled) per iteration of the last
  *     run, thinned to every k <= 20 then a 5 % geometric grid, with the time
@@ -183,7 +191,9 @@ static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, con
     times[m->runs++] = dt; /* the warm-up is the one measurement */
   } else {
     double total = 0.0;
-    while (m->status >= 0 && m->status != SLV_TIME_LIMIT && m->runs < cap &&
+    /* a solve that wrote its input ends the runs: the next would solve what it wrote */
+    while (m->status >= 0 && m->status != SLV_TIME_LIMIT && !m->res.input_written &&
+           m->runs < cap &&
            !exp_repeat_done(m->runs, total, (int)s->min_runs, s->min_time, s->max_time)) {
       m->status = timed_solve(inst, ws, p, opt, x, w, &m->res, &dt);
       times[m->runs++] = dt;
@@ -252,6 +262,78 @@ static void out_of_memory(exp_tctx *c, const double *tols, int nt) {
   empty_rows(c, tols, 0, nt, "crashed", note, NULL);
 }
 
+/* After a solve that wrote its input (slv_result's input_written; the
+ * x_digest and row of that tolerance written): the stricter tolerances
+ * are not run on what it wrote, their rows error with its message; a
+ * written cache is read again by the next task (run_problem_task). */
+static void after_write(exp_tctx *c, const exp_copy *own, const meas *m, const double *tols, int ti,
+                        int nt) {
+  char note[256];
+  exp_fmt(note, sizeof note, "not run: %s", m->res.message);
+  empty_rows(c, tols, ti + 1, nt, "error", note, NULL);
+  if (!own->inst) c->cache_written = 1;
+}
+
+/* The rows of one tolerance's measured solves (m). */
+static void measured_rows(exp_tctx *c, const meas *m, const double *x, int n, double tol) {
+  char xd[17];
+  x_digest(x, n, xd);
+  if (c->s->kind == EXP_CONVERGENCE) {
+    history_rows(c, m, tol);
+    return;
+  }
+  exp_prow r = { slv_status_str(m->status),
+                 tol,
+                 m->res.iterations,
+                 m->res.pivots,
+                 m->runs,
+                 m->t,
+                 "library",
+                 m->method,
+                 m->res.res.res_rel,
+                 m->res.res.res_nat_inf,
+                 1,
+                 m->status == SLV_CONVERGED ? "" : m->res.message,
+                 0.0,
+                 0,
+                 &m->res.res,
+                 xd,
+                 NULL,
+                 0.0 };
+  exp_line l;
+  exp_problem_row(c, &r, &l);
+  exp_tctx_row(c, &l);
+}
+
+/* The solves of each tolerance on q (the task's problem, or the solver's
+ * own copy of it: exp_problem_for). */
+static void run_tols(exp_tctx *c, const io_instance *inst, slv_workspace *ws, const exp_copy *own,
+                     const slv_problem *q, const double *tols, int nt, double *x, double *w,
+                     double *times) {
+  for (int ti = 0; ti < nt; ti++) {
+    slv_options opt = base_options(c->s, tols[ti]);
+    opt.time_limit = exp_time_limit(c->pl, c->s);
+    int nx;
+    char *extra = timeout_rows(c, tols, ti, nt, &nx);
+    exp_wd_arm(c->wd, backstop_s(c->s, opt.time_limit), extra, nx);
+    free(extra);
+    meas m;
+    memset(&m, 0, sizeof m);
+    measure(c, inst, ws, q, &opt, x, w, times, EXP_RUNS_MAX, &m);
+    exp_wd_disarm(c->wd);
+    if (m.status < 0) {
+      empty_rows(c, tols, ti, ti + 1, "refused", m.msg, NULL);
+      continue;
+    }
+    c->nonconv |= m.status != SLV_CONVERGED;
+    measured_rows(c, &m, x, q->n, tols[ti]);
+    if (m.res.input_written) {
+      after_write(c, own, &m, tols, ti, nt);
+      return;
+    }
+  }
+}
+
 static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols, int nt) {
   const slv_solver *sv = c->t->solver.sv;
   slv_problem p = io_instance_problem(inst);
@@ -268,64 +350,26 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
     empty_rows(c, tols, 0, nt, "refused", msg, NULL);
     return 0;
   }
+  /* code the project did not write solves a copy of its own; a global
+   * problem's solves each get a condensation of their own (timed_solve) */
+  exp_copy own = { 0 };
+  const slv_problem *q = inst->global ? &p : exp_problem_for(sv, &p, &own);
   size_t m1 = (size_t)(p.n > 0 ? p.n : 1);
-  int cap = EXP_RUNS_MAX;
   double *x = malloc(m1 * sizeof *x), *w = malloc(m1 * sizeof *w);
-  double *times = malloc((size_t)cap * sizeof *times);
-  if (!x || !w || !times) {
+  double *times = malloc((size_t)EXP_RUNS_MAX * sizeof *times);
+  if (!x || !w || !times || !q) {
     out_of_memory(c, tols, nt);
     free(x), free(w), free(times);
     slv_workspace_free(ws);
+    exp_copy_free(&own);
     return 3;
   }
-  for (int ti = 0; ti < nt; ti++) {
-    opt = base_options(c->s, tols[ti]);
-    opt.time_limit = exp_time_limit(c->pl, c->s);
-    int nx;
-    char *extra = timeout_rows(c, tols, ti, nt, &nx);
-    exp_wd_arm(c->wd, backstop_s(c->s, opt.time_limit), extra, nx);
-    free(extra);
-    meas m;
-    memset(&m, 0, sizeof m);
-    measure(c, inst, ws, &p, &opt, x, w, times, cap, &m);
-    exp_wd_disarm(c->wd);
-    if (m.status < 0) {
-      empty_rows(c, tols, ti, ti + 1, "refused", m.msg, NULL);
-      continue;
-    }
-    c->nonconv |= m.status != SLV_CONVERGED;
-    char xd[17];
-    x_digest(x, p.n, xd);
-    if (c->s->kind == EXP_CONVERGENCE) {
-      history_rows(c, &m, tols[ti]);
-      continue;
-    }
-    exp_prow r = { slv_status_str(m.status),
-                   tols[ti],
-                   m.res.iterations,
-                   m.res.pivots,
-                   m.runs,
-                   m.t,
-                   "library",
-                   m.method,
-                   m.res.res.res_rel,
-                   m.res.res.res_nat_inf,
-                   1,
-                   m.status == SLV_CONVERGED ? "" : m.res.message,
-                   0.0,
-                   0,
-                   &m.res.res,
-                   xd,
-                   NULL,
-                   0.0 };
-    exp_line l;
-    exp_problem_row(c, &r, &l);
-    exp_tctx_row(c, &l);
-  }
+  run_tols(c, inst, ws, &own, q, tols, nt, x, w, times);
   free(x);
   free(w);
   free(times);
-  slv_workspace_free(ws);
+  slv_workspace_free(ws); /* before the copy: a solver's free may still write it */
+  exp_copy_free(&own);
   return 0;
 }
 
@@ -335,7 +379,8 @@ int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char
                        exp_rbuf *out) {
   const exp_task *t = &pl->tasks[i];
   exp_tctx c = {
-    pl, i, t, &pl->cfg.sec[t->section], t->prob >= 0 ? &pl->probs[t->prob] : NULL, NULL, NULL, 0, ""
+    pl, i,  t, &pl->cfg.sec[t->section], t->prob >= 0 ? &pl->probs[t->prob] : NULL, NULL, NULL,
+    0,  "", 0
   };
   if (t->prob < 0) return exp_scene_bare_rows(&c, status, note, out);
   double tols[EXP_MAX_TOLS];
@@ -395,8 +440,9 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache) {
     empty_rows(c, tols, 0, nt, "error", err, NULL);
     return 3;
   }
-  if (c->t->solver.sv) return run_builtin(c, inst, tols, nt);
-  return exp_external_run(c, inst, tols, nt);
+  int rc = c->t->solver.sv ? run_builtin(c, inst, tols, nt) : exp_external_run(c, inst, tols, nt);
+  if (c->cache_written) exp_cache_free(cache); /* the next task reads the file again */
+  return rc;
 }
 
 /* A task of a scene section: drift and accuracy run one scene per step row
@@ -467,7 +513,7 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   const exp_task *t = &pl->tasks[i];
   const exp_section *s = &pl->cfg.sec[t->section];
   exp_wd *wd = exp_wd_start(path, head);
-  exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "" };
+  exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "", 0 };
   int rc;
   if (!wd) {
     /* memory ran out before the task could start (a thread's stack under

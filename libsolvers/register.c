@@ -105,7 +105,11 @@ static slv_status reg_solve(void *state, slv_op *op, const slv_options *opt, dou
                             slv_result *res, slv_hist *h) {
   const slv_solver_def *d = ((reg_state *)state)->def;
   slv_call c = { op, res, h };
-  int st = (int)d->solve(user_state(state), &c, op->p, opt, x, w, d->ctx);
+  /* the solver gets a copy of the problem's fields: a cast that writes
+   * them (n, a pointer) changes nothing the judge reads; its arrays are
+   * the caller's, checked by slv_solve (digest.c) */
+  slv_problem p = *op->p;
+  int st = (int)d->solve(user_state(state), &c, &p, opt, x, w, d->ctx);
   if (known_status(st)) return (slv_status)st;
   slv_msgf(res->message, sizeof res->message,
            "%s returned status %d, which is none of slv.h's; taken as stagnated", d->name, st);

@@ -76,10 +76,12 @@ typedef enum slv_status {
   SLV_NO_SOLUTION = 7,      /* proved that no solution exists (exhaustive enumeration) */
   SLV_TIME_LIMIT = 8,       /* opt.time_limit passed: stopped at the next poll */
   SLV_INTERRUPTED = 9,      /* opt.cancel asked to stop: stopped at that poll */
-  SLV_ERROR = 10            /* (the last: counts by status are sized by it) a registered
-                               solver gave no answer: its code failed (a Python
-                               callable raised, returned no array or one of the wrong
-                               length); x is the start; the message says what happened */
+  SLV_ERROR = 10            /* (the last: counts by status are sized by it) a solver gave
+                               no answer: its code failed (a Python callable raised,
+                               returned no array or one of the wrong length; x is the
+                               start), or it wrote its read-only input (the problem's
+                               arrays changed during the solve: slv_result.input_written,
+                               nothing measured); the message says what happened */
 } slv_status;
 
 /* Short lower-case name ("converged", "max_iter", ...; 0 is "converged");
@@ -524,6 +526,13 @@ typedef struct slv_result {
    * converged, a converged whose x does not is stagnated or not_finite.
    * Equal to status when the two agree; for a refused solve, status. */
   slv_status solver_status;
+  /* 1: the solver wrote its read-only input (an array of the problem
+   * changed during the solve; docs/convergence.md, "A solver that writes
+   * its input"): status SLV_ERROR, every measure NaN (the arrays are no
+   * longer the problem's), the message naming the array; the caller's
+   * arrays are as the solver left them, so nothing else may be solved or
+   * judged on them.  0 otherwise. */
+  int input_written;
 } slv_result;
 
 /* The result of a refused solve (a negative status st): no solver ran to
@@ -531,7 +540,8 @@ typedef struct slv_result {
  * solver's own residual NaN (never 0, which would read as an exact
  * answer), res_contact_at -1; the message, method, counts and history are
  * left as they are.  slv_solve's refusals and the Python extension's
- * (options, workspace) are filled by it. */
+ * (options, workspace) are filled by it, and so is a solve whose solver
+ * wrote its input (st SLV_ERROR: nothing measured on what it wrote). */
 SLV_API void slv_result_refuse(slv_result *res, slv_status st);
 
 /* ---- solvers: descriptors and registry ---------------------------------- */

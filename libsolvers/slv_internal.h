@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <time.h>
 
 #define SLV_OPTIONS_MAGIC 0x51a7b0c5u
@@ -96,6 +97,40 @@ typedef struct slv_impl {
    * init */
   const slv_solver_def *def;
 } slv_impl;
+
+/* digest.c: the digest of every array a solve reads (docs/convergence.md,
+ * "A solver that writes its input"), one hash per part. */
+enum {
+  SLV_DIGEST_A,
+  SLV_DIGEST_AP,
+  SLV_DIGEST_AJ,
+  SLV_DIGEST_AX,
+  SLV_DIGEST_FBLK,
+  SLV_DIGEST_FJ,
+  SLV_DIGEST_FK,
+  SLV_DIGEST_FD,
+  SLV_DIGEST_B,
+  SLV_DIGEST_LO,
+  SLV_DIGEST_HI,
+  SLV_DIGEST_FINDEX,
+  SLV_DIGEST_MU,
+  SLV_DIGEST_CONE_ROWS,
+  SLV_DIGEST_CONE_MU,
+  SLV_DIGEST_PARTS
+};
+typedef struct slv_digest {
+  slv_problem p; /* the problem's sizes and pointers when taken */
+  size_t nnz;    /* CSR: Ap[n] when taken */
+  uint64_t h[SLV_DIGEST_PARTS];
+} slv_digest;
+/* d of p (one pass over p's arrays; no allocation). */
+void slv_digest_take(const slv_problem *p, slv_digest *d);
+/* -1 when p's arrays (at the sizes and pointers of d) still have d's
+ * digest and p's fields are d's; else the first part that differs
+ * (SLV_DIGEST_PARTS: p's sizes or pointers). */
+int slv_digest_changed(const slv_digest *d, const slv_problem *p);
+/* The part's name for messages ("b", "Ax (A's CSR values)", ...). */
+const char *slv_digest_part_name(int k);
 
 /* register.c: the state of a registered solver's workspace starts with its
  * def; called on the zeroed state before impl->init. */

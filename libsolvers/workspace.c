@@ -7,7 +7,8 @@
  *   4. the starting point: the warm x if opt->warm_start (must be finite),
  *      else the projection of 0 on the bounds; kept (ws->xstart) when a
  *      time limit or a cancel callback may stop the solve;
- *   5. the operator over the problem's storage, in the workspace's buffers
+ *   5. a digest of every array of the problem (digest.c), the operator
+ *      over the problem's storage, in the workspace's buffers
  *      (operator.h), and the history recorder (its clock starts here);
  *   6. the solver; on a condensed global problem (p->condensed) it runs on
  *      the local view (condensed = 0: its own test without the global
@@ -16,7 +17,10 @@
  *      on the iterations and time left, the caller's full test in the
  *      operator for the solvers that check it (global_solve;
  *      docs/convergence.md, "Condensed problems: the clause decided outside");
- *   7. w = A x + b recomputed (slv_op_w), the measures of residual.c (on
+ *   7. the digest again: a solver that wrote an array of its input ends
+ *      in SLV_ERROR naming it, nothing measured (wrote_input;
+ *      docs/convergence.md, "A solver that writes its input"); else
+ *      w = A x + b recomputed (slv_op_w), the measures of residual.c (on
  *      the caller's p, with the clause); a solve stopped from outside gets
  *      its start back where that is better (keep_start); and the verdict,
  *      decided on the x returned (judge; docs/convergence.md, "The verdict
@@ -533,6 +537,21 @@ static slv_status densify(slv_workspace *ws, const slv_problem *p, slv_problem *
   return SLV_OK;
 }
 
+/* A solver that wrote its read-only input (digest.c; docs/convergence.md,
+ * "A solver that writes its input"): the arrays are not the problem read,
+ * so its x is measured against nothing and not judged: SLV_ERROR, every
+ * measure NaN, the solver's own status kept, the message naming the
+ * array (part), input_written set. */
+static slv_status wrote_input(const slv_solver *s, int part, slv_status own, slv_result *res) {
+  slv_result_refuse(res, SLV_ERROR);
+  res->solver_status = own;
+  res->input_written = 1;
+  slv_msgf(res->message, sizeof res->message,
+           "%s wrote its read-only input (%s changed during the solve): its x is not judged",
+           s->name, slv_digest_part_name(part));
+  return SLV_ERROR;
+}
+
 static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
                                 const slv_pauses *pz, double *x, double *w, slv_result *res) {
   memset(res, 0, sizeof *res);
@@ -547,6 +566,10 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
              pz->every, pz->count);
     return refuse(res, SLV_ERR_OPTIONS);
   }
+  /* every array as read, before the solver runs (digest.c) */
+  const slv_problem *read = p;
+  slv_digest dg;
+  slv_digest_take(read, &dg);
   slv_problem dp;
   if (p->storage == SLV_CSR && !(ws->solver->caps & SLV_CAP_SPARSE)) {
     if ((st = densify(ws, p, &dp, res))) return refuse(res, st);
@@ -576,6 +599,8 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   tighten_log tl = { 0, NAN, NAN, opt->tol, SLV_CONVERGED };
   st = p->condensed ? global_solve(ws, p, &op, opt, x, wb, res, &h, &tl)
                     : run_once(ws, &op, opt, x, wb, res, &h);
+  int written = slv_digest_changed(&dg, read);
+  if (written >= 0) return wrote_input(ws->solver, written, st, res);
   if (st < 0) return refuse(res, st);
   if (!p->condensed) {
     /* the library's own measures, from (A, b, bounds, x) alone (K^T x

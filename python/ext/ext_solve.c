@@ -216,11 +216,15 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
   slv_workspace *ws = NULL;
   double tsolve = 0.0;
   double *xd = PyArray_DATA((PyArrayObject *)x), *wd = PyArray_DATA((PyArrayObject *)w);
+  exp_copy own = { 0 };
   Py_BEGIN_ALLOW_THREADS st = slv_workspace_new(solver, p.n > 0 ? p.n : 1, &opt, &ws);
+  /* a C plugin solves its own copy: the Problem's read-only arrays stay as they are */
+  const slv_problem *q = st == SLV_OK ? exp_problem_for(solver, &p, &own) : NULL;
+  if (st == SLV_OK && !q) st = SLV_ERR_NOMEM;
   if (st == SLV_OK) {
     /* lcplab solve's timed solve, once, from x as it is (x0's copy or zeros) */
     exp_tsum sum;
-    exp_solve_repeat(ws, &p, &opt, NULL, xd, wd, 1, &tsolve, &res, &sum);
+    exp_solve_repeat(ws, q, &opt, NULL, xd, wd, 1, &tsolve, &res, &sum);
   }
   Py_END_ALLOW_THREADS if (st != SLV_OK) {
     snprintf(msg, sizeof msg, "cannot create the workspace of %s for n=%d: %s", name, p.n,
@@ -231,6 +235,7 @@ PyObject *lx_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     out = result_dict(&res, x, w, tsolve); /* copies the history before the free */
   }
   slv_workspace_free(ws);
+  exp_copy_free(&own); /* after the workspace: a solver's free may still write it */
 done:
   Py_XDECREF(x);
   Py_XDECREF(w);
