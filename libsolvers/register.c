@@ -248,7 +248,8 @@ slv_status slv_solver_set_caps(const char *name, const char *origin, unsigned ca
              SLV_SOLVER_NAME_MAX, name);
   else if (strcmp(e->origin, origin ? origin : "") != 0)
     slv_msgf(msg, len, "solver '%s' was registered from %s, not from %s: its caps stay", e->name,
-             e->origin[0] ? e->origin : "(no origin)", origin && origin[0] ? origin : "(no origin)");
+             e->origin[0] ? e->origin : "(no origin)",
+             origin && origin[0] ? origin : "(no origin)");
   else {
     e->def.caps = caps;
     e->desc.caps = caps;

@@ -260,9 +260,9 @@ static void test_set_caps(void) {
   slv_status st = solve_with("t_pj", &p, &o, x, &res);
   CU_ASSERT_NOT_EQUAL(st, SLV_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NULL(strstr(res.message, "solves only lo=0"));
-  CU_ASSERT_EQUAL(slv_solver_set_caps("t_pj", "/plugins/t_pj.so", SLV_CAP_NEEDS_POS_DIAG, msg,
-                                      sizeof msg),
-                  SLV_OK);
+  CU_ASSERT_EQUAL(
+      slv_solver_set_caps("t_pj", "/plugins/t_pj.so", SLV_CAP_NEEDS_POS_DIAG, msg, sizeof msg),
+      SLV_OK);
   CU_ASSERT_EQUAL(solve_with("t_pj", &p, &o, x, &res), SLV_ERR_UNSUPPORTED);
 }
 
