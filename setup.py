@@ -18,7 +18,10 @@ steps, in the build's temporary folder (build/pip/temp.*/autotools):
    python/lcplab/__main__.py), and the figure scripts as scripts/.
 
 Each step's output goes to a log file beside it; a failing step raises an
-error naming the step and the log, with its last lines.
+error naming the step and the log, with its last lines.  Before them, an
+interpreter without numpy stops the build with what is wrong: numpy hidden
+by an isolated build (pip install --no-build-isolation), missing from a
+virtual environment whose base has it, or not installed.
 """
 
 import os
@@ -48,6 +51,60 @@ def configure_version(srcdir):
 
 class BuildError(RuntimeError):
     pass
+
+
+def isolated_build():
+    """The build environment of a PEP 517 front end that hides the
+    interpreter's own packages: pip's (its requirements in a folder
+    pip-build-env-*, put first on the path by PYTHONPATH, user site off),
+    or build's (a virtual environment build-env-*)."""
+    marks = [os.environ.get("PYTHONPATH", "")] + sys.path + [sys.prefix]
+    return any("pip-build-env-" in m or os.sep + "build-env-" in m for m in marks)
+
+
+def numpy_outside(python):
+    """Where python imports numpy from outside this build's environment
+    (-I: no PYTHONPATH, no user site; the interpreter's own site-packages
+    and a --system-site-packages environment's system ones), or None."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    try:
+        r = subprocess.run([python, "-I", "-c", "import numpy; print(numpy.__file__)"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return os.path.dirname(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
+
+
+def numpy_missing():
+    """None when this interpreter imports numpy (the extension's C headers
+    come with it), else what is wrong, for each case: numpy hidden by an
+    isolated build, missing from a virtual environment whose base has it,
+    or not installed at all."""
+    try:
+        import numpy  # noqa: F401
+        return None
+    except ImportError:
+        pass
+    route = "(docs/python.md, \"Install\")"
+    if isolated_build():
+        found = numpy_outside(sys.executable)
+        where = (f"{sys.executable} has numpy ({found}), but " if found else
+                 f"numpy is not installed for {sys.executable}, and ")
+        return (f"lcplab: {where}this isolated build environment (pip install . without "
+                f"--no-build-isolation) hides it and has none of its own: pyproject.toml lists "
+                f"numpy under [build-system] requires, but it could not be installed here "
+                f"(offline, or an index without it). Build with the environment's own numpy"
+                f"{'' if found else ', once installed'}: pip install --no-build-isolation . "
+                f"(python -m build --no-isolation) {route}")
+    base = getattr(sys, "_base_executable", None)
+    found = numpy_outside(base) if base and sys.prefix != sys.base_prefix else None
+    if found:
+        return (f"lcplab: numpy is not installed in the environment {sys.prefix}, though its "
+                f"base {base} has it ({found}): make the environment with "
+                f"--system-site-packages, or pip install numpy in it {route}")
+    return (f"lcplab: numpy is not installed for {sys.executable}: apt-get install "
+            f"python3-numpy (Debian's python3) or pip install numpy, then pip install "
+            f"--no-build-isolation . {route}")
 
 
 def run_step(what, cmd, cwd, log):
@@ -80,6 +137,9 @@ class AutotoolsExtension(build_ext):
 
     def build_extension(self, ext):
         src = HERE
+        why = numpy_missing()
+        if why:  # before configure, whose probe would say only "apt-get python3-numpy"
+            raise BuildError(why)
         if os.path.exists(os.path.join(src, "config.status")):
             raise BuildError(f"lcplab: {src} is configured in place; the package is built "
                              f"out of tree: run `make distclean` there first (README.md)")

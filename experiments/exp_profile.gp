@@ -21,8 +21,11 @@
 # to out-k-q.pdf/png (`figure tol=T` draws only T; `figure rows=R`,
 # rows of panels a page, default 4).  The x axis ends at the largest log2(tau) of the
 # class (every curve is flat after it).
-# Options: solvers=, classes=a,b, per_panel=, cols=, width=, font=, title=, tol=, measure=all
-# (the curves with refusals counted as failures: rho_all).
+# Options: solvers=, classes=a,b, per_panel=, cols=, width=, font=, title=, tol=,
+# measure=all|accepted: all (the default) draws rho_all, a refusal counted as a
+# failure over all the class's problems, so that a solver that refused some is
+# not flattered; accepted draws rho, each solver over the problems it accepted,
+# labelled so (the legend "s (75% of 4)", the panel title "over accepted").
 # Writes out.pdf and out.png (and out-k.* for more tolerances).
 if (!exists("gpdir")) { gpdir = "." }
 load gpdir."/exp_style.gp"
@@ -37,9 +40,13 @@ nc = words(classes)
 if (nt == 0 || nc == 0) { print "exp_profile.gp: no rows in ".dat2; exit status 1 }
 K = per_panel
 
-# `figure measure=all`: the curves with a refusal counted as a failure (rho_all,
-# solved_share_all: columns 10 and 11) instead of those over the accepted problems (5, 6)
-allm = exists("fig_measure") && fig_measure eq "all"
+# `figure measure=all` (the default): the curves with a refusal counted as a failure
+# (rho_all, solved_share_all: columns 10 and 11); `measure=accepted` those over the
+# problems each solver accepted (5, 6), labelled so
+if (exists("fig_measure") && fig_measure ne "all" && fig_measure ne "accepted") {
+  print sprintf("exp_profile.gp: figure measure=%s: expected all or accepted", fig_measure); exit status 2
+}
+allm = !(exists("fig_measure") && fig_measure eq "accepted")
 rv = allm ? "$10" : "$5"
 sv = allm ? "$11" : "$6"
 rc = allm ? 10 : 5
@@ -47,6 +54,11 @@ csel(c, t, s) = sprintf("$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\"", c, t, s)
 share(c, t, s) = system(sprintf("awk -F'\\t' '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {printf \"%%.0f\", 100 * %s; exit}' '%s'", c, t, s, sv, dat2))
 # the class's problems: a row's accepted ($7) and refused ($9) problems
 nprob(c) = system(sprintf("awk -F'\\t' '$8 == \"%s\" {print $7 + $9; exit}' '%s'", c, dat2))
+# the problems solver s accepted in class c at tolerance t ($7: its denominator)
+nacc(c, t, s) = system(sprintf("awk -F'\\t' '$8 == \"%s\" && $1 == \"%s\" && $2 == \"%s\" {print $7; exit}' '%s'", c, t, s, dat2))
+# the share in the legend: "38%" of all the class's problems, or with measure=accepted
+# "75% of 4", the problems the solver accepted
+sharekey(c, t, s) = allm ? sprintf("%s%%", share(c, t, s)) : sprintf("%s%% of %s", share(c, t, s), nacc(c, t, s))
 # the solvers of a class at a tolerance, the most robust (solved share) first
 ranked(c, t) = system(sprintf("awk -F'\\t' '/^#/ {next} !h {h=1; next} $8 == \"%s\" && $1 == \"%s\"%s && !s[$2]++ {print %s, NR, $2}' '%s' | sort -k1,1gr -k2,2n | awk '{printf \"%%s \", $3}'", c, t, sfilter(2), sv, dat2))
 # the curves to draw, the most robust first: solvers whose curves are the
@@ -57,8 +69,8 @@ gfirst(w) = strstrt(w, "+") > 0 ? w[1:strstrt(w, "+") - 1] : w
 galike(w) = strstrt(w, "+") > 0 ? 1 + galike(w[strstrt(w, "+") + 1:]) : 0
 # the legend: "a +2 alike (100%)" for a curve drawn for a and two others
 # (their names would not fit beside the panel; the paper's text names them)
-gkey(c, t, w) = galike(w) > 0 ? sprintf("%s +%d alike (%s%%)", txt(gfirst(w)), galike(w), share(c, t, gfirst(w))) : \
-  sprintf("%s (%s%%)", txt(w), share(c, t, w))
+gkey(c, t, w) = galike(w) > 0 ? sprintf("%s +%d alike (%s)", txt(gfirst(w)), galike(w), sharekey(c, t, gfirst(w))) : \
+  sprintf("%s (%s)", txt(w), sharekey(c, t, w))
 cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP" : \
            c eq "fc3d" ? "FC3D" : c eq "cone-assoc" ? "assoc. cone" : c
 # The canvas: a panel's plot takes its column but for the y labels (0.66
@@ -70,7 +82,7 @@ cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP"
 # panels; a figure of one panel is one column wide (3.3 in) when its
 # legend leaves the plot 1 in there.  `figure width=` and `figure cols=`
 # override.
-keylen(w) = strlen(txt(gfirst(w))) + (galike(w) > 0 ? strlen(sprintf(" +%d alike", galike(w))) : 0) + 7
+keylen(w) = strlen(txt(gfirst(w))) + (galike(w) > 0 ? strlen(sprintf(" +%d alike", galike(w))) : 0) + 7 + (allm ? 0 : 8)
 legendw(k) = 0.5 + 0.075 * k
 plotw(wcol, k) = wcol - 0.66 - legendw(k)
 
@@ -147,7 +159,7 @@ do for [page = 1:npages] {
       # the title starts at the column's left edge (centred over the narrow
       # panel it would run past the page and into the legend)
       unset title
-      set label 99 sprintf("%s %s, %s problems%s", letter(p), cname(c), nprob(c), nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") \
+      set label 99 sprintf("%s %s, %s problems%s%s", letter(p), cname(c), nprob(c), allm ? "" : "; over accepted", nch > 1 ? sprintf(" (%d/%d)", k, nch) : "") \
         at screen col * cw + 0.06 / W, screen ytop + 0.1 / H left noenhanced font kf
       set key at screen x1 + 0.04 / W, screen ytop left top vertical Left reverse samplen 1.5 spacing 1.0 width 0 font kf
       plot for [j = lo:hi] rows(dat2, csel(c, t, gfirst(word(all, j)))) using 4:rc with steps \

@@ -415,6 +415,11 @@ DYN_API dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *nconta
  * solution), as borrowed views valid until the next step / free.  n = 0 (and
  * *x = NULL) if the last step had no rows or there was no step yet. */
 DYN_API void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x);
+/* Of that problem's rows, those of the joints (the first ones: the step's
+ * metrics' joint_rows); 0 when there is no last problem.  What
+ * dyn_world_global_condensed_new condenses (export --condense-joints,
+ * Python's global_problem(condense_joints=True)). */
+DYN_API int dyn_world_last_joint_rows(const dyn_world *w);
 
 /* The system that assembled that problem (dyn_system_velocity_form gives
  * its J, M^-1 and free velocities), or NULL when there is none. */

@@ -427,6 +427,10 @@ void dyn_world_last_problem(const dyn_world *w, slv_problem *p, const double **x
   if (x) *x = (w && w->have_prob) ? w->x.p : NULL;
 }
 
+int dyn_world_last_joint_rows(const dyn_world *w) {
+  return (w && w->have_prob && w->prob.n > 0) ? w->njrows : 0;
+}
+
 const dyn_system *dyn_world_last_system(const dyn_world *w) {
   return (w && w->have_prob && w->prob.n > 0) ? w->sys_last : NULL;
 }

@@ -551,9 +551,8 @@ static int key_figure(const exp_cfg_parser *ps, exp_section *s, char **w, int nw
     if (!v || w[k][0] == '=') return exp_cfg_error(ps, w[0], "expected key=value, got '%s'", w[k]);
     /* title= is any text (gnuplot shows it); the other values reach awk and
      * gnuplot commands (experiments/CAMPAIGNS.md, "No shell ever parses a value") */
-    if (!exp_figure_value_ok(w[k], strlen(w[k])))
-      return exp_cfg_error(
-          ps, w[0], "'%s': a value other than title's is letters, digits and ._,+-: only", w[k]);
+    const char *why = exp_figure_value_why(w[k], strlen(w[k]));
+    if (why) return exp_cfg_error(ps, w[0], "'%s': %s", w[k], why);
     size_t used = strlen(s->figure);
     if (used + strlen(w[k]) + 2 >= sizeof s->figure)
       return exp_cfg_error(ps, w[0], "figure options longer than %zu characters",

@@ -1210,8 +1210,11 @@ EXP_API int exp_figure_draw(const exp_log *log, const exp_section *s, const char
                             const char *gnuplot);
 /* Whether the figure option kv (len characters, key=value) may reach the
  * scripts: title= any text, other values letters, digits and ._,+-: only
- * (they reach awk programs and gnuplot commands). */
+ * (they reach awk programs and gnuplot commands), measure= all or
+ * accepted (exp_profile.gp's curves). */
 EXP_API int exp_figure_value_ok(const char *kv, size_t len);
+/* NULL when exp_figure_value_ok, else why not (a static text). */
+EXP_API const char *exp_figure_value_why(const char *kv, size_t len);
 /* The figure options of `lcplab figure`: csv's "# figure: ..." line (the
  * last one of its '#' preamble), then sets (more key=value words, a later
  * one wins), each checked by exp_figure_value_ok, into out (size len).

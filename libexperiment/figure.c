@@ -136,16 +136,27 @@ static int write_data(const char *src, const char *dst, texts *t, char *why, siz
   return bad ? file_error(why, wl, dst, "write") : 0;
 }
 
-int exp_figure_value_ok(const char *kv, size_t len) {
+const char *exp_figure_value_why(const char *kv, size_t len) {
+  static const char chars[] = "a value other than title's is letters, digits and ._,+-: only";
   const char *eq = memchr(kv, '=', len);
-  if (!eq || eq == kv) return 0;
+  if (!eq || eq == kv) return "expected key=value";
   size_t kl = (size_t)(eq - kv), vl = len - kl - 1;
-  if (kl == 5 && strncmp(kv, "title", 5) == 0) return 1;
+  if (kl == 5 && strncmp(kv, "title", 5) == 0) return NULL;
   for (size_t k = 0; k < vl; k++) {
     unsigned char c = (unsigned char)eq[1 + k];
-    if (c >= 128 || !(isalnum(c) || strchr("._,+-:", c))) return 0;
+    if (c >= 128 || !(isalnum(c) || strchr("._,+-:", c))) return chars;
   }
-  return 1;
+  /* the profile's curves (exp_profile.gp): a value it would not know is
+   * not drawn as the default */
+  if (kl == 7 && strncmp(kv, "measure", 7) == 0 && !(vl == 3 && strncmp(eq + 1, "all", 3) == 0) &&
+      !(vl == 8 && strncmp(eq + 1, "accepted", 8) == 0))
+    return "measure is all (a refusal counted as a failure) or accepted (each solver over the "
+           "problems it accepted)";
+  return NULL;
+}
+
+int exp_figure_value_ok(const char *kv, size_t len) {
+  return exp_figure_value_why(kv, len) == NULL;
 }
 
 /* The last "# figure: ..." line of csv's '#' preamble into out; 0, or -1
@@ -176,11 +187,9 @@ int exp_figure_options(const exp_log *log, const char *csv, const char *sets, ch
   }
   for (const char *kv = out; *kv;) {
     size_t wl = strcspn(kv, " ");
-    if (wl && !exp_figure_value_ok(kv, wl)) {
-      exp_say(log, EXP_SAY_ERROR,
-              "figure: option '%.*s': a value other than title's is letters, digits and "
-              "._,+-: only",
-              (int)wl, kv);
+    const char *why = wl ? exp_figure_value_why(kv, wl) : NULL;
+    if (why) {
+      exp_say(log, EXP_SAY_ERROR, "figure: option '%.*s': %s", (int)wl, kv, why);
       return EXP_EXIT_USAGE;
     }
     kv += wl + (kv[wl] == ' ');

@@ -28,6 +28,10 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
   mdl_read_options o = mdl_read_options_default();
   o.approximate = src->approximate;
   o.reduced = src->reduced;
+  /* a refusal names the scene line's keys, not the command line's options */
+  o.words = (mdl_option_words){ "approximate=yes (on the scene line)",
+                                "coordinates=reduced (on the scene line)",
+                                "coordinates=maximal (on the scene line)", NULL };
   mdl_err e = mdl_read_model(src->model, &o, m, &info, msg, len);
   if (e != MDL_OK) return e == MDL_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT;
   if (timestep) *timestep = info.timestep;

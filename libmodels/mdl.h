@@ -98,29 +98,42 @@ typedef struct mdl_read_info {
                          items ("" for none): nothing is dropped unsaid */
 } mdl_read_info;
 
+/* How the front end that reads a file spells the options a refusal names
+ * ("rerun with --approximate to ..."): a NULL field is the command line's
+ * spelling (in brackets).  Python's load_model, for example, says
+ * approximate=True, so that its users are told the argument they pass. */
+typedef struct mdl_option_words {
+  const char *approximate; /* [--approximate] */
+  const char *reduced;     /* [--coordinates reduced] */
+  const char *maximal;     /* [--coordinates maximal] */
+  const char *max_memory;  /* [--max-memory] */
+} mdl_option_words;
+
 /* How a file is read. */
 typedef struct mdl_read_options {
-  int approximate;   /* 1: features lcplab cannot map exactly are
+  int approximate;        /* 1: features lcplab cannot map exactly are
                         approximated or dropped, each said in
                         mdl_read_info.notes (docs/models.md, the table's
                         "--approximate" column); 0: refused */
-  double chain_mass; /* with approximate: the mass of each intermediate
+  double chain_mass;      /* with approximate: the mass of each intermediate
                         body of a joint chain, as a fraction of the body's
                         mass (> 0, default 0.1: docs/models.md,
                         "Third-party models: the representation") */
-  int reduced;       /* 1: read for reduced coordinates (docs/models.md, "Third-
+  int reduced;            /* 1: read for reduced coordinates (docs/models.md, "Third-
                         party models: the representation"; dyn_world_new_reduced):
                         several joints on one body are a chain of massless
                         frames (bodies of mass 0, exact in joint space: no
                         chain_mass), armature is mapped (dyn_joint_def's),
                         equality constraints (loops) are refused; 0: maximal
                         coordinates */
-  size_t max_memory; /* the memory cap, bytes: a file whose compiled model
+  size_t max_memory;      /* the memory cap, bytes: a file whose compiled model
                         would need more (MuJoCo's model and data, lcplab's
                         records for its bodies, geoms, joints and mesh
                         vertices: mdl_model_bytes) is refused before its
                         data and lcplab's model are made (MDL_ERR_REFUSED,
                         the counts named); 0: MDL_DEFAULT_MAX_MEMORY */
+  mdl_option_words words; /* the options as the caller's users spell them, in
+                             messages (all NULL: the command line's) */
 } mdl_read_options;
 
 /* The memory cap of a read when none is given: 4 GiB, as libio's reads

@@ -80,6 +80,8 @@ void mdl_note(mdl_map *p, const char *fmt, ...) {
   va_end(ap);
 }
 
+const char *mdl_word(const char *given, const char *cli) { return given ? given : cli; }
+
 mdl_err mdl_approx(mdl_map *p, const char *how, const char *fmt, ...) {
   char text[280];
   va_list ap;
@@ -87,7 +89,8 @@ mdl_err mdl_approx(mdl_map *p, const char *how, const char *fmt, ...) {
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
   if (!p->opt_read.approximate)
-    return mdl_refuse(p, "%s; rerun with --approximate to %s", text, how);
+    return mdl_refuse(p, "%s; rerun with %s to %s", text,
+                      mdl_word(p->opt_read.words.approximate, "--approximate"), how);
   int k = 0;
   while (k < p->nap && p->ap_fmt[k] != fmt) k++;
   if (k < p->nap) {
@@ -213,8 +216,8 @@ static mdl_err refuse_joint(mdl_map *p, int j) {
                        ? "%s: a free joint's armature is not mapped (a hinge's, slide's or ball's "
                          "is)"
                        : "%s: armature (a joint-space inertia) has no place in maximal "
-                         "coordinates (rerun with --coordinates reduced to map it)",
-                   lab);
+                         "coordinates (rerun with %s to map it)",
+                   lab, mdl_word(p->opt_read.words.reduced, "--coordinates reduced"));
   if (e == MDL_OK && mj->jnt_margin[j] != 0.0)
     e = mdl_approx(p, "ignore it", "%s: a limit's margin is not mapped", lab);
   if (e == MDL_OK && t == mjJNT_BALL && mj->jnt_limited[j])
@@ -303,8 +306,8 @@ mdl_err mdl_map_features(mdl_map *p) {
     if (p->opt_read.reduced)
       return mdl_refuse(p,
                         "%s: equality constraints close loops, which reduced coordinates do not "
-                        "represent; rerun with --coordinates maximal",
-                        lab);
+                        "represent; rerun with %s",
+                        lab, mdl_word(p->opt_read.words.maximal, "--coordinates maximal"));
     if (mj->eq_type[q] != mjEQ_CONNECT && mj->eq_type[q] != mjEQ_WELD)
       return mdl_refuse(p,
                         "%s: joint, tendon and distance equalities are not simulated "
@@ -427,14 +430,15 @@ static double model_bytes(const mjModel *mj) {
 }
 
 /* A compiled model over the cap: refused, the file and the counts named. */
-static mdl_err over_cap(const char *path, const mjModel *mj, size_t cap_bytes, char *msg,
+static mdl_err over_cap(const char *path, const mjModel *mj, const mdl_read_options *o, char *msg,
                         size_t cap) {
   double need = model_bytes(mj);
-  if (need <= (double)cap_bytes) return MDL_OK;
+  if (need <= (double)o->max_memory) return MDL_OK;
   mdl_msg(msg, cap,
           "%s: %d bodies, %d geoms, %d joints, %d mesh vertices and a stack of %d numbers need "
-          "%.0f bytes, more than the memory cap of %zu bytes (--max-memory)",
-          path, mj->nbody, mj->ngeom, mj->njnt, mj->nmeshvert, mj->nstack, need, cap_bytes);
+          "%.0f bytes, more than the memory cap of %zu bytes (%s)",
+          path, mj->nbody, mj->ngeom, mj->njnt, mj->nmeshvert, mj->nstack, need, o->max_memory,
+          mdl_word(o->words.max_memory, "--max-memory"));
   return MDL_ERR_REFUSED;
 }
 
@@ -455,7 +459,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
     mj = load_file(g->mj, path, info ? info->warnings : NULL, sizeof info->warnings, msg, cap);
     if (!mj) {
       e = MDL_ERR_FILE;
-    } else if ((e = over_cap(path, mj, o->max_memory, msg, cap)) == MDL_OK) {
+    } else if ((e = over_cap(path, mj, o, msg, cap)) == MDL_OK) {
       d = g->mj->makeData(mj);
       g->mj->kinematics(mj, d);
       p->path = path;

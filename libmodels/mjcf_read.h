@@ -80,6 +80,9 @@ void mdl_map_free(mdl_map *p);
 const char *mdl_mj_name(const mjModel *mj, mjtObj type, int i);
 /* "body 'NAME'" or "body 3" (MuJoCo's id) into buf. */
 void mdl_mj_label(char *buf, size_t cap, const mjModel *mj, mjtObj type, int i);
+/* The caller's spelling of an option (mdl_option_words' field given), else
+ * the command line's (cli). */
+const char *mdl_word(const char *given, const char *cli);
 /* msg = "PATH: " + the formatted text; returns MDL_ERR_REFUSED. */
 mdl_err mdl_refuse(mdl_map *p, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -88,8 +91,8 @@ mdl_err mdl_refuse(mdl_map *p, const char *fmt, ...)
     ;
 
 /* A refusal that --approximate lifts: refused ("PATH: " + the text + ";
- * rerun with --approximate to HOW") without it, else the text and HOW
- * appended to the notes and MDL_OK. */
+ * rerun with --approximate to HOW", the option as opt_read.words spells
+ * it) without it, else the text and HOW appended to the notes and MDL_OK. */
 mdl_err mdl_approx(mdl_map *p, const char *how, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

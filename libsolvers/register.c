@@ -16,9 +16,12 @@
  * Python) would otherwise need a registry object passed through each
  * layer.  The table is append-only: an entry is filled completely, then
  * published by raising the count, both under one mutex; no entry is ever
- * changed or removed, so a descriptor pointer stays valid for the life of
- * the process and readers hold the lock only to read the count.  No
- * allocation: names and texts are copied into the entry's arrays.
+ * removed or moved, so a descriptor pointer stays valid for the life of
+ * the process and readers hold the lock only to read the count.  The one
+ * field that changes is an entry's caps, by its registrant
+ * (slv_solver_set_caps: Python's register_solver again with other caps),
+ * under the same mutex.  No allocation: names and texts are copied into
+ * the entry's arrays.
  */
 #include "slv_internal.h"
 
@@ -217,6 +220,44 @@ slv_status slv_solver_register(const slv_solver_def *def, const char *origin, ch
   } else {
     fill_entry(&reg_table[reg_count], def, origin);
     reg_count++; /* published: the entry is complete */
+  }
+  pthread_mutex_unlock(&reg_lock);
+  return st;
+}
+
+/* The table's entry named name, or NULL (the lock held). */
+static reg_entry *entry_named(const char *name) {
+  for (int i = 0; i < reg_count; i++)
+    if (strcmp(reg_table[i].name, name) == 0) return &reg_table[i];
+  return NULL;
+}
+
+slv_status slv_solver_set_caps(const char *name, const char *origin, unsigned caps, char *msg,
+                               size_t len) {
+  if (msg && len) msg[0] = 0;
+  if (!name) {
+    slv_msgf(msg, len, "no solver name (NULL)");
+    return SLV_ERR_INVALID;
+  }
+  if (caps & ~(unsigned)KNOWN_CAPS) {
+    slv_msgf(msg, len, "solver '%.*s': caps 0x%x has bits no SLV_CAP_* names", SLV_SOLVER_NAME_MAX,
+             name, caps);
+    return SLV_ERR_INVALID;
+  }
+  pthread_mutex_lock(&reg_lock);
+  reg_entry *e = entry_named(name);
+  slv_status st = SLV_ERR_INVALID;
+  if (!e)
+    slv_msgf(msg, len, "solver '%.*s' is not a registered solver (a built-in one keeps its caps)",
+             SLV_SOLVER_NAME_MAX, name);
+  else if (strcmp(e->origin, origin ? origin : "") != 0)
+    slv_msgf(msg, len, "solver '%s' was registered from %s, not from %s: its caps stay", e->name,
+             e->origin[0] ? e->origin : "(no origin)",
+             origin && origin[0] ? origin : "(no origin)");
+  else {
+    e->def.caps = caps;
+    e->desc.caps = caps;
+    st = SLV_OK;
   }
   pthread_mutex_unlock(&reg_lock);
   return st;

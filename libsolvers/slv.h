@@ -646,6 +646,17 @@ SLV_API slv_status slv_solver_register(const slv_solver_def *def, const char *or
 /* Where a registered solver came from (slv_solver_register's origin, ""
  * when none was given); NULL for a built-in one. */
 SLV_API const char *slv_solver_origin(const slv_solver *s);
+/* The capabilities of the registered solver name set to caps (SLV_CAP_*),
+ * for a registrant that registers the same solver again with other caps
+ * (Python's register_solver: docs/plugins.md, "Where registered solvers
+ * live").  origin must be the one it was registered with (NULL as ""): no
+ * one changes another's solver.  SLV_OK, or SLV_ERR_INVALID with msg
+ * naming why (unknown name, a built-in, another origin, caps with bits no
+ * SLV_CAP_* names).  Under the table's lock; the descriptor stays where it
+ * is.  Like registering, do it before starting solves on other threads: a
+ * solve running meanwhile may see either caps. */
+SLV_API slv_status slv_solver_set_caps(const char *name, const char *origin, unsigned caps,
+                                       char *msg, size_t msglen);
 
 /* The solver's poll (slv.h, "stopping a solve") after about `work`
  * multiply-adds since its previous one: 0 to go on, else SLV_TIME_LIMIT

@@ -7,6 +7,15 @@
 # Checked on the figure's PDF text (pdftotext), for the experiment's own
 # drawing and for `lcplab figure` from the CSV alone.
 #
+# A profile figure counts a refusal as a failure by default (issue 86, item
+# 11): enum refuses the n = 20 problem of two (its n <= 16), lemke solves
+# both; the experiment's figure and `lcplab figure profile` read "enum
+# (50%)" beside "lemke (100%)" (enum solved 1 of the 2 problems), and
+# `--set measure=accepted` draws enum over the one it accepted, labelled
+# "enum (100% of 1)" under "over accepted"; a measure other than all or
+# accepted is refused (exit 2, as in an experiment file's figure line), no
+# figure written.
+#
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.
 # Exit: 0 all passed, 1 any failure, 77 skipped.
 
@@ -47,4 +56,57 @@ for pdf in "$T/o/acc.pdf" redrawn; do
     fail "$(basename "$pdf"): legend" "$(pdftotext "$pdf" - 2>/dev/null | tr '\n' ' ' | head -c 300)"
   fi
 done
+
+cat >"$T/pr.exp" <<'EOF2'
+experiment profile pr
+solvers enum lemke
+generate spd 8 20
+tol 1e-8
+min_runs 1
+EOF2
+(cd "$T" && "$BIN" experiment pr.exp --out "$T/op" >"$T/out" 2>"$T/err")
+rc=$?
+refused=$(grep -v '^#' "$T/op/pr.csv" | grep -c ',enum,.*refused')
+if [ "$rc" -eq 0 ] && [ "$refused" -eq 1 ] && [ -s "$T/op/pr.pdf" ]; then
+  pass "enum refuses the n = 20 problem, the profile figure is drawn"
+else
+  fail "the profile experiment" "exit $rc, refused rows $refused; $(tail -n 3 "$T/err")"
+fi
+for pdf in "$T/op/pr.pdf" redrawn; do
+  if [ "$pdf" = redrawn ]; then
+    lcp figure profile "$T/op/pr.csv" --csv2 "$T/op/pr_profile.csv" --out "$T/prd" \
+      --scripts "$SRC/experiments"
+    pdf=$T/prd.pdf
+  fi
+  if [ -s "$pdf" ] && legend_has "$pdf" "enum (50%)" && legend_has "$pdf" "lemke (100%)" &&
+    ! pdftotext "$pdf" - | grep -q accepted; then
+    pass "$(basename "$pdf"): enum (50%) of the 2 problems beside lemke (100%)"
+  else
+    fail "$(basename "$pdf"): the shares" "$(pdftotext "$pdf" - 2>/dev/null | tr '\n' ' ' | head -c 300)"
+  fi
+done
+lcp figure profile "$T/op/pr.csv" --csv2 "$T/op/pr_profile.csv" --out "$T/pra" \
+  --scripts "$SRC/experiments" --set measure=accepted
+if legend_has "$T/pra.pdf" "enum (100% of 1)" && legend_has "$T/pra.pdf" "lemke (100% of 2)" &&
+  pdftotext "$T/pra.pdf" - | grep -q "2 problems; over accepted"; then
+  pass "measure=accepted: enum (100% of 1), labelled over accepted"
+else
+  fail "measure=accepted" "$(pdftotext "$T/pra.pdf" - 2>/dev/null | tr '\n' ' ' | head -c 300)"
+fi
+"$BIN" figure profile "$T/op/pr.csv" --csv2 "$T/op/pr_profile.csv" --out "$T/prx" \
+  --scripts "$SRC/experiments" --set measure=mine >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "'measure=mine': measure is all .* or accepted" "$T/err" &&
+  ! [ -e "$T/prx.pdf" ]; then
+  pass "measure=mine is refused (exit 2), naming the values, no figure"
+else
+  fail "measure=mine" "exit $rc; $(cat "$T/err")"
+fi
+printf 'experiment profile pr\nsolvers enum\ngenerate spd 8\nfigure measure=some\n' >"$T/bad.exp"
+lcp experiment "$T/bad.exp" --out "$T/ob"
+if [ "$rc" -eq 2 ] && grep -q "measure=some.*measure is all" "$T/err" && ! [ -e "$T/ob/pr.csv" ]; then
+  pass "an experiment file's figure measure=some is refused (exit 2) before any task"
+else
+  fail "figure measure=some in an experiment file" "exit $rc; $(head -3 "$T/err")"
+fi
 tst_done

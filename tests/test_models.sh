@@ -132,6 +132,17 @@ fi
 printf 'experiment drift d\nsolvers pgs\nscene model=foo.xml\n' >"$T/bad.exp"
 expect_err "experiment: a bad model line stops the file at its line" "bad.exp:3: scene model:" \
   experiment "$T/bad.exp" --out "$T/mo2" --no-plot
+# a feature approximate= lifts: the refusal names the scene line's key, not
+# the command line's --approximate (issue 86, item 12)
+printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="cylinder" size="0.1 0.2"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
+printf 'experiment drift d\nsolvers pgs\nscene model=cyl.xml steps=5\n' >"$T/cyl.exp"
+lcp experiment "$T/cyl.exp" --out "$T/mo3" --no-plot
+if [ "$rc" -eq 2 ] && grep -q "cyl.exp:3: .*rerun with approximate=yes (on the scene line)" "$T/err" &&
+  ! grep -q -- "--approximate" "$T/err"; then
+  pass "experiment: a cylinder's refusal names approximate=yes on the scene line"
+else
+  fail "experiment: the cylinder's refusal" "exit $rc: $(cat "$T/err")"
+fi
 
 # a file name with shell characters: saved, read, nothing run
 odd="$T/a'b\"c\$(touch ran);d\`touch ran2\`.xml"

@@ -5,6 +5,8 @@
 # in a release tree, as make distcheck unpacks it, the files the tarball
 # holds), in a fresh virtual environment made with
 # --system-site-packages (numpy from Debian):
+#   - pyproject.toml names numpy as a build requirement, and a build that
+#     has no numpy says why (isolation or a bare environment; below);
 #   - pip install --no-build-isolation --no-index COPY works (offline: no
 #     index is asked);
 #   - the package imports outside both trees, from the environment, with
@@ -85,6 +87,87 @@ else
   fail "python3 -m venv --system-site-packages" "$(tail -3 "$T/venv.log")"
   tst_done
 fi
+# numpy, which the extension compiles against, is a build requirement
+# (pyproject.toml's [build-system] requires), and a build without numpy says
+# what is wrong (setup.py, numpy_missing; issue 86, item 9):
+#   - `pip install .` with build isolation, offline: pip cannot install numpy
+#     in its build environment and stops there, naming numpy (its message:
+#     no code of the package runs before the build requirements are in);
+#   - an isolated build environment as pip makes one (PYTHONNOUSERSITE, a
+#     sitecustomize on PYTHONPATH that drops the system site-packages, the
+#     requirements in an overlay: here setuptools' wheel of
+#     /usr/share/python-wheels alone) hides Debian's numpy: the build
+#     stops before configure naming the isolation, where numpy is, and
+#     --no-build-isolation, not "apt-get install python3-numpy";
+#   - a virtual environment without --system-site-packages: numpy is in
+#     its base, and the message says --system-site-packages.
+if "$py" - "$T/src/pyproject.toml" <<'EOF'; then
+import re, sys
+try:
+    import tomllib
+    with open(sys.argv[1], "rb") as f:
+        req = tomllib.load(f)["build-system"]["requires"]
+except ImportError:  # Python < 3.11: the section's requires line
+    text = open(sys.argv[1]).read().split("[build-system]")[1].split("\n[")[0]
+    req = re.findall(r'"([^"]+)"', re.search(r"requires\s*=\s*\[(.*?)\]", text, re.S).group(1))
+sys.exit(0 if any(r.split(">")[0].split("=")[0].strip() == "numpy" for r in req) else
+         f"[build-system] requires is {req}: no numpy")
+EOF
+  pass "pyproject.toml lists numpy under [build-system] requires"
+else
+  fail "pyproject.toml's build requirements"
+fi
+(cd "$T" && V/bin/pip install --no-index --find-links /usr/share/python-wheels ./src) \
+  >"$T/iso.log" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "No matching distribution found for numpy" "$T/iso.log" &&
+  ! "$T/V/bin/pip" show lcplab >/dev/null 2>&1; then
+  pass "an isolated offline pip install stops at the build requirement numpy, nothing installed"
+elif [ "$rc" -eq 0 ]; then
+  pass "an isolated pip install found numpy (a wheel in the links) and built"
+  "$T/V/bin/pip" uninstall -y lcplab >/dev/null 2>&1
+else
+  fail "the isolated offline pip install" "exit $rc: $(tail -5 "$T/iso.log")"
+fi
+E=$T/pip-build-env-test
+mkdir -p "$E/site" "$T/st"
+cat >"$E/site/sitecustomize.py" <<EOF
+import site, sys
+system = set(site.getsitepackages())
+sys.path[:] = [p for p in sys.path if p not in system]
+site.addsitedir("$T/st")
+EOF
+whl=$(ls /usr/share/python-wheels/setuptools-*.whl 2>/dev/null | head -1)
+if [ -z "$whl" ]; then
+  echo "note: no setuptools wheel in /usr/share/python-wheels: no build without numpy is tried"
+else
+  "$py" -m zipfile -e "$whl" "$T/st"
+  (cd "$T/src" && PYTHONNOUSERSITE=1 PYTHONPATH=$E/site ../V/bin/python setup.py build_ext) \
+    >"$T/iso2.log" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "has numpy (.*), but this isolated build environment" "$T/iso2.log" &&
+    grep -q "pip install --no-build-isolation \." "$T/iso2.log" &&
+    ! grep -q "apt-get" "$T/iso2.log" && ! [ -e "$T/src/configure" ]; then
+    pass "numpy hidden by an isolated build: stopped before configure, naming --no-build-isolation"
+  else
+    fail "numpy hidden by an isolated build" "exit $rc: $(grep -i "numpy\|error" "$T/iso2.log" | tail -3)"
+  fi
+fi
+# (made without pip: setuptools' wheel on PYTHONPATH is enough to run setup.py)
+if [ -n "$whl" ] && "$py" -m venv --without-pip "$T/V2" >"$T/venv2.log" 2>&1 &&
+  ! "$T/V2/bin/python" -c "import numpy" 2>/dev/null; then
+  (cd "$T/src" && PYTHONPATH=$T/st ../V2/bin/python setup.py build_ext) >"$T/iso3.log" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "numpy is not installed in the environment .*V2, though its base" \
+    "$T/iso3.log" && grep -q -- "--system-site-packages" "$T/iso3.log" &&
+    ! [ -e "$T/src/configure" ]; then
+    pass "a virtual environment without numpy: the message names --system-site-packages"
+  else
+    fail "a virtual environment without numpy" "exit $rc: $(grep -i "numpy\|error" "$T/iso3.log" | tail -3)"
+  fi
+fi
+rm -rf "$T/V2" "$E" "$T/st" "$T/src/build"
+
 if (cd "$T" && V/bin/pip install --no-build-isolation --no-index ./src) >"$T/pip.log" 2>&1; then
   pass "pip install --no-build-isolation --no-index (offline) from the copy"
 else

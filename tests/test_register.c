@@ -17,6 +17,9 @@
  *     SLV_CAP_BOX;
  *   - registration refused: a built-in's name, a registered name, a wrong
  *     ABI (both versions in the message), bad names, no solve function;
+ *   - slv_solver_set_caps: the registrant's new caps are the descriptor's
+ *     and slv_solve's (a box problem taken, then refused again); another
+ *     origin, a built-in, an unknown name, unknown bits refused;
  *   - slv_solver_find / slv_solver_at / slv_solver_origin see it.
  */
 #include "slv.h"
@@ -224,6 +227,45 @@ static void test_caps(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "t_pj solves only lo=0, hi=inf rows"));
 }
 
+/* slv_solver_set_caps: the registrant (its origin) sets its solver's caps,
+ * which the descriptor found before sees and slv_solve checks; another
+ * origin, a built-in, an unknown name and unknown bits are refused. */
+static void test_set_caps(void) {
+  register_ours();
+  const slv_solver *s = slv_solver_find("t_pj");
+  double lo[N], hi[N], x[N];
+  for (int i = 0; i < N; i++) lo[i] = -1, hi[i] = 1;
+  slv_problem p = view(A, b);
+  p.lo = lo;
+  p.hi = hi;
+  slv_options o = slv_options_default();
+  slv_result res;
+  char msg[256];
+  unsigned caps = SLV_CAP_BOX | SLV_CAP_NEEDS_POS_DIAG;
+  CU_ASSERT_EQUAL(slv_solver_set_caps("t_pj", "elsewhere.so", caps, msg, sizeof msg),
+                  SLV_ERR_INVALID);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "registered from /plugins/t_pj.so, not from elsewhere.so"));
+  CU_ASSERT_EQUAL(s->caps, SLV_CAP_NEEDS_POS_DIAG);
+  CU_ASSERT_EQUAL(slv_solver_set_caps("pgs", "", caps, msg, sizeof msg), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(slv_solver_set_caps("t_nobody", "", caps, msg, sizeof msg), SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(slv_solver_set_caps("t_pj", "/plugins/t_pj.so", 1u << 20, msg, sizeof msg),
+                  SLV_ERR_INVALID);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "has bits no SLV_CAP_* names"));
+  CU_ASSERT_EQUAL(slv_solver_set_caps("t_pj", "/plugins/t_pj.so", caps, msg, sizeof msg), SLV_OK);
+  CU_ASSERT_PTR_EQUAL(slv_solver_find("t_pj"), s);
+  CU_ASSERT_EQUAL(s->caps, caps);
+  /* the box problem test_caps saw refused is taken now: the solver runs
+   * (projected on [0, inf), it does not meet the box's answer: not converged) */
+  for (int i = 0; i < N; i++) x[i] = 0;
+  slv_status st = solve_with("t_pj", &p, &o, x, &res);
+  CU_ASSERT_NOT_EQUAL(st, SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NULL(strstr(res.message, "solves only lo=0"));
+  CU_ASSERT_EQUAL(
+      slv_solver_set_caps("t_pj", "/plugins/t_pj.so", SLV_CAP_NEEDS_POS_DIAG, msg, sizeof msg),
+      SLV_OK);
+  CU_ASSERT_EQUAL(solve_with("t_pj", &p, &o, x, &res), SLV_ERR_UNSUPPORTED);
+}
+
 static void expect_refused(const slv_solver_def *d, const char *part) {
   char msg[256];
   CU_ASSERT_EQUAL(slv_solver_register(d, "x", msg, sizeof msg), SLV_ERR_INVALID);
@@ -283,6 +325,7 @@ int main(void) {
   CU_add_test(s, "a status slv.h does not have is stagnated", test_unknown_status);
   CU_add_test(s, "the cancel callback stops a registered solver", test_stopped);
   CU_add_test(s, "caps are checked for registered solvers", test_caps);
+  CU_add_test(s, "the registrant sets its solver's caps; no one else", test_set_caps);
   CU_add_test(s, "registration refused: clashes, ABI, names, no solve", test_refused);
   CU_add_test(s, "find, at and origin see registered solvers", test_lookup);
   return tst_run();

@@ -112,6 +112,9 @@ PyObject *lx_load_model(PyObject *self, PyObject *args) {
   ro.approximate = approximate;
   ro.reduced = reduced;
   if (max_memory > 0) ro.max_memory = max_memory > SIZE_MAX ? SIZE_MAX : (size_t)max_memory;
+  /* a refusal names load_model's arguments, not the program's options */
+  ro.words = (mdl_option_words){ "approximate=True", "coordinates=\"reduced\"",
+                                 "coordinates=\"maximal\"", "max_memory=" };
   mdl_err e;
   Py_BEGIN_ALLOW_THREADS e =
       mdl_read_model(PyBytes_AS_STRING(pathobj), &ro, &m, &info, msg, sizeof msg);

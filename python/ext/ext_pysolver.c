@@ -11,7 +11,8 @@
  * the callable and checks what it returns.  From then on slv_solve runs it
  * as any solver: validation, caps, the library's residuals and verdict.
  * Registering a name that is a Python solver already binds that name to
- * the new callable (the slot is this file's; libsolvers' entry stays).
+ * the new callable and caps (the slot is this file's; libsolvers' entry
+ * stays, its caps set anew: slv_solver_set_caps).
  *
  * The GIL: slv_solve may run with it released (a campaign, a world's
  * step, lcplab.solve); py_solve takes it (PyGILState_Ensure) for the call
@@ -134,8 +135,14 @@ PyObject *lx_register_solver(PyObject *self, PyObject *args) {
   PyObject *solver, *adapter;
   unsigned caps;
   if (!PyArg_ParseTuple(args, "sOOI", &name, &solver, &adapter, &caps)) return NULL;
+  char origin[SLV_SOLVER_NAME_MAX + 16], msg[512] = "";
+  snprintf(origin, sizeof origin, "python:%s", name);
   for (int k = 0; k < nslots; k++)
     if (strcmp(slots[k].name, name) == 0) { /* a Python solver's name: bind it anew */
+      if (slv_solver_set_caps(name, origin, caps, msg, sizeof msg) != SLV_OK) {
+        PyErr_SetString(PyExc_ValueError, msg);
+        return NULL;
+      }
       Py_SETREF(slots[k].solver, Py_NewRef(solver));
       Py_SETREF(slots[k].adapter, Py_NewRef(adapter));
       Py_RETURN_NONE;
@@ -155,8 +162,6 @@ PyObject *lx_register_solver(PyObject *self, PyObject *args) {
   d.caps = caps;
   d.solve = py_solve;
   d.ctx = s;
-  char origin[SLV_SOLVER_NAME_MAX + 16], msg[512] = "";
-  snprintf(origin, sizeof origin, "python:%s", name);
   snprintf(s->name, sizeof s->name, "%s", name);
   s->solver = Py_NewRef(solver);
   s->adapter = Py_NewRef(adapter);

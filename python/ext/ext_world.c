@@ -482,21 +482,42 @@ static PyObject *world_step_matrices(lx_world *self, PyObject *noargs) {
   return out;
 }
 
-/* global_form() -> (global tuple (ndof, M indptr, M indices, M data, H
- * indptr, H indices, H data, f, w), n, mu) of the last step
- * (dyn_world_global_new), or a str: why it has none */
-static PyObject *world_global_form(lx_world *self, PyObject *noargs) {
-  (void)noargs;
-  if (!ready(self)) return NULL;
+/* The last step's global form into *g: with condense and joint rows, those
+ * rows condensed at the impulses applied (dyn_world_global_condensed_new,
+ * as export --condense-joints), *jr and *ci saying what was condensed. */
+static dyn_err global_of(const dyn_world *w, int condense, dyn_global **g, int *jr,
+                         slv_condense_global_info *ci, char *msg, size_t len) {
+  slv_problem p;
+  const double *x = NULL;
+  dyn_world_last_problem(w, &p, &x);
+  *jr = condense ? dyn_world_last_joint_rows(w) : 0;
+  if (*jr == 0) return dyn_world_global_new(w, g, msg, len);
+  if (*jr >= p.n) {
+    snprintf(msg, len, "the step has %d joint rows and no contact row: nothing to keep", *jr);
+    return DYN_ERR_INPUT;
+  }
+  return dyn_world_global_condensed_new(w, x, *jr, g, ci, msg, len);
+}
+
+/* global_form(condense) -> (global tuple (ndof, M indptr, M indices, M
+ * data, H indptr, H indices, H data, f, w), n, mu, joint rows condensed,
+ * of them eliminated, at a bound) of the last step, or a str: why it has
+ * none (with the step's joint rows, which condense would condense) */
+static PyObject *world_global_form(lx_world *self, PyObject *args) {
+  int condense = 0, jr = 0;
+  if (!PyArg_ParseTuple(args, "|p", &condense) || !ready(self)) return NULL;
   char msg[512] = "";
   dyn_global *g = NULL;
-  dyn_err e = dyn_world_global_new(self->w, &g, msg, sizeof msg);
+  slv_condense_global_info ci;
+  memset(&ci, 0, sizeof ci);
+  dyn_err e = global_of(self->w, condense, &g, &jr, &ci, msg, sizeof msg);
   if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
-  if (e != DYN_OK) return PyUnicode_FromString(msg);
+  if (e != DYN_OK) return Py_BuildValue("(si)", msg, dyn_world_last_joint_rows(self->w));
   /* libio's record of the same arrays (borrowed), so that the tuple is the
    * readers' (lx_global_tuple) */
   io_global view = { g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w, 0.0 };
-  PyObject *out = Py_BuildValue("(NiN)", lx_global_tuple(&view), g->n, lx_vector(g->n / 3, g->mu));
+  PyObject *out = Py_BuildValue("(NiNiii)", lx_global_tuple(&view), g->n,
+                                lx_vector(g->n / 3, g->mu), jr, ci.neliminated, ci.nbound);
   dyn_global_free(g);
   return out;
 }
@@ -540,8 +561,8 @@ static PyMethodDef world_methods[] = {
   { "contacts", (PyCFunction)world_contacts, METH_NOARGS, "contacts() -> dict of arrays" },
   { "step_matrices", (PyCFunction)world_step_matrices, METH_NOARGS,
     "step_matrices() -> dict, or the reason there is none" },
-  { "global_form", (PyCFunction)world_global_form, METH_NOARGS,
-    "global_form() -> (global, n, mu), or the reason there is none" },
+  { "global_form", (PyCFunction)world_global_form, METH_VARARGS,
+    "global_form(condense=False) -> (global, n, mu, jr, eliminated, bound), or (reason, jr)" },
   { NULL, NULL, 0, NULL }
 };
 

@@ -24,10 +24,43 @@ def _perm(nc):
     return _lcplab.contactbench_rows(int(nc))
 
 
+def _is_sparse(a):
+    """_problem's test (imported here, where _problem is loaded: it
+    imports this module)."""
+    from ._problem import _is_sparse as is_sparse
+    return is_sparse(a)
+
+
+def _sparse_floats(value, name):
+    """A scipy.sparse G (any format) as a new float64 CSR matrix, its
+    duplicates summed; refused as a dense G would be (dtype, shape, a
+    non-finite stored value, named with its row and column)."""
+    if value.dtype.kind not in "fiu":
+        raise InvalidProblemError(f"from_contactbench: {name} must hold real numbers, got "
+                                  f"dtype {value.dtype}")
+    if len(value.shape) != 2:
+        raise InvalidProblemError(f"from_contactbench: {name} has shape {value.shape}, "
+                                  f"expected a matrix")
+    C = value.tocsr(copy=True).astype(np.float64)
+    C.sum_duplicates()
+    bad = np.flatnonzero(~np.isfinite(C.data))
+    if bad.size:
+        row = int(np.searchsorted(C.indptr, bad[0], side="right") - 1)
+        col = int(C.indices[bad[0]])
+        raise InvalidProblemError(f"from_contactbench: {name}[{row}, {col}] = "
+                                  f"{C.data[bad[0]]!r}, expected a finite value")
+    return C
+
+
 def _floats(value, name, ndim):
     """value as a new float64 array of ndim dimensions ((n, 1) and (1, n)
     count as vectors): float16, float32 and integer arrays are converted;
-    anything else is refused naming the field."""
+    a scipy.sparse matrix (any format) is a CSR matrix (ndim 2) or made
+    dense (a vector); anything else is refused naming the field."""
+    if _is_sparse(value):
+        if ndim == 2:
+            return _sparse_floats(value, name)
+        value = value.toarray()
     a = np.asarray(value)
     if a.dtype.kind not in "fiu":
         raise InvalidProblemError(f"from_contactbench: {name} must hold real numbers, got "
@@ -62,7 +95,8 @@ def problem_arrays(G, g, mus):
     P = _perm(nc)
     inf = np.full(n, np.inf)
     cones = list(zip(range(0, n, 3), mus))
-    return G[np.ix_(P, P)], g[P], -inf, inf, cones
+    A = G[P][:, P] if _is_sparse(G) else G[np.ix_(P, P)]  # a sparse G stays CSR
+    return A, g[P], -inf, inf, cones
 
 
 def check_form(problem):

@@ -397,7 +397,7 @@ def _figure_base(figure):
     return base
 
 
-def profile(results, *, as_frame=None, figure=None):
+def profile(results, *, as_frame=None, figure=None, measure="all"):
     """The Dolan-More performance profiles of ``compare``'s results (or a
     profile section's CSV read back), per problem class and tolerance:
     the curves the engine writes as NAME_profile.csv, and optionally its
@@ -416,6 +416,13 @@ def profile(results, *, as_frame=None, figure=None):
         ``"p.pdf"`` (or ``"p.png"``, or the base ``"p"``) writes p.pdf and
         p.png, and p-K-Q.pdf/png for further tolerances and pages;
         existing files of those names are replaced.
+    measure : {"all", "accepted"}
+        The figure's curves: "all" (the default) ``rho_all``, a refusal
+        counted as a failure over all the class's problems, so that a
+        solver that refused problems is not drawn above one that solved as
+        many; "accepted" ``rho``, each solver over the problems it
+        accepted, labelled so (the legend's share "75% of 4", the title
+        "over accepted"). The table returned has both.
 
     Returns
     -------
@@ -434,13 +441,15 @@ def profile(results, *, as_frame=None, figure=None):
         could not be drawn (no gnuplot, no figure scripts), with the
         engine's messages.
     """
+    if measure not in ("all", "accepted"):
+        raise ValueError(f"profile: measure must be 'all' or 'accepted', got {measure!r}")
     text = _csv_text(_without_overhead(_structured(results)))
     try:
         curves = _lcplab.profile_csv(text)
     except ValueError as e:
         raise ExperimentError(str(e)) from None
     if figure is not None:
-        status, said = _lcplab.profile_figure(text, _figure_base(figure), None,
+        status, said = _lcplab.profile_figure(text, _figure_base(figure), f"measure={measure}",
                                               _program.scripts())
         lines = [line for _, line in said]
         if status != 0:

@@ -1,6 +1,6 @@
 # Stubs of lcplab._experiment (docs/python.md, "Types").
 import os
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Literal, Mapping
 
 import numpy as np
 
@@ -31,5 +31,6 @@ def compare(problems: Iterable[Problem | str | os.PathLike[str]]
             max_iter: int | None = ..., jobs: int = ..., as_frame: bool | None = ...,
             allow_loose_tol: bool = ...) -> Any: ...
 def profile(results: Any, *, as_frame: bool | None = ...,
-            figure: str | os.PathLike[str] | None = ...) -> Any: ...
+            figure: str | os.PathLike[str] | None = ...,
+            measure: Literal["all", "accepted"] = ...) -> Any: ...
 def quantile(values: Any, q: float) -> float: ...

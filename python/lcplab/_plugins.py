@@ -85,8 +85,8 @@ def _solve_fn(solver):
 def register_solver(solver, name=None, caps=None):
     """Register a Python solver under a name (default: its ``name``
     attribute, else its ``__name__``) and return the name. A name that is a
-    Python solver already is bound to this one; a built-in's or a plugin's
-    name is refused.
+    Python solver already is bound to this one and to these caps; a
+    built-in's or a plugin's name is refused.
 
     Parameters
     ----------
@@ -99,6 +99,9 @@ def register_solver(solver, name=None, caps=None):
         What it takes: ``box``, ``free``, ``findex``, ``cone``, ``csr``,
         ``needs_pos_diag``, ``needs_symmetric`` (default: the first five).
         The library refuses other problems for it (``unsupported``).
+        Registering the name again sets them anew (None: the defaults);
+        passing the callable itself to ``solve``, ``compare``, ``World`` or
+        ``run_experiment`` keeps the caps its name has.
 
     Returns
     -------
@@ -110,31 +113,50 @@ def register_solver(solver, name=None, caps=None):
     PluginError
         A bad or taken name, an unknown capability.
     """
-    _solve_fn(solver)
-    if name is None:
-        name = getattr(solver, "name", None) or getattr(solver, "__name__", None)
-    if not isinstance(name, str) or not _NAME.fullmatch(name) or name == "all":
-        raise PluginError(f"solver name {name!r}: use 1 to 47 letters, digits and _.+- "
-                          f"(a lambda needs name=...)")
+    name = _checked_name(solver, name)
     bits = 0
     for c in (_DEFAULT_CAPS if caps is None else caps):
         if c not in _CAP_BITS:
             raise PluginError(f"solver {name!r}: unknown capability {c!r} "
                               f"(known: {', '.join(_CAP_BITS)})")
         bits |= _CAP_BITS[c]
+    _register(name, solver, bits)
+    return name
+
+
+def _checked_name(solver, name):
+    """The name solver is registered under (name, else its ``name``, else
+    its ``__name__``), checked; PluginError naming what is wrong."""
+    _solve_fn(solver)
+    if name is None:
+        name = getattr(solver, "name", None) or getattr(solver, "__name__", None)
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name == "all":
+        raise PluginError(f"solver name {name!r}: use 1 to 47 letters, digits and _.+- "
+                          f"(a lambda needs name=...)")
+    return name
+
+
+def _register(name, solver, bits):
     try:
         _lcplab.register_solver(name, solver, _call, bits)
     except ValueError as e:
         raise PluginError(str(e)) from None
-    return name
 
 
 def solver_name(solver):
     """The name a solver argument stands for: a string as it is, a Python
-    solver registered first (``register_solver``)."""
+    solver registered first: under its name, with the caps that name has
+    when it is registered already (a user's ``register_solver(f,
+    caps=...)`` is not undone by ``compare(..., [f])``), else the
+    defaults."""
     if isinstance(solver, str):
         return solver
-    return register_solver(solver)
+    name = _checked_name(solver, None)
+    had = [d["cap_bits"] for d in _lcplab.solvers() if d["name"] == name]
+    if not had:
+        return register_solver(solver, name)
+    _register(name, solver, had[0])  # a built-in's or a plugin's name is refused there
+    return name
 
 
 def _status_code(status):

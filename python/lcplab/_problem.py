@@ -473,9 +473,10 @@ class Problem:
 
         Parameters
         ----------
-        G : (3 nc, 3 nc) array_like
-            The Delassus matrix.
-        g : (3 nc,) or (3 nc, 1) array_like
+        G : (3 nc, 3 nc) array_like or scipy.sparse matrix
+            The Delassus matrix; a scipy.sparse one (any format) makes a
+            CSR problem.
+        g : (3 nc,) or (3 nc, 1) array_like (or scipy.sparse)
             The free velocity.
         mus : (nc,) array_like
             One friction coefficient per contact (>= 0).
@@ -486,7 +487,8 @@ class Problem:
         Returns
         -------
         Problem
-            Dense, ``kind == "cone"``; ``to_contactbench_order(x)`` takes
+            Dense (CSR for a sparse G), ``kind == "cone"``;
+            ``to_contactbench_order(x)`` takes
             its solutions back to ContactBench's order.
 
         Raises

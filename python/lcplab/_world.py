@@ -454,7 +454,7 @@ class World:
         m = self.step_matrices()
         return None if m is None else m.M
 
-    def global_problem(self):
+    def global_problem(self, condense_joints=False):
         """The last step's problem in the bodies' velocities, as a
         ``Problem`` with its ``global_problem`` (M, H, f, w; the friction
         coefficients in its cones): ``M v = H r + f``, ``u = H' v + w``
@@ -464,6 +464,17 @@ class World:
         the six velocities of each dynamic body a row touches, in body
         order.
 
+        Parameters
+        ----------
+        condense_joints : bool
+            For a step with joint rows (a robot, a car): the contact rows'
+            problem alone, the joint rows condensed at the step's answer
+            (eliminated, or held at their bound), exact at that active set,
+            as ``lcplab export --condense-joints --global`` writes it
+            (docs/models.md, "Joint rows condensed"); v is then
+            coordinates of a null-space basis of the hard joint rows, not
+            the bodies' velocities. Without joint rows the same as False.
+
         Returns
         -------
         Problem or None
@@ -472,17 +483,24 @@ class World:
         Raises
         ------
         UnsupportedError
-            The step has rows the global form cannot hold (joint rows, box
-            friction or the pyramid: it needs ``friction="cone"``; a row
-            with cfm > 0).
+            The step has rows the global form cannot hold (joint rows
+            without ``condense_joints=True``; box friction or the pyramid:
+            it needs ``friction="cone"``; a row with cfm > 0), or joint
+            rows and no contact row.
         """
-        t = self._w.global_form()
-        if isinstance(t, str):
+        t = self._w.global_form(bool(condense_joints))
+        if isinstance(t[0], str):
             if self.last_problem() is None:
                 return None
-            raise UnsupportedError(f"scene {self.scene}: {t}")
-        glob, n, mu = t
+            why, jr = t
+            hint = (f" (the step's {jr} joint rows: global_problem(condense_joints=True) "
+                    f"condenses them)" if jr > 0 and not condense_joints else "")
+            raise UnsupportedError(f"scene {self.scene}: {why}{hint}")
+        glob, n, mu, jr, eliminated, bound = t
         name = f"{self.scene}-step{self.step_count}"
+        if jr > 0:
+            name += (f": joint rows condensed ({eliminated} eliminated, {bound} at a bound); "
+                     f"v: null-space coordinates")
         r = _lcplab.from_global(glob, n, mu, name)
         if isinstance(r[0], int):
             raise InvalidProblemError(r[1])

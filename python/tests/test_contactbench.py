@@ -140,3 +140,60 @@ def test_only_cone_problems_have_a_contactbench_form():
     q = lcplab.Problem.from_contactbench(G, g, mus)
     with pytest.raises(lcplab.InvalidProblemError, match=r"shape \(4,\)"):
         q.to_contactbench_order(np.zeros(4))
+
+
+def _sparse_formats(sp):
+    """Every scipy.sparse format, as matrices and (where scipy has them)
+    arrays: f(dense) -> that format."""
+    kinds = ["csr", "csc", "coo", "lil", "dok", "bsr", "dia"]
+    out = [getattr(sp, k + "_matrix") for k in kinds]
+    out += [getattr(sp, k + "_array") for k in kinds if hasattr(sp, k + "_array")]
+    return out
+
+
+def test_sparse_matrices_are_accepted():
+    # issue 86, item 12: a scipy.sparse G (any format) was refused ("got
+    # dtype object"); it gives the problem the dense G gives, stored CSR
+    sp = pytest.importorskip("scipy.sparse", reason="python3-scipy is not installed")
+    G, g, mus = contactbench_arrays(nc=3, seed=5)
+    G[np.abs(G) < 0.1] = 0.0  # some structural zeros
+    q = lcplab.Problem.from_contactbench(G, g, mus)
+    for fmt in _sparse_formats(sp):
+        p = lcplab.Problem.from_contactbench(fmt(G), g, mus)
+        assert p.storage == "csr", fmt
+        np.testing.assert_array_equal(p.to_dense(), q.to_dense())
+        np.testing.assert_array_equal(p.b, q.b)
+        assert p.cones == q.cones and p.kind == "cone"
+    # a sparse g (a column, as ContactBench's files hold it) too
+    p = lcplab.Problem.from_contactbench(sp.csr_matrix(G), sp.csc_matrix(g.reshape(-1, 1)), mus)
+    np.testing.assert_array_equal(p.b, q.b)
+    # the same checks as a dense G: shape, dtype, non-finite, each naming G
+    bad = G.copy()
+    bad[4, 1] = np.inf
+    for args, words in [((sp.csr_matrix(G[:6, :6]), g, mus), "G has shape"),
+                        ((sp.coo_matrix(G.astype(complex)), g, mus), "G must hold real"),
+                        ((sp.csr_matrix(bad), g, mus), r"G\[4, 1\] = inf")]:
+        with pytest.raises(lcplab.InvalidProblemError, match=words):
+            lcplab.Problem.from_contactbench(*args)
+    # an integer sparse G is converted as a dense one is
+    Gi = np.rint(10 * G).astype(np.int64) + 40 * np.eye(9, dtype=np.int64)
+    np.testing.assert_array_equal(
+        lcplab.Problem.from_contactbench(sp.dok_matrix(Gi), g, mus).to_dense(),
+        lcplab.Problem.from_contactbench(Gi, g, mus).to_dense())
+
+
+def test_sparse_formats_wherever_a_matrix_is_accepted():
+    # Problem(A) and Problem.from_global(M, H) take every format too
+    sp = pytest.importorskip("scipy.sparse", reason="python3-scipy is not installed")
+    G, g, mus = contactbench_arrays(nc=2, seed=8)
+    q = lcplab.Problem(G, g)
+    M = np.diag([2.0, 3.0, 4.0, 5.0, 6.0, 7.0])
+    H = np.arange(36.0).reshape(6, 6) / 36.0 + np.eye(6)
+    f, w = np.ones(6), -np.ones(6)
+    r = lcplab.Problem.from_global(M, H, f, w, [0.5, 0.5])
+    for fmt in _sparse_formats(sp):
+        p = lcplab.Problem(fmt(G), g)
+        assert p.storage == "csr", fmt
+        np.testing.assert_array_equal(p.to_dense(), q.to_dense())
+        s = lcplab.Problem.from_global(fmt(M), fmt(H), f, w, [0.5, 0.5])
+        np.testing.assert_allclose(s.to_dense(), r.to_dense(), rtol=1e-15, atol=1e-15)

@@ -117,7 +117,8 @@ def _results(times):
         for i, t in enumerate(ts):
             r = rows[k]
             r["problem"], r["kind"], r["n"], r["solver"], r["tol"] = f"p{i}", "lcp", 3, solver, 1e-8
-            r["status"] = "converged" if t else "max_iter"
+            r["status"] = "refused" if t == "refused" else "converged" if t else "max_iter"
+            t = None if t == "refused" else t
             r["time_s"] = t if t else np.nan
             r["solved"] = 1 if t else 0
             r["class"], r["method"] = "lcp", solver
@@ -174,6 +175,34 @@ def test_profile_figure_with_a_comma_and_a_quote_in_names(tmp_path):
     # "p.png" and the base "p" name the same files
     lcplab.profile(rows, figure=str(tmp_path / "q"))
     assert (tmp_path / "q.pdf").exists() and (tmp_path / "q.png").exists()
+
+
+def test_profile_figure_counts_refusals(tmp_path):
+    # issue 86, item 11: a solver that refused 4 of 8 problems and solved 3
+    # of the 4 it accepted beside one that solved 3 of all 8. The default
+    # figure draws both over the class's 8 problems (rho_all: 3/8 = 38 %
+    # each); measure="accepted" draws the refuser over its 4 (75 %),
+    # labelled so ("of 4" accepted), and the title says so
+    if not shutil.which(os.environ.get("GNUPLOT", "gnuplot")):
+        pytest.skip("gnuplot not found")
+    rows = _results({"np_ref": ["refused"] * 4 + [1.0, 1.0, 1.0, None],
+                     "nsgs": [2.0, 2.0, None, None, 2.0, None, None, None]})
+    curves = lcplab.profile(rows, figure=tmp_path / "all.pdf", as_frame=False)
+    last = {s: curves[curves["solver"] == s][-1] for s in ("np_ref", "nsgs")}
+    assert last["np_ref"]["rho"] == pytest.approx(0.75)  # the table keeps both
+    assert last["np_ref"]["rho_all"] == pytest.approx(0.375)
+    text = _pdf_text(tmp_path / "all.pdf")
+    if text is not None:
+        assert "np_ref (38%)" in text and "nsgs (38%)" in text, text
+        assert "8 problems" in text and "accepted" not in text, text
+    lcplab.profile(rows, figure=tmp_path / "acc.pdf", measure="accepted")
+    text = _pdf_text(tmp_path / "acc.pdf")
+    if text is not None:
+        assert "np_ref (75% of 4)" in text and "nsgs (38% of 8)" in text, text
+        assert "8 problems; over accepted" in text, text
+    with pytest.raises(ValueError, match="measure must be 'all' or 'accepted'"):
+        lcplab.profile(rows, figure=tmp_path / "x.pdf", measure="mine")
+    assert not (tmp_path / "x.pdf").exists()
 
 
 def test_profile_figure_refusals(tmp_path, monkeypatch):

@@ -83,6 +83,34 @@ def test_refusals(tmp_path):
         lcplab.scene_model("stack", n=-1)
 
 
+def test_refusals_name_the_python_arguments(tmp_path):
+    # issue 86, item 12: a refusal names the argument a Python user passes
+    # (approximate=True, coordinates="reduced"/"maximal", max_memory=), not
+    # the program's options (--approximate, --coordinates, --max-memory)
+    cyl = tmp_path / "cyl.xml"
+    cyl.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
+                   '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+                   '<geom name="can" type="cylinder" size="0.1 0.2"/></body></worldbody>'
+                   '</mujoco>\n')
+    arm = tmp_path / "arm.xml"
+    arm.write_text('<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" '
+                   'type="hinge" axis="0 1 0" armature="0.1"/><geom name="g" type="sphere" '
+                   'size="0.1"/></body></worldbody></mujoco>\n')
+    loop = tmp_path / "loop.xml"
+    loop.write_text('<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" '
+                    'type="hinge" axis="0 1 0"/><geom name="g" type="sphere" size="0.1"/>'
+                    '</body></worldbody><equality><connect name="pin" body1="a" '
+                    'anchor="0.1 0 0"/></equality></mujoco>\n')
+    cases = [((cyl,), {}, "rerun with approximate=True to"),
+             ((arm,), {}, 'coordinates="reduced"'),
+             ((loop,), {"coordinates": "reduced"}, 'rerun with coordinates="maximal"'),
+             ((cyl,), {"approximate": True, "max_memory": 1 << 20}, "(max_memory=)")]
+    for args, kw, words in cases:
+        with pytest.raises(lcplab.SceneError) as e:
+            lcplab.load_model(*args, **kw)
+        assert words in str(e.value) and "--" not in str(e.value), str(e.value)
+
+
 def test_shell_characters_in_a_name(tmp_path):
     path = os.path.join(tmp_path, "a'b\"c$(touch ran);d`x`.xml")
     lcplab.scene_model("ball").save(path)
@@ -124,7 +152,7 @@ def test_reduced_coordinates(tmp_path):
                     'type="hinge" axis="0 1 0"/><geom name="g" type="sphere" size="0.1"/>'
                     '</body></worldbody><equality><connect name="pin" body1="a" '
                     'anchor="0.1 0 0"/></equality></mujoco>\n')
-    with pytest.raises(lcplab.SceneError, match="equality 'pin'.*--coordinates maximal"):
+    with pytest.raises(lcplab.SceneError, match="equality 'pin'.*coordinates=.maximal."):
         lcplab.load_model(loop, coordinates="reduced")
     with pytest.raises(ValueError, match="coordinates"):
         lcplab.load_model(loop, coordinates="joint")

@@ -108,6 +108,49 @@ def test_names():
     assert lcplab.solve(p, "py_again", tol=1e-10, max_iter=MAX_ITER).converged
 
 
+def test_register_again_takes_the_new_caps():
+    """register_solver binds a Python solver's name to the caps given now
+    (docs/plugins.md), not to the first registration's; passing the
+    callable itself (solve, compare) keeps the caps a user gave."""
+    sp = pytest.importorskip("scipy.sparse", reason="python3-scipy is not installed: "
+                             "no CSR problem to refuse")
+    p, xs = planted_lcp(6, 21)
+    csr = lcplab.Problem(sp.csr_matrix(p.to_dense()), p.b)
+
+    def py_recap(problem, x0, **_):
+        return xs  # the planted answer: judged converged when it runs
+
+    def caps():
+        return {s.name: s.caps.split() for s in lcplab.solvers(details=True)}["py_recap"]
+    lcplab.register_solver(py_recap, caps=["box", "free"])
+    assert "csr" not in caps()
+    with pytest.raises(lcplab.UnsupportedError, match="CSR"):
+        lcplab.solve(csr, "py_recap")
+    lcplab.register_solver(py_recap, caps=["box", "free", "csr"])
+    assert "csr" in caps()
+    r = lcplab.solve(csr, "py_recap", tol=1e-10)
+    assert r.converged and np.array_equal(r.x, xs)
+    # the callable passed itself (solve, compare: registered with no caps
+    # given) keeps the caps the user gave, also as another callable of the
+    # same name
+    assert lcplab.solve(csr, py_recap, tol=1e-10).converged
+    t = lcplab.compare({"c": csr}, [py_recap], tol=[1e-10], min_runs=1, as_frame=False)
+    assert [str(s) for s in t["status"]] == ["converged"] and "csr" in caps()
+
+    def other(problem, x0, **_):
+        return xs
+    other.__name__ = "py_recap"
+    assert lcplab.solve(csr, other, tol=1e-10).converged and "csr" in caps()
+    # narrowed again: the CSR problem is refused again
+    lcplab.register_solver(py_recap, caps=["box", "free"])
+    assert "csr" not in caps()
+    with pytest.raises(lcplab.UnsupportedError, match="CSR"):
+        lcplab.solve(csr, "py_recap")
+    # registered with no caps given: the defaults (box free findex cone csr)
+    lcplab.register_solver(py_recap)
+    assert caps() == ["lcp", "box", "free", "findex", "cone", "dense", "csr"]
+
+
 def test_run_experiment_and_plan(tmp_path):
     p, _ = planted_lcp(7, 8)
     lcplab.write(p, str(tmp_path / "p.lcp"))

@@ -4,6 +4,7 @@ step's problem as an lcplab.Problem; ContactBench's criteria per step;
 refusals and failures as exceptions; the GIL released while stepping."""
 
 import logging
+import os
 import threading
 
 import numpy as np
@@ -261,3 +262,64 @@ def test_one_thread_at_a_time():
         lcplab.logger.setLevel(level)
     assert w.step_count == 200
     assert errors and "another thread" in errors[0]
+
+
+def test_global_problem_condenses_joint_rows(tmp_path):
+    # issue 86, item 12: a step with joint rows (the car: 20 joint rows, 4
+    # wheel contacts in cones) had no global form from Python; with
+    # condense_joints=True it is the contact rows' global problem that
+    # `lcplab export --condense-joints --global` writes, bit for bit, and its
+    # condensation H' M^-1 H, w + H' M^-1 f (numpy here) is the local
+    # problem the export condensed row by row (slv_condense_rows)
+    w = lcplab.World("car", friction="cone", solver="nsgs")
+    w.run(20)
+    with pytest.raises(lcplab.UnsupportedError, match=r"20 joint rows: "
+                       r"global_problem\(condense_joints=True\)"):
+        w.global_problem()
+    g = w.global_problem(condense_joints=True)
+    assert g.n == 12 and g.ncones == 4 and "joint rows condensed" in g.name
+    G = g.global_problem
+    M, H = G.M.toarray(), G.H.toarray()
+    np.testing.assert_allclose(g.to_dense(), H.T @ np.linalg.solve(M, H), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(g.b, G.w + H.T @ np.linalg.solve(M, G.f), rtol=0, atol=1e-12)
+    _, x = w.last_problem()
+    run_cli(["export", "--scene", "car", "--friction", "cone", "--solver", "nsgs", "--steps", 20,
+             "--every", 20, "--format", "hdf5", "--global", "--condense-joints", "--out",
+             tmp_path / "e"])
+    q = lcplab.read(tmp_path / "e" / "car_step000020.global.hdf5").global_problem
+    for k in ("M", "H"):
+        np.testing.assert_array_equal(getattr(G, k).toarray(), getattr(q, k).toarray())
+    np.testing.assert_array_equal(G.f, q.f)
+    np.testing.assert_array_equal(G.w, q.w)
+    local = lcplab.read(tmp_path / "e" / "car_step000020.hdf5")
+    np.testing.assert_allclose(g.to_dense(), local.to_dense(), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(g.b, local.b, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(np.loadtxt(tmp_path / "e" / "car_step000020.x"), x[20:])
+    # variants: joint rows and no contact row (the ragdoll's first step) are
+    # refused naming them; a step without joint rows is the plain form
+    r = lcplab.World("ragdoll", friction="cone", solver="nsgs")
+    r.run(1)
+    with pytest.raises(lcplab.UnsupportedError, match="39 joint rows and no contact row"):
+        r.global_problem(condense_joints=True)
+    s = lcplab.World("stack", {"n": 2}, friction="cone", solver="nsgs")
+    s.run(3)
+    np.testing.assert_array_equal(s.global_problem(condense_joints=True).to_dense(),
+                                  s.global_problem().to_dense())
+
+
+def test_global_problem_condenses_limit_rows_in_reduced_coordinates():
+    # a robot in reduced coordinates: its limit rows condensed the same way
+    humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml"
+    if not os.path.exists(humanoid):
+        pytest.skip("MuJoCo's humanoid.xml is not installed")
+    w = lcplab.World(lcplab.load_model(humanoid, coordinates="reduced"), friction="cone",
+                     solver="nsgs")
+    w.run(100)
+    p, _ = w.last_problem()
+    g = w.global_problem(condense_joints=True)
+    jr = p.n - 3 * p.ncones
+    assert jr > 0 and g.n == 3 * p.ncones and g.ncones == p.ncones
+    G = g.global_problem
+    M, H = G.M.toarray(), G.H.toarray()
+    np.testing.assert_allclose(g.to_dense(), H.T @ np.linalg.solve(M, H), rtol=0,
+                               atol=1e-10 * np.abs(g.to_dense()).max())
