@@ -12,8 +12,10 @@
  *            then its softness, limit and motor (dyn_joint_compile);
  *   pairs    the body pairs that never touch: tied by a joint, or excluded;
  *   shapes   the collision records (below);
- *   settings the world settings given, with the model's gravity and its
- *            restitution threshold at the settings' dt over them.
+ *   settings the world settings given as dyn_world_settings_for_model
+ *            makes them: the model's gravity unless the settings give one
+ *            (then the world's copy of the model takes it: dyn_model_run_as),
+ *            its restitution threshold at the run's dt and gravity.
  *
  * Collision records: the collision pass (collision_pass.c) works on dyn_body
  * records of which it reads the pose, the shape and is_static.  When every
@@ -37,6 +39,7 @@
  */
 #include "world_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +59,19 @@ void dyn_world_resolve_materials(dyn_world *w) {
     int mat = r->shape >= 0 ? m->shapes.p[r->shape].material : DYN_MATERIAL_DEFAULT;
     r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
     r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
+  }
+}
+
+void dyn_world_material_range(const dyn_world *w, double range[4]) {
+  range[0] = range[1] = range[2] = range[3] = NAN;
+  const dyn_model *m = w->model;
+  for (int k = 0; k < w->nsr; k++) {
+    const dyn_shape_rt *r = &w->srt.p[k];
+    if (r->shape < 0 || m->shapes.p[r->shape].geom.kind == DYN_SHAPE_NONE) continue;
+    range[0] = fmin(range[0], r->mu); /* fmin(NaN, x) is x */
+    range[1] = fmax(range[1], r->mu);
+    range[2] = fmin(range[2], r->e);
+    range[3] = fmax(range[3], r->e);
   }
 }
 
@@ -243,6 +259,22 @@ static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
   return DYN_OK;
 }
 
+/* ---- the settings a model also holds -------------------------------------------------- */
+
+dyn_world_settings dyn_world_settings_for_model(const dyn_world_settings *s, const dyn_model *m,
+                                                double timestep) {
+  dyn_world_settings r = *s;
+  if (!m) return r;
+  if (!(r.given & DYN_GIVEN_DT) && timestep > 0.0 && isfinite(timestep)) r.dt = timestep;
+  if (!(r.given & DYN_GIVEN_GRAVITY)) r.gravity = m->opt.gravity;
+  r.contact.rest_threshold = dyn_model_rest_threshold_at(m, r.gravity, r.dt);
+  return r;
+}
+
+void dyn_model_run_as(dyn_model *m, const dyn_world_settings *s) {
+  if (m && s) m->opt.gravity = s->gravity;
+}
+
 /* n ints (at least one), or NULL. */
 static int *ints_alloc(int n) { return malloc((size_t)(n > 0 ? n : 1) * sizeof(int)); }
 
@@ -266,14 +298,13 @@ static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
  * reduced coordinates when not NULL. */
 static dyn_err adopt(dyn_model *m, const dyn_world_settings *s, struct dyn_reduced *red,
                      dyn_world **out, char *msg, size_t cap) {
-  dyn_world_settings set;
-  dyn_err e = dyn_world_settings_validate(s, msg, cap);
+  dyn_world_settings set =
+      s ? dyn_world_settings_for_model(s, m, 0.0) : dyn_world_settings_default();
+  dyn_err e = dyn_world_settings_validate(s ? &set : NULL, msg, cap);
   if (e == DYN_OK)
     e = red ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);
   if (e == DYN_OK) {
-    set = *s;
-    set.gravity = m->opt.gravity;
-    set.contact.rest_threshold = dyn_model_rest_threshold(m, s->dt);
+    dyn_model_run_as(m, &set);
     e = dyn_world_new(&set, 0, out, msg, cap);
   }
   if (e != DYN_OK) {
