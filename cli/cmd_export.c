@@ -178,6 +178,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   cli_json_string(stdout, cli_world_name(&wa));
   fprintf(stdout, ",\"steps\":%ld,\"every\":%ld,\"format\":", K, every);
   cli_json_string(stdout, exp_export_format_name(f));
+  cli_json_model_settings(stdout, dyn_world_get_settings(w));
   fprintf(stdout, ",\"written\":%ld,\"skipped_empty\":%ld}\n", written, empty);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("export: cannot write to standard output");
