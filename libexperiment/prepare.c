@@ -587,7 +587,7 @@ static int simulate_exports(const ctx *c, const exp_source *src, int fr, const l
 static int load_scene(const ctx *c, const exp_source *src) {
   int fr = src->friction >= 0 ? src->friction : DYN_FRICTION_BOX;
   dyn_world_settings set = exp_export_settings(src, fr);
-  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
+  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, &set);
   if (K < 1) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR,
             "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
