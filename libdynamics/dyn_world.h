@@ -179,7 +179,8 @@ typedef struct dyn_world_settings {
 /* The settings a scene model also holds (docs/dynamics.md, "Settings a
  * model also holds"): the time step (a model file's <option timestep>) and
  * gravity.  The materials are the model's alone (contact.mu and
- * contact.restitution apply only to shapes of DYN_MATERIAL_DEFAULT), and
+ * contact.restitution apply only to shapes of DYN_MATERIAL_DEFAULT in a
+ * model without materials: dyn_model.h), and
  * contact.rest_threshold is always derived (dyn_world_settings_for_model). */
 #define DYN_GIVEN_DT      1u
 #define DYN_GIVEN_GRAVITY 2u
@@ -315,8 +316,8 @@ typedef struct dyn_world dyn_world;
  * m, 0) makes them (the model's gravity unless s gives one, its
  * restitution threshold), and the world's copy of the model is the model
  * as it runs (dyn_model_run_as);
- * contacts take their shapes' materials (the settings' contact.mu and
- * contact.restitution only for shapes of DYN_MATERIAL_DEFAULT).  Bodies,
+ * contacts take their shapes' materials (DYN_MATERIAL_DEFAULT:
+ * dyn_model_default_material).  Bodies,
  * shapes and joints keep the model's indices; the bodies start at the
  * model's initial state.  *out = NULL and DYN_ERR_INPUT (the settings or
  * dyn_model_validate refused, message in msg) or DYN_ERR_NOMEM on failure. */
@@ -356,8 +357,8 @@ DYN_API const dyn_model *dyn_world_model(const dyn_world *w);
 
 /* The friction coefficients and restitutions the world's contacts take:
  * range = {mu_min, mu_max, e_min, e_max} over its shapes that have a
- * geometry, each its material's (the settings' contact.mu and
- * contact.restitution for DYN_MATERIAL_DEFAULT); NaN with no such shape. */
+ * geometry, each its material's (DYN_MATERIAL_DEFAULT:
+ * dyn_model_default_material); NaN with no such shape. */
 DYN_API void dyn_world_material_range(const dyn_world *w, double range[4]);
 
 /* Replace the settings between steps (validated as above).  A change of
@@ -371,8 +372,9 @@ DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
  * finite mass > 0 with inv_mass = 1/mass, finite inertia, no PLANE shape;
  * finite r, v, w, a nonzero q (normalised here).  The world's model gains
  * the body and its one shape, at the body's pose, of the default material
- * (DYN_MATERIAL_DEFAULT: the settings' contact.mu and contact.restitution,
- * read at each step) and filter 1 / 1; a HULL's vertices are copied into
+ * (DYN_MATERIAL_DEFAULT: the model's first material, or in a model without
+ * materials the settings' contact.mu and contact.restitution, read at each
+ * step) and filter 1 / 1; a HULL's vertices are copied into
  * the model (the world's body points at the copy, so the caller's array
  * may go).  Returns the body's index (>= 0), or DYN_ERR_INPUT /
  * DYN_ERR_NOMEM with the message in dyn_world_message. */

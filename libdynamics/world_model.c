@@ -27,9 +27,10 @@
  *     r_s = r_b + R(q_b) pos,   q_s = q_b rot
  * (a shape at the identity pose takes the body's r and q as they are).
  * Beside each record, its shape_rt: its body, its model shape, its filter
- * and its material's mu and restitution (the settings' contact.mu and
- * contact.restitution for DYN_MATERIAL_DEFAULT, resolved again whenever the
- * settings change).
+ * and its material's mu and restitution (for DYN_MATERIAL_DEFAULT the
+ * model's first material, or in a model without materials the settings'
+ * contact.mu and contact.restitution, resolved again whenever the settings
+ * change).
  *
  * dyn_world_add_body and dyn_world_add_joint (world.c) add to the world's
  * model too: a body gets one shape at its pose with DYN_MATERIAL_DEFAULT
@@ -52,14 +53,17 @@ static int at_identity(const dyn_shape_def *s) {
 
 /* ---- materials and the collision input ------------------------------------------------ */
 
-void dyn_world_resolve_materials(dyn_world *w) {
+/* Record r's mu and restitution: its shape's material's. */
+static void resolve_record(const dyn_world *w, dyn_shape_rt *r) {
   const dyn_model *m = w->model;
-  for (int k = 0; k < w->nsr; k++) {
-    dyn_shape_rt *r = &w->srt.p[k];
-    int mat = r->shape >= 0 ? m->shapes.p[r->shape].material : DYN_MATERIAL_DEFAULT;
-    r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
-    r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
-  }
+  int mat = r->shape >= 0 ? m->shapes.p[r->shape].material : DYN_MATERIAL_DEFAULT;
+  if (mat == DYN_MATERIAL_DEFAULT) mat = dyn_model_default_material(m);
+  r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
+  r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
+}
+
+void dyn_world_resolve_materials(dyn_world *w) {
+  for (int k = 0; k < w->nsr; k++) resolve_record(w, &w->srt.p[k]);
 }
 
 void dyn_world_material_range(const dyn_world *w, double range[4]) {
@@ -382,10 +386,9 @@ dyn_err dyn_world_model_add_body(dyn_world *w, dyn_body *b) {
   }
   b->shape.verts = m->shapes.p[k].geom.verts; /* the model's copy */
   /* appended last: the records stay grouped by body; the material is
-   * DYN_MATERIAL_DEFAULT, the settings' */
+   * DYN_MATERIAL_DEFAULT (the model's first, else the settings') */
   put_record(w, w->nsr, k);
-  w->srt.p[w->nsr].mu = w->set.contact.mu;
-  w->srt.p[w->nsr].e = w->set.contact.restitution;
+  resolve_record(w, &w->srt.p[w->nsr]);
   w->nsr++;
   return DYN_OK;
 }

@@ -74,3 +74,25 @@ def test_a_model_built_in_python(ball3):
     m.gravity = (0.0, 0.0, -2.0)
     check_fall(lcplab.World(m), 2.0, 1.0 / 120.0)
     check_fall(lcplab.World(m, gravity=(0, 0, -1.0)), 1.0, 1.0 / 120.0)
+
+
+def test_default_material_is_the_models_first(tmp_path):
+    """A shape that names no material takes the model's first, in the world
+    and in the saved file alike (dyn_model_default_material: no front end
+    copies a material into the settings)."""
+    m = lcplab.Model("slab")
+    m.add_material(mu=0.9, restitution=0.3, name="grip")
+    floor = m.add_body(static=True, name="floor")
+    m.add_shape(floor, "plane", normal=(0, 0, 1))               # no material
+    b = m.add_body(1.0, (0.004, 0.004, 0.004), position=(0, 0, 0.099), name="ball")
+    m.add_shape(b, "sphere", radius=0.1)                        # no material
+    w = lcplab.World(m)
+    w.step()
+    c = w.contacts()
+    assert len(c["mu"]) >= 1
+    assert np.all(c["mu"] == 0.9) and np.all(c["restitution"] == 0.3)
+    path = tmp_path / "slab.xml"
+    m.save(path)
+    text = path.read_text()
+    # both geoms written with the friction the world gives them, not 0.5
+    assert text.count('friction="0.90000000000000002 0 0"') == 2, text
