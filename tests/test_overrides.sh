@@ -27,6 +27,8 @@
 #   - an experiment's `scene ball gravity=0,0,0` and `scene model=F
 #     gravity=0,0,0`: energy 0 at every step (no potential, no motion), the
 #     world line records gravity=0,0,0;
+#   - a scene peer (given no gravity) is refused a line with gravity=, and
+#     runs the same scene without it;
 #   - the materials are the model's: the world line of `scene incline
 #     mu=0.9` says mu=0.9; --param mu= beside --model is refused (exit 2).
 TST_NAME=test_overrides
@@ -130,6 +132,18 @@ if [ "$n" -eq 2 ]; then
   pass "experiment: the world lines record gravity=0,0,0 as an override"
 else
   fail "experiment world lines" "$(grep '^# world' "$T/go/d.csv")"
+fi
+
+# a scene peer is given no gravity: a line with gravity= is refused for it, not compared
+printf '%s\n' 'external fake kind=scene command echo {scene} {steps}' 'experiment scenes sc' \
+  'solvers pgs fake' 'scene ball steps=3 gravity=0,0,0' 'scene stack n=1 steps=3' >"$T/p.exp"
+lcp experiment "$T/p.exp" --out "$T/po" --no-plot --jobs 1
+f1=$(grep -c '^ball,,"gravity=0,0,0",fake,auto,.*,refused,a peer is given no gravity' "$T/po/sc.csv")
+f2=$(grep -v '^#' "$T/po/sc.csv" | awk -F, '$1 == "stack" && $4 == "fake" { print $20 }')
+if [ "$f1" = 1 ] && [ -n "$f2" ] && [ "$f2" != refused ]; then
+  pass "a scene peer: the line with gravity= refused, the other one run ($f2: echo prints no summary)"
+else
+  fail "scene peer and gravity=" "refused rows $f1, the other '$f2'"
 fi
 
 # the materials are the model's
