@@ -21,7 +21,8 @@
  *              alone (inf: singular; NaN: not computed)
  *   mu_min, mu_max  the friction coefficients' range: the cones' mu, else
  *              the findex rows' mu, else for a scene's pyramid LCP (mu in
- *              A) the world's contact mu; NaN both: no friction
+ *              A) the range its world's contacts take (the model's
+ *              materials: dyn_world_material_range); NaN both: no friction
  *   sha256     the SHA-256 of the file's bytes (every run: the content key
  *              of its tasks, experiments/README.md, "Result files")
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
@@ -270,12 +271,22 @@ static long count_nnz(const io_instance *inst) {
   return k;
 }
 
+/* A problem without cones or findex rows whose mu are in A: their range. */
+static void mu_from_a(exp_prob *e, const double *mu_in_a) {
+  if (isnan(e->mu_min) && mu_in_a) {
+    e->mu_min = mu_in_a[0];
+    e->mu_max = mu_in_a[1];
+  }
+}
+
 /* The metadata of the file at path into *e (from the cache or by reading
  * it).  contacts < 0: count them from the problem.  mu_in_a: the friction
- * coefficient of a problem that holds it in A (a scene's pyramid LCP: no
- * cone, no findex row), else NaN.  -1 ok, else exit 2. */
+ * coefficients' range {lo, hi} of a problem that holds them in A (a
+ * scene's pyramid LCP: no cone, no findex row), else NULL.  -1 ok, else
+ * exit 2. */
 static int describe(const exp_config *cfg, const exp_env *env, int line, const char *key,
-                    meta_cache *mc, const char *path, int contacts, double mu_in_a, exp_prob *e) {
+                    meta_cache *mc, const char *path, int contacts, const double *mu_in_a,
+                    exp_prob *e) {
   char why[EXP_PATH_MAX + 64];
   if (exp_sha256_file(path, e->sha256, why, sizeof why) != 0) {
     exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: %s: %s", cfg->path, line, key, why);
@@ -291,7 +302,7 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
     e->cond = m->p.cond;
     e->mu_min = m->p.mu_min;
     e->mu_max = m->p.mu_max;
-    if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
+    mu_from_a(e, mu_in_a);
     return -1;
   }
   io_instance *inst = NULL;
@@ -310,7 +321,6 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   e->nnz = count_nnz(inst);
   e->contacts = contacts >= 0 ? contacts : count_contacts(inst);
   mu_range(inst, &e->mu_min, &e->mu_max);
-  if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
   slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   io_instance_free(inst);
@@ -321,6 +331,7 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
     nm->p.path = NULL; /* the problem's own: the entry has its path */
     mc->dirty = 1;
   }
+  mu_from_a(e, mu_in_a); /* after the cache: it keeps the file's own mu, not the world's */
   return -1;
 }
 
@@ -352,7 +363,7 @@ typedef struct ctx {
 } ctx;
 
 static int add_file(const ctx *c, const exp_source *src, const char *path, const char *origin,
-                    const char *family, int contacts, double mu_in_a) {
+                    const char *family, int contacts, const double *mu_in_a) {
   char what[EXP_PATH_MAX + 64];
   snprintf(what, sizeof what, "%s:%d: file", c->cfg->path, src->line);
   if (exp_line_safe(&c->cfg->log, what, path))
@@ -392,7 +403,7 @@ static int load_files(const ctx *c, const exp_source *src) {
   struct stat st;
   int pattern = strpbrk(src->path, "*?[") != NULL;
   if (!pattern && stat(src->path, &st) == 0 && !S_ISDIR(st.st_mode))
-    return add_file(c, src, src->path, "file", NULL, -1, NAN);
+    return add_file(c, src, src->path, "file", NULL, -1, NULL);
   char pat[EXP_PATH_MAX + 8];
   snprintf(pat, sizeof pat, pattern ? "%s" : "%s/*", src->path);
   glob_t g;
@@ -408,7 +419,7 @@ static int load_files(const ctx *c, const exp_source *src) {
     if (stat(g.gl_pathv[k], &fs) != 0 || !S_ISREG(fs.st_mode) ||
         !known_ext(exp_basename(g.gl_pathv[k])))
       continue;
-    rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1, NAN);
+    rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1, NULL);
     added++;
   }
   if (r == 0) globfree(&g);
@@ -443,7 +454,7 @@ static int load_generated(const ctx *c, const exp_source *src) {
     int rc = generate(c, src, path);
     if (rc >= 0) return rc;
   }
-  return add_file(c, src, path, "generated", src->family, -1, NAN);
+  return add_file(c, src, path, "generated", src->family, -1, NULL);
 }
 
 /* ---- scene exports ---------------------------------------------------------------------- */
@@ -467,6 +478,19 @@ static void scene_label(const exp_source *src, const dyn_world_settings *set, in
 static int build_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                        char *msg, size_t len) {
   return exp_source_new_world(src, set, w, msg, len) == DYN_OK ? 0 : -1;
+}
+
+/* The friction coefficients' range {lo, hi} the contacts of a scene
+ * source's world take (dyn_world_material_range: its model's materials,
+ * not the settings'), for a pyramid LCP whose mu are in A; NaN when the
+ * world cannot be built. */
+static void scene_mu(const exp_source *src, const dyn_world_settings *set, double mu[2]) {
+  dyn_world *w = NULL;
+  double r[4] = { NAN, NAN, NAN, NAN };
+  if (build_world(src, set, &w, NULL, 0) == 0) dyn_world_material_range(w, r);
+  dyn_world_free(w);
+  mu[0] = r[0];
+  mu[1] = r[1];
 }
 
 /* The world settings of a scene used as a problem source: the defaults,
@@ -614,10 +638,12 @@ static int load_scene(const ctx *c, const exp_source *src) {
     missing |= !exp_path_exists(paths[q]) && contacts[q] < 0;
   }
   if (missing) rc = simulate_exports(c, src, fr, steps, ns, paths, contacts);
+  double mu[2];
+  if (fr == DYN_FRICTION_PYRAMID) scene_mu(src, &set, mu);
   for (int q = 0; q < ns && rc < 0; q++) {
     if (!exp_path_exists(paths[q])) continue; /* no rows at that step */
     rc = add_file(c, src, paths[q], "scene", src->scene, contacts[q],
-                  fr == DYN_FRICTION_PYRAMID ? set.contact.mu : NAN); /* mu is in A */
+                  fr == DYN_FRICTION_PYRAMID ? mu : NULL); /* mu is in A */
     if (rc < 0) {
       exp_prob *e = &c->list->p[c->list->n - 1];
       set_label(e, exp_basename(paths[q]) + 6, src->scene);

@@ -30,7 +30,8 @@
 #   - a scene peer (given no gravity) is refused a line with gravity=, and
 #     runs the same scene without it;
 #   - the materials are the model's: the world line of `scene incline
-#     mu=0.9` says mu=0.9; --param mu= beside --model is refused (exit 2).
+#     mu=0.9` says mu=0.9, and so do the problem list's mu_min and mu_max of
+#     its pyramid LCPs (mu in A), fresh and from the metadata cache; --param mu= beside --model is refused (exit 2).
 TST_NAME=test_overrides
 # shellcheck source=tst_cli_lib.sh
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
@@ -153,6 +154,18 @@ if [ "$rc" -eq 0 ] && grep -q '^# world: line 3 incline: .* mu=0.9 ' "$T/muo/d.c
   pass "experiment: the world line says the scene's mu=0.9"
 else
   fail "experiment world line mu" "$(grep '^# world' "$T/muo/d.csv")"
+fi
+# a pyramid LCP holds mu in A: the problem list takes the scene's mu (0.9), not the
+# settings' default 0.5, on the first run and from the metadata cache on the next
+printf 'experiment profile p\nsolvers lemke\nscene incline mu=0.9 steps=5 friction=pyramid\n' >"$T/py.exp"
+lcp experiment "$T/py.exp" --out "$T/pyo" --no-plot
+m1=$(awk -F'\t' '$2 == "p" { print $11, $12 }' "$T/pyo/campaign/problems.tsv" 2>/dev/null)
+lcp experiment "$T/py.exp" --out "$T/pyo" --no-plot --force
+m2=$(awk -F'\t' '$2 == "p" { print $11, $12 }' "$T/pyo/campaign/problems.tsv" 2>/dev/null)
+if [ "$m1" = "0.9 0.9" ] && [ "$m2" = "0.9 0.9" ]; then
+  pass "a scene's pyramid problems: mu_min, mu_max the scene's 0.9 (fresh and cached)"
+else
+  fail "pyramid problems' mu" "'$m1' / '$m2', expected 0.9 0.9"
 fi
 expect_err "--param mu= beside --model: refused" "--param" \
   simulate --model "$T/ball.xml" --param mu=0.3 --steps 2
