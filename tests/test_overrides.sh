@@ -19,6 +19,9 @@
 #     <option gravity> is 0 0 -3 keeps its -3 without --gravity;
 #   - the time step: a file saved at dt 0.01 runs at 0.01, --dt 1/240 over
 #     it runs at 1/240 (the fall formula at that h; "overrides":["dt"]);
+#   - in reduced coordinates (a pendulum's model file) --gravity 0,0,0 keeps
+#     the pendulum released at rest at rest (kinetic energy 0), the file's
+#     gravity swings it;
 #   - --save-model --gravity writes the given gravity into the file;
 #   - export --gravity: the step's problem is that of the given gravity (an
 #     8 kg box, 0.2 m at density 1000, resting on the floor: the normal rows'
@@ -93,6 +96,19 @@ summary overrides '\["dt"\]' "model --dt: the summary records the override"
 lcp simulate --scene ball --steps 10 --dt 1/240 --gravity 0,0,-1.62 --trace "$T/d2.csv"
 fall "scene --dt 1/240 --gravity 0,0,-1.62" "$T/d2.csv" 10 0.0041666666666666666 1.62
 summary overrides '\["dt","gravity"\]' "scene: both overrides recorded"
+
+# reduced coordinates take the same rule: the pendulum released at rest stays at rest
+# with --gravity 0,0,0 (kinetic energy exactly 0), and swings with the file's
+lcp simulate --scene pendulum --save-model "$T/pend.xml"
+lcp simulate --model "$T/pend.xml" --coordinates reduced --steps 20 --gravity 0,0,0
+k0=$(grep -o '"kinetic_end":[^,]*' "$T/out")
+lcp simulate --model "$T/pend.xml" --coordinates reduced --steps 20
+k1=$(grep -o '"kinetic_end":[^,]*' "$T/out")
+if [ "$k0" = '"kinetic_end":0' ] && [ -n "$k1" ] && [ "$k1" != '"kinetic_end":0' ]; then
+  pass "reduced coordinates: --gravity 0,0,0 keeps the pendulum at rest ($k1 without)"
+else
+  fail "reduced coordinates and --gravity" "'$k0' / '$k1'"
+fi
 
 # --save-model with --gravity: the file holds the given gravity
 lcp simulate --scene ball --gravity 0,0,-1.62 --save-model "$T/ballg.xml"
