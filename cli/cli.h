@@ -145,9 +145,9 @@ const char *cli_world_name(const cli_world_args *a);
  * --model FILE read through libmodels (mdl_read_mjcf), into *m (the
  * caller frees it); *s gets a's settings with the model's
  * (dyn_world_settings_for_model): the file's timestep as dt unless --dt
- * was given, the model's gravity unless --gravity was.  -1 on success, else the exit
- * status after the one-line error (MuJoCo's warnings go to stderr as a
- * note). */
+ * was given, the model's gravity unless --gravity was.  -1 on success,
+ * else the exit status after the one-line error (MuJoCo's warnings go to
+ * stderr as a note). */
 struct dyn_model;
 int cli_world_model(const char *cmd, const cli_world_args *a, struct dyn_model **m,
                     dyn_world_settings *s);
@@ -159,7 +159,7 @@ int cli_world_model(const char *cmd, const cli_world_args *a, struct dyn_model *
 void cli_json_model_settings(FILE *o, const dyn_world_settings *s);
 
 /* --save-model FILE: the model of a (cli_world_model) written as MJCF at
- * the settings' dt (refused if FILE exists, unless force; written under a
+ * the settings' dt and gravity (refused if FILE exists, unless force; written under a
  * temporary name and renamed when complete), then one JSON line on
  * stdout.  The exit status. */
 int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, int force);
