@@ -88,7 +88,6 @@ typedef struct cli_world_args {
   const char *scene;
   const char *model;                  /* --model FILE: a scene model file (MJCF; cli_model.c) */
   char model_name[128];               /* the model file's name without folder and extension */
-  int dt_given;                       /* --dt was given (else a model file's timestep is the dt) */
   int approximate;                    /* --approximate: a model file's features lcplab cannot
                                          map exactly approximated, each said (docs/models.md) */
   int reduced;                        /* --coordinates reduced: the world in joint coordinates
@@ -154,17 +153,23 @@ const char *cli_world_name(const cli_world_args *a);
 
 /* The model the options ask for: --scene NAME with its --param, or the
  * --model FILE read through libmodels (mdl_read_mjcf), into *m (the
- * caller frees it); *s gets a's settings with the model's: the file's
- * timestep as dt unless --dt was given, and the first material's mu and
- * restitution (as dyn_scene_new sets them).  -1 on success, else the exit
- * status after the one-line error (MuJoCo's warnings go to stderr as a
- * note). */
+ * caller frees it); *s gets a's settings with the model's
+ * (dyn_world_settings_for_model): the file's timestep as dt unless --dt
+ * was given, the model's gravity unless --gravity was.  -1 on success,
+ * else the exit status after the one-line error (MuJoCo's warnings go to
+ * stderr as a note). */
 struct dyn_model;
 int cli_world_model(const char *cmd, const cli_world_args *a, struct dyn_model **m,
                     dyn_world_settings *s);
 
+/* ,"gravity":[X,Y,Z],"overrides":["dt",...]: the run's gravity and the
+ * settings a model also holds that the user gave over the model's
+ * (dyn_world_settings_overrides), for the summaries of simulate and
+ * export. */
+void cli_json_model_settings(FILE *o, const dyn_world_settings *s);
+
 /* --save-model FILE: the model of a (cli_world_model) written as MJCF at
- * the settings' dt (refused if FILE exists, unless force; written under a
+ * the settings' dt and gravity (refused if FILE exists, unless force; written under a
  * temporary name and renamed when complete), then one JSON line on
  * stdout.  The exit status. */
 int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, int force);

@@ -6,11 +6,13 @@
  *     lcplab export   --model FILE [options]
  *
  * --save-model writes the scene's model as MJCF (libmodels' writer, at the
- * run's --dt and with the settings' mu for shapes of the default
- * material), prints one JSON line and exits: no step is run.  --model
+ * run's --dt and --gravity, and with the settings' mu for shapes of the
+ * default material), prints one JSON line and exits: no step is run.  --model
  * reads an MJCF file through libmodels (MuJoCo's compiler, mapped onto a
  * scene model) and runs it as a scene: the file's timestep is the dt
- * unless --dt is given.  A file that does not load or holds a feature
+ * unless --dt is given, its gravity the gravity unless --gravity is
+ * (dyn_world_settings_for_model, the one rule of the settings a model also
+ * holds).  A file that does not load or holds a feature
  * lcplab does not simulate is exit 2, with the file, the element and the
  * feature named.
  */
@@ -29,15 +31,6 @@ const char *cli_world_name(const cli_world_args *a) {
   return a->scene ? a->scene : a->model ? a->model_name : "";
 }
 
-/* The settings a model implies over the options' (dyn_scene_new's rule:
- * the first material's mu and restitution, for the settings' readers). */
-static void settings_of_model(const dyn_model *m, dyn_world_settings *s) {
-  if (dyn_model_material_count(m) > 0) {
-    s->contact.mu = dyn_model_materials(m)[0].mu;
-    s->contact.restitution = dyn_model_materials(m)[0].restitution;
-  }
-}
-
 int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
                     dyn_world_settings *s) {
   *m = NULL;
@@ -52,7 +45,7 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
       cli_error("%s: %s", cmd, msg[0] ? msg : "cannot build the scene");
       return CLI_EXIT_USAGE;
     }
-    settings_of_model(*m, s);
+    *s = dyn_world_settings_for_model(&a->set, *m, 0.0);
     return -1;
   }
   if (!a->model) {
@@ -74,8 +67,8 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
   }
   if (info.warnings[0]) cli_error("note: %s: %s: MuJoCo says: %s", cmd, a->model, info.warnings);
   if (info.notes[0]) cli_error("note: %s: %s: %s", cmd, a->model, info.notes);
-  if (!a->dt_given) s->dt = info.timestep;
-  settings_of_model(*m, s);
+  /* the file's timestep and gravity unless --dt and --gravity say otherwise */
+  *s = dyn_world_settings_for_model(&a->set, *m, info.timestep);
   return -1;
 }
 
@@ -98,6 +91,23 @@ int cli_world_output_is_input(const char *cmd, const cli_world_args *a, int n,
   return hit;
 }
 
+void cli_json_model_settings(FILE *o, const dyn_world_settings *s) {
+  double g[3] = { s->gravity.x, s->gravity.y, s->gravity.z };
+  fputs(",\"gravity\":[", o);
+  for (int k = 0; k < 3; k++) {
+    if (k) fputc(',', o);
+    cli_json_number(o, g[k], 17);
+  }
+  fputs("],\"overrides\":[", o);
+  const char *key;
+  for (int i = 0, n = 0; (key = dyn_world_settings_key(i)) != NULL; i++)
+    if (dyn_world_settings_overrides(s, key)) {
+      if (n++) fputc(',', o);
+      cli_json_string(o, key);
+    }
+  fputc(']', o);
+}
+
 int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, int force) {
   if (!path[0]) {
     cli_error("%s: --save-model needs a file name", cmd);
@@ -110,6 +120,7 @@ int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, i
   dyn_world_settings s;
   int rc = cli_world_model(cmd, a, &m, &s);
   if (rc >= 0) return rc;
+  dyn_model_run_as(m, &s); /* --gravity into the file, as --dt */
   mdl_write_options o = mdl_write_options_default();
   o.dt = s.dt;
   o.default_mu = a->set.contact.mu;

@@ -27,7 +27,9 @@
  * value per line (%.17g).  Steps without rows are skipped.  One JSON
  * line per file goes to stdout (file, step, n, kind, status, applied:
  * solver, fallback:SOLVER, warm or zero, solution), and a last line with the
- * counts (written, skipped_empty).  A factored problem (a large scene) is
+ * counts (written, skipped_empty), the run's gravity and its overrides
+ * (dt, gravity given over the model's: cli_json_model_settings).  A
+ * factored problem (a large scene) is
  * written as its explicit CSR, which every format holds.
  *
  * --global (with --format hdf5 or dat) also writes each step's problem in
@@ -184,6 +186,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   cli_json_string(stdout, cli_world_name(&wa));
   fprintf(stdout, ",\"steps\":%ld,\"every\":%ld,\"format\":", K, every);
   cli_json_string(stdout, exp_export_format_name(f));
+  cli_json_model_settings(stdout, dyn_world_get_settings(w));
   fprintf(stdout, ",\"written\":%ld,\"skipped_empty\":%ld}\n", written, empty);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("export: cannot write to standard output");

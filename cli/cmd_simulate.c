@@ -40,7 +40,9 @@
  * after the run.  On a terminal, a progress line on stderr from one second
  * into the run (LCPLAB_PROGRESS, cli.h).  At the end one JSON object goes to
  * stdout: scene, solver,
- * friction, steps, dt, max_iter, threads (--threads: the world's and the
+ * friction, steps, dt, gravity ([x,y,z]), overrides (of dt and gravity,
+ * those given over the scene's or the model file's: dyn_world_settings_for_model),
+ * max_iter, threads (--threads: the world's and the
  * solves' opt.threads), threaded_solves (the solves that did run on those threads:
  * pgs_wide's, pgs_color's or pgs_part's plan split, a large world; docs/solver-machinery.md,
  * "Threads"), omega, margin, warm_factor, slop, bodies, contacts_mean
@@ -179,8 +181,6 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     return -1;
   } else if (!strcmp(key, "solver")) {
     a->solver = v;
-  } else if (!strcmp(key, "dt")) {
-    a->dt_given = 1;
   }
   return 1;
 }
@@ -259,7 +259,8 @@ void cli_world_usage(FILE *f) {
              "  --fallback-solver S the fallback's solver (default pgs; nsgs with --friction\n"
              "                      cone)\n"
              "  --fallback-max-iter N  the fallback's iterations (default 200)\n"
-             "  --gravity X,Y,Z     gravity in m/s^2 (default 0,0,-9.81)\n"
+             "  --gravity X,Y,Z     gravity in m/s^2 (default: the scene's or the model\n"
+             "                      file's, 0,0,-9.81 for most scenes)\n"
              "  --k-erp K           contact error reduction in [0, 1] (default 0.2)\n"
              "  --cfm C             constraint force mixing on the contact rows (default 0)\n"
              "  --max-correct-vel V cap of the Baumgarte push, m/s (default: none)\n"
@@ -643,6 +644,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   cli_json_string(o, dyn_world_settings_enum_name("friction", (int)set->contact.friction));
   fprintf(o, ",\"steps\":%ld,\"dt\":", K);
   cli_json_number(o, set->dt, 17);
+  cli_json_model_settings(o, set);
   fprintf(o,
           ",\"max_iter\":%d,\"threads\":%d,\"threaded_solves\":%ld,\"omega\":", set->opt.max_iter,
           set->opt.threads, s->n.split);

@@ -46,9 +46,12 @@ extern "C" {
  * refused (DYN_ERR_INPUT, "model larger than ..."). */
 #define DYN_MODEL_MAX_BYTES 2147483647u
 
-/* A shape's material index meaning "the world's default material": the
- * world settings' contact.mu and contact.restitution, read at every step
- * (dyn_world_settings, dyn_world.h).  Shapes that name no material take it. */
+/* A shape's material index meaning "the default material": the model's
+ * first material, or in a model without materials the world settings'
+ * contact.mu and contact.restitution, read at every step
+ * (dyn_world_settings, dyn_world.h).  Shapes that name no material take
+ * it; the world resolves it (world_model.c), no front end copies a
+ * material into the settings. */
 #define DYN_MATERIAL_DEFAULT (-1)
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -235,6 +238,11 @@ DYN_API const dyn_shape_def *dyn_model_shapes(const dyn_model *m);
 DYN_API const dyn_material *dyn_model_materials(const dyn_model *m);
 DYN_API const dyn_joint_def *dyn_model_joints(const dyn_model *m);
 DYN_API const int *dyn_model_exclusions(const dyn_model *m);
+/* The material a shape of DYN_MATERIAL_DEFAULT takes: 0, the model's first,
+ * when it has materials; else DYN_MATERIAL_DEFAULT (the world settings'
+ * contact.mu and contact.restitution).  The world and the MJCF writer ask
+ * this one function. */
+DYN_API int dyn_model_default_material(const dyn_model *m);
 
 /* The index of the record of that name, or -1 (none, an empty name, NULL). */
 DYN_API int dyn_model_find_body(const dyn_model *m, const char *name);

@@ -170,7 +170,42 @@ typedef struct dyn_world_settings {
                              the impulses between rounds, on steps whose contact levels are
                              more than 3/4 of max_iter (docs/dynamics.md, "Coarse
                              correction"); 0 = off, in [0, 64]; default 2 */
+  unsigned given;         /* DYN_GIVEN_* bits: the settings a scene model also holds that
+                             the user gave (dyn_world_settings_set marks dt and gravity);
+                             over a model a given one overrides the model's value for the
+                             run (dyn_world_settings_for_model); default 0 */
 } dyn_world_settings;
+
+/* The settings a scene model also holds (docs/dynamics.md, "Settings a
+ * model also holds"): the time step (a model file's <option timestep>) and
+ * gravity.  The materials are the model's alone (contact.mu and
+ * contact.restitution apply only to shapes of DYN_MATERIAL_DEFAULT in a
+ * model without materials: dyn_model.h), and
+ * contact.rest_threshold is always derived (dyn_world_settings_for_model). */
+#define DYN_GIVEN_DT      1u
+#define DYN_GIVEN_GRAVITY 2u
+
+/* The one rule of the settings a model also holds: the settings a world
+ * built from model m runs with, s's with
+ *   dt       timestep (a model file's <option timestep>, s; > 0 and finite)
+ *            unless s->given has DYN_GIVEN_DT or timestep is 0;
+ *   gravity  the model's unless s->given has DYN_GIVEN_GRAVITY;
+ *   contact.rest_threshold  the model's restitution threshold at that dt
+ *            and that gravity (dyn_model_rest_threshold's formula).
+ * The world builders (dyn_world_new_from_model, dyn_world_new_reduced,
+ * dyn_scene_new) apply it with timestep 0; a front end that reads a model
+ * file calls it with the file's timestep before building, and records the
+ * overrides (dyn_world_settings_overrides).  m NULL: *s unchanged. */
+DYN_API dyn_world_settings dyn_world_settings_for_model(const dyn_world_settings *s,
+                                                        const dyn_model *m, double timestep);
+/* 1 when key (a setting's name, dyn_world_settings_key) names a setting the
+ * model also holds that s->given marks as the user's, else 0: the run's
+ * overrides, for its summary (`lcplab simulate`'s "overrides"). */
+DYN_API int dyn_world_settings_overrides(const dyn_world_settings *s, const char *key);
+/* The model as a run under the settings s (dyn_world_settings_for_model's)
+ * uses it: its gravity s's.  The worlds built from a model do this to their
+ * own copy, --save-model to the model it writes. */
+DYN_API void dyn_model_run_as(dyn_model *m, const dyn_world_settings *s);
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);
 
@@ -195,6 +230,8 @@ DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *m
  * (max-iter); an enum takes its name (or its number).  Numbers are read by
  * libsolvers' strict parser (slv_parse_double, slv_parse_long), the solver
  * options among the keys by libsolvers' options by name (slv_options_set).
+ * Setting dt or gravity also marks it given (s->given: DYN_GIVEN_DT,
+ * DYN_GIVEN_GRAVITY), so that it overrides a scene model's.
  * 1 when set; 0 when key is no setting (s untouched); -1 with err "must be
  * ..., got 'VALUE'" (or "unknown solver ...") when value is not one.
  * dyn_world_settings_validate judges the whole later. */
@@ -278,10 +315,12 @@ typedef struct dyn_world dyn_world;
  * it copies (m may change or be freed after): the model is what the scene
  * is, the world holds where it is now -- the state (poses, velocities,
  * loads, the warm-start impulses, time, step count), scratch and
- * workspaces.  The settings s are taken with the model's gravity and
- * restitution threshold (dyn_model_rest_threshold at s->dt) over them;
- * contacts take their shapes' materials (the settings' contact.mu and
- * contact.restitution only for shapes of DYN_MATERIAL_DEFAULT).  Bodies,
+ * workspaces.  The settings s are taken as dyn_world_settings_for_model(s,
+ * m, 0) makes them (the model's gravity unless s gives one, its
+ * restitution threshold), and the world's copy of the model is the model
+ * as it runs (dyn_model_run_as);
+ * contacts take their shapes' materials (DYN_MATERIAL_DEFAULT:
+ * dyn_model_default_material).  Bodies,
  * shapes and joints keep the model's indices; the bodies start at the
  * model's initial state.  *out = NULL and DYN_ERR_INPUT (the settings or
  * dyn_model_validate refused, message in msg) or DYN_ERR_NOMEM on failure. */
@@ -319,6 +358,12 @@ DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
  * dyn_world_add_joint added): valid until the next add or dyn_world_free. */
 DYN_API const dyn_model *dyn_world_model(const dyn_world *w);
 
+/* The friction coefficients and restitutions the world's contacts take:
+ * range = {mu_min, mu_max, e_min, e_max} over its shapes that have a
+ * geometry, each its material's (DYN_MATERIAL_DEFAULT:
+ * dyn_model_default_material); NaN with no such shape. */
+DYN_API void dyn_world_material_range(const dyn_world *w, double range[4]);
+
 /* Replace the settings between steps (validated as above).  A change of
  * friction model (or eta) drops the warm-start data; a change of solver
  * drops its workspace.  On error the old settings stay. */
@@ -330,8 +375,9 @@ DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
  * finite mass > 0 with inv_mass = 1/mass, finite inertia, no PLANE shape;
  * finite r, v, w, a nonzero q (normalised here).  The world's model gains
  * the body and its one shape, at the body's pose, of the default material
- * (DYN_MATERIAL_DEFAULT: the settings' contact.mu and contact.restitution,
- * read at each step) and filter 1 / 1; a HULL's vertices are copied into
+ * (DYN_MATERIAL_DEFAULT: the model's first material, or in a model without
+ * materials the settings' contact.mu and contact.restitution, read at each
+ * step) and filter 1 / 1; a HULL's vertices are copied into
  * the model (the world's body points at the copy, so the caller's array
  * may go).  Returns the body's index (>= 0), or DYN_ERR_INPUT /
  * DYN_ERR_NOMEM with the message in dyn_world_message. */
@@ -574,10 +620,11 @@ DYN_API dyn_err dyn_scene_model(const char *name, const char *const *params, int
                                 dyn_model **out, char *msg, size_t msgcap);
 
 /* The named scene's world: its model (dyn_scene_model) built with the
- * settings base (NULL: dyn_world_settings_default()), whose gravity and
- * restitution threshold the model sets, and whose contact.mu and
- * contact.restitution are set to the scene's material's (for callers that
- * read them; the contacts take the material); the rest of base is kept.
+ * settings base (NULL: dyn_world_settings_default()) as
+ * dyn_world_settings_for_model makes them: the scene's gravity unless base
+ * gives one (DYN_GIVEN_GRAVITY), its restitution threshold; the contacts
+ * take the scene's material (base's contact.mu and contact.restitution are
+ * not used: every shape of a scene has a material).
  * Articulated scenes (pendulum, double_pendulum, chain, door, wheel,
  * slider, car, slider_crank, ragdoll; scenes.c documents each) have joints
  * (dyn_world_joints): their rows are free (lo = -inf, hi = +inf) besides

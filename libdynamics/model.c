@@ -437,6 +437,9 @@ dyn_err dyn_model_set_options(dyn_model *m, const dyn_model_options *o, char *ms
 int dyn_model_body_count(const dyn_model *m) { return m ? m->nb : 0; }
 int dyn_model_shape_count(const dyn_model *m) { return m ? m->ns : 0; }
 int dyn_model_material_count(const dyn_model *m) { return m ? m->nm : 0; }
+int dyn_model_default_material(const dyn_model *m) {
+  return m && m->nm > 0 ? 0 : DYN_MATERIAL_DEFAULT;
+}
 int dyn_model_joint_count(const dyn_model *m) { return m ? m->nj : 0; }
 int dyn_model_exclusion_count(const dyn_model *m) { return m ? m->nex : 0; }
 const dyn_body_def *dyn_model_bodies(const dyn_model *m) { return m ? m->bodies.p : NULL; }

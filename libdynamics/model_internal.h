@@ -116,4 +116,8 @@ dyn_v3 *dyn_verts_alloc(const dyn_v3 *v, int n);
 #ifdef __cplusplus
 }
 #endif
+/* The restitution threshold of m's contacts at step dt under gravity g
+ * (dyn_model_rest_threshold's formula, at the run's gravity). */
+double dyn_model_rest_threshold_at(const dyn_model *m, dyn_v3 g, double dt);
+
 #endif /* DYN_MODEL_INTERNAL_H */

@@ -121,9 +121,13 @@ long dyn_model_default_steps(const dyn_model *m, double dt) {
   return k < 1 ? 1 : (k > 1e15 ? 0 : (long)k);
 }
 
-double dyn_model_rest_threshold(const dyn_model *m, double dt) {
+double dyn_model_rest_threshold_at(const dyn_model *m, dyn_v3 g, double dt) {
   if (!m) return 0.0;
-  return m->opt.rest_threshold + m->opt.rest_threshold_steps * dyn_v3_norm(m->opt.gravity) * dt;
+  return m->opt.rest_threshold + m->opt.rest_threshold_steps * dyn_v3_norm(g) * dt;
+}
+
+double dyn_model_rest_threshold(const dyn_model *m, double dt) {
+  return m ? dyn_model_rest_threshold_at(m, m->opt.gravity, dt) : 0.0;
 }
 
 dyn_err dyn_model_rest_positions(const dyn_model *m, double *r_rest, int nbodies) {

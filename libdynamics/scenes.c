@@ -408,14 +408,8 @@ dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
   dyn_model *m = NULL;
   dyn_err e = dyn_scene_model(name, params, nparams, &m, msg, msgcap);
   if (e != DYN_OK) return e;
+  /* the contacts take the scene's material; gravity and the restitution
+   * threshold are the model's unless base gives them (adopt) */
   dyn_world_settings s = base ? *base : dyn_world_settings_default();
-  /* the scene's mu and restitution in the settings too, for their readers
-   * (its contacts take them from its material); gravity and the
-   * restitution threshold come from the model */
-  const dyn_material *mat = dyn_model_materials(m);
-  if (dyn_model_material_count(m) > 0) {
-    s.contact.mu = mat[0].mu;
-    s.contact.restitution = mat[0].restitution;
-  }
   return dyn_world_adopt_model(m, &s, out, msg, msgcap);
 }

@@ -12,8 +12,10 @@
  *            then its softness, limit and motor (dyn_joint_compile);
  *   pairs    the body pairs that never touch: tied by a joint, or excluded;
  *   shapes   the collision records (below);
- *   settings the world settings given, with the model's gravity and its
- *            restitution threshold at the settings' dt over them.
+ *   settings the world settings given as dyn_world_settings_for_model
+ *            makes them: the model's gravity unless the settings give one
+ *            (then the world's copy of the model takes it: dyn_model_run_as),
+ *            its restitution threshold at the run's dt and gravity.
  *
  * Collision records: the collision pass (collision_pass.c) works on dyn_body
  * records of which it reads the pose, the shape and is_static.  When every
@@ -25,9 +27,10 @@
  *     r_s = r_b + R(q_b) pos,   q_s = q_b rot
  * (a shape at the identity pose takes the body's r and q as they are).
  * Beside each record, its shape_rt: its body, its model shape, its filter
- * and its material's mu and restitution (the settings' contact.mu and
- * contact.restitution for DYN_MATERIAL_DEFAULT, resolved again whenever the
- * settings change).
+ * and its material's mu and restitution (for DYN_MATERIAL_DEFAULT the
+ * model's first material, or in a model without materials the settings'
+ * contact.mu and contact.restitution, resolved again whenever the settings
+ * change).
  *
  * dyn_world_add_body and dyn_world_add_joint (world.c) add to the world's
  * model too: a body gets one shape at its pose with DYN_MATERIAL_DEFAULT
@@ -37,6 +40,7 @@
  */
 #include "world_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,13 +53,29 @@ static int at_identity(const dyn_shape_def *s) {
 
 /* ---- materials and the collision input ------------------------------------------------ */
 
+/* Record r's mu and restitution: its shape's material's. */
+static void resolve_record(const dyn_world *w, dyn_shape_rt *r) {
+  const dyn_model *m = w->model;
+  int mat = r->shape >= 0 ? m->shapes.p[r->shape].material : DYN_MATERIAL_DEFAULT;
+  if (mat == DYN_MATERIAL_DEFAULT) mat = dyn_model_default_material(m);
+  r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
+  r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
+}
+
 void dyn_world_resolve_materials(dyn_world *w) {
+  for (int k = 0; k < w->nsr; k++) resolve_record(w, &w->srt.p[k]);
+}
+
+void dyn_world_material_range(const dyn_world *w, double range[4]) {
+  range[0] = range[1] = range[2] = range[3] = NAN;
   const dyn_model *m = w->model;
   for (int k = 0; k < w->nsr; k++) {
-    dyn_shape_rt *r = &w->srt.p[k];
-    int mat = r->shape >= 0 ? m->shapes.p[r->shape].material : DYN_MATERIAL_DEFAULT;
-    r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
-    r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
+    const dyn_shape_rt *r = &w->srt.p[k];
+    if (r->shape < 0 || m->shapes.p[r->shape].geom.kind == DYN_SHAPE_NONE) continue;
+    range[0] = fmin(range[0], r->mu); /* fmin(NaN, x) is x */
+    range[1] = fmax(range[1], r->mu);
+    range[2] = fmin(range[2], r->e);
+    range[3] = fmax(range[3], r->e);
   }
 }
 
@@ -243,6 +263,22 @@ static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
   return DYN_OK;
 }
 
+/* ---- the settings a model also holds -------------------------------------------------- */
+
+dyn_world_settings dyn_world_settings_for_model(const dyn_world_settings *s, const dyn_model *m,
+                                                double timestep) {
+  dyn_world_settings r = *s;
+  if (!m) return r;
+  if (!(r.given & DYN_GIVEN_DT) && timestep > 0.0 && isfinite(timestep)) r.dt = timestep;
+  if (!(r.given & DYN_GIVEN_GRAVITY)) r.gravity = m->opt.gravity;
+  r.contact.rest_threshold = dyn_model_rest_threshold_at(m, r.gravity, r.dt);
+  return r;
+}
+
+void dyn_model_run_as(dyn_model *m, const dyn_world_settings *s) {
+  if (m && s) m->opt.gravity = s->gravity;
+}
+
 /* n ints (at least one), or NULL. */
 static int *ints_alloc(int n) { return malloc((size_t)(n > 0 ? n : 1) * sizeof(int)); }
 
@@ -266,14 +302,13 @@ static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
  * reduced coordinates when not NULL. */
 static dyn_err adopt(dyn_model *m, const dyn_world_settings *s, struct dyn_reduced *red,
                      dyn_world **out, char *msg, size_t cap) {
-  dyn_world_settings set;
-  dyn_err e = dyn_world_settings_validate(s, msg, cap);
+  dyn_world_settings set =
+      s ? dyn_world_settings_for_model(s, m, 0.0) : dyn_world_settings_default();
+  dyn_err e = dyn_world_settings_validate(s ? &set : NULL, msg, cap);
   if (e == DYN_OK)
     e = red ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);
   if (e == DYN_OK) {
-    set = *s;
-    set.gravity = m->opt.gravity;
-    set.contact.rest_threshold = dyn_model_rest_threshold(m, s->dt);
+    dyn_model_run_as(m, &set);
     e = dyn_world_new(&set, 0, out, msg, cap);
   }
   if (e != DYN_OK) {
@@ -351,10 +386,9 @@ dyn_err dyn_world_model_add_body(dyn_world *w, dyn_body *b) {
   }
   b->shape.verts = m->shapes.p[k].geom.verts; /* the model's copy */
   /* appended last: the records stay grouped by body; the material is
-   * DYN_MATERIAL_DEFAULT, the settings' */
+   * DYN_MATERIAL_DEFAULT (the model's first, else the settings') */
   put_record(w, w->nsr, k);
-  w->srt.p[w->nsr].mu = w->set.contact.mu;
-  w->srt.p[w->nsr].e = w->set.contact.restitution;
+  resolve_record(w, &w->srt.p[w->nsr]);
   w->nsr++;
   return DYN_OK;
 }

@@ -41,6 +41,7 @@ typedef struct key_def {
   size_t offset; /* in dyn_world_settings */
   long lo, hi;   /* K_INT */
   const char *const *names;
+  unsigned given; /* its DYN_GIVEN_* bit: a setting a scene model also holds */
 } key_def;
 
 static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
@@ -54,35 +55,35 @@ static const char *const on_failure_names[] = { "fallback", "best", "keep", "sto
 
 #define OFF(f) offsetof(dyn_world_settings, f)
 static const key_def keys[] = {
-  { "dt", K_DT, OFF(dt), 0, 0, NULL },
-  { "gravity", K_GRAVITY, OFF(gravity), 0, 0, NULL },
-  { "integrator", K_ENUM, OFF(integrator), 0, 0, integrator_names },
-  { "gyro", K_ENUM, OFF(gyro), 0, 0, gyro_names },
-  { "orient", K_ENUM, OFF(orient), 0, 0, orient_names },
-  { "friction", K_ENUM, OFF(contact.friction), 0, 0, friction_names },
-  { "eta", K_INT, OFF(contact.eta), 3, 1024, NULL },
-  { "k_erp", K_UNIT, OFF(contact.k_erp), 0, 0, NULL },
-  { "slop", K_NONNEG, OFF(contact.slop), 0, 0, NULL },
-  { "cfm", K_NONNEG, OFF(contact.cfm), 0, 0, NULL },
-  { "max_correct_vel", K_POS, OFF(contact.max_correct_vel), 0, 0, NULL },
-  { "margin", K_NONNEG, OFF(margin), 0, 0, NULL },
-  { "solver", K_SOLVER, OFF(solver), 0, 0, NULL },
-  { "max_iter", K_INT, OFF(opt.max_iter), 1, INT_MAX, NULL },
-  { "max_pivots", K_INT, OFF(opt.max_pivots), 1, INT_MAX, NULL },
-  { "tol", K_POS, OFF(opt.tol), 0, 0, NULL },
-  { "time_limit", K_POS, OFF(opt.time_limit), 0, 0, NULL },
-  { "omega", K_REAL, OFF(opt.omega), 0, 0, NULL },
-  { "threads", K_INT, OFF(opt.threads), 1, SLV_THREADS_MAX, NULL },
-  { "warm_start", K_ONOFF, OFF(warm_start), 0, 0, NULL },
-  { "warm_factor", K_UNIT, OFF(warm_factor), 0, 0, NULL },
-  { "storage", K_ENUM, OFF(storage), 0, 0, storage_names },
-  { "dense_max_rows", K_INT, OFF(dense_max_rows), 0, INT_MAX, NULL },
-  { "cone_law", K_ENUM, OFF(cone_law), 0, 0, cone_law_names },
-  { "contact_order", K_ENUM, OFF(contact_order), 0, 0, order_names },
-  { "on_failure", K_ENUM, OFF(on_failure), 0, 0, on_failure_names },
-  { "fallback_solver", K_SOLVER, OFF(fallback_solver), 0, 0, NULL },
-  { "fallback_max_iter", K_INT, OFF(fallback_max_iter), 1, INT_MAX, NULL },
-  { "coarse_corrections", K_INT, OFF(coarse_corrections), 0, DYN_COARSE_MAX, NULL },
+  { "dt", K_DT, OFF(dt), 0, 0, NULL, DYN_GIVEN_DT },
+  { "gravity", K_GRAVITY, OFF(gravity), 0, 0, NULL, DYN_GIVEN_GRAVITY },
+  { "integrator", K_ENUM, OFF(integrator), 0, 0, integrator_names, 0 },
+  { "gyro", K_ENUM, OFF(gyro), 0, 0, gyro_names, 0 },
+  { "orient", K_ENUM, OFF(orient), 0, 0, orient_names, 0 },
+  { "friction", K_ENUM, OFF(contact.friction), 0, 0, friction_names, 0 },
+  { "eta", K_INT, OFF(contact.eta), 3, 1024, NULL, 0 },
+  { "k_erp", K_UNIT, OFF(contact.k_erp), 0, 0, NULL, 0 },
+  { "slop", K_NONNEG, OFF(contact.slop), 0, 0, NULL, 0 },
+  { "cfm", K_NONNEG, OFF(contact.cfm), 0, 0, NULL, 0 },
+  { "max_correct_vel", K_POS, OFF(contact.max_correct_vel), 0, 0, NULL, 0 },
+  { "margin", K_NONNEG, OFF(margin), 0, 0, NULL, 0 },
+  { "solver", K_SOLVER, OFF(solver), 0, 0, NULL, 0 },
+  { "max_iter", K_INT, OFF(opt.max_iter), 1, INT_MAX, NULL, 0 },
+  { "max_pivots", K_INT, OFF(opt.max_pivots), 1, INT_MAX, NULL, 0 },
+  { "tol", K_POS, OFF(opt.tol), 0, 0, NULL, 0 },
+  { "time_limit", K_POS, OFF(opt.time_limit), 0, 0, NULL, 0 },
+  { "omega", K_REAL, OFF(opt.omega), 0, 0, NULL, 0 },
+  { "threads", K_INT, OFF(opt.threads), 1, SLV_THREADS_MAX, NULL, 0 },
+  { "warm_start", K_ONOFF, OFF(warm_start), 0, 0, NULL, 0 },
+  { "warm_factor", K_UNIT, OFF(warm_factor), 0, 0, NULL, 0 },
+  { "storage", K_ENUM, OFF(storage), 0, 0, storage_names, 0 },
+  { "dense_max_rows", K_INT, OFF(dense_max_rows), 0, INT_MAX, NULL, 0 },
+  { "cone_law", K_ENUM, OFF(cone_law), 0, 0, cone_law_names, 0 },
+  { "contact_order", K_ENUM, OFF(contact_order), 0, 0, order_names, 0 },
+  { "on_failure", K_ENUM, OFF(on_failure), 0, 0, on_failure_names, 0 },
+  { "fallback_solver", K_SOLVER, OFF(fallback_solver), 0, 0, NULL, 0 },
+  { "fallback_max_iter", K_INT, OFF(fallback_max_iter), 1, INT_MAX, NULL, 0 },
+  { "coarse_corrections", K_INT, OFF(coarse_corrections), 0, DYN_COARSE_MAX, NULL, 0 },
 };
 #undef OFF
 enum { NKEYS = (int)(sizeof keys / sizeof keys[0]) };
@@ -295,7 +296,14 @@ int dyn_world_settings_set(dyn_world_settings *s, const char *key, const char *v
     return -1;
   }
   if (is_option(d)) return set_option(d, &s->opt, value, err, len) ? 1 : -1;
-  return set_value(d, (char *)s + d->offset, value, err, len) ? 1 : -1;
+  if (!set_value(d, (char *)s + d->offset, value, err, len)) return -1;
+  s->given |= d->given; /* a setting the model also holds: the user's now */
+  return 1;
+}
+
+int dyn_world_settings_overrides(const dyn_world_settings *s, const char *key) {
+  const key_def *d = s && key ? find_key(key) : NULL;
+  return d && (s->given & d->given) != 0;
 }
 
 const char *dyn_world_settings_enum_name(const char *key, int value) {

@@ -153,9 +153,10 @@ int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note,
 dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *src,
                                       const char *solver, int fr, int integrator);
 
-/* The default run of a scene source at step dt (scene_task.c): its scene
- * model's (dyn_model_default_steps); 0 when the model cannot be built. */
-long exp_source_default_steps(const exp_source *src, double dt);
+/* The default run of a scene source under settings set (scene_task.c):
+ * its scene model's (dyn_model_default_steps) at the run's dt
+ * (exp_source_settings); 0 when the model cannot be built. */
+long exp_source_default_steps(const exp_source *src, const dyn_world_settings *set);
 
 /* The energy drift's scale of a scene source whose run starts at energy
  * E0 (scene_task.c): its scene model's (dyn_model_drift_scale), for a
@@ -169,15 +170,17 @@ double exp_source_drift_scale(const exp_source *src, double E0);
 dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
                          size_t len);
 
-/* The step of a scene source's runs whose settings say dt
- * (scene_source.c): a model file's timestep unless the line sets dt=,
- * else dt. */
-double exp_source_dt(const exp_source *src, double dt);
+/* The settings a scene source's runs take under set (scene_source.c):
+ * libdynamics' one rule (dyn_world_settings_for_model) over its scene
+ * model, so that a model file's timestep is the dt unless the line sets
+ * dt=, the model's gravity the gravity unless the line sets gravity= (for
+ * lcplab's runs and the scene peers' {dt} alike); set itself when the
+ * model cannot be built. */
+dyn_world_settings exp_source_settings(const exp_source *src, const dyn_world_settings *set);
 
 /* The world of a scene source under settings set (scene_source.c): as
- * dyn_scene_new builds a named scene's (the first material's mu and
- * restitution in the settings); a model file's takes its timestep as dt
- * unless the line sets dt=. */
+ * dyn_scene_new builds a named scene's; a model file's with the settings
+ * exp_source_settings gives (its timestep unless the line sets dt=). */
 dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                              char *msg, size_t len);
 

@@ -25,7 +25,8 @@
  *              alone (inf: singular; NaN: not computed)
  *   mu_min, mu_max  the friction coefficients' range: the cones' mu, else
  *              the findex rows' mu, else for a scene's pyramid LCP (mu in
- *              A) the world's contact mu; NaN both: no friction
+ *              A) the range its world's contacts take (the model's
+ *              materials: dyn_world_material_range); NaN both: no friction
  *   sha256     the SHA-256 of the file's bytes (every run: the content key
  *              of its tasks, experiments/README.md, "Result files")
  * The metadata are cached in DATADIR/problem-meta.tsv, keyed by path, size,
@@ -274,12 +275,22 @@ static long count_nnz(const io_instance *inst) {
   return k;
 }
 
+/* A problem without cones or findex rows whose mu are in A: their range. */
+static void mu_from_a(exp_prob *e, const double *mu_in_a) {
+  if (isnan(e->mu_min) && mu_in_a) {
+    e->mu_min = mu_in_a[0];
+    e->mu_max = mu_in_a[1];
+  }
+}
+
 /* The metadata of the file at path into *e (from the cache or by reading
  * it).  contacts < 0: count them from the problem.  mu_in_a: the friction
- * coefficient of a problem that holds it in A (a scene's pyramid LCP: no
- * cone, no findex row), else NaN.  -1 ok, else exit 2. */
+ * coefficients' range {lo, hi} of a problem that holds them in A (a
+ * scene's pyramid LCP: no cone, no findex row), else NULL.  -1 ok, else
+ * exit 2. */
 static int describe(const exp_config *cfg, const exp_env *env, int line, const char *key,
-                    meta_cache *mc, const char *path, int contacts, double mu_in_a, exp_prob *e) {
+                    meta_cache *mc, const char *path, int contacts, const double *mu_in_a,
+                    exp_prob *e) {
   char why[EXP_PATH_MAX + 64];
   if (exp_sha256_file(path, e->sha256, why, sizeof why) != 0) {
     exp_say(&cfg->log, EXP_SAY_ERROR, "%s:%d: %s: %s", cfg->path, line, key, why);
@@ -295,7 +306,7 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
     e->cond = m->p.cond;
     e->mu_min = m->p.mu_min;
     e->mu_max = m->p.mu_max;
-    if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
+    mu_from_a(e, mu_in_a);
     return -1;
   }
   io_instance *inst = NULL;
@@ -314,7 +325,6 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
   e->nnz = count_nnz(inst);
   e->contacts = contacts >= 0 ? contacts : count_contacts(inst);
   mu_range(inst, &e->mu_min, &e->mu_max);
-  if (isnan(e->mu_min) && !isnan(mu_in_a)) e->mu_min = e->mu_max = mu_in_a;
   slv_problem p = io_instance_problem(inst);
   slv_condition_estimate(&p, &e->cond, NULL, 0); /* NaN when not computed */
   io_instance_free(inst);
@@ -325,6 +335,7 @@ static int describe(const exp_config *cfg, const exp_env *env, int line, const c
     nm->p.path = NULL; /* the problem's own: the entry has its path */
     mc->dirty = 1;
   }
+  mu_from_a(e, mu_in_a); /* after the cache: it keeps the file's own mu, not the world's */
   return -1;
 }
 
@@ -356,7 +367,7 @@ typedef struct ctx {
 } ctx;
 
 static int add_file(const ctx *c, const exp_source *src, const char *path, const char *origin,
-                    const char *family, int contacts, double mu_in_a) {
+                    const char *family, int contacts, const double *mu_in_a) {
   char what[EXP_PATH_MAX + 64];
   snprintf(what, sizeof what, "%s:%d: file", c->cfg->path, src->line);
   if (exp_line_safe(&c->cfg->log, what, path))
@@ -396,7 +407,7 @@ static int load_files(const ctx *c, const exp_source *src) {
   struct stat st;
   int pattern = strpbrk(src->path, "*?[") != NULL;
   if (!pattern && stat(src->path, &st) == 0 && !S_ISDIR(st.st_mode))
-    return add_file(c, src, src->path, "file", NULL, -1, NAN);
+    return add_file(c, src, src->path, "file", NULL, -1, NULL);
   char pat[EXP_PATH_MAX + 8];
   snprintf(pat, sizeof pat, pattern ? "%s" : "%s/*", src->path);
   glob_t g;
@@ -412,7 +423,7 @@ static int load_files(const ctx *c, const exp_source *src) {
     if (stat(g.gl_pathv[k], &fs) != 0 || !S_ISREG(fs.st_mode) ||
         !known_ext(exp_basename(g.gl_pathv[k])))
       continue;
-    rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1, NAN);
+    rc = add_file(c, src, g.gl_pathv[k], "file", NULL, -1, NULL);
     added++;
   }
   if (r == 0) globfree(&g);
@@ -447,7 +458,7 @@ static int load_generated(const ctx *c, const exp_source *src) {
     int rc = generate(c, src, path);
     if (rc >= 0) return rc;
   }
-  return add_file(c, src, path, "generated", src->family, -1, NAN);
+  return add_file(c, src, path, "generated", src->family, -1, NULL);
 }
 
 /* ---- scene exports ---------------------------------------------------------------------- */
@@ -471,6 +482,19 @@ static void scene_label(const exp_source *src, const dyn_world_settings *set, in
 static int build_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                        char *msg, size_t len) {
   return exp_source_new_world(src, set, w, msg, len) == DYN_OK ? 0 : -1;
+}
+
+/* The friction coefficients' range {lo, hi} the contacts of a scene
+ * source's world take (dyn_world_material_range: its model's materials,
+ * not the settings'), for a pyramid LCP whose mu are in A; NaN when the
+ * world cannot be built. */
+static void scene_mu(const exp_source *src, const dyn_world_settings *set, double mu[2]) {
+  dyn_world *w = NULL;
+  double r[4] = { NAN, NAN, NAN, NAN };
+  if (build_world(src, set, &w, NULL, 0) == 0) dyn_world_material_range(w, r);
+  dyn_world_free(w);
+  mu[0] = r[0];
+  mu[1] = r[1];
 }
 
 /* The world settings of a scene used as a problem source: the defaults,
@@ -638,14 +662,14 @@ static int export_paths(const ctx *c, const exp_source *src, const dyn_world_set
 /* The exports of src taken as problems: each step's file when it is
  * written from the model's files as they are (fresh: a stale one of a step
  * now without rows is left out).  -1 ok, else 2. */
-static int add_exports(const ctx *c, const exp_source *src, int fr, double mu, int ns,
+static int add_exports(const ctx *c, const exp_source *src, int fr, const double *mu, int ns,
                        char (*paths)[EXP_PATH_MAX + 192], const int *contacts,
                        const unsigned char *fresh) {
   int rc = -1, added = 0;
   for (int q = 0; q < ns && rc < 0; q++) {
     if (!fresh[q] || !exp_path_exists(paths[q])) continue; /* no rows at that step */
     rc = add_file(c, src, paths[q], "scene", src->scene, contacts[q],
-                  fr == DYN_FRICTION_PYRAMID ? mu : NAN); /* mu is in A */
+                  fr == DYN_FRICTION_PYRAMID ? mu : NULL); /* mu is in A */
     if (rc < 0) {
       exp_prob *e = &c->list->p[c->list->n - 1];
       set_label(e, exp_basename(paths[q]) + 6, src->scene); /* LABEL[.TAG].lcp */
@@ -674,7 +698,7 @@ static int load_scene(const ctx *c, const exp_source *src) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR, "%s:%d: scene model: %s", c->cfg->path, src->line, err);
     return EXP_EXIT_USAGE;
   }
-  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
+  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, &set);
   if (K < 1) {
     exp_say(&c->cfg->log, EXP_SAY_ERROR,
             "%s:%d: scene: no default step count: give steps=", c->cfg->path, src->line);
@@ -691,7 +715,9 @@ static int load_scene(const ctx *c, const exp_source *src) {
   } else if (export_paths(c, src, &set, fr, steps, ns, digest, paths, contacts, fresh)) {
     rc = simulate_exports(c, src, fr, steps, ns, paths, contacts, fresh, digest);
   }
-  if (rc < 0) rc = add_exports(c, src, fr, set.contact.mu, ns, paths, contacts, fresh);
+  double mu[2] = { NAN, NAN };
+  if (rc < 0 && fr == DYN_FRICTION_PYRAMID) scene_mu(src, &set, mu);
+  if (rc < 0) rc = add_exports(c, src, fr, mu, ns, paths, contacts, fresh);
   free(paths);
   free(contacts);
   free(fresh);

@@ -14,7 +14,9 @@
  * the ${NAME} values as positional parameters, and {params} as the words
  * --KEY VALUE of the line's scene parameters (config.c): no value is
  * parsed by the shell.  A peer runs the named scenes if its template names
- * {scene}, model files if it names {model}; it refuses the other lines.
+ * {scene}, model files if it names {model}; it refuses the other lines, and
+ * a line that sets gravity= (a peer is given none: the row would compare
+ * its engine's gravity with the line's).
  * Its standard output's last line that starts with
  * '{' is its summary (exp_run_summary_parse): the row beside lcplab's own
  * runs of the same line.  A run that exits non-zero, prints no summary or
@@ -80,8 +82,8 @@ int exp_scene_peer_run(exp_tctx *c) {
   const char *fric = fr >= 0 ? dyn_world_settings_enum_name("friction", fr) : NULL;
   if (!fric) fric = "auto";
   dyn_world_settings set = exp_scene_settings(c->s, src, NULL, fr >= 0 ? fr : DYN_FRICTION_BOX, -1);
-  set.dt = exp_source_dt(src, set.dt);
-  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, set.dt);
+  set = exp_source_settings(src, &set);
+  long K = src->steps > 0 ? src->steps : exp_source_default_steps(src, &set);
   double limit = exp_time_limit(c->pl, c->s);
   char note[512];
   if (src->model ? !e->takes_model : !e->takes_scene) {
@@ -91,6 +93,14 @@ int exp_scene_peer_run(exp_tctx *c) {
                                        "{model}); a model file is not its"
                                      : "this peer runs model files (its command names no "
                                        "{scene}); a named scene is not its",
+                          &l);
+    exp_tctx_row(c, &l);
+    return 0;
+  }
+  if (dyn_world_settings_overrides(&set, "gravity")) { /* its template has no {gravity} */
+    exp_line l;
+    exp_scene_summary_row(c, e->name, fric, NULL, "refused",
+                          "a peer is given no gravity: the line's gravity= would not apply to it",
                           &l);
     exp_tctx_row(c, &l);
     return 0;

@@ -4,16 +4,14 @@
  * dyn_scene_model / dyn_scene_new), or the model file of a line
  * `scene model=FILE` (experiments/README.md, "Keys"), read through
  * libmodels (mdl_read_model, with the line's approximate=; docs/models.md).
- * The file's timestep is the world's dt unless the line sets dt= (for
- * lcplab's runs and the scene peers' {dt} alike: exp_source_dt); its first
- * material's mu and restitution go into the settings, as dyn_scene_new
- * puts a scene's.
+ * The file's timestep is the world's dt unless the line sets dt=, its
+ * gravity the gravity unless the line sets gravity= (libdynamics' one rule,
+ * dyn_world_settings_for_model: for lcplab's runs and the scene peers' {dt}
+ * alike, exp_source_settings); the contacts take the model's materials.
  */
 #include "exp_task.h"
 
 #include "mdl.h"
-
-#include <string.h>
 
 dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
                          size_t len) {
@@ -38,20 +36,14 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
   return DYN_OK;
 }
 
-/* 1 if the line's world settings set dt. */
-static int line_sets_dt(const exp_source *src) {
-  for (int k = 0; k < src->nsettings; k++)
-    if (strncmp(src->settings[k], "dt=", 3) == 0) return 1;
-  return 0;
-}
-
-double exp_source_dt(const exp_source *src, double dt) {
-  double timestep = 0.0;
+dyn_world_settings exp_source_settings(const exp_source *src, const dyn_world_settings *set) {
   dyn_model *m = NULL;
-  if (!src->model || line_sets_dt(src) || exp_source_model(src, &m, &timestep, NULL, 0) != DYN_OK)
-    timestep = 0.0;
+  double timestep = 0.0;
+  dyn_world_settings s = *set;
+  if (exp_source_model(src, &m, &timestep, NULL, 0) == DYN_OK)
+    s = dyn_world_settings_for_model(set, m, timestep);
   dyn_model_free(m);
-  return timestep > 0.0 ? timestep : dt;
+  return s;
 }
 
 dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
@@ -66,12 +58,7 @@ dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *se
   double timestep = 0.0;
   dyn_err e = exp_source_model(src, &m, &timestep, msg, len);
   if (e != DYN_OK) return e;
-  dyn_world_settings s = *set;
-  if (!line_sets_dt(src) && timestep > 0.0) s.dt = timestep;
-  if (dyn_model_material_count(m) > 0) {
-    s.contact.mu = dyn_model_materials(m)[0].mu;
-    s.contact.restitution = dyn_model_materials(m)[0].restitution;
-  }
+  dyn_world_settings s = dyn_world_settings_for_model(set, m, timestep);
   e = src->reduced ? dyn_world_new_reduced(m, &s, w, msg, len)
                    : dyn_world_new_from_model(m, &s, w, msg, len);
   dyn_model_free(m);

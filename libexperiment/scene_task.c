@@ -203,11 +203,11 @@ static void arm_for_step(srun *r, long step, double limit, double t_end) {
   exp_wd_arm(r->c->wd, t_end - exp_now_s(), buf, 1);
 }
 
-long exp_source_default_steps(const exp_source *src, double dt) {
+long exp_source_default_steps(const exp_source *src, const dyn_world_settings *set) {
   dyn_model *m = NULL;
   double ts = 0.0;
   long K = exp_source_model(src, &m, &ts, NULL, 0) == DYN_OK
-               ? dyn_model_default_steps(m, src->model && ts > 0.0 ? ts : dt)
+               ? dyn_model_default_steps(m, dyn_world_settings_for_model(set, m, ts).dt)
                : 0;
   dyn_model_free(m);
   return K;
@@ -221,11 +221,34 @@ double exp_source_drift_scale(const exp_source *src, double E0) {
   return S;
 }
 
+/* "x", or "lo..hi" when they differ ("-": NaN, no shape). */
+static void value_range(char *buf, size_t len, double lo, double hi) {
+  if (isnan(lo))
+    snprintf(buf, len, "-");
+  else if (lo == hi)
+    snprintf(buf, len, "%g", lo);
+  else
+    snprintf(buf, len, "%g..%g", lo, hi);
+}
+
+/* The settings of g the user gave over the model's, "dt,gravity"; "none". */
+static void overrides_list(const dyn_world_settings *g, char *buf, size_t len) {
+  const char *key;
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int i = 0; (key = dyn_world_settings_key(i)) != NULL; i++)
+    if (dyn_world_settings_overrides(g, key) && at < len)
+      at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", key);
+  if (!buf[0]) snprintf(buf, len, "none");
+}
+
 /* One "# world:" line (experiments/README.md, "Provenance"): the settings
  * the world runs with once the scene has built it from SET
- * (dyn_world_get_settings: the scene's own mu and restitution included),
- * its dynamic bodies' masses and, for an export (with_solver), the world's
- * solver. */
+ * (dyn_world_get_settings: the model's gravity unless the line gives one),
+ * the friction and restitution its contacts take (dyn_world_material_range:
+ * the model's materials; lo..hi when they differ), its dynamic bodies'
+ * masses, for an export (with_solver) the world's solver, and the settings
+ * the line gave over the model's (overrides=dt,gravity; none). */
 static void world_line(FILE *f, const exp_source *src, dyn_world_settings set, int with_solver) {
   dyn_world *w = NULL;
   char msg[256] = "";
@@ -244,15 +267,21 @@ static void world_line(FILE *f, const exp_source *src, dyn_world_settings set, i
     hi = fmax(hi, b[i].mass);
     nd++;
   }
+  double mat[4];
+  char mu[64], e[64], given[64];
+  dyn_world_material_range(w, mat);
+  value_range(mu, sizeof mu, mat[0], mat[1]);
+  value_range(e, sizeof e, mat[2], mat[3]);
+  overrides_list(g, given, sizeof given);
   fprintf(f,
-          "# world: line %d %s: dt=%g mu=%g restitution=%g k_erp=%g cfm=%g slop=%g margin=%g "
-          "warm_start=%d warm_factor=%g omega=%g max_iter=%d tol=%g integrator=%s bodies=%d "
-          "mass_min=%g mass_max=%g%s%s\n",
-          src->line, src->scene, g->dt, g->contact.mu, g->contact.restitution, g->contact.k_erp,
-          g->contact.cfm, g->contact.slop, g->margin, g->warm_start, g->warm_factor, g->opt.omega,
-          g->opt.max_iter, g->opt.tol,
+          "# world: line %d %s: dt=%g gravity=%g,%g,%g mu=%s restitution=%s k_erp=%g cfm=%g "
+          "slop=%g margin=%g warm_start=%d warm_factor=%g omega=%g max_iter=%d tol=%g "
+          "integrator=%s bodies=%d mass_min=%g mass_max=%g%s%s overrides=%s\n",
+          src->line, src->scene, g->dt, g->gravity.x, g->gravity.y, g->gravity.z, mu, e,
+          g->contact.k_erp, g->contact.cfm, g->contact.slop, g->margin, g->warm_start,
+          g->warm_factor, g->opt.omega, g->opt.max_iter, g->opt.tol,
           dyn_world_settings_enum_name("integrator", (int)g->integrator), nd, nd ? lo : 0.0, hi,
-          with_solver ? " solver=" : "", with_solver ? g->solver : "");
+          with_solver ? " solver=" : "", with_solver ? g->solver : "", given);
   dyn_world_free(w);
 }
 

@@ -66,8 +66,9 @@ MDL_API const char *mdl_err_str(mdl_err e);
 typedef struct mdl_write_options {
   double dt;              /* s > 0: <option timestep>, the step the file suggests */
   double default_mu;      /* friction written for the shapes of the default material
-                         (DYN_MATERIAL_DEFAULT: the world settings' contact.mu),
-                         finite >= 0 */
+                         in a model without materials (DYN_MATERIAL_DEFAULT: the
+                         world settings' contact.mu; with materials such a shape
+                         takes the first: dyn_model_default_material), finite >= 0 */
   const char *model_name; /* <mujoco model="...">; NULL or "": "lcplab" */
 } mdl_write_options;
 

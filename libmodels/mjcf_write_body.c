@@ -160,7 +160,9 @@ static void w_shape(mdl_writer *w, int s, int body) {
   w_v3(w, "pos", pos);
   w_quat(w, "quat", rot);
   if (!site) {
-    double mu = d->material >= 0 ? dyn_model_materials(w->m)[d->material].mu : w->o->default_mu;
+    /* the material the world gives the shape (dyn_model_default_material) */
+    int mat = d->material >= 0 ? d->material : dyn_model_default_material(w->m);
+    double mu = mat >= 0 ? dyn_model_materials(w->m)[mat].mu : w->o->default_mu;
     double fr[3] = { mu, 0.0, 0.0 };
     mdl_w_attr_nums(w, "friction", fr, 3);
     if (mu == 0.0) mdl_w_printf(w, " condim=\"1\"");

@@ -10,7 +10,9 @@
  * and numbers, on/off, registered solvers, X,Y,Z); dashes for underscores;
  * an unknown key leaves the settings untouched and says 0; and every key
  * dyn_world_settings_key lists is a setting the world then accepts
- * (dyn_world_settings_validate on the defaults changed by it).
+ * (dyn_world_settings_validate on the defaults changed by it); dt and
+ * gravity given by name override a scene model's, the others take the
+ * model's (dyn_world_settings_for_model, hand-derived values).
  */
 #include <math.h>
 #include <stdio.h>
@@ -183,6 +185,64 @@ static void test_every_key(void) {
   CU_ASSERT_EQUAL(n, 29);
 }
 
+/* The settings a model also holds (dyn_world_settings_for_model): the
+ * ball scene's model with gravity (0, 0, -3) and rest_threshold_steps 2
+ * (dyn_scene_model: the ball's), a file timestep of 0.01.  Expected by
+ * hand: the model's gravity and the timestep unless given; the restitution
+ * threshold 2 |g| dt at the run's g and dt; the world runs the resolved
+ * values and its own model copy says them, the caller's model unchanged. */
+static void test_given_over_model(void) {
+  dyn_model *m = NULL;
+  char msg[512] = "", err[256] = "";
+  CU_ASSERT_FATAL(dyn_scene_model("ball", NULL, 0, &m, msg, sizeof msg) == DYN_OK);
+  dyn_model_options o = dyn_model_get_options(m);
+  CU_ASSERT_EQUAL(o.rest_threshold, 0.0);
+  CU_ASSERT_EQUAL(o.rest_threshold_steps, 2.0);
+  o.gravity = dyn_v3_make(0.0, 0.0, -3.0);
+  CU_ASSERT(dyn_model_set_options(m, &o, msg, sizeof msg) == DYN_OK);
+  dyn_world_settings d = dyn_world_settings_default(), s = d;
+  dyn_world_settings r = dyn_world_settings_for_model(&d, m, 0.01);
+  CU_ASSERT(r.gravity.z == -3.0 && r.dt == 0.01 && r.given == 0u);
+  CU_ASSERT_DOUBLE_EQUAL(r.contact.rest_threshold, 2.0 * 3.0 * 0.01, 1e-15);
+  r = dyn_world_settings_for_model(&d, m, 0.0); /* no file timestep: the settings' dt */
+  CU_ASSERT(r.dt == d.dt);
+  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "gravity", "0,0,-1.62", err, sizeof err), 1);
+  CU_ASSERT(dyn_world_settings_overrides(&s, "gravity") && !dyn_world_settings_overrides(&s, "dt"));
+  CU_ASSERT(!dyn_world_settings_overrides(&s, "margin") && !dyn_world_settings_overrides(&s, "x"));
+  r = dyn_world_settings_for_model(&s, m, 0.01);
+  CU_ASSERT(r.gravity.z == -1.62 && r.dt == 0.01);
+  CU_ASSERT_EQUAL(dyn_world_settings_set(&s, "dt", "1/240", err, sizeof err), 1);
+  CU_ASSERT(dyn_world_settings_overrides(&s, "dt"));
+  r = dyn_world_settings_for_model(&s, m, 0.01);
+  CU_ASSERT(r.gravity.z == -1.62 && r.dt == 1.0 / 240.0);
+  CU_ASSERT_DOUBLE_EQUAL(r.contact.rest_threshold, 2.0 * 1.62 / 240.0, 1e-15);
+  dyn_world *w = NULL;
+  CU_ASSERT_FATAL(dyn_world_new_from_model(m, &s, &w, msg, sizeof msg) == DYN_OK);
+  CU_ASSERT(dyn_world_get_settings(w)->gravity.z == -1.62);
+  CU_ASSERT(dyn_model_get_options(dyn_world_model(w)).gravity.z == -1.62);
+  CU_ASSERT(dyn_model_get_options(m).gravity.z == -3.0);
+  dyn_world_free(w);
+  CU_ASSERT_FATAL(dyn_world_new_from_model(m, &d, &w, msg, sizeof msg) == DYN_OK);
+  CU_ASSERT(dyn_world_get_settings(w)->gravity.z == -3.0);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+/* A shape of DYN_MATERIAL_DEFAULT takes the model's first material, the
+ * settings' mu only in a model without materials. */
+static void test_default_material(void) {
+  dyn_model *m = NULL;
+  char msg[256] = "";
+  CU_ASSERT_FATAL(dyn_model_new(&m) == DYN_OK);
+  CU_ASSERT_EQUAL(dyn_model_default_material(m), DYN_MATERIAL_DEFAULT);
+  dyn_material a = dyn_material_default();
+  a.mu = 0.9;
+  CU_ASSERT_EQUAL(dyn_model_add_material(m, &a, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL(dyn_model_default_material(m), 0);
+  CU_ASSERT_EQUAL(dyn_model_default_material(NULL), DYN_MATERIAL_DEFAULT);
+  dyn_model_free(m);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
   CU_pSuite s = CU_add_suite("world settings by name", NULL, NULL);
@@ -190,6 +250,8 @@ int main(void) {
   CU_add_test(s, "integers, names, on/off, solvers", test_integers_and_names);
   CU_add_test(s, "an unknown key", test_unknown_key);
   CU_add_test(s, "every key, accepted by the world", test_every_key);
+  CU_add_test(s, "given dt and gravity over a model's", test_given_over_model);
+  CU_add_test(s, "the default material", test_default_material);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned failed = CU_get_number_of_failures();

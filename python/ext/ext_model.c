@@ -172,17 +172,13 @@ static PyObject *model_copy(lx_model *self, PyObject *noargs) {
   return o;
 }
 
-int lx_model_world(PyObject *obj, const dyn_world_settings *base, dyn_world **w, char *msg,
-                   size_t cap) {
+int lx_model_world(PyObject *obj, const dyn_world_settings *base, double timestep, dyn_world **w,
+                   char *msg, size_t cap) {
   if (!PyObject_TypeCheck(obj, &lx_model_type)) return 1;
   const dyn_model *m = ((lx_model *)obj)->m;
-  dyn_world_settings s = *base;
-  /* as dyn_scene_new: the first material's mu and restitution in the
-   * settings too (their readers), the contacts taking their materials' */
-  if (dyn_model_material_count(m) > 0) {
-    s.contact.mu = dyn_model_materials(m)[0].mu;
-    s.contact.restitution = dyn_model_materials(m)[0].restitution;
-  }
+  /* libdynamics' one rule: the file's timestep and the model's gravity
+   * unless the settings give them; the contacts take the materials */
+  dyn_world_settings s = dyn_world_settings_for_model(base, m, timestep);
   dyn_err e = ((lx_model *)obj)->reduced ? dyn_world_new_reduced(m, &s, w, msg, cap)
                                          : dyn_world_new_from_model(m, &s, w, msg, cap);
   return e == DYN_OK ? 0 : e;

@@ -137,14 +137,18 @@ static void world_dealloc(lx_world *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* World(scene, params, settings): scene a name or a Model (ext_model.c,
- * built with dyn_world_new_from_model; params ignored); (status, message)
- * of a refusal go into ValueError("...") with the library's message; the
- * package re-raises it as its own error type. */
+/* World(scene, params, settings, timestep): scene a name or a Model
+ * (ext_model.c, built with dyn_world_new_from_model at the settings
+ * dyn_world_settings_for_model gives with timestep, a loaded file's
+ * <option timestep> or 0; params ignored); (status, message) of a refusal
+ * go into ValueError("...") with the library's message; the package
+ * re-raises it as its own error type. */
 static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = { "scene", "params", "settings", NULL };
+  static char *kwlist[] = { "scene", "params", "settings", "timestep", NULL };
   PyObject *sceneobj, *params = Py_None, *settings = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO", kwlist, &sceneobj, &params, &settings))
+  double timestep = 0.0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOd", kwlist, &sceneobj, &params, &settings,
+                                   &timestep))
     return -1;
   if (self->busy) {
     PyErr_SetString(PyExc_RuntimeError, "the World is stepping in another thread");
@@ -154,7 +158,8 @@ static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
   if (settings_from(settings, &s) < 0) return -1;
   char mmsg[512] = "";
   dyn_world *mw = NULL;
-  int r = lx_model_world(sceneobj, &s, &mw, mmsg, sizeof mmsg); /* a Model (ext_model.c) */
+  /* a Model (ext_model.c) */
+  int r = lx_model_world(sceneobj, &s, timestep, &mw, mmsg, sizeof mmsg);
   if (r <= 0) {
     if (r == DYN_ERR_NOMEM) {
       PyErr_NoMemory();
@@ -550,6 +555,30 @@ static PyObject *world_get_dt(lx_world *self, void *closure) {
   (void)closure;
   return ready(self) ? PyFloat_FromDouble(dyn_world_get_settings(self->w)->dt) : NULL;
 }
+static PyObject *world_get_gravity(lx_world *self, void *closure) {
+  (void)closure;
+  if (!ready(self)) return NULL;
+  dyn_v3 g = dyn_world_get_settings(self->w)->gravity;
+  return Py_BuildValue("(ddd)", g.x, g.y, g.z);
+}
+/* The settings a model also holds that the World was given over the
+ * model's (dyn_world_settings_overrides), in the settings' order. */
+static PyObject *world_get_overrides(lx_world *self, void *closure) {
+  (void)closure;
+  if (!ready(self)) return NULL;
+  PyObject *out = PyList_New(0);
+  const char *key;
+  for (int i = 0; out && (key = dyn_world_settings_key(i)) != NULL; i++) {
+    if (!dyn_world_settings_overrides(dyn_world_get_settings(self->w), key)) continue;
+    PyObject *u = PyUnicode_FromString(key);
+    if (!u || PyList_Append(out, u) < 0) Py_CLEAR(out);
+    Py_XDECREF(u);
+  }
+  if (!out) return NULL;
+  PyObject *t = PyList_AsTuple(out);
+  Py_DECREF(out);
+  return t;
+}
 
 static PyMethodDef world_methods[] = {
   { "run", (PyCFunction)(void (*)(void))world_run, METH_VARARGS | METH_KEYWORDS,
@@ -572,6 +601,9 @@ static PyGetSetDef world_getset[] = {
   { "body_count", (getter)world_get_nbodies, NULL, "bodies", NULL },
   { "solver", (getter)world_get_solver, NULL, "solver name", NULL },
   { "dt", (getter)world_get_dt, NULL, "time step (s)", NULL },
+  { "gravity", (getter)world_get_gravity, NULL, "gravity (m/s^2), (x, y, z)", NULL },
+  { "overrides", (getter)world_get_overrides, NULL,
+    "the settings given over the model's, a tuple of names", NULL },
   { NULL, NULL, NULL, NULL, NULL }
 };
 

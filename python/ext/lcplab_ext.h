@@ -194,12 +194,14 @@ PyObject *lx_model_mass_from_density(lx_model *self, PyObject *args);
 PyObject *lx_scene_model(PyObject *self, PyObject *args);
 PyObject *lx_load_model(PyObject *self, PyObject *args);
 extern PyTypeObject lx_model_type;
-/* The world of obj if it is a Model: 0 (*w set), or a dyn_err < 0 with the
- * message; 1 if obj is not a Model. */
+/* The world of obj if it is a Model, at the settings base as
+ * dyn_world_settings_for_model makes them with timestep (a loaded file's
+ * <option timestep>, or 0): 0 (*w set), or a dyn_err < 0 with the message;
+ * 1 if obj is not a Model. */
 struct dyn_world;
 struct dyn_world_settings;
-int lx_model_world(PyObject *obj, const struct dyn_world_settings *base, struct dyn_world **w,
-                   char *msg, size_t cap);
+int lx_model_world(PyObject *obj, const struct dyn_world_settings *base, double timestep,
+                   struct dyn_world **w, char *msg, size_t cap);
 
 /* ---- Python solvers and plugins (ext_pysolver.c) --------------------------- */
 

@@ -106,6 +106,14 @@ def _settings(solver, dt, settings):
     return out
 
 
+def _timestep(value):
+    """A Model's timestep as the extension takes it: a finite number > 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0 \
+            or not np.isfinite(value):
+        raise SceneError(f"the model's timestep must be a finite number > 0, got {value!r}")
+    return float(value)
+
+
 def _params(params):
     if params is None:
         return []
@@ -219,7 +227,9 @@ class World:
     scene : str or Model
         One of ``lcplab.scenes()``, or a ``lcplab.Model`` (``scene_model``,
         ``load_model``; the world copies it, and takes a loaded model's
-        timestep as its dt unless ``dt`` is given).
+        timestep as its dt unless ``dt`` is given, and the model's gravity
+        unless ``gravity`` is: ``World.overrides`` says which were given;
+        docs/dynamics.md, "Settings a model also holds").
     params : dict, optional
         The scene's parameters, ``{key: number}`` (``lcplab.scenes()``
         lists each scene's keys and defaults), e.g. ``{"n": 5, "mu": 0.3}``.
@@ -228,7 +238,7 @@ class World:
         (``lcplab.register_solver``; docs/plugins.md); default the
         library's ("pgs").
     dt : float, optional
-        The time step (s); default 1/120.
+        The time step (s); default a loaded model's timestep, else 1/120.
     **settings
         The world's settings by name (``lcplab simulate``'s options):
         ``friction`` ("none", "box", "pyramid", "cone"), ``eta``,
@@ -242,7 +252,8 @@ class World:
         "factored"), ``dense_max_rows``, ``cone_law``, ``contact_order``
         ("broadphase", "top-down"), ``coarse_corrections`` (default 2,
         on steps whose contact levels are more than 3/4 of the sweeps; 0: off;
-        docs/dynamics.md, "Coarse correction"), ``gravity``, the contact parameters
+        docs/dynamics.md, "Coarse correction"), ``gravity`` (default the scene's
+        or the model's), the contact parameters
         ``k_erp``, ``slop``, ``cfm``, ``max_correct_vel``, and what a step
         does when its solve failed: ``on_failure`` ("fallback", "best",
         "keep", "stop"; docs/dynamics.md, "The world step"),
@@ -272,11 +283,14 @@ class World:
     def __init__(self, scene, params=None, *, solver=None, dt=None, **settings):
         from ._model import Model
         self._model = None
+        timestep = 0.0
         if isinstance(scene, Model):
             if params:
                 raise SceneError("params are a named scene's; change a Model before its World")
-            if dt is None:
-                dt = scene.timestep
+            # the file's timestep unless dt is given (libdynamics' one rule,
+            # dyn_world_settings_for_model, as gravity)
+            if scene.timestep is not None:
+                timestep = _timestep(scene.timestep)
             self._model = scene
             arg, name = scene._c, scene.name
         elif isinstance(scene, str):
@@ -285,7 +299,7 @@ class World:
             raise TypeError(f"scene must be a name or a Model, got {type(scene).__name__}")
         s = _settings(solver, dt, settings)
         try:
-            self._w = _lcplab.World(arg, _params(params), s)
+            self._w = _lcplab.World(arg, _params(params), s, timestep)
         except ValueError as e:
             raise SceneError(str(e)) from None
         self.scene = name
@@ -315,6 +329,19 @@ class World:
     def dt(self):
         """The time step (s)."""
         return self._w.dt
+
+    @property
+    def gravity(self):
+        """The gravity the world runs with (m/s^2), a (3,) array: the
+        scene's or the model's, unless ``gravity`` was given."""
+        return np.array(self._w.gravity)
+
+    @property
+    def overrides(self):
+        """The settings the model also holds (``"dt"``, ``"gravity"``) that
+        were given to this World over the model's, a tuple of names
+        (docs/dynamics.md, "Settings a model also holds")."""
+        return self._w.overrides
 
     def default_steps(self):
         """The steps ``lcplab simulate`` runs for this scene (or model) at
@@ -522,7 +549,7 @@ def simulate(scene, params=None, solver=None, steps=None, dt=None, *, trace=Fals
     steps : int, optional
         Steps to run; default the scene's (600; incline: 1 s).
     dt : float, optional
-        The time step (s); default 1/120.
+        The time step (s); default a loaded model's timestep, else 1/120.
     trace : bool, optional
         Also return the dynamic bodies' states after each step.
     **settings
