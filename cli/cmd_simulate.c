@@ -66,7 +66,8 @@
  * the step's) (over the last 80 % of the steps, the peers' rule),
  * wall_total_s, on_failure (the policy), failed_steps (steps whose solve
  * failed), failed_energy_steps (of those, the steps failed by the per-step
- * energy bound: docs/dynamics.md, "The per-step energy bound"), status_counts (steps per status, e.g. {"converged":9,
+ * energy bound: docs/dynamics.md, "The per-step energy bound"),
+ * status_counts (steps per status, e.g. {"converged":9,
  * "singular_pivot":487}), applied_counts (steps per applied candidate, e.g.
  * {"solver":7,"fallback:pgs":591}) and, with --dump-failures, dumped.
  *
