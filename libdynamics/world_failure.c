@@ -59,6 +59,16 @@
  * unless it is the fallback's converged answer; one that breaks it fails
  * the step.
  *
+ * The per-step energy bound (docs/dynamics.md, "The per-step energy
+ * bound"; issue 80): every x that would be applied as the solver's
+ * (converged, or a budget stop the energy rule passed) is judged in its
+ * own step's scale: D, the kinetic energy its impulses add beyond the
+ * stabilisation's work, is <= 0 for an exact answer, and D > tol S fails
+ * the step (its x never a candidate), S the step's energy scale
+ * (step_excess).  The candidate applied instead is judged by the energy
+ * rule only.  The step's convergence floor (dyn_world_floor), which the
+ * solve stage and the fallback give their workspaces, is here too.
+ *
  * Nothing here allocates except the fallback's workspace, created at the
  * first failed step that needs it (and grown like the solver's).
  */
@@ -238,7 +248,7 @@ static void step_excess(const dyn_step *s, const double *x, const double *wv, do
 }
 
 /* 1 iff the solver's x breaks the bound by more than the solve's tol
- * times the scale (a non-finite excess always does); D and S into v. */
+ * times the scale (an infinite excess always does); D and S into v. */
 static int step_energy_fails(dyn_step *s) {
   dyn_step_verdict *v = &s->verdict;
   step_excess(s, s->w->x.p, s->w->wv.p, &v->excess, &v->excess_scale);
