@@ -17,7 +17,8 @@
  * k = 1..K, the columns DYN_METRICS_SIMULATE of libdynamics' one table of
  * per-step metrics (dyn_run.h; their text dyn_metric_text):
  *     step, t, kinetic, potential, energy, max_penetration, contacts, rows,
- *     iterations, res_nat_inf, solve_time_s, joint_error, status, applied
+ *     iterations, res_nat_inf, solve_time_s, joint_error, status, applied,
+ *     energy_excess
  * (t = k H after the step; energies after the step, potential m g z with the
  * floor at z = 0; max_penetration = the deepest contact found at the start
  * of the step; res_nat_inf = the library's natural-map residual of the
@@ -26,7 +27,10 @@
  * dyn_joint_anchor_error; 0 for scenes without joints; status = the
  * solver's slv_status, "converged" for a step without rows; applied = the
  * impulses the step applied: solver, fallback:SOLVER (the fallback's x),
- * warm (the warm start), zero (no impulse) or none (no rows)).  rows counts
+ * warm (the warm start), zero (no impulse) or none (no rows); energy_excess =
+ * the kinetic energy the solver's impulses add beyond the stabilisation's
+ * work, J, <= 0 for an exact answer, the step failed above tol times its
+ * scale: docs/dynamics.md, "The per-step energy bound").  rows counts
  * the joint rows too (they come first in each step's problem).  Only
  * solve_time_s depends on the run: the same command gives the same CSV and
  * trace byte for byte otherwise (tests/test_simulate.sh).  --trace FILE
@@ -63,7 +67,9 @@
  * assemble, solve, judge, apply, integrate, metrics; their sum is at most
  * the step's) (over the last 80 % of the steps, the peers' rule),
  * wall_total_s, on_failure (the policy), failed_steps (steps whose solve
- * failed), status_counts (steps per status, e.g. {"converged":9,
+ * failed), failed_energy_steps (of those, the steps failed by the per-step
+ * energy bound: docs/dynamics.md, "The per-step energy bound"),
+ * status_counts (steps per status, e.g. {"converged":9,
  * "singular_pivot":487}), applied_counts (steps per applied candidate, e.g.
  * {"solver":7,"fallback:pgs":591}) and, with --dump-failures, dumped.
  *
@@ -380,9 +386,11 @@ static void usage(FILE *f) {
           "potential, energy, max_penetration, contacts, rows, iterations, res_nat_inf,\n"
           "solve_time_s, joint_error (max anchor separation of the joints, m), status (the\n"
           "solver's), applied (the impulses the step applied: solver, fallback:SOLVER, warm,\n"
-          "zero or none; see --on-failure).  A JSON summary goes to stdout (to stderr when\n"
-          "--csv or --trace is -).  On a terminal, a progress line on stderr for runs over\n"
-          "a second (LCPLAB_PROGRESS=0 never, 1 always).\n"
+          "zero or none; see --on-failure), energy_excess (J the solver's impulses add\n"
+          "beyond the stabilisation's work; <= 0 for an exact answer).  A JSON summary\n"
+          "goes to stdout (to stderr when --csv or --trace is -).  On a terminal, a\n"
+          "progress line on stderr for runs over a second (LCPLAB_PROGRESS=0 never, 1\n"
+          "always).\n"
           "\n"
           "  --csv FILE          the per-step metrics (default: none, the summary only;\n"
           "                      - : stdout)\n"
@@ -423,7 +431,8 @@ typedef struct sim_counts {
   long fb_count[SIM_NFALLBACK];
   int nfb;
   long failed, dumped;
-  long split; /* solves whose plan line says they ran on threads (pgs_wide) */
+  long failed_energy; /* of failed, those failed by the per-step energy bound */
+  long split;         /* solves whose plan line says they ran on threads (pgs_wide) */
 } sim_counts;
 
 typedef struct sim_state {
@@ -562,6 +571,7 @@ static void record_step(sim_state *s, const dyn_run_step *st) {
   int si = m->status - SLV_ERR_OPTIONS;
   if (si >= 0 && si < SIM_NSTATUS) n->status[si]++; /* never past the array */
   n->failed += m->failed;
+  n->failed_energy += m->failed_step_energy;
   if (m->applied != DYN_APPLIED_FALLBACK) {
     n->applied[m->applied]++;
     return;
@@ -577,7 +587,8 @@ static void print_counts(FILE *o, const sim_state *s) {
   const sim_counts *n = &s->n;
   fputs(",\"on_failure\":", o);
   cli_json_string(o, dyn_failure_policy_str(dyn_world_get_settings(s->w)->on_failure));
-  fprintf(o, ",\"failed_steps\":%ld,\"status_counts\":{", n->failed);
+  fprintf(o, ",\"failed_steps\":%ld,\"failed_energy_steps\":%ld,\"status_counts\":{", n->failed,
+          n->failed_energy);
   for (int i = 0, first = 1; i < SIM_NSTATUS; i++)
     if (n->status[i]) {
       fprintf(o, "%s\"%s\":%ld", first ? "" : ",",

@@ -281,9 +281,16 @@ typedef struct dyn_world_metrics {
   slv_status fallback_status;  /* its status (SLV_CONVERGED if none ran) */
   double res_applied;          /* res_nat_inf of the applied impulses (0 without rows) */
   double stage_time_s[DYN_WORLD_STAGES]; /* wall time of each stage */
-  int failed_energy; /* 1 iff failed by the energy rule: a budget stop whose impulses would add
+  int failed_energy;      /* 1 iff failed by the energy rule: a budget stop whose impulses would add
                         more than the run's drift scale of energy (docs/dynamics.md, "Judging a
                         failed solve") */
+  int failed_step_energy; /* 1 iff failed by the per-step energy bound: the solver's impulses
+                             add more kinetic energy beyond the stabilisation's work than tol
+                             times the step's scale (docs/dynamics.md, "The per-step energy
+                             bound") */
+  double energy_excess;   /* that excess D of the solver's impulses (J; <= 0 for an exact
+                             answer; 0 without rows) */
+  double energy_excess_scale; /* the step's scale S of the bound (J; 0 without rows) */
 } dyn_world_metrics;
 
 /* The last solve of a world (dyn_world_last_solve): enough to write the

@@ -63,6 +63,16 @@
  * unless it is the fallback's converged answer; one that breaks it fails
  * the step.
  *
+ * The per-step energy bound (docs/dynamics.md, "The per-step energy
+ * bound"; issue 80): every x that would be applied as the solver's
+ * (converged, or a budget stop the energy rule passed) is judged in its
+ * own step's scale: D, the kinetic energy its impulses add beyond the
+ * stabilisation's work, is <= 0 for an exact answer, and D > tol S fails
+ * the step (its x never a candidate), S the step's energy scale
+ * (step_excess).  The candidate applied instead is judged by the energy
+ * rule only.  The step's convergence floor (dyn_world_floor), which the
+ * solve stage and the fallback give their workspaces, is here too.
+ *
  * Nothing here allocates except the fallback's workspace, created at the
  * first failed step that needs it (and grown like the solver's).
  */
@@ -176,6 +186,80 @@ static void keep_excess(dyn_step *s, double after) {
   w->excess = excess_after(s, w->x.p, w->wv.p);
 }
 
+double dyn_world_floor(const dyn_world *w, double h, dyn_v3 g) {
+  double m = INFINITY;
+  for (int i = 0; i < w->nb; i++) {
+    const dyn_body *b = &w->bodies.p[i];
+    if (!b->is_static && b->mass > 0.0 && b->mass < m) m = b->mass;
+  }
+  double f = DYN_FLOOR_FACTOR * m * sqrt(dyn_v3_dot(g, g)) * h;
+  return isfinite(f) ? f : 0.0; /* no moving body: none */
+}
+
+/* ---- the per-step energy bound ------------------------------------------------------ */
+
+/* Row i's rhs and cfm: from the assembly's compact copies in maximal
+ * coordinates (the contact rows' records may live in the ring only), from
+ * the rows in reduced coordinates (every row kept). */
+typedef struct {
+  const double *rhs, *cfm;
+} row_terms;
+
+static int row_terms_of(const dyn_step *s, row_terms *t) {
+  const dyn_world *w = s->w;
+  dyn_velocity_form vf;
+  dyn_energy_form ef;
+  t->rhs = t->cfm = NULL;
+  if (w->red) return 1;
+  if (!dyn_system_velocity_form(s->sys, &vf) || vf.nrows != w->nrows ||
+      !dyn_system_energy_form(s->sys, &ef))
+    return 0;
+  t->rhs = ef.rhs;
+  t->cfm = vf.cfm;
+  return 1;
+}
+
+/* The bound (docs/dynamics.md, "The per-step energy bound"): with
+ * w = A x + b, A = J M^-1 J' + diag(cfm), b = J u_free - rhs, the kinetic
+ * energy the impulses x add beyond the stabilisation's work x'rhs is
+ *   D = T+ - T(u_free) - x'rhs = (x'(w + b) - sum cfm x^2) / 2
+ *     = x'w - x'(J M^-1 J')x / 2 - sum cfm x^2  <=  x'w,
+ * and x'w <= 0 row by row at an exact answer (x_i w_i <= 0 on every box,
+ * findex and free row with lo <= 0 <= hi; -mu x_n |w_t| on a Coulomb cone),
+ * so D <= 0 there.  Its scale S = T0 + sum |x_i| (|b_i| + |w_i - b_i| +
+ * |rhs_i|): the bodies' kinetic energy at the step's start and the size of
+ * each impulse's work against its row's free velocity, its own reaction and
+ * its stabilisation target.  D into *excess, S into *scale (NaN, NaN when
+ * the assembly left no velocity form). */
+static void step_excess(const dyn_step *s, const double *x, const double *wv, double *excess,
+                        double *scale) {
+  const dyn_world *w = s->w;
+  const double *b = w->prob.b;
+  row_terms t;
+  *excess = *scale = NAN;
+  if (!row_terms_of(s, &t)) return;
+  double d = 0.0, sc = 0.0;
+  for (int i = 0; i < w->nrows; i++) {
+    double rhs = t.rhs ? t.rhs[i] : w->rows.p[i].rhs, cfm = t.cfm ? t.cfm[i] : w->rows.p[i].cfm;
+    double xi = x[i];
+    d += xi * (wv[i] + b[i]) - cfm * xi * xi;
+    sc += fabs(xi) * (fabs(b[i]) + fabs(wv[i] - b[i]) + fabs(rhs));
+  }
+  double T0 = 0.0;
+  for (int k = 0; k < w->nb; k++) T0 += dyn_body_kinetic(&w->bodies.p[k]);
+  *excess = 0.5 * d;
+  *scale = T0 + sc;
+}
+
+/* 1 iff the solver's x breaks the bound by more than the solve's tol
+ * times the scale (an infinite excess always does); D and S into v. */
+static int step_energy_fails(dyn_step *s) {
+  dyn_step_verdict *v = &s->verdict;
+  step_excess(s, s->w->x.p, s->w->wv.p, &v->excess, &v->excess_scale);
+  if (isnan(v->excess_scale)) return 0; /* no velocity form: nothing to judge by */
+  return !(v->excess <= s->opt.tol * v->excess_scale);
+}
+
 int dyn_solve_failed(const dyn_world *w, const slv_result *res) {
   (void)w; /* one rule for every solver and policy (header) */
   if (res->status == SLV_CONVERGED) return 0;
@@ -238,6 +322,7 @@ static dyn_err run_fallback(dyn_step *s, candidates *c) {
   o.warm_start = 1;
   dyn_err e = dyn_world_reserve_solver(w, &w->fallback, fs, p->n, &o);
   if (e != DYN_OK) return e;
+  slv_workspace_set_floor(w->fallback.ws, dyn_world_floor(w, s->h, s->g));
   double rx = c->r[DYN_APPLIED_SOLVER], rw = c->r[DYN_APPLIED_WARM];
   const double *from = isfinite(rx) && !(rw < rx) ? w->x.p : s->opt.warm_start ? w->xstart.p : NULL;
   if (from)
@@ -334,6 +419,16 @@ static dyn_err judge_failed(dyn_step *s) {
   if (s->res.input_written) /* the step's arrays are not its problem: no candidate can be judged */
     return dyn_world_fail(w, DYN_ERR_NUMERIC, "step %ld: %s; impulses not applied, no fallback",
                           s->k, s->res.message);
+  if (v->step_energy &&
+      (w->set.on_failure == DYN_ON_FAILURE_STOP || w->set.on_failure == DYN_ON_FAILURE_KEEP))
+    return dyn_world_fail(w, DYN_ERR_NUMERIC,
+                          "step %ld: solver %s ended in %s, and its impulses add %.3g J of "
+                          "kinetic energy beyond the stabilisation's work, more than tol %.3g "
+                          "times the step's scale %.3g J (the per-step energy bound); impulses "
+                          "not applied (failure policy %s)",
+                          s->k, w->solver->name, slv_status_str(s->res.status), v->excess,
+                          s->opt.tol, v->excess_scale,
+                          w->set.on_failure == DYN_ON_FAILURE_STOP ? "stop" : "keep");
   if (v->energy &&
       (w->set.on_failure == DYN_ON_FAILURE_STOP || w->set.on_failure == DYN_ON_FAILURE_KEEP))
     return dyn_world_fail(w, DYN_ERR_NUMERIC,
@@ -352,7 +447,8 @@ static dyn_err judge_failed(dyn_step *s) {
                           s->res.res.res_nat_inf);
   candidates c;
   measure_candidates(s, &c);
-  if (v->energy) c.r[DYN_APPLIED_SOLVER] = NAN; /* never applied, whatever its residual */
+  if (v->energy || v->step_energy)
+    c.r[DYN_APPLIED_SOLVER] = NAN; /* never applied, whatever its residual */
   if (w->set.on_failure == DYN_ON_FAILURE_KEEP) return judge_keep(s, &c);
   dyn_err e;
   if (w->set.on_failure == DYN_ON_FAILURE_FALLBACK && (e = run_fallback(s, &c)) != DYN_OK) return e;
@@ -379,6 +475,8 @@ dyn_err dyn_stage_judge(dyn_step *s) {
   double after = NAN;
   if (!v->failed && s->res.status == SLV_MAX_ITER && energy_fails(s, &after))
     v->failed = v->energy = 1;
+  v->excess = v->excess_scale = 0.0;
+  if (!v->failed && step_energy_fails(s)) v->failed = v->step_energy = 1;
   w->last.failed = v->failed;
   dyn_err e = v->failed ? judge_failed(s) : DYN_OK;
   if (e == DYN_OK) keep_excess(s, v->failed ? NAN : after);

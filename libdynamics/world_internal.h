@@ -448,8 +448,11 @@ typedef struct dyn_step_verdict {
   dyn_applied applied;        /* the candidate applied */
   const slv_solver *fallback; /* the fallback solver, if one ran */
   slv_status fallback_status;
-  double res_applied; /* res_nat_inf of the applied candidate */
-  int energy;         /* failed by the energy rule (world_failure.c) */
+  double res_applied;  /* res_nat_inf of the applied candidate */
+  int energy;          /* failed by the energy rule (world_failure.c) */
+  int step_energy;     /* failed by the per-step energy bound (world_failure.c) */
+  double excess;       /* that bound's excess D of the solver's x (J; 0 without rows) */
+  double excess_scale; /* and its scale S (J) */
 } dyn_step_verdict;
 
 /* Everything one step carries from stage to stage. */
@@ -542,6 +545,13 @@ void dyn_solver_slot_free(dyn_solver_slot *slot);
 dyn_err dyn_world_reserve_rows(dyn_world *w, size_t n);
 
 /* ---- the judge (world_failure.c) ----------------------------------------------------- */
+
+/* The physical floor of the step's convergence test (slv_workspace_set_floor;
+ * docs/dynamics.md, "The convergence floor"): DYN_FLOOR_FACTOR times the
+ * impulse gravity g gives the world's lightest moving body in one step h,
+ * m_min |g| h (N s); 0 without gravity or without a moving body. */
+#define DYN_FLOOR_FACTOR 1e-2
+double dyn_world_floor(const dyn_world *w, double h, dyn_v3 g);
 
 /* 1 iff the solve of this step failed in the sense of the failure policy
  * (dyn_world.h, dyn_failure_policy). */

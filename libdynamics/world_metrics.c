@@ -52,6 +52,7 @@ typedef enum metric_id {
   M_APPLIED,
   M_FB_STATUS,
   M_RES_APPLIED,
+  M_EXCESS,
   M_SIG,
   M_CONIC,
   M_NCP,
@@ -110,6 +111,11 @@ static const metric_def table[NMETRICS] = {
       "the fallback solve's status (converged when none ran)", 0),
   COL(M_RES_APPLIED, "res_applied", DYN_METRIC_REAL, "",
       "res_nat_inf of the impulses applied (0 without rows)", 0),
+  COL(M_EXCESS, "energy_excess", DYN_METRIC_REAL, "J",
+      "kinetic energy the solver's impulses add beyond the stabilisation's work, T+ - T(u_free) "
+      "- x'rhs (<= 0 for an exact answer); above tol times the step's scale the step failed "
+      "(docs/dynamics.md, \"The per-step energy bound\"); 0 without rows",
+      0),
   COL(M_SIG, "signorini", DYN_METRIC_REAL, "",
       "ContactBench's Signorini criterion of the impulses applied (NaN without cones)",
       NEEDS_CONE_RESIDUAL),
@@ -212,6 +218,7 @@ static double number(metric_id id, const dyn_run_step *st, const slv_residuals *
   case M_APPLIED: return (double)m->applied;
   case M_FB_STATUS: return (double)m->fallback_status;
   case M_RES_APPLIED: return m->res_applied;
+  case M_EXCESS: return m->energy_excess;
   case M_SIG: return r->contact.signorini;
   case M_CONIC: return r->contact.conic_compl;
   case M_NCP: return r->contact.ncp_compl;

@@ -415,6 +415,7 @@ dyn_err dyn_stage_solve(dyn_step *s) {
                        w->njrows,   w->rpc,    w->set.contact.friction,
                        &vf,         &w->prob };
   int rounds;
+  slv_workspace_set_floor(w->main.ws, dyn_world_floor(w, s->h, s->g));
   if (solve_rounds(s, &in, &rounds) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",
                           s->k);
@@ -533,6 +534,9 @@ dyn_err dyn_stage_metrics(dyn_step *s) {
   m->joint_error = dyn_world_joint_error(w);
   m->failed = s->verdict.failed;
   m->failed_energy = s->verdict.energy;
+  m->failed_step_energy = s->verdict.step_energy;
+  m->energy_excess = s->verdict.excess;
+  m->energy_excess_scale = s->verdict.excess_scale;
   m->applied = rows ? s->verdict.applied : DYN_APPLIED_NONE;
   m->fallback_solver = s->verdict.fallback ? s->verdict.fallback->name : NULL;
   m->fallback_status = s->verdict.fallback ? s->verdict.fallback_status : SLV_CONVERGED;

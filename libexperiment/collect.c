@@ -192,7 +192,9 @@ static void failure_line(FILE *f, const exp_failure *fl) {
   fprintf(f,
           "# on_failure: %s (fallback solver %s, %s iterations; a failed step's row says "
           "what it applied; energy rule: a budget stop whose impulses would add more than the "
-          "run's drift scale beyond gravity, loads, motors and springs is a failed step)\n",
+          "run's drift scale beyond gravity, loads, motors and springs is a failed step; "
+          "energy bound: so is a step whose solver's impulses add more kinetic energy beyond "
+          "the stabilisation's work than tol times the step's scale)\n",
           fl->on_failure >= 0 ? dyn_failure_policy_str((dyn_failure_policy)fl->on_failure)
                               : "fallback",
           fl->fallback_solver[0] ? fl->fallback_solver

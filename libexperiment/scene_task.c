@@ -116,7 +116,9 @@ static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const ch
   buf[0] = '\0';
   if (!m->failed) return;
   const char *pol = dyn_failure_policy_str(dyn_world_get_settings(w)->on_failure);
-  const char *why = m->failed_energy ? "energy rule; " : "";
+  const char *why = m->failed_energy        ? "energy rule; "
+                    : m->failed_step_energy ? "energy bound; "
+                                            : "";
   if (m->fallback_solver)
     snprintf(buf, len,
              "failed solve (%son_failure %s; fallback %s: %s): applied %s res_nat_inf "

@@ -77,7 +77,8 @@ double *slv_op_rowsize_buf(slv_op *op) { return op->buf->rowsize; }
 void slv_op_rowscale_set(slv_op *op, double xd) { slv_op_rowscale_use(op, op->buf->rowsize, xd); }
 
 void slv_op_rowscale_use(slv_op *op, const double *a, double xd) {
-  op->rs = (slv_rowscale){ a, xd };
+  op->rs.a = a;
+  op->rs.xd = xd;
   op->rs_of = op->p;
 }
 

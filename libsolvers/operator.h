@@ -101,6 +101,8 @@ enum { SLV_OP_UNPACKED = 0, SLV_OP_COLS = 1, SLV_OP_BLOCKS = 2, SLV_OP_BLOCK_ROW
 typedef struct {
   const double *a;
   double xd;
+  double xf; /* the physical floor of the solve (slv_workspace_set_floor), 0: none; kept
+                when a and xd are found again */
 } slv_rowscale;
 
 typedef struct slv_op {

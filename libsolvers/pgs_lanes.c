@@ -697,6 +697,7 @@ static slv_residuals wide_measure(const wide_state *s, sweep_ctx *c, int t_forme
   if (!t_formed || c->opt->norm == SLV_NORM_2)
     return slv_residual_test_op(c->op, c->x, NULL, t_formed);
   double xs = plan_xscale(s), cap = fmin(xs, c->op->rs.xd), pm[4] = { 0, 0, 0, 0 };
+  slv_xscale_floor(&xs, &cap, c->op->rs.xf);
   int k0 = 0;
 #if PGS_WIDE_X86
   if (s->lanes) {

@@ -89,9 +89,12 @@ static inline double row_size(const slv_problem *p, int i, double d) {
 }
 
 /* The reaction's factor min(xs, xd), taken once per measure: libm's fmin
- * is a call, and every row's reaction uses it. */
-static slv_xscale xscale_make(double xs, double xd, const double *a) {
-  return (slv_xscale){ xs, xd, a, fmin(xs, xd) };
+ * is a call, and every row's reaction uses it; then the physical floor xf
+ * on xs and on that factor (slv_xscale_floor: none at xf = 0). */
+static slv_xscale xscale_make(double xs, double xd, const double *a, double xf) {
+  slv_xscale sc = { xs, xd, a, fmin(xs, xd) };
+  slv_xscale_floor(&sc.xs, &sc.cap, xf);
+  return sc;
 }
 
 static inline double reaction_of(const slv_problem *p, int i, const slv_xscale *sc) {
@@ -162,7 +165,11 @@ static double x_scale(int n, const double *x) {
 }
 
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x) {
-  return xscale_make(x_scale(p->n, x), slv_rowscale_xd(p), NULL);
+  return xscale_make(x_scale(p->n, x), slv_rowscale_xd(p), NULL, 0.0);
+}
+
+slv_xscale slv_xscale_floored(const slv_problem *p, const double *x, double xf) {
+  return xscale_make(x_scale(p->n, x), slv_rowscale_xd(p), NULL, xf);
 }
 
 /* One cone's scale-invariant residual (slv_internal.h, slv_scaled_row):
@@ -558,7 +565,7 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
 static slv_residuals residual_op(slv_op *op, const double *x, const double *w, int t_formed,
                                  int full) {
   const slv_rowscale *rs = slv_op_rowscale(op);
-  slv_xscale xsc = xscale_make(x_scale(op->p->n, x), rs->xd, rs->a);
+  slv_xscale xsc = xscale_make(x_scale(op->p->n, x), rs->xd, rs->a, rs->xf);
   int formed = op->fac && t_formed;
   res_fac own = { op->f,
                   formed    ? op->t
@@ -581,11 +588,17 @@ slv_residuals slv_residual(const slv_problem *p, const double *x, const double *
   return slv_residual_threads(p, x, w, 1);
 }
 
+slv_residuals slv_residual_floor(const slv_problem *p, const double *x, const double *w,
+                                 double xf) {
+  if (!(xf >= 0.0) || !isfinite(xf)) xf = 0.0; /* slv.h: a bad floor is no floor */
+  return residual_with(p, x, w, 1, slv_xscale_floored(p, x, xf), NULL, 1);
+}
+
 slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
                          const slv_rowscale *rs) {
   int assoc = p->cone_law == SLV_CONE_ASSOCIATED;
   double m = 0, poison = 0, ss = 0, sc = 0, bb = 0, pc = 0; /* bb, pc: condensed only */
-  slv_xscale xsc = rs ? xscale_make(x_scale(p->n, x), rs->xd, rs->a) : slv_xscale_of(p, x);
+  slv_xscale xsc = rs ? xscale_make(x_scale(p->n, x), rs->xd, rs->a, rs->xf) : slv_xscale_of(p, x);
   int k = 0;
   for (int i = 0; i < p->n; i++) {
     poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */

@@ -310,6 +310,12 @@ typedef struct slv_residuals {
  * so pass w from slv_problem_w_t there).  Any NaN in x or w gives NaN
  * measures. */
 SLV_API slv_residuals slv_residual(const slv_problem *p, const double *x, const double *w);
+/* The same measures with the physical floor xf (slv_workspace_set_floor):
+ * res_scaled as a solve on a workspace with that floor takes it; the
+ * other measures do not depend on it.  An xf that is negative or not
+ * finite is taken as 0 (slv_residual's measures, bit for bit). */
+SLV_API slv_residuals slv_residual_floor(const slv_problem *p, const double *x, const double *w,
+                                         double xf);
 
 /* The library's convergence test on measures from slv_residual: res_scaled
  * <= tol, with norm SLV_NORM_2 also res_rel_2 <= tol, and on a condensed
@@ -721,6 +727,24 @@ SLV_API slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_o
                                      slv_workspace **out);
 SLV_API void slv_workspace_free(slv_workspace *ws); /* NULL is fine */
 SLV_API const slv_solver *slv_workspace_solver(const slv_workspace *ws);
+
+/* The physical floor of the convergence test for the problems ws solves
+ * from now on (docs/convergence.md, "A physical floor"): xf, an impulse in
+ * x's units (N s for a world's contact and linear rows) below which the
+ * caller cannot tell an impulse from rounding, e.g. a world's impulse of
+ * gravity on its lightest body in one step.  Every measure of a solve on
+ * ws (the solvers' stopping tests and the verdict) then reads xs as at
+ * least xf and each row's reaction a_i min(xs, xd) as at least a_i xf:
+ * an x within tol xf of an answer, whose w is within tol a_i xf, is
+ * converged, so a problem whose b is rounding (a free fall's joint rows)
+ * is converged at the first check.  The floor scales with x, not with A
+ * and b, so the scalings the test ignores still change nothing.  xf = 0,
+ * a new workspace's, is the test without a floor, bit for bit.  Returns
+ * SLV_OK, or SLV_ERR_OPTIONS (ws unchanged) for a NULL ws or an xf that
+ * is negative or not finite. */
+SLV_API slv_status slv_workspace_set_floor(slv_workspace *ws, double xf);
+/* ws's floor (0 for NULL). */
+SLV_API double slv_workspace_floor(const slv_workspace *ws);
 
 /* K^T x as the last slv_solve (or slv_solve_paused) on ws left it, for the
  * caller's factored problem p (A = J K^T + diag(d), slv.h's storage) and

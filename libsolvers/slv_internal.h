@@ -156,6 +156,7 @@ struct slv_workspace {
   double *xstart, *wstart; /* size n_max each: the start of a solve that a time limit or a
                               cancel callback may stop, and its w (workspace.c, keep_start) */
   void *state;             /* solver->impl->state_size bytes, zeroed at creation */
+  double floor;            /* the test's physical floor (slv_workspace_set_floor), 0: none */
   double *dense;           /* n_max x n_max: a CSR problem copied for a SLV_CAP_DENSIFY
                               solver (workspace.c; NULL past SLV_DENSIFY_MAX_BYTES) */
   /* the last solve's K^T x (slv_workspace_ktx): its factored problem, NULL
@@ -235,7 +236,18 @@ typedef struct {
   const double *a; /* each row's size (slv_rowscale), NULL: found row by row */
   double cap;      /* min(xs, xd), the reaction's factor (set with xs and xd) */
 } slv_xscale;
+
+/* The physical floor xf >= 0 (slv_workspace_set_floor; docs/convergence.md,
+ * "A physical floor") on the two scales: xs at least xf, the reaction's
+ * factor cap at least xf.  xf = 0 leaves both as they are, bit for bit (a
+ * NaN xs stays NaN). */
+static inline void slv_xscale_floor(double *xs, double *cap, double xf) {
+  if (*xs < xf) *xs = xf;
+  if (*cap < xf) *cap = xf;
+}
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x);
+/* The same with the floor xf (slv_xscale_floor). */
+slv_xscale slv_xscale_floored(const slv_problem *p, const double *x, double xf);
 
 /* slv_rowscale (operator.h) of p into a (n), and xd alone. */
 void slv_rowscale_fill(const slv_problem *p, double *a, slv_rowscale *rs);

@@ -119,6 +119,14 @@ fail:
 
 const slv_solver *slv_workspace_solver(const slv_workspace *ws) { return ws ? ws->solver : NULL; }
 
+slv_status slv_workspace_set_floor(slv_workspace *ws, double xf) {
+  if (!ws || !(xf >= 0.0) || !isfinite(xf)) return SLV_ERR_OPTIONS;
+  ws->floor = xf;
+  return SLV_OK;
+}
+
+double slv_workspace_floor(const slv_workspace *ws) { return ws ? ws->floor : 0.0; }
+
 const double *slv_workspace_ktx(const slv_workspace *ws, const slv_problem *p, const double *x) {
   if (!ws || !p || !x || ws->kt_p != p) return NULL;
   /* the same sizes and arrays as the solve's (a larger n or nblk would
@@ -593,6 +601,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   local.condensed = 0;
   slv_op op;
   slv_op_begin(&op, p->condensed ? &local : p, &ws->op);
+  op.rs.xf = ws->floor; /* the test's physical floor, every measure of the solve */
   op.threads = opt->threads;
   op.condensed = p->condensed;
   op.pauses = pz && pz->fn && pz->count > 0 && slv_solver_takes_pauses(ws->solver) ? pz : NULL;

@@ -141,7 +141,13 @@ static void test_chain_drift(void) {
          "(first 1000 steps %.3e, last 1000 %.3e); energy %.4f -> %.4f J\n",
          K, emax, first, last, E0, E1);
   CU_ASSERT(emax <= 0.01);
-  if (K == 10000) CU_ASSERT(last <= first);
+  /* no growth: the last 1000 steps within twice the first 1000's (it was
+   * last <= first until issue 80: the per-step energy bound fails some
+   * budget stops, the fallback carries them, and the run changed: the
+   * first 1000 steps' peak fell from 2.9e-3 m to 1.4e-4 m, below the
+   * 1.8e-4 m of the last 1000 (4.4e-4 m before), the run's largest from
+   * 2.9e-3 m to 5.8e-4 m) */
+  if (K == 10000) CU_ASSERT(last <= 2.0 * first);
   dyn_world_free(w);
 }
 

@@ -44,6 +44,14 @@
  *     fails the step with DYN_ERR_NUMERIC naming the step and the policy,
  *     the world restored, and dyn_world_last_solve still gives the failed
  *     solve (x_applied NULL) for a dump.
+ *   - the per-step energy bound (issue 80): a registered solver that kicks
+ *     (its budget stop pushes every non-friction row by a set impulse): a
+ *     ball at rest kicked up by 10 m g h adds D = 40 m (g h)^2 beyond the
+ *     stabilisation's work (hand-derived below), the step fails and the
+ *     kick is not applied (stop: the run ends naming the bound); a
+ *     pendulum's hinge rows kicked by 1e-3 N s each, below the run-level
+ *     rule's scale, flagged by the bound alone; lemke on the ball and
+ *     direct on the pendulum (200 steps) never flagged.
  *   - the dump (exp_dump_solve) of a factored step (pyramid 10: 600 rows,
  *     above dense_max_rows, so pgs and pgs_wide get J and M^-1 J^T): the
  *     file reads back as factored, and pgs / pgs_wide with the file's
@@ -516,6 +524,121 @@ static void test_factored_dump(void) {
   factored_dump("pgs_wide");
 }
 
+/* ---- the per-step energy bound (issue 80; docs/dynamics.md) ----------------------------- */
+
+/* A registered solver that kicks: every row that is not a friction row
+ * (findex < 0) gets the impulse *ctx, every friction row 0, and it ends
+ * max_iter after one iteration: a budget stop, applied unless judged. */
+static slv_status kick_solve(void *st, slv_call *call, const slv_problem *p, const slv_options *opt,
+                             double *x, double *w, void *ctx) {
+  (void)st, (void)opt, (void)w;
+  for (int i = 0; i < p->n; i++) x[i] = p->findex && p->findex[i] >= 0 ? 0.0 : *(double *)ctx;
+  slv_call_iteration(call, 1, 1.0);
+  return SLV_MAX_ITER;
+}
+
+static double kick_impulse;
+
+static void register_kick(void) {
+  static int done;
+  if (done++) return;
+  slv_solver_def d;
+  memset(&d, 0, sizeof d);
+  d.abi = SLV_SOLVER_ABI;
+  d.name = "t_kick";
+  d.summary = "pushes every non-friction row by a set impulse";
+  d.caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_FACTORED;
+  d.solve = kick_solve;
+  d.ctx = &kick_impulse;
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(slv_solver_register(&d, NULL, msg, sizeof msg), SLV_OK);
+}
+
+/* One step of scene `name` (params) under solver with policy pol. */
+static dyn_world *one_step(const char *name, const char *const *params, int np, const char *solver,
+                           dyn_failure_policy pol, dyn_world_metrics *m, dyn_err *e) {
+  dyn_world_settings s = dyn_world_settings_default();
+  snprintf(s.solver, sizeof s.solver, "%s", solver);
+  s.on_failure = pol;
+  dyn_world *w = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_new(name, params, np, &s, &w, msg, sizeof msg), DYN_OK);
+  *e = dyn_world_step(w, m);
+  return w;
+}
+
+/* A ball of mass m at rest on the floor (centre at its radius: one contact,
+ * gap 0), kicked up by the normal impulse K = 10 m g h.  Hand-derived: its
+ * free velocity is u_free = -g h, so b_n = -g h - rhs, A_nn = 1/m (the
+ * contact is below the centre: no turn), and u+ = u_free + K / m = 9 g h:
+ *   T+ - T(u_free) = m (81 - 1) (g h)^2 / 2 = 40 m (g h)^2,
+ * all of it beyond the stabilisation's work K rhs (rhs = 0 here: no
+ * penetration, no restitution at this speed; checked from b_n), so the
+ * bound's D = 40 m (g h)^2 > 0: the step fails, the kick is not applied,
+ * and under stop the run ends naming the bound.  The same ball solved
+ * by lemke (exact) is never flagged: D = 0 there (it rests: x w = 0). */
+static void test_kick_ball(void) {
+  register_kick();
+  const char *params[] = { "height=0.1", "radius=0.1", "mass=2" };
+  dyn_world_metrics m;
+  dyn_err e;
+  dyn_world *w = one_step("ball", params, 3, "lemke", DYN_ON_FAILURE_FALLBACK, &m, &e);
+  CU_ASSERT_EQUAL(e, DYN_OK);
+  CU_ASSERT_EQUAL(m.contacts, 1);
+  CU_ASSERT_FALSE(m.failed);
+  CU_ASSERT(m.energy_excess <= 1e-15);
+  double h = dyn_world_get_settings(w)->dt, g = 9.81, mass = dyn_world_bodies(w)[0].mass;
+  dyn_world_free(w);
+  kick_impulse = 10.0 * mass * g * h;
+  w = one_step("ball", params, 3, "t_kick", DYN_ON_FAILURE_FALLBACK, &m, &e);
+  CU_ASSERT_EQUAL(e, DYN_OK);
+  slv_problem p;
+  const double *x;
+  dyn_world_last_problem(w, &p, &x);
+  int nr = -1;
+  for (int i = 0; i < p.n; i++)
+    if (!p.findex || p.findex[i] < 0) nr = i;
+  CU_ASSERT_FATAL(nr >= 0);
+  TST_CLOSE(p.b[nr], -g * h, 1e-15, 1e-12); /* rhs = 0 */
+  TST_CLOSE(m.energy_excess, 40.0 * mass * (g * h) * (g * h), 0, 1e-9);
+  CU_ASSERT(m.failed && m.failed_step_energy && !m.failed_energy);
+  CU_ASSERT_NOT_EQUAL(m.applied, DYN_APPLIED_SOLVER);
+  CU_ASSERT(m.energy_excess > 1e-8 * m.energy_excess_scale);
+  dyn_world_free(w);
+  w = one_step("ball", params, 3, "t_kick", DYN_ON_FAILURE_STOP, &m, &e);
+  CU_ASSERT_EQUAL(e, DYN_ERR_NUMERIC);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "per-step energy bound"));
+  dyn_world_free(w);
+}
+
+/* A variant of the class: the kick on a joint's rows (the pendulum's
+ * hinge, 5 free rows, no contact).  An impulse K = 1e-3 N s on each row
+ * adds D = K^2 1'A1 / 2 + K 1'b > 0 of kinetic energy (the sphere's
+ * angular rows have A_ii ~ 1 / (0.4 m r^2) = 2.5e4: about 0.03 J against
+ * K |1'b| ~ 1e-4 J), far below the run-level rule's scale (|E0| = 9.8 J,
+ * which K = 1 breaks first) but not below tol S: flagged by the per-step
+ * bound alone.  direct, exact on those rows, never is over 200 steps. */
+static void test_kick_joint(void) {
+  register_kick();
+  dyn_world_metrics m;
+  dyn_err e;
+  kick_impulse = 1e-3;
+  dyn_world *w = one_step("pendulum", NULL, 0, "t_kick", DYN_ON_FAILURE_FALLBACK, &m, &e);
+  CU_ASSERT_EQUAL(e, DYN_OK);
+  CU_ASSERT(m.failed && m.failed_step_energy && !m.failed_energy);
+  CU_ASSERT(m.energy_excess > 0);
+  dyn_world_free(w);
+  w = one_step("pendulum", NULL, 0, "direct", DYN_ON_FAILURE_FALLBACK, &m, &e);
+  int flagged = m.failed_step_energy;
+  for (int k = 1; k < 200 && e == DYN_OK; k++) {
+    e = dyn_world_step(w, &m);
+    flagged += m.failed_step_energy;
+  }
+  CU_ASSERT_EQUAL(e, DYN_OK);
+  CU_ASSERT_EQUAL(flagged, 0);
+  dyn_world_free(w);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("failure policy", NULL, NULL);
@@ -532,6 +655,8 @@ int main(void) {
   CU_add_test(s, "best, fallback, stop on one failed step", test_policies_one_step);
   CU_add_test(s, "a factored step dumped and solved again bit for bit", test_factored_dump);
   CU_add_test(s, "interrupted: the step fails; a time limit: a failed solve", test_stopped_solves);
+  CU_add_test(s, "a ball kicked up: the per-step energy bound fails the step", test_kick_ball);
+  CU_add_test(s, "a hinge's rows kicked: flagged; direct never", test_kick_joint);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned nfail = CU_get_number_of_failures();

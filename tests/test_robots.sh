@@ -16,10 +16,15 @@
 #     mj_loadXML) and runs to the same CSV as the import (40 steps);
 #   - MuJoCo's humanoid.xml is refused without --approximate (exit 2, the
 #     joint and "armature" named, "--approximate" said), and with it falls
-#     and settles under a box (pgs) and a cone (nsgs) solver: contacts at the
-#     end, no failed step, kinetic energy at the end < 1 J, from 430 J of
-#     potential energy; humanoid100.xml (cylinders, ellipsoids) likewise
-#     loses > 90% of its energy; humanoid's problems export (lcplab's format;
+#     and settles under a box (pgs) and a cone (nsgs) solver at 300
+#     iterations: contacts at the end, kinetic energy at the end < 1 J
+#     (900 steps: under pgs, after its two failed steps, it is still
+#     tipping over at step 600, kinetic 7.9 J, and at rest from about step
+#     850), from 430 J of potential energy, and no failed step
+#     but those the per-step energy bound fails (failed_steps =
+#     failed_energy_steps: 2 of 900 each, steps whose budget stop adds
+#     energy, reported since issue 80); humanoid100.xml (cylinders,
+#     ellipsoids) likewise loses > 90% of its energy; humanoid's problems export (lcplab's format;
 #     Siconos' formats hold no joint rows); with --condense-joints --global
 #     (FCLIB and Siconos .dat), lcplab solves the global file (at most 27
 #     coordinates: one fewer for each limit that pushes) and the local one
@@ -126,9 +131,10 @@ if [ -f "$SAMPLES/humanoid/humanoid.xml" ]; then
   round_trip humanoid.xml "$H" --approximate
   for sf in "pgs box" "nsgs cone"; do
     set -- $sf
-    lcp simulate --model "$H" --approximate --steps 600 --solver "$1" --friction "$2" \
+    lcp simulate --model "$H" --approximate --steps 900 --solver "$1" --friction "$2" \
       --max-iter 300
-    if [ "$rc" -eq 0 ] && [ "$(jnum failed_steps)" = 0 ] && awk_true "$(jnum contacts_mean) > 1" &&
+    if [ "$rc" -eq 0 ] && [ "$(jnum failed_steps)" = "$(jnum failed_energy_steps)" ] &&
+      awk_true "$(jnum contacts_mean) > 1" &&
       awk_true "$(jnum kinetic_end) < 1"; then
       pass "humanoid.xml ($1, $2): falls and settles (kinetic_end $(jnum kinetic_end) J)"
     else
@@ -176,7 +182,7 @@ if [ -f "$SAMPLES/humanoid100/humanoid100.xml" ]; then
   expect_err "humanoid100.xml without --approximate: an ellipsoid refused, named" \
     "type ellipsoid is not simulated" simulate --model "$H" --steps 1
   lcp simulate --model "$H" --approximate --steps 400 --solver nsgs --friction cone --max-iter 100
-  if [ "$rc" -eq 0 ] && [ "$(jnum failed_steps)" = 0 ] &&
+  if [ "$rc" -eq 0 ] && [ "$(jnum failed_steps)" = "$(jnum failed_energy_steps)" ] &&
     awk_true "$(jnum energy_end) < 0.1 * $(jnum energy_start)"; then
     pass "humanoid100.xml (nsgs, cone): falls, energy $(jnum energy_start) -> $(jnum energy_end) J"
   else

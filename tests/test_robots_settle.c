@@ -6,8 +6,13 @@
  * experiments/MEASUREMENTS.md, "Humanoids settle").
  *
  * Settled: over the last second of 5 s, no body of the humanoid moves
- * faster than g h = 0.049 m/s (gravity's pull in one step of the file's
- * h = 5 ms).  On main before the chain bodies' mass was raised from 1 % to
+ * faster than 2 g h = 0.098 m/s (g h: gravity's pull in one step of the
+ * file's h = 5 ms).  It was g h until issue 80: the per-step energy bound
+ * fails 5 (pgs) and 6 (nsgs) of the budget stops, the fallback carries
+ * them, and the humanoid comes to rest in another pose, its limbs on each
+ * other (self-contacts in 515 and 482 steps, 20 and 19 before), where nsgs
+ * at 50 iterations leaves 0.053 m/s (0.040 before; pgs 0.032, 0.041
+ * before).  On main before the chain bodies' mass was raised from 1 % to
  * 10 % of their body's, neither settled: 13.9 m/s (pgs, E = 175 J at 5 s,
  * gaining energy from the first contact on) and 1.1 m/s (nsgs) in the
  * last second.  The humanoid's own bodies touch: MuJoCo's filters let
@@ -30,6 +35,7 @@ typedef struct settle_out {
   double vmax_last;  /* largest |v| of a moving body over the last second */
   long self_steps;   /* steps with a contact between two moving bodies */
   long failed;       /* steps whose solve failed (the policy decided) */
+  long failed_bound; /* of those, the steps the per-step energy bound failed */
   double energy_end; /* J */
   double energy_max; /* J, over the run */
   double energy_start;
@@ -79,6 +85,7 @@ static int run(const dyn_model *m, const char *solver, dyn_friction fr, long K, 
       return -1;
     }
     o->failed += mt.failed ? 1 : 0;
+    o->failed_bound += mt.failed_step_energy ? 1 : 0;
     if (!(mt.energy <= o->energy_max)) o->energy_max = mt.energy;
     o->self_steps += self_contact(w);
     double v = max_speed(w);
@@ -111,8 +118,8 @@ static void settles(const char *solver, dyn_friction fr) {
          "steps, %ld steps with self-contacts",
          solver, o.vmax_last, o.energy_end, o.failed, o.self_steps);
   if (!tst_memcheck()) {
-    CU_ASSERT(o.vmax_last < 9.81 * 0.005); /* settled: below g h */
-    CU_ASSERT(o.energy_end < 200.0);       /* on the floor (it starts at 456 J) */
+    CU_ASSERT(o.vmax_last < 2 * 9.81 * 0.005); /* settled: below 2 g h (header) */
+    CU_ASSERT(o.energy_end < 200.0);           /* on the floor (it starts at 456 J) */
   }
   CU_ASSERT(o.self_steps > 0); /* its own bodies touch */
   dyn_model_free(m);
@@ -131,7 +138,10 @@ static void settles(const char *solver, dyn_friction fr) {
  * They do not settle by g h: a truncated solve leaves a jitter on a few
  * bodies (here 0.39 and 1.8 m/s at the peak of the last second; apgd needs
  * about 400 iterations a step to come under g h), so the speed is printed,
- * not asserted. */
+ * not asserted.  Since the per-step energy bound (issue 80) a few of their
+ * budget stops add energy and are failed, reported and carried by the
+ * fallback (2 to 9 of 1000 steps, seen in two runs of this test): no
+ * failed step but those. */
 static void rests(const char *solver) {
   dyn_model *m = humanoid_model();
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -141,7 +151,7 @@ static void rests(const char *solver) {
   printf("\n    humanoid, %s: |v| <= %.3g m/s over the last second, E = %.4g J (max %.4g J, "
          "start %.4g J), %ld failed steps",
          solver, o.vmax_last, o.energy_end, o.energy_max, o.energy_start, o.failed);
-  CU_ASSERT_EQUAL(o.failed, 0);
+  CU_ASSERT_EQUAL(o.failed, o.failed_bound); /* none but the bound's (issue 80) */
   CU_ASSERT(o.energy_max <= o.energy_start * (1 + 1e-9));
   if (!tst_memcheck()) CU_ASSERT(o.energy_end < 200.0);
   dyn_model_free(m);
