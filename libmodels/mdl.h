@@ -55,7 +55,9 @@ typedef enum mdl_err {
   MDL_ERR_FILE = -4,    /* the file does not load: MuJoCo's message, with its line */
   MDL_ERR_REFUSED = -5, /* it loads, but holds a feature lcplab does not simulate
                             (the message names the element and the feature) */
-  MDL_ERR_MUJOCO = -6   /* libmujoco stopped with an error of its own (its text) */
+  MDL_ERR_MUJOCO = -6   /* libmujoco stopped with an error of its own (its text), or
+                            crashed on the file (compiled first in a child process:
+                            "libmujoco crashed reading FILE (..., signal 11, ...)") */
 } mdl_err;
 
 /* "ok", "input", ... for messages and tests. */
