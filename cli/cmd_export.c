@@ -157,6 +157,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log(), condense }, every, 0, 0,
                      0 };
 
+  if (exp_export_joint_rows_refused(&q.out, w)) return CLI_EXIT_USAGE;
   struct stat st;
   if (stat(dir, &st) == 0) {
     if (!S_ISDIR(st.st_mode)) {

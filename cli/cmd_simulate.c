@@ -665,7 +665,9 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   cli_json_number(o, r.max_body_displacement, 17);
   fputs(",\"max_settled_displacement\":", o);
   cli_json_number(o, r.max_settled_displacement, 17);
-  fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_world_joint_count(w));
+  /* the model's joints: in reduced coordinates they are coordinates, not
+   * joints of the world (dyn_world_joint_count 0) */
+  fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_model_joint_count(dyn_world_model(w)));
   cli_json_number(o, r.joint_error_max, 17);
   fputs(",\"time_step_median_s\":", o);
   cli_json_number(o, r.time_step_median_s, 6);
