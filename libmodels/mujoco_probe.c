@@ -20,7 +20,8 @@
  * to the child's own setjmp and are reported by their byte; it calls
  * nothing but libmujoco, write and _exit (no stdio, no atexit handlers),
  * restores the default action of the crash signals (a host's handler, such
- * as Python's faulthandler, would run in the child) and dumps no core.
+ * as Python's faulthandler, would run in the child), dumps no core and
+ * writes its standard output and error to /dev/null.
  * Forking in a threaded host: a child starts with one thread and every lock
  * as it was at the fork; glibc's malloc is made consistent by fork itself,
  * and mj_loadXML's own lock (its global model) is never held at a fork of
@@ -56,8 +57,15 @@ mjModel *mdl_load_xml(const mdl_mujoco *mj, const char *path, char *err, int err
 }
 
 /* The child's signals: the default action of every crash signal, none
- * blocked, no core file. */
-static void child_signals(void) {
+ * blocked, no core file; its output to /dev/null (a sanitizer's report
+ * of the crash is the child's: the caller reports it). */
+static void child_setup(void) {
+  int null = open("/dev/null", O_WRONLY);
+  if (null >= 0) {
+    dup2(null, 1);
+    dup2(null, 2);
+    if (null > 2) close(null);
+  }
   static const int crash[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS };
   sigset_t set;
   sigemptyset(&set);
@@ -73,7 +81,7 @@ static void child_signals(void) {
 /* The child: compile path, make its data, run the kinematics, say how it
  * went on fd, end. */
 static void child_compile(mdl_guard *g, const char *path, size_t max_bytes, int fd) {
-  child_signals();
+  child_setup();
   volatile char said = PROBE_MUJOCO_ERROR;
   if (setjmp(g->jb) == 0) {
     char err[1000] = "";
