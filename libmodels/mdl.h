@@ -137,7 +137,11 @@ MDL_API mdl_read_options mdl_read_options_default(void);
  * MDL_ERR_FILE (not XML, not MJCF, a missing mesh file, ...: "PATH: " and
  * MuJoCo's message with its line), MDL_ERR_REFUSED (a feature that is not
  * mapped, or a value lcplab refuses such as a zero mass: "PATH: ELEMENT
- * 'NAME': ..."), MDL_ERR_MUJOCO, MDL_ERR_NOMEM.  No partial model is left. */
+ * 'NAME': ..."), MDL_ERR_MUJOCO, MDL_ERR_NOMEM.  No partial model is left.
+ * The file is compiled first in a child process (fork; docs/models.md, "A
+ * crash inside libmujoco"): a file on which libmujoco crashes is
+ * MDL_ERR_MUJOCO, "libmujoco crashed reading PATH (MuJoCo 2.2.2, signal
+ * 11, ...)", and the caller's process goes on. */
 MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *info, char *msg,
                               size_t msgcap);
 
