@@ -54,7 +54,8 @@
  * each layer gz = 1 mm above the one below, so an intact pyramid of L
  * layers has max_body_displacement ~ L mm and this field ~ 0, while a box
  * that slid or fell shows; r_rest = r_start in the other scenes, where the
- * two fields are equal), joints (their number), joint_error_max (the largest
+ * two fields are equal), joints (the model's number, in reduced coordinates too,
+ * where they are coordinates), joint_error_max (the largest
  * joint_error of the run), time_step_median_s / _mean_s, time_collide_mean_s,
  * time_solve_mean_s, time_stage_mean_s (each stage of the step by its name,
  * dyn_world_stage_name with "_" for " ": prepare, collide, build_rows,
