@@ -138,8 +138,8 @@ mdl_err mdl_probe_load(mdl_guard *g, const char *path, size_t max_bytes, char *m
   pthread_mutex_lock(&load_lock);
   pid_t pid = fork();
   if (pid == 0) {
-    close(fds[0]);
-    child_compile(g, path, max_bytes, fds[1]);
+    close(fds[0]); /* the pipe's end above 2: the child's 1 and 2 go to /dev/null */
+    child_compile(g, path, max_bytes, fds[1] > 2 ? fds[1] : fcntl(fds[1], F_DUPFD, 3));
   }
   int fork_errno = errno;
   pthread_mutex_unlock(&load_lock);

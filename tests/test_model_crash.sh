@@ -16,7 +16,8 @@
 #     in a floating-base robot with a continuous joint;
 #   - the same file with a revolute joint in place of the spherical one
 #     still loads and runs (exit 0, 2 bodies): the containment refuses only
-#     what crashes.
+#     what crashes; so with lcplab's standard output closed (the probe's
+#     pipe then may take fd 1).
 # Environment (as test_cli.sh): LCPLAB_BIN (required, else SKIP 77).  Last
 # line "N passed, M failed".
 TST_NAME=test_model_crash
@@ -96,6 +97,15 @@ if [ "$rc" -eq 0 ] && grep -q '"bodies":2' "$T/out"; then
   pass "the same robot with a revolute joint loads and runs (2 bodies)"
 else
   fail "revolute control" "exit $rc: $(cat "$T/err")"
+fi
+
+# a caller with its standard output closed: the probe's pipe may get fd 1,
+# which the child must keep apart from the /dev/null it writes to
+"$BIN" simulate --model "$T/revolute.urdf" --steps 3 >&- 2>"$T/err"
+if grep -q 'crashed' "$T/err"; then
+  fail "stdout closed: a loading file is not taken for a crash" "$(cat "$T/err")"
+else
+  pass "stdout closed: a loading file is not taken for a crash"
 fi
 
 tst_done
