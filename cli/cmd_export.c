@@ -159,6 +159,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
   export_state q = { &wa, { dir, cli_world_name(&wa), f, global, cli_log(), condense }, every, 0, 0,
                      0 };
 
+  if (exp_export_joint_rows_refused(&q.out, w)) return CLI_EXIT_USAGE;
   exp_inputs in;
   if (cli_world_inputs(&wa, &in) != 0) return CLI_EXIT_USAGE;
   for (long k = every; k <= K && rc < 0; k += every)

@@ -60,7 +60,8 @@
  * each layer gz = 1 mm above the one below, so an intact pyramid of L
  * layers has max_body_displacement ~ L mm and this field ~ 0, while a box
  * that slid or fell shows; r_rest = r_start in the other scenes, where the
- * two fields are equal), joints (their number), joint_error_max (the largest
+ * two fields are equal), joints (the model's number, in reduced coordinates too,
+ * where they are coordinates), joint_error_max (the largest
  * joint_error of the run), time_step_median_s / _mean_s, time_collide_mean_s,
  * time_solve_mean_s, time_stage_mean_s (each stage of the step by its name,
  * dyn_world_stage_name with "_" for " ": prepare, collide, build_rows,
@@ -683,7 +684,9 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   cli_json_number(o, r.max_body_displacement, 17);
   fputs(",\"max_settled_displacement\":", o);
   cli_json_number(o, r.max_settled_displacement, 17);
-  fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_world_joint_count(w));
+  /* the model's joints: in reduced coordinates they are coordinates, not
+   * joints of the world (dyn_world_joint_count 0) */
+  fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_model_joint_count(dyn_world_model(w)));
   cli_json_number(o, r.joint_error_max, 17);
   fputs(",\"time_step_median_s\":", o);
   cli_json_number(o, r.time_step_median_s, 6);

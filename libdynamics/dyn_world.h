@@ -351,6 +351,13 @@ DYN_API dyn_err dyn_world_new_reduced(const dyn_model *m, const dyn_world_settin
                                       dyn_world **out, char *msg, size_t msgcap);
 /* 1 for a world in reduced coordinates, 0 for maximal (or NULL). */
 DYN_API int dyn_world_is_reduced(const dyn_world *w);
+/* 1 when a step of w can have joint rows (dyn_run_step's joint_rows > 0):
+ * in maximal coordinates, any joint (its rows are in every step); in
+ * reduced coordinates, a joint with a limit or a motor (its rows appear
+ * when the limit is reached or the motor drives); 0 otherwise (or NULL).
+ * An export decides by it, before writing, whether a format that cannot
+ * hold joint rows can take the run (cli/cmd_export.c). */
+DYN_API int dyn_world_joint_rows_possible(const dyn_world *w);
 
 /* A world with no bodies and room for body_capacity (>= 0) of them: an
  * empty model (with the settings' gravity and restitution threshold as

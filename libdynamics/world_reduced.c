@@ -257,6 +257,11 @@ dyn_err dyn_world_new_reduced(const dyn_model *m, const dyn_world_settings *s, d
 
 int dyn_world_is_reduced(const dyn_world *w) { return w && w->red ? 1 : 0; }
 
+int dyn_world_joint_rows_possible(const dyn_world *w) {
+  if (!w) return 0;
+  return w->red ? w->red->ncoord > 0 : dyn_world_joint_count(w) > 0;
+}
+
 /* ---- the stages -------------------------------------------------------------------- */
 
 static dyn_err reduced_prepare(dyn_step *s) {

@@ -186,6 +186,12 @@ typedef struct exp_export {
  * missing --format). */
 EXP_API int exp_export_format(const exp_log *log, const char *name, int global);
 EXP_API const char *exp_export_format_name(int f);
+/* 1 (after the message naming --condense-joints) when w's steps can have
+ * joint rows (dyn_world_joint_rows_possible) that the export's format
+ * cannot hold with its contact rows (FCLIB, a global form, a Siconos .dat
+ * with friction), and the export does not condense them: decided before
+ * any file is written.  0 otherwise. */
+EXP_API int exp_export_joint_rows_refused(const exp_export *e, const dyn_world *w);
 /* 1 (after the message) if a file the export of step k would write exists. */
 EXP_API int exp_export_step_exists(const exp_export *e, long k);
 /* 1 (after the message: exp_output_is_input) if a file the export of step

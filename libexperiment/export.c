@@ -58,6 +58,35 @@ int exp_export_format(const exp_log *log, const char *name, int global) {
   return -1;
 }
 
+/* What of the export's format cannot take joint rows with w's contact
+ * rows, or NULL when it can: FCLIB holds cones alone; a global form
+ * (FCLIB's or Siconos gfc3d) contacts alone; a Siconos .dat is an LCP or
+ * MLCP (no friction rows) or FC3D (every row in a cone). */
+static const char *joint_rows_unheld(const exp_export *e, const dyn_world *w) {
+  const fmt_def *fd = &formats[e->format];
+  if (fd->fmt == IO_FMT_FCLIB)
+    return "FCLIB (hdf5) holds frictional-contact problems alone (a Coulomb cone on every row)";
+  if (e->global) return "the global form holds contact rows alone";
+  if (strcmp(fd->name, "dat") == 0 &&
+      dyn_world_get_settings(w)->contact.friction != DYN_FRICTION_NONE)
+    return "a Siconos .dat holds joint rows only without friction rows (an LCP or MLCP), and "
+           "friction only with every row in a cone (FC3D)";
+  return NULL;
+}
+
+int exp_export_joint_rows_refused(const exp_export *e, const dyn_world *w) {
+  if (e->condense || !dyn_world_joint_rows_possible(w)) return 0;
+  const char *why = joint_rows_unheld(e, w);
+  if (!why) return 0;
+  exp_say(e->log, EXP_SAY_ERROR,
+          "export: scene %s has joint rows (%s) and %s: nothing written; rerun with "
+          "--condense-joints (the contact rows alone, the joint rows condensed), or "
+          "--format mtx or lcplab, which hold every row",
+          e->scene,
+          dyn_world_is_reduced(w) ? "limits or motors in reduced coordinates" : "its joints", why);
+  return 1;
+}
+
 const char *exp_export_format_name(int f) {
   return f >= 0 && f < NFORMATS ? formats[f].name : NULL;
 }

@@ -55,7 +55,9 @@ typedef enum mdl_err {
   MDL_ERR_FILE = -4,    /* the file does not load: MuJoCo's message, with its line */
   MDL_ERR_REFUSED = -5, /* it loads, but holds a feature lcplab does not simulate
                             (the message names the element and the feature) */
-  MDL_ERR_MUJOCO = -6   /* libmujoco stopped with an error of its own (its text) */
+  MDL_ERR_MUJOCO = -6   /* libmujoco stopped with an error of its own (its text), or
+                            crashed on the file (compiled first in a child process:
+                            "libmujoco crashed reading FILE (..., signal 11, ...)") */
 } mdl_err;
 
 /* "ok", "input", ... for messages and tests. */
@@ -149,7 +151,11 @@ MDL_API mdl_read_options mdl_read_options_default(void);
  * MDL_ERR_FILE (not XML, not MJCF, a missing mesh file, ...: "PATH: " and
  * MuJoCo's message with its line), MDL_ERR_REFUSED (a feature that is not
  * mapped, or a value lcplab refuses such as a zero mass: "PATH: ELEMENT
- * 'NAME': ..."), MDL_ERR_MUJOCO, MDL_ERR_NOMEM.  No partial model is left. */
+ * 'NAME': ..."), MDL_ERR_MUJOCO, MDL_ERR_NOMEM.  No partial model is left.
+ * The file is compiled first in a child process (fork; docs/models.md, "A
+ * crash inside libmujoco"): a file on which libmujoco crashes is
+ * MDL_ERR_MUJOCO, "libmujoco crashed reading PATH (MuJoCo 2.2.2, signal
+ * 11, ...)", and the caller's process goes on. */
 MDL_API mdl_err mdl_read_mjcf(const char *path, dyn_model **out, mdl_read_info *info, char *msg,
                               size_t msgcap);
 

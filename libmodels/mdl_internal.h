@@ -158,6 +158,24 @@ typedef struct mdl_guard {
 int mdl_guard_enter(mdl_guard *g);
 void mdl_guard_leave(mdl_guard *g);
 
+/* ---- the probe: a file compiled first in a child process (mujoco_probe.c) -------- */
+
+/* mj_loadXML of path (no VFS), one compilation of libmodels at a time (a
+ * fork of the probe never copies MuJoCo's lock held). */
+mjModel *mdl_load_xml(const mdl_mujoco *mj, const char *path, char *err, int errsz);
+
+/* Compiles path in a child process (mj_loadXML, then, for a model within
+ * max_bytes (mdl_model_bytes), mj_makeData and mj_kinematics), inside the
+ * entered guard g.  MDL_OK when the child got through (the file loaded, or
+ * MuJoCo refused it with a message the caller's own load will give);
+ * MDL_ERR_MUJOCO when libmujoco crashed on it ("libmujoco crashed reading
+ * PATH (MuJoCo 2.2.2; signal 11, Segmentation fault, ...)") or no child
+ * could be started. */
+mdl_err mdl_probe_load(mdl_guard *g, const char *path, size_t max_bytes, char *msg, size_t cap);
+
+/* The bytes a compiled model takes once lcplab reads it (mjcf_read.c). */
+double mdl_model_bytes(const mjModel *mj);
+
 /* ---- helpers (mdl_util.c) --------------------------------------------------------- */
 
 /* msg[cap] = prefix (may be NULL) then the formatted text; NULL msg: nothing. */

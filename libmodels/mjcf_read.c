@@ -8,7 +8,8 @@
  * record by record (mjcf_read_map.c, mjcf_read_joints.c); lcplab's custom
  * data, where the file has it, restores the exact values
  * (mjcf_read_lcplab.c).  Every libmujoco call runs inside a guard
- * (mujoco_guard.c).  What this reader does not map is refused, never
+ * (mujoco_guard.c), after the file got through a first compilation in a
+ * child process (mujoco_probe.c: a crash of libmujoco is the file's error).  What this reader does not map is refused, never
  * dropped: mdl_map_features below is the table of the features refused,
  * and the mapping functions refuse the values they cannot take (a joint
  * layout, a geom type, a zero mass), with the file, the element and the
@@ -407,7 +408,7 @@ static mdl_err map_all(mdl_map *p) {
 static mjModel *load_file(const mdl_mujoco *api, const char *path, char *warn, size_t wcap,
                           char *msg, size_t cap) {
   char err[1000] = "";
-  mjModel *mj = api->loadXML(path, NULL, err, sizeof err);
+  mjModel *mj = mdl_load_xml(api, path, err, sizeof err);
   char one[900];
   mdl_one_line(one, sizeof one, err);
   if (!mj)
@@ -422,7 +423,7 @@ static mjModel *load_file(const mdl_mujoco *api, const char *path, char *warn, s
  * counting each body and joint twice (a joint chain's intermediate body
  * and joint), each geom and site once, and the mesh vertices as doubles;
  * counted in double, without overflow. */
-static double model_bytes(const mjModel *mj) {
+double mdl_model_bytes(const mjModel *mj) {
   return (double)mj->nbuffer + 8.0 * (double)mj->nstack +
          2.0 * (double)mj->nbody * (double)sizeof(dyn_body_def) +
          (double)(mj->ngeom + mj->nsite) * (double)sizeof(dyn_shape_def) +
@@ -432,7 +433,7 @@ static double model_bytes(const mjModel *mj) {
 /* A compiled model over the cap: refused, the file and the counts named. */
 static mdl_err over_cap(const char *path, const mjModel *mj, const mdl_read_options *o, char *msg,
                         size_t cap) {
-  double need = model_bytes(mj);
+  double need = mdl_model_bytes(mj);
   if (need <= (double)o->max_memory) return MDL_OK;
   mdl_msg(msg, cap,
           "%s: %d bodies, %d geoms, %d joints, %d mesh vertices and a stack of %d numbers need "
@@ -540,7 +541,8 @@ mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model
     mdl_msg(msg, msgcap, "%s: %s", path, g.error);
     return MDL_ERR_MUJOCO;
   }
-  mdl_err e = load_and_map(path, &o, &g, out, info, msg, msgcap);
+  mdl_err e = mdl_probe_load(&g, path, o.max_memory, msg, msgcap);
+  if (e == MDL_OK) e = load_and_map(path, &o, &g, out, info, msg, msgcap);
   if (info && g.warnings[0]) {
     size_t k = strlen(info->warnings);
     snprintf(info->warnings + k, sizeof info->warnings - k, "%s%s", k ? "\n" : "", g.warnings);
@@ -594,7 +596,8 @@ mdl_err mdl_mujoco_run(const char *path, long steps, double *xpos, size_t xcap, 
     mdl_msg(msg, msgcap, "%s: %s", path, g.error);
     return MDL_ERR_MUJOCO;
   }
-  mdl_err e = run_guarded(path, steps, xpos, xcap, nbody, &g, msg, msgcap);
+  mdl_err e = mdl_probe_load(&g, path, MDL_DEFAULT_MAX_MEMORY, msg, msgcap);
+  if (e == MDL_OK) e = run_guarded(path, steps, xpos, xcap, nbody, &g, msg, msgcap);
   mdl_guard_leave(&g);
   return e;
 }

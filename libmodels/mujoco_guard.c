@@ -29,7 +29,10 @@
  * so what is left is mj_makeData's allocation, mj_kinematics and mj_step,
  * all of libmujoco's C engine, where a longjmp skips no C++ destructor.
  * What a jump leaves allocated inside MuJoCo (the partly made mjData) is
- * lost; it happens only when MuJoCo itself gives up.
+ * lost; it happens only when MuJoCo itself gives up.  A crash, which no
+ * handler sees, is contained by a first compilation of the file in a child
+ * process (mujoco_probe.c), which sends nothing back but whether it got
+ * through.
  */
 #define _POSIX_C_SOURCE 200809L
 

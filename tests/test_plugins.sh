@@ -47,7 +47,7 @@ sed -n '/^x_ref$/{n;p;}' "$T/spd.lcp" | tr ' ' '\n' >"$T/xref"
 
 # ---- 1. loading, solving, a world ---------------------------------------------------------
 lcp --plugin "$JAC" solvers
-if [ "$rc" -eq 0 ] && grep -q '^my_jacobi .*lcp box free dense csr' "$T/out"; then pass "--plugin: solvers lists my_jacobi"; else fail "--plugin: solvers" "exit $rc"; fi
+if [ "$rc" -eq 0 ] && grep -q '^my_jacobi .*lcp box free findex dense csr' "$T/out"; then pass "--plugin: solvers lists my_jacobi"; else fail "--plugin: solvers" "exit $rc"; fi
 LCPLAB_PLUGINS="/nonexistent-dir-skipped-not::$JAC" lcp solvers
 if [ "$rc" -eq 2 ] && grep -q 'LCPLAB_PLUGINS: plugin /nonexistent-dir-skipped-not: not found' "$T/err"; then
   pass "LCPLAB_PLUGINS: a missing entry is exit 2, named"

@@ -10,7 +10,17 @@
  * D^-1/2 A D^-1/2).  theta = options.damping, or when that is 0 one over
  * the largest Gershgorin row sum of D^-1/2 A D^-1/2 (>= lambda_max, so
  * theta <= 1 / lambda_max: safe).  Dense or CSR storage; box and free
- * rows; no findex, no cones (caps below: slv_solve refuses those for it).
+ * rows; no cones (caps below: slv_solve refuses those for it).
+ *
+ * Friction rows (findex[i] = j >= 0: row i is coupled to normal row j, its
+ * bounds +-mu_i |x_j| (slv.h), which move with x_j): a problem with such rows is
+ * swept by projected Gauss-Seidel instead, row after row with the current
+ * x, so that a friction row is projected on the bounds of its normal
+ * row's impulse of the same sweep (ODE's quickstep; [cottle1992] sec. 5.2,
+ * the SOR variant with omega = 1):
+ *     x_i <- mid(lo_i(x), hi_i(x), x_i - ((A x)_i + b_i) / A_ii).
+ * Its convergence is not guaranteed (the bounds depend on x: not an LCP
+ * but a quasi-variational problem); slv_residual judges each iterate.
  *
  * Build against the installed lcplab (Makefile: pkg-config only), then
  *     lcplab --plugin ./my_jacobi.so solvers
@@ -64,6 +74,57 @@ static double row_sum(const slv_problem *p, const double *dinv, int i, double *d
   return sum;
 }
 
+/* The bounds of row i at x: a friction row's +-mu_i |x_j| (j = findex[i]),
+ * else lo_i, hi_i. */
+static void row_bounds(const slv_problem *p, const double *x, int i, double *lo, double *hi) {
+  if (p->findex && p->findex[i] >= 0) {
+    double f = p->mu[i] * fabs(x[p->findex[i]]);
+    *lo = -f;
+    *hi = f;
+    return;
+  }
+  *lo = p->lo ? p->lo[i] : 0;
+  *hi = p->hi ? p->hi[i] : INFINITY;
+}
+
+/* (A x)_i + b_i, dense or CSR. */
+static double row_w(const slv_problem *p, const double *x, int i) {
+  double v = p->b[i];
+  if (p->storage == SLV_CSR) {
+    for (int k = p->Ap[i]; k < p->Ap[i + 1]; k++) v += p->Ax[k] * x[p->Aj[k]];
+    return v;
+  }
+  for (int j = 0; j < p->n; j++) v += p->A[i + (size_t)j * p->lda] * x[j];
+  return v;
+}
+
+static int has_findex(const slv_problem *p) {
+  for (int i = 0; p->findex && i < p->n; i++)
+    if (p->findex[i] >= 0) return 1;
+  return 0;
+}
+
+/* One sweep: projected Jacobi (all rows from the previous x, damped by
+ * theta) or, with friction rows, projected Gauss-Seidel (row by row). */
+static void sweep(const slv_problem *p, jacobi_state *s, double theta, int gauss_seidel, double *x,
+                  const double *w) {
+  double lo, hi;
+  if (gauss_seidel) {
+    for (int i = 0; i < p->n; i++) {
+      double v = x[i] - row_w(p, x, i) * s->dinv[i];
+      row_bounds(p, x, i, &lo, &hi);
+      x[i] = v < lo ? lo : (v > hi ? hi : v);
+    }
+    return;
+  }
+  memcpy(s->xo, x, (size_t)p->n * sizeof *x);
+  for (int i = 0; i < p->n; i++) {
+    double v = s->xo[i] - theta * w[i] * s->dinv[i];
+    row_bounds(p, s->xo, i, &lo, &hi);
+    x[i] = v < lo ? lo : (v > hi ? hi : v);
+  }
+}
+
 static slv_status jacobi_solve(void *st, slv_call *call, const slv_problem *p,
                                const slv_options *opt, double *x, double *w, void *ctx) {
   (void)ctx;
@@ -76,6 +137,7 @@ static slv_status jacobi_solve(void *st, slv_call *call, const slv_problem *p,
   }
   for (int i = 0; i < n; i++) lam = fmax(lam, row_sum(p, s->dinv, i, &d));
   double theta = opt->damping > 0 ? opt->damping : 1.0 / lam;
+  int gauss_seidel = has_findex(p);
   for (int it = 0;; it++) {
     slv_problem_w(p, x, w);
     slv_residuals r = slv_residual(p, x, w); /* the library's measure and test */
@@ -85,15 +147,16 @@ static slv_status jacobi_solve(void *st, slv_call *call, const slv_problem *p,
     if (it == opt->max_iter) break;
     slv_status stop = slv_call_poll(call, (double)n * n); /* time limit, cancel */
     if (stop) return stop;
-    memcpy(s->xo, x, (size_t)n * sizeof *x);
-    for (int i = 0; i < n; i++) {
-      double lo = p->lo ? p->lo[i] : 0, hi = p->hi ? p->hi[i] : INFINITY;
-      double v = s->xo[i] - theta * w[i] * s->dinv[i];
-      x[i] = v < lo ? lo : (v > hi ? hi : v);
-    }
+    sweep(p, s, theta, gauss_seidel, x, w);
   }
-  slv_call_message(call, "my_jacobi: %d iterations without meeting tol=%g (theta=%.3g)",
-                   opt->max_iter, opt->tol, theta);
+  if (gauss_seidel)
+    slv_call_message(call,
+                     "my_jacobi: %d Gauss-Seidel sweeps (friction rows) without meeting "
+                     "tol=%g",
+                     opt->max_iter, opt->tol);
+  else
+    slv_call_message(call, "my_jacobi: %d iterations without meeting tol=%g (theta=%.3g)",
+                     opt->max_iter, opt->tol, theta);
   return SLV_MAX_ITER;
 }
 
@@ -101,11 +164,13 @@ slv_status slv_plugin_init(const char *origin, char *msg, size_t msglen) {
   slv_solver_def d = { 0 };
   d.abi = SLV_SOLVER_ABI;
   d.name = "my_jacobi";
-  d.summary = "projected Jacobi, damping from a Gershgorin bound (the plugin template)";
+  d.summary = "projected Jacobi, damping from a Gershgorin bound; projected Gauss-Seidel with "
+              "friction (findex) rows (the plugin template)";
   d.cite = "cottle1992";
   d.params = "theta = options.damping, or if 0 1 / (largest Gershgorin row sum of "
-             "D^-1/2 A D^-1/2); iterations up to options.max_iter";
-  d.caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG;
+             "D^-1/2 A D^-1/2); iterations up to options.max_iter; with findex rows "
+             "Gauss-Seidel sweeps (no damping)";
+  d.caps = SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_FINDEX | SLV_CAP_SPARSE | SLV_CAP_NEEDS_POS_DIAG;
   d.state_size = sizeof(jacobi_state);
   d.init = jacobi_init;
   d.free = jacobi_free;

@@ -165,3 +165,25 @@ def test_reduced_coordinates(tmp_path):
     assert np.all(r.metrics["joint_error"] == 0.0)
     assert r.metrics["energy"][-1] < r.metrics["energy"][0]
     assert r.metrics["contacts"][-1] > 0
+
+
+def test_a_crash_of_libmujoco_is_an_error(tmp_path):
+    # a pybullet-style URDF whose unknown joint type ("spherical") makes
+    # libmujoco 2.2.2's mj_loadXML write through a null pointer: the read is
+    # tried first in a child process (libmodels/mujoco_probe.c), so the
+    # interpreter lives and gets the package's error, the file named
+    # (tests/test_model_crash.sh: the same through the program)
+    urdf = tmp_path / "hip.urdf"
+    urdf.write_text(
+        '<robot name="r"><link name="base"/>'
+        '<link name="leg"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" '
+        'iyy="0.1" iyz="0" izz="0.1"/></inertial><collision><geometry>'
+        '<box size="0.1 0.1 0.4"/></geometry></collision></link>'
+        '<joint name="hip" type="spherical"><parent link="base"/><child link="leg"/>'
+        '<origin xyz="0 0 1"/></joint></robot>\n')
+    for coordinates in ("maximal", "reduced"):
+        with pytest.raises(lcplab.FileError, match="libmujoco crashed reading .*hip.urdf"):
+            lcplab.load_model(urdf, coordinates=coordinates)
+    # the same robot with a revolute hip loads: only the crash is refused
+    urdf.write_text(urdf.read_text().replace("spherical", "revolute"))
+    assert lcplab.load_model(urdf).counts()["joints"] == 1
