@@ -45,6 +45,10 @@ struct slv_sensitivity {
   int *F;              /* the free rows, nf */
   int *pos;            /* row -> its index in F, or -1 */
   double *coup;        /* a held findex row whose normal is free: sigma mu_i sgn(x_j); else 0 */
+  int *cone;           /* row -> its cone, or -1 */
+  double *T;           /* per cone, 9: J S (row-major), the rows' weights of a sliding cone */
+  double *IJ;          /* per cone, 9: I - J */
+  double *mc;          /* per cone, 3: the coefficient of the cone's dmu */
   double *e, *r, *lam; /* n each: bound seeds, right-hand side, multipliers */
   double *rhs;         /* nf */
   int *Mp, *Mj;        /* M in CSR (a sparse A) */
@@ -87,25 +91,114 @@ static unsigned char mode_of(double c, double a, double wh, double tol) {
   return SLV_ROW_FREE;
 }
 
+/* The judge's scale of cone k's w (rows i..i+2): ||b_c||_2 + ||w_c - b_c||_2
+ * + its rows' largest reaction (docs/convergence.md). */
+static double cone_scale(const slv_problem *p, int i, const double *w, const slv_xscale *sc) {
+  double bb = 0, dd = 0, r = 0;
+  for (int c = 0; c < 3; c++) {
+    bb += p->b[i + c] * p->b[i + c];
+    dd += (w[i + c] - p->b[i + c]) * (w[i + c] - p->b[i + c]);
+    r = fmax(r, slv_reaction(p, i + c, sc));
+  }
+  return sqrt(bb) + sqrt(dd) + r;
+}
+
+/* w^_c's normal component: w_n + mu |w_t| for Coulomb's law, w_n else. */
+static double w_hat_n(const slv_problem *p, int k, const double *wc) {
+  double shift = p->cone_law == SLV_CONE_COULOMB ? p->cone_mu[k] * hypot(wc[1], wc[2]) : 0.0;
+  return wc[0] + shift;
+}
+
+/* Cone k's mode from the branch of P_K at z' = x_c/xs - w^_c/s_c (the
+ * judge's normalisation: the branch is the mode): sticking (FREE: its three
+ * rows keep w = 0), separated (LOWER: held at the apex) or sliding; within
+ * tol of a branch's edge degenerate, and held at the apex where x_c is. */
+static unsigned char cone_mode(const slv_sensitivity *s, int k, int i, const double *w,
+                               const slv_xscale *sc, double tol) {
+  const slv_problem *p = s->p;
+  double mu = p->cone_mu[k], sw = cone_scale(p, i, w, sc), q = sqrt(1 + mu * mu);
+  double wh[3] = { w_hat_n(p, k, w + i), w[i + 1], w[i + 2] }, z[3], xmax = 0;
+  for (int c = 0; c < 3; c++) {
+    z[c] = slv_quot(s->x[i + c], sc->xs) - slv_quot(wh[c], sw);
+    xmax = fmax(xmax, fabs(slv_quot(s->x[i + c], sc->xs)));
+  }
+  double n = z[0], st = hypot(z[1], z[2]), margin;
+  unsigned char m;
+  if (st <= mu * n) {
+    m = SLV_ROW_FREE, margin = (mu * n - st) / q;
+  } else if (mu * st <= -n) {
+    m = SLV_ROW_LOWER, margin = (-n - mu * st) / q;
+  } else {
+    m = SLV_ROW_SLIDING, margin = fmin(st - mu * n, n + mu * st) / q;
+  }
+  if (margin > tol) return m;
+  return (unsigned char)((xmax <= tol ? SLV_ROW_LOWER : m) | SLV_ROW_DEGENERATE);
+}
+
+/* A sliding cone k (rows i..i+2): J, the derivative of P_K at z = x_c -
+ * w^_c; S, with dw^_c = S dw_c + e_n |w_t| dmu (S = I for the associated
+ * law); T = J S, I - J and the dmu coefficient m = P_mu - J e_n |w_t|. */
+static void cone_sliding(slv_sensitivity *s, int k, int i, const double *w) {
+  const slv_problem *p = s->p;
+  double mu = p->cone_mu[k], wt = hypot(w[i + 1], w[i + 2]);
+  int coul = p->cone_law == SLV_CONE_COULOMB;
+  double z[3] = { s->x[i] - w_hat_n(p, k, w + i), s->x[i + 1] - w[i + 1], s->x[i + 2] - w[i + 2] };
+  double st = hypot(z[1], z[2]), th[2] = { z[1] / st, z[2] / st };
+  double q = 1 + mu * mu, np = (z[0] + mu * st) / q, g = mu * np / st, J[9], S[9] = { 0 };
+  J[0] = 1 / q;
+  for (int r = 0; r < 2; r++) {
+    J[1 + r] = J[3 * (r + 1)] = mu * th[r] / q;
+    for (int c = 0; c < 2; c++)
+      J[3 * (r + 1) + c + 1] = mu * mu * th[r] * th[c] / q + g * ((r == c) - th[r] * th[c]);
+  }
+  S[0] = S[4] = S[8] = 1;
+  if (coul && wt > 0) S[1] = mu * w[i + 1] / wt, S[2] = mu * w[i + 2] / wt;
+  double dn = (st - 2 * mu * np) / q,
+         pmu[3] = { dn, (np + mu * dn) * th[0], (np + mu * dn) * th[1] };
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      double t = 0;
+      for (int l = 0; l < 3; l++) t += J[3 * r + l] * S[3 * l + c];
+      s->T[9 * k + 3 * r + c] = t;
+      s->IJ[9 * k + 3 * r + c] = (r == c) - J[3 * r + c];
+    }
+    s->mc[3 * k + r] = pmu[r] - J[3 * r] * (coul ? wt : 0.0);
+  }
+}
+
+/* A box or findex row's mode (mode_of at the judge's scales). */
+static unsigned char box_mode(const slv_sensitivity *s, int i, const slv_xscale *sc, double tol) {
+  const slv_problem *p = s->p;
+  double lo, hi, w = s->r[i], xi = s->x[i];
+  bounds_at(p, s->x, i, &lo, &hi);
+  double si = fabs(p->b[i]) + fabs(w - p->b[i]) + slv_reaction(p, i, sc);
+  return mode_of(slv_quot(xi - lo, sc->xs), slv_quot(xi - hi, sc->xs), slv_quot(w, si), tol);
+}
+
 /* Every row's mode at s->x, w = A x + b in s->r (scratch). */
 static void modes_read(slv_sensitivity *s, double tol) {
   const slv_problem *p = s->p;
   slv_problem_w(p, s->x, s->r);
   slv_xscale sc = slv_xscale_of(p, s->x);
   memset(&s->counts, 0, sizeof s->counts);
+  for (int i = 0; i < s->n; i++) s->cone[i] = -1;
+  for (int k = 0; k < p->ncones; k++) {
+    int i = p->cone_rows[k];
+    unsigned char m = cone_mode(s, k, i, s->r, &sc, tol);
+    if ((m & 3) == SLV_ROW_SLIDING) cone_sliding(s, k, i, s->r);
+    for (int c = 0; c < 3; c++) s->cone[i + c] = k, s->mode[i + c] = m;
+  }
   for (int i = 0; i < s->n; i++) {
-    double lo, hi, w = s->r[i], xi = s->x[i];
-    bounds_at(p, s->x, i, &lo, &hi);
-    double si = fabs(p->b[i]) + fabs(w - p->b[i]) + slv_reaction(p, i, &sc);
-    unsigned char m =
-        mode_of(slv_quot(xi - lo, sc.xs), slv_quot(xi - hi, sc.xs), slv_quot(w, si), tol);
-    s->mode[i] = m;
+    if (s->cone[i] < 0) s->mode[i] = box_mode(s, i, &sc, tol);
+    unsigned char m = s->mode[i];
     s->counts.degenerate += (m & SLV_ROW_DEGENERATE) != 0;
     if ((m & 3) == SLV_ROW_FREE) s->counts.free++;
     if ((m & 3) == SLV_ROW_LOWER) s->counts.lower++;
     if ((m & 3) == SLV_ROW_UPPER) s->counts.upper++;
+    if ((m & 3) == SLV_ROW_SLIDING) s->counts.sliding++;
   }
 }
+
 
 static double sigma_of(unsigned char m) { return (m & 3) == SLV_ROW_UPPER ? 1.0 : -1.0; }
 
@@ -116,7 +209,8 @@ static void split_fill(slv_sensitivity *s) {
   const slv_problem *p = s->p;
   s->nf = 0;
   for (int i = 0; i < s->n; i++) {
-    s->pos[i] = (s->mode[i] & 3) == SLV_ROW_FREE ? s->nf : -1;
+    int m = s->mode[i] & 3;
+    s->pos[i] = m == SLV_ROW_FREE || m == SLV_ROW_SLIDING ? s->nf : -1;
     if (s->pos[i] >= 0) s->F[s->nf++] = i;
   }
   for (int i = 0; i < s->n; i++) {
@@ -127,15 +221,44 @@ static void split_fill(slv_sensitivity *s) {
   }
 }
 
-/* M = A_FF + A_FB C into the dense system's array (a dense A). */
+/* Row a of M as weighted rows of A (src, wt; returns how many): a free
+ * row is its own; row r of a sliding cone its cone's rows weighted by row
+ * r of T = J S. */
+static int row_sources(const slv_sensitivity *s, int a, int *src, double *wt) {
+  int i = s->F[a], k = s->cone[i];
+  if (k < 0 || (s->mode[i] & 3) != SLV_ROW_SLIDING) {
+    src[0] = i, wt[0] = 1.0;
+    return 1;
+  }
+  int i0 = s->p->cone_rows[k], r = i - i0;
+  for (int c = 0; c < 3; c++) src[c] = i0 + c, wt[c] = s->T[9 * k + 3 * r + c];
+  return 3;
+}
+
+/* Row a's entry of I - J at column c of its cone (a sliding cone's row). */
+static double cone_diag(const slv_sensitivity *s, int a, int c) {
+  int i = s->F[a], k = s->cone[i];
+  return s->IJ[9 * k + 3 * (i - s->p->cone_rows[k]) + c];
+}
+
+/* M = T (A_UU + A_UB C) + (I - J) into the dense system's array (a dense A). */
 static void m_dense_fill(const slv_sensitivity *s, double *M) {
-  int nf = s->nf;
-  for (int b = 0; b < nf; b++)
-    for (int a = 0; a < nf; a++) M[a + (size_t)b * nf] = s->A[s->F[a] + s->F[b] * s->lda];
-  for (int k = 0; k < s->n; k++) {
-    if (s->coup[k] == 0.0) continue;
-    int col = s->pos[s->p->findex[k]];
-    for (int a = 0; a < nf; a++) M[a + (size_t)col * nf] += s->A[s->F[a] + k * s->lda] * s->coup[k];
+  int nf = s->nf, src[3];
+  double wt[3];
+  memset(M, 0, (size_t)nf * nf * sizeof *M);
+  for (int a = 0; a < nf; a++) {
+    int ns = row_sources(s, a, src, wt);
+    for (int q = 0; q < ns; q++) {
+      const double *row = s->A + src[q];
+      for (int b = 0; b < nf; b++) M[a + (size_t)b * nf] += wt[q] * row[s->F[b] * s->lda];
+      for (int k = 0; k < s->n; k++)
+        if (s->coup[k] != 0.0)
+          M[a + (size_t)s->pos[s->p->findex[k]] * nf] += wt[q] * row[k * s->lda] * s->coup[k];
+    }
+    if (ns == 3) {
+      int i0 = s->p->cone_rows[s->cone[s->F[a]]];
+      for (int c = 0; c < 3; c++) M[a + (size_t)s->pos[i0 + c] * nf] += cone_diag(s, a, c);
+    }
   }
 }
 
@@ -145,11 +268,39 @@ static int m_col(const slv_sensitivity *s, int k) {
   return s->coup[k] != 0.0 ? s->pos[s->p->findex[k]] : -1;
 }
 
-/* M = A_FF + A_FB C in CSR (a CSR A; duplicates are added by linsys). */
+/* Row a of M into Mj, Mx from entry nnz on; returns the next entry. */
+static int m_csr_row(slv_sensitivity *s, int a, int nnz) {
+  int src[3];
+  double wt[3];
+  int ns = row_sources(s, a, src, wt);
+  for (int q = 0; q < ns; q++)
+    for (int k = s->Ap[src[q]]; k < s->Ap[src[q] + 1]; k++) {
+      int c = m_col(s, s->Aj[k]);
+      if (c < 0) continue;
+      double f = s->pos[s->Aj[k]] >= 0 ? 1.0 : s->coup[s->Aj[k]];
+      s->Mj[nnz] = c;
+      s->Mx[nnz++] = s->Ax[k] * f * wt[q];
+    }
+  if (ns == 3) {
+    int i0 = s->p->cone_rows[s->cone[s->F[a]]];
+    for (int c = 0; c < 3; c++) {
+      s->Mj[nnz] = s->pos[i0 + c];
+      s->Mx[nnz++] = cone_diag(s, a, c);
+    }
+  }
+  return nnz;
+}
+
+/* M = T (A_UU + A_UB C) + (I - J) in CSR (a CSR A; linsys adds duplicates). */
 static int m_csr_alloc(slv_sensitivity *s) {
-  int nf = s->nf, nnz = 0;
-  for (int a = 0; a < nf; a++)
-    for (int k = s->Ap[s->F[a]]; k < s->Ap[s->F[a] + 1]; k++) nnz += m_col(s, s->Aj[k]) >= 0;
+  int nf = s->nf, nnz = 0, src[3];
+  double wt[3];
+  for (int a = 0; a < nf; a++) {
+    int ns = row_sources(s, a, src, wt);
+    for (int q = 0; q < ns; q++)
+      for (int k = s->Ap[src[q]]; k < s->Ap[src[q] + 1]; k++) nnz += m_col(s, s->Aj[k]) >= 0;
+    nnz += ns == 3 ? 3 : 0;
+  }
   s->Mp = malloc(((size_t)nf + 1) * sizeof *s->Mp);
   s->Mj = malloc(((size_t)nnz + 1) * sizeof *s->Mj);
   s->Mx = malloc(((size_t)nnz + 1) * sizeof *s->Mx);
@@ -157,13 +308,7 @@ static int m_csr_alloc(slv_sensitivity *s) {
   nnz = 0;
   for (int a = 0; a < nf; a++) {
     s->Mp[a] = nnz;
-    for (int k = s->Ap[s->F[a]]; k < s->Ap[s->F[a] + 1]; k++) {
-      int c = m_col(s, s->Aj[k]);
-      if (c < 0) continue;
-      double f = s->pos[s->Aj[k]] >= 0 ? 1.0 : s->coup[s->Aj[k]];
-      s->Mj[nnz] = c;
-      s->Mx[nnz++] = s->Ax[k] * f;
-    }
+    nnz = m_csr_row(s, a, nnz);
   }
   s->Mp[nf] = nnz;
   return 0;
@@ -205,10 +350,6 @@ static slv_status args_check(const slv_problem *p, const double *x, double tol, 
   if (!p) return say(msg, len, "p: NULL"), SLV_ERR_INVALID;
   slv_status st = slv_problem_validate(p, msg, len);
   if (st != SLV_OK) return st;
-  if (p->ncones > 0 || p->condensed) {
-    say(msg, len, "p: cone rows (ncones=%d) are not supported by the sensitivities yet", p->ncones);
-    return SLV_ERR_UNSUPPORTED;
-  }
   if (!x && p->n > 0) return say(msg, len, "x: NULL"), SLV_ERR_INVALID;
   for (int i = 0; i < p->n; i++)
     if (!isfinite(x[i])) return say(msg, len, "x[%d]=%g is not finite", i, x[i]), SLV_ERR_INVALID;
@@ -229,7 +370,13 @@ static slv_status arrays_alloc(slv_sensitivity *s, char *msg, size_t len) {
   s->r = malloc(n * sizeof *s->r);
   s->lam = malloc(n * sizeof *s->lam);
   s->rhs = malloc(n * sizeof *s->rhs);
-  if (!s->x || !s->mode || !s->F || !s->pos || !s->coup || !s->e || !s->r || !s->lam || !s->rhs)
+  size_t nc = (size_t)s->p->ncones + 1;
+  s->cone = malloc(n * sizeof *s->cone);
+  s->T = malloc(9 * nc * sizeof *s->T);
+  s->IJ = malloc(9 * nc * sizeof *s->IJ);
+  s->mc = malloc(3 * nc * sizeof *s->mc);
+  if (!s->x || !s->mode || !s->F || !s->pos || !s->coup || !s->e || !s->r || !s->lam || !s->rhs ||
+      !s->cone || !s->T || !s->IJ || !s->mc)
     return say(msg, len, "out of memory for %d rows", s->n), SLV_ERR_NOMEM;
   const slv_problem *p = s->p;
   if (p->storage == SLV_DENSE) {
@@ -277,13 +424,14 @@ void slv_sensitivity_free(slv_sensitivity *s) {
   free(s->x), free(s->mode), free(s->F), free(s->pos), free(s->coup);
   free(s->e), free(s->r), free(s->lam), free(s->rhs);
   free(s->Mp), free(s->Mj), free(s->Mx);
+  free(s->cone), free(s->T), free(s->IJ), free(s->mc);
   free(s);
 }
 
 const unsigned char *slv_sensitivity_modes(const slv_sensitivity *s) { return s ? s->mode : NULL; }
 
 slv_sensitivity_counts slv_sensitivity_count(const slv_sensitivity *s) {
-  slv_sensitivity_counts z = { 0, 0, 0, 0 };
+  slv_sensitivity_counts z = { 0, 0, 0, 0, 0 };
   return s ? s->counts : z;
 }
 
@@ -368,7 +516,7 @@ static void bound_seeds(slv_sensitivity *s, const double *dlo, const double *dhi
   for (int i = 0; i < s->n; i++) {
     unsigned char m = s->mode[i] & 3;
     double d = m == SLV_ROW_LOWER ? (dlo ? dlo[i] : 0) : (dhi ? dhi[i] : 0);
-    s->e[i] = m == SLV_ROW_FREE || findex_of(p, i) >= 0 ? 0.0 : d;
+    s->e[i] = m == SLV_ROW_FREE || findex_of(p, i) >= 0 || s->cone[i] >= 0 ? 0.0 : d;
   }
   for (int i = 0; i < s->n; i++) {
     int j = findex_of(p, i);
@@ -376,6 +524,20 @@ static void bound_seeds(slv_sensitivity *s, const double *dlo, const double *dhi
     double de = (dmu ? dmu[i] : 0) * fabs(s->x[j]) + p->mu[i] * sgn(s->x[j]) * s->e[j];
     s->e[i] = sigma_of(s->mode[i]) * de;
   }
+}
+
+/* Row a of the right-hand side: -(T q)_a, plus a sliding cone's m_r dmu
+ * (its dmu at its normal row). */
+static double rhs_row(const slv_sensitivity *s, int a, const double *q, const double *dmu) {
+  int src[3];
+  double wt[3], v = 0;
+  int ns = row_sources(s, a, src, wt);
+  for (int c = 0; c < ns; c++) v -= wt[c] * q[src[c]];
+  if (ns == 3 && dmu) {
+    int k = s->cone[s->F[a]], i0 = s->p->cone_rows[k];
+    v += s->mc[3 * k + s->F[a] - i0] * dmu[i0];
+  }
+  return v;
 }
 
 slv_status slv_sensitivity_jvp(slv_sensitivity *s, int n, const double *dA, const double *db,
@@ -390,7 +552,7 @@ slv_status slv_sensitivity_jvp(slv_sensitivity *s, int n, const double *dA, cons
   a_mul(s, s->e, s->r);
   for (int i = 0; i < n; i++) s->r[i] += db ? db[i] : 0.0;
   if (dA) da_mul_add(s, dA, s->r);
-  for (int a = 0; a < s->nf; a++) s->rhs[a] = -s->r[s->F[a]];
+  for (int a = 0; a < s->nf; a++) s->rhs[a] = rhs_row(s, a, s->r, dmu);
   if (s->nf > 0 && slv_linsys_solve(s->ls, s->rhs) != SLV_LS_OK)
     return say(msg, msglen, "the free block's solve failed"), SLV_SINGULAR_PIVOT;
   for (int i = 0; i < n; i++) {
@@ -412,8 +574,24 @@ static int multipliers(slv_sensitivity *s, const double *gx) {
   for (int k = 0; k < s->n; k++)
     if (s->coup[k] != 0.0) s->rhs[s->pos[s->p->findex[k]]] += s->coup[k] * gx[k];
   if (s->nf > 0 && slv_linsys_solve_transposed(s->ls, s->rhs) != SLV_LS_OK) return -1;
-  for (int i = 0; i < s->n; i++) s->lam[i] = s->pos[i] >= 0 ? s->rhs[s->pos[i]] : 0.0;
+  for (int i = 0; i < s->n; i++) s->lam[i] = 0.0;
+  for (int a = 0; a < s->nf; a++) {
+    int src[3];
+    double wt[3];
+    int ns = row_sources(s, a, src, wt);
+    for (int c = 0; c < ns; c++) s->lam[src[c]] += wt[c] * s->rhs[a];
+  }
   return 0;
+}
+
+/* A sliding cone's gradient on its mu (at its normal row): sum_r m_r lambda_r. */
+static void grad_cone_mu(const slv_sensitivity *s, double *gmu) {
+  for (int a = 0; gmu && a < s->nf; a++) {
+    int i = s->F[a], k = s->cone[i];
+    if (k < 0 || (s->mode[i] & 3) != SLV_ROW_SLIDING) continue;
+    int i0 = s->p->cone_rows[k];
+    gmu[i0] += s->mc[3 * k + i - i0] * s->rhs[a];
+  }
 }
 
 /* gA = -lambda x^T on A's layout (dense ld n, or A's pattern). */
@@ -446,7 +624,7 @@ static void grad_bounds(slv_sensitivity *s, const double *gx, double *glo, doubl
     if (s->pos[j] < 0) s->r[j] += s->r[i] * sg * p->mu[i] * sgn(s->x[j]);
   }
   for (int i = 0; i < s->n; i++) {
-    if (findex_of(p, i) >= 0 || s->pos[i] >= 0) continue;
+    if (findex_of(p, i) >= 0 || s->pos[i] >= 0 || s->cone[i] >= 0) continue;
     double *g = (s->mode[i] & 3) == SLV_ROW_LOWER ? glo : ghi;
     if (g) g[i] = s->r[i];
   }
@@ -464,5 +642,6 @@ slv_status slv_sensitivity_vjp(slv_sensitivity *s, int n, const double *gx, doub
   if (gA) grad_a(s, gA);
   for (int i = 0; gb && i < n; i++) gb[i] = -s->lam[i];
   grad_bounds(s, gx, glo, ghi, gmu);
+  grad_cone_mu(s, gmu);
   return SLV_OK;
 }

@@ -881,8 +881,9 @@ SLV_API double slv_velocity_residual(const slv_problem *p, const double *x, doub
  * at x with each row's mode held: forward (slv_sensitivity_jvp: seeds dA,
  * db, dlo, dhi, dmu -> dx) and reverse (slv_sensitivity_vjp: a cotangent gx
  * -> the gradients of <gx, x> on A, b, lo, hi, mu).  Rows of LCP, box and
- * findex problems (dense, CSR or factored A); cone rows are not supported
- * yet (SLV_ERR_UNSUPPORTED). */
+ * findex rows and Coulomb cones of either law (dense, CSR or factored A);
+ * a cone's mu is seeded and its gradient returned at its first (normal)
+ * row of dmu / gmu. */
 typedef struct slv_sensitivity slv_sensitivity;
 
 /* A row's mode at the answer (slv_sensitivity_modes): the low two bits
@@ -891,11 +892,23 @@ typedef struct slv_sensitivity slv_sensitivity;
  * added where the row is weakly active: x_i within tol of a bound and w_i
  * within tol of 0, both in the judge's normalisation (res_scaled's: x over
  * ||x||_inf, w_i over its row scale).  A degenerate row is held at its
- * nearer bound: the one-sided derivative for seeds that keep it there. */
-enum { SLV_ROW_FREE = 0, SLV_ROW_LOWER = 1, SLV_ROW_UPPER = 2, SLV_ROW_DEGENERATE = 4 };
+ * nearer bound: the one-sided derivative for seeds that keep it there.
+ * A cone's three rows share one mode: FREE (sticking: w_c = 0), LOWER
+ * (separated: x_c held at the apex) or SLIDING (x_c on the cone's surface,
+ * through the derivative of the projection onto it), degenerate within
+ * tol of the edge between two of them (held at the apex where x_c is 0,
+ * else as read). */
+enum {
+  SLV_ROW_FREE = 0,
+  SLV_ROW_LOWER = 1,
+  SLV_ROW_UPPER = 2,
+  SLV_ROW_SLIDING = 3,
+  SLV_ROW_DEGENERATE = 4
+};
 
 typedef struct slv_sensitivity_counts {
   int free, lower, upper; /* rows by mode (degenerate ones counted in lower or upper) */
+  int sliding;            /* rows of sliding cones */
   int degenerate;         /* rows with SLV_ROW_DEGENERATE */
 } slv_sensitivity_counts;
 
@@ -905,7 +918,7 @@ typedef struct slv_sensitivity_counts {
  * the allocation (a factored A is converted with slv_factored_csr_new).
  * p is borrowed, x copied: p must stay unchanged while *out lives.
  * SLV_OK; SLV_ERR_INVALID (p does not validate, x not finite, tol bad),
- * SLV_ERR_UNSUPPORTED (cone rows), SLV_ERR_NOMEM, SLV_SINGULAR_PIVOT (the
+ * SLV_ERR_NOMEM, SLV_SINGULAR_PIVOT (the
  * free block is singular: no unique derivative); msg says which. */
 SLV_API slv_status slv_sensitivity_new(const slv_problem *p, const double *x, double tol,
                                        slv_sensitivity **out, char *msg, size_t msglen);

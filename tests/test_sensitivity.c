@@ -17,7 +17,17 @@
  *     the sliding findex pair against dantzig's solves along b and mu
  *     (dantzig needs a symmetric A) likewise;
  *   - <gx, JVP(d)> = <VJP(gx), d> to 1e-9 on the same problems;
- *   - refusals: wrong n, NaN seeds and cotangents, a NaN answer, cone rows.
+ *   - one contact, A = I, mu = 0.5: sticking (b = (-1, .2, 0): dx = -db),
+ *     separated (b = (1, 0, 0): dx = 0) and sliding under the associated law
+ *     (b = (-1, 2, 0), x = P_K(-b) = (1.6, -0.8, 0)): dx = -J db + P_mu dmu
+ *     with J = [.8 -.4 0; -.4 .2 0; 0 0 .4] and P_mu = (.32, -1.76, 0) from
+ *     the projection's formulas;
+ *   - random cone problems (4 and 7 contacts, both laws, dense and CSR)
+ *     against central differences of nsn_ac (Coulomb) and nsgs (associated)
+ *     solves at tol 1e-13 along seeds on A, b and mu, and the adjoint
+ *     identity there;
+ *   - refusals: wrong n, NaN seeds and cotangents, a NaN answer, a singular
+ *     free block.
  */
 #include "slv.h"
 #include "tst_pivot.h"
@@ -411,13 +421,6 @@ static void test_refusals(void) {
   CU_ASSERT_PTR_NULL(s);
   CU_ASSERT_EQUAL(slv_sensitivity_new(&p, x, -1, &s, msg, sizeof msg), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "tol"));
-  const int cone_rows[1] = { 0 };
-  const double cone_mu[1] = { 0.5 }, A3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, b3[3] = { -1, 0, 0 };
-  slv_problem pc = tst_dense(3, A3, 3, b3, NULL, NULL);
-  pc.ncones = 1, pc.cone_rows = cone_rows, pc.cone_mu = cone_mu;
-  const double x3[3] = { 1, 0, 0 };
-  CU_ASSERT_EQUAL(slv_sensitivity_new(&pc, x3, 1e-10, &s, msg, sizeof msg), SLV_ERR_UNSUPPORTED);
-  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "cone"));
   s = sens_of(&p, x);
   if (!s) return;
   double dx[2], db[2] = { 1, INFINITY }, gx[2] = { NAN, 0 };
@@ -438,6 +441,172 @@ static void test_refusals(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "singular"));
 }
 
+
+/* ---- cones ----------------------------------------------------------------- */
+
+static slv_problem one_contact(const double *A, const double *b, const int *rows, const double *mu,
+                               slv_cone_law law) {
+  slv_problem p = tst_dense(3, A, 3, b, NULL, NULL);
+  p.ncones = 1, p.cone_rows = rows, p.cone_mu = mu, p.cone_law = law;
+  return p;
+}
+
+static void test_cone_by_hand(void) {
+  const double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, mu[1] = { 0.5 };
+  const int rows[1] = { 0 };
+  const double bst[3] = { -1, 0.2, 0 }, xst[3] = { 1, -0.2, 0 };
+  const double bse[3] = { 1, 0, 0 }, xse[3] = { 0, 0, 0 };
+  const double bsl[3] = { -1, 2, 0 }, xsl[3] = { 1.6, -0.8, 0 };
+  const double db[3] = { 0.3, -0.5, 0.7 }, dmu[3] = { 1, 0, 0 };
+  double dx[3];
+  slv_problem p = one_contact(A, bst, rows, mu, SLV_CONE_COULOMB);
+  slv_sensitivity *s = sens_of(&p, xst);
+  if (!s) return;
+  CU_ASSERT_EQUAL(slv_sensitivity_modes(s)[0], SLV_ROW_FREE);
+  CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 3, NULL, db, NULL, NULL, dmu, dx, NULL, 0), SLV_OK);
+  for (int r = 0; r < 3; r++) TST_CLOSE(dx[r], -db[r], 1e-15, 0);
+  slv_sensitivity_free(s);
+  p = one_contact(A, bse, rows, mu, SLV_CONE_COULOMB);
+  s = sens_of(&p, xse);
+  if (!s) return;
+  CU_ASSERT_EQUAL(slv_sensitivity_modes(s)[0], SLV_ROW_LOWER);
+  CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 3, NULL, db, NULL, NULL, dmu, dx, NULL, 0), SLV_OK);
+  for (int r = 0; r < 3; r++) TST_CLOSE(dx[r], 0, 0, 0);
+  slv_sensitivity_free(s);
+  p = one_contact(A, bsl, rows, mu, SLV_CONE_ASSOCIATED);
+  s = sens_of(&p, xsl);
+  if (!s) return;
+  CU_ASSERT_EQUAL(slv_sensitivity_modes(s)[0], SLV_ROW_SLIDING);
+  CU_ASSERT_EQUAL(slv_sensitivity_count(s).sliding, 3);
+  const double J[9] = { 0.8, -0.4, 0, -0.4, 0.2, 0, 0, 0, 0.4 }, pmu[3] = { 0.32, -1.76, 0 };
+  const double dmu2[3] = { 0.5, 0, 0 };
+  CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 3, NULL, db, NULL, NULL, dmu2, dx, NULL, 0), SLV_OK);
+  for (int r = 0; r < 3; r++) {
+    double want = pmu[r] * 0.5;
+    for (int c = 0; c < 3; c++) want -= J[3 * r + c] * db[c];
+    TST_CLOSE(dx[r], want, 1e-14, 0);
+  }
+  const double gx[3] = { 0, 1, 0 };
+  double gb[3], gmu[3];
+  CU_ASSERT_EQUAL(slv_sensitivity_vjp(s, 3, gx, NULL, gb, NULL, NULL, gmu, NULL, 0), SLV_OK);
+  TST_CLOSE(gmu[0], -1.76, 1e-14, 0);
+  TST_CLOSE(gb[0], 0.4, 1e-14, 0); /* -J^T e_1 */
+  TST_CLOSE(gb[1], -0.2, 1e-14, 0);
+  slv_sensitivity_free(s);
+}
+
+enum { NC_MAX = 7, NR_MAX = 3 * NC_MAX };
+
+typedef struct {
+  int nc, n, csr;
+  slv_cone_law law;
+  double A[NR_MAX * NR_MAX], b[NR_MAX], mu[NC_MAX];
+  double dA[NR_MAX * NR_MAX], db[NR_MAX], dmu[NR_MAX];
+  int rows[NC_MAX], Ap[NR_MAX + 1], Aj[NR_MAX * NR_MAX], nnz;
+  double Ax[NR_MAX * NR_MAX];
+} cone_case;
+
+static void cone_make(cone_case *c, int nc, int csr, slv_cone_law law, unsigned seed) {
+  memset(c, 0, sizeof *c);
+  c->nc = nc, c->n = 3 * nc, c->csr = csr, c->law = law;
+  int n = c->n;
+  double B[NR_MAX * NR_MAX];
+  for (int k = 0; k < n * n; k++) B[k] = unif(&seed);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double v = i == j ? 1.0 : 0.0;
+      for (int k = 0; k < n; k++) v += B[i + k * n] * B[j + k * n] / n;
+      c->A[i + j * n] = v;
+    }
+  for (int k = 0; k < nc; k++) {
+    c->rows[k] = 3 * k;
+    c->mu[k] = 0.3 + 0.5 * (unif(&seed) + 1) / 2;
+    c->b[3 * k] = -1.0 + 0.8 * unif(&seed) + (k % 4 == 3 ? 2.5 : 0.0); /* some separate */
+    c->b[3 * k + 1] = 1.2 * unif(&seed);
+    c->b[3 * k + 2] = 1.2 * unif(&seed);
+    c->dmu[3 * k] = unif(&seed);
+  }
+  for (int k = 0; k < n * n; k++) c->dA[k] = unif(&seed);
+  for (int i = 0; i < n; i++) c->db[i] = unif(&seed);
+  c->nnz = tst_dense_to_csr(n, c->A, c->Ap, c->Aj, c->Ax);
+}
+
+/* c's problem with A, b, mu moved by t along the seeds (into the buffers). */
+static slv_problem cone_problem(const cone_case *c, double t, double *A, double *b, double *mu) {
+  int n = c->n;
+  for (int k = 0; k < n * n; k++) A[k] = c->A[k] + t * c->dA[k];
+  for (int i = 0; i < n; i++) b[i] = c->b[i] + t * c->db[i];
+  for (int k = 0; k < c->nc; k++) mu[k] = c->mu[k] + t * c->dmu[3 * k];
+  slv_problem p = tst_dense(n, A, n, b, NULL, NULL);
+  p.ncones = c->nc, p.cone_rows = c->rows, p.cone_mu = mu, p.cone_law = c->law;
+  if (c->csr) { /* the full pattern: dA's values in CSR order are A's */
+    static int Ap[NR_MAX + 1], Aj[NR_MAX * NR_MAX];
+    static double Ax[NR_MAX * NR_MAX];
+    tst_dense_to_csr(n, A, Ap, Aj, Ax);
+    memcpy(A, Ax, sizeof Ax);
+    p.storage = SLV_CSR, p.A = NULL, p.Ap = Ap, p.Aj = Aj, p.Ax = A;
+  }
+  return p;
+}
+
+static void cone_solve(const cone_case *c, double t, double *x) {
+  double A[NR_MAX * NR_MAX], b[NR_MAX], mu[NC_MAX];
+  slv_problem p = cone_problem(c, t, A, b, mu);
+  slv_options o = slv_options_default();
+  o.tol = 1e-13, o.max_iter = 100000;
+  slv_workspace *ws = NULL;
+  slv_result r;
+  const char *solver = c->law == SLV_CONE_COULOMB ? "nsn_ac" : "nsgs";
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(solver), c->n, &o, &ws), SLV_OK);
+  memset(x, 0, c->n * sizeof *x);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &r), SLV_CONVERGED);
+  slv_workspace_free(ws);
+}
+
+static void cone_check(cone_case *c) {
+  int n = c->n;
+  double x[NR_MAX], xp[NR_MAX], xm[NR_MAX], dx[NR_MAX], A[NR_MAX * NR_MAX], b[NR_MAX];
+  double mu[NC_MAX], dAl[NR_MAX * NR_MAX];
+  cone_solve(c, 0, x);
+  slv_problem p = cone_problem(c, 0, A, b, mu);
+  slv_sensitivity *s = sens_of(&p, x);
+  if (!s) return;
+  slv_sensitivity_counts k = slv_sensitivity_count(s);
+  CU_ASSERT_EQUAL(k.degenerate, 0);
+  /* dA on the problem's layout: CSR order over the full pattern is row-major */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) dAl[c->csr ? i * n + j : i + j * n] = c->dA[i + j * n];
+  CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, n, dAl, c->db, NULL, NULL, c->dmu, dx, NULL, 0), SLV_OK);
+  const double h = 1e-6;
+  cone_solve(c, h, xp);
+  cone_solve(c, -h, xm);
+  for (int i = 0; i < n; i++) xp[i] = (xp[i] - xm[i]) / (2 * h);
+  TST_VEC_CLOSE(dx, xp, n, 1e-6, 1e-6);
+  double gx[NR_MAX], gA[NR_MAX * NR_MAX], gb[NR_MAX], gmu[NR_MAX];
+  unsigned seed = 7u + (unsigned)n;
+  for (int i = 0; i < n; i++) gx[i] = unif(&seed);
+  CU_ASSERT_EQUAL(slv_sensitivity_vjp(s, n, gx, gA, gb, NULL, NULL, gmu, NULL, 0), SLV_OK);
+  size_t na = (size_t)n * n;
+  double rhs = dot(gA, dAl, na) + dot(gb, c->db, n) + dot(gmu, c->dmu, n);
+  TST_CLOSE(dot(gx, dx, n), rhs, 1e-9, 1e-9);
+  printf("[%d contacts, %s, %s: %d sticking rows, %d separated, %d sliding] ", c->nc,
+         c->law == SLV_CONE_COULOMB ? "coulomb" : "associated", c->csr ? "csr" : "dense", k.free,
+         k.lower, k.sliding);
+  slv_sensitivity_free(s);
+}
+
+static void test_cone_fd(void) {
+  const int ncs[2] = { 4, 7 };
+  for (int a = 0; a < 2; a++)
+    for (int csr = 0; csr < 2; csr++)
+      for (int law = 0; law < 2; law++) {
+        static cone_case c;
+        cone_make(&c, ncs[a], csr, law ? SLV_CONE_ASSOCIATED : SLV_CONE_COULOMB,
+                  31u + 7u * a + 3u * csr + law);
+        cone_check(&c);
+      }
+}
+
 int main(void) {
   CU_initialize_registry();
   CU_pSuite su = CU_add_suite("sensitivity", NULL, NULL);
@@ -450,6 +619,8 @@ int main(void) {
   CU_add_test(su, "central differences of lemke, JVP/VJP adjoint", test_fd_planted);
   CU_add_test(su, "findex sliding: central differences of dantzig", test_fd_findex);
   CU_add_test(su, "factored A: its explicit CSR", test_factored);
-  CU_add_test(su, "refusals: n, NaN seeds, NaN x, cones, singular", test_refusals);
+  CU_add_test(su, "one contact sticking, separated, sliding, by hand", test_cone_by_hand);
+  CU_add_test(su, "cones: central differences of nsn_ac / nsgs", test_cone_fd);
+  CU_add_test(su, "refusals: n, NaN seeds, NaN x, singular", test_refusals);
   return tst_run();
 }
