@@ -40,11 +40,13 @@ class Gradients:
         values in the order of ``problem.data``.
     b, lo, hi, mu : ndarray
         n values each (``lo``, ``hi`` nonzero only on rows held at that
-        bound; ``mu`` only on sliding findex rows).
+        bound; ``mu`` only on sliding findex rows and, at its normal row,
+        on a sliding cone).
     modes : ndarray
-        Each row's mode (uint8): 0 free, 1 at its lower bound, 2 at its
-        upper bound, plus 4 where the row is degenerate (held at its
-        nearer bound: docs/gradients.md, "Degenerate rows").
+        Each row's mode (uint8): 0 free (a cone: sticking), 1 at its lower
+        bound (a cone: separated), 2 at its upper bound, 3 a sliding cone's
+        row, plus 4 where the row is degenerate (docs/gradients.md,
+        "Degenerate rows").
     degenerate : int
         How many rows are degenerate.
     unconverged : bool
@@ -136,8 +138,8 @@ def jvp(problem, result, dA=None, db=None, dlo=None, dhi=None, dmu=None, *,
     Parameters
     ----------
     problem : Problem
-        The problem ``result`` answers (LCP, box or findex rows; cone rows
-        are not supported yet).
+        The problem ``result`` answers (LCP, box, findex rows, Coulomb cones
+        of either law).
     result : Result
         ``lcplab.solve(problem, ...)``'s result; the judge must have
         accepted it (``converged``) unless ``allow_unconverged=True``.
@@ -146,7 +148,8 @@ def jvp(problem, result, dA=None, db=None, dlo=None, dhi=None, dmu=None, *,
         matrix on A's pattern or its nnz values in the order of
         ``problem.data``.
     db, dlo, dhi, dmu : array_like, optional
-        The changes of b, the bounds and the friction coefficients (n each).
+        The changes of b, the bounds and the friction coefficients (n each;
+        a findex row's mu at its row, a cone's at its first, normal, row).
     allow_unconverged : bool, optional
         Take the derivative at an answer the judge did not accept.
 
@@ -159,8 +162,7 @@ def jvp(problem, result, dA=None, db=None, dlo=None, dhi=None, dmu=None, *,
     ------
     Error
         The answer was not accepted; InvalidProblemError for a seed of the
-        wrong shape, with NaN or inf, or a result of another problem;
-        UnsupportedError for cone rows.
+        wrong shape, with NaN or inf, or a result of another problem.
 
     Examples
     --------

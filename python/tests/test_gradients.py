@@ -108,7 +108,31 @@ def test_refusals():
         lcplab.vjp(hard, stopped, [1.0, 0.0])
     g = lcplab.vjp(hard, stopped, [1.0, 0.0], allow_unconverged=True)
     assert g.unconverged
-    cone = lcplab.Problem(np.eye(3), [-1.0, 0.0, 0.0], cones=[(0, 0.5)])
-    rc = lcplab.solve(cone, "nsgs", tol=1e-12)
-    with pytest.raises(lcplab.UnsupportedError, match="cone"):
-        lcplab.vjp(cone, rc, [1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("law,solver", [("coulomb", "nsn_ac"), ("associated", "nsgs")])
+def test_cones_match_central_differences(law, solver):
+    nc = 4
+    rng = np.random.default_rng(5)
+    B = rng.uniform(-1, 1, (3 * nc, 3 * nc))
+    A = B @ B.T / (3 * nc) + np.eye(3 * nc)
+    b = rng.uniform(-1.2, 1.2, 3 * nc)
+    b[0::3] = [-1.0, -0.8, 1.5, -1.2]  # the third contact separates
+    mu = np.array([0.4, 0.6, 0.5, 0.7])
+    db, dmu_c = rng.uniform(-1, 1, 3 * nc), rng.uniform(-1, 1, nc)
+    dmu = np.zeros(3 * nc)
+    dmu[0::3] = dmu_c  # a cone's mu at its normal row
+
+    def solve(t):
+        p = lcplab.Problem(A, b + t * db, cones=[(3 * k, mu[k] + t * dmu_c[k]) for k in range(nc)],
+                           cone_law=law)
+        r = lcplab.solve(p, solver, tol=1e-13, max_iter=100000)
+        assert r.converged
+        return p, r
+    p, r = solve(0.0)
+    dx = lcplab.jvp(p, r, db=db, dmu=dmu)
+    np.testing.assert_allclose(dx, (solve(H)[1].x - solve(-H)[1].x) / (2 * H), rtol=1e-6,
+                               atol=1e-6)
+    g = lcplab.vjp(p, r, np.ones(3 * nc))
+    assert set(g.modes[0::3]) >= {1, 3}  # a separated contact and a sliding one
+    assert np.ones(3 * nc) @ dx == pytest.approx(g.b @ db + g.mu @ dmu, rel=1e-9, abs=1e-9)
