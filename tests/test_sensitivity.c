@@ -10,7 +10,9 @@
  *     x_1 = -mu x_0): dx_0 = (x_0 dmu/2 - db_0) / 1.75, dx_1 = -dmu x_0 - mu
  *     dx_0, worked out in the cases;
  *   - a degenerate row (b = (-1/2, -1): x_0 = 0 and w_0 = 0) is counted and
- *     held at its bound;
+ *     held at its bound, which lemke's forward difference along db = (1,
+ *     .5) (w_0 grows: the row stays held) confirms; the sliding findex pair
+ *     again in CSR storage;
  *   - central differences (h = 1e-6) of lemke solves at tol 1e-12 on planted
  *     problems (n = 5, 12, 30; dense and banded CSR; LCP and box rows) agree
  *     with the JVP along random seeds on A (unsymmetric), b, lo, hi to 1e-7;
@@ -179,6 +181,48 @@ static void test_degenerate(void) {
   CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 2, NULL, db, NULL, NULL, NULL, dx, NULL, 0), SLV_OK);
   TST_CLOSE(dx[0], 0, 0, 0); /* held at its bound */
   TST_CLOSE(dx[1], -0.5, 1e-15, 0);
+  slv_sensitivity_free(s);
+}
+
+
+/* The sliding pair in CSR storage: the coupling's entries of M in CSR. */
+static void test_findex_sliding_csr(void) {
+  const double mu[2] = { 0, 0.5 }, x[2] = { 8.0 / 7, -4.0 / 7 };
+  int Ap[3], Aj[4];
+  double Ax[4];
+  tst_dense_to_csr(2, FA, Ap, Aj, Ax);
+  slv_problem p = findex_pair(mu);
+  p.storage = SLV_CSR, p.A = NULL, p.Ap = Ap, p.Aj = Aj, p.Ax = Ax;
+  slv_sensitivity *s = sens_of(&p, x);
+  if (!s) return;
+  const double dmu[2] = { 0, 1 }, gx[2] = { 0, 1 };
+  double dx[2], gmu[2];
+  CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 2, NULL, NULL, NULL, NULL, dmu, dx, NULL, 0), SLV_OK);
+  TST_CLOSE(dx[0], 16.0 / 49, 1e-15, 0);
+  TST_CLOSE(dx[1], -64.0 / 49, 1e-15, 0);
+  CU_ASSERT_EQUAL(slv_sensitivity_vjp(s, 2, gx, NULL, NULL, NULL, NULL, gmu, NULL, 0), SLV_OK);
+  TST_CLOSE(gmu[1], -64.0 / 49, 1e-15, 0);
+  slv_sensitivity_free(s);
+}
+
+/* A degenerate row's one-sided derivative: along a seed that keeps it at
+ * its bound (db_0 > 0 makes w_0 > 0), lemke's forward difference agrees. */
+static void test_degenerate_one_sided(void) {
+  const double A[4] = { 2, 1, 1, 2 }, b[2] = { -0.5, -1 }, db[2] = { 1, 0.5 };
+  double x[2], xh[2], dx[2], bh[2];
+  slv_result res;
+  tst_log log;
+  slv_problem p = tst_dense(2, A, 2, b, NULL, NULL);
+  CU_ASSERT_EQUAL(tst_solve_logged("lemke", &p, 1e-12, x, &res, &log), SLV_CONVERGED);
+  slv_sensitivity *s = sens_of(&p, x);
+  if (!s) return;
+  CU_ASSERT_EQUAL(slv_sensitivity_count(s).degenerate, 1);
+  CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 2, NULL, db, NULL, NULL, NULL, dx, NULL, 0), SLV_OK);
+  const double h = 1e-6;
+  for (int i = 0; i < 2; i++) bh[i] = b[i] + h * db[i];
+  slv_problem ph = tst_dense(2, A, 2, bh, NULL, NULL);
+  CU_ASSERT_EQUAL(tst_solve_logged("lemke", &ph, 1e-12, xh, &res, &log), SLV_CONVERGED);
+  for (int i = 0; i < 2; i++) TST_CLOSE(dx[i], (xh[i] - x[i]) / h, 1e-8, 0);
   slv_sensitivity_free(s);
 }
 
@@ -616,6 +660,8 @@ int main(void) {
   CU_add_test(su, "findex pair sticking, by hand", test_findex_sticking);
   CU_add_test(su, "findex pair sliding, by hand", test_findex_sliding);
   CU_add_test(su, "degenerate row: counted, held at its bound", test_degenerate);
+  CU_add_test(su, "findex pair sliding in CSR, by hand", test_findex_sliding_csr);
+  CU_add_test(su, "degenerate row: one-sided difference of lemke", test_degenerate_one_sided);
   CU_add_test(su, "central differences of lemke, JVP/VJP adjoint", test_fd_planted);
   CU_add_test(su, "findex sliding: central differences of dantzig", test_fd_findex);
   CU_add_test(su, "factored A: its explicit CSR", test_factored);
