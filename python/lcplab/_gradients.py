@@ -52,6 +52,13 @@ class Gradients:
     unconverged : bool
         True when taken at an answer the judge did not accept
         (``allow_unconverged=True``).
+    M, H : CsrMatrix or None
+        For a problem condensed from a global one (``Problem.from_global``,
+        a global file): the gradients on the stored entries of M and H (the
+        same patterns), through W = H' M^-1 H and q = w + H' M^-1 f
+        (docs/gradients.md, "Global problems"); else None.
+    f, w : ndarray or None
+        The same for f (ndof) and w (n).
     """
 
     A: object
@@ -62,6 +69,10 @@ class Gradients:
     modes: np.ndarray
     degenerate: int
     unconverged: bool = False
+    M: object = None
+    H: object = None
+    f: object = None
+    w: object = None
 
 
 def _answer(problem, result, allow_unconverged):
@@ -227,6 +238,30 @@ def vjp(problem, result, gx, *, allow_unconverged=False):
     if g is None:
         raise InvalidProblemError("gx: expected n real values, got None")
     d = _check(_lcplab.sensitivity_vjp(problem._c(), x, float(tol), g), "vjp")
+    glob = _global_gradients(problem, x, d["b"])
     return Gradients(A=_a_gradient(problem, d["A"]), b=d["b"], lo=d["lo"], hi=d["hi"],
                      mu=d["mu"], modes=d["modes"], degenerate=d["degenerate"],
-                     unconverged=not result.converged)
+                     unconverged=not result.converged, **glob)
+
+
+def _global_gradients(problem, x, gq):
+    """{M, H, f, w} of a problem condensed from a global one, from the
+    gradient gq on q = b: with lam = -gq, v = M^-1 (H x + f) and y = M^-1 H
+    lam, gM = y v', gH = -(v lam' + y x'), gf = -y, gw = -lam (on the
+    stored entries); {} for another problem."""
+    g = getattr(problem, "_global", None)
+    if g is None:
+        return {}
+    from ._problem import CsrMatrix
+    nd, lam = g[0], -np.asarray(gq)
+    v = _lcplab.velocities(problem._c(), g, x)
+    y = _lcplab.velocities(problem._c(), g[:7] + (np.zeros(nd), g[8]), np.ascontiguousarray(lam))
+    if isinstance(v[0], int) or isinstance(y[0], int):
+        raise Error(f"vjp: the global problem's M could not be factored: {(v[1], y[1])}")
+    v, y = v[0], y[0]
+    mrow = np.repeat(np.arange(nd), np.diff(g[1]))
+    hrow = np.repeat(np.arange(nd), np.diff(g[4]))
+    gM = y[mrow] * v[g[2]]
+    gH = -(v[hrow] * lam[g[5]] + y[hrow] * x[g[5]])
+    return {"M": CsrMatrix((nd, nd), g[1], g[2], gM),
+            "H": CsrMatrix((nd, problem.n), g[4], g[5], gH), "f": -y, "w": -lam}

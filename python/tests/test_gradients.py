@@ -136,3 +136,32 @@ def test_cones_match_central_differences(law, solver):
     g = lcplab.vjp(p, r, np.ones(3 * nc))
     assert set(g.modes[0::3]) >= {1, 3}  # a separated contact and a sliding one
     assert np.ones(3 * nc) @ dx == pytest.approx(g.b @ db + g.mu @ dmu, rel=1e-9, abs=1e-9)
+
+
+def test_global_gradients_match_central_differences():
+    """The chain rule through W = H' M^-1 H, q = w + H' M^-1 f: <gx, dx> by
+    central differences of nsn_ac along seeds on M (symmetric, on its
+    pattern), H, f and w equals the gradients' products with them."""
+    rng = np.random.default_rng(11)
+    nd, nc = 6, 2
+    L = rng.uniform(-1, 1, (nd, nd))
+    M = L @ L.T / nd + np.eye(nd)
+    Hm = rng.uniform(-1, 1, (nd, 3 * nc))
+    f, w, mu = rng.uniform(-1, 1, nd), rng.uniform(-0.3, 0.3, 3 * nc), [0.5, 0.4]
+    f[:3] -= 2.0
+    dM = rng.uniform(-1, 1, (nd, nd))
+    dM = dM + dM.T
+    dH, df, dw = rng.uniform(-1, 1, Hm.shape), rng.uniform(-1, 1, nd), rng.uniform(-1, 1, 3 * nc)
+
+    def solve(t):
+        p = lcplab.Problem.from_global(M + t * dM, Hm + t * dH, f + t * df, w + t * dw, mu)
+        r = lcplab.solve(p, "nsn_ac", tol=1e-13, max_iter=1000)
+        assert r.converged
+        return p, r
+    p, r = solve(0.0)
+    gx = rng.uniform(-1, 1, 3 * nc)
+    g = lcplab.vjp(p, r, gx)
+    fd = gx @ (solve(H)[1].x - solve(-H)[1].x) / (2 * H)
+    dot = ((g.M.toarray() * dM).sum() + (g.H.toarray() * dH).sum() + g.f @ df + g.w @ dw)
+    assert fd == pytest.approx(dot, rel=1e-6, abs=1e-7)
+    assert g.M.data.shape == p.global_problem.M.data.shape
