@@ -46,7 +46,7 @@ class Gradients:
         Each row's mode (uint8): 0 free (a cone: sticking), 1 at its lower
         bound (a cone: separated), 2 at its upper bound, 3 a sliding cone's
         row, plus 4 where the row is degenerate (docs/gradients.md,
-        "Degenerate rows").
+        "Degenerate rows: the one-sided choice").
     degenerate : int
         How many rows are degenerate.
     unconverged : bool
