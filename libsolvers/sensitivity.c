@@ -241,24 +241,40 @@ static double cone_diag(const slv_sensitivity *s, int a, int c) {
   return s->IJ[9 * k + 3 * (i - s->p->cone_rows[k]) + c];
 }
 
-/* M = T (A_UU + A_UB C) + (I - J) into the dense system's array (a dense A). */
+/* Row a's entry of T A at column col of A (its weighted sources). */
+static double ta_entry(const slv_sensitivity *s, int a, const double *col) {
+  int src[3];
+  double wt[3], v = 0;
+  int ns = row_sources(s, a, src, wt);
+  for (int q = 0; q < ns; q++) v += wt[q] * col[src[q]];
+  return v;
+}
+
+static int sliding_row(const slv_sensitivity *s, int i) {
+  return s->cone[i] >= 0 && (s->mode[i] & 3) == SLV_ROW_SLIDING;
+}
+
+/* M = T (A_UU + A_UB C) + (I - J) into the dense system's array (a dense
+ * A), column by column of A (contiguous reads); a sliding cone's rows are
+ * then weighted. */
 static void m_dense_fill(const slv_sensitivity *s, double *M) {
-  int nf = s->nf, src[3];
-  double wt[3];
-  memset(M, 0, (size_t)nf * nf * sizeof *M);
+  int nf = s->nf;
+  for (int b = 0; b < nf; b++) {
+    const double *col = s->A + (size_t)s->F[b] * s->lda;
+    double *m = M + (size_t)b * nf;
+    for (int a = 0; a < nf; a++)
+      m[a] = sliding_row(s, s->F[a]) ? ta_entry(s, a, col) : col[s->F[a]];
+  }
+  for (int k = 0; k < s->n; k++) {
+    if (s->coup[k] == 0.0) continue;
+    const double *col = s->A + (size_t)k * s->lda;
+    double *m = M + (size_t)s->pos[s->p->findex[k]] * nf;
+    for (int a = 0; a < nf; a++) m[a] += ta_entry(s, a, col) * s->coup[k];
+  }
   for (int a = 0; a < nf; a++) {
-    int ns = row_sources(s, a, src, wt);
-    for (int q = 0; q < ns; q++) {
-      const double *row = s->A + src[q];
-      for (int b = 0; b < nf; b++) M[a + (size_t)b * nf] += wt[q] * row[s->F[b] * s->lda];
-      for (int k = 0; k < s->n; k++)
-        if (s->coup[k] != 0.0)
-          M[a + (size_t)s->pos[s->p->findex[k]] * nf] += wt[q] * row[k * s->lda] * s->coup[k];
-    }
-    if (ns == 3) {
-      int i0 = s->p->cone_rows[s->cone[s->F[a]]];
-      for (int c = 0; c < 3; c++) M[a + (size_t)s->pos[i0 + c] * nf] += cone_diag(s, a, c);
-    }
+    if (!sliding_row(s, s->F[a])) continue;
+    int i0 = s->p->cone_rows[s->cone[s->F[a]]];
+    for (int c = 0; c < 3; c++) M[a + (size_t)s->pos[i0 + c] * nf] += cone_diag(s, a, c);
   }
 }
 
@@ -314,16 +330,36 @@ static int m_csr_alloc(slv_sensitivity *s) {
   return 0;
 }
 
+/* 1 when the n x n column-major M equals its transpose bit for bit. */
+static int symmetric(const double *M, int n) {
+  for (int b = 0; b < n; b++)
+    for (int a = b + 1; a < n; a++)
+      if (M[a + (size_t)b * n] != M[b + (size_t)a * n]) return 0;
+  return 1;
+}
+
+/* The dense M's factor: Cholesky where M is symmetric (the principal block
+ * A_FF of a symmetric A: no findex coupling, no sliding cone), half an LU's
+ * work; LU where it is not, or where the Cholesky finds M not positive
+ * definite (M is formed again: the factor overwrote it). */
+static slv_ls_status m_dense_factor(slv_sensitivity *s) {
+  double *M = slv_linsys_dense_values(s->ls, s->nf);
+  m_dense_fill(s, M);
+  if (symmetric(M, s->nf)) {
+    if (slv_linsys_factor_dense(s->ls, SLV_LS_SPD, 0.0) == SLV_LS_OK) return SLV_LS_OK;
+    M = slv_linsys_dense_values(s->ls, s->nf);
+    m_dense_fill(s, M);
+  }
+  return slv_linsys_factor_dense(s->ls, SLV_LS_GENERAL, 0.0);
+}
+
 /* M's factor: SLV_OK, else SLV_ERR_NOMEM or SLV_SINGULAR_PIVOT with msg. */
 static slv_status m_factor_new(slv_sensitivity *s, char *msg, size_t len) {
   slv_ls_status st = SLV_LS_OK;
   if (s->nf == 0) return SLV_OK;
   if (s->A) {
     st = slv_linsys_dense_reserve(&s->ls, s->nf);
-    if (st == SLV_LS_OK) {
-      m_dense_fill(s, slv_linsys_dense_values(s->ls, s->nf));
-      st = slv_linsys_factor_dense(s->ls, SLV_LS_GENERAL, 0.0);
-    }
+    if (st == SLV_LS_OK) st = m_dense_factor(s);
   } else if (m_csr_alloc(s) != 0) {
     st = SLV_LS_NOMEM;
   } else {

@@ -5,6 +5,8 @@
  *     dx = -A^-1 (dA x + db); row 0 at its lower bound (b = (1, -1),
  *     x = (0, 1/2)): dx_0 = dlo_0, dx_1 = -(db_1 + dA_11/2 + dlo_0)/2; a box
  *     row at its upper bound (lo = -1, hi = 1, b = (-5, -3), x = (1, 1));
+ *   - a symmetric indefinite free block (A = [1 2; 2 1]: the Cholesky is
+ *     refused, the LU gives dx = -A^-1 db);
  *   - a findex pair (A = [2 .5; .5 1], b = (-2, .2)): sticking at mu = 1
  *     (x = (1.2, -0.8), both free), sliding at mu = 0.5 (x = (8/7, -4/7),
  *     x_1 = -mu x_0): dx_0 = (x_0 dmu/2 - db_0) / 1.75, dx_1 = -dmu x_0 - mu
@@ -96,6 +98,22 @@ static void test_at_lower(void) {
   TST_CLOSE(glo[0], 0.5, 1e-15, 0);  /* 1 - A_10 / 2 */
   TST_CLOSE(glo[1], 0, 0, 0);
   TST_CLOSE(ghi[0], 0, 0, 0);
+  slv_sensitivity_free(s);
+}
+
+/* A symmetric indefinite free block: the Cholesky refuses it, the LU takes
+ * it.  A = [1 2; 2 1], free rows, b = (-3, -3): x = (1, 1), dx = -A^-1 db. */
+static void test_indefinite_block(void) {
+  const double A[4] = { 1, 2, 2, 1 }, b[2] = { -3, -3 }, x[2] = { 1, 1 };
+  const double lo[2] = { -INFINITY, -INFINITY }, hi[2] = { INFINITY, INFINITY };
+  slv_problem p = tst_dense(2, A, 2, b, lo, hi);
+  slv_sensitivity *s = sens_of(&p, x);
+  if (!s) return;
+  const double db[2] = { 1, 0 };
+  double dx[2];
+  CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 2, NULL, db, NULL, NULL, NULL, dx, NULL, 0), SLV_OK);
+  TST_CLOSE(dx[0], 1.0 / 3, 1e-15, 0);
+  TST_CLOSE(dx[1], -2.0 / 3, 1e-15, 0);
   slv_sensitivity_free(s);
 }
 
@@ -657,6 +675,7 @@ int main(void) {
   CU_add_test(su, "2x2 LCP, both rows free, by hand", test_both_free);
   CU_add_test(su, "2x2 LCP, a row at its lower bound, by hand", test_at_lower);
   CU_add_test(su, "box row at its upper bound, by hand", test_box_upper);
+  CU_add_test(su, "symmetric indefinite free block: LU after Cholesky", test_indefinite_block);
   CU_add_test(su, "findex pair sticking, by hand", test_findex_sticking);
   CU_add_test(su, "findex pair sliding, by hand", test_findex_sliding);
   CU_add_test(su, "degenerate row: counted, held at its bound", test_degenerate);
