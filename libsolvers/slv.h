@@ -920,6 +920,79 @@ SLV_API slv_status slv_global_velocities(int ndof, int n, const int *Mp, const i
  * does not count.  NaN when a row is in no cone.  scratch: 2 n doubles. */
 SLV_API double slv_velocity_residual(const slv_problem *p, const double *x, double *scratch);
 
+/* ---- sensitivities: derivatives of an answer (docs/gradients.md) -------- */
+/* The derivative of an answer x of p with respect to p's data (A, b, lo,
+ * hi, mu), by implicit differentiation of  x = mid(lo, hi, x - (A x + b))
+ * at x with each row's mode held: forward (slv_sensitivity_jvp: seeds dA,
+ * db, dlo, dhi, dmu -> dx) and reverse (slv_sensitivity_vjp: a cotangent gx
+ * -> the gradients of <gx, x> on A, b, lo, hi, mu).  Rows of LCP, box and
+ * findex rows and Coulomb cones of either law (dense, CSR or factored A);
+ * a cone's mu is seeded and its gradient returned at its first (normal)
+ * row of dmu / gmu. */
+typedef struct slv_sensitivity slv_sensitivity;
+
+/* A row's mode at the answer (slv_sensitivity_modes): the low two bits
+ * are FREE (w_i = 0: lo_i < x_i < hi_i), LOWER or UPPER (x_i held at that
+ * bound; a findex row's bounds are -+mu_i |x_j|); SLV_ROW_DEGENERATE is
+ * added where the row is weakly active: x_i within tol of a bound and w_i
+ * within tol of 0, both in the judge's normalisation (res_scaled's: x over
+ * ||x||_inf, w_i over its row scale).  A degenerate row is held at its
+ * nearer bound: the one-sided derivative for seeds that keep it there.
+ * A cone's three rows share one mode: FREE (sticking: w_c = 0), LOWER
+ * (separated: x_c held at the apex) or SLIDING (x_c on the cone's surface,
+ * through the derivative of the projection onto it), degenerate within
+ * tol of the edge between two of them (held at the apex where x_c is 0,
+ * else as read). */
+enum {
+  SLV_ROW_FREE = 0,
+  SLV_ROW_LOWER = 1,
+  SLV_ROW_UPPER = 2,
+  SLV_ROW_SLIDING = 3,
+  SLV_ROW_DEGENERATE = 4
+};
+
+typedef struct slv_sensitivity_counts {
+  int free, lower, upper; /* rows by mode (degenerate ones counted in lower or upper) */
+  int sliding;            /* rows of sliding cones */
+  int degenerate;         /* rows with SLV_ROW_DEGENERATE */
+} slv_sensitivity_counts;
+
+/* Reads every row's mode at x (n values, finite) with the judge's tol (the
+ * solve's opt.tol; >= 0) and factors the reduced system of the free rows
+ * (A_FF plus the findex coupling) once, by the linear-system layer: all
+ * the allocation (a factored A is converted with slv_factored_csr_new).
+ * p is borrowed, x copied: p must stay unchanged while *out lives.
+ * SLV_OK; SLV_ERR_INVALID (p does not validate, x not finite, tol bad),
+ * SLV_ERR_NOMEM, SLV_SINGULAR_PIVOT (the
+ * free block is singular: no unique derivative); msg says which. */
+SLV_API slv_status slv_sensitivity_new(const slv_problem *p, const double *x, double tol,
+                                       slv_sensitivity **out, char *msg, size_t msglen);
+SLV_API void slv_sensitivity_free(slv_sensitivity *s); /* NULL is fine */
+/* Each row's SLV_ROW_* (n values, valid while s lives). */
+SLV_API const unsigned char *slv_sensitivity_modes(const slv_sensitivity *s);
+SLV_API slv_sensitivity_counts slv_sensitivity_count(const slv_sensitivity *s);
+/* The CSR pattern the seeds and gradients on A follow for a factored p
+ * (its explicit A, slv_factored_csr_new's); a CSR p: p's own.  Returns its
+ * nnz, or -1 for a dense p (seeds on A are then n x n, leading dimension n). */
+SLV_API int slv_sensitivity_pattern(const slv_sensitivity *s, const int **Ap, const int **Aj);
+
+/* dx (n) for the seeds (each may be NULL = 0): dA on A's layout (dense: n x
+ * n column-major, leading dimension n; CSR / factored: nnz values on
+ * slv_sensitivity_pattern's pattern), db, dlo, dhi, dmu (n each; dlo, dhi
+ * read on held non-findex rows, dmu on held findex rows).  n must be the
+ * problem's.  No allocation.  SLV_OK; SLV_ERR_DIM (n), SLV_ERR_INVALID (a
+ * NaN or inf seed, named with its index). */
+SLV_API slv_status slv_sensitivity_jvp(slv_sensitivity *s, int n, const double *dA,
+                                       const double *db, const double *dlo, const double *dhi,
+                                       const double *dmu, double *dx, char *msg, size_t msglen);
+/* The gradients of <gx, x> (gx: n, finite): gA on A's layout (as dA
+ * above), gb, glo, ghi, gmu (n each); any output may be NULL (not wanted).
+ * One solve with the free block's transposed factor; no allocation.
+ * Statuses as slv_sensitivity_jvp's. */
+SLV_API slv_status slv_sensitivity_vjp(slv_sensitivity *s, int n, const double *gx, double *gA,
+                                       double *gb, double *glo, double *ghi, double *gmu, char *msg,
+                                       size_t msglen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -154,6 +154,10 @@ PyObject *lx_global_tuple(const struct io_global *g);
  * or (status, message): ext_io.c. */
 PyObject *lx_from_global(PyObject *self, PyObject *args);
 PyObject *lx_kind(PyObject *self, PyObject *args);
+/* sensitivity_jvp / sensitivity_vjp: the derivatives of an answer
+ * (ext_sensitivity.c, docs/gradients.md). */
+PyObject *lx_sensitivity_jvp(PyObject *self, PyObject *args);
+PyObject *lx_sensitivity_vjp(PyObject *self, PyObject *args);
 /* contactbench_rows(nc): ext_io.c. */
 PyObject *lx_contactbench_rows(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);

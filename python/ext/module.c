@@ -236,6 +236,10 @@ static PyMethodDef methods[] = {
   { "load_plugin", lx_load_plugin, METH_VARARGS, "load_plugin(path): a C plugin's solvers." },
   { "call_overhead", lx_call_overhead, METH_VARARGS,
     "call_overhead(problem, adapter, noop, repeats) -> [seconds of each crossing]." },
+  { "sensitivity_jvp", lx_sensitivity_jvp, METH_VARARGS,
+    "sensitivity_jvp(problem, x, tol, dA, db, dlo, dhi, dmu) -> dict or (status, message)." },
+  { "sensitivity_vjp", lx_sensitivity_vjp, METH_VARARGS,
+    "sensitivity_vjp(problem, x, tol, gx) -> dict or (status, message)." },
   { NULL, NULL, 0, NULL }
 };
 

@@ -47,6 +47,7 @@ from ._errors import (Error, ExistingFileError, ExperimentError, FileError, Inva
                       LcplabError, MissingFileError, OptionsError, PluginError, SceneError,
                       SimulationError, UnknownNameError, UnsupportedError)
 from ._experiment import Campaign, compare, profile, quantile, run_experiment
+from ._gradients import Gradients, jvp, vjp
 from ._io import formats, read, write
 from ._log import logger
 from ._model import JOINT_KINDS, SHAPE_KINDS, Model, load_model, scene_model
@@ -67,11 +68,11 @@ for _path in _os.environ.get("LCPLAB_PLUGINS", "").split(":"):
 
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
-    "FileError", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
+    "FileError", "Gradients", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
     "MissingFileError", "Model", "OptionsError", "PluginError", "Problem", "Residuals", "Result",
     "SHAPE_KINDS", "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo",
     "Status", "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World",
-    "call_overhead", "compare", "formats", "load_model", "load_plugin", "logger", "profile",
-    "quantile", "read", "register_solver", "run_experiment",
+    "call_overhead", "compare", "formats", "jvp", "load_model", "load_plugin", "logger", "profile",
+    "quantile", "read", "register_solver", "run_experiment", "vjp",
     "scene_model", "scenes", "simulate", "solve", "solvers", "write",
 ]

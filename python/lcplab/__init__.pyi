@@ -19,6 +19,9 @@ from ._experiment import compare as compare
 from ._experiment import profile as profile
 from ._experiment import quantile as quantile
 from ._experiment import run_experiment as run_experiment
+from ._gradients import Gradients as Gradients
+from ._gradients import jvp as jvp
+from ._gradients import vjp as vjp
 from ._io import formats as formats
 from ._io import read as read
 from ._io import write as write
@@ -52,11 +55,11 @@ from ._world import simulate as simulate
 __version__: str
 __all__ = [
     "APPLIED", "Campaign", "DEFAULT_SOLVER", "Error", "ExistingFileError", "ExperimentError",
-    "FileError", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
+    "FileError", "Gradients", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
     "MissingFileError", "Model", "OptionsError", "PluginError", "Problem", "Residuals", "Result",
     "SHAPE_KINDS", "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo",
     "Status", "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World",
-    "call_overhead", "compare", "formats", "load_model", "load_plugin", "logger", "profile",
-    "quantile", "read", "register_solver", "run_experiment",
+    "call_overhead", "compare", "formats", "jvp", "load_model", "load_plugin", "logger", "profile",
+    "quantile", "read", "register_solver", "run_experiment", "vjp",
     "scene_model", "scenes", "simulate", "solve", "solvers", "write",
 ]

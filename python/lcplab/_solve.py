@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _lcplab, _log
 from ._errors import Error, InvalidProblemError, OptionsError, UnknownNameError, UnsupportedError
+from ._gradients import _content_hash
 from ._plugins import solver_name
 from ._problem import _check_problem, _is_int, _refuse_complex
 
@@ -167,6 +168,12 @@ class Result:
         x that meets the test is ``CONVERGED`` there, and a "converged" the
         measures do not confirm is ``STAGNATED``; equal to ``status`` when
         the two agree.
+    tol : float or None
+        The judge's tolerance of the solve (None: the library's default,
+        1e-8); ``lcplab.jvp`` and ``lcplab.vjp`` read the row modes with it.
+    problem_hash : str or None
+        A digest of the solved problem's content, with which ``lcplab.jvp``
+        and ``lcplab.vjp`` refuse the result of another problem.
     v, u : ndarray or None
         For a problem condensed from a global one (``Problem.global_problem``):
         the velocities at x, ``v = M^-1 (H x + f)`` (ndof) and ``u = H' v +
@@ -196,6 +203,8 @@ class Result:
     u: object = None
     res_vel: object = None
     solver_status: object = None
+    tol: object = None
+    problem_hash: object = None
 
     @property
     def converged(self):
@@ -468,7 +477,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
                   solver=solver,
                   message=d["message"] if status != 0 or d["solver_status"] != status else "",
                   history_time=d["history_time"], method=d["method"], choice=d["choice"], v=v,
-                  u=u, res_vel=res_vel, solver_status=Status(d["solver_status"]))
+                  u=u, res_vel=res_vel, solver_status=Status(d["solver_status"]),
+                  tol=None if tol is None else float(tol), problem_hash=_content_hash(problem))
 
 
 def _velocities(problem, x):

@@ -11,7 +11,7 @@ import pytest
 import lcplab
 
 MODULES = ["lcplab", "lcplab._problem", "lcplab._solve", "lcplab._world", "lcplab._io",
-           "lcplab._errors", "lcplab._log"]
+           "lcplab._errors", "lcplab._log", "lcplab._gradients"]
 RETURN_NOTHING = {"write", "load_plugin"}  # numpy's convention: no Returns section for None
 
 

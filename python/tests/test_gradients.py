@@ -1,0 +1,167 @@
+"""lcplab.jvp and lcplab.vjp (docs/gradients.md): central differences of
+lemke / dantzig solves at tol 1e-12 on planted problems (dense and CSR, LCP
+and box rows, a sliding findex pair), the adjoint identity <gx, jvp(d)> =
+<vjp(gx), d>, and the refusals (an unconverged answer, another problem's
+result, seeds of the wrong shape or with NaN, cone rows)."""
+
+import numpy as np
+import pytest
+
+import lcplab
+
+H = 1e-6
+
+
+def planted(n, seed, box):
+    """An SPD A = B B^T / n + I/2 and b planted so that x (a third at lo,
+    a third at hi where finite, the rest inside) is the answer, with |w| >=
+    0.1 at the bounds."""
+    rng = np.random.default_rng(seed)
+    B = rng.uniform(-1, 1, (n, n))
+    A = B @ B.T / n + 0.5 * np.eye(n)
+    lo = np.where(np.arange(n) % 2 == 0, -1.0, -0.5) if box else np.zeros(n)
+    hi = np.where(np.arange(n) % 3 == 0, np.inf, 1.0) if box else np.full(n, np.inf)
+    x, w = np.zeros(n), np.zeros(n)
+    for i in range(n):
+        u = rng.uniform()
+        if u < 1 / 3:
+            x[i], w[i] = lo[i], rng.uniform() + 0.1
+        elif u > 2 / 3 and np.isfinite(hi[i]):
+            x[i], w[i] = hi[i], -(rng.uniform() + 0.1)
+        else:
+            top = hi[i] if np.isfinite(hi[i]) else lo[i] + 2
+            x[i] = lo[i] + (top - lo[i]) * (0.1 + 0.8 * rng.uniform())
+    return A, w - A @ x, lo, hi
+
+
+def solved(A, b, lo, hi, solver="lemke", **kw):
+    p = lcplab.Problem(A, b, lo, hi, **kw)
+    r = lcplab.solve(p, solver, tol=1e-12)
+    assert r.converged
+    return p, r
+
+
+@pytest.mark.parametrize("n,seed,box,sparse", [(6, 1, False, False), (15, 2, True, False),
+                                               (12, 3, True, True), (25, 4, False, True)])
+def test_jvp_matches_central_differences(n, seed, box, sparse):
+    sp = pytest.importorskip("scipy.sparse") if sparse else None
+    A, b, lo, hi = planted(n, seed, box)
+    if sparse:  # a band: the pattern the seed and gradient live on
+        A = np.where(np.abs(np.subtract.outer(np.arange(n), np.arange(n))) <= 2, A, 0.0)
+        A += np.diag(np.abs(A).sum(axis=1))
+    rng = np.random.default_rng(100 + seed)
+    dA = rng.uniform(-1, 1, (n, n)) * (A != 0)
+    db = rng.uniform(-1, 1, n)
+    dlo = np.where(np.isfinite(lo), rng.uniform(-1, 1, n), 0.0)
+    dhi = np.where(np.isfinite(hi), rng.uniform(-1, 1, n), 0.0)
+    mat = (lambda M: sp.csr_matrix(M)) if sparse else (lambda M: M)
+    p, r = solved(mat(A), b, lo, hi)
+    dx = lcplab.jvp(p, r, dA=mat(dA), db=db, dlo=dlo, dhi=dhi)
+    _, rp = solved(mat(A + H * dA), b + H * db, lo + H * dlo, hi + H * dhi)
+    _, rm = solved(mat(A - H * dA), b - H * db, lo - H * dlo, hi - H * dhi)
+    np.testing.assert_allclose(dx, (rp.x - rm.x) / (2 * H), rtol=1e-6, atol=1e-7)
+    gx = rng.uniform(-1, 1, n)
+    g = lcplab.vjp(p, r, gx)
+    gA = g.A.toarray() if sparse else g.A
+    rhs = (gA * dA).sum() + g.b @ db + g.lo @ dlo + g.hi @ dhi
+    assert gx @ dx == pytest.approx(rhs, rel=1e-9, abs=1e-9)
+    assert g.degenerate == 0 and not g.unconverged
+
+
+def test_findex_sliding_against_dantzig():
+    A = np.array([[2.0, 0.5], [0.5, 1.0]])
+    b, findex, db = np.array([-2.0, 0.2]), [-1, 0], np.array([0.3, -0.7])
+    mu, dmu = np.array([0.0, 0.5]), np.array([0.0, 0.4])
+    p, r = solved(A, b, None, None, "dantzig", findex=findex, mu=mu)
+    np.testing.assert_allclose(r.x, [8 / 7, -4 / 7], atol=1e-12)
+    dx = lcplab.jvp(p, r, db=db, dmu=dmu)
+    _, rp = solved(A, b + H * db, None, None, "dantzig", findex=findex, mu=mu + H * dmu)
+    _, rm = solved(A, b - H * db, None, None, "dantzig", findex=findex, mu=mu - H * dmu)
+    np.testing.assert_allclose(dx, (rp.x - rm.x) / (2 * H), rtol=1e-7, atol=1e-8)
+    g = lcplab.vjp(p, r, [0.0, 1.0])
+    assert g.mu[1] == pytest.approx(-64 / 49, rel=1e-14)  # docs/gradients.md, by hand
+    assert list(g.modes) == [0, 1]
+
+
+def test_degenerate_row_is_counted():
+    p, r = solved(np.array([[2.0, 1.0], [1.0, 2.0]]), [-0.5, -1.0], None, None)
+    g = lcplab.vjp(p, r, [1.0, 1.0])
+    assert g.degenerate == 1 and g.modes[0] == 1 | 4
+
+
+def test_refusals():
+    A = np.array([[2.0, 1.0], [1.0, 2.0]])
+    p, r = solved(A, [-1.0, -1.0], None, None)
+    with pytest.raises(lcplab.InvalidProblemError, match="gx"):
+        lcplab.vjp(p, r, [1.0, 2.0, 3.0])
+    with pytest.raises(lcplab.InvalidProblemError, match=r"db\[1\]"):
+        lcplab.jvp(p, r, db=[0.0, np.nan])
+    with pytest.raises(lcplab.InvalidProblemError, match="dA"):
+        lcplab.jvp(p, r, dA=np.ones((3, 3)))
+    other = lcplab.Problem(A, [-1.0, -2.0])
+    with pytest.raises(lcplab.InvalidProblemError, match="another problem"):
+        lcplab.vjp(other, r, [1.0, 0.0])
+    hard = lcplab.Problem(A, [-1.0, -1.0])
+    stopped = lcplab.solve(hard, "pgs", tol=1e-12, max_iter=1)
+    assert not stopped.converged
+    with pytest.raises(lcplab.Error, match="allow_unconverged"):
+        lcplab.vjp(hard, stopped, [1.0, 0.0])
+    g = lcplab.vjp(hard, stopped, [1.0, 0.0], allow_unconverged=True)
+    assert g.unconverged
+
+
+@pytest.mark.parametrize("law,solver", [("coulomb", "nsn_ac"), ("associated", "nsgs")])
+def test_cones_match_central_differences(law, solver):
+    nc = 4
+    rng = np.random.default_rng(5)
+    B = rng.uniform(-1, 1, (3 * nc, 3 * nc))
+    A = B @ B.T / (3 * nc) + np.eye(3 * nc)
+    b = rng.uniform(-1.2, 1.2, 3 * nc)
+    b[0::3] = [-1.0, -0.8, 1.5, -1.2]  # the third contact separates
+    mu = np.array([0.4, 0.6, 0.5, 0.7])
+    db, dmu_c = rng.uniform(-1, 1, 3 * nc), rng.uniform(-1, 1, nc)
+    dmu = np.zeros(3 * nc)
+    dmu[0::3] = dmu_c  # a cone's mu at its normal row
+
+    def solve(t):
+        p = lcplab.Problem(A, b + t * db, cones=[(3 * k, mu[k] + t * dmu_c[k]) for k in range(nc)],
+                           cone_law=law)
+        r = lcplab.solve(p, solver, tol=1e-13, max_iter=100000)
+        assert r.converged
+        return p, r
+    p, r = solve(0.0)
+    dx = lcplab.jvp(p, r, db=db, dmu=dmu)
+    np.testing.assert_allclose(dx, (solve(H)[1].x - solve(-H)[1].x) / (2 * H), rtol=1e-6,
+                               atol=1e-6)
+    g = lcplab.vjp(p, r, np.ones(3 * nc))
+    assert set(g.modes[0::3]) >= {1, 3}  # a separated contact and a sliding one
+    assert np.ones(3 * nc) @ dx == pytest.approx(g.b @ db + g.mu @ dmu, rel=1e-9, abs=1e-9)
+
+
+def test_global_gradients_match_central_differences():
+    """The chain rule through W = H' M^-1 H, q = w + H' M^-1 f: <gx, dx> by
+    central differences of nsn_ac along seeds on M (symmetric, on its
+    pattern), H, f and w equals the gradients' products with them."""
+    rng = np.random.default_rng(11)
+    nd, nc = 6, 2
+    L = rng.uniform(-1, 1, (nd, nd))
+    M = L @ L.T / nd + np.eye(nd)
+    Hm = rng.uniform(-1, 1, (nd, 3 * nc))
+    f, w, mu = rng.uniform(-1, 1, nd), rng.uniform(-0.3, 0.3, 3 * nc), [0.5, 0.4]
+    f[:3] -= 2.0
+    dM = rng.uniform(-1, 1, (nd, nd))
+    dM = dM + dM.T
+    dH, df, dw = rng.uniform(-1, 1, Hm.shape), rng.uniform(-1, 1, nd), rng.uniform(-1, 1, 3 * nc)
+
+    def solve(t):
+        p = lcplab.Problem.from_global(M + t * dM, Hm + t * dH, f + t * df, w + t * dw, mu)
+        r = lcplab.solve(p, "nsn_ac", tol=1e-13, max_iter=1000)
+        assert r.converged
+        return p, r
+    p, r = solve(0.0)
+    gx = rng.uniform(-1, 1, 3 * nc)
+    g = lcplab.vjp(p, r, gx)
+    fd = gx @ (solve(H)[1].x - solve(-H)[1].x) / (2 * H)
+    dot = ((g.M.toarray() * dM).sum() + (g.H.toarray() * dH).sum() + g.f @ df + g.w @ dw)
+    assert fd == pytest.approx(dot, rel=1e-6, abs=1e-7)
+    assert g.M.data.shape == p.global_problem.M.data.shape
