@@ -1,5 +1,5 @@
 /* admm.c -- ADMM on the cone problem, both laws, with adaptive rho
- * (docs/cone-cone-solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of Siconos and
+ * (docs/cone-solvers.md, "ADMM"; [boyd2011]; the FC3D_ADMM of Siconos and
  * ContactBench's ADMM [acary2018]).
  *
  * Problem: w = A x + b with A positive semidefinite (x'Ax >= 0), cone

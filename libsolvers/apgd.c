@@ -1,5 +1,5 @@
 /* apgd.c -- accelerated projected gradient descent (Nesterov) on the cone QP
- * (docs/cone-cone-solvers.md, "APGD").
+ * (docs/cone-solvers.md, "APGD").
  *
  * Problem (cone_qp.h): minimize f(x) = 1/2 x'Ax + bq'x over
  * Omega = prod_c K_mu(c) x prod_i [lo_i, hi_i], A symmetric positive

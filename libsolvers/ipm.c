@@ -1,5 +1,5 @@
 /* ipm.c -- primal-dual interior point on the cone problem, both laws
- * (docs/cone-cone-solvers.md, "Interior point").
+ * (docs/cone-solvers.md, "Interior point").
  *
  * Problem (cone_qp.h): w = A x + bq with A positive semidefinite (x'Ax >= 0),
  *     cones:     K_mu ∋ x_c  ⊥  w_c ∈ K* = K_{1/mu}

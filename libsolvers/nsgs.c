@@ -1,5 +1,5 @@
 /* nsgs.c -- nonsmooth Gauss-Seidel over contacts with an exact one-contact solve
- * (docs/cone-cone-solvers.md, "NSGS").
+ * (docs/cone-solvers.md, "NSGS").
  *
  * Problem (slv.h): w = A x + b.  Cone rows come in triples c = (n, t1, t2)
  * with K = K_mu = { |x_t| <= mu x_n } and K* = K_{1/mu}:

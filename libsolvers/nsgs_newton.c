@@ -1,6 +1,6 @@
 /* nsgs_newton.c -- NSGS sweeps, switching to the Alart-Curnier nonsmooth
  * Newton (nsn_ac.c) when the sweeps converge too slowly to pay
- * (docs/cone-cone-cone-solvers.md, "NSGS-Newton hybrid").
+ * (docs/cone-solvers.md, "NSGS-Newton hybrid").
  *
  * Problem: the Coulomb friction problem of nsgs.c / nsn_ac.c (w = A x + b,
  * cone rows with the De Saxce law, box rows).

@@ -6,7 +6,7 @@
  * other rows are box rows lo <= x_i <= hi_i (free rows lo = -inf, hi = +inf).
  *
  * Alart-Curnier function ([alart1991]; [acary2018] sec. 4.3; Siconos'
- * FC3D_NSN_AC; docs/cone-cone-solvers.md, "Alart-Curnier Newton"), per contact with
+ * FC3D_NSN_AC; docs/cone-solvers.md, "Alart-Curnier Newton"), per contact with
  * a scalar rho_c > 0:
  *     a_n = x_n - rho w_n,            Phi_n = x_n - max(0, a_n)
  *     a_t = x_t - rho w_t,  R = mu max(0, a_n),
@@ -54,7 +54,7 @@
  * best iterate.  A singular H is regularised by 1e-10 * max|H| (then 1e-6)
  * on its diagonal; if that fails too: SLV_BREAKDOWN.
  *
- * Storage (docs/cone-cone-solvers.md, "Alart-Curnier Newton", "Storage of the Newton
+ * Storage (docs/cone-solvers.md, "Alart-Curnier Newton", "Storage of the Newton
  * matrix"; the rule of "Linear systems"): up to NSN_DENSE_MAX =
  * SLV_LS_DENSE_MAX rows, or when A has no packed copy, H is dense.  Rows
  * with Phi_i = x_i, Ar = e_i, Bu = 0 (separated contacts, box rows at a

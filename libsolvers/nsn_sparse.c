@@ -1,6 +1,6 @@
 /* nsn_sparse.c -- the sparse Newton matrix of the Alart-Curnier Newton
  * (nsn_ac.c, nsgs_newton.c): storage, assembly and SuiteSparse UMFPACK or
- * KLU factorization (docs/cone-cone-solvers.md, "Alart-Curnier Newton").
+ * KLU factorization (docs/cone-solvers.md, "Alart-Curnier Newton").
  *
  * H = Ar + Bu (A + sigma I) (+ delta I).  Row i of H combines the rows of
  * A in i's own block (the 3 rows of its contact, or the row itself) with

@@ -1,5 +1,5 @@
 /* pcg_cone.c -- the conjugate-gradient QP on the Coulomb cone: MPGP
- * (docs/cone-cone-solvers.md, "MPGP (pcg_cone)").
+ * (docs/cone-solvers.md, "MPGP (pcg_cone)").
  *
  * Problem (cone_qp.h): minimize f(x) = 1/2 x'Ax + bq'x over
  * Omega = prod_c K_mu(c) x prod_i [lo_i, hi_i], A symmetric positive

@@ -1,5 +1,5 @@
 /* pjacobi_cone.c -- projected Jacobi over contacts: the parallel baseline
- * (docs/cone-cone-solvers.md, "Projected Jacobi on cones").
+ * (docs/cone-solvers.md, "Projected Jacobi on cones").
  *
  * Problem (slv.h): w = A x + b.  Cone rows (n, t1, t2) per contact c with
  * K = K_mu = { |x_t| <= mu x_n }:

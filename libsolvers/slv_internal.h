@@ -481,7 +481,7 @@ int slv_snap(slv_op *op, const slv_options *opt, int sliding, double b2, double 
  * The vectors are allocated by slv_nsn_init for n <= n_max; the dense
  * system too when the rule factors n_max rows dense; the sparse pattern
  * and the dense system of a larger problem are reserved by slv_nsn_begin,
- * outside the iterations (docs/cone-cone-solvers.md, "Alart-Curnier Newton",
+ * outside the iterations (docs/cone-solvers.md, "Alart-Curnier Newton",
  * "Storage of the Newton matrix"). */
 /* rows: dense LU up to here, linsys's rule (below it no threshold on n
  * wins everywhere: experiments/MEASUREMENTS.md, "Measurements: sparse Newton");

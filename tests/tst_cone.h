@@ -21,8 +21,8 @@ void tst_cone_add_tests(CU_pSuite s, const char *name);
  * associated law) with its contacts and rows scaled symmetrically,
  * A' = S A S, b' = S b, x' = S^-1 x*, s from 0.7 to 80 (the diagonal over
  * four decades, the same for the three rows of a contact).  A solver that
- * works in the metric D = diag(A) (per contact, the mean; docs/cone-
- * solvers.md, "Scaling") is invariant under such a scaling: both must
+ * works in the metric D = diag(A) (per contact, the mean;
+ * docs/cone-solvers.md, "Scaling") is invariant under such a scaling: both must
  * converge within 2000 iterations to x*, the scaled one in at most twice
  * the unscaled one's iterations + 20.  On main before the scaling apgd
  * needed more than 2000 (one step length set by the heaviest rows moves
