@@ -61,7 +61,8 @@
 #include <string.h>
 
 extern const slv_solver slv_solver_admm, slv_solver_dantzig, slv_solver_ipm, slv_solver_lemke,
-    slv_solver_nsgs, slv_solver_nsgs_newton, slv_solver_pgs, slv_solver_pgs_wide;
+    slv_solver_nsgs, slv_solver_nsgs_newton, slv_solver_nsn_ac, slv_solver_pgs, slv_solver_pgs_wide,
+    slv_solver_ppa_nsn;
 
 /* the candidates, in the order of auto_init's table */
 enum {
@@ -73,8 +74,11 @@ enum {
   AUTO_PGS,
   AUTO_DANTZIG,
   AUTO_LEMKE,
+  AUTO_PPA_NSN,
+  AUTO_NSN_AC,
   AUTO_NSUB
 };
+enum { AUTO_MAX_FALLBACKS = 5 };
 enum {
   AUTO_PIVOT_MAX = 300, /* rows: the pivoting solvers up to here */
   /* ADMM iterations without halving the test's measure before nsgs_newton
@@ -119,7 +123,8 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   const slv_solver *subs[AUTO_NSUB] = { &slv_solver_nsgs_newton, &slv_solver_nsgs,
                                         &slv_solver_admm,        &slv_solver_ipm,
                                         &slv_solver_pgs_wide,    &slv_solver_pgs,
-                                        &slv_solver_dantzig,     &slv_solver_lemke };
+                                        &slv_solver_dantzig,     &slv_solver_lemke,
+                                        &slv_solver_ppa_nsn,     &slv_solver_nsn_ac };
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->admm_stall = AUTO_ADMM_STALL;
   s->x0 = malloc(m * sizeof *s->x0);
@@ -261,13 +266,17 @@ static int ipm_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
 }
 
 /* The fallbacks of a problem, in the order they are tried (the header):
- * their count, into k[]. */
+ * their count, into k[] (AUTO_MAX_FALLBACKS).  For cones, after NSGS and
+ * Newton, the proximal point Newton and the plain Alart-Curnier Newton:
+ * the high-friction problems where the sweeps and the hybrid stall (issue
+ * 80: docs/solver-machinery.md, "auto"). */
 static int fallbacks(const slv_problem *p, int *k) {
-  static const int cone[] = { AUTO_NSGS_NEWTON, AUTO_IPM, AUTO_ADMM };
+  static const int cone[] = { AUTO_NSGS_NEWTON, AUTO_PPA_NSN, AUTO_NSN_AC, AUTO_IPM, AUTO_ADMM };
   static const int other[] = { AUTO_IPM, AUTO_LEMKE, AUTO_ADMM };
+  int m = p->ncones > 0 ? 5 : 3;
   const int *f = p->ncones > 0 ? cone : other;
-  for (int j = 0; j < 3; j++) k[j] = f[j];
-  return 3;
+  for (int j = 0; j < m; j++) k[j] = f[j];
+  return m;
 }
 
 /* When pgs, the last rule, refuses p (its refusal in pgs_msg): the first
@@ -275,7 +284,7 @@ static int fallbacks(const slv_problem *p, int *k) {
  * every refusal into why. */
 static int first_taker(const auto_state *s, const slv_problem *p, const char *storage,
                        const char *pgs_msg, char *why, size_t len) {
-  int k[3], m = fallbacks(p, k);
+  int k[AUTO_MAX_FALLBACKS], m = fallbacks(p, k);
   char msg[160];
   for (int j = 0; j < m; j++)
     if (takes(s, k[j], p, msg, sizeof msg)) {
@@ -470,7 +479,7 @@ static slv_status keep_met(const auto_state *s, int k, slv_status r, int fallbac
  * interrupted solve, never a stagnated one).  Returns the status of x. */
 static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, const slv_options *opt,
                             double *x, double *w, slv_result *res, slv_hist *h) {
-  int n = op->n, k[3], m = fallbacks(op->p, k), met = 0;
+  int n = op->n, k[AUTO_MAX_FALLBACKS], m = fallbacks(op->p, k), met = 0;
   auto_best best = { k0, r, measure(op, opt, x, w, &met) };
   const char *ran = res->method; /* a hand-over may have run another */
   slv_status stop = 0;

@@ -50,7 +50,7 @@
 #include <string.h>
 
 enum {
-  PPA_MAX_STALL = 12 /* outer iterations without a new best measure */
+  PPA_MAX_STALL = 200 /* outer iterations without a new best measure */
 };
 /* how an outer iteration ended: the inner budget ran out, the inner
  * tolerance was met, the library's test holds, or the Newton step broke
@@ -265,12 +265,18 @@ static slv_status ppa_loop(ppa_run *r, double *x, double *w) {
     slv_status st = ppa_outer(r, x, w, fmax(e, r->opt->tol) / PPA_INNER_RATIO, &state);
     if (st != SLV_OK) return st;
     if (state == PPA_DONE) return SLV_CONVERGED;
+    double e_centre = e;
     e = ppa_measure(r, x, w);
+    if (state == PPA_INNER_FAILED && !(e <= e_centre)) { /* worse than its centre: back there */
+      memcpy(x, r->st->xc, (size_t)r->op->n * sizeof *x);
+      slv_op_w(r->op, x, w);
+      e = e_centre;
+    }
     if (!ppa_next_alpha(r, state, e))
       return ppa_give_up(r, r->broke, "the Newton step broke down at the largest alpha");
     stall = r->best < best0 ? 0 : stall + 1;
     if (stall >= PPA_MAX_STALL)
-      return ppa_give_up(r, SLV_STAGNATED, "12 proximal steps without progress");
+      return ppa_give_up(r, SLV_STAGNATED, "200 proximal steps without a new best");
   }
   return ppa_give_up(r, SLV_MAX_ITER,
                      r->iters >= r->max_it ? "out of max_iter Newton iterations"
@@ -318,7 +324,7 @@ static const slv_impl ppa_impl = {
 };
 
 /* the params line below quotes these */
-_Static_assert(SLV_DEFAULT_PROX_INNER == 20 && PPA_MAX_STALL == 12, "ppa_nsn params");
+_Static_assert(SLV_DEFAULT_PROX_INNER == 20 && PPA_MAX_STALL == 200, "ppa_nsn params");
 
 const slv_solver slv_solver_ppa_nsn = {
   .name = "ppa_nsn",
@@ -331,7 +337,7 @@ const slv_solver slv_solver_ppa_nsn = {
       "alpha = prox_sigma e^prox_nu x contact stiffness (defaults " SLV_STR(SLV_DEFAULT_PROX_SIGMA)
       ", 1; x prox_grow " SLV_STR(SLV_DEFAULT_PROX_GROW) " after a failed or broken inner solve of "
       "prox_inner_max 20 Newton its, <= " SLV_STR(PPA_ALPHA_MAX) "); inner tol e / "
-      SLV_STR(PPA_INNER_RATIO) "; stall: 12 outer",
+      SLV_STR(PPA_INNER_RATIO) "; stall: 200 outer",
   /* clang-format on */
   .impl = &ppa_impl,
 };
