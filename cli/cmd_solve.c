@@ -314,7 +314,8 @@ static int flag_opt(const char *v, solve_args *a) {
   const char *eq = strchr(v, '=');
   char name[64], err[384];
   if (!eq || eq == v || (size_t)(eq - v) >= sizeof name) {
-    cli_error("solve: --opt expects NAME=VALUE (one of the library's options by name: docs/usage.md), got "
+    cli_error("solve: --opt expects NAME=VALUE (one of the library's options by name: "
+              "docs/usage.md), got "
               "'%s'",
               v);
     return CLI_EXIT_USAGE;

@@ -51,12 +51,24 @@ static void expect_range(const slv_options *o, const char *name) {
 static void test_ranges_are_validates(void) {
   /* a text each option's type takes but its range does not */
   static const char *const bad[][2] = {
-    { "max_iter", "0" },  { "tol", "-1" },        { "omega", "2.5" },     { "damping", "-1" },
-    { "pivot_tol", "1" }, { "check_every", "0" }, { "max_pivots", "-1" }, { "threads", "0" },
-    { "threads", "257" }, { "time_limit", "-1" },
+    { "max_iter", "0" },
+    { "tol", "-1" },
+    { "omega", "2.5" },
+    { "damping", "-1" },
+    { "pivot_tol", "1" },
+    { "check_every", "0" },
+    { "max_pivots", "-1" },
+    { "threads", "0" },
+    { "threads", "257" },
+    { "time_limit", "-1" },
     /* ppa_nsn's: a proximal parameter <= 0 refused by name (issue 80) */
-    { "prox_sigma", "0" }, { "prox_sigma", "-5" }, { "prox_nu", "0" }, { "prox_nu", "2.5" },
-    { "prox_grow", "1" }, { "prox_inner_max", "0" }, { "prox_outer_max", "-1" },
+    { "prox_sigma", "0" },
+    { "prox_sigma", "-5" },
+    { "prox_nu", "0" },
+    { "prox_nu", "2.5" },
+    { "prox_grow", "1" },
+    { "prox_inner_max", "0" },
+    { "prox_outer_max", "-1" },
   };
   int covered = 0;
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
