@@ -2,11 +2,12 @@
 """bench_highmu.py -- `make bench-highmu`: lcplab's auto against Siconos' PROX, NSGS and NSN_AC
 on the high-friction family of experiments/highmu_family.py, one judge for all (issue 80, item 4).
 
-    bench_highmu.py LCPLAB PEER_FC3D FAMILY_DIR [--tol 1e-8] [--time-limit 60] [--out TABLE.md]
+    bench_highmu.py LCPLAB PEER_FC3D FAMILY_DIR [--tol 1e-8] [--time-limit 60] [--peer-maxit 10000]
+                    [--peer-time 60] [--out TABLE.md]
 
 For every problem FAMILY_DIR/*.dat, in the same run: `lcplab solve --solver auto --tol T
---time-limit S --solution X`, then each peer (`peer_fc3d -s NAME --tol T --save-r`, under
-`timeout`), and every answer (lcplab's and the peers') judged by `peer_fc3d --check-r`:
+--time-limit S --solution X`, then each peer (`peer_fc3d -s NAME --tol T --maxit K --save-r`,
+stopped by `timeout` after --peer-time s), and every answer (lcplab's and the peers') judged by `peer_fc3d --check-r`:
 res_rel_q = ||natural map||_2 / max(1, ||q||_2), solved when <= 1e-6, never by a program's own
 status. Columns: lcplab's verdict, method, time and res_rel_q; each peer's status, time and
 res_rel_q; "false ok": a peer that said ok (its own error under T) with res_rel_q > 1e-6;
@@ -58,9 +59,9 @@ def lcplab_row(lcplab, peer, problem, tmp, a):
 
 def peer_row(peer, name, problem, tmp, a):
     pfx = os.path.join(tmp, "p")
-    out = run(["timeout", str(int(a.time_limit) + 30), peer, "-s", name, "--tol", str(a.tol),
-               "--maxit", "100000", "--repeat", "1", "--budget", str(a.time_limit), "--save-r",
-               pfx, problem], a.time_limit + 60)
+    out = run(["timeout", str(int(a.peer_time)), peer, "-s", name, "--tol", str(a.tol),
+               "--maxit", str(a.peer_maxit), "--repeat", "1", "--budget", str(a.peer_time),
+               "--save-r", pfx, problem], a.peer_time + 30)
     if not out:
         return {"status": "timeout", "time": float("nan"), "q": float("nan")}
     d = json.loads(out.splitlines()[-1])
@@ -82,6 +83,9 @@ def main():
     ap.add_argument("family")
     ap.add_argument("--tol", type=float, default=1e-8)
     ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--peer-maxit", type=int, default=10000, help="the peers' iteration limit")
+    ap.add_argument("--peer-time", type=float, default=60.0,
+                    help="seconds before a peer's run is stopped (timeout: no answer)")
     ap.add_argument("--out")
     a = ap.parse_args()
     files = sorted(glob.glob(os.path.join(a.family, "*.dat")))

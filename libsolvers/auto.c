@@ -45,7 +45,9 @@
  * solver's x does not (max_iter, stagnated, ray, singular pivot, not
  * finite, breakdown, or "converged" that the library's measures do not
  * confirm), the fallbacks run from the caller's start, in order, until
- * one's x meets it: nsgs_newton, ipm, admm for cones; ipm, lemke, admm
+ * one's x meets it: nsgs_newton, ppa_nsn, nsn_ac, ipm, admm for cones (the
+ * Newton methods where NSGS and the hybrid stall at high friction: issue
+ * 80); ipm, lemke, admm
  * otherwise (docs/solver-machinery.md, "auto", "Fallbacks"); none on a
  * tightened run, which refines an answer the chosen solver found.  Without
  * success the iterate with the smallest test measure is returned.

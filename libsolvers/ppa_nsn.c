@@ -23,10 +23,14 @@
  * iteration becomes Newton's as e_k -> 0.  nu = 1 as Siconos; Siconos'
  * sigma = 5 adds to W in W's units and divides by its error's larger
  * scale: here alpha multiplies each contact's stiffness and e_k is the
- * worst contact's, so sigma is 0.05 (docs/solvers.md, "Proximal point
- * Newton", and the measurements it cites).  When the inner solve
- * fails (PPA_INNER_MAX Newton iterations without reaching its tolerance)
- * alpha is multiplied by 10 instead.  Inner tolerance: e_k / PPA_INNER_RATIO
+ * worst contact's, so sigma is 0.05 (docs/cone-solvers.md, "Proximal point
+ * Newton", and the measurements it cites).  sigma, nu, the growth
+ * factor and the budgets are options (opt->prox_*, slv.h).  When the inner
+ * solve fails (opt->prox_inner_max Newton iterations without reaching its
+ * tolerance) alpha is multiplied by opt->prox_grow instead, and x goes
+ * back to the centre if it is worse there; a Newton step that breaks
+ * down (singular, not finite) sends x back to the centre with alpha
+ * grown as well, and ends the solve only at the largest alpha.  Inner tolerance: e_k / PPA_INNER_RATIO
  * (Siconos' adaptive strategy), measured by the library's measure on (x,
  * w^p), the proximal problem's natural map, floored at tol / PPA_INNER_RATIO.
  *
@@ -34,10 +38,11 @@
  * of the original problem, at w = w^p - S (x - x_k)) after every Newton
  * iteration, confirmed on w = A x + b recomputed exactly, then slv_snap as
  * nsn_ac.  After PPA_MAX_STALL outer iterations without a new best
- * measure: SLV_STAGNATED with the best iterate.
+ * measure: SLV_STAGNATED with the best iterate; opt->prox_outer_max outer
+ * iterations (0: none) or opt->max_iter Newton iterations: SLV_MAX_ITER.
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED, SLV_BREAKDOWN,
  * SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED (associated law), SLV_ERR_NOMEM.
- * Reads opt->max_iter (Newton iterations in all), tol, norm,
+ * Reads opt->max_iter (Newton iterations in all), prox_*, tol, norm,
  * record_history.  All vectors are allocated at init (the Newton core's,
  * plus the centre and w^p); the sparse Newton pattern once per problem by
  * slv_nsn_begin, before the iterations; above KLU's size UMFPACK allocates
