@@ -58,6 +58,7 @@
  */
 #include "slv_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,10 @@ enum {
   AUTO_NSN_AC,
   AUTO_NSUB
 };
-enum { AUTO_MAX_FALLBACKS = 5 };
+enum {
+  AUTO_MAX_FALLBACKS = 5,
+  AUTO_PPA_BUDGET = 4 /* ppa_nsn's Newton iterations as a fallback: this times max_iter */
+};
 enum {
   AUTO_PIVOT_MAX = 300, /* rows: the pivoting solvers up to here */
   /* ADMM iterations without halving the test's measure before nsgs_newton
@@ -442,6 +446,20 @@ static int failed_numerically(slv_status r) {
   }
 }
 
+/* The options of fallback k: the caller's, but ppa_nsn gets AUTO_PPA_BUDGET
+ * times max_iter Newton iterations: on the containers at mu 1..3 it
+ * needed 1000-1300 where nsn_ac and the others stall (the one 65-contact
+ * container at mu 2: 7.8e-4 after 1000, converged after 1217;
+ * experiments/records/2026-11-27-highmu.md).  The time limit still
+ * bounds it. */
+static slv_options fallback_options(int k, const slv_options *opt) {
+  slv_options o = *opt;
+  if (k == AUTO_PPA_NSN)
+    o.max_iter =
+        opt->max_iter > INT_MAX / AUTO_PPA_BUDGET ? INT_MAX : AUTO_PPA_BUDGET * opt->max_iter;
+  return o;
+}
+
 /* "; NAME ended STATUS" appended to res->choice. */
 static void note_try(slv_result *res, const char *name, slv_status r) {
   size_t used = strlen(res->choice);
@@ -494,7 +512,8 @@ static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, con
       continue;
     int it = res->iterations, piv = res->pivots;
     memcpy(x, s->x0, (size_t)n * sizeof *x);
-    r = s->sub[k[j]]->impl->solve(s->state[k[j]], op, opt, x, w, res, h);
+    slv_options o = fallback_options(k[j], opt);
+    r = s->sub[k[j]]->impl->solve(s->state[k[j]], op, &o, x, w, res, h);
     res->iterations += it;
     res->pivots += piv;
     double mj = measure(op, opt, x, w, &met);
