@@ -114,9 +114,11 @@ expect_err "global .dat: M not positive definite" \
 expect_err "global .dat: H 3 x 3 where M is 2 x 2" \
   "$T/gh.dat:10: expected H to be 2 x 3 (ndof x 3 nc = 2 x 3), found 3 x 3" \
   solve "$T/gh.dat" --solver nsn_ac
-expect_err "global .dat: the condensation over --max-memory 1000" \
-  "$T/gok.dat:4: expected sizes that fit the memory cap of 1000 bytes (max_memory), found the condensation of M" \
-  solve "$T/gok.dat" --solver nsn_ac --max-memory 1000
+# the cap lets the instance (its recorded slv_options included) and H in, not the
+# condensation: 1040 since slv_options gained ppa_nsn's five fields (40 bytes)
+expect_err "global .dat: the condensation over --max-memory 1040" \
+  "$T/gok.dat:4: expected sizes that fit the memory cap of 1040 bytes (max_memory), found the condensation of M" \
+  solve "$T/gok.dat" --solver nsn_ac --max-memory 1040
 expect_err "global .dat: convert over --max-memory 300" \
   "$T/gok.dat:2: expected sizes that fit the memory cap of 300 bytes (max_memory), found nc = 1" \
   convert "$T/gok.dat" "$T/gok.hdf5" --max-memory 300
