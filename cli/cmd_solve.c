@@ -3,7 +3,8 @@
  *
  *     lcplab solve FILE [--solver NAME] [--tol T] [--allow-loose-tol] [--max-iter N]
  *                  [--time-limit S] [--repeat R]
- *                  [--omega W] [--norm inf|2] [--format FMT] [--warm XFILE]
+ *                  [--omega W] [--opt NAME=VALUE]... [--norm inf|2] [--format FMT]
+ *                  [--warm XFILE]
  *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
  *
  * The problem (sign convention w = A x + b):
@@ -77,6 +78,7 @@
 #include "io.h"
 
 #define SOLVE_MAX_REPEAT 1000000L
+#define SOLVE_MAX_OPTS   32
 
 /* LCPLAB_NO_AVX2 set and not "" or "0": the library's opt.simd =
  * SLV_SIMD_OFF (pgs_wide without its AVX2 lanes, the path of a CPU without
@@ -109,6 +111,9 @@ static void usage(FILE *f) {
           "  --time-limit S    stop each solve after S seconds (S > 0; default: none):\n"
           "                    status time_limit, the solver's iterate, exit 3\n"
           "  --omega W         relaxation (pgs: SOR factor in (0, 2))\n"
+          "  --opt NAME=VALUE  any option of the library by name (repeatable, after the\n"
+          "                    flags): e.g. ppa_nsn's prox_sigma, prox_nu, prox_grow,\n"
+          "                    prox_inner_max, prox_outer_max (docs/cone-solvers.md)\n"
           "  --threads T       OpenMP threads (default 1): the CSR product,\n"
           "                    pjacobi_cone's contact steps, apgd, pgs_wide and\n"
           "                    pgs_color on a large factored problem; x is the same for\n"
@@ -151,6 +156,8 @@ typedef struct solve_args {
   long repeat;
   int force;
   int allow_loose_tol; /* --allow-loose-tol: a tol >= 1 is not refused (slv_tol_check) */
+  const char *opts[SOLVE_MAX_OPTS]; /* --opt NAME=VALUE, in order (applied last) */
+  int nopts;
 } solve_args;
 
 /* "auto, siconos-lcp, ..." for messages. */
@@ -300,10 +307,50 @@ static int flag_format(const char *v, solve_args *a) {
   return -1;
 }
 
+/* --opt NAME=VALUE: one of libsolvers' options by name (slv.h; e.g.
+ * ppa_nsn's prox_sigma), its text checked by slv_options_set now, its range
+ * by slv_options_validate with the others (choose). */
+static int flag_opt(const char *v, solve_args *a) {
+  const char *eq = strchr(v, '=');
+  char name[64], err[384];
+  if (!eq || eq == v || (size_t)(eq - v) >= sizeof name) {
+    cli_error("solve: --opt expects NAME=VALUE (one of the library's options by name: "
+              "docs/usage.md), got "
+              "'%s'",
+              v);
+    return CLI_EXIT_USAGE;
+  }
+  memcpy(name, v, (size_t)(eq - v));
+  name[eq - v] = '\0';
+  slv_options scratch = slv_options_default();
+  if (slv_options_set(&scratch, name, eq + 1, err, sizeof err) != SLV_OK) {
+    cli_error("solve: --opt %s: %s", v, err);
+    return CLI_EXIT_USAGE;
+  }
+  if (a->nopts >= SOLVE_MAX_OPTS) {
+    cli_error("solve: at most %d --opt flags", SOLVE_MAX_OPTS);
+    return CLI_EXIT_USAGE;
+  }
+  a->opts[a->nopts++] = v;
+  return -1;
+}
+
+/* The --opt flags over opt, in order (each parsed by flag_opt already). */
+static void apply_opts(const solve_args *a, slv_options *opt) {
+  for (int k = 0; k < a->nopts; k++) {
+    const char *v = a->opts[k], *eq = strchr(v, '=');
+    char name[64];
+    memcpy(name, v, (size_t)(eq - v));
+    name[eq - v] = '\0';
+    slv_options_set(opt, name, eq + 1, NULL, 0);
+  }
+}
+
 static const struct {
   const char *name;
   flag_fn set;
-} value_flags[] = { { "solver", flag_solver },
+} value_flags[] = { { "opt", flag_opt },
+                    { "solver", flag_solver },
                     { "solution", flag_solution },
                     { "warm", flag_warm },
                     { "tol", flag_tol },
@@ -446,8 +493,10 @@ static int choose(const solve_args *a, const io_instance *inst, const slv_solver
   }
   cli_guard_plugin(*solver);
   *opt = exp_solve_options(&a->fl, inst);
+  apply_opts(a, opt);
   if (slv_options_validate(opt, msg, sizeof msg) != SLV_OK) {
-    cli_error("solve: invalid options: %s", msg[0] ? msg : "rejected by the library");
+    cli_error("solve: invalid options%s: %s", a->nopts ? " (--opt)" : "",
+              msg[0] ? msg : "rejected by the library");
     return CLI_EXIT_USAGE;
   }
   if (slv_tol_check(opt->tol, a->allow_loose_tol, msg, sizeof msg) != SLV_OK) {

@@ -107,6 +107,7 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
   s->time_limit = exp_kind_is_scene(s->kind) ? 600.0 : 60.0;
   s->tie = -1.0; /* unset: the measured noise (tables_timing.c, exp_section_tie) */
   s->seed = 1;
+  s->opt = slv_options_default();
   s->failure.on_failure = -1;
   s->allow_loose_tol = -1;
   return exp_strmap_put(ps->sections, 0, s->name, cfg->nsec - 1) == 0

@@ -509,6 +509,25 @@ static int key_seed(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) 
   return rc;
 }
 
+/* `option NAME=VALUE...`: libsolvers' options by name (slv.h), each
+ * parsed and its range checked here, so a bad one names its line. */
+static int key_option(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
+  for (int k = 1; k < nw; k++) {
+    char name[64], err[384];
+    const char *eq = strchr(w[k], '=');
+    if (!eq || eq == w[k] || (size_t)(eq - w[k]) >= sizeof name)
+      return exp_cfg_error(ps, w[0], "expected NAME=VALUE (an option by name), got '%s'", w[k]);
+    memcpy(name, w[k], (size_t)(eq - w[k]));
+    name[eq - w[k]] = '\0';
+    slv_options o = s->opt;
+    if (slv_options_set(&o, name, eq + 1, err, sizeof err) != SLV_OK ||
+        slv_options_validate(&o, err, sizeof err) != SLV_OK)
+      return exp_cfg_error(ps, w[0], "%s", err);
+    s->opt = o;
+  }
+  return -1;
+}
+
 static int key_integrators(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
   if (nw - 1 > 3) return exp_cfg_error(ps, w[0], "at most 3 (symplectic explicit verlet)");
   s->nint = 0;
@@ -629,6 +648,7 @@ static const key_rule rules[] = {
   { "tie", K_PROB, key_tie },
   { "replicates", 1u << EXP_PROFILE, key_replicates },
   { "seed", K_ALL, key_seed },
+  { "option", K_PROB, key_option },
   { "integrators", K_STEPS, key_integrators },
   { "friction", K_SCENE, key_friction },
   { "compare", K_STEPS, key_compare },
@@ -675,12 +695,13 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
   for (int k = 0; rules[k].key; k++)
     if (strcmp(key, rules[k].key) == 0) rule = &rules[k];
   if (!rule)
-    return exp_cfg_error(ps, key,
-                         "unknown key (experiment, external, plugin, solvers, instances, generate, "
-                         "scene, classes, tol, max_iter, min_runs, min_time, max_time, "
-                         "time_limit, tie, replicates, seed, integrators, friction, compare, "
-                         "figure, on_failure, fallback_solver, fallback_max_iter, "
-                         "allow_loose_tol)");
+    return exp_cfg_error(
+        ps, key,
+        "unknown key (experiment, external, plugin, solvers, instances, generate, "
+        "scene, classes, tol, max_iter, min_runs, min_time, max_time, "
+        "time_limit, tie, replicates, seed, option, integrators, friction, compare, "
+        "figure, on_failure, fallback_solver, fallback_max_iter, "
+        "allow_loose_tol)");
   if (cfg->nsec == 0) return exp_cfg_error(ps, key, "comes before any 'experiment KIND' line");
   exp_section *s = &cfg->sec[cfg->nsec - 1];
   s->last_line = ps->line;

@@ -682,6 +682,9 @@ typedef struct exp_section {
   int ntol;          /* 0: the default for the kind */
   long max_iter;     /* 0: the default for the kind */
   long max_pivots;   /* 0: the pivoting solvers' automatic budget (slv.h) */
+  slv_options opt;   /* `option NAME=VALUE` lines over slv_options_default(): the solver
+                        options without a key of their own (ppa_nsn's prox_*, omega, ...);
+                        tol, max_iter, max_pivots, seed, time_limit are the keys' */
   long min_runs;     /* timed runs at least (key min_runs, alias repeat); default 5 */
   double min_time;   /* s: timed runs total at least; default 0.1 */
   double max_time;   /* s: stop repeating past this total (key max_time, alias budget); default 2 */

@@ -134,7 +134,7 @@ typedef struct meas {
 } meas;
 
 static slv_options base_options(const exp_section *s, double tol) {
-  slv_options opt = slv_options_default();
+  slv_options opt = s->opt; /* the section's `option` lines over the defaults */
   opt.tol = tol;
   opt.max_iter = s->max_iter > 0 ? (int)s->max_iter : 10000;
   if (s->max_pivots > 0) opt.max_pivots = (int)s->max_pivots;

@@ -45,7 +45,9 @@
  * solver's x does not (max_iter, stagnated, ray, singular pivot, not
  * finite, breakdown, or "converged" that the library's measures do not
  * confirm), the fallbacks run from the caller's start, in order, until
- * one's x meets it: nsgs_newton, ipm, admm for cones; ipm, lemke, admm
+ * one's x meets it: nsgs_newton, ppa_nsn, nsn_ac, ipm, admm for cones (the
+ * Newton methods where NSGS and the hybrid stall at high friction: issue
+ * 80); ipm, lemke, admm
  * otherwise (docs/solver-machinery.md, "auto", "Fallbacks"); none on a
  * tightened run, which refines an answer the chosen solver found.  Without
  * success the iterate with the smallest test measure is returned.
@@ -56,12 +58,14 @@
  */
 #include "slv_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern const slv_solver slv_solver_admm, slv_solver_dantzig, slv_solver_ipm, slv_solver_lemke,
-    slv_solver_nsgs, slv_solver_nsgs_newton, slv_solver_pgs, slv_solver_pgs_wide;
+    slv_solver_nsgs, slv_solver_nsgs_newton, slv_solver_nsn_ac, slv_solver_pgs, slv_solver_pgs_wide,
+    slv_solver_ppa_nsn;
 
 /* the candidates, in the order of auto_init's table */
 enum {
@@ -73,7 +77,13 @@ enum {
   AUTO_PGS,
   AUTO_DANTZIG,
   AUTO_LEMKE,
+  AUTO_PPA_NSN,
+  AUTO_NSN_AC,
   AUTO_NSUB
+};
+enum {
+  AUTO_MAX_FALLBACKS = 5,
+  AUTO_PPA_BUDGET = 4 /* ppa_nsn's Newton iterations as a fallback: this times max_iter */
 };
 enum {
   AUTO_PIVOT_MAX = 300, /* rows: the pivoting solvers up to here */
@@ -119,7 +129,8 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   const slv_solver *subs[AUTO_NSUB] = { &slv_solver_nsgs_newton, &slv_solver_nsgs,
                                         &slv_solver_admm,        &slv_solver_ipm,
                                         &slv_solver_pgs_wide,    &slv_solver_pgs,
-                                        &slv_solver_dantzig,     &slv_solver_lemke };
+                                        &slv_solver_dantzig,     &slv_solver_lemke,
+                                        &slv_solver_ppa_nsn,     &slv_solver_nsn_ac };
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->admm_stall = AUTO_ADMM_STALL;
   s->x0 = malloc(m * sizeof *s->x0);
@@ -261,13 +272,17 @@ static int ipm_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
 }
 
 /* The fallbacks of a problem, in the order they are tried (the header):
- * their count, into k[]. */
+ * their count, into k[] (AUTO_MAX_FALLBACKS).  For cones, after NSGS and
+ * Newton, the proximal point Newton and the plain Alart-Curnier Newton:
+ * the high-friction problems where the sweeps and the hybrid stall (issue
+ * 80: docs/solver-machinery.md, "auto"). */
 static int fallbacks(const slv_problem *p, int *k) {
-  static const int cone[] = { AUTO_NSGS_NEWTON, AUTO_IPM, AUTO_ADMM };
+  static const int cone[] = { AUTO_NSGS_NEWTON, AUTO_PPA_NSN, AUTO_NSN_AC, AUTO_IPM, AUTO_ADMM };
   static const int other[] = { AUTO_IPM, AUTO_LEMKE, AUTO_ADMM };
+  int m = p->ncones > 0 ? 5 : 3;
   const int *f = p->ncones > 0 ? cone : other;
-  for (int j = 0; j < 3; j++) k[j] = f[j];
-  return 3;
+  for (int j = 0; j < m; j++) k[j] = f[j];
+  return m;
 }
 
 /* When pgs, the last rule, refuses p (its refusal in pgs_msg): the first
@@ -275,7 +290,7 @@ static int fallbacks(const slv_problem *p, int *k) {
  * every refusal into why. */
 static int first_taker(const auto_state *s, const slv_problem *p, const char *storage,
                        const char *pgs_msg, char *why, size_t len) {
-  int k[3], m = fallbacks(p, k);
+  int k[AUTO_MAX_FALLBACKS], m = fallbacks(p, k);
   char msg[160];
   for (int j = 0; j < m; j++)
     if (takes(s, k[j], p, msg, sizeof msg)) {
@@ -431,6 +446,20 @@ static int failed_numerically(slv_status r) {
   }
 }
 
+/* The options of fallback k: the caller's, but ppa_nsn gets AUTO_PPA_BUDGET
+ * times max_iter Newton iterations: on the containers at mu 1..3 it
+ * needed 1000-1300 where nsn_ac and the others stall (the one 65-contact
+ * container at mu 2: 7.8e-4 after 1000, converged after 1217;
+ * experiments/records/2026-11-27-highmu.md).  The time limit still
+ * bounds it. */
+static slv_options fallback_options(int k, const slv_options *opt) {
+  slv_options o = *opt;
+  if (k == AUTO_PPA_NSN)
+    o.max_iter =
+        opt->max_iter > INT_MAX / AUTO_PPA_BUDGET ? INT_MAX : AUTO_PPA_BUDGET * opt->max_iter;
+  return o;
+}
+
 /* "; NAME ended STATUS" appended to res->choice. */
 static void note_try(slv_result *res, const char *name, slv_status r) {
   size_t used = strlen(res->choice);
@@ -470,7 +499,7 @@ static slv_status keep_met(const auto_state *s, int k, slv_status r, int fallbac
  * interrupted solve, never a stagnated one).  Returns the status of x. */
 static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, const slv_options *opt,
                             double *x, double *w, slv_result *res, slv_hist *h) {
-  int n = op->n, k[3], m = fallbacks(op->p, k), met = 0;
+  int n = op->n, k[AUTO_MAX_FALLBACKS], m = fallbacks(op->p, k), met = 0;
   auto_best best = { k0, r, measure(op, opt, x, w, &met) };
   const char *ran = res->method; /* a hand-over may have run another */
   slv_status stop = 0;
@@ -483,7 +512,8 @@ static slv_status fall_back(auto_state *s, int k0, slv_status r, slv_op *op, con
       continue;
     int it = res->iterations, piv = res->pivots;
     memcpy(x, s->x0, (size_t)n * sizeof *x);
-    r = s->sub[k[j]]->impl->solve(s->state[k[j]], op, opt, x, w, res, h);
+    slv_options o = fallback_options(k[j], opt);
+    r = s->sub[k[j]]->impl->solve(s->state[k[j]], op, &o, x, w, res, h);
     res->iterations += it;
     res->pivots += piv;
     double mj = measure(op, opt, x, w, &met);

@@ -44,6 +44,11 @@ slv_options slv_options_default(void) {
     .time_limit = 0.0,
     .cancel = NULL,
     .cancel_ctx = NULL,
+    .prox_sigma = SLV_DEFAULT_PROX_SIGMA,
+    .prox_nu = 1.0,
+    .prox_grow = SLV_DEFAULT_PROX_GROW,
+    .prox_inner_max = SLV_DEFAULT_PROX_INNER,
+    .prox_outer_max = 0,
     .magic = SLV_OPTIONS_MAGIC,
   };
   return o;
@@ -56,6 +61,34 @@ slv_status slv_tol_check(double tol, int allow, char *msg, size_t len) {
            "impulse scores 1 there)",
            tol, SLV_TOL_LOOSE);
   return SLV_ERR_OPTIONS;
+}
+
+/* ppa_nsn's options (slv.h): a proximal parameter <= 0, NaN or infinite is
+ * refused by name. */
+static slv_status slv_prox_validate(const slv_options *o, char *msg, size_t len) {
+  if (!(o->prox_sigma > 0) || !isfinite(o->prox_sigma)) {
+    slv_msgf(msg, len, "prox_sigma=%g must be finite and > 0 (ppa_nsn's proximal parameter)",
+             o->prox_sigma);
+    return SLV_ERR_OPTIONS;
+  }
+  if (!(o->prox_nu > 0 && o->prox_nu <= 2)) {
+    slv_msgf(msg, len, "prox_nu=%g must be in (0, 2]", o->prox_nu);
+    return SLV_ERR_OPTIONS;
+  }
+  if (!(o->prox_grow > 1) || !isfinite(o->prox_grow)) {
+    slv_msgf(msg, len, "prox_grow=%g must be finite and > 1", o->prox_grow);
+    return SLV_ERR_OPTIONS;
+  }
+  if (o->prox_inner_max < 1) {
+    slv_msgf(msg, len, "prox_inner_max=%d must be >= 1", o->prox_inner_max);
+    return SLV_ERR_OPTIONS;
+  }
+  if (o->prox_outer_max < 0) {
+    slv_msgf(msg, len, "prox_outer_max=%d must be >= 0 (0 = no limit but max_iter)",
+             o->prox_outer_max);
+    return SLV_ERR_OPTIONS;
+  }
+  return SLV_OK;
 }
 
 slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
@@ -108,6 +141,7 @@ slv_status slv_options_validate(const slv_options *o, char *msg, size_t len) {
     slv_msgf(msg, len, "time_limit=%g must be >= 0 (0 = none)", o->time_limit);
     return SLV_ERR_OPTIONS;
   }
+  if (slv_prox_validate(o, msg, len) != SLV_OK) return SLV_ERR_OPTIONS;
   if (o->simd != SLV_SIMD_AUTO && o->simd != SLV_SIMD_OFF && o->simd != SLV_SIMD_AVX2) {
     slv_msgf(msg, len, "simd=%d must be SLV_SIMD_AUTO (0), SLV_SIMD_OFF (1) or SLV_SIMD_AVX2 (2)",
              o->simd);
@@ -173,6 +207,15 @@ static const option_def options[] = {
       "OpenMP threads where the arithmetic does not depend on them"),
   OPT(time_limit, SLV_OPTION_DOUBLE, FLOAT_TEXT, ">= 0 (0 = none)",
       "seconds of wall clock, then SLV_TIME_LIMIT"),
+  OPT(prox_sigma, SLV_OPTION_DOUBLE, FLOAT_TEXT, "finite and > 0",
+      "ppa_nsn: the proximal parameter alpha = prox_sigma e^prox_nu (x contact stiffness)"),
+  OPT(prox_nu, SLV_OPTION_DOUBLE, FLOAT_TEXT, "in (0, 2]", "ppa_nsn: the exponent of e in alpha"),
+  OPT(prox_grow, SLV_OPTION_DOUBLE, FLOAT_TEXT, "finite and > 1",
+      "ppa_nsn: alpha's factor after an inner solve that failed"),
+  OPT(prox_inner_max, SLV_OPTION_INT, INT_TEXT, ">= 1",
+      "ppa_nsn: Newton iterations per proximal problem"),
+  OPT(prox_outer_max, SLV_OPTION_INT, INT_TEXT, ">= 0 (0 = no limit but max_iter)",
+      "ppa_nsn: proximal (outer) iterations"),
 };
 #undef OPT
 enum { NOPTIONS = (int)(sizeof options / sizeof options[0]) };

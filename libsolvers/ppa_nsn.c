@@ -23,10 +23,14 @@
  * iteration becomes Newton's as e_k -> 0.  nu = 1 as Siconos; Siconos'
  * sigma = 5 adds to W in W's units and divides by its error's larger
  * scale: here alpha multiplies each contact's stiffness and e_k is the
- * worst contact's, so sigma is 0.05 (docs/solvers.md, "Proximal point
- * Newton", and the measurements it cites).  When the inner solve
- * fails (PPA_INNER_MAX Newton iterations without reaching its tolerance)
- * alpha is multiplied by 10 instead.  Inner tolerance: e_k / PPA_INNER_RATIO
+ * worst contact's, so sigma is 0.05 (docs/cone-solvers.md, "Proximal point
+ * Newton", and the measurements it cites).  sigma, nu, the growth
+ * factor and the budgets are options (opt->prox_*, slv.h).  When the inner
+ * solve fails (opt->prox_inner_max Newton iterations without reaching its
+ * tolerance) alpha is multiplied by opt->prox_grow instead, and x goes
+ * back to the centre if it is worse there; a Newton step that breaks
+ * down (singular, not finite) sends x back to the centre with alpha
+ * grown as well, and ends the solve only at the largest alpha.  Inner tolerance: e_k / PPA_INNER_RATIO
  * (Siconos' adaptive strategy), measured by the library's measure on (x,
  * w^p), the proximal problem's natural map, floored at tol / PPA_INNER_RATIO.
  *
@@ -34,10 +38,11 @@
  * of the original problem, at w = w^p - S (x - x_k)) after every Newton
  * iteration, confirmed on w = A x + b recomputed exactly, then slv_snap as
  * nsn_ac.  After PPA_MAX_STALL outer iterations without a new best
- * measure: SLV_STAGNATED with the best iterate.
+ * measure: SLV_STAGNATED with the best iterate; opt->prox_outer_max outer
+ * iterations (0: none) or opt->max_iter Newton iterations: SLV_MAX_ITER.
  * Statuses: SLV_CONVERGED, SLV_MAX_ITER, SLV_STAGNATED, SLV_BREAKDOWN,
  * SLV_NOT_FINITE, SLV_ERR_UNSUPPORTED (associated law), SLV_ERR_NOMEM.
- * Reads opt->max_iter (Newton iterations in all), tol, norm,
+ * Reads opt->max_iter (Newton iterations in all), prox_*, tol, norm,
  * record_history.  All vectors are allocated at init (the Newton core's,
  * plus the centre and w^p); the sparse Newton pattern once per problem by
  * slv_nsn_begin, before the iterations; above KLU's size UMFPACK allocates
@@ -50,12 +55,12 @@
 #include <string.h>
 
 enum {
-  PPA_INNER_MAX = 20, /* Newton iterations per proximal problem */
-  PPA_MAX_STALL = 12  /* outer iterations without a new best measure */
+  PPA_MAX_STALL = 200 /* outer iterations without a new best measure */
 };
-enum { PPA_INNER_FAILED, PPA_INNER_MET, PPA_DONE }; /* how an outer iteration ended */
-#define PPA_SIGMA       0.05                        /* alpha = PPA_SIGMA e^PPA_NU (the header) */
-#define PPA_NU          1.0
+/* how an outer iteration ended: the inner budget ran out, the inner
+ * tolerance was met, the library's test holds, or the Newton step broke
+ * down (a singular matrix, a non-finite iterate: back to the centre) */
+enum { PPA_INNER_FAILED, PPA_INNER_MET, PPA_DONE, PPA_INNER_BROKE };
 #define PPA_INNER_RATIO 10.0 /* inner tolerance e / PPA_INNER_RATIO */
 #define PPA_ALPHA_MAX   1e8  /* alpha's growth after failed inner solves stops here */
 
@@ -78,6 +83,8 @@ typedef struct {
   slv_result *res;
   slv_hist *h;
   int iters, max_it;
+  slv_status broke; /* the last inner breakdown (SLV_OK: none) */
+  int breakdowns;   /* inner solves ended by a breakdown */
 } ppa_run;
 
 static void ppa_free(void *state) {
@@ -181,18 +188,33 @@ static slv_status ppa_newton_step(ppa_run *r, double *x, double *w) {
   return SLV_NOT_FINITE;
 }
 
+/* Back to the centre x_k (w = A x_k + b) after an inner breakdown st. */
+static void ppa_back_to_centre(ppa_run *r, double *x, double *w, slv_status st) {
+  memcpy(x, r->st->xc, (size_t)r->op->n * sizeof *x);
+  slv_op_w(r->op, x, w);
+  r->broke = st;
+  r->breakdowns++;
+}
+
 /* One outer iteration: the proximal problem centred at x, solved by
- * Newton until its measure is under tol_in, or PPA_INNER_MAX iterations.
- * *state: PPA_DONE (the library's test holds), PPA_INNER_MET (the inner
- * tolerance was reached), PPA_INNER_FAILED.  SLV_OK or a failure. */
+ * Newton until its measure is under tol_in, or opt->prox_inner_max
+ * iterations.  *state: PPA_DONE (the library's test holds), PPA_INNER_MET
+ * (the inner tolerance was reached), PPA_INNER_FAILED, PPA_INNER_BROKE (a
+ * singular Newton matrix or a non-finite iterate: x is the centre again).
+ * SLV_OK, or a stop from outside (time limit, interruption). */
 static slv_status ppa_outer(ppa_run *r, double *x, double *w, double tol_in, int *state) {
   ppa_state *ps = r->st;
   int n = r->op->n;
   memcpy(ps->xc, x, (size_t)n * sizeof *x);
   memcpy(ps->wp, w, (size_t)n * sizeof *w);
   *state = PPA_INNER_FAILED;
-  for (int j = 0; j < PPA_INNER_MAX && r->iters < r->max_it; j++) {
+  for (int j = 0; j < r->opt->prox_inner_max && r->iters < r->max_it; j++) {
     slv_status st = ppa_newton_step(r, x, w);
+    if (st == SLV_BREAKDOWN || st == SLV_NOT_FINITE) {
+      ppa_back_to_centre(r, x, w, st);
+      *state = PPA_INNER_BROKE;
+      return SLV_OK;
+    }
     if (st != SLV_OK) return st;
     if (ppa_judge(r, x, w)) {
       *state = PPA_DONE;
@@ -208,33 +230,62 @@ static slv_status ppa_outer(ppa_run *r, double *x, double *w, double tol_in, int
   return SLV_OK;
 }
 
+/* The proximal parameter after an outer iteration that ended in state at
+ * the error e: the rule alpha = sigma e^nu after an inner solve that met its
+ * tolerance, alpha times prox_grow after one that did not (at most
+ * PPA_ALPHA_MAX).  0 when alpha was already at its largest and the inner
+ * solve broke down again: nothing is left to try. */
+static int ppa_next_alpha(ppa_run *r, int state, double e) {
+  const slv_options *o = r->opt;
+  if (state == PPA_INNER_MET) {
+    r->alpha = fmin(PPA_ALPHA_MAX, o->prox_sigma * pow(e, o->prox_nu));
+    return 1;
+  }
+  if (state == PPA_INNER_BROKE && r->alpha >= PPA_ALPHA_MAX) return 0;
+  r->alpha = fmin(PPA_ALPHA_MAX, o->prox_grow * r->alpha);
+  return 1;
+}
+
+/* The end of a solve that did not converge: its status and message. */
+static slv_status ppa_give_up(ppa_run *r, slv_status st, const char *why) {
+  slv_msgf(r->res->message, sizeof r->res->message,
+           "ppa_nsn: %s; best res_scaled=%.3g > tol=%.3g (%d Newton iterations, %d inner "
+           "breakdowns)",
+           why, r->best, r->opt->tol, r->iters, r->breakdowns);
+  return st;
+}
+
 /* The outer loop from x (w = A x + b): the proximal parameter rule of the
- * header, stopping on the library's test, the budget, or a stall. */
+ * header, stopping on the library's test, the budgets, or a stall.  An
+ * inner breakdown restarts the proximal problem from its centre with a
+ * larger alpha. */
 static slv_status ppa_loop(ppa_run *r, double *x, double *w) {
   double e = r->best;
-  int stall = 0;
-  r->alpha = PPA_SIGMA * pow(e, PPA_NU);
-  while (r->iters < r->max_it) {
+  int stall = 0, outer = 0, outer_max = r->opt->prox_outer_max;
+  r->alpha = fmin(PPA_ALPHA_MAX, r->opt->prox_sigma * pow(e, r->opt->prox_nu));
+  while (r->iters < r->max_it && (outer_max == 0 || outer < outer_max)) {
     double best0 = r->best;
     int state;
+    outer++;
     slv_status st = ppa_outer(r, x, w, fmax(e, r->opt->tol) / PPA_INNER_RATIO, &state);
     if (st != SLV_OK) return st;
     if (state == PPA_DONE) return SLV_CONVERGED;
+    double e_centre = e;
     e = ppa_measure(r, x, w);
-    r->alpha =
-        fmin(PPA_ALPHA_MAX, state == PPA_INNER_MET ? PPA_SIGMA * pow(e, PPA_NU) : 10.0 * r->alpha);
-    stall = r->best < best0 ? 0 : stall + 1;
-    if (stall >= PPA_MAX_STALL) {
-      slv_msgf(r->res->message, sizeof r->res->message,
-               "ppa_nsn: %d proximal steps without progress; best res_scaled=%.3g", PPA_MAX_STALL,
-               r->best);
-      return SLV_STAGNATED;
+    if (state == PPA_INNER_FAILED && !(e <= e_centre)) { /* worse than its centre: back there */
+      memcpy(x, r->st->xc, (size_t)r->op->n * sizeof *x);
+      slv_op_w(r->op, x, w);
+      e = e_centre;
     }
+    if (!ppa_next_alpha(r, state, e))
+      return ppa_give_up(r, r->broke, "the Newton step broke down at the largest alpha");
+    stall = r->best < best0 ? 0 : stall + 1;
+    if (stall >= PPA_MAX_STALL)
+      return ppa_give_up(r, SLV_STAGNATED, "200 proximal steps without a new best");
   }
-  slv_msgf(r->res->message, sizeof r->res->message,
-           "ppa_nsn: %d Newton iterations, best res_scaled=%.3g > tol=%.3g", r->max_it, r->best,
-           r->opt->tol);
-  return SLV_MAX_ITER;
+  return ppa_give_up(r, SLV_MAX_ITER,
+                     r->iters >= r->max_it ? "out of max_iter Newton iterations"
+                                           : "out of prox_outer_max proximal iterations");
 }
 
 static slv_status ppa_solve(void *state, slv_op *op, const slv_options *opt, double *x, double *w,
@@ -278,7 +329,7 @@ static const slv_impl ppa_impl = {
 };
 
 /* the params line below quotes these */
-_Static_assert(PPA_INNER_MAX == 20 && PPA_MAX_STALL == 12, "ppa_nsn params");
+_Static_assert(SLV_DEFAULT_PROX_INNER == 20 && PPA_MAX_STALL == 200, "ppa_nsn params");
 
 const slv_solver slv_solver_ppa_nsn = {
   .name = "ppa_nsn",
@@ -288,9 +339,10 @@ const slv_solver slv_solver_ppa_nsn = {
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   /* clang-format off */
   .params =
-      "alpha = sigma e^nu x contact stiffness, sigma = " SLV_STR(PPA_SIGMA) ", nu = "
-      SLV_STR(PPA_NU) " (x10 after a failed inner solve of 20 Newton its, <= "
-      SLV_STR(PPA_ALPHA_MAX) "); inner tol e / " SLV_STR(PPA_INNER_RATIO) "; stall: 12 outer",
+      "alpha = prox_sigma e^prox_nu x contact stiffness (defaults " SLV_STR(SLV_DEFAULT_PROX_SIGMA)
+      ", 1; x prox_grow " SLV_STR(SLV_DEFAULT_PROX_GROW) " after a failed or broken inner solve of "
+      "prox_inner_max 20 Newton its, <= " SLV_STR(PPA_ALPHA_MAX) "); inner tol e / "
+      SLV_STR(PPA_INNER_RATIO) "; stall: 200 outer",
   /* clang-format on */
   .impl = &ppa_impl,
 };

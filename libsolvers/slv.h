@@ -421,7 +421,17 @@ typedef struct slv_options {
                           (see "stopping a solve" above) */
   slv_cancel_fn cancel;          /* NULL (default): none; else polled, nonzero: SLV_INTERRUPTED */
   void *cancel_ctx;              /* passed to cancel */
-  unsigned magic;                /* private: stamped by slv_options_default */
+  /* ppa_nsn's proximal point (docs/cone-solvers.md, "Proximal point Newton"):
+   * alpha = prox_sigma e^prox_nu times each contact's stiffness, e the error
+   * at the centre */
+  double prox_sigma;  /* the proximal parameter's factor, finite and > 0; default 0.05 */
+  double prox_nu;     /* its exponent, in (0, 2]; default 1 */
+  double prox_grow;   /* alpha's factor after a failed inner solve, finite and > 1;
+                          default 10 */
+  int prox_inner_max; /* Newton iterations per proximal problem, >= 1; default 20 */
+  int prox_outer_max; /* proximal (outer) iterations, >= 0 (0 = no limit but max_iter,
+                          which counts Newton iterations in all); default 0 */
+  unsigned magic;     /* private: stamped by slv_options_default */
 } slv_options;
 
 SLV_API slv_options slv_options_default(void);
@@ -598,7 +608,7 @@ SLV_API const slv_solver *slv_solver_find(const char *name); /* NULL if unknown 
  * version of this interface (slv_solver_def, slv_call_*, slv_problem,
  * slv_options, slv_status): a def compiled against another version is
  * refused, naming both. */
-#define SLV_SOLVER_ABI 1
+#define SLV_SOLVER_ABI 2
 /* The longest name (characters, without the NUL) a registered solver may have. */
 #define SLV_SOLVER_NAME_MAX 47
 /* How many solvers a process may register. */

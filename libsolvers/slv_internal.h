@@ -27,6 +27,9 @@
 #define SLV_DEFAULT_MAX_ITER    1000
 #define SLV_DEFAULT_TOL         1e-8
 #define SLV_DEFAULT_OMEGA       1
+#define SLV_DEFAULT_PROX_SIGMA  0.05 /* ppa_nsn (slv.h) */
+#define SLV_DEFAULT_PROX_GROW   10.0
+#define SLV_DEFAULT_PROX_INNER  20
 #define SLV_DEFAULT_PIVOT_TOL   1e-13
 #define SLV_DEFAULT_CHECK_EVERY 20
 #define SLV_STR_(x)             #x

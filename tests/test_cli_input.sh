@@ -114,9 +114,20 @@ expect_err "global .dat: M not positive definite" \
 expect_err "global .dat: H 3 x 3 where M is 2 x 2" \
   "$T/gh.dat:10: expected H to be 2 x 3 (ndof x 3 nc = 2 x 3), found 3 x 3" \
   solve "$T/gh.dat" --solver nsn_ac
-expect_err "global .dat: the condensation over --max-memory 1000" \
-  "$T/gok.dat:4: expected sizes that fit the memory cap of 1000 bytes (max_memory), found the condensation of M" \
-  solve "$T/gok.dat" --solver nsn_ac --max-memory 1000
+# the cap lets the instance (its recorded slv_options included) and H in, not the
+# condensation: 1040 since slv_options gained ppa_nsn's five fields (40 bytes)
+expect_err "global .dat: the condensation over --max-memory 1040" \
+  "$T/gok.dat:4: expected sizes that fit the memory cap of 1040 bytes (max_memory), found the condensation of M" \
+  solve "$T/gok.dat" --solver nsn_ac --max-memory 1040
+# ppa_nsn's proximal parameter through --opt (issue 80): <= 0, non-finite, unknown: by name
+expect_err "--opt prox_sigma=0 refused by name" \
+  "solve: invalid options (--opt): prox_sigma=0 must be finite and > 0" \
+  solve "$T/gok.dat" --solver ppa_nsn --opt prox_sigma=0
+expect_err "--opt prox_sigma=inf refused by name" \
+  "solve: --opt prox_sigma=inf: prox_sigma: expected a finite number" \
+  solve "$T/gok.dat" --solver ppa_nsn --opt prox_sigma=inf
+expect_err "--opt without NAME=VALUE" "solve: --opt expects NAME=VALUE" \
+  solve "$T/gok.dat" --solver ppa_nsn --opt prox_sigma
 expect_err "global .dat: convert over --max-memory 300" \
   "$T/gok.dat:2: expected sizes that fit the memory cap of 300 bytes (max_memory), found nc = 1" \
   convert "$T/gok.dat" "$T/gok.hdf5" --max-memory 300

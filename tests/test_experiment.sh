@@ -421,6 +421,12 @@ bad "missing file" "bad.exp:2: instances:" "experiment profile prof
 instances missing.dat"
 bad "bad key" "bad.exp:2: colour: unknown key" "experiment profile prof
 colour red"
+bad "a proximal parameter <= 0" "bad.exp:3: option: prox_sigma=0 must be finite and > 0" "experiment profile prof
+instances p2.dat
+option prox_sigma=0"
+bad "an option by an unknown name" "bad.exp:3: option: unknown option 'prox_sgma'" "experiment profile prof
+instances p2.dat
+option prox_sgma=1"
 bad "bad number" "bad.exp:3: tol: expected a finite number > 0, got '1e-8x'" "experiment profile prof
 instances p2.dat
 tol 1e-8x"

@@ -51,9 +51,24 @@ static void expect_range(const slv_options *o, const char *name) {
 static void test_ranges_are_validates(void) {
   /* a text each option's type takes but its range does not */
   static const char *const bad[][2] = {
-    { "max_iter", "0" },  { "tol", "-1" },        { "omega", "2.5" },     { "damping", "-1" },
-    { "pivot_tol", "1" }, { "check_every", "0" }, { "max_pivots", "-1" }, { "threads", "0" },
-    { "threads", "257" }, { "time_limit", "-1" },
+    { "max_iter", "0" },
+    { "tol", "-1" },
+    { "omega", "2.5" },
+    { "damping", "-1" },
+    { "pivot_tol", "1" },
+    { "check_every", "0" },
+    { "max_pivots", "-1" },
+    { "threads", "0" },
+    { "threads", "257" },
+    { "time_limit", "-1" },
+    /* ppa_nsn's: a proximal parameter <= 0 refused by name (issue 80) */
+    { "prox_sigma", "0" },
+    { "prox_sigma", "-5" },
+    { "prox_nu", "0" },
+    { "prox_nu", "2.5" },
+    { "prox_grow", "1" },
+    { "prox_inner_max", "0" },
+    { "prox_outer_max", "-1" },
   };
   int covered = 0;
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -108,6 +123,9 @@ static void test_set(void) {
   CU_ASSERT(slv_options_set(&o, "simd", "0", NULL, 0) == SLV_OK && o.simd == SLV_SIMD_AUTO);
   CU_ASSERT(slv_options_set(&o, "warm_start", "1", NULL, 0) == SLV_OK && o.warm_start == 1);
   CU_ASSERT(slv_options_set(&o, "threads", "3", NULL, 0) == SLV_OK && o.threads == 3);
+  CU_ASSERT(slv_options_set(&o, "prox_sigma", "5", NULL, 0) == SLV_OK && o.prox_sigma == 5);
+  CU_ASSERT(slv_options_set(&o, "prox_inner_max", "50", NULL, 0) == SLV_OK &&
+            o.prox_inner_max == 50);
   CU_ASSERT_EQUAL(slv_options_validate(&o, NULL, 0), SLV_OK);
   refuse("max_iter", "2.5", "characters after the number");
   refuse("max_iter", "2147483648", "out of range"); /* INT_MAX + 1 */
@@ -117,6 +135,8 @@ static void test_set(void) {
   refuse("tol", "nan", "NaN");
   refuse("tol", "inf", "infinite");
   refuse("omega", "1e999", "out of range");
+  refuse("prox_sigma", "nan", "NaN"); /* the proximal parameter non-finite: by name */
+  refuse("prox_sigma", "inf", "infinite");
   refuse("omega", "", "empty");
   refuse("norm", "1", "inf or 2");
   refuse("norm", "Inf", "inf or 2");

@@ -96,7 +96,7 @@ if [ "$rc" -eq 3 ] && [ "$(status_of)" = time_limit ]; then pass "--time-limit s
 printf 'not a library\n' >"$T/text.so"
 expect_err "a text file: not a shared library" "plugin $T/text.so: not a shared library" --plugin "$T/text.so" solvers
 expect_err "no slv_plugin_init: not an lcplab plugin" "no slv_plugin_init function: not an lcplab plugin" --plugin "$P/plug_noinit.so" solvers
-expect_err "another ABI: refused with both versions" "built for solver ABI 2, this lcplab has solver ABI 1" --plugin "$P/plug_abi.so" solvers
+expect_err "another ABI: refused with both versions" "built for solver ABI 3, this lcplab has solver ABI 2" --plugin "$P/plug_abi.so" solvers
 expect_err "a built-in's name: refused" "solver name 'pgs' is taken by a built-in solver" --plugin "$P/plug_dup.so" solvers
 cp "$JAC" "$T/copy.so"
 expect_err "a registered name: refused, the first plugin named" "'my_jacobi' is taken by a registered solver from $(cd "$P" && pwd -P)/my_jacobi.so" --plugin "$JAC" --plugin "$T/copy.so" solvers
