@@ -67,9 +67,9 @@ all_converged "dantzig pyramid layers=3" "$T/dz3.csv" 35
 # 3-layer pyramid).  x is the best point seen: every dumped step re-solved
 # by `lcplab solve` ends below 1.
 # shellcheck disable=SC2086
-"$BIN" simulate --scene pyramid --param layers=6 --solver dantzig --steps 12 $OLD \
+"$BIN" simulate --scene pyramid --param layers=6 --solver dantzig --steps 30 $OLD \
   --csv "$T/dz.csv" --dump-failures "$T/dz" >"$T/dz.json" 2>"$T/dz.err"
-check "dantzig pyramid layers=6 12 steps with --dump-failures: exit 0" $?
+check "dantzig pyramid layers=6 30 steps with --dump-failures: exit 0" $?
 worst=0
 nd=0
 for f in "$T"/dz/step*.lcp; do
