@@ -29,6 +29,13 @@ static int component_ok(const char *c, size_t k) {
   return k > 0 && k < 256 && !(k == 1 && c[0] == '.') && !(k == 2 && c[0] == '.' && c[1] == '.');
 }
 
+/* ELOOP when part (in the folder fd) is a symbolic link (O_DIRECTORY |
+ * O_NOFOLLOW on a link says ENOTDIR on Linux, which misleads), else e. */
+static int link_errno(int fd, const char *part, int e) {
+  struct stat st;
+  return fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ? ELOOP : e;
+}
+
 int exp_beneath_open(int dirfd, const char *sub) {
   int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return -1;
@@ -48,7 +55,7 @@ int exp_beneath_open(int dirfd, const char *sub) {
     memcpy(part, c, k);
     part[k] = '\0';
     int next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    int e = errno;
+    int e = next < 0 ? link_errno(fd, part, errno) : 0;
     close(fd);
     errno = e;
     fd = next;
@@ -99,4 +106,45 @@ int exp_create_new_at(int dirfd, const char *name, int mode, char *used, size_t 
 
 int exp_create_new(const char *path, int mode, char *used, size_t len) {
   return exp_create_new_at(AT_FDCWD, path, mode, used, len);
+}
+
+/* ---- making a folder inside a folder others may write ------------------------------------- */
+
+int exp_beneath_mkdir(const char *top, const char *sub, char *bad, size_t len) {
+  int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  exp_fmt(bad, len, "%s", top);
+  if (fd < 0) return -1;
+  if (sub[0] == '/') {
+    close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  for (const char *c = sub; fd >= 0 && *c;) {
+    size_t k = strcspn(c, "/");
+    char part[256];
+    exp_fmt(bad, len, "%s/%.*s", top, (int)(c - sub + k), sub);
+    if (!component_ok(c, k)) {
+      close(fd);
+      errno = EINVAL;
+      return -1;
+    }
+    memcpy(part, c, k);
+    part[k] = '\0';
+    int next = -1;
+    if (mkdirat(fd, part, 0777) == 0 || errno == EEXIST)
+      next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = next < 0 ? link_errno(fd, part, errno) : 0;
+    close(fd);
+    errno = e;
+    fd = next;
+    c += k + (c[k] == '/');
+  }
+  if (fd < 0) return -1;
+  close(fd);
+  return 0;
+}
+
+const char *exp_beneath_why(int e) {
+  return e == ELOOP ? "a symbolic link, not followed (lcplab follows no link inside its folders)"
+                    : strerror(e);
 }
