@@ -22,7 +22,12 @@
 #      own file, a task's temporary result, a dump's failures.csv) are
 #      created new (O_EXCL | O_NOFOLLOW): a link or hard link planted at
 #      their name is never written through, and the next run works too; a
-#      plan's results/ that is a link is not written through either.
+#      plan's results/ that is a link is not written through either;
+#   4. a folder lcplab makes or enters inside an output, plan or dump folder
+#      (OO/campaign, OO/generated, P/results, P/slurm, DUMP/SECTION,
+#      P/scratch) that somebody made a link to a folder elsewhere is
+#      refused, the message naming it a symbolic link, nothing written
+#      through it (exp_beneath_mkdir, libexperiment/beneath.c).
 #
 # Environment: LCPLAB_BIN (required, else SKIP).  Exit: 0 all passed, 1 any
 # failure, 77 skipped.
@@ -235,6 +240,35 @@ if victim_ok; then
 else
   fail "a link planted between check and removal" "victim: $(ls "$T/away")"
 fi
+
+# ---- 4. a folder lcplab makes inside an output, plan or dump folder is never a planted link -----
+# link_refused DESC: exit 2, a message naming the link as a symbolic link, nothing in away/DIR
+# (DIR the victim folder the link points to)
+link_refused() {
+  if [ "$rc" -eq 2 ] && grep -qF "$2" "$T/err" && grep -q "symbolic link" "$T/err" && \
+     [ -z "$(ls -A "$T/away/$3")" ]; then
+    pass "$1 (exit 2)"
+  else
+    fail "$1" "exit $rc; victim $3: $(ls -A "$T/away/$3" | tr '\n' ' '); $(head -c 300 "$T/err")"
+  fi
+}
+# OO/campaign and OO/generated, planted before the first run (and with --force)
+for sub in campaign generated; do
+  mkdir -p "$T/L$sub" "$T/away/$sub"
+  ln -s "$T/away/$sub" "$T/L$sub/$sub"
+  lcp experiment "$T/one.exp" --out "$T/L$sub" --jobs 1 --force
+  link_refused "experiment --out OO with OO/$sub a link out: refused, nothing written through" \
+    "L$sub/$sub" "$sub"
+done
+# a plan's P/results, P/slurm made a link, then --plan P --force
+for sub in results slurm; do
+  mkdir -p "$T/away/m$sub"
+  lcp experiment "$T/one.exp" --plan "$T/M$sub"
+  rm -rf "${T:?}/M$sub/$sub"
+  ln -s "$T/away/m$sub" "$T/M$sub/$sub"
+  lcp experiment "$T/one.exp" --plan "$T/M$sub" --force
+  link_refused "experiment --plan P --force with P/$sub a link out: refused" "M$sub/$sub" "m$sub"
+done
 
 # ---- 2. an output is never one of the inputs, also with --force ---------------------------------
 mkdir -p "$T/m" "$T/m/meshes"
