@@ -269,6 +269,18 @@ for sub in results slurm; do
   lcp experiment "$T/one.exp" --plan "$T/M$sub" --force
   link_refused "experiment --plan P --force with P/$sub a link out: refused" "M$sub/$sub" "m$sub"
 done
+# DUMP/SECTION a link: the task's dump is not written through it (the task
+# fails, exit 3, the reason in its result)
+mkdir -p "$T/away/dd" "$T/ddump"
+lcp experiment "$T/pd.exp" --plan "$T/pdd" --dump-failures "$T/ddump"
+ln -s "$T/away/dd" "$T/ddump/lf"
+lcp task "$T/pdd" 0
+if [ "$rc" -ne 0 ] && [ -z "$(ls -A "$T/away/dd")" ] && \
+   grep -q "ddump/lf: a symbolic link" "$T/pdd/results/t000000.res"; then
+  pass "lcplab task --dump-failures with DUMP/SECTION a link out: nothing written through (exit $rc)"
+else
+  fail "DUMP/SECTION a link" "exit $rc; victim dd: $(ls -A "$T/away/dd" | tr '\n' ' '); $(head -c 300 "$T/err")"
+fi
 
 # ---- 2. an output is never one of the inputs, also with --force ---------------------------------
 mkdir -p "$T/m" "$T/m/meshes"
