@@ -24,7 +24,10 @@ int exp_tctx_scratch(exp_tctx *c) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || !mkdtemp(c->scratch)) {
+  /* PLAN/scratch made beneath the plan folder, no link followed: a
+   * scratch/ somebody made a link is refused (ELOOP, exp_beneath_why) */
+  char bad[EXP_PATH_MAX + 16];
+  if (exp_beneath_mkdir(c->pl->dir, "scratch", bad, sizeof bad) != 0 || !mkdtemp(c->scratch)) {
     c->scratch[0] = '\0';
     return -1;
   }

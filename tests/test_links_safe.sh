@@ -281,6 +281,32 @@ if [ "$rc" -ne 0 ] && [ -z "$(ls -A "$T/away/dd")" ] && \
 else
   fail "DUMP/SECTION a link" "exit $rc; victim dd: $(ls -A "$T/away/dd" | tr '\n' ' '); $(head -c 300 "$T/err")"
 fi
+# PLAN/scratch a link: an external solver's scratch is not made through it
+cat >"$T/zero.sh" <<'EOF'
+#!/bin/sh
+readlink -f "$2" >>"$(dirname "$0")/zero.log"
+n=$(sed -n 's/^n //p' "$1" | head -n 1)
+i=0; : >"$2"; while [ "$i" -lt "$n" ]; do echo 0 >>"$2"; i=$((i + 1)); done
+EOF
+cat >"$T/z.exp" <<EOF
+external zero format=lcp command sh "$T/zero.sh" {in} {out}
+experiment profile z
+solvers zero
+instances inst/p2.dat
+min_runs 1
+min_time 0
+EOF
+mkdir -p "$T/away/sc"
+: >"$T/zero.log"
+lcp experiment "$T/z.exp" --plan "$T/psc"
+ln -s "$T/away/sc" "$T/psc/scratch"
+lcp task "$T/psc" 0
+if ! grep -q "/away/sc" "$T/zero.log" && [ -z "$(ls -A "$T/away/sc")" ] && \
+   [ "$rc" -ne 0 ] && grep -q "psc/scratch: .*symbolic link" "$T/psc/results/t000000.res"; then
+  pass "lcplab task with PLAN/scratch a link out: the solver's files are not made through it (exit $rc)"
+else
+  fail "PLAN/scratch a link" "exit $rc; solver wrote: $(cat "$T/zero.log"); $(head -c 300 "$T/err")"
+fi
 
 # ---- 2. an output is never one of the inputs, also with --force ---------------------------------
 mkdir -p "$T/m" "$T/m/meshes"
