@@ -17,6 +17,7 @@
 
 #include "exp.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -147,4 +148,51 @@ int exp_beneath_mkdir(const char *top, const char *sub, char *bad, size_t len) {
 const char *exp_beneath_why(int e) {
   return e == ELOOP ? "a symbolic link, not followed (lcplab follows no link inside its folders)"
                     : strerror(e);
+}
+
+/* ---- removing a folder of lcplab's own, whole ------------------------------------------------ */
+
+/* Empties the folder fd (closed here): files and links unlinked, folders
+ * (opened with O_NOFOLLOW) emptied and removed, depth at most 16. */
+static void empty_folder(int fd, int depth) {
+  DIR *d = fdopendir(fd);
+  if (!d) {
+    close(fd);
+    return;
+  }
+  for (struct dirent *e; (e = readdir(d));) {
+    if (!component_ok(e->d_name, strlen(e->d_name))) continue;
+    struct stat st;
+    if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (!S_ISDIR(st.st_mode)) {
+      unlinkat(dirfd(d), e->d_name, 0);
+      continue;
+    }
+    int sub = depth < 16
+                  ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                  : -1;
+    if (sub >= 0) empty_folder(sub, depth + 1);
+    unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+  }
+  closedir(d);
+}
+
+int exp_beneath_remove_tree(int dirfd, const char *name) {
+  const char *slash = strrchr(name, '/');
+  const char *last = slash ? slash + 1 : name;
+  char sub[EXP_PATH_MAX];
+  if (!component_ok(last, strlen(last)) || name[0] == '/' ||
+      exp_fmt(sub, sizeof sub, "%.*s", slash ? (int)(slash - name) : 0, name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  int fd = exp_beneath_open(dirfd, sub);
+  if (fd < 0) return -1;
+  int t = openat(fd, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (t >= 0) empty_folder(t, 0);
+  int r = t >= 0 && unlinkat(fd, last, AT_REMOVEDIR) == 0 ? 0 : -1;
+  int e = errno;
+  close(fd);
+  errno = e;
+  return r;
 }

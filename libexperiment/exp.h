@@ -1185,6 +1185,13 @@ EXP_API const char *exp_beneath_why(int e);
  * errno (EINVAL: absolute, or a "." or ".." component).  The one way
  * lcplab removes a file it recorded (experiments/CAMPAIGNS.md). */
 EXP_API int exp_beneath_remove(int dirfd, const char *name);
+/* Removes the folder name (relative to dirfd, reached with
+ * exp_beneath_open) with everything in it, each folder inside opened with
+ * O_NOFOLLOW and every entry removed relative to its folder's descriptor:
+ * a link on the way (or swapped in) ends the walk, a link inside is
+ * removed, never what it points to.  For lcplab's own temporary folders
+ * (a task's scratch).  0, or -1 with errno. */
+EXP_API int exp_beneath_remove_tree(int dirfd, const char *name);
 /* Creates a new file named path, or "path.K" (K = 1, 2, ... 99) when that
  * name is taken (a killed writer's leftover, or an entry somebody planted):
  * O_CREAT | O_EXCL | O_NOFOLLOW, so a link or a hard link at the name is

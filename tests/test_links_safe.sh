@@ -27,7 +27,9 @@
 #      (OO/campaign, OO/generated, P/results, P/slurm, DUMP/SECTION,
 #      P/scratch) that somebody made a link to a folder elsewhere is
 #      refused, the message naming it a symbolic link, nothing written
-#      through it (exp_beneath_mkdir, libexperiment/beneath.c).
+#      through it (exp_beneath_mkdir, libexperiment/beneath.c); a task's
+#      scratch folder is removed from the plan folder's descriptor, so a
+#      scratch/ swapped for a link while the solver runs leads nowhere.
 #
 # Environment: LCPLAB_BIN (required, else SKIP).  Exit: 0 all passed, 1 any
 # failure, 77 skipped.
@@ -306,6 +308,26 @@ if ! grep -q "/away/sc" "$T/zero.log" && [ -z "$(ls -A "$T/away/sc")" ] && \
   pass "lcplab task with PLAN/scratch a link out: the solver's files are not made through it (exit $rc)"
 else
   fail "PLAN/scratch a link" "exit $rc; solver wrote: $(cat "$T/zero.log"); $(head -c 300 "$T/err")"
+fi
+
+# PLAN/scratch swapped for a link while the solver runs, a folder of the
+# attempt's name and a file of the user's behind it: the cleanup removes
+# nothing there (it walks from the plan folder's descriptor)
+cat >"$T/swap.sh" <<'EOF'
+#!/bin/sh
+n=$(sed -n 's/^n //p' "$1" | head -n 1)
+i=0; : >"$2"; while [ "$i" -lt "$n" ]; do echo 0 >>"$2"; i=$((i + 1)); done
+d=$(dirname "$2"); p=$(dirname "$(dirname "$d")"); a=$(dirname "$0")/away/sw
+mkdir -p "$a/$(basename "$d")"; echo "the user's" >"$a/$(basename "$d")/victim.txt"
+mv "$p/scratch" "$p/scratch.real"; ln -s "$a" "$p/scratch"
+EOF
+sed "s|zero.sh|swap.sh|" "$T/z.exp" >"$T/sw.exp"
+lcp experiment "$T/sw.exp" --plan "$T/psw"
+lcp task "$T/psw" 0
+if [ -n "$(find "$T/away/sw" -name victim.txt)" ]; then
+  pass "lcplab task: PLAN/scratch swapped for a link while the solver runs, the cleanup removes nothing behind it (exit $rc)"
+else
+  fail "the scratch cleanup through a link" "exit $rc; away/sw: $(find "$T/away/sw" | tr '\n' ' ')"
 fi
 
 # ---- 2. an output is never one of the inputs, also with --force ---------------------------------
