@@ -330,6 +330,23 @@ else
   fail "the scratch cleanup through a link" "exit $rc; away/sw: $(find "$T/away/sw" | tr '\n' ' ')"
 fi
 
+# OO/.figure-XXXXXX (lcplab's own mkdtemp folder) swapped for a link while
+# gnuplot runs (a stand-in that does the swap): the cleanup removes nothing behind it
+mkdir -p "$T/away/fg"
+cat >"$T/gp.sh" <<'EOF'
+#!/bin/sh
+d=$(dirname "$1"); a=$(dirname "$0")/away/fg
+for f in data.dat params.gp; do echo "the user's" >"$a/$f"; done
+mv "$d" "$d.real"; ln -s "$a" "$d"; exit 1
+EOF
+chmod +x "$T/gp.sh"
+GNUPLOT="$T/gp.sh" lcp experiment "$T/one.exp" --out "$T/ofg" --jobs 1
+if [ -f "$T/away/fg/data.dat" ] && [ -f "$T/away/fg/params.gp" ]; then
+  pass "experiment --out: OO/.figure-XXXXXX swapped for a link while gnuplot runs, nothing behind it removed (exit $rc)"
+else
+  fail "the figure folder's cleanup through a link" "exit $rc; away/fg: $(ls -A "$T/away/fg" | tr '\n' ' ')"
+fi
+
 # ---- 2. an output is never one of the inputs, also with --force ---------------------------------
 mkdir -p "$T/m" "$T/m/meshes"
 printf '<mujoco><compiler meshdir="meshes"/><asset><mesh name="tet" file="tet.obj"/></asset><include file="inc.xml"/></mujoco>\n' >"$T/m/mm.xml"
