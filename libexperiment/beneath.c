@@ -17,6 +17,7 @@
 
 #include "exp.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,6 +28,13 @@
 /* Whether the component c (length k) may be walked or removed. */
 static int component_ok(const char *c, size_t k) {
   return k > 0 && k < 256 && !(k == 1 && c[0] == '.') && !(k == 2 && c[0] == '.' && c[1] == '.');
+}
+
+/* ELOOP when part (in the folder fd) is a symbolic link (O_DIRECTORY |
+ * O_NOFOLLOW on a link says ENOTDIR on Linux, which misleads), else e. */
+static int link_errno(int fd, const char *part, int e) {
+  struct stat st;
+  return fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ? ELOOP : e;
 }
 
 int exp_beneath_open(int dirfd, const char *sub) {
@@ -48,7 +56,7 @@ int exp_beneath_open(int dirfd, const char *sub) {
     memcpy(part, c, k);
     part[k] = '\0';
     int next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    int e = errno;
+    int e = next < 0 ? link_errno(fd, part, errno) : 0;
     close(fd);
     errno = e;
     fd = next;
@@ -99,4 +107,92 @@ int exp_create_new_at(int dirfd, const char *name, int mode, char *used, size_t 
 
 int exp_create_new(const char *path, int mode, char *used, size_t len) {
   return exp_create_new_at(AT_FDCWD, path, mode, used, len);
+}
+
+/* ---- making a folder inside a folder others may write ------------------------------------- */
+
+int exp_beneath_mkdir(const char *top, const char *sub, char *bad, size_t len) {
+  int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  exp_fmt(bad, len, "%s", top);
+  if (fd < 0) return -1;
+  if (sub[0] == '/') {
+    close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  for (const char *c = sub; fd >= 0 && *c;) {
+    size_t k = strcspn(c, "/");
+    char part[256];
+    exp_fmt(bad, len, "%s/%.*s", top, (int)(c - sub + k), sub);
+    if (!component_ok(c, k)) {
+      close(fd);
+      errno = EINVAL;
+      return -1;
+    }
+    memcpy(part, c, k);
+    part[k] = '\0';
+    int next = -1;
+    if (mkdirat(fd, part, 0777) == 0 || errno == EEXIST)
+      next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = next < 0 ? link_errno(fd, part, errno) : 0;
+    close(fd);
+    errno = e;
+    fd = next;
+    c += k + (c[k] == '/');
+  }
+  if (fd < 0) return -1;
+  close(fd);
+  return 0;
+}
+
+const char *exp_beneath_why(int e) {
+  return e == ELOOP ? "a symbolic link, not followed (lcplab follows no link inside its folders)"
+                    : strerror(e);
+}
+
+/* ---- removing a folder of lcplab's own, whole ------------------------------------------------ */
+
+/* Empties the folder fd (closed here): files and links unlinked, folders
+ * (opened with O_NOFOLLOW) emptied and removed, depth at most 16. */
+static void empty_folder(int fd, int depth) {
+  DIR *d = fdopendir(fd);
+  if (!d) {
+    close(fd);
+    return;
+  }
+  for (struct dirent *e; (e = readdir(d));) {
+    if (!component_ok(e->d_name, strlen(e->d_name))) continue;
+    struct stat st;
+    if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (!S_ISDIR(st.st_mode)) {
+      unlinkat(dirfd(d), e->d_name, 0);
+      continue;
+    }
+    int sub = depth < 16
+                  ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                  : -1;
+    if (sub >= 0) empty_folder(sub, depth + 1);
+    unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+  }
+  closedir(d);
+}
+
+int exp_beneath_remove_tree(int dirfd, const char *name) {
+  const char *slash = strrchr(name, '/');
+  const char *last = slash ? slash + 1 : name;
+  char sub[EXP_PATH_MAX];
+  if (!component_ok(last, strlen(last)) || name[0] == '/' ||
+      exp_fmt(sub, sizeof sub, "%.*s", slash ? (int)(slash - name) : 0, name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  int fd = exp_beneath_open(dirfd, sub);
+  if (fd < 0) return -1;
+  int t = openat(fd, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (t >= 0) empty_folder(t, 0);
+  int r = t >= 0 && unlinkat(fd, last, AT_REMOVEDIR) == 0 ? 0 : -1;
+  int e = errno;
+  close(fd);
+  errno = e;
+  return r;
 }

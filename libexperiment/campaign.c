@@ -366,10 +366,19 @@ static int check_plan_dir(const exp_plan *pl, const exp_campaign_opts *o) {
  * message. */
 static int data_folder(const exp_log *log, const exp_campaign_opts *o, char *adata, size_t len) {
   char data[EXP_PATH_MAX + 32];
+  char bad[EXP_PATH_MAX + 64];
   if (o->data)
     snprintf(data, sizeof data, "%s", o->data);
   else
     snprintf(data, sizeof data, "%s/generated", o->plan ? o->plan : o->out);
+  /* BASE/generated inside the output folder: no link followed */
+  snprintf(bad, sizeof bad, "%s", data);
+  if (!o->data && (mkdir_p(o->plan ? o->plan : o->out) != 0 ||
+                   exp_beneath_mkdir(o->plan ? o->plan : o->out, "generated", bad, sizeof bad))) {
+    exp_say(log, EXP_SAY_ERROR, "experiment: %s: cannot create the folder: %s", bad,
+            exp_beneath_why(errno));
+    return -1;
+  }
   if (mkdir_p(data) != 0) {
     exp_say(log, EXP_SAY_ERROR, "experiment: %s: cannot create the folder: %s", data,
             strerror(errno));
@@ -504,6 +513,22 @@ static int campaign_tasks(const exp_campaign_opts *o, const exp_log *log, const 
   return rc;
 }
 
+/* OUT/SUB absent, or a folder and no link: a campaign/ somebody made a
+ * link to a folder elsewhere is refused, nothing written through it
+ * (exp_beneath_open; made later by the plan, under the lock on OUT).  0,
+ * or -1 after the message. */
+static int out_folder(const exp_log *log, const char *out, const char *sub) {
+  int top = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = top >= 0 ? exp_beneath_open(top, sub) : -1;
+  int e = errno;
+  if (top >= 0) close(top);
+  if (fd >= 0) close(fd);
+  if (fd >= 0 || e == ENOENT) return 0;
+  exp_say(log, EXP_SAY_ERROR, "experiment: %s/%s: cannot use the folder: %s", out, sub,
+          exp_beneath_why(e));
+  return -1;
+}
+
 int exp_campaign_run(const exp_campaign_opts *o, const exp_log *log) {
   if (mkdir_p(o->out) != 0) {
     exp_say(log, EXP_SAY_ERROR, "experiment: --out %s: cannot create the folder: %s", o->out,
@@ -520,6 +545,7 @@ int exp_campaign_run(const exp_campaign_opts *o, const exp_log *log) {
   }
   exp_lock lk;
   int rc = exp_lock_take(&lk, out, "experiment", log) == 0 ? -1 : EXP_EXIT_USAGE;
+  if (rc < 0 && out_folder(log, out, "campaign") != 0) rc = EXP_EXIT_USAGE;
   if (rc < 0) rc = campaign_plan_ready(o, log, pl, dir);
   if (rc < 0) rc = campaign_tasks(o, log, pl, out);
   exp_lock_release(&lk);

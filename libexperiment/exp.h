@@ -1169,14 +1169,32 @@ EXP_API void exp_inputs_free(exp_inputs *in);
 /* A new descriptor of the folder sub (relative, "" : dirfd's folder itself)
  * under dirfd, every component opened with O_DIRECTORY | O_NOFOLLOW: a
  * symbolic link on the way, an absolute sub or a "." or ".." component
- * fails (ELOOP or ENOTDIR for a link, EINVAL).  The fd, or -1 with errno. */
+ * fails (ELOOP for a link, EINVAL).  The fd, or -1 with errno. */
 EXP_API int exp_beneath_open(int dirfd, const char *sub);
+/* Makes the folder sub (relative) inside the folder top (a path, followed
+ * as the user named it), each missing component made with mkdirat and
+ * every component then opened with O_DIRECTORY | O_NOFOLLOW from its
+ * parent's descriptor: a component that is a symbolic link (planted to a
+ * folder elsewhere) fails with ELOOP and nothing is made through it.  For
+ * every folder lcplab makes or enters inside an output, plan or dump
+ * folder.  0, or -1 with errno and the path that failed in bad. */
+EXP_API int exp_beneath_mkdir(const char *top, const char *sub, char *bad, size_t len);
+/* The reason for errno e of exp_beneath_open / _mkdir in a message:
+ * ELOOP says the path is a symbolic link, others strerror. */
+EXP_API const char *exp_beneath_why(int e);
 /* Removes name (relative to dirfd) when it is a regular file or a symbolic
  * link (the link, never its target), reached with exp_beneath_open: 1
  * removed, 0 absent, not a file or behind a link (left alone), -1 with
  * errno (EINVAL: absolute, or a "." or ".." component).  The one way
  * lcplab removes a file it recorded (experiments/CAMPAIGNS.md). */
 EXP_API int exp_beneath_remove(int dirfd, const char *name);
+/* Removes the folder name (relative to dirfd, reached with
+ * exp_beneath_open) with everything in it, each folder inside opened with
+ * O_NOFOLLOW and every entry removed relative to its folder's descriptor:
+ * a link on the way (or swapped in) ends the walk, a link inside is
+ * removed, never what it points to.  For lcplab's own temporary folders
+ * (a task's scratch).  0, or -1 with errno. */
+EXP_API int exp_beneath_remove_tree(int dirfd, const char *name);
 /* Creates a new file named path, or "path.K" (K = 1, 2, ... 99) when that
  * name is taken (a killed writer's leftover, or an entry somebody planted):
  * O_CREAT | O_EXCL | O_NOFOLLOW, so a link or a hard link at the name is

@@ -539,7 +539,7 @@ int exp_external_run(exp_tctx *c, const io_instance *inst, const double *tols, i
     char in[EXP_PATH_MAX + 64], out_file[EXP_PATH_MAX + 64];
     if (exp_tctx_scratch(c) != 0) {
       exp_fmt(why, sizeof why, "%s/scratch: cannot create a folder: %s", c->pl->dir,
-              strerror(errno));
+              exp_beneath_why(errno));
       r.status = "error";
       exp_problem_row(c, &r, &l);
       exp_tctx_row(c, &l);

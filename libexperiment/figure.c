@@ -41,6 +41,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,16 +250,18 @@ static int write_params(const char *dir, const char *gpdir, const char *figure, 
   return bad ? file_error(why, wl, path, "write") : 0;
 }
 
-/* Removes dir and what is left in it. */
+/* Removes dir (absolute) and what is left in it, from its parent's
+ * descriptor (exp_beneath_remove_tree): a .figure-XXXXXX somebody swapped
+ * for a link while gnuplot ran is not followed. */
 static void remove_folder(const char *dir) {
-  DIR *d = opendir(dir);
-  for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-    char path[PATH_MAX + 256];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlink(path);
-  }
-  if (d) closedir(d);
-  rmdir(dir);
+  const char *slash = strrchr(dir, '/');
+  char parent[PATH_MAX];
+  if (!slash || exp_fmt(parent, sizeof parent, "%.*s", slash == dir ? 1 : (int)(slash - dir), dir))
+    return;
+  int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  exp_beneath_remove_tree(fd, slash + 1);
+  close(fd);
 }
 
 /* Whether path ends as its format says a whole file ends: a PDF in %%EOF

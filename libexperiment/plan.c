@@ -520,11 +520,12 @@ static int render_info(const exp_plan *pl, exp_rbuf *b) {
                       pl->max_memory, pl->dump_dir, pl->ntasks, pl->nprobs, date);
 }
 
+/* DIR/SUB made, or there, and no link (exp_beneath_mkdir): a results/ or
+ * slurm/ somebody made a link to a folder elsewhere is refused. */
 static int mkdir_one(const exp_log *log, const char *dir, const char *sub) {
   char p[EXP_PATH_MAX + 32];
-  snprintf(p, sizeof p, "%s/%s", dir, sub);
-  if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-    exp_say(log, EXP_SAY_ERROR, "%s: cannot create: %s", p, strerror(errno));
+  if (exp_beneath_mkdir(dir, sub, p, sizeof p) != 0) {
+    exp_say(log, EXP_SAY_ERROR, "%s: cannot create the folder: %s", p, exp_beneath_why(errno));
     return -1;
   }
   return 0;

@@ -27,6 +27,7 @@
 
 #include "exp_task.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,8 @@ int exp_scene_peer_run(exp_tctx *c) {
     return 0;
   }
   if (exp_tctx_scratch(c) != 0) {
-    exp_fmt(note, sizeof note, "%s/scratch: cannot create a folder", c->pl->dir);
+    exp_fmt(note, sizeof note, "%s/scratch: cannot create a folder: %s", c->pl->dir,
+            exp_beneath_why(errno));
     failed_row(c, e->name, fric, "error", note);
     return 3;
   }

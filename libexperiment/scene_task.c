@@ -306,18 +306,23 @@ void exp_export_world_line(FILE *f, const exp_source *src) {
 
 /* ---- --dump-failures -------------------------------------------------------------------- */
 
-static int mkdir_ok(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }
-
 /* The run's dump folder DUMP/SECTION/tNNNNNN_SCENE_SOLVER_INTEGRATOR_FRICTION
  * and its failures.csv (made at the first failed step).  0, or -1 with err. */
 static int dump_open(srun *r, char *err, size_t len) {
   const exp_tctx *c = r->c;
-  char sec[EXP_PATH_MAX + EXP_NAME_MAX + 2], path[EXP_PATH_MAX + 32];
-  exp_fmt(sec, sizeof sec, "%s/%s", c->pl->dump_dir, c->s->name);
-  if (exp_fmt(r->dump, sizeof r->dump, "%s/t%06d_%s_%s_%s_%s", sec, c->index, r->scene, r->solver,
+  char sub[EXP_PATH_MAX], path[EXP_PATH_MAX + 32], bad[EXP_PATH_MAX + 32];
+  /* DUMP as named; SECTION and the run's folder made beneath it, no link
+   * followed (exp_beneath_mkdir): a SECTION somebody made a link is refused */
+  if (exp_fmt(sub, sizeof sub, "%s/t%06d_%s_%s_%s_%s", c->s->name, c->index, r->scene, r->solver,
               r->integ, r->fric) ||
-      !mkdir_ok(c->pl->dump_dir) || !mkdir_ok(sec) || !mkdir_ok(r->dump)) {
-    exp_fmt(err, len, "--dump-failures: cannot create %s: %s", r->dump, strerror(errno));
+      exp_fmt(r->dump, sizeof r->dump, "%s/%s", c->pl->dump_dir, sub)) {
+    exp_fmt(err, len, "--dump-failures: cannot create %s: the name is too long", r->dump);
+    return -1;
+  }
+  exp_fmt(bad, sizeof bad, "%s", c->pl->dump_dir);
+  if ((mkdir(c->pl->dump_dir, 0777) != 0 && errno != EEXIST) ||
+      exp_beneath_mkdir(c->pl->dump_dir, sub, bad, sizeof bad) != 0) {
+    exp_fmt(err, len, "--dump-failures: cannot create %s: %s", bad, exp_beneath_why(errno));
     return -1;
   }
   /* the dump folder may be shared: a new file (exp_create_new) renamed over

@@ -9,9 +9,10 @@
 #include "exp_task.h"
 
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,21 +25,27 @@ int exp_tctx_scratch(exp_tctx *c) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || !mkdtemp(c->scratch)) {
+  /* PLAN/scratch made beneath the plan folder, no link followed: a
+   * scratch/ somebody made a link is refused (ELOOP, exp_beneath_why) */
+  char bad[EXP_PATH_MAX + 16];
+  if (exp_beneath_mkdir(c->pl->dir, "scratch", bad, sizeof bad) != 0 || !mkdtemp(c->scratch)) {
     c->scratch[0] = '\0';
     return -1;
   }
   return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  remove(path);
-  return 0;
-}
-
+/* Removed from the plan folder's descriptor (exp_beneath_remove_tree): a
+ * scratch/ swapped for a link while the task ran is not followed. */
 void exp_tctx_scratch_remove(const exp_tctx *c) {
-  if (c->scratch[0]) nftw(c->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (!c->scratch[0]) return;
+  const char *base = strrchr(c->scratch, '/');
+  char name[EXP_PATH_MAX];
+  int fd = open(c->pl->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || exp_fmt(name, sizeof name, "scratch/%s", base ? base + 1 : c->scratch)) {
+    if (fd >= 0) close(fd);
+    return;
+  }
+  exp_beneath_remove_tree(fd, name);
+  close(fd);
 }

@@ -534,7 +534,7 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
     if (rc == 0 && strcmp(head->task_status, "failed") == 0) rc = 3;
     if (exp_wd_commit(wd)) {
       exp_say(&pl->cfg.log, EXP_SAY_ERROR, "%s: cannot write the result: %s", path,
-              strerror(errno));
+              exp_beneath_why(errno));
       rc = -1;
     }
   }

@@ -22,7 +22,14 @@
 #      own file, a task's temporary result, a dump's failures.csv) are
 #      created new (O_EXCL | O_NOFOLLOW): a link or hard link planted at
 #      their name is never written through, and the next run works too; a
-#      plan's results/ that is a link is not written through either.
+#      plan's results/ that is a link is not written through either;
+#   4. a folder lcplab makes or enters inside an output, plan or dump folder
+#      (OO/campaign, OO/generated, P/results, P/slurm, DUMP/SECTION,
+#      P/scratch) that somebody made a link to a folder elsewhere is
+#      refused, the message naming it a symbolic link, nothing written
+#      through it (exp_beneath_mkdir, libexperiment/beneath.c); a task's
+#      scratch folder is removed from the plan folder's descriptor, so a
+#      scratch/ swapped for a link while the solver runs leads nowhere.
 #
 # Environment: LCPLAB_BIN (required, else SKIP).  Exit: 0 all passed, 1 any
 # failure, 77 skipped.
@@ -184,10 +191,10 @@ echo "the user's" >"$T/away/rl/t000000.res"
 ln -s "$T/away/rl" "$T/PT/results"
 lcp task "$T/PT" 0
 if [ "$rc" -ne 0 ] && [ "$(cat "$T/away/rl/t000000.res")" = "the user's" ] && \
-   [ "$(ls -A "$T/away/rl")" = t000000.res ]; then
+   [ "$(ls -A "$T/away/rl")" = t000000.res ] && grep -q "results.*symbolic link" "$T/err"; then
   pass "lcplab task with PT/results a link out: nothing written through it (exit $rc)"
 else
-  fail "results/ a link, the task's writing" "exit $rc; $(ls -A "$T/away/rl" | tr '\n' ' ')"
+  fail "results/ a link, the task's writing" "exit $rc; $(ls -A "$T/away/rl" | tr '\n' ' '); $(cat "$T/err")"
 fi
 rm -f "$T/PT/results"
 mv "$T/PT/results.0" "$T/PT/results"
@@ -234,6 +241,110 @@ if victim_ok; then
   pass "--plan PR --force $runs times while PR/sub flips between a folder and a link out: the victim stays"
 else
   fail "a link planted between check and removal" "victim: $(ls "$T/away")"
+fi
+
+# ---- 4. a folder lcplab makes inside an output, plan or dump folder is never a planted link -----
+# link_refused DESC: exit 2, a message naming the link as a symbolic link, nothing in away/DIR
+# (DIR the victim folder the link points to)
+link_refused() {
+  if [ "$rc" -eq 2 ] && grep -qF "$2" "$T/err" && grep -q "symbolic link" "$T/err" && \
+     [ -z "$(ls -A "$T/away/$3")" ]; then
+    pass "$1 (exit 2)"
+  else
+    fail "$1" "exit $rc; victim $3: $(ls -A "$T/away/$3" | tr '\n' ' '); $(head -c 300 "$T/err")"
+  fi
+}
+# OO/campaign and OO/generated, planted before the first run (and with --force)
+for sub in campaign generated; do
+  mkdir -p "$T/L$sub" "$T/away/$sub"
+  ln -s "$T/away/$sub" "$T/L$sub/$sub"
+  lcp experiment "$T/one.exp" --out "$T/L$sub" --jobs 1 --force
+  link_refused "experiment --out OO with OO/$sub a link out: refused, nothing written through" \
+    "L$sub/$sub" "$sub"
+done
+# a plan's P/results, P/slurm made a link, then --plan P --force
+for sub in results slurm; do
+  mkdir -p "$T/away/m$sub"
+  lcp experiment "$T/one.exp" --plan "$T/M$sub"
+  rm -rf "${T:?}/M$sub/$sub"
+  ln -s "$T/away/m$sub" "$T/M$sub/$sub"
+  lcp experiment "$T/one.exp" --plan "$T/M$sub" --force
+  link_refused "experiment --plan P --force with P/$sub a link out: refused" "M$sub/$sub" "m$sub"
+done
+# DUMP/SECTION a link: the task's dump is not written through it (the task
+# fails, exit 3, the reason in its result)
+mkdir -p "$T/away/dd" "$T/ddump"
+lcp experiment "$T/pd.exp" --plan "$T/pdd" --dump-failures "$T/ddump"
+ln -s "$T/away/dd" "$T/ddump/lf"
+lcp task "$T/pdd" 0
+if [ "$rc" -ne 0 ] && [ -z "$(ls -A "$T/away/dd")" ] && \
+   grep -q "ddump/lf: a symbolic link" "$T/pdd/results/t000000.res"; then
+  pass "lcplab task --dump-failures with DUMP/SECTION a link out: nothing written through (exit $rc)"
+else
+  fail "DUMP/SECTION a link" "exit $rc; victim dd: $(ls -A "$T/away/dd" | tr '\n' ' '); $(head -c 300 "$T/err")"
+fi
+# PLAN/scratch a link: an external solver's scratch is not made through it
+cat >"$T/zero.sh" <<'EOF'
+#!/bin/sh
+readlink -f "$2" >>"$(dirname "$0")/zero.log"
+n=$(sed -n 's/^n //p' "$1" | head -n 1)
+i=0; : >"$2"; while [ "$i" -lt "$n" ]; do echo 0 >>"$2"; i=$((i + 1)); done
+EOF
+cat >"$T/z.exp" <<EOF
+external zero format=lcp command sh "$T/zero.sh" {in} {out}
+experiment profile z
+solvers zero
+instances inst/p2.dat
+min_runs 1
+min_time 0
+EOF
+mkdir -p "$T/away/sc"
+: >"$T/zero.log"
+lcp experiment "$T/z.exp" --plan "$T/psc"
+ln -s "$T/away/sc" "$T/psc/scratch"
+lcp task "$T/psc" 0
+if ! grep -q "/away/sc" "$T/zero.log" && [ -z "$(ls -A "$T/away/sc")" ] && \
+   [ "$rc" -ne 0 ] && grep -q "psc/scratch: .*symbolic link" "$T/psc/results/t000000.res"; then
+  pass "lcplab task with PLAN/scratch a link out: the solver's files are not made through it (exit $rc)"
+else
+  fail "PLAN/scratch a link" "exit $rc; solver wrote: $(cat "$T/zero.log"); $(head -c 300 "$T/err")"
+fi
+
+# PLAN/scratch swapped for a link while the solver runs, a folder of the
+# attempt's name and a file of the user's behind it: the cleanup removes
+# nothing there (it walks from the plan folder's descriptor)
+cat >"$T/swap.sh" <<'EOF'
+#!/bin/sh
+n=$(sed -n 's/^n //p' "$1" | head -n 1)
+i=0; : >"$2"; while [ "$i" -lt "$n" ]; do echo 0 >>"$2"; i=$((i + 1)); done
+d=$(dirname "$2"); p=$(dirname "$(dirname "$d")"); a=$(dirname "$0")/away/sw
+mkdir -p "$a/$(basename "$d")"; echo "the user's" >"$a/$(basename "$d")/victim.txt"
+mv "$p/scratch" "$p/scratch.real"; ln -s "$a" "$p/scratch"
+EOF
+sed "s|zero.sh|swap.sh|" "$T/z.exp" >"$T/sw.exp"
+lcp experiment "$T/sw.exp" --plan "$T/psw"
+lcp task "$T/psw" 0
+if [ -n "$(find "$T/away/sw" -name victim.txt)" ]; then
+  pass "lcplab task: PLAN/scratch swapped for a link while the solver runs, the cleanup removes nothing behind it (exit $rc)"
+else
+  fail "the scratch cleanup through a link" "exit $rc; away/sw: $(find "$T/away/sw" | tr '\n' ' ')"
+fi
+
+# OO/.figure-XXXXXX (lcplab's own mkdtemp folder) swapped for a link while
+# gnuplot runs (a stand-in that does the swap): the cleanup removes nothing behind it
+mkdir -p "$T/away/fg"
+cat >"$T/gp.sh" <<'EOF'
+#!/bin/sh
+d=$(dirname "$1"); a=$(dirname "$0")/away/fg
+for f in data.dat params.gp; do echo "the user's" >"$a/$f"; done
+mv "$d" "$d.real"; ln -s "$a" "$d"; exit 1
+EOF
+chmod +x "$T/gp.sh"
+GNUPLOT="$T/gp.sh" lcp experiment "$T/one.exp" --out "$T/ofg" --jobs 1
+if [ -f "$T/away/fg/data.dat" ] && [ -f "$T/away/fg/params.gp" ]; then
+  pass "experiment --out: OO/.figure-XXXXXX swapped for a link while gnuplot runs, nothing behind it removed (exit $rc)"
+else
+  fail "the figure folder's cleanup through a link" "exit $rc; away/fg: $(ls -A "$T/away/fg" | tr '\n' ' ')"
 fi
 
 # ---- 2. an output is never one of the inputs, also with --force ---------------------------------
