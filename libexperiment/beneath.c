@@ -65,15 +65,25 @@ int exp_beneath_open(int dirfd, const char *sub) {
   return fd;
 }
 
-int exp_beneath_remove(int dirfd, const char *name) {
+/* name's folder part into sub[EXP_PATH_MAX] ("" for a bare name) and its
+ * last component (returned, inside name); NULL with errno EINVAL for an
+ * absolute name, a last component that may not be removed or a folder
+ * part too long. */
+static const char *split_last(const char *name, char sub[EXP_PATH_MAX]) {
   const char *slash = strrchr(name, '/');
   const char *last = slash ? slash + 1 : name;
-  char sub[EXP_PATH_MAX];
   if (!component_ok(last, strlen(last)) || name[0] == '/' ||
-      exp_fmt(sub, sizeof sub, "%.*s", slash ? (int)(slash - name) : 0, name)) {
+      exp_fmt(sub, EXP_PATH_MAX, "%.*s", slash ? (int)(slash - name) : 0, name)) {
     errno = EINVAL;
-    return -1;
+    return NULL;
   }
+  return last;
+}
+
+int exp_beneath_remove(int dirfd, const char *name) {
+  char sub[EXP_PATH_MAX];
+  const char *last = split_last(name, sub);
+  if (!last) return -1;
   int fd = exp_beneath_open(dirfd, sub);
   if (fd < 0) return errno == ENOENT || errno == ELOOP || errno == ENOTDIR ? 0 : -1;
   struct stat st;
@@ -178,14 +188,9 @@ static void empty_folder(int fd, int depth) {
 }
 
 int exp_beneath_remove_tree(int dirfd, const char *name) {
-  const char *slash = strrchr(name, '/');
-  const char *last = slash ? slash + 1 : name;
   char sub[EXP_PATH_MAX];
-  if (!component_ok(last, strlen(last)) || name[0] == '/' ||
-      exp_fmt(sub, sizeof sub, "%.*s", slash ? (int)(slash - name) : 0, name)) {
-    errno = EINVAL;
-    return -1;
-  }
+  const char *last = split_last(name, sub);
+  if (!last) return -1;
   int fd = exp_beneath_open(dirfd, sub);
   if (fd < 0) return -1;
   int t = openat(fd, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
