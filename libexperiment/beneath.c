@@ -201,3 +201,16 @@ int exp_beneath_remove_tree(int dirfd, const char *name) {
   errno = e;
   return r;
 }
+
+void exp_beneath_remove_folder(const char *dir) {
+  const char *slash = strrchr(dir, '/');
+  char parent[EXP_PATH_MAX];
+  if (!slash)
+    parent[0] = '.', parent[1] = '\0';
+  else if (exp_fmt(parent, sizeof parent, "%.*s", slash == dir ? 1 : (int)(slash - dir), dir))
+    return;
+  int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  exp_beneath_remove_tree(fd, slash ? slash + 1 : dir);
+  close(fd);
+}

@@ -1195,6 +1195,11 @@ EXP_API int exp_beneath_remove(int dirfd, const char *name);
  * removed, never what it points to.  For lcplab's own temporary folders
  * (a task's scratch).  0, or -1 with errno. */
 EXP_API int exp_beneath_remove_tree(int dirfd, const char *name);
+/* exp_beneath_remove_tree of the folder dir (a path) from its parent's
+ * descriptor: a temporary folder of lcplab's own (a figure's rows) that
+ * somebody swapped for a link while it was in use is not followed.
+ * Errors are ignored (what cannot be removed stays). */
+EXP_API void exp_beneath_remove_folder(const char *dir);
 /* Creates a new file named path, or "path.K" (K = 1, 2, ... 99) when that
  * name is taken (a killed writer's leftover, or an entry somebody planted):
  * O_CREAT | O_EXCL | O_NOFOLLOW, so a link or a hard link at the name is

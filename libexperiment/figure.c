@@ -250,20 +250,6 @@ static int write_params(const char *dir, const char *gpdir, const char *figure, 
   return bad ? file_error(why, wl, path, "write") : 0;
 }
 
-/* Removes dir (absolute) and what is left in it, from its parent's
- * descriptor (exp_beneath_remove_tree): a .figure-XXXXXX somebody swapped
- * for a link while gnuplot ran is not followed. */
-static void remove_folder(const char *dir) {
-  const char *slash = strrchr(dir, '/');
-  char parent[PATH_MAX];
-  if (!slash || exp_fmt(parent, sizeof parent, "%.*s", slash == dir ? 1 : (int)(slash - dir), dir))
-    return;
-  int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  exp_beneath_remove_tree(fd, slash + 1);
-  close(fd);
-}
-
 /* Whether path ends as its format says a whole file ends: a PDF in %%EOF
  * (blanks after it allowed), a PNG in its IEND chunk.  gnuplot may exit 0
  * with its output cut short by a full disk or a file size limit (ulimit
@@ -372,7 +358,7 @@ static int prepare(char *dir, const char *base, const char *csv, const char *csv
   int bad = write_data(csv, data, &t, why, wl) || (csv2 && write_data(csv2, data2, &t, why, wl)) ||
             write_params(dir, gpdir, figure, csv2 != NULL, &t, why, wl);
   texts_free(&t);
-  if (bad) remove_folder(dir);
+  if (bad) exp_beneath_remove_folder(dir);
   return bad ? -1 : 0;
 }
 
@@ -414,7 +400,7 @@ int exp_figure_draw(const exp_log *log, const exp_section *s, const char *base, 
   int rc = run_gnuplot(log, gnuplot, dir, script, s->name);
   if (rc == 0 && (figures_ready(log, dir, base, csv, csv2) < 0 || publish_figures(log, dir, base)))
     rc = EXP_FIGURE_NOT_WRITTEN;
-  remove_folder(dir);
+  exp_beneath_remove_folder(dir);
   return rc;
 }
 

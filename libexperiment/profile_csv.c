@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,17 +98,22 @@ int exp_profile_of_csv(const char *csv, char **out, char *err, size_t len) {
   return rc;
 }
 
-/* The text s into the file path; 0, or -1. */
-static int write_text(const char *path, const char *s) {
-  FILE *f = fopen(path, "w");
-  if (!f) return -1;
+/* The text s into the new file name of the folder dirfd (created
+ * exclusively, following no link); 0, or -1. */
+static int write_text(int dirfd, const char *name, const char *s) {
+  int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
   size_t n = strlen(s);
   int bad = fwrite(s, 1, n, f) != n;
   return (fclose(f) != 0 || bad) ? -1 : 0;
 }
 
-/* The rows and their curves as dir/rows.csv and dir/rows_profile.csv, and
- * the figure drawn from them; the files are removed after. */
+/* The rows and their curves as dir/rows.csv and dir/rows_profile.csv
+ * (written beneath dir's descriptor), and the figure drawn from them. */
 static int draw_from(const exp_log *log, const char *dir, const char *csv, const char *curves,
                      const char *base, const char *figure, const char *scripts,
                      const char *gnuplot) {
@@ -119,15 +125,17 @@ static int draw_from(const exp_log *log, const char *dir, const char *csv, const
   memset(&s, 0, sizeof s);
   s.kind = EXP_PROFILE;
   snprintf(s.name, sizeof s.name, "%s", exp_basename(base));
-  if (write_text(rows, csv) != 0 || write_text(prof, curves) != 0)
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int bad = fd < 0 || write_text(fd, "rows.csv", csv) != 0 ||
+            write_text(fd, "rows_profile.csv", curves) != 0;
+  if (fd >= 0) close(fd);
+  if (bad)
     exp_say(log, EXP_SAY_ERROR, "%s: cannot write the figure's rows: %s", dir, strerror(errno));
   else if (exp_figure_options(log, rows, figure, s.figure, sizeof s.figure) != EXP_EXIT_OK)
     rc = EXP_EXIT_USAGE;
   else
     rc = exp_figure_draw(log, &s, base, rows, prof, scripts, gnuplot) == 0 ? EXP_EXIT_OK
                                                                            : EXP_EXIT_FAILED;
-  unlink(rows);
-  unlink(prof);
   return rc;
 }
 
@@ -155,7 +163,7 @@ int exp_profile_figure(const exp_log *log, const char *csv, const char *base, co
     exp_say(log, EXP_SAY_ERROR, "%s: cannot make the figure's folder: %s", dir, strerror(errno));
   } else {
     rc = draw_from(log, dir, csv, curves, base, figure, scripts, gnuplot);
-    rmdir(dir);
+    exp_beneath_remove_folder(dir); /* the rows with it, following no link */
   }
   free(curves);
   return rc;

@@ -217,6 +217,31 @@ def test_profile_figure_refusals(tmp_path, monkeypatch):
     assert sorted(os.listdir(tmp_path)) == []
 
 
+def test_profile_rows_folder_swapped_for_a_link(tmp_path, monkeypatch):
+    # issue 86, items 1 and 3: the profile figure's .profile-XXXXXX folder
+    # (lcplab's own, beside the figure) swapped for a link to a user's
+    # folder while gnuplot runs: the cleanup removes nothing behind the
+    # link (before: rows.csv and rows_profile.csv unlinked through it)
+    away = tmp_path / "away"
+    away.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    gp = tmp_path / "gp.sh"
+    gp.write_text("#!/bin/sh\n"
+                  f"a={away}\n"
+                  f"for d in {out}/.profile-*; do\n"
+                  "  for f in rows.csv rows_profile.csv; do echo mine >\"$a/$f\"; done\n"
+                  "  mv \"$d\" \"$d.real\"; ln -s \"$a\" \"$d\"\n"
+                  "done\nexit 1\n")
+    gp.chmod(0o755)
+    monkeypatch.setenv("GNUPLOT", str(gp))
+    rows = _results({"s": [1.0, 2.0], "t": [2.0, 1.0]})
+    with pytest.raises(lcplab.ExperimentError):
+        lcplab.profile(rows, figure=out / "p.pdf")
+    assert sorted(os.listdir(away)) == ["rows.csv", "rows_profile.csv"]
+    assert (away / "rows.csv").read_text() == "mine\n"
+
+
 def test_run_experiment_and_its_errors(tmp_path):
     exp = tmp_path / "e.exp"
     exp.write_text("experiment profile gen\nsolvers lemke pgs\ngenerate ${FAM} 20\n"
