@@ -339,10 +339,10 @@ const slv_solver slv_solver_ppa_nsn = {
   .caps = SLV_CAP_CONE | SLV_CAP_BOX | SLV_CAP_FREE | SLV_CAP_SPARSE,
   /* clang-format off */
   .params =
-      "alpha = prox_sigma e^prox_nu x contact stiffness (defaults " SLV_STR(SLV_DEFAULT_PROX_SIGMA)
-      ", 1; x prox_grow " SLV_STR(SLV_DEFAULT_PROX_GROW) " after a failed or broken inner solve of "
-      "prox_inner_max 20 Newton its, <= " SLV_STR(PPA_ALPHA_MAX) "); inner tol e / "
-      SLV_STR(PPA_INNER_RATIO) "; stall: 200 outer",
+      "alpha = prox_sigma (" SLV_STR(SLV_DEFAULT_PROX_SIGMA) ") e^prox_nu (1) x stiffness, "
+      "x prox_grow (" SLV_STR(SLV_DEFAULT_PROX_GROW) ") after a failed inner solve "
+      "(prox_inner_max 20 its), <= " SLV_STR(PPA_ALPHA_MAX) "; inner tol e/"
+      SLV_STR(PPA_INNER_RATIO) "; stall 200",
   /* clang-format on */
   .impl = &ppa_impl,
 };

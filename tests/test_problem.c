@@ -662,7 +662,8 @@ static void test_registry(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("nsgs")->params, want));
   snprintf(want, sizeof want, "options.pivot_tol (%g)", o.pivot_tol);
   CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("direct")->params, want));
-  CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("ppa_nsn")->params, "sigma = 0.05, nu = 1.0"));
+  snprintf(want, sizeof want, "prox_sigma (%g) e^prox_nu (%g)", o.prox_sigma, o.prox_nu);
+  CU_ASSERT_PTR_NOT_NULL(strstr(slv_solver_find("ppa_nsn")->params, want));
   CU_ASSERT_PTR_NULL(slv_solver_at(n));
   CU_ASSERT_PTR_NULL(slv_solver_at(-1));
   CU_ASSERT_PTR_NULL(slv_solver_find("no-such-solver"));
