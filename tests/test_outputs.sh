@@ -236,8 +236,13 @@ fi
 # writer (lcplab(1), EXIT STATUS), no result and no temporary file left; the same when
 # the result's name is a folder, or results/ is a file
 lcp experiment "$T/small.exp" --plan "$T/tfd"
+# (the result is 930 bytes, so one 512-byte block; LLVM's OpenMP runtime, which the
+# clang build links, sizes a shared-memory file at start-up and dies of SIGBUS under a
+# limit that low: that run says so on stderr and the check is left to the gcc builds)
 full_disk 1 task "$T/tfd" 0
-if [ "$rc" -eq 2 ] && grep -qF "$T/tfd/results/t000000.res" "$T/err" &&
+if grep -q "^OMP: Error" "$T/err"; then
+  echo "note: LLVM's OpenMP runtime cannot start under a 1-block file limit: the task's full-disk check is left to the gcc builds"
+elif [ "$rc" -eq 2 ] && grep -qF "$T/tfd/results/t000000.res" "$T/err" &&
   [ ! -e "$T/tfd/results/t000000.res" ]; then
   pass "task on a full disk: exit 2 naming its result file"
 else
