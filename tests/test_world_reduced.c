@@ -374,8 +374,9 @@ static void humanoid_settles(const char *solver, long steps, double vbound) {
   /* under valgrind (tst_memcheck) the memory is what is checked: a shorter
    * run past the first contacts (step 43), no settling asserted; the nine
    * families' 80 steps were 54 s of the memcheck stage, 55 keep a dozen
-   * steps with contacts */
-  long K = tst_memcheck() ? (steps > 3000 ? 55 : 300) : steps, last = K - 200, failed = 0;
+   * steps with contacts (300 for the shorter runs were another 30 s of
+   * CPU there, experiments/records/2026-11-27-test-time.md) */
+  long K = tst_memcheck() ? 55 : steps, last = K - 200, failed = 0;
   double vmax = 0.0, e0 = dyn_world_energy(w, NULL, NULL), pen = 0.0;
   int contacts = 0;
   for (long k = 0; k < K; k++) {
