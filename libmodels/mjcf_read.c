@@ -465,6 +465,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
       g->mj->kinematics(mj, d);
       p->path = path;
       p->opt_read = *o;
+      if (o->reduced == MDL_COORDINATES_FILE) p->opt_read.reduced = mdl_file_coordinates(mj);
       p->mj = mj;
       p->d = d;
       p->msg = msg;
@@ -484,6 +485,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
         info->lcplab_data = mdl_lcplab_present(mj);
         info->actuators = p->nact;
         info->chain_bodies = p->nchain;
+        info->reduced = p->opt_read.reduced;
         mdl_notes_finish(p);
         if (p->nchain > 0)
           mdl_note(p,
@@ -530,9 +532,10 @@ mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model
   mdl_read_options o = opts ? *opts : mdl_read_options_default();
   if (o.max_memory == 0) o.max_memory = MDL_DEFAULT_MAX_MEMORY;
   if (!(o.chain_mass > 0.0 && o.chain_mass <= 1.0) || (o.approximate != 0 && o.approximate != 1) ||
-      (o.reduced != 0 && o.reduced != 1)) {
+      (o.reduced != 0 && o.reduced != 1 && o.reduced != MDL_COORDINATES_FILE)) {
     mdl_msg(msg, msgcap,
-            "mdl_read_model: approximate=%d and reduced=%d must be 0 or 1, chain_mass=%g in (0, 1]",
+            "mdl_read_model: approximate=%d must be 0 or 1, reduced=%d 0, 1 or "
+            "MDL_COORDINATES_FILE, chain_mass=%g in (0, 1]",
             o.approximate, o.reduced, o.chain_mass);
     return MDL_ERR_INPUT;
   }

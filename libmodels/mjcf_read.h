@@ -73,6 +73,9 @@ mdl_err mdl_map_joints(mdl_map *p); /* mjcf_read_joints.c */
 /* 1 if the file carries lcplab's custom data (lcplab:format). */
 int mdl_lcplab_present(const mjModel *mj);
 mdl_err mdl_lcplab_apply(mdl_map *p); /* mjcf_read_lcplab.c */
+/* The file's own representation (mjcf_coordinates.c): 1 reduced (a
+ * kinematic tree), 0 maximal. */
+int mdl_file_coordinates(const mjModel *mj);
 
 void mdl_map_free(mdl_map *p);
 

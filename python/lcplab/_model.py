@@ -170,6 +170,9 @@ class Model:
     notes : str
         What ``load_model(..., approximate=True)`` approximated or dropped,
         and the actuators left at zero control ("" for none).
+    coordinates : str
+        The representation of the worlds built on it: "maximal", or
+        "reduced" for a file ``load_model`` read in reduced coordinates.
 
     Examples
     --------
@@ -194,6 +197,7 @@ class Model:
         self.timestep = None
         self.warnings = ""
         self.notes = ""
+        self.coordinates = "maximal"
         if gravity is not None:
             self.gravity = gravity
 
@@ -202,6 +206,7 @@ class Model:
         """A Model over the extension's model c (scene_model, load_model)."""
         m = cls.__new__(cls)
         m._c, m.name, m.timestep, m.warnings, m.notes = c, name, timestep, warnings, notes
+        m.coordinates = "maximal"
         return m
 
     # ---- names and indices ------------------------------------------------------
@@ -630,7 +635,9 @@ class Model:
 
     def copy(self):
         """A deep copy."""
-        return Model._wrap(self._c.copy(), self.name, self.timestep, self.warnings, self.notes)
+        m = Model._wrap(self._c.copy(), self.name, self.timestep, self.warnings, self.notes)
+        m.coordinates = self.coordinates
+        return m
 
     def save(self, path, *, dt=None, default_mu=0.5, force=False):
         """Write the model as MJCF, which MuJoCo loads unchanged and
@@ -701,7 +708,7 @@ def scene_model(name, **params):
         _raise(e)
 
 
-def load_model(path, approximate=False, max_memory=None, coordinates="maximal"):
+def load_model(path, approximate=False, max_memory=None, coordinates=None):
     """A model from an MJCF or URDF file, compiled by MuJoCo's own compiler
     and mapped onto lcplab's scene model (docs/models.md).
 
@@ -717,13 +724,15 @@ def load_model(path, approximate=False, max_memory=None, coordinates="maximal"):
         The memory cap in bytes: a file whose bodies, geoms, joints and
         meshes (with MuJoCo's own model and data) would need more is
         refused, its counts named; None: the toolkit's default (4 GiB).
-    coordinates : {"maximal", "reduced"}
+    coordinates : {None, "maximal", "reduced"}
         The representation of the worlds built on the model (docs/models.md,
-        "Third-party models: the representation"): "maximal" (the default:
-        every body its six velocities, joints as rows) or "reduced" (the
-        joint coordinates of the tree, contacts mapped to joint space;
-        several joints on one body exact through massless frames, armature
-        mapped; equality constraints refused).
+        "Third-party models: the representation"): "reduced" (the joint
+        coordinates of the tree, contacts mapped to joint space; several
+        joints on one body exact through massless frames, armature mapped;
+        equality constraints refused), "maximal" (every body its six
+        velocities, joints as rows), or None (the default): the file's own,
+        reduced for a kinematic tree without loops, maximal for the others
+        and for files lcplab wrote. The model's ``coordinates`` says which.
 
     Returns
     -------
@@ -745,15 +754,18 @@ def load_model(path, approximate=False, max_memory=None, coordinates="maximal"):
     if max_memory is not None and (isinstance(max_memory, bool) or
                                    not isinstance(max_memory, int) or max_memory <= 0):
         raise ValueError("max_memory must be a whole number of bytes > 0, got %r" % (max_memory,))
-    if coordinates not in ("maximal", "reduced"):
-        raise ValueError("coordinates must be 'maximal' or 'reduced', got %r" % (coordinates,))
+    if coordinates not in (None, "maximal", "reduced"):
+        raise ValueError("coordinates must be None, 'maximal' or 'reduced', got %r" %
+                         (coordinates,))
     if not os.path.exists(path):
         raise MissingFileError(path)
     try:
-        c, timestep, warnings, notes = _lcplab.load_model(path, bool(approximate),
-                                                          min(max_memory or 0, 2**64 - 1),
-                                                          coordinates == "reduced")
+        c, timestep, warnings, notes, reduced = _lcplab.load_model(
+            path, bool(approximate), min(max_memory or 0, 2**64 - 1),
+            {None: -1, "maximal": 0, "reduced": 1}[coordinates])
     except ValueError as e:
         _raise(e)
     name = os.path.splitext(os.path.basename(path))[0]
-    return Model._wrap(c, name, timestep, warnings, notes)
+    m = Model._wrap(c, name, timestep, warnings, notes)
+    m.coordinates = "reduced" if reduced else "maximal"
+    return m

@@ -102,7 +102,7 @@ def test_refusals_name_the_python_arguments(tmp_path):
                     '</body></worldbody><equality><connect name="pin" body1="a" '
                     'anchor="0.1 0 0"/></equality></mujoco>\n')
     cases = [((cyl,), {}, "rerun with approximate=True to"),
-             ((arm,), {}, 'coordinates="reduced"'),
+             ((arm,), {"coordinates": "maximal"}, 'coordinates="reduced"'),
              ((loop,), {"coordinates": "reduced"}, 'rerun with coordinates="maximal"'),
              ((cyl,), {"approximate": True, "max_memory": 1 << 20}, "(max_memory=)")]
     for args, kw, words in cases:
@@ -137,8 +137,8 @@ def test_approximate_and_memory_cap(tmp_path):
     humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml"
     if os.path.exists(humanoid):
         with pytest.raises(lcplab.SceneError, match="armature"):
-            lcplab.load_model(humanoid)
-        h = lcplab.load_model(humanoid, approximate=True)
+            lcplab.load_model(humanoid, coordinates="maximal")
+        h = lcplab.load_model(humanoid, approximate=True, coordinates="maximal")
         # 16 MuJoCo bodies less the world, 9 chain bodies, the floor's body
         assert h.counts()["bodies"] == 26 and "armature" in h.notes
 
@@ -165,6 +165,37 @@ def test_reduced_coordinates(tmp_path):
     assert np.all(r.metrics["joint_error"] == 0.0)
     assert r.metrics["energy"][-1] < r.metrics["energy"][0]
     assert r.metrics["contacts"][-1] > 0
+
+
+def test_the_files_own_coordinates_by_default(tmp_path):
+    # issue 80, item 5a: with no coordinates=, a file with a kinematic tree
+    # is read in reduced coordinates (armature mapped, no approximate=), a
+    # loop, a pile of free bodies and a file lcplab wrote in maximal; the
+    # model says which, and its worlds are built in it
+    arm = tmp_path / "arm.xml"
+    arm.write_text('<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" '
+                   'type="hinge" axis="0 1 0" armature="0.1"/><geom name="g" type="sphere" '
+                   'size="0.1" pos="0.3 0 0"/></body></worldbody></mujoco>\n')
+    m = lcplab.load_model(arm)
+    assert m.coordinates == "reduced" and m.copy().coordinates == "reduced"
+    r = lcplab.World(m).run(20, trace=False)
+    assert np.all(r.metrics["joint_error"] == 0.0)
+    assert lcplab.load_model(arm, coordinates="maximal", approximate=True).coordinates == "maximal"
+    loop = tmp_path / "loop.xml"
+    loop.write_text('<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" '
+                    'type="hinge" axis="0 1 0"/><geom name="g" type="sphere" size="0.1"/>'
+                    '</body></worldbody><equality><connect name="pin" body1="a" '
+                    'anchor="0.1 0 0"/></equality></mujoco>\n')
+    assert lcplab.load_model(loop).coordinates == "maximal"
+    pile = tmp_path / "pile.xml"
+    pile.write_text('<mujoco><worldbody><geom type="plane" size="1 1 .1"/><body pos="0 0 1">'
+                    '<freejoint/><geom type="sphere" size="0.1"/></body></worldbody>'
+                    '</mujoco>\n')
+    assert lcplab.load_model(pile).coordinates == "maximal"
+    saved = tmp_path / "saved.xml"
+    lcplab.scene_model("ball").save(saved)
+    assert lcplab.load_model(saved).coordinates == "maximal"
+    assert lcplab.Model("x").coordinates == "maximal"
 
 
 def test_a_crash_of_libmujoco_is_an_error(tmp_path):
