@@ -153,9 +153,6 @@ static const struct {
   { mjDSBL_GRAVITY, "gravity" },       { mjDSBL_FILTERPARENT, "filterparent" },
 };
 
-static const char *const geom_types[] = { "plane",     "hfield",   "sphere", "capsule",
-                                          "ellipsoid", "cylinder", "box",    "mesh" };
-
 static mdl_err refuse_geom(mdl_map *p, int g) {
   const mjModel *mj = p->mj;
   char lab[200], g1[96], b1[96];
@@ -168,13 +165,6 @@ static mdl_err refuse_geom(mdl_map *p, int g) {
   int t = mj->geom_type[g];
   if (t == mjGEOM_HFIELD)
     return mdl_refuse(p, "%s: type hfield (height fields) is not simulated", lab);
-  if (t == mjGEOM_ELLIPSOID || t == mjGEOM_CYLINDER) {
-    mdl_err e = mdl_approx(p, "take the convex hull of points on its surface",
-                           "%s: type %s is not simulated (lcplab's shapes: sphere, box, capsule, "
-                           "plane, mesh as its convex hull)",
-                           lab, geom_types[t]);
-    if (e != MDL_OK) return e;
-  }
   if (t < 0 || t > mjGEOM_MESH) return mdl_refuse(p, "%s: geom type %d is not simulated", lab, t);
   int cd = mj->geom_condim[g];
   if (cd != 1 && cd != 3) {

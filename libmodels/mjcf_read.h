@@ -111,8 +111,6 @@ void mdl_note(mdl_map *p, const char *fmt, ...)
 void mdl_notes_finish(mdl_map *p);
 /* MuJoCo's filterparent and weld exclusions (third-party files). */
 mdl_err mdl_map_parent_exclusions(mdl_map *p);
-/* Cylinders and ellipsoids as hulls of points on their surface (approximate). */
-mdl_err mdl_hull_of_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts);
 
 /* msg = "PATH: out of memory"; returns MDL_ERR_NOMEM. */
 mdl_err mdl_nomem(mdl_map *p);

@@ -15,7 +15,7 @@ from ._problem import _refuse_complex
 __all__ = ["Model", "scene_model", "load_model", "SHAPE_KINDS", "JOINT_KINDS"]
 
 #: The shape kinds of ``Model.add_shape`` (libdynamics/dyn.h, dyn_shape_kind).
-SHAPE_KINDS = ("none", "sphere", "box", "capsule", "plane", "hull")
+SHAPE_KINDS = ("none", "sphere", "box", "capsule", "plane", "hull", "ellipsoid", "cylinder")
 #: The joint kinds of ``Model.add_joint`` (libdynamics/dyn_joint.h,
 #: dyn_joint_kind).
 JOINT_KINDS = ("ball", "hinge", "slider", "hinge2", "universal", "fixed")
@@ -23,7 +23,8 @@ JOINT_KINDS = ("ball", "hinge", "slider", "hinge2", "universal", "fixed")
 # the sizes each shape kind takes (the others are refused with it)
 _SIZES = {"none": (), "sphere": ("radius",), "box": ("half_extents",),
           "capsule": ("radius", "half_length"), "plane": ("normal", "offset"),
-          "hull": ("points",)}
+          "hull": ("points",), "ellipsoid": ("half_extents",),
+          "cylinder": ("radius", "half_length")}
 _ALL_SIZES = ("radius", "half_extents", "half_length", "normal", "offset", "points")
 
 
@@ -357,7 +358,9 @@ class Model:
         kind : str
             One of ``SHAPE_KINDS``, with its sizes (m): ``"sphere"``
             radius; ``"box"`` half_extents (3); ``"capsule"`` radius and
-            half_length (along its z axis); ``"hull"`` points, an (n, 3)
+            half_length (along its z axis); ``"ellipsoid"`` half_extents
+            (3, its semi-axes); ``"cylinder"`` radius and half_length
+            (along its z axis); ``"hull"`` points, an (n, 3)
             array of at least four points not in one plane (body frame);
             ``"plane"`` the static half-space normal . x >= offset (world
             frame; on a static body, at the identity pose); ``"none"``.
