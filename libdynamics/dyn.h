@@ -41,14 +41,14 @@ typedef enum dyn_err {
 /* ---- shapes ------------------------------------------------------------ */
 
 typedef enum dyn_shape_kind {
-  DYN_SHAPE_NONE = 0, /* a body without geometry (e.g. a massless-link bob) */
-  DYN_SHAPE_SPHERE,   /* radius */
-  DYN_SHAPE_BOX,      /* half extents along the body axes */
-  DYN_SHAPE_CAPSULE,  /* segment from -half_length to +half_length on the body
+  DYN_SHAPE_NONE = 0,  /* a body without geometry (e.g. a massless-link bob) */
+  DYN_SHAPE_SPHERE,    /* radius */
+  DYN_SHAPE_BOX,       /* half extents along the body axes */
+  DYN_SHAPE_CAPSULE,   /* segment from -half_length to +half_length on the body
                z axis, swept by radius */
-  DYN_SHAPE_PLANE,    /* static half-space n . x >= d (world frame: normal,
+  DYN_SHAPE_PLANE,     /* static half-space n . x >= d (world frame: normal,
                offset); only on static bodies */
-  DYN_SHAPE_HULL,     /* convex hull of verts (body frame), through GJK+EPA */
+  DYN_SHAPE_HULL,      /* convex hull of verts (body frame), through GJK+EPA */
   DYN_SHAPE_ELLIPSOID, /* semi-axes half along the body axes, through GJK+EPA
                           (its support function: shape_support.c) */
   DYN_SHAPE_CYLINDER   /* radius, half_length along the body z axis, through

@@ -91,12 +91,12 @@ static const double FLAT_REL = 1e-10;
 typedef struct {
   dyn_shape_kind kind;
   const dyn_shape *shape; /* ELLIPSOID, CYLINDER: its support (shape_support.c) */
-  dyn_v3 c;            /* centre, world */
-  dyn_m3 R;            /* body -> world */
-  double radius;       /* swept around the core: SPHERE, CAPSULE */
-  dyn_v3 axis;         /* CAPSULE: half_length R e_z */
-  dyn_v3 half;         /* BOX */
-  const dyn_v3 *verts; /* HULL, body frame */
+  dyn_v3 c;               /* centre, world */
+  dyn_m3 R;               /* body -> world */
+  double radius;          /* swept around the core: SPHERE, CAPSULE */
+  dyn_v3 axis;            /* CAPSULE: half_length R e_z */
+  dyn_v3 half;            /* BOX */
+  const dyn_v3 *verts;    /* HULL, body frame */
   int nverts;
 } core;
 
