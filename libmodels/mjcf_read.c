@@ -216,29 +216,6 @@ static mdl_err refuse_joint(mdl_map *p, int j) {
   return e;
 }
 
-/* Actuators: listed and left at zero control; one whose force at zero
- * control is not zero (a position or velocity servo's bias) is refused. */
-static mdl_err map_actuators(mdl_map *p) {
-  const mjModel *mj = p->mj;
-  char lab[96];
-  for (int u = 0; u < mj->nu; u++) {
-    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, u);
-    const mjtNum *bias = mj->actuator_biasprm + mjNBIAS * u;
-    if (mj->actuator_biastype[u] != mjBIAS_NONE && (bias[0] != 0 || bias[1] != 0 || bias[2] != 0)) {
-      mdl_err e = mdl_approx(p, "drop it",
-                             "%s: a servo (its bias acts at zero control) is not simulated", lab);
-      if (e != MDL_OK) return e;
-    }
-  }
-  p->nact = mj->nu;
-  if (mj->nu > 0) {
-    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, 0);
-    mdl_note(p, "%d actuator%s (%s%s) listed and left at zero control", mj->nu,
-             mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
-  }
-  return MDL_OK;
-}
-
 static mdl_err map_option_features(mdl_map *p) {
   const mjModel *mj = p->mj;
   for (size_t k = 0; k < sizeof refused_flags / sizeof refused_flags[0]; k++)
@@ -273,7 +250,7 @@ mdl_err mdl_map_features(mdl_map *p) {
     if (n > 0) mdl_note(p, "%d %s left out", n, listed_kinds[k].what);
   }
   mdl_err e = map_option_features(p);
-  if (e == MDL_OK) e = map_actuators(p);
+  if (e == MDL_OK) e = mdl_map_actuators(p);
   if (e != MDL_OK) return e;
   if (mj->nhfield > 0) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_HFIELD, 0);

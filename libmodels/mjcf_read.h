@@ -76,6 +76,12 @@ mdl_err mdl_lcplab_apply(mdl_map *p); /* mjcf_read_lcplab.c */
 /* The file's own representation (mjcf_coordinates.c): 1 reduced (a
  * kinematic tree), 0 maximal. */
 int mdl_file_coordinates(const mjModel *mj);
+/* MuJoCo's actuators at zero control (mjcf_actuators.c): the ones that are
+ * not joint springs refused or dropped by name, the others listed. */
+mdl_err mdl_map_actuators(mdl_map *p);
+/* The spring of the servos on joint j at zero control: stiffness *k,
+ * damping *c, and *kr = k times the rest position (MuJoCo's qpos). */
+void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr);
 
 void mdl_map_free(mdl_map *p);
 
