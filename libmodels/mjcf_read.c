@@ -128,7 +128,10 @@ typedef struct mdl_refused_kind {
 } mdl_refused_kind;
 
 static const mdl_refused_kind refused_kinds[] = {
-  { offsetof(mjModel, ntendon), mjOBJ_TENDON, "tendons are not simulated", "drop it" },
+  { offsetof(mjModel, ntendon), mjOBJ_TENDON,
+    "tendons are not simulated (fixed or spatial: their lengths, moment arms through sites and "
+    "wrapping geoms, limits, and the actuators and muscles on them)",
+    "drop it" },
   { offsetof(mjModel, npair), mjOBJ_PAIR, "explicit contact pairs are not simulated",
     "drop it (geoms then touch by contype and conaffinity)" },
 };
