@@ -90,8 +90,11 @@ typedef struct cli_world_args {
   char model_name[128];               /* the model file's name without folder and extension */
   int approximate;                    /* --approximate: a model file's features lcplab cannot
                                          map exactly approximated, each said (docs/models.md) */
-  int reduced;                        /* --coordinates reduced: the world in joint coordinates
-                                         (dyn_world_new_reduced); 0: maximal (the default) */
+  int reduced;                        /* --coordinates reduced (1): the world in joint
+                                         coordinates (dyn_world_new_reduced); maximal (0);
+                                         neither (MDL_COORDINATES_FILE, -1, the default):
+                                         a model file's own (reduced for a kinematic tree,
+                                         docs/models.md), maximal for a built-in scene */
   size_t max_memory;                  /* --max-memory: a model file's memory cap (0: libmodels'
                                          default, MDL_DEFAULT_MAX_MEMORY) */
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */
@@ -155,12 +158,13 @@ const char *cli_world_name(const cli_world_args *a);
  * --model FILE read through libmodels (mdl_read_mjcf), into *m (the
  * caller frees it); *s gets a's settings with the model's
  * (dyn_world_settings_for_model): the file's timestep as dt unless --dt
- * was given, the model's gravity unless --gravity was.  -1 on success,
- * else the exit status after the one-line error (MuJoCo's warnings go to
- * stderr as a note). */
+ * was given, the model's gravity unless --gravity was; *reduced (NULL: a
+ * file without --coordinates is read maximal, as --save-model writes) the
+ * representation read (1 reduced).  -1 on success, else the exit status
+ * after the one-line error (MuJoCo's warnings go to stderr as a note). */
 struct dyn_model;
 int cli_world_model(const char *cmd, const cli_world_args *a, struct dyn_model **m,
-                    dyn_world_settings *s);
+                    dyn_world_settings *s, int *reduced);
 
 /* ,"gravity":[X,Y,Z],"overrides":["dt",...]: the run's gravity and the
  * settings a model also holds that the user gave over the model's

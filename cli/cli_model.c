@@ -31,9 +31,10 @@ const char *cli_world_name(const cli_world_args *a) {
   return a->scene ? a->scene : a->model ? a->model_name : "";
 }
 
-int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
-                    dyn_world_settings *s) {
+int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m, dyn_world_settings *s,
+                    int *reduced) {
   *m = NULL;
+  if (reduced) *reduced = a->reduced == 1;
   *s = a->set;
   char msg[1024] = "";
   if (a->scene && a->model) {
@@ -59,7 +60,7 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
   mdl_read_info info;
   mdl_read_options ro = mdl_read_options_default();
   ro.approximate = a->approximate;
-  ro.reduced = a->reduced;
+  ro.reduced = a->reduced >= 0 ? a->reduced : reduced ? MDL_COORDINATES_FILE : 0;
   if (a->max_memory > 0) ro.max_memory = a->max_memory;
   if (mdl_read_model(a->model, &ro, m, &info, msg, sizeof msg) != MDL_OK) {
     cli_error("%s: %s", cmd, msg);
@@ -69,6 +70,7 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m,
   if (info.notes[0]) cli_error("note: %s: %s: %s", cmd, a->model, info.notes);
   /* the file's timestep and gravity unless --dt and --gravity say otherwise */
   *s = dyn_world_settings_for_model(&a->set, *m, info.timestep);
+  if (reduced) *reduced = info.reduced;
   return -1;
 }
 
@@ -118,7 +120,7 @@ int cli_save_model(const char *cmd, const cli_world_args *a, const char *path, i
     return CLI_EXIT_USAGE;
   dyn_model *m = NULL;
   dyn_world_settings s;
-  int rc = cli_world_model(cmd, a, &m, &s);
+  int rc = cli_world_model(cmd, a, &m, &s, NULL);
   if (rc >= 0) return rc;
   dyn_model_run_as(m, &s); /* --gravity into the file, as --dt */
   mdl_write_options o = mdl_write_options_default();

@@ -117,11 +117,13 @@
 #include "dyn_world.h"
 #include "slv.h"
 #include "io.h"
+#include "mdl.h"
 
 /* ---- shared scene / world options ----------------------------------------------- */
 
 void cli_world_args_init(cli_world_args *a) {
   memset(a, 0, sizeof *a);
+  a->reduced = MDL_COORDINATES_FILE; /* a model file's own representation */
   a->set = dyn_world_settings_default();
 }
 
@@ -202,10 +204,12 @@ void cli_world_usage(FILE *f) {
              "  --approximate       a model file's features lcplab cannot map exactly\n"
              "                      (cylinders, joint chains, armature, tendons, ...) are\n"
              "                      approximated or dropped, each named in a note\n"
-             "  --coordinates C     maximal (default: every body its six velocities, joints\n"
-             "                      as rows) or reduced (joint coordinates of the tree,\n"
-             "                      contacts mapped to joint space; armature mapped; loops\n"
-             "                      refused; docs/models.md)\n"
+             "  --coordinates C     reduced (joint coordinates of the tree, contacts mapped\n"
+             "                      to joint space; armature mapped; loops refused) or\n"
+             "                      maximal (every body its six velocities, joints as\n"
+             "                      rows); default: a model file's own, reduced for a\n"
+             "                      kinematic tree without loops, maximal for the others\n"
+             "                      (and for files lcplab wrote); docs/models.md\n"
              "  --max-memory B      refuse a model file whose bodies, geoms, joints and\n"
              "                      meshes need more than B bytes (K, M, G, T: powers of\n"
              "                      1024; default 4G)\n"
@@ -331,12 +335,13 @@ static void command_settings(const cli_world_args *a, dyn_world_settings *s) {
 static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
   dyn_model *m = NULL;
   dyn_world_settings s;
-  int rc = cli_world_model(cmd, a, &m, &s);
+  int reduced = 0;
+  int rc = cli_world_model(cmd, a, &m, &s, &reduced);
   if (rc >= 0) return rc;
   command_settings(a, &s);
   char msg[512] = "";
-  dyn_err e = a->reduced ? dyn_world_new_reduced(m, &s, w, msg, sizeof msg)
-                         : dyn_world_new_from_model(m, &s, w, msg, sizeof msg);
+  dyn_err e = reduced ? dyn_world_new_reduced(m, &s, w, msg, sizeof msg)
+                      : dyn_world_new_from_model(m, &s, w, msg, sizeof msg);
   if (e != DYN_OK) {
     cli_error("%s: %s: %s", cmd, a->model ? a->model : a->scene,
               msg[0] ? msg : "cannot build its world");
@@ -356,7 +361,7 @@ static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world 
 
 int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
   *w = NULL;
-  if (a->model || !a->scene || a->reduced) return build_from_model(cmd, a, w, steps);
+  if (a->model || !a->scene || a->reduced == 1) return build_from_model(cmd, a, w, steps);
   dyn_world_settings s = a->set;
   command_settings(a, &s);
   char msg[512] = "";

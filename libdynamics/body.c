@@ -216,6 +216,20 @@ dyn_m3 dyn_inertia_capsule(double m, double radius, double half_length) {
   return dyn_m3_diag(Ixx, Ixx, Izz);
 }
 
+/* Ellipsoid of semi-axes a: I_xx = m (a_y^2 + a_z^2) / 5 (the unit ball's
+ * 2/5 m scaled by x -> A x); cylinder of radius r, height 2h: I_xx = I_yy =
+ * m (3 r^2 + (2h)^2) / 12, I_zz = m r^2 / 2. */
+dyn_m3 dyn_inertia_ellipsoid(double m, dyn_v3 a) {
+  double x = a.x * a.x, y = a.y * a.y, z = a.z * a.z;
+  return dyn_m3_diag(m * (y + z) / 5.0, m * (x + z) / 5.0, m * (x + y) / 5.0);
+}
+
+dyn_m3 dyn_inertia_cylinder(double m, double radius, double half_length) {
+  double r2 = radius * radius, l = 2.0 * half_length;
+  double Ixx = m * (3.0 * r2 + l * l) / 12.0;
+  return dyn_m3_diag(Ixx, Ixx, m * r2 / 2.0);
+}
+
 /* R M R^T for a symmetric M, with R = R(q); M itself when it is s 1
  * (dyn_m3_scalar: a sphere's or cube's), as R (s 1) R^T = s 1 exactly. */
 static dyn_m3 rotate_tensor(dyn_quat q, dyn_m3 M) {

@@ -141,6 +141,10 @@ void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
     e = dyn_v3_make(fabs(a.x) + s->radius, fabs(a.y) + s->radius, fabs(a.z) + s->radius);
     break;
   }
+  case DYN_SHAPE_ELLIPSOID:
+  case DYN_SHAPE_CYLINDER:
+    e = dyn_shape_curved_half_box(s, dyn_quat_to_m3(dyn_quat_normalize(b->q)));
+    break;
   case DYN_SHAPE_HULL: {
     if (!s->verts || s->nverts < 1) goto empty;
     dyn_quat q = dyn_quat_normalize(b->q);

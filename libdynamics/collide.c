@@ -245,6 +245,8 @@ int dyn_body_shape_valid(const dyn_body *b) {
     return isfinite(s->normal.x) && isfinite(s->normal.y) && isfinite(s->normal.z) &&
            isfinite(s->offset) && dyn_v3_norm(s->normal) > 0.0;
   case DYN_SHAPE_HULL: return s->verts != NULL && s->nverts >= 1;
+  case DYN_SHAPE_ELLIPSOID:
+  case DYN_SHAPE_CYLINDER: return dyn_shape_curved_valid(s);
   }
   return 0;
 }
@@ -270,6 +272,7 @@ static pair_fn pick(dyn_shape_kind ka, dyn_shape_kind kb) {
     if (kb == DYN_SHAPE_BOX) return dyn_cb_plane_box;
     if (kb == DYN_SHAPE_CAPSULE) return plane_capsule;
     if (kb == DYN_SHAPE_HULL) return dyn_cb_plane_hull;
+    if (kb == DYN_SHAPE_CYLINDER) return dyn_cs_plane_cylinder;
     break;
   default: break;
   }

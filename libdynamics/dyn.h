@@ -41,21 +41,25 @@ typedef enum dyn_err {
 /* ---- shapes ------------------------------------------------------------ */
 
 typedef enum dyn_shape_kind {
-  DYN_SHAPE_NONE = 0, /* a body without geometry (e.g. a massless-link bob) */
-  DYN_SHAPE_SPHERE,   /* radius */
-  DYN_SHAPE_BOX,      /* half extents along the body axes */
-  DYN_SHAPE_CAPSULE,  /* segment from -half_length to +half_length on the body
+  DYN_SHAPE_NONE = 0,  /* a body without geometry (e.g. a massless-link bob) */
+  DYN_SHAPE_SPHERE,    /* radius */
+  DYN_SHAPE_BOX,       /* half extents along the body axes */
+  DYN_SHAPE_CAPSULE,   /* segment from -half_length to +half_length on the body
                z axis, swept by radius */
-  DYN_SHAPE_PLANE,    /* static half-space n . x >= d (world frame: normal,
+  DYN_SHAPE_PLANE,     /* static half-space n . x >= d (world frame: normal,
                offset); only on static bodies */
-  DYN_SHAPE_HULL      /* convex hull of verts (body frame), through GJK+EPA */
+  DYN_SHAPE_HULL,      /* convex hull of verts (body frame), through GJK+EPA */
+  DYN_SHAPE_ELLIPSOID, /* semi-axes half along the body axes, through GJK+EPA
+                          (its support function: shape_support.c) */
+  DYN_SHAPE_CYLINDER   /* radius, half_length along the body z axis, through
+                          GJK+EPA (support function; a plane: up to 4 points) */
 } dyn_shape_kind;
 
 typedef struct dyn_shape {
   dyn_shape_kind kind;
-  double radius;       /* SPHERE, CAPSULE */
-  double half_length;  /* CAPSULE */
-  dyn_v3 half;         /* BOX */
+  double radius;       /* SPHERE, CAPSULE, CYLINDER */
+  double half_length;  /* CAPSULE, CYLINDER */
+  dyn_v3 half;         /* BOX; ELLIPSOID: the semi-axes */
   dyn_v3 normal;       /* PLANE: unit outward normal (world) */
   double offset;       /* PLANE: d in n . x >= d */
   const dyn_v3 *verts; /* HULL: borrowed, body frame, nverts >= 4 */
@@ -108,6 +112,10 @@ DYN_API void dyn_body_set_state(dyn_body *b, const double s[DYN_BODY_STATE]);
 DYN_API dyn_m3 dyn_inertia_sphere(double m, double radius);
 DYN_API dyn_m3 dyn_inertia_box(double m, dyn_v3 half);
 DYN_API dyn_m3 dyn_inertia_capsule(double m, double radius, double half_length);
+/* m/5 (a_y^2 + a_z^2, a_x^2 + a_z^2, a_x^2 + a_y^2): semi-axes a */
+DYN_API dyn_m3 dyn_inertia_ellipsoid(double m, dyn_v3 semi);
+/* m (3 r^2 + 4 h^2)/12 about x and y, m r^2 / 2 about z (h: half length) */
+DYN_API dyn_m3 dyn_inertia_cylinder(double m, double radius, double half_length);
 
 /* World inertia R I_b R^T and its inverse R I_b^-1 R^T. */
 DYN_API dyn_m3 dyn_body_inertia_world(const dyn_body *b);

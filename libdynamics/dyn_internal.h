@@ -178,6 +178,21 @@ int dyn_cb_box_sphere(const dyn_body *B, const dyn_body *S, double margin, dyn_c
 int dyn_cb_box_box(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out);
 int dyn_cb_box_capsule(const dyn_body *B, const dyn_body *C, double margin, dyn_contact *out);
 
+/* The curved convex shapes (shape_support.c): s an ELLIPSOID or a
+ * CYLINDER.  Its support point in body-frame direction d (body frame); the
+ * largest distance of a point from its centre; the half extents of its
+ * world bounding box at rotation R; 1 iff its sizes are >= 0 and finite;
+ * a plane P against cylinder C: up to DYN_MAX_MANIFOLD points, the normal
+ * from P to C. */
+dyn_v3 dyn_shape_curved_support(const dyn_shape *s, dyn_v3 d);
+double dyn_shape_curved_extent(const dyn_shape *s);
+dyn_v3 dyn_shape_curved_half_box(const dyn_shape *s, dyn_m3 R);
+int dyn_shape_curved_valid(const dyn_shape *s);
+int dyn_cs_plane_cylinder(const dyn_body *P, const dyn_body *C, double margin, dyn_contact *out);
+static inline int dyn_shape_is_curved(dyn_shape_kind k) {
+  return k == DYN_SHAPE_ELLIPSOID || k == DYN_SHAPE_CYLINDER;
+}
+
 /* The limit and motor rows of a joint coordinate at value cv and rate vel
  * (joint.c, "Limits"; docs/contact.md, "Limits and motors"): the rows'
  * rhs, bounds and cfm written into R[0 ..] (at most 2 records, which the

@@ -5,9 +5,13 @@
  *
  * Shapes as core + radius (van den Bergen 2003, Collision Detection in
  * Interactive 3D Environments, sec 4.3.3 "margins"): sphere = point + r,
- * capsule = segment + r, box and hull = themselves + 0.  All cores are
- * polytopes, so GJK and EPA on the cores terminate exactly (a support
- * vertex repeats) and the radii are added afterwards in closed form.
+ * capsule = segment + r, box and hull = themselves + 0.  These cores are
+ * polytopes, so GJK and EPA on them terminate exactly (a support vertex
+ * repeats) and the radii are added afterwards in closed form.  Ellipsoid
+ * and cylinder are curved cores + 0 (their support functions:
+ * shape_support.c): GJK stops on its relative gap (1e-12) and EPA on its
+ * tolerance or its vertex limit, where it returns its closest face (a
+ * lower bound of the depth, within the polytope's fit to the surface).
  *
  * Minkowski difference of the cores (docs/dynamics.md, "Collision"; "GJK / Minkowski
  * difference"):  M = A - B = { a - b },  support s_M(d) = s_A(d) - s_B(-d).
@@ -86,12 +90,13 @@ static const double FLAT_REL = 1e-10;
 
 typedef struct {
   dyn_shape_kind kind;
-  dyn_v3 c;            /* centre, world */
-  dyn_m3 R;            /* body -> world */
-  double radius;       /* swept around the core: SPHERE, CAPSULE */
-  dyn_v3 axis;         /* CAPSULE: half_length R e_z */
-  dyn_v3 half;         /* BOX */
-  const dyn_v3 *verts; /* HULL, body frame */
+  const dyn_shape *shape; /* ELLIPSOID, CYLINDER: its support (shape_support.c) */
+  dyn_v3 c;               /* centre, world */
+  dyn_m3 R;               /* body -> world */
+  double radius;          /* swept around the core: SPHERE, CAPSULE */
+  dyn_v3 axis;            /* CAPSULE: half_length R e_z */
+  dyn_v3 half;            /* BOX */
+  const dyn_v3 *verts;    /* HULL, body frame */
   int nverts;
 } core;
 
@@ -113,6 +118,7 @@ typedef struct {
 
 static void core_init(core *s, const dyn_body *b) {
   s->kind = b->shape.kind;
+  s->shape = &b->shape;
   s->c = b->r;
   s->R = dyn_quat_to_m3(dyn_quat_normalize(b->q));
   s->radius = 0.0;
@@ -135,6 +141,8 @@ static double core_extent(const core *s) {
     for (int i = 0; i < s->nverts; i++) e = fmax(e, dyn_v3_norm(s->verts[i]));
     return e;
   }
+  case DYN_SHAPE_ELLIPSOID:
+  case DYN_SHAPE_CYLINDER: return dyn_shape_curved_extent(s->shape);
   default: return 0.0;
   }
 }
@@ -163,6 +171,11 @@ static dyn_v3 core_support(const core *s, dyn_v3 d) {
       }
     }
     return dyn_v3_add(s->c, dyn_m3_mulv(s->R, s->verts[best]));
+  }
+  case DYN_SHAPE_ELLIPSOID:
+  case DYN_SHAPE_CYLINDER: {
+    dyn_v3 x = dyn_shape_curved_support(s->shape, dyn_m3_tmulv(s->R, d));
+    return dyn_v3_add(s->c, dyn_m3_mulv(s->R, x));
   }
   default: /* SPHERE: the centre */ return s->c;
   }

@@ -211,6 +211,18 @@ static dyn_err check_geom(int i, const dyn_shape_def *d, int body_static, char *
                       "capsule radius=%g must be > 0, half_length=%g >= 0", g->radius,
                       g->half_length);
     return DYN_OK;
+  case DYN_SHAPE_ELLIPSOID:
+    if (!(g->half.x > 0.0) || !(g->half.y > 0.0) || !(g->half.z > 0.0))
+      return rec_fail(msg, cap, DYN_REC_SHAPE, i, nm,
+                      "ellipsoid semi-axes (%g, %g, %g) must be > 0", g->half.x, g->half.y,
+                      g->half.z);
+    return DYN_OK;
+  case DYN_SHAPE_CYLINDER:
+    if (!(g->radius > 0.0) || !(g->half_length > 0.0))
+      return rec_fail(msg, cap, DYN_REC_SHAPE, i, nm,
+                      "cylinder radius=%g and half_length=%g must be > 0", g->radius,
+                      g->half_length);
+    return DYN_OK;
   case DYN_SHAPE_PLANE:
     if (!body_static)
       return rec_fail(msg, cap, DYN_REC_SHAPE, i, nm, "a plane only on a static body (body %d)",

@@ -43,6 +43,16 @@ static int shape_mass(const dyn_shape *s, double rho, double *mk, dyn_m3 *Ik) {
     *mk = rho * V;
     *Ik = dyn_inertia_capsule(*mk, r, s->half_length);
     return 1;
+  case DYN_SHAPE_ELLIPSOID:
+    V = 4.0 / 3.0 * MM_PI * s->half.x * s->half.y * s->half.z;
+    *mk = rho * V;
+    *Ik = dyn_inertia_ellipsoid(*mk, s->half);
+    return 1;
+  case DYN_SHAPE_CYLINDER:
+    V = MM_PI * r * r * 2.0 * s->half_length;
+    *mk = rho * V;
+    *Ik = dyn_inertia_cylinder(*mk, r, s->half_length);
+    return 1;
   case DYN_SHAPE_HULL: return -1;
   default: return 0;
   }

@@ -10,6 +10,7 @@
 
 #include "exp_config.h"
 #include "exp_task.h"
+#include "mdl.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -353,6 +354,7 @@ static int model_scene(const exp_cfg_parser *ps, exp_source *src, const char *fi
   if (resolve(ps->cfg, file, path, sizeof path))
     return exp_cfg_error(ps, "scene model", "path too long: '%s'", file);
   if (!(src->model = strdup(path))) return exp_cfg_error(ps, "scene model", "out of memory");
+  src->reduced = MDL_COORDINATES_FILE; /* the file's own unless coordinates= says */
   const char *base = strrchr(src->model, '/') ? strrchr(src->model, '/') + 1 : src->model;
   snprintf(src->scene, sizeof src->scene, "%.*s", (int)sizeof src->scene - 1, base);
   char *dot = strrchr(src->scene, '.');
@@ -379,7 +381,7 @@ static int model_check(const exp_cfg_parser *ps, const exp_source *src) {
 static int reduced_name(const exp_cfg_parser *ps, exp_source *src, char **w, int nw) {
   for (int k = 2; k < nw; k++)
     if (strncmp(w[k], "name=", 5) == 0) return -1;
-  if (!src->reduced) return -1;
+  if (src->reduced != 1) return -1;
   size_t l = strlen(src->scene);
   if (l + 8 >= sizeof src->scene)
     return exp_cfg_error(ps, "scene model", "'%s': name too long for '_reduced' (give name=NAME)",

@@ -586,8 +586,9 @@ typedef struct exp_source {
                                     (resolved, malloc'd), NULL for a named scene */
   int approximate;               /* SCENE with a model: the line's approximate=yes
                                     (libmodels' mdl_read_options.approximate) */
-  int reduced;                   /* SCENE with a model: the line's coordinates=reduced
-                                    (dyn_world_new_reduced; mdl_read_options.reduced) */
+  int reduced;                   /* SCENE with a model: the line's coordinates=reduced (1),
+                                    maximal (0), or neither (MDL_COORDINATES_FILE, -1: the
+                                    file's own; mdl_read_options.reduced) */
   char (*params)[EXP_PARAM_MAX]; /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
                                           with the first; NULL: none) */
   int nparams;

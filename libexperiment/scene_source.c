@@ -13,9 +13,11 @@
 
 #include "mdl.h"
 
-dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
-                         size_t len) {
+/* The model of src and the representation it was read in (*reduced). */
+static dyn_err source_model(const exp_source *src, dyn_model **m, double *timestep, int *reduced,
+                            char *msg, size_t len) {
   *m = NULL;
+  *reduced = src->reduced == 1;
   if (timestep) *timestep = 0.0;
   if (!src->model) {
     const char *params[EXP_MAX_PARAMS];
@@ -33,7 +35,14 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
   mdl_err e = mdl_read_model(src->model, &o, m, &info, msg, len);
   if (e != MDL_OK) return e == MDL_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT;
   if (timestep) *timestep = info.timestep;
+  *reduced = info.reduced;
   return DYN_OK;
+}
+
+dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
+                         size_t len) {
+  int reduced;
+  return source_model(src, m, timestep, &reduced, msg, len);
 }
 
 dyn_world_settings exp_source_settings(const exp_source *src, const dyn_world_settings *set) {
@@ -56,11 +65,12 @@ dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *se
   }
   dyn_model *m = NULL;
   double timestep = 0.0;
-  dyn_err e = exp_source_model(src, &m, &timestep, msg, len);
+  int reduced = 0;
+  dyn_err e = source_model(src, &m, &timestep, &reduced, msg, len);
   if (e != DYN_OK) return e;
   dyn_world_settings s = dyn_world_settings_for_model(set, m, timestep);
-  e = src->reduced ? dyn_world_new_reduced(m, &s, w, msg, len)
-                   : dyn_world_new_from_model(m, &s, w, msg, len);
+  e = reduced ? dyn_world_new_reduced(m, &s, w, msg, len)
+              : dyn_world_new_from_model(m, &s, w, msg, len);
   dyn_model_free(m);
   return e;
 }

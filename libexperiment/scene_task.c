@@ -278,12 +278,13 @@ static void world_line(FILE *f, const exp_source *src, dyn_world_settings set, i
   fprintf(f,
           "# world: line %d %s: dt=%g gravity=%g,%g,%g mu=%s restitution=%s k_erp=%g cfm=%g "
           "slop=%g margin=%g warm_start=%d warm_factor=%g omega=%g max_iter=%d tol=%g "
-          "integrator=%s bodies=%d mass_min=%g mass_max=%g%s%s overrides=%s\n",
+          "integrator=%s bodies=%d mass_min=%g mass_max=%g%s%s overrides=%s coordinates=%s\n",
           src->line, src->scene, g->dt, g->gravity.x, g->gravity.y, g->gravity.z, mu, e,
           g->contact.k_erp, g->contact.cfm, g->contact.slop, g->margin, g->warm_start,
           g->warm_factor, g->opt.omega, g->opt.max_iter, g->opt.tol,
           dyn_world_settings_enum_name("integrator", (int)g->integrator), nd, nd ? lo : 0.0, hi,
-          with_solver ? " solver=" : "", with_solver ? g->solver : "", given);
+          with_solver ? " solver=" : "", with_solver ? g->solver : "", given,
+          dyn_world_is_reduced(w) ? "reduced" : "maximal");
   dyn_world_free(w);
 }
 
@@ -514,7 +515,9 @@ void exp_scene_summary_row(const exp_tctx *c, const char *solver, const char *fr
     const char *base = strrchr(src->model, '/') ? strrchr(src->model, '/') + 1 : src->model;
     snprintf(params, sizeof params, "model=%s%s%s", base,
              src->approximate ? " approximate=yes" : "",
-             src->reduced ? " coordinates=reduced" : "");
+             src->reduced == 1   ? " coordinates=reduced"
+             : src->reduced == 0 ? " coordinates=maximal"
+                                 : "");
   }
   join_words((char(*)[EXP_PARAM_MAX])src->settings, src->nsettings, settings, sizeof settings);
   memset(l, 0, sizeof *l);

@@ -97,6 +97,10 @@ typedef struct mdl_read_info {
   int chain_bodies;   /* intermediate bodies added for bodies with several
                          joints (with approximate: of chain_mass; reduced:
                          massless frames) */
+  int reduced;        /* the representation read: 1 reduced coordinates
+                         (dyn_world_new_reduced), 0 maximal
+                         (dyn_world_new_from_model); with
+                         MDL_COORDINATES_FILE, the file's own */
   char notes[2048];   /* what was left out or approximated, "; " between
                          items ("" for none): nothing is dropped unsaid */
 } mdl_read_info;
@@ -111,6 +115,10 @@ typedef struct mdl_option_words {
   const char *maximal;     /* [--coordinates maximal] */
   const char *max_memory;  /* [--max-memory] */
 } mdl_option_words;
+
+/* mdl_read_options.reduced: the representation the file's content
+ * chooses (docs/models.md, "Third-party models: the representation"). */
+#define MDL_COORDINATES_FILE (-1)
 
 /* How a file is read. */
 typedef struct mdl_read_options {
@@ -128,7 +136,10 @@ typedef struct mdl_read_options {
                         frames (bodies of mass 0, exact in joint space: no
                         chain_mass), armature is mapped (dyn_joint_def's),
                         equality constraints (loops) are refused; 0: maximal
-                        coordinates */
+                        coordinates; MDL_COORDINATES_FILE: the file's own
+                        (reduced for a kinematic tree without loops or
+                        lcplab's custom data, else maximal: the front ends'
+                        default), said in mdl_read_info.reduced */
   size_t max_memory;      /* the memory cap, bytes: a file whose compiled model
                         would need more (MuJoCo's model and data, lcplab's
                         records for its bodies, geoms, joints and mesh

@@ -128,7 +128,10 @@ typedef struct mdl_refused_kind {
 } mdl_refused_kind;
 
 static const mdl_refused_kind refused_kinds[] = {
-  { offsetof(mjModel, ntendon), mjOBJ_TENDON, "tendons are not simulated", "drop it" },
+  { offsetof(mjModel, ntendon), mjOBJ_TENDON,
+    "tendons are not simulated (fixed or spatial: their lengths, moment arms through sites and "
+    "wrapping geoms, limits, and the actuators and muscles on them)",
+    "drop it" },
   { offsetof(mjModel, npair), mjOBJ_PAIR, "explicit contact pairs are not simulated",
     "drop it (geoms then touch by contype and conaffinity)" },
 };
@@ -153,9 +156,6 @@ static const struct {
   { mjDSBL_GRAVITY, "gravity" },       { mjDSBL_FILTERPARENT, "filterparent" },
 };
 
-static const char *const geom_types[] = { "plane",     "hfield",   "sphere", "capsule",
-                                          "ellipsoid", "cylinder", "box",    "mesh" };
-
 static mdl_err refuse_geom(mdl_map *p, int g) {
   const mjModel *mj = p->mj;
   char lab[200], g1[96], b1[96];
@@ -168,13 +168,6 @@ static mdl_err refuse_geom(mdl_map *p, int g) {
   int t = mj->geom_type[g];
   if (t == mjGEOM_HFIELD)
     return mdl_refuse(p, "%s: type hfield (height fields) is not simulated", lab);
-  if (t == mjGEOM_ELLIPSOID || t == mjGEOM_CYLINDER) {
-    mdl_err e = mdl_approx(p, "take the convex hull of points on its surface",
-                           "%s: type %s is not simulated (lcplab's shapes: sphere, box, capsule, "
-                           "plane, mesh as its convex hull)",
-                           lab, geom_types[t]);
-    if (e != MDL_OK) return e;
-  }
   if (t < 0 || t > mjGEOM_MESH) return mdl_refuse(p, "%s: geom type %d is not simulated", lab, t);
   int cd = mj->geom_condim[g];
   if (cd != 1 && cd != 3) {
@@ -226,29 +219,6 @@ static mdl_err refuse_joint(mdl_map *p, int j) {
   return e;
 }
 
-/* Actuators: listed and left at zero control; one whose force at zero
- * control is not zero (a position or velocity servo's bias) is refused. */
-static mdl_err map_actuators(mdl_map *p) {
-  const mjModel *mj = p->mj;
-  char lab[96];
-  for (int u = 0; u < mj->nu; u++) {
-    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, u);
-    const mjtNum *bias = mj->actuator_biasprm + mjNBIAS * u;
-    if (mj->actuator_biastype[u] != mjBIAS_NONE && (bias[0] != 0 || bias[1] != 0 || bias[2] != 0)) {
-      mdl_err e = mdl_approx(p, "drop it",
-                             "%s: a servo (its bias acts at zero control) is not simulated", lab);
-      if (e != MDL_OK) return e;
-    }
-  }
-  p->nact = mj->nu;
-  if (mj->nu > 0) {
-    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, 0);
-    mdl_note(p, "%d actuator%s (%s%s) listed and left at zero control", mj->nu,
-             mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
-  }
-  return MDL_OK;
-}
-
 static mdl_err map_option_features(mdl_map *p) {
   const mjModel *mj = p->mj;
   for (size_t k = 0; k < sizeof refused_flags / sizeof refused_flags[0]; k++)
@@ -283,7 +253,7 @@ mdl_err mdl_map_features(mdl_map *p) {
     if (n > 0) mdl_note(p, "%d %s left out", n, listed_kinds[k].what);
   }
   mdl_err e = map_option_features(p);
-  if (e == MDL_OK) e = map_actuators(p);
+  if (e == MDL_OK) e = mdl_map_actuators(p);
   if (e != MDL_OK) return e;
   if (mj->nhfield > 0) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_HFIELD, 0);
@@ -465,6 +435,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
       g->mj->kinematics(mj, d);
       p->path = path;
       p->opt_read = *o;
+      if (o->reduced == MDL_COORDINATES_FILE) p->opt_read.reduced = mdl_file_coordinates(mj);
       p->mj = mj;
       p->d = d;
       p->msg = msg;
@@ -484,6 +455,7 @@ static mdl_err load_and_map(const char *path, const mdl_read_options *o, mdl_gua
         info->lcplab_data = mdl_lcplab_present(mj);
         info->actuators = p->nact;
         info->chain_bodies = p->nchain;
+        info->reduced = p->opt_read.reduced;
         mdl_notes_finish(p);
         if (p->nchain > 0)
           mdl_note(p,
@@ -530,9 +502,10 @@ mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model
   mdl_read_options o = opts ? *opts : mdl_read_options_default();
   if (o.max_memory == 0) o.max_memory = MDL_DEFAULT_MAX_MEMORY;
   if (!(o.chain_mass > 0.0 && o.chain_mass <= 1.0) || (o.approximate != 0 && o.approximate != 1) ||
-      (o.reduced != 0 && o.reduced != 1)) {
+      (o.reduced != 0 && o.reduced != 1 && o.reduced != MDL_COORDINATES_FILE)) {
     mdl_msg(msg, msgcap,
-            "mdl_read_model: approximate=%d and reduced=%d must be 0 or 1, chain_mass=%g in (0, 1]",
+            "mdl_read_model: approximate=%d must be 0 or 1, reduced=%d 0, 1 or "
+            "MDL_COORDINATES_FILE, chain_mass=%g in (0, 1]",
             o.approximate, o.reduced, o.chain_mass);
     return MDL_ERR_INPUT;
   }

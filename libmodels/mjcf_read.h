@@ -73,6 +73,15 @@ mdl_err mdl_map_joints(mdl_map *p); /* mjcf_read_joints.c */
 /* 1 if the file carries lcplab's custom data (lcplab:format). */
 int mdl_lcplab_present(const mjModel *mj);
 mdl_err mdl_lcplab_apply(mdl_map *p); /* mjcf_read_lcplab.c */
+/* The file's own representation (mjcf_coordinates.c): 1 reduced (a
+ * kinematic tree), 0 maximal. */
+int mdl_file_coordinates(const mjModel *mj);
+/* MuJoCo's actuators at zero control (mjcf_actuators.c): the ones that are
+ * not joint springs refused or dropped by name, the others listed. */
+mdl_err mdl_map_actuators(mdl_map *p);
+/* The spring of the servos on joint j at zero control: stiffness *k,
+ * damping *c, and *kr = k times the rest position (MuJoCo's qpos). */
+void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr);
 
 void mdl_map_free(mdl_map *p);
 
@@ -108,8 +117,6 @@ void mdl_note(mdl_map *p, const char *fmt, ...)
 void mdl_notes_finish(mdl_map *p);
 /* MuJoCo's filterparent and weld exclusions (third-party files). */
 mdl_err mdl_map_parent_exclusions(mdl_map *p);
-/* Cylinders and ellipsoids as hulls of points on their surface (approximate). */
-mdl_err mdl_hull_of_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts);
 
 /* msg = "PATH: out of memory"; returns MDL_ERR_NOMEM. */
 mdl_err mdl_nomem(mdl_map *p);

@@ -2,13 +2,6 @@
  * mjcf_read_approx.c -- what the reader adds for third-party files
  * (mjcf_read.h; docs/models.md, "The mapping"):
  *
- *   hulls       cylinders and ellipsoids (only with approximate) as the
- *               convex hull of points on their surface: a cylinder by two
- *               rings of HULL_RING points, an ellipsoid by HULL_LAT rings of
- *               HULL_RING points and its two poles.  The hull is inscribed
- *               (it lies inside the true surface, within r (1 - cos(pi /
- *               HULL_RING)) of it, 0.85% of r); the body's mass and inertia
- *               stay MuJoCo's, computed from the true shape.
  *   exclusions  MuJoCo's own rule (filterparent, on by default): geoms of
  *               bodies welded together never touch, nor those of a body
  *               and its parent (weld bodies: a body welded to its parent is
@@ -21,42 +14,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-
-#define HULL_RING 24
-#define HULL_LAT  11
-#define HULL_PI   3.14159265358979323846
-
-mdl_err mdl_hull_of_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
-  const mjModel *mj = p->mj;
-  const mjtNum *sz = mj->geom_size + 3 * g;
-  int cyl = mj->geom_type[g] == mjGEOM_CYLINDER;
-  int n = cyl ? 2 * HULL_RING : HULL_LAT * HULL_RING + 2;
-  *verts = malloc((size_t)n * sizeof **verts);
-  if (!*verts) return mdl_nomem(p);
-  int k = 0;
-  if (cyl) {
-    for (int s = -1; s <= 1; s += 2)
-      for (int i = 0; i < HULL_RING; i++) {
-        double a = 2.0 * HULL_PI * i / HULL_RING;
-        (*verts)[k++] = dyn_v3_make(sz[0] * cos(a), sz[0] * sin(a), s * sz[1]);
-      }
-  } else {
-    (*verts)[k++] = dyn_v3_make(0.0, 0.0, sz[2]);
-    (*verts)[k++] = dyn_v3_make(0.0, 0.0, -sz[2]);
-    for (int l = 1; l <= HULL_LAT; l++) {
-      double t = HULL_PI * l / (HULL_LAT + 1); /* polar angle */
-      for (int i = 0; i < HULL_RING; i++) {
-        double a = 2.0 * HULL_PI * i / HULL_RING;
-        (*verts)[k++] =
-            dyn_v3_make(sz[0] * sin(t) * cos(a), sz[1] * sin(t) * sin(a), sz[2] * cos(t));
-      }
-    }
-  }
-  x->geom.kind = DYN_SHAPE_HULL;
-  x->geom.verts = *verts;
-  x->geom.nverts = k;
-  return MDL_OK;
-}
 
 /* MuJoCo's weld body of b's parent's weld body (0: the world). */
 static int weld_parent(const mjModel *mj, int b) {

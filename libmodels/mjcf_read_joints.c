@@ -64,12 +64,16 @@ static void set_limit(dyn_joint_def *x, const mjModel *mj, int j) {
     x->limit.lo = mj->jnt_range[2 * j] - q0;
     x->limit.hi = mj->jnt_range[2 * j + 1] - q0;
   }
-  double k = mj->jnt_stiffness[j], c = mj->dof_damping[dof];
+  double ka, ca, kra; /* its servos at zero control (mjcf_actuators.c) */
+  mdl_actuator_spring(mj, j, &ka, &ca, &kra);
+  double k = mj->jnt_stiffness[j] + ka, c = mj->dof_damping[dof] + ca;
   if (k > 0.0 || c > 0.0) {
     x->spring.enabled = 1;
     x->spring.stiffness = k;
     x->spring.damping = c;
-    x->spring.ref = mj->qpos_spring[qa] - q0;
+    /* the rest points weighted by stiffness; the file's own without one */
+    double kq = mj->jnt_stiffness[j] * mj->qpos_spring[qa] + kra;
+    x->spring.ref = (k > 0.0 && ka > 0.0 ? kq / k : mj->qpos_spring[qa]) - q0;
   }
   if (mj->dof_frictionloss[dof] > 0.0) {
     x->motor.enabled = 1;

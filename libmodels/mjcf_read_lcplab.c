@@ -229,7 +229,13 @@ static mdl_err exact_shape(mdl_map *p, const mjtNum *u, dyn_shape_def *x, dyn_v3
         fabs(g.half_length - m.geom.half_length) > AGREE * (1.0 + g.half_length))
       g.half_length = m.geom.half_length;
     break;
+  case DYN_SHAPE_CYLINDER:
+    if (fabs(g.radius - m.geom.radius) > AGREE * g.radius) g.radius = m.geom.radius;
+    if (fabs(g.half_length - m.geom.half_length) > AGREE * g.half_length)
+      g.half_length = m.geom.half_length;
+    break;
   case DYN_SHAPE_BOX:
+  case DYN_SHAPE_ELLIPSOID:
     if (!agree_v3(g.half, m.geom.half, AGREE)) g.half = m.geom.half;
     break;
   case DYN_SHAPE_PLANE:

@@ -133,9 +133,16 @@ static mdl_err map_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
     x->geom.nverts = n;
     break;
   }
-  case mjGEOM_CYLINDER:
-  case mjGEOM_ELLIPSOID: return mdl_hull_of_geom(p, g, x, verts); /* approximate only */
-  default: break;                                                 /* refused by mdl_map_features */
+  case mjGEOM_CYLINDER: /* exact: its support function (libdynamics' shape_support.c) */
+    x->geom.kind = DYN_SHAPE_CYLINDER;
+    x->geom.radius = sz[0];
+    x->geom.half_length = sz[1];
+    break;
+  case mjGEOM_ELLIPSOID:
+    x->geom.kind = DYN_SHAPE_ELLIPSOID;
+    x->geom.half = dyn_v3_make(sz[0], sz[1], sz[2]);
+    break;
+  default: break; /* refused by mdl_map_features */
   }
   return MDL_OK;
 }

@@ -148,14 +148,16 @@ static void w_shape(mdl_writer *w, int s, int body) {
     break;
   }
   case DYN_SHAPE_HULL: mdl_w_printf(w, " type=\"mesh\" mesh=\"lcplab_hull_%d\"", s); break;
+  case DYN_SHAPE_ELLIPSOID: mdl_w_printf(w, " type=\"ellipsoid\""); break;
+  case DYN_SHAPE_CYLINDER: mdl_w_printf(w, " type=\"cylinder\""); break;
   case DYN_SHAPE_NONE: break;
   }
   if (g->kind == DYN_SHAPE_SPHERE || (g->kind == DYN_SHAPE_CAPSULE && !(g->half_length > 0.0)))
     mdl_w_attr_nums(w, "size", &g->radius, 1);
-  else if (g->kind == DYN_SHAPE_CAPSULE) {
+  else if (g->kind == DYN_SHAPE_CAPSULE || g->kind == DYN_SHAPE_CYLINDER) {
     double x[2] = { g->radius, g->half_length };
     mdl_w_attr_nums(w, "size", x, 2);
-  } else if (g->kind == DYN_SHAPE_BOX)
+  } else if (g->kind == DYN_SHAPE_BOX || g->kind == DYN_SHAPE_ELLIPSOID)
     w_v3(w, "size", g->half);
   w_v3(w, "pos", pos);
   w_quat(w, "quat", rot);

@@ -55,7 +55,7 @@ if [ ! -f "$HUMANOID" ]; then
   tst_done
 fi
 
-lcp simulate --model "$HUMANOID" --approximate --steps 40 --csv "$T/ff.csv" --force
+lcp simulate --model "$HUMANOID" --coordinates maximal --approximate --steps 40 --csv "$T/ff.csv" --force
 c=$(col "$T/ff.csv" contacts) s=$(col "$T/ff.csv" status) i=$(col "$T/ff.csv" iterations)
 bad=$(awk -F, -v c="$c" -v s="$s" -v i="$i" 'NR > 1 && $c == 0 && ($s != "converged" || $i > 1) { n++ } END { print n + 0 }' "$T/ff.csv")
 free=$(awk -F, -v c="$c" 'NR > 1 && $c == 0' "$T/ff.csv" | wc -l)
@@ -65,7 +65,7 @@ else
   fail "humanoid, free fall" "exit $rc, $bad of $free free-fall steps not converged within 1 sweep: $(awk -F, -v c="$c" 'NR == 2 { print }' "$T/ff.csv")"
 fi
 
-lcp simulate --model "$HUMANOID" --approximate --steps 60 --csv "$T/pgs.csv" --force
+lcp simulate --model "$HUMANOID" --coordinates maximal --approximate --steps 60 --csv "$T/pgs.csv" --force
 e=$(col "$T/pgs.csv" energy) a=$(col "$T/pgs.csv" applied)
 E0=$(jnum energy_start)
 peak=$(awk -F, -v e="$e" 'NR > 1 && $1 >= 43 && (n++ == 0 || $e > m) { m = $e } END { print m }' "$T/pgs.csv")
@@ -78,13 +78,13 @@ else
   fail "humanoid, pgs 50 sweeps" "exit $rc, failed_steps $(jnum failed_steps), failed_energy_steps '$fe', $carried carried, peak $peak J, start $E0 J"
 fi
 
-lcp simulate --model "$HUMANOID" --approximate --steps 60 --on-failure stop
+lcp simulate --model "$HUMANOID" --coordinates maximal --approximate --steps 60 --on-failure stop
 if [ "$rc" -eq 3 ] && grep -q "per-step energy bound" "$T/err" && grep -q "times the step's scale" "$T/err"; then
   pass "humanoid, pgs, --on-failure stop: exit 3 naming the per-step energy bound"
 else
   fail "humanoid, --on-failure stop" "exit $rc: $(cat "$T/err")"
 fi
 
-exact "lemke, humanoid" --model "$HUMANOID" --approximate --solver lemke --steps 60
+exact "lemke, humanoid" --model "$HUMANOID" --coordinates maximal --approximate --solver lemke --steps 60
 
 tst_done

@@ -610,8 +610,8 @@ static void test_bad_input(void) {
       FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" friction=\"nan 0 0\"/>"),
       MDL_ERR_REFUSED, "'g'", "mu");
   bad("nan2.xml", FREE_BODY("pos=\"nan 0 0\"", ""), MDL_ERR_FILE, "NaN", NULL);
-  bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"cylinder\" size=\"0.1 0.2\"/>"),
-      MDL_ERR_REFUSED, "geom 'g'", "cylinder");
+  bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" condim=\"4\"/>"),
+      MDL_ERR_REFUSED, "geom 'g'", "condim 4");
   bad("tendon.xml",
       "<mujoco><worldbody><body name=\"b\"><joint name=\"j\" type=\"hinge\"/>"
       "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"

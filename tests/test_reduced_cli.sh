@@ -25,6 +25,14 @@
 #     two drift lines of one rows' name are refused at the second line
 #     (their rows would mix), name= tells them apart; a bad value stops the
 #     file at its line.
+#   - with no --coordinates (issue 80, item 5a) a file runs in its own
+#     representation, said in the summary: reduced for a tree
+#     (quadruped.urdf, door.urdf, humanoid.xml without --approximate, and
+#     export's JSON lines), maximal for a loop, a spring at rest away from
+#     the initial pose, a pile of free bodies, a file lcplab wrote and a
+#     built-in scene; an experiment's model line without coordinates=
+#     likewise, its rows named by the file and its preamble's world line
+#     ending "coordinates=reduced" / "coordinates=maximal".
 # The MuJoCo samples (package libmujoco-samples) are skipped where absent.
 # Environment as test_cli.sh.  Last line "N passed, M failed".
 TST_NAME=test_reduced_cli
@@ -87,11 +95,51 @@ if [ -f "$HUMANOID" ]; then
 else
   echo "SKIP: $HUMANOID absent (libmujoco-samples)"
 fi
-lcp export --model "$MODELS/quadruped.urdf" --format lcplab --out "$T/exm" --steps 40 --every 40
+lcp export --model "$MODELS/quadruped.urdf" --coordinates maximal --format lcplab --out "$T/exm" --steps 40 --every 40
 if [ "$rc" -eq 0 ] && grep -q '"coordinates":"maximal"' "$T/out"; then
   pass "export, maximal: its JSON lines say \"coordinates\":\"maximal\""
 else
   fail "export, maximal" "exit $rc: $(cat "$T/out" "$T/err")"
+fi
+
+# ---- the default: the file's own representation (issue 80, item 5a) -----------
+# coords_of ARGS...: the "coordinates" of simulate's summary with ARGS
+coords_of() {
+  lcp simulate "$@"
+  [ "$rc" -eq 0 ] && sed -n 's/.*"coordinates":"\([a-z]*\)".*/\1/p' "$T/out" | head -n 1
+}
+default_is() { # DESC EXPECTED ARGS...
+  desc=$1
+  want=$2
+  shift 2
+  got=$(coords_of "$@")
+  if [ "$got" = "$want" ]; then
+    pass "no --coordinates: $desc runs in $want coordinates"
+  else
+    fail "default coordinates of $desc" "got '$got', expected $want (exit $rc): $(cat "$T/err")"
+  fi
+}
+default_is "quadruped.urdf (a tree)" reduced --model "$MODELS/quadruped.urdf" --steps 5
+default_is "door.urdf (a tree)" reduced --model "$MODELS/door.urdf" --steps 5
+default_is "a loop (equality connect)" maximal --model "$T/loop.xml" --steps 5
+default_is "a spring at rest away from the initial pose" maximal --model "$T/spring.xml" --steps 5
+printf '<mujoco><worldbody><geom type="plane" size="1 1 .1"/><body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body><body pos="0 0 2"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body></worldbody></mujoco>\n' >"$T/pile.xml"
+default_is "a pile of free bodies" maximal --model "$T/pile.xml" --steps 5
+lcp simulate --scene pyramid --param layers=2 --save-model "$T/saved.xml" --force
+default_is "a file lcplab wrote (a built-in scene saved)" maximal --model "$T/saved.xml" --steps 5
+default_is "a built-in scene" maximal --scene pyramid --param layers=2 --steps 5
+lcp export --model "$MODELS/quadruped.urdf" --format lcplab --out "$T/exd" --steps 40 --every 40
+if [ "$rc" -eq 0 ] && grep -q '"coordinates":"reduced"' "$T/out"; then
+  pass "export --model quadruped.urdf, no --coordinates: its JSON lines say reduced"
+else
+  fail "export default coordinates" "exit $rc: $(cat "$T/out" "$T/err")"
+fi
+if [ -f "$HUMANOID" ]; then
+  default_is "humanoid.xml (armature, joint chains: no --approximate)" reduced \
+    --model "$HUMANOID" --steps 5
+  if grep -q "armature\|--approximate" "$T/err"; then
+    fail "humanoid.xml by default" "armature dropped or --approximate asked: $(cat "$T/err")"
+  fi
 fi
 
 # a built-in scene in either representation: the summary says which
@@ -116,7 +164,7 @@ else
 fi
 # the same file in both representations: rows told apart; two lines of one
 # name in a drift section: refused at the second (their rows would mix)
-printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=reduced steps=5\nscene model=q.urdf steps=5\n' >"$T/both.exp"
+printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=reduced steps=5\nscene model=q.urdf coordinates=maximal steps=5\n' >"$T/both.exp"
 lcp experiment "$T/both.exp" --out "$T/bo" --no-plot
 if [ "$rc" -eq 0 ] && [ "$(rows_named "$T/bo/d.csv" q_reduced)" -eq 6 ] &&
   [ "$(rows_named "$T/bo/d.csv" q)" -eq 6 ]; then
@@ -135,6 +183,17 @@ else
   fail "experiment: name= in drift" "exit $rc: $(cat "$T/err")"
 fi
 printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf coordinates=joint\n' >"$T/rb.exp"
+# a model line without coordinates=: the file's own (a tree: reduced), its rows
+# named by the file, the CSV preamble's world line saying which
+printf 'experiment drift d\nsolvers pgs\nscene model=q.urdf steps=5\nscene model=loop.xml steps=5\n' >"$T/def.exp"
+lcp experiment "$T/def.exp" --out "$T/de" --no-plot
+if [ "$rc" -eq 0 ] && [ "$(rows_named "$T/de/d.csv" q)" -eq 6 ] &&
+  grep -q '^# world: line 3 q: .* coordinates=reduced$' "$T/de/d.csv" &&
+  grep -q '^# world: line 4 loop: .* coordinates=maximal$' "$T/de/d.csv"; then
+  pass "experiment: no coordinates= on a model line: the file's own, said in the preamble"
+else
+  fail "experiment: default coordinates" "exit $rc: $(grep '^# world' "$T/de/d.csv") $(cat "$T/err")"
+fi
 expect_err "experiment: coordinates=joint stops the file at its line" "rb.exp:3: scene coordinates" \
   experiment "$T/rb.exp" --out "$T/ro2" --no-plot
 

@@ -14,8 +14,10 @@
 #     end < 1e-2 J);
 #   - an imported model written back as MJCF loads again (through
 #     mj_loadXML) and runs to the same CSV as the import (40 steps);
-#   - MuJoCo's humanoid.xml is refused without --approximate (exit 2, the
-#     joint and "armature" named, "--approximate" said), and with it falls
+#   - MuJoCo's humanoid.xml in maximal coordinates (--coordinates maximal,
+#     since issue 80 no longer the default for a kinematic tree) is refused
+#     without --approximate (exit 2, the joint and "armature" named,
+#     "--approximate" said), and with it falls
 #     and settles under a box (pgs) and a cone (nsgs) solver at 300
 #     iterations: contacts at the end, kinetic energy at the end < 1 J
 #     (900 steps: under pgs, after its two failed steps, it is still
@@ -24,7 +26,8 @@
 #     but those the per-step energy bound fails (failed_steps =
 #     failed_energy_steps: 2 of 900 each, steps whose budget stop adds
 #     energy, reported since issue 80); humanoid100.xml (cylinders,
-#     ellipsoids) likewise loses > 90% of its energy; humanoid's problems export (lcplab's format;
+#     ellipsoids: their own shapes since issue 80; condim 4 needs
+#     --approximate) likewise loses > 90% of its energy; humanoid's problems export (lcplab's format;
 #     Siconos' formats hold no joint rows); with --condense-joints --global
 #     (FCLIB and Siconos .dat), lcplab solves the global file (at most 27
 #     coordinates: one fewer for each limit that pushes) and the local one
@@ -107,7 +110,7 @@ round_trip() { # DESC FILE [--approximate]
   shift 2
   lcp simulate --model "$f" "$@" --save-model "$T/rt.xml" --force
   a=$rc
-  lcp simulate --model "$f" "$@" --steps 40 --csv "$T/a.csv" --force
+  lcp simulate --model "$f" --coordinates maximal "$@" --steps 40 --csv "$T/a.csv" --force
   b=$rc
   lcp simulate --model "$T/rt.xml" --steps 40 --csv "$T/b.csv" --force
   if [ "$a" -ne 0 ] || [ "$b" -ne 0 ] || [ "$rc" -ne 0 ]; then
@@ -127,11 +130,11 @@ round_trip quadruped.urdf "$MODELS/quadruped.urdf"
 if [ -f "$SAMPLES/humanoid/humanoid.xml" ]; then
   H=$SAMPLES/humanoid/humanoid.xml
   expect_err "humanoid.xml without --approximate: the joint and the feature named" \
-    "joint 'abdomen_z': armature" simulate --model "$H" --steps 1
+    "joint 'abdomen_z': armature" simulate --model "$H" --coordinates maximal --steps 1
   round_trip humanoid.xml "$H" --approximate
   for sf in "pgs box" "nsgs cone"; do
     set -- $sf
-    lcp simulate --model "$H" --approximate --steps 900 --solver "$1" --friction "$2" \
+    lcp simulate --model "$H" --coordinates maximal --approximate --steps 900 --solver "$1" --friction "$2" \
       --max-iter 300
     if [ "$rc" -eq 0 ] && [ "$(jnum failed_steps)" = "$(jnum failed_energy_steps)" ] &&
       awk_true "$(jnum contacts_mean) > 1" &&
@@ -143,7 +146,7 @@ if [ -f "$SAMPLES/humanoid/humanoid.xml" ]; then
   done
   # local problems (joint and contact rows together: lcplab's own format;
   # Siconos' formats hold no joint rows, docs/models.md)
-  lcp export --model "$H" --approximate --steps 120 --every 60 --solver nsgs --friction cone \
+  lcp export --model "$H" --coordinates maximal --approximate --steps 120 --every 60 --solver nsgs --friction cone \
     --format lcplab --out "$T/ex"
   n=$(ls "$T/ex" 2>/dev/null | grep -c '\.lcp$')
   if [ "$rc" -eq 0 ] && [ "$n" -eq 2 ]; then
@@ -156,7 +159,7 @@ if [ -f "$SAMPLES/humanoid/humanoid.xml" ]; then
   # files agree (nsgs from zero on the same W and q up to rounding), the
   # global file holds the humanoid's 27 joint-space coordinates
   for fmt in hdf5 dat; do
-    lcp export --model "$H" --approximate --steps 240 --every 240 --max-iter 300 --solver nsgs \
+    lcp export --model "$H" --coordinates maximal --approximate --steps 240 --every 240 --max-iter 300 --solver nsgs \
       --friction cone --format "$fmt" --condense-joints --global --out "$T/cg$fmt"
     b=$T/cg$fmt/humanoid_step000240
     lcp solve "$b.$fmt" --solver nsgs --tol 1e-10 --max-iter 100000 --solution "$b.lsol"
@@ -179,9 +182,9 @@ fi
 
 if [ -f "$SAMPLES/humanoid100/humanoid100.xml" ]; then
   H=$SAMPLES/humanoid100/humanoid100.xml
-  expect_err "humanoid100.xml without --approximate: an ellipsoid refused, named" \
-    "type ellipsoid is not simulated" simulate --model "$H" --steps 1
-  lcp simulate --model "$H" --approximate --steps 400 --solver nsgs --friction cone --max-iter 100
+  expect_err "humanoid100.xml without --approximate: torsional friction refused, named" \
+    "condim 4 (torsional or rolling friction) is not simulated" simulate --model "$H" --steps 1
+  lcp simulate --model "$H" --coordinates maximal --approximate --steps 400 --solver nsgs --friction cone --max-iter 100
   if [ "$rc" -eq 0 ] && [ "$(jnum failed_steps)" = "$(jnum failed_energy_steps)" ] &&
     awk_true "$(jnum energy_end) < 0.1 * $(jnum energy_start)"; then
     pass "humanoid100.xml (nsgs, cone): falls, energy $(jnum energy_start) -> $(jnum energy_end) J"

@@ -48,7 +48,7 @@ jnum() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2" | head -n 1; }
 awk_true() { awk "BEGIN { exit !($1) }"; }
 
 for fmt in dat hdf5; do
-  lcp export --model "$H" --approximate --steps 240 --every 30 --max-iter 300 --solver nsgs \
+  lcp export --model "$H" --coordinates maximal --approximate --steps 240 --every 30 --max-iter 300 --solver nsgs \
     --friction cone --format "$fmt" --condense-joints --out "$T/$fmt"
   cp "$T/out" "$T/$fmt.json"
   n=$(ls "$T/$fmt" 2>/dev/null | grep -c "\.$fmt\$")

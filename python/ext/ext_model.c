@@ -95,16 +95,23 @@ PyObject *lx_scene_model(PyObject *self, PyObject *args) {
 }
 
 /* load_model(path, approximate, max_memory, reduced) -> (Model, timestep,
- * warnings, notes); max_memory 0: libmodels' default cap; reduced: read for
- * reduced coordinates, and the Model's worlds are in them */
+ * warnings, notes, reduced); max_memory 0: libmodels' default cap; reduced
+ * 1: read for reduced coordinates, and the Model's worlds are in them; 0:
+ * maximal; -1 (the default): the file's own (MDL_COORDINATES_FILE); the
+ * returned reduced is the representation read */
 PyObject *lx_load_model(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *pathobj;
-  int approximate = 0, reduced = 0;
+  int approximate = 0, reduced = MDL_COORDINATES_FILE;
   unsigned long long max_memory = 0;
-  if (!PyArg_ParseTuple(args, "O&|pKp", PyUnicode_FSConverter, &pathobj, &approximate, &max_memory,
+  if (!PyArg_ParseTuple(args, "O&|pKi", PyUnicode_FSConverter, &pathobj, &approximate, &max_memory,
                         &reduced))
     return NULL;
+  if (reduced != 0 && reduced != 1 && reduced != MDL_COORDINATES_FILE) {
+    Py_DECREF(pathobj);
+    PyErr_Format(PyExc_ValueError, "load_model: reduced=%d is not 0, 1 or -1", reduced);
+    return NULL;
+  }
   char msg[2048] = "";
   dyn_model *m = NULL;
   mdl_read_info info;
@@ -123,8 +130,8 @@ PyObject *lx_load_model(PyObject *self, PyObject *args) {
   if (e != MDL_OK) return refused(code_of(e), msg);
   PyObject *o = wrap(m);
   if (!o) return NULL;
-  ((lx_model *)o)->reduced = reduced;
-  return Py_BuildValue("(Ndss)", o, info.timestep, info.warnings, info.notes);
+  ((lx_model *)o)->reduced = info.reduced;
+  return Py_BuildValue("(Ndssi)", o, info.timestep, info.warnings, info.notes, info.reduced);
 }
 
 /* Model.save(path, dt, default_mu, name) */

@@ -15,7 +15,7 @@ from ._problem import _refuse_complex
 __all__ = ["Model", "scene_model", "load_model", "SHAPE_KINDS", "JOINT_KINDS"]
 
 #: The shape kinds of ``Model.add_shape`` (libdynamics/dyn.h, dyn_shape_kind).
-SHAPE_KINDS = ("none", "sphere", "box", "capsule", "plane", "hull")
+SHAPE_KINDS = ("none", "sphere", "box", "capsule", "plane", "hull", "ellipsoid", "cylinder")
 #: The joint kinds of ``Model.add_joint`` (libdynamics/dyn_joint.h,
 #: dyn_joint_kind).
 JOINT_KINDS = ("ball", "hinge", "slider", "hinge2", "universal", "fixed")
@@ -23,7 +23,8 @@ JOINT_KINDS = ("ball", "hinge", "slider", "hinge2", "universal", "fixed")
 # the sizes each shape kind takes (the others are refused with it)
 _SIZES = {"none": (), "sphere": ("radius",), "box": ("half_extents",),
           "capsule": ("radius", "half_length"), "plane": ("normal", "offset"),
-          "hull": ("points",)}
+          "hull": ("points",), "ellipsoid": ("half_extents",),
+          "cylinder": ("radius", "half_length")}
 _ALL_SIZES = ("radius", "half_extents", "half_length", "normal", "offset", "points")
 
 
@@ -170,6 +171,9 @@ class Model:
     notes : str
         What ``load_model(..., approximate=True)`` approximated or dropped,
         and the actuators left at zero control ("" for none).
+    coordinates : str
+        The representation of the worlds built on it: "maximal", or
+        "reduced" for a file ``load_model`` read in reduced coordinates.
 
     Examples
     --------
@@ -194,6 +198,7 @@ class Model:
         self.timestep = None
         self.warnings = ""
         self.notes = ""
+        self.coordinates = "maximal"
         if gravity is not None:
             self.gravity = gravity
 
@@ -202,6 +207,7 @@ class Model:
         """A Model over the extension's model c (scene_model, load_model)."""
         m = cls.__new__(cls)
         m._c, m.name, m.timestep, m.warnings, m.notes = c, name, timestep, warnings, notes
+        m.coordinates = "maximal"
         return m
 
     # ---- names and indices ------------------------------------------------------
@@ -352,7 +358,9 @@ class Model:
         kind : str
             One of ``SHAPE_KINDS``, with its sizes (m): ``"sphere"``
             radius; ``"box"`` half_extents (3); ``"capsule"`` radius and
-            half_length (along its z axis); ``"hull"`` points, an (n, 3)
+            half_length (along its z axis); ``"ellipsoid"`` half_extents
+            (3, its semi-axes); ``"cylinder"`` radius and half_length
+            (along its z axis); ``"hull"`` points, an (n, 3)
             array of at least four points not in one plane (body frame);
             ``"plane"`` the static half-space normal . x >= offset (world
             frame; on a static body, at the identity pose); ``"none"``.
@@ -630,7 +638,9 @@ class Model:
 
     def copy(self):
         """A deep copy."""
-        return Model._wrap(self._c.copy(), self.name, self.timestep, self.warnings, self.notes)
+        m = Model._wrap(self._c.copy(), self.name, self.timestep, self.warnings, self.notes)
+        m.coordinates = self.coordinates
+        return m
 
     def save(self, path, *, dt=None, default_mu=0.5, force=False):
         """Write the model as MJCF, which MuJoCo loads unchanged and
@@ -701,7 +711,7 @@ def scene_model(name, **params):
         _raise(e)
 
 
-def load_model(path, approximate=False, max_memory=None, coordinates="maximal"):
+def load_model(path, approximate=False, max_memory=None, coordinates=None):
     """A model from an MJCF or URDF file, compiled by MuJoCo's own compiler
     and mapped onto lcplab's scene model (docs/models.md).
 
@@ -717,13 +727,15 @@ def load_model(path, approximate=False, max_memory=None, coordinates="maximal"):
         The memory cap in bytes: a file whose bodies, geoms, joints and
         meshes (with MuJoCo's own model and data) would need more is
         refused, its counts named; None: the toolkit's default (4 GiB).
-    coordinates : {"maximal", "reduced"}
+    coordinates : {None, "maximal", "reduced"}
         The representation of the worlds built on the model (docs/models.md,
-        "Third-party models: the representation"): "maximal" (the default:
-        every body its six velocities, joints as rows) or "reduced" (the
-        joint coordinates of the tree, contacts mapped to joint space;
-        several joints on one body exact through massless frames, armature
-        mapped; equality constraints refused).
+        "Third-party models: the representation"): "reduced" (the joint
+        coordinates of the tree, contacts mapped to joint space; several
+        joints on one body exact through massless frames, armature mapped;
+        equality constraints refused), "maximal" (every body its six
+        velocities, joints as rows), or None (the default): the file's own,
+        reduced for a kinematic tree without loops, maximal for the others
+        and for files lcplab wrote. The model's ``coordinates`` says which.
 
     Returns
     -------
@@ -745,15 +757,18 @@ def load_model(path, approximate=False, max_memory=None, coordinates="maximal"):
     if max_memory is not None and (isinstance(max_memory, bool) or
                                    not isinstance(max_memory, int) or max_memory <= 0):
         raise ValueError("max_memory must be a whole number of bytes > 0, got %r" % (max_memory,))
-    if coordinates not in ("maximal", "reduced"):
-        raise ValueError("coordinates must be 'maximal' or 'reduced', got %r" % (coordinates,))
+    if coordinates not in (None, "maximal", "reduced"):
+        raise ValueError("coordinates must be None, 'maximal' or 'reduced', got %r" %
+                         (coordinates,))
     if not os.path.exists(path):
         raise MissingFileError(path)
     try:
-        c, timestep, warnings, notes = _lcplab.load_model(path, bool(approximate),
-                                                          min(max_memory or 0, 2**64 - 1),
-                                                          coordinates == "reduced")
+        c, timestep, warnings, notes, reduced = _lcplab.load_model(
+            path, bool(approximate), min(max_memory or 0, 2**64 - 1),
+            {None: -1, "maximal": 0, "reduced": 1}[coordinates])
     except ValueError as e:
         _raise(e)
     name = os.path.splitext(os.path.basename(path))[0]
-    return Model._wrap(c, name, timestep, warnings, notes)
+    m = Model._wrap(c, name, timestep, warnings, notes)
+    m.coordinates = "reduced" if reduced else "maximal"
+    return m

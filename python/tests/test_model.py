@@ -75,8 +75,16 @@ def test_refusals(tmp_path):
                    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
                    '<geom name="can" type="cylinder" size="0.1 0.2"/></body></worldbody>'
                    '</mujoco>\n')
-    with pytest.raises(lcplab.SceneError, match="geom 'can'.*cylinder"):
-        lcplab.load_model(cyl)
+    # a cylinder is a shape of its own (its support function, issue 80): loaded
+    m = lcplab.load_model(cyl)
+    assert m.shape(0)["kind"] == "cylinder" and m.shape(0)["half_length"] == 0.2
+    tor = tmp_path / "tor.xml"
+    tor.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
+                   '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+                   '<geom name="can" type="sphere" size="0.1" condim="4"/></body></worldbody>'
+                   '</mujoco>\n')
+    with pytest.raises(lcplab.SceneError, match="geom 'can'.*condim 4"):
+        lcplab.load_model(tor)
     with pytest.raises(lcplab.SceneError, match="unknown scene"):
         lcplab.scene_model("nope")
     with pytest.raises(lcplab.Error):
@@ -101,8 +109,10 @@ def test_refusals_name_the_python_arguments(tmp_path):
                     'type="hinge" axis="0 1 0"/><geom name="g" type="sphere" size="0.1"/>'
                     '</body></worldbody><equality><connect name="pin" body1="a" '
                     'anchor="0.1 0 0"/></equality></mujoco>\n')
+    cyl.write_text(cyl.read_text().replace('type="cylinder" size="0.1 0.2"',
+                                           'type="sphere" size="0.1" condim="4"'))
     cases = [((cyl,), {}, "rerun with approximate=True to"),
-             ((arm,), {}, 'coordinates="reduced"'),
+             ((arm,), {"coordinates": "maximal"}, 'coordinates="reduced"'),
              ((loop,), {"coordinates": "reduced"}, 'rerun with coordinates="maximal"'),
              ((cyl,), {"approximate": True, "max_memory": 1 << 20}, "(max_memory=)")]
     for args, kw, words in cases:
@@ -119,15 +129,16 @@ def test_shell_characters_in_a_name(tmp_path):
 
 
 def test_approximate_and_memory_cap(tmp_path):
-    # the cylinder above, approximated: a hull (docs/models.md), said in notes
+    # torsional friction (condim 4), approximated: condim 3 (docs/models.md),
+    # said in notes
     cyl = tmp_path / "cyl.xml"
     cyl.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
                    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
-                   '<geom name="can" type="cylinder" size="0.1 0.2"/></body></worldbody>'
+                   '<geom name="can" type="sphere" size="0.1" condim="4"/></body></worldbody>'
                    '</mujoco>\n')
     m = lcplab.load_model(cyl, approximate=True)
     assert m.counts()["bodies"] == 1 and m.counts()["shapes"] == 1
-    assert "can" in m.notes and "cylinder" in m.notes
+    assert "can" in m.notes and "condim" in m.notes
     # the memory cap: MuJoCo's default stack alone (about 10 MB) passes 1 MiB
     with pytest.raises(lcplab.SceneError, match="cyl.xml: 2 bodies.*memory cap of 1048576"):
         lcplab.load_model(cyl, approximate=True, max_memory=1 << 20)
@@ -137,8 +148,8 @@ def test_approximate_and_memory_cap(tmp_path):
     humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml"
     if os.path.exists(humanoid):
         with pytest.raises(lcplab.SceneError, match="armature"):
-            lcplab.load_model(humanoid)
-        h = lcplab.load_model(humanoid, approximate=True)
+            lcplab.load_model(humanoid, coordinates="maximal")
+        h = lcplab.load_model(humanoid, approximate=True, coordinates="maximal")
         # 16 MuJoCo bodies less the world, 9 chain bodies, the floor's body
         assert h.counts()["bodies"] == 26 and "armature" in h.notes
 
@@ -167,6 +178,37 @@ def test_reduced_coordinates(tmp_path):
     assert r.metrics["contacts"][-1] > 0
 
 
+def test_the_files_own_coordinates_by_default(tmp_path):
+    # issue 80, item 5a: with no coordinates=, a file with a kinematic tree
+    # is read in reduced coordinates (armature mapped, no approximate=), a
+    # loop, a pile of free bodies and a file lcplab wrote in maximal; the
+    # model says which, and its worlds are built in it
+    arm = tmp_path / "arm.xml"
+    arm.write_text('<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" '
+                   'type="hinge" axis="0 1 0" armature="0.1"/><geom name="g" type="sphere" '
+                   'size="0.1" pos="0.3 0 0"/></body></worldbody></mujoco>\n')
+    m = lcplab.load_model(arm)
+    assert m.coordinates == "reduced" and m.copy().coordinates == "reduced"
+    r = lcplab.World(m).run(20, trace=False)
+    assert np.all(r.metrics["joint_error"] == 0.0)
+    assert lcplab.load_model(arm, coordinates="maximal", approximate=True).coordinates == "maximal"
+    loop = tmp_path / "loop.xml"
+    loop.write_text('<mujoco><worldbody><body name="a" pos="0 0 1"><joint name="h" '
+                    'type="hinge" axis="0 1 0"/><geom name="g" type="sphere" size="0.1"/>'
+                    '</body></worldbody><equality><connect name="pin" body1="a" '
+                    'anchor="0.1 0 0"/></equality></mujoco>\n')
+    assert lcplab.load_model(loop).coordinates == "maximal"
+    pile = tmp_path / "pile.xml"
+    pile.write_text('<mujoco><worldbody><geom type="plane" size="1 1 .1"/><body pos="0 0 1">'
+                    '<freejoint/><geom type="sphere" size="0.1"/></body></worldbody>'
+                    '</mujoco>\n')
+    assert lcplab.load_model(pile).coordinates == "maximal"
+    saved = tmp_path / "saved.xml"
+    lcplab.scene_model("ball").save(saved)
+    assert lcplab.load_model(saved).coordinates == "maximal"
+    assert lcplab.Model("x").coordinates == "maximal"
+
+
 def test_a_crash_of_libmujoco_is_an_error(tmp_path):
     # a pybullet-style URDF whose unknown joint type ("spherical") makes
     # libmujoco 2.2.2's mj_loadXML write through a null pointer: the read is
@@ -187,3 +229,28 @@ def test_a_crash_of_libmujoco_is_an_error(tmp_path):
     # the same robot with a revolute hip loads: only the crash is refused
     urdf.write_text(urdf.read_text().replace("spherical", "revolute"))
     assert lcplab.load_model(urdf).counts()["joints"] == 1
+
+
+def test_ellipsoid_and_cylinder_round_trip(tmp_path):
+    # issue 80, item 5b: ellipsoid and cylinder are shapes of their own,
+    # written as MJCF's and read back to the same sizes (no hull); an
+    # ellipsoid of vertical semi-axis 0.1 dropped on the floor comes to rest
+    # with its centre 0.1 above it (less the contact's small penetration)
+    m = lcplab.Model("shapes")
+    floor = m.add_body(static=True, name="floor")
+    m.add_shape(floor, "plane", normal=(0, 0, 1))
+    e = m.add_body(1.0, (0.01, 0.02, 0.026), position=(0, 0, 0.3), name="egg")
+    m.add_shape(e, "ellipsoid", half_extents=(0.3, 0.2, 0.1), name="egg")
+    c = m.add_body(1.0, (0.0125, 0.0125, 0.005), position=(1, 0, 0.5), name="can")
+    m.add_shape(c, "cylinder", radius=0.1, half_length=0.2, name="can")
+    path = tmp_path / "shapes.xml"
+    m.save(path, dt=0.002)
+    back = lcplab.load_model(path)
+    assert back.shape("egg")["kind"] == "ellipsoid"
+    assert np.array_equal(back.shape("egg")["half_extents"], [0.3, 0.2, 0.1])
+    assert back.shape("can")["kind"] == "cylinder"
+    assert back.shape("can")["radius"] == 0.1 and back.shape("can")["half_length"] == 0.2
+    w = lcplab.World(back, solver="nsgs", friction="cone", dt=0.002)
+    w.run(600, trace=False)
+    r = w.bodies()["r"]
+    assert abs(r[1, 2] - 0.1) < 2e-3 and abs(r[2, 2] - 0.2) < 2e-3, r

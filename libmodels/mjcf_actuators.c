@@ -1,0 +1,92 @@
+/*
+ * mjcf_actuators.c -- MuJoCo's actuators at zero control (docs/models.md,
+ * "The mapping"; issue 80, item 5c, in part): a file's ctrl is zero unless
+ * set, and lcplab sets none, so an actuator's force is its bias alone,
+ *     force = b0 + b1 L + b2 V   (mjBIAS_AFFINE; mjBIAS_NONE: 0),
+ * L = gear q and V = gear dq/dt its length and velocity through a joint
+ * transmission on a hinge or slide, and the joint feels gear times it:
+ *     tau = gear b0 + (b1 gear^2) q + (b2 gear^2) dq/dt.
+ * That is a joint spring of stiffness -b1 gear^2 at rest at q = -b0 /
+ * (b1 gear) and a damper of -b2 gear^2 (a position servo's kp, a velocity
+ * servo's kv): mapped onto the joint's spring (dyn_joint_def.spring,
+ * added to the file's own stiffness and damping, the rest points weighted
+ * by stiffness), exact in both representations.  A motor's bias is none:
+ * zero force, listed.
+ *
+ * Refused by name (exit 2 from the program; --approximate drops them):
+ * any other transmission (slider-crank: cranksite, slidersite,
+ * cranklength; tendon; site; body), activation dynamics (a muscle, an
+ * integrator, a filter), a muscle's bias (its passive force), a force
+ * limit on a biased actuator (a clamped spring is not linear), a constant
+ * bias without a stiffness, a servo on a ball or free joint.
+ */
+#include "mjcf_read.h"
+
+#include <string.h>
+
+/* 1 if actuator u acts on its joint as a spring-damper at zero control */
+static int affine_on_joint(const mjModel *mj, int u) {
+  const mjtNum *b = mj->actuator_biasprm + mjNBIAS * u;
+  return mj->actuator_biastype[u] == mjBIAS_AFFINE && (b[0] != 0 || b[1] != 0 || b[2] != 0);
+}
+
+/* What keeps biased actuator u (affine bias) from being a joint spring, or NULL. */
+static const char *unmapped(const mjModel *mj, int u) {
+  int t = mj->actuator_trntype[u];
+  if (t == mjTRN_SLIDERCRANK)
+    return "a slider-crank transmission (cranksite, slidersite, cranklength) is not simulated";
+  if (t == mjTRN_TENDON) return "a tendon transmission is not simulated";
+  if (t == mjTRN_SITE || t == mjTRN_BODY) return "a site or body transmission is not simulated";
+  if (t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) return "its transmission is not simulated";
+  int jt = mj->jnt_type[mj->actuator_trnid[2 * u]];
+  if (jt != mjJNT_HINGE && jt != mjJNT_SLIDE)
+    return "a servo on a ball or free joint is not simulated";
+  if (mj->actuator_dyntype[u] != mjDYN_NONE)
+    return "activation dynamics (an integrator, a filter, a muscle) are not simulated";
+  if (mj->actuator_forcelimited[u])
+    return "a servo's force limit (forcerange: a clamped spring) is not simulated";
+  const mjtNum *b = mj->actuator_biasprm + mjNBIAS * u;
+  if (b[0] != 0 && b[1] == 0) return "a constant force at zero control is not simulated";
+  return NULL;
+}
+
+mdl_err mdl_map_actuators(mdl_map *p) {
+  const mjModel *mj = p->mj;
+  char lab[96];
+  for (int u = 0; u < mj->nu; u++) {
+    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, u);
+    const char *why = NULL;
+    if (mj->actuator_biastype[u] == mjBIAS_MUSCLE)
+      why = "a muscle (its passive force at zero activation) is not simulated";
+    else if (mj->actuator_dyntype[u] != mjDYN_NONE && mj->actuator_trntype[u] != mjTRN_JOINT)
+      why = unmapped(mj, u);
+    else if (affine_on_joint(mj, u))
+      why = unmapped(mj, u);
+    if (why) {
+      mdl_err e = mdl_approx(p, "drop it", "%s: %s", lab, why);
+      if (e != MDL_OK) return e;
+    }
+  }
+  p->nact = mj->nu;
+  if (mj->nu > 0) {
+    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, 0);
+    mdl_note(p, "%d actuator%s (%s%s) listed at zero control (servos on joints: springs)", mj->nu,
+             mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
+  }
+  return MDL_OK;
+}
+
+void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr) {
+  *k = *c = *kr = 0.0;
+  for (int u = 0; u < mj->nu; u++) {
+    int t = mj->actuator_trntype[u];
+    if ((t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) || mj->actuator_trnid[2 * u] != j ||
+        !affine_on_joint(mj, u) || unmapped(mj, u))
+      continue;
+    const mjtNum *b = mj->actuator_biasprm + mjNBIAS * u;
+    double g = mj->actuator_gear[6 * u];
+    *k += -b[1] * g * g;
+    *c += -b[2] * g * g;
+    *kr += g * b[0]; /* k q_rest = gear b0 */
+  }
+}

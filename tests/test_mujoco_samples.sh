@@ -1,0 +1,116 @@
+#!/bin/sh
+# test_mujoco_samples.sh -- MuJoCo's samples as written, each that loads run
+# for its first second in lcplab (`simulate --model FILE`, no flag: the
+# file's own representation, reduced coordinates for these trees) and in
+# MuJoCo's own step of the same file (the project's harness
+# experiments/peers/peer_mujoco_model, at lcplab's dt): issue 80, item 6.
+#
+# Expected values:
+#   - the largest displacement of any body's centre of mass after 1 s
+#     (max_body_displacement of both summaries) within 20 % of MuJoCo's, or
+#     both under 1 mm: humanoid.xml (measured 2026-11-27: 1.3077 m against
+#     1.3196 m), 22_humanoids.xml (1.3078 / 1.3196; left out under
+#     LCPLAB_VALGRIND=1: 16 s a run natively); humanoid100.xml, which loads
+#     only with --approximate (condim 4 as 3): 3.902 / 3.930 m;
+#   - servos at zero control on joints are joint springs and dampers
+#     (libmodels/mjcf_actuators.c): a 1 kg body on a vertical slide held by
+#     a position servo (kp 100) and a velocity servo (kv 20, critical)
+#     settles m g / kp = 0.0981 m down, in both representations and in
+#     MuJoCo (to 1e-6); a 1 kg bob on a 0.5 m arm on a horizontal hinge,
+#     a position servo of kp 5 and gear 2 (stiffness kp gear^2 = 20) and a
+#     joint damping of 2: lcplab's sag within 1 % of MuJoCo's; a servo with
+#     a force limit, refused by name;
+#   - slider_crank.xml and arm26.xml do not load as written: exit 2, the
+#     file, the element and the feature named (a slider-crank transmission;
+#     a tendon),
+#     nothing run.  With --approximate they would run without their
+#     actuators and tendons and stay still where MuJoCo moves them 0.072 m
+#     and 0.229 m in 1 s, so they are not compared (docs/models.md).
+# The samples (package libmujoco-samples) are skipped where absent, the
+# whole test where the harness is not built.  Environment as test_cli.sh.
+# Last line "N passed, M failed".
+TST_NAME=test_mujoco_samples
+# shellcheck source=tst_cli_lib.sh
+. "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
+
+PEER=${LCPLAB_BUILDDIR:-.}/experiments/peers/peer_mujoco_model
+M=/usr/share/mujoco/model
+if [ ! -x "$PEER" ] || [ ! -d "$M" ]; then
+  echo "SKIP: $PEER is not built or $M is absent (libmujoco-samples)"
+  echo "0 passed, 0 failed"
+  exit 77
+fi
+awk_true() { awk "BEGIN { exit !($1) }"; }
+jnum() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" "$2" | head -n 1; }
+
+# compare FILE [FLAGS...]: one second in both, displacements compared
+compare() {
+  f=$M/$1
+  shift
+  [ -f "$f" ] || {
+    echo "SKIP: $f absent"
+    return
+  }
+  lcp simulate --model "$f" "$@" --steps 1
+  dt=$(jnum dt "$T/out")
+  steps=$(awk "BEGIN { printf \"%d\", 1 / $dt + 0.5 }")
+  lcp simulate --model "$f" "$@" --steps "$steps"
+  cp "$T/out" "$T/lab.json"
+  a=$(jnum max_body_displacement "$T/lab.json")
+  coords=$(sed -n 's/.*"coordinates":"\([a-z]*\)".*/\1/p' "$T/lab.json")
+  lrc=$rc
+  "$PEER" "$f" --dt "$dt" --steps "$steps" >"$T/mj.json" 2>"$T/mj.err"
+  b=$(jnum max_body_displacement "$T/mj.json")
+  if [ "$lrc" -eq 0 ] && [ -n "$a" ] && [ -n "$b" ] &&
+    awk_true "($a < 1e-3 && $b < 1e-3) || (($a - $b)^2 <= 0.04 * $b^2)"; then
+    pass "$(basename "$f") $*: $a m in lcplab ($coords), $b m in MuJoCo over ${steps} steps of $dt s"
+  else
+    fail "$(basename "$f") $*" "lcplab exit $lrc, $a m ($coords) against MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+  fi
+}
+
+compare humanoid/humanoid.xml
+if [ "${LCPLAB_VALGRIND:-0}" != 1 ]; then
+  compare humanoid/22_humanoids.xml
+  compare humanoid100/humanoid100.xml --approximate
+fi
+
+# ---- servos at zero control: joint springs (hand-derived and MuJoCo's) ----------
+printf '<mujoco><option timestep="0.002"/><worldbody><body name="m" pos="0 0 1"><joint name="s" type="slide" axis="0 0 1"/><inertial pos="0 0 0" mass="1" diaginertia="0.01 0.01 0.01"/><geom type="sphere" size="0.05" contype="0" conaffinity="0"/></body></worldbody><actuator><position name="p" joint="s" kp="100"/><velocity name="v" joint="s" kv="20"/></actuator></mujoco>\n' >"$T/servo.xml"
+"$PEER" "$T/servo.xml" --steps 1500 >"$T/mj.json" 2>"$T/mj.err"
+b=$(jnum max_body_displacement "$T/mj.json")
+for c in reduced maximal; do
+  lcp simulate --model "$T/servo.xml" --coordinates "$c" --steps 1500
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && awk_true "($a - 0.0981)^2 < 1e-12 && ($b - 0.0981)^2 < 1e-12"; then
+    pass "a slide held by position and velocity servos ($c): settles m g / kp down ($a m; MuJoCo $b m)"
+  else
+    fail "slide servo, $c" "exit $rc, $a m, MuJoCo $b m, 0.0981 expected: $(cat "$T/err")"
+  fi
+done
+printf '<mujoco><option timestep="0.002"/><worldbody><body name="arm" pos="0 0 1"><joint name="h" type="hinge" axis="0 1 0" damping="2"/><inertial pos="0.5 0 0" mass="1" diaginertia="0.001 0.001 0.001"/><geom type="sphere" pos="0.5 0 0" size="0.05" contype="0" conaffinity="0"/></body></worldbody><actuator><position name="p" joint="h" kp="5" gear="2"/></actuator></mujoco>\n' >"$T/arm.xml"
+"$PEER" "$T/arm.xml" --steps 2000 >"$T/mj.json" 2>"$T/mj.err"
+b=$(jnum max_body_displacement "$T/mj.json")
+lcp simulate --model "$T/arm.xml" --steps 2000
+a=$(jnum max_body_displacement "$T/out")
+if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "$b > 0.05 && ($a - $b)^2 < 1e-4 * $b^2"; then
+  pass "a hinge with a geared position servo and damping: sags as in MuJoCo ($a m; MuJoCo $b m)"
+else
+  fail "hinge servo with gear" "exit $rc, $a m against MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+fi
+sed 's|kp="5" gear="2"|kp="5" gear="2" forcelimited="true" forcerange="-1 1"|' "$T/arm.xml" >"$T/lim.xml"
+expect_err "a servo's force limit: refused, named" "actuator 'p': a servo's force limit" \
+  simulate --model "$T/lim.xml" --steps 5
+
+# the two that do not load as written: refused by name, nothing run
+if [ -f "$M/slider_crank/slider_crank.xml" ]; then
+  expect_err "slider_crank.xml: refused, its slider-crank transmission named" \
+    "slider_crank.xml: actuator 'forward': a slider-crank transmission (cranksite, slidersite, cranklength)" \
+    simulate --model "$M/slider_crank/slider_crank.xml"
+fi
+if [ -f "$M/tendon_arm/arm26.xml" ]; then
+  expect_err "arm26.xml: refused, its tendon named" "arm26.xml: tendon 'SF': tendons are not simulated" \
+    simulate --model "$M/tendon_arm/arm26.xml"
+fi
+
+tst_done
