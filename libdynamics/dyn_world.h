@@ -639,8 +639,8 @@ DYN_API int dyn_world_step_jacobian_size(const dyn_world *w);
  * info.regularized: the impulses' derivative is then the least-norm one's
  * limit, the velocities' is unique); DYN_ERR_NOMEM. */
 DYN_API dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df,
-                                        double *dq_du, double *dq_df,
-                                        dyn_step_jacobian_info *info, char *msg, size_t cap);
+                                        double *dq_du, double *dq_df, dyn_step_jacobian_info *info,
+                                        char *msg, size_t cap);
 
 /* ---- scenes (scenes.c) ------------------------------------------------------ */
 
