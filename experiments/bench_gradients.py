@@ -100,7 +100,7 @@ def seeds(problem, ref, rng):
     pp, rp = reference_solve(problem, b + e * d)
     pm, rm = reference_solve(problem, b - e * d)
     if rp is None or rm is None:
-        return []
+        raise lcplab.Error("no reference answer at 1e-12 at b +- e d")
     # the degenerate flag (bit 4) moves with the tolerance: compared without it
     stable = all(np.array_equal(modes_of(q, r) & 3, base & 3) for q, r in ((pp, rp), (pm, rm)))
     dx = (np.asarray(rp.x) - np.asarray(rm.x)) / (2 * e)
