@@ -8,6 +8,7 @@
  * above the floor (a separated contact); the refusals; and a state saved
  * before the first step, which restores.
  */
+#include "dyn_model.h"
 #include "dyn_world.h"
 #include "tst_util.h"
 
@@ -139,7 +140,28 @@ static void test_refusals(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "no step with rows"));
   CU_ASSERT_EQUAL(dyn_world_step_jacobian(NULL, J, NULL, NULL, NULL, NULL, msg, sizeof msg),
                   DYN_ERR_INPUT);
+  /* after a restore the last problem is gone: refused again */
+  size_t size = dyn_world_state_size(w);
+  void *buf = malloc(size);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_save_state(w, buf, size), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian(w, J, NULL, NULL, NULL, NULL, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_restore_state(w, buf, size), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian(w, J, NULL, NULL, NULL, NULL, msg, sizeof msg),
+                  DYN_ERR_INPUT);
+  free(buf);
   dyn_world_free(w);
+  /* reduced coordinates: refused, naming them */
+  dyn_model *m = NULL;
+  dyn_world_settings s = dyn_world_settings_default();
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_model("pendulum", NULL, 0, &m, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_new_reduced(m, &s, &w, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian_size(w), 0);
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian(w, J, NULL, NULL, NULL, NULL, msg, sizeof msg),
+                  DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "reduced coordinates"));
+  dyn_world_free(w);
+  dyn_model_free(m);
 }
 
 /* A state saved before the first step (no contact kept yet) restores:
