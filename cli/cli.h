@@ -245,6 +245,14 @@ int cli_output_refused(const char *path, int force);
  * docs/io.md "Replacing files"); in may be NULL. */
 int cli_output_is_input(const char *out, const char *in);
 
+/* `solve --sensitivity GX --gradient OUT` (solve_gradient.c): GX read into
+ * *gx (exactly n finite values; malloc'd, the caller frees it even on
+ * error): -1 ok, else the exit status after the message; the gradients
+ * of <gx, x> at x written to OUT as CSV: 0, or -1 after the message. */
+int cli_gradient_read(const char *gxfile, int n, double **gx);
+int cli_gradient_write(const char *out, const slv_problem *p, const double *x, double tol,
+                       const double *gx);
+
 
 /* JSON values: the library's writers (exp.h, exp_json_string). */
 #define cli_json_string exp_json_string

@@ -6,6 +6,7 @@
  *                  [--omega W] [--opt NAME=VALUE]... [--norm inf|2] [--format FMT]
  *                  [--warm XFILE]
  *                  [--solution OUT] [--max-memory B] [--force] [--history] [--json]
+ *                  [--sensitivity GX --gradient GOUT]
  *
  * The problem (sign convention w = A x + b):
  *     lo <= x <= hi;  x_i = lo_i => w_i >= 0;  x_i = hi_i => w_i <= 0;
@@ -25,6 +26,10 @@
  *   6. create the workspace, then solve R times, each repeat from the same
  *      start (zeros, or the --warm vector, copied fresh), timing only
  *      slv_solve with CLOCK_MONOTONIC (I/O and workspace creation excluded);
+ *   6b. with --sensitivity GX --gradient GOUT: the gradients of <gx, x>
+ *      on b, lo, hi, mu at the answer, as CSV (solve_gradient.c; GX read
+ *      and checked in step 5, GOUT in step 3; an unconverged answer gets
+ *      none);
  *   7. write --solution (x of the last repeat: %.17g one per line, "-" for
  *      stdout, the JSON then going to stderr; or by
  *      its extension .hdf5 / .h5 an FCLIB file with the problem, /solution
@@ -135,6 +140,10 @@ static void usage(FILE *f) {
           "                    --warm start as /guesses/1\n" CLI_MAX_MEMORY_USAGE
           "  --force           overwrite OUT if it exists\n"
           "  --history         add \"history\": the test's measure after each iteration\n"
+          "  --sensitivity GX  with --gradient GOUT: the gradients of <gx, x> on b, lo, hi\n"
+          "                    and mu at the answer (GX: the cotangent, n finite values)\n"
+          "                    written to GOUT as CSV row,mode,gb,glo,ghi,gmu\n"
+          "                    (docs/gradients.md); none for an unconverged answer\n"
           "  --json            accepted for compatibility (the output is always JSON)\n"
           "  --help            this text\n"
           "\n"
@@ -150,6 +159,8 @@ typedef struct solve_args {
   const char *solver;
   const char *solution;
   const char *warm;
+  const char *sensitivity; /* --sensitivity GX: the cotangent's file */
+  const char *gradient;    /* --gradient GOUT */
   io_format format;
   io_read_options read; /* --max-memory */
   exp_solve_flags fl;   /* the flags over the file's record (exp_solve_options) */
@@ -213,6 +224,24 @@ static int flag_warm(const char *v, solve_args *a) {
   }
   a->warm = v;
   a->fl.warm = 1;
+  return -1;
+}
+
+static int flag_sensitivity(const char *v, solve_args *a) {
+  if (!v[0]) {
+    cli_error("solve: --sensitivity needs a file name");
+    return CLI_EXIT_USAGE;
+  }
+  a->sensitivity = v;
+  return -1;
+}
+
+static int flag_gradient(const char *v, solve_args *a) {
+  if (!v[0]) {
+    cli_error("solve: --gradient needs a file name");
+    return CLI_EXIT_USAGE;
+  }
+  a->gradient = v;
   return -1;
 }
 
@@ -353,6 +382,8 @@ static const struct {
                     { "solver", flag_solver },
                     { "solution", flag_solution },
                     { "warm", flag_warm },
+                    { "sensitivity", flag_sensitivity },
+                    { "gradient", flag_gradient },
                     { "tol", flag_tol },
                     { "max-iter", flag_max_iter },
                     { "time-limit", flag_time_limit },
@@ -421,6 +452,11 @@ static int parse_args(int argc, char **argv, solve_args *a) {
     cli_error("solve: missing FILE (usage: lcplab solve FILE [--solver NAME] [options])");
     return CLI_EXIT_USAGE;
   }
+  if (!a->sensitivity != !a->gradient) {
+    cli_error("solve: --%s needs --%s", a->sensitivity ? "sensitivity GX" : "gradient GOUT",
+              a->sensitivity ? "gradient GOUT" : "sensitivity GX");
+    return CLI_EXIT_USAGE;
+  }
   return -1;
 }
 
@@ -432,6 +468,7 @@ typedef struct solve_state {
   io_instance *inst;
   slv_workspace *ws;
   double *x0, *x, *w, *times;
+  double *gx;    /* --sensitivity's cotangent */
   double read_s; /* wall time of io_read_with */
   exp_copy own;  /* a registered solver's copy of the problem (exp_problem_for) */
 } solve_state;
@@ -441,6 +478,7 @@ static void solve_free(solve_state *s) {
   exp_copy_free(&s->own); /* after the workspace: a solver's free may still write it */
   io_instance_free(s->inst);
   free(s->times);
+  free(s->gx);
   free(s->w);
   free(s->x);
   free(s->x0);
@@ -464,6 +502,11 @@ static int check_outputs(const solve_args *a) {
   if (cli_output_is_input(a->solution, a->file) || cli_output_is_input(a->solution, a->warm))
     return CLI_EXIT_USAGE;
   if (cli_output_refused(a->solution, a->force)) return CLI_EXIT_USAGE;
+  if (a->gradient &&
+      (cli_output_is_input(a->gradient, a->file) || cli_output_is_input(a->gradient, a->warm) ||
+       cli_output_is_input(a->gradient, a->sensitivity) ||
+       cli_output_is_input(a->gradient, a->solution) || cli_output_refused(a->gradient, a->force)))
+    return CLI_EXIT_USAGE;
   return -1;
 }
 
@@ -550,7 +593,7 @@ static int prepare_start(const solve_args *a, solve_state *s) {
     cli_error_lib(a->warm, err);
     return CLI_EXIT_USAGE;
   }
-  return -1;
+  return a->sensitivity ? cli_gradient_read(a->sensitivity, n, &s->gx) : -1;
 }
 
 /* Step 6: the workspace, then the repeats (exp_solve_repeat: each from the
@@ -631,6 +674,11 @@ static int solve_run(const solve_args *a, solve_state *s) {
       (rc = prepare_start(a, s)) >= 0 ||
       (rc = solve_timed(a, s, solver, &opt, &prob, &res, &sum)) >= 0)
     return rc;
+  if (a->gradient && res.status != SLV_CONVERGED)
+    cli_error("%s: no gradient: the answer did not converge (status %s)", a->gradient,
+              slv_status_str(res.status));
+  else if (a->gradient && cli_gradient_write(a->gradient, &prob, s->x, opt.tol, s->gx) != 0)
+    return CLI_EXIT_USAGE;
   return write_answer(a, s, solver, &opt, &res, &sum);
 }
 

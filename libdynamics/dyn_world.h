@@ -609,6 +609,39 @@ DYN_API size_t dyn_world_state_size(const dyn_world *w);
 DYN_API dyn_err dyn_world_save_state(const dyn_world *w, void *buf, size_t size);
 DYN_API dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size);
 
+/* ---- the derivative of a step (world_jacobian.c) ------------------------------ */
+
+/* What the step's answer was differentiated at: its rows by mode
+ * (slv_sensitivity_count), and the diagonal delta added to A where its
+ * free block was singular (redundant contacts; 0 when it was not). */
+typedef struct dyn_step_jacobian_info {
+  int rows, free, lower, upper, sliding, degenerate;
+  double regularized;
+} dyn_step_jacobian_info;
+
+/* The velocities the Jacobians are over: 6 per body (v, w, world frame, in
+ * body order, static bodies included), 0 for a world in reduced
+ * coordinates (not supported yet) or NULL. */
+DYN_API int dyn_world_step_jacobian_size(const dyn_world *w);
+
+/* The derivative of w's last step (docs/gradients.md, "Through a world
+ * step") with its contact set, geometry and rows' rhs held fixed and each
+ * row's mode at the applied impulses held (slv_sensitivity): nv x nv
+ * row-major matrices (nv = dyn_world_step_jacobian_size; any may be NULL)
+ *   dv_du  d u+ / d u         (u: the velocities at the start of the step)
+ *   dv_df  d u+ / d (f_ext, t_ext)
+ *   dq_du, dq_df  the positions' change (dr, and the world rotation vector
+ *          dth of q+ -> exp(dth) q+) through the settings' integrator.
+ * *info (may be NULL) the rows' modes.  Refused (DYN_ERR_INPUT, msg says
+ * why): reduced coordinates, no step with rows since the world was built
+ * or restored, a failed last step; DYN_ERR_NUMERIC when the answer's
+ * free block is singular even with 1e-10 max|A_ii| on its diagonal (see
+ * info.regularized: the impulses' derivative is then the least-norm one's
+ * limit, the velocities' is unique); DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df,
+                                        double *dq_du, double *dq_df, dyn_step_jacobian_info *info,
+                                        char *msg, size_t cap);
+
 /* ---- scenes (scenes.c) ------------------------------------------------------ */
 
 /* Number of named scenes, and the i-th one's name and one-line description

@@ -106,8 +106,8 @@ dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size) {
                           "restore state: saved with %lld bodies and %lld joints, the world "
                           "has %d and %d",
                           (long long)h.nb, (long long)h.nj, w->nb, w->nj);
-  if (h.nc < 0 || h.nc > INT32_MAX || h.rpc < 1 || h.rpc > 1026 || h.njx < 0 || h.njx > INT32_MAX ||
-      size < state_bytes(&h))
+  if (h.nc < 0 || h.nc > INT32_MAX || h.rpc < (h.nc > 0) || h.rpc > 1026 || h.njx < 0 ||
+      h.njx > INT32_MAX || size < state_bytes(&h))
     return dyn_world_fail(w, DYN_ERR_INPUT, "restore state: %zu bytes, a broken or short state",
                           size);
   const unsigned char *at = (const unsigned char *)buf + sizeof h;

@@ -1003,6 +1003,20 @@ SLV_API slv_status slv_sensitivity_vjp(slv_sensitivity *s, int n, const double *
                                        double *gb, double *glo, double *ghi, double *gmu, char *msg,
                                        size_t msglen);
 
+/* The gradients of <gx, x> on a global problem's data (docs/gradients.md,
+ * "Global problems"), x an answer of its condensed problem W = H' M^-1 H,
+ * q = w + H' M^-1 f, and gq the gradient on q (slv_sensitivity_vjp's gb
+ * of that problem): gM (Mp[ndof] values, on M's stored entries), gH
+ * (Hp[ndof]), gf (ndof), gw (n); any may be NULL.  scratch: 3 ndof + 3 n
+ * doubles.  M is factored by diagonal blocks (slv_global_velocities).
+ * SLV_OK; SLV_ERR_INVALID (a NULL input, a NaN or inf in x or gq, named);
+ * slv_global_velocities' statuses; msg says which. */
+SLV_API slv_status slv_sensitivity_global_vjp(int ndof, int n, const int *Mp, const int *Mj,
+                                              const double *Mx, const int *Hp, const int *Hj,
+                                              const double *Hx, const double *f, const double *x,
+                                              const double *gq, double *gM, double *gH, double *gf,
+                                              double *gw, double *scratch, char *msg, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

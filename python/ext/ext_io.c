@@ -181,6 +181,43 @@ PyObject *lx_velocities(PyObject *self, PyObject *args) {
   return out;
 }
 
+/* global_vjp(global, n, x, gq) -> (gM, gH, gf, gw) on the stored entries
+ * (slv_sensitivity_global_vjp), or (status, message) */
+PyObject *lx_global_vjp(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *go, *xo, *qo;
+  int n;
+  if (!PyArg_ParseTuple(args, "OiOO", &go, &n, &xo, &qo)) return NULL;
+  io_global g;
+  if (n < 0 || global_from(go, n, &g) < 0) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "global vjp: n < 0");
+    return NULL;
+  }
+  const double *x = lx_array_data(xo, NPY_DOUBLE, n, 0, 0, "x");
+  const double *gq = x ? lx_array_data(qo, NPY_DOUBLE, n, 0, 0, "gq") : NULL;
+  if (!x || !gq) return NULL;
+  PyObject *gM = lx_vector(g.Mp[g.ndof], NULL), *gH = lx_vector(g.Hp[g.ndof], NULL);
+  PyObject *gf = lx_vector(g.ndof, NULL), *gw = lx_vector(n, NULL), *out = NULL;
+  double *scratch = PyMem_Malloc((3 * (size_t)g.ndof + 3 * (size_t)n + 1) * sizeof(double));
+  char msg[256] = "";
+  if (gM && gH && gf && gw && scratch) {
+    slv_status st = slv_sensitivity_global_vjp(
+        g.ndof, n, g.Mp, g.Mj, g.Mx, g.Hp, g.Hj, g.Hx, g.f, x, gq,
+        PyArray_DATA((PyArrayObject *)gM), PyArray_DATA((PyArrayObject *)gH),
+        PyArray_DATA((PyArrayObject *)gf), PyArray_DATA((PyArrayObject *)gw), scratch, msg,
+        sizeof msg);
+    out = st ? Py_BuildValue("(is)", (int)st, msg) : Py_BuildValue("(OOOO)", gM, gH, gf, gw);
+  } else if (!scratch) {
+    PyErr_NoMemory();
+  }
+  PyMem_Free(scratch);
+  Py_XDECREF(gM);
+  Py_XDECREF(gH);
+  Py_XDECREF(gf);
+  Py_XDECREF(gw);
+  return out;
+}
+
 /* write(problem, path, format, name, x_ref or None[, global tuple or None])
  * -> (status, message); with a global problem the writers of FCLIB and of
  * Siconos .dat write it (io.h). */

@@ -580,6 +580,124 @@ static PyObject *world_get_overrides(lx_world *self, void *closure) {
   return t;
 }
 
+
+/* ---- state and the derivative of a step ------------------------------------------ */
+
+/* (nb, 19) float64: each body's r, q, v, w, f_ext, t_ext. */
+static PyObject *body_rows(dyn_world *w) {
+  const int nb = dyn_world_body_count(w);
+  npy_intp dims[2] = { nb, DYN_BODY_STATE + 6 };
+  PyObject *a = PyArray_ZEROS(2, dims, NPY_DOUBLE, 0);
+  if (!a) return NULL;
+  double *o = PyArray_DATA((PyArrayObject *)a);
+  const dyn_body *b = dyn_world_bodies(w);
+  for (int i = 0; i < nb; i++, o += DYN_BODY_STATE + 6) {
+    dyn_body_get_state(&b[i], o);
+    double *l = o + DYN_BODY_STATE;
+    l[0] = b[i].f_ext.x, l[1] = b[i].f_ext.y, l[2] = b[i].f_ext.z;
+    l[3] = b[i].t_ext.x, l[4] = b[i].t_ext.y, l[5] = b[i].t_ext.z;
+  }
+  return a;
+}
+
+/* state() -> (bytes: dyn_world_save_state's, (nb, 19) body rows) */
+static PyObject *world_state(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  size_t n = dyn_world_state_size(self->w);
+  PyObject *blob = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+  if (!blob) return NULL;
+  if (dyn_world_save_state(self->w, PyBytes_AS_STRING(blob), n) != DYN_OK) {
+    Py_DECREF(blob);
+    PyErr_Format(PyExc_RuntimeError, "cannot save the state: %s", dyn_world_message(self->w));
+    return NULL;
+  }
+  return Py_BuildValue("(NN)", blob, body_rows(self->w));
+}
+
+/* Body i's r, q, v, w, f_ext, t_ext from row o (19 finite numbers; q
+ * normalised); 0, or -1 with ValueError naming the body. */
+static int set_body_row(dyn_body *b, int i, const double *o) {
+  for (int k = 0; k < DYN_BODY_STATE + 6; k++)
+    if (!isfinite(o[k])) {
+      PyErr_Format(PyExc_ValueError, "state: body %d, entry %d is %g (not finite)", i, k, o[k]);
+      return -1;
+    }
+  double qn = sqrt(o[3] * o[3] + o[4] * o[4] + o[5] * o[5] + o[6] * o[6]);
+  if (qn == 0.0) {
+    PyErr_Format(PyExc_ValueError, "state: body %d has a zero quaternion", i);
+    return -1;
+  }
+  if (b->is_static) return 0;
+  double s[DYN_BODY_STATE];
+  memcpy(s, o, sizeof s);
+  for (int k = 3; k < 7; k++) s[k] /= qn;
+  dyn_body_set_state(b, s);
+  b->f_ext = dyn_v3_make(o[13], o[14], o[15]);
+  b->t_ext = dyn_v3_make(o[16], o[17], o[18]);
+  return 0;
+}
+
+/* set_state(bytes, rows): the saved state restored
+ * (dyn_world_restore_state), then each dynamic body's row written over it */
+static PyObject *world_set_state(lx_world *self, PyObject *args) {
+  const char *buf;
+  Py_ssize_t len;
+  PyObject *rows;
+  if (!PyArg_ParseTuple(args, "y#O", &buf, &len, &rows) || !ready(self)) return NULL;
+  const int nb = dyn_world_body_count(self->w);
+  const double *o =
+      lx_array_data(rows, NPY_DOUBLE, (npy_intp)nb * (DYN_BODY_STATE + 6), 0, 0, "state bodies");
+  if (!o) return NULL;
+  for (int i = 0; i < nb; i++) { /* checked on a copy before anything is changed */
+    dyn_body tmp = dyn_world_bodies(self->w)[i];
+    if (set_body_row(&tmp, i, o + (size_t)i * (DYN_BODY_STATE + 6)) < 0) return NULL;
+  }
+  if (dyn_world_restore_state(self->w, buf, (size_t)len) != DYN_OK) {
+    PyErr_Format(PyExc_ValueError, "state: %s", dyn_world_message(self->w));
+    return NULL;
+  }
+  for (int i = 0; i < nb; i++)
+    set_body_row(&dyn_world_bodies(self->w)[i], i, o + (size_t)i * (DYN_BODY_STATE + 6));
+  Py_RETURN_NONE;
+}
+
+/* (nv, nv) float64 taking over nothing: a copy of J. */
+static PyObject *square(int nv, const double *J) {
+  npy_intp dims[2] = { nv, nv };
+  PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+  if (a && nv > 0) memcpy(PyArray_DATA((PyArrayObject *)a), J, (size_t)nv * nv * sizeof *J);
+  return a;
+}
+
+/* step_jacobian() -> (dv_du, dv_df, dq_du, dq_df, {rows by mode}) or
+ * (reason str, dyn_err) */
+static PyObject *world_step_jacobian(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  int nv = 6 * dyn_world_body_count(self->w);
+  double *M = PyMem_Malloc(4 * (size_t)nv * nv * sizeof(double) + sizeof(double));
+  if (!M) return PyErr_NoMemory();
+  const size_t q = (size_t)nv * nv;
+  char msg[600] = "";
+  dyn_step_jacobian_info in;
+  memset(&in, 0, sizeof in);
+  dyn_err e =
+      dyn_world_step_jacobian(self->w, M, M + q, M + 2 * q, M + 3 * q, &in, msg, sizeof msg);
+  PyObject *out;
+  if (e == DYN_ERR_NOMEM)
+    out = PyErr_NoMemory();
+  else if (e != DYN_OK)
+    out = Py_BuildValue("(si)", msg, (int)e);
+  else
+    out = Py_BuildValue("(NNNN{s:i,s:i,s:i,s:i,s:i,s:i,s:d})", square(nv, M), square(nv, M + q),
+                        square(nv, M + 2 * q), square(nv, M + 3 * q), "rows", in.rows, "free",
+                        in.free, "lower", in.lower, "upper", in.upper, "sliding", in.sliding,
+                        "degenerate", in.degenerate, "regularized", in.regularized);
+  PyMem_Free(M);
+  return out;
+}
+
 static PyMethodDef world_methods[] = {
   { "run", (PyCFunction)(void (*)(void))world_run, METH_VARARGS | METH_KEYWORDS,
     "run(steps, trace=False, log=None, log_level=3) -> dict" },
@@ -592,6 +710,10 @@ static PyMethodDef world_methods[] = {
     "step_matrices() -> dict, or the reason there is none" },
   { "global_form", (PyCFunction)world_global_form, METH_VARARGS,
     "global_form(condense=False) -> (global, n, mu, jr, eliminated, bound), or (reason, jr)" },
+  { "state", (PyCFunction)world_state, METH_NOARGS, "state() -> (bytes, (nb, 19) rows)" },
+  { "set_state", (PyCFunction)world_set_state, METH_VARARGS, "set_state(bytes, rows)" },
+  { "step_jacobian", (PyCFunction)world_step_jacobian, METH_NOARGS,
+    "step_jacobian() -> (dv_du, dv_df, dq_du, dq_df, modes) or (reason, err)" },
   { NULL, NULL, 0, NULL }
 };
 

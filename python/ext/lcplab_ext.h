@@ -145,6 +145,7 @@ PyObject *lx_tol_check(PyObject *self, PyObject *args);
 PyObject *lx_read(PyObject *self, PyObject *args);
 PyObject *lx_write(PyObject *self, PyObject *args);
 PyObject *lx_velocities(PyObject *self, PyObject *args);
+PyObject *lx_global_vjp(PyObject *self, PyObject *args);
 /* The global problem g as the tuple (ndof, M indptr, M indices, M data,
  * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR
  * (ext_io.c). */

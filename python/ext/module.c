@@ -217,6 +217,8 @@ static PyMethodDef methods[] = {
     "contactbench_rows(nc) -> P: lcplab's row i is ContactBench's row P[i]." },
   { "velocities", lx_velocities, METH_VARARGS,
     "velocities(problem, global, x) -> (v, u, res_vel) or (status, message)." },
+  { "global_vjp", lx_global_vjp, METH_VARARGS,
+    "global_vjp(global, n, x, gq) -> (gM, gH, gf, gw) or (status, message)." },
   { "from_global", lx_from_global, METH_VARARGS,
     "from_global(global, n, mu, name) -> (problem, global) or (status, message)." },
   { "write", lx_write, METH_VARARGS,

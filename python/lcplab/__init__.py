@@ -54,8 +54,8 @@ from ._model import JOINT_KINDS, SHAPE_KINDS, Model, load_model, scene_model
 from ._plugins import call_overhead, load_plugin, register_solver
 from ._problem import Problem
 from ._solve import DEFAULT_SOLVER, Residuals, Result, SolverInfo, Status, solve, solvers
-from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, StepMatrices,
-                     World, scenes, simulate)
+from ._world import (APPLIED, METRICS, STAGES, TRACE_FIELDS, SimulationResult, StepJacobian,
+                     StepMatrices, World, WorldState, scenes, simulate)
 
 __version__ = _lcplab.VERSION
 
@@ -71,7 +71,8 @@ __all__ = [
     "FileError", "Gradients", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
     "MissingFileError", "Model", "OptionsError", "PluginError", "Problem", "Residuals", "Result",
     "SHAPE_KINDS", "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo",
-    "Status", "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World",
+    "Status", "StepJacobian", "StepMatrices", "TRACE_FIELDS", "UnknownNameError",
+    "UnsupportedError", "World", "WorldState",
     "call_overhead", "compare", "formats", "jvp", "load_model", "load_plugin", "logger", "profile",
     "quantile", "read", "register_solver", "run_experiment", "vjp",
     "scene_model", "scenes", "simulate", "solve", "solvers", "write",

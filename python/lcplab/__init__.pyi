@@ -47,7 +47,9 @@ from ._world import METRICS as METRICS
 from ._world import STAGES as STAGES
 from ._world import TRACE_FIELDS as TRACE_FIELDS
 from ._world import SimulationResult as SimulationResult
+from ._world import StepJacobian as StepJacobian
 from ._world import StepMatrices as StepMatrices
+from ._world import WorldState as WorldState
 from ._world import World as World
 from ._world import scenes as scenes
 from ._world import simulate as simulate
@@ -58,7 +60,8 @@ __all__ = [
     "FileError", "Gradients", "InvalidProblemError", "JOINT_KINDS", "LcplabError", "METRICS",
     "MissingFileError", "Model", "OptionsError", "PluginError", "Problem", "Residuals", "Result",
     "SHAPE_KINDS", "STAGES", "SceneError", "SimulationError", "SimulationResult", "SolverInfo",
-    "Status", "StepMatrices", "TRACE_FIELDS", "UnknownNameError", "UnsupportedError", "World",
+    "Status", "StepJacobian", "StepMatrices", "TRACE_FIELDS", "UnknownNameError",
+    "UnsupportedError", "World", "WorldState",
     "call_overhead", "compare", "formats", "jvp", "load_model", "load_plugin", "logger", "profile",
     "quantile", "read", "register_solver", "run_experiment", "vjp",
     "scene_model", "scenes", "simulate", "solve", "solvers", "write",

@@ -246,22 +246,19 @@ def vjp(problem, result, gx, *, allow_unconverged=False):
 
 def _global_gradients(problem, x, gq):
     """{M, H, f, w} of a problem condensed from a global one, from the
-    gradient gq on q = b: with lam = -gq, v = M^-1 (H x + f) and y = M^-1 H
-    lam, gM = y v', gH = -(v lam' + y x'), gf = -y, gw = -lam (on the
-    stored entries); {} for another problem."""
+    gradient gq on q = b (libsolvers' slv_sensitivity_global_vjp: with
+    lam = -gq, v = M^-1 (H x + f) and y = M^-1 H lam, gM = y v',
+    gH = -(v lam' + y x'), gf = -y, gw = -lam on the stored entries); {}
+    for another problem."""
     g = getattr(problem, "_global", None)
     if g is None:
         return {}
     from ._problem import CsrMatrix
-    nd, lam = g[0], -np.asarray(gq)
-    v = _lcplab.velocities(problem._c(), g, x)
-    y = _lcplab.velocities(problem._c(), g[:7] + (np.zeros(nd), g[8]), np.ascontiguousarray(lam))
-    if isinstance(v[0], int) or isinstance(y[0], int):
-        raise Error(f"vjp: the global problem's M could not be factored: {(v[1], y[1])}")
-    v, y = v[0], y[0]
-    mrow = np.repeat(np.arange(nd), np.diff(g[1]))
-    hrow = np.repeat(np.arange(nd), np.diff(g[4]))
-    gM = y[mrow] * v[g[2]]
-    gH = -(v[hrow] * lam[g[5]] + y[hrow] * x[g[5]])
+    nd = g[0]
+    out = _lcplab.global_vjp(g, problem.n, np.ascontiguousarray(x, dtype=np.float64),
+                             np.ascontiguousarray(gq, dtype=np.float64))
+    if isinstance(out[0], int):
+        raise Error(f"vjp: {out[1]}")
+    gM, gH, gf, gw = out
     return {"M": CsrMatrix((nd, nd), g[1], g[2], gM),
-            "H": CsrMatrix((nd, problem.n), g[4], g[5], gH), "f": -y, "w": -lam}
+            "H": CsrMatrix((nd, problem.n), g[4], g[5], gH), "f": gf, "w": gw}

@@ -12,7 +12,7 @@ from ._errors import InvalidProblemError, SceneError, SimulationError, Unsupport
 from ._plugins import solver_name
 from ._problem import Problem, _is_int, _refuse_complex
 
-__all__ = ["World", "SimulationResult", "StepMatrices", "simulate", "scenes", "METRICS",
+__all__ = ["World", "SimulationResult", "StepMatrices", "StepJacobian", "WorldState", "simulate", "scenes", "METRICS",
            "TRACE_FIELDS", "STAGES", "APPLIED"]
 
 _NAMES = _lcplab.world_names()
@@ -216,6 +216,56 @@ class StepMatrices:
         """The rows of contact c (a range)."""
         first = self.joint_rows + int(c) * self.rows_per_contact
         return range(first, first + self.rows_per_contact)
+
+
+@dataclasses.dataclass
+class WorldState:
+    """A world's state (``World.state()``; ``World.set_state`` restores it):
+    the C world's saved state (``dyn_world_save_state``: every body's pose,
+    velocities and loads, the warm-start impulses, the time and the step
+    count) and, as arrays one row per body in world order, the parts a
+    caller may change before restoring it: ``r`` (nb, 3), ``q`` (nb, 4; w
+    first), ``v`` (nb, 3), ``w`` (nb, 3), ``f_ext`` (nb, 3), ``t_ext``
+    (nb, 3), all world frame. ``set_state`` writes the arrays over the
+    saved bodies (static bodies' rows are ignored), so that a perturbed
+    copy steps from the perturbed state: the finite differences of a
+    step."""
+    r: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    w: np.ndarray
+    f_ext: np.ndarray
+    t_ext: np.ndarray
+    _blob: bytes = dataclasses.field(repr=False, default=b"")
+
+    def copy(self):
+        """A deep copy (arrays copied)."""
+        return WorldState(*(getattr(self, k).copy() for k in _STATE_FIELDS), _blob=self._blob)
+
+
+_STATE_FIELDS = ("r", "q", "v", "w", "f_ext", "t_ext")
+
+
+@dataclasses.dataclass
+class StepJacobian:
+    """The derivative of a world's last step (``World.step_jacobian()``;
+    docs/gradients.md, "Through a world step"), with the step's contact
+    set, geometry and rows' right-hand sides held fixed and each row's
+    mode at the applied impulses held. The velocities u are 6 per body
+    (v, w, world frame, world order: body i at 6 i .. 6 i + 5); the
+    positions' changes are dr and the world rotation vector dth
+    (q+ -> exp(dth) q+), 6 per body likewise.
+
+    Fields: ``dv_du`` = d u+ / d u (u the velocities at the step's start),
+    ``dv_df`` = d u+ / d (f_ext, t_ext), ``dq_du``, ``dq_df`` (the
+    positions through the integrator), each (6 nb, 6 nb); ``modes``: the
+    rows of the step's problem by mode (rows, free, lower, upper, sliding,
+    degenerate)."""
+    dv_du: np.ndarray
+    dv_df: np.ndarray
+    dq_du: np.ndarray
+    dq_df: np.ndarray
+    modes: dict
 
 
 class World:
@@ -480,6 +530,52 @@ class World:
         """The last step's M (``step_matrices().M``), or None."""
         m = self.step_matrices()
         return None if m is None else m.M
+
+    def state(self):
+        """The world's state now (``WorldState``), for ``set_state``."""
+        blob, rows = self._w.state()
+        parts = np.split(rows, [3, 7, 10, 13, 16], axis=1)
+        return WorldState(*(np.ascontiguousarray(a) for a in parts), _blob=blob)
+
+    def set_state(self, state):
+        """Restore a ``WorldState`` of this world (or of one built the same
+        way), its arrays written over the saved bodies.
+
+        Raises
+        ------
+        TypeError
+            ``state`` is not a ``WorldState``.
+        ValueError
+            An array of the wrong shape, a NaN or inf, a zero quaternion,
+            a state of another world (the message names it).
+        """
+        if not isinstance(state, WorldState):
+            raise TypeError(f"state must be a WorldState, got {type(state).__name__}")
+        nb = self.body_count
+        widths = (3, 4, 3, 3, 3, 3)
+        cols = []
+        for key, k in zip(_STATE_FIELDS, widths):
+            a = np.asarray(getattr(state, key), dtype=np.float64)
+            if a.shape != (nb, k):
+                raise ValueError(f"state.{key} has shape {a.shape}, expected {(nb, k)}")
+            cols.append(a)
+        self._w.set_state(state._blob, np.ascontiguousarray(np.hstack(cols)))
+
+    def step_jacobian(self):
+        """The derivative of the last step (``StepJacobian``).
+
+        Raises
+        ------
+        UnsupportedError
+            No step with rows since the world was built or its state set
+            (a step without rows is the free motion), the last step failed,
+            reduced coordinates (not yet), or the answer's free block is
+            singular (no unique derivative); the message says which.
+        """
+        t = self._w.step_jacobian()
+        if isinstance(t[0], str):
+            raise UnsupportedError(f"scene {self.scene}: {t[0]}")
+        return StepJacobian(*t)
 
     def global_problem(self, condense_joints=False):
         """The last step's problem in the bodies' velocities, as a

@@ -39,6 +39,25 @@ class StepMatrices:
     rows_per_contact: int
     def contact_rows(self, c: int) -> range: ...
 
+@dataclasses.dataclass
+class WorldState:
+    r: npt.NDArray[np.float64]
+    q: npt.NDArray[np.float64]
+    v: npt.NDArray[np.float64]
+    w: npt.NDArray[np.float64]
+    f_ext: npt.NDArray[np.float64]
+    t_ext: npt.NDArray[np.float64]
+    _blob: bytes = ...
+    def copy(self) -> WorldState: ...
+
+@dataclasses.dataclass
+class StepJacobian:
+    dv_du: npt.NDArray[np.float64]
+    dv_df: npt.NDArray[np.float64]
+    dq_du: npt.NDArray[np.float64]
+    dq_df: npt.NDArray[np.float64]
+    modes: dict[str, float]
+
 class World:
     scene: str
     def __init__(self, scene: str | Model, params: Mapping[str, float] | None = ..., *,
@@ -69,6 +88,9 @@ class World:
     def step_matrices(self) -> StepMatrices | None: ...
     def jacobian(self) -> Any: ...
     def mass_matrix(self) -> Any: ...
+    def state(self) -> WorldState: ...
+    def set_state(self, state: WorldState) -> None: ...
+    def step_jacobian(self) -> StepJacobian: ...
     def global_problem(self, condense_joints: bool = ...) -> Problem | None: ...
 
 def simulate(scene: str, params: Mapping[str, float] | None = ...,

@@ -1,0 +1,163 @@
+"""World.step_jacobian (docs/gradients.md, "Through a world step") against
+central differences of World.step restarted from World.state() with one
+velocity or load moved: a sliding and a sticking cube on a slope (box
+friction; four redundant contacts), a sphere resting within the margin
+(separated), a hinged double pendulum (joint rows), a ragdoll on the floor
+(joints and contacts); the positions through each integrator; and the
+refusals of World.set_state and step_jacobian."""
+
+import numpy as np
+import pytest
+
+import lcplab
+
+EPS = 1e-6
+
+
+def _velocities(s):
+    return np.hstack([s.v, s.w]).reshape(-1)
+
+
+def _rotvec(q):
+    """The rotation vector of a unit quaternion (w first)."""
+    w, v = q[0], np.asarray(q[1:])
+    s = np.linalg.norm(v)
+    if s < 1e-300:
+        return 2 * v
+    return 2 * np.arctan2(s, w) * v / s
+
+
+def _qmul(a, b):
+    aw, av, bw, bv = a[0], np.asarray(a[1:]), b[0], np.asarray(b[1:])
+    return np.hstack([aw * bw - av @ bv, aw * bv + bw * av + np.cross(av, bv)])
+
+
+def _positions(s, base):
+    """dr and the world rotation vector of q q_base^-1, 6 per body."""
+    out = []
+    for i in range(len(s.r)):
+        qc = base.q[i] * np.array([1, -1, -1, -1])
+        out.append(np.hstack([s.r[i] - base.r[i], _rotvec(_qmul(s.q[i], qc))]))
+    return np.hstack(out)
+
+
+def _fd(w, s0, force, static):
+    """Central differences of the velocities and positions after one step
+    from s0 along each velocity (or load, force=True)."""
+    nv = 6 * w.body_count
+    w.set_state(s0)
+    w.step()
+    base = w.state()
+    Jv, Jq = np.zeros((nv, nv)), np.zeros((nv, nv))
+    for k in range(nv):
+        b, d = divmod(k, 6)
+        if static[b]:
+            continue
+        res = []
+        for sg in (1, -1):
+            s = s0.copy()
+            arr = (s.f_ext if d < 3 else s.t_ext) if force else (s.v if d < 3 else s.w)
+            arr[b, d % 3] += sg * EPS
+            w.set_state(s)
+            w.step()
+            res.append(w.state())
+        Jv[:, k] = (_velocities(res[0]) - _velocities(res[1])) / (2 * EPS)
+        Jq[:, k] = (_positions(res[0], base) - _positions(res[1], base)) / (2 * EPS)
+    return Jv, Jq
+
+
+def _rel(a, b):
+    return np.abs(a - b).max() / max(1.0, np.abs(b).max())
+
+
+def _check(w, warm, tol=1e-6, velocities=True):
+    for _ in range(warm):
+        w.step()
+    static = w.bodies()["is_static"]
+    s0 = w.state()
+    w.step()
+    jac = w.step_jacobian()
+    for force, Jv_, Jq_ in ((False, jac.dv_du, jac.dq_du), (True, jac.dv_df, jac.dq_df)):
+        if not force and not velocities:
+            continue
+        Jv, Jq = _fd(w, s0, force, static)
+        assert _rel(Jv_, Jv) < tol, (force, _rel(Jv_, Jv))
+        assert _rel(Jq_, Jq) < tol, (force, _rel(Jq_, Jq))
+    return jac
+
+
+def test_cube_sliding_on_a_slope():
+    # tan 30 deg = 0.577 > mu = 0.3: sliding, tangent rows at their bounds
+    w = lcplab.World("incline", {"mu": 0.3}, solver="lemke", friction="box")
+    jac = _check(w, 5)
+    assert jac.modes["lower"] + jac.modes["upper"] > 4
+    assert jac.modes["regularized"] > 0  # four contacts on a rigid cube: redundant
+    # sliding keeps a velocity along the slope that depends on the start's
+    assert np.abs(jac.dv_du).max() > 0.1
+
+
+def test_cube_sticking_on_a_slope():
+    w = lcplab.World("incline", {"mu": 0.9}, solver="lemke", friction="box")
+    jac = _check(w, 5)
+    # sticking: the next velocity does not depend on the current one
+    assert np.abs(jac.dv_du).max() < 1e-6
+
+
+def test_sphere_separated_within_the_margin():
+    w = lcplab.World("ball", {"height": 0.101, "restitution": 0}, solver="lemke", friction="box")
+    jac = _check(w, 0)
+    assert jac.modes["rows"] >= 1 and jac.modes["free"] == 0
+    # no impulse: the free motion, du+/du = I on the sphere
+    assert np.allclose(jac.dv_du[:6, :6], np.eye(6), atol=1e-12)
+
+
+@pytest.mark.parametrize("integrator", ["symplectic", "explicit", "verlet"])
+def test_pendulum_each_integrator(integrator):
+    w = lcplab.World("pendulum", {"angle_deg": 40}, solver="lemke", integrator=integrator)
+    # Verlet's half drift moves the step's geometry (held fixed here) with u:
+    # its d/du is not the step's; d/df is (loads do not move the geometry)
+    jac = _check(w, 4, velocities=integrator != "verlet")
+    assert jac.modes["free"] == jac.modes["rows"] == 5
+
+
+@pytest.mark.parametrize("integrator", ["symplectic", "explicit"])
+def test_double_pendulum_rods(integrator):
+    # dantzig: lemke keeps a warm start already within its tolerance, so
+    # its answer does not move under a 1e-6 step (FD 0 where J is 1e-3)
+    w = lcplab.World("double_pendulum", solver="dantzig", integrator=integrator)
+    jac = _check(w, 4)
+    assert jac.modes["free"] == jac.modes["rows"] == 10
+
+
+def test_ragdoll_on_the_floor():
+    # step 101: 67 rows, joints and the floor's contacts, tangent rows at
+    # both bounds (sliding)
+    w = lcplab.World("ragdoll", solver="dantzig", friction="box")
+    jac = _check(w, 100)
+    assert jac.modes["lower"] > 0 and jac.modes["upper"] > 0
+
+
+def test_refusals():
+    w = lcplab.World("pendulum", solver="lemke")
+    with pytest.raises(lcplab.UnsupportedError, match="no step with rows"):
+        w.step_jacobian()
+    s = w.state()
+    w.step()
+    w.set_state(s)  # a restore drops the last problem
+    with pytest.raises(lcplab.UnsupportedError, match="no step with rows"):
+        w.step_jacobian()
+    bad = s.copy()
+    bad.v = bad.v[:, :2]
+    with pytest.raises(ValueError, match=r"state.v has shape"):
+        w.set_state(bad)
+    bad = s.copy()
+    bad.w[0, 1] = np.nan
+    with pytest.raises(ValueError, match="not finite"):
+        w.set_state(bad)
+    with pytest.raises(TypeError):
+        w.set_state(b"state")
+    other = lcplab.World("double_pendulum").state()
+    with pytest.raises(ValueError):
+        w.set_state(other)
+    # nothing was changed by the refused calls
+    assert np.array_equal(w.state().v, s.v)
