@@ -301,7 +301,8 @@ static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, doubl
           "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
           "and >= %g s in all%s, or %g s in all (the budget; one run when the warm-up takes "
           "that long), at most %d runs; "
-          "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
+          "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min; one timed task at a "
+          "time (untimed tasks beside it), replicate passes interleaved with the first\n",
           s->min_runs, s->min_time, precision_text(s, prec, sizeof prec), s->max_time,
           EXP_RUNS_MAX);
   fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best; %s)\n", tie,
