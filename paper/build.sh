@@ -71,7 +71,7 @@ figure() {
   name=$1 kind=$2 csv2=${3:-} csv=$res/$1.csv
   [ -f "$csv" ] || return 0
   case $kind in
-  drift | accuracy) # identical algorithms drawn once (gen.py --merge-traces)
+  drift | accuracy | convergence) # identical algorithms drawn once (gen.py --merge-traces)
     mkdir -p "$out/fig-data"
     csv=$out/fig-data/$name.csv
     if ! "$python" "$srcdir/gen.py" --merge-traces "$res/$name.csv" "$csv" >>"$out/build.log" 2>&1; then

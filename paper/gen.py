@@ -320,19 +320,32 @@ class Paper:
         self.nums += macro('SampleNote', self.sample_note())
         self.nums += macro('DriftAliases', self.aliases_note('drift.csv'))
         self.nums += macro('AccuracyAliases', self.aliases_note('accuracy.csv'))
+        self.nums += macro('ConvergenceAliases', self.aliases_note('convergence.csv'))
         self.write('numbers.tex', self.nums)
         self.articulated()
 
     def aliases_note(self, name):
         """The figure caption's sentence on identical algorithms drawn once
         (trace_aliases: what build.sh's --merge-traces left out), or ''."""
-        alias = trace_aliases(os.path.join(self.res, name))
-        if not alias:
+        path = os.path.join(self.res, name)
+        alias = trace_aliases(path)
+        part = {}  # identical in some of the run groups only: (a, b) -> groups
+        for (g, b), a in group_aliases(path).items():
+            if alias.get(b) != a:
+                part[(a, b)] = part.get((a, b), 0) + 1
+        if not alias and not part:
             return ''
         bases = list(dict.fromkeys(alias.values()))
-        return (' Identical traces are drawn once, under the first name: %s. ' % series([
-            '%s for %s' % (self.tt(a), series([self.tt(a)] + [self.tt(b) for b, x in alias.items() if x == a]))
-            for a in bases]))
+        t = ''
+        if bases:
+            t = ' Identical traces are drawn once, under the first name: %s.' % series([
+                '%s for %s' % (self.tt(a), series([self.tt(a)] + [self.tt(b) for b, x in alias.items() if x == a]))
+                for a in bases])
+        if part:
+            t += (' Where two traces are identical on some runs only, the second is drawn there under the first\'s '
+                  'name: %s.' % series(['%s under %s on %s' % (self.tt(b), self.tt(a), plural(n, 'run'))
+                                        for (a, b), n in sorted(part.items())]))
+        return t + ' '
 
     # ---- the results folder ----------------------------------------------------------------
 
@@ -2709,29 +2722,60 @@ def traced_solvers(path):
     return {r[si] for r in body if r[st] not in ('refused', 'unsupported')}
 
 
-def trace_aliases(path):
-    """Identical algorithms of a scene section's per-step CSV (drift.csv,
-    accuracy.csv; issue 65, point 4): {b: a} when solver b's rows equal an
-    earlier solver a's, in every column but the solver's name and the note
-    (which names the solver), in every run group (scene, integrator,
-    friction) where b has a trace, and in at least one.  A refusal is no
-    trace."""
+def trace_groups(path):
+    """The run groups of a per-step or per-iteration CSV (drift.csv, accuracy.csv:
+    scene, integrator, friction; convergence.csv: problem, tol) with each solver's
+    trace in each: (head, body, si, keys, {group: {solver: trace}}, refused, order), or
+    None.  A trace is a run's rows but for the solver's name, the note and, in the
+    convergence section, the method and the measured times (two runs are one algorithm
+    when their residuals match iteration by iteration)."""
     if not os.path.exists(path):
-        return {}
+        return None
     _, head, body = read_scene_rows(path)
+    group = ('scene', 'integrator', 'friction') if 'scene' in head else ('problem', 'tol')
     try:
-        si, keys = head.index('solver'), [head.index(k) for k in ('scene', 'integrator', 'friction')]
+        si, keys = head.index('solver'), [head.index(k) for k in group]
     except ValueError:
-        return {}
+        return None
     st = head.index('status') if 'status' in head else None
-    skip = {si} | ({head.index('note')} if 'note' in head else set())
+    skip = {si} | {head.index(k) for k in ('note', 'method', 'time_s', 'time_source') if k in head}
     traces, refused = {}, set()
     for r in body:
         g = tuple(r[k] for k in keys)
         if st is not None and r[st] in ('refused', 'unsupported'):
             refused.add((g, r[si]))
         traces.setdefault(g, {}).setdefault(r[si], []).append(tuple(v for i, v in enumerate(r) if i not in skip))
-    order = list(dict.fromkeys(r[si] for r in body))
+    return head, body, si, keys, traces, refused, list(dict.fromkeys(r[si] for r in body))
+
+
+def group_aliases(path):
+    """{(group, b): a} for every run group where solver b's trace equals an earlier
+    solver a's (issue 84: identical algorithms merged wherever they are identical, not
+    only where they are identical on every group).  A refusal is no trace."""
+    tg = trace_groups(path)
+    if not tg:
+        return {}
+    _, _, _, _, traces, refused, order = tg
+    out = {}
+    for g, per in traces.items():
+        for b in order:
+            if b not in per or (g, b) in refused:
+                continue
+            for a in order[:order.index(b)]:
+                if a in per and (g, a) not in refused and (g, a) not in out and per[a] == per[b]:
+                    out[(g, b)] = a
+                    break
+    return out
+
+
+def trace_aliases(path):
+    """Identical algorithms of a per-step CSV (drift.csv, accuracy.csv; issue 65,
+    point 4) or of convergence.csv: {b: a} when solver b's trace equals an earlier
+    solver a's in every run group where b has one, and in at least one."""
+    tg = trace_groups(path)
+    if not tg:
+        return {}
+    _, _, _, _, traces, refused, order = tg
     alias = {}
     for b in order:
         groups = [g for g, per in traces.items() if b in per and (g, b) not in refused]
@@ -2746,18 +2790,20 @@ def trace_aliases(path):
 
 def merge_traces(src, dst):
     """src for its figure with identical algorithms drawn once, under the
-    first one's name (trace_aliases): every row of an alias is left out (its
-    refusals too); the preamble is kept (the figure's options)."""
-    alias = trace_aliases(src)
+    first one's name, in every run group where they are identical
+    (group_aliases): the rows of the others there are left out; the preamble
+    is kept (the figure's options)."""
+    alias = group_aliases(src)
     pre, head, body = read_scene_rows(src)
-    si = head.index('solver') if 'solver' in head else -1
+    tg = trace_groups(src)
+    si, keys = (tg[2], tg[3]) if tg else (-1, [])
     with open(dst, 'w', newline='') as fh:
         fh.writelines(pre)
         w = csv.writer(fh, lineterminator='\n')
         if head:
             w.writerow(head)
         for r in body:
-            if si < 0 or r[si] not in alias:
+            if si < 0 or (tuple(r[k] for k in keys), r[si]) not in alias:
                 w.writerow(r)
 
 
