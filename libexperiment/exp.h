@@ -626,6 +626,8 @@ typedef struct exp_external {
   char time_key[32];           /* "": the process's wall time; else a number it prints */
   char verdict_key[32];        /* "": none; else the true/false it prints after it, its own
                                   verdict (column reported_solved, table agreement) */
+  char iter_key[32];           /* "": none; else the number it prints after it, its own count
+                                  of iterations (column iterations; issue 84) */
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
   /* the template, run by /bin/sh -c with its values as positional
