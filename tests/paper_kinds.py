@@ -74,7 +74,8 @@ def tie_values(text, tie_factor):
     for m in re.finditer(r'(?:within a factor|tie factor)(?: of)? \$?(\d+\.\d+)', text):
         vals.append((float(m.group(1)), m.group(1)))
     m = re.search(r'The tie tolerance \(Section~\\ref\{sec:ties\}\) of (.*?)\.\s', text, re.S)
-    for name, tol in re.findall(r'([A-Za-z][\w\\]*) is [^$]*?\$([\d.e+-]+)\$', m.group(1) if m else ''):
+    # each "S is ..., $T$" with no other " is " between the name and its value
+    for name, tol in re.findall(r'([A-Za-z][\w\\]*) is (?:(?! is )[^$])*?\$([\d.e+-]+)\$', m.group(1) if m else ''):
         if not name.startswith('peers'):
             f = 1 + float(tol)
             vals.append((f, '%s (1 + %s, %s)' % (('%.6g' % f), tol, name.replace('\\', ''))))

@@ -48,6 +48,10 @@ check(k.tie_values(two, '1.846') == ['1.846', '1.0425 (1 + 0.0425, scaling)'], '
 one = (r'tied within a factor 1.846 with \texttt{pgs}. The tie tolerance (Section~\ref{sec:ties}) of profile is '
        r'the noise between two passes over the timed set, $0.846$; of peers\_lcp is its noise, $0.957$. ')
 check(k.tie_values(one, '1.846') == [], 'tie: one factor (the peers\' own apart) passes')
+one2 = (r'The tie tolerance (Section~\ref{sec:ties}) of profile is the noise between two passes, $0.846$, scaling '
+        r'is that of the profiles (the noise between their passes), peers\_lcp is the noise between two '
+        r'passes, $1.28071$. ')
+check(k.tie_values(one2, '1.846') == [], 'tie: a section using the profiles\' factor, stated without a number, passes')
 
 # refusals counted in some denominators and not others (Table 16 against Figs. 4-6)
 head = r'class & solver & accepted & refused & solved & fastest & tied & $\rho(10)$ & unsolved \\'
