@@ -64,8 +64,8 @@ def class_counts(text, plist_tex):
 def tie_values(text, tie_factor):
     """The tie factors the text states for the profiles' sections: the macro's, every
     "within a factor F" / "tie factor F", and every tolerance T of the timing paragraph's
-    "The tie tolerance ... of S is ..., $T$" (factor 1 + T) where S is not a peers'
-    section.  Two values are one when they agree to the coarser one's printed digits.
+    "The tie tolerance ... of S is ..., $T$" (factor 1 + T) where S is the profile or a
+    section without passes of its own.  Two values are one when they agree to the coarser one's printed digits.
     Returns the distinct values when there are two or more.  text: the paper without the
     peers' sections and tables, which state their own."""
     vals = []
@@ -74,9 +74,13 @@ def tie_values(text, tie_factor):
     for m in re.finditer(r'(?:within a factor|tie factor)(?: of)? \$?(\d+\.\d+)', text):
         vals.append((float(m.group(1)), m.group(1)))
     m = re.search(r'The tie tolerance \(Section~\\ref\{sec:ties\}\) of (.*?)\.\s', text, re.S)
-    # each "S is ..., $T$" with no other " is " between the name and its value
-    for name, tol in re.findall(r'([A-Za-z][\w\\]*) is (?:(?! is )[^$])*?\$([\d.e+-]+)\$', m.group(1) if m else ''):
-        if not name.startswith('peers'):
+    # each "S is ..., $T$" with no other " is " between the name and its value: the profile's,
+    # and those of sections without passes of their own (their in-task noise, a default or a
+    # set value: a second factor for statements on the profiles' timing); a section with its
+    # own passes (the peers', a full campaign's large set) states its own, as its table does
+    for name, how, tol in re.findall(r'([A-Za-z][\w\\]*) is ((?:(?! is )[^$])*?)\$([\d.e+-]+)\$',
+                                     m.group(1) if m else ''):
+        if name == 'profile' or ('passes' not in how and not name.startswith('peers')):
             f = 1 + float(tol)
             vals.append((f, '%s (1 + %s, %s)' % (('%.6g' % f), tol, name.replace('\\', ''))))
     distinct = []

@@ -52,6 +52,9 @@ one2 = (r'The tie tolerance (Section~\ref{sec:ties}) of profile is the noise bet
         r'is that of the profiles (the noise between their passes), peers\_lcp is the noise between two '
         r'passes, $1.28071$. ')
 check(k.tie_values(one2, '1.846') == [], 'tie: a section using the profiles\' factor, stated without a number, passes')
+own = (r'The tie tolerance (Section~\ref{sec:ties}) of profile is the noise between two passes, $0.846$ and large '
+       r'is the noise between two independent passes over the timed set, $0.4768$. ')
+check(k.tie_values(own, '1.846') == [], 'tie: a section with passes of its own states its own factor')
 
 # refusals counted in some denominators and not others (Table 16 against Figs. 4-6)
 head = r'class & solver & accepted & refused & solved & fastest & tied & $\rho(10)$ & unsolved \\'
