@@ -497,12 +497,12 @@ static void mark_failed(exp_tctx *c, const exp_external *e, double tol, const ch
  * the row is the last rung's answer, judged at tol, timed as it ran.  The
  * tolerance it was last told. */
 /* A rung of the ladder the judge rejected, appended to buf: "tol T: S s unconverged"
- * (its told tolerance and median time), so the row records every rung it took and
+ * (its told tolerance and median time; " / " between rungs: no comma in a note), so the row records every rung it took and
  * its time, not only the last one's, which is the answer judged and timed. */
 static void ladder_rung(char *buf, size_t len, double told, const xmeas *m) {
   size_t l = strlen(buf);
   if (l + 1 < len)
-    snprintf(buf + l, len - l, "%stol %g: %.3g s %s", l ? ", " : "", told, m->t.median,
+    snprintf(buf + l, len - l, "%stol %g: %.3g s %s", l ? " / " : "", told, m->t.median,
              m->status ? m->status : "?");
 }
 
