@@ -48,6 +48,10 @@ W = figwidth(6.65)
 runsel(p, g) = sprintf("$1 == \"%s\" && $5 != \"unsupported\" && $5 != \"refused\"", p).gsel(g).sfilter(4)
 finals(p, g) = dat_list(dat, runsel(p, g)." && $9 == \"1\" && $6 != \"\"", "$4")
 pairs = ""
+# a history curve's rows, and its marks: about five along every curve (issue 84: a curve
+# told apart in grayscale by its marks, not only by its end), every hpi-th point
+hcond(p, s, xcol) = sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, s, xcol)
+hpi(p, s, xcol) = (nrows(dat, hcond(p, s, xcol)) / 5 >= 1 ? int(nrows(dat, hcond(p, s, xcol)) / 5) : 1)
 do for [pi = 1:np] {
   do for [g = 1:2] {
     nf = words(finals(word(probs, pi), g))
@@ -122,8 +126,9 @@ do for [page = 1:npages] {
         } else {
           set label 98 letter(letterk) at graph 1, graph 1.3 right noenhanced font kf
         }
-        plot for [k = 1:words(hist)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"0\" && $%d + 0 > 0 && $8 + 0 > 0", p, word(hist, k), xcol)) \
-               using xcol:8 with lines lw 1.1 dt sdt_s(word(hist, k)) lc rgb scolour(word(hist, k)) notitle, \
+        plot for [k = 1:words(hist)] rows(dat, hcond(p, word(hist, k), xcol)) \
+               using xcol:8 with linespoints lw 1.1 dt sdt_s(word(hist, k)) lc rgb scolour(word(hist, k)) \
+               pt spt(word(hist, k)) ps 0.45 pi hpi(p, word(hist, k), xcol) notitle, \
              for [k = 1:words(fin)] rows(dat, sprintf("$1 == \"%s\" && $4 == \"%s\" && $9 == \"1\" && $%d + 0 > 0", p, word(fin, k), xcol)) \
                using xcol:($8 > logfloor(lo) ? $8 : logfloor(lo)) with points pt spt(word(fin, k)) ps 0.7 lc rgb scolour(word(fin, k)) notitle, \
              (tol > 0 ? tol : NaN) with lines dt 2 lc rgb "#888888" notitle

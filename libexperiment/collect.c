@@ -272,10 +272,20 @@ static void scene_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
     if (s->src[k].kind == EXP_SRC_SCENE) exp_scene_world_line(f, s, &s->src[k]);
 }
 
+/* The precision clause of the timing line: empty without `precision`. */
+static const char *precision_text(const exp_section *s, char *buf, size_t len) {
+  buf[0] = '\0';
+  if (s->precision > 0.0)
+    snprintf(buf, len, " and the median's 95 %% interval within %g %% of it (its half-width)",
+             100.0 * s->precision);
+  return buf;
+}
+
 /* The settings of a problem section's solves: tolerances, limits, the
  * timing protocol, the winners' tie tolerance and the condition estimate. */
 static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, double tie,
                         const char *memlim) {
+  char prec[96];
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(s, tols);
   fprintf(f, "# tol:");
@@ -289,10 +299,12 @@ static void solve_lines(FILE *f, const exp_plan *pl, const exp_section *s, doubl
   fprintf(f,
           "# timing: clock_gettime(CLOCK_MONOTONIC) around slv_solve only (external "
           "solvers: see time_source), cold start, one warm-up, then runs until >= %ld runs "
-          "and >= %g s in all, or %g s in all (one run when the warm-up takes that long), "
-          "at most %d runs; "
-          "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min\n",
-          s->min_runs, s->min_time, s->max_time, EXP_RUNS_MAX);
+          "and >= %g s in all%s, or %g s in all (the budget; one run when the warm-up takes "
+          "that long), at most %d runs; "
+          "median (time_s), quartiles (time_q1_s, time_q3_s: type 7), min; one timed task at a "
+          "time (untimed tasks beside it), replicate passes interleaved with the first\n",
+          s->min_runs, s->min_time, precision_text(s, prec, sizeof prec), s->max_time,
+          EXP_RUNS_MAX);
   fprintf(f, "# tie_tolerance: %g (fastest at tau = 1: within a factor %g of the best; %s)\n", tie,
           1.0 + tie, s->tie >= 0.0 ? "the section's tie" : "the noise, NAME_timing.csv");
   fprintf(f, "# cond_est: 1-norm condition estimate of A (slv_condition_estimate: "

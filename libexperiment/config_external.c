@@ -1,7 +1,7 @@
 /* config_external.c -- the `external` lines of an experiment file
  * (experiments/CAMPAIGNS.md, "External solvers"):
  *
- *   external NAME [format=F] [time=KEY] [verdict=KEY] [ladder=K] [version=TEXT] [classes=C,...]
+ *   external NAME [format=F] [time=KEY] [verdict=KEY] [iterations=KEY] [ladder=K] [version=TEXT] [classes=C,...]
  *            [requires=PATH] [kind=scene] command TEMPLATE...
  *
  * The template becomes e->command with every placeholder ({in}, {out},
@@ -42,6 +42,12 @@ static int external_opt(const exp_cfg_parser *ps, exp_external *e, const char *k
                            "expected a key of 1 to %zu characters, got '%s'",
                            sizeof e->verdict_key - 1, v);
     snprintf(e->verdict_key, sizeof e->verdict_key, "%s", v);
+  } else if (strncmp(kv, "iterations=", 11) == 0) {
+    if (!v[0] || strlen(v) >= sizeof e->iter_key)
+      return exp_cfg_error(ps, "external iterations",
+                           "expected a key of 1 to %zu characters, got '%s'",
+                           sizeof e->iter_key - 1, v);
+    snprintf(e->iter_key, sizeof e->iter_key, "%s", v);
   } else if (strncmp(kv, "ladder=", 7) == 0) {
     char *end;
     long k = strtol(v, &end, 10);
@@ -64,7 +70,7 @@ static int external_opt(const exp_cfg_parser *ps, exp_external *e, const char *k
   } else {
     return exp_cfg_error(
         ps, "external",
-        "unknown option '%s' (format=, time=, verdict=, ladder=, version=, classes=, "
+        "unknown option '%s' (format=, time=, verdict=, iterations=, ladder=, version=, classes=, "
         "requires=, kind=, then command ...)",
         kv);
   }

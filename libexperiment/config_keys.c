@@ -491,6 +491,14 @@ static int key_max_time(const exp_cfg_parser *ps, exp_section *s, char **w, int 
   return rc >= 0 ? rc : exp_cfg_seconds(ps, w[0], w[1], 0.0, &s->max_time);
 }
 
+static int key_precision(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
+  int rc = exp_cfg_one_value(ps, w[0], nw);
+  if (rc < 0 && (rc = exp_cfg_num(ps, w[0], w[1], -1e-300, &s->precision)) < 0 &&
+      s->precision >= 1.0)
+    rc = exp_cfg_error(ps, w[0], "expected a share in [0, 1) (0.05 = 5 %%), got '%s'", w[1]);
+  return rc;
+}
+
 static int key_time_limit(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
   int rc = exp_cfg_one_value(ps, w[0], nw);
   return rc >= 0 ? rc : exp_cfg_seconds(ps, w[0], w[1], 0.0, &s->time_limit);
@@ -649,6 +657,7 @@ static const key_rule rules[] = {
   { "time_limit", K_ALL, key_time_limit },
   { "tie", K_PROB, key_tie },
   { "replicates", 1u << EXP_PROFILE, key_replicates },
+  { "precision", (1u << EXP_PROFILE) | (1u << EXP_SCALING), key_precision },
   { "seed", K_ALL, key_seed },
   { "option", K_PROB, key_option },
   { "integrators", K_STEPS, key_integrators },
@@ -701,7 +710,7 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
         ps, key,
         "unknown key (experiment, external, plugin, solvers, instances, generate, "
         "scene, classes, tol, max_iter, min_runs, min_time, max_time, "
-        "time_limit, tie, replicates, seed, option, integrators, friction, compare, "
+        "time_limit, tie, replicates, precision, seed, option, integrators, friction, compare, "
         "figure, on_failure, fallback_solver, fallback_max_iter, "
         "allow_loose_tol)");
   if (cfg->nsec == 0) return exp_cfg_error(ps, key, "comes before any 'experiment KIND' line");

@@ -357,6 +357,15 @@ EXP_API double exp_weighted_quantile(exp_wpoint *p, int n, double q);
  * (a slow solve: fewer runs, each reported), else 0. */
 EXP_API int exp_repeat_done(int runs, double total, int min_runs, double min_time, double max_time);
 
+/* The precision of a median of k timed runs: the half-width of the
+ * distribution-free 95 % interval of the median (the order statistics
+ * x_(j) and x_(l), j = floor((k - 1.96 sqrt k) / 2), l = ceil(1 + (k +
+ * 1.96 sqrt k) / 2), 1-based, clipped to [1, k]) over the median, i.e.
+ * (x_(l) - x_(j)) / (2 median); NaN when k < 6 (the interval is then the
+ * whole range) or the median is not positive.  t is left as it is; work
+ * holds k doubles. */
+EXP_API double exp_median_precision(const double *t, int k, double *work);
+
 /* The per-process repeat rule of an external whose template names {repeat}
  * (experiments/CAMPAIGNS.md, "External solvers"): after a probe process of one
  * solve that took t1 s, the number of solves one process times so that they
@@ -618,6 +627,8 @@ typedef struct exp_external {
   char time_key[32];           /* "": the process's wall time; else a number it prints */
   char verdict_key[32];        /* "": none; else the true/false it prints after it, its own
                                   verdict (column reported_solved, table agreement) */
+  char iter_key[32];           /* "": none; else the number it prints after it, its own count
+                                  of iterations (column iterations; issue 84) */
   unsigned classes;            /* bit c: takes class c; 0 = every class */
   char requires[EXP_PATH_MAX]; /* a program that must exist ("" = none) */
   /* the template, run by /bin/sh -c with its values as positional
@@ -692,6 +703,9 @@ typedef struct exp_section {
   double time_limit; /* s: a solve (problem kinds) / a run (scene kinds); default 60 / 600 */
   double tie;        /* tie tolerance of the fastest at tau = 1; default 0.05 */
   long replicates;   /* profile: independent passes over the timed set (key replicates); 1 */
+  double precision;  /* profile, scaling: repeat until the median's 95 % interval is within
+                      * this share of it (exp_median_precision), or max_time (key precision);
+                      * 0: off (min_runs and min_time are enough) */
   int integrators[3];      /* dyn_integrator */
   int nint;                /* 0: symplectic only */
   int friction[4];         /* scene kinds: the friction groups (dyn_friction / AUTO) */

@@ -188,6 +188,7 @@ typedef struct xrun {
   double wall;         /* s, fork to exit */
   double reported;     /* NaN if none */
   const char *verdict; /* "1", "0", or NULL: none printed (or no verdict=KEY) */
+  double iters;        /* its own count of iterations (iterations=KEY), NaN if none */
 } xrun;
 
 /* Waits for the child pid until t0 + limit (s): 0 when it ended (status
@@ -224,6 +225,7 @@ static int run_once(exp_tctx *c, const xargv *cmd, const exp_external *e, double
                    &r->wall, &r->reported) != 0)
     return -1;
   r->verdict = e->verdict_key[0] ? reported_verdict(out, e->verdict_key) : NULL;
+  r->iters = e->iter_key[0] ? reported_time(out, e->iter_key) : NAN;
   return 0;
 }
 
@@ -308,6 +310,7 @@ typedef struct xmeas {
   slv_residuals res;
   double wall;         /* the processes' wall time in all */
   const char *verdict; /* the last run's own verdict (xrun), NULL: none */
+  int iterations;      /* the last run's own count (iterations=KEY), 0: none */
 } xmeas;
 
 /* 1 when the first token of the file fd (white space separated, '#'
@@ -369,6 +372,7 @@ static int read_solution(const io_instance *inst, const char *out_file, const xr
 static void judge(const io_instance *inst, const char *out_file, const xrun *r, double tol,
                   double *x, xmeas *m) {
   m->verdict = r->verdict;
+  m->iterations = isfinite(r->iters) && r->iters < 2e9 ? (int)r->iters : 0;
   if (read_solution(inst, out_file, r, x, m) != 0) return;
   m->no_solution = 0;
   slv_problem p = io_instance_problem(inst);
@@ -421,8 +425,8 @@ static int probe_repeat(exp_tctx *c, const exp_external *e, xargv *cmd, const ch
   if (r->exit != 0 || !exp_path_exists(out_file)) return 1;
   if (!isfinite(r->reported)) return 0; /* no time of its own: one solve a process */
   const exp_section *s = c->s;
-  *per_process = exp_repeat_count(r->reported, (int)s->min_runs, s->min_time, s->max_time,
-                                     EXP_RUNS_MAX);
+  *per_process =
+      exp_repeat_count(r->reported, (int)s->min_runs, s->min_time, s->max_time, EXP_RUNS_MAX);
   snprintf(cmd->num[4], sizeof cmd->num[4], "%ld", *per_process);
   return 0;
 }
@@ -492,11 +496,22 @@ static void mark_failed(exp_tctx *c, const exp_external *e, double tol, const ch
  * left (ladder=K), it is asked again, told a tolerance ten times tighter;
  * the row is the last rung's answer, judged at tol, timed as it ran.  The
  * tolerance it was last told. */
+/* A rung of the ladder the judge rejected, appended to buf: "tol T: S s unconverged"
+ * (its told tolerance and median time; " / " between rungs: no comma in a note), so the row records every rung it took and
+ * its time, not only the last one's, which is the answer judged and timed. */
+static void ladder_rung(char *buf, size_t len, double told, const xmeas *m) {
+  size_t l = strlen(buf);
+  if (l + 1 < len)
+    snprintf(buf + l, len - l, "%stol %g: %.3g s %s", l ? " / " : "", told, m->t.median,
+             m->status ? m->status : "?");
+}
+
 static double measure_ladder(exp_tctx *c, const exp_external *e, const io_instance *inst,
                              const char *in, const char *out_file, double tol, double *x,
                              double *times, int cap, xmeas *m) {
   long max_iter = c->s->max_iter > 0 ? c->s->max_iter : 10000;
   double told = tol;
+  char rungs[192] = "";
   for (int rung = 0;; rung++) {
     xargv cmd;
     external_argv(e, in, out_file, told, max_iter, inst->n, exp_class_str(c->prob->cls),
@@ -508,11 +523,13 @@ static double measure_ladder(exp_tctx *c, const exp_external *e, const io_instan
     if (rung >= e->ladder || !(e->told & EXT_TOLD_TOL) || !m->status ||
         strcmp(m->status, "unconverged") != 0 || told / 10.0 < 1e-16)
       break;
+    ladder_rung(rungs, sizeof rungs, told, m);
     told /= 10.0;
   }
   if (told != tol && m->status) {
     size_t l = strlen(m->note);
-    snprintf(m->note + l, sizeof m->note - l, "%stold tol %g (ladder)", l ? "; " : "", told);
+    snprintf(m->note + l, sizeof m->note - l, "%stold tol %g (ladder; rungs before: %s)",
+             l ? "; " : "", told, rungs);
   }
   return told;
 }
@@ -566,7 +583,7 @@ int exp_external_run(exp_tctx *c, const io_instance *inst, const double *tols, i
     int numbers = m.runs > 0 && strcmp(m.status, "time_limit") != 0;
     exp_prow pr = { m.status,
                     tols[ti],
-                    0,
+                    m.iterations,
                     0,
                     m.runs,
                     m.t,

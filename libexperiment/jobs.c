@@ -18,9 +18,11 @@
  * (sched_setaffinity), and there are at most as many workers as such CPUs,
  * so no two timed tasks ever share a CPU and a task's timed repeats never
  * migrate; one worker runs the tasks one at a time, unpinned (pinning every
- * --jobs 1 run to the first CPU would pile concurrent runs onto it).  Pinning rather than
- * running timed tasks one at a time keeps every core busy (the main job
- * on two cores); what pinning cannot remove (other processes, hyperthread
+ * --jobs 1 run to the first CPU would pile concurrent runs onto it).  Only
+ * one timed task (task_timed) runs at a time: the other workers take
+ * untimed tasks meanwhile, or wait; a profile section's replicate passes
+ * are interleaved with its first pass (pick_replicate).  What pinning and
+ * that rule cannot remove (other processes, hyperthread
  * siblings, shared caches) shows in the between-run noise each section
  * measures (NAME_timing.csv).  The worker's CPU is in its results' prov
  * placement ("cpu K"; "serial" for a lone worker).
@@ -74,7 +76,9 @@ typedef struct pool {
   worker *w;
   int nw;
   unsigned char *state;
-  int first; /* first task that may be pending */
+  int first;     /* first task that may be pending */
+  int first_rep; /* first task that may be a pending replicate-pass task */
+  int rep_turn;  /* 1: the next timed task is a replicate pass's (pick_replicate) */
   const exp_jobs_opts *o;
   exp_jobs_report *rep;
   int tty;
@@ -232,14 +236,51 @@ static void progress(pool *p, int final) {
   }
 }
 
-/* The next task for worker w: on its problem if one is pending, else on a
- * problem no other worker has, else any; -1 if none is pending. */
+/* A task whose times are compared (experiments/README.md, "Timing"): a
+ * profile, scaling, convergence or scenes section's.  Drift and accuracy
+ * tasks are untimed: they may run beside a timed one. */
+static int task_timed(const exp_plan *pl, int i) {
+  exp_kind k = pl->cfg.sec[pl->tasks[i].section].kind;
+  return k == EXP_PROFILE || k == EXP_SCALING || k == EXP_CONVERGENCE || k == EXP_SCENES;
+}
+
+/* 1 when some worker runs a timed task now: no other timed task may start
+ * beside it (the header's timing protocol). */
+static int timed_running(const pool *p) {
+  for (int k = 0; k < p->nw; k++)
+    if (p->w[k].pid > 0 && p->w[k].task >= 0 && task_timed(p->pl, p->w[k].task)) return 1;
+  return 0;
+}
+
+/* The interleaving of a profile section's passes: after a timed task of the
+ * first pass, the next pending task of a replicate pass (they follow every
+ * section's own tasks in the plan), so the passes alternate in time and a
+ * change of the machine's load reaches both alike; -1 when it is the first
+ * pass's turn or no replicate task is pending. */
+static int pick_replicate(pool *p) {
+  if (!p->rep_turn) return -1;
+  const exp_plan *pl = p->pl;
+  while (p->first_rep < pl->ntasks &&
+         (p->state[p->first_rep] != T_PENDING || pl->tasks[p->first_rep].rep == 0))
+    p->first_rep++;
+  if (p->first_rep < pl->ntasks) return p->first_rep;
+  p->rep_turn = 0;
+  return -1;
+}
+
+/* The next task for worker w: the replicate pass's when it is its turn;
+ * else on its problem if one is pending, else on a problem no other worker
+ * has, else any; a timed task only when no timed task runs; -1 if none. */
 static int pick(pool *p, const worker *w) {
   const exp_plan *pl = p->pl;
   while (p->first < pl->ntasks && p->state[p->first] != T_PENDING) p->first++;
+  int block = p->nw > 1 && timed_running(p);
+  int r = block ? -1 : pick_replicate(p);
+  if (r >= 0) return r;
   int any = -1, fresh = -1;
   for (int i = p->first; i < pl->ntasks; i++) {
-    if (p->state[i] != T_PENDING) continue;
+    if (p->state[i] != T_PENDING || (block && task_timed(pl, i))) continue;
+    if (p->rep_turn == 0 && pl->tasks[i].rep > 0 && p->first_rep < pl->ntasks) continue;
     int pr = pl->tasks[i].prob;
     if (pr >= 0 && pr == w->prob) return i;
     if (any < 0) any = i;
@@ -248,20 +289,35 @@ static int pick(pool *p, const worker *w) {
       for (int k = 0; k < p->nw; k++) busy |= p->w[k].pid > 0 && p->w[k].prob == pr && pr >= 0;
       if (!busy) fresh = i;
     }
-    if (any >= 0 && fresh >= 0 && i > p->first + 4 * p->nw * 64) break;
+    if (!block && any >= 0 && fresh >= 0 && i > p->first + 4 * p->nw * 64) break;
+  }
+  if (fresh < 0 && any < 0 && !block) { /* the first pass is done: the replicates' turn */
+    p->rep_turn = 1;
+    return pick_replicate(p);
   }
   return fresh >= 0 ? fresh : any;
 }
 
+/* 1 when some task is pending (a worker with none to take now waits for a
+ * timed one to end rather than exit). */
+static int any_pending(pool *p) {
+  for (int i = p->first; i < p->pl->ntasks; i++)
+    if (p->state[i] == T_PENDING) return 1;
+  return 0;
+}
+
+/* Hands worker w its next task: 1, 2 when it must wait (only timed tasks are
+ * pending and one runs), 0 when none is left, -1 on a write error. */
 static int dispatch(pool *p, worker *w) {
   int i = pick(p, w);
-  if (i < 0) return 0;
+  if (i < 0) return any_pending(p) ? 2 : 0;
   char line[32];
   int n = snprintf(line, sizeof line, "%d\n", i);
   if (write(w->to, line, (size_t)n) != n) return -1;
   p->state[i] = T_RUNNING;
   w->task = i;
   w->prob = p->pl->tasks[i].prob;
+  if (task_timed(p->pl, i)) p->rep_turn = p->pl->tasks[i].rep == 0;
   return 1;
 }
 

@@ -302,6 +302,19 @@ int exp_repeat_done(int runs, double total, int min_runs, double min_time, doubl
   return runs >= min_runs && total >= min_time;
 }
 
+double exp_median_precision(const double *t, int k, double *work) {
+  if (k < 6) return NAN;
+  memcpy(work, t, (size_t)k * sizeof *work);
+  qsort(work, (size_t)k, sizeof *work, cmp_dbl);
+  double half = 1.96 * sqrt((double)k);
+  int j = (int)floor(((double)k - half) / 2.0), l = (int)ceil(1.0 + ((double)k + half) / 2.0);
+  if (j < 1) j = 1;
+  if (l > k) l = k;
+  double med = exp_quantile(work, k, 0.5);
+  if (!(med > 0.0)) return NAN;
+  return (work[l - 1] - work[j - 1]) / (2.0 * med);
+}
+
 long exp_repeat_count(double t1, int min_runs, double min_time, double max_time, long cap) {
   if (!(t1 > 0.0) || !isfinite(t1)) return min_runs > 1 ? (min_runs < cap ? min_runs : cap) : 1;
   double want = fmax((double)min_runs, ceil(min_time / t1));

@@ -180,7 +180,23 @@ static void x_digest(const double *x, int n, char out[17]) {
   snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-/* Warm-up, then runs until the repetition rule is met (header). */
+/* The repetition rule of a task (header): exp_repeat_done and, with the
+ * section's precision P > 0, the median's 95 % interval within P of it
+ * (exp_median_precision, checked each time the runs have grown by a
+ * quarter), or max_time, the budget, whichever comes first.  work holds
+ * runs doubles. */
+static int enough_runs(const exp_section *s, const double *times, double *work, int runs,
+                       double total, int *next_check) {
+  if (runs >= 1 && total >= s->max_time) return 1;
+  if (!exp_repeat_done(runs, total, (int)s->min_runs, s->min_time, s->max_time)) return 0;
+  if (!(s->precision > 0.0)) return 1;
+  if (runs < *next_check) return 0;
+  *next_check = runs + (runs / 4 > 1 ? runs / 4 : 1);
+  return exp_median_precision(times, runs, work) <= s->precision; /* NaN: more runs */
+}
+
+/* Warm-up, then runs until the repetition rule is met (header); times
+ * holds 2 cap doubles: the runs' times, then enough_runs' work. */
 static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, const slv_problem *p,
                     const slv_options *opt, double *x, double *w, double *times, int cap, meas *m) {
   const exp_section *s = c->s;
@@ -191,10 +207,10 @@ static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, con
     times[m->runs++] = dt; /* the warm-up is the one measurement */
   } else {
     double total = 0.0;
+    int next_check = 0;
     /* a solve that wrote its input ends the runs: the next would solve what it wrote */
     while (m->status >= 0 && m->status != SLV_TIME_LIMIT && !m->res.input_written &&
-           m->runs < cap &&
-           !exp_repeat_done(m->runs, total, (int)s->min_runs, s->min_time, s->max_time)) {
+           m->runs < cap && !enough_runs(s, times, times + cap, m->runs, total, &next_check)) {
       m->status = timed_solve(inst, ws, p, opt, x, w, &m->res, &dt);
       times[m->runs++] = dt;
       total += dt;
@@ -356,7 +372,7 @@ static int run_builtin(exp_tctx *c, const io_instance *inst, const double *tols,
   const slv_problem *q = inst->global ? &p : exp_problem_for(sv, &p, &own);
   size_t m1 = (size_t)(p.n > 0 ? p.n : 1);
   double *x = malloc(m1 * sizeof *x), *w = malloc(m1 * sizeof *w);
-  double *times = malloc((size_t)EXP_RUNS_MAX * sizeof *times);
+  double *times = malloc(2 * (size_t)EXP_RUNS_MAX * sizeof *times); /* measure's */
   if (!x || !w || !times || !q) {
     out_of_memory(c, tols, nt);
     free(x), free(w), free(times);

@@ -19,8 +19,9 @@
 # bibtex (scripts/deps.sh);
 # pdftoppm (poppler-utils) makes the PNGs of the figures, which the paper
 # does not need.
-# Exit status: 0 built (the PDF path is printed last), 2 bad usage or
-# missing results, 1 a gnuplot, LaTeX or BibTeX failure (the log's tail is shown).
+# Exit status: 0 built and checked (the PDF path is printed last), 2 bad usage or
+# missing results, 1 a gnuplot, LaTeX or BibTeX failure (the log's tail is shown)
+# or a FAIL of tests/paper_checks.py (OUT/checks.txt).
 set -eu
 
 if [ $# -ne 2 ]; then
@@ -70,7 +71,7 @@ figure() {
   name=$1 kind=$2 csv2=${3:-} csv=$res/$1.csv
   [ -f "$csv" ] || return 0
   case $kind in
-  drift | accuracy) # identical algorithms drawn once (gen.py --merge-traces)
+  drift | accuracy | convergence) # identical algorithms drawn once (gen.py --merge-traces)
     mkdir -p "$out/fig-data"
     csv=$out/fig-data/$name.csv
     if ! "$python" "$srcdir/gen.py" --merge-traces "$res/$name.csv" "$csv" >>"$out/build.log" 2>&1; then
@@ -140,5 +141,18 @@ run pdflatex -interaction=nonstopmode -halt-on-error paper.tex
 rm -f "$out/build.log.tmp"
 if grep -q 'Citation.*undefined\|Reference.*undefined' paper.log; then
   echo "paper: warning: undefined citations or references (see $out/paper.log)" >&2
+fi
+# the paper's checks (tests/paper_checks.py: every count against the CSVs, and issue 84's
+# kinds of contradiction: a file name without its section, per-class counts against the
+# problem list, two tie factors, refusals in some denominators only, a "Rerun" warning);
+# a FAIL fails the build, its lines shown (all of them in OUT/checks.txt)
+checks="$srcdir/../tests/paper_checks.py"
+if [ -f "$checks" ]; then
+  LCPLAB="$lcplab" "$python" "$checks" "$res" "$out/gen" "$srcdir/paper.tex" >"$out/checks.txt" 2>&1 || true
+  if grep -q '^FAIL' "$out/checks.txt" || ! grep -q '^ok' "$out/checks.txt"; then
+    echo "paper: the paper's checks failed ($out/checks.txt):" >&2
+    grep -v '^ok' "$out/checks.txt" | head -20 >&2
+    exit 1
+  fi
 fi
 echo "$out/paper.pdf"

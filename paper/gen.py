@@ -320,19 +320,32 @@ class Paper:
         self.nums += macro('SampleNote', self.sample_note())
         self.nums += macro('DriftAliases', self.aliases_note('drift.csv'))
         self.nums += macro('AccuracyAliases', self.aliases_note('accuracy.csv'))
+        self.nums += macro('ConvergenceAliases', self.aliases_note('convergence.csv'))
         self.write('numbers.tex', self.nums)
         self.articulated()
 
     def aliases_note(self, name):
         """The figure caption's sentence on identical algorithms drawn once
         (trace_aliases: what build.sh's --merge-traces left out), or ''."""
-        alias = trace_aliases(os.path.join(self.res, name))
-        if not alias:
+        path = os.path.join(self.res, name)
+        alias = trace_aliases(path)
+        part = {}  # identical in some of the run groups only: (a, b) -> groups
+        for (g, b), a in group_aliases(path).items():
+            if alias.get(b) != a:
+                part[(a, b)] = part.get((a, b), 0) + 1
+        if not alias and not part:
             return ''
         bases = list(dict.fromkeys(alias.values()))
-        return (' Identical traces are drawn once, under the first name: %s. ' % series([
-            '%s for %s' % (self.tt(a), series([self.tt(a)] + [self.tt(b) for b, x in alias.items() if x == a]))
-            for a in bases]))
+        t = ''
+        if bases:
+            t = ' Identical traces are drawn once, under the first name: %s.' % series([
+                '%s for %s' % (self.tt(a), series([self.tt(a)] + [self.tt(b) for b, x in alias.items() if x == a]))
+                for a in bases])
+        if part:
+            t += (' Where two traces are identical on some runs only, the second is drawn there under the first\'s '
+                  'name: %s.' % series(['%s under %s on %s' % (self.tt(b), self.tt(a), plural(n, 'run'))
+                                        for (a, b), n in sorted(part.items())]))
+        return t + ' '
 
     # ---- the results folder ----------------------------------------------------------------
 
@@ -679,6 +692,10 @@ class Paper:
         cpus = r['cpus'].split()
         if r['placement'] == 'pinned' and w == 1:
             return 'one worker pinned to CPU %s, one timed task at a time' % series(cpus)
+        if r['placement'] == 'pinned' and 'one timed task at a time' in self.pre.get('timing', ''):
+            return ('%s, each pinned to its own CPU (CPUs %s), one timed task at a time on the machine '
+                    '(no other timed task beside it; an untimed drift or accuracy task may run on the '
+                    'other CPU)' % (plural(w, 'worker'), series(cpus)))
         if r['placement'] == 'pinned':
             return ('%s, each pinned to its own CPU (CPUs %s), one timed task per CPU at a time' % (
                 plural(w, 'worker'), series(cpus)))
@@ -695,8 +712,13 @@ class Paper:
         place, rules, noise = {}, {}, []
         for name, r in rows:
             place.setdefault(self.placement_words(r), []).append(name)
-            rules.setdefault('repeated until at least %s runs totalling at least %g\\,s, or until the runs '
-                             'total %g\\,s' % (r['min_runs'], num(r['min_time_s']), num(r['max_time_s'])),
+            prec = re.search(r"median's 95 % interval within ([\d.e+-]+) %", self.read(name + '.csv')[0].get(
+                'timing', '') if self.have(name + '.csv') else '')
+            rules.setdefault('repeated until at least %s runs totalling at least %g\\,s%s, or until the runs '
+                             'total %g\\,s (the budget)' % (
+                                 r['min_runs'], num(r['min_time_s']),
+                                 ' and the distribution-free 95\\,\\%% interval of their median is within '
+                                 '%g\\,\\%% of it' % float(prec.group(1)) if prec else '', num(r['max_time_s'])),
                              []).append(name)
             noise.append((name, r))
         t = 'The timed tasks ran on %s. ' % series(['%s (%s)' % (w, ', '.join(self.tex(n) for n in ns))
@@ -714,7 +736,14 @@ class Paper:
         if unmeasured:
             t += 'No row of %s had two runs or more: no noise was measured there. ' % series(unmeasured)
         ties = {}
+        have_passes = any(r.get('tie_source') == 'replicates' for _, r in noise)
         for n, r in noise:
+            if have_passes and r.get('tie_source') != 'replicates' and r.get('tie_source') in ('noise', 'default'):
+                # one tie factor (issue 84): a section without passes of its own is judged with the
+                # noise between the profiles' passes (noise_factor), never its repeats' own spread
+                ties.setdefault('that of the profiles (the noise between their passes), as its repeats inside '
+                                'one task understate the noise', []).append(self.tex(n))
+                continue
             how = {'noise': '%s noise within a task, $%g$' % ('%s', num(r['tie'])),
                    'replicates': 'the noise between %s independent passes over the timed set, $%g$' % (
                        count_word(passes(r.get('replicates'), 2)), num(r['tie'])),
@@ -723,11 +752,14 @@ class Paper:
                             []).append(self.tex(n))
         rep = [(n, r) for n, r in noise if r.get('tie_source') == 'replicates']
         if rep:
-            t += ('The timed set of %s ran %s, each pass in its own shuffled order after every section\'s own '
-                  'tasks (another time, another order); a (problem, solver, tolerance) timed converged in two '
+            how = ('interleaved with the first (after a timed task of the first pass the next is a later '
+                   'pass\'s), each pass in its own shuffled order' if 'interleaved' in self.pre.get('timing', '')
+                   else 'each pass in its own shuffled order after every section\'s own tasks (another time, '
+                   'another order)')
+            t += ('The timed set of %s ran %s, %s; a (problem, solver, tolerance) timed converged in two '
                   'passes gives the ratio of its two times: %s. ' % (
                       series([self.tex(n) for n, _ in rep]),
-                      series(sorted({plural(int(num(r['replicates'])), 'time') for _, r in rep})),
+                      series(sorted({plural(int(num(r['replicates'])), 'time') for _, r in rep})), how,
                       series(['in %s, over %s such cells, half differ by less than a factor %.3f and 90\\,\\%% '
                               'by less than %.3f' % (self.tex(n), r['replicate_cells'],
                                                     1 + num(r['replicate_noise_median']), 1 + num(r['replicate_tie']))
@@ -894,6 +926,7 @@ class Paper:
         for p in self.plan:
             if p.get('origin') == 'generated':
                 used.setdefault(p['family'], set()).add(p['label'])
+        listed = {p['label'] for p in self.plan if p['section'] == 'profile'}  # Table tab:plist's
         t = ('\\begin{table*}[tbp]\n\\centering\\scriptsize\n\\caption{The generated families, as the '
              'generator documents them (\\texttt{datasets/INSTANCES.md}, ``Bundled instances\'\'; '
              '\\texttt{lcplab generate}): kind, matrix, bounds, right-hand side, planted solution, and the '
@@ -913,17 +946,25 @@ class Paper:
                 continue
             fam = cells[0].strip('`')
             t += '%s & %s & %s & %s & %s & %s & %s \\\\\n' % (
-                tuple(self.doc_cell(c) for c in cells[:6]) + (self.problems_cell(sorted(used.get(fam, ()))),))
+                tuple(self.doc_cell(c) for c in cells[:6]) + (self.problems_cell(sorted(used.get(fam, ())), listed),))
         return t + '\\bottomrule\n\\end{tabularx}\n\\end{table*}\n'
 
-    def problems_cell(self, names):
+    def problems_cell(self, names, listed):
         """A family's problems in the generators' table: each one when they are
-        few, else their count (the problems' table lists each, with its family)."""
+        few, else the count of those the problems' table lists (the profiles',
+        with their family; issue 84: the count is that table's) and of the
+        other sections' apart."""
         if not names:
             return 'none'
         if len(names) <= 6:
             return ', '.join(self.tt(x) for x in names)
-        return '%s (Table~\\ref{tab:plist})' % plural(len(names), 'problem')
+        inl = [x for x in names if x in listed]
+        rest = [x for x in names if x not in listed]
+        parts = ['%s (Table~\\ref{tab:plist})' % plural(len(inl), 'problem')] if inl else []
+        if rest:
+            parts.append((', '.join(self.tt(x) for x in rest) if len(rest) <= 4 else plural(len(rest), 'problem'))
+                         + ' in other sections')
+        return '; '.join(parts)
 
     def measures_table(self):
         """tab:lit: per tolerance, the runs the judge counts converged and how
@@ -1344,7 +1385,7 @@ class Paper:
         self.write('coverage.tex', t)
         self.nums += macro('RefusalsClause', self.refusals_clause())
         # the profiles' denominator, as the tables count it
-        outside = self.refusals_clause().startswith(('refusals are outside', 'each class is drawn twice'))
+        outside = self.refusals_clause().startswith(('refusals are outside', 'each class where some solver refused'))
         self.nums += macro('ProfileShareOf', (
             'the class\'s problems, a refusal counted as a failure (Figure~\\ref{fig:profall}), or of the '
             'problems $s$ accepts (Figure~\\ref{fig:profA})') if self.have_rho_all() else
@@ -1366,7 +1407,8 @@ class Paper:
         inside = [r for r in self.wrows if int(num(r['problems'])) != acc.get((r['class'], r['solver']),
                                                                           int(num(r['problems'])))]
         if self.have_rho_all():
-            return ('each class is drawn twice, with a refusal counted as a failure (the denominator is the '
+            return ('each class where some solver refused a problem is drawn twice, with a refusal counted as a '
+                    'failure (the denominator is the '
                     'class\'s problems: the curves compare) and over the problems each solver accepts; a refusal '
                     'is listed with its reason in the coverage table, an implementation limit of \\lcp\\ named '
                     'as such')
@@ -1633,7 +1675,14 @@ class Paper:
         if r['status'] != 'converged':
             return self.tex(r['status'])
         piv = self.pivots.get((p, s))
-        it = r['iteration'] if piv is None or str(piv) == r['iteration'] else '%s, %d piv.' % (r['iteration'], piv)
+        # a pivoting solver's work is its pivots (issue 84: not "1, 186 piv."); iterations beside
+        # them only where it also iterated (an outer loop of more than one pass)
+        if piv is None or str(piv) == r['iteration']:
+            it = r['iteration']
+        elif int(num(r['iteration']) if not math.isnan(num(r['iteration'])) else 0) <= 1:
+            it = '%d piv.' % piv
+        else:
+            it = '%s it., %d piv.' % (r['iteration'], piv)
         return '%s / %.3g' % (it, 1e3 * num(r['time_s']))
 
     # ---- scenes: steps, failures, what the world did -------------------------------------------
@@ -2076,6 +2125,16 @@ class Paper:
               max(int(r['step']) for r in rows if r['step']), '; '.join(txt)))
         if len(worst) == 1 and len(txt) > 1:
             t += ' The %s integrator has the largest change on every scene.' % self.tex(worst.pop())
+        rk = {k[2]: abs(num(r['rel_drift'])) for k, r in il.items() if k[0] == 'racket'}
+        if 'racket' in scenes and 'symplectic' in rk and 'verlet' in rk and \
+                abs(rk['symplectic'] - rk['verlet']) <= 0.01 * max(rk['symplectic'], rk['verlet']):
+            # issue 84: the racket's loss is the rotation's, shared by every integrator
+            t += (' The racket spins about its intermediate axis with no gravity and no contact, so its energy is '
+                  'rotational only: what it loses comes from the implicit gyroscopic step (implicit Euler on '
+                  '$I\\dot\\omega + \\omega\\times I\\omega = 0$, the world\'s default; '
+                  '\\texttt{docs/dynamics.md}, ``Rotation and the gyroscopic term\'\'), which dissipates and is '
+                  'the same in the three integrators, not from the position update they differ in; so symplectic '
+                  'Euler and Verlet lose the same share there.')
         return t + '\n'
 
     # ---- peers: a paragraph only when peers ran ----------------------------------------------------
@@ -2127,8 +2186,12 @@ class Paper:
         for r in self.csv_rows(name + '_disagreements.csv'):
             if r['tol'] == tol and r['solved'] == '1':
                 own[(r['class'], r['solver'])] = own.get((r['class'], r['solver']), 0) + 1
-        t = ('\\begin{tabular}{@{}llrrrrrrl@{}}\n\\toprule\nclass & solver & accepted & refused & solved & '
-             'fastest & tied & $\\rho(10)$ & unsolved: status (problems) \\\\\n\\midrule\n')
+        # refusals in every denominator (issue 84): beside rho(10) over the accepted problems, as in
+        # the winners table, rho_all(10) over the class's problems, a refusal counted as unsolved
+        rall = self.rho_all_at(name + '_profile.csv', tol, 10.0)
+        t = ('\\begin{tabular}{@{}llrrrrrr%sl@{}}\n\\toprule\nclass & solver & accepted & refused & solved & '
+             'fastest & tied & $\\rho(10)$%s & unsolved: status (problems) \\\\\n\\midrule\n' % (
+                 'r' if rall else '', ' & $\\rho_{\\mathrm{all}}(10)$' if rall else ''))
         cls = classes_of([r for r in w if r['tol'] == tol])
         for c in cls:
             first = True
@@ -2139,9 +2202,10 @@ class Paper:
                 if own.get((c, r['solver'])):
                     bad.append('own verdict %d' % own[(c, r['solver'])])
                 sname = self.tt(r['solver']) + ('$^{*}$' if r.get('same_as') else '')
-                t += '%s & %s & %s & %s & %s & %s & %s & %.2f & %s \\\\\n' % (
+                ra = (' & %.2f' % rall[(c, r['solver'])]) if (c, r['solver']) in rall else (' & ' if rall else '')
+                t += '%s & %s & %s & %s & %s & %s & %s & %.2f%s & %s \\\\\n' % (
                     self.tex(c) if first else '', sname, r['problems'], r.get('refused', ''), r['solved'],
-                    r['fastest'], r['tied'], num(r['rho_10']), ', '.join(bad))
+                    r['fastest'], r['tied'], num(r['rho_10']), ra, ', '.join(bad))
                 first = False
             t += '\\midrule\n' if c != cls[-1] else ''
         return t + '\\bottomrule\n\\end{tabular}\n', tol, w
@@ -2390,6 +2454,11 @@ class Paper:
             words[0] = os.path.basename(words[0])
         return ' '.join(words)
 
+    def files_of(self, names, suffix):
+        """The files NAME+suffix of the sections names, each with its section's
+        name (a caption never names a bare \\_suffix.csv: issue 84)."""
+        return series(['\\texttt{%s}' % self.tex(n + suffix) for n in names])
+
     def peers_versions(self):
         """The peers' table (every section's NAME_peers.csv, one row a peer):
         version, program, options and what it is told, ladder, own verdict's key."""
@@ -2401,18 +2470,18 @@ class Paper:
                     seen.setdefault(r['solver'], r)
         if not seen:
             return ''
-        t = ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The peers as run (each section\'s peers table, '
-             '\\texttt{\\_peers.csv}, and the campaign\'s \\texttt{external} lines): the version of the library the '
+        t = ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The peers as run (%s, and the campaign\'s \\texttt{external} lines): the version of the library the '
              'harness was built against, the program and its options as the command template gives them (the '
              'values in braces are the section\'s: \\texttt{\\{tol\\}} the tolerance, \\texttt{\\{max\\_iter\\}} the '
              'iteration limit, \\texttt{\\{repeat\\}} the solves a process, \\texttt{\\{time\\_limit\\}} the time '
              'limit), the instance format, the ladder (times a rejected answer is asked for again told a tolerance ten '
-             'times tighter) and the key of the peer\'s own verdict.}\n  \\label{tab:peerversions}\n'
+             'times tighter; none for a pivoting peer, which takes no tolerance) and the key of the peer\'s own verdict.}\n  \\label{tab:peerversions}\n'
              '  \\setlength{\\tabcolsep}{3pt}\n'
              # the page's width, the long cells wrapped (versions at their hyphens, options at spaces)
              '\\begin{tabularx}{\\textwidth}{@{}l>{\\raggedright\\arraybackslash}p{0.2\\textwidth}'
              '>{\\raggedright\\arraybackslash}Xlrl@{}}\n\\toprule\n'
-             'peer & version & program and options & format & ladder & verdict \\\\\n\\midrule\n')
+             'peer & version & program and options & format & ladder & verdict \\\\\n\\midrule\n') % self.files_of(
+                 [n for n in ('profile',) + PEER_SECTIONS if self.have(n + '_peers.csv')], '_peers.csv')
         for sname, r in seen.items():
             opts = self.peer_options(cmds.get(sname, ''))
             t += '%s & %s & %s & %s & %s & %s \\\\\n' % (
@@ -2460,10 +2529,10 @@ class Paper:
             for n, r in rows]
         return t + '\n\n' + self.table_floats(
             'The disagreements: rows where a solver\'s own verdict (its \\texttt{verdict=} key) is not the judge\'s '
-            '($\\mathrm{res}_{\\mathrm{scaled}}\\le\\mathrm{tol}$), per section (its disagreements table, '
-            '\\texttt{\\_disagreements.csv}); each is unsolved for its solver alone; told: the tolerance the solver '
-            'was last told on the ladder (none: its command takes no tolerance, e.g.\\ a pivoting method given a '
-            'pivot limit only, and it stops on its own rule).', 'tab:disagree', '@{}llllllrrr@{}',
+            '($\\mathrm{res}_{\\mathrm{scaled}}\\le\\mathrm{tol}$), per section (%s); each is unsolved for its '
+            'solver alone; told: the tolerance the solver was last told on the ladder (none: its command takes no '
+            'tolerance, e.g.\\ a pivoting method given a pivot limit only, and it stops on its own rule).' %
+            self.files_of(sorted({n for n, _ in rows}), '_disagreements.csv'), 'tab:disagree', '@{}llllllrrr@{}',
             'section & class & problem & solver & status & judge & own & $\\mathrm{res}_{\\mathrm{scaled}}$ & told',
             lines) + '\n'
 
@@ -2520,8 +2589,10 @@ class Paper:
                 continue
             t += self.peer_section_paragraph(name, w, tol) + '\n\n'
             t += ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{%s: \\lcp\'s solvers and the '
-                  'peers at $%s$; accepted: the problems the solver takes (the profile\'s denominator), '
-                  'refused apart%s; fastest and tied at $\\tau=1$ within %s.}\n'
+                  'peers at $%s$; accepted: the problems the solver takes, refused: those it refused; '
+                  '$\\rho(10)$ over the accepted problems, $\\rho_{\\mathrm{all}}(10)$ over all the class\'s '
+                  'problems with a refusal counted as unsolved (as in Table~\\ref{tab:win} and the profiles with '
+                  'refusals)%s; fastest and tied at $\\tau=1$ within %s.}\n'
                   '  \\label{tab:%s}\n  \\setlength{\\tabcolsep}{3pt}\n%s\\end{table*}\n\n' % (
                       self.tex(name), tolfmt(tol), self.disagree_clause(name), self.section_tie_words(name),
                       name.replace('_', ''), tab))
@@ -2668,29 +2739,60 @@ def traced_solvers(path):
     return {r[si] for r in body if r[st] not in ('refused', 'unsupported')}
 
 
-def trace_aliases(path):
-    """Identical algorithms of a scene section's per-step CSV (drift.csv,
-    accuracy.csv; issue 65, point 4): {b: a} when solver b's rows equal an
-    earlier solver a's, in every column but the solver's name and the note
-    (which names the solver), in every run group (scene, integrator,
-    friction) where b has a trace, and in at least one.  A refusal is no
-    trace."""
+def trace_groups(path):
+    """The run groups of a per-step or per-iteration CSV (drift.csv, accuracy.csv:
+    scene, integrator, friction; convergence.csv: problem, tol) with each solver's
+    trace in each: (head, body, si, keys, {group: {solver: trace}}, refused, order), or
+    None.  A trace is a run's rows but for the solver's name, the note and, in the
+    convergence section, the method and the measured times (two runs are one algorithm
+    when their residuals match iteration by iteration)."""
     if not os.path.exists(path):
-        return {}
+        return None
     _, head, body = read_scene_rows(path)
+    group = ('scene', 'integrator', 'friction') if 'scene' in head else ('problem', 'tol')
     try:
-        si, keys = head.index('solver'), [head.index(k) for k in ('scene', 'integrator', 'friction')]
+        si, keys = head.index('solver'), [head.index(k) for k in group]
     except ValueError:
-        return {}
+        return None
     st = head.index('status') if 'status' in head else None
-    skip = {si} | ({head.index('note')} if 'note' in head else set())
+    skip = {si} | {head.index(k) for k in ('note', 'method', 'time_s', 'time_source') if k in head}
     traces, refused = {}, set()
     for r in body:
         g = tuple(r[k] for k in keys)
         if st is not None and r[st] in ('refused', 'unsupported'):
             refused.add((g, r[si]))
         traces.setdefault(g, {}).setdefault(r[si], []).append(tuple(v for i, v in enumerate(r) if i not in skip))
-    order = list(dict.fromkeys(r[si] for r in body))
+    return head, body, si, keys, traces, refused, list(dict.fromkeys(r[si] for r in body))
+
+
+def group_aliases(path):
+    """{(group, b): a} for every run group where solver b's trace equals an earlier
+    solver a's (issue 84: identical algorithms merged wherever they are identical, not
+    only where they are identical on every group).  A refusal is no trace."""
+    tg = trace_groups(path)
+    if not tg:
+        return {}
+    _, _, _, _, traces, refused, order = tg
+    out = {}
+    for g, per in traces.items():
+        for b in order:
+            if b not in per or (g, b) in refused:
+                continue
+            for a in order[:order.index(b)]:
+                if a in per and (g, a) not in refused and (g, a) not in out and per[a] == per[b]:
+                    out[(g, b)] = a
+                    break
+    return out
+
+
+def trace_aliases(path):
+    """Identical algorithms of a per-step CSV (drift.csv, accuracy.csv; issue 65,
+    point 4) or of convergence.csv: {b: a} when solver b's trace equals an earlier
+    solver a's in every run group where b has one, and in at least one."""
+    tg = trace_groups(path)
+    if not tg:
+        return {}
+    _, _, _, _, traces, refused, order = tg
     alias = {}
     for b in order:
         groups = [g for g, per in traces.items() if b in per and (g, b) not in refused]
@@ -2705,18 +2807,20 @@ def trace_aliases(path):
 
 def merge_traces(src, dst):
     """src for its figure with identical algorithms drawn once, under the
-    first one's name (trace_aliases): every row of an alias is left out (its
-    refusals too); the preamble is kept (the figure's options)."""
-    alias = trace_aliases(src)
+    first one's name, in every run group where they are identical
+    (group_aliases): the rows of the others there are left out; the preamble
+    is kept (the figure's options)."""
+    alias = group_aliases(src)
     pre, head, body = read_scene_rows(src)
-    si = head.index('solver') if 'solver' in head else -1
+    tg = trace_groups(src)
+    si, keys = (tg[2], tg[3]) if tg else (-1, [])
     with open(dst, 'w', newline='') as fh:
         fh.writelines(pre)
         w = csv.writer(fh, lineterminator='\n')
         if head:
             w.writerow(head)
         for r in body:
-            if si < 0 or r[si] not in alias:
+            if si < 0 or (tuple(r[k] for k in keys), r[si]) not in alias:
                 w.writerow(r)
 
 

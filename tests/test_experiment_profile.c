@@ -492,6 +492,22 @@ static void test_repeat_rule(void) {
   CU_ASSERT_EQUAL(exp_repeat_done(0, 0.0, 5, 0.1, 2.0), 0);
 }
 
+/* The median's 95 % interval, by hand: 10 runs 10, 9, ..., 1 give
+ * j = floor((10 - 1.96 sqrt 10) / 2) = 1, l = ceil(1 + (10 + 6.198) / 2) = 10,
+ * median 5.5: (10 - 1) / 11; 100 runs 100, ..., 1: j = 40, l = 61, median
+ * 50.5: 21 / 101; five runs: NaN; the runs themselves left in their order. */
+static void test_median_precision(void) {
+  double t[100], work[100];
+  for (int i = 0; i < 100; i++) t[i] = 100 - i;
+  CU_ASSERT_DOUBLE_EQUAL(exp_median_precision(t + 90, 10, work), 9.0 / 11.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(exp_median_precision(t, 100, work), 21.0 / 101.0, 1e-12);
+  CU_ASSERT(isnan(exp_median_precision(t, 5, work)));
+  CU_ASSERT_EQUAL(t[0], 100.0);
+  CU_ASSERT_EQUAL(t[99], 1.0);
+  double same[8] = { 2, 2, 2, 2, 2, 2, 2, 2 };
+  CU_ASSERT_DOUBLE_EQUAL(exp_median_precision(same, 8, work), 0.0, 0.0);
+}
+
 static void test_leaders(void) {
   int wins[4] = { 2, 0, 5, 1 }, ties[4] = { 1, 1, 3, 0 }, solved[4] = { 4, 4, 6, 5 };
   int counted[4] = { 1, 1, 0, 1 }, external[4] = { 0, 0, 0, 1 };
@@ -761,6 +777,7 @@ int main(void) {
   CU_add_test(s, "a disagreement costs only its solver", test_disagreement_own);
   CU_add_test(s, "noise between passes, win intervals", test_pass_noise);
   CU_add_test(s, "repetition rule", test_repeat_rule);
+  CU_add_test(s, "the median's interval (precision)", test_median_precision);
   CU_add_test(s, "per-process repeats ({repeat})", test_repeat_count);
   CU_add_test(s, "leaders of a winners table", test_leaders);
   CU_add_test(s, "coverage against the virtual best", test_virtual_best);
