@@ -91,7 +91,7 @@ typedef struct cli_world_args {
   int approximate;                    /* --approximate: a model file's features lcplab cannot
                                          map exactly approximated, each said (docs/models.md) */
   int reduced;                        /* --coordinates reduced: the world in joint coordinates
-                                         (dyn_world_new_reduced); 0: maximal (the default) */
+                                         (DYN_COORDINATES_REDUCED); 0: maximal (the default) */
   size_t max_memory;                  /* --max-memory: a model file's memory cap (0: libmodels'
                                          default, MDL_DEFAULT_MAX_MEMORY) */
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */

@@ -322,10 +322,10 @@ struct dyn_world {
   int njp;
 
   /* the model and the collision records of its shapes (world_model.c) */
-  dyn_model *model; /* what the scene is (owned); the bodies above hold its
-                                 compiled constants and the state */
-  int direct;       /* 1: every body has at most one shape, at the identity
-                                 pose: the bodies are the collision records (no copy) */
+  const dyn_model *model; /* what the scene is: shared, only read (dyn_model_share);
+                             the bodies above hold its compiled constants and the state */
+  int direct;             /* 1: every body has at most one shape, at the identity
+                             pose: the bodies are the collision records (no copy) */
   DYN_BUF(dyn_body)
   px;                        /* !direct: one record per shape, grouped by body, at
                                  its world pose (dyn_world_place_shapes) */
@@ -399,17 +399,11 @@ int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *v
 
 /* ---- the model (world_model.c) ----------------------------------------------------- */
 
-/* A world built around the model m, which it takes (freed on failure):
- * the body of dyn_world_new_from_model once m is the world's own. */
-dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
-                              size_t msgcap);
-/* The same for a world in reduced coordinates: red (taken, freed on
- * failure) is set before the model is compiled, which then makes the
- * tree's joints no rows (their body pairs still never touch) and its
- * massless frames static bodies without shapes (world_reduced.c). */
-dyn_err dyn_world_adopt_model_reduced(dyn_model *m, const dyn_world_settings *s,
-                                      struct dyn_reduced *red, dyn_world **out, char *msg,
-                                      size_t msgcap);
+/* A world with the validated settings s on model m (shared:
+ * dyn_model_share), no bodies yet: the start of dyn_world_new_from_model
+ * (world.c).  DYN_ERR_NOMEM. */
+dyn_err dyn_world_alloc(const dyn_world_settings *s, const dyn_model *m, dyn_world **out, char *msg,
+                        size_t msgcap);
 /* The records the collision pass reads at the current state: the bodies
  * when direct, else the shapes' records placed at their bodies' poses. */
 const dyn_body *dyn_world_place_shapes(dyn_world *w);
@@ -418,15 +412,6 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down);
 /* Each collision record's mu and restitution from its material (the
  * settings' for DYN_MATERIAL_DEFAULT): after the settings change. */
 void dyn_world_resolve_materials(dyn_world *w);
-/* Body *b (checked by dyn_world_add_body) as body i of the world's model:
- * one shape at its pose, DYN_MATERIAL_DEFAULT, filter 1 / 1; its hull
- * vertices copied, b's shape made to point at the copy; and its collision
- * record.  DYN_ERR_NOMEM (nothing added). */
-dyn_err dyn_world_model_add_body(dyn_world *w, dyn_body *b);
-/* The model's record of joint *j (just added to the world): its anchor and
- * axes in the world frame at the model's initial poses. */
-dyn_err dyn_world_model_add_joint(dyn_world *w, const dyn_joint *j);
-
 /* ---- the step (world_step.c) -------------------------------------------------------- */
 
 /* The stages of a step, in order (dyn_world_metrics.stage_time_s). */
@@ -512,6 +497,16 @@ dyn_stage_fn dyn_reduced_stage(int i);
  * and for the next step's warm start. */
 dyn_err dyn_world_keep_applied(dyn_step *s);
 void dyn_reduced_free(struct dyn_reduced *r);
+/* The reduced state of model m (its tree validated) for a world of
+ * settings s, or a refusal (message in msg); the world takes it
+ * (world_model.c); dyn_reduced_export_bodies poses its bodies from the
+ * tree (after the build and after each step). */
+dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct dyn_reduced **out,
+                        char *msg, size_t cap);
+void dyn_reduced_export_bodies(dyn_world *w);
+/* The body pairs a chain of massless frames separates, which never touch
+ * either: *keys (dyn_pair_key, a < b), their count returned. */
+int dyn_reduced_frame_pairs(const struct dyn_reduced *r, const uint64_t **keys);
 /* For tests: the tree, a body's tree body (-1: static), and row i of the
  * last step's G (joint space; ndof numbers into g) or -1. */
 struct dyn_redmax *dyn_reduced_redmax(const dyn_world *w);

@@ -587,7 +587,7 @@ typedef struct exp_source {
   int approximate;               /* SCENE with a model: the line's approximate=yes
                                     (libmodels' mdl_read_options.approximate) */
   int reduced;                   /* SCENE with a model: the line's coordinates=reduced
-                                    (dyn_world_new_reduced; mdl_read_options.reduced) */
+                                    (DYN_COORDINATES_REDUCED; mdl_read_options.reduced) */
   char (*params)[EXP_PARAM_MAX]; /* SCENE: "key=value", EXP_MAX_PARAMS of them (malloc'd
                                           with the first; NULL: none) */
   int nparams;
