@@ -110,7 +110,7 @@
  * peers' scenes take mu and density only as given above.
  */
 #include "scenes_internal.h"
-#include "world_internal.h"
+#include "dyn_world.h"
 
 #include <math.h>
 #include <stdio.h>

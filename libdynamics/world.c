@@ -6,7 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -33,7 +33,7 @@
  * contact.mu and contact.restitution, resolved again whenever the settings
  * change).
  */
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -40,7 +40,7 @@
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
  */
 #include "dyn_assemble_internal.h"
-#include "world_internal.h"
+#include "world_data.h"
 #include "world_reduced.h"
 
 #include <cblas.h>

@@ -103,7 +103,7 @@
 #include "exp.h"
 #include "tst_util.h"
 #include "tst_world.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 static const double G = 9.81;
 

@@ -30,7 +30,7 @@
 #include "dyn_world.h"
 #include "mdl.h"
 #include "tst_util.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 static const char *humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 
