@@ -530,9 +530,8 @@ static int same_model(const dyn_model *a, const dyn_model *b) {
              0;
 }
 
-/* The state of w's bodies after each of its next K steps, 13 numbers a
- * body a step from tr[k]; w stepped when step is 1 (the caller steps it
- * itself otherwise and calls with k). */
+/* One step of w, its k-th: the bodies' states after it (13 numbers a
+ * body) into step k's stretch of tr; 0 when the step failed (printed). */
 static int record_step(dyn_world *w, double *tr, int k) {
   if (dyn_world_step(w, NULL) != DYN_OK) {
     printf("\n    step %d: %s\n", k + 1, dyn_world_message(w));
@@ -597,7 +596,7 @@ static void test_worlds_share_model(void) {
   snprintf(b.solver, sizeof b.solver, "nsgs");
   b.contact.friction = DYN_FRICTION_CONE;
   share_one("stack", &a, &b, K);
-  /* a shape per body on a pile of spheres in a box, another gravity (given) */
+  /* the pyramid under another gravity (given: the run's, not the model's) */
   b = a;
   b.gravity = dyn_v3_make(0.0, 0.0, -1.62);
   b.given |= DYN_GIVEN_GRAVITY;
