@@ -91,7 +91,7 @@ typedef struct cli_world_args {
   int approximate;                    /* --approximate: a model file's features lcplab cannot
                                          map exactly approximated, each said (docs/models.md) */
   int reduced;                        /* --coordinates reduced (1): the world in joint
-                                         coordinates (dyn_world_new_reduced); maximal (0);
+                                         coordinates (DYN_COORDINATES_REDUCED); maximal (0);
                                          neither (MDL_COORDINATES_FILE, -1, the default):
                                          a model file's own (reduced for a kinematic tree,
                                          docs/models.md), maximal for a built-in scene */

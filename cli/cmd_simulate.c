@@ -340,8 +340,8 @@ static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world 
   if (rc >= 0) return rc;
   command_settings(a, &s);
   char msg[512] = "";
-  dyn_err e = reduced ? dyn_world_new_reduced(m, &s, w, msg, sizeof msg)
-                      : dyn_world_new_from_model(m, &s, w, msg, sizeof msg);
+  if (reduced) s.coordinates = DYN_COORDINATES_REDUCED;
+  dyn_err e = dyn_world_new_from_model(m, &s, w, msg, sizeof msg);
   if (e != DYN_OK) {
     cli_error("%s: %s: %s", cmd, a->model ? a->model : a->scene,
               msg[0] ? msg : "cannot build its world");

@@ -11,8 +11,10 @@
  * constructor, copied in by the add functions and read back through the
  * accessors.  Indices are stable: record i stays record i (nothing is ever
  * removed); names, when given, are unique among the records of one kind and
- * can be looked up.  A world is built from a model (dyn_world_new_from_model,
- * dyn_world.h), which it copies: the model may then change or be freed.
+ * can be looked up.  A world is built on a model (dyn_world_new_from_model,
+ * dyn_world.h), which it shares and only reads (several worlds may share
+ * one): the model may be freed after (the last world frees it), but must
+ * not change while a world holds it.
  *
  * Checks: every add and set function checks its record on the way in (and
  * leaves the model as it was when it refuses); dyn_model_validate checks
@@ -174,7 +176,11 @@ typedef struct dyn_model dyn_model;
 /* An empty model with the default options.  *out = NULL and DYN_ERR_NOMEM
  * (or DYN_ERR_INPUT for out NULL) on failure. */
 DYN_API dyn_err dyn_model_new(dyn_model **out);
-DYN_API void dyn_model_free(dyn_model *m); /* NULL is fine */
+/* Lets go of m (NULL is fine): freed now, or when the last world built on
+ * it (dyn_world_new_from_model, which shares it read-only, as MuJoCo's
+ * mjData reads its mjModel) is freed.  A model must not change while a
+ * world holds it: change a dyn_model_copy instead. */
+DYN_API void dyn_model_free(dyn_model *m);
 /* A deep copy of m (every array, hull vertices included) in *out. */
 DYN_API dyn_err dyn_model_copy(const dyn_model *m, dyn_model **out);
 
@@ -256,7 +262,7 @@ DYN_API int dyn_model_find_joint(const dyn_model *m, const char *name);
  * problem named ("body 4 'arm': mass=0: set it, or from its shapes by
  * dyn_model_mass_from_density"). */
 DYN_API dyn_err dyn_model_validate(const dyn_model *m, char *msg, size_t msgcap);
-/* The same for a world in reduced coordinates (dyn_world_new_reduced): a
+/* The same for a world in reduced coordinates (dyn_world_new_from_model with DYN_COORDINATES_REDUCED): a
  * dynamic body of mass 0 and inertia 0 is a massless frame of the tree (the
  * links of several joints on one body), not a mass still to be set. */
 DYN_API dyn_err dyn_model_validate_reduced(const dyn_model *m, char *msg, size_t msgcap);

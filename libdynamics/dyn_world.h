@@ -3,13 +3,14 @@
  * bodies stepped through contact problems solved by any registered
  * libsolvers solver, and the named scenes of the lcplab command line.
  *
- * A world is built from a scene model (dyn_world_new_from_model; the model,
- * dyn_model.h, says what the scene is: docs/scenes.md) or body by body
- * (dyn_world_new, dyn_world_add_body, dyn_world_add_joint, which fill the
- * world's model too).  It owns its copy of the model, the state (poses,
- * velocities, loads, warm start, time, step count: dyn_world_save_state),
- * its settings (dyn_world_settings, from dyn_world_settings_default) and
- * every buffer a step needs.  One step (dyn_world_step, world_step.c;
+ * A world is built on a scene model (dyn_world_new_from_model, the only
+ * constructor; the model, dyn_model.h, says what the scene is:
+ * docs/scenes.md), as MuJoCo's mjData on an mjModel: the model is shared
+ * and only read (several worlds may run on one), the world holds its data
+ * -- the state (poses, velocities, loads, warm start, time, step count:
+ * dyn_world_save_state), every buffer and workspace a step needs -- and
+ * its numerical settings (dyn_world_settings, from
+ * dyn_world_settings_default).  One step (dyn_world_step, world_step.c;
  * docs/dynamics.md, "The world step") is a pipeline of named stages:
  *
  *   prepare (state saved; Verlet's half drift; gyroscopic term)
@@ -127,6 +128,14 @@ typedef enum dyn_applied {
 /* "none", "solver", "fallback", "warm", "zero"; "?" out of range. */
 DYN_API const char *dyn_applied_str(dyn_applied a);
 
+/* The coordinates of a world's state (docs/models.md, "Third-party models:
+ * the representation"). */
+typedef enum dyn_coordinates {
+  DYN_COORDINATES_MAXIMAL = 0, /* every body its six velocities, joints as rows */
+  DYN_COORDINATES_REDUCED      /* the joint coordinates of the model's tree
+                                  (dyn_world_new_from_model) */
+} dyn_coordinates;
+
 typedef struct dyn_world_settings {
   double dt;                              /* time step (s), finite, > 0; default 1/120 */
   dyn_v3 gravity;                         /* m/s^2, finite; default (0, 0, -9.81) */
@@ -164,16 +173,19 @@ typedef struct dyn_world_settings {
   char fallback_solver[DYN_WORLD_SOLVER_NAME_MAX]; /* FALLBACK's solver, a registry name;
                                 default "": pgs, or nsgs for problems with cones */
   int fallback_max_iter;                           /* FALLBACK's iterations, >= 1; default 200 */
-  int coarse_corrections; /* Gauss-Seidel solvers (pgs, pgs_wide, pgs_color, pgs_part) with
+  int coarse_corrections;      /* Gauss-Seidel solvers (pgs, pgs_wide, pgs_color, pgs_part) with
                              friction box or none: the max_iter sweeps split into
                              coarse_corrections + 1 rounds with a level coarse correction of
                              the impulses between rounds, on steps whose contact levels are
                              more than 3/4 of max_iter (docs/dynamics.md, "Coarse
                              correction"); 0 = off, in [0, 64]; default 2 */
-  unsigned given;         /* DYN_GIVEN_* bits: the settings a scene model also holds that
+  unsigned given;              /* DYN_GIVEN_* bits: the settings a scene model also holds that
                              the user gave (dyn_world_settings_set marks dt and gravity);
                              over a model a given one overrides the model's value for the
                              run (dyn_world_settings_for_model); default 0 */
+  dyn_coordinates coordinates; /* the state's representation, fixed when the world is
+                                  built (dyn_world_new_from_model; dyn_world_set_settings
+                                  refuses a change); default DYN_COORDINATES_MAXIMAL */
 } dyn_world_settings;
 
 /* The settings a scene model also holds (docs/dynamics.md, "Settings a
@@ -192,8 +204,7 @@ typedef struct dyn_world_settings {
  *   gravity  the model's unless s->given has DYN_GIVEN_GRAVITY;
  *   contact.rest_threshold  the model's restitution threshold at that dt
  *            and that gravity (dyn_model_rest_threshold's formula).
- * The world builders (dyn_world_new_from_model, dyn_world_new_reduced,
- * dyn_scene_new) apply it with timestep 0; a front end that reads a model
+ * The world builders (dyn_world_new_from_model, dyn_scene_new) apply it with timestep 0; a front end that reads a model
  * file calls it with the file's timestep before building, and records the
  * overrides (dyn_world_settings_overrides).  m NULL: *s unchanged. */
 DYN_API dyn_world_settings dyn_world_settings_for_model(const dyn_world_settings *s,
@@ -203,8 +214,8 @@ DYN_API dyn_world_settings dyn_world_settings_for_model(const dyn_world_settings
  * overrides, for its summary (`lcplab simulate`'s "overrides"). */
 DYN_API int dyn_world_settings_overrides(const dyn_world_settings *s, const char *key);
 /* The model as a run under the settings s (dyn_world_settings_for_model's)
- * uses it: its gravity s's.  The worlds built from a model do this to their
- * own copy, --save-model to the model it writes. */
+ * uses it: its gravity s's (--save-model does this to the model it writes;
+ * a world never writes its model). */
 DYN_API void dyn_model_run_as(dyn_model *m, const dyn_world_settings *s);
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);
@@ -318,37 +329,40 @@ typedef struct dyn_world_solve {
 
 typedef struct dyn_world dyn_world;
 
-/* A world built from the scene model m (dyn_model.h; docs/scenes.md), which
- * it copies (m may change or be freed after): the model is what the scene
- * is, the world holds where it is now -- the state (poses, velocities,
- * loads, the warm-start impulses, time, step count), scratch and
- * workspaces.  The settings s are taken as dyn_world_settings_for_model(s,
- * m, 0) makes them (the model's gravity unless s gives one, its
- * restitution threshold), and the world's copy of the model is the model
- * as it runs (dyn_model_run_as);
+/* A world on the scene model m (dyn_model.h; docs/scenes.md) -- the only
+ * way to build one.  The model is what the scene is (bodies' mass and
+ * inertia, shapes, materials, joints, gravity) and the world only reads
+ * it: it shares m (dyn_model_free lets go of it; the last holder frees
+ * it), and several worlds may share one model, each stepping on its own,
+ * as MuJoCo's mjData on its mjModel.  m must not change while a world
+ * holds it.  The world holds where the scene is now -- its data: the
+ * state (poses, velocities, loads, the warm-start impulses, time, step
+ * count), scratch and workspaces -- and the numerical settings.  The
+ * settings s are taken as dyn_world_settings_for_model(s, m, 0) makes them
+ * (the model's gravity unless s gives one, its restitution threshold);
  * contacts take their shapes' materials (DYN_MATERIAL_DEFAULT:
- * dyn_model_default_material).  Bodies,
- * shapes and joints keep the model's indices; the bodies start at the
- * model's initial state.  *out = NULL and DYN_ERR_INPUT (the settings or
- * dyn_model_validate refused, message in msg) or DYN_ERR_NOMEM on failure. */
+ * dyn_model_default_material).  Bodies, shapes and joints keep the model's
+ * indices; the bodies start at the model's initial state.
+ *
+ * s->coordinates says the state's representation.  DYN_COORDINATES_REDUCED
+ * (docs/models.md, "Third-party models: the representation"; docs/redmax.md,
+ * "Contacts"): the state is the joint coordinates of the model's tree
+ * (hinges, sliders, balls, fixed joints; a body with no joint path to the
+ * world hangs from a free joint; dynamic bodies of mass 0 are massless
+ * frames, so several joints on one body are a chain of frames; springs,
+ * dampers and armature in joint space; limits and motors as rows in joint
+ * space), and the contact rows are mapped to joint space; the bodies hold
+ * the poses and velocities of the tree after every step.  Refused
+ * (DYN_ERR_INPUT, the record named, "use maximal coordinates"): another
+ * joint kind, a loop, soft rows, a spring at rest away from the initial
+ * pose, a jointed body not at rest, the friction pyramid.  A saved state is
+ * not supported in this representation.
+ *
+ * *out = NULL and DYN_ERR_INPUT (the settings or dyn_model_validate
+ * refused, message in msg) or DYN_ERR_NOMEM on failure. */
 DYN_API dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s,
                                          dyn_world **out, char *msg, size_t msgcap);
 
-/* The same world in reduced coordinates (docs/models.md, "Third-party
- * models: the representation"; docs/redmax.md, "Contacts"): the state is the
- * joint coordinates of the model's tree (hinges, sliders, balls, fixed
- * joints; a body with no joint path to the world hangs from a free joint;
- * dynamic bodies of mass 0 are massless frames, so several joints on one
- * body are a chain of frames; springs, dampers and armature in joint
- * space; limits and motors as rows in joint space), and the contact rows
- * are mapped to joint space; the bodies hold the poses and velocities of
- * the tree after every step.  Refused (DYN_ERR_INPUT, the record named, "use
- * maximal coordinates"): another joint kind, a loop, soft rows, a spring
- * at rest away from the initial pose, a jointed body not at rest, the
- * friction pyramid.  Bodies and joints added later, and a saved state, are
- * not supported in this representation. */
-DYN_API dyn_err dyn_world_new_reduced(const dyn_model *m, const dyn_world_settings *s,
-                                      dyn_world **out, char *msg, size_t msgcap);
 /* 1 for a world in reduced coordinates, 0 for maximal (or NULL). */
 DYN_API int dyn_world_is_reduced(const dyn_world *w);
 /* 1 when a step of w can have joint rows (dyn_run_step's joint_rows > 0):
@@ -359,17 +373,10 @@ DYN_API int dyn_world_is_reduced(const dyn_world *w);
  * hold joint rows can take the run (cli/cmd_export.c). */
 DYN_API int dyn_world_joint_rows_possible(const dyn_world *w);
 
-/* A world with no bodies and room for body_capacity (>= 0) of them: an
- * empty model (with the settings' gravity and restitution threshold as
- * its options), filled by dyn_world_add_body and dyn_world_add_joint.
- * *out = NULL and DYN_ERR_INPUT (settings rejected, message in msg) or
- * DYN_ERR_NOMEM on failure. */
-DYN_API dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out,
-                              char *msg, size_t msgcap);
 DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
 
-/* The world's model (its own copy, with what dyn_world_add_body and
- * dyn_world_add_joint added): valid until the next add or dyn_world_free. */
+/* The model the world runs on (shared, dyn_world_new_from_model): valid
+ * while the world is. */
 DYN_API const dyn_model *dyn_world_model(const dyn_world *w);
 
 /* The friction coefficients and restitutions the world's contacts take:
@@ -384,44 +391,23 @@ DYN_API void dyn_world_material_range(const dyn_world *w, double range[4]);
 DYN_API dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s);
 DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
 
-/* Copy *b into the world (may grow the body array: call between steps).
- * Checks: a static body has inv_mass 0 and inv_I_b 0; a dynamic body has a
- * finite mass > 0 with inv_mass = 1/mass, finite inertia, no PLANE shape;
- * finite r, v, w, a nonzero q (normalised here).  The world's model gains
- * the body and its one shape, at the body's pose, of the default material
- * (DYN_MATERIAL_DEFAULT: the model's first material, or in a model without
- * materials the settings' contact.mu and contact.restitution, read at each
- * step) and filter 1 / 1; a HULL's vertices are copied into
- * the model (the world's body points at the copy, so the caller's array
- * may go).  Returns the body's index (>= 0), or DYN_ERR_INPUT /
- * DYN_ERR_NOMEM with the message in dyn_world_message. */
-DYN_API int dyn_world_add_body(dyn_world *w, const dyn_body *b);
-
 DYN_API int dyn_world_body_count(const dyn_world *w);
 
-/* Copy the joint *j (dyn_joint.h, built by dyn_joint_init on this world's
- * bodies) into the world; call between steps.  Checks: dyn_joint_validate
- * against the current body count, and at least one of its bodies dynamic.
- * Contacts between the two bodies of a joint are skipped from then on (the
- * joint, not the collision, says how they touch).  The world's model gains
- * its record, with j's anchor and axes mapped to the world frame at the
- * model's initial poses (the world steps j itself).  Returns the joint's
- * index (>= 0), or DYN_ERR_INPUT / DYN_ERR_NOMEM with the message in
- * dyn_world_message.  Joint rows come first in every step's problem (rows
- * 0 .. joint_rows - 1, joints in index order, each in dyn_joint_fill's
- * order), the contact rows after them. */
-DYN_API int dyn_world_add_joint(dyn_world *w, const dyn_joint *j);
+/* Joint rows come first in every step's problem (rows 0 .. joint_rows - 1,
+ * joints in the model's order, each in dyn_joint_fill's order), the
+ * contact rows after them; contacts between the two bodies of a joint are
+ * skipped (the joint, not the collision, says how they touch). */
 DYN_API int dyn_world_joint_count(const dyn_world *w);
-/* The joint array (size dyn_world_joint_count); valid until the next
- * dyn_world_add_joint.  Changing a joint's motor, limit or softness between
- * steps is allowed (a step re-validates every joint: an invalid one makes it
+/* The joint array (size dyn_world_joint_count), the world's compiled
+ * copies of the model's joints; valid while the world is.  Changing a
+ * joint's motor, limit or softness between steps is allowed (a step re-validates every joint: an invalid one makes it
  * fail with DYN_ERR_INPUT); its bodies a, b must not change. */
 DYN_API dyn_joint *dyn_world_joints(dyn_world *w);
 /* max over joints of dyn_joint_anchor_error at the current state (m); 0
  * without joints. */
 DYN_API double dyn_world_joint_error(const dyn_world *w);
-/* The body array (size dyn_world_body_count); valid until the next
- * dyn_world_add_body.  Writing state or loads (r, q, v, w, f_ext, t_ext)
+/* The body array (size dyn_world_body_count), compiled from the model
+ * and holding the state; valid while the world is.  Writing state or loads (r, q, v, w, f_ext, t_ext)
  * between steps is allowed; f_ext and t_ext are held over each step and never
  * cleared. */
 DYN_API dyn_body *dyn_world_bodies(dyn_world *w);
@@ -456,7 +442,7 @@ DYN_API const char *dyn_world_message(const dyn_world *w);
 
 DYN_API long dyn_world_step_count(const dyn_world *w);
 /* How many times the world's buffers grew, or its solver workspace or
- * assembly systems were (re)created, since dyn_world_new: the only
+ * assembly systems were (re)created, since the world was built: the only
  * allocations a step makes.  Constant over the steps of a settled scene. */
 DYN_API long dyn_world_grow_count(const dyn_world *w);
 DYN_API double dyn_world_time(const dyn_world *w);

@@ -99,8 +99,16 @@ static void free_verts(dyn_shape_def *s, int n) {
     if (s[i].geom.kind == DYN_SHAPE_HULL) free((void *)s[i].geom.verts);
 }
 
+const dyn_model *dyn_model_share(const dyn_model *m) {
+  /* the holders' count is no part of what the model is: a world that
+   * shares it writes only this count */
+  if (m) __atomic_fetch_add(&((dyn_model *)m)->shares, 1, __ATOMIC_RELAXED);
+  return m;
+}
+
 void dyn_model_free(dyn_model *m) {
   if (!m) return;
+  if (__atomic_fetch_sub(&m->shares, 1, __ATOMIC_ACQ_REL) > 0) return; /* another holder */
   free_verts(m->shapes.p, m->ns);
   dyn_buf_free(&m->bodies);
   dyn_buf_free(&m->shapes);

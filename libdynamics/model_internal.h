@@ -55,7 +55,13 @@ struct dyn_model {
   dyn_name_index names[DYN_REC_KINDS];
   size_t bytes; /* records and hull vertices: the memory cap's count */
   long grows;   /* dyn_buf's growth count (not reported) */
+  int shares;   /* the worlds built on it (dyn_model_share): dyn_model_free
+                   frees it when it is the last holder */
 };
+
+/* m shared by one more holder (a world built on it, which only reads it):
+ * dyn_model_free drops one holder, the last frees it. */
+const dyn_model *dyn_model_share(const dyn_model *m);
 
 /* The combine rule of materials, one field (dyn_material_combine): the
  * larger of two finite values; inline, as the narrow phase applies it to
@@ -99,9 +105,8 @@ int dyn_names_insert(dyn_name_index *x, const void *base, size_t stride, const c
 int dyn_names_rebuild(dyn_name_index *x, const void *base, size_t stride, int n);
 void dyn_names_free(dyn_name_index *x);
 
-/* Store a record as the next of its kind without checking it (a world's
- * dyn_world_add_body and dyn_world_add_joint, which check their own
- * input): its index, or DYN_ERR_NOMEM (nothing added).  A shape's hull
+/* Store a record as the next of its kind without checking it (for callers
+ * that checked it already): its index, or DYN_ERR_NOMEM (nothing added).  A shape's hull
  * vertices are copied as the add does. */
 int dyn_model_push_body(dyn_model *m, const dyn_body_def *d, char *msg, size_t cap);
 int dyn_model_push_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t cap);

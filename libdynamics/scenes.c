@@ -110,7 +110,7 @@
  * peers' scenes take mu and density only as given above.
  */
 #include "scenes_internal.h"
-#include "world_internal.h"
+#include "dyn_world.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -409,7 +409,10 @@ dyn_err dyn_scene_new(const char *name, const char *const *params, int nparams,
   dyn_err e = dyn_scene_model(name, params, nparams, &m, msg, msgcap);
   if (e != DYN_OK) return e;
   /* the contacts take the scene's material; gravity and the restitution
-   * threshold are the model's unless base gives them (adopt) */
+   * threshold are the model's unless base gives them; the world holds the
+   * model (dyn_model_free lets this holder go) */
   dyn_world_settings s = base ? *base : dyn_world_settings_default();
-  return dyn_world_adopt_model(m, &s, out, msg, msgcap);
+  e = dyn_world_new_from_model(m, &s, out, msg, msgcap);
+  dyn_model_free(m);
+  return e;
 }

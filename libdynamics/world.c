@@ -6,7 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -82,11 +82,16 @@ dyn_world_settings dyn_world_settings_default(void) {
    * shallower stack than 3/4 of the sweeps is left alone (docs/dynamics.md,
    * "Coarse correction", "The gate"). */
   s.coarse_corrections = 2;
+  s.coordinates = DYN_COORDINATES_MAXIMAL;
   return s;
 }
 
 /* The failure policy and its fallback. */
 static dyn_err validate_failure_policy(const dyn_world_settings *s, char *msg, size_t cap) {
+  if (s->coordinates != DYN_COORDINATES_MAXIMAL && s->coordinates != DYN_COORDINATES_REDUCED) {
+    dyn_msgf(msg, cap, "coordinates=%d is not a dyn_coordinates", (int)s->coordinates);
+    return DYN_ERR_INPUT;
+  }
   if (s->on_failure < DYN_ON_FAILURE_FALLBACK || s->on_failure > DYN_ON_FAILURE_STOP) {
     dyn_msgf(msg, cap, "on_failure=%d is not a dyn_failure_policy", (int)s->on_failure);
     return DYN_ERR_INPUT;
@@ -214,7 +219,7 @@ void dyn_world_free(dyn_world *w) {
   dyn_buf_free(&w->jcnt);
   dyn_buf_free(&w->px);
   dyn_buf_free(&w->srt);
-  dyn_model_free(w->model);
+  dyn_model_free((dyn_model *)w->model); /* one holder less (dyn_model_share) */
   free(w);
 }
 
@@ -229,36 +234,20 @@ dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb) {
   return DYN_OK;
 }
 
-dyn_err dyn_world_new(const dyn_world_settings *s, int body_capacity, dyn_world **out, char *msg,
-                      size_t msgcap) {
-  if (!out) {
-    dyn_msgf(msg, msgcap, "dyn_world_new: out is NULL");
-    return DYN_ERR_INPUT;
-  }
-  *out = NULL;
-  if (body_capacity < 0) {
-    dyn_msgf(msg, msgcap, "dyn_world_new: body_capacity=%d must be >= 0", body_capacity);
-    return DYN_ERR_INPUT;
-  }
-  dyn_err e = dyn_world_settings_validate(s, msg, msgcap);
-  if (e != DYN_OK) return e;
+dyn_err dyn_world_alloc(const dyn_world_settings *s, const dyn_model *m, dyn_world **out, char *msg,
+                        size_t msgcap) {
   dyn_world *w = calloc(1, sizeof *w);
   if (!w) {
-    dyn_msgf(msg, msgcap, "dyn_world_new: out of memory");
+    dyn_msgf(msg, msgcap, "out of memory for the world");
     return DYN_ERR_NOMEM;
   }
   w->set = *s;
   w->solver = slv_solver_find(s->solver);
   w->rpc = dyn_contact_max_rows(&s->contact);
   w->direct = 1; /* no shape yet */
-  /* the world's model, which dyn_world_add_body and _add_joint fill; its
-   * options say what the settings do (the step reads the settings) */
-  dyn_model_options o = dyn_model_options_default();
-  o.gravity = s->gravity;
-  o.rest_threshold = s->contact.rest_threshold;
-  if (dyn_model_new(&w->model) == DYN_OK) w->model->opt = o;
-  if (!w->model || dyn_world_reserve_bodies(w, (size_t)body_capacity) != DYN_OK) {
-    dyn_msgf(msg, msgcap, "dyn_world_new: %s", w->msg);
+  w->model = dyn_model_share(m);
+  if (dyn_world_reserve_bodies(w, 0) != DYN_OK) {
+    dyn_msgf(msg, msgcap, "%s", w->msg);
     dyn_world_free(w);
     return DYN_ERR_NOMEM;
   }
@@ -270,6 +259,9 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
   if (!w) return DYN_ERR_INPUT;
   dyn_err e = dyn_world_settings_validate(s, w->msg, sizeof w->msg);
   if (e != DYN_OK) return e;
+  if (s->coordinates != w->set.coordinates)
+    return dyn_world_fail(w, DYN_ERR_INPUT,
+                          "coordinates: fixed when the world is built (dyn_world_new_from_model)");
   if (strcmp(s->solver, w->set.solver) != 0 || s->opt.max_iter != w->set.opt.max_iter ||
       s->opt.record_history != w->set.opt.record_history)
     dyn_solver_slot_free(&w->main); /* sized by the solver and (history) by max_iter */
@@ -284,109 +276,9 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
 
 const dyn_world_settings *dyn_world_get_settings(const dyn_world *w) { return w ? &w->set : NULL; }
 
-static int m3_finite(const dyn_m3 *M) {
-  for (int k = 0; k < 9; k++)
-    if (!isfinite(M->m[k])) return 0;
-  return 1;
-}
-
-/* The checks of dyn_world_add_body on body i (dyn_world.h). */
-static dyn_err check_body(dyn_world *w, int i, const dyn_body *b) {
-  if (!v3_finite(b->r) || !v3_finite(b->v) || !v3_finite(b->w) || !v3_finite(b->f_ext) ||
-      !v3_finite(b->t_ext))
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: r, v, w and the loads must be finite", i);
-  double qn = dyn_quat_norm(b->q);
-  if (!(qn > 0.0) || !isfinite(qn))
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: the quaternion must be finite and nonzero",
-                          i);
-  if (!m3_finite(&b->I_b) || !m3_finite(&b->inv_I_b))
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: inertia not finite", i);
-  if (b->is_static) {
-    int zero = b->inv_mass == 0.0;
-    for (int k = 0; k < 9; k++) zero = zero && b->inv_I_b.m[k] == 0.0;
-    if (!zero)
-      return dyn_world_fail(w, DYN_ERR_INPUT,
-                            "body %d: a static body needs inv_mass = 0, inv_I_b = 0", i);
-    return DYN_OK;
-  }
-  if (!(b->mass > 0.0) || !isfinite(b->mass))
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: mass=%g must be finite and > 0", i, b->mass);
-  /* inv_mass must be 1/m (to rounding): assembly and integration read it */
-  if (!(fabs(b->inv_mass * b->mass - 1.0) <= 1e-12))
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: inv_mass=%g is not 1/mass (mass=%g)", i,
-                          b->inv_mass, b->mass);
-  if (b->shape.kind == DYN_SHAPE_PLANE)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: a PLANE shape only on a static body", i);
-  return DYN_OK;
-}
-
-int dyn_world_add_body(dyn_world *w, const dyn_body *b) {
-  if (!w) return DYN_ERR_INPUT;
-  w->msg[0] = '\0';
-  int i = w->nb;
-  if (!b) return dyn_world_fail(w, DYN_ERR_INPUT, "body %d: NULL", i);
-  dyn_err e = check_body(w, i, b);
-  if (e != DYN_OK) return e;
-  if (w->nb == INT32_MAX) return dyn_world_fail(w, DYN_ERR_INPUT, "too many bodies");
-  if ((e = dyn_world_reserve_bodies(w, (size_t)w->nb + 1)) != DYN_OK) return e;
-  w->bodies.p[i] = *b;
-  w->bodies.p[i].q = dyn_quat_normalize(b->q);
-  if ((e = dyn_world_model_add_body(w, &w->bodies.p[i])) != DYN_OK) return e;
-  w->nb++;
-  return i;
-}
-
 int dyn_world_body_count(const dyn_world *w) { return w ? w->nb : 0; }
 
 /* ---- joints ------------------------------------------------------------------------ */
-
-/* Room for nj joints and their per-joint data, and njp jointed pairs. */
-static dyn_err joints_reserve(dyn_world *w, size_t nj, size_t njp) {
-  int fail = 0;
-  fail |= dyn_buf_reserve(&w->joints, nj, &w->grows);
-  fail |= dyn_buf_reserve(&w->jcnt, nj, &w->grows);
-  fail |= dyn_warm_reserve_joints(&w->warm, (int)nj, &w->grows) != DYN_OK;
-  fail |= dyn_buf_reserve(&w->jpairs, njp, &w->grows);
-  if (fail) return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu joints", nj);
-  return DYN_OK;
-}
-
-/* Bodies a < b tied from now on: their key inserted in the sorted jpairs. */
-static void add_jointed_pair(dyn_world *w, int a, int b) {
-  uint64_t key = dyn_pair_key(a, b);
-  if (dyn_pair_sorted_has(w->jpairs.p, w->njp, key)) return;
-  int k = w->njp;
-  while (k > 0 && w->jpairs.p[k - 1] > key) {
-    w->jpairs.p[k] = w->jpairs.p[k - 1];
-    k--;
-  }
-  w->jpairs.p[k] = key;
-  w->njp++;
-}
-
-int dyn_world_add_joint(dyn_world *w, const dyn_joint *j) {
-  if (!w) return DYN_ERR_INPUT;
-  w->msg[0] = '\0';
-  int i = w->nj;
-  if (!j) return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: NULL", i);
-  char m[200];
-  if (dyn_joint_validate(j, w->nb, m, sizeof m) != DYN_OK)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: %s", i, m);
-  int sa = w->bodies.p[j->a].is_static, sb = j->b < 0 || w->bodies.p[j->b].is_static;
-  if (sa && sb)
-    return dyn_world_fail(w, DYN_ERR_INPUT, "joint %d: bodies %d and %d are both static", i, j->a,
-                          j->b);
-  if (w->nj == INT32_MAX) return dyn_world_fail(w, DYN_ERR_INPUT, "too many joints");
-  dyn_err e = joints_reserve(w, (size_t)w->nj + 1, (size_t)w->njp + 1);
-  if (e != DYN_OK) return e;
-  if ((e = dyn_world_model_add_joint(w, j)) != DYN_OK) return e;
-  w->joints.p[i] = *j;
-  dyn_warm_add_joint(&w->warm, i);
-  w->jcnt.p[i] = 0;
-  w->nj++;
-  if (j->b >= 0) add_jointed_pair(w, j->a < j->b ? j->a : j->b, j->a < j->b ? j->b : j->a);
-  return i;
-}
 
 int dyn_world_joint_count(const dyn_world *w) { return w ? w->nj : 0; }
 dyn_joint *dyn_world_joints(dyn_world *w) { return w ? w->joints.p : NULL; }

@@ -78,7 +78,7 @@
  */
 #include "dyn_assemble_internal.h"
 #include "dyn_run.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <math.h>
 #include <stdio.h>

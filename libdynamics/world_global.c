@@ -39,7 +39,7 @@
 #include "dyn_math.h"
 #include "dyn_internal.h"
 #include "dyn_world.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 /* dof[b] = 6k for the k-th dynamic body a row touches, else -1; the
  * number of such bodies. */

@@ -1,9 +1,12 @@
 /*
- * world_internal.h -- the inside of a dyn_world (dyn_world.h), shared by
- * the files that implement it and by the tests; never installed.
+ * world_internal.h -- the records a world is made of (the collider, the
+ * warm-start cache, the coarse correction's scratch, the solver slots, the
+ * step context) and the functions between its files; never installed.
+ * struct dyn_world itself is in world_data.h, which only the files that
+ * read or write its members include (the list is there).
  *
- *   world.c           settings, construction, bodies, joints, accessors
- *   world_model.c     a world built from a scene model (dyn_model.h); the
+ *   world.c           settings, construction, accessors
+ *   world_model.c     a world built on a scene model (dyn_model.h); the
  *                     collision records of its shapes
  *   world_step.c      dyn_world_step: the step as named stages over a
  *                     dyn_step context (the pipeline is at its top)
@@ -303,75 +306,8 @@ typedef struct dyn_solver_slot {
 
 /* ---- the world ------------------------------------------------------------------- */
 
-struct dyn_world {
-  dyn_world_settings set;
-  const slv_solver *solver;
-  int rpc; /* rows per contact of set.contact */
-
-  DYN_BUF(dyn_body) bodies;
-  int nb;
-  dyn_buf_double saved; /* 13 per body: r, q, v, w at the start of the step */
-  dyn_buf_int deg;      /* rows per body (CSR bound) */
-
-  /* joints (dyn_joint.h), their rows first in every step's problem */
-  DYN_BUF(dyn_joint) joints;
-  int nj;
-  DYN_BUF(uint64_t)
-  jpairs; /* sorted dyn_pair_key(min, max) of the body pairs that never
-                               touch: jointed, or excluded by the model */
-  int njp;
-
-  /* the model and the collision records of its shapes (world_model.c) */
-  dyn_model *model; /* what the scene is (owned); the bodies above hold its
-                                 compiled constants and the state */
-  int direct;       /* 1: every body has at most one shape, at the identity
-                                 pose: the bodies are the collision records (no copy) */
-  DYN_BUF(dyn_body)
-  px;                        /* !direct: one record per shape, grouped by body, at
-                                 its world pose (dyn_world_place_shapes) */
-  DYN_BUF(dyn_shape_rt) srt; /* one per collision record (body i's when direct) */
-  int nsr;                   /* collision records */
-  int filtered;              /* some shape has a filter other than 1 / 1 */
-  dyn_buf_int jcnt;          /* rows each joint wrote in this step */
-  int njrows;                /* rows of the joints in this step */
-
-  dyn_collider col; /* the contacts of the step are col.con.p[0 .. nc-1] */
-  int nc;
-  DYN_BUF(dyn_rows)
-  rows;                   /* the joint rows, then the contact rows unless not kept
-                             (dyn_step's ring: their records only passing in ring) */
-  DYN_BUF(dyn_rows) ring; /* PASS_CONTACTS contacts' rows a thread (world_step.c) */
-  int nrows;
-  dyn_buf_double x;       /* the impulses applied (in: the solver's start) */
-  dyn_buf_double wv;      /* w = A x + b of the solve */
-  dyn_buf_double xstart;  /* the start the solver got (the warm-start candidate) */
-  dyn_buf_double xsolver; /* the solver's x when another candidate was applied */
-  dyn_buf_double xalt;    /* the fallback's x, P(0), scratch of the judge */
-  dyn_buf_double res_w;   /* dyn_world_last_residual of a factored problem: w = A x + b */
-  dyn_buf_double res_t;   /* ... and its scratch t (6 per block) */
-
-  dyn_sys_slot dense, csr, fact;
-  dyn_system *sys_last;
-  slv_problem prob;
-  int have_prob;  /* prob and x are the last step's (dyn_world_last_problem) */
-  int have_solve; /* last is the last solve's record (dyn_world_last_solve) */
-  dyn_world_solve last;
-
-  dyn_solver_slot main, fallback;
-  dyn_warm_cache warm;
-  dyn_coarse coarse;
-
-  struct dyn_reduced *red; /* reduced coordinates (world_reduced.c), or NULL:
-                              maximal coordinates */
-
-  long step;
-  double t;
-  long grows; /* buffer growths, workspace and system (re)creations */
-  /* the energy the run gained beyond its sources (world_failure.c, "The
-   * energy rule"): excess >= 0 in J, against excess_scale (0: not yet set) */
-  double excess, excess_scale;
-  char msg[256];
-};
+/* struct dyn_world itself: world_data.h, for the files that read or write
+ * its members. */
 
 /* Formats the world's message; returns e. */
 dyn_err dyn_world_fail(dyn_world *w, dyn_err e, const char *fmt, ...)
@@ -399,17 +335,11 @@ int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *v
 
 /* ---- the model (world_model.c) ----------------------------------------------------- */
 
-/* A world built around the model m, which it takes (freed on failure):
- * the body of dyn_world_new_from_model once m is the world's own. */
-dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
-                              size_t msgcap);
-/* The same for a world in reduced coordinates: red (taken, freed on
- * failure) is set before the model is compiled, which then makes the
- * tree's joints no rows (their body pairs still never touch) and its
- * massless frames static bodies without shapes (world_reduced.c). */
-dyn_err dyn_world_adopt_model_reduced(dyn_model *m, const dyn_world_settings *s,
-                                      struct dyn_reduced *red, dyn_world **out, char *msg,
-                                      size_t msgcap);
+/* A world with the validated settings s on model m (shared:
+ * dyn_model_share), no bodies yet: the start of dyn_world_new_from_model
+ * (world.c).  DYN_ERR_NOMEM. */
+dyn_err dyn_world_alloc(const dyn_world_settings *s, const dyn_model *m, dyn_world **out, char *msg,
+                        size_t msgcap);
 /* The records the collision pass reads at the current state: the bodies
  * when direct, else the shapes' records placed at their bodies' poses. */
 const dyn_body *dyn_world_place_shapes(dyn_world *w);
@@ -418,15 +348,6 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down);
 /* Each collision record's mu and restitution from its material (the
  * settings' for DYN_MATERIAL_DEFAULT): after the settings change. */
 void dyn_world_resolve_materials(dyn_world *w);
-/* Body *b (checked by dyn_world_add_body) as body i of the world's model:
- * one shape at its pose, DYN_MATERIAL_DEFAULT, filter 1 / 1; its hull
- * vertices copied, b's shape made to point at the copy; and its collision
- * record.  DYN_ERR_NOMEM (nothing added). */
-dyn_err dyn_world_model_add_body(dyn_world *w, dyn_body *b);
-/* The model's record of joint *j (just added to the world): its anchor and
- * axes in the world frame at the model's initial poses. */
-dyn_err dyn_world_model_add_joint(dyn_world *w, const dyn_joint *j);
-
 /* ---- the step (world_step.c) -------------------------------------------------------- */
 
 /* The stages of a step, in order (dyn_world_metrics.stage_time_s). */
@@ -512,6 +433,16 @@ dyn_stage_fn dyn_reduced_stage(int i);
  * and for the next step's warm start. */
 dyn_err dyn_world_keep_applied(dyn_step *s);
 void dyn_reduced_free(struct dyn_reduced *r);
+/* The reduced state of model m (its tree validated) for a world of
+ * settings s, or a refusal (message in msg); the world takes it
+ * (world_model.c); dyn_reduced_export_bodies poses its bodies from the
+ * tree (after the build and after each step). */
+dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct dyn_reduced **out,
+                        char *msg, size_t cap);
+void dyn_reduced_export_bodies(dyn_world *w);
+/* The body pairs a chain of massless frames separates, which never touch
+ * either: *keys (dyn_pair_key, a < b), their count returned. */
+int dyn_reduced_frame_pairs(const struct dyn_reduced *r, const uint64_t **keys);
 /* For tests: the tree, a body's tree body (-1: static), and row i of the
  * last step's G (joint space; ndof numbers into g) or -1. */
 struct dyn_redmax *dyn_reduced_redmax(const dyn_world *w);

@@ -30,7 +30,7 @@
  * 1e-10 relative.  All of it in the world's buffers of this call: it
  * allocates its scratch and frees it.
  */
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,29 +1,30 @@
 /*
- * world_model.c -- a world built from a scene model (dyn_world_new_from_model,
+ * world_model.c -- a world built on a scene model (dyn_world_new_from_model,
  * dyn_world.h; the model: dyn_model.h, docs/scenes.md), and the collision
  * records of the model's shapes that every step reads.
  *
- * Compiling: the world keeps its own copy of the model (what the scene
- * is) and derives from it
+ * The model is shared and only read (dyn_model_share: MuJoCo's mjModel
+ * beside its mjData); the world compiles from it its own data:
  *   bodies   dyn_body_init (dyn_body_init_static) of each body def, its v
- *            and w, q normalised as dyn_world_add_body does: the same bits
- *            as a body built by hand and added (world.c);
+ *            and w, q normalised: the same bits as a body built by hand
+ *            with dyn_body_init;
  *   joints   dyn_joint_init on those bodies with the def's anchor and axes,
  *            then its softness, limit and motor (dyn_joint_compile);
- *   pairs    the body pairs that never touch: tied by a joint, or excluded;
+ *   pairs    the body pairs that never touch: tied by a joint, excluded by
+ *            the model, or (reduced coordinates) separated by a chain of
+ *            massless frames;
  *   shapes   the collision records (below);
  *   settings the world settings given as dyn_world_settings_for_model
  *            makes them: the model's gravity unless the settings give one
- *            (then the world's copy of the model takes it: dyn_model_run_as),
- *            its restitution threshold at the run's dt and gravity.
+ *            (the world runs with it; the model keeps its own), its
+ *            restitution threshold at the run's dt and gravity.
  *
  * Collision records: the collision pass (collision_pass.c) works on dyn_body
  * records of which it reads the pose, the shape and is_static.  When every
  * body has at most one shape, at the identity pose in its frame (every
- * built-in scene, every world built by dyn_world_add_body), the bodies are
- * those records (direct: nothing is copied, and the numbers are those of
- * the bodies themselves).  Otherwise there is one record per shape,
- * grouped by body, placed at each step at
+ * built-in scene), the bodies are those records (direct: nothing is
+ * copied, and the numbers are those of the bodies themselves).  Otherwise
+ * there is one record per shape, grouped by body, placed at each step at
  *     r_s = r_b + R(q_b) pos,   q_s = q_b rot
  * (a shape at the identity pose takes the body's r and q as they are).
  * Beside each record, its shape_rt: its body, its model shape, its filter
@@ -31,14 +32,8 @@
  * model's first material, or in a model without materials the settings'
  * contact.mu and contact.restitution, resolved again whenever the settings
  * change).
- *
- * dyn_world_add_body and dyn_world_add_joint (world.c) add to the world's
- * model too: a body gets one shape at its pose with DYN_MATERIAL_DEFAULT
- * and filter 1 / 1 (its hull vertices copied into the model, the body's
- * shape made to point at the copy), a joint its anchor and axes mapped to
- * the world frame at the model's initial poses.
  */
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -201,7 +196,7 @@ static dyn_err compile_bodies(dyn_world *w, const int *first, const int *cnt, ch
       dyn_msgf(msg, cap, "%s: %s", label, m2);
       return DYN_ERR_INPUT;
     }
-    x->q = dyn_quat_normalize(x->q); /* as dyn_world_add_body */
+    x->q = dyn_quat_normalize(x->q);
   }
   w->nb = m->nb;
   return DYN_OK;
@@ -215,7 +210,9 @@ static int key_less(const void *a, const void *b) {
 /* The joints of the model, and the sorted body pairs that never touch. */
 static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
   const dyn_model *m = w->model;
-  size_t nkeys = (size_t)m->nex;
+  const uint64_t *fkeys = NULL;
+  int nf = w->red ? dyn_reduced_frame_pairs(w->red, &fkeys) : 0;
+  size_t nkeys = (size_t)m->nex + (size_t)nf;
   for (int j = 0; j < m->nj; j++) nkeys += m->joints.p[j].b >= 0;
   int fail = dyn_buf_reserve(&w->joints, (size_t)m->nj, &w->grows);
   fail |= dyn_buf_reserve(&w->jcnt, (size_t)m->nj, &w->grows);
@@ -255,6 +252,7 @@ static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
   w->nj = w->red ? 0 : m->nj;
   for (int k = 0; k < m->nex; k++)
     w->jpairs.p[nk++] = dyn_pair_key(m->excl.p[2 * k], m->excl.p[2 * k + 1]);
+  for (int k = 0; k < nf; k++) w->jpairs.p[nk++] = fkeys[k];
   if (nk > 1) qsort(w->jpairs.p, (size_t)nk, sizeof *w->jpairs.p, key_less);
   w->njp = 0;
   for (int k = 0; k < nk; k++) /* unique */
@@ -298,45 +296,19 @@ static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
   return e;
 }
 
-/* dyn_world_adopt_model, with red (taken: freed on failure) the world's
- * reduced coordinates when not NULL. */
-static dyn_err adopt(dyn_model *m, const dyn_world_settings *s, struct dyn_reduced *red,
-                     dyn_world **out, char *msg, size_t cap) {
-  dyn_world_settings set =
-      s ? dyn_world_settings_for_model(s, m, 0.0) : dyn_world_settings_default();
-  dyn_err e = dyn_world_settings_validate(s ? &set : NULL, msg, cap);
-  if (e == DYN_OK)
-    e = red ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);
-  if (e == DYN_OK) {
-    dyn_model_run_as(m, &set);
-    e = dyn_world_new(&set, 0, out, msg, cap);
-  }
-  if (e != DYN_OK) {
-    dyn_model_free(m);
-    dyn_reduced_free(red);
-    return e;
-  }
-  dyn_world *w = *out;
-  dyn_model_free(w->model);
-  w->model = m;
-  w->red = red;
-  e = compile(w, msg, cap);
-  if (e != DYN_OK) {
-    dyn_world_free(w);
-    *out = NULL;
-  }
-  return e;
-}
-
-dyn_err dyn_world_adopt_model(dyn_model *m, const dyn_world_settings *s, dyn_world **out, char *msg,
+/* The settings s as a world on model m runs with them (validated), and
+ * its reduced state when they ask for reduced coordinates. */
+static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
+                              dyn_world_settings *set, struct dyn_reduced **red, char *msg,
                               size_t cap) {
-  return adopt(m, s, NULL, out, msg, cap);
-}
-
-dyn_err dyn_world_adopt_model_reduced(dyn_model *m, const dyn_world_settings *s,
-                                      struct dyn_reduced *red, dyn_world **out, char *msg,
-                                      size_t cap) {
-  return adopt(m, s, red, out, msg, cap);
+  *set = s ? dyn_world_settings_for_model(s, m, 0.0) : dyn_world_settings_default();
+  int reduced = set->coordinates == DYN_COORDINATES_REDUCED;
+  /* the tree's refusal first, as it always came */
+  dyn_err e = reduced ? dyn_reduced_new(m, set, red, msg, cap) : DYN_OK;
+  if (e == DYN_OK) e = dyn_world_settings_validate(s ? set : NULL, msg, cap);
+  if (e == DYN_OK)
+    e = reduced ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);
+  return e;
 }
 
 dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s, dyn_world **out,
@@ -350,70 +322,22 @@ dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s
     dyn_msgf(msg, cap, "dyn_world_new_from_model: model is NULL");
     return DYN_ERR_INPUT;
   }
-  dyn_model *c = NULL;
-  if (dyn_model_copy(m, &c) != DYN_OK) {
-    dyn_msgf(msg, cap, "dyn_world_new_from_model: out of memory for the model's copy");
-    return DYN_ERR_NOMEM;
+  dyn_world_settings set;
+  struct dyn_reduced *red = NULL;
+  dyn_err e = world_settings(m, s, &set, &red, msg, cap);
+  if (e == DYN_OK) e = dyn_world_alloc(&set, m, out, msg, cap);
+  if (e != DYN_OK) {
+    dyn_reduced_free(red);
+    return e;
   }
-  return dyn_world_adopt_model(c, s, out, msg, cap);
-}
-
-/* ---- bodies and joints added to a world ------------------------------------------------ */
-
-dyn_err dyn_world_model_add_body(dyn_world *w, dyn_body *b) {
-  dyn_model *m = w->model;
-  int i = w->nb;
-  dyn_body_def d = dyn_body_def_default();
-  d.is_static = b->is_static;
-  d.mass = b->mass;
-  d.I_b = b->I_b;
-  d.r = b->r;
-  d.q = b->q;
-  d.v = b->v;
-  d.w = b->w;
-  dyn_shape_def s = dyn_shape_def_default();
-  s.body = i;
-  s.geom = b->shape;
-  char m2[160];
-  if (m->nb != i || reserve_records(w, (size_t)w->nsr + 1) != DYN_OK ||
-      dyn_model_push_body(m, &d, m2, sizeof m2) != i)
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "body %d: out of memory for the world's model", i);
-  int k = dyn_model_push_shape(m, &s, m2, sizeof m2);
-  if (k < 0) { /* the body taken back: it has no name to unindex */
-    m->nb--;
-    m->bytes -= sizeof d;
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "body %d: out of memory for the world's model", i);
+  dyn_world *w = *out;
+  w->red = red;
+  e = compile(w, msg, cap);
+  if (e != DYN_OK) {
+    dyn_world_free(w);
+    *out = NULL;
+  } else if (red) {
+    dyn_reduced_export_bodies(w);
   }
-  b->shape.verts = m->shapes.p[k].geom.verts; /* the model's copy */
-  /* appended last: the records stay grouped by body; the material is
-   * DYN_MATERIAL_DEFAULT (the model's first, else the settings') */
-  put_record(w, w->nsr, k);
-  resolve_record(w, &w->srt.p[w->nsr]);
-  w->nsr++;
-  return DYN_OK;
-}
-
-dyn_err dyn_world_model_add_joint(dyn_world *w, const dyn_joint *j) {
-  dyn_model *m = w->model;
-  dyn_joint_def d = dyn_joint_def_default();
-  d.kind = j->kind;
-  d.a = j->a;
-  d.b = j->b;
-  /* the world frame at the model's initial poses (b = -1: the world frame) */
-  const dyn_body_def *A = &m->bodies.p[j->a], *B = j->b >= 0 ? &m->bodies.p[j->b] : NULL;
-  dyn_quat qa = dyn_quat_normalize(A->q), qb = B ? dyn_quat_normalize(B->q) : dyn_quat_identity();
-  d.anchor = dyn_v3_add(A->r, dyn_quat_rotate(qa, j->anchor_a));
-  d.axis1 = dyn_quat_rotate(qa, j->axis_a);
-  d.axis2 = j->kind == DYN_JOINT_HINGE2 || j->kind == DYN_JOINT_UNIVERSAL
-                ? dyn_quat_rotate(qb, j->axis_b)
-                : dyn_v3_make(0.0, 1.0, 0.0);
-  memcpy(d.erp, j->erp, sizeof d.erp);
-  memcpy(d.cfm, j->cfm, sizeof d.cfm);
-  d.limit = j->limit;
-  d.motor = j->motor;
-  d.spring = j->spring;
-  char m2[160];
-  if (dyn_model_push_joint(m, &d, m2, sizeof m2) < 0)
-    return dyn_world_fail(w, DYN_ERR_NOMEM, "joint %d: out of memory for the world's model", w->nj);
-  return DYN_OK;
+  return e;
 }

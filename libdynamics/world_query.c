@@ -22,7 +22,7 @@
 
 #include "dyn_internal.h"
 #include "dyn_world.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 void dyn_step_matrices_free(dyn_step_matrices *m) {
   if (!m) return;

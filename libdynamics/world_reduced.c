@@ -40,7 +40,7 @@
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
  */
 #include "dyn_assemble_internal.h"
-#include "world_internal.h"
+#include "world_data.h"
 #include "world_reduced.h"
 
 #include <cblas.h>
@@ -77,6 +77,8 @@ struct dyn_reduced {
   double *du, *gx;             /* ndof: the energy rule's A_r^-1 G^T x and G^T x */
   dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
   dyn_quat *qw;
+  uint64_t *fpairs; /* the body pairs a frame chain separates (dyn_reduced_frame_pairs) */
+  int nfpairs;
 };
 
 void dyn_reduced_free(struct dyn_reduced *r) {
@@ -92,6 +94,7 @@ void dyn_reduced_free(struct dyn_reduced *r) {
   dyn_buf_free(&r->Y);
   free(r->ufree), free(r->unew), free(r->q), free(r->u), free(r->du), free(r->gx);
   free(r->fx), free(r->tx), free(r->r), free(r->v), free(r->w), free(r->qw);
+  free(r->fpairs);
   free(r);
 }
 
@@ -159,30 +162,40 @@ static int reduced_alloc(struct dyn_reduced *red) {
 }
 
 /* The bodies a frame chain separates never touch either: each body with
- * frames between it and its nearest massive ancestor gets that pair
- * excluded in the world's model (c, a copy). */
-static dyn_err frame_exclusions_init(const struct dyn_reduced *red, dyn_model *c, char *msg,
-                                     size_t cap) {
-  int nd = 0, *model_of = calloc((size_t)red->tree.nt + 1, sizeof(int));
-  if (!model_of) return DYN_ERR_NOMEM;
+ * frames between it and its nearest massive ancestor gets that pair kept
+ * in red->fpairs, which the world's pairs that never touch take
+ * (world_model.c); the model is not written. */
+static dyn_err frame_pairs_init(struct dyn_reduced *red, const dyn_model *m) {
+  int *model_of = calloc((size_t)red->tree.nt + 1, sizeof(int));
+  red->fpairs = calloc((size_t)m->nb + 1, sizeof *red->fpairs);
+  if (!model_of || !red->fpairs) {
+    free(model_of);
+    return DYN_ERR_NOMEM;
+  }
   for (int k = 0; k < red->tree.nt; k++) model_of[k] = -1;
-  for (int i = 0; i < c->nb; i++)
-    if (red->tree.tree_of[i] >= 0) model_of[red->tree.tree_of[i]] = i, nd++;
-  dyn_err e = DYN_OK;
-  for (int k = 0; k < red->tree.nt && e == DYN_OK; k++) {
+  for (int i = 0; i < m->nb; i++)
+    if (red->tree.tree_of[i] >= 0) model_of[red->tree.tree_of[i]] = i;
+  for (int k = 0; k < red->tree.nt; k++) {
     if (model_of[k] < 0 || red->tree.defs[k].mass == 0.0) continue;
     int p = red->tree.defs[k].parent, hops = 0;
     while (p >= 0 && (model_of[p] < 0 || red->tree.defs[p].mass == 0.0))
       p = red->tree.defs[p].parent, hops++;
-    if (p >= 0 && hops > 0) e = dyn_model_exclude(c, model_of[k], model_of[p], msg, cap);
+    if (p < 0 || hops == 0) continue;
+    int a = model_of[k], b = model_of[p];
+    red->fpairs[red->nfpairs++] = dyn_pair_key(a < b ? a : b, a < b ? b : a);
   }
   free(model_of);
-  return e;
+  return DYN_OK;
+}
+
+int dyn_reduced_frame_pairs(const struct dyn_reduced *r, const uint64_t **keys) {
+  *keys = r->fpairs;
+  return r->nfpairs;
 }
 
 /* The reduced state of model m (its tree validated), or a refusal. */
-static dyn_err reduced_new(const dyn_model *m, const dyn_world_settings *s,
-                           struct dyn_reduced **out, char *msg, size_t cap) {
+dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct dyn_reduced **out,
+                        char *msg, size_t cap) {
   *out = NULL;
   if (s->contact.friction == DYN_FRICTION_PYRAMID) {
     dyn_msgf(msg, cap,
@@ -204,6 +217,7 @@ static dyn_err reduced_new(const dyn_model *m, const dyn_world_settings *s,
     root_velocities(red, m);
     e = dyn_redmax_set_state(red->rm, NULL, red->u, msg, cap);
   }
+  if (e == DYN_OK) e = frame_pairs_init(red, m);
   if (e == DYN_ERR_NOMEM) dyn_msgf(msg, cap, "reduced coordinates: out of memory");
   if (e != DYN_OK) {
     dyn_reduced_free(red);
@@ -214,7 +228,7 @@ static dyn_err reduced_new(const dyn_model *m, const dyn_world_settings *s,
 }
 
 /* The bodies' poses and velocities from the tree's state. */
-static void export_bodies(dyn_world *w) {
+void dyn_reduced_export_bodies(dyn_world *w) {
   struct dyn_reduced *red = w->red;
   dyn_redmax_kinematics(red->rm);
   dyn_redmax_poses(red->rm, red->r, red->qw, red->v, red->w);
@@ -227,32 +241,6 @@ static void export_bodies(dyn_world *w) {
                                   red->w[k].z };
     dyn_body_set_state(&w->bodies.p[i], st);
   }
-}
-
-dyn_err dyn_world_new_reduced(const dyn_model *m, const dyn_world_settings *s, dyn_world **out,
-                              char *msg, size_t cap) {
-  if (!out || !m || !s) {
-    dyn_msgf(msg, cap, "dyn_world_new_reduced: a NULL argument");
-    return DYN_ERR_INPUT;
-  }
-  *out = NULL;
-  struct dyn_reduced *red = NULL;
-  dyn_err e = reduced_new(m, s, &red, msg, cap);
-  if (e != DYN_OK) return e;
-  dyn_model *c = NULL;
-  if (dyn_model_copy(m, &c) != DYN_OK) {
-    dyn_reduced_free(red);
-    dyn_msgf(msg, cap, "dyn_world_new_reduced: out of memory for the model's copy");
-    return DYN_ERR_NOMEM;
-  }
-  if ((e = frame_exclusions_init(red, c, msg, cap)) != DYN_OK) {
-    dyn_reduced_free(red);
-    dyn_model_free(c);
-    return e;
-  }
-  e = dyn_world_adopt_model_reduced(c, s, red, out, msg, cap);
-  if (e == DYN_OK) export_bodies(*out);
-  return e;
 }
 
 int dyn_world_is_reduced(const dyn_world *w) { return w && w->red ? 1 : 0; }
@@ -622,7 +610,7 @@ static dyn_err reduced_integrate(dyn_step *s) {
   char m2[160];
   dyn_err e = dyn_redmax_advance(w->red->rm, s->h, w->red->unew, m2, sizeof m2);
   if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
-  export_bodies(w);
+  dyn_reduced_export_bodies(w);
   w->step = s->k;
   w->t += s->h;
   return DYN_OK;

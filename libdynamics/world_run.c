@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "dyn_run.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 /* The scratch of a factored problem's one-pass residual: w (n) and t (6
  * nblk), grown when a larger step needs more (world_storage.c's rule). */

@@ -21,7 +21,7 @@
  *          friction only), njx joint impulses, nj row counts (int);
  * every part on an 8-byte boundary of the buffer but the last.
  */
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <string.h>
 

@@ -50,7 +50,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "dyn_assemble_internal.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <math.h>
 #include <stdint.h>

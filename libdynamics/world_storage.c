@@ -18,7 +18,7 @@
  * Memory: systems grow by x 1.5 in rows (and entries); a solver workspace
  * by x 1.25 (pgs sizes a packed copy of a dense A by n_max^2 / 4).
  */
-#include "world_internal.h"
+#include "world_data.h"
 
 #include <stdint.h>
 #include <string.h>

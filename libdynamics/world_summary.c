@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "dyn_run.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 /* ---- energy drift ---------------------------------------------------------------------- */
 

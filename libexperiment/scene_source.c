@@ -69,8 +69,8 @@ dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *se
   dyn_err e = source_model(src, &m, &timestep, &reduced, msg, len);
   if (e != DYN_OK) return e;
   dyn_world_settings s = dyn_world_settings_for_model(set, m, timestep);
-  e = reduced ? dyn_world_new_reduced(m, &s, w, msg, len)
-              : dyn_world_new_from_model(m, &s, w, msg, len);
+  if (reduced) s.coordinates = DYN_COORDINATES_REDUCED;
+  e = dyn_world_new_from_model(m, &s, w, msg, len);
   dyn_model_free(m);
   return e;
 }

@@ -98,7 +98,7 @@ typedef struct mdl_read_info {
                          joints (with approximate: of chain_mass; reduced:
                          massless frames) */
   int reduced;        /* the representation read: 1 reduced coordinates
-                         (dyn_world_new_reduced), 0 maximal
+                         (DYN_COORDINATES_REDUCED), 0 maximal
                          (dyn_world_new_from_model); with
                          MDL_COORDINATES_FILE, the file's own */
   char notes[2048];   /* what was left out or approximated, "; " between
@@ -131,7 +131,7 @@ typedef struct mdl_read_options {
                         mass (> 0, default 0.1: docs/models.md,
                         "Third-party models: the representation") */
   int reduced;            /* 1: read for reduced coordinates (docs/models.md, "Third-
-                        party models: the representation"; dyn_world_new_reduced):
+                        party models: the representation"; DYN_COORDINATES_REDUCED):
                         several joints on one body are a chain of massless
                         frames (bodies of mass 0, exact in joint space: no
                         chain_mass), armature is mapped (dyn_joint_def's),

@@ -55,6 +55,7 @@
 #include "dyn_redmax.h"
 #include "dyn_world.h"
 #include "tst_util.h"
+#include "tst_world.h"
 
 #define PI 3.14159265358979323846
 
@@ -250,29 +251,30 @@ static void test_door_limit(void) {
 static void test_api(void) {
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", "direct");
-  dyn_world *w = NULL;
-  CU_ASSERT_EQUAL_FATAL(dyn_world_new(&s, 2, &w, NULL, 0), DYN_OK);
   dyn_body b;
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
   CU_ASSERT_EQUAL(dyn_body_init(&b, 1.0, dyn_inertia_sphere(1.0, 0.1), sh,
                                 dyn_v3_make(0.0, 0.0, -1.0), dyn_quat_identity(), NULL, 0),
                   DYN_OK);
-  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
+  dyn_model *md = tst_model_new(&s);
+  char msg[256] = "";
+  CU_ASSERT_EQUAL(tst_model_add_body(md, &b, msg, sizeof msg), 0);
   dyn_joint j;
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0, 0, 0), dyn_v3_make(1, 0, 0), dyn_v3_make(0, 1, 0),
-                                 NULL, 0),
+  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0, 0, 0),
+                                 dyn_v3_make(1, 0, 0), dyn_v3_make(0, 1, 0), NULL, 0),
                   DYN_OK);
   dyn_joint bad = j;
   bad.erp[1] = 1.5;
-  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &bad), DYN_ERR_INPUT);
-  CU_ASSERT(strstr(dyn_world_message(w), "erp") != NULL);
+  CU_ASSERT_EQUAL(tst_model_add_joint(md, &bad, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT(strstr(msg, "erp") != NULL);
   bad = j;
   bad.a = 3;
-  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &bad), DYN_ERR_INPUT);
-  CU_ASSERT_EQUAL(dyn_world_joint_count(w), 0);
-  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 0);
+  CU_ASSERT(tst_model_add_joint(md, &bad, msg, sizeof msg) < 0);
+  CU_ASSERT_EQUAL(dyn_model_joint_count(md), 0);
+  CU_ASSERT_EQUAL(tst_model_add_joint(md, &j, msg, sizeof msg), 0);
+  dyn_world *w = tst_world_new(md, &s);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
   CU_ASSERT_EQUAL(dyn_world_joint_count(w), 1);
   /* a bob 1 m below a ball joint at the origin, swung sideways */
   dyn_world_bodies(w)[0].v = dyn_v3_make(1.0, 0.0, 0.0);

@@ -25,7 +25,7 @@
 
 #include "dyn_world.h"
 #include "tst_util.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 static const double S = 0.2, RHO = 1000.0, G = 9.81;
 

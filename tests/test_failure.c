@@ -73,6 +73,7 @@
 #include "dyn_world.h"
 #include "io.h"
 #include "tst_util.h"
+#include "tst_world.h"
 
 /* The natural map ||mid(x - hi, w, x - lo)||_inf of a dense problem with
  * findex rows, w = A x + b recomputed here.  NaN propagates. */
@@ -356,9 +357,7 @@ static dyn_world *twin_joint_world(dyn_failure_policy pol) {
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "direct");
   s.on_failure = pol;
-  dyn_world *w = NULL;
   char msg[256] = "";
-  CU_ASSERT_EQUAL_FATAL(dyn_world_new(&s, 2, &w, msg, sizeof msg), DYN_OK);
   dyn_body b;
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
@@ -367,19 +366,20 @@ static dyn_world *twin_joint_world(dyn_failure_policy pol) {
   CU_ASSERT_EQUAL(dyn_body_init(&b, 1.0, dyn_inertia_sphere(1.0, 0.1), sh, dyn_v3_make(0, 0, 1),
                                 dyn_quat_identity(), msg, sizeof msg),
                   DYN_OK);
-  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
+  dyn_model *m = tst_model_new(&s);
+  CU_ASSERT_EQUAL(tst_model_add_body(m, &b, msg, sizeof msg), 0);
   dyn_v3 ax = dyn_v3_make(0, 1, 0);
   dyn_joint j;
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5, 0, 1), ax, ax, msg, sizeof msg),
+  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0.5, 0, 1), ax, ax,
+                                 msg, sizeof msg),
                   DYN_OK);
-  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 0);
-  dyn_world_bodies(w)[0].r.x += d;
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5 + d, 0, 1), ax, ax, msg, sizeof msg),
-                  DYN_OK);
-  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 1);
-  dyn_world_bodies(w)[0].r.x -= d / 2;
+  CU_ASSERT_EQUAL(tst_model_add_joint(m, &j, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL(tst_model_add_joint(m, &j, msg, sizeof msg), 1);
+  dyn_world *w = tst_world_new(m, &s);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  /* the second joint's world point moved by d, the body halfway */
+  dyn_world_joints(w)[1].anchor_b.x += d;
+  dyn_world_bodies(w)[0].r.x += d / 2;
   return w;
 }
 

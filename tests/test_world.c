@@ -102,7 +102,8 @@
 #include "dyn_world.h"
 #include "exp.h"
 #include "tst_util.h"
-#include "world_internal.h"
+#include "tst_world.h"
+#include "world_data.h"
 
 static const double G = 9.81;
 
@@ -120,12 +121,14 @@ static dyn_body make_sphere(double m, double r, dyn_v3 pos, dyn_v3 v) {
   return b;
 }
 
-static dyn_world *new_world(const dyn_world_settings *s) {
-  dyn_world *w = NULL;
+/* The world of the nb bodies b (a model of them: tst_world.h). */
+static dyn_world *world_of(const dyn_world_settings *s, const dyn_body *b, int nb) {
+  dyn_model *m = tst_model_new(s);
   char msg[256] = "";
-  dyn_err e = dyn_world_new(s, 4, &w, msg, sizeof msg);
-  CU_ASSERT_EQUAL(e, DYN_OK);
-  if (e != DYN_OK) printf("dyn_world_new: %s\n", msg);
+  for (int i = 0; m && i < nb; i++)
+    CU_ASSERT_EQUAL(tst_model_add_body(m, &b[i], msg, sizeof msg), i);
+  dyn_world *w = tst_world_new(m, s);
+  CU_ASSERT_PTR_NOT_NULL(w);
   return w;
 }
 
@@ -156,10 +159,9 @@ static double projectile(dyn_integrator integ, long K, double *x_err, double *z_
   dyn_world_settings s = dyn_world_settings_default();
   s.dt = h;
   s.integrator = integ;
-  dyn_world *w = new_world(&s);
-  if (!w) return NAN;
   dyn_body b = make_sphere(2.0, 0.1, dyn_v3_make(1.0, -2.0, 10.0), dyn_v3_make(3.0, 0.5, 4.0));
-  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
+  dyn_world *w = world_of(&s, &b, 1);
+  if (!w) return NAN;
   CU_ASSERT(run(w, K));
   const dyn_body *e = dyn_world_bodies(w);
   double kk = (double)K;
@@ -305,12 +307,11 @@ static void test_two_spheres(void) {
   s.gravity = dyn_v3_make(0, 0, 0);
   s.contact.mu = 0.3;
   s.contact.restitution = 0.5;
-  dyn_world *w = new_world(&s);
-  dyn_body a = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 0), dyn_v3_make(1.0, 0, 0));
-  a.w = dyn_v3_make(0, 0, 5.0);
-  dyn_body b = make_sphere(2.0, 0.1, dyn_v3_make(0.25, 0.05, 0.02), dyn_v3_make(0, 0, 0));
-  dyn_world_add_body(w, &a);
-  dyn_world_add_body(w, &b);
+  dyn_body ab[2];
+  ab[0] = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 0), dyn_v3_make(1.0, 0, 0));
+  ab[0].w = dyn_v3_make(0, 0, 5.0);
+  ab[1] = make_sphere(2.0, 0.1, dyn_v3_make(0.25, 0.05, 0.02), dyn_v3_make(0, 0, 0));
+  dyn_world *w = world_of(&s, ab, 2);
   dyn_v3 P0, L0, P1, L1;
   double T0, T1;
   momenta(w, &P0, &L0, &T0);
@@ -336,11 +337,9 @@ static void test_two_spheres(void) {
   s.contact.friction = DYN_FRICTION_NONE;
   s.contact.restitution = 1.0;
   s.opt.max_iter = 1000;
-  w = new_world(&s);
-  a = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 0), dyn_v3_make(1.0, 0, 0));
-  b = make_sphere(1.0, 0.1, dyn_v3_make(0.25, 0, 0), dyn_v3_make(0, 0, 0));
-  dyn_world_add_body(w, &a);
-  dyn_world_add_body(w, &b);
+  ab[0] = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 0), dyn_v3_make(1.0, 0, 0));
+  ab[1] = make_sphere(1.0, 0.1, dyn_v3_make(0.25, 0, 0), dyn_v3_make(0, 0, 0));
+  w = world_of(&s, ab, 2);
   CU_ASSERT(run(w, 30));
   TST_CLOSE(dyn_world_bodies(w)[0].v.x, 0.0, 1e-7, 0);
   TST_CLOSE(dyn_world_bodies(w)[1].v.x, 1.0, 1e-7, 0);
@@ -458,12 +457,14 @@ static void test_errors(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nosuch"));
   /* a dynamic body with mass 0 */
   s = dyn_world_settings_default();
-  w = new_world(&s);
   dyn_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
   b.mass = 0.0;
-  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), DYN_ERR_INPUT);
-  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "mass"));
-  dyn_world_free(w);
+  dyn_model *m = tst_model_new(&s);
+  CU_ASSERT_EQUAL(tst_model_add_body(m, &b, msg, sizeof msg), 0); /* mass: not set yet */
+  CU_ASSERT_EQUAL(dyn_world_new_from_model(m, &s, &w, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(w);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "mass"));
+  dyn_model_free(m);
 }
 
 /* A solver that refuses the problem kind: an error, bodies untouched. */
@@ -647,26 +648,25 @@ static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   s.on_failure = policy;
-  dyn_world *w = new_world(&s);
-  if (!w) return NULL;
   dyn_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
-  CU_ASSERT_EQUAL(dyn_world_add_body(w, &b), 0);
   dyn_v3 ax = dyn_v3_make(0, 1, 0);
   dyn_joint j;
   char msg[200] = "";
-  /* body point A = (0.5, 0, 0) in the body frame, tied to P1 = (0.5, 0, 1) */
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5, 0, 1), ax, ax, msg, sizeof msg),
+  dyn_model *m = tst_model_new(&s);
+  CU_ASSERT_EQUAL(tst_model_add_body(m, &b, msg, sizeof msg), 0);
+  /* body point A = (0.5, 0, 0) in the body frame, tied to P1 = (0.5, 0, 1),
+   * twice */
+  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0.5, 0, 1), ax, ax,
+                                 msg, sizeof msg),
                   DYN_OK);
-  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 0);
-  /* the same body point tied to P2 = P1 + d e_x */
-  dyn_world_bodies(w)[0].r.x += d;
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, dyn_world_bodies(w), 1, 0, -1,
-                                 dyn_v3_make(0.5 + d, 0, 1), ax, ax, msg, sizeof msg),
-                  DYN_OK);
-  CU_ASSERT_EQUAL(dyn_world_add_joint(w, &j), 1);
-  /* A halfway: Phi1 = +d/2 e_x, Phi2 = -d/2 e_x */
-  dyn_world_bodies(w)[0].r.x -= d / 2;
+  CU_ASSERT_EQUAL(tst_model_add_joint(m, &j, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL(tst_model_add_joint(m, &j, msg, sizeof msg), 1);
+  dyn_world *w = tst_world_new(m, &s);
+  if (!w) return NULL;
+  /* the second ties A to P2 = P1 + d e_x; A halfway: Phi1 = +d/2 e_x,
+   * Phi2 = -d/2 e_x */
+  dyn_world_joints(w)[1].anchor_b.x += d;
+  dyn_world_bodies(w)[0].r.x += d / 2;
   return w;
 }
 

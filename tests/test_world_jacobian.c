@@ -155,7 +155,8 @@ static void test_refusals(void) {
   dyn_model *m = NULL;
   dyn_world_settings s = dyn_world_settings_default();
   CU_ASSERT_EQUAL_FATAL(dyn_scene_model("pendulum", NULL, 0, &m, msg, sizeof msg), DYN_OK);
-  CU_ASSERT_EQUAL_FATAL(dyn_world_new_reduced(m, &s, &w, msg, sizeof msg), DYN_OK);
+  s.coordinates = DYN_COORDINATES_REDUCED;
+  CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, &s, &w, msg, sizeof msg), DYN_OK);
   CU_ASSERT_EQUAL(dyn_world_step_jacobian_size(w), 0);
   CU_ASSERT_EQUAL(dyn_world_step_jacobian(w, J, NULL, NULL, NULL, NULL, msg, sizeof msg),
                   DYN_ERR_INPUT);

@@ -1,15 +1,18 @@
 /* test_world_model.c -- worlds built from scene models (dyn_world_new_from_model,
  * libdynamics/world_model.c): several shapes on one body, collision filters,
  * excluded pairs, materials combined per contact, the state saved and
- * restored, hull vertices owned by the world, and every built-in scene
- * built two ways (through its model, and body by body through
- * dyn_world_add_body / dyn_world_add_joint) stepping to the same bits.
+ * restored, hull vertices owned by the model, every built-in scene built
+ * two ways (through its model, and through a model rebuilt from bodies
+ * and joints made by hand, tst_world.h) stepping to the same bits, and
+ * several worlds on one model (shared, never written) stepping as each
+ * alone.
  *
  * Every expected value is derived in the comment above its assertion.
  */
 #include "dyn_model.h"
 #include "dyn_world.h"
 #include "tst_util.h"
+#include "tst_world.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -141,11 +144,11 @@ static void test_dumbbell(void) {
   dyn_model_free(m);
 }
 
-/* A world with per-shape records (the dumbbell's) takes a body added by
- * dyn_world_add_body: its record appended, it lands on the floor (centre
- * at its radius, 0.05 m), and the penetration pass sees both bodies'
- * contacts (2 + 1). */
-static void test_add_body_to_model_world(void) {
+/* A world with per-shape records (the dumbbell's) and a body made by
+ * hand (dyn_body_init, tst_world.h): its record after the dumbbell's, it
+ * lands on the floor (centre at its radius, 0.05 m), and the penetration
+ * pass sees both bodies' contacts (2 + 1). */
+static void test_hand_body_in_model_world(void) {
   dyn_model *m = new_model(-9.81);
   dyn_body_def b = dyn_body_def_default();
   b.r = dyn_v3_make(0.0, 0.0, 0.1);
@@ -159,7 +162,6 @@ static void test_add_body_to_model_world(void) {
   }
   CU_ASSERT_EQUAL_FATAL(dyn_model_mass_from_density(m, 0, 500.0, NULL, 0), DYN_OK);
   add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
-  dyn_world *w = world_of(m, "pgs");
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_SPHERE;
@@ -168,7 +170,8 @@ static void test_add_body_to_model_world(void) {
   CU_ASSERT_EQUAL_FATAL(dyn_body_init(&ball, 0.5, dyn_inertia_sphere(0.5, 0.05), sh,
                                       dyn_v3_make(2.0, 0.0, 0.2), dyn_quat_identity(), NULL, 0),
                         DYN_OK);
-  CU_ASSERT_EQUAL(dyn_world_add_body(w, &ball), 2);
+  CU_ASSERT_EQUAL(tst_model_add_body(m, &ball, NULL, 0), 2);
+  dyn_world *w = world_of(m, "pgs");
   CU_ASSERT_EQUAL(dyn_model_shape_count(dyn_world_model(w)), 4);
   CU_ASSERT(run(w, 120));
   TST_CLOSE(dyn_world_bodies(w)[2].r.z, 0.05, 1e-3, 0);
@@ -380,15 +383,15 @@ static void test_state_save_restore(void) {
 
 /* ---- hull vertices --------------------------------------------------------------------- */
 
-/* A hull body added by dyn_world_add_body: the world keeps its own copy of
- * the vertices, so the caller's array may change or go; the run is the
+/* A hull body put into a model (tst_world.h): the model keeps its own copy
+ * of the vertices, so the caller's array may change or go; the run is the
  * same as with the array left alone. */
 static void test_hull_owned(void) {
   dyn_world *w[2] = { NULL, NULL };
   dyn_v3 v[2][8];
   for (int k = 0; k < 2; k++) {
     dyn_world_settings s = dyn_world_settings_default();
-    CU_ASSERT_EQUAL_FATAL(dyn_world_new(&s, 2, &w[k], NULL, 0), DYN_OK);
+    dyn_model *m = tst_model_new(&s);
     for (int c = 0; c < 8; c++)
       v[k][c] = dyn_v3_make(c & 1 ? 0.1 : -0.1, c & 2 ? 0.1 : -0.1, c & 4 ? 0.1 : -0.1);
     dyn_shape h;
@@ -401,13 +404,15 @@ static void test_hull_owned(void) {
                                         h, dyn_v3_make(0, 0, 0.12),
                                         dyn_quat_axis_angle(dyn_v3_make(1, 1, 0), 0.3), NULL, 0),
                           DYN_OK);
-    CU_ASSERT_EQUAL(dyn_world_add_body(w[k], &b), 0);
+    CU_ASSERT_EQUAL(tst_model_add_body(m, &b, NULL, 0), 0);
     dyn_shape pl;
     memset(&pl, 0, sizeof pl);
     pl.kind = DYN_SHAPE_PLANE;
     pl.normal = dyn_v3_make(0, 0, 1);
     dyn_body_init_static(&b, pl, dyn_v3_make(0, 0, 0), dyn_quat_identity());
-    CU_ASSERT_EQUAL(dyn_world_add_body(w[k], &b), 1);
+    CU_ASSERT_EQUAL(tst_model_add_body(m, &b, NULL, 0), 1);
+    w[k] = tst_world_new(m, &s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w[k]);
   }
   for (int c = 0; c < 8; c++) v[1][c] = dyn_v3_make(NAN, NAN, NAN);
   CU_ASSERT(dyn_world_bodies(w[1])[0].shape.verts != v[1]);
@@ -420,12 +425,11 @@ static void test_hull_owned(void) {
 
 /* ---- the built-in scenes, two ways -------------------------------------------------- */
 
-/* Scene model m built body by body, as a C user builds a world without a
- * model: the scene's physics in the settings (gravity, its material's mu
- * and restitution, the restitution threshold at dt), dyn_body_init (or
- * _init_static) of each body with its one shape, dyn_world_add_body, then
- * dyn_joint_init on the world's bodies with each joint's softness, limit
- * and motor, dyn_world_add_joint. */
+/* Scene model m rebuilt from bodies made by hand (tst_world.h): the
+ * scene's physics in the settings (gravity, its material's mu and
+ * restitution, the restitution threshold at dt), dyn_body_init (or
+ * _init_static) of each body with its one shape; each joint's def checked
+ * by dyn_joint_init on those bodies and taken as it is. */
 static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *base) {
   dyn_world_settings s = *base;
   s.gravity = dyn_model_get_options(m).gravity;
@@ -435,35 +439,35 @@ static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *bas
     s.contact.restitution = dyn_model_materials(m)[0].restitution;
   }
   int nb = dyn_model_body_count(m);
-  dyn_world *w = NULL;
-  CU_ASSERT_EQUAL_FATAL(dyn_world_new(&s, nb, &w, NULL, 0), DYN_OK);
+  dyn_model *h = tst_model_new(&s);
+  dyn_body *bodies = calloc((size_t)nb + 1, sizeof *bodies);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(h && bodies);
   for (int i = 0; i < nb; i++) {
     const dyn_body_def *d = &dyn_model_bodies(m)[i];
     dyn_shape sh;
     memset(&sh, 0, sizeof sh);
     for (int k = 0; k < dyn_model_shape_count(m); k++)
       if (dyn_model_shapes(m)[k].body == i) sh = dyn_model_shapes(m)[k].geom;
-    dyn_body b;
+    dyn_body *b = &bodies[i];
     if (d->is_static)
-      dyn_body_init_static(&b, sh, d->r, d->q);
+      dyn_body_init_static(b, sh, d->r, d->q);
     else
-      CU_ASSERT_EQUAL_FATAL(dyn_body_init(&b, d->mass, d->I_b, sh, d->r, d->q, NULL, 0), DYN_OK);
-    b.v = d->v;
-    b.w = d->w;
-    CU_ASSERT_EQUAL_FATAL(dyn_world_add_body(w, &b), i);
+      CU_ASSERT_EQUAL_FATAL(dyn_body_init(b, d->mass, d->I_b, sh, d->r, d->q, NULL, 0), DYN_OK);
+    b->v = d->v;
+    b->w = d->w;
+    CU_ASSERT_EQUAL_FATAL(tst_model_add_body(h, b, NULL, 0), i);
   }
-  for (int j = 0; j < dyn_model_joint_count(m); j++) {
+  for (int j = 0; j < dyn_model_joint_count(m); j++) { /* compiled as the model's are */
     const dyn_joint_def *d = &dyn_model_joints(m)[j];
     dyn_joint jt;
-    CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&jt, d->kind, dyn_world_bodies(w), nb, d->a, d->b,
-                                         d->anchor, d->axis1, d->axis2, NULL, 0),
+    CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&jt, d->kind, bodies, nb, d->a, d->b, d->anchor, d->axis1,
+                                         d->axis2, NULL, 0),
                           DYN_OK);
-    memcpy(jt.erp, d->erp, sizeof jt.erp);
-    memcpy(jt.cfm, d->cfm, sizeof jt.cfm);
-    jt.limit = d->limit;
-    jt.motor = d->motor;
-    CU_ASSERT_EQUAL_FATAL(dyn_world_add_joint(w, &jt), j);
+    CU_ASSERT_EQUAL_FATAL(dyn_model_add_joint(h, d, NULL, 0), j);
   }
+  free(bodies);
+  dyn_world *w = tst_world_new(h, &s);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
   return w;
 }
 
@@ -509,16 +513,113 @@ static void test_scenes_two_ways(void) {
   CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* ---- worlds sharing one model ---------------------------------------------------- */
+
+/* 1 iff models a and b hold the same records and options, bit for bit. */
+static int same_model(const dyn_model *a, const dyn_model *b) {
+  dyn_model_options oa = dyn_model_get_options(a), ob = dyn_model_get_options(b);
+  int nb = dyn_model_body_count(a), ns = dyn_model_shape_count(a);
+  int nj = dyn_model_joint_count(a), nx = dyn_model_exclusion_count(a);
+  return nb == dyn_model_body_count(b) && ns == dyn_model_shape_count(b) &&
+         nj == dyn_model_joint_count(b) && nx == dyn_model_exclusion_count(b) &&
+         memcmp(&oa, &ob, sizeof oa) == 0 &&
+         memcmp(dyn_model_bodies(a), dyn_model_bodies(b), (size_t)nb * sizeof(dyn_body_def)) == 0 &&
+         memcmp(dyn_model_joints(a), dyn_model_joints(b), (size_t)nj * sizeof(dyn_joint_def)) ==
+             0 &&
+         memcmp(dyn_model_exclusions(a), dyn_model_exclusions(b), 2 * (size_t)nx * sizeof(int)) ==
+             0;
+}
+
+/* One step of w, its k-th: the bodies' states after it (13 numbers a
+ * body) into step k's stretch of tr; 0 when the step failed (printed). */
+static int record_step(dyn_world *w, double *tr, int k) {
+  if (dyn_world_step(w, NULL) != DYN_OK) {
+    printf("\n    step %d: %s\n", k + 1, dyn_world_message(w));
+    return 0;
+  }
+  int nb = dyn_world_body_count(w);
+  for (int i = 0; i < nb; i++)
+    dyn_body_get_state(&dyn_world_bodies(w)[i], tr + ((size_t)k * nb + i) * DYN_BODY_STATE);
+  return 1;
+}
+
+/* Scene `name`'s model under two settings sa and sb (another solver and
+ * friction, another gravity, another representation): each alone, then
+ * both on the one model, stepped in turn after the caller let go of the
+ * model.  The worlds run on the model itself (no copy), never write it
+ * (the same bits as a copy taken before), and give each the trajectory
+ * it gives alone, bit for bit; the two differ from each other. */
+static void share_one(const char *name, const dyn_world_settings *sa, const dyn_world_settings *sb,
+                      int K) {
+  dyn_model *m = NULL, *before = NULL;
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_model(name, NULL, 0, &m, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_copy(m, &before), DYN_OK);
+  const dyn_world_settings *set[2] = { sa, sb };
+  size_t n = (size_t)K * (size_t)dyn_model_body_count(m) * DYN_BODY_STATE;
+  double *alone[2] = { calloc(n, sizeof(double)), calloc(n, sizeof(double)) };
+  double *shared[2] = { calloc(n, sizeof(double)), calloc(n, sizeof(double)) };
+  CU_ASSERT_FATAL(alone[0] && alone[1] && shared[0] && shared[1]);
+  int ok = 1;
+  for (int v = 0; v < 2; v++) {
+    dyn_world *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, set[v], &w, msg, sizeof msg), DYN_OK);
+    for (int k = 0; k < K && ok; k++) ok = record_step(w, alone[v], k);
+    dyn_world_free(w);
+  }
+  dyn_world *w[2] = { NULL, NULL };
+  for (int v = 0; v < 2; v++)
+    CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, set[v], &w[v], msg, sizeof msg), DYN_OK);
+  CU_ASSERT(dyn_world_model(w[0]) == m && dyn_world_model(w[1]) == m);
+  dyn_model_free(m); /* the worlds hold it now */
+  for (int k = 0; k < K && ok; k++)
+    ok = record_step(w[0], shared[0], k) && record_step(w[1], shared[1], k);
+  CU_ASSERT(ok);
+  CU_ASSERT(same_model(dyn_world_model(w[0]), before));
+  int same0 = memcmp(alone[0], shared[0], n * sizeof(double)) == 0;
+  int same1 = memcmp(alone[1], shared[1], n * sizeof(double)) == 0;
+  int differ = memcmp(shared[0], shared[1], n * sizeof(double)) != 0;
+  if (!same0 || !same1 || !differ)
+    printf("\n    %s: alone and shared the same: %d, %d; the two differ: %d\n", name, same0, same1,
+           differ);
+  CU_ASSERT(same0 && same1 && differ);
+  dyn_world_free(w[0]);
+  dyn_world_free(w[1]); /* the last holder frees the model */
+  dyn_model_free(before);
+  for (int v = 0; v < 2; v++) free(alone[v]), free(shared[v]);
+}
+
+static void test_worlds_share_model(void) {
+  int K = tst_memcheck() ? 10 : 60;
+  dyn_world_settings a = dyn_world_settings_default(), b = a;
+  /* contacts: pgs with box friction beside nsgs with cones */
+  snprintf(b.solver, sizeof b.solver, "nsgs");
+  b.contact.friction = DYN_FRICTION_CONE;
+  share_one("stack", &a, &b, K);
+  /* the pyramid under another gravity (given: the run's, not the model's) */
+  b = a;
+  b.gravity = dyn_v3_make(0.0, 0.0, -1.62);
+  b.given |= DYN_GIVEN_GRAVITY;
+  share_one("pyramid", &a, &b, K);
+  /* joints: maximal beside reduced coordinates */
+  b = a;
+  b.coordinates = DYN_COORDINATES_REDUCED;
+  share_one("double_pendulum", &a, &b, K);
+  share_one("ragdoll", &a, &b, K);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("world from a model", NULL, NULL);
   CU_add_test(s, "dumbbell: two shapes on one body touch at both", test_dumbbell);
-  CU_add_test(s, "a body added to a world of per-shape records", test_add_body_to_model_world);
+  CU_add_test(s, "a hand-made body beside per-shape records", test_hand_body_in_model_world);
   CU_add_test(s, "filters and exclusions let pairs pass through", test_filters_and_exclusions);
   CU_add_test(s, "ice and rubber on a slope: combine by the maximum", test_materials_on_a_slope);
   CU_add_test(s, "state saved and restored: the same bits after", test_state_save_restore);
   CU_add_test(s, "hull vertices: the world's own copy", test_hull_owned);
   CU_add_test(s, "every scene through its model and body by body: the same bits",
               test_scenes_two_ways);
+  CU_add_test(s, "two worlds on one model: each as alone, the model unwritten",
+              test_worlds_share_model);
   return tst_run();
 }

@@ -1,4 +1,4 @@
-/* test_world_reduced.c -- a world in reduced coordinates (dyn_world_new_reduced,
+/* test_world_reduced.c -- a world in reduced coordinates (DYN_COORDINATES_REDUCED,
  * world_reduced.c; docs/redmax.md, "Contacts"; docs/models.md, "Third-party
  * models: the representation"):
  *
@@ -30,7 +30,7 @@
 #include "dyn_world.h"
 #include "mdl.h"
 #include "tst_util.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 static const char *humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 
@@ -96,8 +96,8 @@ static dyn_world *make(const dyn_model *m, int reduced, double h, const char *so
     s.contact.friction = DYN_FRICTION_CONE;
   dyn_world *w = NULL;
   char msg[512] = "";
-  dyn_err e = reduced ? dyn_world_new_reduced(m, &s, &w, msg, sizeof msg)
-                      : dyn_world_new_from_model(m, &s, &w, msg, sizeof msg);
+  if (reduced) s.coordinates = DYN_COORDINATES_REDUCED;
+  dyn_err e = dyn_world_new_from_model(m, &s, &w, msg, sizeof msg);
   if (e != DYN_OK) printf("\n    %s\n", msg);
   return w;
 }

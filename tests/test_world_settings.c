@@ -219,8 +219,20 @@ static void test_given_over_model(void) {
   dyn_world *w = NULL;
   CU_ASSERT_FATAL(dyn_world_new_from_model(m, &s, &w, msg, sizeof msg) == DYN_OK);
   CU_ASSERT(dyn_world_get_settings(w)->gravity.z == -1.62);
-  CU_ASSERT(dyn_model_get_options(dyn_world_model(w)).gravity.z == -1.62);
+  /* the world runs on m itself, which it never writes: the model keeps its
+   * gravity, the run's is the settings' */
+  CU_ASSERT(dyn_world_model(w) == m);
   CU_ASSERT(dyn_model_get_options(m).gravity.z == -3.0);
+  /* the coordinates are fixed when the world is built; a value out of the
+   * enum is refused, named */
+  dyn_world_settings c = *dyn_world_get_settings(w);
+  c.coordinates = DYN_COORDINATES_REDUCED;
+  CU_ASSERT_EQUAL(dyn_world_set_settings(w, &c), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "coordinates"));
+  CU_ASSERT_EQUAL(dyn_world_get_settings(w)->coordinates, DYN_COORDINATES_MAXIMAL);
+  c.coordinates = (dyn_coordinates)7;
+  CU_ASSERT_EQUAL(dyn_world_settings_validate(&c, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "coordinates=7"));
   dyn_world_free(w);
   CU_ASSERT_FATAL(dyn_world_new_from_model(m, &d, &w, msg, sizeof msg) == DYN_OK);
   CU_ASSERT(dyn_world_get_settings(w)->gravity.z == -3.0);

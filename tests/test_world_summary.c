@@ -34,6 +34,7 @@
 #include "dyn_run.h"
 #include "tst_dyn.h"
 #include "tst_util.h"
+#include "tst_world.h"
 
 static dyn_world *small_stack(void) {
   dyn_world_settings set = dyn_world_settings_default();
@@ -125,17 +126,18 @@ static void test_drift_function(void) {
 static dyn_world *two_balls(double z, int two) {
   dyn_world_settings set = dyn_world_settings_default();
   set.gravity = dyn_v3_make(0, 0, -10);
-  dyn_world *w = NULL;
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(dyn_world_new(&set, 3, &w, msg, sizeof msg), DYN_OK);
   dyn_body a = tst_ball_body(1, 0.5, dyn_v3_make(0, 0, z));
   dyn_body b = tst_ball_body(3, 0.5, dyn_v3_make(3, 4, z));
   dyn_body floor;
   dyn_shape plane = { .kind = DYN_SHAPE_PLANE, .normal = { 0, 0, 1 } };
   dyn_body_init_static(&floor, plane, dyn_v3_make(-7, 9, -2), dyn_quat_identity());
-  CU_ASSERT_EQUAL_FATAL(dyn_world_add_body(w, &a), 0);
-  if (two) CU_ASSERT_EQUAL_FATAL(dyn_world_add_body(w, &b), 1);
-  CU_ASSERT_FATAL(dyn_world_add_body(w, &floor) >= 1);
+  dyn_model *m = tst_model_new(&set);
+  CU_ASSERT_EQUAL_FATAL(tst_model_add_body(m, &a, msg, sizeof msg), 0);
+  if (two) CU_ASSERT_EQUAL_FATAL(tst_model_add_body(m, &b, msg, sizeof msg), 1);
+  CU_ASSERT_FATAL(tst_model_add_body(m, &floor, msg, sizeof msg) >= 1);
+  dyn_world *w = tst_world_new(m, &set);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
   return w;
 }
 
@@ -159,8 +161,8 @@ static void test_drift_scale(void) {
   dyn_world_free(w);
   /* no dynamic body */
   dyn_world_settings set = dyn_world_settings_default();
-  char msg[256];
-  CU_ASSERT_EQUAL_FATAL(dyn_world_new(&set, 0, &w, msg, sizeof msg), DYN_OK);
+  w = tst_world_new(tst_model_new(&set), &set);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
   CU_ASSERT_DOUBLE_EQUAL(dyn_world_drift_scale(w, -3), 3, 0);
   dyn_world_free(w);
 }

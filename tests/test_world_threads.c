@@ -53,7 +53,7 @@
 #include "dyn_assemble_internal.h"
 #include "dyn_world.h"
 #include "tst_util.h"
-#include "world_internal.h"
+#include "world_data.h"
 
 /* ---- the broad phase's halves ----------------------------------------------------- */
 

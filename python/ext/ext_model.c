@@ -186,8 +186,16 @@ int lx_model_world(PyObject *obj, const dyn_world_settings *base, double timeste
   /* libdynamics' one rule: the file's timestep and the model's gravity
    * unless the settings give them; the contacts take the materials */
   dyn_world_settings s = dyn_world_settings_for_model(base, m, timestep);
-  dyn_err e = ((lx_model *)obj)->reduced ? dyn_world_new_reduced(m, &s, w, msg, cap)
-                                         : dyn_world_new_from_model(m, &s, w, msg, cap);
+  if (((lx_model *)obj)->reduced) s.coordinates = DYN_COORDINATES_REDUCED;
+  /* the world shares the model it runs on, which must not change while
+   * it does: it runs on a copy, so that the Python model stays editable */
+  dyn_model *c = NULL;
+  if (dyn_model_copy(m, &c) != DYN_OK) {
+    snprintf(msg, cap, "out of memory for the model's copy");
+    return DYN_ERR_NOMEM;
+  }
+  dyn_err e = dyn_world_new_from_model(c, &s, w, msg, cap);
+  dyn_model_free(c); /* the world's now, or freed */
   return e == DYN_OK ? 0 : e;
 }
 

@@ -182,7 +182,7 @@ const char **lx_param_list(PyObject *params, Py_ssize_t *np);
 struct dyn_model;
 typedef struct {
   PyObject_HEAD struct dyn_model *m;
-  int reduced; /* read for reduced coordinates: its worlds are (dyn_world_new_reduced) */
+  int reduced; /* read for reduced coordinates: its worlds are (DYN_COORDINATES_REDUCED) */
 } lx_model;
 
 /* The builder's methods of Model (ext_builder.c). */
