@@ -156,18 +156,39 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
   return stop;
 }
 
+/* w_r = q_r + A(r, :) x read along column r (A symmetric): the packed
+ * nonzeros of column r when the operator formed them, else the dense
+ * column. */
+static double w_by_column(const slv_op *op, const lcp_view *L, int r, const double *x) {
+  double v = L->q[r];
+  if (op->packed == SLV_OP_COLS) {
+    for (int e = op->colptr[r]; e < op->colptr[r + 1]; e++) v += op->val[e] * x[op->rowind[e]];
+    return v;
+  }
+  return v + cblas_ddot(L->n, L->A + (size_t)r * L->lda, 1, x, 1);
+}
+
 /* The rounds' set solved: x_C >= 0 and w_N >= 0 up to the rounds'
- * tolerance.  One step of refinement with their factor (x_C clamped at 0),
- * then the library's verdict; SLV_CONVERGED or SLV_STAGNATED (then x, w are
- * left for the path from the crash basis). */
+ * tolerance.  One step of refinement with their factor (x_C clamped at 0;
+ * w_C from the rows of C alone when A(C, C) was found symmetric and x is 0
+ * off C, along their columns: |C| / n of a pass over A), then w whole and
+ * the library's verdict;
+ * SLV_CONVERGED or SLV_STAGNATED (then x, w are left for the path from the
+ * crash basis). */
 static slv_status crash_solved(lemke_state *s, const lcp_view *L, slv_op *op,
                                const slv_options *opt, int m, int general, double *x, double *w,
                                slv_result *res) {
   int n = L->n;
   for (int i = 0; i < n; i++) x[i] = x[i] > 0 ? x[i] : 0.0;
-  slv_op_w(op, x, w);
   double *dx = s->g;
-  for (int c = 0; c < m; c++) dx[c] = -w[s->K[c]];
+  int outside = 0; /* x_i > 0 off the set: A's symmetry there is unchecked */
+  for (int i = 0; i < n; i++) outside |= x[i] > 0 && s->inC[i] != 1;
+  if (general || outside) {
+    slv_op_w(op, x, w);
+    for (int c = 0; c < m; c++) dx[c] = -w[s->K[c]];
+  } else {
+    for (int c = 0; c < m; c++) dx[c] = -w_by_column(op, L, s->K[c], x);
+  }
   if (m > 0 && general)
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m, 1, s->H, L->N, s->ipiv, dx, m);
   else if (m > 0)
