@@ -645,38 +645,10 @@ static int csr_rows_symmetric(const slv_problem *p, int i0, int i1, double tol, 
   return 1;
 }
 
-/* Whether a dense A equals its transpose entry for entry (A_ij == A_ji):
- * the common case (a symmetric A formed as one), where the test's answer
- * is yes whatever rtol and max |A_ij| are (|A_ij - A_ji| = 0).  In the
- * 32 x 32 tiles below: tile (tj, ti) is copied transposed into t (its
- * columns read in order), then compared with tile (ti, tj) column by
- * column; no maximum, no fabs, and it stops at the first tile that
- * differs, leaving the measured test to decide. */
-static int dense_equals_transpose(const double *A, size_t lda, int n) {
-  enum { T = 32 };
-  double t[T * T];
-  for (int tj = 0; tj < n; tj += T)
-    for (int ti = tj; ti < n; ti += T) {
-      int h = (ti + T < n ? ti + T : n) - ti, wd = (tj + T < n ? tj + T : n) - tj, same = 1;
-      for (int i = 0; i < h; i++) {
-        const double *c = A + tj + (size_t)(ti + i) * lda;
-        for (int j = 0; j < wd; j++) t[i + j * T] = c[j];
-      }
-      for (int j = 0; j < wd; j++) {
-        const double *c = A + ti + (size_t)(tj + j) * lda;
-        for (int i = 0; i < h; i++) same &= c[i] == t[i + j * T];
-      }
-      if (!same) return 0;
-    }
-  return 1;
-}
-
 int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
   int n = p->n;
   *ii = *jj = -1;
   if (p->storage == SLV_FACTORED) return 0; /* not checked (slv.h): never claimed */
-  if (p->storage == SLV_DENSE && rtol >= 0 && dense_equals_transpose(p->A, (size_t)p->lda, n))
-    return 1;
   if (p->storage == SLV_DENSE) {
     /* one pass in 32 x 32 tiles (tile (ti,tj) against tile (tj,ti) stays in
      * cache): the largest |A_ij - A_ji| and max |A_ij| together; the
