@@ -27,7 +27,8 @@ Siconos answer; "as accurate": lcplab's res_rel_q at most every Siconos answer's
 answer is never more accurate.  Below it the goals counted: lcplab solves >= 12 of the states at
 T, and is as accurate on every state; at the tight tol, how many it solved.
 Exit: 0 the table was written (goals met or not: a benchmark never fails on them), 1 a program
-could not be run, 2 usage (a bad argument, no state).
+could not be run or a line of ROWS.jsonl is not a row (named with its line; the file is left
+as it is), 2 usage (a bad argument, no state).
 """
 import argparse
 import glob
