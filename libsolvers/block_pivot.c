@@ -140,15 +140,41 @@ static int factor_tail(const slv_bpp *q, int j0, int m) {
   return m;
 }
 
+/* One column of chol_delete's rank-one update: the rotation (c, s) of
+ * the old column oc and v into the new column nc (1 / c given: one
+ * division a column, not one an entry).  Three distinct arrays. */
+static void rotate(const double *restrict oc, double *restrict nc, double *restrict v, int len,
+                   double c, double ic, double s) {
+  int i = 0;
+  for (; i + 4 <= len; i += 4) { /* four at a time: the compiler's vectors at -O2 */
+    double li[4], vi[4];
+    for (int u = 0; u < 4; u++) {
+      li[u] = (oc[i + u] + s * v[i + u]) * ic;
+      vi[u] = c * v[i + u] - s * li[u];
+    }
+    for (int u = 0; u < 4; u++) {
+      v[i + u] = vi[u];
+      nc[i + u] = li[u];
+    }
+  }
+  for (; i < len; i++) {
+    double li = (oc[i] + s * v[i]) * ic;
+    v[i] = c * v[i] - s * li;
+    nc[i] = li;
+  }
+}
+
 /* Delete position p from the m x m Cholesky factor in F: rows below p of
- * the columns before it move up by one, and the trailing factor L33 (old
- * positions p+1..) becomes the factor of L33 L33^T + v v^T, v = L(p+1:, p),
- * by the rank-one update (LINPACK's dchud rotations; stable, as it adds),
- * written one column to the left and one row up.  scratch: m - 1 - p. */
-static void chol_delete(const slv_bpp *q, int m, int p, double *v) {
+ * the columns j0..p-1 move up by one (the columns before j0 are compacted
+ * once for every deleted row, compact_head), and the trailing factor L33
+ * (old positions p+1..) becomes the factor of L33 L33^T + v v^T, v =
+ * L(p+1:, p), by the rank-one update (LINPACK's dchud rotations; stable,
+ * as it adds), written one column to the left and one row up.  scratch:
+ * m - 1 - p. */
+static void chol_delete(const slv_bpp *q, int m, int p, int j0, double *v) {
   double *F = q->F;
   int ld = q->ldf, t = m - 1 - p;
-  for (int j = 0; j < p; j++) {
+  for (int j = j0; j < p; j++) {
     double *c = F + (size_t)j * ld;
     memmove(c + p, c + p + 1, (size_t)t * sizeof *c);
   }
@@ -156,13 +182,21 @@ static void chol_delete(const slv_bpp *q, int m, int p, double *v) {
   for (int jj = 0; jj < t; jj++) {
     const double *oc = F + (p + 1 + jj) + (size_t)(p + 1 + jj) * ld;
     double *nc = F + (p + jj) + (size_t)(p + jj) * ld;
-    double l = oc[0], vj = v[jj], r = hypot(l, vj), c = r / l, s = vj / l;
+    double l = oc[0], vj = v[jj], r = hypot(l, vj);
     nc[0] = r;
-    for (int i = 1; i < t - jj; i++) {
-      double li = (oc[i] + s * v[jj + i]) / c;
-      v[jj + i] = c * v[jj + i] - s * li;
-      nc[i] = li;
-    }
+    rotate(oc + 1, nc + 1, v + jj + 1, t - jj - 1, r / l, l / r, vj / l);
+  }
+}
+
+/* The rows of set[0..m) that left C (in[] = 0), all at positions >= j0,
+ * leave the columns before j0 at once: each column's rows after j0 close
+ * up (the rows only move there; chol_delete then starts at column j0). */
+static void compact_head(const slv_bpp *q, int m, int j0) {
+  for (int j = 0; j < j0; j++) {
+    double *c = q->F + (size_t)j * q->ldf;
+    int k = j0;
+    for (int r = j0; r < m; r++)
+      if (q->in[q->set[r]]) c[k++] = c[r];
   }
 }
 
@@ -299,12 +333,14 @@ static int next_set(const slv_bpp *q, int m, int joins, const double *x, const d
   double u = joins;
   down += u * s * s + u * u * s + u * u * u / 3;
   int use_down = !q->general && j0 < m && down < keep;
-  if (use_down) /* the removed rows leave the factor, from the last one */
+  if (use_down) { /* the removed rows leave the factor, from the last one */
+    compact_head(q, m, j0);
     for (int c = m - 1, mm = m; c >= j0; c--)
       if (!q->in[q->set[c]]) {
-        chol_delete(q, mm--, c, q->dx);
+        chol_delete(q, mm--, c, j0, q->dx);
         r->deleted++;
       }
+  }
   int k = 0;
   for (int c = 0; c < m; c++)
     if (q->in[q->set[c]]) q->set[k++] = q->set[c];

@@ -9,13 +9,17 @@
 #include <cblas.h>
 #include <string.h>
 
-/* One step of iterative refinement on the final C: w = A x + b, then
- * A_CC dx_C = -w_C with the factor; x_C kept in its box. */
+/* One step of iterative refinement on the final C: w_C = A_C: x + b_C
+ * (the rows of C alone, read along their columns: A is symmetric; |C| / n
+ * of a pass over A, not a whole one), then A_CC dx_C = -w_C with the
+ * factor, x_C kept in its box, and w = A x + b whole for the verdict. */
 void slv_dz_refine(dz_state *s, double *x, double *w) {
   int k = s->k;
-  slv_dz_full_w(s, x, w);
-  if (k == 0) return;
-  for (int q = 0; q < k; q++) s->y[q] = -w[slv_dz_slot_row(s, q)];
+  if (k == 0) {
+    slv_dz_full_w(s, x, w);
+    return;
+  }
+  for (int q = 0; q < k; q++) s->y[q] = -slv_dz_row_w(s, slv_dz_slot_row(s, q), x);
   slv_dz_fac_solve(s, s->y);
   for (int q = 0; q < k; q++) {
     int r = slv_dz_slot_row(s, q);

@@ -57,29 +57,54 @@ typedef struct {
   int m, general, broken, pivots, rounds;
 } crash;
 
-/* Whether A(set, set) (m rows) is exactly symmetric, gathered whole into
- * the scratch G (m^2) and compared there.  A dense A is checked on the
- * blocks the crash factors (the guess's, and the last set's) rather than
- * whole: slv_op_is_symmetric's pass over A took a quarter of lemke's time
- * at n = 500 (experiments/MEASUREMENTS.md, 2026-11-26); the packed copy of
- * a mostly-zero A is checked whole, which costs its nonzeros. */
-static int block_symmetric(const lcp_view *L, const int *set, int m, double *G) {
-  for (int c = 0; c < m; c++) {
-    const double *a = L->A + (size_t)set[c] * L->lda;
-    for (int r = 0; r < m; r++) G[r + (size_t)c * m] = a[set[r]];
-  }
-  for (int c = 0; c < m; c++)
-    for (int r = c + 1; r < m; r++)
-      if (G[r + (size_t)c * m] != G[c + (size_t)r * m]) return 0;
+/* Whether A(idx, idx) equals its transpose, idx[0..m) ascending: in
+ * 32 x 32 tiles of positions, tile (tj, ti) copied transposed into t
+ * (each column of A read at ascending rows), then compared with tile (ti,
+ * tj) read the same way; it stops at the first tile that differs. */
+static int gathered_equals_transpose(const double *A, size_t lda, const int *idx, int m) {
+  enum { T = 32 };
+  double t[T * T];
+  for (int tj = 0; tj < m; tj += T)
+    for (int ti = tj; ti < m; ti += T) {
+      int h = (ti + T < m ? ti + T : m) - ti, wd = (tj + T < m ? tj + T : m) - tj, same = 1;
+      for (int i = 0; i < h; i++) {
+        const double *col = A + (size_t)idx[ti + i] * lda;
+        for (int j = 0; j < wd; j++) t[i + j * T] = col[idx[tj + j]];
+      }
+      for (int j = 0; j < wd; j++) {
+        const double *col = A + (size_t)idx[tj + j] * lda;
+        for (int i = 0; i < h; i++) same &= col[idx[ti + i]] == t[i + j * T];
+      }
+      if (!same) return 0;
+    }
   return 1;
 }
 
-/* Whether the crash may factor A(set, set) by Cholesky. */
+/* Whether A(set, set) (m rows) is exactly symmetric.  A dense A is
+ * checked on the blocks the crash factors (the guess's, and the last
+ * set's) rather than whole: slv_op_is_symmetric's pass over A took a
+ * quarter of lemke's time at n = 500 (experiments/MEASUREMENTS.md,
+ * 2026-11-26); the packed copy of a mostly-zero A is checked whole, which
+ * costs its nonzeros.  The rows in ascending order into sorted (key: m
+ * doubles of scratch by row), then compared in place, with no copy of
+ * the block: the copy and its strided comparison took 10 % of lemke's
+ * samples on spd 1000 (records/2026-11-27-limit2.md). */
+static int block_symmetric(const lcp_view *L, const int *set, int m, int *sorted, double *key) {
+  for (int c = 0; c < m; c++) {
+    sorted[c] = set[c];
+    key[set[c]] = set[c];
+  }
+  slv_sort_by_key(sorted, m, key);
+  return gathered_equals_transpose(L->A, (size_t)L->lda, sorted, m);
+}
+
+/* Whether the crash may factor A(set, set) by Cholesky (outside the
+ * rounds: their scratch, ties and t, is free). */
 static int symmetric_for(slv_op *op, const lemke_state *s, const lcp_view *L, const int *set,
                          int m) {
   int ii, jj;
   if (op->packed == SLV_OP_COLS) return slv_op_is_symmetric(op, 0.0, &ii, &jj);
-  return block_symmetric(L, set, m, s->H + 2 * (size_t)L->N * L->N);
+  return block_symmetric(L, set, m, s->ties, s->t);
 }
 
 /* The rounds from C = {i : b_i < 0} at x = 0 into K[0..m), within budget
@@ -131,18 +156,39 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
   return stop;
 }
 
+/* w_r = q_r + A(r, :) x read along column r (A symmetric): the packed
+ * nonzeros of column r when the operator formed them, else the dense
+ * column. */
+static double w_by_column(const slv_op *op, const lcp_view *L, int r, const double *x) {
+  double v = L->q[r];
+  if (op->packed == SLV_OP_COLS) {
+    for (int e = op->colptr[r]; e < op->colptr[r + 1]; e++) v += op->val[e] * x[op->rowind[e]];
+    return v;
+  }
+  return v + cblas_ddot(L->n, L->A + (size_t)r * L->lda, 1, x, 1);
+}
+
 /* The rounds' set solved: x_C >= 0 and w_N >= 0 up to the rounds'
- * tolerance.  One step of refinement with their factor (x_C clamped at 0),
- * then the library's verdict; SLV_CONVERGED or SLV_STAGNATED (then x, w are
- * left for the path from the crash basis). */
+ * tolerance.  One step of refinement with their factor (x_C clamped at 0;
+ * w_C from the rows of C alone when A(C, C) was found symmetric and x is 0
+ * off C, along their columns: |C| / n of a pass over A), then w whole and
+ * the library's verdict;
+ * SLV_CONVERGED or SLV_STAGNATED (then x, w are left for the path from the
+ * crash basis). */
 static slv_status crash_solved(lemke_state *s, const lcp_view *L, slv_op *op,
                                const slv_options *opt, int m, int general, double *x, double *w,
                                slv_result *res) {
   int n = L->n;
   for (int i = 0; i < n; i++) x[i] = x[i] > 0 ? x[i] : 0.0;
-  slv_op_w(op, x, w);
   double *dx = s->g;
-  for (int c = 0; c < m; c++) dx[c] = -w[s->K[c]];
+  int outside = 0; /* x_i > 0 off the set: A's symmetry there is unchecked */
+  for (int i = 0; i < n; i++) outside |= x[i] > 0 && s->inC[i] != 1;
+  if (general || outside) {
+    slv_op_w(op, x, w);
+    for (int c = 0; c < m; c++) dx[c] = -w[s->K[c]];
+  } else {
+    for (int c = 0; c < m; c++) dx[c] = -w_by_column(op, L, s->K[c], x);
+  }
   if (m > 0 && general)
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m, 1, s->H, L->N, s->ipiv, dx, m);
   else if (m > 0)

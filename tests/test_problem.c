@@ -837,6 +837,44 @@ static void test_csr_symmetry(void) {
   CU_ASSERT(ii == 0 && jj == 1);
 }
 
+/* slv_is_symmetric on a dense 70 x 70 A with lda 72 (tiles of 32: a
+ * partial last tile; the padding rows hold 1e30, never read): A equal to
+ * its transpose passes (the fast path); A(65, 3) off by 0.4e-12 max|A|
+ * passes and by 3e-12 max|A| fails naming (65, 3) (the measured path,
+ * tol = rtol max|A_ij|); an exact difference in the diagonal tile, A(5,
+ * 2) = A(2, 5) + 1, fails naming (5, 2); and -0.0 against 0.0 passes. */
+static int dense_symmetry(double *A, int *ii, int *jj) {
+  slv_problem p = slv_problem_empty();
+  double b[70] = { 0 };
+  p.n = 70;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = 72;
+  p.b = b;
+  return slv_is_symmetric(&p, 1e-12, ii, jj);
+}
+
+static void test_dense_symmetry(void) {
+  static double A[72 * 70];
+  int ii, jj;
+  for (int j = 0; j < 70; j++)
+    for (int i = 0; i < 72; i++)
+      A[i + 72 * j] = i >= 70 ? 1e30 : (i == j ? 8.0 : 1.0 / (1 + i + j) - 0.01 * ((i + j) % 3));
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1); /* max|A| = 8 */
+  A[65 + 72 * 3] += 0.4e-12 * 8;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+  A[65 + 72 * 3] = A[3 + 72 * 65] + 3e-12 * 8;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 65 && jj == 3);
+  A[65 + 72 * 3] = A[3 + 72 * 65];
+  A[5 + 72 * 2] = A[2 + 72 * 5] + 1;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 5 && jj == 2);
+  A[5 + 72 * 2] = 0.0;
+  A[2 + 72 * 5] = -0.0;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+}
+
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
  * on [-3, -2], 0 on [-1, 1]); 0 for a findex row whatever its lo, hi, and
  * for the three rows of a cone (bounds ignored, even [2, 3]). */
@@ -888,6 +926,7 @@ int main(void) {
   CU_add_test(g, "converged is a promise", test_promise);
   CU_add_test(g, "capabilities", test_accepts);
   CU_add_test(g, "CSR symmetry, sorted and unsorted rows", test_csr_symmetry);
+  CU_add_test(g, "dense symmetry: equal transpose, within and past rtol", test_dense_symmetry);
   CU_add_test(g, "start point P(0)", test_start_point);
   return tst_run();
 }

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""bench_states.py -- the runs and the table of `make bench-states` (experiments/bench_states.sh;
+experiments/BENCHMARKS.md, "Benchmark: make bench-states"; issue 85, item 1).
+
+    bench_states.py LCPLAB PEER_FC3D STATES_DIR ROWS.jsonl [--tol 1e-4] [--time-limit 100]
+                    [--solvers auto] [--peers NSGS PROX NSN_AC] [--as-limit 16G]
+                    [--as-peers NSN_AC] [--tight-tol 1e-6 --tight-limit 300] [--table OUT.md]
+
+For every state STATES_DIR/*.hdf5 (FCLIB local problems, sorted by name), one run at a time:
+lcplab's solvers (`lcplab solve --solver S --tol T --time-limit L --solution X`), then each
+Siconos solver (`peer_fc3d -s NAME --tol T --maxit 10^6 --repeat 1 --save-r`, stopped by
+`timeout` after the same L seconds: no answer), those of --as-peers under `prlimit --as`
+(RLIMIT_AS, default 16G): such a run that ends on a signal or with a message about memory,
+allocation or a mapping the loader was refused is "out of memory at 16G", a result like any
+other.  Every answer is judged by `peer_fc3d --check-r` (res_rel_q = ||natural map||_2 /
+max(1, ||q||_2)): solved when res_rel_q <= T, never by a program's own status.
+
+Each run is one JSON line appended to ROWS.jsonl as soon as it ends (flushed and synced); a run
+whose row is there already (same problem, program, solver, tol, time limit) is not made again,
+so an interrupted benchmark resumes where it stopped.  With --tight-tol, lcplab's first solver
+is run again at that tol within --tight-limit s on the states whose answer solved at T (after
+all the runs at T: optional, outside their budget).
+
+The table (stdout, and --table): per state, lcplab's answer (status, time, res_rel_q) and each
+Siconos answer; "as accurate": lcplab's res_rel_q at most every Siconos answer's, or at most T
+(meeting the tolerance asked counts: stopping there is what was asked); a Siconos run with no
+answer is never more accurate.  Below it the goals counted: lcplab solves >= 12 of the states at
+T, and is as accurate on every state; at the tight tol, how many it solved.
+Exit: 0 the table was written (goals met or not: a benchmark never fails on them), 1 a program
+could not be run or a line of ROWS.jsonl is not a row (named with its line; the file is left
+as it is), 2 usage (a bad argument, no state).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+MEMORY_WORDS = re.compile(r"memory|alloc|failed to map", re.IGNORECASE)
+
+
+def env1():
+    return dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+
+
+def judge(peer, r_file, problem):
+    """res_rel_q of the answer in r_file by peer_fc3d --check-r (nan: none)."""
+    if not os.path.exists(r_file):
+        return math.nan
+    try:
+        p = subprocess.run([peer, "--check-r", r_file, problem], capture_output=True, text=True,
+                           timeout=600, env=env1(), check=False)
+        return float(json.loads(p.stdout.splitlines()[-1])["res_rel_q"])
+    except (subprocess.TimeoutExpired, ValueError, KeyError, IndexError):
+        return math.nan
+
+
+def lcplab_run(a, solver, problem, tol, limit, tmp):
+    sol = os.path.join(tmp, "lcplab.r")
+    if os.path.exists(sol):
+        os.remove(sol)
+    cmd = [a.lcplab, "solve", problem, "--solver", solver, "--tol", repr(tol), "--time-limit",
+           repr(limit), "--solution", sol, "--force"]
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 120, env=env1(),
+                           check=False)
+    except subprocess.TimeoutExpired:
+        return {"status": "killed", "note": f"no end {limit + 120:g} s after its start"}
+    row = {"wall_s": time.monotonic() - t0}
+    try:
+        d = json.loads(p.stdout)
+        row.update(status=d["status"], time_s=d["time_s"], method=d.get("chosen", solver),
+                   res_scaled=d.get("res_scaled"), n=d.get("n"))
+    except (ValueError, KeyError):
+        last = (p.stderr.strip().splitlines() or ["no output"])[-1]
+        row.update(status="error", note=f"exit {p.returncode}: {last}")
+    row["res_rel_q"] = judge(a.peer, sol, problem)
+    return row
+
+
+def peer_outcome(rc, err, limited, a):
+    """The status of a peer run that printed no JSON line, from its exit and stderr."""
+    if rc in (124, 137):
+        return "time limit", ""
+    last = (err.strip().splitlines() or [""])[-1][-160:]
+    if limited and (rc < 0 or rc > 128 or MEMORY_WORDS.search(err)):
+        return f"out of memory at {a.as_limit}", f"exit {rc}: {last}"
+    return "error", f"exit {rc}: {last}"
+
+
+def peer_run(a, name, problem, tol, limit, tmp):
+    pfx = os.path.join(tmp, "p")
+    r_file = f"{pfx}.{name}.r"
+    if os.path.exists(r_file):
+        os.remove(r_file)
+    limited = name in a.as_peers
+    cmd = ["timeout", "-k", "5", repr(limit)]
+    if limited:
+        cmd += ["prlimit", f"--as={a.as_bytes}", "--"]
+    cmd += [a.peer, "-s", name, "--tol", repr(tol), "--maxit", "1000000", "--repeat", "1",
+            "--budget", repr(limit), "--save-r", pfx, problem]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env1(), check=False)
+    row = {"wall_s": time.monotonic() - t0}
+    if limited:
+        row["as_limit"] = a.as_limit
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    if p.returncode == 0 and lines:
+        d = json.loads(lines[-1])
+        row.update(status=d.get("status", "?"), time_s=d.get("time_s", math.nan))
+    else:
+        row["status"], row["note"] = peer_outcome(p.returncode, p.stderr, limited, a)
+    row["res_rel_q"] = judge(a.peer, r_file, problem) if row["status"] != "time limit" else math.nan
+    return row
+
+
+def key_of(r):
+    return (r["problem"], r["program"], r["solver"], float(r["tol"]), float(r["limit_s"]))
+
+
+def read_rows(path):
+    rows = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    sys.exit(f"bench_states.py: {path}:{n}: not a JSON row (remove it to rerun)")
+    return rows
+
+
+def append_row(path, row):
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row, allow_nan=True) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def do(a, rows, done, program, solver, problem, tol, limit, tmp):
+    """One run unless its row is there; the row either way."""
+    base = {"problem": os.path.basename(problem), "program": program, "solver": solver,
+            "tol": tol, "limit_s": limit}
+    k = key_of(base)
+    if k in done:
+        return done[k]
+    print(f"bench_states.py: {base['problem']}: {program} {solver} at {tol:g} ...",
+          file=sys.stderr, flush=True)
+    if program == "lcplab":
+        r = lcplab_run(a, solver, problem, tol, limit, tmp)
+    else:
+        r = peer_run(a, solver, problem, tol, limit, tmp)
+    row = dict(base, **r)
+    append_row(a.rows, row)
+    rows.append(row)
+    done[k] = row
+    return row
+
+
+def fmt(x, spec=".2e"):
+    return "-" if x is None or x != x else format(x, spec)
+
+
+def cell(r):
+    if r is None:
+        return "not run | - | -"
+    return f"{r['status']} | {fmt(r.get('time_s'), '.3g')} | {fmt(r.get('res_rel_q'))}"
+
+
+def as_accurate(mine, theirs, tol):
+    """lcplab's answer meets tol, or is at most every Siconos answer in res_rel_q; with no
+    answer of its own, only when no Siconos run has one either."""
+    q = mine.get("res_rel_q", math.nan) if mine else math.nan
+    if q <= tol:
+        return True
+    qs = [t["res_rel_q"] for t in theirs if t and t.get("res_rel_q", math.nan) == t.get("res_rel_q")]
+    if q != q:
+        return not qs
+    return all(q <= x for x in qs)
+
+
+def table(a, states, done):
+    solver = a.solvers[0]
+    head = (f"| state | nc | lcplab {solver} | s | res_rel_q | "
+            + " | ".join(f"{p} | s | res_rel_q" for p in a.peers) + " | as accurate |")
+    out = [f"## tol {a.tol:g}, {a.time_limit:g} s a run", "", head,
+           "|" + "---|" * (head.count("|") - 1)]
+    solved = accurate = 0
+    for st in states:
+        name = os.path.basename(st)
+        mine = done.get((name, "lcplab", solver, a.tol, a.time_limit))
+        theirs = [done.get((name, "siconos", p, a.tol, a.time_limit)) for p in a.peers]
+        ok = as_accurate(mine, theirs, a.tol)
+        solved += bool(mine) and mine.get("res_rel_q", math.nan) <= a.tol
+        accurate += ok
+        out.append(f"| {name[:-5]} | {a.nc.get(name, '?')} | {cell(mine)} | "
+                   + " | ".join(cell(t) for t in theirs) + f" | {'yes' if ok else 'NO'} |")
+    n = len(states)
+    goal = (f"goal >= 12 of 15: {'met' if solved >= 12 else 'not met'}" if n == 15
+            else "the goal, 12 of 15, is for the 15 states")
+    out += ["", f"lcplab {solver} solved {solved} of {n} at {a.tol:g} ({goal}); as accurate as "
+            f"every Siconos solver on {accurate} of {n} ({'met' if accurate == n else 'not met'})."]
+    for other in a.solvers[1:]:
+        out += ["", f"lcplab {other} (status | s | res_rel_q):"]
+        out += [f"- {os.path.basename(s)[:-5]}: "
+                + cell(done.get((os.path.basename(s), "lcplab", other, a.tol, a.time_limit)))
+                for s in states]
+    if a.tight_tol:
+        tight = [done.get((os.path.basename(s), "lcplab", solver, a.tight_tol, a.tight_limit))
+                 for s in states]
+        ran = [t for t in tight if t]
+        ok = sum(t.get("res_rel_q", math.nan) <= a.tight_tol for t in ran)
+        out += ["", f"At {a.tight_tol:g} within {a.tight_limit:g} s: {ok} of the {len(ran)} states "
+                f"solved at {a.tol:g} solved again."]
+        out += [f"- {os.path.basename(s)[:-5]}: {cell(t)}" for s, t in zip(states, tight) if t]
+    return "\n".join(out) + "\n"
+
+
+def as_bytes(s):
+    m = re.fullmatch(r"([0-9]+)([KMGT]?)", s)
+    if not m:
+        sys.exit(f"bench_states.py: --as-limit: '{s}' is not a size (e.g. 16G)")
+    return int(m.group(1)) * 1024 ** " KMGT".index(m.group(2) or " ")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("lcplab")
+    ap.add_argument("peer")
+    ap.add_argument("states")
+    ap.add_argument("rows")
+    ap.add_argument("--tol", type=float, default=1e-4)
+    ap.add_argument("--time-limit", type=float, default=100.0)
+    ap.add_argument("--solvers", nargs="+", default=["auto"])
+    ap.add_argument("--peers", nargs="*", default=["NSGS", "PROX", "NSN_AC"])
+    ap.add_argument("--as-limit", default="16G")
+    ap.add_argument("--as-peers", nargs="*", default=["NSN_AC"])
+    ap.add_argument("--tight-tol", type=float)
+    ap.add_argument("--tight-limit", type=float, default=300.0)
+    ap.add_argument("--table")
+    a = ap.parse_args()
+    a.as_bytes = as_bytes(a.as_limit)
+    if not (a.tol > 0 and a.time_limit > 0):
+        sys.exit("bench_states.py: --tol and --time-limit must be positive")
+    states = sorted(glob.glob(os.path.join(a.states, "*.hdf5")))
+    if not states:
+        print(f"bench_states.py: no .hdf5 states in {a.states}", file=sys.stderr)
+        return 2
+    for prog in (a.lcplab, a.peer):
+        if not os.access(prog, os.X_OK):
+            print(f"bench_states.py: {prog}: not executable", file=sys.stderr)
+            return 1
+    rows = read_rows(a.rows)
+    done = {key_of(r): r for r in rows}
+    a.nc = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for st in states:
+            for s in a.solvers:
+                r = do(a, rows, done, "lcplab", s, st, a.tol, a.time_limit, tmp)
+                if s == a.solvers[0] and r.get("n"):
+                    a.nc[os.path.basename(st)] = r["n"] // 3
+            for p in a.peers:
+                do(a, rows, done, "siconos", p, st, a.tol, a.time_limit, tmp)
+        if a.tight_tol:
+            for st in states:
+                first = done.get((os.path.basename(st), "lcplab", a.solvers[0], a.tol,
+                                  a.time_limit))
+                if first and first.get("res_rel_q", math.nan) <= a.tol:
+                    do(a, rows, done, "lcplab", a.solvers[0], st, a.tight_tol, a.tight_limit,
+                       tmp)
+    text = table(a, states, done)
+    sys.stdout.write(text)
+    if a.table:
+        with open(a.table, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
