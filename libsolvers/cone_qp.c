@@ -380,8 +380,8 @@ int slv_cqp_cone_free(double mu, const double *x) {
  * multiplies a by alpha and leaves gam g unchanged.  With gam = 1 the map
  * added x to g as numbers, and on the problem times 1e-12 every g was below
  * the rounding of x: the map was 0 at every iterate and the fixed point
- * stalled (experiments/MEASUREMENTS.md, "Measurements: the cone QP's
- * natural map at any scale").  A mean of logarithms, so that one huge or
+ * stalled (experiments/records/2026-11-26-cone-qp-natural-map.md).  A mean of
+ * logarithms, so that one huge or
  * tiny row does not set it; 1 without a row of positive size. */
 static void set_step(slv_cqp *q, slv_op *op) {
   const double *a = slv_op_rowscale(op)->a;

@@ -61,7 +61,9 @@ typedef struct {
  * the scratch G (m^2) and compared there.  A dense A is checked on the
  * blocks the crash factors (the guess's, and the last set's) rather than
  * whole: slv_op_is_symmetric's pass over A took a quarter of lemke's time
- * at n = 500 (experiments/MEASUREMENTS.md, 2026-11-26); the packed copy of
+ * at n = 500
+ * (experiments/records/2026-11-26-pivoting-against-factorisation.md); the
+ * packed copy of
  * a mostly-zero A is checked whole, which costs its nonzeros. */
 static int block_symmetric(const lcp_view *L, const int *set, int m, double *G) {
   for (int c = 0; c < m; c++) {

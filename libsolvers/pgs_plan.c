@@ -734,8 +734,8 @@ static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng);
  * the same plan, bit for bit.  A world's contacts come in the same order
  * in some steps, not all (about half the steps of a settled pyramid, few
  * of a pile's); two comparisons of O(n) ints then replace the schedule
- * and the layout, about 2 % of the step (experiments/MEASUREMENTS.md,
- * "Measurements: the world step outside the sweep"). */
+ * and the layout, about 2 % of the step
+ * (experiments/records/2026-11-26-world-step-outside-sweep.md). */
 static int plan_kept(const wide_state *s, const slv_op *op) {
   int n = op->n;
   if (s->key_n != n || s->key_t != op->t) return 0;

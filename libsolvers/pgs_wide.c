@@ -39,8 +39,8 @@
  * Anderson and Saad 1989; the wide contact solver of Box2D v3 (Catto 2024,
  * "SIMD Matters") colours the graph greedily instead (pgs_color.c),
  * which reorders dependent rows, and on the peers' box pyramid left more
- * penetration at 50 sweeps than the row order does: experiments/MEASUREMENTS.md,
- * "Measurements: solvers".]
+ * penetration at 50 sweeps than the row order does:
+ * experiments/records/2026-11-26-solvers.md.]
  *
  * Why: a contact's three rows and the four points of a box-box manifold
  * all act on the same two bodies, so pgs's natural order is a chain of

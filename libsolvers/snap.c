@@ -8,8 +8,9 @@
  * apex (a separated contact), and with `sliding` on the cone's surface (a
  * sliding one), x_c takes it.  Sticking contacts and box rows keep their x,
  * so the step does not disturb what the solver balanced; ipm leaves its
- * sliding contacts alone too (experiments/MEASUREMENTS.md, "Measurements: the
- * scale-invariant convergence test", has what moving them did).  The result
+ * sliding contacts alone too
+ * (experiments/records/2026-11-25-scale-invariant-convergence-test.md, has
+ * what moving them did).  The result
  * is kept only if the test still holds on the exact w: a problem in small
  * units needs it, since there those residues weigh much against its own b
  * in a per-contact measure. */
