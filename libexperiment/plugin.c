@@ -24,7 +24,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -5,7 +5,7 @@
  * over that (exp_solve_flags).  The JSON lists what came from the file
  * (exp_solve_from_file).
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsigned bit) {
   if (!(inst->opt_given & bit)) return 0;

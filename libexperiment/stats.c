@@ -30,7 +30,7 @@
  *
  * Quantiles: type 7 of Hyndman and Fan (1996), R's and numpy's default.
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <ctype.h>
 #include <gsl/gsl_cdf.h>
