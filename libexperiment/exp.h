@@ -484,7 +484,8 @@ EXP_API int exp_generate_file(const char *family, long n, unsigned long seed, co
 
 /* ---- C plugins (plugin.c; docs/plugins.md, "C plugins") ------------------ */
 
-/* Loads the plugin at path (its links resolved) and registers its solvers:
+/* Loads the plugin at path (libsolvers' slv_plugin_load) and records the
+ * SHA-256 of its bytes as loaded (which keys its tasks):
  * 0 (also when that file is loaded already), or -1 with err naming the
  * plugin and what was wrong: not found, not a shared library, not an
  * lcplab plugin (no slv_plugin_abi or slv_plugin_init), built for another

@@ -474,14 +474,6 @@ void exp_probs_free(exp_prob *probs, int n);
 
 /* ---- C plugins (plugin.c; docs/plugins.md, "C plugins") ------------------ */
 
-/* How many plugins a process may load. */
-#define EXP_MAX_PLUGINS 32
-
-/* The plugins loaded, in order: their real paths. */
-int exp_plugin_count(void);
-
-const char *exp_plugin_path(int i); /* NULL if out of range */
-
 /* The SHA-256 (hex) of the loaded plugin at real path, as it was when it
  * was loaded; NULL if no plugin was loaded from there. */
 const char *exp_plugin_sha256_of(const char *real);
