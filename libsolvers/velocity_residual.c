@@ -1,4 +1,4 @@
-/* global.c -- the velocity-level accuracy of an answer of a global
+/* velocity_residual.c -- the velocity-level accuracy of an answer of a global
  * frictional-contact problem (slv_velocity_residual, slv.h; docs/problem.md,
  * "Global problems"; the velocities themselves: condense.c):
  *
