@@ -282,7 +282,7 @@ static void shifted_q(const slv_problem *p, const double *w, double *q) {
   if (p->cone_law != SLV_CONE_COULOMB) return;
   for (int k = 0; k < p->ncones; k++) {
     int i = p->cone_rows[k];
-    q[i] += p->cone_mu[k] * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
+    q[i] += slv_desaxce_shift(p->cone_mu[k], w[i + 1], w[i + 2]);
   }
 }
 

@@ -355,7 +355,7 @@ static slv_status solve_qp(ipm_state *s, slv_op *op, const slv_options *opt, dou
 static void shift_map(const slv_problem *p, const double *w, double *f) {
   for (int c = 0; c < p->ncones; c++) {
     int i = p->cone_rows[c];
-    f[c] = p->cone_mu[c] * hypot(w[i + 1], w[i + 2]);
+    f[c] = slv_desaxce_shift_hypot(p->cone_mu[c], w[i + 1], w[i + 2]);
   }
 }
 
