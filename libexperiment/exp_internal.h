@@ -277,6 +277,14 @@ int exp_sha256_file(const char *path, char hex[65], char *err, size_t len);
  * there and no flag sets it. */
 int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsigned bit);
 
+/* ---- the options of one solve (solve_options.c) ------------------------------- */
+
+/* A solve's iteration budget: max_iter > 0 sets max_iter and max_pivots
+ * (sweeps for the iterative solvers, pivots for the pivoting ones: `lcplab
+ * solve --max-iter`, an experiment file's `max_iter`, as lcplab.solve's
+ * max_iter), then max_pivots > 0 sets max_pivots alone; 0 leaves opt's. */
+void exp_options_budget(slv_options *opt, long max_iter, long max_pivots);
+
 /* ---- problem classes ---------------------------------------------------------- */
 
 typedef enum exp_class {
