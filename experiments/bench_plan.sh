@@ -14,8 +14,9 @@
 # instances reused, their metadata from the cache: the engine's own work
 # on the N lines).  Prints one line per run: lines, run, wall seconds, peak
 # resident memory (MB).  The peak comes from GNU time when /usr/bin/time is
-# there, else from Python's resource module, else it says "unknown".  Wall
-# times depend on the machine's load: quote them with the machine's state.
+# there, else from Python's resource module (experiments/peak_memory.py),
+# else it says "unknown".  Wall times depend on the machine's load: quote
+# them with the machine's state.
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -44,15 +45,7 @@ measure() {
     read -r wall kb <"$T/time"
     printf '%s  %8.2f s  %8.1f MB\n' "$what" "$wall" "$(echo "$kb" | awk '{ print $1 / 1024 }')"
   elif command -v python3 >/dev/null 2>&1; then
-    python3 - "$what" "$LCPLAB" "$@" >>"$T/out" <<'EOF'
-import resource, subprocess, sys, time
-t0 = time.monotonic()
-subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-wall = time.monotonic() - t0
-kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print("%s  %8.2f s  %8.1f MB" % (sys.argv[1], wall, kb / 1024.0))
-EOF
-    tail -n 1 "$T/out"
+    python3 "$(dirname "$0")/peak_memory.py" "$what" "$LCPLAB" "$@"
   else
     t0=$(date +%s.%N)
     "$LCPLAB" "$@" >"$T/log" 2>&1

@@ -22,7 +22,7 @@ FIELDS = ["kind", "case", "solver", "threads", "round", "time_s", "step_s", "spl
           "penetration", "res_nat_inf", "roundtrip_before_ns", "roundtrip_after_ns"] + \
     [f"stage_{s}_s" for s in STAGES]
 # A cross-core round trip at or above this (ns) is a far placement: on the
-# 2-vCPU machine of experiments/README.md ("Measurements: threads") the
+# 2-vCPU machine of experiments/records/2026-11-24-threads.md the
 # probe reads 87-134 ns or 370-453 ns, nothing between.
 FAR_NS = 250.0
 
@@ -228,7 +228,7 @@ def write_md(path, rows, rounds):
              f"probed before and after each two-thread run: near below {FAR_NS:.0f} ns both times, "
              "far at or above it both times, changed otherwise. A lone thread per core runs "
              "at the same speed in either; two threads that share rows and bodies do not "
-             "(experiments/README.md, \"Measurements: threads\"). Probes (ns, before/after): "
+             "(experiments/records/2026-11-24-threads.md). Probes (ns, before/after): "
              + probe_summary(rows) + ".", ""]
     lines += speedup_table(rows, "time_s")
     lines += ["", "The scenes' whole step (time_step_median_s: collision, rows, assembly, solve, "

@@ -15,8 +15,8 @@
  * runs.  Threads that write what the other reads (the world step's stages,
  * the Gauss-Seidel separator) pay for each line that crosses; a lone
  * thread per core does not notice.  The round trip names the placement, so
- * bench_threads.py can say which rounds ran on which (experiments/MEASUREMENTS.md,
- * "Measurements: threads").
+ * bench_threads.py can say which rounds ran on which
+ * (experiments/records/2026-11-24-threads.md).
  *
  * Exit: 0 measured; 2 usage, or fewer than two CPUs to pin to (one line on
  * stderr). */

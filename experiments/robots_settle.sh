@@ -1,6 +1,6 @@
 #!/bin/sh
 # robots_settle.sh -- do MuJoCo's humanoids settle?  One line per model and
-# solver (experiments/MEASUREMENTS.md, "Humanoids settle"): `lcplab simulate
+# solver (experiments/records/2026-11-26-humanoids-settle.md): `lcplab simulate
 # --model FILE --approximate` at lcplab's defaults (50 iterations, failure
 # policy fallback) for STEPS steps, and from its --trace the settle metric:
 # the largest linear speed |v| of a body of the humanoid over the last

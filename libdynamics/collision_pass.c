@@ -82,8 +82,8 @@ static void exclusive_sums(unsigned *cnt, int n) {
  * bits a pass) of 12-byte records (dyn_pair_sort: 24-byte ones with the
  * height took a third longer) on c->psort (2 np records) and c->pheight
  * (np heights), both reserved by the caller: no branch on the data (a
- * merge sort's comparisons cost more: experiments/MEASUREMENTS.md,
- * "Measurements: dynamics"), nothing allocated.  Heights within one
+ * merge sort's comparisons cost more: experiments/records/2026-11-26-dynamics.md),
+ * nothing allocated.  Heights within one
  * quantum (2.4e-7 of the range) keep the broad phase's order, as do all
  * pairs when the range is 0 or not finite.  Both passes' counts are taken
  * while the keys are quantised, and the second pass writes the pairs

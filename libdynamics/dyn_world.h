@@ -75,8 +75,8 @@ typedef enum dyn_contact_order {
                                boxes (sweep-and-prune) */
   DYN_ORDER_TOP_DOWN        /* by height along -gravity, highest pair first (a pair's height:
                                the mean of its dynamic bodies' centres; ties in broad-phase
-                               order); what it changes: experiments/MEASUREMENTS.md,
-                               "Measurements: dynamics" */
+                               order); what it changes:
+                               experiments/records/2026-11-26-dynamics.md */
 } dyn_contact_order;
 
 #define DYN_WORLD_SOLVER_NAME_MAX 32
@@ -162,8 +162,7 @@ typedef struct dyn_world_settings {
                                 warmstartingFactor is 0.85); default 1.  The stacking
                                 defaults (slop, margin, omega, warm_factor) are chosen
                                 together: docs/dynamics.md, "Stacking defaults"; measured
-                                in experiments/MEASUREMENTS.md, "Measurements: stacking
-                                defaults" */
+                                in experiments/records/2026-11-23-stacking-defaults.md */
   dyn_storage storage;             /* default DYN_STORAGE_AUTO */
   int dense_max_rows;              /* AUTO: dense up to this many rows, >= 0; default 256 */
   slv_cone_law cone_law;           /* meaning of the cone rows (friction CONE); default

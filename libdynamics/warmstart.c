@@ -13,7 +13,7 @@
  * projected on the new tangents (the basis of dyn_contact_basis turns with
  * the normal); the pyramid's beta and lambda are copied.  The contact
  * impulses are scaled by settings.warm_factor (how that factor was chosen:
- * experiments/MEASUREMENTS.md, "Measurements: dynamics").  A change of friction
+ * experiments/records/2026-11-26-dynamics.md).  A change of friction
  * model drops the kept contacts.
  *
  * Joints: rows 0 .. njrows - 1 are kept per joint: joint i starts from its

@@ -15,7 +15,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_lock.h"
 
 /* ---- folders --------------------------------------------------------------------------------- */

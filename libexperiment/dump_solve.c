@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "slv.h"
 #include "io.h"
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 /* The kinds' and the classes' names, NULL-terminated (names.c). */
 extern const char *const exp_cfg_kind_names[EXP_KIND_COUNT + 1];

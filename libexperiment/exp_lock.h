@@ -5,7 +5,7 @@
 #ifndef EXP_LOCK_H
 #define EXP_LOCK_H
 
-#include "exp.h"
+#include "exp_internal.h"
 
 typedef struct exp_lock {
   char path[EXP_PATH_MAX + 32]; /* DIR/.lcplab-lock */

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 /* ---- names ---- */
 

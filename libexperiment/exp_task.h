@@ -17,7 +17,7 @@
 
 #include <sys/types.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 typedef struct exp_wd exp_wd;
 

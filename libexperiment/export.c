@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 typedef struct fmt_def {
   const char *name, *ext;

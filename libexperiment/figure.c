@@ -36,7 +36,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -2,7 +2,7 @@
  * engine's bounded paths and labels (a cut is reported or harmless, never a
  * warning of the compiler's truncation check).
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

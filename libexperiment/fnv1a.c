@@ -5,7 +5,7 @@
  *
  *     h = (h XOR byte) * 0x100000001b3   for each byte, from EXP_FNV_INIT
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 uint64_t exp_fnv1a(uint64_t h, const void *data, size_t len) {
   const unsigned char *p = data;

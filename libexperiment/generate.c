@@ -113,7 +113,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include "dyn_constraint.h"
 #include "dyn_math.h"

@@ -13,7 +13,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "mdl.h"
 
 #include <stdlib.h>

@@ -45,7 +45,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_task.h"
 
 #include <errno.h>

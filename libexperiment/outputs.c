@@ -17,7 +17,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_strmap.h"
 
 #include <dirent.h>

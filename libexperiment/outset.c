@@ -8,7 +8,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -50,7 +50,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_strmap.h"
 
 #include <errno.h>

@@ -19,7 +19,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

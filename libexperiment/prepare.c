@@ -38,7 +38,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_strmap.h"
 #include "exp_task.h" /* exp_source_default_steps */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_tables.h"
 
 /* The rows of text after its header (lines starting with '#' and empty

@@ -29,7 +29,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -26,7 +26,7 @@
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT, dladdr, getloadavg */
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <dlfcn.h>
 #include <sched.h>

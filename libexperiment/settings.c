@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 int exp_source_world(const exp_source *src, dyn_world_settings *set, char *err, size_t len) {
   for (int k = 0; k < src->nsettings; k++) {

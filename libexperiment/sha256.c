@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE /* O_CLOEXEC */
 
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

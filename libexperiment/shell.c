@@ -8,7 +8,7 @@
  *     reference to a positional parameter ("${N}"), whose value the shell
  *     takes from its arguments and never parses.
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 /* ---- JSON values ----------------------------------------------------------------- */
 

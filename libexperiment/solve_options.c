@@ -5,7 +5,7 @@
  * over that (exp_solve_flags).  The JSON lists what came from the file
  * (exp_solve_from_file).
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsigned bit) {
   if (!(inst->opt_given & bit)) return 0;
@@ -28,13 +28,17 @@ static void take_option(slv_options *opt, const slv_options *fo, int k) {
     slv_options_set(opt, io_option_name(k), text, NULL, 0);
 }
 
+void exp_options_budget(slv_options *opt, long max_iter, long max_pivots) {
+  if (max_iter > 0) opt->max_iter = opt->max_pivots = (int)max_iter;
+  if (max_pivots > 0) opt->max_pivots = (int)max_pivots;
+}
+
 slv_options exp_solve_options(const exp_solve_flags *fl, const io_instance *inst) {
   slv_options opt = slv_options_default();
   for (int k = 0; k < IO_OPT_COUNT; k++)
     if (exp_solve_from_file(fl, inst, 1u << k)) take_option(&opt, &inst->opt, k);
   if (fl->have_tol) opt.tol = fl->tol;
-  if (fl->have_max_iter) /* sweeps for iterative solvers, pivots for pivoting ones */
-    opt.max_iter = opt.max_pivots = (int)fl->max_iter;
+  if (fl->have_max_iter) exp_options_budget(&opt, fl->max_iter, 0);
   if (fl->have_omega) opt.omega = fl->omega;
   opt.time_limit = fl->time_limit;
   if (fl->threads > 0) opt.threads = (int)fl->threads;

@@ -16,7 +16,7 @@
  * problem) stay as read whatever it does.  A run that wrote its input
  * ends the repeats.
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <string.h>
 

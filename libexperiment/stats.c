@@ -30,7 +30,7 @@
  *
  * Quantiles: type 7 of Hyndman and Fan (1996), R's and numpy's default.
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <ctype.h>
 #include <gsl/gsl_cdf.h>
@@ -90,15 +90,13 @@ int exp_profile_accepted(int np, int ns, const unsigned char *refused, int s) {
   return k;
 }
 
-static int solved_time(double t) { return isfinite(t) && t > 0.0; }
-
 void exp_profile_vbest(int np, int ns, const double *t, const unsigned char *refused, int s,
                        exp_vbest *out) {
   memset(out, 0, sizeof *out);
   for (int p = 0; p < np; p++) {
     const double *row = t + (size_t)p * ns;
-    int other = 0, mine = solved_time(row[s]);
-    for (int o = 0; o < ns && !other; o++) other = o != s && solved_time(row[o]);
+    int other = 0, mine = solved(row[s]);
+    for (int o = 0; o < ns && !other; o++) other = o != s && solved(row[o]);
     if (!other) {
       out->alone += mine;
       continue;
@@ -185,15 +183,10 @@ double exp_quantile(const double *x, int k, double q) {
   return x[lo] + (h - lo) * (x[lo + 1] - x[lo]);
 }
 
-static int cmp_dbl(const void *pa, const void *pb) {
-  double a = *(const double *)pa, b = *(const double *)pb;
-  return (a > b) - (a < b);
-}
-
 void exp_time_summary(double *t, int k, exp_tsum *out) {
   out->total = 0.0;
   for (int i = 0; i < k; i++) out->total += t[i];
-  qsort(t, (size_t)k, sizeof *t, cmp_dbl);
+  qsort(t, (size_t)k, sizeof *t, exp_cmp_double);
   out->min = k > 0 ? t[0] : NAN;
   out->median = exp_quantile(t, k, 0.5);
   out->q1 = exp_quantile(t, k, 0.25);
@@ -227,7 +220,7 @@ double exp_noise_median(double *rel, int k) {
   for (int i = 0; i < k; i++)
     if (isfinite(rel[i]) && rel[i] >= 0.0) rel[m++] = rel[i];
   if (m == 0) return NAN;
-  qsort(rel, (size_t)m, sizeof *rel, cmp_dbl);
+  qsort(rel, (size_t)m, sizeof *rel, exp_cmp_double);
   return exp_quantile(rel, m, 0.5);
 }
 
@@ -245,7 +238,7 @@ double exp_tie_of(double set, double noise, double fallback) {
 double exp_tie_of_logs(double *dl, int n, double q) {
   if (n <= 0) return NAN;
   for (int i = 0; i < n; i++) dl[i] = fabs(dl[i]);
-  qsort(dl, (size_t)n, sizeof *dl, cmp_dbl);
+  qsort(dl, (size_t)n, sizeof *dl, exp_cmp_double);
   return exp(exp_quantile(dl, n, q)) - 1.0;
 }
 
@@ -291,7 +284,7 @@ void exp_profile_win_interval(int np, int ns, const double *t, const int *alias,
       continue;
     }
     for (int b = 0; b < B; b++) w->q[b] = w->wins[(size_t)s * B + b];
-    qsort(w->q, (size_t)B, sizeof *w->q, cmp_dbl);
+    qsort(w->q, (size_t)B, sizeof *w->q, exp_cmp_double);
     lo[s] = (int)floor(exp_quantile(w->q, B, 0.025));
     hi[s] = (int)ceil(exp_quantile(w->q, B, 0.975));
   }
@@ -305,7 +298,7 @@ int exp_repeat_done(int runs, double total, int min_runs, double min_time, doubl
 double exp_median_precision(const double *t, int k, double *work) {
   if (k < 6) return NAN;
   memcpy(work, t, (size_t)k * sizeof *work);
-  qsort(work, (size_t)k, sizeof *work, cmp_dbl);
+  qsort(work, (size_t)k, sizeof *work, exp_cmp_double);
   double half = 1.96 * sqrt((double)k);
   int j = (int)floor(((double)k - half) / 2.0), l = (int)ceil(1.0 + ((double)k + half) / 2.0);
   if (j < 1) j = 1;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 static size_t slot_of(const exp_strmap *m, int tag, const char *key) {
   uint64_t h = exp_fnv1a(EXP_FNV_INIT, &tag, sizeof tag);

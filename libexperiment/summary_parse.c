@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 double exp_time_per_contact(double step_s, double contacts) {
   return contacts > 0 && isfinite(step_s) ? step_s / contacts : NAN;

@@ -136,8 +136,8 @@ typedef struct meas {
 static slv_options base_options(const exp_section *s, double tol) {
   slv_options opt = s->opt; /* the section's `option` lines over the defaults */
   opt.tol = tol;
-  opt.max_iter = s->max_iter > 0 ? (int)s->max_iter : 10000;
-  if (s->max_pivots > 0) opt.max_pivots = (int)s->max_pivots;
+  opt.max_iter = 10000;
+  exp_options_budget(&opt, s->max_iter, s->max_pivots);
   opt.seed = s->seed;
   opt.warm_start = 0;
   opt.record_history = s->kind == EXP_CONVERGENCE;

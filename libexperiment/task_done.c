@@ -17,7 +17,7 @@
  * not run (error) or did not finish (crashed: its worker died or ran out
  * of memory) runs again.
  */
-#include "exp.h"
+#include "exp_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 
 /* ---- messages ------------------------------------------------------------------ */
 

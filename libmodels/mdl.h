@@ -192,15 +192,7 @@ MDL_API mdl_err mdl_read_model(const char *path, const mdl_read_options *o, dyn_
 MDL_API mdl_err mdl_model_files(const char *path, char ***files, int *n, char *msg, size_t msgcap);
 MDL_API void mdl_model_files_free(char **files, int n);
 
-/* ---- MuJoCo's own run of a file (tests, comparisons) ------------------------------ */
-
-/* Loads path with mj_loadXML and takes `steps` steps of mj_step from its
- * initial state; the bodies' world positions after them in xpos (3 per
- * MuJoCo body, world body first; NULL: not wanted) of room xcap numbers,
- * their number in *nbody (may be NULL).  MDL_ERR_FILE, MDL_ERR_MUJOCO
- * (an error in the steps), MDL_ERR_INPUT (steps < 0, xpos too small). */
-MDL_API mdl_err mdl_mujoco_run(const char *path, long steps, double *xpos, size_t xcap, int *nbody,
-                               char *msg, size_t msgcap);
+/* ---- libmujoco ------------------------------------------------------------------- */
 
 /* The version of libmujoco this library runs with ("2.2.2"). */
 MDL_API const char *mdl_mujoco_version(void);

@@ -188,4 +188,13 @@ void mdl_msg(char *msg, size_t cap, const char *fmt, ...)
 /* Lines of MuJoCo's text joined by "; " (its own words, on one line). */
 void mdl_one_line(char *dst, size_t cap, const char *src);
 
+/* MuJoCo's own run of a file (the tests compare lcplab's reading with it):
+ * loads path with mj_loadXML and takes `steps` steps of mj_step from its
+ * initial state; the bodies' world positions after them in xpos (3 per
+ * MuJoCo body, world body first; NULL: not wanted) of room xcap numbers,
+ * their number in *nbody (may be NULL).  MDL_ERR_FILE, MDL_ERR_MUJOCO
+ * (an error in the steps), MDL_ERR_INPUT (steps < 0, xpos too small). */
+mdl_err mdl_mujoco_run(const char *path, long steps, double *xpos, size_t xcap, int *nbody,
+                       char *msg, size_t msgcap);
+
 #endif /* MDL_INTERNAL_H */

@@ -19,7 +19,7 @@
  *     z'   = P_C(xh + u)
  *     u'   = u + xh - z'
  * alpha = 1: over-relaxation (1.6) took 41 iterations on KaplasTower where
- * the plain step takes 16 (experiments/MEASUREMENTS.md, "Measurements: ADMM").
+ * the plain step takes 16 (experiments/records/2026-11-23-admm-auto-rule.md).
  * The system is solved as S (S A S + rho I)^-1 S r, S = D^-1/2: the matrix
  * factored is A scaled to a unit diagonal (before, with rho I, rows whose
  * diagonal spans 0.5 .. 7.8e3 -- MuJoCo's humanoid -- got one rho fit for
@@ -282,7 +282,7 @@ static void shifted_q(const slv_problem *p, const double *w, double *q) {
   if (p->cone_law != SLV_CONE_COULOMB) return;
   for (int k = 0; k < p->ncones; k++) {
     int i = p->cone_rows[k];
-    q[i] += p->cone_mu[k] * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
+    q[i] += slv_desaxce_shift(p->cone_mu[k], w[i + 1], w[i + 2]);
   }
 }
 

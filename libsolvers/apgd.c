@@ -75,8 +75,7 @@ enum { APGD_MAX_BACKTRACK = 60 };
 
 /* Coulomb's law: each QP of the De Saxce fixed point is solved to 0.1 times
  * the residual it starts from (cone_qp.h): the fastest of the factors
- * tried on the symmetric FC3D files (experiments/MEASUREMENTS.md, "Measurements:
- * solvers"). */
+ * tried on the symmetric FC3D files (experiments/records/2026-11-26-solvers.md). */
 #define APGD_INNER_FACTOR 0.1
 
 typedef struct {

@@ -10,8 +10,8 @@
  *                           pyramid exports 23-26) is where Gauss-Seidel
  *                           crawls; the piles, RockPile and Capsules (5-9)
  *                           go to nsgs_newton, 10x faster than ADMM on
- *                           Capsules (experiments/MEASUREMENTS.md, "Measurements:
- *                           auto's coupling rule").
+ *                           Capsules
+ *                           (experiments/records/2026-11-23-auto-coupling-admm-lu-2-norm.md).
  *   cones, Coulomb law,     nsgs_newton: 5 to 17 times faster than the
  *   condensed from a        interior point (next rule) on the shared
  *   global problem,         global set (condensed_rule below).
@@ -21,8 +21,8 @@
  *                           Newton (dense LU up to 600 rows, else sparse:
  *                           KLU or UMFPACK) when the sweeps stall; the
  *                           fastest on the FC3D sets at 1e-8
- *                           (experiments/MEASUREMENTS.md,
- *                           "Measurements: sparse Newton").  nsgs if A has a
+ *                           (experiments/records/2026-11-23-sparse-newton.md).
+ *                           nsgs if A has a
  *                           nonpositive diagonal entry.
  *   cones, associated law   admm when A is symmetric (a convex QP over the
  *                           cones: ADMM's Cholesky steps converge where
@@ -234,7 +234,7 @@ static int admm_first(const auto_state *s, slv_op *op, char *why, size_t len) {
  * are weakly coupled goes to nsgs_newton, not the interior point: on the
  * shared global set ipm took 0.29 s on Spheres-i099 and 0.63 s on
  * spheres-in-a-box where nsgs_newton from the start takes 17 ms and 0.12 s
- * (experiments/MEASUREMENTS.md, "auto on the condensed global problems").
+ * (experiments/records/2026-11-25-bench-global-condensation-timed.md).
  * Its reason into why; 1 if it applies. */
 static int condensed_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
   const slv_problem *p = op->p;

@@ -14,7 +14,8 @@
  *   others into C.
  *
  * For a P-matrix the rounds end at the solution in a few rounds on the
- * problems measured (experiments/MEASUREMENTS.md, 2026-11-26), but they
+ * problems measured
+ * (experiments/records/2026-11-26-pivoting-against-factorisation.md), but they
  * may cycle [cottle1992 sec. 4.2]: the rounds stop when no row is broken,
  * when the count of broken rows has not fallen to 3/4 of its least for
  * SLV_BPP_PATIENCE rounds, after SLV_BPP_ROUNDS rounds, or before a round

@@ -7,6 +7,23 @@
 
 #include <math.h>
 
+/* The De Saxce shift mu |(t1, t2)| of a cone's normal row under Coulomb's
+ * law: w^ = w + (mu |w_t|, 0, 0) [desaxce1991] (docs/problem.md, "Cones").
+ * Every solver, residual and measure that shifts takes it from here.
+ * sqrt(t1^2 + t2^2), not hypot, as slv_cone_project below (and why). */
+static inline double slv_desaxce_shift(double mu, double t1, double t2) {
+  return mu * sqrt(t1 * t1 + t2 * t2);
+}
+
+/* The same shift with hypot, as the outer De Saxce fixed points of ipm and
+ * the cone QP (apgd, pcg_cone) and the sensitivities have always taken it:
+ * their iterates depend on its last bits (with the sqrt form, ipm on
+ * Rover4516 took 240 iterations instead of 256, and apgd's and
+ * pcg_cone's answers moved in their last bits), so they keep it. */
+static inline double slv_desaxce_shift_hypot(double mu, double t1, double t2) {
+  return mu * hypot(t1, t2);
+}
+
 /* Projection of v (n, t1, t2) onto the Coulomb cone K_mu; out may alias v.
  *
  *     K_mu = { (n, t1, t2) : |(t1, t2)| <= mu n },   mu >= 0.

@@ -202,7 +202,7 @@ static void natres_blocks(const slv_cqp *q, const double *x, const double *g, co
     double mu = q->blk_mu[k];
     if (mu > 0) {
       double w0 = gam * (g[i] - (sub ? sub[i] : 0)), w1 = gam * g[i + 1], w2 = gam * g[i + 2];
-      if (dsx) w0 += mu * sqrt(w1 * w1 + w2 * w2); /* not hypot: cone.h */
+      if (dsx) w0 += slv_desaxce_shift(mu, w1, w2);
       double v[3] = { x[i] - w0, x[i + 1] - w1, x[i + 2] - w2 }, pr[3];
       slv_cone_project(mu, v, pr);
       double d0 = fabs(x[i] - pr[0]), d1 = fabs(x[i + 1] - pr[1]), d2 = fabs(x[i + 2] - pr[2]);
@@ -380,8 +380,8 @@ int slv_cqp_cone_free(double mu, const double *x) {
  * multiplies a by alpha and leaves gam g unchanged.  With gam = 1 the map
  * added x to g as numbers, and on the problem times 1e-12 every g was below
  * the rounding of x: the map was 0 at every iterate and the fixed point
- * stalled (experiments/MEASUREMENTS.md, "Measurements: the cone QP's
- * natural map at any scale").  A mean of logarithms, so that one huge or
+ * stalled (experiments/records/2026-11-26-cone-qp-natural-map.md).  A mean of
+ * logarithms, so that one huge or
  * tiny row does not set it; 1 without a row of positive size. */
 static void set_step(slv_cqp *q, slv_op *op) {
   const double *a = slv_op_rowscale(op)->a;
@@ -462,7 +462,7 @@ slv_status slv_cqp_drive(slv_cqp *q, slv_op *op, const slv_options *opt, const c
        * accuracy), and to half the target at the end. */
       for (int k = 0; k < p->ncones; k++) {
         int i = p->cone_rows[k];
-        double s = p->cone_mu[k] * hypot(w[i + 1], w[i + 2]);
+        double s = slv_desaxce_shift_hypot(p->cone_mu[k], w[i + 1], w[i + 2]);
         q->shift[i] = s;
         q->bq[i] = (p->b[i] + s) * q->sc[i];
       }

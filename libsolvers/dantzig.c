@@ -29,7 +29,7 @@
  * start at the projection of the starting x.  Rows are driven most violated
  * first (order_rows), which cuts the pivots that later move rows back and
  * forth between C and N (by more than half on the peers' SPD instances:
- * experiments/MEASUREMENTS.md, "Measurements: solvers").
+ * experiments/records/2026-11-26-solvers.md).
  *
  * Failure modes.  For A positive definite every s and every new pivot is
  * positive and the method ends.  If s <= 0 and nothing else blocks the

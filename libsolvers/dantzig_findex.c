@@ -28,7 +28,7 @@
  * termination still rests on A positive definite, and on larger pyramids
  * (6 and 10 layers) the outer passes do not settle on some steps.
  * How often that converges on the peers' contact-box instances:
- * experiments/MEASUREMENTS.md, "Measurements: solvers".
+ * experiments/records/2026-11-26-solvers.md.
  */
 #include "dantzig.h"
 

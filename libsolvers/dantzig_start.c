@@ -15,7 +15,8 @@
  *     LAPACK's blocked speed; the clamped rows left outside their box then
  *     leave C one by one through the factor's updates (drop_outside).
  *     From 32 to 64 rows the rounds start to cost less than the single
- *     pivots they replace (experiments/MEASUREMENTS.md, 2026-11-26);
+ *     pivots they replace
+ *     (experiments/records/2026-11-26-pivoting-against-factorisation.md);
  *   a warm guess (opt->warm_start, a findex pass from the last pass's
  *     clamped set) and smaller problems: the guess is factored, solved,
  *     and the rows whose solution leaves the box are dropped and the rest

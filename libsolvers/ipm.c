@@ -187,7 +187,8 @@ static void start_point(ipm_state *s) {
  * pushed into L by IPM_WARM_PUSH beyond its boundary (xh0 = max(xh0,
  * |xh_t|) + push: the pair's direction kept; in the units of the centre
  * start_point uses, xh = xs e, wh = ws e; a push of 1e-3 times the pair's
- * own norm took more iterations: experiments/MEASUREMENTS.md); free
+ * own norm took more iterations:
+ * experiments/records/2026-11-25-ipm-time-1e4-exports.md); free
  * rows, and box rows strictly inside their bounds, at x0; the box
  * multipliers and the other rows as start_point.  The shifts of
  * successive QPs differ little, so the path starts near its end. */
@@ -354,7 +355,7 @@ static slv_status solve_qp(ipm_state *s, slv_op *op, const slv_options *opt, dou
 static void shift_map(const slv_problem *p, const double *w, double *f) {
   for (int c = 0; c < p->ncones; c++) {
     int i = p->cone_rows[c];
-    f[c] = p->cone_mu[c] * hypot(w[i + 1], w[i + 2]);
+    f[c] = slv_desaxce_shift_hypot(p->cone_mu[c], w[i + 1], w[i + 2]);
   }
 }
 

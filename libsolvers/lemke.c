@@ -56,7 +56,7 @@
  * LCPs (pyramid steps: rank-deficient A, many exact ties) pivot_tol = 1e-13
  * alone takes entries at rounding level as pivots: 0 of 275 failing steps
  * of the 3-layer pyramid solved, 240 with the sequence (experiments/
- * MEASUREMENTS.md, "Measurements: lemke and dantzig on world steps"); an SPD A
+ * experiments/records/2026-11-23-lemke-dantzig-world-steps.md); an SPD A
  * of condition 1e14 needs the small threshold (test_lemke.c), which the
  * last path keeps.  Siconos lexicolemke compares tableau entries with
  * max|M_ij| * DBL_EPSILON; the tableau column's own scale is used here,

@@ -37,7 +37,7 @@
  * rounding floor of that product: on the contact
  * matrices with a 1e-6 cfm, |x| reaches 1e5 for |b| ~ 1, and without the
  * floor the check refactorized every few pivots in vain; experiments/
- * MEASUREMENTS.md, "Measurements: solvers"), refactorizes S by LU
+ * experiments/records/2026-11-26-solvers.md), refactorizes S by LU
  * (LAPACKE dgetrf + dgetri, 2k^3 flops) and recomputes x_B from it; after
  * a refactorization the check period is halved (down to LEMKE_CHECK_MIN),
  * after a clean check doubled back.  At the end, up to LEMKE_REFINE steps

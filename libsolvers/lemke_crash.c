@@ -83,8 +83,8 @@ static int gathered_equals_transpose(const double *A, size_t lda, const int *idx
 /* Whether A(set, set) (m rows) is exactly symmetric.  A dense A is
  * checked on the blocks the crash factors (the guess's, and the last
  * set's) rather than whole: slv_op_is_symmetric's pass over A took a
- * quarter of lemke's time at n = 500 (experiments/MEASUREMENTS.md,
- * 2026-11-26); the packed copy of a mostly-zero A is checked whole, which
+ * quarter of lemke's time at n = 500
+ * (experiments/records/2026-11-26-pivoting-against-factorisation.md); the packed copy of a mostly-zero A is checked whole, which
  * costs its nonzeros.  The rows in ascending order into sorted (key: m
  * doubles of scratch by row), then compared in place, with no copy of
  * the block: the copy and its strided comparison took 10 % of lemke's

@@ -66,8 +66,8 @@
  * Lemke may then end on a secondary ray even when the problem has a
  * solution; that is reported as SLV_RAY_TERMINATION, and the message says
  * the ray proves nothing.  On the peers' contact-box instances (rank
- * ~n/2 plus a 1e-6 cfm) no ray has been met (experiments/MEASUREMENTS.md,
- * "Measurements: solvers").
+ * ~n/2 plus a 1e-6 cfm) no ray has been met
+ * (experiments/records/2026-11-26-solvers.md).
  * Sizes: N = n + #box + #free + 2 #friction < 3n.
  */
 #include "lemke.h"

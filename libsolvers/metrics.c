@@ -82,7 +82,7 @@ void slv_contact_metrics_merge(slv_contact_metrics *m, const slv_contact_metrics
 
 void slv_contact_metrics_add(slv_contact_metrics *m, double mu, const double *l, const double *v) {
   double vt = sqrt(v[1] * v[1] + v[2] * v[2]);
-  double vh[3] = { v[0] + mu * vt, v[1], v[2] }; /* De Saxce's v^ */
+  double vh[3] = { v[0] + slv_desaxce_shift(mu, v[1], v[2]), v[1], v[2] }; /* De Saxce's v^ */
   double lt_vt = l[1] * v[1] + l[2] * v[2], p[3];
   m->signorini = max_nan(m->signorini, fabs(l[0] * v[0]));
   m->conic_compl = max_nan(m->conic_compl, fabs(l[0] * v[0] + lt_vt));

@@ -31,8 +31,8 @@
  *                                           model was calibrated)
  *     Newton ~ (2/3) m^3 / 8 + 2 n m + 4 sweeps   (LU of the m rows Newton
  *              keeps, at ~8x the flop rate of the sparse sweep: a
- *              calibration, experiments/MEASUREMENTS.md, "Measurements:
- *              solvers"; assembly; products)
+ *              calibration, experiments/records/2026-11-26-solvers.md;
+ *              assembly; products)
  * with m estimated from the current x (contacts with x_n > 0, box rows
  * strictly inside their bounds: nsn_ac.c eliminates the others); for the
  * sparse Newton matrix (nsn_sparse.c, above NSN_DENSE_MAX rows)

@@ -41,7 +41,7 @@
  * soon as the contacts outnumber the bodies' degrees of freedom; on sticking
  * contacts the plain Newton matrix (rows rho W) is then singular, and the
  * plain iteration stagnates on FC3D problems where this one converges
- * (experiments/MEASUREMENTS.md, "Measurements: solvers"); tau -> 0 with Phi
+ * (experiments/records/2026-11-26-solvers.md); tau -> 0 with Phi
  * keeps the local superlinear rate.
  * Line search (Armijo on theta = ||Phi||^2 / 2, whose directional
  * derivative along the Newton direction is -2 theta where Phi is

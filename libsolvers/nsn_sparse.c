@@ -24,7 +24,7 @@
  * Which LU: UMFPACK's multifrontal one (BLAS on dense fronts) where the
  * LU is large, KLU's left-looking one where it is small: when UMFPACK's
  * symbolic analysis estimates at most NSN_KLU_FLOPS (2e7) flops for one
- * LU.  Measured (experiments/MEASUREMENTS.md, "Measurements: sparse Newton"):
+ * LU.  Measured (experiments/records/2026-11-23-sparse-newton.md):
  * whole solves of the Capsules (n 675-888, 3e5-4e5 flops) 2-4.5x faster
  * with KLU; 10 Newton iterations of RockPile_tob1 (n 1389, 1.1e7 flops)
  * 3x faster, of KaplasTower (1710, 1.3e8) a tie; 5 of the 10-layer

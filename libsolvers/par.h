@@ -51,11 +51,12 @@ double slv_par_dot_diff(int n, const double *g, const double *a, const double *b
  * the runtime shrink those teams to the cores that are idle; the solver's
  * own teams, of opt.threads threads, are opened outside these calls and
  * keep their size.  The kernels' results do not depend on their team size.
- * On KaplasTower (experiments/MEASUREMENTS.md, "Measurements: ADMM and auto's ADMM
- * rule") the 4-thread teams on 2 cores made the admm solve 11.2 ms instead
+ * On KaplasTower (experiments/records/2026-11-23-admm-auto-rule.md) the
+ * 4-thread teams on 2 cores made the admm solve 11.2 ms instead
  * of 7.7; with opt.threads = 2 admm took 8.7-11.9 ms against 4.4-6.0 on one
  * thread, and ipm on the pile-500 export 0.83 s against 0.29 s, until the
- * calls were wrapped for every thread count ("Measurements: threads"). */
+ * calls were wrapped for every thread count
+ * (experiments/records/2026-11-24-threads.md). */
 static inline int slv_par_foreign_begin(void) {
 #ifdef _OPENMP
   int saved = omp_get_dynamic();

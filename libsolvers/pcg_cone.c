@@ -42,8 +42,8 @@
  *     along -beta, capped by the feasible step, which is at least alpha
  *     since x - alpha beta = P(x - alpha g) on the blocks beta moves.
  * Two departures from the paper, both chosen by measurement on the FC3D
- * files and on planted rank-deficient problems (experiments/MEASUREMENTS.md,
- * "Measurements: solvers"):
+ * files and on planted rank-deficient problems
+ * (experiments/records/2026-11-26-solvers.md):
  *   1. Faces.  Dostal-Kozubek split by blocks: a cone on its boundary is
  *      wholly active, so a sliding contact moves only in proportioning
  *      steps, each of which restarts CG.  With many sliding contacts MPGP
@@ -103,7 +103,7 @@
 /* Coulomb's law: each QP of the De Saxce fixed point is solved to 0.3 times
  * the residual it starts from (cone_qp.h).  MPGP's last digits are its
  * dearest (degenerate contacts), so a looser inner solve pays: the factors
- * tried are in experiments/MEASUREMENTS.md, "Measurements: solvers". */
+ * tried are in experiments/records/2026-11-26-solvers.md. */
 #define PCG_INNER_FACTOR 0.3
 
 /* Gamma of the proportioning test, squared. */

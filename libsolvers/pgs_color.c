@@ -56,8 +56,8 @@ int wide_color_group(const wide_state *s, const slv_problem *p, color_marks *cm,
     if (r >= cm->fwd_from) taken |= cm->fwd[r];
     if (f >= e)
       ahead = 1;
-    else if (f >= 0 && f < i && s->rowb[f] < WIDE_COLORS)
-      taken |= UINT64_C(1) << s->rowb[f];
+    else if (f >= 0 && f < i && s->row_batch[f] < WIDE_COLORS)
+      taken |= UINT64_C(1) << s->row_batch[f];
   }
   if (!~taken) return WIDE_SEQ;
   int c = __builtin_ctzll(~taken);
@@ -84,15 +84,15 @@ int wide_color_group(const wide_state *s, const slv_problem *p, color_marks *cm,
  * row at a time in row order).  Then each colour is cut into batches as a
  * level is (wide_levels_into_batches).  Returns the number of groups, with
  * s->nlev the colours.  Meanwhile the operator's t holds each block's
- * colours (a bit set), s->xp each row's colours of the earlier groups
+ * colours (a bit set), s->plan_x each row's colours of the earlier groups
  * whose rows have their findex row there (only from the first such group
- * on), s->nfree the groups per colour. */
+ * on), s->next_free the groups per colour. */
 int wide_group_and_color(wide_state *s, const slv_op *op) {
   const slv_problem *p = op->p;
   int n = p->n, ng = 0, nl = 0;
   const int *fb = op->f.blk;
-  color_marks cm = { (uint64_t *)op->t, (uint64_t *)s->xp, n };
-  int *per = s->nfree; /* groups per colour */
+  color_marks cm = { (uint64_t *)op->t, (uint64_t *)s->plan_x, n };
+  int *per = s->next_free; /* groups per colour */
   memset(cm.used, 0, (size_t)op->f.nb * sizeof *cm.used);
   memset(per, 0, ((size_t)(n < WIDE_COLORS ? n : WIDE_COLORS) + 1) * sizeof *per);
   for (int i = 0, e; i < n; i = e) {
@@ -102,10 +102,10 @@ int wide_group_and_color(wide_state *s, const slv_op *op) {
       per[c]++;
       if (c + 1 > nl) nl = c + 1;
     }
-    for (int r = i; r < e; r++) s->rowb[r] = c;
-    s->gfirst[ng++] = i;
+    for (int r = i; r < e; r++) s->row_batch[r] = c;
+    s->group_first[ng++] = i;
   }
-  s->gfirst[ng] = n;
+  s->group_first[ng] = n;
   wide_levels_into_batches(s, ng, nl);
   return ng;
 }
@@ -118,8 +118,8 @@ int wide_group_and_color(wide_state *s, const slv_op *op) {
  * threads (it is not slv_fac_ktx's row order).  Batches [bt0, bt1). */
 static void ktx_batches(const wide_state *s, const slv_fac *f, double *t, int bt0, int bt1) {
   for (int bt = bt0; bt < bt1; bt++) {
-    int k = s->bk[bt], wd = 4 * s->bh[bt], L = s->bL[bt];
-    const int *lb = s->lblk + 16 * (size_t)bt;
+    int k = s->batch_first[bt], wd = 4 * s->batch_halves[bt], L = s->batch_steps[bt];
+    const int *lb = s->entry_block + 16 * (size_t)bt;
     for (int l = 0; l < wd; l++) {
       int i0 = s->order[k + l]; /* the lane's group: rows i0, i0 + 1, ... */
       if (i0 < 0) continue;
@@ -128,7 +128,7 @@ static void ktx_batches(const wide_state *s, const slv_fac *f, double *t, int bt
       double a6 = 0, a7 = 0, a8 = 0, a9 = 0, a10 = 0, a11 = 0;
       const double *K = f->K + 12 * (size_t)i0;
       for (int r = 0, q = k + l; r < L && s->order[q] >= 0; r++, q += wd, K += 12) {
-        double xq = s->xp[q];
+        double xq = s->plan_x[q];
         a0 += K[0] * xq, a1 += K[1] * xq, a2 += K[2] * xq, a3 += K[3] * xq;
         a4 += K[4] * xq, a5 += K[5] * xq, a6 += K[6] * xq, a7 += K[7] * xq;
         a8 += K[8] * xq, a9 += K[9] * xq, a10 += K[10] * xq, a11 += K[11] * xq;
@@ -151,7 +151,7 @@ static void ktx_rest(const wide_state *s, const slv_fac *f, double *t) {
     int i = s->order[k], b0 = fb[2 * i], b1 = fb[2 * i + 1];
     double a[12] = { 0 };
     for (e = k; e < s->len && fb[2 * s->order[e]] == b0 && fb[2 * s->order[e] + 1] == b1; e++) {
-      const double *K = f->K + 12 * (size_t)s->order[e], xe = s->xp[e];
+      const double *K = f->K + 12 * (size_t)s->order[e], xe = s->plan_x[e];
       for (int c = 0; c < 12; c++) a[c] += K[c] * xe;
     }
     if (b0 >= 0)
@@ -181,7 +181,7 @@ void wide_color_ktx_team(wide_state *s, slv_op *op) {
   for (int l = 0; l < s->nlev; l++) {
 #pragma omp for schedule(static)
     for (int v = 0; v < np; v++)
-      ktx_batches(s, &op->f, op->t, s->pst[np * l + v], s->pst[np * l + v + 1]);
+      ktx_batches(s, &op->f, op->t, s->part_first[np * l + v], s->part_first[np * l + v + 1]);
   }
 #pragma omp single
   ktx_rest(s, &op->f, op->t);

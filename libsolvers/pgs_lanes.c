@@ -15,20 +15,27 @@ void wide_free(void *st) {
     slv_solver_pgs.impl->free(s->pgs);
     free(s->pgs);
   }
-  int *iv[] = { s->rowb, s->gfirst, s->gsorted, s->nfree, s->cnt,     s->order,
-                s->fpos, s->bk,     s->bL,      s->bh,    s->key_blk, s->key_fx };
+  int *iv[] = { s->row_batch,   s->group_first,  s->group_order, s->next_free,
+                s->batch_count, s->order,        s->findex_pos,  s->batch_first,
+                s->batch_steps, s->batch_halves, s->key_blk,     s->key_fx };
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) free(iv[k]);
-  double *dv[] = { s->xp, s->bp, s->invd, s->lo,  s->hi, s->mu,   s->fd,   s->JK,
-                   s->im, s->ia, s->bm,   s->bhi, s->ba, s->bahi, s->idle, s->aii };
+  double *dv[] = { s->plan_x,     s->plan_b,
+                   s->invd,       s->lo,
+                   s->hi,         s->mu,
+                   s->plan_d,     s->JK,
+                   s->inv_mass,   s->ang_scalar,
+                   s->block_mass, s->block_mass_top,
+                   s->block_ang,  s->block_ang_top,
+                   s->idle,       s->aii };
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) free(dv[k]);
-  free(s->pm);
-  free(s->fsel);
-  free(s->rk);
-  free(s->bsc);
-  free(s->tp);
-  free(s->lblk);
-  free(s->lvl);
-  free(s->pst);
+  free(s->part_measures);
+  free(s->findex_sel);
+  free(s->row_kind);
+  free(s->batch_scalars);
+  free(s->batch_t);
+  free(s->entry_block);
+  free(s->level_first);
+  free(s->part_first);
   memset(s, 0, sizeof *s);
 }
 
@@ -60,45 +67,47 @@ slv_status wide_init(void *st, int n_max, const slv_options *opt) {
   }
   size_t cap = 8 * m;
   s->cap = (int)cap;
-  s->rowb = malloc(m * sizeof(int));
-  s->gfirst = malloc((m + 1) * sizeof(int));
-  s->gsorted = malloc(m * sizeof(int));
-  s->nfree = malloc((m + 1) * sizeof(int));
-  s->cnt = malloc((m + 2) * sizeof(int));
+  s->row_batch = malloc(m * sizeof(int));
+  s->group_first = malloc((m + 1) * sizeof(int));
+  s->group_order = malloc(m * sizeof(int));
+  s->next_free = malloc((m + 1) * sizeof(int));
+  s->batch_count = malloc((m + 2) * sizeof(int));
   s->order = malloc(cap * sizeof(int));
-  s->fpos = malloc(cap * sizeof(int));
-  s->fsel = malloc(cap / 4);
-  s->rk = malloc(cap / 4);
-  s->bsc = malloc(m * sizeof *s->bsc);
-  s->bk = malloc(m * sizeof(int));
-  s->bL = malloc(m * sizeof(int));
-  s->bh = malloc(m * sizeof(int));
+  s->findex_pos = malloc(cap * sizeof(int));
+  s->findex_sel = malloc(cap / 4);
+  s->row_kind = malloc(cap / 4);
+  s->batch_scalars = malloc(m * sizeof *s->batch_scalars);
+  s->batch_first = malloc(m * sizeof(int));
+  s->batch_steps = malloc(m * sizeof(int));
+  s->batch_halves = malloc(m * sizeof(int));
   s->key_blk = malloc(2 * m * sizeof(int));
   s->key_fx = malloc(m * sizeof(int));
   s->key_n = -1;
-  int fail = !s->key_blk || !s->key_fx || !s->rowb || !s->gfirst || !s->gsorted || !s->nfree ||
-             !s->cnt || !s->order || !s->fpos || !s->fsel || !s->rk || !s->bsc || !s->bk ||
-             !s->bL || !s->bh;
-  double **d[] = { &s->xp, &s->bp, &s->invd, &s->lo, &s->hi, &s->mu, &s->fd, &s->aii };
+  int fail = !s->key_blk || !s->key_fx || !s->row_batch || !s->group_first || !s->group_order ||
+             !s->next_free || !s->batch_count || !s->order || !s->findex_pos || !s->findex_sel ||
+             !s->row_kind || !s->batch_scalars || !s->batch_first || !s->batch_steps ||
+             !s->batch_halves;
+  double **d[] = { &s->plan_x, &s->plan_b, &s->invd, &s->lo, &s->hi, &s->mu, &s->plan_d, &s->aii };
   for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
     *d[k] = slv_alloc_large(cap * sizeof(double));
     fail |= !*d[k];
   }
   s->JK = slv_alloc_large(cap * WIDE_FULL * sizeof(double));
-  s->tp = malloc(m * 16 * sizeof *s->tp);
-  s->im = slv_alloc_large(m * 16 * sizeof(double));
-  s->ia = slv_alloc_large(m * 16 * sizeof(double));
+  s->batch_t = malloc(m * 16 * sizeof *s->batch_t);
+  s->inv_mass = slv_alloc_large(m * 16 * sizeof(double));
+  s->ang_scalar = slv_alloc_large(m * 16 * sizeof(double));
   s->idle = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
-  s->pm = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
-  s->lvl = malloc((m + 2) * sizeof *s->lvl);
-  s->pst = malloc((m + 2) * sizeof *s->pst);
-  s->lblk = malloc(m * 16 * sizeof *s->lblk);
-  s->bm = calloc(2 * m, sizeof(double)); /* defined before the first derive */
-  s->bhi = calloc(2 * m, sizeof(double));
-  s->ba = calloc(2 * m, sizeof(double));
-  s->bahi = calloc(2 * m, sizeof(double));
-  if (fail || !s->JK || !s->tp || !s->im || !s->ia || !s->lblk || !s->idle || !s->pm || !s->lvl ||
-      !s->pst || !s->bm || !s->bhi || !s->ba || !s->bahi) {
+  s->part_measures = aligned_alloc(64, WIDE_PAD * SLV_THREADS_MAX * sizeof(double));
+  s->level_first = malloc((m + 2) * sizeof *s->level_first);
+  s->part_first = malloc((m + 2) * sizeof *s->part_first);
+  s->entry_block = malloc(m * 16 * sizeof *s->entry_block);
+  s->block_mass = calloc(2 * m, sizeof(double)); /* defined before the first derive */
+  s->block_mass_top = calloc(2 * m, sizeof(double));
+  s->block_ang = calloc(2 * m, sizeof(double));
+  s->block_ang_top = calloc(2 * m, sizeof(double));
+  if (fail || !s->JK || !s->batch_t || !s->inv_mass || !s->ang_scalar || !s->entry_block ||
+      !s->idle || !s->part_measures || !s->level_first || !s->part_first || !s->block_mass ||
+      !s->block_mass_top || !s->block_ang || !s->block_ang_top) {
     wide_free(s);
     return SLV_ERR_NOMEM;
   }
@@ -119,17 +128,17 @@ static inline double row_one(wide_state *s, const slv_fac *f, int k, double *t, 
   if (i < 0) return 0.0;
   double lo = s->lo[k], hi = s->hi[k];
   if (s->mu[k] >= 0) {
-    double h = s->mu[k] * fabs(s->xp[s->fpos[k]]);
+    double h = s->mu[k] * fabs(s->plan_x[s->findex_pos[k]]);
     lo = -h;
     hi = h;
   }
-  double xi = s->xp[k];
-  double wi = (s->bp[k] + s->fd[k] * xi) + slv_fac_dots(f, i, t);
+  double xi = s->plan_x[k];
+  double wi = (s->plan_b[k] + s->plan_d[k] * xi) + slv_fac_dots(f, i, t);
   *poison += wi * 0.0;
   double r = slv_mid_res(xi, wi, lo, hi);
   double xn, e = slv_pgs_move(xi, wi, s->invd[k], lo, hi, &xn);
   if (e == 0.0) return r;
-  s->xp[k] = xn;
+  s->plan_x[k] = xn;
   int b0 = f->blk[2 * i], b1 = f->blk[2 * i + 1];
   const double *K = f->K + 12 * (size_t)i;
   if (b0 >= 0)
@@ -172,8 +181,8 @@ lane_bounds(const lane_arrays *a, int k, __m256d *lo, __m256d *hi) {
   *lo = _mm256_load_pd(a->lo + k);
   *hi = _mm256_load_pd(a->hi + k);
   if (_mm256_movemask_pd(mu) != 0xf) {
-    const int *f = a->fpos + k;
-    __m256d xf = _mm256_set_pd(a->xp[f[3]], a->xp[f[2]], a->xp[f[1]], a->xp[f[0]]);
+    const int *f = a->findex_pos + k;
+    __m256d xf = _mm256_set_pd(a->plan_x[f[3]], a->plan_x[f[2]], a->plan_x[f[1]], a->plan_x[f[0]]);
     __m256d h = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
     *hi = _mm256_blendv_pd(h, *hi, mu);
     *lo = _mm256_blendv_pd(_mm256_xor_pd(h, sign), *lo, mu);
@@ -195,15 +204,15 @@ lane_bounds_sweep(const lane_arrays *a, int k, int h, __m256d *lo, __m256d *hi) 
   *hi = _mm256_load_pd(a->hi + k);
   unsigned plain = (unsigned)_mm256_movemask_pd(mu); /* sign set: no findex */
   if (plain == 0xf) return;
-  unsigned fx = plain ^ 0xf, v = a->fsel[(unsigned)k >> 2];
+  unsigned fx = plain ^ 0xf, v = a->findex_sel[(unsigned)k >> 2];
   __m256d xf;
   if ((v & 0xf) == fx) /* every findex lane's normal one row step before: a contact's t1 */
-    xf = _mm256_load_pd(a->xp + k - 4 * h);
+    xf = _mm256_load_pd(a->plan_x + k - 4 * h);
   else if (v >> 4 == fx) /* two before: its t2 */
-    xf = _mm256_load_pd(a->xp + k - 8 * h);
+    xf = _mm256_load_pd(a->plan_x + k - 8 * h);
   else {
-    const int *f = a->fpos + k;
-    xf = _mm256_set_pd(a->xp[f[3]], a->xp[f[2]], a->xp[f[1]], a->xp[f[0]]);
+    const int *f = a->findex_pos + k;
+    xf = _mm256_set_pd(a->plan_x[f[3]], a->plan_x[f[2]], a->plan_x[f[1]], a->plan_x[f[0]]);
   }
   __m256d g = _mm256_mul_pd(mu, _mm256_andnot_pd(sign, xf));
   *hi = _mm256_blendv_pd(g, *hi, mu);
@@ -256,11 +265,11 @@ __attribute__((target("avx2"), always_inline)) static inline __m256d
 row_step(const lane_arrays *a, int k, const double *JK, int cs, int layout, __m256d T0[6],
          __m256d T1[6], const __m256d sc[4], __m256d m) {
   const __m256d zero = _mm256_setzero_pd();
-  __m256d x = _mm256_load_pd(a->xp + k), lo, hi, jl[3];
+  __m256d x = _mm256_load_pd(a->plan_x + k), lo, hi, jl[3];
   lane_bounds_sweep(a, k, cs / 4, &lo, &hi);
   /* b + fd x off the chain through t, as pgs */
   __m256d bx =
-      _mm256_add_pd(_mm256_load_pd(a->bp + k), _mm256_mul_pd(_mm256_load_pd(a->fd + k), x));
+      _mm256_add_pd(_mm256_load_pd(a->plan_b + k), _mm256_mul_pd(_mm256_load_pd(a->plan_d + k), x));
   __m256d w = _mm256_add_pd(bx, lane_dots(JK, cs, layout, T0, T1, jl));
   /* + w * 0 makes m NaN for good if w is not finite (max_pd returns its
    * second operand on NaN) */
@@ -270,7 +279,7 @@ row_step(const lane_arrays *a, int k, const double *JK, int cs, int layout, __m2
   e = _mm256_max_pd(_mm256_sub_pd(x, hi), _mm256_min_pd(_mm256_sub_pd(x, lo), e));
   __m256d xn = _mm256_max_pd(lo, _mm256_min_pd(hi, _mm256_sub_pd(x, e)));
   __m256d moved = _mm256_cmp_pd(e, zero, _CMP_NEQ_UQ);
-  _mm256_store_pd(a->xp + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
+  _mm256_store_pd(a->plan_x + k, _mm256_blendv_pd(x, xn, moved)); /* as pgs: x kept where e = 0 */
   if (layout != WIDE_LAY_FULL) {
     /* K slot 1's linear columns im1 (-JL): t - e (-q) = t + e q; the
      * isotropic layout's angular K: ia J, J's columns read again (the
@@ -301,13 +310,14 @@ row_step(const lane_arrays *a, int k, const double *JK, int cs, int layout, __m2
  * their rows are independent chains, so one's latency hides the other's. */
 __attribute__((target("avx2"), always_inline)) static inline double
 sweep_lanes_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
-  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
-                          s->invd, s->JK, s->fpos, s->fsel, NULL };
+  const lane_arrays a = { s->plan_x, s->lo, s->hi,         s->mu,         s->plan_b, s->plan_d,
+                          s->invd,   s->JK, s->findex_pos, s->findex_sel, NULL };
   const size_t S = wide_cols(layout);
   __m256d m = _mm256_setzero_pd(), mb = m;
-  const int *restrict pbk = s->bk, *restrict pbL = s->bL, *restrict pbh = s->bh;
-  double *const *restrict ptp = s->tp;
-  const double *restrict pim = s->im, *restrict pia = s->ia;
+  const int *restrict pbk = s->batch_first, *restrict pbL = s->batch_steps,
+                      *restrict pbh = s->batch_halves;
+  double *const *restrict ptp = s->batch_t;
+  const double *restrict pim = s->inv_mass, *restrict pia = s->ang_scalar;
   for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
   for (int bt = bt0; bt < bt1; bt++) {
     double *const *tp = ptp + 16 * (size_t)bt;
@@ -400,9 +410,9 @@ __attribute__((target("avx2"), always_inline)) static inline void
 check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int cs, int layout,
            const __m256d T0[6], const __m256d T1[6], __m256d xs, __m256d cap, lane_check_acc *acc) {
   const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
-  __m256d x = _mm256_load_pd(a->xp + k), b = _mm256_load_pd(a->bp + k), lo, hi, jl[3];
+  __m256d x = _mm256_load_pd(a->plan_x + k), b = _mm256_load_pd(a->plan_b + k), lo, hi, jl[3];
   lane_bounds(a, k, &lo, &hi);
-  __m256d dx = _mm256_mul_pd(_mm256_load_pd(a->fd + k), x);
+  __m256d dx = _mm256_mul_pd(_mm256_load_pd(a->plan_d + k), x);
   __m256d w = _mm256_add_pd(_mm256_add_pd(dx, lane_dots(JK, cs, layout, T0, T1, jl)), b);
   acc->poison = _mm256_add_pd(acc->poison, _mm256_mul_pd(_mm256_add_pd(x, w), zero));
   acc->res = _mm256_max_pd(acc->res, lane_mid_res(x, w, lo, hi));
@@ -421,14 +431,14 @@ check_step(const lane_arrays *a, const double *aii, int k, const double *JK, int
  * (nothing is written back), into pm (check_rows's layout). */
 __attribute__((target("avx2"))) static void check_lanes(const wide_state *s, double xs, double cap,
                                                         double *pm) {
-  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
-                          s->invd, s->JK, s->fpos, s->fsel, NULL };
+  const lane_arrays a = { s->plan_x, s->lo, s->hi,         s->mu,         s->plan_b, s->plan_d,
+                          s->invd,   s->JK, s->findex_pos, s->findex_sel, NULL };
   const __m256d vxs = _mm256_set1_pd(xs), vcap = _mm256_set1_pd(cap), zero = _mm256_setzero_pd();
   lane_check_acc acc = { zero, zero, zero, zero };
   const size_t S = wide_cols(s->layout);
   for (int bt = 0; bt < s->nbat; bt++) {
-    double *const *tp = s->tp + 16 * (size_t)bt;
-    int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
+    double *const *tp = s->batch_t + 16 * (size_t)bt;
+    int k = s->batch_first[bt], L = s->batch_steps[bt], h = s->batch_halves[bt];
     const double *JK = s->JK + S * (size_t)k;
     __m256d A0[6], A1[6];
     gather6(tp, A0);
@@ -510,14 +520,14 @@ __attribute__((target("avx2"), always_inline)) static inline void ktx_lanes_as(c
                                                                                int layout) {
   const size_t S = wide_cols(layout);
   for (int bt = 0; bt < s->nbat; bt++) {
-    double *const *tp = s->tp + 16 * (size_t)bt;
-    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
-    int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
+    double *const *tp = s->batch_t + 16 * (size_t)bt;
+    const double *im = s->inv_mass + 16 * (size_t)bt, *ia = s->ang_scalar + 16 * (size_t)bt;
+    int k = s->batch_first[bt], L = s->batch_steps[bt], h = s->batch_halves[bt];
     for (int u = 0; u < h; u++) {
       __m256d A0[6], A1[6];
       const __m256d sc[4] = { _mm256_load_pd(im + 8 * u), _mm256_load_pd(im + 8 * u + 4),
                               _mm256_load_pd(ia + 8 * u), _mm256_load_pd(ia + 8 * u + 4) };
-      ktx_half(s->xp, k + 4 * u, s->JK + S * (size_t)k + 4 * u, L, h, layout, sc, A0, A1);
+      ktx_half(s->plan_x, k + 4 * u, s->JK + S * (size_t)k + 4 * u, L, h, layout, sc, A0, A1);
       ktx_add(tp + 8 * u, A0);
       ktx_add(tp + 8 * u + 4, A1);
     }
@@ -546,11 +556,11 @@ __attribute__((target("avx2"))) static double plan_xscale_lanes(const wide_state
   __m256d m = _mm256_setzero_pd();
   int k = 0;
   for (; k + 4 <= s->len; k += 4)
-    m = _mm256_max_pd(m, _mm256_andnot_pd(sign, _mm256_loadu_pd(s->xp + k)));
+    m = _mm256_max_pd(m, _mm256_andnot_pd(sign, _mm256_loadu_pd(s->plan_x + k)));
   double v[4], xs = 0;
   _mm256_storeu_pd(v, m);
   for (int l = 0; l < 4; l++) xs = fmax(xs, v[l]);
-  for (; k < s->len; k++) xs = fmax(xs, fabs(s->xp[k]));
+  for (; k < s->len; k++) xs = fmax(xs, fabs(s->plan_x[k]));
   return xs;
 }
 
@@ -564,7 +574,8 @@ static double sweep_batches(wide_state *s, const slv_op *op, int bt0, int bt1, d
   if (s->lanes512) return wide_sweep_lanes512(s, bt0, bt1, poison);
   if (s->lanes) return sweep_lanes(s, bt0, bt1, poison);
 #endif
-  return sweep_rows(s, op, s->bk[bt0], bt1 < s->nbat ? s->bk[bt1] : s->ncol, poison);
+  return sweep_rows(s, op, s->batch_first[bt0], bt1 < s->nbat ? s->batch_first[bt1] : s->ncol,
+                    poison);
 }
 
 /* One sweep in plan order; the natural-map residual (inf-norm) of the w_i
@@ -581,15 +592,15 @@ static double sweep(wide_state *s, const slv_op *op) {
  * level by level, the parts of a level shared out by the worksharing loop
  * (its implicit barrier ends the level, so a level's rows see every move
  * of the levels before).  Part u keeps its residual and poison in
- * s->pm[WIDE_PAD u ..] (s->pm is reset before the sweep): whichever
+ * s->part_measures[WIDE_PAD u ..] (s->part_measures is reset before the sweep): whichever
  * thread runs it, one at a time, with barriers between. */
 static void sweep_levels(wide_state *s, const slv_op *op) {
   const int np = s->np;
   for (int l = 0; l < s->nlev; l++) {
 #pragma omp for schedule(static)
     for (int u = 0; u < np; u++) {
-      const int *pst = s->pst + np * l + u;
-      double *pm = s->pm + WIDE_PAD * (size_t)u;
+      const int *pst = s->part_first + np * l + u;
+      double *pm = s->part_measures + WIDE_PAD * (size_t)u;
       double r = sweep_batches(s, op, pst[0], pst[1], pm + 1);
       if (r > pm[0]) pm[0] = r;
     }
@@ -603,7 +614,7 @@ static double sweep_rest(wide_state *s, const slv_op *op) {
   double poison = 0;
   double m = sweep_rows(s, op, s->ncol, s->len, &poison);
   for (int u = 0; u < s->np; u++) {
-    const double *pm = s->pm + WIDE_PAD * (size_t)u;
+    const double *pm = s->part_measures + WIDE_PAD * (size_t)u;
     poison += pm[1];
     if (pm[0] > m) m = pm[0];
   }
@@ -611,7 +622,7 @@ static double sweep_rest(wide_state *s, const slv_op *op) {
 }
 
 static void reset_parts(wide_state *s) {
-  memset(s->pm, 0, WIDE_PAD * (size_t)s->np * sizeof *s->pm);
+  memset(s->part_measures, 0, WIDE_PAD * (size_t)s->np * sizeof *s->part_measures);
 }
 
 /* op->t = K^T x, x the plan's (and x's, in row order): in the lanes where
@@ -628,7 +639,7 @@ static void wide_ktx(const wide_state *s, slv_op *op, const double *x) {
 
 /* x from the plan's x, row by row through each row's position (rowb). */
 static void unpermute(const wide_state *s, double *x) {
-  for (int i = 0; i < s->n; i++) x[i] = s->xp[s->rowb[i]];
+  for (int i = 0; i < s->n; i++) x[i] = s->plan_x[s->row_batch[i]];
 }
 
 /* The problem to pgs itself, which computes the same iterates (dense and
@@ -662,9 +673,9 @@ static void check_rows(const wide_state *s, const slv_op *op, int k0, int k1, do
   for (int k = k0; k < k1; k++) {
     int i = s->order[k];
     if (i < 0) continue;
-    double x = s->xp[k], b = s->bp[k], lo = s->lo[k], hi = s->hi[k];
+    double x = s->plan_x[k], b = s->plan_b[k], lo = s->lo[k], hi = s->hi[k];
     if (s->mu[k] >= 0) {
-      double h = s->mu[k] * fabs(s->xp[s->fpos[k]]);
+      double h = s->mu[k] * fabs(s->plan_x[s->findex_pos[k]]);
       lo = -h;
       hi = h;
     }
@@ -683,7 +694,7 @@ static double plan_xscale(const wide_state *s) {
 #if PGS_WIDE_X86
   if (s->have_avx2) return plan_xscale_lanes(s);
 #endif
-  for (int k = 0; k < s->len; k++) xs = fmax(xs, fabs(s->xp[k]));
+  for (int k = 0; k < s->len; k++) xs = fmax(xs, fabs(s->plan_x[k]));
   return xs;
 }
 
@@ -794,13 +805,13 @@ static int after_sweep(wide_state *s, sweep_ctx *c, int it, double m) {
 
 /* The start: x into xp at plan positions [k0, k1) (0 at idle ones). */
 static void start_copy(wide_state *s, const double *x, int k0, int k1) {
-  for (int k = k0; k < k1; k++) s->xp[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
+  for (int k = k0; k < k1; k++) s->plan_x[k] = s->order[k] >= 0 ? x[s->order[k]] : 0.0;
 }
 
 /* The same for the whole plan, row by row through each row's position
  * (the idle positions' 0 is fill_rows's). */
 static void start_copy_all(wide_state *s, const double *x) {
-  for (int i = 0; i < s->n; i++) s->xp[s->rowb[i]] = x[i];
+  for (int i = 0; i < s->n; i++) s->plan_x[s->row_batch[i]] = x[i];
 }
 
 /* Part v of pgs_color's start: its batches' positions of every colour (and
@@ -812,7 +823,7 @@ static void start_part(wide_state *s, const sweep_ctx *c, int v) {
     return;
   }
   for (int l = 0, k0, k1; l < s->nlev; l++) {
-    batch_span(s, s->pst[np * l + v], s->pst[np * l + v + 1], &k0, &k1);
+    batch_span(s, s->part_first[np * l + v], s->part_first[np * l + v + 1], &k0, &k1);
     start_copy(s, c->x, k0, k1);
   }
   if (v == 0) start_copy(s, c->x, s->ncol, s->len);

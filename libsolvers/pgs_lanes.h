@@ -78,11 +78,11 @@ enum { WIDE_LAY_FULL, WIDE_LAY_COMPACT, WIDE_LAY_ISO };
  * (a contact's normal row, an idle position); WIDE_RK_F when every lane is
  * a findex row with d +0 (a contact's friction rows). */
 enum { WIDE_RK_N = 0x10, WIDE_RK_F = 0x20 };
-/* A batch's inverse masses (im) and angular scalars (ia) when each of the
+/* A batch's inverse masses (inv_mass) and angular scalars (ang_scalar) when each of the
  * 16 is +0 or one value (a scene of like bodies): that value and the mask
- * of the entries that hold it; ok_m (ok_a) 0 when im (ia) is not so.  The
+ * of the entries that hold it; ok_m (ok_a) 0 when inv_mass (ang_scalar) is not so.  The
  * AVX-512 sweep then forms the batch's scalars from these 24 bytes instead
- * of reading im and ia's 256 (pgs_sweep512.c, batch8). */
+ * of reading inv_mass and ang_scalar's 256 (pgs_sweep512.c, batch8). */
 typedef struct {
   double cm, ca;
   uint16_t mm, ma;
@@ -90,61 +90,66 @@ typedef struct {
 } wide_bsc;
 
 typedef struct {
-  void *pgs;           /* pgs's state, for dense and CSR problems */
-  int color;           /* pgs_color: the groups in colour order (pgs_color.c) */
-  int part;            /* pgs_part: on threads, the groups by parts and a separator (pgs_part.c) */
-  int own_ktx;         /* this solve's start and t = K^T x go by the plan's levels (wide_color_ktx):
+  void *pgs;        /* pgs's state, for dense and CSR problems */
+  int color;        /* pgs_color: the groups in colour order (pgs_color.c) */
+  int part;         /* pgs_part: on threads, the groups by parts and a separator (pgs_part.c) */
+  int own_ktx;      /* this solve's start and t = K^T x go by the plan's levels (wide_color_ktx):
                     pgs_color, and pgs_part when its plan splits */
-  int cap;             /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
-  int have_avx2;       /* the CPU has AVX2 */
-  int prfchw;          /* the CPU has PREFETCHW (a prefetch for writing) */
-  int lanes;           /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
-  int have_avx512;     /* the CPU has AVX-512 F and DQ */
-  int lanes512;        /* this solve's lanes run eight wide (pgs_sweep512.c): have_avx512, opt->simd
+  int cap;          /* plan length: 8 n_max (a batch of L row steps takes 4 L or 8 L) */
+  int have_avx2;    /* the CPU has AVX2 */
+  int prfchw;       /* the CPU has PREFETCHW (a prefetch for writing) */
+  int lanes;        /* this solve sweeps in the AVX2 lanes (have_avx2, opt->simd auto) */
+  int have_avx512;  /* the CPU has AVX-512 F and DQ */
+  int lanes512;     /* this solve's lanes run eight wide (pgs_sweep512.c): have_avx512, opt->simd
                       auto */
-  int *rowb;           /* n_max: batch of each row's group; then the plan position of each row */
-  int n;               /* rows of this solve's problem */
-  int *gfirst;         /* n_max + 1: first row of each group (and n after the last) */
-  int *gsorted;        /* n_max: the groups in sweep order */
-  int *nfree;          /* n_max + 1: union-find to the first batch at or after b with a free lane */
-  int *cnt;            /* n_max + 2: groups per batch, then where each batch ends in gsorted */
-  int *order;          /* cap: row at each plan position, -1 for an idle position */
-  int *fpos;           /* cap: plan position of the findex row (own position if none) */
-  unsigned char *fsel; /* cap / 4, one per half row step of the lanes: bit l (4 + l) set when
+  int *row_batch;   /* n_max: batch of each row's group; then the plan position of each row */
+  int n;            /* rows of this solve's problem */
+  int *group_first; /* n_max + 1: first row of each group (and n after the last) */
+  int *group_order; /* n_max: the groups in sweep order */
+  int *next_free;   /* n_max + 1: union-find to the first batch at or after b with a free lane */
+  int *batch_count; /* n_max + 2: groups per batch, then where each batch ends in group_order */
+  int *order;       /* cap: row at each plan position, -1 for an idle position */
+  int *findex_pos;  /* cap: plan position of the findex row (own position if none) */
+  unsigned char *findex_sel; /* cap / 4, one per half row step of the lanes: bit l (4 + l) set when
                           lane l's findex row is the same lane's one (two) row steps before, in
                           the batch: its x is then in a register (pgs_sweep512.c) */
-  unsigned char *rk;   /* cap / 4, one per half row step (made where lanes512): which of lo,
+  unsigned char *row_kind;   /* cap / 4, one per half row step (made where lanes512): which of lo,
                           hi, mu and d the AVX-512 sweep need not read (pgs_sweep512.c) */
-  double *xp, *bp, *invd, *lo, *hi, *fd; /* cap, in plan order; invd: omega / A_ii */
-  double *aii;       /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
-  double *mu;        /* cap: friction coefficient of findex rows, -1 for other rows */
-  double *JK;        /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
+  /* cap each, in plan order: x, b, omega / A_ii, the bounds, the d of A = J K^T + diag(d) */
+  double *plan_x, *plan_b, *invd, *lo, *hi, *plan_d;
+  double *aii;        /* cap: A_ii in plan order (0 at idle positions), for the check's row sizes */
+  double *mu;         /* cap: friction coefficient of findex rows, -1 for other rows */
+  double *JK;         /* cap / 4 half row steps x 96: J slot 0 (6 columns x 4 lanes), J slot 1,
                       K slot 0, K slot 1; or x 60 when compact, x 36 when isotropic
                       (pgs_wide.c, "Layout") */
-  int *bk, *bL, *bh; /* n_max batches: first plan position, row steps, halves (1 or 2) */
-  double **tp;       /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
+  int *batch_first;   /* n_max batches: each batch's first plan position, */
+  int *batch_steps;   /* its row steps */
+  int *batch_halves;  /* and its halves (1 or 2) */
+  double **batch_t;   /* n_max batches x 16: per half, the t block of slot 0 of lanes 0..3,
                       of slot 1 */
-  double *im;        /* n_max batches x 16: per half, slot 0's inverse mass (bm) of lanes
+  double *inv_mass;   /* n_max batches x 16: per half, slot 0's inverse mass (block_mass) of lanes
                       0..3, slot 1's (0 for a static slot or an idle lane) */
-  double *ia;        /* n_max batches x 16: the same of the angular scalars (ba) */
-  wide_bsc *bsc;     /* n_max batches: im and ia in short where they allow it (fill_jk, lanes512) */
-  int *lblk;         /* n_max batches x 16: the block of each entry of im (-1: none) */
-  double *bm, *bhi;  /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses),
-                      and the top of its interval; kept for the next solve */
-  double *ba, *bahi; /* 2 n_max blocks: the same of the angular scalar (NaN: the block has
-                      none, it is not isotropic) */
-  int masses_kept;   /* bm (and ba) made the last solve's compact layout: try them first */
-  int layout;        /* this solve's JK layout: WIDE_LAY_FULL, _COMPACT or _ISO */
-  double *idle;      /* WIDE_PAD per part: the t block of static slots and idle lanes (stays
+  double *ang_scalar; /* n_max batches x 16: the same of the angular scalars (block_ang) */
+  wide_bsc *batch_scalars; /* n_max batches: inv_mass and ang_scalar in short where they allow
+                              it (fill_jk, lanes512) */
+  int *entry_block;        /* n_max batches x 16: the block of each entry of inv_mass (-1: none) */
+  double *block_mass;     /* 2 n_max blocks: the rigid-body scalar of each block (derive_masses), */
+  double *block_mass_top; /* and the top of its interval; both kept for the next solve */
+  double *block_ang;      /* 2 n_max blocks: the same of the angular scalar (NaN: the block has
+                            none, it is not isotropic), */
+  double *block_ang_top;  /* and the top of its interval */
+  int masses_kept; /* block_mass (and block_ang) made the last solve's compact layout: try them first */
+  int layout;      /* this solve's JK layout: WIDE_LAY_FULL, _COMPACT or _ISO */
+  double *idle;          /* WIDE_PAD per part: the t block of static slots and idle lanes (stays
                       0); each part (thread) its own, as every lane scatters its blocks back */
-  double *pm;        /* WIDE_PAD per part: a sweep's residual max and poison of each part */
-  int *lvl;          /* n_max + 2: the first batch of each level (threaded plan) */
-  int *pst;          /* n_max + 2: the first batch of part u of level l at np l + u, and
+  double *part_measures; /* WIDE_PAD per part: a sweep's residual max and poison of each part */
+  int *level_first;      /* n_max + 2: the first batch of each level (threaded plan) */
+  int *part_first;       /* n_max + 2: the first batch of part u of level l at np l + u, and
                       nbat at np nlev (threaded plan: np nlev <= nbat / 16 < n_max) */
-  int nlev;          /* levels of the threaded plan (0: the first-fit plan) */
-  int np;            /* parts the lanes' batches are split into: this solve's threads, or 1 */
-  int nbat;          /* batches in the lanes */
-  int ncol;          /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
+  int nlev;              /* levels of the threaded plan (0: the first-fit plan) */
+  int np;                /* parts the lanes' batches are split into: this solve's threads, or 1 */
+  int nbat;              /* batches in the lanes */
+  int ncol;              /* plan positions [0, ncol) are in lanes, [ncol, len) sequential */
   int len;
   int *key_blk;        /* 2 n_max: each row's block pair when the kept schedule was made */
   int *key_fx;         /* n_max: and each row's findex (when it had one) */
@@ -187,8 +192,8 @@ static inline int group_end(const slv_fac *f, int i) {
 
 /* Plan positions [k0, k1) of a batch run [b0, b1) of the lanes. */
 static inline void batch_span(const wide_state *s, int b0, int b1, int *k0, int *k1) {
-  *k0 = b0 < s->nbat ? s->bk[b0] : s->ncol;
-  *k1 = b1 < s->nbat ? s->bk[b1] : s->ncol;
+  *k0 = b0 < s->nbat ? s->batch_first[b0] : s->ncol;
+  *k1 = b1 < s->nbat ? s->batch_first[b1] : s->ncol;
 }
 
 /* JK doubles per plan position in a layout. */
@@ -219,12 +224,12 @@ static inline const char *wide_name(const wide_state *s) {
 /* The plan's arrays, for the sweep: x is the only one written, so held in
  * locals the others need not be reloaded after each store to it. */
 typedef struct {
-  double *restrict xp;
+  double *restrict plan_x;
   const double *restrict lo,
-      *restrict hi, *restrict mu, *restrict bp, *restrict fd, *restrict invd, *restrict JK;
-  const int *restrict fpos;
-  const unsigned char *restrict fsel;
-  const unsigned char *restrict rk; /* the AVX-512 sweep's only (NULL in the AVX2 lanes') */
+      *restrict hi, *restrict mu, *restrict plan_b, *restrict plan_d, *restrict invd, *restrict JK;
+  const int *restrict findex_pos;
+  const unsigned char *restrict findex_sel;
+  const unsigned char *restrict row_kind; /* the AVX-512 sweep's only (NULL in the AVX2 lanes') */
 } lane_arrays;
 
 /* The 6-blocks at tp[0..3] as six 4-lane columns (two 4x4 transposes). */
@@ -276,7 +281,7 @@ __attribute__((always_inline)) static inline void prefetch_blocks(double *const 
 
 /* ---- the solvers' own schedules (pgs_wide.c, pgs_color.c, pgs_part.c) ----
  * Each cuts the rows into groups and gives each group its batch (and its
- * level or colour), in s->rowb, s->gfirst, s->cnt, s->nbat (s->lvl,
+ * level or colour), in s->row_batch, s->group_first, s->batch_count, s->nbat (s->level_first,
  * s->nlev); returns the number of groups.  The operator's t is scratch
  * meanwhile. */
 int wide_group_and_schedule(wide_state *s, const slv_op *op);

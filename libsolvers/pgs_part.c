@@ -64,8 +64,8 @@ static int findex_outside(const slv_problem *p, int i, int e) {
  * and byhi (ng: the groups by ghi). */
 static void partition_cuts(wide_state *s, int n, int ng, const int *glo, const int *ghi, int np,
                            int *byhi, int *cut) {
-  const int *gf = s->gfirst;
-  int *past = s->cnt, *at = s->nfree; /* past[c]: rows of groups with glo >= c */
+  const int *gf = s->group_first;
+  int *past = s->batch_count, *at = s->next_free; /* past[c]: rows of groups with glo >= c */
   memset(past, 0, ((size_t)n + 2) * sizeof *past);
   memset(at, 0, ((size_t)n + 1) * sizeof *at);
   for (int g = 0; g < ng; g++) {
@@ -113,7 +113,8 @@ static int partition_groups(wide_state *s, const slv_op *op, int np, int *first,
   const slv_problem *p = op->p;
   const int *fb = op->f.blk;
   int n = p->n, ng = 0, cut[SLV_THREADS_MAX + 1];
-  int *glo = s->bL, *ghi = s->bh, *byhi = s->bk; /* set again by lay_out */
+  int *glo = s->batch_steps, *ghi = s->batch_halves,
+      *byhi = s->batch_first; /* set again by lay_out */
   for (int b = 0; b < op->f.nb; b++) first[b] = -1;
   for (int i = 0, e; i < n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
@@ -124,15 +125,15 @@ static int partition_groups(wide_state *s, const slv_op *op, int np, int *first,
     if (b0 < 0) f0 = f1;
     glo[ng] = f0 < f1 ? f0 : f1;
     ghi[ng] = f0 < f1 ? f1 : f0;
-    for (int r = i; r < e; r++) s->rowb[r] = WIDE_COLORS;
-    s->gfirst[ng++] = i;
+    for (int r = i; r < e; r++) s->row_batch[r] = WIDE_COLORS;
+    s->group_first[ng++] = i;
   }
-  s->gfirst[ng] = n;
+  s->group_first[ng] = n;
   partition_cuts(s, n, ng, glo, ghi, np, byhi, cut);
   for (int u = 0; u < np; u++) size[u] = 0;
   for (int g = 0; g < ng; g++) {
     int u = part_of(cut, np, glo[g]);
-    if (ghi[g] >= cut[u + 1] || findex_outside(p, s->gfirst[g], s->gfirst[g + 1]))
+    if (ghi[g] >= cut[u + 1] || findex_outside(p, s->group_first[g], s->group_first[g + 1]))
       u = -1;
     else
       size[u]++;
@@ -149,11 +150,11 @@ static int partition_groups(wide_state *s, const slv_op *op, int np, int *first,
  * batch is at most b0 + the groups before it). */
 static int first_fit_part(wide_state *s, const slv_op *op, const int *cls, int u, int b0, int b1,
                           int *next) {
-  const int *fb = op->f.blk, *gf = s->gfirst;
+  const int *fb = op->f.blk, *gf = s->group_first;
   int used = 0;
   for (int b = b0; b < b1; b++) { /* only its own: the next part's b0 is b1 */
-    s->nfree[b] = b;
-    s->cnt[b] = 0;
+    s->next_free[b] = b;
+    s->batch_count[b] = 0;
   }
   for (int g = 0; gf[g] < op->n; g++) {
     if (cls[g] != u) continue;
@@ -163,7 +164,7 @@ static int first_fit_part(wide_state *s, const slv_op *op, const int *cls, int u
     int c = wide_first_slot(s, op->p, next, k0, k1, i, e, &seq);
     c = wide_first_fit_place(s, next, k0, k1, c > b0 ? c : b0);
     if (c + 1 - b0 > used) used = c + 1 - b0;
-    for (int r = i; r < e; r++) s->rowb[r] = c;
+    for (int r = i; r < e; r++) s->row_batch[r] = c;
   }
   return used;
 }
@@ -178,27 +179,27 @@ static int first_fit_part(wide_state *s, const slv_op *op, const int *cls, int u
  * pst; returns the number of groups, or -1 if a part has fewer than
  * WIDE_PAR_MIN_BATCHES interior batches (too small to be worth a thread).
  * The operator's t holds per-block colours, parts and first-fit marks
- * meanwhile, s->gsorted each group's class. */
+ * meanwhile, s->group_order each group's class. */
 int wide_group_and_partition(wide_state *s, const slv_op *op, int np) {
   const slv_problem *p = op->p;
   const int *fb = op->f.blk, nb = op->f.nb;
   uint64_t *used = (uint64_t *)op->t;
-  int *first = (int *)(used + nb), *next = first + nb, *cls = s->gsorted;
+  int *first = (int *)(used + nb), *next = first + nb, *cls = s->group_order;
   int size[SLV_THREADS_MAX + 1], base[SLV_THREADS_MAX + 1], off[SLV_THREADS_MAX + 1];
   int nbu[SLV_THREADS_MAX] = { 0 }, per[WIDE_COLORS] = { 0 }, seen[WIDE_COLORS] = { 0 }, nl = 0;
   int ng = partition_groups(s, op, np, first, cls, size);
   /* the separator's colours */
-  color_marks cm = { used, (uint64_t *)s->xp, p->n };
+  color_marks cm = { used, (uint64_t *)s->plan_x, p->n };
   memset(used, 0, (size_t)nb * sizeof *used);
   for (int g = 0; g < ng; g++) {
     if (cls[g] >= 0) continue;
-    int i = s->gfirst[g], e = s->gfirst[g + 1];
+    int i = s->group_first[g], e = s->group_first[g + 1];
     int c = wide_color_group(s, p, &cm, fb[2 * i], fb[2 * i + 1], i, e);
     if (c != WIDE_SEQ) {
       per[c]++;
       if (c + 1 > nl) nl = c + 1;
     }
-    for (int r = i; r < e; r++) s->rowb[r] = c;
+    for (int r = i; r < e; r++) s->row_batch[r] = c;
   }
   /* the interiors, first fit, part u's batches from base[u] on: each
    * part by a thread of its own (its blocks, batches and rows are its own) */
@@ -211,28 +212,29 @@ int wide_group_and_partition(wide_state *s, const slv_op *op, int np) {
   for (int u = 0; u < np; u++) {
     if (nbu[u] < WIDE_PAR_MIN_BATCHES) return -1;
     off[u + 1] = off[u] + nbu[u];
-    for (int j = 0; j < nbu[u]; j++) s->cnt[off[u] + j] = s->cnt[base[u] + j]; /* off <= base */
+    for (int j = 0; j < nbu[u]; j++)
+      s->batch_count[off[u] + j] = s->batch_count[base[u] + j]; /* off <= base */
   }
   /* the levels: the interiors, then a level per colour */
   s->nlev = 1 + nl;
-  s->lvl[0] = 0;
-  s->lvl[1] = off[np];
+  s->level_first[0] = 0;
+  s->level_first[1] = off[np];
   for (int c = 0; c < nl; c++)
-    s->lvl[c + 2] = s->lvl[c + 1] + (per[c] + WIDE_BATCH - 1) / WIDE_BATCH;
-  s->nbat = s->lvl[s->nlev];
-  memset(s->cnt + off[np], 0, ((size_t)s->nbat - off[np] + 1) * sizeof *s->cnt);
+    s->level_first[c + 2] = s->level_first[c + 1] + (per[c] + WIDE_BATCH - 1) / WIDE_BATCH;
+  s->nbat = s->level_first[s->nlev];
+  memset(s->batch_count + off[np], 0, ((size_t)s->nbat - off[np] + 1) * sizeof *s->batch_count);
   for (int g = 0; g < ng; g++) {
-    int i = s->gfirst[g], e = s->gfirst[g + 1], u = cls[g], bt = s->rowb[i];
+    int i = s->group_first[g], e = s->group_first[g + 1], u = cls[g], bt = s->row_batch[i];
     if (u >= 0) {
       bt = bt - base[u] + off[u];
     } else if (bt != WIDE_SEQ) {
       int c = bt;
-      bt = s->lvl[c + 1] + seen[c]++ / WIDE_BATCH;
-      s->cnt[bt]++;
+      bt = s->level_first[c + 1] + seen[c]++ / WIDE_BATCH;
+      s->batch_count[bt]++;
     }
-    for (int r = i; r < e; r++) s->rowb[r] = bt;
+    for (int r = i; r < e; r++) s->row_batch[r] = bt;
   }
-  for (int u = 0; u < np; u++) s->pst[u] = off[u];
+  for (int u = 0; u < np; u++) s->part_first[u] = off[u];
   return ng;
 }
 

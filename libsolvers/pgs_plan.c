@@ -9,26 +9,26 @@
 #include "pgs_lanes.h"
 
 /* The batches of levels (or colours) 0 .. nl - 1 of the ng groups: each
- * level's groups, held in rowb by their level and counted in s->nfree,
- * cut into batches of up to eight in group order.  Sets s->lvl[l] (the
- * first batch of level l, s->lvl[nl] = nbat), s->nbat, s->nlev, s->cnt[bt]
+ * level's groups, held in rowb by their level and counted in s->next_free,
+ * cut into batches of up to eight in group order.  Sets s->level_first[l] (the
+ * first batch of level l, s->level_first[nl] = nbat), s->nbat, s->nlev, s->batch_count[bt]
  * (the groups of batch bt) and rowb (the batch of each row's group). */
 void wide_levels_into_batches(wide_state *s, int ng, int nl) {
-  int *per = s->nfree;
-  s->lvl[0] = 0;
+  int *per = s->next_free;
+  s->level_first[0] = 0;
   for (int l = 0; l < nl; l++) {
-    s->lvl[l + 1] = s->lvl[l] + (per[l] + WIDE_BATCH - 1) / WIDE_BATCH;
+    s->level_first[l + 1] = s->level_first[l] + (per[l] + WIDE_BATCH - 1) / WIDE_BATCH;
     per[l] = 0;
   }
-  s->nbat = s->lvl[nl];
+  s->nbat = s->level_first[nl];
   s->nlev = nl;
-  memset(s->cnt, 0, ((size_t)s->nbat + 1) * sizeof *s->cnt);
+  memset(s->batch_count, 0, ((size_t)s->nbat + 1) * sizeof *s->batch_count);
   for (int g = 0; g < ng; g++) { /* the level's next batch with a free lane, in group order */
-    int i = s->gfirst[g], l = s->rowb[i];
+    int i = s->group_first[g], l = s->row_batch[i];
     if (l == WIDE_SEQ) continue;
-    int bt = s->lvl[l] + per[l]++ / WIDE_BATCH;
-    s->cnt[bt]++;
-    for (int r = i; r < s->gfirst[g + 1]; r++) s->rowb[r] = bt;
+    int bt = s->level_first[l] + per[l]++ / WIDE_BATCH;
+    s->batch_count[bt]++;
+    for (int r = i; r < s->group_first[g + 1]; r++) s->row_batch[r] = bt;
   }
 }
 
@@ -124,7 +124,7 @@ fill_jk_step(wide_state *s, const slv_fac *f, const double *aii, int k, double *
           ? _mm256_mask_i32gather_pd(_mm256_setzero_pd(), aii,
                                      _mm_loadu_si128((const __m128i *)(s->order + k)), busy, 8)
           : _mm256_add_pd(
-                _mm256_load_pd(s->fd + k),
+                _mm256_load_pd(s->plan_d + k),
                 _mm256_add_pd(diag6(JK, JK + 12 * w, w), diag6(JK + 6 * w, JK + 18 * w, w)));
   _mm256_store_pd(s->invd + k, _mm256_and_pd(busy, _mm256_mul_pd(om, _mm256_div_pd(one, d))));
   _mm256_store_pd(s->aii + k, _mm256_and_pd(busy, d));
@@ -170,7 +170,7 @@ fill_jk_step(wide_state *s, const slv_fac *f, const double *aii, int k, double *
  * an idle one's mu is -1). */
 __attribute__((target("avx2"), always_inline)) static inline unsigned
 findex_in_lane(const wide_state *s, int k, int r, int h) {
-  __m128i f = _mm_loadu_si128((const __m128i *)(s->fpos + k));
+  __m128i f = _mm_loadu_si128((const __m128i *)(s->findex_pos + k));
   __m128i own = _mm_add_epi32(_mm_set1_epi32(k), _mm_setr_epi32(0, 1, 2, 3));
   unsigned fx = ~(unsigned)_mm256_movemask_pd(_mm256_load_pd(s->mu + k)) & 0xf;
   unsigned one = (unsigned)_mm_movemask_ps(
@@ -187,7 +187,7 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned row_kind(c
   const __m256i zero = _mm256_setzero_si256(), inf = _mm256_set1_epi64x(0x7ff0000000000000);
   __m256i lo = _mm256_load_si256((const __m256i *)(s->lo + k));
   __m256i hi = _mm256_load_si256((const __m256i *)(s->hi + k));
-  __m256i fd = _mm256_load_si256((const __m256i *)(s->fd + k));
+  __m256i fd = _mm256_load_si256((const __m256i *)(s->plan_d + k));
   unsigned plain = (unsigned)_mm256_movemask_pd(_mm256_load_pd(s->mu + k));
   unsigned lo0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(lo, zero)));
   unsigned fd0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(fd, zero)));
@@ -219,9 +219,9 @@ static int one_scalar(const double *v, int n, double *c, uint16_t *mask) {
 /* Batch bt's wide_bsc (pgs_lanes.h) from its im and ia, the 8 h entries a
  * batch of h halves uses. */
 static void batch_scalars(wide_state *s, int bt, int h) {
-  wide_bsc *q = s->bsc + bt;
-  q->ok_m = (uint8_t)one_scalar(s->im + 16 * (size_t)bt, 8 * h, &q->cm, &q->mm);
-  q->ok_a = (uint8_t)one_scalar(s->ia + 16 * (size_t)bt, 8 * h, &q->ca, &q->ma);
+  wide_bsc *q = s->batch_scalars + bt;
+  q->ok_m = (uint8_t)one_scalar(s->inv_mass + 16 * (size_t)bt, 8 * h, &q->cm, &q->mm);
+  q->ok_a = (uint8_t)one_scalar(s->ang_scalar + 16 * (size_t)bt, 8 * h, &q->ca, &q->ma);
 }
 
 /* fill_jk over batches [bt0, bt1) of the layout and halves (h) given:
@@ -232,16 +232,16 @@ fill_jk_as(wide_state *s, const slv_fac *f, const double *aii, __m256d om, int l
   const size_t S = wide_cols(layout);
   const int w512 = s->lanes512; /* rk and bsc are the AVX-512 sweep's only */
   for (int bt = bt0; bt < bt1; bt++) {
-    if (s->bh[bt] != h) continue;
+    if (s->batch_halves[bt] != h) continue;
     if (w512 && layout != WIDE_LAY_FULL) batch_scalars(s, bt, h); /* else im, ia not made */
-    const int *lb = s->lblk + 16 * (size_t)bt;
-    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
-    for (int r = 0, k = s->bk[bt]; r < s->bL[bt]; r++, k += 4 * h)
+    const int *lb = s->entry_block + 16 * (size_t)bt;
+    const double *im = s->inv_mass + 16 * (size_t)bt, *ia = s->ang_scalar + 16 * (size_t)bt;
+    for (int r = 0, k = s->batch_first[bt]; r < s->batch_steps[bt]; r++, k += 4 * h)
       for (int u = 0; u < h; u++) {
         ok = fill_jk_step(s, f, aii, k + 4 * u, s->JK + S * (size_t)k + 4 * u, 4 * h, lb + 8 * u,
                           im + 8 * u, ia + 8 * u, om, layout, ok);
-        s->fsel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
-        if (w512) s->rk[(k + 4 * u) / 4] = (unsigned char)row_kind(s, k + 4 * u);
+        s->findex_sel[(k + 4 * u) / 4] = (unsigned char)findex_in_lane(s, k + 4 * u, r, h);
+        if (w512) s->row_kind[(k + 4 * u) / 4] = (unsigned char)row_kind(s, k + 4 * u);
       }
   }
   return ok;
@@ -274,8 +274,8 @@ __attribute__((target("avx2"))) static int fill_jk(wide_state *s, const slv_fac 
  * (a counting sort; cnt[b] holds batch b's group count on entry, where
  * batch b ends in gsorted on return). */
 static void sort_groups(wide_state *s, int ng) {
-  int *cnt = s->cnt;
-  const int *gf = s->gfirst;
+  int *cnt = s->batch_count;
+  const int *gf = s->group_first;
   for (int b = 0, acc = 0; b < s->nbat; b++) {
     int c = cnt[b];
     cnt[b] = acc;
@@ -283,37 +283,37 @@ static void sort_groups(wide_state *s, int ng) {
   }
   int q = 0;
   for (int g = 0; g < ng; g++)
-    if (s->rowb[gf[g]] != WIDE_SEQ) s->gsorted[cnt[s->rowb[gf[g]]]++] = g, q++;
+    if (s->row_batch[gf[g]] != WIDE_SEQ) s->group_order[cnt[s->row_batch[gf[g]]]++] = g, q++;
   for (int g = 0; g < ng; g++)
-    if (s->rowb[gf[g]] == WIDE_SEQ) s->gsorted[q++] = g;
+    if (s->row_batch[gf[g]] == WIDE_SEQ) s->group_order[q++] = g;
 }
 
-/* The threaded plan's parts (s->pst): each level's batches cut into s->np
+/* The threaded plan's parts (s->part_first): each level's batches cut into s->np
  * contiguous runs of about equal work, a batch's work taken as its plan
  * positions (halves x row steps: a batch of four-point box manifolds,
- * 12 row steps, is four times one of single contacts).  Uses s->bk as
+ * 12 row steps, is four times one of single contacts).  Uses s->batch_first as
  * scratch (lay_out sets it afterwards). */
 static void split_levels(wide_state *s, int from) {
-  const int np = s->np, *gf = s->gfirst;
-  int *w = s->bk;
+  const int np = s->np, *gf = s->group_first;
+  int *w = s->batch_first;
   for (int bt = 0, q = 0; bt < s->nbat; bt++) {
-    int m = s->cnt[bt] - q, L = 0; /* cnt[bt]: the end of batch bt in gsorted */
+    int m = s->batch_count[bt] - q, L = 0; /* cnt[bt]: the end of batch bt in gsorted */
     for (int l = 0; l < m; l++) {
-      int g = s->gsorted[q + l];
+      int g = s->group_order[q + l];
       if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
     }
     w[bt] = (m > 4 ? 2 : 1) * L;
     q += m;
   }
   for (int l = from; l < s->nlev; l++) {
-    int b0 = s->lvl[l], b1 = s->lvl[l + 1], u = 0;
+    int b0 = s->level_first[l], b1 = s->level_first[l + 1], u = 0;
     long long tot = 0, acc = 0;
     for (int bt = b0; bt < b1; bt++) tot += w[bt];
     for (int bt = b0; bt < b1; acc += w[bt++])
-      while (u < np && acc * np >= tot * u) s->pst[np * l + u++] = bt;
-    while (u < np) s->pst[np * l + u++] = b1;
+      while (u < np && acc * np >= tot * u) s->part_first[np * l + u++] = bt;
+    while (u < np) s->part_first[np * l + u++] = b1;
   }
-  s->pst[np * s->nlev] = s->nbat;
+  s->part_first[np * s->nlev] = s->nbat;
 }
 
 /* The batches: up to eight groups each, in one or two halves of four
@@ -326,26 +326,26 @@ static void split_levels(wide_state *s, int from) {
  * Static slots and idle lanes point at the idle block of the part that
  * sweeps their batch (the threaded plan), so no two threads store to it. */
 static void lay_out(wide_state *s, const slv_op *op, int ng) {
-  const int *gf = s->gfirst, *cnt = s->cnt;
+  const int *gf = s->group_first, *cnt = s->batch_count;
   int k = 0, q = 0, part = 0;
   memset(s->idle, 0, WIDE_PAD * (size_t)s->np * sizeof *s->idle);
   for (int bt = 0; bt < s->nbat; bt++) {
     if (s->np > 1) /* the part (of a level) that holds batch bt */
-      while (bt >= s->pst[part + 1]) part++;
+      while (bt >= s->part_first[part + 1]) part++;
     double *idle = s->idle + WIDE_PAD * (size_t)(part % s->np);
     int m = cnt[bt] - q, L = 0; /* cnt[bt] is the end of batch bt in gsorted */
     for (int l = 0; l < m; l++) {
-      int g = s->gsorted[q + l];
+      int g = s->group_order[q + l];
       if (gf[g + 1] - gf[g] > L) L = gf[g + 1] - gf[g];
     }
     int h = m > 4 ? 2 : 1;    /* halves; lane l of half u is column 4 u + l of a row step */
     if (h == 2 && k % 8 != 0) /* a row step of eight on a 64-byte line: 4 idle positions */
       for (int l = 0; l < 4; l++) s->order[k++] = -1;
-    double **tp = s->tp + 16 * (size_t)bt;
-    int *lb = s->lblk + 16 * (size_t)bt;
+    double **tp = s->batch_t + 16 * (size_t)bt;
+    int *lb = s->entry_block + 16 * (size_t)bt;
     for (int at = 0; at < 16; at++) lb[at] = -1; /* a batch of one half uses 8 */
     for (int l = 0; l < 4 * h; l++) {
-      int g = l < m ? s->gsorted[q + l] : -1, i0 = g >= 0 ? gf[g] : 0;
+      int g = l < m ? s->group_order[q + l] : -1, i0 = g >= 0 ? gf[g] : 0;
       int len = g >= 0 ? gf[g + 1] - i0 : 0;
       for (int r = 0; r < L; r++) s->order[k + 4 * h * r + l] = r < len ? i0 + r : -1;
       for (int slot = 0; slot < 2; slot++) {
@@ -354,22 +354,22 @@ static void lay_out(wide_state *s, const slv_op *op, int ng) {
         lb[at] = b;
       }
     }
-    s->bk[bt] = k;
-    s->bL[bt] = L;
-    s->bh[bt] = h;
+    s->batch_first[bt] = k;
+    s->batch_steps[bt] = L;
+    s->batch_halves[bt] = h;
     k += 4 * h * L;
     q += m;
   }
   s->ncol = k;
   for (; q < ng; q++)
-    for (int i = gf[s->gsorted[q]]; i < gf[s->gsorted[q] + 1]; i++) s->order[k++] = i;
+    for (int i = gf[s->group_order[q]]; i < gf[s->group_order[q] + 1]; i++) s->order[k++] = i;
   s->len = k;
 }
 
 /* rowb[] becomes the plan position of each row of positions [k0, k1). */
 static void mark_rows(wide_state *s, int k0, int k1) {
   for (int k = k0; k < k1; k++)
-    if (s->order[k] >= 0) s->rowb[s->order[k]] = k;
+    if (s->order[k] >= 0) s->row_batch[s->order[k]] = k;
 }
 
 #if PGS_WIDE_X86
@@ -392,8 +392,9 @@ fill_rows4(wide_state *s, const slv_op *op, int k) {
   __m128i fr = _mm_cmpgt_epi32(f, m1); /* a findex row */
   __m256d frd = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(fr));
   /* non-findex rows (and idle positions) read their own x (unused) */
-  _mm_storeu_si128((__m128i *)(s->fpos + k), _mm_mask_i32gather_epi32(own, s->rowb, f, fr, 4));
-  _mm256_storeu_pd(s->bp + k, _mm256_mask_i32gather_pd(zero, p->b, i, busyd, 8));
+  _mm_storeu_si128((__m128i *)(s->findex_pos + k),
+                   _mm_mask_i32gather_epi32(own, s->row_batch, f, fr, 4));
+  _mm256_storeu_pd(s->plan_b + k, _mm256_mask_i32gather_pd(zero, p->b, i, busyd, 8));
   _mm256_storeu_pd(s->lo + k, p->lo ? _mm256_mask_i32gather_pd(zero, p->lo, i, busyd, 8) : zero);
   _mm256_storeu_pd(s->hi + k, p->hi ? _mm256_mask_i32gather_pd(zero, p->hi, i, busyd, 8)
                                     : _mm256_and_pd(busyd, inf));
@@ -401,14 +402,14 @@ fill_rows4(wide_state *s, const slv_op *op, int k) {
   __m256d mu = p->findex && p->mu ? _mm256_mask_i32gather_pd(zero, p->mu, i, frd, 8) : zero;
   _mm256_storeu_pd(s->mu + k, _mm256_blendv_pd(_mm256_set1_pd(-1.0),
                                                _mm256_andnot_pd(_mm256_set1_pd(-0.0), mu), frd));
-  _mm256_storeu_pd(s->fd + k,
+  _mm256_storeu_pd(s->plan_d + k,
                    op->f.d ? _mm256_mask_i32gather_pd(zero, op->f.d, i, busyd, 8) : zero);
   if (_mm_movemask_ps(_mm_castsi128_ps(busy)) != 0xf) { /* idle positions: 0 */
     __m256i idle =
         _mm256_castpd_si256(_mm256_xor_pd(busyd, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))));
     _mm256_maskstore_pd(s->aii + k, idle, zero);
     _mm256_maskstore_pd(s->invd + k, idle, zero);
-    _mm256_maskstore_pd(s->xp + k, idle, zero);
+    _mm256_maskstore_pd(s->plan_x + k, idle, zero);
   }
 }
 
@@ -433,10 +434,10 @@ static void fill_rows(wide_state *s, const slv_op *op, double omega, int k0, int
 #endif
   /* the state's fields in locals: the int stores (fpos) would make the
    * compiler read them again at every position */
-  const int *order = s->order, *rowb = s->rowb, *findex = p->findex;
-  int *fpos = s->fpos;
-  double *bp = s->bp, *invd = s->invd, *lo = s->lo, *hi = s->hi, *fd = s->fd, *aii = s->aii;
-  double *mu = s->mu, *xp = s->xp;
+  const int *order = s->order, *rowb = s->row_batch, *findex = p->findex;
+  int *fpos = s->findex_pos;
+  double *bp = s->plan_b, *invd = s->invd, *lo = s->lo, *hi = s->hi, *fd = s->plan_d, *aii = s->aii;
+  double *mu = s->mu, *xp = s->plan_x;
   const int diag_from = s->lanes ? s->ncol : 0; /* fill_jk forms the lanes' */
   for (int k = k0; k < k1; k++) {
     int i = order[k];
@@ -479,7 +480,7 @@ static void fill_all_rows(wide_state *s, const slv_op *op, double omega) {
     for (int v = 0; v <= s->np; v++) {
       if (v == s->np) mark_rows(s, s->ncol, s->len);
       for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
-        batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+        batch_span(s, s->part_first[s->np * l + v], s->part_first[s->np * l + v + 1], &k0, &k1);
         mark_rows(s, k0, k1);
       }
     }
@@ -487,7 +488,7 @@ static void fill_all_rows(wide_state *s, const slv_op *op, double omega) {
     for (int v = 0; v <= s->np; v++) {
       if (v == s->np) fill_rows(s, op, omega, s->ncol, s->len);
       for (int l = 0, k0, k1; v < s->np && l < s->nlev; l++) {
-        batch_span(s, s->pst[s->np * l + v], s->pst[s->np * l + v + 1], &k0, &k1);
+        batch_span(s, s->part_first[s->np * l + v], s->part_first[s->np * l + v + 1], &k0, &k1);
         fill_rows(s, op, omega, k0, k1);
       }
     }
@@ -575,32 +576,33 @@ static void ang_entries(double *lo, double *hi, const double *J, const double *K
  * = -inf for a block with no nonzero angular entry. */
 static int derive_masses(wide_state *s, const slv_fac *f) {
   for (int b = 0; b < f->nb; b++) {
-    s->bm[b] = s->ba[b] = 1.0; /* empty: bm > bhi */
-    s->bhi[b] = s->bahi[b] = 0.0;
+    s->block_mass[b] = s->block_ang[b] = 1.0; /* empty: bm > bhi */
+    s->block_mass_top[b] = s->block_ang_top[b] = 0.0;
   }
   for (int i = 0; i < f->n; i++)
     for (int slot = 0; slot < 2; slot++) {
       int b = f->blk[2 * i + slot];
       if (b < 0) continue;
       const double *J = f->J + 12 * (size_t)i + 6 * slot, *K = f->K + 12 * (size_t)i + 6 * slot;
-      ang_entries(s->ba + b, s->bahi + b, J + 3, K + 3);
-      double lo = s->bm[b], hi = s->bhi[b];
+      ang_entries(s->block_ang + b, s->block_ang_top + b, J + 3, K + 3);
+      double lo = s->block_mass[b], hi = s->block_mass_top[b];
       if (lo <= hi && lo * J[0] == K[0] && hi * J[0] == K[0] && lo * J[1] == K[1] &&
           hi * J[1] == K[1] && lo * J[2] == K[2] && hi * J[2] == K[2])
         continue; /* the usual case: the block's interval reproduces all three */
       for (int c = 0; c < 3; c++)
-        if (!scalar_entry(s->bm + b, s->bhi + b, J[c], K[c])) return 0;
+        if (!scalar_entry(s->block_mass + b, s->block_mass_top + b, J[c], K[c])) return 0;
     }
   for (int b = 0; b < f->nb; b++) {
-    if (s->bm[b] > s->bhi[b]) { /* no nonzero entry: any scalar, none known (lane_scalars) */
-      s->bm[b] = 0.0;
-      s->bhi[b] = -INFINITY;
+    if (s->block_mass[b] >
+        s->block_mass_top[b]) { /* no nonzero entry: any scalar, none known (lane_scalars) */
+      s->block_mass[b] = 0.0;
+      s->block_mass_top[b] = -INFINITY;
     }
-    if (s->ba[b] > s->bahi[b]) {
-      s->ba[b] = 0.0;
-      s->bahi[b] = -INFINITY;
-    } else if (!(s->ba[b] > 0.0)) /* the interval reached 0 (zeros of K on nonzero J) */
-      s->ba[b] = s->bahi[b] = NAN;
+    if (s->block_ang[b] > s->block_ang_top[b]) {
+      s->block_ang[b] = 0.0;
+      s->block_ang_top[b] = -INFINITY;
+    } else if (!(s->block_ang[b] > 0.0)) /* the interval reached 0 (zeros of K on nonzero J) */
+      s->block_ang[b] = s->block_ang_top[b] = NAN;
   }
   return 1;
 }
@@ -624,11 +626,11 @@ enum {
 static int lane_scalars(wide_state *s) {
   int masses = 1, not_iso = 0;
   for (int k = 0; k < 16 * s->nbat; k++) {
-    int b = s->lblk[k];
-    s->im[k] = b >= 0 ? s->bm[b] : 0.0;
-    s->ia[k] = b >= 0 ? s->ba[b] : 0.0;
-    masses &= b < 0 || s->bhi[b] != -INFINITY;
-    not_iso |= b >= 0 && isnan(s->ba[b]);
+    int b = s->entry_block[k];
+    s->inv_mass[k] = b >= 0 ? s->block_mass[b] : 0.0;
+    s->ang_scalar[k] = b >= 0 ? s->block_ang[b] : 0.0;
+    masses &= b < 0 || s->block_mass_top[b] != -INFINITY;
+    not_iso |= b >= 0 && isnan(s->block_ang[b]);
   }
   return (masses ? LANES_MASSES : 0) | (not_iso ? LANES_NOT_ISO : 0);
 }
@@ -647,8 +649,8 @@ static int fill_all_jk(wide_state *s, const slv_op *op, double omega, int layout
   for (int v = 0; v < s->np; v++) {
     int ok = 1;
     for (int l = 0; l < s->nlev; l++) {
-      int r =
-          fill_jk(s, f, op->aii, omega, layout, s->pst[s->np * l + v], s->pst[s->np * l + v + 1]);
+      int r = fill_jk(s, f, op->aii, omega, layout, s->part_first[s->np * l + v],
+                      s->part_first[s->np * l + v + 1]);
       ok = ok && r;
     }
     oks[v] = ok;
@@ -698,7 +700,7 @@ __attribute__((target("avx2"))) static double lanes_alone(const wide_state *s) {
   __m256d m = zero;
   for (int k = 0; k < s->ncol; k += 4) {
     __m256d d = _mm256_load_pd(s->aii + k);
-    __m256d t = _mm256_div_pd(_mm256_xor_pd(_mm256_load_pd(s->bp + k), sign), d);
+    __m256d t = _mm256_div_pd(_mm256_xor_pd(_mm256_load_pd(s->plan_b + k), sign), d);
     __m256d c =
         _mm256_max_pd(_mm256_load_pd(s->lo + k), _mm256_min_pd(_mm256_load_pd(s->hi + k), t));
     __m256d v = _mm256_blendv_pd(t, c, _mm256_load_pd(s->mu + k)); /* findex (mu >= 0): t */
@@ -718,7 +720,7 @@ __attribute__((target("avx2"))) static double lanes_alone(const wide_state *s) {
 static int groups_are_runs(const wide_state *s, const slv_fac *f, int ng) {
   const int *fb = f->blk;
   for (int g = 1; g < ng; g++) {
-    int i = s->gfirst[g];
+    int i = s->group_first[g];
     if (fb[2 * i] == fb[2 * i - 2] && fb[2 * i + 1] == fb[2 * i - 1]) return 0;
   }
   return 1;
@@ -734,8 +736,8 @@ static void fill_plan(wide_state *s, const slv_op *op, double omega, int ng);
  * the same plan, bit for bit.  A world's contacts come in the same order
  * in some steps, not all (about half the steps of a settled pyramid, few
  * of a pile's); two comparisons of O(n) ints then replace the schedule
- * and the layout, about 2 % of the step (experiments/MEASUREMENTS.md,
- * "Measurements: the world step outside the sweep"). */
+ * and the layout, about 2 % of the step
+ * (experiments/records/2026-11-26-world-step-outside-sweep.md). */
 static int plan_kept(const wide_state *s, const slv_op *op) {
   int n = op->n;
   if (s->key_n != n || s->key_t != op->t) return 0;
@@ -841,7 +843,7 @@ void wide_plan_rowscale(const wide_state *s, slv_op *op) {
   double *a = slv_op_rowsize_buf(op), xd = 0;
   int k0 = 0;
   if (!op->aii) /* else the validation's A_ii, the plan's (the same bits) */
-    for (int i = 0; i < s->n; i++) a[i] = s->aii[s->rowb[i]];
+    for (int i = 0; i < s->n; i++) a[i] = s->aii[s->row_batch[i]];
 #if PGS_WIDE_X86
   if (s->lanes) {
     xd = lanes_alone(s);
@@ -850,7 +852,7 @@ void wide_plan_rowscale(const wide_state *s, slv_op *op) {
 #endif
   for (int k = k0; k < s->len; k++)
     if (s->order[k] >= 0)
-      xd = fmax(xd, slv_alone(s->bp[k], s->aii[k], s->lo[k], s->hi[k], s->mu[k] >= 0));
+      xd = fmax(xd, slv_alone(s->plan_b[k], s->aii[k], s->lo[k], s->hi[k], s->mu[k] >= 0));
   slv_op_rowscale_use(op, op->aii ? op->aii : a, xd);
 }
 
@@ -860,7 +862,7 @@ void wide_plan_rowscale(const wide_state *s, slv_op *op) {
 void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options *opt) {
   int busy = 0, slots = 0; /* the batches' positions (not the idle ones between them) */
   for (int k = 0; k < s->ncol; k++) busy += s->order[k] >= 0;
-  for (int bt = 0; bt < s->nbat; bt++) slots += 4 * s->bh[bt] * s->bL[bt];
+  for (int bt = 0; bt < s->nbat; bt++) slots += 4 * s->batch_halves[bt] * s->batch_steps[bt];
   static const char *const lanes[2][3] = {
     { "AVX2 lanes, full rows", "AVX2 lanes, compact rigid-body rows",
       "AVX2 lanes, isotropic rigid-body rows" },
@@ -871,7 +873,7 @@ void wide_log_plan(const wide_state *s, const slv_problem *p, const slv_options 
       s->lanes ? lanes[s->lanes512 != 0][s->layout] : "rows one at a time (no AVX2 lanes)";
   if (s->part && s->np > 1) {
     int k0, k1, sep = 0;
-    batch_span(s, s->lvl[1], s->nbat, &k0, &k1);
+    batch_span(s, s->level_first[1], s->nbat, &k0, &k1);
     for (int k = k0; k < k1; k++) sep += s->order[k] >= 0;
     slv_logf(opt,
              "pgs_part: %d rows, %d batches, %d of %d lane slots busy, %d parts on %d threads, "

@@ -121,15 +121,16 @@ PGS512 __m512d abs8(__m512d v) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), v
  * store that wrote x a row step before costs more than the row step's
  * arithmetic. */
 PGS512 __m512d findex_x8(const lane_arrays *a, int k, int h, __mmask8 fx, __m512d x1, __m512d x2) {
-  unsigned v = a->fsel[k / 4] | (h == 2 ? (unsigned)a->fsel[k / 4 + 1] << 8 : 0u);
+  unsigned v = a->findex_sel[k / 4] | (h == 2 ? (unsigned)a->findex_sel[k / 4 + 1] << 8 : 0u);
   __mmask8 s1 = (__mmask8)((v & 0xf) | ((v >> 4) & 0xf0));
   __mmask8 s2 = (__mmask8)(((v >> 4) & 0xf) | ((v >> 8) & 0xf0));
   __m512d xf = _mm512_mask_blend_pd(s2, x1, x2);
   __mmask8 mem = (__mmask8)(fx & ~(s1 | s2));
   if (mem) {
-    __m256i f = h == 2 ? _mm256_loadu_si256((const __m256i *)(a->fpos + k))
-                       : _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a->fpos + k)));
-    xf = _mm512_mask_i32gather_pd(xf, mem, f, a->xp, 8);
+    __m256i f = h == 2
+                    ? _mm256_loadu_si256((const __m256i *)(a->findex_pos + k))
+                    : _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a->findex_pos + k)));
+    xf = _mm512_mask_i32gather_pd(xf, mem, f, a->plan_x, 8);
   }
   return xf;
 }
@@ -168,7 +169,7 @@ PGS512 void bounds8f(const lane_arrays *a, int k, int h, __m512d x1, __m512d x2,
 PGS512 void kind_bounds8(const lane_arrays *a, int k, int h, const __m512d X[2], __m512d *lo,
                          __m512d *hi, __m512d *d) {
   const __m512d zero = _mm512_setzero_pd();
-  unsigned kind = a->rk[k / 4] | (h == 2 ? (unsigned)a->rk[k / 4 + 1] << 8 : 0u);
+  unsigned kind = a->row_kind[k / 4] | (h == 2 ? (unsigned)a->row_kind[k / 4 + 1] << 8 : 0u);
   const unsigned both = h == 2 ? 0x101u : 1u;
   if ((kind & WIDE_RK_N * both) == WIDE_RK_N * both) {
     *lo = *d = zero;
@@ -179,7 +180,7 @@ PGS512 void kind_bounds8(const lane_arrays *a, int k, int h, const __m512d X[2],
     *d = zero;
   } else {
     bounds8(a, k, h, X[0], X[1], lo, hi);
-    *d = load8(a->fd + k, h);
+    *d = load8(a->plan_d + k, h);
   }
 }
 
@@ -224,9 +225,9 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
                          __m512d m) {
   const __m512d zero = _mm512_setzero_pd();
   const int cs = 4 * h;
-  __m512d x = load8(a->xp + k, h), lo, hi, d, jl[9];
+  __m512d x = load8(a->plan_x + k, h), lo, hi, d, jl[9];
   kind_bounds8(a, k, h, X, &lo, &hi, &d);
-  __m512d bx = _mm512_add_pd(load8(a->bp + k, h), _mm512_mul_pd(d, x));
+  __m512d bx = _mm512_add_pd(load8(a->plan_b + k, h), _mm512_mul_pd(d, x));
   __m512d w = _mm512_add_pd(bx, dots8(JK, h, layout, T0, T1, jl));
   __m512d r = abs8(_mm512_max_pd(_mm512_min_pd(w, _mm512_sub_pd(x, lo)), _mm512_sub_pd(x, hi)));
   m = _mm512_add_pd(_mm512_max_pd(r, m), _mm512_mul_pd(w, zero));
@@ -236,9 +237,9 @@ PGS512 __m512d row_step8(const lane_arrays *a, int k, const double *JK, int h, i
   __mmask8 moved = _mm512_cmp_pd_mask(e, zero, _CMP_NEQ_UQ);
   __m512d xk = _mm512_mask_blend_pd(moved, x, xn); /* as pgs: x kept where e = 0 */
   if (h == 2)
-    _mm512_store_pd(a->xp + k, xk);
+    _mm512_store_pd(a->plan_x + k, xk);
   else
-    _mm512_mask_storeu_pd(a->xp + k, 0x0f, xk);
+    _mm512_mask_storeu_pd(a->plan_x + k, 0x0f, xk);
   X[1] = X[0];
   X[0] = xk;
   if (layout != WIDE_LAY_FULL) {
@@ -315,19 +316,21 @@ PGS512 __m512d batch8(const lane_arrays *a, double *const *tp, const double *im,
 
 /* Batches [bt0, bt1) (the AVX2 lanes' sweep_lanes_as). */
 PGS512 double sweep8_as(wide_state *s, int bt0, int bt1, double *poison, int layout, int ahead) {
-  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
-                          s->invd, s->JK, s->fpos, s->fsel, s->rk };
+  const lane_arrays a = { s->plan_x, s->lo, s->hi,         s->mu,         s->plan_b,  s->plan_d,
+                          s->invd,   s->JK, s->findex_pos, s->findex_sel, s->row_kind };
   __m512d m = _mm512_setzero_pd();
-  double *const *ptp = s->tp;
+  double *const *ptp = s->batch_t;
   for (int bt = bt0; bt < bt0 + ahead && bt < bt1; bt++) prefetch_blocks(ptp + 16 * (size_t)bt);
   for (int bt = bt0; bt < bt1; bt++) {
     double *const *tp = ptp + 16 * (size_t)bt;
-    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
+    const double *im = s->inv_mass + 16 * (size_t)bt, *ia = s->ang_scalar + 16 * (size_t)bt;
     if (ahead && bt + ahead < bt1) prefetch_blocks(tp + 16 * (size_t)ahead);
-    if (s->bh[bt] == 2)
-      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 2, layout, m);
+    if (s->batch_halves[bt] == 2)
+      m = batch8(&a, tp, im, ia, s->batch_scalars + bt, s->batch_first[bt], s->batch_steps[bt], 2,
+                 layout, m);
     else
-      m = batch8(&a, tp, im, ia, s->bsc + bt, s->bk[bt], s->bL[bt], 1, layout, m);
+      m = batch8(&a, tp, im, ia, s->batch_scalars + bt, s->batch_first[bt], s->batch_steps[bt], 1,
+                 layout, m);
   }
   double mm[8];
   _mm512_storeu_pd(mm, m);
@@ -381,7 +384,7 @@ PGS512 void check_step8(const lane_arrays *a, const double *aii, int k, const do
                         int layout, const __m512d T0[6], const __m512d T1[6], __m512d X[2],
                         __m512d xs, __m512d cap, check_acc8 *acc) {
   const __m512d zero = _mm512_setzero_pd();
-  __m512d x = load8(a->xp + k, h), b = load8(a->bp + k, h), lo, hi, d, jl[9];
+  __m512d x = load8(a->plan_x + k, h), b = load8(a->plan_b + k, h), lo, hi, d, jl[9];
   kind_bounds8(a, k, h, X, &lo, &hi, &d);
   X[1] = X[0];
   X[0] = x;
@@ -399,14 +402,14 @@ PGS512 void check_step8(const lane_arrays *a, const double *aii, int k, const do
 }
 
 PGS512 void check8_as(const wide_state *s, double xs, double cap, double *pm, int layout) {
-  const lane_arrays a = { s->xp,   s->lo, s->hi,   s->mu,   s->bp, s->fd,
-                          s->invd, s->JK, s->fpos, s->fsel, s->rk };
+  const lane_arrays a = { s->plan_x, s->lo, s->hi,         s->mu,         s->plan_b,  s->plan_d,
+                          s->invd,   s->JK, s->findex_pos, s->findex_sel, s->row_kind };
   const __m512d vxs = _mm512_set1_pd(xs), vcap = _mm512_set1_pd(cap), zero = _mm512_setzero_pd();
   check_acc8 acc = { zero, zero, zero, zero };
   const size_t S = wide_cols(layout);
   for (int bt = 0; bt < s->nbat; bt++) {
-    double *const *tp = s->tp + 16 * (size_t)bt;
-    int k = s->bk[bt], L = s->bL[bt], h = s->bh[bt];
+    double *const *tp = s->batch_t + 16 * (size_t)bt;
+    int k = s->batch_first[bt], L = s->batch_steps[bt], h = s->batch_halves[bt];
     const double *JK = s->JK + S * (size_t)k;
     __m512d T0[6], T1[6], X[2] = { zero, zero };
     gather8(tp, h, T0);
@@ -480,10 +483,11 @@ PGS512 void ktx_batch8(const double *xp, double *const *tp, const double *JK, in
 PGS512 void ktx8_as(const wide_state *s, int layout) {
   const size_t S = wide_cols(layout);
   for (int bt = 0; bt < s->nbat; bt++) {
-    const double *im = s->im + 16 * (size_t)bt, *ia = s->ia + 16 * (size_t)bt;
-    int k = s->bk[bt], h = s->bh[bt];
+    const double *im = s->inv_mass + 16 * (size_t)bt, *ia = s->ang_scalar + 16 * (size_t)bt;
+    int k = s->batch_first[bt], h = s->batch_halves[bt];
     __m512d sc[4] = { masses8(im, 0, h), masses8(im, 1, h), masses8(ia, 0, h), masses8(ia, 1, h) };
-    ktx_batch8(s->xp, s->tp + 16 * (size_t)bt, s->JK + S * (size_t)k, k, s->bL[bt], h, layout, sc);
+    ktx_batch8(s->plan_x, s->batch_t + 16 * (size_t)bt, s->JK + S * (size_t)k, k,
+               s->batch_steps[bt], h, layout, sc);
   }
 }
 

@@ -39,8 +39,8 @@
  * Anderson and Saad 1989; the wide contact solver of Box2D v3 (Catto 2024,
  * "SIMD Matters") colours the graph greedily instead (pgs_color.c),
  * which reorders dependent rows, and on the peers' box pyramid left more
- * penetration at 50 sweeps than the row order does: experiments/MEASUREMENTS.md,
- * "Measurements: solvers".]
+ * penetration at 50 sweeps than the row order does:
+ * experiments/records/2026-11-26-solvers.md.]
  *
  * Why: a contact's three rows and the four points of a box-box manifold
  * all act on the same two bodies, so pgs's natural order is a chain of
@@ -211,8 +211,8 @@ static inline int first_slot(const wide_state *s, const slv_problem *p, const in
     int f = p->findex[r];
     if (f >= e)
       *seq = 1;
-    else if (f >= 0 && f < i && s->rowb[f] != WIDE_SEQ && s->rowb[f] + 1 > c)
-      c = s->rowb[f] + 1;
+    else if (f >= 0 && f < i && s->row_batch[f] != WIDE_SEQ && s->row_batch[f] + 1 > c)
+      c = s->row_batch[f] + 1;
   }
   return c;
 }
@@ -225,8 +225,8 @@ int wide_first_slot(const wide_state *s, const slv_problem *p, const int *next, 
 /* A group on blocks b0, b1 into the first batch at or after c with a free
  * lane (first fit); marks the batch on both blocks (next) and returns it. */
 static inline int first_fit_place(wide_state *s, int *next, int b0, int b1, int c) {
-  c = first_free(s->nfree, c);
-  if (++s->cnt[c] == WIDE_BATCH) s->nfree[c] = c + 1;
+  c = first_free(s->next_free, c);
+  if (++s->batch_count[c] == WIDE_BATCH) s->next_free[c] = c + 1;
   if (b0 >= 0) next[b0] = c + 1;
   if (b1 >= 0) next[b1] = c + 1;
   return c;
@@ -237,7 +237,7 @@ int wide_first_fit_place(wide_state *s, int *next, int b0, int b1, int c) {
 }
 
 /* Cut the rows into groups and give each its batch (see the header);
- * returns the number of groups, s->nbat the number of batches, s->cnt[b]
+ * returns the number of groups, s->nbat the number of batches, s->batch_count[b]
  * the groups in batch b.  The operator's t holds per-block ints meanwhile.
  * nfree and cnt are set for batches 0 .. nb (the batches so far and the
  * next one), which are all that first_free can reach: a group's first
@@ -248,8 +248,8 @@ int wide_group_and_schedule(wide_state *s, const slv_op *op) {
   const int *fb = op->f.blk;
   int *next = (int *)op->t; /* per block: 1 + the batch of its last group, 0 if none */
   memset(next, 0, (size_t)op->f.nb * sizeof *next);
-  s->nfree[0] = 0;
-  s->cnt[0] = 0;
+  s->next_free[0] = 0;
+  s->batch_count[0] = 0;
   for (int i = 0, e; i < n; i = e) {
     int b0 = fb[2 * i], b1 = fb[2 * i + 1];
     e = group_end(&op->f, i);
@@ -262,14 +262,14 @@ int wide_group_and_schedule(wide_state *s, const slv_op *op) {
       c = first_fit_place(s, next, b0, b1, c);
       if (c + 1 > nb) { /* a new batch: the next one becomes reachable */
         nb = c + 1;
-        s->nfree[nb] = nb;
-        s->cnt[nb] = 0;
+        s->next_free[nb] = nb;
+        s->batch_count[nb] = 0;
       }
     }
-    for (int r = i; r < e; r++) s->rowb[r] = c;
-    s->gfirst[ng++] = i;
+    for (int r = i; r < e; r++) s->row_batch[r] = c;
+    s->group_first[ng++] = i;
   }
-  s->gfirst[ng] = n;
+  s->group_first[ng] = n;
   s->nbat = nb;
   return ng;
 }
@@ -282,16 +282,16 @@ int wide_group_and_schedule(wide_state *s, const slv_op *op) {
  * eight groups in group order.  Groups of one level share no block and
  * read no x of each other, so neither do the batches of one level; every
  * pair of groups sharing a block or a findex row is in row order across
- * levels.  Returns the number of groups, with s->nbat, s->cnt as
- * wide_group_and_schedule, s->nlev the levels and s->lvl[l] the first batch of
- * level l (s->lvl[nlev] = nbat).  The operator's t holds per-block ints
- * meanwhile, s->nfree the groups per level. */
+ * levels.  Returns the number of groups, with s->nbat, s->batch_count as
+ * wide_group_and_schedule, s->nlev the levels and s->level_first[l] the first batch of
+ * level l (s->level_first[nlev] = nbat).  The operator's t holds per-block ints
+ * meanwhile, s->next_free the groups per level. */
 int wide_group_and_level(wide_state *s, const slv_op *op) {
   const slv_problem *p = op->p;
   int n = p->n, ng = 0, nl = 0;
   const int *fb = op->f.blk;
   int *next = (int *)op->t; /* per block: 1 + the level of its last group, 0 if none */
-  int *per = s->nfree;      /* groups per level, then how many of them are placed */
+  int *per = s->next_free;  /* groups per level, then how many of them are placed */
   memset(next, 0, (size_t)op->f.nb * sizeof *next);
   memset(per, 0, ((size_t)n + 1) * sizeof *per);
   for (int i = 0, e; i < n; i = e) {
@@ -307,10 +307,10 @@ int wide_group_and_level(wide_state *s, const slv_op *op) {
       if (b1 >= 0) next[b1] = c + 1;
       if (c + 1 > nl) nl = c + 1; /* c <= ng < n */
     }
-    for (int r = i; r < e; r++) s->rowb[r] = c;
-    s->gfirst[ng++] = i;
+    for (int r = i; r < e; r++) s->row_batch[r] = c;
+    s->group_first[ng++] = i;
   }
-  s->gfirst[ng] = n;
+  s->group_first[ng] = n;
   wide_levels_into_batches(s, ng, nl);
   return ng;
 }

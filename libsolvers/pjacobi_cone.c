@@ -89,8 +89,7 @@ static void cone_step(const slv_problem *p, const pjc_state *s, double theta, co
                       double *x, int k) {
   int i = p->cone_rows[k];
   double mu = p->cone_mu[k], g = theta * s->invd[i];
-  double wt = sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]); /* not hypot: cone.c */
-  double sh = p->cone_law == SLV_CONE_ASSOCIATED ? 0.0 : mu * wt;
+  double sh = p->cone_law == SLV_CONE_ASSOCIATED ? 0.0 : slv_desaxce_shift(mu, w[i + 1], w[i + 2]);
   double v[3] = { x[i] - g * (w[i] + sh), x[i + 1] - g * w[i + 1], x[i + 2] - g * w[i + 2] };
   slv_cone_project(mu, v, x + i);
 }

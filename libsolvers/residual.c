@@ -188,7 +188,7 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
   double s = sqrt(bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]) +
              sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + react;
   for (int r = 0; r < 3; r++) h[r] = slv_quot(wc[r], s);
-  if (p->cone_law != SLV_CONE_ASSOCIATED) h[0] += mu * sqrt(h[1] * h[1] + h[2] * h[2]);
+  if (p->cone_law != SLV_CONE_ASSOCIATED) h[0] += slv_desaxce_shift(mu, h[1], h[2]);
   for (int r = 0; r < 3; r++) v[r] = slv_quot(xc[r], xs) - h[r];
   slv_cone_project(mu, v, pr);
   double m = 0;
@@ -215,7 +215,7 @@ static void cone_rows(const slv_problem *p, const double *x, int i, int k, const
                       const slv_xscale *xsc, racc *a) {
   double mu = p->cone_mu[k], v[3], pr[3];
   /* De Saxce: w^ = w + (mu |w_t|, 0, 0) */
-  double shift = mu * sqrt(ww[1] * ww[1] + ww[2] * ww[2]);
+  double shift = slv_desaxce_shift(mu, ww[1], ww[2]);
   double m2 = 0;
   for (int law = 0; law < 2; law++) {
     /* law 0: the De Saxce map (merit_fclib, and res for Coulomb);
@@ -604,7 +604,7 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
     poison += (x[i] + w[i]) * 0.0; /* NaN iff x_i or w_i is NaN or Inf */
     if (k < p->ncones && p->cone_rows[k] == i) {
       double mu = p->cone_mu[k];
-      double sh = assoc ? 0.0 : mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
+      double sh = assoc ? 0.0 : slv_desaxce_shift(mu, w[i + 1], w[i + 2]);
       double v[3] = { x[i] - (w[i] + sh), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] }, pr[3];
       slv_cone_project(mu, v, pr);
       double ff = 0;

@@ -105,7 +105,8 @@ static double cone_scale(const slv_problem *p, int i, const double *w, const slv
 
 /* w^_c's normal component: w_n + mu |w_t| for Coulomb's law, w_n else. */
 static double w_hat_n(const slv_problem *p, int k, const double *wc) {
-  double shift = p->cone_law == SLV_CONE_COULOMB ? p->cone_mu[k] * hypot(wc[1], wc[2]) : 0.0;
+  double shift =
+      p->cone_law == SLV_CONE_COULOMB ? slv_desaxce_shift_hypot(p->cone_mu[k], wc[1], wc[2]) : 0.0;
   return wc[0] + shift;
 }
 

@@ -692,8 +692,8 @@ SLV_API void slv_call_message(slv_call *call, const char *fmt, ...)
     ;
 
 /* ---- C plugins (docs/plugins.md, "C plugins") ---------------------------- */
-/* A plugin is a shared library with these two symbols, which lcplab's
- * loader (libexperiment: `lcplab --plugin PATH`, LCPLAB_PLUGINS, an
+/* A plugin is a shared library with these two symbols, which
+ * slv_plugin_load (below; `lcplab --plugin PATH`, LCPLAB_PLUGINS, an
  * experiment file's `plugin PATH`, Python's load_plugin) looks up:
  *   SLV_PLUGIN_ABI_DEFINE;   at file scope: the SLV_SOLVER_ABI it was
  *                            built with, compared before any of its code runs;
@@ -711,6 +711,24 @@ SLV_PLUGIN_EXPORT extern const int slv_plugin_abi;
 SLV_PLUGIN_EXPORT slv_status slv_plugin_init(const char *origin, char *msg, size_t msglen);
 typedef slv_status (*slv_plugin_init_fn)(const char *origin, char *msg, size_t msglen);
 #define SLV_PLUGIN_ABI_DEFINE const int slv_plugin_abi = SLV_SOLVER_ABI
+
+/* How many plugins a process may load. */
+#define SLV_MAX_PLUGINS 32
+/* Loads the plugin at path (its links resolved: dlopen by the real path,
+ * no search path) and registers its solvers: SLV_OK (also when that file
+ * is loaded already: nothing is done), or SLV_ERR_INVALID with err (size
+ * len) naming the plugin and what was wrong: not found, not a shared
+ * library, not an lcplab plugin (no slv_plugin_abi or slv_plugin_init),
+ * built for another SLV_SOLVER_ABI (both numbers), a solver name taken,
+ * no solver registered here.  A plugin is never unloaded; thread-safe. */
+SLV_API slv_status slv_plugin_load(const char *path, char *err, size_t len);
+/* Each plugin of a colon-separated list (LCPLAB_PLUGINS; empty entries
+ * skipped, NULL: none), in order, up to the first failure: as above. */
+SLV_API slv_status slv_plugins_load_list(const char *list, char *err, size_t len);
+/* The plugins loaded, in load order: how many, and plugin i's real path
+ * (NULL if out of range). */
+SLV_API int slv_plugin_count(void);
+SLV_API const char *slv_plugin_path(int i);
 
 /* Human-readable list of what the solver accepts, e.g. "lcp box free findex
  * dense csr"; buf of size len. */

@@ -487,7 +487,7 @@ int slv_snap(slv_op *op, const slv_options *opt, int sliding, double b2, double 
  * outside the iterations (docs/cone-solvers.md, "Alart-Curnier Newton",
  * "Storage of the Newton matrix"). */
 /* rows: dense LU up to here, linsys's rule (below it no threshold on n
- * wins everywhere: experiments/MEASUREMENTS.md, "Measurements: sparse Newton");
+ * wins everywhere: experiments/records/2026-11-23-sparse-newton.md);
  * auto's size rule reads it too */
 enum { NSN_DENSE_MAX = SLV_LS_DENSE_MAX };
 /* the sparse Newton matrix is factored by KLU when UMFPACK's estimate of

@@ -8,8 +8,9 @@
  * apex (a separated contact), and with `sliding` on the cone's surface (a
  * sliding one), x_c takes it.  Sticking contacts and box rows keep their x,
  * so the step does not disturb what the solver balanced; ipm leaves its
- * sliding contacts alone too (experiments/MEASUREMENTS.md, "Measurements: the
- * scale-invariant convergence test", has what moving them did).  The result
+ * sliding contacts alone too
+ * (experiments/records/2026-11-25-scale-invariant-convergence-test.md, has
+ * what moving them did).  The result
  * is kept only if the test still holds on the exact w: a problem in small
  * units needs it, since there those residues weigh much against its own b
  * in a per-contact measure. */
@@ -26,7 +27,7 @@ static void jacobi_step(slv_op *op, int sliding, const double *x, const double *
     if (k < p->ncones && p->cone_rows[k] == i) {
       double mu = p->cone_mu[k];
       double d = (slv_op_diag(op, i) + slv_op_diag(op, i + 1) + slv_op_diag(op, i + 2)) / 3.0;
-      double sh = coulomb ? mu * sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]) : 0.0;
+      double sh = coulomb ? slv_desaxce_shift(mu, w[i + 1], w[i + 2]) : 0.0;
       double v[3] = { x[i] - (w[i] + sh) / d, x[i + 1] - w[i + 1] / d, x[i + 2] - w[i + 2] / d };
       double pr[3];
       slv_cone_project(mu, v, pr);

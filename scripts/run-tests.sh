@@ -45,7 +45,7 @@
 #               builds, passes make check and installcheck, uninstalls
 #               cleanly); it repeats a build and the whole check, so it is
 #               not in the default run, which must stay under 20 minutes on
-#               2 cores (experiments/MEASUREMENTS.md, "Measurements: distcheck")
+#               2 cores (experiments/records/2026-11-26-distcheck-install-stage.md)
 # A failed make check prints its test-suite.log.  The last line is
 # "N passed, M failed" (stages); exit status 0 iff no stage failed.
 set -uo pipefail

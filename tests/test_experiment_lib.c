@@ -68,7 +68,7 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_task.h"
 #include "tst_util.h"
 

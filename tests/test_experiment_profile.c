@@ -84,7 +84,7 @@
  */
 #define _GNU_SOURCE
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "exp_task.h"
 #include "tst_util.h"
 

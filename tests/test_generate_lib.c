@@ -9,7 +9,7 @@
  *   - the same seed gives the same numbers, another seed others;
  *   - bad arguments: EXP_EXIT_USAGE, *out NULL, the reason in err.
  */
-#include "exp.h"
+#include "exp_internal.h"
 #include "tst_util.h"
 
 #include <math.h>

@@ -667,7 +667,7 @@ static void test_fathi(void) {
    * that one point (z0 = 1) and the lexicographic rule alone resolves the
    * ties.  On Fathi's matrix its path (q + (eps, ..., eps^n)) visits 2^n
    * bases: checked with an exact rational implementation for n = 2..12
-   * (experiments/MEASUREMENTS.md, 2026-11-27); lcp6-n100 ended at the pivot
+   * (experiments/records/2026-11-27-lemke-tied-start.md); lcp6-n100 ended at the pivot
    * limit.  The default covering vector splits the tied start
    * (lemke_reform.c), and the path ends within 10 n pivots, the crash's
    * included (n >= 64), on c = 2 and on seeded c_k in 2..5, with b = -1

@@ -20,6 +20,7 @@
 #include "dyn_model.h"
 #include "dyn_world.h"
 #include "mdl.h"
+#include "mdl_internal.h" /* mdl_mujoco_run */
 #include "tst_util.h"
 
 #include <mujoco/mujoco.h>

@@ -3,7 +3,7 @@
  * (50 iterations, failure policy fallback) under a Gauss-Seidel solver of
  * each friction model: pgs on the box, nsgs on the Coulomb cone
  * (docs/models.md, "Third-party models: the representation";
- * experiments/MEASUREMENTS.md, "Humanoids settle").
+ * experiments/records/2026-11-26-humanoids-settle.md).
  *
  * Settled: over the last second of 5 s, no body of the humanoid moves
  * faster than 2 g h = 0.098 m/s (g h: gravity's pull in one step of the
@@ -125,9 +125,10 @@ static void settles(const char *solver, dyn_friction fr) {
   dyn_model_free(m);
 }
 
-/* The gradient family at 50 iterations (experiments/MEASUREMENTS.md,
- * "Imported robots: no silent blow-up" and, 2026-11-26, "Scale-aware apgd
- * and pcg_cone"): with one step length for rows whose diagonal spans
+/* The gradient family at 50 iterations
+ * (experiments/records/2026-11-26-imported-robots-no-blow-up.md and
+ * experiments/records/2026-11-26-scale-aware-apgd-pcg-admm.md): with one step
+ * length for rows whose diagonal spans
  * 0.5 .. 7.8e3, apgd and pcg_cone moved the light rows by little of their
  * way, the joints opened and Baumgarte's push fed energy in: before the
  * energy rule apgd reached 1.2e11 J and pcg_cone 2.1e3 J at 4 s from

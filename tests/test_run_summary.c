@@ -23,7 +23,7 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
-#include "exp.h"
+#include "exp_internal.h"
 #include "tst_util.h"
 
 static void test_time_per_contact(void) {

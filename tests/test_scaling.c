@@ -276,8 +276,8 @@ static void test_whole_scale(void) {
  * problem times 1e-12 every w fell below the rounding of x, the test read
  * 0 and the fixed point stalled, and on boxed rows times 1e12 the inner
  * target lay below the rounding of the map, so that they spent their whole
- * budget where 13 iterations do at scale 1 (experiments/MEASUREMENTS.md,
- * "Measurements: the cone QP's natural map at any scale").  Planted boxed
+ * budget where 13 iterations do at scale 1
+ * (experiments/records/2026-11-26-cone-qp-natural-map.md).  Planted boxed
  * rows and cones (both laws), times 1e-12, 1e-9, 1 and 1e12, and the
  * planted cones times 1e-9 beside an unrelated contact with b_n = 1e9,
  * tol 1e-8, max_iter 2000: each converges within
@@ -391,8 +391,8 @@ static void test_unrelated_huge(void) {
 /* An x that runs off along a null direction of A keeps w, so every row's
  * w stays what it was while x grows: measured against x's own size, a
  * violated row would look solved (admm on the Buck MLCPs did so:
- * experiments/MEASUREMENTS.md, "Measurements: the scale-invariant convergence
- * test").  A = [[2,1,1],[1,1,0],[1,0,1]], A d = 0 for
+ * experiments/records/2026-11-25-scale-invariant-convergence-test.md).  A =
+ * [[2,1,1],[1,1,0],[1,0,1]], A d = 0 for
  * d = (-1, 1, 1); row 0 free, rows 1, 2 LCP; b = (0, -1, 2): x* = (-1, 2,
  * 0), w* = (0, 0, 1) (hand-derived).  x* + t d keeps w = w*, and row 2 has
  * x_2 = t > 0 against w_2 = 1: wrong for every t > 0.  The measure caps

@@ -368,8 +368,9 @@ static void plant_pairs(int nc, double delta, double *A, double *b, double *xs, 
 
 /* ipm and auto on the pairs at 1 and 2 BLAS threads (openblas_set_num_threads:
  * CHOLMOD's supernodal factorization splits over them, and the pyramid-30
- * export's iterates then differ in the last bits: experiments/MEASUREMENTS.md,
- * "The verdict at any BLAS thread count"): the same verdict, converged, the
+ * export's iterates then differ in the last bits:
+ * experiments/records/2026-11-26-verdict-any-blas-threads.md): the same
+ * verdict, converged, the
  * clause met by the test's recomputation, auto's status and choice in
  * agreement with no fallback run. */
 static void test_condensed_threads(void) {

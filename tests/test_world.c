@@ -100,7 +100,7 @@
 #include <CUnit/CUnit.h>
 
 #include "dyn_world.h"
-#include "exp.h"
+#include "exp_internal.h"
 #include "tst_util.h"
 #include "tst_world.h"
 #include "world_data.h"

@@ -18,7 +18,8 @@
  *     rest sitting at 2.5 s (E = 127 J), then the joint springs, which pull
  *     every limb toward the file's standing pose, tip it over, between 5
  *     and 7 s under nsgs and 7 and 10 s under pgs (E = 46 and 44 J), where
- *     it stays (measured 2026-11-26, experiments/MEASUREMENTS.md).  Skipped
+ *     it stays (measured 2026-11-26,
+ *     experiments/records/2026-11-26-humanoid-xml-reduced-coordinates.md).  Skipped
  *     where the samples are not installed (the other tests run). */
 #include <CUnit/Basic.h>
 #include <math.h>
@@ -535,7 +536,8 @@ static void test_humanoid_nsgs(void) { humanoid_settles("nsgs", 3000, 0.049); }
  * The humanoid first comes to rest sitting; its joint springs, pulling the
  * limbs toward the file's standing pose, then tip it over at a time that
  * depends on the solver (pjacobi and apgd are still falling at 15 s:
- * MEASUREMENTS, "humanoid.xml in reduced coordinates").  The bound is 2 g h
+ * experiments/records/2026-11-26-humanoid-xml-reduced-coordinates.md).  The
+ * bound is 2 g h
  * (0.098 m/s): apgd, pcg_cone and ipm end their budget-stopped steps with
  * a limb rocking at 0.046-0.0497 m/s, which a rounding-level change of the
  * step moves across g h (pcg_cone 0.0497 at 72d33ee, 0.0489 after the

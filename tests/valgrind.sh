@@ -40,8 +40,8 @@ case $1 in
     # its six suites compare pgs_wide, pgs_color and pgs_part bit for bit
     # with pgs on lattices of thousands of rows, on 1 to 3 threads: under
     # memcheck about half of this stage, which kept the suite over its 20
-    # minutes (experiments/MEASUREMENTS.md, "the quadratic residual of large
-    # factored problems").  The sanitizer and clang stages run it;
+    # minutes (experiments/records/2026-11-25-quadratic-residual-factored.md).
+    # The sanitizer and clang stages run it;
     # under memcheck the three solvers still run in test_threads,
     # test_solvers and test_factored.
     echo "SKIP: $1 under memcheck (run natively, under the sanitizers and with clang)"
@@ -55,8 +55,8 @@ export LCPLAB_VALGRIND
 # OpenBLAS's kernels for this machine (Haswell and later: FMA) run several
 # times slower under memcheck than its SSE3 ones (Prescott), which do the
 # same products on the same arrays: test_auto took 50 s of CPU, 14 s with
-# them (experiments/MEASUREMENTS.md, "the memcheck stage at half its
-# cost").  Only on x86-64, and only if not chosen already.
+# them (experiments/records/2026-11-26-verdict-any-blas-threads.md).  Only on
+# x86-64, and only if not chosen already.
 if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ "$(uname -m)" = x86_64 ]; then
   OPENBLAS_CORETYPE=Prescott
   export OPENBLAS_CORETYPE

@@ -13,7 +13,7 @@
  * are checked with stat() on the real file system: only ones that exist
  * there (/tmp, /) pass. */
 #include "fuzz_util.h"
-#include "exp.h"
+#include "exp_internal.h"
 
 static void check_section(const exp_config *cfg, const exp_section *s) {
   if (s->kind < 0 || s->kind >= EXP_KIND_COUNT) fz_fail("section kind %d", (int)s->kind);

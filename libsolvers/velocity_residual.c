@@ -1,4 +1,4 @@
-/* global.c -- the velocity-level accuracy of an answer of a global
+/* velocity_residual.c -- the velocity-level accuracy of an answer of a global
  * frictional-contact problem (slv_velocity_residual, slv.h; docs/problem.md,
  * "Global problems"; the velocities themselves: condense.c):
  *
@@ -26,8 +26,9 @@ static int cone_natmap(const slv_problem *p, const double *x, const double *w, d
   int covered = 0;
   for (int c = 0; c < p->ncones; c++) {
     int i = p->cone_rows[c];
-    double mu = p->cone_mu[c], s = sqrt(w[i + 1] * w[i + 1] + w[i + 2] * w[i + 2]);
-    double shift = p->cone_law == SLV_CONE_COULOMB ? mu * s : 0.0;
+    double mu = p->cone_mu[c];
+    double shift =
+        p->cone_law == SLV_CONE_COULOMB ? slv_desaxce_shift(mu, w[i + 1], w[i + 2]) : 0.0;
     double y[3] = { x[i] - (w[i] + shift), x[i + 1] - w[i + 1], x[i + 2] - w[i + 2] };
     slv_cone_project(mu, y, y);
     for (int k = 0; k < 3; k++) F[i + k] = x[i + k] - y[k];

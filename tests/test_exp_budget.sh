@@ -1,0 +1,42 @@
+#!/bin/sh
+# test_exp_budget.sh -- an experiment file's `max_iter N` is the budget of
+# sweeps and of pivots, as `lcplab solve --max-iter N` and lcplab.solve's
+# max_iter (exp_options_budget; experiments/README.md, "max_iter"); an
+# explicit `max_pivots` still sets the pivots alone.  lemke needs 16 pivots
+# on `generate spd 30 seed=1`:
+#   - max_iter 2: status max_iter in the section's CSV, and `lcplab solve
+#     --max-iter 2` says the same;
+#   - max_iter 2, max_pivots 100: converged (the pivots' own key wins);
+#   - max_iter 100: converged.
+# Environment: LCPLAB_BIN, LCPLAB_SRCDIR.  Last line "N passed, M failed".
+TST_NAME=test_exp_budget
+# shellcheck source=tst_cli_lib.sh
+. "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
+
+# status_of_run MAX_ITER [MAX_PIVOTS]: lemke's status in the profile CSV
+status_of_run() {
+  d="$T/run_$1_${2:-0}"
+  mkdir -p "$d"
+  {
+    echo "experiment profile budget"
+    echo "solvers lemke"
+    echo "max_iter $1"
+    [ -n "${2:-}" ] && echo "max_pivots $2"
+    echo "generate spd 30 seed=1"
+  } >"$d/t.exp"
+  lcp experiment "$d/t.exp" --out "$d/out"
+  [ "$rc" -eq 0 ] || { echo "exit $rc"; return; }
+  awk -F, '!/^#/ && !h { for (i = 1; i <= NF; i++) if ($i == "status") c = i; h = 1; next }
+    !/^#/ && $4 == "lemke" { print $c }' "$d/out/budget.csv" | sort -u
+}
+
+s=$(status_of_run 2)
+if [ "$s" = max_iter ]; then pass "max_iter 2: lemke stops at 2 pivots (max_iter)"; else fail "max_iter 2" "status '$s'"; fi
+"$BIN" generate --type spd --n 30 --seed 1 --out "$T/spd.lcp" >/dev/null 2>&1
+lcp solve "$T/spd.lcp" --solver lemke --max-iter 2 --json
+if grep -q '"status":"max_iter"' "$T/out"; then pass "lcplab solve --max-iter 2: the same status"; else fail "solve --max-iter 2" "$(head -c 200 "$T/out")"; fi
+s=$(status_of_run 2 100)
+if [ "$s" = converged ]; then pass "max_iter 2, max_pivots 100: converged"; else fail "max_iter 2 max_pivots 100" "status '$s'"; fi
+s=$(status_of_run 100)
+if [ "$s" = converged ]; then pass "max_iter 100: converged"; else fail "max_iter 100" "status '$s'"; fi
+tst_done
