@@ -79,5 +79,5 @@ def test_table_lists_refusals(B):
             {"scene": "stack", "engine": "ode-quickstep", "version": "ODE 0.16.2",
              "measured": 2e-3, "analytic": 0.0, "ok": False, "step_time_s": 1e-5}]
     text = B.table(rows)
-    assert "| chain | 10 | joint | refused: refused it | | no | | |" in text
+    assert "| chain | 10 | joint | run ended: refused it | | no | | |" in text
     assert "| stack | ode-quickstep | ODE 0.16.2 | 0.002 | 0 | NO | 10.0 |" in text
