@@ -381,6 +381,7 @@ def table(rows):
     """Markdown: one table per lcplab solver (scene x budget), then the engines' table."""
     out = ["Judges: " + ", ".join(f"{k} <= {v:g}" for k, v in JUDGES.items()) + "."]
     lc = [r for r in rows if r["engine"] == "lcplab"]
+    out += _overview(lc)
     for so in dict.fromkeys(r["solver"] for r in lc):
         rs = [r for r in lc if r["solver"] == so]
         out += ["", f"### {so} ({rs[0]['friction']} friction)", "",
@@ -413,6 +414,22 @@ def table(rows):
                        f"| {_fmt(r['analytic'])} | {'yes' if r['ok'] else 'NO'} "
                        f"| {r['step_time_s'] * 1e6:.1f} |")
     return "\n".join(out) + "\n"
+
+
+def _overview(lc):
+    """Scenes passed per solver and budget, the failed ones named."""
+    budgets = sorted({r["budget"] for r in lc})
+    out = ["", "| solver | " + " | ".join(f"passed at {b}" for b in budgets) + " |",
+           "|---|" + "---|" * len(budgets)]
+    for so in dict.fromkeys(r["solver"] for r in lc):
+        cells = []
+        for b in budgets:
+            rs = [r for r in lc if r["solver"] == so and r["budget"] == b]
+            bad = [r["scene"] + ("*" if "error" in r else "") for r in rs if not r.get("ok")]
+            cells.append(f"{len(rs) - len(bad)}/{len(rs)}" + (f" (not: {', '.join(bad)})"
+                                                              if bad else ""))
+        out.append(f"| {so} | " + " | ".join(cells) + " |")
+    return out + ["", "(* the run ended: the energy rule or a refusal)"]
 
 
 #: lcplab's rows in the engines' table (budget 50, the peers' iterations)
