@@ -350,14 +350,20 @@ PEER_ENGINES = ("ode-quickstep", "ode-world", "bullet", "mujoco-pgs", "mujoco-ne
 
 def cmd_run(a):
     import lcplab
-    solvers = a.solvers.split(",") if a.solvers else [s for s in lcplab.solvers() if s != "enum"]
-    budgets = [int(b) for b in a.budgets.split(",")]
+    known = lcplab.solvers()
+    solvers = a.solvers.split(",") if a.solvers else [s for s in known if s != "enum"]
     scenes = a.scenes.split(",") if a.scenes else list(SCENES)
-    for sc in scenes:
-        if sc not in SCENES:
-            print(f"bench_fidelity.py: --scenes: unknown scene '{sc}' ({', '.join(SCENES)})",
-                  file=sys.stderr)
-            return 2
+    bad = ([("--scenes", sc, "a scene: " + ", ".join(SCENES)) for sc in scenes
+            if sc not in SCENES]
+           + [("--solvers", so, "a solver: " + ", ".join(known)) for so in solvers
+              if so not in known]
+           + [("--budgets", b, "a positive integer") for b in a.budgets.split(",")
+              if not b.isdigit() or int(b) == 0])
+    if bad:
+        for opt, word, what in bad:
+            print(f"bench_fidelity.py: {opt}: '{word}' is not {what}", file=sys.stderr)
+        return 2
+    budgets = [int(b) for b in a.budgets.split(",")]
     with open(a.rows, "a") as out:
         for sc in scenes:
             for so in [] if a.peers_only else solvers:

@@ -1,8 +1,8 @@
 """The fidelity benchmark's judges (issue 84, item 4; experiments/bench_fidelity.py) on planted
 answers: each judge passes the analytic motion and fails a motion that is wrong by a little more
-than its tolerance; then two scenes run end to end under lemke (a pivoting solver: exact
-answers), whose held and sliding cases must pass and, at a friction below the analytic
-threshold, fail."""
+than its tolerance; then four scenes run end to end under lemke (a pivoting solver: exact
+answers), whose held and sliding cases must pass, and the held incline at a friction below
+the analytic threshold must fail."""
 import importlib.util
 import math
 import pathlib
@@ -81,3 +81,12 @@ def test_table_lists_refusals(B):
     text = B.table(rows)
     assert "| chain | 10 | joint | run ended: refused it | | no | | |" in text
     assert "| stack | ode-quickstep | ODE 0.16.2 | 0.002 | 0 | NO | 10.0 |" in text
+
+
+def test_bad_options_exit_2(B, tmp_path, capsys):
+    rows = tmp_path / "rows.jsonl"
+    assert B.main(["run", str(rows), "--budgets", "10,x", "--scenes", "moon"]) == 2
+    err = capsys.readouterr().err
+    assert "--budgets: 'x' is not a positive integer" in err
+    assert "--scenes: 'moon' is not a scene" in err
+    assert not rows.exists()
