@@ -650,3 +650,30 @@ int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
   };
   return 1;
 }
+
+/* ---- saved states and the derivative of a step (world_reduced.h) ------------------ */
+
+int dyn_reduced_state_count(const dyn_world *w) {
+  return w && w->red ? w->red->nq + w->red->ndof : 0;
+}
+
+void dyn_reduced_state_get(const dyn_world *w, double *out) {
+  dyn_redmax_get_state(w->red->rm, out, out + w->red->nq);
+}
+
+dyn_err dyn_reduced_state_set(dyn_world *w, const double *in) {
+  char m2[160];
+  dyn_err e = dyn_redmax_set_state(w->red->rm, in, in + w->red->nq, m2, sizeof m2);
+  if (e != DYN_OK) return dyn_world_fail(w, e, "restore state: reduced coordinates: %s", m2);
+  dyn_reduced_export_bodies(w);
+  return DYN_OK;
+}
+
+int dyn_reduced_view_of(const dyn_world *w, dyn_reduced_view *v) {
+  memset(v, 0, sizeof *v);
+  if (!w->red || !w->have_prob || w->nrows == 0) return 0;
+  const struct dyn_reduced *red = w->red;
+  *v = (dyn_reduced_view){ red->ndof, red->nq,  w->nrows, red->q,  red->u,     red->unew,
+                           red->Gt.p, red->Y.p, red->fx,  red->tx, &red->tree, red->rm };
+  return 1;
+}

@@ -36,4 +36,29 @@ typedef struct dyn_rm_tree {
 dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size_t cap);
 void dyn_rm_tree_free(dyn_rm_tree *t);
 
+/* The tree's state in a saved world state (world_state.c): its q and u
+ * (nq + ndof doubles; 0 for a world in maximal coordinates), read into out,
+ * and written back from in with the bodies exported from it (DYN_ERR_INPUT,
+ * the world's message naming the entry, for a non-finite one or a zero
+ * quaternion). */
+struct dyn_world;
+int dyn_reduced_state_count(const struct dyn_world *w);
+void dyn_reduced_state_get(const struct dyn_world *w, double *out);
+dyn_err dyn_reduced_state_set(struct dyn_world *w, const double *in);
+
+/* What the derivative of a reduced world's last step reads
+ * (world_jacobian_reduced.c), valid until the next step: the tree's
+ * state before the step (q0, u0) and after it (unew), the step's loads per
+ * tree body (fx, tx), its rows in joint space (Gt: ndof x n, row i of G
+ * contiguous) and Y = A_r^-1 G^T (the same layout); 0 when the world is
+ * maximal or its last step had no rows. */
+typedef struct dyn_reduced_view {
+  int ndof, nq, n;
+  const double *q0, *u0, *unew, *Gt, *Y;
+  const dyn_v3 *fx, *tx;
+  const dyn_rm_tree *tree;
+  const dyn_redmax *rm;
+} dyn_reduced_view;
+int dyn_reduced_view_of(const struct dyn_world *w, dyn_reduced_view *v);
+
 #endif /* DYN_WORLD_REDUCED_H */
