@@ -673,7 +673,9 @@ int dyn_reduced_view_of(const dyn_world *w, dyn_reduced_view *v) {
   memset(v, 0, sizeof *v);
   if (!w->red || !w->have_prob || w->nrows == 0) return 0;
   const struct dyn_reduced *red = w->red;
-  *v = (dyn_reduced_view){ red->ndof, red->nq,  w->nrows, red->q,  red->u,     red->unew,
-                           red->Gt.p, red->Y.p, red->fx,  red->tx, &red->tree, red->rm };
+  v->ndof = red->ndof, v->nq = red->nq, v->n = w->nrows;
+  v->q0 = red->q, v->u0 = red->u, v->unew = red->unew;
+  v->Gt = red->Gt.p, v->Y = red->Y.p, v->rtree = red->rtree.p;
+  v->fx = red->fx, v->tx = red->tx, v->tree = &red->tree, v->rm = red->rm;
   return 1;
 }

@@ -50,15 +50,30 @@ dyn_err dyn_reduced_state_set(struct dyn_world *w, const double *in);
  * (world_jacobian_reduced.c), valid until the next step: the tree's
  * state before the step (q0, u0) and after it (unew), the step's loads per
  * tree body (fx, tx), its rows in joint space (Gt: ndof x n, row i of G
- * contiguous) and Y = A_r^-1 G^T (the same layout); 0 when the world is
- * maximal or its last step had no rows. */
+ * contiguous) and Y = A_r^-1 G^T (the same layout, set only on the dofs
+ * of row i's trees rtree[2i], rtree[2i + 1]: -1 for none, the rest of Y
+ * stale); 0 when the world is maximal or its last step had no rows. */
 typedef struct dyn_reduced_view {
   int ndof, nq, n;
   const double *q0, *u0, *unew, *Gt, *Y;
+  const int *rtree;
   const dyn_v3 *fx, *tx;
   const dyn_rm_tree *tree;
   const dyn_redmax *rm;
 } dyn_reduced_view;
 int dyn_reduced_view_of(const struct dyn_world *w, dyn_reduced_view *v);
+
+/* dyn_world_step_jacobian of a world in reduced coordinates
+ * (world_jacobian_reduced.c), and what it shares with maximal's
+ * (world_jacobian.c): SO(3)'s left Jacobian, and the sensitivity of the
+ * step's answer (regularised where its free block is singular). */
+struct dyn_step_jacobian_info;
+dyn_err dyn_reduced_step_jacobian(const struct dyn_world *w, double *dv_du, double *dv_df,
+                                  double *dq_du, double *dq_df, struct dyn_step_jacobian_info *info,
+                                  char *msg, size_t cap);
+dyn_m3 dyn_so3_left_jacobian(dyn_v3 phi);
+slv_status dyn_jac_answer_sensitivity(const struct dyn_world *w, const slv_problem *p,
+                                      const double *x, slv_problem *q, void **keep, double *delta,
+                                      slv_sensitivity **s, char *msg, size_t cap);
 
 #endif /* DYN_WORLD_REDUCED_H */
