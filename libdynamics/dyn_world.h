@@ -595,6 +595,15 @@ DYN_API size_t dyn_world_state_size(const dyn_world *w);
 DYN_API dyn_err dyn_world_save_state(const dyn_world *w, void *buf, size_t size);
 DYN_API dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size);
 
+/* A world in reduced coordinates: its tree's joint velocities u (ndof, in
+ * dyn_redmax_offsets' order: what dyn_world_step_jacobian's velocities
+ * are there), read and written (the bodies exported from them).  0 /
+ * DYN_ERR_INPUT for a maximal world (the message names it), a non-finite
+ * entry (DYN_ERR_INPUT, named). */
+DYN_API int dyn_world_joint_velocity_count(const dyn_world *w);
+DYN_API int dyn_world_joint_velocities(const dyn_world *w, double *u);
+DYN_API dyn_err dyn_world_set_joint_velocities(dyn_world *w, const double *u);
+
 /* ---- the derivative of a step (world_jacobian.c) ------------------------------ */
 
 /* What the step's answer was differentiated at: its rows by mode
