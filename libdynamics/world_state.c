@@ -122,12 +122,16 @@ dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size) {
   memcpy(&h, buf, sizeof h);
   if (h.magic != STATE_MAGIC || h.version != STATE_VERSION)
     return dyn_world_fail(w, DYN_ERR_INPUT, "restore state: not a saved world state");
-  if (h.nb != w->nb || h.nj != w->nj || h.nred != dyn_reduced_state_count(w))
+  if (h.nred != dyn_reduced_state_count(w))
     return dyn_world_fail(w, DYN_ERR_INPUT,
-                          "restore state: saved with %lld bodies, %lld joints and %lld reduced "
-                          "coordinates, the world has %d, %d and %d",
-                          (long long)h.nb, (long long)h.nj, (long long)h.nred, w->nb, w->nj,
-                          dyn_reduced_state_count(w));
+                          "restore state: saved with %lld reduced coordinates (q and u), the "
+                          "world has %d (0: maximal coordinates)",
+                          (long long)h.nred, dyn_reduced_state_count(w));
+  if (h.nb != w->nb || h.nj != w->nj)
+    return dyn_world_fail(w, DYN_ERR_INPUT,
+                          "restore state: saved with %lld bodies and %lld joints, the world "
+                          "has %d and %d",
+                          (long long)h.nb, (long long)h.nj, w->nb, w->nj);
   if (h.nc < 0 || h.nc > INT32_MAX || h.rpc < (h.nc > 0) || h.rpc > 1026 || h.njx < 0 ||
       h.njx > INT32_MAX || size < state_bytes(&h))
     return dyn_world_fail(w, DYN_ERR_INPUT, "restore state: %zu bytes, a broken or short state",

@@ -188,10 +188,38 @@ static void test_incline_against_fd(void) {
   dyn_world_free(w);
 }
 
+/* A maximal world's state restored into the same model's reduced world
+ * (and back) is refused, naming the reduced coordinates; nothing changes. */
+static void test_restore_across_coordinates_refused(void) {
+  dyn_world *r = reduced_scene("pendulum", NULL, "dantzig");
+  dyn_world_settings st = dyn_world_settings_default();
+  dyn_model *m = NULL;
+  dyn_world *x = NULL;
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_model("pendulum", NULL, 0, &m, msg, sizeof msg), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, &st, &x, msg, sizeof msg), DYN_OK);
+  dyn_world *from[2] = { x, r }, *to[2] = { r, x };
+  for (int k = 0; k < 2; k++) {
+    size_t size = dyn_world_state_size(from[k]);
+    void *buf = malloc(size);
+    CU_ASSERT_EQUAL_FATAL(dyn_world_save_state(from[k], buf, size), DYN_OK);
+    double before = dyn_world_bodies(to[k])[1].r.x;
+    CU_ASSERT_EQUAL(dyn_world_restore_state(to[k], buf, size), DYN_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(to[k]), "reduced coordinates"));
+    CU_ASSERT_EQUAL(dyn_world_bodies(to[k])[1].r.x, before);
+    free(buf);
+  }
+  dyn_world_free(x);
+  dyn_world_free(r);
+  dyn_model_free(m);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
   CU_pSuite s = CU_add_suite("reduced world: state and step jacobian", NULL, NULL);
   CU_add_test(s, "a restored state repeats the steps", test_restore_repeats_steps);
+  CU_add_test(s, "a state of the other coordinates is refused",
+              test_restore_across_coordinates_refused);
   CU_add_test(s, "ragdoll on the floor: step jacobian against FD", test_ragdoll_against_fd);
   CU_add_test(s, "cube on a slope (a free root), sliding and sticking: against FD",
               test_incline_against_fd);
