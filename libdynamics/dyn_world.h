@@ -594,6 +594,15 @@ DYN_API size_t dyn_world_state_size(const dyn_world *w);
 DYN_API dyn_err dyn_world_save_state(const dyn_world *w, void *buf, size_t size);
 DYN_API dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size);
 
+/* A world in reduced coordinates: its tree's joint velocities u (ndof, in
+ * dyn_redmax_offsets' order: what dyn_world_step_jacobian's velocities
+ * are there), read and written (the bodies exported from them).  0 /
+ * DYN_ERR_INPUT for a maximal world (the message names it), a non-finite
+ * entry (DYN_ERR_INPUT, named). */
+DYN_API int dyn_world_joint_velocity_count(const dyn_world *w);
+DYN_API int dyn_world_joint_velocities(const dyn_world *w, double *u);
+DYN_API dyn_err dyn_world_set_joint_velocities(dyn_world *w, const double *u);
+
 /* ---- the derivative of a step (world_jacobian.c) ------------------------------ */
 
 /* What the step's answer was differentiated at: its rows by mode
@@ -605,21 +614,31 @@ typedef struct dyn_step_jacobian_info {
 } dyn_step_jacobian_info;
 
 /* The velocities the Jacobians are over: 6 per body (v, w, world frame, in
- * body order, static bodies included), 0 for a world in reduced
- * coordinates (not supported yet) or NULL. */
+ * body order, static bodies included) in maximal coordinates, the tree's
+ * joint velocities (ndof: dyn_redmax_offsets' order) in reduced ones; 0
+ * for NULL. */
 DYN_API int dyn_world_step_jacobian_size(const dyn_world *w);
+/* The loads the force Jacobians are over: 6 per body (f_ext, t_ext, world
+ * frame, body order, static bodies included: zero columns), either
+ * coordinates; 0 for NULL. */
+DYN_API int dyn_world_step_jacobian_force_size(const dyn_world *w);
 
 /* The derivative of w's last step (docs/gradients.md, "Through a world
  * step") with its contact set, geometry and rows' rhs held fixed and each
- * row's mode at the applied impulses held (slv_sensitivity): nv x nv
- * row-major matrices (nv = dyn_world_step_jacobian_size; any may be NULL)
+ * row's mode at the applied impulses held (slv_sensitivity): row-major
+ * matrices, nv x nv (dv_du, dq_du) and nv x nf (dv_df, dq_df), nv =
+ * dyn_world_step_jacobian_size, nf = dyn_world_step_jacobian_force_size
+ * (equal in maximal coordinates); any may be NULL:
  *   dv_du  d u+ / d u         (u: the velocities at the start of the step)
  *   dv_df  d u+ / d (f_ext, t_ext)
- *   dq_du, dq_df  the positions' change (dr, and the world rotation vector
- *          dth of q+ -> exp(dth) q+) through the settings' integrator.
+ *   dq_du, dq_df  the positions' change through the integrator: in maximal
+ *          coordinates dr and the world rotation vector dth of q+ ->
+ *          exp(dth) q+ (the settings' integrator); in reduced ones one per
+ *          dof, a hinge's or slide's dq and a ball's child-frame rotation
+ *          vector of Q+ -> Q+ exp(dth) (the tree's semi-implicit step).
  * *info (may be NULL) the rows' modes.  Refused (DYN_ERR_INPUT, msg says
- * why): reduced coordinates, no step with rows since the world was built
- * or restored, a failed last step; DYN_ERR_NUMERIC when the answer's
+ * why): no step with rows since the world was built or restored, a failed
+ * last step; DYN_ERR_NUMERIC when the answer's
  * free block is singular even with 1e-10 max|A_ii| on its diagonal (see
  * info.regularized: the impulses' derivative is then the least-norm one's
  * limit, the velocities' is unique); DYN_ERR_NOMEM. */

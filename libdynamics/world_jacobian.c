@@ -31,13 +31,20 @@
  * allocates its scratch and frees it.
  */
 #include "world_data.h"
+#include "world_reduced.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int dyn_world_step_jacobian_size(const dyn_world *w) { return w && !w->red ? 6 * w->nb : 0; }
+int dyn_world_step_jacobian_size(const dyn_world *w) {
+  return !w       ? 0
+         : w->red ? dyn_reduced_state_count(w) - dyn_redmax_nq(dyn_reduced_redmax(w))
+                  : 6 * w->nb;
+}
+
+int dyn_world_step_jacobian_force_size(const dyn_world *w) { return w ? 6 * w->nb : 0; }
 
 /* Body i at the pose and velocity the step's gyroscopic update started
  * from: the saved state, Verlet's half drift applied. */
@@ -79,7 +86,7 @@ static void gyro_jacobian(const dyn_world *w, int i, double G[9]) {
 
 /* The left Jacobian of SO(3)'s exponential map at phi (3x3 row-major):
  * exp(phi + d) = exp(Jl d) exp(phi) to first order. */
-static dyn_m3 left_jacobian(dyn_v3 phi) {
+dyn_m3 dyn_so3_left_jacobian(dyn_v3 phi) {
   double t = dyn_v3_norm(phi), a, c;
   if (t < 1e-4) {
     a = 0.5 - t * t / 24.0;
@@ -224,16 +231,16 @@ static void position_blocks(const dyn_world *w, int b, double *T, double *D) {
   if (bd->is_static) return;
   switch (w->set.integrator) {
   case DYN_INT_EXPLICIT_EULER:
-    block_of(h, dyn_m3_scale(left_jacobian(dyn_v3_scale(w0, h)), h), D);
+    block_of(h, dyn_m3_scale(dyn_so3_left_jacobian(dyn_v3_scale(w0, h)), h), D);
     break;
   case DYN_INT_VERLET:
-    block_of(a, dyn_m3_scale(left_jacobian(dyn_v3_scale(bd->w, a)), a), T);
+    block_of(a, dyn_m3_scale(dyn_so3_left_jacobian(dyn_v3_scale(bd->w, a)), a), T);
     block_of(a,
              dyn_m3_mul(rotation_of(dyn_v3_scale(bd->w, a)),
-                        dyn_m3_scale(left_jacobian(dyn_v3_scale(w0, a)), a)),
+                        dyn_m3_scale(dyn_so3_left_jacobian(dyn_v3_scale(w0, a)), a)),
              D);
     break;
-  default: block_of(h, dyn_m3_scale(left_jacobian(dyn_v3_scale(bd->w, h)), h), T); break;
+  default: block_of(h, dyn_m3_scale(dyn_so3_left_jacobian(dyn_v3_scale(bd->w, h)), h), T); break;
   }
 }
 
@@ -260,12 +267,6 @@ static void positions_of(const dyn_world *w, const double *V, int direct, double
 /* Why the last step has no Jacobian here, or 0 (with *p, *vf, *x). */
 static int refused(const dyn_world *w, slv_problem *p, dyn_velocity_form *vf, const double **x,
                    char *msg, size_t cap) {
-  if (w->red) {
-    dyn_msgf(msg, cap,
-             "step_jacobian: not available in reduced coordinates yet "
-             "(use maximal coordinates)");
-    return 1;
-  }
   if (!dyn_world_last_form(w, p, vf)) {
     dyn_msgf(msg, cap,
              "step_jacobian: no step with rows since the world was built or restored "
@@ -359,9 +360,9 @@ static double diag_scale(const slv_problem *p) {
  * delta = DYN_JAC_REG max |A_ii|, whose dx tends to the least-norm one
  * (*delta says which; *keep holds the copy's arrays). */
 #define DYN_JAC_REG 1e-10
-static slv_status answer_sensitivity(const dyn_world *w, const slv_problem *p, const double *x,
-                                     slv_problem *q, void **keep, double *delta,
-                                     slv_sensitivity **s, char *msg, size_t cap) {
+slv_status dyn_jac_answer_sensitivity(const dyn_world *w, const slv_problem *p, const double *x,
+                                      slv_problem *q, void **keep, double *delta,
+                                      slv_sensitivity **s, char *msg, size_t cap) {
   *delta = 0.0;
   *keep = NULL;
   slv_status st = slv_sensitivity_new(p, x, w->set.opt.tol, s, msg, cap);
@@ -380,7 +381,7 @@ static dyn_err z_matrix(const dyn_world *w, jac_work *k, const slv_problem *p,
   slv_problem q;
   void *keep = NULL;
   double delta = 0.0;
-  slv_status st = answer_sensitivity(w, p, x, &q, &keep, &delta, &s, m2, sizeof m2);
+  slv_status st = dyn_jac_answer_sensitivity(w, p, x, &q, &keep, &delta, &s, m2, sizeof m2);
   for (int c = 0; st == SLV_OK && c < k->nv; c++) st = z_column(k, vf, s, c, m2, sizeof m2);
   if (st == SLV_OK && info) {
     slv_sensitivity_counts n = slv_sensitivity_count(s);
@@ -399,6 +400,7 @@ dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df
                                 size_t cap) {
   if (msg && cap) msg[0] = '\0';
   if (!w) return DYN_ERR_INPUT;
+  if (w->red) return dyn_reduced_step_jacobian(w, dv_du, dv_df, dq_du, dq_df, info, msg, cap);
   slv_problem p;
   dyn_velocity_form vf;
   const double *x = NULL;

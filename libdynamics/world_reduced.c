@@ -650,3 +650,53 @@ int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
   };
   return 1;
 }
+
+/* ---- saved states and the derivative of a step (world_reduced.h) ------------------ */
+
+int dyn_reduced_state_count(const dyn_world *w) {
+  return w && w->red ? w->red->nq + w->red->ndof : 0;
+}
+
+void dyn_reduced_state_get(const dyn_world *w, double *out) {
+  dyn_redmax_get_state(w->red->rm, out, out + w->red->nq);
+}
+
+dyn_err dyn_reduced_state_set(dyn_world *w, const double *in) {
+  char m2[160];
+  dyn_err e = dyn_redmax_set_state(w->red->rm, in, in + w->red->nq, m2, sizeof m2);
+  if (e != DYN_OK) return dyn_world_fail(w, e, "restore state: reduced coordinates: %s", m2);
+  dyn_reduced_export_bodies(w);
+  return DYN_OK;
+}
+
+int dyn_reduced_view_of(const dyn_world *w, dyn_reduced_view *v) {
+  memset(v, 0, sizeof *v);
+  if (!w->red || !w->have_prob || w->nrows == 0) return 0;
+  const struct dyn_reduced *red = w->red;
+  v->ndof = red->ndof, v->nq = red->nq, v->n = w->nrows;
+  v->q0 = red->q, v->u0 = red->u, v->unew = red->unew;
+  v->Gt = red->Gt.p, v->Y = red->Y.p, v->rtree = red->rtree.p;
+  v->fx = red->fx, v->tx = red->tx, v->tree = &red->tree, v->rm = red->rm;
+  return 1;
+}
+
+int dyn_world_joint_velocity_count(const dyn_world *w) { return w && w->red ? w->red->ndof : 0; }
+
+int dyn_world_joint_velocities(const dyn_world *w, double *u) {
+  if (!w || !w->red || !u) return 0;
+  dyn_redmax_get_state(w->red->rm, NULL, u);
+  return w->red->ndof;
+}
+
+dyn_err dyn_world_set_joint_velocities(dyn_world *w, const double *u) {
+  if (!w) return DYN_ERR_INPUT;
+  w->msg[0] = '\0';
+  if (!w->red || !u)
+    return dyn_world_fail(w, DYN_ERR_INPUT, "joint velocities: %s",
+                          u ? "the world is in maximal coordinates" : "none given");
+  char m2[160];
+  dyn_err e = dyn_redmax_set_state(w->red->rm, NULL, u, m2, sizeof m2);
+  if (e != DYN_OK) return dyn_world_fail(w, e, "joint velocities: %s", m2);
+  dyn_reduced_export_bodies(w);
+  return DYN_OK;
+}

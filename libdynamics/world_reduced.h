@@ -36,4 +36,44 @@ typedef struct dyn_rm_tree {
 dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size_t cap);
 void dyn_rm_tree_free(dyn_rm_tree *t);
 
+/* The tree's state in a saved world state (world_state.c): its q and u
+ * (nq + ndof doubles; 0 for a world in maximal coordinates), read into out,
+ * and written back from in with the bodies exported from it (DYN_ERR_INPUT,
+ * the world's message naming the entry, for a non-finite one or a zero
+ * quaternion). */
+struct dyn_world;
+int dyn_reduced_state_count(const struct dyn_world *w);
+void dyn_reduced_state_get(const struct dyn_world *w, double *out);
+dyn_err dyn_reduced_state_set(struct dyn_world *w, const double *in);
+
+/* What the derivative of a reduced world's last step reads
+ * (world_jacobian_reduced.c), valid until the next step: the tree's
+ * state before the step (q0, u0) and after it (unew), the step's loads per
+ * tree body (fx, tx), its rows in joint space (Gt: ndof x n, row i of G
+ * contiguous) and Y = A_r^-1 G^T (the same layout, set only on the dofs
+ * of row i's trees rtree[2i], rtree[2i + 1]: -1 for none, the rest of Y
+ * stale); 0 when the world is maximal or its last step had no rows. */
+typedef struct dyn_reduced_view {
+  int ndof, nq, n;
+  const double *q0, *u0, *unew, *Gt, *Y;
+  const int *rtree;
+  const dyn_v3 *fx, *tx;
+  const dyn_rm_tree *tree;
+  const dyn_redmax *rm;
+} dyn_reduced_view;
+int dyn_reduced_view_of(const struct dyn_world *w, dyn_reduced_view *v);
+
+/* dyn_world_step_jacobian of a world in reduced coordinates
+ * (world_jacobian_reduced.c), and what it shares with maximal's
+ * (world_jacobian.c): SO(3)'s left Jacobian, and the sensitivity of the
+ * step's answer (regularised where its free block is singular). */
+struct dyn_step_jacobian_info;
+dyn_err dyn_reduced_step_jacobian(const struct dyn_world *w, double *dv_du, double *dv_df,
+                                  double *dq_du, double *dq_df, struct dyn_step_jacobian_info *info,
+                                  char *msg, size_t cap);
+dyn_m3 dyn_so3_left_jacobian(dyn_v3 phi);
+slv_status dyn_jac_answer_sensitivity(const struct dyn_world *w, const slv_problem *p,
+                                      const double *x, slv_problem *q, void **keep, double *delta,
+                                      slv_sensitivity **s, char *msg, size_t cap);
+
 #endif /* DYN_WORLD_REDUCED_H */

@@ -15,18 +15,23 @@
  *
  * Layout (bytes, native: a save is read back by the same build, as the
  * world's memory is):
- *   head   magic, version, nb, nj, step, t, nc, rpc, fric, njx, j_valid
+ *   head   magic, version, nb, nj, step, t, nc, rpc, fric, njx, j_valid, tan,
+ *          nred
  *   bodies nb x 19 doubles: the 13 numbers, f_ext, t_ext
+ *   tree   reduced coordinates only: the tree's q (nq) and u (ndof), the
+ *          state a reduced world steps from (its bodies are exported from
+ *          it: world_reduced.c); nred = nq + ndof, 0 in maximal coordinates
  *   warm   nc dyn_contact, nc rpc impulses, 6 nc tangents (box and cone
  *          friction only), njx joint impulses, nj row counts (int);
  * every part on an 8-byte boundary of the buffer but the last.
  */
 #include "world_data.h"
+#include "world_reduced.h"
 
 #include <string.h>
 
 #define STATE_MAGIC   0x4c43504c53544154ULL /* "LCPLSTAT" */
-#define STATE_VERSION 1
+#define STATE_VERSION 2
 #define BODY_DOUBLES  (DYN_BODY_STATE + 6)
 
 typedef struct state_head {
@@ -34,11 +39,12 @@ typedef struct state_head {
   int64_t version, nb, nj, step;
   double t;
   int64_t nc, rpc, fric, njx, j_valid, tan;
+  int64_t nred; /* reduced coordinates: the tree's nq + ndof (0: maximal) */
 } state_head;
 
 /* The sizes of the parts of a save with head h. */
 static size_t state_bytes(const state_head *h) {
-  size_t n = sizeof *h + (size_t)h->nb * BODY_DOUBLES * sizeof(double);
+  size_t n = sizeof *h + ((size_t)h->nb * BODY_DOUBLES + (size_t)h->nred) * sizeof(double);
   n += (size_t)h->nc * (sizeof(dyn_contact) + (size_t)h->rpc * sizeof(double));
   n += h->tan ? 6 * (size_t)h->nc * sizeof(double) : 0;
   return n + (size_t)h->nj * sizeof(int) + (size_t)h->njx * sizeof(double);
@@ -46,8 +52,19 @@ static size_t state_bytes(const state_head *h) {
 
 static state_head head_of(const dyn_world *w, dyn_warm_saved *k) {
   *k = dyn_warm_get(&w->warm, w->nj);
-  state_head h = { STATE_MAGIC, STATE_VERSION, w->nb,   w->nj,  w->step,    w->t,
-                   k->nc,       k->rpc,        k->fric, k->njx, k->j_valid, k->tan != NULL };
+  state_head h = { STATE_MAGIC,
+                   STATE_VERSION,
+                   w->nb,
+                   w->nj,
+                   w->step,
+                   w->t,
+                   k->nc,
+                   k->rpc,
+                   k->fric,
+                   k->njx,
+                   k->j_valid,
+                   k->tan != NULL,
+                   dyn_reduced_state_count(w) };
   return h;
 }
 
@@ -85,6 +102,10 @@ dyn_err dyn_world_save_state(const dyn_world *w, void *buf, size_t size) {
     l[3] = b->t_ext.x, l[4] = b->t_ext.y, l[5] = b->t_ext.z;
     put(&at, s, sizeof s);
   }
+  if (h.nred) {
+    dyn_reduced_state_get(w, (double *)(void *)at);
+    at += (size_t)h.nred * sizeof(double);
+  }
   put(&at, k.con, (size_t)k.nc * sizeof *k.con);
   put(&at, k.x, (size_t)k.nc * (size_t)k.rpc * sizeof *k.x);
   if (k.tan) put(&at, k.tan, 6 * (size_t)k.nc * sizeof *k.tan);
@@ -101,6 +122,11 @@ dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size) {
   memcpy(&h, buf, sizeof h);
   if (h.magic != STATE_MAGIC || h.version != STATE_VERSION)
     return dyn_world_fail(w, DYN_ERR_INPUT, "restore state: not a saved world state");
+  if (h.nred != dyn_reduced_state_count(w))
+    return dyn_world_fail(w, DYN_ERR_INPUT,
+                          "restore state: saved with %lld reduced coordinates (q and u), the "
+                          "world has %d (0: maximal coordinates)",
+                          (long long)h.nred, dyn_reduced_state_count(w));
   if (h.nb != w->nb || h.nj != w->nj)
     return dyn_world_fail(w, DYN_ERR_INPUT,
                           "restore state: saved with %lld bodies and %lld joints, the world "
@@ -119,6 +145,10 @@ dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size) {
     const double *l = s + DYN_BODY_STATE;
     b->f_ext = dyn_v3_make(l[0], l[1], l[2]);
     b->t_ext = dyn_v3_make(l[3], l[4], l[5]);
+  }
+  if (h.nred) {
+    if (dyn_reduced_state_set(w, (const double *)(const void *)at) != DYN_OK) return DYN_ERR_INPUT;
+    at += (size_t)h.nred * sizeof(double);
   }
   dyn_warm_saved k = { (const dyn_contact *)(const void *)at,
                        (int)h.nc,

@@ -662,11 +662,12 @@ static PyObject *world_set_state(lx_world *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/* (nv, nv) float64 taking over nothing: a copy of J. */
-static PyObject *square(int nv, const double *J) {
-  npy_intp dims[2] = { nv, nv };
+/* (nr, nc) float64 taking over nothing: a copy of J. */
+static PyObject *matrix(int nr, int nc, const double *J) {
+  npy_intp dims[2] = { nr, nc };
   PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
-  if (a && nv > 0) memcpy(PyArray_DATA((PyArrayObject *)a), J, (size_t)nv * nv * sizeof *J);
+  if (a && nr > 0 && nc > 0)
+    memcpy(PyArray_DATA((PyArrayObject *)a), J, (size_t)nr * nc * sizeof *J);
   return a;
 }
 
@@ -675,27 +676,54 @@ static PyObject *square(int nv, const double *J) {
 static PyObject *world_step_jacobian(lx_world *self, PyObject *noargs) {
   (void)noargs;
   if (!ready(self)) return NULL;
-  int nv = 6 * dyn_world_body_count(self->w);
-  double *M = PyMem_Malloc(4 * (size_t)nv * nv * sizeof(double) + sizeof(double));
+  const int nv = dyn_world_step_jacobian_size(self->w);
+  const int nf = dyn_world_step_jacobian_force_size(self->w);
+  const size_t q = (size_t)nv * nv, r = (size_t)nv * nf;
+  double *M = PyMem_Malloc((2 * q + 2 * r) * sizeof(double) + sizeof(double));
   if (!M) return PyErr_NoMemory();
-  const size_t q = (size_t)nv * nv;
   char msg[600] = "";
   dyn_step_jacobian_info in;
   memset(&in, 0, sizeof in);
   dyn_err e =
-      dyn_world_step_jacobian(self->w, M, M + q, M + 2 * q, M + 3 * q, &in, msg, sizeof msg);
+      dyn_world_step_jacobian(self->w, M, M + q, M + q + r, M + 2 * q + r, &in, msg, sizeof msg);
   PyObject *out;
   if (e == DYN_ERR_NOMEM)
     out = PyErr_NoMemory();
   else if (e != DYN_OK)
     out = Py_BuildValue("(si)", msg, (int)e);
   else
-    out = Py_BuildValue("(NNNN{s:i,s:i,s:i,s:i,s:i,s:i,s:d})", square(nv, M), square(nv, M + q),
-                        square(nv, M + 2 * q), square(nv, M + 3 * q), "rows", in.rows, "free",
-                        in.free, "lower", in.lower, "upper", in.upper, "sliding", in.sliding,
-                        "degenerate", in.degenerate, "regularized", in.regularized);
+    out = Py_BuildValue("(NNNN{s:i,s:i,s:i,s:i,s:i,s:i,s:d})", matrix(nv, nv, M),
+                        matrix(nv, nf, M + q), matrix(nv, nv, M + q + r),
+                        matrix(nv, nf, M + 2 * q + r), "rows", in.rows, "free", in.free, "lower",
+                        in.lower, "upper", in.upper, "sliding", in.sliding, "degenerate",
+                        in.degenerate, "regularized", in.regularized);
   PyMem_Free(M);
   return out;
+}
+
+/* joint_velocities() -> (ndof,) float64, or None in maximal coordinates */
+static PyObject *world_joint_velocities(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  if (!dyn_world_is_reduced(self->w)) Py_RETURN_NONE;
+  npy_intp n = dyn_world_joint_velocity_count(self->w);
+  PyObject *a = PyArray_ZEROS(1, &n, NPY_DOUBLE, 0);
+  if (a) dyn_world_joint_velocities(self->w, PyArray_DATA((PyArrayObject *)a));
+  return a;
+}
+
+/* set_joint_velocities(u: (ndof,) float64) */
+static PyObject *world_set_joint_velocities(lx_world *self, PyObject *args) {
+  PyObject *u;
+  if (!PyArg_ParseTuple(args, "O", &u) || !ready(self)) return NULL;
+  const int n = dyn_world_joint_velocity_count(self->w);
+  const double *d = lx_array_data(u, NPY_DOUBLE, n, 0, 0, "joint velocities");
+  if (!d) return NULL;
+  if (dyn_world_set_joint_velocities(self->w, d) != DYN_OK) {
+    PyErr_Format(PyExc_ValueError, "%s", dyn_world_message(self->w));
+    return NULL;
+  }
+  Py_RETURN_NONE;
 }
 
 static PyMethodDef world_methods[] = {
@@ -712,6 +740,10 @@ static PyMethodDef world_methods[] = {
     "global_form(condense=False) -> (global, n, mu, jr, eliminated, bound), or (reason, jr)" },
   { "state", (PyCFunction)world_state, METH_NOARGS, "state() -> (bytes, (nb, 19) rows)" },
   { "set_state", (PyCFunction)world_set_state, METH_VARARGS, "set_state(bytes, rows)" },
+  { "joint_velocities", (PyCFunction)world_joint_velocities, METH_NOARGS,
+    "joint_velocities() -> (ndof,) array, or None in maximal coordinates" },
+  { "set_joint_velocities", (PyCFunction)world_set_joint_velocities, METH_VARARGS,
+    "set_joint_velocities(u)" },
   { "step_jacobian", (PyCFunction)world_step_jacobian, METH_NOARGS,
     "step_jacobian() -> (dv_du, dv_df, dq_du, dq_df, modes) or (reason, err)" },
   { NULL, NULL, 0, NULL }

@@ -251,14 +251,20 @@ class StepJacobian:
     """The derivative of a world's last step (``World.step_jacobian()``;
     docs/gradients.md, "Through a world step"), with the step's contact
     set, geometry and rows' right-hand sides held fixed and each row's
-    mode at the applied impulses held. The velocities u are 6 per body
-    (v, w, world frame, world order: body i at 6 i .. 6 i + 5); the
-    positions' changes are dr and the world rotation vector dth
-    (q+ -> exp(dth) q+), 6 per body likewise.
+    mode at the applied impulses held. In maximal coordinates the
+    velocities u are 6 per body (v, w, world frame, world order: body i at
+    6 i .. 6 i + 5) and the positions' changes dr and the world rotation
+    vector dth (q+ -> exp(dth) q+), 6 per body likewise; in reduced
+    coordinates u are the tree's joint velocities
+    (``World.joint_velocities()``, nv of them) and the positions' changes
+    one per dof (a hinge's or slide's dq, a ball's child-frame rotation
+    vector of Q+ -> Q+ exp(dth)). The loads f are 6 per body (f_ext, t_ext)
+    either way.
 
     Fields: ``dv_du`` = d u+ / d u (u the velocities at the step's start),
-    ``dv_df`` = d u+ / d (f_ext, t_ext), ``dq_du``, ``dq_df`` (the
-    positions through the integrator), each (6 nb, 6 nb); ``modes``: the
+    (nv, nv); ``dv_df`` = d u+ / d (f_ext, t_ext), (nv, 6 nb); ``dq_du``,
+    ``dq_df`` (the positions through the integrator), (nv, nv) and
+    (nv, 6 nb); ``modes``: the
     rows of the step's problem by mode (rows, free, lower, upper, sliding,
     degenerate)."""
     dv_du: np.ndarray
@@ -561,6 +567,33 @@ class World:
             cols.append(a)
         self._w.set_state(state._blob, np.ascontiguousarray(np.hstack(cols)))
 
+    def joint_velocities(self):
+        """The tree's joint velocities (nv,) of a world in reduced
+        coordinates (what ``step_jacobian`` differentiates there), or None
+        in maximal coordinates."""
+        return self._w.joint_velocities()
+
+    def set_joint_velocities(self, u):
+        """Write the joint velocities of a world in reduced coordinates
+        (the bodies' velocities follow), e.g. over a restored state for the
+        finite differences of a step.
+
+        Raises
+        ------
+        ValueError
+            A maximal world, a NaN or inf (named), a wrong length.
+        TypeError
+            ``u`` is not an array of numbers.
+        """
+        n = self.joint_velocities()
+        if n is None:
+            raise ValueError(f"scene {self.scene}: joint velocities: the world is in maximal "
+                             f"coordinates")
+        a = np.ascontiguousarray(np.asarray(u, dtype=np.float64))
+        if a.shape != n.shape:
+            raise ValueError(f"joint velocities: shape {a.shape}, expected {n.shape}")
+        self._w.set_joint_velocities(a)
+
     def step_jacobian(self):
         """The derivative of the last step (``StepJacobian``).
 
@@ -569,8 +602,8 @@ class World:
         UnsupportedError
             No step with rows since the world was built or its state set
             (a step without rows is the free motion), the last step failed,
-            reduced coordinates (not yet), or the answer's free block is
-            singular (no unique derivative); the message says which.
+            or the answer's free block is singular (no unique derivative);
+            the message says which.
         """
         t = self._w.step_jacobian()
         if isinstance(t[0], str):

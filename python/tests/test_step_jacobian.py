@@ -161,3 +161,73 @@ def test_refusals():
         w.set_state(other)
     # nothing was changed by the refused calls
     assert np.array_equal(w.state().v, s.v)
+
+
+ARM = ('<mujoco><option timestep="0.005"/><worldbody>'
+       '<geom name="floor" type="plane" size="2 2 0.1"/>'
+       '<body name="a" pos="0 0 0.5"><joint name="h1" type="hinge" axis="0 1 0"/>'
+       '<geom name="ga" type="capsule" fromto="0 0 0 0.3 0 0" size="0.04"/>'
+       '<body name="b" pos="0.3 0 0"><joint name="h2" type="hinge" axis="0 1 0"/>'
+       '<geom name="gb" type="capsule" fromto="0 0 0 0.3 0 -0.3" size="0.04"/>'
+       '<geom name="tip" type="sphere" pos="0.3 0 -0.3" size="0.06"/>'
+       '</body></body></worldbody></mujoco>\n')
+
+
+def _reduced_arm(tmp_path):
+    path = tmp_path / "arm.xml"
+    path.write_text(ARM)
+    m = lcplab.load_model(path, coordinates="reduced")
+    return lcplab.World(m, solver="lemke", friction="box")
+
+
+def test_reduced_coordinates_against_fd(tmp_path):
+    # issue 83 item 3 in reduced coordinates: the joint velocities u+ of a
+    # two-hinge arm whose tip rests on the floor, d u+ / d u and d u+ / d f
+    # against central differences of World.step from World.state() with
+    # one joint velocity (set_joint_velocities) or one load moved
+    w = _reduced_arm(tmp_path)
+    w.run(80, trace=False)
+    s0 = w.state()
+    w.run(1, trace=False)
+    J = w.step_jacobian()
+    nv, nb = len(w.joint_velocities()), w.body_count
+    assert J.dv_du.shape == (nv, nv) and J.dv_df.shape == (nv, 6 * nb)
+    assert J.modes["rows"] > 0
+    fd_u = np.zeros((nv, nv))
+    for k in range(nv):
+        col = []
+        for sg in (1, -1):
+            w.set_state(s0)
+            u = w.joint_velocities()
+            u[k] += sg * EPS
+            w.set_joint_velocities(u)
+            w.run(1, trace=False)
+            col.append(w.joint_velocities())
+        fd_u[:, k] = (col[0] - col[1]) / (2 * EPS)
+    fd_f = np.zeros((nv, 6 * nb))
+    for k in range(6 * nb):
+        col = []
+        for sg in (1, -1):
+            s = s0.copy()
+            (s.f_ext if k % 6 < 3 else s.t_ext)[k // 6, k % 3] += sg * EPS
+            w.set_state(s)
+            w.run(1, trace=False)
+            col.append(w.joint_velocities())
+        fd_f[:, k] = (col[0] - col[1]) / (2 * EPS)
+    scale_u, scale_f = max(1.0, np.abs(fd_u).max()), max(1.0, np.abs(fd_f).max())
+    assert np.abs(J.dv_du - fd_u).max() / scale_u < 1e-6
+    assert np.abs(J.dv_df - fd_f).max() / scale_f < 1e-6
+    assert np.abs(fd_u - np.eye(nv)).max() > 1e-3  # the contact matters
+
+
+def test_joint_velocities_refusals(tmp_path):
+    w = _reduced_arm(tmp_path)
+    u = w.joint_velocities()
+    with pytest.raises(ValueError, match="shape"):
+        w.set_joint_velocities(np.zeros(len(u) + 1))
+    with pytest.raises(ValueError, match="not finite"):
+        w.set_joint_velocities(np.full(len(u), np.nan))
+    m = lcplab.World("ball")
+    assert m.joint_velocities() is None
+    with pytest.raises(ValueError, match="maximal coordinates"):
+        m.set_joint_velocities([0.0])
