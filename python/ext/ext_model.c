@@ -179,8 +179,8 @@ static PyObject *model_copy(lx_model *self, PyObject *noargs) {
   return o;
 }
 
-int lx_model_world(PyObject *obj, const dyn_world_settings *base, double timestep,
-                   int solver_given, dyn_world **w, char *msg, size_t cap) {
+int lx_model_world(PyObject *obj, const dyn_world_settings *base, double timestep, int solver_given,
+                   dyn_world **w, char *msg, size_t cap) {
   if (!PyObject_TypeCheck(obj, &lx_model_type)) return 1;
   const dyn_model *m = ((lx_model *)obj)->m;
   /* libdynamics' one rule: the file's timestep and the model's gravity
