@@ -88,7 +88,10 @@ dyn_world_settings dyn_world_settings_default(void) {
 
 const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f) {
   if (f == DYN_FRICTION_CONE) return "nsgs";
-  return c == DYN_COORDINATES_REDUCED ? "dantzig" : "pgs";
+  /* dantzig needs a symmetric A: not the pyramid's rows (refused in
+   * reduced coordinates anyway) */
+  int plain = f == DYN_FRICTION_NONE || f == DYN_FRICTION_BOX;
+  return c == DYN_COORDINATES_REDUCED && plain ? "dantzig" : "pgs";
 }
 
 /* The failure policy and its fallback. */

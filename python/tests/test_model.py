@@ -285,3 +285,4 @@ def test_reduced_defaults_converge(path, steps):
     assert n > 0 and c >= 0.95 * n, f"{c} of {n} contact steps converged"
     assert e0 > 0 and r.metrics["energy"].max() <= 1.01 * e0
     assert lcplab.World(m, solver="pgs").solver == "pgs"  # a named solver stays
+    assert lcplab.World(m, friction="cone").solver == "nsgs"  # cones: the sweeps' default
