@@ -129,14 +129,15 @@ int cli_world_output_is_input(const char *cmd, const cli_world_args *a, int n,
  * value.  cmd names the subcommand in messages. */
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a);
 
-/* The solver a world gets when --solver is not given: the first of pgs,
- * nsgs that takes the friction model's rows (pgs; nsgs for cones). */
-const char *cli_world_default_solver(const cli_world_args *a);
+/* The solver a world in coordinates c gets when --solver is not given:
+ * dyn_world_default_solver's (pgs; nsgs for cones; dantzig in reduced
+ * coordinates without cones). */
+const char *cli_world_default_solver(const cli_world_args *a, dyn_coordinates c);
 
 /* When --solver was not given: the note "lcplab: note: CMD: no --solver
  * given: NAME, which takes --friction MODEL" on stderr (after a run that
  * succeeded, so that an error stays one line). */
-void cli_world_note_solver(const char *cmd, const cli_world_args *a);
+void cli_world_note_solver(const char *cmd, const cli_world_args *a, const struct dyn_world *w);
 
 /* The usage lines of those options, for --help texts. */
 void cli_world_usage(FILE *f);

@@ -193,7 +193,7 @@ static int export_run(const cli_world_args *wa0, const char *fmt_name, const cha
     cli_error("export: cannot write to standard output");
     return CLI_EXIT_USAGE;
   }
-  cli_world_note_solver("export", &wa);
+  cli_world_note_solver("export", &wa, w);
   return CLI_EXIT_OK;
 }
 

@@ -39,9 +39,9 @@
  * (body = its index in the scene, dynamic bodies first).  Numbers are %.17g,
  * times %.6g.  Without --csv no CSV is written (the summary alone); FILE "-"
  * (--csv or --trace, not both) is the standard output, and the summary
- * then goes to stderr.  Without --solver the world gets pgs, or nsgs with
- * --friction cone (cli_world_default_solver), and a note on stderr says so
- * after the run.  On a terminal, a progress line on stderr from one second
+ * then goes to stderr.  Without --solver the world gets pgs, nsgs with
+ * --friction cone, dantzig in reduced coordinates without cones
+ * (cli_world_default_solver), and a note on stderr says so after the run.  On a terminal, a progress line on stderr from one second
  * into the run (LCPLAB_PROGRESS, cli.h).  At the end one JSON object goes to
  * stdout: scene, solver,
  * friction, steps, dt, gravity ([x,y,z]), overrides (of dt and gravity,
@@ -214,7 +214,8 @@ void cli_world_usage(FILE *f) {
              "                      meshes need more than B bytes (K, M, G, T: powers of\n"
              "                      1024; default 4G)\n"
              "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
-             "                      default: pgs, or nsgs with --friction cone (a note on\n"
+             "                      default: pgs, or nsgs with --friction cone; dantzig\n"
+             "                      in reduced coordinates without cones (a note on\n"
              "                      stderr at the end says which)\n"
              "  --steps K           steps to run (default: 600; incline: round(1 s / H))\n"
              "  --dt H              time step in s, a number or A/B (default 1/120)\n"
@@ -292,35 +293,21 @@ static int simd_from_env(void) {
   return v && *v && strcmp(v, "0") != 0 ? SLV_SIMD_OFF : SLV_SIMD_AUTO;
 }
 
-/* The capability the friction model's rows need (dyn_friction order):
- * none and pyramid are plain LCP rows, box adds findex rows, cone cones. */
-static unsigned friction_caps(int friction) {
-  return friction == DYN_FRICTION_CONE  ? SLV_CAP_CONE
-         : friction == DYN_FRICTION_BOX ? SLV_CAP_FINDEX
-                                        : 0u;
+const char *cli_world_default_solver(const cli_world_args *a, dyn_coordinates c) {
+  return dyn_world_default_solver(c, a->set.contact.friction); /* libdynamics' one rule */
 }
 
-const char *cli_world_default_solver(const cli_world_args *a) {
-  static const char *const candidates[] = { "pgs", "nsgs" }; /* sweeps, as a world step runs */
-  int friction = (int)a->set.contact.friction;
-  unsigned need = friction_caps(friction);
-  for (size_t k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
-    const slv_solver *s = slv_solver_find(candidates[k]);
-    if (s && (s->caps & need) == need) return candidates[k];
-  }
-  return "auto";
-}
-
-void cli_world_note_solver(const char *cmd, const cli_world_args *a) {
+void cli_world_note_solver(const char *cmd, const cli_world_args *a, const dyn_world *w) {
   if (a->solver) return;
   cli_error("note: %s: no --solver given: %s, which takes --friction %s", cmd,
-            cli_world_default_solver(a),
+            dyn_world_get_settings(w)->solver,
             dyn_world_settings_enum_name("friction", (int)a->set.contact.friction));
 }
 
 /* The settings every world of the command gets (solver, log, SIMD). */
 static void command_settings(const cli_world_args *a, dyn_world_settings *s) {
-  if (!a->solver) snprintf(s->solver, sizeof s->solver, "%s", cli_world_default_solver(a));
+  if (!a->solver)
+    snprintf(s->solver, sizeof s->solver, "%s", cli_world_default_solver(a, s->coordinates));
   cli_guard_plugin(slv_solver_find(s->solver)); /* a plugin's crash named (docs/plugins.md) */
   if (a->solver_log) {
     s->opt.log_level_fn = a->solver_log;
@@ -338,9 +325,9 @@ static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world 
   int reduced = 0;
   int rc = cli_world_model(cmd, a, &m, &s, &reduced);
   if (rc >= 0) return rc;
+  if (reduced) s.coordinates = DYN_COORDINATES_REDUCED;
   command_settings(a, &s);
   char msg[512] = "";
-  if (reduced) s.coordinates = DYN_COORDINATES_REDUCED;
   dyn_err e = dyn_world_new_from_model(m, &s, w, msg, sizeof msg);
   if (e != DYN_OK) {
     cli_error("%s: %s: %s", cmd, a->model ? a->model : a->scene,
@@ -710,7 +697,7 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
     cli_error("simulate: cannot write the summary to standard output");
     return CLI_EXIT_USAGE;
   }
-  cli_world_note_solver("simulate", wa);
+  cli_world_note_solver("simulate", wa, w);
   return CLI_EXIT_OK;
 }
 

@@ -219,6 +219,15 @@ DYN_API void dyn_model_run_as(dyn_model *m, const dyn_world_settings *s);
 
 DYN_API dyn_world_settings dyn_world_settings_default(void);
 
+/* The solver a world gets when its user names none (docs/models.md,
+ * "The default solver in reduced coordinates"): "nsgs" for friction cone;
+ * in reduced coordinates with friction none or box "dantzig" (a tree's
+ * contacts couple through its joint-space mass matrix, where pgs at 50
+ * sweeps ends most contact steps unconverged: experiments/records/
+ * 2026-11-28-robot2.md); else "pgs".  One rule for `lcplab simulate`,
+ * `export` and Python's World of a Model. */
+DYN_API const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f);
+
 /* DYN_OK, or DYN_ERR_INPUT with a message (msg of size msgcap, may be NULL)
  * naming the field: dt <= 0 or not finite, gravity not finite, an enum out
  * of range, contact parameters (dyn_contact_params_validate: mu < 0, ...),

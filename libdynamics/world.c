@@ -86,6 +86,14 @@ dyn_world_settings dyn_world_settings_default(void) {
   return s;
 }
 
+const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f) {
+  if (f == DYN_FRICTION_CONE) return "nsgs";
+  /* dantzig needs a symmetric A: not the pyramid's rows (refused in
+   * reduced coordinates anyway) */
+  int plain = f == DYN_FRICTION_NONE || f == DYN_FRICTION_BOX;
+  return c == DYN_COORDINATES_REDUCED && plain ? "dantzig" : "pgs";
+}
+
 /* The failure policy and its fallback. */
 static dyn_err validate_failure_policy(const dyn_world_settings *s, char *msg, size_t cap) {
   if (s->coordinates != DYN_COORDINATES_MAXIMAL && s->coordinates != DYN_COORDINATES_REDUCED) {

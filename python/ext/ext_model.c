@@ -179,14 +179,17 @@ static PyObject *model_copy(lx_model *self, PyObject *noargs) {
   return o;
 }
 
-int lx_model_world(PyObject *obj, const dyn_world_settings *base, double timestep, dyn_world **w,
-                   char *msg, size_t cap) {
+int lx_model_world(PyObject *obj, const dyn_world_settings *base, double timestep, int solver_given,
+                   dyn_world **w, char *msg, size_t cap) {
   if (!PyObject_TypeCheck(obj, &lx_model_type)) return 1;
   const dyn_model *m = ((lx_model *)obj)->m;
   /* libdynamics' one rule: the file's timestep and the model's gravity
    * unless the settings give them; the contacts take the materials */
   dyn_world_settings s = dyn_world_settings_for_model(base, m, timestep);
   if (((lx_model *)obj)->reduced) s.coordinates = DYN_COORDINATES_REDUCED;
+  if (!solver_given) /* libdynamics' one rule, as `lcplab simulate --model` */
+    snprintf(s.solver, sizeof s.solver, "%s",
+             dyn_world_default_solver(s.coordinates, s.contact.friction));
   /* the world shares the model it runs on, which must not change while
    * it does: it runs on a copy, so that the Python model stays editable */
   dyn_model *c = NULL;

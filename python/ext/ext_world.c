@@ -159,7 +159,8 @@ static int world_init(lx_world *self, PyObject *args, PyObject *kwargs) {
   char mmsg[512] = "";
   dyn_world *mw = NULL;
   /* a Model (ext_model.c) */
-  int r = lx_model_world(sceneobj, &s, timestep, &mw, mmsg, sizeof mmsg);
+  int solver_given = PyDict_Check(settings) && PyDict_GetItemString(settings, "solver") != NULL;
+  int r = lx_model_world(sceneobj, &s, timestep, solver_given, &mw, mmsg, sizeof mmsg);
   if (r <= 0) {
     if (r == DYN_ERR_NOMEM) {
       PyErr_NoMemory();

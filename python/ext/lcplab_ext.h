@@ -201,12 +201,13 @@ PyObject *lx_load_model(PyObject *self, PyObject *args);
 extern PyTypeObject lx_model_type;
 /* The world of obj if it is a Model, at the settings base as
  * dyn_world_settings_for_model makes them with timestep (a loaded file's
- * <option timestep>, or 0): 0 (*w set), or a dyn_err < 0 with the message;
- * 1 if obj is not a Model. */
+ * <option timestep>, or 0), and unless solver_given the solver
+ * dyn_world_default_solver picks for its coordinates: 0 (*w set), or a
+ * dyn_err < 0 with the message; 1 if obj is not a Model. */
 struct dyn_world;
 struct dyn_world_settings;
 int lx_model_world(PyObject *obj, const struct dyn_world_settings *base, double timestep,
-                   struct dyn_world **w, char *msg, size_t cap);
+                   int solver_given, struct dyn_world **w, char *msg, size_t cap);
 
 /* ---- Python solvers and plugins (ext_pysolver.c) --------------------------- */
 

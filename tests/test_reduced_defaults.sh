@@ -1,0 +1,74 @@
+#!/bin/sh
+# test_reduced_defaults.sh -- the defaults are right on articulated models
+# (issue 80, item 2): `lcplab simulate --model FILE` with no flag on a model
+# with a kinematic tree (reduced coordinates) ends at least 95 % of its steps
+# with contacts converged by the library's judge (the CSV's status), and the
+# energy never rises above its start by more than 1 % (and no step failed).
+#
+# Expected values (measured 2026-11-28, experiments/records/
+# 2026-11-28-robot2.md): before the reduced worlds' default solver (pgs at
+# 50 sweeps) the humanoid ended 0 of its 158 contact steps of the first
+# second converged, the quadruped 17 of its first 180 max_iter; with
+# dantzig every contact step of both converged.  The energy of both stays
+# at or below its start (humanoid 427.63 J, quadruped 33.16 J).
+#   - tests/models/quadruped.urdf, 300 steps of 2 ms (always run);
+#   - /usr/share/mujoco/model/humanoid/humanoid.xml, 200 steps of 5 ms
+#     (skipped where libmujoco-samples is absent);
+#   - the note names the default ("no --solver given: dantzig"), and a
+#     built-in scene keeps pgs (its default does not change).
+# Environment as test_cli.sh.  Last line "N passed, M failed".
+TST_NAME=test_reduced_defaults
+# shellcheck source=tst_cli_lib.sh
+. "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
+
+SRC=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
+
+# judge CSV: "contact_steps converged energy_max fallback_steps"
+judge() {
+  awk -F, 'NR == 1 { next }
+    { if ($5 > em) em = $5 }
+    $8 > 0 { n++; if ($13 == "converged") c++; if ($14 != "solver" && $14 != "none") f++ }
+    END { printf "%d %d %.17g %d\n", n, c, em, f }' "$1"
+}
+
+# check NAME FILE STEPS: the run's contact steps >= 95 % converged, energy
+# at most 1 % over the summary's energy_start, no failed step
+check() {
+  name=$1
+  lcp simulate --model "$2" --steps "$3" --csv "$T/run.csv" --force
+  if [ "$rc" -ne 0 ]; then
+    fail "$name" "exit $rc: $(cat "$T/err")"
+    return
+  fi
+  e0=$(sed -n 's/.*"energy_start":\([^,}]*\).*/\1/p' "$T/out")
+  failed=$(sed -n 's/.*"failed_steps":\([^,}]*\).*/\1/p' "$T/out")
+  set -- $(judge "$T/run.csv")
+  n=$1 c=$2 em=$3
+  if [ "$n" -gt 0 ] && [ "$failed" = 0 ] &&
+    awk "BEGIN { exit !($c >= 0.95 * $n && $em <= 1.01 * $e0) }"; then
+    pass "$name: $c of $n contact steps converged, energy at most $em J (start $e0 J)"
+  else
+    fail "$name" "$c of $n contact steps converged (95 % wanted), energy max $em J against start $e0 J (1 % allowed), failed_steps $failed"
+  fi
+}
+
+check "quadruped.urdf, no flag" "$SRC/tests/models/quadruped.urdf" 300
+if grep -q "no --solver given: dantzig" "$T/err"; then
+  pass "the note names the reduced worlds' default, dantzig"
+else
+  fail "the note names dantzig" "$(cat "$T/err")"
+fi
+H=/usr/share/mujoco/model/humanoid/humanoid.xml
+if [ -f "$H" ]; then
+  check "humanoid.xml, no flag" "$H" 200
+else
+  echo "SKIP: $H absent (libmujoco-samples)"
+fi
+lcp simulate --scene ball --steps 2
+if [ "$rc" -eq 0 ] && grep -q '"solver":"pgs"' "$T/out"; then
+  pass "a built-in scene keeps pgs"
+else
+  fail "built-in scene's solver" "exit $rc: $(cat "$T/out" "$T/err")"
+fi
+
+tst_done
