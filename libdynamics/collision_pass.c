@@ -55,12 +55,13 @@ static void pair_heights(const dyn_collider *c, const dyn_body *bodies, const dy
   *hmax = -INFINITY;
   for (long i = 0; i < np; i++) {
     int a = c->pairs.p[2 * i], b = c->pairs.p[2 * i + 1];
-    dyn_geom A = dyn_shape_place(bodies, &shapes[a]), B = dyn_shape_place(bodies, &shapes[b]);
+    const dyn_shape_rt *A = &shapes[a], *B = &shapes[b];
+    int sa = bodies[A->body].is_static, sb = bodies[B->body].is_static;
     dyn_v3 ctr;
-    if (A.is_static == B.is_static)
-      ctr = dyn_v3_scale(dyn_v3_add(A.r, B.r), 0.5);
+    if (sa == sb)
+      ctr = dyn_v3_scale(dyn_v3_add(dyn_shape_centre(bodies, A), dyn_shape_centre(bodies, B)), 0.5);
     else
-      ctr = A.is_static ? B.r : A.r;
+      ctr = dyn_shape_centre(bodies, sa ? B : A);
     double h = -dyn_v3_dot(g, ctr);
     k[i] = h;
     *hmin = h < *hmin ? h : *hmin;

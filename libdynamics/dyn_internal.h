@@ -159,6 +159,13 @@ static inline dyn_geom dyn_shape_place(const dyn_body *bodies, const dyn_shape_r
   return g;
 }
 
+/* Where shape record s of bodies[s->body] is centred: dyn_shape_place's r
+ * alone (the top-down sort's heights). */
+static inline dyn_v3 dyn_shape_centre(const dyn_body *bodies, const dyn_shape_rt *s) {
+  const dyn_body *b = &bodies[s->body];
+  return s->local ? dyn_v3_add(b->r, dyn_quat_rotate(b->q, s->pos)) : b->r;
+}
+
 /* Record i of a collision: shape record shapes[i] placed, or body i with
  * its own shape when shapes is NULL (the public entries on bodies). */
 static inline dyn_geom dyn_geom_at(const dyn_body *bodies, const dyn_shape_rt *shapes, int i) {
