@@ -124,7 +124,12 @@ static sap_cols sap_columns(sap_head *head) {
 }
 
 void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
-  const dyn_shape *s = &b->shape;
+  dyn_geom g = dyn_body_geom(b);
+  dyn_geom_aabb(&g, margin, lo, hi);
+}
+
+void dyn_geom_aabb(const dyn_geom *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
+  const dyn_shape *s = b->shape;
   dyn_v3 e = dyn_v3_make(0.0, 0.0, 0.0), c = b->r;
   switch (s->kind) {
   case DYN_SHAPE_SPHERE: e = dyn_v3_make(s->radius, s->radius, s->radius); break;
@@ -208,8 +213,8 @@ size_t dyn_sap_workspace_size(int nb) {
                 : 0;
 }
 
-static int is_static_body(const dyn_body *b) {
-  return b->is_static || b->shape.kind == DYN_SHAPE_PLANE;
+static int is_static_geom(const dyn_geom *b) {
+  return b->is_static || b->shape->kind == DYN_SHAPE_PLANE;
 }
 
 /* A usable box: not empty, no NaN (every comparison below then means what
@@ -319,7 +324,8 @@ static sap_scratch scratch_of(sap_head *head, size_t nb) {
  * The bodies are read in index order (into the scratch), and the kept
  * order's check marks ids in a compact array: both were scattered reads
  * of the sap_box records or the bodies. */
-static size_t sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
+static size_t sap_sort(const dyn_body *bodies, const dyn_shape_rt *shapes, int nb, double margin,
+                       void *ws) {
   sap_head *head = ws;
   sap_box *v = (sap_box *)(head + 1);
   sap_scratch s = scratch_of(head, (size_t)nb);
@@ -333,8 +339,9 @@ static size_t sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) 
     s.seen[v[k].id] = 1;
   }
   for (int i = 0; i < nb; i++) {
-    dyn_body_aabb(&bodies[i], margin, &s.box[i].lo, &s.box[i].hi);
-    s.stat[i] = is_static_body(&bodies[i]);
+    dyn_geom g = dyn_geom_at(bodies, shapes, i);
+    dyn_geom_aabb(&g, margin, &s.box[i].lo, &s.box[i].hi);
+    s.stat[i] = is_static_geom(&g);
   }
   size_t n = 0;
   for (int k = 0; k < nb; k++) {
@@ -700,10 +707,15 @@ static long grid_sweep(sap_head *head, size_t n, int *pairs, long maxpairs) {
 
 long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
                         long maxpairs) {
+  return dyn_broadphase_shapes(bodies, NULL, nb, margin, ws, pairs, maxpairs);
+}
+
+long dyn_broadphase_shapes(const dyn_body *bodies, const dyn_shape_rt *shapes, int nb,
+                           double margin, void *ws, int *pairs, long maxpairs) {
   if (nb <= 0) return 0;
   if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
     return DYN_ERR_INPUT;
-  size_t n = sap_sort(bodies, nb, margin, ws);
+  size_t n = sap_sort(bodies, shapes, nb, margin, ws);
   long k = grid_sweep(ws, n, pairs, maxpairs);
   return k >= 0 ? k : dyn_sap_sweep(ws, 0, n, pairs, maxpairs, 1);
 }
@@ -713,8 +725,9 @@ long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs) {
   return grid_sweep(head, n < head->usable ? n : head->usable, pairs, maxpairs);
 }
 
-size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws) {
-  return nb > 0 ? sap_sort(bodies, nb, margin, ws) : 0;
+size_t dyn_sap_sort(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin,
+                    void *ws) {
+  return n > 0 ? sap_sort(bodies, shapes, n, margin, ws) : 0;
 }
 
 long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd) {
@@ -728,13 +741,15 @@ long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pair
   long count = 0;
   for (int i = 0; i < nb; i++) {
     sap_box a;
-    dyn_body_aabb(&bodies[i], margin, &a.lo, &a.hi);
-    a.stat = is_static_body(&bodies[i]);
+    dyn_geom ga = dyn_body_geom(&bodies[i]);
+    dyn_geom_aabb(&ga, margin, &a.lo, &a.hi);
+    a.stat = is_static_geom(&ga);
     if (!box_usable(a.lo, a.hi)) continue;
     for (int j = i + 1; j < nb; j++) {
       sap_box b;
-      dyn_body_aabb(&bodies[j], margin, &b.lo, &b.hi);
-      b.stat = is_static_body(&bodies[j]);
+      dyn_geom gb = dyn_body_geom(&bodies[j]);
+      dyn_geom_aabb(&gb, margin, &b.lo, &b.hi);
+      b.stat = is_static_geom(&gb);
       if ((a.stat && b.stat) || !box_usable(b.lo, b.hi)) continue;
       if (a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && overlap_yz(&a, &b))
         emit(i, j, pairs, maxpairs, &count);

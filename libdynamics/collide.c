@@ -93,10 +93,10 @@ static dyn_v3 perp_towards_z(dyn_v3 u) {
 }
 
 /* Capsule core: end points e0 = r - h a, e1 = r + h a, a = R(q) e_z. */
-static void capsule_core(const dyn_body *C, dyn_v3 *e0, dyn_v3 *e1) {
+static void capsule_core(const dyn_geom *C, dyn_v3 *e0, dyn_v3 *e1) {
   dyn_v3 a = dyn_quat_rotate(dyn_quat_normalize(C->q), dyn_v3_make(0.0, 0.0, 1.0));
-  *e0 = dyn_v3_axpy(C->r, -C->shape.half_length, a);
-  *e1 = dyn_v3_axpy(C->r, C->shape.half_length, a);
+  *e0 = dyn_v3_axpy(C->r, -C->shape->half_length, a);
+  *e1 = dyn_v3_axpy(C->r, C->shape->half_length, a);
 }
 
 static double clamp01(double t) { return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t); }
@@ -146,17 +146,17 @@ static void seg_seg(dyn_v3 p1, dyn_v3 d1, dyn_v3 p2, dyn_v3 d2, double *s, doubl
 
 /* ---- pair routines (normal from the first body to the second) ---------- */
 
-static inline int sphere_sphere(const dyn_body *A, const dyn_body *B, double margin,
+static inline int sphere_sphere(const dyn_geom *A, const dyn_geom *B, double margin,
                                 dyn_contact *out) {
-  return ball_ball(A->r, A->shape.radius, B->r, B->shape.radius, dyn_v3_make(0.0, 0.0, 1.0), margin,
-                   out);
+  return ball_ball(A->r, A->shape->radius, B->r, B->shape->radius, dyn_v3_make(0.0, 0.0, 1.0),
+                   margin, out);
 }
 
 /* Ball (centre c, radius r) against the half-space n . x >= d: the ball's
  * lowest point c - r n penetrates by d - n . (c - r n); normal n. */
-static int plane_ball(const dyn_body *P, dyn_v3 c, double r, double margin, dyn_contact *out) {
-  dyn_v3 n = P->shape.normal;
-  double depth = P->shape.offset - dyn_v3_dot(n, c) + r;
+static int plane_ball(const dyn_geom *P, dyn_v3 c, double r, double margin, dyn_contact *out) {
+  dyn_v3 n = P->shape->normal;
+  double depth = P->shape->offset - dyn_v3_dot(n, c) + r;
   if (!(depth > -margin)) return 0;
   dyn_v3 s = dyn_v3_axpy(c, -r, n); /* deepest point of the ball */
   out->p = dyn_v3_axpy(s, 0.5 * depth, n);
@@ -165,34 +165,34 @@ static int plane_ball(const dyn_body *P, dyn_v3 c, double r, double margin, dyn_
   return 1;
 }
 
-static int plane_sphere(const dyn_body *P, const dyn_body *S, double margin, dyn_contact *out) {
-  return plane_ball(P, S->r, S->shape.radius, margin, out);
+static int plane_sphere(const dyn_geom *P, const dyn_geom *S, double margin, dyn_contact *out) {
+  return plane_ball(P, S->r, S->shape->radius, margin, out);
 }
 
-static int plane_capsule(const dyn_body *P, const dyn_body *C, double margin, dyn_contact *out) {
+static int plane_capsule(const dyn_geom *P, const dyn_geom *C, double margin, dyn_contact *out) {
   dyn_v3 e0, e1;
   capsule_core(C, &e0, &e1);
-  int k = plane_ball(P, e0, C->shape.radius, margin, out);
+  int k = plane_ball(P, e0, C->shape->radius, margin, out);
   /* a capsule of zero length has one end point, not two */
-  if (C->shape.half_length > 0.0) k += plane_ball(P, e1, C->shape.radius, margin, out + k);
+  if (C->shape->half_length > 0.0) k += plane_ball(P, e1, C->shape->radius, margin, out + k);
   return k;
 }
 
-static int capsule_sphere(const dyn_body *C, const dyn_body *S, double margin, dyn_contact *out) {
+static int capsule_sphere(const dyn_geom *C, const dyn_geom *S, double margin, dyn_contact *out) {
   dyn_v3 e0, e1;
   capsule_core(C, &e0, &e1);
   dyn_v3 d = dyn_v3_sub(e1, e0);
   dyn_v3 x = dyn_v3_axpy(e0, seg_param(e0, d, S->r), d);
-  return ball_ball(x, C->shape.radius, S->r, S->shape.radius, perp_towards_z(dyn_v3_normalize(d)),
+  return ball_ball(x, C->shape->radius, S->r, S->shape->radius, perp_towards_z(dyn_v3_normalize(d)),
                    margin, out);
 }
 
-static int capsule_capsule(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out) {
+static int capsule_capsule(const dyn_geom *A, const dyn_geom *B, double margin, dyn_contact *out) {
   dyn_v3 a0, a1, b0, b1;
   capsule_core(A, &a0, &a1);
   capsule_core(B, &b0, &b1);
   dyn_v3 da = dyn_v3_sub(a1, a0), db = dyn_v3_sub(b1, b0);
-  double ra = A->shape.radius, rb = B->shape.radius;
+  double ra = A->shape->radius, rb = B->shape->radius;
   double la2 = dyn_v3_dot(da, da), lb2 = dyn_v3_dot(db, db);
   dyn_v3 cr = dyn_v3_cross(da, db);
   /* default normal for intersecting cores: across both axes, or across
@@ -225,10 +225,10 @@ static int capsule_capsule(const dyn_body *A, const dyn_body *B, double margin, 
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-typedef int (*pair_fn)(const dyn_body *, const dyn_body *, double, dyn_contact *);
+typedef int (*pair_fn)(const dyn_geom *, const dyn_geom *, double, dyn_contact *);
 
-int dyn_body_shape_valid(const dyn_body *b) {
-  const dyn_shape *s = &b->shape;
+int dyn_geom_valid(const dyn_geom *b) {
+  const dyn_shape *s = b->shape;
   if (!(isfinite(b->r.x) && isfinite(b->r.y) && isfinite(b->r.z) && isfinite(b->q.w) &&
         isfinite(b->q.x) && isfinite(b->q.y) && isfinite(b->q.z)))
     return 0;
@@ -279,12 +279,18 @@ static pair_fn pick(dyn_shape_kind ka, dyn_shape_kind kb) {
   return NULL;
 }
 
+int dyn_collide_geoms(const dyn_geom *A, const dyn_geom *B, int ia, int ib, double margin,
+                      dyn_contact *out) {
+  if (!out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
+    return DYN_ERR_INPUT;
+  if (!dyn_geom_valid(A) || !dyn_geom_valid(B)) return DYN_ERR_INPUT;
+  return dyn_collide_valid_geoms(A, B, ia, ib, margin, out);
+}
+
 int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out) {
-  if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
-    return DYN_ERR_INPUT;
-  if (!dyn_body_shape_valid(&bodies[ia]) || !dyn_body_shape_valid(&bodies[ib]))
-    return DYN_ERR_INPUT;
-  return dyn_collide_valid_pair(bodies, ia, ib, margin, out);
+  if (!bodies || ia < 0 || ib < 0) return DYN_ERR_INPUT;
+  dyn_geom A = dyn_body_geom(&bodies[ia]), B = dyn_body_geom(&bodies[ib]);
+  return dyn_collide_geoms(&A, &B, ia, ib, margin, out);
 }
 
 /* The contacts' names as dyn_collide_pair gives them: bodies ia, ib,
@@ -300,11 +306,10 @@ static inline void name_contacts(dyn_contact *out, int k, int swap, int ia, int 
   }
 }
 
-/* dyn_collide_valid_pair for every pair but two spheres. */
-static int collide_dispatch(const dyn_body *bodies, int ia, int ib, double margin,
+/* dyn_collide_valid_geoms for every pair but two spheres. */
+static int collide_dispatch(const dyn_geom *A, const dyn_geom *B, int ia, int ib, double margin,
                             dyn_contact *out) {
-  const dyn_body *A = &bodies[ia], *B = &bodies[ib];
-  dyn_shape_kind ka = A->shape.kind, kb = B->shape.kind;
+  dyn_shape_kind ka = A->shape->kind, kb = B->shape->kind;
   if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE) return 0;
   int sa = A->is_static || ka == DYN_SHAPE_PLANE, sb = B->is_static || kb == DYN_SHAPE_PLANE;
   if (sa && sb) return 0;
@@ -322,19 +327,17 @@ static int collide_dispatch(const dyn_body *bodies, int ia, int ib, double margi
   } else {
     swap = ka > kb; /* GJK/EPA pairs: lower kind first */
   }
-  const dyn_body *P = swap ? B : A, *Q = swap ? A : B;
-  int k = fn ? fn(P, Q, margin, out)
-             : dyn_collide_gjk_epa(bodies, swap ? ib : ia, swap ? ia : ib, margin, out);
+  const dyn_geom *P = swap ? B : A, *Q = swap ? A : B;
+  int k = fn ? fn(P, Q, margin, out) : dyn_gjk_epa_geoms(P, Q, 0, 1, margin, out);
   if (k < 0) return k;
   name_contacts(out, k, swap, ia, ib);
   return k;
 }
 
-int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin,
-                           dyn_contact *out) {
-  const dyn_body *A = &bodies[ia], *B = &bodies[ib];
-  if (A->shape.kind != DYN_SHAPE_SPHERE || B->shape.kind != DYN_SHAPE_SPHERE)
-    return collide_dispatch(bodies, ia, ib, margin, out);
+int dyn_collide_valid_geoms(const dyn_geom *A, const dyn_geom *B, int ia, int ib, double margin,
+                            dyn_contact *out) {
+  if (A->shape->kind != DYN_SHAPE_SPHERE || B->shape->kind != DYN_SHAPE_SPHERE)
+    return collide_dispatch(A, B, ia, ib, margin, out);
   /* two spheres (every pair of a pile): collide_dispatch's path for them,
    * its routine (sphere_sphere, the lower index first) inlined */
   if (A->is_static && B->is_static) return 0;

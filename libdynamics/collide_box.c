@@ -80,14 +80,14 @@ typedef struct {
   double h[3];
 } obb;
 
-static obb obb_of(const dyn_body *b) {
+static obb obb_of(const dyn_geom *b) {
   obb o;
   dyn_m3 R = dyn_quat_to_m3(dyn_quat_normalize(b->q));
   o.c = b->r;
   for (int k = 0; k < 3; k++) o.u[k] = dyn_v3_make(R.m[k], R.m[3 + k], R.m[6 + k]);
-  o.h[0] = b->shape.half.x;
-  o.h[1] = b->shape.half.y;
-  o.h[2] = b->shape.half.z;
+  o.h[0] = b->shape->half.x;
+  o.h[1] = b->shape->half.y;
+  o.h[2] = b->shape->half.z;
   return o;
 }
 
@@ -189,9 +189,9 @@ static void vertex_plane(dyn_v3 x, dyn_v3 n, double d, double margin, dyn_contac
   (*m)++;
 }
 
-int dyn_cb_plane_box(const dyn_body *P, const dyn_body *B, double margin, dyn_contact *out) {
+int dyn_cb_plane_box(const dyn_geom *P, const dyn_geom *B, double margin, dyn_contact *out) {
   obb o = obb_of(B);
-  dyn_v3 n = P->shape.normal;
+  dyn_v3 n = P->shape->normal;
   dyn_contact c[8];
   int m = 0;
   /* a zero half extent has one corner coordinate, not two */
@@ -203,7 +203,7 @@ int dyn_cb_plane_box(const dyn_body *P, const dyn_body *B, double margin, dyn_co
         x = dyn_v3_axpy(x, i ? -o.h[0] : o.h[0], o.u[0]);
         x = dyn_v3_axpy(x, j ? -o.h[1] : o.h[1], o.u[1]);
         x = dyn_v3_axpy(x, k ? -o.h[2] : o.h[2], o.u[2]);
-        vertex_plane(x, n, P->shape.offset, margin, c, &m);
+        vertex_plane(x, n, P->shape->offset, margin, c, &m);
       }
   /* keep the 4 deepest (stable: ties keep the corner order) */
   for (int i = 1; i < m; i++) {
@@ -220,16 +220,16 @@ int dyn_cb_plane_box(const dyn_body *P, const dyn_body *B, double margin, dyn_co
   return m;
 }
 
-int dyn_cb_plane_hull(const dyn_body *P, const dyn_body *H, double margin, dyn_contact *out) {
+int dyn_cb_plane_hull(const dyn_geom *P, const dyn_geom *H, double margin, dyn_contact *out) {
   enum { KEEP = 16 };
   dyn_quat q = dyn_quat_normalize(H->q);
-  dyn_v3 n = P->shape.normal;
+  dyn_v3 n = P->shape->normal;
   dyn_contact c[KEEP];
   int m = 0;
-  for (int i = 0; i < H->shape.nverts; i++) {
+  for (int i = 0; i < H->shape->nverts; i++) {
     dyn_contact t;
     int one = 0;
-    vertex_plane(dyn_v3_add(H->r, dyn_quat_rotate(q, H->shape.verts[i])), n, P->shape.offset,
+    vertex_plane(dyn_v3_add(H->r, dyn_quat_rotate(q, H->shape->verts[i])), n, P->shape->offset,
                  margin, &t, &one);
     if (!one) continue;
     /* keep the KEEP deepest candidates, sorted by depth (ties: vertex order) */
@@ -249,9 +249,9 @@ int dyn_cb_plane_hull(const dyn_body *P, const dyn_body *H, double margin, dyn_c
 
 /* ---- box-sphere ------------------------------------------------------------ */
 
-int dyn_cb_box_sphere(const dyn_body *B, const dyn_body *S, double margin, dyn_contact *out) {
+int dyn_cb_box_sphere(const dyn_geom *B, const dyn_geom *S, double margin, dyn_contact *out) {
   obb o = obb_of(B);
-  double r = S->shape.radius;
+  double r = S->shape->radius;
   dyn_v3 t = dyn_v3_sub(S->r, o.c);
   double x[3], q[3];
   for (int k = 0; k < 3; k++) {
@@ -530,14 +530,11 @@ static int edge_axes_any(const obb *A, const obb *B, dyn_v3 t, double margin, sa
 /* Separated within the margin: the gap comes from GJK, exact; the face
  * manifold is kept when its closest point has that gap (boxes hovering
  * face to face), else the single GJK point. */
-static int separated_contacts(const dyn_body *Ab, const dyn_body *Bb, const obb *A, const obb *B,
+static int separated_contacts(const dyn_geom *Ab, const dyn_geom *Bb, const obb *A, const obb *B,
                               const sat_axes *x, int edge, double margin, double hsum,
                               dyn_contact *out) {
-  dyn_body pr[2];
-  pr[0] = *Ab;
-  pr[1] = *Bb;
   dyn_contact g, c[16];
-  int kg = dyn_collide_gjk_epa(pr, 0, 1, margin, &g);
+  int kg = dyn_gjk_epa_geoms(Ab, Bb, 0, 1, margin, &g);
   if (kg <= 0) return kg;
   int m = 0;
   if (!edge) {
@@ -616,7 +613,7 @@ static int face_manifold(const obb *A, const obb *B, const sat_axes *x, double m
   return m;
 }
 
-int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_contact *out) {
+int dyn_cb_box_box(const dyn_geom *Ab, const dyn_geom *Bb, double margin, dyn_contact *out) {
   obb A = obb_of(Ab), B = obb_of(Bb);
   dyn_v3 t = dyn_v3_sub(B.c, A.c);
   sat_axes x;
@@ -631,19 +628,16 @@ int dyn_cb_box_box(const dyn_body *Ab, const dyn_body *Bb, double margin, dyn_co
 
 /* ---- box-capsule --------------------------------------------------------- */
 
-int dyn_cb_box_capsule(const dyn_body *Bb, const dyn_body *Cb, double margin, dyn_contact *out) {
-  dyn_body pair[2];
-  pair[0] = *Bb;
-  pair[1] = *Cb;
+int dyn_cb_box_capsule(const dyn_geom *Bb, const dyn_geom *Cb, double margin, dyn_contact *out) {
   dyn_contact g;
-  int k = dyn_collide_gjk_epa(pair, 0, 1, margin, &g);
+  int k = dyn_gjk_epa_geoms(Bb, Cb, 0, 1, margin, &g);
   if (k <= 0) return k;
   obb o = obb_of(Bb);
   dyn_v3 n = g.normal; /* box -> capsule */
   int f = 0;
   for (int q = 1; q < 3; q++)
     if (fabs(dyn_v3_dot(o.u[q], n)) > fabs(dyn_v3_dot(o.u[f], n))) f = q;
-  double r = Cb->shape.radius, hl = Cb->shape.half_length;
+  double r = Cb->shape->radius, hl = Cb->shape->half_length;
   /* n equal to a face normal up to the rounding of GJK/EPA's direction */
   if (!(fabs(dyn_v3_dot(o.u[f], n)) > 1.0 - 1e-9) || !(hl > 0.0)) {
     *out = g;

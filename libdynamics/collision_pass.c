@@ -49,18 +49,19 @@ void dyn_collider_free(dyn_collider *c) {
 /* The heights h = -g . c of the np pairs into k[0 .. np-1] (c the mean
  * centre of the pair's dynamic bodies, of both when neither is); their
  * range in *hmin, *hmax. */
-static void pair_heights(const dyn_collider *c, const dyn_body *bodies, dyn_v3 g, long np,
-                         double *k, double *hmin, double *hmax) {
+static void pair_heights(const dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes,
+                         dyn_v3 g, long np, double *k, double *hmin, double *hmax) {
   *hmin = INFINITY;
   *hmax = -INFINITY;
   for (long i = 0; i < np; i++) {
     int a = c->pairs.p[2 * i], b = c->pairs.p[2 * i + 1];
-    const dyn_body *A = &bodies[a], *B = &bodies[b];
+    const dyn_shape_rt *A = &shapes[a], *B = &shapes[b];
+    int sa = bodies[A->body].is_static, sb = bodies[B->body].is_static;
     dyn_v3 ctr;
-    if (A->is_static == B->is_static)
-      ctr = dyn_v3_scale(dyn_v3_add(A->r, B->r), 0.5);
+    if (sa == sb)
+      ctr = dyn_v3_scale(dyn_v3_add(dyn_shape_centre(bodies, A), dyn_shape_centre(bodies, B)), 0.5);
     else
-      ctr = A->is_static ? B->r : A->r;
+      ctr = dyn_shape_centre(bodies, sa ? B : A);
     double h = -dyn_v3_dot(g, ctr);
     k[i] = h;
     *hmin = h < *hmin ? h : *hmin;
@@ -88,11 +89,12 @@ static void exclusive_sums(unsigned *cnt, int n) {
  * pairs when the range is 0 or not finite.  Both passes' counts are taken
  * while the keys are quantised, and the second pass writes the pairs
  * themselves: four passes over the pairs. */
-static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 g, long np) {
+static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes,
+                                dyn_v3 g, long np) {
   enum { BITS = 11, NBUCKET = 1 << BITS };
   dyn_pair_sort *k = c->psort.p, *t = c->psort.p + np;
   double *hs = c->pheight.p, hmin, hmax;
-  pair_heights(c, bodies, g, np, hs, &hmin, &hmax);
+  pair_heights(c, bodies, shapes, g, np, hs, &hmin, &hmax);
   double range = hmax - hmin;
   if (!(range > 0.0) || !isfinite(range)) return;
   /* q = 0 for the highest pair: ascending q is descending height */
@@ -120,13 +122,13 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, dyn_v3 
 
 /* The broad phase into c->pairs (grown until they fit); the pair count, or
  * a negative dyn_err after the message. */
-static long broad_phase(dyn_collider *c, const dyn_body *bodies, int nb, double margin, char *msg,
-                        size_t msgcap, long *grows) {
+static long broad_phase(dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes, int n,
+                        double margin, char *msg, size_t msgcap, long *grows) {
   for (;;) {
     long cap = (long)(c->pairs.cap / 2), np;
-    np = dyn_broadphase_sap(bodies, nb, margin, c->sap.p, c->pairs.p, cap);
+    np = dyn_broadphase_shapes(bodies, shapes, n, margin, c->sap.p, c->pairs.p, cap);
     if (np < 0) {
-      dyn_msgf(msg, msgcap, "broad phase rejected the bodies (%ld)", np);
+      dyn_msgf(msg, msgcap, "broad phase rejected the shapes (%ld)", np);
       return DYN_ERR_INPUT;
     }
     if ((size_t)np <= c->pairs.cap / 2 && c->pairs.p) return np;
@@ -155,9 +157,9 @@ static long close_up_runs(void *base, size_t size, const dyn_run *runs, int T) {
 /* The broad phase on T threads: the sorted boxes cut into T runs, each
  * run's pairs swept into its own stretch of c->pairs, then the stretches
  * closed up: the pairs of broad_phase, in its order. */
-static long broad_phase_split(dyn_collider *c, const dyn_body *bodies, int nb, double margin, int T,
-                              char *msg, size_t msgcap, long *grows) {
-  long n = (long)dyn_sap_sort(bodies, nb, margin, c->sap.p);
+static long broad_phase_split(dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes,
+                              int ns, double margin, int T, char *msg, size_t msgcap, long *grows) {
+  long n = (long)dyn_sap_sort(bodies, shapes, ns, margin, c->sap.p);
   dyn_run *runs = c->runs.p;
   for (;;) {
     long room = c->pairs.p ? (long)(c->pairs.cap / 2) / T : 0, most = 0;
@@ -195,7 +197,7 @@ static int may_touch(const dyn_collide_in *in, const dyn_shape_rt *A, const dyn_
  * the pair's combined material (dyn_material_combine: the maximum of each
  * field); run->count contacts, run->pen the deepest, run->fail the first
  * pair rejected (-1 if none; the run stops there). */
-static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_collide_in *in,
+static void narrow_run(const dyn_collider *c, const dyn_body *bodies, const dyn_collide_in *in,
                        int checked, long k0, long k1, dyn_contact *out, dyn_run *run) {
   int nc = 0;
   double pen = 0.0;
@@ -205,8 +207,9 @@ static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_col
     const dyn_shape_rt *A = &in->shapes[ia], *B = &in->shapes[ib];
     if (!may_touch(in, A, B)) continue;
     dyn_contact *con = out + nc;
-    int m = checked ? dyn_collide_valid_pair(geo, ia, ib, in->margin, con)
-                    : dyn_collide_pair(geo, ia, ib, in->margin, con);
+    dyn_geom GA = dyn_shape_place(bodies, A), GB = dyn_shape_place(bodies, B);
+    int m = checked ? dyn_collide_valid_geoms(&GA, &GB, ia, ib, in->margin, con)
+                    : dyn_collide_geoms(&GA, &GB, ia, ib, in->margin, con);
     if (m < 0) {
       run->fail = k;
       run->code = m;
@@ -229,14 +232,16 @@ static void narrow_run(const dyn_collider *c, const dyn_body *geo, const dyn_col
   run->pen = pen;
 }
 
-/* 1 iff the margin and every one of the ngeo records pass
+/* 1 iff the margin and every one of the n shape records, placed, pass
  * dyn_collide_pair's input checks, so that the pairs need not be checked
  * one by one (O(records) a pass, not O(pairs)); else each pair is, and the
  * first rejected pair is named as before. */
-static int records_valid(const dyn_body *geo, int ngeo, double margin) {
+static int records_valid(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin) {
   if (!(margin >= 0.0) || !isfinite(margin)) return 0;
-  for (int i = 0; i < ngeo; i++)
-    if (!dyn_body_shape_valid(&geo[i])) return 0;
+  for (int i = 0; i < n; i++) {
+    dyn_geom g = dyn_shape_place(bodies, &shapes[i]);
+    if (!dyn_geom_valid(&g)) return 0;
+  }
   return 1;
 }
 
@@ -245,17 +250,18 @@ static int records_valid(const dyn_body *geo, int ngeo, double margin) {
  * for DYN_MAX_MANIFOLD contacts a pair), closed up in order; *nout
  * contacts, *maxpen the deepest.  The first pair rejected, in the pairs'
  * order, ends the pass with DYN_ERR_INPUT. */
-static dyn_err narrow_phase(dyn_collider *c, const dyn_body *geo, int ngeo,
+static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, int n,
                             const dyn_collide_in *in, long np, int offset, int T, int *nout,
                             double *maxpen, char *msg, size_t msgcap) {
   dyn_run *runs = c->runs.p;
   dyn_contact *base = c->con.p + offset;
-  int checked = records_valid(geo, ngeo, in->margin);
+  int checked = records_valid(bodies, in->shapes, n, in->margin);
 #pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
   for (int t = 0; t < T; t++) {
     long k0 = dyn_par_cut(np, t, T);
     runs[t].start = DYN_MAX_MANIFOLD * k0;
-    narrow_run(c, geo, in, checked, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start, &runs[t]);
+    narrow_run(c, bodies, in, checked, k0, dyn_par_cut(np, t + 1, T), base + runs[t].start,
+               &runs[t]);
   }
   double pen = 0.0;
   for (int t = 0; t < T; t++) {
@@ -282,17 +288,18 @@ static dyn_err reserve_runs(dyn_collider *c, int T, char *msg, size_t msgcap, lo
   return DYN_OK;
 }
 
-dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const dyn_collide_in *in,
+dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int n, const dyn_collide_in *in,
                            int offset, int *nout, double *maxpen, char *msg, size_t msgcap,
                            long *grows) {
   *nout = 0;
   *maxpen = 0.0;
   /* room for the most threads a phase may take */
   dyn_err e = reserve_runs(c, dyn_par_threads(in->threads, DYN_PAR_MIN), msg, msgcap, grows);
-  int Tb = dyn_par_threads(in->threads, ngeo);
+  int Tb = dyn_par_threads(in->threads, n);
   if (e != DYN_OK) return e;
-  long np = Tb > 1 ? broad_phase_split(c, geo, ngeo, in->margin, Tb, msg, msgcap, grows)
-                   : broad_phase(c, geo, ngeo, in->margin, msg, msgcap, grows);
+  const dyn_shape_rt *S = in->shapes;
+  long np = Tb > 1 ? broad_phase_split(c, bodies, S, n, in->margin, Tb, msg, msgcap, grows)
+                   : broad_phase(c, bodies, S, n, in->margin, msg, msgcap, grows);
   if (np < 0) return (dyn_err)np;
   if (in->top_down && np > 1) {
     if (dyn_buf_reserve(&c->psort, 2 * (size_t)np, grows) != 0 ||
@@ -300,7 +307,7 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const
       dyn_msgf(msg, msgcap, "out of memory for sorting %ld body pairs", np);
       return DYN_ERR_NOMEM;
     }
-    sort_pairs_top_down(c, geo, in->gravity, np);
+    sort_pairs_top_down(c, bodies, S, in->gravity, np);
   }
   size_t need = (size_t)offset + (size_t)DYN_MAX_MANIFOLD * (size_t)np;
   if (need > (size_t)INT32_MAX) {
@@ -311,6 +318,6 @@ dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const
     dyn_msgf(msg, msgcap, "out of memory for %zu contacts", need);
     return DYN_ERR_NOMEM;
   }
-  return narrow_phase(c, geo, ngeo, in, np, offset, dyn_par_threads(in->threads, np), nout, maxpen,
+  return narrow_phase(c, bodies, n, in, np, offset, dyn_par_threads(in->threads, np), nout, maxpen,
                       msg, msgcap);
 }

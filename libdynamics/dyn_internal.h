@@ -107,6 +107,75 @@ static inline int dyn_par_least(const int *first, int T, int none) {
   return m;
 }
 
+/* ---- shapes as the collision sees them --------------------------------------------- */
+
+/* A shape of a body as the broad and narrow phase iterate it (Box2D's
+ * b2Shape beside its b2Body): whose it is, its geometry and its pose in its
+ * body's frame, its filter and its material.  The world compiles one per
+ * model shape from its read-only model (world_model.c), once; nothing of
+ * it is written by a step.  geom NULL: the body's own shape (dyn_body's
+ * shape, at the body's pose: every body with at most one shape at the
+ * identity pose, where the records are the bodies). */
+typedef struct dyn_shape_rt {
+  int body;                      /* its body (the contact's a or b) */
+  int shape;                     /* its index in the world's model; -1: none */
+  uint32_t contype, conaffinity; /* the filter (dyn_shape_def) */
+  double mu, e;                  /* its material's mu and restitution: the model's, or
+                                    for DYN_MATERIAL_DEFAULT the settings' contact.mu and
+                                    contact.restitution */
+  const dyn_shape *geom;         /* the model's geometry; NULL: the body's own shape */
+  int local;                     /* 1: at pos, rot in its body's frame; 0: at the body's pose */
+  dyn_v3 pos;
+  dyn_quat rot;
+} dyn_shape_rt;
+
+/* A shape placed in the world for one test: its geometry (borrowed), its
+ * world pose and whether it never moves.  Made on the stack from a body
+ * and a shape record (dyn_shape_place) where a phase needs it; never
+ * stored. */
+typedef struct dyn_geom {
+  const dyn_shape *shape;
+  dyn_v3 r;
+  dyn_quat q;
+  int is_static;
+} dyn_geom;
+
+/* Body b with its own shape at its pose. */
+static inline dyn_geom dyn_body_geom(const dyn_body *b) {
+  dyn_geom g = { &b->shape, b->r, b->q, b->is_static };
+  return g;
+}
+
+/* Shape record s of bodies[s->body], placed at
+ *     r_s = r_b + R(q_b) pos,   q_s = q_b rot
+ * (a shape at the identity pose takes the body's r and q as they are). */
+static inline dyn_geom dyn_shape_place(const dyn_body *bodies, const dyn_shape_rt *s) {
+  const dyn_body *b = &bodies[s->body];
+  dyn_geom g = { s->geom ? s->geom : &b->shape, b->r, b->q, b->is_static };
+  if (s->local) {
+    g.r = dyn_v3_add(b->r, dyn_quat_rotate(b->q, s->pos));
+    g.q = dyn_quat_mul(b->q, s->rot);
+  }
+  return g;
+}
+
+/* Where shape record s of bodies[s->body] is centred: dyn_shape_place's r
+ * alone (the top-down sort's heights). */
+static inline dyn_v3 dyn_shape_centre(const dyn_body *bodies, const dyn_shape_rt *s) {
+  const dyn_body *b = &bodies[s->body];
+  return s->local ? dyn_v3_add(b->r, dyn_quat_rotate(b->q, s->pos)) : b->r;
+}
+
+/* Record i of a collision: shape record shapes[i] placed, or body i with
+ * its own shape when shapes is NULL (the public entries on bodies). */
+static inline dyn_geom dyn_geom_at(const dyn_body *bodies, const dyn_shape_rt *shapes, int i) {
+  return shapes ? dyn_shape_place(bodies, &shapes[i]) : dyn_body_geom(&bodies[i]);
+}
+
+/* g's world bounding box grown by margin (broadphase.c; dyn_body_aabb on
+ * a body). */
+void dyn_geom_aabb(const dyn_geom *g, double margin, dyn_v3 *lo, dyn_v3 *hi);
+
 /* The two halves of dyn_broadphase_sap (broadphase.c), for a sweep split
  * over threads: dyn_sap_sort computes and sorts the boxes in ws and
  * returns how many are usable (n); dyn_sap_sweep reports the pairs of the
@@ -116,8 +185,13 @@ static inline int dyn_par_least(const int *first, int T, int none) {
  * dyn_broadphase_sap call in its order.  simd: 1 tests four candidates at
  * a time in AVX2 where the CPU has it, 0 one at a time (the same pairs in
  * the same order; the tests compare them).  The sweep only reads ws. */
-size_t dyn_sap_sort(const dyn_body *bodies, int nb, double margin, void *ws);
+size_t dyn_sap_sort(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin,
+                    void *ws);
 long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd);
+/* dyn_broadphase_sap on the n shape records of bodies (shapes NULL: body
+ * i with its own shape is record i). */
+long dyn_broadphase_shapes(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin,
+                           void *ws, int *pairs, long maxpairs);
 /* dyn_broadphase_sap's grid (broadphase.c) over the n sorted boxes of ws
  * (after dyn_sap_sort): the pairs of dyn_sap_sweep over [0, n), in its
  * order, at most maxpairs written, the count returned; -1 where
@@ -160,23 +234,32 @@ static inline double dyn_m3_scalar(const double *m) {
 /* 1 iff the body's pose is finite and its shape parameters are in their
  * domain (sizes >= 0 and finite, a plane normal nonzero, a hull with
  * vertices): the input check of the narrow phase (collide.c). */
-int dyn_body_shape_valid(const dyn_body *b);
+int dyn_geom_valid(const dyn_geom *g);
 
-/* dyn_collide_pair on arguments already checked: bodies and out not NULL,
- * 0 <= ia != ib, margin finite and >= 0, and both bodies
- * dyn_body_shape_valid (the world's collision pass checks each record
- * once a pass, not once per pair). */
-int dyn_collide_valid_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out);
+/* dyn_collide_pair on placed shapes A, B (records ia, ib); _valid: on
+ * arguments already checked: out not NULL,
+ * 0 <= ia != ib (the records' indices: the order of a pair of one kind,
+ * and the contacts' a and b), margin finite and >= 0, both shapes
+ * dyn_geom_valid (the world's collision pass checks each record once a
+ * pass, not once per pair). */
+int dyn_collide_geoms(const dyn_geom *A, const dyn_geom *B, int ia, int ib, double margin,
+                      dyn_contact *out);
+int dyn_collide_valid_geoms(const dyn_geom *A, const dyn_geom *B, int ia, int ib, double margin,
+                            dyn_contact *out);
+/* dyn_collide_gjk_epa on placed shapes already checked; the contact's a,
+ * b are ia, ib. */
+int dyn_gjk_epa_geoms(const dyn_geom *A, const dyn_geom *B, int ia, int ib, double margin,
+                      dyn_contact *out);
 
 /* Box narrow-phase routines of collide_box.c, called by collide.c's
- * dispatch with the bodies in this order (first argument's shape kind as
+ * dispatch with the shapes in this order (first argument's shape kind as
  * named); each writes up to DYN_MAX_MANIFOLD contacts with the normal from
  * the first body to the second and returns their number. */
-int dyn_cb_plane_box(const dyn_body *P, const dyn_body *B, double margin, dyn_contact *out);
-int dyn_cb_plane_hull(const dyn_body *P, const dyn_body *H, double margin, dyn_contact *out);
-int dyn_cb_box_sphere(const dyn_body *B, const dyn_body *S, double margin, dyn_contact *out);
-int dyn_cb_box_box(const dyn_body *A, const dyn_body *B, double margin, dyn_contact *out);
-int dyn_cb_box_capsule(const dyn_body *B, const dyn_body *C, double margin, dyn_contact *out);
+int dyn_cb_plane_box(const dyn_geom *P, const dyn_geom *B, double margin, dyn_contact *out);
+int dyn_cb_plane_hull(const dyn_geom *P, const dyn_geom *H, double margin, dyn_contact *out);
+int dyn_cb_box_sphere(const dyn_geom *B, const dyn_geom *S, double margin, dyn_contact *out);
+int dyn_cb_box_box(const dyn_geom *A, const dyn_geom *B, double margin, dyn_contact *out);
+int dyn_cb_box_capsule(const dyn_geom *B, const dyn_geom *C, double margin, dyn_contact *out);
 
 /* The curved convex shapes (shape_support.c): s an ELLIPSOID or a
  * CYLINDER.  Its support point in body-frame direction d (body frame); the
@@ -188,7 +271,7 @@ dyn_v3 dyn_shape_curved_support(const dyn_shape *s, dyn_v3 d);
 double dyn_shape_curved_extent(const dyn_shape *s);
 dyn_v3 dyn_shape_curved_half_box(const dyn_shape *s, dyn_m3 R);
 int dyn_shape_curved_valid(const dyn_shape *s);
-int dyn_cs_plane_cylinder(const dyn_body *P, const dyn_body *C, double margin, dyn_contact *out);
+int dyn_cs_plane_cylinder(const dyn_geom *P, const dyn_geom *C, double margin, dyn_contact *out);
 static inline int dyn_shape_is_curved(dyn_shape_kind k) {
   return k == DYN_SHAPE_ELLIPSOID || k == DYN_SHAPE_CYLINDER;
 }

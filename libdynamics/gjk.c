@@ -116,19 +116,19 @@ typedef struct {
   double dist; /* n . v0: distance of the plane from the origin */
 } epa_face;
 
-static void core_init(core *s, const dyn_body *b) {
-  s->kind = b->shape.kind;
-  s->shape = &b->shape;
+static void core_init(core *s, const dyn_geom *b) {
+  s->kind = b->shape->kind;
+  s->shape = b->shape;
   s->c = b->r;
   s->R = dyn_quat_to_m3(dyn_quat_normalize(b->q));
   s->radius = 0.0;
   s->axis = dyn_v3_make(0.0, 0.0, 0.0);
-  s->half = b->shape.half;
-  s->verts = b->shape.verts;
-  s->nverts = b->shape.nverts;
-  if (s->kind == DYN_SHAPE_SPHERE || s->kind == DYN_SHAPE_CAPSULE) s->radius = b->shape.radius;
+  s->half = b->shape->half;
+  s->verts = b->shape->verts;
+  s->nverts = b->shape->nverts;
+  if (s->kind == DYN_SHAPE_SPHERE || s->kind == DYN_SHAPE_CAPSULE) s->radius = b->shape->radius;
   if (s->kind == DYN_SHAPE_CAPSULE)
-    s->axis = dyn_v3_scale(dyn_v3_make(s->R.m[2], s->R.m[5], s->R.m[8]), b->shape.half_length);
+    s->axis = dyn_v3_scale(dyn_v3_make(s->R.m[2], s->R.m[5], s->R.m[8]), b->shape->half_length);
 }
 
 /* Size of the core (the largest distance of a core point from c). */
@@ -675,12 +675,12 @@ static int epa(const core *A, const core *B, const simplex *s, double L, dyn_v3 
 /* ---- the public entry ---------------------------------------------------- */
 
 /* Half-space P against the convex body C: deepest core point s(-n). */
-static int plane_convex(const dyn_body *P, const dyn_body *C, double margin, dyn_contact *out) {
+static int plane_convex(const dyn_geom *P, const dyn_geom *C, double margin, dyn_contact *out) {
   core c;
   core_init(&c, C);
-  dyn_v3 n = P->shape.normal;
+  dyn_v3 n = P->shape->normal;
   dyn_v3 x = dyn_v3_axpy(core_support(&c, dyn_v3_neg(n)), -c.radius, n);
-  double depth = P->shape.offset - dyn_v3_dot(n, x);
+  double depth = P->shape->offset - dyn_v3_dot(n, x);
   if (!(depth > -margin)) return 0;
   out->p = dyn_v3_axpy(x, 0.5 * depth, n);
   out->normal = n;
@@ -691,9 +691,14 @@ static int plane_convex(const dyn_body *P, const dyn_body *C, double margin, dyn
 int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out) {
   if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
     return DYN_ERR_INPUT;
-  const dyn_body *Ab = &bodies[ia], *Bb = &bodies[ib];
-  if (!dyn_body_shape_valid(Ab) || !dyn_body_shape_valid(Bb)) return DYN_ERR_INPUT;
-  dyn_shape_kind ka = Ab->shape.kind, kb = Bb->shape.kind;
+  dyn_geom A = dyn_body_geom(&bodies[ia]), B = dyn_body_geom(&bodies[ib]);
+  if (!dyn_geom_valid(&A) || !dyn_geom_valid(&B)) return DYN_ERR_INPUT;
+  return dyn_gjk_epa_geoms(&A, &B, ia, ib, margin, out);
+}
+
+int dyn_gjk_epa_geoms(const dyn_geom *Ab, const dyn_geom *Bb, int ia, int ib, double margin,
+                      dyn_contact *out) {
+  dyn_shape_kind ka = Ab->shape->kind, kb = Bb->shape->kind;
   if (ka == DYN_SHAPE_NONE || kb == DYN_SHAPE_NONE) return 0;
   if (ka == DYN_SHAPE_PLANE && kb == DYN_SHAPE_PLANE) return 0;
   int k;

@@ -101,10 +101,10 @@ static int keep_point(dyn_v3 x, dyn_v3 n, double off, double margin, dyn_contact
   return at == k ? k + 1 : k;
 }
 
-int dyn_cs_plane_cylinder(const dyn_body *P, const dyn_body *C, double margin, dyn_contact *out) {
-  const dyn_shape *s = &C->shape;
-  dyn_v3 n = P->shape.normal;
-  double off = P->shape.offset;
+int dyn_cs_plane_cylinder(const dyn_geom *P, const dyn_geom *C, double margin, dyn_contact *out) {
+  const dyn_shape *s = C->shape;
+  dyn_v3 n = P->shape->normal;
+  double off = P->shape->offset;
   dyn_m3 R = dyn_quat_to_m3(dyn_quat_normalize(C->q));
   dyn_v3 a = dyn_v3_make(R.m[2], R.m[5], R.m[8]);
   /* the rim direction deepest into the plane: -n in the cap's plane */

@@ -225,7 +225,6 @@ void dyn_world_free(dyn_world *w) {
   dyn_buf_free(&w->joints);
   dyn_buf_free(&w->jpairs);
   dyn_buf_free(&w->jcnt);
-  dyn_buf_free(&w->px);
   dyn_buf_free(&w->srt);
   dyn_model_free((dyn_model *)w->model); /* one holder less (dyn_model_share) */
   free(w);
@@ -360,8 +359,7 @@ dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts) {
   double pen = 0.0;
   /* after the last step's contacts, so that they stay valid; no order */
   dyn_collide_in in = dyn_world_collide_in(w, 0);
-  const dyn_body *geo = dyn_world_place_shapes(w);
-  e = dyn_collision_pass(&w->col, geo, w->nsr, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
+  e = dyn_collision_pass(&w->col, w->bodies.p, w->nsr, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
                          &w->grows);
   if (e != DYN_OK) return e;
   if (max_pen) *max_pen = pen;

@@ -44,15 +44,14 @@ struct dyn_world {
   const dyn_model *model; /* what the scene is: shared, only read (dyn_model_share);
                              the bodies above hold its compiled constants and the state */
   int direct;             /* 1: every body has at most one shape, at the identity
-                             pose: the bodies are the collision records (no copy) */
-  DYN_BUF(dyn_body)
-  px;                        /* !direct: one record per shape, grouped by body, at
-                                 its world pose (dyn_world_place_shapes) */
-  DYN_BUF(dyn_shape_rt) srt; /* one per collision record (body i's when direct) */
-  int nsr;                   /* collision records */
-  int filtered;              /* some shape has a filter other than 1 / 1 */
-  dyn_buf_int jcnt;          /* rows each joint wrote in this step */
-  int njrows;                /* rows of the joints in this step */
+                                pose: record i is body i with its own shape */
+  DYN_BUF(dyn_shape_rt)
+  srt;              /* one per collision record: a shape with its body index
+                                and its pose in the body's frame (body i's when direct) */
+  int nsr;          /* collision records */
+  int filtered;     /* some shape has a filter other than 1 / 1 */
+  dyn_buf_int jcnt; /* rows each joint wrote in this step */
+  int njrows;       /* rows of the joints in this step */
 
   dyn_collider col; /* the contacts of the step are col.con.p[0 .. nc-1] */
   int nc;

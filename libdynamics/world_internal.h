@@ -90,17 +90,6 @@ typedef struct dyn_collider {
   DYN_BUF(dyn_run) runs;        /* a pass on T threads: one per thread */
 } dyn_collider;
 
-/* A collision record's shape as the narrow phase reads it: whose it is,
- * its filter and its material (world_model.c fills them). */
-typedef struct dyn_shape_rt {
-  int body;                      /* its body (the contact's a or b) */
-  int shape;                     /* its index in the world's model; -1: none */
-  uint32_t contype, conaffinity; /* the filter (dyn_shape_def) */
-  double mu, e;                  /* its material's mu and restitution: the model's, or
-                                    for DYN_MATERIAL_DEFAULT the settings' contact.mu and
-                                    contact.restitution */
-} dyn_shape_rt;
-
 /* What a pass reads besides the collision records' poses. */
 typedef struct dyn_collide_in {
   double margin;             /* settings.margin */
@@ -120,16 +109,15 @@ typedef struct dyn_collide_in {
 dyn_err dyn_collider_reserve(dyn_collider *c, int nb, long *grows);
 void dyn_collider_free(dyn_collider *c);
 
-/* Broad and narrow phase on the ngeo collision records geo (a dyn_body
- * each, of which the collision reads the pose, the shape and is_static:
- * the bodies themselves when every body has at most one shape at its own
- * pose, else one record per shape at its world pose, world_model.c):
+/* Broad and narrow phase on the n shape records in->shapes of the bodies
+ * (dyn_shape_rt: each shape with its body index and its pose in the
+ * body's frame, placed where a phase reads it; nothing copied a pass):
  * contacts written to con.p[offset ..] with a, b their bodies, sa, sb their
  * model shapes and the pair's combined material, *nout of them, *maxpen
  * the deepest (>= 0).  Pairs of one body, pairs the filters keep apart
  * and body pairs in in->nocontact are skipped.  Errors (message in msg):
  * DYN_ERR_INPUT (a phase rejected the records), DYN_ERR_NOMEM. */
-dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *geo, int ngeo, const dyn_collide_in *in,
+dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int n, const dyn_collide_in *in,
                            int offset, int *nout, double *maxpen, char *msg, size_t msgcap,
                            long *grows);
 
@@ -340,9 +328,6 @@ int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *v
  * (world.c).  DYN_ERR_NOMEM. */
 dyn_err dyn_world_alloc(const dyn_world_settings *s, const dyn_model *m, dyn_world **out, char *msg,
                         size_t msgcap);
-/* The records the collision pass reads at the current state: the bodies
- * when direct, else the shapes' records placed at their bodies' poses. */
-const dyn_body *dyn_world_place_shapes(dyn_world *w);
 /* The collision input of the world's settings and shapes (top_down as given). */
 dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down);
 /* Each collision record's mu and restitution from its material (the

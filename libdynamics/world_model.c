@@ -19,15 +19,17 @@
  *            (the world runs with it; the model keeps its own), its
  *            restitution threshold at the run's dt and gravity.
  *
- * Collision records: the collision pass (collision_pass.c) works on dyn_body
- * records of which it reads the pose, the shape and is_static.  When every
- * body has at most one shape, at the identity pose in its frame (every
- * built-in scene), the bodies are those records (direct: nothing is
- * copied, and the numbers are those of the bodies themselves).  Otherwise
- * there is one record per shape, grouped by body, placed at each step at
+ * Collision records: the collision pass (collision_pass.c) iterates shape
+ * records (dyn_shape_rt, dyn_internal.h): each shape with its body index,
+ * its geometry (the model's, borrowed) and its pose in the body's frame,
+ * placed at its body's pose where a phase reads it (dyn_shape_place):
  *     r_s = r_b + R(q_b) pos,   q_s = q_b rot
  * (a shape at the identity pose takes the body's r and q as they are).
- * Beside each record, its shape_rt: its body, its model shape, its filter
+ * Nothing is copied a step.  When every body has at most one shape, at the
+ * identity pose in its frame (every built-in scene), record i is body i
+ * with its own shape (direct).  Otherwise there is one record per shape,
+ * grouped by body.
+ * Each record also holds its model shape's index, its filter
  * and its material's mu and restitution (for DYN_MATERIAL_DEFAULT the
  * model's first material, or in a model without materials the settings'
  * contact.mu and contact.restitution, resolved again whenever the settings
@@ -80,45 +82,23 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down) {
   return in;
 }
 
-const dyn_body *dyn_world_place_shapes(dyn_world *w) {
-  if (w->direct) return w->bodies.p;
-  const dyn_shape_def *S = w->model->shapes.p;
-#pragma omp parallel for num_threads(dyn_par_threads(w->set.opt.threads, w->nsr)) schedule(static)
-  for (int k = 0; k < w->nsr; k++) {
-    const dyn_body *b = &w->bodies.p[w->srt.p[k].body];
-    const dyn_shape_def *s = &S[w->srt.p[k].shape];
-    dyn_body *x = &w->px.p[k];
-    if (at_identity(s)) {
-      x->r = b->r;
-      x->q = b->q;
-    } else {
-      x->r = dyn_v3_add(b->r, dyn_quat_rotate(b->q, s->pos));
-      x->q = dyn_quat_mul(b->q, s->rot);
-    }
-  }
-  return w->px.p;
-}
-
 /* ---- compiling the model -------------------------------------------------------------- */
 
-/* The collision record of model shape s at slot k: its shape_rt, and
- * when not direct its dyn_body (shape, static flag; the pose comes each
- * step). */
+/* The collision record of model shape s at slot k: its body, its filter,
+ * and when not direct its geometry and its pose in the body's frame (when
+ * direct, body k holds the shape itself: compile_bodies). */
 static void put_record(dyn_world *w, int k, int s) {
   const dyn_shape_def *d = &w->model->shapes.p[s];
-  w->srt.p[k] = (dyn_shape_rt){ d->body, s, d->contype, d->conaffinity, 0.0, 0.0 };
+  dyn_shape_rt *r = &w->srt.p[k];
+  *r = (dyn_shape_rt){ d->body, s, d->contype, d->conaffinity, 0.0, 0.0, NULL, 0, d->pos, d->rot };
   if (w->direct) return;
-  dyn_body *x = &w->px.p[k];
-  memset(x, 0, sizeof *x);
-  x->shape = d->geom;
-  x->is_static = w->bodies.p[d->body].is_static;
-  x->q = dyn_quat_identity();
+  r->geom = &d->geom;
+  r->local = !at_identity(d);
 }
 
 /* Room for n collision records (and the broad phase's workspace). */
 static dyn_err reserve_records(dyn_world *w, size_t n) {
   int fail = dyn_buf_reserve(&w->srt, n, &w->grows) != 0;
-  if (!w->direct) fail |= dyn_buf_reserve(&w->px, n, &w->grows) != 0;
   size_t most = n > (size_t)w->nb ? n : (size_t)w->nb;
   if (fail || dyn_collider_reserve(&w->col, (int)most, &w->grows) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "out of memory for %zu shapes", n);
@@ -152,7 +132,9 @@ static dyn_err compile_records(dyn_world *w, const int *first, int *cnt) {
       if (first[b] >= 0) {
         put_record(w, b, first[b]);
       } else {
-        w->srt.p[b] = (dyn_shape_rt){ b, -1, 0u, 0u, 0.0, 0.0 };
+        w->srt.p[b] = (dyn_shape_rt){
+          b, -1, 0u, 0u, 0.0, 0.0, NULL, 0, { 0.0, 0.0, 0.0 }, dyn_quat_identity()
+        };
       }
     }
   } else {

@@ -118,8 +118,7 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
 dyn_err dyn_stage_collide(dyn_step *s) {
   dyn_world *w = s->w;
   dyn_collide_in in = dyn_world_collide_in(w, w->set.contact_order == DYN_ORDER_TOP_DOWN);
-  const dyn_body *geo = dyn_world_place_shapes(w);
-  dyn_err e = dyn_collision_pass(&w->col, geo, w->nsr, &in, 0, &s->nc, &s->maxpen, w->msg,
+  dyn_err e = dyn_collision_pass(&w->col, w->bodies.p, w->nsr, &in, 0, &s->nc, &s->maxpen, w->msg,
                                  sizeof w->msg, &w->grows);
   if (e != DYN_OK) {
     size_t l = strlen(w->msg);

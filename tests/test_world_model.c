@@ -1,5 +1,6 @@
 /* test_world_model.c -- worlds built from scene models (dyn_world_new_from_model,
  * libdynamics/world_model.c): several shapes on one body, collision filters,
+ * shapes at offsets and turned in their body (the contacts by hand),
  * excluded pairs, materials combined per contact, the state saved and
  * restored, hull vertices owned by the model, every built-in scene built
  * two ways (through its model, and through a model rebuilt from bodies
@@ -140,6 +141,98 @@ static void test_dumbbell(void) {
   /* the body keeps both shapes: its own record has none */
   CU_ASSERT_EQUAL(B[0].shape.kind, DYN_SHAPE_NONE);
   CU_ASSERT_EQUAL(dyn_model_shape_count(dyn_world_model(w)), 3);
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+/* One contact expected: its shapes, bodies, point, normal and depth. */
+typedef struct {
+  int sa, sb, a, b;
+  double p[3], n[3], depth;
+} want_contact;
+
+/* 1 iff contact c is w (points and normals to 1e-12, depths to 1e-12). */
+static int contact_is(const dyn_contact *c, const want_contact *w) {
+  const double t = 1e-12;
+  return c->sa == w->sa && c->sb == w->sb && c->a == w->a && c->b == w->b &&
+         fabs(c->p.x - w->p[0]) < t && fabs(c->p.y - w->p[1]) < t && fabs(c->p.z - w->p[2]) < t &&
+         fabs(c->normal.x - w->n[0]) < t && fabs(c->normal.y - w->n[1]) < t &&
+         fabs(c->normal.z - w->n[2]) < t && fabs(c->depth - w->depth) < t;
+}
+
+/* Shape s of body `body` at pos, turned by rot in the body's frame. */
+static void add_offset_shape(dyn_model *m, int body, dyn_shape s, dyn_v3 pos, dyn_quat rot) {
+  dyn_shape_def d = dyn_shape_def_default();
+  d.body = body;
+  d.geom = s;
+  d.pos = pos;
+  d.rot = rot;
+  CU_ASSERT_FATAL(dyn_model_add_shape(m, &d, NULL, 0) >= 0);
+}
+
+/* Body 0 at r = (1, 2, 0.5) turned 90 deg about z (its x is the world's
+ * y, its y the world's -x), no gravity, with three shapes at offsets:
+ *   0: sphere r 0.1 at (0.4, 0, -0.42): centre r + Rz(0.4, 0, -0.42) =
+ *      (1, 2.4, 0.08); it enters the floor z >= 0 by 0.1 - 0.08 = 0.02,
+ *      contact at its lowest point lifted by half the depth: (1, 2.4,
+ *      -0.01);
+ *   1: box half (0.1, 0.05, 0.02) at (-0.4, 0, -0.49), turned 90 deg about
+ *      z in the body (180 deg in the world: its half extents stay along x
+ *      and y): centre (1, 1.6, 0.01), four corners at z = -0.01, depth
+ *      0.01, contacts (1 +- 0.1, 1.6 +- 0.05, -0.005);
+ *   2: cylinder r 0.05, half length 0.1 at (0, 0.3, -0.46), turned 90 deg
+ *      about x in the body: its axis Rz Rx e_z = Rz (0, -1, 0) = (1, 0, 0),
+ *      centre (1 - 0.3, 2, 0.04); its lowest line z = -0.01 from x = 0.6
+ *      to 0.8: contacts at both rim ends, (0.6 | 0.8, 2, -0.005), depth
+ *      0.01 (the rim's sides, 0.04 above the floor, are beyond the 2 mm
+ *      margin).
+ * Body 1 the floor (shape 3); body 2 a ball r 0.1 (shape 4) at (1, 2.4,
+ * 0.27), on top of shape 0: centres 0.19 apart, depth 0.01, contact
+ * midway between the surfaces (1, 2.4, 0.175), normal +z from body 0.
+ * Every floor contact's normal is -z (from body 0, the lower index).
+ * The contacts of one step are those of the state before it. */
+static void test_offset_shapes_contacts(void) {
+  dyn_model *m = new_model(0.0);
+  dyn_body_def b = dyn_body_def_default();
+  b.mass = 2.0;
+  b.I_b = dyn_inertia_sphere(2.0, 0.3);
+  b.r = dyn_v3_make(1.0, 2.0, 0.5);
+  b.q = dyn_quat_axis_angle(dyn_v3_make(0, 0, 1), 0.5 * PI);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_body(m, &b, NULL, 0), 0);
+  dyn_shape sph = { .kind = DYN_SHAPE_SPHERE, .radius = 0.1 };
+  dyn_shape box = { .kind = DYN_SHAPE_BOX, .half = { 0.1, 0.05, 0.02 } };
+  dyn_shape cyl = { .kind = DYN_SHAPE_CYLINDER, .radius = 0.05, .half_length = 0.1 };
+  add_offset_shape(m, 0, sph, dyn_v3_make(0.4, 0.0, -0.42), dyn_quat_identity());
+  add_offset_shape(m, 0, box, dyn_v3_make(-0.4, 0.0, -0.49),
+                   dyn_quat_axis_angle(dyn_v3_make(0, 0, 1), 0.5 * PI));
+  add_offset_shape(m, 0, cyl, dyn_v3_make(0.0, 0.3, -0.46),
+                   dyn_quat_axis_angle(dyn_v3_make(1, 0, 0), 0.5 * PI));
+  add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
+  add_ball(m, dyn_v3_make(1.0, 2.4, 0.27), 0.1, 1u, 1u);
+  const want_contact want[] = {
+    { 0, 3, 0, 1, { 1.0, 2.4, -0.01 }, { 0, 0, -1 }, 0.02 },
+    { 1, 3, 0, 1, { 0.9, 1.55, -0.005 }, { 0, 0, -1 }, 0.01 },
+    { 1, 3, 0, 1, { 1.1, 1.55, -0.005 }, { 0, 0, -1 }, 0.01 },
+    { 1, 3, 0, 1, { 0.9, 1.65, -0.005 }, { 0, 0, -1 }, 0.01 },
+    { 1, 3, 0, 1, { 1.1, 1.65, -0.005 }, { 0, 0, -1 }, 0.01 },
+    { 2, 3, 0, 1, { 0.6, 2.0, -0.005 }, { 0, 0, -1 }, 0.01 },
+    { 2, 3, 0, 1, { 0.8, 2.0, -0.005 }, { 0, 0, -1 }, 0.01 },
+    { 0, 4, 0, 2, { 1.0, 2.4, 0.175 }, { 0, 0, 1 }, 0.01 },
+  };
+  const int nw = (int)(sizeof want / sizeof *want);
+  dyn_world *w = world_of(m, "pgs");
+  CU_ASSERT(run(w, 1));
+  int n = 0;
+  const dyn_contact *c = dyn_world_contacts(w, &n);
+  CU_ASSERT_EQUAL(n, nw);
+  for (int i = 0; i < nw; i++) {
+    int found = 0;
+    for (int k = 0; k < n; k++) found += contact_is(&c[k], &want[i]);
+    if (found != 1)
+      printf("\n    contact %d (shapes %d, %d): found %d times\n", i, want[i].sa, want[i].sb,
+             found);
+    CU_ASSERT_EQUAL(found, 1);
+  }
   dyn_world_free(w);
   dyn_model_free(m);
 }
@@ -612,6 +705,8 @@ int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("world from a model", NULL, NULL);
   CU_add_test(s, "dumbbell: two shapes on one body touch at both", test_dumbbell);
+  CU_add_test(s, "offset and turned shapes of one body: the hand-derived contacts",
+              test_offset_shapes_contacts);
   CU_add_test(s, "a hand-made body beside per-shape records", test_hand_body_in_model_world);
   CU_add_test(s, "filters and exclusions let pairs pass through", test_filters_and_exclusions);
   CU_add_test(s, "ice and rubber on a slope: combine by the maximum", test_materials_on_a_slope);

@@ -123,7 +123,7 @@ static void test_sap_halves(void) {
   CU_ASSERT_EQUAL(memcmp(got, all, sizeof(int) * 2 * (size_t)np), 0);
   uint64_t seed = 11;
   for (int parts = 1; parts <= 5; parts++) {
-    size_t n = dyn_sap_sort(bodies, nb, margin, ws);
+    size_t n = dyn_sap_sort(bodies, NULL, nb, margin, ws);
     CU_ASSERT_EQUAL(n, (size_t)nb); /* every box is usable */
     size_t cut[6];
     cut[0] = 0;
@@ -205,7 +205,7 @@ static void test_sap_grid(void) {
     if (sc == 3) bodies[100].shape.half = dyn_v3_make(8.0, 3.0, 0.2);
     double margin = sc == 1 ? 0.01 : sc == 0 ? 0.0 : 0.005;
     dyn_sap_workspace_init(ws);
-    size_t n = dyn_sap_sort(bodies, nb, margin, ws);
+    size_t n = dyn_sap_sort(bodies, NULL, nb, margin, ws);
     long np = dyn_sap_sweep(ws, 0, n, ref, MAXP, 1);
     CU_ASSERT_FATAL(np > 2 * nb && np < MAXP);
     memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
@@ -223,7 +223,7 @@ static void test_sap_grid(void) {
   /* a few bodies: the sweep's (no grid) */
   int nb = random_bodies(bodies, 100, 3);
   dyn_sap_workspace_init(ws);
-  size_t n = dyn_sap_sort(bodies, nb, 0.005, ws);
+  size_t n = dyn_sap_sort(bodies, NULL, nb, 0.005, ws);
   CU_ASSERT_EQUAL(dyn_sap_grid(ws, n, got, MAXP), -1);
   free(ws);
   free(got);
