@@ -284,8 +284,8 @@ static int refused(const dyn_world *w, slv_problem *p, dyn_velocity_form *vf, co
 /* A copy of p with delta added to A's diagonal (dense, or CSR: a factored
  * A made explicit first), in buffers *keep (free() it); NULL with
  * SLV_ERR_NOMEM, or SLV_ERR_INVALID when a row's diagonal is not stored. */
-static slv_status regularized(const slv_problem *p, double delta, slv_problem *q, void **keep,
-                              char *msg, size_t cap) {
+static slv_status regularized_alloc(const slv_problem *p, double delta, slv_problem *q, void **keep,
+                                    char *msg, size_t cap) {
   const int n = p->n;
   *q = *p;
   *keep = NULL;
@@ -368,7 +368,7 @@ slv_status dyn_jac_answer_sensitivity(const dyn_world *w, const slv_problem *p, 
   slv_status st = slv_sensitivity_new(p, x, w->set.opt.tol, s, msg, cap);
   if (st != SLV_SINGULAR_PIVOT) return st;
   *delta = DYN_JAC_REG * diag_scale(p);
-  st = regularized(p, *delta, q, keep, msg, cap);
+  st = regularized_alloc(p, *delta, q, keep, msg, cap);
   return st == SLV_OK ? slv_sensitivity_new(q, x, w->set.opt.tol, s, msg, cap) : st;
 }
 
@@ -395,6 +395,14 @@ static dyn_err z_matrix(const dyn_world *w, jac_work *k, const slv_problem *p,
   return st == SLV_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_NUMERIC;
 }
 
+/* The input blocks (72 doubles a body: du/du and du/df) and the product's
+ * nv x nv matrix; 0 when either allocation failed (the caller frees both). */
+static int blocks_alloc(int nb, int nv, double **B, double **V) {
+  *B = malloc(72 * (size_t)nb * sizeof(double) + sizeof(double));
+  *V = malloc((size_t)nv * nv * sizeof(double) + sizeof(double));
+  return *B && *V;
+}
+
 dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df, double *dq_du,
                                 double *dq_df, dyn_step_jacobian_info *info, char *msg,
                                 size_t cap) {
@@ -407,9 +415,8 @@ dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df
   if (refused(w, &p, &vf, &x, msg, cap)) return DYN_ERR_INPUT;
   const int nv = 6 * w->nb;
   jac_work k;
-  double *B = malloc(72 * (size_t)w->nb * sizeof(double) + sizeof(double));
-  double *V = malloc((size_t)nv * nv * sizeof(double) + sizeof(double));
-  if (!B || !V || !work_alloc(&k, nv, p.n)) {
+  double *B = NULL, *V = NULL;
+  if (!blocks_alloc(w->nb, nv, &B, &V) || !work_alloc(&k, nv, p.n)) {
     free(B), free(V);
     dyn_msgf(msg, cap, "step_jacobian: out of memory for %d velocities", nv);
     return DYN_ERR_NOMEM;
