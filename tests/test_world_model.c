@@ -608,6 +608,12 @@ static void test_scenes_two_ways(void) {
 
 /* ---- worlds sharing one model ---------------------------------------------------- */
 
+/* 1 iff the n bytes at p and q are equal; an empty record array may be
+ * NULL, which memcmp must not be given even for n = 0 */
+static int same_bytes(const void *p, const void *q, size_t n) {
+  return n == 0 || (p && q && memcmp(p, q, n) == 0);
+}
+
 /* 1 iff models a and b hold the same records and options, bit for bit. */
 static int same_model(const dyn_model *a, const dyn_model *b) {
   dyn_model_options oa = dyn_model_get_options(a), ob = dyn_model_get_options(b);
@@ -616,11 +622,9 @@ static int same_model(const dyn_model *a, const dyn_model *b) {
   return nb == dyn_model_body_count(b) && ns == dyn_model_shape_count(b) &&
          nj == dyn_model_joint_count(b) && nx == dyn_model_exclusion_count(b) &&
          memcmp(&oa, &ob, sizeof oa) == 0 &&
-         memcmp(dyn_model_bodies(a), dyn_model_bodies(b), (size_t)nb * sizeof(dyn_body_def)) == 0 &&
-         memcmp(dyn_model_joints(a), dyn_model_joints(b), (size_t)nj * sizeof(dyn_joint_def)) ==
-             0 &&
-         memcmp(dyn_model_exclusions(a), dyn_model_exclusions(b), 2 * (size_t)nx * sizeof(int)) ==
-             0;
+         same_bytes(dyn_model_bodies(a), dyn_model_bodies(b), (size_t)nb * sizeof(dyn_body_def)) &&
+         same_bytes(dyn_model_joints(a), dyn_model_joints(b), (size_t)nj * sizeof(dyn_joint_def)) &&
+         same_bytes(dyn_model_exclusions(a), dyn_model_exclusions(b), 2 * (size_t)nx * sizeof(int));
 }
 
 /* One step of w, its k-th: the bodies' states after it (13 numbers a
