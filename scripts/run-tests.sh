@@ -13,7 +13,8 @@
 #   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts;
 #               make -j2; make -j2 check (AddressSanitizer + UBSan)
 #   clang       build-clang/: ../configure CC=clang --disable-python; make -j2;
-#               make -j2 check (a second compiler: undefined behaviour that gcc
+#               make -j2 check-compiled: the test programs and the command
+#               line's tests (a second compiler: undefined behaviour that gcc
 #               happens to hide, such as a field left uninitialised, shows up
 #               here; the Python package, its pip install and its tests are the
 #               check stage's, not a compiler's)
@@ -119,7 +120,7 @@ stage_san() {
 }
 stage_clang() {
   configure_build build-clang CC=clang --disable-python &&
-    LCPLAB_SOURCE_TESTS_DONE=1 make_check build-clang check
+    LCPLAB_SOURCE_TESTS_DONE=1 make_check build-clang check-compiled
 }
 stage_fuzz() {
   configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared --disable-python &&
