@@ -70,6 +70,10 @@ static inline int tst_model_add_joint(dyn_model *m, const dyn_joint *j, char *ms
   d.kind = j->kind;
   d.a = j->a;
   d.b = j->b;
+  /* a body index out of range: the model refuses it (no pose read past its
+   * bodies, which memcheck reported as uninitialised) */
+  if (j->a < 0 || j->a >= dyn_model_body_count(m) || j->b >= dyn_model_body_count(m))
+    return dyn_model_add_joint(m, &d, msg, cap);
   const dyn_body_def *A = &bd[j->a], *B = j->b >= 0 ? &bd[j->b] : NULL;
   dyn_quat qa = dyn_quat_normalize(A->q), qb = B ? dyn_quat_normalize(B->q) : dyn_quat_identity();
   d.anchor = dyn_v3_add(A->r, dyn_quat_rotate(qa, j->anchor_a));
