@@ -1,0 +1,61 @@
+#!/bin/sh
+# with_timeout.sh -- runs one test of `make check` with a time limit, so a
+# test that hangs fails by name instead of holding the whole suite (and CI)
+# until its own time runs out.
+#
+#   LOG_COMPILER of make check:   tests/with_timeout.sh ./tests/test_pgs
+#   and of make check-valgrind:   tests/with_timeout.sh sh tests/valgrind.sh ./tests/test_pgs
+#
+# The limit is LCPLAB_TEST_TIMEOUT seconds (default 600: the longest test,
+# the pip install, takes under three minutes natively and the longest
+# memcheck run about four on a loaded machine; experiments/records/
+# 2026-11-28-ci-timeout.md).  The test runs in a session of its own; at the
+# limit its processes are listed in the test's log (what was still running,
+# and for how long) and the whole session is killed: SIGTERM, then SIGKILL
+# ten seconds later.  The exit status is the test's own, or 99 (a hard
+# error for the test driver) when it was stopped.
+if [ $# -lt 1 ]; then
+  echo "usage: $0 TEST [ARGS...]" >&2
+  exit 2
+fi
+limit=${LCPLAB_TEST_TIMEOUT:-600}
+case $limit in
+  '' | *[!0-9]*)
+    echo "with_timeout.sh: LCPLAB_TEST_TIMEOUT must be a whole number of seconds, not '$limit'" >&2
+    exit 2
+    ;;
+esac
+
+# the test, in its own session (setsid execs it: a background job is not a
+# group leader, so its pid is the session's and the group's id)
+setsid "$@" &
+test_pid=$!
+
+# the watchdog: when the test finishes first, a SIGTERM ends its sleep and it
+# exits without a word (a trapped signal interrupts `wait` at once)
+sh -c '
+  exec 2>/dev/null
+  trap "kill \$s; exit 0" TERM
+  sleep "$1" &
+  s=$!
+  wait "$s"
+  : >"$4"
+  echo "with_timeout.sh: $3 still running after $1 s; its processes:"
+  ps -o pid,ppid,etime,time,stat,args -s "$2"
+  kill -TERM "-$2"
+  sleep 10
+  kill -KILL "-$2"
+' with_timeout "$limit" "$test_pid" "$*" "${TMPDIR:-/tmp}/with_timeout.$test_pid" &
+watchdog_pid=$!
+
+wait "$test_pid"
+rc=$?
+kill -TERM "$watchdog_pid" 2>/dev/null
+wait "$watchdog_pid" 2>/dev/null
+stamp="${TMPDIR:-/tmp}/with_timeout.$test_pid"
+if [ -e "$stamp" ]; then
+  rm -f "$stamp"
+  echo "with_timeout.sh: stopped at the limit of $limit s (LCPLAB_TEST_TIMEOUT): $*"
+  exit 99
+fi
+exit "$rc"
