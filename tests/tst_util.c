@@ -55,9 +55,22 @@ int tst_run(void) {
   return (failed || failed_tests) ? 1 : 0;
 }
 
-int tst_memcheck(void) {
+/* AddressSanitizer in this build: gcc defines __SANITIZE_ADDRESS__, clang
+ * answers __has_feature(address_sanitizer). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TST_ASAN 1
+#endif
+#endif
+#ifndef TST_ASAN
+#define TST_ASAN 0
+#endif
+
+int tst_memory_checked(void) {
   const char *v = getenv("LCPLAB_VALGRIND");
-  return v != NULL && strcmp(v, "1") == 0;
+  return TST_ASAN || (v != NULL && strcmp(v, "1") == 0);
 }
 
 int tst_shared_path(const char *rel, char *buf, size_t len) {
