@@ -168,7 +168,11 @@ if [ -n "$whl" ] && "$py" -m venv --without-pip "$T/V2" >"$T/venv2.log" 2>&1 &&
 fi
 rm -rf "$T/V2" "$E" "$T/st" "$T/src/build"
 
-if (cd "$T" && V/bin/pip install --no-build-isolation --no-index ./src) >"$T/pip.log" 2>&1; then
+# CFLAGS=-O0: the build that pip starts (configure and make, setup.py) is
+# what is tested here, not the speed of the code it makes; unoptimised it
+# takes about half the CPU (experiments/records/2026-11-28-ci-timeout.md),
+# and this test was the check stage's longest.
+if (cd "$T" && CFLAGS=-O0 V/bin/pip install --no-build-isolation --no-index ./src) >"$T/pip.log" 2>&1; then
   pass "pip install --no-build-isolation --no-index (offline) from the copy"
 else
   fail "pip install --no-build-isolation --no-index" "$(tail -25 "$T/pip.log")"
@@ -274,7 +278,7 @@ if ! "$T/V/bin/python" -c "import build" 2>/dev/null; then
   echo "note: python3-build is not installed: the wheel is not built"
   tst_done
 fi
-if (cd "$T/src" && ../V/bin/python -m build --no-isolation --wheel --outdir "$T/dist" .) \
+if (cd "$T/src" && CFLAGS=-O0 ../V/bin/python -m build --no-isolation --wheel --outdir "$T/dist" .) \
   >"$T/build.log" 2>&1; then
   pass "python3 -m build --no-isolation --wheel"
 else
