@@ -11,31 +11,21 @@ import re
 import sys
 
 
+# a comment, a string or a character literal (an unterminated one runs to the end)
+_NOISE = re.compile(r"""/\*.*?(?:\*/|\Z)|//[^\n]*|"(?:\\.|[^"\\])*(?:"|\Z)|'(?:\\.|[^'\\])*(?:'|\Z)""", re.S)
+
+
+def _blank(m):
+    """A comment blanked (its newlines kept); a literal kept as its quotes around blanks."""
+    t = m.group()
+    if t[0] in "\"'":
+        return t[0] + re.sub(r"[^\n]", " ", t[1:-1]) + t[0] if len(t) > 1 else t
+    return re.sub(r"[^\n]", " ", t)
+
+
 def strip_code(text):
     """text with comments, strings and char literals blanked (newlines kept)."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
-            i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            out.append(c + " " * (min(j, n) - i - 1) + c)
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
+    return _NOISE.sub(_blank, text)
 
 
 def functions(path):
@@ -45,22 +35,13 @@ def functions(path):
     lines = ["" if l.lstrip().startswith("#") else l for l in lines]
     code = "\n".join(lines)
     depth, start, found = 0, None, []
+    line, pos = 1, 0  # the line of offset pos, counted as the braces go by
     for m in re.finditer(r"[{}]", code):
-        line = code.count("\n", 0, m.start()) + 1
+        line += code.count("\n", pos, m.start())
+        pos = m.start()
         if m.group() == "{":
             if depth == 0:
-                head = code[: m.start()].rstrip()
-                if head.endswith(")"):  # a function body, not an initializer
-                    k = head.rfind("(")
-                    depth_p = 0
-                    for k in range(len(head) - 1, -1, -1):
-                        depth_p += {")": 1, "(": -1}.get(head[k], 0)
-                        if depth_p == 0:
-                            break
-                    name = re.findall(r"(\w+)\s*$", head[:k])
-                    start = (name[0] if name else "?", head.count("\n", 0, k) + 1)
-                else:
-                    start = None
+                start = function_head(code, m.start(), line)
             depth += 1
         else:
             depth -= 1
@@ -68,6 +49,24 @@ def functions(path):
                 found.append((start[0], start[1], line))
                 start = None
     return found
+
+
+def function_head(code, brace, line):
+    """(name, line of the name) when the '{' at offset brace (on line) opens a
+    function body: what precedes it ends with a parameter list; else None."""
+    end = brace
+    while end > 0 and code[end - 1].isspace():
+        end -= 1
+    if end == 0 or code[end - 1] != ")":
+        return None  # an initializer, not a function body
+    depth_p, k = 0, end - 1
+    while k >= 0:
+        depth_p += {")": 1, "(": -1}.get(code[k], 0)
+        if depth_p == 0:
+            break
+        k -= 1
+    name = re.search(r"(\w+)\s*$", code[max(0, k - 200):max(k, 0)])
+    return (name.group(1) if name else "?", line - code.count("\n", k, brace))
 
 
 def main(argv):
