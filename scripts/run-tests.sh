@@ -11,13 +11,15 @@
 #   autoreconf  autoreconf -fi
 #   check       build/:     ../configure; make -j2; make -j2 check
 #   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts;
-#               make -j2; make -j2 check (AddressSanitizer + UBSan)
+#               make -j2; make -j2 check (AddressSanitizer + UBSan; the heavy
+#               C cases short, tests/tst_util.h)
 #   clang       build-clang/: ../configure CC=clang --disable-python; make -j2;
 #               make -j2 check-compiled: the test programs and the command
 #               line's tests (a second compiler: undefined behaviour that gcc
 #               happens to hide, such as a field left uninitialised, shows up
 #               here; the Python package, its pip install and its tests are the
-#               check stage's, not a compiler's)
+#               check stage's, not a compiler's), the heavy cases short
+#               (LCPLAB_SHORT_RUNS=1, tests/tst_util.h)
 #   install     build/:     make install into a temporary DESTDIR, then make
 #               installcheck (tests/test_install.sh: the installed libraries,
 #               headers, pkg-config files, program and man page, used by a C
@@ -137,9 +139,11 @@ stage_san() {
   configure_build build-san --enable-sanitizers --enable-asserts &&
     LCPLAB_SOURCE_TESTS_DONE=1 make_check build-san check
 }
+# LCPLAB_SHORT_RUNS=1: the heavy C cases run one instance of each code path
+# (tests/tst_util.h, tst_short_runs); the check stage runs them in full
 stage_clang() {
   configure_build build-clang CC=clang --disable-python &&
-    LCPLAB_SOURCE_TESTS_DONE=1 make_check build-clang check-compiled
+    LCPLAB_SOURCE_TESTS_DONE=1 LCPLAB_SHORT_RUNS=1 make_check build-clang check-compiled
 }
 stage_fuzz() {
   configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared --disable-python &&

@@ -221,14 +221,14 @@ static void pyramid_case(const char *layers, dyn_integrator integ, long steps, i
   dyn_world_free(w);
 }
 
-/* Under memcheck (tst_memory_checked) the lemke runs are shortened: lemke on
+/* Under memcheck (tst_short_runs) the lemke runs are shortened: lemke on
  * a pyramid costs 10-60 ms a step natively. */
 static long steps_of(long n, long under_valgrind) {
-  return tst_memory_checked() ? under_valgrind : n;
+  return tst_short_runs() ? under_valgrind : n;
 }
 
 static void test_lemke_pyramid_verlet(void) {
-  if (tst_memory_checked()) /* 60 lemke steps of 150 rows: minutes under memcheck */
+  if (tst_short_runs()) /* 60 lemke steps of 150 rows: minutes under memcheck */
     return;
   pyramid_case("layers=4", DYN_INT_VERLET, 60, 1);
 }

@@ -549,7 +549,7 @@ static void test_global(void) {
     for (int i = 0; i < m; i++)
       for (int j = 0; j < i; j++) sym &= W[i + (size_t)m * j] == W[j + (size_t)m * i];
     CU_ASSERT(sym);
-    if (tst_memory_checked()) {
+    if (tst_short_runs()) {
       /* under memcheck (tests/valgrind.sh) the reader is what is checked;
        * the eigenvalues and the dense reference are LAPACK work in this
        * test, 50 of its 75 s there, and are checked natively */

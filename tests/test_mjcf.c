@@ -217,7 +217,7 @@ static void same_steps(const dyn_model *m, const dyn_model *r, long K) {
 /* ---- every built-in scene --------------------------------------------------------- */
 
 /* Every scene is written and read back to the same bits; under memcheck
- * (tst_memory_checked) MuJoCo's own step runs on every fourth scene and the two
+ * (tst_short_runs) MuJoCo's own step runs on every fourth scene and the two
  * worlds step 3 times, not 20: each model MuJoCo compiles costs a probe
  * process there, about 0.3 s of CPU a fork (the valgrind stage's time,
  * experiments/records/2026-11-27-test-time.md). */
@@ -239,7 +239,7 @@ static void round_trip_scene(const char *name, int with_mujoco) {
   }
   dyn_model *r = read_model(path);
   same_model(m, r);
-  same_steps(m, r, tst_memory_checked() ? 3 : 20);
+  same_steps(m, r, tst_short_runs() ? 3 : 20);
   dyn_model_free(r);
   dyn_model_free(m);
 }
@@ -247,7 +247,7 @@ static void round_trip_scene(const char *name, int with_mujoco) {
 static void test_every_scene(void) {
   CU_ASSERT_EQUAL(dyn_scene_count(), 17);
   for (int i = 0; i < dyn_scene_count(); i++)
-    round_trip_scene(dyn_scene_name(i), !tst_memory_checked() || i % 4 == 0);
+    round_trip_scene(dyn_scene_name(i), !tst_short_runs() || i % 4 == 0);
 }
 
 /* ---- a model with what the scenes lack ------------------------------------------ */

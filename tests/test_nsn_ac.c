@@ -167,7 +167,7 @@ static void test_rank_deficient(void) {
   double *W = malloc(sizeof(double) * N * N), b[N], xs[N], cmu[NC], x[N];
   int rows[NC];
   /* under memcheck one seed: the three plants differ in numbers, not paths */
-  for (unsigned long seed = 1; seed <= (tst_memory_checked() ? 1u : 3u); seed++) {
+  for (unsigned long seed = 1; seed <= (tst_short_runs() ? 1u : 3u); seed++) {
     rank_deficient(NB, NC, 0.4, seed, W, b, xs, rows, cmu);
     slv_problem p = slv_problem_empty();
     p.n = N;
@@ -216,7 +216,7 @@ static void test_sparse_planted(void) {
  * and 6 nb = 600): the same sparse path at half the LU work. */
 static void test_sparse_rank_deficient(void) {
   enum { NB = 100, NC_MAX = 240 };
-  const int NC = tst_memory_checked() ? 201 : NC_MAX, N = 3 * NC;
+  const int NC = tst_short_runs() ? 201 : NC_MAX, N = 3 * NC;
   double *W = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N);
   double *xs = malloc(sizeof(double) * N), *x = malloc(sizeof(double) * N), cmu[NC_MAX];
   int rows[NC_MAX], *Ap = malloc(sizeof(int) * (N + 1)), *Aj = malloc(sizeof(int) * N * N);
@@ -414,7 +414,7 @@ static slv_options file_options(int max_iter) {
   return o;
 }
 
-/* A shared FC3D file, and whether it runs under memcheck too (tst_memory_checked:
+/* A shared FC3D file, and whether it runs under memcheck too (tst_short_runs:
  * one file of each kind, below). */
 typedef struct {
   const char *name;
@@ -459,7 +459,7 @@ static void test_fc3d_files(void) {
     return;
   }
   for (int f = 0; files[f].name; f++) {
-    if (tst_memory_checked() && !files[f].memcheck) continue;
+    if (tst_short_runs() && !files[f].memcheck) continue;
     io_instance *in = tst_cone_read_fc3d(files[f].name);
     if (!in) continue;
     slv_problem p = io_instance_problem(in);
@@ -499,7 +499,7 @@ static void test_ppa_fc3d_files(void) {
     return;
   }
   for (int f = 0; files[f].name; f++) {
-    if (tst_memory_checked() && !files[f].memcheck) continue;
+    if (tst_short_runs() && !files[f].memcheck) continue;
     io_instance *in = tst_cone_read_fc3d(files[f].name);
     if (!in) continue;
     slv_problem p = io_instance_problem(in);
@@ -545,12 +545,12 @@ static void test_best_iterate(void) {
   io_instance *in = tst_cone_read_fc3d("RockPile_tob1.dat");
   CU_ASSERT_PTR_NOT_NULL_FATAL(in);
   slv_problem p = io_instance_problem(in);
-  slv_options o = file_options(tst_memory_checked() ? 1000 : 2000);
+  slv_options o = file_options(tst_short_runs() ? 1000 : 2000);
   double *x = malloc((size_t)p.n * sizeof *x);
   slv_result res;
   CU_ASSERT_EQUAL(run("nsgs_newton", &p, &o, x, &res), SLV_MAX_ITER);
   double own = tst_cone_problem_natres2(&p, x);
-  if (!tst_memory_checked()) CU_ASSERT(own <= 1e-4);
+  if (!tst_short_runs()) CU_ASSERT(own <= 1e-4);
   TST_CLOSE(res.res.res_rel_2, own, 0, 1e-6); /* the result describes the x returned */
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "the best iterate"));
   free(x);

@@ -2020,7 +2020,7 @@ int main(void) {
   CU_add_test(s, "overflow: not_finite", test_not_finite);
   s = CU_add_suite("pgs_wide, opt.simd off: without the lanes", simd_off, simd_auto);
   CU_add_test(s, "findex pointing forward: the sequential group", test_findex_forward);
-  if (!tst_memory_checked()) {
+  if (!tst_short_runs()) {
     /* pgs itself (test_pgs runs it under memcheck); 40 s more there */
     CU_add_test(s, "factored: pgs's iterates, bit for bit (also rigid form)", test_same_iterates);
     CU_add_test(s, "manifold runs: groups of 3 to 12 rows", test_manifolds);

@@ -112,16 +112,16 @@ static void settles(const char *solver, dyn_friction fr) {
   dyn_model *m = humanoid_model();
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
   settle_out o;
-  long K = tst_memory_checked() ? 80 : 1000; /* 5 s at h = 5 ms; under memcheck past the landing */
+  long K = tst_short_runs() ? 80 : 1000; /* 5 s at h = 5 ms; under memcheck past the landing */
   CU_ASSERT_EQUAL_FATAL(run(m, solver, fr, K, &o), 0);
   printf("\n    humanoid, %s: |v| <= %.3g m/s over the last second, E = %.4g J, %ld failed "
          "steps, %ld steps with self-contacts",
          solver, o.vmax_last, o.energy_end, o.failed, o.self_steps);
-  if (!tst_memory_checked()) {
+  if (!tst_short_runs()) {
     CU_ASSERT(o.vmax_last < 2 * 9.81 * 0.005); /* settled: below 2 g h (header) */
     CU_ASSERT(o.energy_end < 200.0);           /* on the floor (it starts at 456 J) */
   }
-  if (!tst_memory_checked()) CU_ASSERT(o.self_steps > 0); /* its own bodies touch (after step 80) */
+  if (!tst_short_runs()) CU_ASSERT(o.self_steps > 0); /* its own bodies touch (after step 80) */
   dyn_model_free(m);
 }
 
@@ -147,14 +147,14 @@ static void rests(const char *solver) {
   dyn_model *m = humanoid_model();
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
   settle_out o;
-  long K = tst_memory_checked() ? 80 : 1000;
+  long K = tst_short_runs() ? 80 : 1000;
   CU_ASSERT_EQUAL_FATAL(run(m, solver, DYN_FRICTION_CONE, K, &o), 0);
   printf("\n    humanoid, %s: |v| <= %.3g m/s over the last second, E = %.4g J (max %.4g J, "
          "start %.4g J), %ld failed steps",
          solver, o.vmax_last, o.energy_end, o.energy_max, o.energy_start, o.failed);
   CU_ASSERT_EQUAL(o.failed, o.failed_bound); /* none but the bound's (issue 80) */
   CU_ASSERT(o.energy_max <= o.energy_start * (1 + 1e-9));
-  if (!tst_memory_checked()) CU_ASSERT(o.energy_end < 200.0);
+  if (!tst_short_runs()) CU_ASSERT(o.energy_end < 200.0);
   dyn_model_free(m);
 }
 

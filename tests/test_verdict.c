@@ -229,7 +229,7 @@ static int no_worse(const slv_problem *p, const double *x, const double *x0, dou
 }
 
 /* Every solver that takes p, stopped by the callback at its call 2..5;
- * under memcheck (tst_memory_checked) at its call 3 only: the same stop and
+ * under memcheck (tst_short_runs) at its call 3 only: the same stop and
  * hand-back code runs at each call, and the four stops of every solver on
  * four n = 240 problems were 58 s of the memcheck stage (the sanitizer and
  * clang stages run all four). */
@@ -237,7 +237,7 @@ static void stopped_never_worse(const slv_problem *p, const char *what) {
   int n = p->n;
   double *x = malloc(3 * (size_t)n * sizeof *x), *x0 = x + n, *w = x0 + n;
   slv_start_point(p, x0);
-  const int first = tst_memory_checked() ? 3 : 2, last = tst_memory_checked() ? 3 : 5;
+  const int first = tst_short_runs() ? 3 : 2, last = tst_short_runs() ? 3 : 5;
   for (int s = 0; s < slv_solver_count(); s++) {
     const slv_solver *sv = slv_solver_at(s);
     char msg[160];

@@ -569,10 +569,10 @@ static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *bas
  * same bodies bit for bit at every step, and the same contacts, rows and
  * iterations. */
 static void test_scenes_two_ways(void) {
-  /* under memcheck (tst_memory_checked) 12 steps: both worlds' buffers and
+  /* under memcheck (tst_short_runs) 12 steps: both worlds' buffers and
    * every scene's first contacts, at a fifth of the 42 s that 60 steps of
    * every scene, twice, took in the memcheck stage */
-  const int steps = tst_memory_checked() ? 12 : 60;
+  const int steps = tst_short_runs() ? 12 : 60;
   const char *solver[2] = { "pgs", "nsgs" };
   dyn_friction fr[2] = { DYN_FRICTION_BOX, DYN_FRICTION_CONE };
   int bad = 0;
@@ -687,7 +687,7 @@ static void share_one(const char *name, const dyn_world_settings *sa, const dyn_
 }
 
 static void test_worlds_share_model(void) {
-  int K = tst_memory_checked() ? 10 : 60;
+  int K = tst_short_runs() ? 10 : 60;
   dyn_world_settings a = dyn_world_settings_default(), b = a;
   /* contacts: pgs with box friction beside nsgs with cones */
   snprintf(b.solver, sizeof b.solver, "nsgs");

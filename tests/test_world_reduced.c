@@ -372,12 +372,12 @@ static void humanoid_settles(const char *solver, long steps, double vbound) {
   CU_ASSERT(arm >= 17); /* every hinge has armature 0.01 in the file's defaults */
   dyn_world *w = make(m, 1, 0.005, solver);
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-  /* under valgrind (tst_memory_checked) the memory is what is checked: a shorter
+  /* under valgrind (tst_short_runs) the memory is what is checked: a shorter
    * run past the first contacts (step 43), no settling asserted; the nine
    * families' 80 steps were 54 s of the memcheck stage, 55 keep a dozen
    * steps with contacts (300 for the shorter runs were another 30 s of
    * CPU there, experiments/records/2026-11-27-test-time.md) */
-  long K = tst_memory_checked() ? 55 : steps, last = K - 200, failed = 0;
+  long K = tst_short_runs() ? 55 : steps, last = K - 200, failed = 0;
   double vmax = 0.0, e0 = dyn_world_energy(w, NULL, NULL), pen = 0.0;
   int contacts = 0;
   for (long k = 0; k < K; k++) {
@@ -393,8 +393,8 @@ static void humanoid_settles(const char *solver, long steps, double vbound) {
          "%d contacts, penetration <= %.3g m, %ld failed steps",
          solver, vmax, e0, e1, contacts, pen, failed);
   CU_ASSERT(contacts > 0);
-  if (!tst_memory_checked()) CU_ASSERT(e1 < 0.5 * e0);
-  if (!tst_memory_checked()) CU_ASSERT(vmax < vbound);
+  if (!tst_short_runs()) CU_ASSERT(e1 < 0.5 * e0);
+  if (!tst_short_runs()) CU_ASSERT(vmax < vbound);
   CU_ASSERT(pen < 0.05);
   dyn_world_free(w);
   dyn_model_free(m);

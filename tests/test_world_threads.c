@@ -326,7 +326,7 @@ static void test_pile_steps(void) {
                      DYN_FRICTION_BOX,
                      DYN_ORDER_BROADPHASE,
                      DYN_INT_SYMPLECTIC_EULER,
-                     tst_memory_checked() ? 36 : 60,
+                     tst_short_runs() ? 36 : 60,
                      10 };
   same_bits_on_every_count(&c);
 }
@@ -491,7 +491,7 @@ static void test_pyramid_steps(void) {
                      DYN_FRICTION_CONE,
                      DYN_ORDER_TOP_DOWN,
                      DYN_INT_VERLET,
-                     tst_memory_checked() ? 2 : 6,
+                     tst_short_runs() ? 2 : 6,
                      10 };
   same_bits_on_every_count(&c);
 }
@@ -576,7 +576,7 @@ static void apply_from_ktx(const char *solver, int T, int steps) {
 }
 
 static void test_apply_from_ktx(void) {
-  int steps = tst_memory_checked() ? 12 : 25;
+  int steps = tst_short_runs() ? 12 : 25;
   for (int T = 1; T <= 2; T++) {
     apply_from_ktx("pgs_wide", T, steps);
     apply_from_ktx("pgs", T, steps);

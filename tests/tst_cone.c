@@ -624,11 +624,11 @@ static const int golomb7[7] = { 0, 1, 4, 10, 18, 23, 25 };
  * every entry gets 0.1 or 0, then its terms G_ik G_jk in increasing k, as
  * in a dot product over k (the same bits), with G read by columns (the
  * dot products' strided reads made the 633-row plant 0.9 s natively).
- * Under memcheck (tst_memory_checked) OpenBLAS's dsyrk forms it: the same A to
+ * Under memcheck (tst_short_runs) OpenBLAS's dsyrk forms it: the same A to
  * rounding, where the n^3 scalar multiplies cost 5 s of CPU a 633-row
  * plant. */
 static void plant_gram_dense(int n, const double *G, double *A) {
-  if (tst_memory_checked()) {
+  if (tst_short_runs()) {
     cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, G, n, 0.0, A, n);
     for (int j = 0; j < n; j++) {
       A[j + (size_t)j * n] += 0.1;

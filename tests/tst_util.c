@@ -68,9 +68,14 @@ int tst_run(void) {
 #define TST_ASAN 0
 #endif
 
-int tst_memory_checked(void) {
-  const char *v = getenv("LCPLAB_VALGRIND");
-  return TST_ASAN || (v != NULL && strcmp(v, "1") == 0);
+/* 1 when the environment variable name is "1". */
+static int env_is_1(const char *name) {
+  const char *v = getenv(name);
+  return v != NULL && strcmp(v, "1") == 0;
+}
+
+int tst_short_runs(void) {
+  return TST_ASAN || env_is_1("LCPLAB_VALGRIND") || env_is_1("LCPLAB_SHORT_RUNS");
 }
 
 int tst_shared_path(const char *rel, char *buf, size_t len) {

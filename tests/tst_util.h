@@ -29,16 +29,18 @@ int tst_vec_close(const double *a, const double *e, int n, double atol, double r
  * failure).  Call after adding suites. */
 int tst_run(void);
 
-/* 1 when the test's memory is what is checked: under valgrind's memcheck
- * (tests/valgrind.sh sets LCPLAB_VALGRIND=1) or in a build with
- * AddressSanitizer (the sanitizer and fuzz builds), else 0.  There the heavy
- * cases run one instance of each code path they reach (one seed, fewer
- * steps, smaller sizes over the same thresholds), as each case says; the
- * plain build's make check runs every case in full and asserts what the
- * long runs show (settling, energy, convergence counts).  Under the
- * sanitizers the long runs took about a fifth of the test command's time
- * (experiments/records/2026-11-28-ci-timeout.md). */
-int tst_memory_checked(void);
+/* 1 when the heavy cases run short: under valgrind's memcheck
+ * (tests/valgrind.sh sets LCPLAB_VALGRIND=1), in a build with
+ * AddressSanitizer (the sanitizer and fuzz builds), where the memory is
+ * what is checked, and with LCPLAB_SHORT_RUNS=1 (the clang stage of
+ * scripts/run-tests.sh, where the code a second compiler makes is); else
+ * 0.  There the heavy cases run one instance of each code path they reach
+ * (one seed, fewer steps, smaller sizes over the same thresholds), as each
+ * case says; the plain build's make check runs every case in full and
+ * asserts what the long runs show (settling, energy, convergence counts).
+ * Under the sanitizers the long runs took about a fifth of the test
+ * command's time (experiments/records/2026-11-28-ci-timeout.md). */
+int tst_short_runs(void);
 
 /* Path of a file under ../shared (env LCPLAB_SHARED, else "../shared"),
  * written to buf; returns 1 if the shared tree exists, 0 otherwise (tests

@@ -49,7 +49,7 @@ case $1 in
     ;;
 esac
 # The C tests run one instance of each heavy case's code paths under memcheck
-# (tst_util.h, tst_memory_checked), as lcplab's shell tests do (tst_cli_lib.sh).
+# (tst_util.h, tst_short_runs), as lcplab's shell tests do (tst_cli_lib.sh).
 LCPLAB_VALGRIND=1
 export LCPLAB_VALGRIND
 # OpenBLAS's kernels for this machine (Haswell and later: FMA) run several
