@@ -9,8 +9,9 @@
 #   - the largest displacement of any body's centre of mass after 1 s
 #     (max_body_displacement of both summaries) within 20 % of MuJoCo's, or
 #     both under 1 mm: humanoid.xml (measured 2026-11-27: 1.3077 m against
-#     1.3196 m), 22_humanoids.xml (1.3078 / 1.3196; left out under
-#     LCPLAB_VALGRIND=1: 16 s a run natively); humanoid100.xml, which loads
+#     1.3196 m), 22_humanoids.xml (1.3078 / 1.3196; left out where the
+#     heavy cases run short, tst_short_runs in tst_cli_lib.sh: under the
+#     sanitizers the two took 15 s of CPU); humanoid100.xml, which loads
 #     only with --approximate (condim 4 as 3): 3.902 / 3.930 m;
 #   - servos at zero control on joints are joint springs and dampers
 #     (libmodels/mjcf_actuators.c): a 1 kg body on a vertical slide held by
@@ -70,7 +71,7 @@ compare() {
 }
 
 compare humanoid/humanoid.xml
-if [ "${LCPLAB_VALGRIND:-0}" != 1 ]; then
+if ! tst_short_runs; then
   compare humanoid/22_humanoids.xml
   compare humanoid100/humanoid100.xml --approximate
 fi

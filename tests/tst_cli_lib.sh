@@ -6,7 +6,8 @@
 # directory removed at exit), npass / nfail with pass DESC / fail DESC WHY,
 # lcp ARGS... (run lcplab: stdout -> $T/out, stderr -> $T/err, status ->
 # $rc; under LCPLAB_VALGRIND=1 inside memcheck: any error or definite leak
-# exits 99, which fails the check that ran it), expect_err, and write_p2.
+# exits 99, which fails the check that ran it), expect_err, write_p2, and
+# tst_short_runs.
 
 BIN=${LCPLAB_BIN:-}
 if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
@@ -36,6 +37,15 @@ write_p2() {
 }
 
 # lcp ARGS...: run lcplab, stdout -> $T/out, stderr -> $T/err, status -> $rc.
+# tst_short_runs: true where the heavy cases run short, as the C tests'
+# tst_short_runs (tests/tst_util.h): under memcheck (LCPLAB_VALGRIND=1), in a
+# build with AddressSanitizer (LCPLAB_SAN_FLAGS) and with LCPLAB_SHORT_RUNS=1.
+tst_short_runs() {
+  [ "${LCPLAB_VALGRIND:-0}" = 1 ] || [ "${LCPLAB_SHORT_RUNS:-0}" = 1 ] && return 0
+  case ${LCPLAB_SAN_FLAGS:-} in *address*) return 0 ;; esac
+  return 1
+}
+
 lcp() {
   if [ -n "$VG" ]; then
     LCPLAB_VG_EXIT=99 sh "$VG" "$BIN" "$@" >"$T/out" 2>"$T/err"
