@@ -6,7 +6,7 @@
 # Environment: LCPLAB_SRCDIR.  Last line "N passed, M failed"; 77 without
 # clang-format (Debian package clang-format; run-tests.sh installs it).
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
-# a check of the sources, not of a build: the sanitizer and clang stages of
+# a check of the sources, not of a build: the sanitizer stage of
 # scripts/run-tests.sh set LCPLAB_SOURCE_TESTS_DONE (the check stage ran it)
 if [ -n "${LCPLAB_SOURCE_TESTS_DONE:-}" ]; then
   echo "SKIP: checks the sources, which the check stage of scripts/run-tests.sh did"

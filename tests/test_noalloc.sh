@@ -7,7 +7,7 @@
 # design and are exempt.
 # A function starts at a line "type name(args...) {" or "name(...)" at column 0.
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
-# a check of the sources, not of a build: the sanitizer and clang stages of
+# a check of the sources, not of a build: the sanitizer stage of
 # scripts/run-tests.sh set LCPLAB_SOURCE_TESTS_DONE (the check stage ran it)
 if [ -n "${LCPLAB_SOURCE_TESTS_DONE:-}" ]; then
   echo "SKIP: checks the sources, which the check stage of scripts/run-tests.sh did"

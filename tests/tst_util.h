@@ -32,8 +32,8 @@ int tst_run(void);
 /* 1 when the heavy cases run short: under valgrind's memcheck
  * (tests/valgrind.sh sets LCPLAB_VALGRIND=1), in a build with
  * AddressSanitizer (the sanitizer and fuzz builds), where the memory is
- * what is checked, and with LCPLAB_SHORT_RUNS=1 (the clang stage of
- * scripts/run-tests.sh, where the code a second compiler makes is); else
+ * what is checked, and with LCPLAB_SHORT_RUNS=1 (a run for the code a
+ * second compiler makes, not for the long physics runs); else
  * 0.  There the heavy cases run one instance of each code path they reach
  * (one seed, fewer steps, smaller sizes over the same thresholds), as each
  * case says; the plain build's make check runs every case in full and

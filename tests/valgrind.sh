@@ -9,10 +9,9 @@
 #                                               (exit 99 on a memcheck error)
 #
 # Shell scripts (*.sh) are not run under valgrind (memcheck would trace the
-# shell, not lcplab): test_cli.sh, test_cli_input.sh and test_cli_convert.sh
-# run directly with LCPLAB_VALGRIND=1, which makes them run every lcplab they
-# call under memcheck (through this script); the other scripts are skipped
-# here (exit 77), see below.  Programs in a build tree are usually libtool
+# shell, not lcplab): test_cli.sh runs directly with LCPLAB_VALGRIND=1, which
+# makes it run every lcplab it calls under memcheck (through this script);
+# the other scripts are skipped here (exit 77), see below.  Programs in a build tree are usually libtool
 # wrapper scripts (shared libraries): they are run through the build's
 # `libtool --mode=execute` (the folder above the program's), which
 # substitutes the real binary (.libs/...) and sets LD_LIBRARY_PATH, so
@@ -22,14 +21,18 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 case $1 in
-  test_cli.sh | */test_cli.sh | test_cli_input.sh | */test_cli_input.sh | \
-  test_cli_convert.sh | */test_cli_convert.sh)
+  test_cli.sh | */test_cli.sh)
     LCPLAB_VALGRIND=1
     export LCPLAB_VALGRIND
     if [ -x "$1" ]; then exec "$@"; else exec "${SHELL:-/bin/sh}" "$@"; fi
     ;;
   *.sh)
-    # the other scripts drive the same lcplab through simulate, experiment
+    # test_cli_input.sh and test_cli_convert.sh ran their lcplab under
+    # memcheck too, 156 s of CPU, a third of this stage with test_cli.sh
+    # (experiments/records/2026-11-28-ci-timeout.md): the readers and
+    # writers they drive are the C tests' here (test_io, test_fclib, ...)
+    # and the fuzz stage's.
+    # The other scripts drive the same lcplab through simulate, experiment
     # and campaigns: their memory errors are the sanitizer stage's
     # (AddressSanitizer, LeakSanitizer, UBSan on every test), and under
     # memcheck they cost half of this stage's time (2026-11-23); skipped
@@ -41,7 +44,7 @@ case $1 in
     # with pgs on lattices of thousands of rows, on 1 to 3 threads: under
     # memcheck about half of this stage, which kept the suite over its 20
     # minutes (experiments/records/2026-11-25-quadratic-residual-factored.md).
-    # The sanitizer and clang stages run it;
+    # The sanitizer stage runs it;
     # under memcheck the three solvers still run in test_threads,
     # test_solvers and test_factored.
     echo "SKIP: $1 under memcheck (run natively, under the sanitizers and with clang)"
