@@ -161,8 +161,8 @@ def squeeze(lcplab, frac):
     cube would touch each jaw at four coplanar points, and since the jaws' sliders take any
     moment, the normal impulses may be shared among them in a continuum of ways, each
     turning the friction into a torque about the jaws' axis; the contact problem then has
-    many solutions, the analytic motion only one of them (experiments/records/
-    2026-11-28-falseconv.md). Two point contacts leave one."""
+    many solutions, the analytic motion only one of them
+    (experiments/records/2026-11-28-falseconv.md). Two point contacts leave one."""
     m = lcplab.Model("squeeze")
     mat = m.add_material(mu=MU)
     _ball(m, (0, 0, 1.0), mat)

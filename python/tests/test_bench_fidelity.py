@@ -119,10 +119,10 @@ def test_scenes_have_one_answer(B):
     impulses the jaws' sliders let be shared in a continuum of ways, each tilting the friction
     into a torque: auto's, nsgs_newton's and dantzig's answers were true solutions (the
     library's judge and Siconos' agreed) of a cube turning about the jaws' axis, falling at
-    1.32-1.87 m/s^2 instead of 0.981 and the held cube at 2 m/s (experiments/records/
-    2026-11-28-falseconv.md). Every scene's first step with rows, solved by each family's
-    solvers to converged answers, must move every body alike; and the runs that fell must
-    pass their judges."""
+    1.32-1.87 m/s^2 instead of 0.981 and the held cube fell at 2 m/s
+    (experiments/records/2026-11-28-falseconv.md). Every scene's first step with rows, solved
+    by each family's solvers to converged answers, must move every body alike; and the runs
+    that fell must pass their judges."""
     checked = 0
     for scene in B.SCENES:
         for friction, solvers in SAME_MOTION:
