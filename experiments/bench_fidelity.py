@@ -10,8 +10,9 @@ analytic answer, with the mean step time and the share of converged steps beside
   incline_slide   the same at 35 deg, mu 0.5: downhill acceleration g (sin t - mu cos t)
   push_held       cube on the floor pushed by 0.9 mu m g: creep speed 0
   push_slide      pushed by 1.1 mu m g: acceleration (F - mu m g) / m
-  squeeze_held    cube held between two cubes on x-sliders pressed by F, 2 mu F = 1.1 m g: creep 0
-  squeeze_slide   2 mu F = 0.9 m g: the held cube falls at g - 2 mu F / m (0.3 s)
+  squeeze_held    ball (0.1 m radius, 8 kg) held between two cubes on x-sliders pressed by F,
+                  2 mu F = 1.1 m g: creep 0
+  squeeze_slide   2 mu F = 0.9 m g: the held ball falls at g - 2 mu F / m (0.3 s)
   stack           5 cubes on the floor: must stand (displacement from t = 0.25 s to the end)
   card_house      two cards leaning on each other at 15 deg (an A frame): must stand
   chain           5 links of 1 kg on ball joints hanging from the world, a 1000 kg load at the
@@ -149,18 +150,29 @@ def push(lcplab, frac):
     return m, 120, {0: (frac * MU * MASS * G, 0, 0)}, np.array([1.0, 0, 0])
 
 
+def _ball(m, pos, mat, mass=MASS):
+    b = m.add_body(mass, np.full(3, 0.4 * mass * S * S), position=pos)
+    m.add_shape(b, "sphere", radius=S, material=mat)
+    return b
+
+
 def squeeze(lcplab, frac):
-    """frac = 2 mu F / (m g)."""
+    """frac = 2 mu F / (m g). The held body is a ball (radius S), one contact on each jaw: a
+    cube would touch each jaw at four coplanar points, and since the jaws' sliders take any
+    moment, the normal impulses may be shared among them in a continuum of ways, each
+    turning the friction into a torque about the jaws' axis; the contact problem then has
+    many solutions, the analytic motion only one of them
+    (experiments/records/2026-11-28-falseconv.md). Two point contacts leave one."""
     m = lcplab.Model("squeeze")
     mat = m.add_material(mu=MU)
-    _cube(m, (0, 0, 1.0), mat)
+    _ball(m, (0, 0, 1.0), mat)
     f = frac * MASS * G / (2 * MU)
     loads = {}
     for k, side in ((1, -1), (2, 1)):
         b = _cube(m, (side * (2 * S + 1e-4), 0, 1.0), mat)
         m.add_joint("slider", b, None, axis=(1, 0, 0))
         loads[k] = (-side * f, 0, 0)
-    # 0.3 s: the sliding cube leaves the 0.2 m faces after about 0.6 s
+    # 0.3 s: the falling ball's contact points leave the jaws' 0.2 m faces after about 0.45 s
     return m, 120 if frac >= 1 else 36, loads, np.array([0, 0, -1.0])
 
 
