@@ -237,7 +237,7 @@ static slv_options island_options(const dyn_step *s) {
 }
 
 /* T threads' scratch and workspaces for the largest island. */
-static dyn_err reserve_threads(dyn_step *s, int T) {
+static dyn_err threads_reserve(dyn_step *s, int T) {
   dyn_world *w = s->w;
   dyn_islands *is = &w->islands;
   if (is->nth < T) {
@@ -271,10 +271,11 @@ dyn_err dyn_world_islands_prepare(dyn_step *s, int *use) {
   if (!w->red && dyn_buf_reserve(&is->rnode, 2 * (size_t)w->nrows, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for islands", s->k);
   const int *rn = row_nodes(w, &nnodes);
+  if (nnodes < 2) return DYN_OK; /* one tree (one robot): one island, nothing to split */
   if (dyn_islands_split(is, nnodes, rn, &w->prob, &w->grows) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for islands", s->k);
   if (is->count < 2) return DYN_OK;
-  dyn_err e = reserve_threads(s, island_threads(w, is->count));
+  dyn_err e = threads_reserve(s, island_threads(w, is->count));
   *use = e == DYN_OK;
   return e;
 }
