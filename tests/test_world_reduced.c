@@ -615,6 +615,7 @@ static dyn_world *island_world(const dyn_model *m, int reduced, const char *solv
   s.dt = 0.005;
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   s.islands = mode;
+  if (!strcmp(solver, "nsgs")) s.contact.friction = DYN_FRICTION_CONE; /* cones split whole */
   s.opt.threads = threads;
   if (pivots > 0) s.opt.max_pivots = pivots;
   if (tol > 0) s.opt.tol = tol;
@@ -646,7 +647,8 @@ static double body_gap(dyn_world *a, dyn_world *b) {
 /* Three piles (3, 1 and 2 boxes), islands on against off, step by step:
  * the same answer to rounding for an exact solver (dantzig), and for a
  * budget-stopped one (pgs at a tolerance no sweep meets: every island
- * sweeps the whole problem's 50 sweeps, the iterates of the whole sweep).
+ * sweeps the whole problem's 50 sweeps, the iterates of the whole sweep;
+ * nsgs on friction cones alike, each cone's three rows in one island).
  * The split is checked: three islands once the piles touch. */
 static void islands_vs_whole(int reduced, const char *solver, double tol, double bound) {
   const int height[3] = { 3, 1, 2 };
@@ -679,6 +681,7 @@ static void islands_vs_whole(int reduced, const char *solver, double tol, double
 static void test_islands_reduced_dantzig(void) { islands_vs_whole(1, "dantzig", 0, 1e-12); }
 static void test_islands_reduced_pgs(void) { islands_vs_whole(1, "pgs", 1e-300, 1e-12); }
 static void test_islands_maximal_lemke(void) { islands_vs_whole(0, "lemke", 0, 1e-12); }
+static void test_islands_reduced_nsgs(void) { islands_vs_whole(1, "nsgs", 1e-300, 1e-12); }
 
 /* Islands on 1 and 2 threads: the same bits. */
 static void test_islands_threads(void) {
@@ -755,6 +758,8 @@ int main(void) {
               test_islands_reduced_pgs);
   CU_add_test(s, "islands: three piles in maximal coordinates, lemke, as the whole problem",
               test_islands_maximal_lemke);
+  CU_add_test(s, "islands: three piles, nsgs on cones at its budget, as the whole problem",
+              test_islands_reduced_nsgs);
   CU_add_test(s, "islands: 1 and 2 threads give the same bits", test_islands_threads);
   CU_add_test(s, "islands: one failed island fails the step", test_islands_one_fails);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
