@@ -450,7 +450,8 @@ dyn_err dyn_stage_judge(dyn_step *s);
  * Errors: DYN_ERR_NOMEM, or a workspace's, with the world's message. */
 dyn_err dyn_world_islands_prepare(dyn_step *s, int *use);
 slv_status dyn_world_islands_solve(dyn_step *s);
-/* The islands of the last step's split (0: not split, 1: one island). */
+/* The islands of the last step's split; 0 or 1: its problem was solved whole
+ * (islands off, not dense, one tree, or one island). */
 int dyn_world_islands_last(const dyn_world *w);
 dyn_err dyn_stage_apply(dyn_step *s);
 dyn_err dyn_stage_integrate(dyn_step *s);
