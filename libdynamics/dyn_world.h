@@ -68,6 +68,15 @@ typedef enum dyn_storage {
                            must accept SLV_CAP_FACTORED; no friction pyramid) */
 } dyn_storage;
 
+/* Contact islands (docs/dynamics.md, "Contact islands"): the step's rows
+ * split into groups that share no moving body (maximal coordinates) or no
+ * tree (reduced coordinates), each solved alone on a block of the dense A. */
+typedef enum dyn_islands_mode {
+  DYN_ISLANDS_AUTO = 0, /* on in reduced coordinates, off in maximal coordinates */
+  DYN_ISLANDS_OFF,      /* one problem per step, as before islands */
+  DYN_ISLANDS_ON        /* split whenever the problem is dense (and not a condensed one) */
+} dyn_islands_mode;
+
 /* The order of the contact pairs, hence of their rows in the problem: a
  * Gauss-Seidel solver (pgs, pgs_wide, nsgs) visits the rows in this order. */
 typedef enum dyn_contact_order {
@@ -185,6 +194,7 @@ typedef struct dyn_world_settings {
   dyn_coordinates coordinates; /* the state's representation, fixed when the world is
                                   built (dyn_world_new_from_model; dyn_world_set_settings
                                   refuses a change); default DYN_COORDINATES_MAXIMAL */
+  dyn_islands_mode islands;    /* contact islands; default DYN_ISLANDS_AUTO */
 } dyn_world_settings;
 
 /* The settings a scene model also holds (docs/dynamics.md, "Settings a
@@ -245,7 +255,7 @@ DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *m
  * max_correct_vel, margin, solver, max_iter, max_pivots, tol, time_limit
  * (seconds per solve), omega, threads, warm_start (on/off), warm_factor,
  * storage, dense_max_rows, cone_law, contact_order, on_failure,
- * fallback_solver, fallback_max_iter, coarse_corrections; a dash matches an underscore
+ * fallback_solver, fallback_max_iter, coarse_corrections, islands; a dash matches an underscore
  * (max-iter); an enum takes its name (or its number).  Numbers are read by
  * libsolvers' strict parser (slv_parse_double, slv_parse_long), the solver
  * options among the keys by libsolvers' options by name (slv_options_set).

@@ -155,6 +155,10 @@ static dyn_err validate_solver(const dyn_world_settings *s, char *msg, size_t ca
              DYN_COARSE_MAX);
     return DYN_ERR_INPUT;
   }
+  if (s->islands < DYN_ISLANDS_AUTO || s->islands > DYN_ISLANDS_ON) {
+    dyn_msgf(msg, cap, "islands=%d is not a dyn_islands_mode", (int)s->islands);
+    return DYN_ERR_INPUT;
+  }
   return validate_failure_policy(s, msg, cap);
 }
 
@@ -222,6 +226,7 @@ void dyn_world_free(dyn_world *w) {
   dyn_solver_slot_free(&w->fallback);
   dyn_warm_free(&w->warm);
   dyn_coarse_free(&w->coarse);
+  dyn_islands_free(&w->islands);
   dyn_buf_free(&w->joints);
   dyn_buf_free(&w->jpairs);
   dyn_buf_free(&w->jcnt);
@@ -270,8 +275,10 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
     return dyn_world_fail(w, DYN_ERR_INPUT,
                           "coordinates: fixed when the world is built (dyn_world_new_from_model)");
   if (strcmp(s->solver, w->set.solver) != 0 || s->opt.max_iter != w->set.opt.max_iter ||
-      s->opt.record_history != w->set.opt.record_history)
+      s->opt.record_history != w->set.opt.record_history) {
     dyn_solver_slot_free(&w->main); /* sized by the solver and (history) by max_iter */
+    dyn_islands_drop_solvers(&w->islands);
+  }
   if (s->contact.friction != w->set.contact.friction || s->contact.eta != w->set.contact.eta)
     dyn_warm_drop_contacts(&w->warm);
   w->set = *s;

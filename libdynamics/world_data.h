@@ -7,7 +7,7 @@
  *
  *   world.c, world_model.c, world_reduced.c, world_step.c, world_storage.c,
  *   world_failure.c, world_state.c, world_global.c, world_run.c,
- *   world_query.c, world_summary.c
+ *   world_query.c, world_summary.c, world_islands.c
  *
  * and a few tests; the collision pass, the warm-start cache, the coarse
  * correction and the scenes work on their own records (world_internal.h)
@@ -78,6 +78,7 @@ struct dyn_world {
   dyn_solver_slot main, fallback;
   dyn_warm_cache warm;
   dyn_coarse coarse;
+  dyn_islands islands; /* the step's contact islands (world_islands.c) */
 
   struct dyn_reduced *red; /* reduced coordinates (world_reduced.c), or NULL:
                               maximal coordinates */

@@ -292,6 +292,48 @@ typedef struct dyn_solver_slot {
   int n;
 } dyn_solver_slot;
 
+/* ---- contact islands (world_islands.c) -------------------------------------------- */
+
+/* One thread's island solves: its solver workspace and its scratch for an
+ * island's problem (sized to the step's largest island before the solves). */
+typedef struct dyn_island_thread {
+  dyn_solver_slot slot;
+  dyn_buf_double d; /* A (m x m), then b, lo, hi, mu, x, w, cone_mu (m each) */
+  dyn_buf_int iv;   /* findex, cone_rows (m each) */
+} dyn_island_thread;
+
+/* The step's islands: rows that share a moving body or tree (or a friction
+ * row's normal, or a cone) are in one island; island k's rows are
+ * rows[off[k] .. off[k + 1]) in ascending order, its cones
+ * cones[coff[k] .. coff[k + 1]); the islands are numbered by their first row. */
+typedef struct dyn_islands {
+  dyn_buf_int link;        /* union-find over the nodes, then the rows */
+  dyn_buf_int rid;         /* per root of link: its island, -1 none */
+  dyn_buf_int rnode;       /* 2 per row: its moving bodies (maximal coordinates), -1 none */
+  dyn_buf_int local;       /* per row: its place in its island */
+  dyn_buf_int of;          /* per row: its island */
+  dyn_buf_int off, rows;   /* count + 1 offsets; the rows by island */
+  dyn_buf_int coff, cones; /* count + 1 offsets; the cones by island */
+  DYN_BUF(slv_result) res; /* per island: its solve's result */
+  dyn_island_thread *th;   /* nth threads' workspaces and scratch */
+  int nth;
+  int count; /* islands of the last split */
+  int maxm;  /* rows of its largest island */
+} dyn_islands;
+
+/* The rows of a problem of n rows split into islands from their nodes
+ * (rnode: 2 per row, each a node in [0, nnodes) or -1) and the problem's
+ * findex and cones.  Errors: DYN_ERR_NOMEM. */
+dyn_err dyn_islands_split(dyn_islands *is, int nnodes, const int *rnode, const slv_problem *p,
+                          long *grows);
+/* The problem of island k of p (dense, as split) in the thread's scratch t
+ * (reserved for is->maxm rows), its x gathered from x. */
+void dyn_island_problem(const dyn_islands *is, int k, const slv_problem *p, const double *x,
+                        dyn_island_thread *t, slv_problem *out, double **xk, double **wk);
+/* The solvers' workspaces freed (a new solver, max_iter or history). */
+void dyn_islands_drop_solvers(dyn_islands *is);
+void dyn_islands_free(dyn_islands *is);
+
 /* ---- the world ------------------------------------------------------------------- */
 
 /* struct dyn_world itself: world_data.h, for the files that read or write
@@ -401,6 +443,16 @@ dyn_err dyn_stage_build_rows(dyn_step *s);
 dyn_err dyn_stage_assemble(dyn_step *s);
 dyn_err dyn_stage_solve(dyn_step *s);
 dyn_err dyn_stage_judge(dyn_step *s);
+/* Contact islands (world_islands.c): prepare splits the step's assembled
+ * problem when settings.islands asks and reserves the islands' workspaces,
+ * *use 1 when it has two islands or more; solve then solves them into
+ * w->x, w->wv and s->res (the step's verdict, residuals of the whole).
+ * Errors: DYN_ERR_NOMEM, or a workspace's, with the world's message. */
+dyn_err dyn_world_islands_prepare(dyn_step *s, int *use);
+slv_status dyn_world_islands_solve(dyn_step *s);
+/* The islands of the last step's split; 0 or 1: its problem was solved whole
+ * (islands off, not dense, one tree, or one island). */
+int dyn_world_islands_last(const dyn_world *w);
 dyn_err dyn_stage_apply(dyn_step *s);
 dyn_err dyn_stage_integrate(dyn_step *s);
 dyn_err dyn_stage_metrics(dyn_step *s);

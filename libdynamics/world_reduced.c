@@ -627,6 +627,12 @@ dyn_stage_fn dyn_reduced_stage(int i) {
   }
 }
 
+const int *dyn_reduced_row_trees(const dyn_world *w, int *ntree) {
+  if (!w->red) return NULL;
+  *ntree = w->red->ntree;
+  return w->red->rtree.p;
+}
+
 /* ---- for tests (world_internal.h) -------------------------------------------------- */
 
 dyn_redmax *dyn_reduced_redmax(const dyn_world *w) { return w->red ? w->red->rm : NULL; }

@@ -76,4 +76,8 @@ slv_status dyn_jac_answer_sensitivity(const struct dyn_world *w, const slv_probl
                                       const double *x, slv_problem *q, void **keep, double *delta,
                                       slv_sensitivity **s, char *msg, size_t cap);
 
+/* The rows' trees of the last assembly (2 per row, -1 none: row_trees) and
+ * the forest's tree count into *ntree; NULL in maximal coordinates. */
+const int *dyn_reduced_row_trees(const struct dyn_world *w, int *ntree);
+
 #endif /* DYN_WORLD_REDUCED_H */

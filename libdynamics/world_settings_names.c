@@ -51,6 +51,7 @@ static const char *const orient_names[] = { "exp", "linear", NULL };
 static const char *const storage_names[] = { "auto", "dense", "csr", "factored", NULL };
 static const char *const cone_law_names[] = { "coulomb", "associated", NULL };
 static const char *const order_names[] = { "broadphase", "top-down", NULL };
+static const char *const islands_names[] = { "auto", "off", "on", NULL };
 static const char *const on_failure_names[] = { "fallback", "best", "keep", "stop", NULL };
 
 #define OFF(f) offsetof(dyn_world_settings, f)
@@ -84,6 +85,7 @@ static const key_def keys[] = {
   { "fallback_solver", K_SOLVER, OFF(fallback_solver), 0, 0, NULL, 0 },
   { "fallback_max_iter", K_INT, OFF(fallback_max_iter), 1, INT_MAX, NULL, 0 },
   { "coarse_corrections", K_INT, OFF(coarse_corrections), 0, DYN_COARSE_MAX, NULL, 0 },
+  { "islands", K_ENUM, OFF(islands), 0, 0, islands_names, 0 },
 };
 #undef OFF
 enum { NKEYS = (int)(sizeof keys / sizeof keys[0]) };
@@ -92,7 +94,8 @@ _Static_assert(sizeof(dyn_friction) == sizeof(int) && sizeof(dyn_integrator) == 
                    sizeof(dyn_gyro) == sizeof(int) && sizeof(dyn_orient) == sizeof(int) &&
                    sizeof(dyn_storage) == sizeof(int) && sizeof(slv_cone_law) == sizeof(int) &&
                    sizeof(dyn_contact_order) == sizeof(int) &&
-                   sizeof(dyn_failure_policy) == sizeof(int),
+                   sizeof(dyn_failure_policy) == sizeof(int) &&
+                   sizeof(dyn_islands_mode) == sizeof(int),
                "the settings' enums are stored as int");
 
 /* The key's definition; dashes match underscores ("max-iter"). */

@@ -43,7 +43,11 @@
  * dropped (dyn_world_last_problem gives n = 0) while the warm-start
  * impulses of the last successful step are kept.
  *
- * Limitations: no islands, no sleeping; the gyroscopic update precedes the
+ * Solve: on a dense problem of two or more contact islands (rows that
+ * share no moving body or tree), when settings.islands asks, each island
+ * alone (world_islands.c).
+ *
+ * Limitations: no sleeping; the gyroscopic update precedes the
  * contact solve (so a contact impulse does not enter the implicit
  * gyroscopic Newton step).
  */
@@ -418,7 +422,10 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   if (solve_rounds(s, &in, &rounds) != DYN_OK)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for the coarse correction",
                           s->k);
-  slv_status st = rounds == 1 ? slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res)
+  int islands = 0;
+  if (rounds == 1 && dyn_world_islands_prepare(s, &islands) != DYN_OK) return DYN_ERR_NOMEM;
+  slv_status st = islands       ? dyn_world_islands_solve(s)
+                  : rounds == 1 ? slv_solve(w->main.ws, &w->prob, &s->opt, w->x.p, w->wv.p, &s->res)
                   : slv_solver_takes_pauses(w->solver) ? solve_paused(s, &in, rounds)
                                                        : solve_in_rounds(s, &in, rounds);
   s->time[DYN_STAGE_SOLVE] = now_s() - t0; /* slv_solve (and the coarse corrections) */

@@ -588,6 +588,159 @@ static void test_humanoid_dantzig_first_contacts(void) {
   dyn_model_free(m);
 }
 
+/* ---- contact islands (world_islands.c) ------------------------------------------- */
+
+/* Floor and piles of boxes 0.2 m wide, 1 m apart along x: pile p holds
+ * height[p] boxes, each resting on the one below (free roots: one tree a
+ * box in reduced coordinates). */
+static dyn_model *piles(const int *height, int np) {
+  dyn_model *m = NULL;
+  CU_ASSERT_FATAL(dyn_model_new(&m) == DYN_OK);
+  add_floor(m);
+  for (int p = 0; p < np; p++)
+    for (int k = 0; k < height[p]; k++) {
+      char name[16];
+      snprintf(name, sizeof name, "p%db%d", p, k);
+      dyn_v3 r = dyn_v3_make(p - 1.0, 0.02 * k, 0.1 + 0.2 * k - 0.001);
+      add_box(m, name, 1.0 + 0.5 * k, dyn_v3_make(0.1, 0.1, 0.1), r);
+    }
+  return m;
+}
+
+/* A world of m with the solver, islands mode and threads; pivots > 0 sets
+ * max_pivots, tol > 0 the tolerance. */
+static dyn_world *island_world(const dyn_model *m, int reduced, const char *solver,
+                               dyn_islands_mode mode, int threads, int pivots, double tol) {
+  dyn_world_settings s = dyn_world_settings_default();
+  s.dt = 0.005;
+  snprintf(s.solver, sizeof s.solver, "%s", solver);
+  s.islands = mode;
+  if (!strcmp(solver, "nsgs")) s.contact.friction = DYN_FRICTION_CONE; /* cones split whole */
+  s.opt.threads = threads;
+  if (pivots > 0) s.opt.max_pivots = pivots;
+  if (tol > 0) s.opt.tol = tol;
+  if (reduced) s.coordinates = DYN_COORDINATES_REDUCED;
+  dyn_world *w = NULL;
+  char msg[512] = "";
+  if (dyn_world_new_from_model(m, &s, &w, msg, sizeof msg) != DYN_OK) printf("\n    %s\n", msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  return w;
+}
+
+/* Steps of the island cases: 40, 8 under memcheck (the piles touch from
+ * the first step: the split is there at once). */
+static int island_steps(void) { return tst_short_runs() ? 8 : 40; }
+
+/* The largest difference of two worlds' bodies (pose, v, w). */
+static double body_gap(dyn_world *a, dyn_world *b) {
+  double d = 0.0;
+  for (int i = 0; i < dyn_world_body_count(a); i++) {
+    const dyn_body *x = &dyn_world_bodies(a)[i], *y = &dyn_world_bodies(b)[i];
+    d = fmax(d, dyn_v3_norm(dyn_v3_sub(x->r, y->r)));
+    d = fmax(d, fmax(dyn_v3_norm(dyn_v3_sub(x->v, y->v)), dyn_v3_norm(dyn_v3_sub(x->w, y->w))));
+    d = fmax(d, fabs(x->q.w - y->q.w) + fabs(x->q.x - y->q.x) + fabs(x->q.y - y->q.y) +
+                    fabs(x->q.z - y->q.z));
+  }
+  return d;
+}
+
+/* Three piles (3, 1 and 2 boxes), islands on against off, step by step:
+ * the same answer to rounding for an exact solver (dantzig), and for a
+ * budget-stopped one (pgs at a tolerance no sweep meets: every island
+ * sweeps the whole problem's 50 sweeps, the iterates of the whole sweep;
+ * nsgs on friction cones alike, each cone's three rows in one island).
+ * The split is checked: three islands once the piles touch. */
+static void islands_vs_whole(int reduced, const char *solver, double tol, double bound) {
+  const int height[3] = { 3, 1, 2 };
+  dyn_model *m = piles(height, 3);
+  dyn_world *on = island_world(m, reduced, solver, DYN_ISLANDS_ON, 1, 0, tol);
+  dyn_world *off = island_world(m, reduced, solver, DYN_ISLANDS_OFF, 1, 0, tol);
+  double gap = 0.0;
+  int most = 0, rows = 0;
+  for (int k = 0; k < island_steps(); k++) {
+    dyn_world_metrics mt, mf;
+    CU_ASSERT_FATAL(dyn_world_step(on, &mt) == DYN_OK);
+    CU_ASSERT_FATAL(dyn_world_step(off, &mf) == DYN_OK);
+    CU_ASSERT_EQUAL(mt.status, mf.status);
+    CU_ASSERT_EQUAL(mt.failed, 0);
+    CU_ASSERT_EQUAL(dyn_world_islands_last(off), 0);
+    most = dyn_world_islands_last(on) > most ? dyn_world_islands_last(on) : most;
+    rows = mt.rows > rows ? mt.rows : rows;
+    gap = fmax(gap, body_gap(on, off));
+  }
+  printf("\n    %s %s: islands on vs off, max difference %.3g, %d islands, %d rows",
+         reduced ? "reduced" : "maximal", solver, gap, most, rows);
+  CU_ASSERT_EQUAL(most, 3);
+  CU_ASSERT(rows >= 6 * 3 * 4); /* the six boxes' contacts, four each, three rows each */
+  CU_ASSERT(gap <= bound);
+  dyn_world_free(on);
+  dyn_world_free(off);
+  dyn_model_free(m);
+}
+
+static void test_islands_reduced_dantzig(void) { islands_vs_whole(1, "dantzig", 0, 1e-12); }
+static void test_islands_reduced_pgs(void) { islands_vs_whole(1, "pgs", 1e-300, 1e-12); }
+static void test_islands_maximal_lemke(void) { islands_vs_whole(0, "lemke", 0, 1e-12); }
+static void test_islands_reduced_nsgs(void) { islands_vs_whole(1, "nsgs", 1e-300, 1e-12); }
+
+/* Islands on 1 and 2 threads: the same bits. */
+static void test_islands_threads(void) {
+  const int height[3] = { 2, 2, 1 };
+  dyn_model *m = piles(height, 3);
+  dyn_world *one = island_world(m, 1, "dantzig", DYN_ISLANDS_AUTO, 1, 0, 0);
+  dyn_world *two = island_world(m, 1, "dantzig", DYN_ISLANDS_AUTO, 2, 0, 0);
+  double gap = 0.0;
+  int most = 0;
+  for (int k = 0; k < island_steps(); k++) {
+    CU_ASSERT_FATAL(dyn_world_step(one, NULL) == DYN_OK);
+    CU_ASSERT_FATAL(dyn_world_step(two, NULL) == DYN_OK);
+    most = dyn_world_islands_last(two) > most ? dyn_world_islands_last(two) : most;
+    gap = fmax(gap, body_gap(one, two));
+  }
+  CU_ASSERT_EQUAL(most, 3);
+  CU_ASSERT_EQUAL(gap, 0.0);
+  dyn_world_free(one);
+  dyn_world_free(two);
+  dyn_model_free(m);
+}
+
+/* The first step's metrics of the piles of height[] with dantzig at a
+ * pivot budget of pivots, islands on (auto, reduced coordinates), split
+ * one island a pile. */
+static dyn_world_metrics first_contact_step(const int *height, int np, int pivots) {
+  dyn_model *m = piles(height, np);
+  dyn_world *w = island_world(m, 1, "dantzig", DYN_ISLANDS_AUTO, 1, pivots, 0);
+  dyn_world_metrics mt;
+  CU_ASSERT_FATAL(dyn_world_step(w, &mt) == DYN_OK);
+  CU_ASSERT(mt.rows > 0);
+  CU_ASSERT_EQUAL(dyn_world_islands_last(w), np); /* split: one island a pile */
+  dyn_world_free(w);
+  dyn_model_free(m);
+  return mt;
+}
+
+/* A failed island fails the step: the single boxes' islands converge within
+ * a pivot budget the pile of four does not; with the pile among them the
+ * step is failed (max_iter with pivots: dyn_solve_failed) and the fallback
+ * applied, though every other island converged. */
+static void test_islands_one_fails(void) {
+  const int singles[2] = { 1, 1 }, mixed[3] = { 1, 4, 1 };
+  int budget = 0;
+  for (int p = 1; p < 200 && !budget; p++) {
+    dyn_world_metrics a = first_contact_step(singles, 2, p);
+    if (a.status == SLV_CONVERGED) budget = p;
+  }
+  CU_ASSERT_FATAL(budget > 0);
+  dyn_world_metrics a = first_contact_step(singles, 2, budget);
+  dyn_world_metrics b = first_contact_step(mixed, 3, budget);
+  printf("\n    pivot budget %d: single boxes %s, with a pile of four %s (failed %d, applied %d)",
+         budget, slv_status_str(a.status), slv_status_str(b.status), b.failed, (int)b.applied);
+  CU_ASSERT_EQUAL(a.failed, 0);
+  CU_ASSERT_NOT_EQUAL(b.status, SLV_CONVERGED);
+  CU_ASSERT_EQUAL(b.failed, 1);
+  CU_ASSERT_NOT_EQUAL(b.applied, DYN_APPLIED_SOLVER);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("world in reduced coordinates", NULL, NULL);
@@ -599,6 +752,16 @@ int main(void) {
   CU_add_test(s, "the energy rule's excess in joint space is the maximal world's",
               test_energy_rule_joint_space);
   CU_add_test(s, "a forest of three trees: each moves as it does alone", test_forest_vs_alone);
+  CU_add_test(s, "islands: three piles, dantzig, as the whole problem",
+              test_islands_reduced_dantzig);
+  CU_add_test(s, "islands: three piles, pgs at its budget, as the whole problem",
+              test_islands_reduced_pgs);
+  CU_add_test(s, "islands: three piles in maximal coordinates, lemke, as the whole problem",
+              test_islands_maximal_lemke);
+  CU_add_test(s, "islands: three piles, nsgs on cones at its budget, as the whole problem",
+              test_islands_reduced_nsgs);
+  CU_add_test(s, "islands: 1 and 2 threads give the same bits", test_islands_threads);
+  CU_add_test(s, "islands: one failed island fails the step", test_islands_one_fails);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
   CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
   CU_add_test(s, "dantzig on humanoid.xml's first contacts: no cycle to the pivot limit",

@@ -49,7 +49,7 @@ static int same(const dyn_world_settings *a, const dyn_world_settings *b) {
          a->contact_order == b->contact_order && a->on_failure == b->on_failure &&
          !strcmp(a->fallback_solver, b->fallback_solver) &&
          a->fallback_max_iter == b->fallback_max_iter &&
-         a->coarse_corrections == b->coarse_corrections;
+         a->coarse_corrections == b->coarse_corrections && a->islands == b->islands;
 }
 
 static void test_numbers(void) {
@@ -161,6 +161,7 @@ static const char *sample(const char *key) {
     { "fallback_solver", "pgs" },
     { "fallback_max_iter", "9" },
     { "coarse_corrections", "4" },
+    { "islands", "on" },
   };
   for (size_t k = 0; k < sizeof kv / sizeof kv[0]; k++)
     if (!strcmp(kv[k][0], key)) return kv[k][1];
@@ -182,7 +183,7 @@ static void test_every_key(void) {
     CU_ASSERT(!same(&s, &d));
     CU_ASSERT_EQUAL(dyn_world_settings_validate(&s, msg, sizeof msg), DYN_OK);
   }
-  CU_ASSERT_EQUAL(n, 29);
+  CU_ASSERT_EQUAL(n, 30);
 }
 
 /* The settings a model also holds (dyn_world_settings_for_model): the

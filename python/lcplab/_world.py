@@ -310,7 +310,9 @@ class World:
         "factored"), ``dense_max_rows``, ``cone_law``, ``contact_order``
         ("broadphase", "top-down"), ``coarse_corrections`` (default 2,
         on steps whose contact levels are more than 3/4 of the sweeps; 0: off;
-        docs/dynamics.md, "Coarse correction"), ``gravity`` (default the scene's
+        docs/dynamics.md, "Coarse correction"), ``islands`` ("auto": on in
+        reduced coordinates, "on", "off"; docs/dynamics.md, "Contact islands"),
+        ``gravity`` (default the scene's
         or the model's), the contact parameters
         ``k_erp``, ``slop``, ``cfm``, ``max_correct_vel``, and what a step
         does when its solve failed: ``on_failure`` ("fallback", "best",
