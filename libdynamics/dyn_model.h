@@ -135,6 +135,24 @@ typedef struct dyn_joint_def {
                                     refuses a joint with armature > 0 */
 } dyn_joint_def;
 
+/* An actuator (MuJoCo's motor, position and velocity actuators through a
+ * joint transmission; docs/models.md, "The mapping"): its control ctrl
+ * (dyn_world_set_ctrl; 0 unless set) acts on joint `joint`'s coordinate
+ * with the generalized force
+ *     gear * clampF(gain * clampC(ctrl))
+ * (N or N m), clampC to [ctrl_lo, ctrl_hi] when ctrl_limited, clampF to
+ * [force_lo, force_hi] when force_limited.  A servo's bias (its stiffness
+ * and damping at zero control) is the joint's spring, not this record.
+ * joint -1: an actuator listed at zero control that no ctrl may drive
+ * (its transmission is not simulated): a nonzero ctrl for it is refused. */
+typedef struct dyn_actuator_def {
+  char name[DYN_NAME_MAX];
+  int joint;         /* a hinge or slider of the model, or -1 */
+  double gear, gain; /* finite */
+  int ctrl_limited, force_limited;
+  double ctrl_lo, ctrl_hi, force_lo, force_hi; /* lo <= hi when limited */
+} dyn_actuator_def;
+
 /* The scene-level fields (MuJoCo's mjOption): what a scene sets over the
  * world settings it is built with. */
 typedef struct dyn_model_options {
@@ -206,6 +224,16 @@ DYN_API int dyn_model_add_body(dyn_model *m, const dyn_body_def *d, char *msg, s
 DYN_API int dyn_model_add_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t msgcap);
 DYN_API int dyn_model_add_material(dyn_model *m, const dyn_material *d, char *msg, size_t msgcap);
 DYN_API int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t msgcap);
+
+/* Add actuator *d (dyn_actuator_def): its index, or DYN_ERR_INPUT for a
+ * joint out of range or not a hinge or slider, NaN or inf, lo > hi. */
+DYN_API int dyn_model_add_actuator(dyn_model *m, const dyn_actuator_def *d, char *msg,
+                                   size_t msgcap);
+/* The actuators (valid until the next add or free), their count; the index
+ * of the one named (-1: none). */
+DYN_API int dyn_model_actuator_count(const dyn_model *m);
+DYN_API const dyn_actuator_def *dyn_model_actuators(const dyn_model *m);
+DYN_API int dyn_model_find_actuator(const dyn_model *m, const char *name);
 
 /* Replace record i by *d, with the checks of its add (and a body that
  * already carries a plane shape stays static; a body tied to joints keeps

@@ -117,6 +117,12 @@ DYN_API int dyn_redmax_ndof(const dyn_redmax *rm); /* number of velocities (dofs
  * NULL); DYN_ERR_INPUT for i out of range. */
 DYN_API dyn_err dyn_redmax_offsets(const dyn_redmax *rm, int i, int *qoff, int *uoff);
 
+/* A constant generalized force tau (N m or N; finite) on the one dof of
+ * hinge or slide body i, added to f_r at every step until set again (an
+ * actuator's force: dyn_world_set_ctrl); 0 when built.  DYN_ERR_INPUT for
+ * i out of range, a body of other than one dof, tau not finite. */
+DYN_API dyn_err dyn_redmax_set_effort(dyn_redmax *rm, int i, double tau);
+
 /* Copy the state out: q[nq], u[ndof] (either may be NULL). */
 DYN_API void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u);
 /* Set the state: q[nq] (ball quaternions are normalised), u[ndof]; either

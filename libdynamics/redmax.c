@@ -191,6 +191,7 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->kdof);
   free(rm->ddof);
   free(rm->arm);
+  free(rm->effort);
   free(rm->q);
   free(rm->u);
   free(rm->r);
@@ -289,6 +290,23 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
     if (!(ptr)) goto nomem;                                                                        \
   } while (0)
 
+/* Every chain of parents must reach the world within nb steps; a longer
+ * one revisits a body: a cycle (DYN_ERR_INPUT, named). */
+static dyn_err check_parents(const dyn_rm_body_def *defs, int nb, char *msg, size_t msgcap) {
+  for (int i = 0; i < nb; i++) {
+    int a = i, steps = 0;
+    while (a >= 0 && steps <= nb) {
+      a = defs[a].parent;
+      steps++;
+    }
+    if (a >= 0) {
+      dyn_msgf(msg, msgcap, "defs[%d].parent: the chain of parents from body %d is a cycle", i, i);
+      return DYN_ERR_INPUT;
+    }
+  }
+  return DYN_OK;
+}
+
 dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
                        size_t msgcap) {
   if (msg && msgcap > 0) msg[0] = '\0';
@@ -305,19 +323,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
     dyn_err e = check_def(&defs[i], i, nb, msg, msgcap);
     if (e != DYN_OK) return e;
   }
-  /* every chain of parents must reach the world within nb steps; a longer
-   * one revisits a body: a cycle */
-  for (int i = 0; i < nb; i++) {
-    int a = i, steps = 0;
-    while (a >= 0 && steps <= nb) {
-      a = defs[a].parent;
-      steps++;
-    }
-    if (a >= 0) {
-      dyn_msgf(msg, msgcap, "defs[%d].parent: the chain of parents from body %d is a cycle", i, i);
-      return DYN_ERR_INPUT;
-    }
-  }
+  if (check_parents(defs, nb, msg, msgcap) != DYN_OK) return DYN_ERR_INPUT;
 
   dyn_redmax *rm = calloc(1, sizeof *rm);
   if (!rm) goto nomem;
@@ -409,6 +415,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->kdof, ndof);
   RM_ALLOC(rm->ddof, ndof);
   RM_ALLOC(rm->arm, ndof);
+  RM_ALLOC(rm->effort, ndof);
   for (int i = 0; i < nb; i++)
     for (int c = 0; c < rm->nd[i]; c++) {
       rm->kdof[rm->uoff[i] + c] = defs[i].stiffness;
@@ -680,7 +687,8 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
       for (int a = 6 * i; a < 6 * i + 6; a++) s += col[a] * rm->fb[a];
       rm->rhs[c] = s;
     }
-  /* springs: -k theta, -k log(Q) */
+  /* the actuators' efforts, then the springs: -k theta, -k log(Q) */
+  for (int c = 0; c < ndof; c++) rm->rhs[c] += rm->effort[c];
   for (int i = 0; i < rm->nb; i++) {
     const int o = rm->uoff[i];
     if (rm->nd[i] == 0 || rm->kdof[o] == 0.0) continue;
@@ -693,6 +701,12 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
       rm->rhs[o + 2] -= rm->kdof[o] * th.z;
     }
   }
+}
+
+dyn_err dyn_redmax_set_effort(dyn_redmax *rm, int i, double tau) {
+  if (!rm || i < 0 || i >= rm->nb || rm->nd[i] != 1 || !isfinite(tau)) return DYN_ERR_INPUT;
+  rm->effort[rm->uoff[i]] = tau;
+  return DYN_OK;
 }
 
 void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {

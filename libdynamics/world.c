@@ -202,6 +202,7 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
 void dyn_world_free(dyn_world *w) {
   if (!w) return;
   dyn_reduced_free(w->red);
+  free(w->ctrl);
   dyn_buf_free(&w->bodies);
   dyn_buf_free(&w->saved);
   dyn_buf_free(&w->deg);

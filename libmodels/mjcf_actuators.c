@@ -1,8 +1,7 @@
 /*
- * mjcf_actuators.c -- MuJoCo's actuators at zero control (docs/models.md,
- * "The mapping"; issue 80, item 5c, in part): a file's ctrl is zero unless
- * set, and lcplab sets none, so an actuator's force is its bias alone,
- *     force = b0 + b1 L + b2 V   (mjBIAS_AFFINE; mjBIAS_NONE: 0),
+ * mjcf_actuators.c -- MuJoCo's actuators (docs/models.md,
+ * "The mapping"; issue 80, item 5c): an actuator's force is
+ *     force = gain ctrl + b0 + b1 L + b2 V   (mjBIAS_AFFINE; mjBIAS_NONE: 0),
  * L = gear q and V = gear dq/dt its length and velocity through a joint
  * transmission on a hinge or slide, and the joint feels gear times it:
  *     tau = gear b0 + (b1 gear^2) q + (b2 gear^2) dq/dt.
@@ -10,8 +9,11 @@
  * (b1 gear) and a damper of -b2 gear^2 (a position servo's kp, a velocity
  * servo's kv): mapped onto the joint's spring (dyn_joint_def.spring,
  * added to the file's own stiffness and damping, the rest points weighted
- * by stiffness), exact in both representations.  A motor's bias is none:
- * zero force, listed.
+ * by stiffness), exact in both representations.  A motor's bias is none.
+ * The control's part, gear gain ctrl (ctrl 0 unless set: dyn_world_set_ctrl),
+ * is each actuator's record of the model (mdl_actuator_def, dyn_actuator_def:
+ * its joint, gear, constant gain, control and force ranges), a constant
+ * generalized force the world adds (reduced coordinates).
  *
  * Refused by name (exit 2 from the program; --approximate drops them):
  * any other transmission (slider-crank: cranksite, slidersite,
@@ -22,6 +24,7 @@
  */
 #include "mjcf_read.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* 1 if actuator u acts on its joint as a spring-damper at zero control */
@@ -70,10 +73,43 @@ mdl_err mdl_map_actuators(mdl_map *p) {
   p->nact = mj->nu;
   if (mj->nu > 0) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, 0);
-    mdl_note(p, "%d actuator%s (%s%s) listed at zero control (servos on joints: springs)", mj->nu,
-             mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
+    mdl_note(p,
+             "%d actuator%s (%s%s) at zero control unless ctrl is set (servos on joints: "
+             "springs)",
+             mj->nu, mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
   }
   return MDL_OK;
+}
+
+/* 1 if a control drives actuator u through its hinge or slide. */
+static int driven(const mdl_map *p, int u) {
+  const mjModel *mj = p->mj;
+  int t = mj->actuator_trntype[u];
+  if ((t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) || mj->actuator_dyntype[u] != mjDYN_NONE ||
+      mj->actuator_biastype[u] == mjBIAS_MUSCLE || mdl_lcplab_present(mj))
+    return 0;
+  int j = mj->actuator_trnid[2 * u], jt = mj->jnt_type[j];
+  if ((jt != mjJNT_HINGE && jt != mjJNT_SLIDE) || p->jnt_lc[j] < 0) return 0;
+  const mjtNum *g = mj->actuator_gainprm + mjNGAIN * u;
+  if (mj->actuator_gaintype[u] != mjGAIN_FIXED &&
+      !(mj->actuator_gaintype[u] == mjGAIN_AFFINE && g[1] == 0 && g[2] == 0))
+    return 0;
+  return !affine_on_joint(mj, u) || unmapped(mj, u) == NULL;
+}
+
+dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
+  const mjModel *mj = p->mj;
+  dyn_actuator_def a;
+  memset(&a, 0, sizeof a);
+  snprintf(a.name, sizeof a.name, "%s", mdl_mj_name(mj, mjOBJ_ACTUATOR, u));
+  a.joint = driven(p, u) ? p->jnt_lc[mj->actuator_trnid[2 * u]] : -1;
+  a.gear = mj->actuator_gear[6 * u];
+  a.gain = mj->actuator_gainprm[mjNGAIN * u];
+  a.ctrl_limited = mj->actuator_ctrllimited[u];
+  a.ctrl_lo = mj->actuator_ctrlrange[2 * u], a.ctrl_hi = mj->actuator_ctrlrange[2 * u + 1];
+  a.force_limited = mj->actuator_forcelimited[u];
+  a.force_lo = mj->actuator_forcerange[2 * u], a.force_hi = mj->actuator_forcerange[2 * u + 1];
+  return a;
 }
 
 void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr) {

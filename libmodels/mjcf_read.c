@@ -305,6 +305,7 @@ void mdl_map_free(mdl_map *p) {
   free(p->joint);
   free(p->jkey_kind);
   free(p->jkey_id);
+  free(p->jnt_lc);
   free(p->ex);
 }
 
@@ -342,6 +343,11 @@ static mdl_err assemble(mdl_map *p, dyn_model **out) {
     if (dyn_model_add_joint(m, &p->joint[j], m2, sizeof m2) < 0)
       e = model_refused(p, p->jkey_kind[j] == MDL_KEY_EQ ? mjOBJ_EQUALITY : mjOBJ_BODY,
                         p->jkey_id[j], m2);
+  for (int u = 0; e == MDL_OK && u < p->mj->nu; u++) {
+    dyn_actuator_def a = mdl_actuator_def(p, u);
+    if (dyn_model_add_actuator(m, &a, m2, sizeof m2) < 0)
+      e = model_refused(p, mjOBJ_ACTUATOR, u, m2);
+  }
   for (int k = 0; e == MDL_OK && k < p->nex; k++)
     if (dyn_model_exclude(m, p->ex[2 * k], p->ex[2 * k + 1], m2, sizeof m2) != DYN_OK)
       e = mdl_refuse(p, "exclude %d: %s", k, m2);
