@@ -135,20 +135,27 @@ typedef struct dyn_joint_def {
                                     refuses a joint with armature > 0 */
 } dyn_joint_def;
 
+/* The joints one actuator may act on (a fixed tendon's, at most). */
+#define DYN_ACTUATOR_MAX_JOINTS 8
+
 /* An actuator (MuJoCo's motor, position and velocity actuators through a
- * joint transmission; docs/models.md, "The mapping"): its control ctrl
- * (dyn_world_set_ctrl; 0 unless set) acts on joint `joint`'s coordinate
- * with the generalized force
- *     gear * clampF(gain * clampC(ctrl))
- * (N or N m), clampC to [ctrl_lo, ctrl_hi] when ctrl_limited, clampF to
- * [force_lo, force_hi] when force_limited.  A servo's bias (its stiffness
- * and damping at zero control) is the joint's spring, not this record.
- * joint -1: an actuator listed at zero control that no ctrl may drive
- * (its transmission is not simulated): a nonzero ctrl for it is refused. */
+ * joint or fixed-tendon transmission; docs/models.md, "The mapping"): its
+ * control ctrl (dyn_world_set_ctrl; 0 unless set) gives the force
+ *     f = clampF(gain * clampC(ctrl))
+ * (clampC to [ctrl_lo, ctrl_hi] when ctrl_limited, clampF to [force_lo,
+ * force_hi] when force_limited), which acts on the coordinate of joint
+ * joint[k] with the generalized force coef[k] * gear * f (N or N m): a
+ * joint transmission is one joint of coef 1, a fixed tendon of length
+ * sum_k coef[k] q_k its joints.  A servo's bias (its stiffness and damping
+ * at zero control) is the joint's spring, not this record.  njoints 0: an
+ * actuator listed at zero control that no control may drive (its
+ * transmission is not simulated): a nonzero control for it is refused. */
 typedef struct dyn_actuator_def {
   char name[DYN_NAME_MAX];
-  int joint;         /* a hinge or slider of the model, or -1 */
-  double gear, gain; /* finite */
+  int njoints;                          /* 0 .. DYN_ACTUATOR_MAX_JOINTS */
+  int joint[DYN_ACTUATOR_MAX_JOINTS];   /* hinges or sliders of the model */
+  double coef[DYN_ACTUATOR_MAX_JOINTS]; /* finite */
+  double gear, gain;                    /* finite */
   int ctrl_limited, force_limited;
   double ctrl_lo, ctrl_hi, force_lo, force_hi; /* lo <= hi when limited */
 } dyn_actuator_def;
@@ -225,8 +232,9 @@ DYN_API int dyn_model_add_shape(dyn_model *m, const dyn_shape_def *d, char *msg,
 DYN_API int dyn_model_add_material(dyn_model *m, const dyn_material *d, char *msg, size_t msgcap);
 DYN_API int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t msgcap);
 
-/* Add actuator *d (dyn_actuator_def): its index, or DYN_ERR_INPUT for a
- * joint out of range or not a hinge or slider, NaN or inf, lo > hi. */
+/* Add actuator *d (dyn_actuator_def): its index, or DYN_ERR_INPUT for
+ * njoints out of range, a joint out of range or not a hinge or slider, NaN
+ * or inf, lo > hi. */
 DYN_API int dyn_model_add_actuator(dyn_model *m, const dyn_actuator_def *d, char *msg,
                                    size_t msgcap);
 /* The actuators (valid until the next add or free), their count; the index

@@ -266,10 +266,13 @@ int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t 
 /* What is wrong with actuator d of model m, or NULL. */
 static const char *actuator_fault(const dyn_model *m, const dyn_actuator_def *d) {
   if (memchr(d->name, '\0', sizeof d->name) == NULL) return "its name is too long";
-  if (d->joint < -1 || d->joint >= m->nj) return "its joint does not exist";
-  if (d->joint >= 0 && m->joints.p[d->joint].kind != DYN_JOINT_HINGE &&
-      m->joints.p[d->joint].kind != DYN_JOINT_SLIDER)
-    return "its joint is not a hinge or slider";
+  if (d->njoints < 0 || d->njoints > DYN_ACTUATOR_MAX_JOINTS) return "njoints is out of range";
+  for (int k = 0; k < d->njoints; k++) {
+    if (d->joint[k] < 0 || d->joint[k] >= m->nj) return "a joint does not exist";
+    dyn_joint_kind t = m->joints.p[d->joint[k]].kind;
+    if (t != DYN_JOINT_HINGE && t != DYN_JOINT_SLIDER) return "a joint is not a hinge or slider";
+    if (!isfinite(d->coef[k])) return "a coefficient is not finite";
+  }
   double v[6] = { d->gear, d->gain, d->ctrl_lo, d->ctrl_hi, d->force_lo, d->force_hi };
   for (int k = 0; k < 6; k++)
     if (!isfinite(v[k])) return "a field is not finite";

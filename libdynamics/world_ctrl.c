@@ -43,14 +43,14 @@ dyn_err dyn_model_check_ctrl(const dyn_model *m, int reduced, const double *ctrl
     return DYN_ERR_INPUT;
   }
   for (int i = 0; i < n; i++) {
-    const char *why = !isfinite(ctrl[i]) ? "is not finite"
-                      : ctrl[i] == 0.0   ? NULL
-                      : a[i].joint < 0   ? "drives nothing: its transmission is not "
-                                           "simulated, so its control stays 0"
-                      : !reduced         ? "controls drive actuators in reduced "
-                                           "coordinates only; rerun with --coordinates "
-                                           "reduced"
-                                         : NULL;
+    const char *why = !isfinite(ctrl[i])  ? "is not finite"
+                      : ctrl[i] == 0.0    ? NULL
+                      : a[i].njoints == 0 ? "drives nothing: its transmission is not "
+                                            "simulated, so its control stays 0"
+                      : !reduced          ? "controls drive actuators in reduced "
+                                            "coordinates only; rerun with --coordinates "
+                                            "reduced"
+                                          : NULL;
     if (why) {
       dyn_msgf(msg, cap, "ctrl[%d] (actuator '%s'): %s (%g)", i, a[i].name, why, ctrl[i]);
       return DYN_ERR_INPUT;
@@ -77,20 +77,21 @@ dyn_err dyn_world_set_ctrl(dyn_world *w, const double *ctrl, int n) {
   memcpy(w->ctrl, ctrl, (size_t)n * sizeof *ctrl);
   memset(effort, 0, (size_t)nj * sizeof *effort);
   for (int i = 0; i < n; i++) {
-    if (a[i].joint < 0) continue;
     double c = clamp(ctrl[i], a[i].ctrl_limited, a[i].ctrl_lo, a[i].ctrl_hi);
     double f = clamp(a[i].gain * c, a[i].force_limited, a[i].force_lo, a[i].force_hi);
-    effort[a[i].joint] += a[i].gear * f;
+    for (int k = 0; k < a[i].njoints; k++) effort[a[i].joint[k]] += a[i].coef[k] * a[i].gear * f;
   }
   const dyn_rm_tree *t = dyn_reduced_tree(w);
   if (!t) return DYN_OK; /* maximal: every control is 0 (check_ctrl) */
-  for (int i = 0; i < n; i++) {
-    int j = a[i].joint;
-    if (j >= 0 && dyn_redmax_set_effort(dyn_reduced_redmax(w), t->jbody[j],
-                                        t->jsign[j] * effort[j]) != DYN_OK)
-      return dyn_world_fail(w, DYN_ERR_INPUT, "ctrl[%d] (actuator '%s'): its joint takes no force",
-                            i, a[i].name);
-  }
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < a[i].njoints; k++) {
+      int j = a[i].joint[k];
+      if (dyn_redmax_set_effort(dyn_reduced_redmax(w), t->jbody[j], t->jsign[j] * effort[j]) !=
+          DYN_OK)
+        return dyn_world_fail(w, DYN_ERR_INPUT,
+                              "ctrl[%d] (actuator '%s'): its joint %d takes no force", i, a[i].name,
+                              j);
+    }
   return DYN_OK;
 }
 

@@ -38,7 +38,9 @@ static const char *unmapped(const mjModel *mj, int u) {
   int t = mj->actuator_trntype[u];
   if (t == mjTRN_SLIDERCRANK)
     return "a slider-crank transmission (cranksite, slidersite, cranklength) is not simulated";
-  if (t == mjTRN_TENDON) return "a tendon transmission is not simulated";
+  if (t == mjTRN_TENDON)
+    return "a servo or activation dynamics on a tendon (a force coupling its joints) is not "
+           "simulated";
   if (t == mjTRN_SITE || t == mjTRN_BODY) return "a site or body transmission is not simulated";
   if (t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) return "its transmission is not simulated";
   int jt = mj->jnt_type[mj->actuator_trnid[2 * u]];
@@ -51,6 +53,42 @@ static const char *unmapped(const mjModel *mj, int u) {
   const mjtNum *b = mj->actuator_biasprm + mjNBIAS * u;
   if (b[0] != 0 && b[1] == 0) return "a constant force at zero control is not simulated";
   return NULL;
+}
+
+/* What keeps tendon t from being a fixed tendon lcplab maps (joints only,
+ * hinges and slides, at most DYN_ACTUATOR_MAX_JOINTS, no limit, spring,
+ * damper or friction), or NULL. */
+static const char *tendon_unmapped(const mjModel *mj, int t) {
+  int a = mj->tendon_adr[t], n = mj->tendon_num[t];
+  for (int k = a; k < a + n; k++)
+    if (mj->wrap_type[k] != mjWRAP_JOINT)
+      return "spatial tendons are not simulated (their lengths and moment arms through sites "
+             "and wrapping geoms, and the actuators and muscles on them)";
+  for (int k = a; k < a + n; k++) {
+    int jt = mj->jnt_type[mj->wrap_objid[k]];
+    if (jt != mjJNT_HINGE && jt != mjJNT_SLIDE)
+      return "a fixed tendon on a ball or free joint is not simulated";
+  }
+  if (n > DYN_ACTUATOR_MAX_JOINTS) return "a fixed tendon of more than 8 joints is not simulated";
+  if (mj->tendon_limited[t])
+    return "a fixed tendon's limit (a row sum c_k q_k in joint space) is not simulated";
+  if (mj->tendon_stiffness[t] != 0 || mj->tendon_damping[t] != 0 || mj->tendon_frictionloss[t] != 0)
+    return "a fixed tendon's stiffness, damping or frictionloss (forces coupling its joints) is "
+           "not simulated";
+  return NULL;
+}
+
+mdl_err mdl_map_tendons(mdl_map *p) {
+  const mjModel *mj = p->mj;
+  char lab[96];
+  for (int t = 0; t < mj->ntendon; t++) {
+    const char *why = tendon_unmapped(mj, t);
+    if (!why) continue;
+    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_TENDON, t);
+    mdl_err e = mdl_approx(p, "drop it with the actuators on it", "%s: %s", lab, why);
+    if (e != MDL_OK) return e;
+  }
+  return MDL_OK;
 }
 
 mdl_err mdl_map_actuators(mdl_map *p) {
@@ -81,20 +119,41 @@ mdl_err mdl_map_actuators(mdl_map *p) {
   return MDL_OK;
 }
 
-/* 1 if a control drives actuator u through its hinge or slide. */
+/* 1 if a control drives actuator u through its hinge or slide, or its
+ * mapped fixed tendon. */
 static int driven(const mdl_map *p, int u) {
   const mjModel *mj = p->mj;
-  int t = mj->actuator_trntype[u];
-  if ((t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) || mj->actuator_dyntype[u] != mjDYN_NONE ||
-      mj->actuator_biastype[u] == mjBIAS_MUSCLE || mdl_lcplab_present(mj))
+  int t = mj->actuator_trntype[u], id = mj->actuator_trnid[2 * u];
+  if (mj->actuator_dyntype[u] != mjDYN_NONE || mj->actuator_biastype[u] == mjBIAS_MUSCLE ||
+      mdl_lcplab_present(mj))
     return 0;
-  int j = mj->actuator_trnid[2 * u], jt = mj->jnt_type[j];
-  if ((jt != mjJNT_HINGE && jt != mjJNT_SLIDE) || p->jnt_lc[j] < 0) return 0;
+  if (t == mjTRN_TENDON) {
+    if (tendon_unmapped(mj, id) || affine_on_joint(mj, u)) return 0;
+    for (int k = mj->tendon_adr[id]; k < mj->tendon_adr[id] + mj->tendon_num[id]; k++)
+      if (p->jnt_lc[mj->wrap_objid[k]] < 0) return 0;
+  } else {
+    if (t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) return 0;
+    int jt = mj->jnt_type[id];
+    if ((jt != mjJNT_HINGE && jt != mjJNT_SLIDE) || p->jnt_lc[id] < 0) return 0;
+    if (affine_on_joint(mj, u) && unmapped(mj, u) != NULL) return 0;
+  }
   const mjtNum *g = mj->actuator_gainprm + mjNGAIN * u;
-  if (mj->actuator_gaintype[u] != mjGAIN_FIXED &&
-      !(mj->actuator_gaintype[u] == mjGAIN_AFFINE && g[1] == 0 && g[2] == 0))
-    return 0;
-  return !affine_on_joint(mj, u) || unmapped(mj, u) == NULL;
+  return mj->actuator_gaintype[u] == mjGAIN_FIXED ||
+         (mj->actuator_gaintype[u] == mjGAIN_AFFINE && g[1] == 0 && g[2] == 0);
+}
+
+/* The joints and moment arms of driven actuator u into a. */
+static void transmission(const mdl_map *p, int u, dyn_actuator_def *a) {
+  const mjModel *mj = p->mj;
+  int id = mj->actuator_trnid[2 * u];
+  if (mj->actuator_trntype[u] != mjTRN_TENDON) {
+    a->njoints = 1, a->joint[0] = p->jnt_lc[id], a->coef[0] = 1.0;
+    return;
+  }
+  for (int k = mj->tendon_adr[id]; k < mj->tendon_adr[id] + mj->tendon_num[id]; k++) {
+    a->joint[a->njoints] = p->jnt_lc[mj->wrap_objid[k]];
+    a->coef[a->njoints++] = mj->wrap_prm[k];
+  }
 }
 
 dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
@@ -102,7 +161,7 @@ dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
   dyn_actuator_def a;
   memset(&a, 0, sizeof a);
   snprintf(a.name, sizeof a.name, "%s", mdl_mj_name(mj, mjOBJ_ACTUATOR, u));
-  a.joint = driven(p, u) ? p->jnt_lc[mj->actuator_trnid[2 * u]] : -1;
+  if (driven(p, u)) transmission(p, u, &a);
   a.gear = mj->actuator_gear[6 * u];
   a.gain = mj->actuator_gainprm[mjNGAIN * u];
   a.ctrl_limited = mj->actuator_ctrllimited[u];

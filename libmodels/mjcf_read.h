@@ -81,6 +81,10 @@ int mdl_file_coordinates(const mjModel *mj);
 /* MuJoCo's actuators at zero control (mjcf_actuators.c): the ones that are
  * not joint springs refused or dropped by name, the others listed. */
 mdl_err mdl_map_actuators(mdl_map *p);
+/* Tendons: fixed ones on hinges and slides without limit, spring or
+ * friction are mapped (the transmissions of the actuators on them); the
+ * others refused or dropped by name (mjcf_actuators.c). */
+mdl_err mdl_map_tendons(mdl_map *p);
 /* The spring of the servos on joint j at zero control: stiffness *k,
  * damping *c, and *kr = k times the rest position (MuJoCo's qpos). */
 void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr);

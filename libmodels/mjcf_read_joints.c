@@ -59,10 +59,10 @@ static void set_limit(dyn_joint_def *x, const mjModel *mj, int j) {
   int t = mj->jnt_type[j], dof = mj->jnt_dofadr[j], qa = mj->jnt_qposadr[j];
   if (t != mjJNT_HINGE && t != mjJNT_SLIDE) return;
   double q0 = mj->qpos0[qa];
-  if (mj->jnt_limited[j]) {
+  if (mj->jnt_limited[j]) { /* MuJoCo holds a limit at its margin: the range less it */
     x->limit.enabled = 1;
-    x->limit.lo = mj->jnt_range[2 * j] - q0;
-    x->limit.hi = mj->jnt_range[2 * j + 1] - q0;
+    x->limit.lo = mj->jnt_range[2 * j] + mj->jnt_margin[j] - q0;
+    x->limit.hi = mj->jnt_range[2 * j + 1] - mj->jnt_margin[j] - q0;
   }
   double ka, ca, kra; /* its servos at zero control (mjcf_actuators.c) */
   mdl_actuator_spring(mj, j, &ka, &ca, &kra);

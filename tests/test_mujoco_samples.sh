@@ -113,14 +113,16 @@ expect_err "a servo's force limit: refused, named" "actuator 'p': a servo's forc
 #   0=-0.4      the same motor by index, the other way;
 #   speed=2     the velocity servo (kv 0.5, gear 1.5) on the wheel
 #               (MuJoCo 0.35867 m; lcplab 0.35803: MuJoCo's damping
-#               integration differs by 0.2 %).
+#               integration differs by 0.2 %);
+#   pull=0.3    a motor (gear 0.8) on a fixed tendon q_left - 0.5 q_right
+#   pull=-2     (MuJoCo 0.29184 m, 0.48552 m).
 # Each within 1 % of MuJoCo's.  Before --ctrl existed: exit 2 (an unknown
 # option).  Then a slide on the world along -z with a range, in reduced
 # coordinates: MuJoCo stops it at the range's 0.5 m; before the sign of a
 # joint to the world was fixed (libdynamics/redmax_model.c) lcplab's
 # limit row was mirrored (0.02 m).
 CA=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/models/ctrl_actuators.xml
-for c in height=0.2 torque=3 0=-0.4 speed=2; do
+for c in height=0.2 torque=3 0=-0.4 speed=2 pull=0.3 pull=-2; do
   "$PEER" "$CA" --steps 500 --ctrl "$c" >"$T/mj.json" 2>"$T/mj.err"
   b=$(jnum max_body_displacement "$T/mj.json")
   lcp simulate --model "$CA" --steps 500 --ctrl "$c"
@@ -140,6 +142,25 @@ expect_err "--ctrl in maximal coordinates: refused, the actuator named" \
   simulate --model "$CA" --steps 5 --ctrl torque=1 --coordinates maximal
 expect_err "--ctrl on a built-in scene: refused" "--ctrl sets a model file's actuator controls" \
   simulate --scene ball --steps 5 --ctrl a=1
+# what the ctrl model may not hold: refused by name (item 5: a tendon's
+# limit and a servo on a tendon, whose rows and couplings are not built; a
+# medium; geom margin and gap, which MuJoCo holds contacts at and lcplab's
+# world-wide margin is not)
+sed 's|<fixed name="couple">|<fixed name="couple" limited="true" range="-1 1">|' "$CA" >"$T/m.xml"
+expect_err "a fixed tendon's limit: refused, named" \
+  "m.xml: tendon 'couple': a fixed tendon's limit (a row sum c_k q_k in joint space) is not simulated" \
+  simulate --model "$T/m.xml" --steps 5
+sed 's|<motor name="pull" tendon="couple" gear="0.8"/>|<position name="pull" tendon="couple" kp="3"/>|' "$CA" >"$T/m.xml"
+expect_err "a servo on a tendon: refused, named" \
+  "m.xml: actuator 'pull': a servo or activation dynamics on a tendon" simulate --model "$T/m.xml" --steps 5
+sed 's|<option timestep="0.002"/>|<option timestep="0.002" density="1.2" viscosity="0.00002"/>|' "$CA" >"$T/m.xml"
+expect_err "a medium's density and viscosity: refused, named" \
+  "m.xml: option density, viscosity and wind (a medium's forces) are not simulated" \
+  simulate --model "$T/m.xml" --steps 5
+sed 's|<geom type="sphere" size="0.05" contype="0" conaffinity="0"/>|<geom type="sphere" size="0.05" margin="0.01" gap="0.005"/>|' "$CA" >"$T/m.xml"
+expect_err "a geom's margin and gap: refused, named" \
+  "m.xml: geom 1 (body 'lift'): margin and gap (MuJoCo's contact detection distances) are not mapped" \
+  simulate --model "$T/m.xml" --steps 5
 printf '<mujoco><option timestep="0.002"/><worldbody><body name="s" pos="0 0 1"><joint name="s" type="slide" axis="0 0 -1" limited="true" range="-0.02 0.5"/><inertial pos="0 0 0" mass="2" diaginertia="0.01 0.01 0.01"/><geom type="sphere" size="0.05" contype="0" conaffinity="0"/></body></worldbody></mujoco>\n' >"$T/down.xml"
 "$PEER" "$T/down.xml" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
 b=$(jnum max_body_displacement "$T/mj.json")
@@ -150,6 +171,21 @@ if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "($a - 0.5)^2 < 1e-6 && ($b - 0.5)
 else
   fail "limited slide along -z" "exit $rc, $a m against MuJoCo's $b m, 0.5 expected"
 fi
+# a limit's margin: MuJoCo holds the limit at the margin (the range less
+# it): falling along +z onto range -0.02 with margin 0.01, MuJoCo 0.01037
+# m (soft), lcplab 0.01 in both representations.  Before: refused.
+sed 's|axis="0 0 -1" limited="true" range="-0.02 0.5"|axis="0 0 1" limited="true" range="-0.02 0.5" margin="0.01"|' "$T/down.xml" >"$T/margin.xml"
+"$PEER" "$T/margin.xml" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
+b=$(jnum max_body_displacement "$T/mj.json")
+for c in reduced maximal; do
+  lcp simulate --model "$T/margin.xml" --steps 500 --coordinates "$c"
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "($a - 0.01)^2 < 1e-12 && ($b - 0.0104)^2 < 1e-6"; then
+    pass "a limit's margin ($c): held at range + margin ($a m; MuJoCo $b m)"
+  else
+    fail "a limit's margin, $c" "exit $rc, $a m against MuJoCo's $b m, 0.01 expected: $(cat "$T/err")"
+  fi
+done
 
 # the two that do not load as written: refused by name, nothing run
 if [ -f "$M/slider_crank/slider_crank.xml" ]; then
@@ -158,7 +194,7 @@ if [ -f "$M/slider_crank/slider_crank.xml" ]; then
     simulate --model "$M/slider_crank/slider_crank.xml"
 fi
 if [ -f "$M/tendon_arm/arm26.xml" ]; then
-  expect_err "arm26.xml: refused, its tendon named" "arm26.xml: tendon 'SF': tendons are not simulated" \
+  expect_err "arm26.xml: refused, its tendon named" "arm26.xml: tendon 'SF': spatial tendons are not simulated" \
     simulate --model "$M/tendon_arm/arm26.xml"
 fi
 
