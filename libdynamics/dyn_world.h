@@ -221,11 +221,14 @@ DYN_API dyn_world_settings dyn_world_settings_default(void);
 
 /* The solver a world gets when its user names none (docs/models.md,
  * "The default solver in reduced coordinates"): "nsgs" for friction cone;
- * in reduced coordinates with friction none or box "dantzig" (a tree's
+ * "lemke" for the friction pyramid (its auxiliary rows have A_ii = 0, which
+ * pgs and dantzig refuse); in reduced coordinates with friction none or
+ * box "dantzig" (a tree's
  * contacts couple through its joint-space mass matrix, where pgs at 50
  * sweeps ends most contact steps unconverged: experiments/records/
  * 2026-11-28-robot2.md); else "pgs".  One rule for `lcplab simulate`,
- * `export` and Python's World of a Model. */
+ * `export`, an experiment file's scene lines (built-in or model=) and
+ * Python's World of a Model. */
 DYN_API const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f);
 
 /* DYN_OK, or DYN_ERR_INPUT with a message (msg of size msgcap, may be NULL)

@@ -292,8 +292,9 @@ class World:
     solver : str or Python solver, optional
         The solver of each step's problem, by name or a Python solver
         (``lcplab.register_solver``; docs/plugins.md); default the
-        library's: "pgs" ("nsgs" with ``friction="cone"`` for a Model),
-        "dantzig" for a Model in reduced coordinates without cones
+        library's: "pgs" ("nsgs" with ``friction="cone"``, "lemke" with
+        ``friction="pyramid"`` for a Model), "dantzig" for a Model in
+        reduced coordinates without cones
         (docs/models.md, "The default solver in reduced coordinates").
     dt : float, optional
         The time step (s); default a loaded model's timestep, else 1/120.
