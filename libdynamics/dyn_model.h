@@ -156,6 +156,13 @@ typedef struct dyn_actuator_def {
   int joint[DYN_ACTUATOR_MAX_JOINTS];   /* hinges or sliders of the model */
   double coef[DYN_ACTUATOR_MAX_JOINTS]; /* finite */
   double gear, gain;                    /* finite */
+  /* a slider-crank transmission (slider_crank 1; njoints 0): MuJoCo's
+   * cranksite, slidersite, cranklength and an affine bias f = gain ctrl +
+   * b0 + k gear L (dyn_rm_crank: reduced coordinates only) */
+  int slider_crank;
+  int crank_body, slider_body; /* model bodies; slider -1: the world (its pos, axis world) */
+  dyn_v3 crank_pos, slider_pos, slider_axis; /* in the bodies' frames; axis unit */
+  double crank_length, bias_k, bias_b0;      /* length > 0 */
   int ctrl_limited, force_limited;
   double ctrl_lo, ctrl_hi, force_lo, force_hi; /* lo <= hi when limited */
 } dyn_actuator_def;

@@ -273,6 +273,12 @@ static const char *actuator_fault(const dyn_model *m, const dyn_actuator_def *d)
     if (t != DYN_JOINT_HINGE && t != DYN_JOINT_SLIDER) return "a joint is not a hinge or slider";
     if (!isfinite(d->coef[k])) return "a coefficient is not finite";
   }
+  if (d->slider_crank &&
+      (d->njoints != 0 || d->crank_body < 0 || d->crank_body >= m->nb || d->slider_body < -1 ||
+       d->slider_body >= m->nb || !(d->crank_length > 0) || !isfinite(d->bias_k) ||
+       !isfinite(d->bias_b0) || !(dyn_v3_norm(d->slider_axis) > 0) ||
+       !isfinite(dyn_v3_norm(d->crank_pos)) || !isfinite(dyn_v3_norm(d->slider_pos))))
+    return "its slider-crank fields are out of range";
   double v[6] = { d->gear, d->gain, d->ctrl_lo, d->ctrl_hi, d->force_lo, d->force_hi };
   for (int k = 0; k < 6; k++)
     if (!isfinite(v[k])) return "a field is not finite";

@@ -25,6 +25,8 @@ struct dyn_redmax {
   double *kdof, *ddof; /* spring and damper per dof */
   double *arm;         /* armature per dof (added to Mr's diagonal) */
   double *effort;      /* a constant generalized force per dof (actuators) */
+  dyn_rm_crank *crank; /* slider-crank actuators (dyn_redmax_set_cranks) */
+  int ncrank;
   /* state */
   double *q, *u;
   /* workspace, filled by kinematics */

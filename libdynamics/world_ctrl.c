@@ -16,11 +16,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Slider-crank actuator a as the tree's (dyn_rm_crank), at zero control. */
+static dyn_rm_crank tree_crank(const dyn_model *m, const dyn_rm_tree *t,
+                               const dyn_actuator_def *a) {
+  dyn_rm_crank c = {
+    t->tree_of[a->crank_body], -1,      a->crank_pos, a->slider_pos, a->slider_axis,
+    a->crank_length,           a->gear, a->bias_k,    a->bias_b0,    0.0
+  };
+  int s = a->slider_body;
+  if (s >= 0 && t->tree_of[s] >= 0) {
+    c.slider = t->tree_of[s];
+  } else if (s >= 0) { /* a static body: its pose is the world's for good */
+    const dyn_body_def *b = &dyn_model_bodies(m)[s];
+    dyn_quat q = dyn_quat_normalize(b->q);
+    c.ps = dyn_v3_add(b->r, dyn_quat_rotate(q, a->slider_pos));
+    c.axis = dyn_quat_rotate(q, a->slider_axis);
+  }
+  return c;
+}
+
+/* The model's slider-cranks into the tree of w (reduced coordinates only). */
+static dyn_err cranks_init(dyn_world *w, char *msg, size_t cap) {
+  const dyn_actuator_def *a = dyn_model_actuators(w->model);
+  int na = dyn_model_actuator_count(w->model), nc = 0;
+  for (int i = 0; i < na; i++) nc += a[i].slider_crank;
+  if (nc == 0) return DYN_OK;
+  const dyn_rm_tree *t = dyn_reduced_tree(w);
+  if (!t) {
+    dyn_msgf(msg, cap, "a slider-crank actuator needs reduced coordinates");
+    return DYN_ERR_INPUT;
+  }
+  dyn_rm_crank *c = malloc((size_t)nc * sizeof *c);
+  if (!c) {
+    dyn_msgf(msg, cap, "out of memory (the slider-cranks)");
+    return DYN_ERR_NOMEM;
+  }
+  for (int i = 0, k = 0; i < na; i++)
+    if (a[i].slider_crank) c[k++] = tree_crank(w->model, t, &a[i]);
+  dyn_err e = dyn_redmax_set_cranks(dyn_reduced_redmax(w), c, nc);
+  free(c);
+  if (e != DYN_OK) dyn_msgf(msg, cap, "a slider-crank actuator's crank is not in the tree");
+  return e;
+}
+
 dyn_err dyn_world_ctrl_alloc(dyn_world *w, char *msg, size_t cap) {
   int na = dyn_model_actuator_count(w->model), nj = dyn_model_joint_count(w->model);
   if (na == 0) return DYN_OK;
   w->ctrl = calloc((size_t)(na + nj), sizeof *w->ctrl);
-  if (w->ctrl) return DYN_OK;
+  if (w->ctrl) return cranks_init(w, msg, cap);
   dyn_msgf(msg, cap, "out of memory (the actuators' controls)");
   return DYN_ERR_NOMEM;
 }
@@ -43,14 +86,15 @@ dyn_err dyn_model_check_ctrl(const dyn_model *m, int reduced, const double *ctrl
     return DYN_ERR_INPUT;
   }
   for (int i = 0; i < n; i++) {
-    const char *why = !isfinite(ctrl[i])  ? "is not finite"
-                      : ctrl[i] == 0.0    ? NULL
-                      : a[i].njoints == 0 ? "drives nothing: its transmission is not "
-                                            "simulated, so its control stays 0"
-                      : !reduced          ? "controls drive actuators in reduced "
-                                            "coordinates only; rerun with --coordinates "
-                                            "reduced"
-                                          : NULL;
+    const char *why = !isfinite(ctrl[i]) ? "is not finite"
+                      : ctrl[i] == 0.0   ? NULL
+                      : a[i].njoints == 0 && !a[i].slider_crank
+                          ? "drives nothing: its transmission is not "
+                            "simulated, so its control stays 0"
+                      : !reduced ? "controls drive actuators in reduced "
+                                   "coordinates only; rerun with --coordinates "
+                                   "reduced"
+                                 : NULL;
     if (why) {
       dyn_msgf(msg, cap, "ctrl[%d] (actuator '%s'): %s (%g)", i, a[i].name, why, ctrl[i]);
       return DYN_ERR_INPUT;
@@ -83,6 +127,11 @@ dyn_err dyn_world_set_ctrl(dyn_world *w, const double *ctrl, int n) {
   }
   const dyn_rm_tree *t = dyn_reduced_tree(w);
   if (!t) return DYN_OK; /* maximal: every control is 0 (check_ctrl) */
+  for (int i = 0, c = 0; i < n; i++)
+    if (a[i].slider_crank)
+      dyn_redmax_set_crank_force(dyn_reduced_redmax(w), c++,
+                                 a[i].gain *
+                                     clamp(ctrl[i], a[i].ctrl_limited, a[i].ctrl_lo, a[i].ctrl_hi));
   for (int i = 0; i < n; i++)
     for (int k = 0; k < a[i].njoints; k++) {
       int j = a[i].joint[k];

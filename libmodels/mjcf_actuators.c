@@ -17,7 +17,8 @@
  *
  * Refused by name (exit 2 from the program; --approximate drops them):
  * any other transmission (slider-crank: cranksite, slidersite,
- * cranklength; tendon; site; body), activation dynamics (a muscle, an
+ * cranklength, outside reduced coordinates or with a velocity bias; a
+ * servo on a tendon; site; body), activation dynamics (a muscle, an
  * integrator, a filter), a muscle's bias (its passive force), a force
  * limit on a biased actuator (a clamped spring is not linear), a constant
  * bias without a stiffness, a servo on a ball or free joint.
@@ -31,6 +32,27 @@
 static int affine_on_joint(const mjModel *mj, int u) {
   const mjtNum *b = mj->actuator_biasprm + mjNBIAS * u;
   return mj->actuator_biastype[u] == mjBIAS_AFFINE && (b[0] != 0 || b[1] != 0 || b[2] != 0);
+}
+
+/* What keeps slider-crank actuator u from being mapped (dyn_rm_crank), or
+ * NULL: reduced coordinates, no activation dynamics, a constant gain, a
+ * bias without a velocity term, no force limit, a crank site on a moving
+ * body. */
+static const char *crank_unmapped(const mjModel *mj, int u, int reduced) {
+  const mjtNum *g = mj->actuator_gainprm + mjNGAIN * u, *b = mj->actuator_biasprm + mjNBIAS * u;
+  if (!reduced)
+    return "a slider-crank transmission (cranksite, slidersite, cranklength) is simulated in "
+           "reduced coordinates only";
+  if (mj->actuator_dyntype[u] != mjDYN_NONE || mj->actuator_forcelimited[u] ||
+      mj->actuator_biastype[u] == mjBIAS_MUSCLE ||
+      (mj->actuator_biastype[u] == mjBIAS_AFFINE && b[2] != 0) ||
+      (mj->actuator_gaintype[u] != mjGAIN_FIXED &&
+       !(mj->actuator_gaintype[u] == mjGAIN_AFFINE && g[1] == 0 && g[2] == 0)))
+    return "a slider-crank with activation dynamics, a force limit, a velocity bias or a "
+           "gain other than a constant is not simulated";
+  if (mj->body_weldid[mj->site_bodyid[mj->actuator_trnid[2 * u]]] == 0)
+    return "a slider-crank whose crank site does not move is not simulated";
+  return NULL;
 }
 
 /* What keeps biased actuator u (affine bias) from being a joint spring, or NULL. */
@@ -97,7 +119,9 @@ mdl_err mdl_map_actuators(mdl_map *p) {
   for (int u = 0; u < mj->nu; u++) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, u);
     const char *why = NULL;
-    if (mj->actuator_biastype[u] == mjBIAS_MUSCLE)
+    if (mj->actuator_trntype[u] == mjTRN_SLIDERCRANK)
+      why = crank_unmapped(mj, u, p->opt_read.reduced);
+    else if (mj->actuator_biastype[u] == mjBIAS_MUSCLE)
       why = "a muscle (its passive force at zero activation) is not simulated";
     else if (mj->actuator_dyntype[u] != mjDYN_NONE && mj->actuator_trntype[u] != mjTRN_JOINT)
       why = unmapped(mj, u);
@@ -124,6 +148,7 @@ mdl_err mdl_map_actuators(mdl_map *p) {
 static int driven(const mdl_map *p, int u) {
   const mjModel *mj = p->mj;
   int t = mj->actuator_trntype[u], id = mj->actuator_trnid[2 * u];
+  if (t == mjTRN_SLIDERCRANK) return 0; /* crank_of */
   if (mj->actuator_dyntype[u] != mjDYN_NONE || mj->actuator_biastype[u] == mjBIAS_MUSCLE ||
       mdl_lcplab_present(mj))
     return 0;
@@ -156,12 +181,46 @@ static void transmission(const mdl_map *p, int u, dyn_actuator_def *a) {
   }
 }
 
+/* Site s's position (and z axis) in its lcplab body's frame (*body; -1:
+ * the world's, the world values). */
+static void site_in_body(const mdl_map *p, int s, int *body, dyn_v3 *pos, dyn_v3 *zaxis) {
+  const mjtNum *x = p->d->site_xpos + 3 * s, *R = p->d->site_xmat + 9 * s;
+  dyn_v3 w = mdl_v3(x), z = dyn_v3_make(R[2], R[5], R[8]);
+  *body = p->lc_body[p->mj->site_bodyid[s]];
+  if (*body < 0) {
+    *pos = w, *zaxis = z;
+    return;
+  }
+  const dyn_body_def *b = &p->body[*body];
+  dyn_quat q = dyn_quat_normalize(b->q);
+  *pos = dyn_quat_rotate_inv(q, dyn_v3_sub(w, b->r));
+  *zaxis = dyn_quat_rotate_inv(q, z);
+}
+
+/* Mapped slider-crank actuator u's fields into a. */
+static void crank_of(const mdl_map *p, int u, dyn_actuator_def *a) {
+  const mjModel *mj = p->mj;
+  if (mj->actuator_trntype[u] != mjTRN_SLIDERCRANK || crank_unmapped(mj, u, p->opt_read.reduced) ||
+      mdl_lcplab_present(mj))
+    return;
+  dyn_v3 unused;
+  a->slider_crank = 1;
+  site_in_body(p, mj->actuator_trnid[2 * u], &a->crank_body, &a->crank_pos, &unused);
+  site_in_body(p, mj->actuator_trnid[2 * u + 1], &a->slider_body, &a->slider_pos, &a->slider_axis);
+  a->crank_length = mj->actuator_cranklength[u];
+  if (mj->actuator_biastype[u] == mjBIAS_AFFINE) {
+    a->bias_b0 = mj->actuator_biasprm[mjNBIAS * u];
+    a->bias_k = mj->actuator_biasprm[mjNBIAS * u + 1];
+  }
+}
+
 dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
   const mjModel *mj = p->mj;
   dyn_actuator_def a;
   memset(&a, 0, sizeof a);
   snprintf(a.name, sizeof a.name, "%s", mdl_mj_name(mj, mjOBJ_ACTUATOR, u));
   if (driven(p, u)) transmission(p, u, &a);
+  crank_of(p, u, &a);
   a.gear = mj->actuator_gear[6 * u];
   a.gain = mj->actuator_gainprm[mjNGAIN * u];
   a.ctrl_limited = mj->actuator_ctrllimited[u];

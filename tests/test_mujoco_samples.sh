@@ -20,12 +20,12 @@
 #     a position servo of kp 5 and gear 2 (stiffness kp gear^2 = 20) and a
 #     joint damping of 2: lcplab's sag within 1 % of MuJoCo's; a servo with
 #     a force limit, refused by name;
-#   - slider_crank.xml and arm26.xml do not load as written: exit 2, the
-#     file, the element and the feature named (a slider-crank transmission;
-#     a tendon),
-#     nothing run.  With --approximate they would run without their
-#     actuators and tendons and stay still where MuJoCo moves them 0.072 m
-#     and 0.229 m in 1 s, so they are not compared (docs/models.md).
+#   - slider_crank.xml: compared as the others (its slider-crank
+#     transmissions mapped, reduced coordinates), and with a control;
+#   - arm26.xml does not load as written: exit 2, the file, the element
+#     and the feature named (a spatial tendon), nothing run.  With
+#     --approximate it would run without its muscles and tendons and stay
+#     still where MuJoCo moves it, so it is not compared (docs/models.md).
 # The samples (package libmujoco-samples) are skipped where absent, the
 # whole test where the harness is not built.  Environment as test_cli.sh.
 # Last line "N passed, M failed".
@@ -187,12 +187,28 @@ for c in reduced maximal; do
   fi
 done
 
-# the two that do not load as written: refused by name, nothing run
-if [ -f "$M/slider_crank/slider_crank.xml" ]; then
-  expect_err "slider_crank.xml: refused, its slider-crank transmission named" \
-    "slider_crank.xml: actuator 'forward': a slider-crank transmission (cranksite, slidersite, cranklength)" \
-    simulate --model "$M/slider_crank/slider_crank.xml"
+# slider_crank.xml: its three position servos through slider-crank
+# transmissions (libdynamics/redmax.c, dyn_rm_crank), at zero control and
+# with controls, against MuJoCo's step (measured: 0.105299 m at zero
+# control, 0.064314 m with forward=0.05, the same to 1e-15 in both);
+# refused by name in maximal coordinates.  Before: refused as written.
+compare slider_crank/slider_crank.xml
+SC=$M/slider_crank/slider_crank.xml
+if [ -f "$SC" ]; then
+  "$PEER" "$SC" --dt 0.002 --steps 500 --ctrl forward=0.05,broken=0.1 >"$T/mj.json" 2>"$T/mj.err"
+  b=$(jnum max_body_displacement "$T/mj.json")
+  lcp simulate --model "$SC" --steps 500 --ctrl forward=0.05,broken=0.1
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "$b > 0.01 && ($a - $b)^2 < 1e-6 * $b^2"; then
+    pass "slider_crank.xml --ctrl forward=0.05,broken=0.1: $a m, MuJoCo $b m"
+  else
+    fail "slider_crank.xml with ctrl" "exit $rc, $a m against MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+  fi
+  expect_err "slider_crank.xml in maximal coordinates: refused, the transmission named" \
+    "slider_crank.xml: actuator 'forward': a slider-crank transmission (cranksite, slidersite, cranklength) is simulated in reduced coordinates only" \
+    simulate --model "$SC" --coordinates maximal
 fi
+# the one that does not load as written: refused by name, nothing run
 if [ -f "$M/tendon_arm/arm26.xml" ]; then
   expect_err "arm26.xml: refused, its tendon named" "arm26.xml: tendon 'SF': spatial tendons are not simulated" \
     simulate --model "$M/tendon_arm/arm26.xml"
