@@ -463,7 +463,8 @@ DYN_API int dyn_world_ctrl_count(const dyn_world *w);
  * its index; the command line's --ctrl) into ctrl[dyn_model_actuator_count]
  * (the actuators not named 0).  DYN_ERR_INPUT with the message naming the
  * item: an unknown actuator, a value that is not a finite number, an item
- * without '=', any list for a model without actuators ("" and NULL: all 0). */
+ * without '=', any list for a model without actuators ("" and NULL: all 0);
+ * ctrl's entries are unspecified then. */
 /* dyn_world_set_ctrl's check of ctrl[n] for model m in a world in reduced
  * (reduced = 1) or maximal coordinates, without a world: DYN_OK, or
  * DYN_ERR_INPUT with the message naming the index and the actuator. */
