@@ -608,8 +608,10 @@ class World:
         """Set the actuators' controls, held over every step until set
         again (call it between steps to drive a robot): each motor, position
         or velocity actuator on a hinge or slide applies gear x clamp(gain x
-        clamp(ctrl)) to its joint (reduced coordinates, the default for a
-        tree).
+        clamp(ctrl)) to its joint, on a fixed tendon to each of its joints
+        times the joint's coefficient, and a slider-crank servo its force
+        through the crank (reduced coordinates, the default for a tree;
+        docs/models.md).
 
         Raises
         ------
