@@ -143,7 +143,7 @@ typedef struct dyn_rm_crank {
 
 /* rm's slider-cranks, copied (replacing any): DYN_ERR_INPUT for a body out
  * of range, r <= 0, non-finite values; DYN_ERR_NOMEM. */
-DYN_API dyn_err dyn_redmax_set_cranks(dyn_redmax *rm, const dyn_rm_crank *c, int n);
+DYN_API dyn_err dyn_redmax_cranks_init(dyn_redmax *rm, const dyn_rm_crank *c, int n);
 /* Slider-crank i's control force f0 (finite); DYN_ERR_INPUT otherwise. */
 DYN_API dyn_err dyn_redmax_set_crank_force(dyn_redmax *rm, int i, double f0);
 

@@ -743,7 +743,7 @@ dyn_err dyn_redmax_set_effort(dyn_redmax *rm, int i, double tau) {
   return DYN_OK;
 }
 
-dyn_err dyn_redmax_set_cranks(dyn_redmax *rm, const dyn_rm_crank *c, int n) {
+dyn_err dyn_redmax_cranks_init(dyn_redmax *rm, const dyn_rm_crank *c, int n) {
   if (!rm || n < 0 || (n > 0 && !c)) return DYN_ERR_INPUT;
   for (int i = 0; i < n; i++) {
     double x[6] = { c[i].r, c[i].gear, c[i].k, c[i].b0, c[i].f0, dyn_v3_norm(c[i].axis) };

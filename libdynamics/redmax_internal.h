@@ -25,7 +25,7 @@ struct dyn_redmax {
   double *kdof, *ddof; /* spring and damper per dof */
   double *arm;         /* armature per dof (added to Mr's diagonal) */
   double *effort;      /* a constant generalized force per dof (actuators) */
-  dyn_rm_crank *crank; /* slider-crank actuators (dyn_redmax_set_cranks) */
+  dyn_rm_crank *crank; /* slider-crank actuators (dyn_redmax_cranks_init) */
   int ncrank;
   /* state */
   double *q, *u;

@@ -53,7 +53,7 @@ static dyn_err cranks_init(dyn_world *w, char *msg, size_t cap) {
   }
   for (int i = 0, k = 0; i < na; i++)
     if (a[i].slider_crank) c[k++] = tree_crank(w->model, t, &a[i]);
-  dyn_err e = dyn_redmax_set_cranks(dyn_reduced_redmax(w), c, nc);
+  dyn_err e = dyn_redmax_cranks_init(dyn_reduced_redmax(w), c, nc);
   free(c);
   if (e != DYN_OK) dyn_msgf(msg, cap, "a slider-crank actuator's crank is not in the tree");
   return e;
