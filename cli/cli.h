@@ -95,6 +95,7 @@ typedef struct cli_world_args {
                                          neither (MDL_COORDINATES_FILE, -1, the default):
                                          a model file's own (reduced for a kinematic tree,
                                          docs/models.md), maximal for a built-in scene */
+  const char *ctrl;                   /* --ctrl NAME=VALUE,...: actuator controls (NULL: 0) */
   size_t max_memory;                  /* --max-memory: a model file's memory cap (0: libmodels'
                                          default, MDL_DEFAULT_MAX_MEMORY) */
   const char *params[CLI_MAX_PARAMS]; /* "key=value", borrowed from argv */

@@ -31,6 +31,21 @@ const char *cli_world_name(const cli_world_args *a) {
   return a->scene ? a->scene : a->model ? a->model_name : "";
 }
 
+/* --ctrl against model m read for reduced (1) or maximal coordinates,
+ * before any note (a refused control is one line): 0, or -1 after the
+ * message naming the file and the item. */
+static int check_ctrl(const char *cmd, const cli_world_args *a, const dyn_model *m, int reduced) {
+  if (!a->ctrl) return 0;
+  int n = dyn_model_actuator_count(m);
+  double *ctrl = calloc((size_t)n + 1, sizeof *ctrl);
+  char msg[512] = "out of memory";
+  int bad = !ctrl || dyn_model_parse_ctrl(m, a->ctrl, ctrl, msg, sizeof msg) != DYN_OK ||
+            dyn_model_check_ctrl(m, reduced, ctrl, n, msg, sizeof msg) != DYN_OK;
+  free(ctrl);
+  if (bad) cli_error("%s: %s: --ctrl: %s", cmd, a->model, msg);
+  return bad ? -1 : 0;
+}
+
 int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m, dyn_world_settings *s,
                     int *reduced) {
   *m = NULL;
@@ -64,6 +79,11 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m, dyn
   if (a->max_memory > 0) ro.max_memory = a->max_memory;
   if (mdl_read_model(a->model, &ro, m, &info, msg, sizeof msg) != MDL_OK) {
     cli_error("%s: %s", cmd, msg);
+    return CLI_EXIT_USAGE;
+  }
+  if (check_ctrl(cmd, a, *m, info.reduced) != 0) {
+    dyn_model_free(*m);
+    *m = NULL;
     return CLI_EXIT_USAGE;
   }
   if (info.warnings[0]) cli_error("note: %s: %s: MuJoCo says: %s", cmd, a->model, info.warnings);

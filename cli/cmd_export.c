@@ -9,8 +9,10 @@
  *                   file names is FILE's name without folder and extension)
  *
  * The world is stepped exactly as `lcplab simulate` steps it (same options,
- * same defaults; --solver defaults to pgs, nsgs with --friction cone: a
- * solver that takes the friction model, named in a note on stderr).  After step k (k = 1..K) with
+ * same defaults; --solver defaults to dyn_world_default_solver's: pgs, nsgs
+ * with --friction cone, lemke with pyramid, dantzig in reduced coordinates
+ * without cones: a solver that takes the friction model, named in a note
+ * on stderr).  After step k (k = 1..K) with
  * k mod E = 0 and at least one row, the problem that step solved,
  *     w = A x + b,  lo <= x <= hi, findex rows, Coulomb cones
  * (the joint rows of an articulated scene first: equality rows with lo =
@@ -101,7 +103,9 @@ static void usage(FILE *f) {
              "                      for formats and peers that hold contacts only; with\n"
              "                      --global also their global form (v: null-space coordinates)\n"
              "  --force             overwrite files that exist\n"
-             "  --solver NAME       default pgs, or nsgs with --friction cone (noted on stderr)\n"
+             "  --solver NAME       default pgs, nsgs with --friction cone, lemke with\n"
+             "                      pyramid, dantzig in reduced coordinates without cones\n"
+             "                      (noted on stderr)\n"
              "\n");
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step\n"

@@ -143,6 +143,11 @@ int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_a
     if (cr > 0) cli_error("%s: --coordinates must be reduced or maximal, got '%s'", cmd, v);
     return -1;
   }
+  int cc = cli_option_value(cmd, argc, argv, i, "ctrl", &v);
+  if (cc != 0) {
+    if (cc > 0) a->ctrl = v;
+    return cc > 0 ? 1 : -1;
+  }
   int mr = cli_option_value(cmd, argc, argv, i, "max-memory", &v);
   if (mr != 0) {
     if (mr > 0 && exp_parse_bytes(v, &a->max_memory)) return 1;
@@ -210,12 +215,16 @@ void cli_world_usage(FILE *f) {
              "                      rows); default: a model file's own, reduced for a\n"
              "                      kinematic tree without loops, maximal for the others\n"
              "                      (and for files lcplab wrote); docs/models.md\n"
+             "  --ctrl LIST         a model file's actuator controls, NAME=VALUE,...\n"
+             "                      (NAME an actuator's name or index; the rest 0),\n"
+             "                      held over the run (reduced coordinates; docs/models.md)\n"
              "  --max-memory B      refuse a model file whose bodies, geoms, joints and\n"
              "                      meshes need more than B bytes (K, M, G, T: powers of\n"
              "                      1024; default 4G)\n"
              "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
-             "                      default: pgs, or nsgs with --friction cone; dantzig\n"
-             "                      in reduced coordinates without cones (a note on\n"
+             "                      default: pgs, nsgs with --friction cone, lemke with\n"
+             "                      pyramid; dantzig in reduced coordinates without\n"
+             "                      cones (a note on\n"
              "                      stderr at the end says which)\n"
              "  --steps K           steps to run (default: 600; incline: round(1 s / H))\n"
              "  --dt H              time step in s, a number or A/B (default 1/120)\n"
@@ -321,6 +330,25 @@ static void command_settings(const cli_world_args *a, dyn_world_settings *s) {
   s->opt.simd = simd_from_env();
 }
 
+/* --ctrl into world w (cli_world_args.ctrl); 0, or -1 after the message
+ * naming the file and the item. */
+static int set_ctrl(const char *cmd, const cli_world_args *a, dyn_world *w) {
+  if (!a->ctrl) return 0;
+  const dyn_model *m = dyn_world_model(w);
+  int n = dyn_model_actuator_count(m);
+  double *ctrl = calloc((size_t)n + 1, sizeof *ctrl);
+  char msg[512] = "";
+  int bad = !ctrl ? (snprintf(msg, sizeof msg, "out of memory"), 1)
+                  : dyn_model_parse_ctrl(m, a->ctrl, ctrl, msg, sizeof msg) != DYN_OK;
+  if (!bad && dyn_world_set_ctrl(w, ctrl, n) != DYN_OK) {
+    snprintf(msg, sizeof msg, "%s", dyn_world_message(w));
+    bad = 1;
+  }
+  free(ctrl);
+  if (bad) cli_error("%s: %s: --ctrl: %s", cmd, a->model ? a->model : a->scene, msg);
+  return bad ? -1 : 0;
+}
+
 /* cli_world_build for --model FILE (and the usage errors of neither or
  * both): the model read (cli_model.c), its world. */
 static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
@@ -340,6 +368,11 @@ static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world 
     return CLI_EXIT_USAGE;
   }
   dyn_model_free(m);
+  if (set_ctrl(cmd, a, *w) != 0) {
+    dyn_world_free(*w);
+    *w = NULL;
+    return CLI_EXIT_USAGE;
+  }
   *steps = a->steps > 0 ? a->steps : dyn_model_default_steps(dyn_world_model(*w), s.dt);
   if (*steps < 1) {
     dyn_world_free(*w);
@@ -353,6 +386,10 @@ static int build_from_model(const char *cmd, const cli_world_args *a, dyn_world 
 int cli_world_build(const char *cmd, const cli_world_args *a, dyn_world **w, long *steps) {
   *w = NULL;
   if (a->model || !a->scene || a->reduced == 1) return build_from_model(cmd, a, w, steps);
+  if (a->ctrl) {
+    cli_error("%s: --ctrl sets a model file's actuator controls; a built-in scene has none", cmd);
+    return CLI_EXIT_USAGE;
+  }
   dyn_world_settings s = a->set;
   command_settings(a, &s);
   char msg[512] = "";

@@ -135,6 +135,38 @@ typedef struct dyn_joint_def {
                                     refuses a joint with armature > 0 */
 } dyn_joint_def;
 
+/* The joints one actuator may act on (a fixed tendon's, at most). */
+#define DYN_ACTUATOR_MAX_JOINTS 8
+
+/* An actuator (MuJoCo's motor, position and velocity actuators through a
+ * joint or fixed-tendon transmission; docs/models.md, "The mapping"): its
+ * control ctrl (dyn_world_set_ctrl; 0 unless set) gives the force
+ *     f = clampF(gain * clampC(ctrl))
+ * (clampC to [ctrl_lo, ctrl_hi] when ctrl_limited, clampF to [force_lo,
+ * force_hi] when force_limited), which acts on the coordinate of joint
+ * joint[k] with the generalized force coef[k] * gear * f (N or N m): a
+ * joint transmission is one joint of coef 1, a fixed tendon of length
+ * sum_k coef[k] q_k its joints.  A servo's bias (its stiffness and damping
+ * at zero control) is the joint's spring, not this record.  njoints 0: an
+ * actuator listed at zero control that no control may drive (its
+ * transmission is not simulated): a nonzero control for it is refused. */
+typedef struct dyn_actuator_def {
+  char name[DYN_NAME_MAX];
+  int njoints;                          /* 0 .. DYN_ACTUATOR_MAX_JOINTS */
+  int joint[DYN_ACTUATOR_MAX_JOINTS];   /* hinges or sliders of the model */
+  double coef[DYN_ACTUATOR_MAX_JOINTS]; /* finite */
+  double gear, gain;                    /* finite */
+  /* a slider-crank transmission (slider_crank 1; njoints 0): MuJoCo's
+   * cranksite, slidersite, cranklength and an affine bias f = gain ctrl +
+   * b0 + k gear L (dyn_rm_crank: reduced coordinates only) */
+  int slider_crank;
+  int crank_body, slider_body; /* model bodies; slider -1: the world (its pos, axis world) */
+  dyn_v3 crank_pos, slider_pos, slider_axis; /* in the bodies' frames; axis unit */
+  double crank_length, bias_k, bias_b0;      /* length > 0 */
+  int ctrl_limited, force_limited;
+  double ctrl_lo, ctrl_hi, force_lo, force_hi; /* lo <= hi when limited */
+} dyn_actuator_def;
+
 /* The scene-level fields (MuJoCo's mjOption): what a scene sets over the
  * world settings it is built with. */
 typedef struct dyn_model_options {
@@ -206,6 +238,17 @@ DYN_API int dyn_model_add_body(dyn_model *m, const dyn_body_def *d, char *msg, s
 DYN_API int dyn_model_add_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t msgcap);
 DYN_API int dyn_model_add_material(dyn_model *m, const dyn_material *d, char *msg, size_t msgcap);
 DYN_API int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t msgcap);
+
+/* Add actuator *d (dyn_actuator_def): its index, or DYN_ERR_INPUT for
+ * njoints out of range, a joint out of range or not a hinge or slider, NaN
+ * or inf, lo > hi. */
+DYN_API int dyn_model_add_actuator(dyn_model *m, const dyn_actuator_def *d, char *msg,
+                                   size_t msgcap);
+/* The actuators (valid until the next add or free), their count; the index
+ * of the one named (-1: none). */
+DYN_API int dyn_model_actuator_count(const dyn_model *m);
+DYN_API const dyn_actuator_def *dyn_model_actuators(const dyn_model *m);
+DYN_API int dyn_model_find_actuator(const dyn_model *m, const char *name);
 
 /* Replace record i by *d, with the checks of its add (and a body that
  * already carries a plane shape stays static; a body tied to joints keeps

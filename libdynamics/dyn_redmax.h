@@ -117,6 +117,36 @@ DYN_API int dyn_redmax_ndof(const dyn_redmax *rm); /* number of velocities (dofs
  * NULL); DYN_ERR_INPUT for i out of range. */
 DYN_API dyn_err dyn_redmax_offsets(const dyn_redmax *rm, int i, int *qoff, int *uoff);
 
+/* A constant generalized force tau (N m or N; finite) on the one dof of
+ * hinge or slide body i, added to f_r at every step until set again (an
+ * actuator's force: dyn_world_set_ctrl); 0 when built.  DYN_ERR_INPUT for
+ * i out of range, a body of other than one dof, tau not finite. */
+DYN_API dyn_err dyn_redmax_set_effort(dyn_redmax *rm, int i, double tau);
+
+/* A slider-crank actuator (MuJoCo's cranksite, slidersite, cranklength):
+ * the crank point pc on tree body crank, the slider point ps and unit axis
+ * on tree body slider (-1: fixed in the world, ps and axis world values),
+ * crank length r > 0.  With v = crank point - slider point (world) and
+ * a = the slider's axis (world), its length is
+ *     L = a.v - sqrt(det),  det = (a.v)^2 + r^2 - v.v   (det <= 0: L = a.v)
+ * and its force f = f0 + b0 + k gear L acts through the moment arms
+ * gear dL/dq: a force gear f dL/dv at the crank point, its opposite at
+ * the slider point and a torque gear f (a x dL/da) on the slider body
+ * (MuJoCo 2.2's mj_transmission), evaluated at the start of each step
+ * (explicit, as MuJoCo's Euler). */
+typedef struct dyn_rm_crank {
+  int crank, slider;
+  dyn_v3 pc, ps, axis; /* in the bodies' frames (origin the centre of mass) */
+  double r, gear, k, b0;
+  double f0; /* gain x the control (dyn_redmax_set_crank_force) */
+} dyn_rm_crank;
+
+/* rm's slider-cranks, copied (replacing any): DYN_ERR_INPUT for a body out
+ * of range, r <= 0, non-finite values; DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_redmax_cranks_init(dyn_redmax *rm, const dyn_rm_crank *c, int n);
+/* Slider-crank i's control force f0 (finite); DYN_ERR_INPUT otherwise. */
+DYN_API dyn_err dyn_redmax_set_crank_force(dyn_redmax *rm, int i, double f0);
+
 /* Copy the state out: q[nq], u[ndof] (either may be NULL). */
 DYN_API void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u);
 /* Set the state: q[nq] (ball quaternions are normalised), u[ndof]; either

@@ -231,11 +231,14 @@ DYN_API dyn_world_settings dyn_world_settings_default(void);
 
 /* The solver a world gets when its user names none (docs/models.md,
  * "The default solver in reduced coordinates"): "nsgs" for friction cone;
- * in reduced coordinates with friction none or box "dantzig" (a tree's
+ * "lemke" for the friction pyramid (its auxiliary rows have A_ii = 0, which
+ * pgs and dantzig refuse); in reduced coordinates with friction none or
+ * box "dantzig" (a tree's
  * contacts couple through its joint-space mass matrix, where pgs at 50
  * sweeps ends most contact steps unconverged: experiments/records/
  * 2026-11-28-robot2.md); else "pgs".  One rule for `lcplab simulate`,
- * `export` and Python's World of a Model. */
+ * `export`, an experiment file's scene lines (built-in or model=) and
+ * Python's World of a Model. */
 DYN_API const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f);
 
 /* DYN_OK, or DYN_ERR_INPUT with a message (msg of size msgcap, may be NULL)
@@ -429,6 +432,35 @@ DYN_API double dyn_world_joint_error(const dyn_world *w);
  * between steps is allowed; f_ext and t_ext are held over each step and never
  * cleared. */
 DYN_API dyn_body *dyn_world_bodies(dyn_world *w);
+
+/* The controls of the model's actuators (dyn_actuator_def; MuJoCo's ctrl):
+ * 0 until set; n must be the model's actuator count.  Each actuator's
+ * force (dyn_actuator_def: clampF(gain * clampC(ctrl)) on its joints with
+ * moment arms gear * coef, or a slider-crank's) acts at every step until
+ * set again (reduced coordinates: exactly, in f_r; docs/redmax.md).  DYN_ERR_INPUT, the world's message naming the index and the
+ * actuator, for a wrong length, a non-finite entry, a nonzero control of
+ * an actuator that drives nothing, or of any actuator in a world in maximal
+ * coordinates (they have no generalized force term); nothing set then.
+ * The controls are not part of a saved state (dyn_world_save_state): a
+ * restored world keeps the controls it has. */
+DYN_API dyn_err dyn_world_set_ctrl(dyn_world *w, const double *ctrl, int n);
+/* The controls (dyn_world_ctrl_count entries: the model's actuators), or
+ * NULL for none. */
+DYN_API const double *dyn_world_ctrl(const dyn_world *w);
+DYN_API int dyn_world_ctrl_count(const dyn_world *w);
+/* A control list "NAME=VALUE,NAME=VALUE,..." (NAME an actuator's name or
+ * its index; the command line's --ctrl) into ctrl[dyn_model_actuator_count]
+ * (the actuators not named 0).  DYN_ERR_INPUT with the message naming the
+ * item: an unknown actuator, a value that is not a finite number, an item
+ * without '=', any list for a model without actuators ("" and NULL: all 0);
+ * ctrl's entries are unspecified then. */
+DYN_API dyn_err dyn_model_parse_ctrl(const dyn_model *m, const char *spec, double *ctrl, char *msg,
+                                     size_t msgcap);
+/* dyn_world_set_ctrl's check of ctrl[n] for model m in a world in reduced
+ * (reduced = 1) or maximal coordinates, without a world: DYN_OK, or
+ * DYN_ERR_INPUT with the message naming the index and the actuator. */
+DYN_API dyn_err dyn_model_check_ctrl(const dyn_model *m, int reduced, const double *ctrl, int n,
+                                     char *msg, size_t msgcap);
 
 /* One step of settings.dt; m (may be NULL) receives the metrics.  Errors
  * (the world is then restored to its state before the step):

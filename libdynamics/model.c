@@ -114,6 +114,7 @@ void dyn_model_free(dyn_model *m) {
   dyn_buf_free(&m->shapes);
   dyn_buf_free(&m->mats);
   dyn_buf_free(&m->joints);
+  dyn_buf_free(&m->acts);
   dyn_buf_free(&m->excl);
   for (int k = 0; k < DYN_REC_KINDS; k++) dyn_names_free(&m->names[k]);
   free(m);
@@ -141,13 +142,14 @@ dyn_err dyn_model_copy(const dyn_model *m, dyn_model **out) {
   fail |= COPY_ARRAY(c->shapes, m->shapes, m->ns, &c->grows);
   fail |= COPY_ARRAY(c->mats, m->mats, m->nm, &c->grows);
   fail |= COPY_ARRAY(c->joints, m->joints, m->nj, &c->grows);
+  fail |= COPY_ARRAY(c->acts, m->acts, m->na, &c->grows);
   fail |= COPY_ARRAY(c->excl, m->excl, 2 * m->nex, &c->grows);
   if (fail) { /* no hull block is c's yet */
     c->ns = 0;
     dyn_model_free(c);
     return DYN_ERR_NOMEM;
   }
-  c->nb = m->nb, c->nm = m->nm, c->nj = m->nj, c->nex = m->nex;
+  c->nb = m->nb, c->nm = m->nm, c->nj = m->nj, c->na = m->na, c->nex = m->nex;
   for (int i = 0; i < m->ns; i++, c->ns++) {
     dyn_shape *g = &c->shapes.p[i].geom;
     if (g->kind != DYN_SHAPE_HULL) continue;
@@ -259,6 +261,50 @@ int dyn_model_add_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t 
   dyn_err e = dyn_check_joint(m, m->nj, d, msg, cap);
   if (e == DYN_OK) e = add_room(m, m->nj, sizeof *d, "joints", msg, cap);
   return e == DYN_OK ? dyn_model_push_joint(m, d, msg, cap) : e;
+}
+
+/* What is wrong with actuator d of model m, or NULL. */
+static const char *actuator_fault(const dyn_model *m, const dyn_actuator_def *d) {
+  if (memchr(d->name, '\0', sizeof d->name) == NULL) return "its name is too long";
+  if (d->njoints < 0 || d->njoints > DYN_ACTUATOR_MAX_JOINTS) return "njoints is out of range";
+  for (int k = 0; k < d->njoints; k++) {
+    if (d->joint[k] < 0 || d->joint[k] >= m->nj) return "a joint does not exist";
+    dyn_joint_kind t = m->joints.p[d->joint[k]].kind;
+    if (t != DYN_JOINT_HINGE && t != DYN_JOINT_SLIDER) return "a joint is not a hinge or slider";
+    if (!isfinite(d->coef[k])) return "a coefficient is not finite";
+  }
+  if (d->slider_crank &&
+      (d->njoints != 0 || d->crank_body < 0 || d->crank_body >= m->nb || d->slider_body < -1 ||
+       d->slider_body >= m->nb || !(d->crank_length > 0) || !isfinite(d->bias_k) ||
+       !isfinite(d->bias_b0) || !(dyn_v3_norm(d->slider_axis) > 0) ||
+       !isfinite(dyn_v3_norm(d->crank_pos)) || !isfinite(dyn_v3_norm(d->slider_pos))))
+    return "its slider-crank fields are out of range";
+  double v[6] = { d->gear, d->gain, d->ctrl_lo, d->ctrl_hi, d->force_lo, d->force_hi };
+  for (int k = 0; k < 6; k++)
+    if (!isfinite(v[k])) return "a field is not finite";
+  if ((d->ctrl_limited && d->ctrl_lo > d->ctrl_hi) ||
+      (d->force_limited && d->force_lo > d->force_hi))
+    return "a range has lo > hi";
+  return NULL;
+}
+
+int dyn_model_add_actuator(dyn_model *m, const dyn_actuator_def *d, char *msg, size_t cap) {
+  if (!m || !d) {
+    dyn_msgf(msg, cap, "add actuator: NULL model or record");
+    return DYN_ERR_INPUT;
+  }
+  const char *why = actuator_fault(m, d);
+  if (why) {
+    dyn_msgf(msg, cap, "actuator %d '%.*s': %s", m->na, DYN_NAME_MAX - 1, d->name, why);
+    return DYN_ERR_INPUT;
+  }
+  dyn_err e = add_room(m, m->na, sizeof *d, "actuators", msg, cap);
+  if (e != DYN_OK) return e;
+  if (dyn_buf_reserve(&m->acts, (size_t)m->na + 1, &m->grows) != 0)
+    return no_memory(msg, cap, "actuators");
+  m->acts.p[m->na] = *d;
+  m->bytes += sizeof *d;
+  return m->na++;
 }
 
 /* *out = *d with its rotation normalised and its
@@ -455,6 +501,14 @@ const dyn_shape_def *dyn_model_shapes(const dyn_model *m) { return m ? m->shapes
 const dyn_material *dyn_model_materials(const dyn_model *m) { return m ? m->mats.p : NULL; }
 const dyn_joint_def *dyn_model_joints(const dyn_model *m) { return m ? m->joints.p : NULL; }
 const int *dyn_model_exclusions(const dyn_model *m) { return m ? m->excl.p : NULL; }
+int dyn_model_actuator_count(const dyn_model *m) { return m ? m->na : 0; }
+const dyn_actuator_def *dyn_model_actuators(const dyn_model *m) { return m ? m->acts.p : NULL; }
+int dyn_model_find_actuator(const dyn_model *m, const char *name) {
+  if (!m || !name || !name[0]) return -1;
+  for (int i = 0; i < m->na; i++)
+    if (strcmp(m->acts.p[i].name, name) == 0) return i;
+  return -1;
+}
 
 int dyn_model_find_body(const dyn_model *m, const char *name) {
   return m ? dyn_names_find(&m->names[DYN_REC_BODY], m->bodies.p, sizeof *m->bodies.p, name) : -1;

@@ -49,6 +49,8 @@ struct dyn_model {
   int nm;
   DYN_BUF(dyn_joint_def) joints;
   int nj;
+  DYN_BUF(dyn_actuator_def) acts; /* no name index: few, found by a scan */
+  int na;
   dyn_buf_int excl; /* 2 ints a pair, a < b, sorted */
   int nex;
   dyn_model_options opt;

@@ -191,6 +191,8 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->kdof);
   free(rm->ddof);
   free(rm->arm);
+  free(rm->effort);
+  free(rm->crank);
   free(rm->q);
   free(rm->u);
   free(rm->r);
@@ -289,6 +291,23 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
     if (!(ptr)) goto nomem;                                                                        \
   } while (0)
 
+/* Every chain of parents must reach the world within nb steps; a longer
+ * one revisits a body: a cycle (DYN_ERR_INPUT, named). */
+static dyn_err check_parents(const dyn_rm_body_def *defs, int nb, char *msg, size_t msgcap) {
+  for (int i = 0; i < nb; i++) {
+    int a = i, steps = 0;
+    while (a >= 0 && steps <= nb) {
+      a = defs[a].parent;
+      steps++;
+    }
+    if (a >= 0) {
+      dyn_msgf(msg, msgcap, "defs[%d].parent: the chain of parents from body %d is a cycle", i, i);
+      return DYN_ERR_INPUT;
+    }
+  }
+  return DYN_OK;
+}
+
 dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
                        size_t msgcap) {
   if (msg && msgcap > 0) msg[0] = '\0';
@@ -305,19 +324,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
     dyn_err e = check_def(&defs[i], i, nb, msg, msgcap);
     if (e != DYN_OK) return e;
   }
-  /* every chain of parents must reach the world within nb steps; a longer
-   * one revisits a body: a cycle */
-  for (int i = 0; i < nb; i++) {
-    int a = i, steps = 0;
-    while (a >= 0 && steps <= nb) {
-      a = defs[a].parent;
-      steps++;
-    }
-    if (a >= 0) {
-      dyn_msgf(msg, msgcap, "defs[%d].parent: the chain of parents from body %d is a cycle", i, i);
-      return DYN_ERR_INPUT;
-    }
-  }
+  if (check_parents(defs, nb, msg, msgcap) != DYN_OK) return DYN_ERR_INPUT;
 
   dyn_redmax *rm = calloc(1, sizeof *rm);
   if (!rm) goto nomem;
@@ -409,6 +416,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->kdof, ndof);
   RM_ALLOC(rm->ddof, ndof);
   RM_ALLOC(rm->arm, ndof);
+  RM_ALLOC(rm->effort, ndof);
   for (int i = 0; i < nb; i++)
     for (int c = 0; c < rm->nd[i]; c++) {
       rm->kdof[rm->uoff[i] + c] = defs[i].stiffness;
@@ -643,6 +651,38 @@ static void assemble_mass(dyn_redmax *rm) {
   }
 }
 
+/* World force f at world point p on tree body i into fb (body frame:
+ * torque, then force). */
+static void add_point_force(dyn_redmax *rm, int i, dyn_v3 p, dyn_v3 f, dyn_v3 t) {
+  t = dyn_v3_add(t, dyn_v3_cross(dyn_v3_sub(p, rm->r[i]), f));
+  dyn_v3 tb = dyn_quat_rotate_inv(rm->qw[i], t), fb = dyn_quat_rotate_inv(rm->qw[i], f);
+  double *o = rm->fb + 6 * i;
+  o[0] += tb.x, o[1] += tb.y, o[2] += tb.z, o[3] += fb.x, o[4] += fb.y, o[5] += fb.z;
+}
+
+/* Slider-crank c's force on its bodies (dyn_rm_crank), after kinematics. */
+static void crank_wrench(dyn_redmax *rm, const dyn_rm_crank *c) {
+  dyn_v3 pc = dyn_v3_add(rm->r[c->crank], dyn_quat_rotate(rm->qw[c->crank], c->pc));
+  dyn_v3 ps = c->ps, a = c->axis;
+  if (c->slider >= 0) {
+    ps = dyn_v3_add(rm->r[c->slider], dyn_quat_rotate(rm->qw[c->slider], c->ps));
+    a = dyn_quat_rotate(rm->qw[c->slider], c->axis);
+  }
+  dyn_v3 v = dyn_v3_sub(pc, ps), dldv = a, dlda = v;
+  double av = dyn_v3_dot(a, v), det = av * av + c->r * c->r - dyn_v3_dot(v, v), L = av;
+  if (det > 0) {
+    double sdet = sqrt(det);
+    L = av - sdet;
+    dlda = dyn_v3_scale(v, 1.0 - av / sdet);
+    dldv = dyn_v3_add(dyn_v3_scale(a, 1.0 - av / sdet), dyn_v3_scale(v, 1.0 / sdet));
+  }
+  double F = c->gear * (c->f0 + c->b0 + c->k * c->gear * L);
+  dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0), f = dyn_v3_scale(dldv, F);
+  add_point_force(rm, c->crank, pc, f, zero);
+  if (c->slider >= 0)
+    add_point_force(rm, c->slider, ps, dyn_v3_neg(f), dyn_v3_scale(dyn_v3_cross(a, dlda), F));
+}
+
 /* rhs = J^T (f - M dJ/dt u) - K q, without the damper term ([wang2019] eq. 28),
  * after kinematics */
 static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext) {
@@ -670,6 +710,7 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
     double *f = rm->fb + 6 * i;
     f[0] = tb.x, f[1] = tb.y, f[2] = tb.z, f[3] = fb.x, f[4] = fb.y, f[5] = fb.z;
   }
+  for (int c = 0; c < rm->ncrank; c++) crank_wrench(rm, &rm->crank[c]);
   /* rhs = J^T fb: body by body, each adding to its ancestor dofs */
   memset(rm->rhs, 0, (size_t)ndof * sizeof(double));
   for (int i = 0; i < rm->nb; i++)
@@ -680,7 +721,8 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
       for (int a = 6 * i; a < 6 * i + 6; a++) s += col[a] * rm->fb[a];
       rm->rhs[c] = s;
     }
-  /* springs: -k theta, -k log(Q) */
+  /* the actuators' efforts, then the springs: -k theta, -k log(Q) */
+  for (int c = 0; c < ndof; c++) rm->rhs[c] += rm->effort[c];
   for (int i = 0; i < rm->nb; i++) {
     const int o = rm->uoff[i];
     if (rm->nd[i] == 0 || rm->kdof[o] == 0.0) continue;
@@ -693,6 +735,37 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
       rm->rhs[o + 2] -= rm->kdof[o] * th.z;
     }
   }
+}
+
+dyn_err dyn_redmax_set_effort(dyn_redmax *rm, int i, double tau) {
+  if (!rm || i < 0 || i >= rm->nb || rm->nd[i] != 1 || !isfinite(tau)) return DYN_ERR_INPUT;
+  rm->effort[rm->uoff[i]] = tau;
+  return DYN_OK;
+}
+
+dyn_err dyn_redmax_cranks_init(dyn_redmax *rm, const dyn_rm_crank *c, int n) {
+  if (!rm || n < 0 || (n > 0 && !c)) return DYN_ERR_INPUT;
+  for (int i = 0; i < n; i++) {
+    double x[6] = { c[i].r, c[i].gear, c[i].k, c[i].b0, c[i].f0, dyn_v3_norm(c[i].axis) };
+    for (int k = 0; k < 6; k++)
+      if (!isfinite(x[k])) return DYN_ERR_INPUT;
+    if (c[i].crank < 0 || c[i].crank >= rm->nb || c[i].slider < -1 || c[i].slider >= rm->nb ||
+        !(c[i].r > 0) || !(x[5] > 0))
+      return DYN_ERR_INPUT;
+  }
+  dyn_rm_crank *p = n > 0 ? malloc((size_t)n * sizeof *p) : NULL;
+  if (n > 0 && !p) return DYN_ERR_NOMEM;
+  if (n > 0) memcpy(p, c, (size_t)n * sizeof *p);
+  free(rm->crank);
+  rm->crank = p;
+  rm->ncrank = n;
+  return DYN_OK;
+}
+
+dyn_err dyn_redmax_set_crank_force(dyn_redmax *rm, int i, double f0) {
+  if (!rm || i < 0 || i >= rm->ncrank || !isfinite(f0)) return DYN_ERR_INPUT;
+  rm->crank[i].f0 = f0;
+  return DYN_OK;
 }
 
 void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {

@@ -24,6 +24,9 @@ struct dyn_redmax {
   double *JS;          /* 18 per body: Ad(E_j'^i) S, 6 x nd column-major */
   double *kdof, *ddof; /* spring and damper per dof */
   double *arm;         /* armature per dof (added to Mr's diagonal) */
+  double *effort;      /* a constant generalized force per dof (actuators) */
+  dyn_rm_crank *crank; /* slider-crank actuators (dyn_redmax_cranks_init) */
+  int ncrank;
   /* state */
   double *q, *u;
   /* workspace, filled by kinematics */

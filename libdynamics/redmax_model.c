@@ -324,7 +324,11 @@ dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size
     if (e != DYN_OK) break;
     if (jof[k] >= 0) {
       t->jbody[jof[k]] = k;
-      t->jsign[jof[k]] = sign;
+      /* the axis is flipped where the model's joint names the child a
+       * (world_def), so its coordinate (b relative to a about axis1) is
+       * the tree's (child relative to parent about -axis1): the same sign */
+      t->jsign[jof[k]] = 1;
+      (void)sign;
     } else {
       free_root(m, dyn[k], k, nt, t->defs);
       t->root[k] = 1;

@@ -88,6 +88,9 @@ dyn_world_settings dyn_world_settings_default(void) {
 
 const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f) {
   if (f == DYN_FRICTION_CONE) return "nsgs";
+  /* the pyramid LCP has rows with A_ii = 0 (the auxiliary lambda): of the
+   * registered solvers only lemke takes it (pgs and dantzig refuse it) */
+  if (f == DYN_FRICTION_PYRAMID) return "lemke";
   /* dantzig needs a symmetric A: not the pyramid's rows (refused in
    * reduced coordinates anyway) */
   int plain = f == DYN_FRICTION_NONE || f == DYN_FRICTION_BOX;
@@ -206,6 +209,7 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
 void dyn_world_free(dyn_world *w) {
   if (!w) return;
   dyn_reduced_free(w->red);
+  free(w->ctrl);
   dyn_buf_free(&w->bodies);
   dyn_buf_free(&w->saved);
   dyn_buf_free(&w->deg);

@@ -89,6 +89,8 @@ struct dyn_world {
   /* the energy the run gained beyond its sources (world_failure.c, "The
    * energy rule"): excess >= 0 in J, against excess_scale (0: not yet set) */
   double excess, excess_scale;
+  double *ctrl; /* the actuators' controls (dyn_world_set_ctrl), then the
+                   joints' efforts: na + nj, or NULL for a model without actuators */
   char msg[256];
 };
 

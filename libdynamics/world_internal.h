@@ -483,6 +483,8 @@ int dyn_reduced_frame_pairs(const struct dyn_reduced *r, const uint64_t **keys);
 /* For tests: the tree, a body's tree body (-1: static), and row i of the
  * last step's G (joint space; ndof numbers into g) or -1. */
 struct dyn_redmax *dyn_reduced_redmax(const dyn_world *w);
+/* The controls of the model's actuators, all 0 (world_ctrl.c): w->ctrl. */
+dyn_err dyn_world_ctrl_alloc(dyn_world *w, char *msg, size_t cap);
 int dyn_reduced_tree_body(const dyn_world *w, int body);
 int dyn_reduced_row(const dyn_world *w, int i, double *g);
 /* The last step's problem in joint space (its global form, world_global.c):

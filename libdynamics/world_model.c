@@ -315,6 +315,7 @@ dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s
   dyn_world *w = *out;
   w->red = red;
   e = compile(w, msg, cap);
+  if (e == DYN_OK) e = dyn_world_ctrl_alloc(w, msg, cap);
   if (e != DYN_OK) {
     dyn_world_free(w);
     *out = NULL;

@@ -636,6 +636,7 @@ const int *dyn_reduced_row_trees(const dyn_world *w, int *ntree) {
 /* ---- for tests (world_internal.h) -------------------------------------------------- */
 
 dyn_redmax *dyn_reduced_redmax(const dyn_world *w) { return w->red ? w->red->rm : NULL; }
+const dyn_rm_tree *dyn_reduced_tree(const dyn_world *w) { return w->red ? &w->red->tree : NULL; }
 
 int dyn_reduced_tree_body(const dyn_world *w, int body) {
   return w->red && body >= 0 && body < w->nb ? w->red->tree.tree_of[body] : -1;

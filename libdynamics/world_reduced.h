@@ -24,7 +24,9 @@ typedef struct dyn_rm_tree {
   int *tree_of;          /* per model body: its tree body, -1 for a static body */
   int *jbody;            /* per model joint: the tree body it moves (-1: none) */
   int *jsign;            /* per model joint: +1 when the model's coordinate (b
-                            relative to a) is the tree's, -1 when opposite */
+                            relative to a) is the tree's, -1 when opposite (every
+                            joint of a tree is +1: the tree's axis is flipped
+                            where the joint's a is the child) */
   int *root;             /* per tree body: 1 for the ball of a free root */
 } dyn_rm_tree;
 
@@ -35,6 +37,9 @@ typedef struct dyn_rm_tree {
  * than a free root that does not start at rest.  DYN_ERR_NOMEM. */
 dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size_t cap);
 void dyn_rm_tree_free(dyn_rm_tree *t);
+struct dyn_world;
+/* The tree of a world in reduced coordinates, or NULL (maximal). */
+const dyn_rm_tree *dyn_reduced_tree(const struct dyn_world *w);
 
 /* The tree's state in a saved world state (world_state.c): its q and u
  * (nq + ndof doubles; 0 for a world in maximal coordinates), read into out,

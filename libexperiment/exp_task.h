@@ -183,6 +183,10 @@ dyn_world_settings exp_source_settings(const exp_source *src, const dyn_world_se
  * exp_source_settings gives (its timestep unless the line sets dt=). */
 dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *set, dyn_world **w,
                              char *msg, size_t len);
+/* The representation src's world runs in: the line's coordinates=, else a
+ * model file's own (reduced for a kinematic tree: the file is read), else
+ * maximal (a built-in scene, or a file that does not load). */
+dyn_coordinates exp_source_coordinates(const exp_source *src);
 
 /* The "# world:" preamble line of a scene source (scene_task.c): a scene
  * section's, and a problem section's scene export (the settings of the

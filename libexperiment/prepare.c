@@ -498,17 +498,17 @@ static void scene_mu(const exp_source *src, const dyn_world_settings *set, doubl
 }
 
 /* The world settings of a scene used as a problem source: the defaults,
- * the export's solver and friction model, then the line's own settings
+ * the export's solver (the line's, else dyn_world_default_solver's in the
+ * source's representation) and friction model, then the line's own settings
  * (checked when the file was read: exp_source_world cannot fail here). */
 dyn_world_settings exp_export_settings(const exp_source *src, int fr) {
   dyn_world_settings set = dyn_world_settings_default();
   char err[256];
-  /* the pyramid LCP has rows with A_ii = 0 (the auxiliary lambda): of the
-   * registered solvers only lemke takes it (dantzig needs a symmetric A) */
-  const char *solver = src->solver[0]               ? src->solver
-                       : fr == DYN_FRICTION_CONE    ? "nsgs"
-                       : fr == DYN_FRICTION_PYRAMID ? "lemke"
-                                                    : "pgs";
+  /* libdynamics' one rule, in the representation the source runs in (a
+   * model file's own: reduced for a tree), as `lcplab simulate` */
+  const char *solver = src->solver[0] ? src->solver
+                                      : dyn_world_default_solver(exp_source_coordinates(src),
+                                                                 (dyn_friction)fr);
   exp_fmt(set.solver, sizeof set.solver, "%s", solver);
   set.contact.friction = (dyn_friction)fr;
   exp_source_world(src, &set, err, sizeof err);

@@ -45,6 +45,16 @@ dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep,
   return source_model(src, m, timestep, &reduced, msg, len);
 }
 
+dyn_coordinates exp_source_coordinates(const exp_source *src) {
+  if (!src->model || src->reduced >= 0)
+    return src->reduced == 1 ? DYN_COORDINATES_REDUCED : DYN_COORDINATES_MAXIMAL;
+  dyn_model *m = NULL;
+  int reduced = 0;
+  dyn_err e = source_model(src, &m, NULL, &reduced, NULL, 0); /* the file's own */
+  dyn_model_free(m);
+  return e == DYN_OK && reduced ? DYN_COORDINATES_REDUCED : DYN_COORDINATES_MAXIMAL;
+}
+
 dyn_world_settings exp_source_settings(const exp_source *src, const dyn_world_settings *set) {
   dyn_model *m = NULL;
   double timestep = 0.0;

@@ -92,8 +92,9 @@ typedef struct mdl_read_info {
   int lcplab_data;    /* 1: the file carries lcplab's custom data (written by
                          mdl_write_mjcf), whose exact values the model took */
   char warnings[512]; /* MuJoCo's warnings, one a line ("" for none) */
-  int actuators;      /* MuJoCo's actuators, listed in notes and left at zero
-                         control (lcplab drives none of them) */
+  int actuators;      /* MuJoCo's actuators, listed in notes, each a record of
+                         the model (dyn_actuator_def: driven by the world's
+                         controls, 0 unless set; dyn_world_set_ctrl) */
   int chain_bodies;   /* intermediate bodies added for bodies with several
                          joints (with approximate: of chain_mass; reduced:
                          massless frames) */

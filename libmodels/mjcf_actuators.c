@@ -1,8 +1,7 @@
 /*
- * mjcf_actuators.c -- MuJoCo's actuators at zero control (docs/models.md,
- * "The mapping"; issue 80, item 5c, in part): a file's ctrl is zero unless
- * set, and lcplab sets none, so an actuator's force is its bias alone,
- *     force = b0 + b1 L + b2 V   (mjBIAS_AFFINE; mjBIAS_NONE: 0),
+ * mjcf_actuators.c -- MuJoCo's actuators (docs/models.md,
+ * "The mapping"; issue 80, item 5c): an actuator's force is
+ *     force = gain ctrl + b0 + b1 L + b2 V   (mjBIAS_AFFINE; mjBIAS_NONE: 0),
  * L = gear q and V = gear dq/dt its length and velocity through a joint
  * transmission on a hinge or slide, and the joint feels gear times it:
  *     tau = gear b0 + (b1 gear^2) q + (b2 gear^2) dq/dt.
@@ -10,18 +9,23 @@
  * (b1 gear) and a damper of -b2 gear^2 (a position servo's kp, a velocity
  * servo's kv): mapped onto the joint's spring (dyn_joint_def.spring,
  * added to the file's own stiffness and damping, the rest points weighted
- * by stiffness), exact in both representations.  A motor's bias is none:
- * zero force, listed.
+ * by stiffness), exact in both representations.  A motor's bias is none.
+ * The control's part, gear gain ctrl (ctrl 0 unless set: dyn_world_set_ctrl),
+ * is each actuator's record of the model (mdl_actuator_def, dyn_actuator_def:
+ * its joint, gear, constant gain, control and force ranges), a constant
+ * generalized force the world adds (reduced coordinates).
  *
  * Refused by name (exit 2 from the program; --approximate drops them):
  * any other transmission (slider-crank: cranksite, slidersite,
- * cranklength; tendon; site; body), activation dynamics (a muscle, an
+ * cranklength, outside reduced coordinates or with a velocity bias; a
+ * servo on a tendon; site; body), activation dynamics (a muscle, an
  * integrator, a filter), a muscle's bias (its passive force), a force
  * limit on a biased actuator (a clamped spring is not linear), a constant
  * bias without a stiffness, a servo on a ball or free joint.
  */
 #include "mjcf_read.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* 1 if actuator u acts on its joint as a spring-damper at zero control */
@@ -30,12 +34,35 @@ static int affine_on_joint(const mjModel *mj, int u) {
   return mj->actuator_biastype[u] == mjBIAS_AFFINE && (b[0] != 0 || b[1] != 0 || b[2] != 0);
 }
 
+/* What keeps slider-crank actuator u from being mapped (dyn_rm_crank), or
+ * NULL: reduced coordinates, no activation dynamics, a constant gain, a
+ * bias without a velocity term, no force limit, a crank site on a moving
+ * body. */
+static const char *crank_unmapped(const mjModel *mj, int u, int reduced) {
+  const mjtNum *g = mj->actuator_gainprm + mjNGAIN * u, *b = mj->actuator_biasprm + mjNBIAS * u;
+  if (!reduced)
+    return "a slider-crank transmission (cranksite, slidersite, cranklength) is simulated in "
+           "reduced coordinates only";
+  if (mj->actuator_dyntype[u] != mjDYN_NONE || mj->actuator_forcelimited[u] ||
+      mj->actuator_biastype[u] == mjBIAS_MUSCLE ||
+      (mj->actuator_biastype[u] == mjBIAS_AFFINE && b[2] != 0) ||
+      (mj->actuator_gaintype[u] != mjGAIN_FIXED &&
+       !(mj->actuator_gaintype[u] == mjGAIN_AFFINE && g[1] == 0 && g[2] == 0)))
+    return "a slider-crank with activation dynamics, a force limit, a velocity bias or a "
+           "gain other than a constant is not simulated";
+  if (mj->body_weldid[mj->site_bodyid[mj->actuator_trnid[2 * u]]] == 0)
+    return "a slider-crank whose crank site does not move is not simulated";
+  return NULL;
+}
+
 /* What keeps biased actuator u (affine bias) from being a joint spring, or NULL. */
 static const char *unmapped(const mjModel *mj, int u) {
   int t = mj->actuator_trntype[u];
   if (t == mjTRN_SLIDERCRANK)
     return "a slider-crank transmission (cranksite, slidersite, cranklength) is not simulated";
-  if (t == mjTRN_TENDON) return "a tendon transmission is not simulated";
+  if (t == mjTRN_TENDON)
+    return "a servo or activation dynamics on a tendon (a force coupling its joints) is not "
+           "simulated";
   if (t == mjTRN_SITE || t == mjTRN_BODY) return "a site or body transmission is not simulated";
   if (t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) return "its transmission is not simulated";
   int jt = mj->jnt_type[mj->actuator_trnid[2 * u]];
@@ -50,13 +77,51 @@ static const char *unmapped(const mjModel *mj, int u) {
   return NULL;
 }
 
+/* What keeps tendon t from being a fixed tendon lcplab maps (joints only,
+ * hinges and slides, at most DYN_ACTUATOR_MAX_JOINTS, no limit, spring,
+ * damper or friction), or NULL. */
+static const char *tendon_unmapped(const mjModel *mj, int t) {
+  int a = mj->tendon_adr[t], n = mj->tendon_num[t];
+  for (int k = a; k < a + n; k++)
+    if (mj->wrap_type[k] != mjWRAP_JOINT)
+      return "spatial tendons are not simulated (their lengths and moment arms through sites "
+             "and wrapping geoms, and the actuators and muscles on them)";
+  for (int k = a; k < a + n; k++) {
+    int jt = mj->jnt_type[mj->wrap_objid[k]];
+    if (jt != mjJNT_HINGE && jt != mjJNT_SLIDE)
+      return "a fixed tendon on a ball or free joint is not simulated";
+  }
+  if (n > DYN_ACTUATOR_MAX_JOINTS) return "a fixed tendon of more than 8 joints is not simulated";
+  if (mj->tendon_limited[t])
+    return "a fixed tendon's limit (a row sum c_k q_k in joint space) is not simulated";
+  if (mj->tendon_stiffness[t] != 0 || mj->tendon_damping[t] != 0 || mj->tendon_frictionloss[t] != 0)
+    return "a fixed tendon's stiffness, damping or frictionloss (forces coupling its joints) is "
+           "not simulated";
+  return NULL;
+}
+
+mdl_err mdl_map_tendons(mdl_map *p) {
+  const mjModel *mj = p->mj;
+  char lab[96];
+  for (int t = 0; t < mj->ntendon; t++) {
+    const char *why = tendon_unmapped(mj, t);
+    if (!why) continue;
+    mdl_mj_label(lab, sizeof lab, mj, mjOBJ_TENDON, t);
+    mdl_err e = mdl_approx(p, "drop it with the actuators on it", "%s: %s", lab, why);
+    if (e != MDL_OK) return e;
+  }
+  return MDL_OK;
+}
+
 mdl_err mdl_map_actuators(mdl_map *p) {
   const mjModel *mj = p->mj;
   char lab[96];
   for (int u = 0; u < mj->nu; u++) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, u);
     const char *why = NULL;
-    if (mj->actuator_biastype[u] == mjBIAS_MUSCLE)
+    if (mj->actuator_trntype[u] == mjTRN_SLIDERCRANK)
+      why = crank_unmapped(mj, u, p->opt_read.reduced);
+    else if (mj->actuator_biastype[u] == mjBIAS_MUSCLE)
       why = "a muscle (its passive force at zero activation) is not simulated";
     else if (mj->actuator_dyntype[u] != mjDYN_NONE && mj->actuator_trntype[u] != mjTRN_JOINT)
       why = unmapped(mj, u);
@@ -70,10 +135,99 @@ mdl_err mdl_map_actuators(mdl_map *p) {
   p->nact = mj->nu;
   if (mj->nu > 0) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_ACTUATOR, 0);
-    mdl_note(p, "%d actuator%s (%s%s) listed at zero control (servos on joints: springs)", mj->nu,
-             mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
+    mdl_note(p,
+             "%d actuator%s (%s%s) at zero control unless ctrl is set (servos on joints: "
+             "springs)",
+             mj->nu, mj->nu > 1 ? "s" : "", lab, mj->nu > 1 ? ", ..." : "");
   }
   return MDL_OK;
+}
+
+/* 1 if a control drives actuator u through its hinge or slide, or its
+ * mapped fixed tendon. */
+static int driven(const mdl_map *p, int u) {
+  const mjModel *mj = p->mj;
+  int t = mj->actuator_trntype[u], id = mj->actuator_trnid[2 * u];
+  if (t == mjTRN_SLIDERCRANK) return 0; /* crank_of */
+  if (mj->actuator_dyntype[u] != mjDYN_NONE || mj->actuator_biastype[u] == mjBIAS_MUSCLE ||
+      mdl_lcplab_present(mj))
+    return 0;
+  if (t == mjTRN_TENDON) {
+    if (tendon_unmapped(mj, id) || affine_on_joint(mj, u)) return 0;
+    for (int k = mj->tendon_adr[id]; k < mj->tendon_adr[id] + mj->tendon_num[id]; k++)
+      if (p->jnt_lc[mj->wrap_objid[k]] < 0) return 0;
+  } else {
+    if (t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT) return 0;
+    int jt = mj->jnt_type[id];
+    if ((jt != mjJNT_HINGE && jt != mjJNT_SLIDE) || p->jnt_lc[id] < 0) return 0;
+    if (affine_on_joint(mj, u) && unmapped(mj, u) != NULL) return 0;
+  }
+  const mjtNum *g = mj->actuator_gainprm + mjNGAIN * u;
+  return mj->actuator_gaintype[u] == mjGAIN_FIXED ||
+         (mj->actuator_gaintype[u] == mjGAIN_AFFINE && g[1] == 0 && g[2] == 0);
+}
+
+/* The joints and moment arms of driven actuator u into a. */
+static void transmission(const mdl_map *p, int u, dyn_actuator_def *a) {
+  const mjModel *mj = p->mj;
+  int id = mj->actuator_trnid[2 * u];
+  if (mj->actuator_trntype[u] != mjTRN_TENDON) {
+    a->njoints = 1, a->joint[0] = p->jnt_lc[id], a->coef[0] = 1.0;
+    return;
+  }
+  for (int k = mj->tendon_adr[id]; k < mj->tendon_adr[id] + mj->tendon_num[id]; k++) {
+    a->joint[a->njoints] = p->jnt_lc[mj->wrap_objid[k]];
+    a->coef[a->njoints++] = mj->wrap_prm[k];
+  }
+}
+
+/* Site s's position (and z axis) in its lcplab body's frame (*body; -1:
+ * the world's, the world values). */
+static void site_in_body(const mdl_map *p, int s, int *body, dyn_v3 *pos, dyn_v3 *zaxis) {
+  const mjtNum *x = p->d->site_xpos + 3 * s, *R = p->d->site_xmat + 9 * s;
+  dyn_v3 w = mdl_v3(x), z = dyn_v3_make(R[2], R[5], R[8]);
+  *body = p->lc_body[p->mj->site_bodyid[s]];
+  if (*body < 0) {
+    *pos = w, *zaxis = z;
+    return;
+  }
+  const dyn_body_def *b = &p->body[*body];
+  dyn_quat q = dyn_quat_normalize(b->q);
+  *pos = dyn_quat_rotate_inv(q, dyn_v3_sub(w, b->r));
+  *zaxis = dyn_quat_rotate_inv(q, z);
+}
+
+/* Mapped slider-crank actuator u's fields into a. */
+static void crank_of(const mdl_map *p, int u, dyn_actuator_def *a) {
+  const mjModel *mj = p->mj;
+  if (mj->actuator_trntype[u] != mjTRN_SLIDERCRANK || crank_unmapped(mj, u, p->opt_read.reduced) ||
+      mdl_lcplab_present(mj))
+    return;
+  dyn_v3 unused;
+  a->slider_crank = 1;
+  site_in_body(p, mj->actuator_trnid[2 * u], &a->crank_body, &a->crank_pos, &unused);
+  site_in_body(p, mj->actuator_trnid[2 * u + 1], &a->slider_body, &a->slider_pos, &a->slider_axis);
+  a->crank_length = mj->actuator_cranklength[u];
+  if (mj->actuator_biastype[u] == mjBIAS_AFFINE) {
+    a->bias_b0 = mj->actuator_biasprm[mjNBIAS * u];
+    a->bias_k = mj->actuator_biasprm[mjNBIAS * u + 1];
+  }
+}
+
+dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
+  const mjModel *mj = p->mj;
+  dyn_actuator_def a;
+  memset(&a, 0, sizeof a);
+  snprintf(a.name, sizeof a.name, "%s", mdl_mj_name(mj, mjOBJ_ACTUATOR, u));
+  if (driven(p, u)) transmission(p, u, &a);
+  crank_of(p, u, &a);
+  a.gear = mj->actuator_gear[6 * u];
+  a.gain = mj->actuator_gainprm[mjNGAIN * u];
+  a.ctrl_limited = mj->actuator_ctrllimited[u];
+  a.ctrl_lo = mj->actuator_ctrlrange[2 * u], a.ctrl_hi = mj->actuator_ctrlrange[2 * u + 1];
+  a.force_limited = mj->actuator_forcelimited[u];
+  a.force_lo = mj->actuator_forcerange[2 * u], a.force_hi = mj->actuator_forcerange[2 * u + 1];
+  return a;
 }
 
 void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr) {

@@ -128,10 +128,6 @@ typedef struct mdl_refused_kind {
 } mdl_refused_kind;
 
 static const mdl_refused_kind refused_kinds[] = {
-  { offsetof(mjModel, ntendon), mjOBJ_TENDON,
-    "tendons are not simulated (fixed or spatial: their lengths, moment arms through sites and "
-    "wrapping geoms, limits, and the actuators and muscles on them)",
-    "drop it" },
   { offsetof(mjModel, npair), mjOBJ_PAIR, "explicit contact pairs are not simulated",
     "drop it (geoms then touch by contype and conaffinity)" },
 };
@@ -212,8 +208,16 @@ static mdl_err refuse_joint(mdl_map *p, int j) {
                        : "%s: armature (a joint-space inertia) has no place in maximal "
                          "coordinates (rerun with %s to map it)",
                    lab, mdl_word(p->opt_read.words.reduced, "--coordinates reduced"));
-  if (e == MDL_OK && mj->jnt_margin[j] != 0.0)
-    e = mdl_approx(p, "ignore it", "%s: a limit's margin is not mapped", lab);
+  /* a hinge's or slide's limit margin is mapped (the range less it:
+   * mjcf_read_joints.c); without a limit it does nothing */
+  const mjtNum *r = mj->jnt_range + 2 * j;
+  if (e == MDL_OK && mj->jnt_margin[j] != 0.0 && mj->jnt_limited[j] &&
+      (t == mjJNT_BALL || mj->jnt_margin[j] < 0 ||
+       r[0] + mj->jnt_margin[j] > r[1] - mj->jnt_margin[j]))
+    e = mdl_approx(p, "ignore it",
+                   "%s: a limit's margin on a ball joint, negative, or wider than half the "
+                   "range is not mapped",
+                   lab);
   if (e == MDL_OK && t == mjJNT_BALL && mj->jnt_limited[j])
     e = mdl_approx(p, "drop the limit", "%s: a ball joint's limit is not simulated", lab);
   return e;
@@ -253,6 +257,7 @@ mdl_err mdl_map_features(mdl_map *p) {
     if (n > 0) mdl_note(p, "%d %s left out", n, listed_kinds[k].what);
   }
   mdl_err e = map_option_features(p);
+  if (e == MDL_OK) e = mdl_map_tendons(p);
   if (e == MDL_OK) e = mdl_map_actuators(p);
   if (e != MDL_OK) return e;
   if (mj->nhfield > 0) {
@@ -305,6 +310,7 @@ void mdl_map_free(mdl_map *p) {
   free(p->joint);
   free(p->jkey_kind);
   free(p->jkey_id);
+  free(p->jnt_lc);
   free(p->ex);
 }
 
@@ -342,6 +348,11 @@ static mdl_err assemble(mdl_map *p, dyn_model **out) {
     if (dyn_model_add_joint(m, &p->joint[j], m2, sizeof m2) < 0)
       e = model_refused(p, p->jkey_kind[j] == MDL_KEY_EQ ? mjOBJ_EQUALITY : mjOBJ_BODY,
                         p->jkey_id[j], m2);
+  for (int u = 0; e == MDL_OK && u < p->mj->nu; u++) {
+    dyn_actuator_def a = mdl_actuator_def(p, u);
+    if (dyn_model_add_actuator(m, &a, m2, sizeof m2) < 0)
+      e = model_refused(p, mjOBJ_ACTUATOR, u, m2);
+  }
   for (int k = 0; e == MDL_OK && k < p->nex; k++)
     if (dyn_model_exclude(m, p->ex[2 * k], p->ex[2 * k + 1], m2, sizeof m2) != DYN_OK)
       e = mdl_refuse(p, "exclude %d: %s", k, m2);

@@ -56,6 +56,8 @@ typedef struct mdl_map {
   int nj, jcap;
   dyn_joint_def *joint;
   int *jkey_kind, *jkey_id; /* MDL_KEY_TREE: the child's body id; EQ: the equality id */
+  int *jnt_lc;              /* per MuJoCo joint: its lcplab joint (hinge, slide, ball of
+                               the tree), or -1 (free, or merged into a hinge-2) */
   int nex;
   int *ex;
   dyn_model_options opt;
@@ -79,10 +81,19 @@ int mdl_file_coordinates(const mjModel *mj);
 /* MuJoCo's actuators at zero control (mjcf_actuators.c): the ones that are
  * not joint springs refused or dropped by name, the others listed. */
 mdl_err mdl_map_actuators(mdl_map *p);
+/* Tendons: fixed ones on hinges and slides without limit, spring or
+ * friction are mapped (the transmissions of the actuators on them); the
+ * others refused or dropped by name (mjcf_actuators.c). */
+mdl_err mdl_map_tendons(mdl_map *p);
 /* The spring of the servos on joint j at zero control: stiffness *k,
  * damping *c, and *kr = k times the rest position (MuJoCo's qpos). */
 void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr);
 
+/* Actuator u as a record of the model (dyn_actuator_def): joint -1 for one
+ * that no control drives here (a transmission other than a hinge's or
+ * slide's, activation dynamics, a gain other than a constant, a servo
+ * refused and dropped). */
+dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u);
 void mdl_map_free(mdl_map *p);
 
 /* The name of MuJoCo element i of a type ("" for none). */

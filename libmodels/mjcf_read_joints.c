@@ -59,10 +59,10 @@ static void set_limit(dyn_joint_def *x, const mjModel *mj, int j) {
   int t = mj->jnt_type[j], dof = mj->jnt_dofadr[j], qa = mj->jnt_qposadr[j];
   if (t != mjJNT_HINGE && t != mjJNT_SLIDE) return;
   double q0 = mj->qpos0[qa];
-  if (mj->jnt_limited[j]) {
+  if (mj->jnt_limited[j]) { /* MuJoCo holds a limit at its margin: the range less it */
     x->limit.enabled = 1;
-    x->limit.lo = mj->jnt_range[2 * j] - q0;
-    x->limit.hi = mj->jnt_range[2 * j + 1] - q0;
+    x->limit.lo = mj->jnt_range[2 * j] + mj->jnt_margin[j] - q0;
+    x->limit.hi = mj->jnt_range[2 * j + 1] - mj->jnt_margin[j] - q0;
   }
   double ka, ca, kra; /* its servos at zero control (mjcf_actuators.c) */
   mdl_actuator_spring(mj, j, &ka, &ca, &kra);
@@ -134,7 +134,8 @@ static int chain_body(mdl_map *p, int b, dyn_v3 at) {
  * world) and pb, with the rules of map_single. */
 static void chain_joint(mdl_map *p, int b, int j, int pa, int pb) {
   const mjModel *mj = p->mj;
-  dyn_joint_def *x = &p->joint[add(p, MDL_KEY_TREE, b)];
+  p->jnt_lc[j] = add(p, MDL_KEY_TREE, b);
+  dyn_joint_def *x = &p->joint[p->jnt_lc[j]];
   int t = mj->jnt_type[j];
   x->kind = t == mjJNT_HINGE   ? DYN_JOINT_HINGE
             : t == mjJNT_SLIDE ? DYN_JOINT_SLIDER
@@ -318,7 +319,9 @@ mdl_err mdl_map_joints(mdl_map *p) {
   p->joint = calloc(cap, sizeof *p->joint);
   p->jkey_kind = malloc(cap * sizeof *p->jkey_kind);
   p->jkey_id = malloc(cap * sizeof *p->jkey_id);
-  if (!p->joint || !p->jkey_kind || !p->jkey_id) return mdl_nomem(p);
+  p->jnt_lc = malloc(((size_t)mj->njnt + 1) * sizeof *p->jnt_lc);
+  if (!p->joint || !p->jkey_kind || !p->jkey_id || !p->jnt_lc) return mdl_nomem(p);
+  for (int j = 0; j < mj->njnt; j++) p->jnt_lc[j] = -1;
   for (int b = 1; b < mj->nbody; b++) {
     mdl_err e = map_body_joints(p, b);
     if (e != MDL_OK) return e;

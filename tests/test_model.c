@@ -5,6 +5,7 @@
  * in the message and the model left as it was.
  */
 #include "dyn_model.h"
+#include "dyn_world.h"
 #include "model_internal.h"
 #include "tst_util.h"
 
@@ -341,6 +342,72 @@ static void test_refusals(void) {
 }
 
 /* The memory cap: an add past it is refused, counted without overflow. */
+/* Actuators (dyn_actuator_def): a motor on a hinge and on a fixed tendon
+ * over a hinge and a slider are taken; a joint out of range, a ball joint,
+ * a NaN gear, lo > hi, more than DYN_ACTUATOR_MAX_JOINTS joints, a
+ * slider-crank without a length are refused, named, the model unchanged;
+ * a copy holds them; the control list parses names and indices. */
+static void test_actuators(void) {
+  dyn_model *m = new_model();
+  char msg[256] = "";
+  for (int i = 0; i < 3; i++) {
+    dyn_body_def b = ball_def(i == 0 ? "a" : i == 1 ? "b" : "c", 1.0, 2.0 * i);
+    CU_ASSERT_EQUAL_FATAL(dyn_model_add_body(m, &b, msg, sizeof msg), i);
+  }
+  dyn_joint_def j = dyn_joint_def_default();
+  j.a = 0; /* a hinge to the world, a slider, a ball */
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_joint(m, &j, msg, sizeof msg), 0);
+  j.kind = DYN_JOINT_SLIDER, j.a = 1;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_joint(m, &j, msg, sizeof msg), 1);
+  j.kind = DYN_JOINT_BALL, j.a = 2;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_joint(m, &j, msg, sizeof msg), 2);
+  dyn_actuator_def a;
+  memset(&a, 0, sizeof a);
+  snprintf(a.name, sizeof a.name, "motor");
+  a.njoints = 1, a.joint[0] = 0, a.coef[0] = 1.0, a.gear = 2.0, a.gain = 1.0;
+  CU_ASSERT_EQUAL(dyn_model_add_actuator(m, &a, msg, sizeof msg), 0);
+  dyn_actuator_def t = a;
+  snprintf(t.name, sizeof t.name, "tendon");
+  t.njoints = 2, t.joint[1] = 1, t.coef[1] = -0.5;
+  CU_ASSERT_EQUAL(dyn_model_add_actuator(m, &t, msg, sizeof msg), 1);
+  dyn_actuator_def bad[6] = { a, a, a, a, a, a };
+  bad[0].joint[0] = 3;
+  bad[1].joint[0] = 2;
+  bad[2].gear = NAN;
+  bad[3].ctrl_limited = 1, bad[3].ctrl_lo = 1.0, bad[3].ctrl_hi = -1.0;
+  bad[4].njoints = DYN_ACTUATOR_MAX_JOINTS + 1;
+  bad[5].njoints = 0, bad[5].slider_crank = 1, bad[5].slider_body = -1;
+  bad[5].slider_axis = dyn_v3_make(0, 0, 1); /* crank_length 0 */
+  const char *want[6] = {
+    "a joint does not exist",  "not a hinge or slider", "not finite", "lo > hi",
+    "njoints is out of range", "slider-crank"
+  };
+  for (int k = 0; k < 6; k++) {
+    msg[0] = '\0';
+    CU_ASSERT_EQUAL(dyn_model_add_actuator(m, &bad[k], msg, sizeof msg), DYN_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, want[k]));
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "actuator 2 'motor'"));
+  }
+  CU_ASSERT_EQUAL(dyn_model_actuator_count(m), 2);
+  dyn_model *c = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_copy(m, &c), DYN_OK);
+  dyn_model_free(m);
+  CU_ASSERT_EQUAL(dyn_model_actuator_count(c), 2);
+  CU_ASSERT_EQUAL(dyn_model_find_actuator(c, "tendon"), 1);
+  CU_ASSERT_EQUAL(dyn_model_actuators(c)[1].coef[1], -0.5);
+  double ctrl[2] = { 9, 9 };
+  CU_ASSERT_EQUAL(dyn_model_parse_ctrl(c, "tendon=0.25,0=-1", ctrl, msg, sizeof msg), DYN_OK);
+  CU_ASSERT(ctrl[0] == -1.0 && ctrl[1] == 0.25);
+  CU_ASSERT_EQUAL(dyn_model_parse_ctrl(c, "2=1", ctrl, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "no actuator '2'"));
+  CU_ASSERT_EQUAL(dyn_model_parse_ctrl(c, "motor=0.5", ctrl, msg, sizeof msg), DYN_OK);
+  CU_ASSERT(ctrl[0] == 0.5 && ctrl[1] == 0.0); /* the others 0 */
+  CU_ASSERT_EQUAL(dyn_model_check_ctrl(c, 0, ctrl, 2, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "ctrl[0] (actuator 'motor')"));
+  CU_ASSERT_EQUAL(dyn_model_check_ctrl(c, 1, ctrl, 2, msg, sizeof msg), DYN_OK);
+  dyn_model_free(c);
+}
+
 static void test_memory_cap(void) {
   dyn_model *m = new_model();
   char msg[256];
@@ -364,5 +431,6 @@ int main(void) {
   CU_add_test(s, "mass from density: a dumbbell by hand", test_mass_from_density);
   CU_add_test(s, "bad records refused, named, model unchanged", test_refusals);
   CU_add_test(s, "memory cap", test_memory_cap);
+  CU_add_test(s, "actuators: records, refusals, copy, control lists", test_actuators);
   return tst_run();
 }

@@ -21,12 +21,12 @@
 #     a position servo of kp 5 and gear 2 (stiffness kp gear^2 = 20) and a
 #     joint damping of 2: lcplab's sag within 1 % of MuJoCo's; a servo with
 #     a force limit, refused by name;
-#   - slider_crank.xml and arm26.xml do not load as written: exit 2, the
-#     file, the element and the feature named (a slider-crank transmission;
-#     a tendon),
-#     nothing run.  With --approximate they would run without their
-#     actuators and tendons and stay still where MuJoCo moves them 0.072 m
-#     and 0.229 m in 1 s, so they are not compared (docs/models.md).
+#   - slider_crank.xml: compared as the others (its slider-crank
+#     transmissions mapped, reduced coordinates), and with a control;
+#   - arm26.xml does not load as written: exit 2, the file, the element
+#     and the feature named (a spatial tendon), nothing run.  With
+#     --approximate it would run without its muscles and tendons and stay
+#     still where MuJoCo moves it, so it is not compared (docs/models.md).
 # The samples (package libmujoco-samples) are skipped where absent, the
 # whole test where the harness is not built.  Environment as test_cli.sh.
 # Last line "N passed, M failed".
@@ -103,14 +103,115 @@ sed 's|kp="5" gear="2"|kp="5" gear="2" forcelimited="true" forcerange="-1 1"|' "
 expect_err "a servo's force limit: refused, named" "actuator 'p': a servo's force limit" \
   simulate --model "$T/lim.xml" --steps 5
 
-# the two that do not load as written: refused by name, nothing run
-if [ -f "$M/slider_crank/slider_crank.xml" ]; then
-  expect_err "slider_crank.xml: refused, its slider-crank transmission named" \
-    "slider_crank.xml: actuator 'forward': a slider-crank transmission (cranksite, slidersite, cranklength)" \
-    simulate --model "$M/slider_crank/slider_crank.xml"
+# ---- ctrl: motor, position and velocity actuators driven (issue 80, item 5) --------
+# tests/models/ctrl_actuators.xml, one body per actuator, 1 s at its dt of
+# 0.002 s under `--ctrl`, against MuJoCo's step with the same ctrl: each
+# control moves one body most (the largest displacement is that body's):
+#   height=0.2  the lift's position servo (kp 400, damping 40, 2 kg) settles
+#               0.2 - m g / kp = 0.15095 m up (MuJoCo 0.150961);
+#   torque=3    the motor's ctrl clamped to its ctrlrange (1), gear 2: the
+#               spinner turns (MuJoCo 0.98317 m);
+#   0=-0.4      the same motor by index, the other way;
+#   speed=2     the velocity servo (kv 0.5, gear 1.5) on the wheel
+#               (MuJoCo 0.35867 m; lcplab 0.35803: MuJoCo's damping
+#               integration differs by 0.2 %);
+#   pull=0.3    a motor (gear 0.8) on a fixed tendon q_left - 0.5 q_right
+#               (MuJoCo 0.29184 m).
+# Each within 1 % of MuJoCo's.  Before --ctrl existed: exit 2 (an unknown
+# option).  Then a slide on the world along -z with a range, in reduced
+# coordinates: MuJoCo stops it at the range's 0.5 m; before the sign of a
+# joint to the world was fixed (libdynamics/redmax_model.c) lcplab's
+# limit row was mirrored (0.02 m).
+CA=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/models/ctrl_actuators.xml
+for c in height=0.2 torque=3 0=-0.4 speed=2 pull=0.3; do
+  "$PEER" "$CA" --steps 500 --ctrl "$c" >"$T/mj.json" 2>"$T/mj.err"
+  b=$(jnum max_body_displacement "$T/mj.json")
+  lcp simulate --model "$CA" --steps 500 --ctrl "$c"
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "$b > 0.1 && ($a - $b)^2 < 1e-4 * $b^2"; then
+    pass "--ctrl $c: $a m, MuJoCo $b m"
+  else
+    fail "--ctrl $c" "exit $rc, $a m against MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+  fi
+done
+expect_err "--ctrl: an unknown actuator, named" "--ctrl: no actuator 'nosuch'" \
+  simulate --model "$CA" --steps 5 --ctrl nosuch=1
+expect_err "--ctrl: a value that is not a number, named" "--ctrl: 'speed=nan': the value is not a finite number" \
+  simulate --model "$CA" --steps 5 --ctrl speed=nan
+expect_err "--ctrl in maximal coordinates: refused, the actuator named" \
+  "--ctrl: ctrl[0] (actuator 'torque'): controls drive actuators in reduced coordinates only" \
+  simulate --model "$CA" --steps 5 --ctrl torque=1 --coordinates maximal
+expect_err "--ctrl on a built-in scene: refused" "--ctrl sets a model file's actuator controls" \
+  simulate --scene ball --steps 5 --ctrl a=1
+# what the ctrl model may not hold: refused by name (item 5: a tendon's
+# limit and a servo on a tendon, whose rows and couplings are not built; a
+# medium; geom margin and gap, which MuJoCo holds contacts at and lcplab's
+# world-wide margin is not)
+sed 's|<fixed name="couple">|<fixed name="couple" limited="true" range="-1 1">|' "$CA" >"$T/m.xml"
+expect_err "a fixed tendon's limit: refused, named" \
+  "m.xml: tendon 'couple': a fixed tendon's limit (a row sum c_k q_k in joint space) is not simulated" \
+  simulate --model "$T/m.xml" --steps 5
+sed 's|<motor name="pull" tendon="couple" gear="0.8"/>|<position name="pull" tendon="couple" kp="3"/>|' "$CA" >"$T/m.xml"
+expect_err "a servo on a tendon: refused, named" \
+  "m.xml: actuator 'pull': a servo or activation dynamics on a tendon" simulate --model "$T/m.xml" --steps 5
+sed 's|<option timestep="0.002"/>|<option timestep="0.002" density="1.2" viscosity="0.00002"/>|' "$CA" >"$T/m.xml"
+expect_err "a medium's density and viscosity: refused, named" \
+  "m.xml: option density, viscosity and wind (a medium's forces) are not simulated" \
+  simulate --model "$T/m.xml" --steps 5
+sed 's|<geom type="sphere" size="0.05" contype="0" conaffinity="0"/>|<geom type="sphere" size="0.05" margin="0.01" gap="0.005"/>|' "$CA" >"$T/m.xml"
+expect_err "a geom's margin and gap: refused, named" \
+  "m.xml: geom 1 (body 'lift'): margin and gap (MuJoCo's contact detection distances) are not mapped" \
+  simulate --model "$T/m.xml" --steps 5
+printf '<mujoco><option timestep="0.002"/><worldbody><body name="s" pos="0 0 1"><joint name="s" type="slide" axis="0 0 -1" limited="true" range="-0.02 0.5"/><inertial pos="0 0 0" mass="2" diaginertia="0.01 0.01 0.01"/><geom type="sphere" size="0.05" contype="0" conaffinity="0"/></body></worldbody></mujoco>\n' >"$T/down.xml"
+"$PEER" "$T/down.xml" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
+b=$(jnum max_body_displacement "$T/mj.json")
+lcp simulate --model "$T/down.xml" --steps 500
+a=$(jnum max_body_displacement "$T/out")
+if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "($a - 0.5)^2 < 1e-6 && ($b - 0.5)^2 < 1e-4"; then
+  pass "a limited slide on the world along -z (reduced): stops at 0.5 m ($a m; MuJoCo $b m)"
+else
+  fail "limited slide along -z" "exit $rc, $a m against MuJoCo's $b m, 0.5 expected"
 fi
+# a limit's margin: MuJoCo holds the limit at the margin (the range less
+# it): falling along +z onto range -0.02 with margin 0.01, MuJoCo 0.01037
+# m (soft), lcplab 0.01 in both representations.  Before: refused.
+sed 's|axis="0 0 -1" limited="true" range="-0.02 0.5"|axis="0 0 1" limited="true" range="-0.02 0.5" margin="0.01"|' "$T/down.xml" >"$T/margin.xml"
+"$PEER" "$T/margin.xml" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
+b=$(jnum max_body_displacement "$T/mj.json")
+for c in reduced maximal; do
+  lcp simulate --model "$T/margin.xml" --steps 500 --coordinates "$c"
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "($a - 0.01)^2 < 1e-12 && ($b - 0.0104)^2 < 1e-6"; then
+    pass "a limit's margin ($c): held at range + margin ($a m; MuJoCo $b m)"
+  else
+    fail "a limit's margin, $c" "exit $rc, $a m against MuJoCo's $b m, 0.01 expected: $(cat "$T/err")"
+  fi
+done
+
+# slider_crank.xml: its three position servos through slider-crank
+# transmissions (libdynamics/redmax.c, dyn_rm_crank), at zero control and
+# with controls, against MuJoCo's step (measured: 0.105299 m at zero
+# control, 0.064314 m with forward=0.05, the same to 1e-15 in both);
+# refused by name in maximal coordinates.  Before: refused as written.
+compare slider_crank/slider_crank.xml
+SC=$M/slider_crank/slider_crank.xml
+if [ -f "$SC" ]; then
+  "$PEER" "$SC" --dt 0.002 --steps 500 --ctrl forward=0.05,broken=0.1 >"$T/mj.json" 2>"$T/mj.err"
+  b=$(jnum max_body_displacement "$T/mj.json")
+  lcp simulate --model "$SC" --steps 500 --ctrl forward=0.05,broken=0.1
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "$b > 0.01 && ($a - $b)^2 < 1e-6 * $b^2"; then
+    pass "slider_crank.xml --ctrl forward=0.05,broken=0.1: $a m, MuJoCo $b m"
+  else
+    fail "slider_crank.xml with ctrl" "exit $rc, $a m against MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+  fi
+  expect_err "slider_crank.xml in maximal coordinates: refused, the transmission named" \
+    "slider_crank.xml: actuator 'forward': a slider-crank transmission (cranksite, slidersite, cranklength) is simulated in reduced coordinates only" \
+    simulate --model "$SC" --coordinates maximal
+fi
+# the one that does not load as written: refused by name, nothing run
 if [ -f "$M/tendon_arm/arm26.xml" ]; then
-  expect_err "arm26.xml: refused, its tendon named" "arm26.xml: tendon 'SF': tendons are not simulated" \
+  expect_err "arm26.xml: refused, its tendon named" "arm26.xml: tendon 'SF': spatial tendons are not simulated" \
     simulate --model "$M/tendon_arm/arm26.xml"
 fi
 

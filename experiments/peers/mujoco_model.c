@@ -7,11 +7,13 @@
  * so that MuJoCo's row of a scenes section has lcplab's columns:
  *
  *   peer_mujoco_model FILE [--solver pgs|cg|newton] [--cone pyramidal|elliptic]
- *                     [--dt H] [--steps K] [--iters I]
+ *                     [--dt H] [--steps K] [--iters I] [--ctrl NAME=VALUE,...]
  *
  * What the file says stays (its solver, cone, iterations, softness, sizes)
  * unless an option above replaces it: --dt is lcplab's run's step (the
- * comparison's "same time step"), --solver picks MuJoCo's PGS, CG or Newton.
+ * comparison's "same time step"), --solver picks MuJoCo's PGS, CG or Newton,
+ * --ctrl sets d->ctrl (NAME an actuator's name or index, the rest 0: the
+ * spelling of lcplab's --ctrl) for the whole run.
  *
  * Measured as lcplab measures (libdynamics/world_summary.c):
  *   time_step_median_s, _mean_s  CLOCK_MONOTONIC around mj_step, over the
@@ -59,7 +61,8 @@ typedef struct args {
   int cone;   /* mjtCone, -1: the file's */
   double dt;  /* <= 0: the file's */
   long steps;
-  int iters; /* <= 0: the file's */
+  int iters;        /* <= 0: the file's */
+  const char *ctrl; /* NULL: all 0 */
 } args;
 
 /* mju_error does not return: the message and exit 3 (a program may exit;
@@ -74,7 +77,7 @@ static void on_warning(const char *msg) { fprintf(stderr, "%s: MuJoCo warning: %
 static int usage(const char *why) {
   fprintf(stderr,
           "%s: %s\nusage: %s FILE [--solver pgs|cg|newton] [--cone pyramidal|elliptic] "
-          "[--dt H] [--steps K] [--iters I]\n",
+          "[--dt H] [--steps K] [--iters I] [--ctrl NAME=VALUE,...]\n",
           prog, why, prog);
   return 2;
 }
@@ -97,6 +100,7 @@ static int parse_args(int argc, char **argv, args *a) {
   a->solver = a->cone = a->iters = -1;
   a->dt = 0;
   a->steps = 600;
+  a->ctrl = NULL;
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     double x;
@@ -118,6 +122,8 @@ static int parse_args(int argc, char **argv, args *a) {
                 : strcmp(v, "elliptic") == 0 ? mjCONE_ELLIPTIC
                                              : -2;
       if (a->cone == -2) return usage("--cone: expected pyramidal or elliptic");
+    } else if (strcmp(o, "--ctrl") == 0) {
+      a->ctrl = v;
     } else if (strcmp(o, "--dt") == 0) {
       if (positive(v, &a->dt) != 0) return usage("--dt: expected a positive number");
     } else if (strcmp(o, "--steps") == 0 || strcmp(o, "--iters") == 0) {
@@ -132,6 +138,28 @@ static int parse_args(int argc, char **argv, args *a) {
     }
   }
   return a->file ? 0 : usage("no FILE");
+}
+
+/* --ctrl's list into d->ctrl; 0, or 2 after the message. */
+static int set_ctrl(const mjModel *m, mjData *d, const char *spec) {
+  for (const char *p = spec; p && *p;) {
+    size_t len = strcspn(p, ",");
+    char item[256];
+    if (len >= sizeof item) return usage("--ctrl: an item is too long");
+    memcpy(item, p, len);
+    item[len] = '\0';
+    char *eq = strchr(item, '='), *end;
+    if (!eq) return usage("--ctrl: expected NAME=VALUE,...");
+    *eq = '\0';
+    int u = mj_name2id(m, mjOBJ_ACTUATOR, item);
+    if (u < 0 && item[0] && strspn(item, "0123456789") == strlen(item)) u = atoi(item);
+    double x = strtod(eq + 1, &end);
+    if (u < 0 || u >= m->nu || end == eq + 1 || *end || !isfinite(x))
+      return usage("--ctrl: an unknown actuator or a value that is not a number");
+    d->ctrl[u] = x;
+    p += len + (p[len] ? 1 : 0);
+  }
+  return 0;
 }
 
 /* A body that moves: not welded to the world, with mass. */
@@ -288,7 +316,9 @@ int main(int argc, char **argv) {
   r.t = calloc((size_t)r.K, sizeof *r.t);
   r.c0 = calloc(3 * (size_t)m->nbody, sizeof *r.c0);
   int rc = 3;
-  if (d && r.t && r.c0) {
+  if (d && a.ctrl && set_ctrl(m, d, a.ctrl) != 0) {
+    rc = 2;
+  } else if (d && r.t && r.c0) {
     mj_forward(m, d);
     r.E0 = energy(m, d, NULL);
     mju_copy(r.c0, d->xipos, 3 * m->nbody);

@@ -727,7 +727,38 @@ static PyObject *world_set_joint_velocities(lx_world *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* ctrl() -> (nu,) float64: the actuators' controls (0 unless set) */
+static PyObject *world_ctrl(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  npy_intp n = dyn_world_ctrl_count(self->w);
+  PyObject *a = PyArray_ZEROS(1, &n, NPY_DOUBLE, 0);
+  if (a && n > 0)
+    memcpy(PyArray_DATA((PyArrayObject *)a), dyn_world_ctrl(self->w), (size_t)n * sizeof(double));
+  return a;
+}
+
+/* set_ctrl(c: 1-D float64, any length): ValueError with the world's message
+ * (a wrong length, a non-finite entry: dyn_world_set_ctrl names the index) */
+static PyObject *world_set_ctrl(lx_world *self, PyObject *args) {
+  PyObject *u;
+  if (!PyArg_ParseTuple(args, "O", &u) || !ready(self)) return NULL;
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(u, NPY_DOUBLE, 1, 1, NPY_ARRAY_IN_ARRAY);
+  if (!a) return NULL;
+  npy_intp n = PyArray_SIZE(a);
+  dyn_err e = n > INT32_MAX ? DYN_ERR_INPUT : dyn_world_set_ctrl(self->w, PyArray_DATA(a), (int)n);
+  Py_DECREF(a);
+  if (e != DYN_OK) {
+    PyErr_Format(PyExc_ValueError, "%s",
+                 n > INT32_MAX ? "ctrl: too many entries" : dyn_world_message(self->w));
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef world_methods[] = {
+  { "ctrl", (PyCFunction)world_ctrl, METH_NOARGS, "ctrl() -> (nu,) array" },
+  { "set_ctrl", (PyCFunction)world_set_ctrl, METH_VARARGS, "set_ctrl(c)" },
   { "run", (PyCFunction)(void (*)(void))world_run, METH_VARARGS | METH_KEYWORDS,
     "run(steps, trace=False, log=None, log_level=3) -> dict" },
   { "bodies", (PyCFunction)world_bodies, METH_NOARGS, "bodies() -> dict of arrays" },

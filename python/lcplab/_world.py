@@ -292,8 +292,9 @@ class World:
     solver : str or Python solver, optional
         The solver of each step's problem, by name or a Python solver
         (``lcplab.register_solver``; docs/plugins.md); default the
-        library's: "pgs" ("nsgs" with ``friction="cone"`` for a Model),
-        "dantzig" for a Model in reduced coordinates without cones
+        library's: "pgs" ("nsgs" with ``friction="cone"``, "lemke" with
+        ``friction="pyramid"`` for a Model), "dantzig" for a Model in
+        reduced coordinates without cones
         (docs/models.md, "The default solver in reduced coordinates").
     dt : float, optional
         The time step (s); default a loaded model's timestep, else 1/120.
@@ -597,6 +598,38 @@ class World:
         if a.shape != n.shape:
             raise ValueError(f"joint velocities: shape {a.shape}, expected {n.shape}")
         self._w.set_joint_velocities(a)
+
+    @property
+    def ctrl(self):
+        """The controls of the model's actuators (MuJoCo's ``ctrl``, in the
+        file's actuator order; docs/models.md), a copy: 0 until set by
+        ``set_ctrl``, empty for a model without actuators."""
+        return self._w.ctrl()
+
+    def set_ctrl(self, ctrl):
+        """Set the actuators' controls, held over every step until set
+        again (call it between steps to drive a robot): each motor, position
+        or velocity actuator on a hinge or slide applies gear x clamp(gain x
+        clamp(ctrl)) to its joint, on a fixed tendon to each of its joints
+        times the joint's coefficient, and a slider-crank servo its force
+        through the crank (reduced coordinates, the default for a tree;
+        docs/models.md).
+
+        Raises
+        ------
+        SceneError
+            A wrong length, a NaN or inf (its index and actuator named), a
+            nonzero control of an actuator that is not simulated, or any
+            nonzero control in maximal coordinates; nothing is set then.
+        """
+        try:
+            a = np.ascontiguousarray(np.asarray(ctrl, dtype=np.float64)).reshape(-1)
+        except (TypeError, ValueError) as e:
+            raise SceneError(f"ctrl: not an array of numbers ({e})") from None
+        try:
+            self._w.set_ctrl(a)
+        except ValueError as e:
+            raise SceneError(str(e)) from None
 
     def step_jacobian(self):
         """The derivative of the last step (``StepJacobian``).
