@@ -223,9 +223,7 @@ static void pyramid_case(const char *layers, dyn_integrator integ, long steps, i
 
 /* Under memcheck (tst_short_runs) the lemke runs are shortened: lemke on
  * a pyramid costs 10-60 ms a step natively. */
-static long steps_of(long n, long under_valgrind) {
-  return tst_short_runs() ? under_valgrind : n;
-}
+static long steps_of(long n, long under_valgrind) { return tst_short_runs() ? under_valgrind : n; }
 
 static void test_lemke_pyramid_verlet(void) {
   if (tst_short_runs()) /* 60 lemke steps of 150 rows: minutes under memcheck */
