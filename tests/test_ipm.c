@@ -139,15 +139,18 @@ static void test_pyramid_step(void) {
   dyn_world_settings s = dyn_world_settings_default();
   s.contact.friction = DYN_FRICTION_CONE;
   snprintf(s.solver, sizeof s.solver, "nsgs");
-  const char *params[1] = { "layers=10" };
+  /* short runs (tst_short_runs: memcheck, the sanitizers): a 4-layer
+   * pyramid, the same code paths on a tenth of the rows */
+  const int shrt = tst_short_runs();
+  const char *params[1] = { shrt ? "layers=4" : "layers=10" };
   dyn_world *wd = NULL;
   char msg[512] = "";
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &s, &wd, msg, sizeof msg), DYN_OK);
-  for (int k = 0; k < 60; k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(wd, NULL), DYN_OK);
+  for (int k = 0; k < (shrt ? 30 : 60); k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(wd, NULL), DYN_OK);
   slv_problem p;
   const double *xw;
   dyn_world_last_problem(wd, &p, &xw);
-  CU_ASSERT_FATAL(p.n >= 1000 && p.ncones * 3 == p.n);
+  CU_ASSERT_FATAL(p.n >= (shrt ? 60 : 1000) && p.ncones * 3 == p.n);
   CU_ASSERT_EQUAL(p.cone_law, SLV_CONE_COULOMB);
   double *x = malloc((size_t)p.n * sizeof *x);
   slv_options o = slv_options_default();
@@ -230,7 +233,9 @@ static void test_fc3d_files(void) {
     printf("SKIP: ../shared/datasets absent\n");
     return;
   }
-  for (int f = 0; files[f]; f++) {
+  /* short runs: the first file only (the others are the same code on
+   * larger problems: 30 s of CPU under memcheck) */
+  for (int f = 0; files[f] && (f == 0 || !tst_short_runs()); f++) {
     io_instance *in = tst_cone_read_fc3d(files[f]);
     if (!in) continue;
     slv_problem p = io_instance_problem(in);
