@@ -146,7 +146,8 @@ static void test_pyramid_step(void) {
   dyn_world *wd = NULL;
   char msg[512] = "";
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &s, &wd, msg, sizeof msg), DYN_OK);
-  for (int k = 0; k < (shrt ? 30 : 60); k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(wd, NULL), DYN_OK);
+  for (int k = 0; k < (shrt ? 30 : 60); k++)
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(wd, NULL), DYN_OK);
   slv_problem p;
   const double *xw;
   dyn_world_last_problem(wd, &p, &xw);
