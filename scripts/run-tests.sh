@@ -66,24 +66,39 @@ failed=0
 summary=""
 start_all=$(date +%s)
 
-# stage NAME COMMAND...: runs the command, records PASS/FAIL and its time.
+# cpu_now VAR: the CPU seconds (user + system) of this shell's finished
+# children into VAR, from bash's `times` (its second line: "XmY.YYYs
+# XmY.YYYs"), run in this shell (in a $(...) it would count the subshell's).
+cpu_now() {
+  times >"$cpu_file"
+  printf -v "$1" '%s' "$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /m|s/); t += a[1] * 60 + a[2] }
+                                       printf "%d", t }' "$cpu_file")"
+}
+cpu_file=$(mktemp) || exit 1
+trap 'rm -f "$cpu_file"' EXIT
+
+# stage NAME COMMAND...: runs the command, records PASS/FAIL, its wall time
+# and its CPU time (what a loaded machine does not change much).
 stage() {
-  local name=$1 t0 rc
+  local name=$1 t0 c0 rc
   shift
   echo
   echo "=== stage $name ==="
   t0=$(date +%s)
+  cpu_now c0
   "$@"
   rc=$?
-  local dt=$(( $(date +%s) - t0 ))
+  local c1
+  cpu_now c1
+  local dt=$(( $(date +%s) - t0 )) dc=$(( c1 - c0 ))
   if [ $rc -eq 0 ]; then
     passed=$((passed + 1))
-    summary="$summary  PASS  $name (${dt} s)"$'\n'
+    summary="$summary  PASS  $name (${dt} s, CPU ${dc} s)"$'\n'
   else
     failed=$((failed + 1))
-    summary="$summary  FAIL  $name (${dt} s, exit $rc)"$'\n'
+    summary="$summary  FAIL  $name (${dt} s, CPU ${dc} s, exit $rc)"$'\n'
   fi
-  echo "=== stage $name: $([ $rc -eq 0 ] && echo PASS || echo FAIL) (${dt} s) ==="
+  echo "=== stage $name: $([ $rc -eq 0 ] && echo PASS || echo FAIL) (${dt} s, CPU ${dc} s) ==="
   return $rc
 }
 
