@@ -21,7 +21,8 @@
 #               an experiment with generate lines, scenes and figures from an
 #               empty folder, the source and build trees hidden)
 #   valgrind    build/:     make check-valgrind (every test binary but
-#               test_pgs_wide under memcheck through tests/valgrind.sh, and
+#               test_pgs_wide, test_threads and test_world_threads under memcheck
+#               through tests/valgrind.sh, and
 #               every lcplab that tests/test_cli.sh runs; leaks are errors;
 #               the other shell tests are the sanitizer stage's)
 #   fuzz        build-fuzz/: ../configure CC=clang --enable-fuzzing

@@ -39,6 +39,15 @@ case $1 in
     echo "SKIP: $1 under memcheck (run natively and under the sanitizers in make check)"
     exit 77
     ;;
+  *test_threads | *test_world_threads)
+    # the threaded kernels and world steps on 1 to 3 threads, compared bit
+    # for bit: memcheck runs one thread at a time (their one-thread paths
+    # are test_solvers' and test_world's here), and the two took 62 s of
+    # CPU, an eighth of this stage (experiments/records/
+    # 2026-11-28-ci-timeout.md).  The sanitizer stage runs them threaded.
+    echo "SKIP: $1 under memcheck (run natively and under the sanitizers)"
+    exit 77
+    ;;
   *test_pgs_wide)
     # its six suites compare pgs_wide, pgs_color and pgs_part bit for bit
     # with pgs on lattices of thousands of rows, on 1 to 3 threads: under
