@@ -95,7 +95,7 @@ typedef enum dyn_contact_order {
  * step").  A solve has failed when its status is not converged, except the
  * budget stop (max_iter after iterations > 0 and no pivot, finite x) of any
  * iterative solver, under every policy: one rule for every solver, the usual mode of
- * a fixed-budget simulation, and its own x is applied (world_failure.c
+ * a fixed-budget simulation, and its own x is applied (world_judge.c
  * says why).  Candidates are compared by the library's res_nat_inf
  * (slv_residual); a non-finite x is never applied.
  *   FALLBACK  (default) the fallback chain: the step is solved again by the
