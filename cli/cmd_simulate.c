@@ -95,7 +95,7 @@
  * 3 a step failed numerically (--on-failure stop, or keep with an x worse
  * than no impulse, or under any policy a failed step whose replacement --
  * the fallback's budget stop, the warm start or no impulse -- breaks the
- * energy rule; libdynamics/world_failure.c): the message names the
+ * energy rule; libdynamics/world_judge.c): the message names the
  * step, the CSV and trace keep the rows of the steps before it (and the
  * failed step is dumped with --dump-failures), and no JSON is written.
  */

@@ -107,7 +107,7 @@ dyn_err dyn_assemble_end(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
 dyn_err dyn_assemble_bounds(dyn_system *s, const dyn_rows *rows, int nrows, int nb, double **A,
                             double **b, slv_problem *out);
 
-/* The energy rule's rows of the last dyn_assemble (world_failure.c;
+/* The energy rule's rows of the last dyn_assemble (world_judge.c;
  * docs/dynamics.md, "The energy rule"): each row's rhs, copied by the
  * row pass, which reads it for b anyway, so that the rule need not read
  * the 168-byte row records; a borrowed view, valid as

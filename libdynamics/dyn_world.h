@@ -95,7 +95,7 @@ typedef enum dyn_contact_order {
  * step").  A solve has failed when its status is not converged, except the
  * budget stop (max_iter after iterations > 0 and no pivot, finite x) of any
  * iterative solver, under every policy: one rule for every solver, the usual mode of
- * a fixed-budget simulation, and its own x is applied (world_failure.c
+ * a fixed-budget simulation, and its own x is applied (world_judge.c
  * says why).  Candidates are compared by the library's res_nat_inf
  * (slv_residual); a non-finite x is never applied.
  *   FALLBACK  (default) the fallback chain: the step is solved again by the
@@ -396,8 +396,10 @@ DYN_API int dyn_world_joint_rows_possible(const dyn_world *w);
 
 DYN_API void dyn_world_free(dyn_world *w); /* NULL is fine */
 
-/* The model the world runs on (shared, dyn_world_new_from_model): valid
- * while the world is. */
+/* The model the world runs on (shared, dyn_world_new_from_model): the one
+ * it was built on, or with a gravity given other than that model's a copy
+ * of it that says the given gravity; its gravity is always the world's.
+ * Valid while the world is. */
 DYN_API const dyn_model *dyn_world_model(const dyn_world *w);
 
 /* The friction coefficients and restitutions the world's contacts take:
@@ -408,7 +410,10 @@ DYN_API void dyn_world_material_range(const dyn_world *w, double range[4]);
 
 /* Replace the settings between steps (validated as above).  A change of
  * friction model (or eta) drops the warm-start data; a change of solver
- * drops its workspace.  On error the old settings stay. */
+ * drops its workspace.  A gravity other than the world's model's
+ * (dyn_world_model: the model's own, or the one given when the world was
+ * built) is refused, as a change of coordinates: DYN_ERR_INPUT, named in
+ * dyn_world_message.  On error the old settings stay. */
 DYN_API dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s);
 DYN_API const dyn_world_settings *dyn_world_get_settings(const dyn_world *w);
 

@@ -278,6 +278,12 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
   if (s->coordinates != w->set.coordinates)
     return dyn_world_fail(w, DYN_ERR_INPUT,
                           "coordinates: fixed when the world is built (dyn_world_new_from_model)");
+  dyn_v3 g = dyn_model_get_options(w->model).gravity;
+  if (s->gravity.x != g.x || s->gravity.y != g.y || s->gravity.z != g.z)
+    return dyn_world_fail(w, DYN_ERR_INPUT,
+                          "gravity %g,%g,%g: the model's is %g,%g,%g; give another when the world "
+                          "is built (dyn_world_new_from_model)",
+                          s->gravity.x, s->gravity.y, s->gravity.z, g.x, g.y, g.z);
   if (strcmp(s->solver, w->set.solver) != 0 || s->opt.max_iter != w->set.opt.max_iter ||
       s->opt.record_history != w->set.opt.record_history) {
     dyn_solver_slot_free(&w->main); /* sized by the solver and (history) by max_iter */

@@ -6,7 +6,7 @@
  * that read or write its members:
  *
  *   world.c, world_model.c, world_reduced.c, world_step.c, world_storage.c,
- *   world_failure.c, world_state.c, world_global.c, world_run.c,
+ *   world_judge.c, world_state.c, world_global.c, world_run.c,
  *   world_query.c, world_summary.c, world_islands.c
  *
  * and a few tests; the collision pass, the warm-start cache, the coarse
@@ -86,7 +86,7 @@ struct dyn_world {
   long step;
   double t;
   long grows; /* buffer growths, workspace and system (re)creations */
-  /* the energy the run gained beyond its sources (world_failure.c, "The
+  /* the energy the run gained beyond its sources (world_judge.c, "The
    * energy rule"): excess >= 0 in J, against excess_scale (0: not yet set) */
   double excess, excess_scale;
   double *ctrl; /* the actuators' controls (dyn_world_set_ctrl), then the

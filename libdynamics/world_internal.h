@@ -12,7 +12,7 @@
  *                     dyn_step context (the pipeline is at its top)
  *   world_storage.c   the storage of a step's problem, its assembly system
  *                     and the solver workspaces
- *   world_failure.c   the judge of a failed solve and the failure policy
+ *   world_judge.c   the judge of a failed solve and the failure policy
  *                     (fallback chain, candidates)
  *   collision_pass.c  broad phase, contact order, narrow phase
  *   warmstart.c       the warm-start cache: last step's impulses by shape
@@ -390,15 +390,15 @@ typedef enum dyn_stage {
   DYN_STAGE_METRICS      /* the step's record */
 } dyn_stage;
 
-/* The judge's verdict on a step's solve (world_failure.c). */
+/* The judge's verdict on a step's solve (world_judge.c). */
 typedef struct dyn_step_verdict {
   int failed;                 /* the solve failed (dyn_failure_policy) */
   dyn_applied applied;        /* the candidate applied */
   const slv_solver *fallback; /* the fallback solver, if one ran */
   slv_status fallback_status;
   double res_applied;  /* res_nat_inf of the applied candidate */
-  int energy;          /* failed by the energy rule (world_failure.c) */
-  int step_energy;     /* failed by the per-step energy bound (world_failure.c) */
+  int energy;          /* failed by the energy rule (world_judge.c) */
+  int step_energy;     /* failed by the per-step energy bound (world_judge.c) */
   double excess;       /* that bound's excess D of the solver's x (J; 0 without rows) */
   double excess_scale; /* and its scale S (J) */
 } dyn_step_verdict;
@@ -497,7 +497,7 @@ typedef struct dyn_reduced_form {
 } dyn_reduced_form;
 int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f);
 /* The energy the step's impulses x would add in a world in reduced
- * coordinates (the failure policy's energy rule, world_failure.c), before
+ * coordinates (the failure policy's energy rule, world_judge.c), before
  * its sources are taken off. */
 double dyn_reduced_impulse_energy(const dyn_step *s, const double *x);
 
@@ -514,7 +514,7 @@ void dyn_solver_slot_free(dyn_solver_slot *slot);
 /* The row buffers (rows, x, w and the candidates') for n rows. */
 dyn_err dyn_world_reserve_rows(dyn_world *w, size_t n);
 
-/* ---- the judge (world_failure.c) ----------------------------------------------------- */
+/* ---- the judge (world_judge.c) ----------------------------------------------------- */
 
 /* The physical floor of the step's convergence test (slv_workspace_set_floor;
  * docs/dynamics.md, "The convergence floor"): DYN_FLOOR_FACTOR times the

@@ -15,9 +15,12 @@
  *            massless frames;
  *   shapes   the collision records (below);
  *   settings the world settings given as dyn_world_settings_for_model
- *            makes them: the model's gravity unless the settings give one
- *            (the world runs with it; the model keeps its own), its
- *            restitution threshold at the run's dt and gravity.
+ *            makes them: the model's gravity unless the settings give one,
+ *            its restitution threshold at the run's dt and gravity.  A
+ *            gravity given other than the model's makes the world run on a
+ *            copy of the model that says it (run_model): the world's model
+ *            and its settings never disagree; the caller's model keeps its
+ *            own.
  *
  * Collision records: the collision pass (collision_pass.c) iterates shape
  * records (dyn_shape_rt, dyn_internal.h): each shape with its body index,
@@ -293,6 +296,23 @@ static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
   return e;
 }
 
+/* The model a world on m under settings s runs: m itself, or when s gives a
+ * gravity other than m's, in *own a copy of m that says it (the one owner of
+ * the run's gravity: docs/dynamics.md, "Settings a model also holds"). */
+static dyn_err run_model(const dyn_model *m, const dyn_world_settings *s, dyn_model **own,
+                         char *msg, size_t cap) {
+  *own = NULL;
+  if (!s || !(s->given & DYN_GIVEN_GRAVITY)) return DYN_OK;
+  dyn_v3 g = m->opt.gravity;
+  if (s->gravity.x == g.x && s->gravity.y == g.y && s->gravity.z == g.z) return DYN_OK;
+  if (dyn_model_copy(m, own) != DYN_OK) {
+    dyn_msgf(msg, cap, "out of memory for the model under the given gravity");
+    return DYN_ERR_NOMEM;
+  }
+  dyn_model_run_as(*own, s);
+  return DYN_OK;
+}
+
 dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s, dyn_world **out,
                                  char *msg, size_t cap) {
   if (!out) {
@@ -306,8 +326,12 @@ dyn_err dyn_world_new_from_model(const dyn_model *m, const dyn_world_settings *s
   }
   dyn_world_settings set;
   struct dyn_reduced *red = NULL;
-  dyn_err e = world_settings(m, s, &set, &red, msg, cap);
+  dyn_model *own = NULL;
+  dyn_err e = run_model(m, s, &own, msg, cap);
+  if (own) m = own;
+  if (e == DYN_OK) e = world_settings(m, s, &set, &red, msg, cap);
   if (e == DYN_OK) e = dyn_world_alloc(&set, m, out, msg, cap);
+  dyn_model_free(own); /* the world holds it now, or nobody does */
   if (e != DYN_OK) {
     dyn_reduced_free(red);
     return e;

@@ -568,7 +568,7 @@ static dyn_err reduced_apply(dyn_step *s) {
   return dyn_world_keep_applied(s);
 }
 
-/* The energy impulses x would add, in joint space (world_failure.c's
+/* The energy impulses x would add, in joint space (world_judge.c's
  * energy rule; docs/dynamics.md, "The energy rule"), with du = A_r^-1 G^T x:
  *   T+ - T(u_free) = x'(b + rhs) + (G^T x).du / 2   (b = G u_free - rhs),
  *   V+ - V(u_free) = -h sum_t m_t g.(R_t Phi_t,v du)

@@ -21,7 +21,7 @@
  *               - rhs (dyn_assemble, or its end after that pass) in the
  *               storage of world_storage.c; x = the warm start (warmstart.c)
  *   solve       slv_solve with the named solver
- *   judge       a failed solve: the failure policy (world_failure.c)
+ *   judge       a failed solve: the failure policy (world_judge.c)
  *   apply       u+ = u + M^-1 (J^T x + h f) (dyn_apply_impulse; a step
  *               without rows: u + h M^-1 f); the warm-start cache keeps x
  *   integrate   symplectic Euler  s+ = s + h S(u+)

@@ -86,7 +86,8 @@ static int takes_friction(const slv_solver *sv, int fr, char *why, size_t len) {
 }
 
 /* The world settings of a scene task: the defaults, the section's keys
- * (max_iter, max_pivots, tol, seed, the failed-step policy), the scene
+ * (max_iter and max_pivots as every solve's budget: exp_options_budget;
+ * tol, seed, the failed-step policy), the scene
  * line's own settings (exp_source_world: checked when the file was read),
  * then the task's solver, friction model and integrator (integrator < 0:
  * the world's, as the line set it). */
@@ -94,8 +95,7 @@ dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *sr
                                       const char *solver, int fr, int integrator) {
   dyn_world_settings set = dyn_world_settings_default();
   char err[256];
-  if (s->max_iter > 0) set.opt.max_iter = (int)s->max_iter;
-  if (s->max_pivots > 0) set.opt.max_pivots = (int)s->max_pivots;
+  exp_options_budget(&set.opt, s->max_iter, s->max_pivots); /* max_iter: sweeps and pivots */
   if (s->ntol > 0) set.opt.tol = s->tol[0];
   set.opt.seed = s->seed;
   if (s->failure.on_failure >= 0) set.on_failure = (dyn_failure_policy)s->failure.on_failure;

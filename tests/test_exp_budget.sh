@@ -8,6 +8,11 @@
 #     --max-iter 2` says the same;
 #   - max_iter 2, max_pivots 100: converged (the pivots' own key wins);
 #   - max_iter 100: converged.
+# A scene section's `max_iter N` is the same budget (exp_scene_settings
+# takes the one rule): lemke on `stack n=2 friction=pyramid` needs more
+# than 2 pivots on a step (8 contacts), so `max_iter 2` stops it at
+# max_iter there (before the rule, the automatic pivot budget let every
+# step converge); `max_iter 2` with `max_pivots 100` converges.
 # Environment: LCPLAB_BIN, LCPLAB_SRCDIR.  Last line "N passed, M failed".
 TST_NAME=test_exp_budget
 # shellcheck source=tst_cli_lib.sh
@@ -39,4 +44,24 @@ s=$(status_of_run 2 100)
 if [ "$s" = converged ]; then pass "max_iter 2, max_pivots 100: converged"; else fail "max_iter 2 max_pivots 100" "status '$s'"; fi
 s=$(status_of_run 100)
 if [ "$s" = converged ]; then pass "max_iter 100: converged"; else fail "max_iter 100" "status '$s'"; fi
+# scene_status MAX_ITER [MAX_PIVOTS]: lemke's statuses over the steps of a scene section
+scene_status() {
+  d="$T/scene_$1_${2:-0}"
+  mkdir -p "$d"
+  {
+    echo "experiment drift sc"
+    echo "solvers lemke"
+    echo "max_iter $1"
+    [ -n "${2:-}" ] && echo "max_pivots $2"
+    echo "scene stack n=2 steps=2 friction=pyramid"
+  } >"$d/t.exp"
+  lcp experiment "$d/t.exp" --out "$d/out" --no-plot
+  [ "$rc" -eq 0 ] || { echo "exit $rc"; return; }
+  awk -F, '!/^#/ && !h { for (i = 1; i <= NF; i++) if ($i == "status") c = i; h = 1; next }
+    !/^#/ { print $c }' "$d/out/sc.csv" | sort -u | tr '\n' ' '
+}
+s=$(scene_status 2)
+if case "$s" in *max_iter*) true ;; *) false ;; esac then pass "scene section max_iter 2: lemke stops at 2 pivots"; else fail "scene max_iter 2" "statuses '$s'"; fi
+s=$(scene_status 2 100)
+if [ "$s" = "converged " ]; then pass "scene section max_iter 2, max_pivots 100: converged"; else fail "scene max_iter 2 max_pivots 100" "statuses '$s'"; fi
 tst_done

@@ -482,7 +482,7 @@ if [ "$rc" -eq 0 ] && [ "$(rows "$T/o4/prof.csv" | wc -l)" -eq 2 ]; then pass "-
 # lemke on the 2-layer pyramid with its pivots cut to 12 (max_pivots: lemke
 # solves these steps with its own budget) ends most steps at its pivot
 # limit; lemke pivots, so each of them is a failed solve
-# (libdynamics/world_failure.c).  The file's policy is stop; section lf sets
+# (libdynamics/world_judge.c).  The file's policy is stop; section lf sets
 # fallback (the world solves such a step again with pgs and applies the best
 # candidate), section ls keeps the file's stop, section lb sets best.
 cat >"$T/fail.exp" <<'EOF2'

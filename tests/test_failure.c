@@ -1,4 +1,4 @@
-/* test_failure.c -- the world's failure policy (libdynamics/world_failure.c,
+/* test_failure.c -- the world's failure policy (libdynamics/world_judge.c,
  * dyn_world.h dyn_failure_policy) on the defects measured on main (issue
  * 26), and the dump of a step's solve (libexperiment/dump_solve.c) repeated bit for
  * bit from its file.
@@ -237,7 +237,7 @@ static void test_lemke_pyramid3(void) {
 /* pjacobi's budget stops (PJACOBI_FIXTURE_ITERS) on the pendulum's ill-conditioned
  * joint rows let the energy grow (as apgd's did at 50 iterations before its
  * scaling: |dE| passed 1e3 J at step 112 with no failed step before the
- * energy rule): the rule (world_failure.c, docs/dynamics.md,
+ * energy rule): the rule (world_judge.c, docs/dynamics.md,
  * "The energy rule") fails the step whose impulses would put the run's
  * energy more than its scale S = |E0| (one body: D = 0) above what its
  * sources gave it.  Keep stops there; fallback carries those steps, the

@@ -219,7 +219,7 @@ if [ ! -e "$T/e.csv" ]; then pass "no CSV left after an error"; else fail "error
 # ---- a step that fails after others ran: the rows so far stay ----------------------------------
 # lemke on a 2-layer pyramid, its pivots cut to 12 so that steps fail on
 # purpose (lemke solves these steps with its own budget); --on-failure stop
-# ends the run at the first (libdynamics/world_failure.c): exit 3, one
+# ends the run at the first (libdynamics/world_judge.c): exit 3, one
 # line naming step N, and the CSV / trace keep steps 1..N-1 (3 boxes: 3
 # trace rows a step).  enum refuses a step once the pile's
 # contacts bring findex rows: that is the request's fault (exit 2), and as
@@ -238,7 +238,7 @@ fi
 # ---- the failure policy (--on-failure) and --dump-failures ----------------------------------------
 # The lemke run above, under the default policy (fallback): all 150 steps
 # run.  lemke is a pivoting solver, so every step whose status is not
-# converged failed (libdynamics/world_failure.c): the JSON's failed_steps
+# converged failed (libdynamics/world_judge.c): the JSON's failed_steps
 # counts the CSV's rows with rows > 0 and another status, status_counts and
 # applied_counts count the CSV's status and applied columns, no failed row
 # applied the warm start or zero without the policy having compared them

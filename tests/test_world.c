@@ -63,7 +63,7 @@
  *   - the step driven stage by stage (world_internal.h) gives the same
  *     bodies as dyn_world_step, bit for bit.
  *   - a failed solve whose x is worse than no impulse, under the failure
- *     policy keep (the rule before the policy; world_failure.c; the other
+ *     policy keep (the rule before the policy; world_judge.c; the other
  *     policies: test_failure.c).
  *     A sphere (1 kg, r 0.1 m, at rest, no floor) held by two ball joints
  *     to the world that disagree: both tie the same body point A, one to

@@ -667,12 +667,28 @@ static void share_one(const char *name, const dyn_world_settings *sa, const dyn_
   dyn_world *w[2] = { NULL, NULL };
   for (int v = 0; v < 2; v++)
     CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, set[v], &w[v], msg, sizeof msg), DYN_OK);
-  CU_ASSERT(dyn_world_model(w[0]) == m && dyn_world_model(w[1]) == m);
+  /* each world's model says the gravity it runs (one owner): m itself, or
+   * for a gravity given other than m's a copy of m that says it */
+  for (int v = 0; v < 2; v++) {
+    const dyn_model *wm = dyn_world_model(w[v]);
+    dyn_v3 g = dyn_model_get_options(wm).gravity, r = dyn_world_get_settings(w[v])->gravity;
+    dyn_v3 gm = dyn_model_get_options(before).gravity, gs = set[v]->gravity;
+    int given =
+        (set[v]->given & DYN_GIVEN_GRAVITY) && (gs.x != gm.x || gs.y != gm.y || gs.z != gm.z);
+    CU_ASSERT(g.x == r.x && g.y == r.y && g.z == r.z);
+    CU_ASSERT(given ? wm != m : wm == m);
+  }
   dyn_model_free(m); /* the worlds hold it now */
   for (int k = 0; k < K && ok; k++)
     ok = record_step(w[0], shared[0], k) && record_step(w[1], shared[1], k);
   CU_ASSERT(ok);
-  CU_ASSERT(same_model(dyn_world_model(w[0]), before));
+  for (int v = 0; v < 2; v++) { /* m or its copy, unwritten by the steps */
+    dyn_model *want = NULL;
+    CU_ASSERT_FATAL(dyn_model_copy(before, &want) == DYN_OK);
+    dyn_model_run_as(want, dyn_world_get_settings(w[v]));
+    CU_ASSERT(same_model(dyn_world_model(w[v]), want));
+    dyn_model_free(want);
+  }
   int same0 = memcmp(alone[0], shared[0], n * sizeof(double)) == 0;
   int same1 = memcmp(alone[1], shared[1], n * sizeof(double)) == 0;
   int differ = memcmp(shared[0], shared[1], n * sizeof(double)) != 0;
@@ -698,6 +714,10 @@ static void test_worlds_share_model(void) {
   b.gravity = dyn_v3_make(0.0, 0.0, -1.62);
   b.given |= DYN_GIVEN_GRAVITY;
   share_one("pyramid", &a, &b, K);
+  /* two overrides on one model: each world its own copy, each as alone */
+  dyn_world_settings c = b;
+  c.gravity = dyn_v3_make(1.0, 0.0, -9.81);
+  share_one("stack", &c, &b, K);
   /* joints: maximal beside reduced coordinates */
   b = a;
   b.coordinates = DYN_COORDINATES_REDUCED;

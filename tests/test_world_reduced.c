@@ -292,7 +292,7 @@ static void test_free_roots(void) {
   dyn_model_free(m);
 }
 
-/* The failure policy's energy rule in joint space (world_failure.c,
+/* The failure policy's energy rule in joint space (world_judge.c,
  * dyn_reduced_impulse_energy): three boxes, free roots, start 2 cm into
  * the floor with a spin, so that the contacts' Baumgarte term pushes them
  * out and the impulses add energy (the run's excess grows).  A free root

@@ -220,10 +220,20 @@ static void test_given_over_model(void) {
   dyn_world *w = NULL;
   CU_ASSERT_FATAL(dyn_world_new_from_model(m, &s, &w, msg, sizeof msg) == DYN_OK);
   CU_ASSERT(dyn_world_get_settings(w)->gravity.z == -1.62);
-  /* the world runs on m itself, which it never writes: the model keeps its
-   * gravity, the run's is the settings' */
-  CU_ASSERT(dyn_world_model(w) == m);
+  /* one owner: the world's model says the run's gravity (a copy of m with
+   * the override), m keeps its own and is never written */
+  CU_ASSERT(dyn_world_model(w) != m);
+  CU_ASSERT(dyn_model_get_options(dyn_world_model(w)).gravity.z == -1.62);
   CU_ASSERT(dyn_model_get_options(m).gravity.z == -3.0);
+  /* a gravity other than the model's between steps is refused, named */
+  dyn_world_settings g = *dyn_world_get_settings(w);
+  g.gravity.z = -9.0;
+  CU_ASSERT_EQUAL(dyn_world_set_settings(w, &g), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "gravity"));
+  CU_ASSERT(dyn_world_get_settings(w)->gravity.z == -1.62);
+  g.gravity.z = -1.62; /* the model's: taken */
+  g.margin = 0.002;
+  CU_ASSERT_EQUAL(dyn_world_set_settings(w, &g), DYN_OK);
   /* the coordinates are fixed when the world is built; a value out of the
    * enum is refused, named */
   dyn_world_settings c = *dyn_world_get_settings(w);
@@ -237,6 +247,7 @@ static void test_given_over_model(void) {
   dyn_world_free(w);
   CU_ASSERT_FATAL(dyn_world_new_from_model(m, &d, &w, msg, sizeof msg) == DYN_OK);
   CU_ASSERT(dyn_world_get_settings(w)->gravity.z == -3.0);
+  CU_ASSERT(dyn_world_model(w) == m); /* nothing given: m itself, shared */
   dyn_world_free(w);
   dyn_model_free(m);
 }

@@ -1,7 +1,7 @@
 /*
- * world_failure.c -- the judge stage of a world step: what is applied when
- * the step's solve failed (dyn_failure_policy, dyn_world.h;
- * docs/dynamics.md, "The world step").
+ * world_judge.c -- the judge stage of a world step (world_step.c's stage
+ * "judge"): what is applied when the step's solve failed
+ * (dyn_failure_policy, dyn_world.h; docs/dynamics.md, "The world step").
  *
  * A failed solve: any status but converged, except the budget stop
  * (max_iter after iterations > 0 and no pivot, finite res_nat_inf) of any
