@@ -124,7 +124,12 @@ def seeds(problem, ref, rng):
     d = rng.standard_normal(problem.n)
     steps = FD_STEPS_CONE if problem.ncones else FD_STEPS_AFFINE
     for k in steps:  # the largest step whose modes hold; else the smallest
-        dx, stable = central_difference(problem, base, d, k)
+        try:
+            dx, stable = central_difference(problem, base, d, k)
+        except lcplab.Error:
+            if k == steps[-1]:
+                raise
+            continue  # no reference there: a smaller step
         if stable:
             break
     out = []
