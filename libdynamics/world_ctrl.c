@@ -133,7 +133,7 @@ static void joint_efforts(const dyn_model *m, const double *ctrl, double *effort
 }
 
 int dyn_ctrl_apply(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm, const double *ctrl,
-                   double *effort) {
+                   double *effort, int *joint) {
   const dyn_actuator_def *a = dyn_model_actuators(m);
   int n = dyn_model_actuator_count(m);
   joint_efforts(m, ctrl, effort);
@@ -144,7 +144,10 @@ int dyn_ctrl_apply(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm, con
   for (int i = 0; i < n; i++)
     for (int k = 0; k < a[i].njoints; k++) {
       int j = a[i].joint[k];
-      if (dyn_redmax_set_effort(rm, t->jbody[j], t->jsign[j] * effort[j]) != DYN_OK) return i;
+      if (dyn_redmax_set_effort(rm, t->jbody[j], t->jsign[j] * effort[j]) != DYN_OK) {
+        if (joint) *joint = j;
+        return i;
+      }
     }
   return -1;
 }
@@ -160,10 +163,10 @@ dyn_err dyn_world_set_ctrl(dyn_world *w, const double *ctrl, int n) {
     joint_efforts(w->model, ctrl, w->ctrl + n);
     return DYN_OK;
   }
-  int i = dyn_ctrl_apply(w->model, t, dyn_reduced_redmax(w), ctrl, w->ctrl + n);
+  int j = -1, i = dyn_ctrl_apply(w->model, t, dyn_reduced_redmax(w), ctrl, w->ctrl + n, &j);
   if (i < 0) return DYN_OK;
   return dyn_world_fail(w, DYN_ERR_INPUT, "ctrl[%d] (actuator '%s'): its joint %d takes no force",
-                        i, a[i].name, a[i].joint[0]);
+                        i, a[i].name, j);
 }
 
 /* The actuator a NAME of a control list names: its name, or its index. */

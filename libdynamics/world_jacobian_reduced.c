@@ -246,8 +246,9 @@ static int view_of(const dyn_world *w, dyn_reduced_view *v, char *msg, size_t ca
 static dyn_err free_velocity_at(const dyn_world *w, rjac *k, const dyn_reduced_view *v,
                                 const double *c, double *effort, double *out, char *msg,
                                 size_t cap) {
-  if (dyn_ctrl_apply(w->model, v->tree, k->rm, c, effort) >= 0) {
-    dyn_msgf(msg, cap, "step_jacobian: an actuator's joint takes no force");
+  int j = -1, i = dyn_ctrl_apply(w->model, v->tree, k->rm, c, effort, &j);
+  if (i >= 0) {
+    dyn_msgf(msg, cap, "step_jacobian: ctrl[%d]: its joint %d takes no force", i, j);
     return DYN_ERR_INPUT;
   }
   return free_velocity(w, k, v, v->u0, out, msg, cap);

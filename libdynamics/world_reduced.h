@@ -91,9 +91,10 @@ const int *dyn_reduced_row_trees(const struct dyn_world *w, int *ntree);
  * into rm (tree t; DYN_OK with none, DYN_ERR_NOMEM, DYN_ERR_INPUT for a
  * crank not in the tree), and ctrl's forces onto rm: each joint's effort
  * (effort[joint count], written) and each slider-crank's control force;
- * -1, or the index of an actuator whose joint takes no force. */
+ * -1, or the index of an actuator whose joint (*joint, may be NULL) takes
+ * no force. */
 dyn_err dyn_ctrl_cranks_init(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm);
 int dyn_ctrl_apply(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm, const double *ctrl,
-                   double *effort);
+                   double *effort, int *joint);
 
 #endif /* DYN_WORLD_REDUCED_H */
