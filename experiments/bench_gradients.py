@@ -11,9 +11,13 @@ steps: pile, pyramid, and MuJoCo's humanoid when its model is installed):
 2. per mode class present (free, at a bound, separated, sticking, sliding,
    degenerate) a random cotangent gx on that class's rows (0 elsewhere),
    and one random direction d on b; the reference derivative
-   fd = <gx, (x(b + e d) - x(b - e d)) / 2e>, e = 1e-6 (1 + |b|_inf) / |d|_inf,
+   fd = <gx, (x(b + e d) - x(b - e d)) / 2e>, e = k (1 + |b|_inf) / |d|_inf,
    from reference solves at 1e-12; "stable" when the modes at b +- e d are
-   those at b (the active set does not change under the step);
+   those at b (the active set does not change under the step); k the
+   largest of 1e-3, 1e-4, 1e-5, 1e-6 that is stable for a problem without
+   cones (x(b) is affine there while the modes hold: no truncation error,
+   the least rounding noise), 1e-6 with cones (FD_STEPS_*; the CSV's
+   fd_step);
 3. for every registered solver that takes the problem: its solve at tol
    1e-10 (--time-limit s), then lcplab.vjp at its own answer
    (allow_unconverged=True: a budget-stopped answer's gradient is reported,
@@ -89,28 +93,52 @@ def modes_of(p, r):
     return lcplab.vjp(p, r, np.ones(p.n), allow_unconverged=True).modes
 
 
-def seeds(problem, ref, rng):
-    """[(class, gx, d, fd, stable)] for each mode class present."""
-    p0, r0 = ref
-    base = modes_of(p0, r0)
-    cls = mode_classes(problem, base)
+# The FD steps tried, largest first (relative to 1 + |b|_inf): without cone
+# rows x(b) is affine while each row's mode holds (LCP, box, findex and
+# pyramid rows), so the largest step whose modes hold on both sides has no
+# truncation error and the least rounding noise (that noise is about
+# cond * 1e-16 |x| / e: 1e-5 on relay1.dat at 1e-6, 3e-9 at 1e-3); a cone's
+# sliding rows are curved, so problems with cones keep 1e-6.
+FD_STEPS_AFFINE = (1e-3, 1e-4, 1e-5, 1e-6)
+FD_STEPS_CONE = (1e-6,)
+
+
+def central_difference(problem, base, d, k):
+    """(dx along d, stable) from reference solves at b +- e d, e = k (1 + |b|)."""
     b = np.asarray(problem.b, dtype=float)
-    d = rng.standard_normal(problem.n)
-    e = 1e-6 * (1 + np.abs(b).max()) / np.abs(d).max()
+    e = k * (1 + np.abs(b).max()) / np.abs(d).max()
     pp, rp = reference_solve(problem, b + e * d)
     pm, rm = reference_solve(problem, b - e * d)
     if rp is None or rm is None:
         raise lcplab.Error("no reference answer at 1e-12 at b +- e d")
     # the degenerate flag (bit 4) moves with the tolerance: compared without it
     stable = all(np.array_equal(modes_of(q, r) & 3, base & 3) for q, r in ((pp, rp), (pm, rm)))
-    dx = (np.asarray(rp.x) - np.asarray(rm.x)) / (2 * e)
+    return (np.asarray(rp.x) - np.asarray(rm.x)) / (2 * e), stable
+
+
+def seeds(problem, ref, rng):
+    """[(class, gx, d, fd, stable, |gx||dx|, FD step)] for each mode class present."""
+    p0, r0 = ref
+    base = modes_of(p0, r0)
+    cls = mode_classes(problem, base)
+    d = rng.standard_normal(problem.n)
+    steps = FD_STEPS_CONE if problem.ncones else FD_STEPS_AFFINE
+    for k in steps:  # the largest step whose modes hold; else the smallest
+        try:
+            dx, stable = central_difference(problem, base, d, k)
+        except lcplab.Error:
+            if k == steps[-1]:
+                raise
+            continue  # no reference there: a smaller step
+        if stable:
+            break
     out = []
     for c in MODE_CLASSES:
         rows = cls == c
         if not rows.any():
             continue
         gx = np.where(rows, rng.standard_normal(problem.n), 0.0)
-        out.append((c, gx, d, float(gx @ dx), stable, np.linalg.norm(gx) * np.linalg.norm(dx)))
+        out.append((c, gx, d, float(gx @ dx), stable, np.linalg.norm(gx) * np.linalg.norm(dx), k))
     return out
 
 
@@ -150,20 +178,20 @@ def bench_problem(name, problem, solvers, args, rng, rows):
         # reference's, whose differences are not its derivative
         xr = np.asarray(r0.x)
         other = np.abs(np.asarray(r.x) - xr).max() > 1e-6 * (1 + np.abs(xr).max())
-        for c, gx, d, fd, stable, size in sd:
+        for c, gx, d, fd, stable, size, k in sd:
             try:
                 g, tv = best_of(lambda: lcplab.vjp(problem, r, gx, allow_unconverged=True),
                                 args.repeat)
             except lcplab.Error as e:
                 rows.append((name, problem.n, s, _status(r), c, stable, np.nan, ts, np.nan,
-                             str(e).split(":")[0]))
+                             str(e).split(":")[0], k))
                 continue
             a = float(np.asarray(g.b) @ d)
             # |fd| below 1e-6 of |gx| |dx| (a cotangent nearly orthogonal to
             # the derivative) is measured on that scale instead
             scale = max(abs(fd), 1e-6 * size, 1e-300)
             rows.append((name, problem.n, s, _status(r), c, stable and not other,
-                         abs(a - fd) / scale, ts, tv, "another answer" if other else ""))
+                         abs(a - fd) / scale, ts, tv, "another answer" if other else "", k))
 
 
 def dataset_problems(shared, max_n):
@@ -262,7 +290,7 @@ def main():
             print(f"# {name} (n={p.n}) done at {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     if args.csv:
         with open(args.csv, "w") as f:
-            f.write("problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note\n")
+            f.write("problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step\n")
             for r in rows:
                 f.write(",".join(str(v) for v in r) + "\n")
     summary(rows)

@@ -702,6 +702,20 @@ DYN_API dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, doubl
                                         double *dq_du, double *dq_df, dyn_step_jacobian_info *info,
                                         char *msg, size_t cap);
 
+/* The derivative of w's last step with respect to the actuators' controls
+ * (dyn_world_set_ctrl), held fixed as dyn_world_step_jacobian holds them:
+ * row-major nv x nc, nv = dyn_world_step_jacobian_size, nc =
+ * dyn_world_ctrl_count (either may be NULL; nothing written when nc is 0):
+ *   dv_dc  d u+ / d ctrl,   dq_dc  the positions' change (dyn_world_step_jacobian's
+ *          tangent coordinates).
+ * A clamped control (ctrlrange, forcerange) has derivative 0 beyond its
+ * clamp (central differences across it: half the slope at the clamp
+ * itself).  Reduced coordinates only (a maximal world's controls are all 0
+ * and drive nothing): DYN_ERR_INPUT otherwise, and for what
+ * dyn_world_step_jacobian refuses; DYN_ERR_NUMERIC, DYN_ERR_NOMEM as it. */
+DYN_API dyn_err dyn_world_step_jacobian_ctrl(const dyn_world *w, double *dv_dc, double *dq_dc,
+                                             char *msg, size_t cap);
+
 /* ---- scenes (scenes.c) ------------------------------------------------------ */
 
 /* Number of named scenes, and the i-th one's name and one-line description

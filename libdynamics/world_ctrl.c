@@ -35,6 +35,20 @@ static dyn_rm_crank tree_crank(const dyn_model *m, const dyn_rm_tree *t,
   return c;
 }
 
+dyn_err dyn_ctrl_cranks_init(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm) {
+  const dyn_actuator_def *a = dyn_model_actuators(m);
+  int na = dyn_model_actuator_count(m), nc = 0;
+  for (int i = 0; i < na; i++) nc += a[i].slider_crank;
+  if (nc == 0) return DYN_OK;
+  dyn_rm_crank *c = malloc((size_t)nc * sizeof *c);
+  if (!c) return DYN_ERR_NOMEM;
+  for (int i = 0, k = 0; i < na; i++)
+    if (a[i].slider_crank) c[k++] = tree_crank(m, t, &a[i]);
+  dyn_err e = dyn_redmax_cranks_init(rm, c, nc);
+  free(c);
+  return e;
+}
+
 /* The model's slider-cranks into the tree of w (reduced coordinates only). */
 static dyn_err cranks_init(dyn_world *w, char *msg, size_t cap) {
   const dyn_actuator_def *a = dyn_model_actuators(w->model);
@@ -46,16 +60,11 @@ static dyn_err cranks_init(dyn_world *w, char *msg, size_t cap) {
     dyn_msgf(msg, cap, "a slider-crank actuator needs reduced coordinates");
     return DYN_ERR_INPUT;
   }
-  dyn_rm_crank *c = malloc((size_t)nc * sizeof *c);
-  if (!c) {
+  dyn_err e = dyn_ctrl_cranks_init(w->model, t, dyn_reduced_redmax(w));
+  if (e == DYN_ERR_NOMEM)
     dyn_msgf(msg, cap, "out of memory (the slider-cranks)");
-    return DYN_ERR_NOMEM;
-  }
-  for (int i = 0, k = 0; i < na; i++)
-    if (a[i].slider_crank) c[k++] = tree_crank(w->model, t, &a[i]);
-  dyn_err e = dyn_redmax_cranks_init(dyn_reduced_redmax(w), c, nc);
-  free(c);
-  if (e != DYN_OK) dyn_msgf(msg, cap, "a slider-crank actuator's crank is not in the tree");
+  else if (e != DYN_OK)
+    dyn_msgf(msg, cap, "a slider-crank actuator's crank is not in the tree");
   return e;
 }
 
@@ -111,37 +120,53 @@ static dyn_err check_ctrl(dyn_world *w, const double *ctrl, int n) {
   return dyn_world_fail(w, DYN_ERR_INPUT, "%s", msg);
 }
 
-dyn_err dyn_world_set_ctrl(dyn_world *w, const double *ctrl, int n) {
-  if (!w) return DYN_ERR_INPUT;
-  dyn_err e = check_ctrl(w, ctrl, n);
-  if (e != DYN_OK || n == 0) return e;
-  const dyn_actuator_def *a = dyn_model_actuators(w->model);
-  int nj = dyn_model_joint_count(w->model);
-  double *effort = w->ctrl + n;
-  memcpy(w->ctrl, ctrl, (size_t)n * sizeof *ctrl);
+/* Each joint's generalized force from ctrl (effort[nj]). */
+static void joint_efforts(const dyn_model *m, const double *ctrl, double *effort) {
+  const dyn_actuator_def *a = dyn_model_actuators(m);
+  int n = dyn_model_actuator_count(m), nj = dyn_model_joint_count(m);
   memset(effort, 0, (size_t)nj * sizeof *effort);
   for (int i = 0; i < n; i++) {
     double c = clamp(ctrl[i], a[i].ctrl_limited, a[i].ctrl_lo, a[i].ctrl_hi);
     double f = clamp(a[i].gain * c, a[i].force_limited, a[i].force_lo, a[i].force_hi);
     for (int k = 0; k < a[i].njoints; k++) effort[a[i].joint[k]] += a[i].coef[k] * a[i].gear * f;
   }
-  const dyn_rm_tree *t = dyn_reduced_tree(w);
-  if (!t) return DYN_OK; /* maximal: every control is 0 (check_ctrl) */
+}
+
+int dyn_ctrl_apply(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm, const double *ctrl,
+                   double *effort, int *joint) {
+  const dyn_actuator_def *a = dyn_model_actuators(m);
+  int n = dyn_model_actuator_count(m);
+  joint_efforts(m, ctrl, effort);
   for (int i = 0, c = 0; i < n; i++)
     if (a[i].slider_crank)
-      dyn_redmax_set_crank_force(dyn_reduced_redmax(w), c++,
-                                 a[i].gain *
-                                     clamp(ctrl[i], a[i].ctrl_limited, a[i].ctrl_lo, a[i].ctrl_hi));
+      dyn_redmax_set_crank_force(
+          rm, c++, a[i].gain * clamp(ctrl[i], a[i].ctrl_limited, a[i].ctrl_lo, a[i].ctrl_hi));
   for (int i = 0; i < n; i++)
     for (int k = 0; k < a[i].njoints; k++) {
       int j = a[i].joint[k];
-      if (dyn_redmax_set_effort(dyn_reduced_redmax(w), t->jbody[j], t->jsign[j] * effort[j]) !=
-          DYN_OK)
-        return dyn_world_fail(w, DYN_ERR_INPUT,
-                              "ctrl[%d] (actuator '%s'): its joint %d takes no force", i, a[i].name,
-                              j);
+      if (dyn_redmax_set_effort(rm, t->jbody[j], t->jsign[j] * effort[j]) != DYN_OK) {
+        if (joint) *joint = j;
+        return i;
+      }
     }
-  return DYN_OK;
+  return -1;
+}
+
+dyn_err dyn_world_set_ctrl(dyn_world *w, const double *ctrl, int n) {
+  if (!w) return DYN_ERR_INPUT;
+  dyn_err e = check_ctrl(w, ctrl, n);
+  if (e != DYN_OK || n == 0) return e;
+  const dyn_actuator_def *a = dyn_model_actuators(w->model);
+  memcpy(w->ctrl, ctrl, (size_t)n * sizeof *ctrl);
+  const dyn_rm_tree *t = dyn_reduced_tree(w);
+  if (!t) { /* maximal: every control is 0 (check_ctrl) */
+    joint_efforts(w->model, ctrl, w->ctrl + n);
+    return DYN_OK;
+  }
+  int j = -1, i = dyn_ctrl_apply(w->model, t, dyn_reduced_redmax(w), ctrl, w->ctrl + n, &j);
+  if (i < 0) return DYN_OK;
+  return dyn_world_fail(w, DYN_ERR_INPUT, "ctrl[%d] (actuator '%s'): its joint %d takes no force",
+                        i, a[i].name, j);
 }
 
 /* The actuator a NAME of a control list names: its name, or its index. */

@@ -436,3 +436,17 @@ dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df
   free(V);
   return e;
 }
+
+dyn_err dyn_world_step_jacobian_ctrl(const dyn_world *w, double *dv_dc, double *dq_dc, char *msg,
+                                     size_t cap) {
+  if (msg && cap) msg[0] = '\0';
+  if (!w) return DYN_ERR_INPUT;
+  if (dyn_world_ctrl_count(w) == 0) return DYN_OK;
+  if (!w->red) {
+    dyn_msgf(msg, cap,
+             "step_jacobian: controls drive actuators in reduced coordinates only; rerun with "
+             "--coordinates reduced");
+    return DYN_ERR_INPUT;
+  }
+  return dyn_reduced_step_jacobian_ctrl(w, dv_dc, dq_dc, msg, cap);
+}

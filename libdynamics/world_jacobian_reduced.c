@@ -21,7 +21,9 @@
  * (dyn_redmax_advance) in tangent coordinates, one per dof: a hinge's or a
  * slide's q+ = q + h u+ (dq+ = h du+), a ball's Q+ = Q exp(h u+) in the
  * child frame (dth with Q+ -> Q+ exp(dth): dth = h Jr(h u+) du+, Jr(phi) =
- * Jl(-phi) the right Jacobian of SO(3)'s exponential map).
+ * Jl(-phi) the right Jacobian of SO(3)'s exponential map).  The controls
+ * (dyn_world_step_jacobian_ctrl): du+/dctrl = Z du_free/dctrl, du_free/dctrl
+ * by central differences of the controls' forces (dyn_ctrl_apply) likewise.
  */
 #include "world_data.h"
 #include "world_reduced.h"
@@ -231,16 +233,78 @@ static void positions_of(const dyn_world *w, const dyn_reduced_view *v, const do
   }
 }
 
+/* The view of w's last step, or 0 with msg saying why there is none. */
+static int view_of(const dyn_world *w, dyn_reduced_view *v, char *msg, size_t cap) {
+  if (dyn_reduced_view_of(w, v)) return 1;
+  dyn_msgf(msg, cap,
+           "step_jacobian: no step with rows since the world was built or restored "
+           "(a step without rows is the free motion)");
+  return 0;
+}
+
+/* u_free of the scratch tree at the step's start under controls c. */
+static dyn_err free_velocity_at(const dyn_world *w, rjac *k, const dyn_reduced_view *v,
+                                const double *c, double *effort, double *out, char *msg,
+                                size_t cap) {
+  int j = -1, i = dyn_ctrl_apply(w->model, v->tree, k->rm, c, effort, &j);
+  if (i >= 0) {
+    dyn_msgf(msg, cap, "step_jacobian: ctrl[%d]: its joint %d takes no force", i, j);
+    return DYN_ERR_INPUT;
+  }
+  return free_velocity(w, k, v, v->u0, out, msg, cap);
+}
+
+/* Ff = du_free/dctrl (nd x nc) by central differences, step 1e-6 (1 +
+ * |ctrl_i|), of the controls' forces on the scratch tree (its
+ * slider-cranks the world's). */
+static dyn_err free_velocity_dc(const dyn_world *w, rjac *k, const dyn_reduced_view *v, char *msg,
+                                size_t cap) {
+  const int nc = k->nf;
+  double *c = malloc(((size_t)nc + (size_t)dyn_model_joint_count(w->model)) * sizeof(double) + 8);
+  dyn_err err = c ? dyn_ctrl_cranks_init(w->model, v->tree, k->rm) : DYN_ERR_NOMEM;
+  if (err != DYN_OK) {
+    free(c);
+    dyn_msgf(msg, cap, "step_jacobian: the scratch tree's slider-cranks (error %d)", (int)err);
+    return err;
+  }
+  memcpy(c, dyn_world_ctrl(w), (size_t)nc * sizeof(double));
+  for (int i = 0; err == DYN_OK && i < nc; i++) {
+    const double c0 = c[i], e = 1e-6 * (1.0 + fabs(c0));
+    c[i] = c0 + e;
+    err = free_velocity_at(w, k, v, c, c + nc, k->up, msg, cap);
+    c[i] = c0 - e;
+    if (err == DYN_OK) err = free_velocity_at(w, k, v, c, c + nc, k->um, msg, cap);
+    c[i] = c0;
+    if (err == DYN_OK) fd_column(k, k->Ff, nc, i, e);
+  }
+  free(c);
+  return err;
+}
+
+dyn_err dyn_reduced_step_jacobian_ctrl(const dyn_world *w, double *dv_dc, double *dq_dc, char *msg,
+                                       size_t cap) {
+  dyn_reduced_view v;
+  if (!view_of(w, &v, msg, cap)) return DYN_ERR_INPUT;
+  const int nd = v.ndof, nc = dyn_world_ctrl_count(w);
+  rjac k;
+  dyn_err e = rjac_alloc(&k, &v, nc, msg, cap);
+  if (e != DYN_OK) return e;
+  e = z_matrix(w, &k, &v, NULL, msg, cap);
+  if (e == DYN_OK) e = free_velocity_dc(w, &k, &v, msg, cap);
+  if (e == DYN_OK) {
+    z_times(&k, k.Ff, nc, k.V); /* du+/dctrl */
+    if (dv_dc) memcpy(dv_dc, k.V, (size_t)nd * nc * sizeof(double));
+    if (dq_dc) positions_of(w, &v, k.V, nc, dq_dc);
+  }
+  rjac_free(&k);
+  return e;
+}
+
 dyn_err dyn_reduced_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df, double *dq_du,
                                   double *dq_df, dyn_step_jacobian_info *info, char *msg,
                                   size_t cap) {
   dyn_reduced_view v;
-  if (!dyn_reduced_view_of(w, &v)) {
-    dyn_msgf(msg, cap,
-             "step_jacobian: no step with rows since the world was built or restored "
-             "(a step without rows is the free motion)");
-    return DYN_ERR_INPUT;
-  }
+  if (!view_of(w, &v, msg, cap)) return DYN_ERR_INPUT;
   const int nd = v.ndof, nf = 6 * w->nb;
   rjac k;
   dyn_err e = rjac_alloc(&k, &v, nf, msg, cap);

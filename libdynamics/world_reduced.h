@@ -76,6 +76,8 @@ struct dyn_step_jacobian_info;
 dyn_err dyn_reduced_step_jacobian(const struct dyn_world *w, double *dv_du, double *dv_df,
                                   double *dq_du, double *dq_df, struct dyn_step_jacobian_info *info,
                                   char *msg, size_t cap);
+dyn_err dyn_reduced_step_jacobian_ctrl(const struct dyn_world *w, double *dv_dc, double *dq_dc,
+                                       char *msg, size_t cap);
 dyn_m3 dyn_so3_left_jacobian(dyn_v3 phi);
 slv_status dyn_jac_answer_sensitivity(const struct dyn_world *w, const slv_problem *p,
                                       const double *x, slv_problem *q, void **keep, double *delta,
@@ -84,5 +86,15 @@ slv_status dyn_jac_answer_sensitivity(const struct dyn_world *w, const slv_probl
 /* The rows' trees of the last assembly (2 per row, -1 none: row_trees) and
  * the forest's tree count into *ntree; NULL in maximal coordinates. */
 const int *dyn_reduced_row_trees(const struct dyn_world *w, int *ntree);
+
+/* The actuators' controls on a tree (world_ctrl.c): model m's slider-cranks
+ * into rm (tree t; DYN_OK with none, DYN_ERR_NOMEM, DYN_ERR_INPUT for a
+ * crank not in the tree), and ctrl's forces onto rm: each joint's effort
+ * (effort[joint count], written) and each slider-crank's control force;
+ * -1, or the index of an actuator whose joint (*joint, may be NULL) takes
+ * no force. */
+dyn_err dyn_ctrl_cranks_init(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm);
+int dyn_ctrl_apply(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm, const double *ctrl,
+                   double *effort, int *joint);
 
 #endif /* DYN_WORLD_REDUCED_H */

@@ -702,6 +702,27 @@ static PyObject *world_step_jacobian(lx_world *self, PyObject *noargs) {
   return out;
 }
 
+/* step_jacobian_ctrl() -> (dv_dc, dq_dc) or (reason str, dyn_err) */
+static PyObject *world_step_jacobian_ctrl(lx_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (!ready(self)) return NULL;
+  const int nv = dyn_world_step_jacobian_size(self->w), nc = dyn_world_ctrl_count(self->w);
+  const size_t q = (size_t)nv * nc;
+  double *M = PyMem_Malloc(2 * q * sizeof(double) + sizeof(double));
+  if (!M) return PyErr_NoMemory();
+  char msg[600] = "";
+  dyn_err e = dyn_world_step_jacobian_ctrl(self->w, M, M + q, msg, sizeof msg);
+  PyObject *out;
+  if (e == DYN_ERR_NOMEM)
+    out = PyErr_NoMemory();
+  else if (e != DYN_OK)
+    out = Py_BuildValue("(si)", msg, (int)e);
+  else
+    out = Py_BuildValue("(NN)", matrix(nv, nc, M), matrix(nv, nc, M + q));
+  PyMem_Free(M);
+  return out;
+}
+
 /* joint_velocities() -> (ndof,) float64, or None in maximal coordinates */
 static PyObject *world_joint_velocities(lx_world *self, PyObject *noargs) {
   (void)noargs;
@@ -776,6 +797,8 @@ static PyMethodDef world_methods[] = {
     "joint_velocities() -> (ndof,) array, or None in maximal coordinates" },
   { "set_joint_velocities", (PyCFunction)world_set_joint_velocities, METH_VARARGS,
     "set_joint_velocities(u)" },
+  { "step_jacobian_ctrl", (PyCFunction)world_step_jacobian_ctrl, METH_NOARGS,
+    "step_jacobian_ctrl() -> (dv_dc, dq_dc) or (reason, err)" },
   { "step_jacobian", (PyCFunction)world_step_jacobian, METH_NOARGS,
     "step_jacobian() -> (dv_du, dv_df, dq_du, dq_df, modes) or (reason, err)" },
   { NULL, NULL, 0, NULL }

@@ -266,12 +266,18 @@ class StepJacobian:
     ``dq_df`` (the positions through the integrator), (nv, nv) and
     (nv, 6 nb); ``modes``: the
     rows of the step's problem by mode (rows, free, lower, upper, sliding,
-    degenerate)."""
+    degenerate); ``dv_dctrl`` = d u+ / d ctrl and ``dq_dctrl`` (the
+    positions), (nv, nu) for the model's nu actuators (``World.ctrl()``;
+    (nv, 0) without actuators; None in maximal coordinates, where no
+    control acts): a control beyond its clamp (ctrlrange, forcerange) has
+    derivative 0, one at its clamp half the slope (central differences)."""
     dv_du: np.ndarray
     dv_df: np.ndarray
     dq_du: np.ndarray
     dq_df: np.ndarray
     modes: dict
+    dv_dctrl: "np.ndarray | None" = None
+    dq_dctrl: "np.ndarray | None" = None
 
 
 class World:
@@ -645,7 +651,12 @@ class World:
         t = self._w.step_jacobian()
         if isinstance(t[0], str):
             raise UnsupportedError(f"scene {self.scene}: {t[0]}")
-        return StepJacobian(*t)
+        if self._w.joint_velocities() is None:  # maximal: no control acts
+            return StepJacobian(*t)
+        c = self._w.step_jacobian_ctrl()
+        if isinstance(c[0], str):
+            raise UnsupportedError(f"scene {self.scene}: {c[0]}")
+        return StepJacobian(*t, *c)
 
     def global_problem(self, condense_joints=False):
         """The last step's problem in the bodies' velocities, as a

@@ -57,6 +57,8 @@ class StepJacobian:
     dq_du: npt.NDArray[np.float64]
     dq_df: npt.NDArray[np.float64]
     modes: dict[str, float]
+    dv_dctrl: npt.NDArray[np.float64] | None = ...
+    dq_dctrl: npt.NDArray[np.float64] | None = ...
 
 class World:
     scene: str

@@ -231,3 +231,75 @@ def test_joint_velocities_refusals(tmp_path):
     assert m.joint_velocities() is None
     with pytest.raises(ValueError, match="maximal coordinates"):
         m.set_joint_velocities([0.0])
+
+
+CRANK = '<position name="crank" cranksite="cs" slidersite="ss" cranklength="0.45" kp="3"/>'
+ARM_CTRL = ARM.replace('size="0.06"/>', 'size="0.06" friction="0.05"/>').replace(
+    'size="2 2 0.1"/>', 'size="2 2 0.1" friction="0.05"/>').replace(
+    '<geom name="ga"', '<site name="cs" pos="0.15 0 0"/><geom name="ga"').replace(
+    '<body name="a"', '<site name="ss" pos="0.15 0 0.9" zaxis="0 0 1"/><body name="a"').replace(
+    '</worldbody></mujoco>', (
+    '</worldbody><tendon><fixed name="couple"><joint joint="h1" coef="1"/>'
+    '<joint joint="h2" coef="-0.5"/></fixed></tendon><actuator>'
+    '<motor name="m1" joint="h1" gear="2"/>'
+    '<motor name="lim" joint="h2" ctrllimited="true" ctrlrange="-0.5 0.5"/>'
+    '<position name="pos" joint="h2" kp="5"/>'
+    '<motor name="pull" tendon="couple" gear="0.8"/>'
+    + CRANK +
+    '</actuator></mujoco>'))
+
+
+def test_ctrl_derivative_against_fd(tmp_path):
+    # issue 83 item 3, the actuators' ctrl: d u+ / d ctrl of the arm with
+    # its tip on the floor (motor, clamped motor, position servo, tendon
+    # motor, slider-crank servo; friction 0.05: the tip slides, so one dof stays free) against
+    # central differences of World.step from World.state() with one
+    # control moved (World.set_ctrl)
+    path = tmp_path / "arm_ctrl.xml"
+    path.write_text(ARM_CTRL)
+    w = lcplab.World(lcplab.load_model(path, coordinates="reduced"), solver="lemke",
+                     friction="box")
+    c0 = np.array([0.3, 0.8, 0.1, -0.2, 0.05])  # "lim" beyond its clamp at 0.5
+    w.set_ctrl(c0)
+    w.run(80, trace=False)
+    s0 = w.state()
+    w.run(1, trace=False)
+    J = w.step_jacobian()
+    nv, nu = len(w.joint_velocities()), len(c0)
+    assert J.dv_dctrl.shape == (nv, nu) and J.dq_dctrl.shape == (nv, nu)
+    assert J.modes["rows"] > 0 and J.modes["upper"] + J.modes["lower"] > 0, J.modes
+    fd = np.zeros((nv, nu))
+    for k in range(nu):
+        col = []
+        for sg in (1, -1):
+            w.set_state(s0)
+            c = c0.copy()
+            c[k] += sg * EPS
+            w.set_ctrl(c)
+            w.run(1, trace=False)
+            col.append(w.joint_velocities())
+        fd[:, k] = (col[0] - col[1]) / (2 * EPS)
+    scale = max(1.0, np.abs(fd).max())
+    assert np.abs(J.dv_dctrl - fd).max() / scale < 1e-6
+    assert np.abs(J.dv_dctrl[:, 1]).max() == 0.0  # beyond its clamp
+    assert np.abs(J.dv_dctrl[:, [0, 2, 3, 4]]).min() > 1e-4  # every other acts
+    # the contact matters: its normal row holds the tip on the floor, so
+    # every control moves u+ along one direction (rank 1; free, rank 2)
+    sv = np.linalg.svd(J.dv_dctrl, compute_uv=False)
+    assert sv[1] < 1e-9 * sv[0]
+    # hinges: the positions move by h du+
+    assert np.allclose(J.dq_dctrl, 0.005 * J.dv_dctrl, rtol=0, atol=1e-15)
+
+
+def test_ctrl_derivative_absent_without_reduced_coordinates(tmp_path):
+    path = tmp_path / "arm_ctrl.xml"
+    path.write_text(ARM_CTRL.replace(CRANK, ""))  # a slider-crank needs reduced ones
+    w = lcplab.World(lcplab.load_model(path, coordinates="maximal"), solver="lemke",
+                     friction="box")
+    w.run(80, trace=False)
+    assert w.step_jacobian().dv_dctrl is None
+    reason, err = w._w.step_jacobian_ctrl()
+    assert "reduced coordinates only" in reason and err != 0
+    a = _reduced_arm(tmp_path)  # no actuators: an empty derivative
+    a.run(80, trace=False)
+    assert a.step_jacobian().dv_dctrl.shape == (2, 0)
