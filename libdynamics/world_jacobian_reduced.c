@@ -254,13 +254,19 @@ static dyn_err free_velocity_at(const dyn_world *w, rjac *k, const dyn_reduced_v
   return free_velocity(w, k, v, v->u0, out, msg, cap);
 }
 
+/* The controls' scratch of a ctrl derivative: nc controls, then one effort
+ * per joint of w's model (NULL when out of memory). */
+static double *ctrl_scratch_alloc(const dyn_world *w, int nc) {
+  return malloc(((size_t)nc + (size_t)dyn_model_joint_count(w->model)) * sizeof(double) + 8);
+}
+
 /* Ff = du_free/dctrl (nd x nc) by central differences, step 1e-6 (1 +
  * |ctrl_i|), of the controls' forces on the scratch tree (its
  * slider-cranks the world's). */
 static dyn_err free_velocity_dc(const dyn_world *w, rjac *k, const dyn_reduced_view *v, char *msg,
                                 size_t cap) {
   const int nc = k->nf;
-  double *c = malloc(((size_t)nc + (size_t)dyn_model_joint_count(w->model)) * sizeof(double) + 8);
+  double *c = ctrl_scratch_alloc(w, nc);
   dyn_err err = c ? dyn_ctrl_cranks_init(w->model, v->tree, k->rm) : DYN_ERR_NOMEM;
   if (err != DYN_OK) {
     free(c);
