@@ -20,14 +20,14 @@
 #               tests/test_install_experiment.sh: the installed lcplab runs
 #               an experiment with generate lines, scenes and figures from an
 #               empty folder, the source and build trees hidden)
-#   valgrind    build/:     make check-valgrind (every test binary but
-#               test_pgs_wide, test_threads and test_world_threads under memcheck
-#               through tests/valgrind.sh, and
-#               every lcplab that tests/test_cli.sh runs; leaks are errors;
-#               the other shell tests are the sanitizer stage's)
+#   valgrind    build/:     make check-valgrind (the test programs under
+#               memcheck through tests/valgrind.sh, but test_pgs_wide, the two
+#               threaded ones and the two of MuJoCo's compiler; leaks are
+#               errors; the shell tests are the sanitizer stage's)
 #   fuzz        build-fuzz/: ../configure CC=clang --enable-fuzzing
 #               --disable-shared --disable-python (the Python extension is a
-#               shared module); make -j2; make fuzz-check: every regression
+#               shared module); make -j2 fuzz-check (builds only the
+#               harnesses and lcplab): every regression
 #               input of tests/fuzz/regressions through its libFuzzer
 #               harness, then each harness for a few seconds from its seeds
 #               (tests/fuzz/README.md); any crash, sanitizer report, leak or
@@ -172,9 +172,11 @@ fuzz_build_cli_tests() {
   done
   return $rc
 }
+# only what fuzz-check needs (the harnesses and lcplab), not the whole tree
 stage_fuzz() {
-  configure_build build-fuzz CC=clang --enable-fuzzing --disable-shared --disable-python &&
-    make -C build-fuzz fuzz-check && fuzz_build_cli_tests
+  mkdir -p build-fuzz &&
+    (cd build-fuzz && ../configure -q CC=clang --enable-fuzzing --disable-shared --disable-python) &&
+    make -C build-fuzz -j2 fuzz-check && fuzz_build_cli_tests
 }
 stage_install() {
   local dest rc

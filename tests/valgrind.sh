@@ -8,35 +8,38 @@
 #     LCPLAB_VG_EXIT=99 tests/valgrind.sh BUILD/cli/lcplab ARGS...
 #                                               (exit 99 on a memcheck error)
 #
-# Shell scripts (*.sh) are not run under valgrind (memcheck would trace the
-# shell, not lcplab): test_cli.sh runs directly with LCPLAB_VALGRIND=1, which
-# makes it run every lcplab it calls under memcheck (through this script);
-# the other scripts are skipped here (exit 77), see below.  Programs in a build tree are usually libtool
-# wrapper scripts (shared libraries): they are run through the build's
-# `libtool --mode=execute` (the folder above the program's), which
-# substitutes the real binary (.libs/...) and sets LD_LIBRARY_PATH, so
-# memcheck sees the program itself.
+# Shell scripts (*.sh) are skipped here (exit 77; memcheck would trace the
+# shell, not lcplab), see below; a script run by hand with LCPLAB_VALGRIND=1
+# runs every lcplab it calls under memcheck through this script.  Programs
+# in a build tree are usually libtool wrapper scripts (shared libraries):
+# they are run through the build's `libtool --mode=execute` (the folder
+# above the program's), which substitutes the real binary (.libs/...) and
+# sets LD_LIBRARY_PATH, so memcheck sees the program itself.
 if [ $# -lt 1 ]; then
   echo "usage: $0 TEST|PROGRAM [ARGS...]" >&2
   exit 2
 fi
 case $1 in
-  test_cli.sh | */test_cli.sh)
-    LCPLAB_VALGRIND=1
-    export LCPLAB_VALGRIND
-    if [ -x "$1" ]; then exec "$@"; else exec "${SHELL:-/bin/sh}" "$@"; fi
-    ;;
   *.sh)
-    # test_cli_input.sh and test_cli_convert.sh ran their lcplab under
-    # memcheck too, 156 s of CPU, a third of this stage with test_cli.sh
-    # (experiments/records/2026-11-28-ci-timeout.md): the readers and
-    # writers they drive are the C tests' here (test_io, test_fclib, ...)
-    # and the fuzz stage's.
+    # test_cli.sh, test_cli_input.sh and test_cli_convert.sh ran their
+    # lcplab under memcheck (LCPLAB_VALGRIND=1 in tst_cli_lib.sh, still
+    # there for a run by hand: `LCPLAB_VALGRIND=1 sh tests/test_cli.sh`):
+    # 258 s of CPU, a third of this stage, which kept the suite over its 20
+    # minutes (experiments/records/2026-11-28-ci-timeout.md).  What they
+    # drive runs here through the C tests of the same libraries, and the
+    # scripts run under gcc's and clang's sanitizers.
     # The other scripts drive the same lcplab through simulate, experiment
     # and campaigns: their memory errors are the sanitizer stage's
     # (AddressSanitizer, LeakSanitizer, UBSan on every test), and under
     # memcheck they cost half of this stage's time (2026-11-23); skipped
     echo "SKIP: $1 under memcheck (run natively and under the sanitizers in make check)"
+    exit 77
+    ;;
+  *test_mjcf | *test_mjcf_mujoco)
+    # MuJoCo's MJCF compiler (a library of its own, not built here) on
+    # every scene, and the model probe's forks: 52 s of CPU under memcheck;
+    # libmodels' own code runs under the sanitizers
+    echo "SKIP: $1 under memcheck (run natively and under the sanitizers)"
     exit 77
     ;;
   *test_threads | *test_world_threads)
