@@ -10,7 +10,8 @@
 #               run-main-job.sh)
 #   autoreconf  autoreconf -fi
 #   check       build/:     ../configure; make -j2; make -j2 check
-#   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts;
+#   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts
+#               CFLAGS="-g1 -O1";
 #               make -j2; make -j2 check (AddressSanitizer + UBSan; the heavy
 #               C cases short, tests/tst_util.h)
 #   install     build/:     make install into a temporary DESTDIR, then make
@@ -150,8 +151,14 @@ configure_build() { # DIR [configure options]: (re)configure and build in DIR
 stage_check() { configure_build build && make_check build check; }
 # the checks of the sources alone (format, function length, docs paths, no
 # allocation) ran in the check stage; the other stages skip them
+# CFLAGS="-g1 -O1" in the sanitizer and fuzz builds: line tables are what a
+# sanitizer's report needs, and gcc took 50 s for libsolvers/pgs_lanes.c
+# with ASan, UBSan, -g and -O2, 12 s with -g1 -O1 (the build before the
+# tests: 166 s of the stage's 423; experiments/records/
+# 2026-11-28-ci-timeout.md)
+SAN_CFLAGS="-g1 -O1"
 stage_san() {
-  configure_build build-san --enable-sanitizers --enable-asserts &&
+  configure_build build-san --enable-sanitizers --enable-asserts CFLAGS="$SAN_CFLAGS" &&
     LCPLAB_SOURCE_TESTS_DONE=1 make_check build-san check
 }
 # the command line's tests with the fuzz build's lcplab (clang, static, ASan
@@ -175,7 +182,8 @@ fuzz_build_cli_tests() {
 # only what fuzz-check needs (the harnesses and lcplab), not the whole tree
 stage_fuzz() {
   mkdir -p build-fuzz &&
-    (cd build-fuzz && ../configure -q CC=clang --enable-fuzzing --disable-shared --disable-python) &&
+    (cd build-fuzz && ../configure -q CC=clang --enable-fuzzing --disable-shared --disable-python \
+      CFLAGS="$SAN_CFLAGS") &&
     make -C build-fuzz -j2 fuzz-check && fuzz_build_cli_tests
 }
 stage_install() {
