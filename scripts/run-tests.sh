@@ -9,10 +9,10 @@
 #   packages    the Debian packages below, installed if missing (as in
 #               run-main-job.sh)
 #   autoreconf  autoreconf -fi
-#   check       build/:     ../configure; make -j2; make -j3 check
+#   check       build/:     ../configure; make -j2; make -j2 check
 #   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts
 #               CFLAGS="-g1 -O1";
-#               make -j2; make -j3 check (AddressSanitizer + UBSan; the heavy
+#               make -j2; make -j2 check (AddressSanitizer + UBSan; the heavy
 #               C cases short, tests/tst_util.h)
 #   install     build/:     make install into a temporary DESTDIR, then make
 #               installcheck (tests/test_install.sh: the installed libraries,
@@ -129,16 +129,10 @@ counts() {
   [ -f "$log" ] && grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$log" | tr '\n' ' '
 }
 
-# Three tests at a time on the two cores: a test that waits (a sleep, a
-# daemon, a child starting) leaves a core idle, and the test stages kept 1.8
-# to 1.9 of the 2 cores busy at -j2 (experiments/records/
-# 2026-11-28-ci-timeout.md).  The builds stay at -j2.
-TEST_JOBS=-j3
-
 # make_check DIR TARGET: make TARGET in DIR; on failure print test-suite.log.
 make_check() {
   local dir=$1 target=$2
-  if make -C "$dir" "$TEST_JOBS" "$target"; then
+  if make -C "$dir" -j2 "$target"; then
     echo "$dir: $(counts "$dir")"
     return 0
   fi
@@ -205,7 +199,7 @@ stage_distcheck() { make -C build distcheck; }
 stage_valgrind() {
   command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; return 1; }
   [ -f build/Makefile ] || configure_build build || return 1
-  make -C build "$TEST_JOBS" check-valgrind && echo "build (valgrind): $(counts build)" && return 0
+  make -C build -j2 check-valgrind && echo "build (valgrind): $(counts build)" && return 0
   echo "---- build/test-suite.log (valgrind) ----"
   cat build/test-suite.log 2>/dev/null
   echo "---- end ----"
