@@ -672,6 +672,13 @@ static PyObject *matrix(int nr, int nc, const double *J) {
   return a;
 }
 
+/* A step Jacobian's failure e with msg: MemoryError when out of memory,
+ * else (reason str, dyn_err) for the Python side to raise. */
+static PyObject *jacobian_failure(dyn_err e, const char *msg) {
+  if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
+  return Py_BuildValue("(si)", msg, (int)e);
+}
+
 /* step_jacobian() -> (dv_du, dv_df, dq_du, dq_df, {rows by mode}) or
  * (reason str, dyn_err) */
 static PyObject *world_step_jacobian(lx_world *self, PyObject *noargs) {
@@ -688,10 +695,8 @@ static PyObject *world_step_jacobian(lx_world *self, PyObject *noargs) {
   dyn_err e =
       dyn_world_step_jacobian(self->w, M, M + q, M + q + r, M + 2 * q + r, &in, msg, sizeof msg);
   PyObject *out;
-  if (e == DYN_ERR_NOMEM)
-    out = PyErr_NoMemory();
-  else if (e != DYN_OK)
-    out = Py_BuildValue("(si)", msg, (int)e);
+  if (e != DYN_OK)
+    out = jacobian_failure(e, msg);
   else
     out = Py_BuildValue("(NNNN{s:i,s:i,s:i,s:i,s:i,s:i,s:d})", matrix(nv, nv, M),
                         matrix(nv, nf, M + q), matrix(nv, nv, M + q + r),
@@ -713,10 +718,8 @@ static PyObject *world_step_jacobian_ctrl(lx_world *self, PyObject *noargs) {
   char msg[600] = "";
   dyn_err e = dyn_world_step_jacobian_ctrl(self->w, M, M + q, msg, sizeof msg);
   PyObject *out;
-  if (e == DYN_ERR_NOMEM)
-    out = PyErr_NoMemory();
-  else if (e != DYN_OK)
-    out = Py_BuildValue("(si)", msg, (int)e);
+  if (e != DYN_OK)
+    out = jacobian_failure(e, msg);
   else
     out = Py_BuildValue("(NN)", matrix(nv, nc, M), matrix(nv, nc, M + q));
   PyMem_Free(M);
