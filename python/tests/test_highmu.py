@@ -111,7 +111,8 @@ def test_no_converged_claim_where_no_solver_reaches_the_tolerance():
     carry a self-stress d (A d = 0) inside the friction cone (|d_t| = d_n < mu d_n at mu >= 1),
     so d.w = d.b for every x, and d.b = -3.9e-7 (|d| = 1; both contacts penetrate a little): no x
     gives both contacts sticking velocities, the solvers end where the rest is solved and
-    w = (d.b) d on the pair. Taking d.b out of b, every solver converges (auto below 1e-8)."""
+    w = (d.b) d on the pair. Taking d.b out of b, auto, nsn_ac, ppa_nsn, nsgs_newton and admm
+    converge (auto below 1e-8)."""
     p = _problem("container", "small", 1.5, 90)
     r = lcplab.solve(p, "auto", tol=1e-8)
     assert not r.converged
