@@ -521,7 +521,8 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     }
   }
   if (rc == 0) rc = exp_tables_write(pl, si, base, trows, ntrows, set);
-  if (rc == 0 && !exp_kind_is_scene(s->kind) && s->kind != EXP_CONVERGENCE) {
+  if (rc == 0 && !exp_kind_is_scene(s->kind) && s->kind != EXP_CONVERGENCE &&
+      s->kind != EXP_GRADIENTS) {
     exp_placement pc;
     placement_of(pl, L, sel, &pc);
     rc = exp_timing_write(s, base, trows, ntrows, &pc, set);
@@ -549,6 +550,7 @@ static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, i
                         int list) {
   const exp_section *s = &pl->cfg.sec[si];
   if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return 0;
+  if (s->kind == EXP_GRADIENTS) return 0; /* its table is the paper's (paper/gen.py) */
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);

@@ -50,6 +50,8 @@ const char *exp_csv_header(exp_kind k) {
            "time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,"
            "energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,"
            "not_converged,fallback_steps,status,note,joint_error_max";
+  case EXP_GRADIENTS:
+    return "problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step";
   default: return "";
   }
 }
