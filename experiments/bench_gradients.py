@@ -25,10 +25,12 @@ file runs too (experiments/README.md, "Gradients"):
    |<gb, d> - fd| / max(|fd|, 1e-6 |gx| |dx|); an answer more than 1e-6
    (1 + |x_ref|) from the reference's is not stable ("another answer").
 
-Printed: per solver and mode class, the problems counted (stable ones, the
-solver's answer accepted / not), the median and max relative error, the
-share within 1e-6 (the issue's goal for answers accepted at 1e-10); per
-solver the median VJP / solve time ratio.  A CSV of every row is written
+Printed: the quality table (libexperiment's, gradients_quality.c: the
+NAME_quality.csv of a gradients section): per solver and mode class, the
+problems counted (stable ones, the solver's answer accepted / not), the
+median and max relative error, the share within 1e-6 (the issue's goal for
+answers accepted at 1e-10); per solver the median and max VJP / solve
+time ratio.  A CSV of every row is written
 with --csv, its columns and number format a gradients section's.
 """
 
@@ -100,41 +102,19 @@ def csv_field(v):
     return str(v)
 
 
+HEADER = "problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step"
+
+
+def csv_text(rows):
+    return HEADER + "\n" + "".join(",".join(csv_field(v) for v in r) + "\n" for r in rows)
+
+
 def summary(rows):
+    """The quality table of the rows: libexperiment's (exp_grad.h), the
+    NAME_quality.csv a gradients section writes and the paper formats."""
     print("# gradient quality: relative error of <VJP(gx), d> against central differences "
-          "of reference solves at 1e-12")
-    print("solver,mode,problems,stable,accepted,median_err_all,max_err_accepted_stable,"
-          "within_1e-6_accepted_stable,max_err_unconverged")
-    solvers = sorted({r[2] for r in rows})
-    for s in solvers:
-        for c in MODE_CLASSES:
-            sel = [r for r in rows if r[2] == s and r[4] == c]
-            if not sel:
-                continue
-            err = np.array([r[6] for r in sel], dtype=float)
-            ok = [r for r in sel if r[5] and r[3] == "converged" and np.isfinite(r[6])]
-            bad = [r[6] for r in sel if r[3] != "converged" and np.isfinite(r[6])]
-            eo = np.array([r[6] for r in ok], dtype=float)
-            print(f"{s},{c},{len(sel)},{sum(1 for r in sel if r[5])},"
-                  f"{sum(1 for r in sel if r[3] == 'converged')},"
-                  f"{np.nanmedian(err) if np.isfinite(err).any() else float('nan'):.2e},"
-                  f"{eo.max() if len(eo) else float('nan'):.2e},"
-                  f"{(eo <= 1e-6).mean() if len(eo) else float('nan'):.2f},"
-                  f"{max(bad) if bad else float('nan'):.2e}")
-    print("# VJP / solve wall time (the VJP: modes read, free block factored, one solve)")
-    print("solver,problems,median_ratio,max_ratio,median_solve_s,median_vjp_s")
-    for s in solvers:
-        per = {}
-        for r in rows:
-            if r[2] == s and np.isfinite(r[8]):
-                per.setdefault(r[0], (r[7], r[8]))
-        if not per:
-            continue
-        ts = np.array([v[0] for v in per.values()])
-        tv = np.array([v[1] for v in per.values()])
-        ratio = tv / ts
-        print(f"{s},{len(per)},{np.median(ratio):.2f},{ratio.max():.2f},{np.median(ts):.2e},"
-              f"{np.median(tv):.2e}")
+          "of reference solves at 1e-12; VJP / solve time per solver")
+    print(_lcplab.gradient_quality(csv_text(rows)), end="")
 
 
 def main():
@@ -163,9 +143,7 @@ def main():
             print(f"# {name} (n={p.n}) done at {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     if args.csv:
         with open(args.csv, "w") as f:
-            f.write("problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step\n")
-            for r in rows:
-                f.write(",".join(csv_field(v) for v in r) + "\n")
+            f.write(csv_text(rows))
     summary(rows)
 
 

@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE
 
+#include "exp_grad.h"
 #include "exp_internal.h"
 #include "exp_task.h"
 #include "exp_tables.h"
@@ -514,10 +515,11 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     if (g) {
       fputs(pre, g);
       fprintf(g, "# computed from %s\n%s\n", exp_basename(csv), exp_csv2_header(s->kind));
-      rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, trows, ntrows)
-                                : s->kind == EXP_SCENES
-                                    ? exp_scene_slopes_write(g, NULL, trows, ntrows)
-                                    : exp_slopes_write(g, NULL, trows, ntrows));
+      rc = exp_outset_done(set,
+                           s->kind == EXP_PROFILE  ? exp_profile_write(g, s, trows, ntrows)
+                           : s->kind == EXP_SCENES ? exp_scene_slopes_write(g, NULL, trows, ntrows)
+                           : s->kind == EXP_GRADIENTS ? exp_grad_quality_write(g, trows, ntrows)
+                                                      : exp_slopes_write(g, NULL, trows, ntrows));
     }
   }
   if (rc == 0) rc = exp_tables_write(pl, si, base, trows, ntrows, set);

@@ -8,6 +8,7 @@
 #define EXP_GRAD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "exp.h"
 #include "slv.h"
@@ -53,6 +54,17 @@ typedef struct exp_grad_row {
 EXP_API int exp_grad_solver_rows(const slv_problem *p, const exp_grad_ref *r, const slv_solver *sv,
                                  double time_limit, int repeat, exp_grad_row *rows, char *msg,
                                  size_t cap);
+
+/* The quality table (gradients_quality.c): its header, and its lines of
+ * a gradients section's rows (exp_csv_header(EXP_GRADIENTS)) to g; 0, or
+ * -1 out of memory or on a write error. */
+EXP_API extern const char *const exp_grad_quality_header;
+struct exp_row;
+int exp_grad_quality_write(FILE *g, const struct exp_row *rows, int n);
+/* The same table, header first, of a gradients CSV given as text ('#'
+ * lines before the header skipped): *out malloc'd (free it).  0, or -1
+ * with err (not a gradients CSV; out of memory). */
+EXP_API int exp_grad_quality_of_csv(const char *csv, char **out, char *err, size_t len);
 
 #ifdef __cplusplus
 }

@@ -409,6 +409,7 @@ int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char
 /* ---- the task ------------------------------------------------------------------------------ */
 
 void exp_cache_free(exp_cache *c) {
+  exp_gradients_cache_free(c);
   io_instance_free(c->inst);
   c->inst = NULL;
   c->prob = -1;
@@ -460,7 +461,7 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache) {
       empty_rows(c, tols, 0, nt, "error", err, NULL);
     return 3;
   }
-  int rc = c->s->kind == EXP_GRADIENTS ? exp_gradients_run(c, inst)
+  int rc = c->s->kind == EXP_GRADIENTS ? exp_gradients_run(c, inst, cache)
            : c->t->solver.sv           ? run_builtin(c, inst, tols, nt)
                                        : exp_external_run(c, inst, tols, nt);
   if (c->cache_written) exp_cache_free(cache); /* the next task reads the file again */

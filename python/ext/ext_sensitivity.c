@@ -4,6 +4,7 @@
  *   sensitivity_jvp(problem, x, tol, dA, db, dlo, dhi, dmu) -> dict
  *   sensitivity_vjp(problem, x, tol, gx) -> dict
  *   gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, why)
+ *   gradient_quality(csv_text) -> str (its quality table)
  *
  * dA: None, or float64 on A's layout (dense: n x n in Fortran order; CSR:
  * nnz values on the problem's pattern); the vectors None or float64 n.
@@ -138,8 +139,8 @@ PyObject *lx_sensitivity_vjp(PyObject *self, PyObject *args) {
 /* One row of gradient_rows: (solver, status, mode, stable, rel_err,
  * solve_s, vjp_s, note, fd_step). */
 static PyObject *grad_row_tuple(const char *solver, const exp_grad_row *r) {
-  return Py_BuildValue("(sssidddsd)", solver, r->status, r->mode, r->stable, r->rel_err,
-                       r->solve_s, r->vjp_s, r->note, r->fd_step);
+  return Py_BuildValue("(sssidddsd)", solver, r->status, r->mode, r->stable, r->rel_err, r->solve_s,
+                       r->vjp_s, r->note, r->fd_step);
 }
 
 /* Appends solver sv's rows on (p, ref) to list; 0, or -1 with an exception. */
@@ -199,4 +200,18 @@ PyObject *lx_gradient_rows(PyObject *self, PyObject *args) {
   if (!list) return NULL;
   PyObject *out = rc == 0 ? Py_BuildValue("(NO)", list, Py_None) : Py_BuildValue("(Ns)", list, msg);
   return out;
+}
+
+/* gradient_quality(csv_text) -> str: the quality table of a gradients CSV
+ * (exp_grad_quality_of_csv); a text that is not one: ValueError. */
+PyObject *lx_gradient_quality(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *csv;
+  if (!PyArg_ParseTuple(args, "s", &csv)) return NULL;
+  char *out = NULL, err[256] = "";
+  if (exp_grad_quality_of_csv(csv, &out, err, sizeof err) != 0)
+    return PyErr_Format(PyExc_ValueError, "%s", err);
+  PyObject *s = PyUnicode_FromString(out);
+  free(out);
+  return s;
 }

@@ -230,3 +230,17 @@ def test_gradients_section_is_the_bench(tmp_path):
         if solver != "pgs":
             assert r["status"] == "converged" and r["stable"] == "1", (name, solver, mode, r)
             assert float(r["rel_err"]) < 1e-8, (name, solver, mode, r)
+    # the quality table: the section's grad_quality.csv is the bench's summary
+    # (one summary, libexperiment's) but for the times
+    from lcplab import _lcplab
+    q = {(r["solver"], r["mode"]): r for r in _csv_rows(tmp_path / "out" / "grad_quality.csv")}
+    bq = {(r["solver"], r["mode"]): r
+          for r in csv.DictReader(_lcplab.gradient_quality(B.csv_text(rows)).splitlines())}
+    cols = ["problems", "stable", "accepted", "median_err_all", "max_err_accepted_stable",
+            "within_1e-6_accepted_stable", "max_err_unconverged", "vjp_problems"]
+    assert set(q) == set(bq) and [[q[k][c] for c in cols] for k in q] == \
+        [[bq[k][c] for c in cols] for k in q]
+    # lemke's free rows: one per problem, all stable, accepted, within 1e-6
+    assert [q["lemke", "free"][c] for c in cols[:3] + ["within_1e-6_accepted_stable"]] == \
+        ["3", "3", "3", "1.000000e+00"]
+    assert q["lemke", "sliding"]["problems"] == "1" and q["lemke", "free"]["vjp_problems"] == "3"
