@@ -14,7 +14,7 @@
  *                                       before its first use); {repeat} in
  *                                       TEMPLATE needs time=KEY
  *   experiment KIND [NAME]     opens a section (KIND: convergence, profile,
- *                              scaling, drift, accuracy, scenes)
+ *                              scaling, drift, accuracy, scenes, gradients)
  *   solvers all | externals | NAME...
  *   instances PATH...          files, folders or glob patterns
  *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
