@@ -107,6 +107,13 @@ solvers pgs lemke
 scene pyramid layers=2 steps=10
 friction box
 time_limit 30
+
+experiment gradients gradients
+solvers lemke pgs
+generate spd 10
+generate boxed-findex 12
+seed 83
+time_limit 5
 EXP
 # the peers side by side: an external that is lcplab's own lemke run as a
 # program (a peer present), two whose programs do not exist (absent peers)
@@ -164,6 +171,30 @@ while IFS= read -r line; do
     *) fail "paper_checks.py: $line" ;;
   esac
 done <"$T/checks"
+
+# the gradients table (issue 83): one line per line of gradients_quality.csv,
+# each with the CSV's counts (problems/stable/accepted) and median error
+gq=$T/res/gradients_quality.csv gt=$T/gen/gradients_section.tex
+nw=$(grep -v '^#' "$gq" | tail -n +2 | grep -c .)
+ng=$(grep -c '\\\\$' "$gt")
+missing=$(pyrun - "$gq" "$gt" "$SRC/paper" <<'PY'
+import csv, sys
+sys.path.insert(0, sys.argv[3])
+import gen
+tex = open(sys.argv[2]).read()
+for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#')):
+    cell = ' & %s/%s/%s & %s & ' % (r['problems'], r['stable'], r['accepted'],
+                                     gen.cellsci(r['median_err_all']))
+    if cell not in tex:
+        print(r['solver'], r['mode'], cell)
+PY
+)
+if [ "$nw" -ge 4 ] && [ "$ng" -eq $((nw + 1)) ] && [ -z "$missing" ] &&
+  grep -q 'label{tab:gradients}' "$gt"; then
+  pass "gen.py: the gradients table has gradients_quality.csv's lines, counts, medians"
+else
+  fail "gen.py: the gradients table" "csv lines $nw, table lines $ng, missing: $missing"
+fi
 
 # the harness's validation (make bench-validate): its paragraph only with its
 # results, and then with their numbers
