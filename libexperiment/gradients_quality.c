@@ -2,7 +2,8 @@
  * (NAME_quality.csv; experiments/README.md, "What each kind writes"), the
  * one summary `make bench-gradients` prints too (exp_grad_quality_of_csv,
  * through the Python extension) and the paper's table formats
- * (paper/gen.py).  Per solver and row class, in the rows' order:
+ * (paper/gen.py).  Per solver (in the rows' order) and row class (free, at
+ * a bound, separated, sticking, sliding, degenerate):
  *   problems        rows of the class (one per problem);
  *   stable          of them, the stable ones (modes hold, the reference's answer);
  *   accepted        of them, the ones whose solve converged at 1e-10;
@@ -116,16 +117,33 @@ static void quality_line(FILE *g, const exp_row *rows, int n, const gcols *c, co
   fputc('\n', g);
 }
 
+/* 1 when row i is the first of its solver. */
+static int first_of_solver(const exp_row *rows, int i, const gcols *c) {
+  for (int j = 0; j < i; j++)
+    if (strcmp(fld(&rows[j], c->solver), fld(&rows[i], c->solver)) == 0) return 0;
+  return 1;
+}
+
+/* 1 when solver s has a row of class m. */
+static int has_class(const exp_row *rows, int n, const gcols *c, const char *s, const char *m) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(fld(&rows[i], c->solver), s) == 0 && strcmp(fld(&rows[i], c->mode), m) == 0)
+      return 1;
+  return 0;
+}
+
 int exp_grad_quality_write(FILE *g, const exp_row *rows, int n) {
   const gcols c = gcols_of();
   double *w = malloc(((size_t)n + 1) * sizeof *w);
   if (!w) return -1;
+  /* the solvers in the rows' order, each one's classes in exp_grad_mode_names' order (a
+   * row without numbers -- skipped, refused -- has no class) */
   for (int i = 0; i < n; i++) {
-    const char *s = fld(&rows[i], c.solver), *m = fld(&rows[i], c.mode);
-    int seen = !m[0]; /* a row without numbers (skipped, refused) has no class */
-    for (int j = 0; j < i && !seen; j++)
-      seen = strcmp(fld(&rows[j], c.solver), s) == 0 && strcmp(fld(&rows[j], c.mode), m) == 0;
-    if (!seen) quality_line(g, rows, n, &c, s, m, w);
+    if (!first_of_solver(rows, i, &c)) continue;
+    const char *s = fld(&rows[i], c.solver);
+    for (int k = 0; k < EXP_GRAD_MODES; k++)
+      if (has_class(rows, n, &c, s, exp_grad_mode_names[k]))
+        quality_line(g, rows, n, &c, s, exp_grad_mode_names[k], w);
   }
   free(w);
   return ferror(g) ? -1 : 0;

@@ -172,30 +172,6 @@ while IFS= read -r line; do
   esac
 done <"$T/checks"
 
-# the gradients table (issue 83): one line per line of gradients_quality.csv,
-# each with the CSV's counts (problems/stable/accepted) and median error
-gq=$T/res/gradients_quality.csv gt=$T/gen/gradients_section.tex
-nw=$(grep -v '^#' "$gq" | tail -n +2 | grep -c .)
-ng=$(grep -c '\\\\$' "$gt")
-missing=$(pyrun - "$gq" "$gt" "$SRC/paper" <<'PY'
-import csv, sys
-sys.path.insert(0, sys.argv[3])
-import gen
-tex = open(sys.argv[2]).read()
-for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#')):
-    cell = ' & %s/%s/%s & %s & ' % (r['problems'], r['stable'], r['accepted'],
-                                     gen.cellsci(r['median_err_all']))
-    if cell not in tex:
-        print(r['solver'], r['mode'], cell)
-PY
-)
-if [ "$nw" -ge 4 ] && [ "$ng" -eq $((nw + 1)) ] && [ -z "$missing" ] &&
-  grep -q 'label{tab:gradients}' "$gt"; then
-  pass "gen.py: the gradients table has gradients_quality.csv's lines, counts, medians"
-else
-  fail "gen.py: the gradients table" "csv lines $nw, table lines $ng, missing: $missing"
-fi
-
 # the harness's validation (make bench-validate): its paragraph only with its
 # results, and then with their numbers
 mkdir -p "$T/res/bench_validate" "$T/gen2"
