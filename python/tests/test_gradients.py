@@ -244,3 +244,7 @@ def test_gradients_section_is_the_bench(tmp_path):
     assert [q["lemke", "free"][c] for c in cols[:3] + ["within_1e-6_accepted_stable"]] == \
         ["3", "3", "3", "1.000000e+00"]
     assert q["lemke", "sliding"]["problems"] == "1" and q["lemke", "free"]["vjp_problems"] == "3"
+    with pytest.raises(ValueError, match="not a gradients CSV"):
+        _lcplab.gradient_quality("problem,n,solver\nlcp8,8,lemke\n")
+    with pytest.raises(ValueError, match="unknown solver 'nope'"):
+        _lcplab.gradient_rows(probs["lcp8"]._c(), ["lemke", "nope"], 7, 1.0, 1)
