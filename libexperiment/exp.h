@@ -301,7 +301,8 @@ typedef enum exp_kind {
   EXP_SCALING,
   EXP_DRIFT,
   EXP_ACCURACY,
-  EXP_SCENES, /* one run summary per (scene, solver or scene peer) */
+  EXP_SCENES,    /* one run summary per (scene, solver or scene peer) */
+  EXP_GRADIENTS, /* a gradient's error per (problem, solver, row class): exp_grad.h */
   EXP_KIND_COUNT
 } exp_kind;
 

@@ -880,6 +880,11 @@ typedef struct exp_cache {
   io_instance *inst;
   exp_prov prov; /* gathered once per process */
   int have_prov;
+  /* a gradients section's reference of inst (gradients_task.c): made once
+   * for the solvers of one (problem, section) in a row */
+  struct exp_grad_ref *grad_ref;
+  int grad_have, grad_section, grad_rc;
+  char grad_msg[256];
 } exp_cache;
 
 void exp_cache_free(exp_cache *c);

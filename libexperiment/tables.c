@@ -65,9 +65,11 @@ static int write_slopes_tex(const exp_section *s, const char *base, exp_row *row
 }
 
 static int kind_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY; }
-static int kind_problems(exp_kind k) { return !exp_kind_is_scene(k); }
+static int kind_problems(exp_kind k) { return !exp_kind_is_scene(k) && k != EXP_GRADIENTS; }
 static int kind_profile(exp_kind k) { return k == EXP_PROFILE; }
-static int kind_timed(exp_kind k) { return !exp_kind_is_scene(k) && k != EXP_CONVERGENCE; }
+static int kind_timed(exp_kind k) {
+  return !exp_kind_is_scene(k) && k != EXP_CONVERGENCE && k != EXP_GRADIENTS;
+}
 static int kind_scaling(exp_kind k) { return k == EXP_SCALING || k == EXP_SCENES; }
 
 /* Every table, in the order written: its name, whether it has a CSV (all

@@ -1502,6 +1502,35 @@ class Paper:
     # ---- large problems: the whole section, only when the results have it ----------------------
     def large(self):
         self.write('large_section.tex', self.large_section())
+        self.write('gradients_section.tex', self.gradients_section())
+
+    def gradients_section(self):
+        """The gradient-quality table (issue 83) from a gradients section's
+        gradients_quality.csv (libexperiment's gradients_quality.c: every
+        number is the CSV's), or '' when the campaign has none."""
+        if not self.have('gradients_quality.csv'):
+            return ''
+        q = self.read('gradients_quality.csv')[1]
+        rows, last = [], None
+        for r in q:
+            first = r['solver'] != last
+            last = r['solver']
+            rows.append('%s & %s & %s/%s/%s & %s & %s & %s & %s & %s \\\\\n' % (
+                self.tt(r['solver']) if first else '', self.tex(r['mode']), r['problems'], r['stable'],
+                r['accepted'], cellsci(r['median_err_all']), cellsci(r['max_err_accepted_stable']),
+                cellsci(r['within_1e-6_accepted_stable']), cellsci(r['max_err_unconverged']),
+                cellsci(r['median_vjp_ratio']) if first else ''))
+        head = ('solver & class & problems/stable/accepted & median err & max err (accepted, stable) & '
+                'share $\\le 10^{-6}$ & max err (unconverged) & VJP/solve (median)')
+        cap = ('How good each solver\'s gradient is: the relative error of $\\langle \\mathrm{VJP}(g_x), d\\rangle$ '
+               'against central differences of reference solves at $10^{-12}$, per row class, at the '
+               'solver\'s own answer at $10^{-10}$ (\\texttt{gradients\\_quality.csv}; docs/gradients.md, '
+               '``How good is a gradient\'\'); accepted: the judge accepts the answer; stable: the row '
+               'modes hold under the step and the answer is the reference\'s.')
+        return ('\\section{Gradients through the solve}\\label{sec:gradients}\n'
+                'Every solver\'s answer is differentiated by the library\'s implicit differentiation at its '
+                'row modes (Table~\\ref{tab:gradients}).\n\n' +
+                self.table_floats(cap, 'tab:gradients', '@{}llrrrrrr@{}', head, rows))
 
     def large_section(self):
         if not self.have('large_winners.csv') or not self.have('large.csv'):

@@ -7,6 +7,7 @@
 # paper.tex is read with its \input{gen/...} files inlined and its comments
 # removed.  One line per check: "ok DESC" or "FAIL DESC: WHY".
 import csv
+import math
 import os
 import re
 import sys
@@ -458,6 +459,34 @@ def untex(cell):
     cell = re.sub(r'\$(?:([\d.]+)\\times)?10\^\{(-?\d+)\}\$',
                   lambda m: '%se%s' % (m.group(1) or '1', m.group(2)), cell)  # gen.py's sci_words
     return None if '\\' in cell or '$' in cell else cell
+
+
+# ---- the gradients table (issue 83): gradients_quality.csv's lines, as the CSV has them --------
+def sci_value(cell):
+    """The number of a cell gen.py's cellsci wrote, None when it is empty."""
+    m = re.fullmatch(r'\$(-?[\d.]+)(?:\\times10\^\{(-?\d+)\})?\$', cell.strip())
+    return float(m.group(1)) * 10 ** int(m.group(2) or 0) if m else None
+
+
+gq = os.path.join(res, 'gradients_quality.csv')
+if os.path.exists(gq):
+    want = rows('gradients_quality.csv')[0]
+    gt = os.path.join(gen, 'gradients_section.tex')
+    lines = [l for l in (open(gt).read().split('\n') if os.path.exists(gt) else [])
+             if l.rstrip().endswith('\\\\') and ' & ' in l and not l.startswith('solver & ')]
+    bad, solver = [], ''
+    for r, l in zip(want, lines):
+        c = [x.strip() for x in l.rstrip().rstrip('\\').split('&')]
+        solver = untex(c[0][len('\\texttt{'):-1]) if c[0] else solver
+        med = float(r['median_err_all'])
+        got = sci_value(c[3])
+        if (solver, untex(c[1]), c[2]) != (r['solver'], r['mode'], '%s/%s/%s' % (
+                r['problems'], r['stable'], r['accepted'])) or \
+                (got is None) != math.isnan(med) or (got is not None and abs(got - med) > 0.051 * abs(med)):
+            bad.append('%s %s: %s' % (r['solver'], r['mode'], l.strip()))
+    report(len(want) >= 4 and len(lines) == len(want) and not bad,
+           'the gradients table has gradients_quality.csv\'s lines, counts and medians',
+           '%d lines for %d; %s' % (len(lines), len(want), '; '.join(bad[:3])))
 
 
 plan_solvers = tsv_rows(os.path.join(res, 'campaign', 'solvers.tsv'))

@@ -107,6 +107,13 @@ solvers pgs lemke
 scene pyramid layers=2 steps=10
 friction box
 time_limit 30
+
+experiment gradients gradients
+solvers lemke pgs
+generate spd 10
+generate boxed-findex 12
+seed 83
+time_limit 5
 EXP
 # the peers side by side: an external that is lcplab's own lemke run as a
 # program (a peer present), two whose programs do not exist (absent peers)
