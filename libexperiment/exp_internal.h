@@ -1039,7 +1039,7 @@ int exp_text_write(const exp_section *s, const char *base, const char *preamble,
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
  * "_failures.tex", ...), as exp_collect and exp_tables_write write them
  * (the figures aside: exp_outputs_check).  Their count (at most max). */
-enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 24 };
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 32 };
 
 int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 
