@@ -219,6 +219,14 @@ EXP_API void exp_json_string(FILE *f, const char *s);
 
 EXP_API void exp_json_number(FILE *f, double v, int digits);
 
+/* ---- the run summary (summary_parse.c) --------------------------------------- */
+
+/* The run summary's fields from bodies to the stage times' mean, each as
+ * ,"KEY":VALUE in the one table's order (exp_run_summary_fields; the
+ * summary line of `lcplab simulate`, docs/lcplab.1); joints: the model's
+ * joint count. */
+EXP_API void exp_run_summary_put(FILE *f, const dyn_run_summary *r, int joints);
+
 /* ---- the options of one solve (solve_options.c) ------------------------------- */
 
 /* The options a command line gives for one solve; a field a flag does not

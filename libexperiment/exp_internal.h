@@ -35,6 +35,22 @@ slv_parse_error exp_parse_measured(const char *s, double *out);
 /* step_s / contacts; NaN without contacts. */
 double exp_time_per_contact(double step_s, double contacts);
 
+/* One field of the run summary (summary_parse.c's table, the one list):
+ * its JSON key, its place in dyn_run_summary, its type ('d' double, 'l'
+ * long, 'i' int; 'j' the model's joint count, given by the caller), the
+ * significant digits written, EXP_SUM_BLOCK when exp_run_summary_put
+ * writes it (in the table's order) and EXP_SUM_REQUIRED when a scene
+ * peer's line must give it. */
+enum { EXP_SUM_BLOCK = 1, EXP_SUM_REQUIRED = 2 };
+typedef struct exp_summary_field {
+  const char *name;
+  size_t offset;
+  char type;
+  int digits, flags;
+} exp_summary_field;
+/* The table and its length in *n. */
+const exp_summary_field *exp_run_summary_fields(int *n);
+
 /* A scene peer's summary line (experiments/README.md, "Scene peers"): the
  * last line of text that starts with '{', a JSON object whose top-level
  * numbers steps, contacts_mean_timed, time_step_median_s, time_step_mean_s,
@@ -42,7 +58,8 @@ double exp_time_per_contact(double step_s, double contacts);
  * max_penetration (or max_penetration_end), timed_steps, contacts_mean,
  * contacts_max, kinetic_end, max_settled_displacement, not_converged,
  * time_collide_mean_s, time_solve_mean_s and bodies read when present
- * (peer_scene's and `lcplab simulate`'s fields; null is NaN).  energy_drift
+ * (exp_run_summary_fields: the table `lcplab simulate`'s JSON is written
+ * from; null is NaN).  energy_drift
  * is left NaN: the caller has the scene's drift scale
  * (dyn_model_drift_scale).  0, or -1 with the reason in err. */
 int exp_run_summary_parse(const char *text, dyn_run_summary *o, char *err, size_t len);
