@@ -227,6 +227,15 @@ EXP_API void exp_json_number(FILE *f, double v, int digits);
  * joint count. */
 EXP_API void exp_run_summary_put(FILE *f, const dyn_run_summary *r, int joints);
 
+/* ---- a solve's budget (solve_options.c) --------------------------------------- */
+
+/* A solve's iteration budget, the one rule: max_iter > 0 sets max_iter and
+ * max_pivots (sweeps for the iterative solvers, pivots for the pivoting
+ * ones: `lcplab solve --max-iter`, an experiment file's `max_iter`,
+ * lcplab.solve's max_iter through the extension), then max_pivots > 0 sets
+ * max_pivots alone; 0 leaves opt's. */
+EXP_API void exp_options_budget(slv_options *opt, long max_iter, long max_pivots);
+
 /* ---- the options of one solve (solve_options.c) ------------------------------- */
 
 /* The options a command line gives for one solve; a field a flag does not

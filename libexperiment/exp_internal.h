@@ -305,11 +305,6 @@ int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsi
 
 /* ---- the options of one solve (solve_options.c) ------------------------------- */
 
-/* A solve's iteration budget: max_iter > 0 sets max_iter and max_pivots
- * (sweeps for the iterative solvers, pivots for the pivoting ones: `lcplab
- * solve --max-iter`, an experiment file's `max_iter`, as lcplab.solve's
- * max_iter), then max_pivots > 0 sets max_pivots alone; 0 leaves opt's. */
-void exp_options_budget(slv_options *opt, long max_iter, long max_pivots);
 
 /* ---- problem classes ---------------------------------------------------------- */
 
