@@ -167,25 +167,38 @@ static io_global *io_global_of(dyn_global *g) {
   return o;
 }
 
-/* The global form of the world's last step (dyn_world_global_new), or
- * with its jr > 0 joint rows condensed at x0 (the whole step's answer:
- * dyn_world_global_condensed_new, its title saying so), instance inst, to
- * gpath: 1, or 0 after the message. */
+dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, io_global **out, double **mu,
+                         slv_condense_global_info *ci, char *msg, size_t len) {
+  *out = NULL;
+  if (mu) *mu = NULL;
+  memset(ci, 0, sizeof *ci);
+  dyn_global *g = NULL;
+  dyn_err e = jr > 0 ? dyn_world_global_condensed_new(w, x, jr, &g, ci, msg, len)
+                     : dyn_world_global_new(w, &g, msg, len);
+  if (e != DYN_OK) return e;
+  if (mu) {
+    *mu = g->mu;
+    g->mu = NULL;
+  }
+  if (!(*out = io_global_of(g))) {
+    if (mu) free(*mu), *mu = NULL;
+    snprintf(msg, len, "out of memory for the global form");
+    return DYN_ERR_NOMEM;
+  }
+  return DYN_OK;
+}
+
+/* The global form of the world's last step (exp_world_global: with its jr
+ * > 0 joint rows condensed at x0, the whole step's answer, its title
+ * saying so), instance inst, to gpath: 1, or 0 after the message. */
 static int write_global(const exp_export *e, const dyn_world *w, io_instance *inst,
                         const char *gpath, long k, int jr, const double *x0) {
   char err[512] = "", name[sizeof inst->name];
-  dyn_global *dg = NULL;
+  io_global *g = NULL;
   slv_condense_global_info ci;
-  dyn_err de = jr > 0 ? dyn_world_global_condensed_new(w, x0, jr, &dg, &ci, err, sizeof err)
-                      : dyn_world_global_new(w, &dg, err, sizeof err);
-  if (de != DYN_OK) {
+  if (exp_world_global(w, jr, x0, &g, NULL, &ci, err, sizeof err) != DYN_OK) {
     exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s%s", k,
             jr > 0 ? "--condense-joints --global: " : "", err);
-    return 0;
-  }
-  io_global *g = io_global_of(dg);
-  if (!g) {
-    exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: out of memory for the global form", k);
     return 0;
   }
   memcpy(name, inst->name, sizeof name);
