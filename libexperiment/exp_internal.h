@@ -35,6 +35,15 @@ slv_parse_error exp_parse_measured(const char *s, double *out);
 /* step_s / contacts; NaN without contacts. */
 double exp_time_per_contact(double step_s, double contacts);
 
+/* A step's problem p to path in format fmt, named name (export.c: the one
+ * writer of a step's problem, for export and a problem section's scene
+ * source): libio's instance of it (io_instance_of_problem, a factored A as
+ * CSR), io_write.  keep: the instance handed to the caller (free with
+ * io_instance_free; NULL when out of memory), else freed.  SLV_OK, or the
+ * status with the reason in err. */
+slv_status exp_step_problem_write(const char *path, io_format fmt, const slv_problem *p,
+                                  const char *name, io_instance **keep, char *err, size_t len);
+
 /* One field of the run summary (summary_parse.c's table, the one list):
  * its JSON key, its place in dyn_run_summary, its type ('d' double, 'l'
  * long, 'i' int; 'j' the model's joint count, given by the caller), the

@@ -241,6 +241,20 @@ static void put_step_line(FILE *f, const char *path, const char *xpath, const ch
   fputs("}\n", f);
 }
 
+slv_status exp_step_problem_write(const char *path, io_format fmt, const slv_problem *p,
+                                  const char *name, io_instance **keep, char *err, size_t len) {
+  io_instance *inst = io_instance_of_problem(p, name, NULL, 0); /* a factored A as CSR */
+  if (keep) *keep = inst;
+  if (!inst) {
+    snprintf(err, len, "out of memory for the problem (n=%d)", p->n);
+    return SLV_ERR_NOMEM;
+  }
+  /* io_write replaces path only once complete (docs/io.md, "Replacing files") */
+  slv_status st = io_write(path, fmt, inst, err, len);
+  if (!keep) io_instance_free(inst);
+  return st;
+}
+
 /* The problem p of step st to path (and its global form to gpath when
  * given: with --condense-joints the whole step's answer x0 condensed);
  * its kind into kind.  1, or 0 after the message. */
@@ -250,13 +264,14 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
   char err[512] = "";
   long k = st->k;
   int jr = e->condense ? st->m.joint_rows : 0;
-  io_instance *inst = io_instance_of_problem(p, name, NULL, 0);
+  io_instance *inst = NULL;
+  slv_status s =
+      exp_step_problem_write(path, formats[e->format].fmt, p, name, &inst, err, sizeof err);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
             p->n);
     return 0;
   }
-  slv_status s = io_write(path, formats[e->format].fmt, inst, err, sizeof err);
   snprintf(kind, klen, "%s", inst->kind);
   if (s != SLV_OK) say_write_error(e->log, path, err);
   int ok = s == SLV_OK && (!gpath || write_global(e, w, inst, gpath, k, jr, x0));
