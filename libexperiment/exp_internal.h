@@ -35,14 +35,24 @@ slv_parse_error exp_parse_measured(const char *s, double *out);
 /* step_s / contacts; NaN without contacts. */
 double exp_time_per_contact(double step_s, double contacts);
 
+/* The solver and options a written problem records (its sections
+ * 'solver' and 'options': `lcplab solve` takes them as the file's
+ * defaults). */
+typedef struct exp_solve_record {
+  const char *solver;
+  const slv_options *opt;
+} exp_solve_record;
 /* A step's problem p to path in format fmt, named name (export.c: the one
- * writer of a step's problem, for export and a problem section's scene
- * source): libio's instance of it (io_instance_of_problem, a factored A as
- * CSR), io_write.  keep: the instance handed to the caller (free with
- * io_instance_free; NULL when out of memory), else freed.  SLV_OK, or the
- * status with the reason in err. */
+ * writer of a step's problem, for export, a problem section's scene source
+ * and simulate --dump-failures): libio's instance of it
+ * (io_instance_of_problem), io_write.  rec NULL: a factored A as CSR; else
+ * the storage the solver got, with rec's solver and every option.  keep:
+ * the instance handed to the caller (free with io_instance_free; NULL when
+ * out of memory), else freed.  SLV_OK, or the status with the reason in
+ * err. */
 slv_status exp_step_problem_write(const char *path, io_format fmt, const slv_problem *p,
-                                  const char *name, io_instance **keep, char *err, size_t len);
+                                  const char *name, const exp_solve_record *rec, io_instance **keep,
+                                  char *err, size_t len);
 
 /* One field of the run summary (summary_parse.c's table, the one list):
  * its JSON key, its place in dyn_run_summary, its type ('d' double, 'l'

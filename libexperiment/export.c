@@ -242,12 +242,19 @@ static void put_step_line(FILE *f, const char *path, const char *xpath, const ch
 }
 
 slv_status exp_step_problem_write(const char *path, io_format fmt, const slv_problem *p,
-                                  const char *name, io_instance **keep, char *err, size_t len) {
-  io_instance *inst = io_instance_of_problem(p, name, NULL, 0); /* a factored A as CSR */
+                                  const char *name, const exp_solve_record *rec, io_instance **keep,
+                                  char *err, size_t len) {
+  /* a factored A as CSR, unless the solve is recorded: then the storage it got */
+  io_instance *inst = io_instance_of_problem(p, name, NULL, rec != NULL);
   if (keep) *keep = inst;
   if (!inst) {
     snprintf(err, len, "out of memory for the problem (n=%d)", p->n);
     return SLV_ERR_NOMEM;
+  }
+  if (rec) {
+    snprintf(inst->solver, sizeof inst->solver, "%s", rec->solver);
+    inst->opt = *rec->opt;
+    inst->opt_given = (1u << IO_OPT_COUNT) - 1u; /* every option, as the solver got it */
   }
   /* io_write replaces path only once complete (docs/io.md, "Replacing files") */
   slv_status st = io_write(path, fmt, inst, err, len);
@@ -266,7 +273,7 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
   int jr = e->condense ? st->m.joint_rows : 0;
   io_instance *inst = NULL;
   slv_status s =
-      exp_step_problem_write(path, formats[e->format].fmt, p, name, &inst, err, sizeof err);
+      exp_step_problem_write(path, formats[e->format].fmt, p, name, NULL, &inst, err, sizeof err);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
             p->n);

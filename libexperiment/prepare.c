@@ -519,7 +519,7 @@ static int write_export(const exp_log *log, const char *path, const slv_problem 
                         const char *source) {
   char err[EXP_PATH_MAX + 512] = "";
   /* the one writer of a step's problem, export's (a factored A as CSR) */
-  slv_status st = exp_step_problem_write(path, IO_FMT_LCPLAB, p, "", NULL, err, sizeof err);
+  slv_status st = exp_step_problem_write(path, IO_FMT_LCPLAB, p, "", NULL, NULL, err, sizeof err);
   if (st != SLV_OK) {
     exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;
