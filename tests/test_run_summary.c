@@ -53,7 +53,8 @@ static char *between(char *text, const char *from, const char *to) {
  * (exp_run_summary_parse: a planted value of each, from 1.5, 2.5, ...), and
  * every field is named where the others list them: simulate's header,
  * the scene peers' rule (experiments/CAMPAIGNS.md) and, for the required
- * ones, the MuJoCo peer's summary line (experiments/peers/mujoco_model.c). */
+ * ones, the MuJoCo peer's summary line (experiments/peers/mujoco_model.c)
+ * and the fake peer of experiments/experiment_outputs.sh. */
 static void test_one_field_list(void) {
   int n;
   const exp_summary_field *t = exp_run_summary_fields(&n);
@@ -85,21 +86,26 @@ static void test_one_field_list(void) {
   }
   free(json);
   char *sim = source_text("cli/cmd_simulate.c"), *camp = source_text("experiments/CAMPAIGNS.md"),
-       *mj = source_text("experiments/peers/mujoco_model.c");
-  CU_ASSERT_FATAL(sim && camp && mj);
+       *mj = source_text("experiments/peers/mujoco_model.c"),
+       *fake = source_text("experiments/experiment_outputs.sh");
+  CU_ASSERT_FATAL(sim && camp && mj && fake);
   char *head = between(sim, "/*", "*/"),
        *rule = between(camp, "Standard output's last line", ".\n");
   for (int k = 0; k < n; k++) {
-    char q[80], b[80];
+    char q[80], b[80]; /* q: the C source's escaped JSON key */
     snprintf(q, sizeof q, "\\\"%s\\\"", t[k].name);
     snprintf(b, sizeof b, "`%s`", t[k].name);
+    char plain[80]; /* the shell's JSON, unescaped */
+    snprintf(plain, sizeof plain, "\"%s\"", t[k].name);
     int written = (t[k].flags & (EXP_SUM_BLOCK | EXP_SUM_REQUIRED)) != 0;
-    const char *miss[3] = {
+    int req = (t[k].flags & EXP_SUM_REQUIRED) != 0;
+    const char *miss[4] = {
       !written || (head && strstr(head, t[k].name)) ? NULL : "cli/cmd_simulate.c's header",
       t[k].type == 'j' || (rule && strstr(rule, b)) ? NULL : "experiments/CAMPAIGNS.md",
-      !(t[k].flags & EXP_SUM_REQUIRED) || strstr(mj, q) ? NULL : "mujoco_model.c's line"
+      !req || strstr(mj, q) ? NULL : "mujoco_model.c's line",
+      !req || strstr(fake, plain) ? NULL : "experiment_outputs.sh's peer"
     };
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
       CU_ASSERT_PTR_NULL(miss[m]);
       if (miss[m]) fprintf(stderr, "the run summary's field %s is not in %s\n", t[k].name, miss[m]);
     }
@@ -107,6 +113,7 @@ static void test_one_field_list(void) {
   free(sim);
   free(camp);
   free(mj);
+  free(fake);
 }
 
 static void test_time_per_contact(void) {
