@@ -434,6 +434,19 @@ static void list_out(const exp_log *log, int list, const char *path) {
   if (list && stat(path, &st) == 0 && st.st_size > 0) exp_say(log, EXP_SAY_OUTPUT, "%s", path);
 }
 
+/* BASE_same.csv: the preamble, then every group of runs of one problem
+ * with one trace (exp_tab_same_groups_write), from every name's rows.  0,
+ * or -1 after the message. */
+static int write_same_groups(exp_outset *set, const char *base, const char *pre,
+                             const exp_row *rows, int nrows) {
+  FILE *g = exp_tab_open(set, base, "same", "csv");
+  if (!g) return -1;
+  fputs(pre, g);
+  fprintf(g, "# the runs of one problem and tolerance with one trace (status, iterations, "
+             "pivots, x): one algorithm there; time_ratio over the runs the library timed\n");
+  return exp_outset_done(set, exp_tab_same_groups_write(g, EXP_PROFILE, rows, nrows));
+}
+
 /* The CSVs and tables of section si into set (published by exp_collect);
  * *rows_out: its row count.  0, or -1 after the message. */
 static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_collect_opts *o,
@@ -508,6 +521,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
         if (exp_tab_is_replicate_row(&rows[k], &tc)) put_row(g, &rows[k]);
       rc = exp_outset_done(set, 0);
     }
+    if (rc == 0) rc = write_same_groups(set, base, pre, rows, nrows);
   }
   if (rc == 0 && suf) {
     FILE *g = exp_outset_open(set, csv2);

@@ -1231,21 +1231,19 @@ class Paper:
             for (who, where), ss in groups.items())
 
     def noise_paragraph(self):
-        """The times of identical loops (a solver that ran another's loop,
-        same_as) on the same problems, against the tie tolerance: the noise
-        itself is NAME_timing.csv's (the Timing paragraph)."""
-        rows = [r for r in self.prof if r['tol'] == self.tolA and r.get('status') == 'converged' and
-                r.get('time_source', 'library') in ('library', '')]
+        """The times of identical loops on the same problems against the tie
+        tolerance: the groups of runs with one trace are the library's
+        (profile_same.csv, exp_tab_same_groups_write), converged at the first
+        tolerance with two runs or more the library timed; the noise itself
+        is NAME_timing.csv's (the Timing paragraph)."""
         t = ''
-        traces = {}  # the same trace: status, iterations, pivots and x (the engine's same_as)
-        for r in rows:
-            if r.get('x_digest') and num(r['time_s']) > 0:
-                key = (r['problem'], r['x_digest'], r['iterations'], r['pivots'])
-                traces.setdefault(key, []).append(num(r['time_s']))
-        ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
+        same = self.read('profile_same.csv')[1] if self.have('profile_same.csv') else []
+        groups = [g for g in same if g['tol'] == self.tolA and g['status'] == 'converged' and
+                  int(g['timed']) >= 2]
+        ratios = [num(g['time_ratio']) for g in groups]
         if ratios:
             ratios.sort()
-            nprob = len({k[0] for k, v in traces.items() if len(v) > 1})
+            nprob = len({g['problem'] for g in groups})
             t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) reach the same answer in the '
                   'same number of iterations: in the %d groups of two solvers or more with one trace on a problem '
                   '(on %d of the %d problems), their median times differ by a factor '

@@ -799,13 +799,10 @@ report(reg and not bad and len({len(v) for v in lists.values()}) == 1,
 # the noise paragraph counts groups of runs with one trace, and the problems they are on
 m = re.search(r'in the (\d+) groups of two solvers or more with one trace on a problem \(on (\d+) of the (\d+) '
               r'problems\)', text)
-grp = {}
-for r in prof:
-    if r['tol'] == tolA and r['status'] == 'converged' and r.get('x_digest') and \
-            r.get('time_source', 'library') in ('library', '') and float(r['time_s'] or 0) > 0:
-        grp.setdefault((r['problem'], r['x_digest'], r['iterations'], r['pivots']), []).append(r)
-want = (sum(len(v) > 1 for v in grp.values()), len({k[0] for k, v in grp.items() if len(v) > 1}),
-        len({r['problem'] for r in prof}))
+# the groups are the library's (profile_same.csv): converged at the first tolerance, two runs timed
+grp = [g for g in rows('profile_same.csv')[0] if g['tol'] == tolA and g['status'] == 'converged' and
+       int(g['timed']) >= 2] if os.path.exists(os.path.join(res, 'profile_same.csv')) else []
+want = (len(grp), len({g['problem'] for g in grp}), len({r['problem'] for r in prof}))
 bad = re.findall(r'on the (\d+) problems where two solvers or more', text)
 report(not bad and (not want[0] or (m and tuple(int(x) for x in m.groups()) == want)),
        'the noise paragraph counts trace groups and their problems', '%s; the CSV: %s' % (
