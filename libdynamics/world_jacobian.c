@@ -448,5 +448,14 @@ dyn_err dyn_world_step_jacobian_ctrl(const dyn_world *w, double *dv_dc, double *
              "--coordinates reduced");
     return DYN_ERR_INPUT;
   }
+  const dyn_actuator_def *a = dyn_model_actuators(w->model);
+  for (int i = 0; i < dyn_world_ctrl_count(w); i++)
+    if (a[i].npath) { /* its force is a load of the step (dyn_tendon_loads), not an effort */
+      dyn_msgf(msg, cap,
+               "step_jacobian: ctrl[%d] (actuator '%s'): the derivative through a spatial "
+               "tendon is not computed",
+               i, a[i].name);
+      return DYN_ERR_INPUT;
+    }
   return dyn_reduced_step_jacobian_ctrl(w, dv_dc, dq_dc, msg, cap);
 }

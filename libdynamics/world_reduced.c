@@ -40,6 +40,7 @@
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
  */
 #include "dyn_assemble_internal.h"
+#include "dyn_tendon.h"
 #include "world_data.h"
 #include "world_reduced.h"
 
@@ -362,6 +363,7 @@ static void tree_loads(dyn_world *w) {
     red->fx[k] = w->bodies.p[i].f_ext;
     red->tx[k] = w->bodies.p[i].t_ext;
   }
+  dyn_tendon_loads(w->model, w->bodies.p, red->tree.tree_of, w->ctrl, red->fx, red->tx);
 }
 
 /* Rows that move no dof (the header, "still rows"): G_i A_r^-1 G_i^T <=
