@@ -24,10 +24,14 @@
  */
 #include "dyn_joint.h"
 #include "dyn_model.h"
+#include "dyn_redmax.h"
+#include "dyn_tendon.h"
 #include "dyn_world.h"
 #include "mdl.h"
 #include "mdl_internal.h"
 #include "tst_util.h"
+#include "world_data.h"
+#include "world_reduced.h"
 
 #include <mujoco/mujoco.h>
 
@@ -226,6 +230,198 @@ static void test_humanoid_written_back(void) {
   dyn_model_free(m);
 }
 
+/* ---- spatial tendons and muscles against MuJoCo's own (issue 80, item 5) ----------
+ * A model with spatial tendons read into a reduced world; at joint
+ * positions spread over the joints' ranges, each actuator's tendon length
+ * (dyn_tendon_path) is MuJoCo's ten_length (mj_fwdPosition), its moment
+ * arms (dyn_tendon_velocity at a unit joint velocity) MuJoCo's ten_J (dense)
+ * and central differences of its own length, and its force at rest
+ * (dyn_tendon_actuator_force: a muscle's passive force) MuJoCo's
+ * actuator_force (mj_forward, activation 0). */
+
+typedef struct tendon_case {
+  mjModel *mj;
+  mjData *d;
+  dyn_model *m;
+  dyn_world *w;
+  dyn_redmax *rm;
+  const dyn_rm_tree *t;
+} tendon_case;
+
+static int tendon_case_open(tendon_case *c, const char *path) {
+  char err[1000] = "", msg[2048] = "";
+  memset(c, 0, sizeof *c);
+  c->mj = mj_loadXML(path, NULL, err, sizeof err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(c->mj);
+  c->d = mj_makeData(c->mj);
+  mdl_read_options o = mdl_read_options_default();
+  o.reduced = 1;
+  mdl_err e = mdl_read_model(path, &o, &c->m, NULL, msg, sizeof msg);
+  if (e != MDL_OK) printf("\n    %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(e, MDL_OK);
+  dyn_world_settings s = dyn_world_settings_default();
+  s.coordinates = DYN_COORDINATES_REDUCED;
+  if (dyn_world_new_from_model(c->m, &s, &c->w, msg, sizeof msg) != DYN_OK)
+    printf("\n    %s\n", msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(c->w);
+  c->rm = dyn_reduced_redmax(c->w);
+  c->t = dyn_reduced_tree(c->w);
+  /* hinges only: MuJoCo's joint j is lcplab's joint j */
+  CU_ASSERT_EQUAL_FATAL(dyn_redmax_ndof(c->rm), c->mj->nv);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_joint_count(c->m), c->mj->njnt);
+  return 1;
+}
+
+static void tendon_case_close(tendon_case *c) {
+  dyn_world_free(c->w);
+  dyn_model_free(c->m);
+  mj_deleteData(c->d);
+  mj_deleteModel(c->mj);
+}
+
+/* Both at MuJoCo's joint positions qpos and joint velocity e_vdof (-1:
+ * none): MuJoCo's forward pass, lcplab's bodies posed. */
+static void tendon_case_set(tendon_case *c, const double *qpos, int vdof) {
+  double q[64] = { 0 }, u[64] = { 0 };
+  for (int j = 0; j < c->mj->njnt; j++) {
+    int qo, uo, b = c->t->jbody[j];
+    dyn_redmax_offsets(c->rm, b, &qo, &uo);
+    q[qo] = c->t->jsign[j] * qpos[j];
+    if (vdof == j) u[uo] = c->t->jsign[j];
+    c->d->qpos[c->mj->jnt_qposadr[j]] = qpos[j];
+  }
+  CU_ASSERT_EQUAL(dyn_redmax_set_state(c->rm, q, u, NULL, 0), DYN_OK);
+  dyn_reduced_export_bodies(c->w);
+  mj_forward(c->mj, c->d);
+}
+
+/* Actuator i's tendon length (and *dldt at the bodies' velocities). */
+static double tendon_length(tendon_case *c, int i, double *dldt) {
+  dyn_path_point pt[DYN_TENDON_MAX_POINTS];
+  int n;
+  const dyn_actuator_def *a = &dyn_model_actuators(c->m)[i];
+  double L = dyn_tendon_path(a, dyn_world_bodies(c->w), pt, &n);
+  if (dldt) *dldt = dyn_tendon_velocity(pt, n, dyn_world_bodies(c->w));
+  return L;
+}
+
+/* Actuator i at qpos: length, moment arms, force against MuJoCo's; the
+ * largest errors into err[0..2], the largest force into err[3]. */
+static void tendon_compare(tendon_case *c, int i, double *qpos, double *err) {
+  const mjModel *mj = c->mj;
+  int t = mj->actuator_trnid[2 * i], nv = mj->nv;
+  const dyn_actuator_def *a = &dyn_model_actuators(c->m)[i];
+  tendon_case_set(c, qpos, -1);
+  double L = tendon_length(c, i, NULL), dl;
+  err[0] = fmax(err[0], fabs(L - c->d->ten_length[t]));
+  double f = dyn_tendon_actuator_force(a, 0.0, a->gear * L, 0.0);
+  err[2] = fmax(err[2], fabs(f - c->d->actuator_force[i]) / fmax(1.0, fabs(f)));
+  err[3] = fmax(err[3], fabs(f));
+  for (int j = 0; j < mj->njnt; j++) {
+    double mom = c->d->ten_J[t * nv + mj->jnt_dofadr[j]], q0 = qpos[j], h = 1e-6;
+    tendon_case_set(c, qpos, j);
+    tendon_length(c, i, &dl);
+    err[1] = fmax(err[1], fabs(dl - mom));
+    qpos[j] = q0 + h, tendon_case_set(c, qpos, -1);
+    double Lp = tendon_length(c, i, NULL);
+    qpos[j] = q0 - h, tendon_case_set(c, qpos, -1);
+    double Lm = tendon_length(c, i, NULL);
+    qpos[j] = q0;
+    err[1] = fmax(err[1], fabs((Lp - Lm) / (2 * h) - dl) > 1e-6 ? 1.0 : 0.0);
+  }
+}
+
+/* Every spatial-tendon actuator of the file at 7 x 7 joint positions over
+ * the ranges (two hinges): the errors against MuJoCo's.  Not at a range's
+ * middle: there tendon_wrap.xml's sphere has its sites opposite, the plane
+ * of the wrap is any, and MuJoCo's choice (lcplab's too) is not the side
+ * site's, so the moment arm is not the derivative of the length. */
+static double tendons_like_mujoco(const char *path) {
+  tendon_case c;
+  tendon_case_open(&c, path);
+  double err[4] = { 0, 0, 0, 0 }, qpos[8] = { 0 };
+  int nact = 0;
+  for (int k = 0; k < 49; k++) {
+    for (int j = 0; j < c.mj->njnt && j < 2; j++) {
+      const mjtNum *r = c.mj->jnt_range + 2 * j;
+      qpos[j] = r[0] + (r[1] - r[0]) * ((j == 0 ? k % 7 : k / 7) + 0.4) / 7.0;
+    }
+    nact = 0;
+    for (int i = 0; i < c.mj->nu; i++)
+      if (dyn_model_actuators(c.m)[i].npath > 0) tendon_compare(&c, i, qpos, err), nact++;
+  }
+  CU_ASSERT_EQUAL(nact, c.mj->nu);
+  if (!(err[0] < 1e-12 && err[1] < 1e-9 && err[2] < 1e-9))
+    printf("\n    %s: |L - MuJoCo's| %.3g, moment arms %.3g, forces %.3g\n", path, err[0], err[1],
+           err[2]);
+  CU_ASSERT(err[0] < 1e-12);
+  CU_ASSERT(err[1] < 1e-9);
+  CU_ASSERT(err[2] < 1e-9);
+  tendon_case_close(&c);
+  return err[3];
+}
+
+static const char *tendon_model(void) {
+  static char path[600];
+  const char *src = getenv("LCPLAB_SRCDIR"); /* the tests' environment (Makefile.am) */
+  snprintf(path, sizeof path, "%s/tests/models/tendon_wrap.xml", src ? src : "..");
+  return path;
+}
+
+static void test_tendons_mujoco(void) {
+  tendons_like_mujoco(tendon_model());
+  const char *arm26 = "/usr/share/mujoco/model/tendon_arm/arm26.xml";
+  FILE *f = fopen(arm26, "r");
+  if (!f) {
+    printf("\n    %s absent (libmujoco-samples): skipped\n", arm26);
+    return;
+  }
+  fclose(f);
+  double fmax_seen = tendons_like_mujoco(arm26);
+  CU_ASSERT(fmax_seen > 1.0); /* the muscles' passive forces compared were not all 0 */
+  printf("\n    arm26.xml: largest passive muscle force compared %.4g N\n", fmax_seen);
+}
+
+/* tendon_wrap.xml's hand-derived lengths and moment arms (its header) at
+ * q = 0.3 and -0.2 rad, and a muscle's passive force by hand. */
+static void test_tendons_by_hand(void) {
+  tendon_case c;
+  tendon_case_open(&c, tendon_model());
+  for (int s = 0; s < 2; s++) {
+    double q = s ? -0.2 : 0.3, qpos[2] = { q, q }, dl;
+    double wrapped = 2 * sqrt(0.08) + 0.1 * (3.14159265358979323846 - 2 * acos(1.0 / 3.0) - q);
+    double want[5] = { 0.6 * cos(q / 2), wrapped, sqrt(wrapped * wrapped + 0.04), 0, wrapped };
+    double arm[5] = { -0.3 * sin(q / 2), -0.1, -0.1 * wrapped / sqrt(wrapped * wrapped + 0.04), 0,
+                      -0.1 };
+    for (int i = 0; i < 5; i++) {
+      if (i == 3) continue; /* through: MuJoCo's check only */
+      tendon_case_set(&c, qpos, i == 4 ? 1 : 0);
+      double L = tendon_length(&c, i, &dl);
+      if (fabs(L - want[i]) > 1e-12 || fabs(dl - arm[i]) > 1e-12)
+        printf("\n    tendon %d at q %g: L %.15g (%.15g), dL/dq %.15g (%.15g)\n", i, q, L, want[i],
+               dl, arm[i]);
+      CU_ASSERT_DOUBLE_EQUAL(L, want[i], 1e-12);
+      CU_ASSERT_DOUBLE_EQUAL(dl, arm[i], 1e-12);
+    }
+  }
+  char msg[256] = "";
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian_ctrl(c.w, NULL, NULL, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "ctrl[0] (actuator 'straight'): the derivative through a "
+                                     "spatial tendon is not computed"));
+  tendon_case_close(&c);
+  /* lengthrange [1, 2], range [0.75, 1.05] (L0 = 1 / 0.3), force 100,
+   * lmax 1.6 (b = 1.3), fpmax 1.3: no passive force up to x = 1; at L = 2
+   * (x = 1.05) -100 1.3 (0.05 / 0.3)^2 / 2; at x = 1.4 (L = 1 + 0.65 L0)
+   * -100 1.3 (0.5 + 0.1 / 0.3) */
+  dyn_muscle_prm m = { { 0.75, 1.05 }, 100, 200, 0.5, 1.6, 1.5, 1.3, 1.2, { 1, 2 }, 0.5 };
+  CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 1.8, 0, 0), 0.0, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 2.0, 0, 0), -130.0 / 72.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 1 + 0.65 / 0.3, 0, 0), -130.0 * (0.5 + 1.0 / 3.0),
+                         1e-9);
+  m.force = -1; /* scale / acc0 = 400 */
+  CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 2.0, 0, 0), -4 * 130.0 / 72.0, 1e-12);
+}
+
 int main(void) {
   if (tst_tmpdir_make(dir, sizeof dir, "test_mjcf_mujoco") != 0) return 1;
   CU_initialize_registry();
@@ -235,6 +431,10 @@ int main(void) {
               test_every_scene);
   CU_add_test(s, "humanoid read with approximate, written back: the same in MuJoCo",
               test_humanoid_written_back);
+  CU_add_test(s, "spatial tendons and muscles: MuJoCo's lengths, moment arms, forces",
+              test_tendons_mujoco);
+  CU_add_test(s, "spatial tendons: hand-derived lengths and moment arms; a muscle by hand",
+              test_tendons_by_hand);
   int rc = tst_run();
   mju_user_warning = NULL;
   tst_tmpdir_remove(dir);

@@ -23,10 +23,17 @@
 #     a force limit, refused by name;
 #   - slider_crank.xml: compared as the others (its slider-crank
 #     transmissions mapped, reduced coordinates), and with a control;
-#   - arm26.xml does not load as written: exit 2, the file, the element
-#     and the feature named (a spatial tendon), nothing run.  With
-#     --approximate it would run without its muscles and tendons and stay
-#     still where MuJoCo moves it, so it is not compared (docs/models.md).
+#   - arm26.xml (tendon_arm/): its six muscles' passive forces through
+#     their spatial tendons (sites, wrap cylinders with side sites;
+#     libdynamics/tendon_spatial.c) move it: compared as the others
+#     (measured 2026-11-28: 0.2284965 m against MuJoCo's 0.2285098 m over
+#     200 steps of 0.005 s).  Before: refused by name (exit 2, "tendon 'SF':
+#     spatial tendons are not simulated").  A control on a muscle is refused
+#     by name (its activation dynamics are not simulated), and so is the
+#     file in maximal coordinates;
+#   - tests/models/tendon_wrap.xml: motors on spatial tendons wrapped
+#     around a cylinder, a helix on it and a sphere, under --ctrl, against
+#     MuJoCo's step (each within 1e-6).
 # The samples (package libmujoco-samples) are skipped where absent, the
 # whole test where the harness is not built.  Environment as test_cli.sh.
 # Last line "N passed, M failed".
@@ -209,10 +216,30 @@ if [ -f "$SC" ]; then
     "slider_crank.xml: actuator 'forward': a slider-crank transmission (cranksite, slidersite, cranklength) is simulated in reduced coordinates only" \
     simulate --model "$SC" --coordinates maximal
 fi
-# the one that does not load as written: refused by name, nothing run
-if [ -f "$M/tendon_arm/arm26.xml" ]; then
-  expect_err "arm26.xml: refused, its tendon named" "arm26.xml: tendon 'SF': spatial tendons are not simulated" \
-    simulate --model "$M/tendon_arm/arm26.xml"
+# arm26.xml: muscles on spatial tendons (issue 80, item 5)
+compare tendon_arm/arm26.xml
+A26=$M/tendon_arm/arm26.xml
+if [ -f "$A26" ]; then
+  expect_err "arm26.xml: a muscle's control refused, named" \
+    "ctrl[1] (actuator 'SE'): a muscle's activation dynamics are not simulated" \
+    simulate --model "$A26" --steps 5 --ctrl SE=0.5
+  expect_err "arm26.xml in maximal coordinates: refused, the tendon named" \
+    "arm26.xml: tendon 'SF': a spatial tendon (its sites and wrap geoms) is simulated in reduced coordinates only" \
+    simulate --model "$A26" --steps 5 --coordinates maximal
 fi
+# motors on spatial tendons (tests/models/tendon_wrap.xml's header): the
+# wrap around a cylinder, a helix on it, a sphere, under a control
+TW=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/models/tendon_wrap.xml
+for c in wrapped=0.5 helix=-0.7 sphere=-0.8; do
+  "$PEER" "$TW" --steps 500 --ctrl "$c" >"$T/mj.json" 2>"$T/mj.err"
+  b=$(jnum max_body_displacement "$T/mj.json")
+  lcp simulate --model "$TW" --steps 500 --ctrl "$c"
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "$b > 0.01 && ($a - $b)^2 < 1e-12 * $b^2"; then
+    pass "tendon_wrap.xml --ctrl $c: $a m, MuJoCo $b m"
+  else
+    fail "tendon_wrap.xml --ctrl $c" "exit $rc, $a m against MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+  fi
+done
 
 tst_done
