@@ -331,20 +331,20 @@ static void tendon_compare(tendon_case *c, int i, double *qpos, double *err) {
   }
 }
 
-/* Every spatial-tendon actuator of the file at 7 x 7 joint positions over
+/* Every spatial-tendon actuator of the case at 7 x 7 joint positions over
  * the ranges (two hinges): the errors against MuJoCo's.  Not at a range's
  * middle: there tendon_wrap.xml's sphere has its sites opposite, the plane
  * of the wrap is any, and MuJoCo's choice (lcplab's too) is not the side
  * site's, so the moment arm is not the derivative of the length. */
-static double tendons_like_mujoco(const char *path) {
-  tendon_case c;
-  tendon_case_open(&c, path);
+static double tendons_like_mujoco(tendon_case *cp) {
+  tendon_case c = *cp;
   double err[4] = { 0, 0, 0, 0 }, qpos[8] = { 0 };
   int nact = 0;
-  for (int k = 0; k < 49; k++) {
+  const int g = tst_short_runs() ? 3 : 7; /* a g x g grid (3 x 3 under memcheck) */
+  for (int k = 0; k < g * g; k++) {
     for (int j = 0; j < c.mj->njnt && j < 2; j++) {
       const mjtNum *r = c.mj->jnt_range + 2 * j;
-      qpos[j] = r[0] + (r[1] - r[0]) * ((j == 0 ? k % 7 : k / 7) + 0.4) / 7.0;
+      qpos[j] = r[0] + (r[1] - r[0]) * ((j == 0 ? k % g : k / g) + 0.4) / g;
     }
     nact = 0;
     for (int i = 0; i < c.mj->nu; i++)
@@ -352,12 +352,10 @@ static double tendons_like_mujoco(const char *path) {
   }
   CU_ASSERT_EQUAL(nact, c.mj->nu);
   if (!(err[0] < 1e-12 && err[1] < 1e-9 && err[2] < 1e-9))
-    printf("\n    %s: |L - MuJoCo's| %.3g, moment arms %.3g, forces %.3g\n", path, err[0], err[1],
-           err[2]);
+    printf("\n    |L - MuJoCo's| %.3g, moment arms %.3g, forces %.3g\n", err[0], err[1], err[2]);
   CU_ASSERT(err[0] < 1e-12);
   CU_ASSERT(err[1] < 1e-9);
   CU_ASSERT(err[2] < 1e-9);
-  tendon_case_close(&c);
   return err[3];
 }
 
@@ -369,7 +367,10 @@ static const char *tendon_model(void) {
 }
 
 static void test_tendons_mujoco(void) {
-  tendons_like_mujoco(tendon_model());
+  tendon_case c;
+  tendon_case_open(&c, tendon_model());
+  tendons_like_mujoco(&c);
+  tendon_case_close(&c);
   const char *arm26 = "/usr/share/mujoco/model/tendon_arm/arm26.xml";
   FILE *f = fopen(arm26, "r");
   if (!f) {
@@ -377,9 +378,16 @@ static void test_tendons_mujoco(void) {
     return;
   }
   fclose(f);
-  double fmax_seen = tendons_like_mujoco(arm26);
+  tendon_case_open(&c, arm26);
+  double fmax_seen = tendons_like_mujoco(&c);
   CU_ASSERT(fmax_seen > 1.0); /* the muscles' passive forces compared were not all 0 */
   printf("\n    arm26.xml: largest passive muscle force compared %.4g N\n", fmax_seen);
+  /* a muscle's control: refused by name (its activation stays 0) */
+  double ctrl[6] = { 0, 0.5, 0, 0, 0, 0 };
+  CU_ASSERT_EQUAL(dyn_world_set_ctrl(c.w, ctrl, 6), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(c.w), "ctrl[1] (actuator 'SE'): a muscle's "
+                                                        "activation dynamics are not simulated"));
+  tendon_case_close(&c);
 }
 
 /* tendon_wrap.xml's hand-derived lengths and moment arms (its header) at
@@ -418,6 +426,10 @@ static void test_tendons_by_hand(void) {
   CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 2.0, 0, 0), -130.0 / 72.0, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 1 + 0.65 / 0.3, 0, 0), -130.0 * (0.5 + 1.0 / 3.0),
                          1e-9);
+  /* the active curves at activation 1 (no control drives it in a world):
+   * at x = 1 (L = 1 + 0.25 L0) FL = FV = 1; at V = -0.5 L0 vmax FV = 1/4 */
+  CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 1 + 0.25 / 0.3, 0, 1), -100.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 1 + 0.25 / 0.3, -0.5 * 1.5 / 0.3, 1), -25.0, 1e-9);
   m.force = -1; /* scale / acc0 = 400 */
   CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 2.0, 0, 0), -4 * 130.0 / 72.0, 1e-12);
 }
