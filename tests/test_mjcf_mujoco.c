@@ -434,6 +434,52 @@ static void test_tendons_by_hand(void) {
   CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 2.0, 0, 0), -4 * 130.0 / 72.0, 1e-12);
 }
 
+/* What the spatial-tendon mapping does not take: refused, the file, the
+ * element and the feature named (mjcf_tendon_spatial.c). */
+static void refused_as(const char *xml, const char *want) {
+  char path[600], msg[2048] = "";
+  snprintf(path, sizeof path, "%s/refused.xml", dir);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(xml, f);
+  fclose(f);
+  mdl_read_options o = mdl_read_options_default();
+  o.reduced = 1;
+  dyn_model *m = NULL;
+  CU_ASSERT_EQUAL(mdl_read_model(path, &o, &m, NULL, msg, sizeof msg), MDL_ERR_REFUSED);
+  CU_ASSERT_PTR_NULL(m);
+  if (!strstr(msg, want)) printf("\n    %s\n    (wanted: %s)\n", msg, want);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "refused.xml: "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+  dyn_model_free(m);
+}
+
+static void test_tendons_refused(void) {
+  const char *arm =
+      "<mujoco><worldbody><site name='a' pos='-0.3 0 0'/><site name='c' pos='-0.3 0.1 0'/>"
+      "<body name='arm'><joint name='j' type='hinge' axis='0 0 1'/>"
+      "<inertial pos='0.3 0 0' mass='1' diaginertia='0.01 0.01 0.01'/>"
+      "<site name='b' pos='0.3 0 0'/></body></worldbody><tendon>";
+  char xml[1200];
+  snprintf(xml, sizeof xml,
+           "%s<spatial name='two'><site site='a'/><site site='b'/><pulley divisor='2'/>"
+           "<site site='c'/><site site='b'/></spatial></tendon>"
+           "<actuator><motor name='m' tendon='two'/></actuator></mujoco>",
+           arm);
+  refused_as(xml, "tendon 'two': a spatial tendon's pulley is not simulated");
+  snprintf(xml, sizeof xml,
+           "%s<spatial name='t' stiffness='5'><site site='a'/><site site='b'/></spatial>"
+           "</tendon></mujoco>",
+           arm);
+  refused_as(xml, "tendon 't': a spatial tendon's stiffness, damping or frictionloss is not "
+                  "simulated");
+  snprintf(xml, sizeof xml,
+           "%s</tendon><actuator><muscle name='mj' joint='j' lengthrange='-1 1'/></actuator>"
+           "</mujoco>",
+           arm);
+  refused_as(xml, "actuator 'mj': a muscle on a joint or fixed tendon is not simulated");
+}
+
 int main(void) {
   if (tst_tmpdir_make(dir, sizeof dir, "test_mjcf_mujoco") != 0) return 1;
   CU_initialize_registry();
@@ -447,6 +493,8 @@ int main(void) {
               test_tendons_mujoco);
   CU_add_test(s, "spatial tendons: hand-derived lengths and moment arms; a muscle by hand",
               test_tendons_by_hand);
+  CU_add_test(s, "spatial tendons: a pulley, a spring, a muscle on a joint refused by name",
+              test_tendons_refused);
   int rc = tst_run();
   mju_user_warning = NULL;
   tst_tmpdir_remove(dir);
