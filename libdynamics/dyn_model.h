@@ -164,16 +164,23 @@ typedef struct dyn_path_elem {
 /* The elements a spatial tendon's path may hold. */
 #define DYN_TENDON_MAX_PATH 16
 
-/* MuJoCo's muscle (its mjGAIN_MUSCLE and mjBIAS_MUSCLE, gainprm and
- * biasprm as compiled): on the actuator's length L (gear times the
- * tendon's) and velocity V, force = gain(L, V) act + bias(L), both <= 0
- * (a muscle pulls), from the normalized length range[0] + (L -
- * lengthrange[0]) / L0, L0 = (lengthrange[1] - lengthrange[0]) /
- * (range[1] - range[0]), and force (< 0: scale / acc0).  The activation
- * act is 0 (no control drives it here). */
+/* MuJoCo's muscle (its mjGAIN_MUSCLE, mjBIAS_MUSCLE and mjDYN_MUSCLE,
+ * gainprm, biasprm and dynprm as compiled): on the actuator's length L
+ * (gear times the tendon's) and velocity V, force = gain(L, V) act +
+ * bias(L), both <= 0 (a muscle pulls), from the normalized length
+ * range[0] + (L - lengthrange[0]) / L0, L0 = (lengthrange[1] -
+ * lengthrange[0]) / (range[1] - range[0]), and force (< 0: scale / acc0).
+ * The activation act (0 when the world is built) is a state of the world:
+ * act' = (c - act) / tau, c = ctrl clamped to [0, 1], tau = tau_act (0.5 +
+ * 1.5 a) when c > act, else tau_deact / (0.5 + 1.5 a) (a = act clamped to
+ * [0, 1]), one explicit Euler step after each step, then clamped to
+ * [act_lo, act_hi] when act_limited. */
 typedef struct dyn_muscle_prm {
   double range[2], force, scale, lmin, lmax, vmax, fpmax, fvmax;
   double lengthrange[2], acc0; /* MuJoCo's actuator_lengthrange, actuator_acc0 */
+  double tau_act, tau_deact;   /* s, MuJoCo's dynprm[0..1] */
+  int act_limited;
+  double act_lo, act_hi;
 } dyn_muscle_prm;
 
 /* An actuator (MuJoCo's motor, position and velocity actuators through a

@@ -47,14 +47,23 @@ double dyn_tendon_velocity(const dyn_path_point *pt, int n, const dyn_body *bodi
 double dyn_muscle_force(const dyn_muscle_prm *m, double L, double V, double act);
 
 /* The force of actuator a (spatial tendon, npath > 0) at control ctrl,
- * actuator length L = gear x the tendon's and velocity V. */
-double dyn_tendon_actuator_force(const dyn_actuator_def *a, double ctrl, double L, double V);
+ * activation act (a muscle's), actuator length L = gear x the tendon's
+ * and velocity V. */
+double dyn_tendon_actuator_force(const dyn_actuator_def *a, double ctrl, double act, double L,
+                                 double V);
 
-/* The loads of model m's spatial-tendon actuators at controls ctrl (NULL:
- * all 0) and the state of bodies, added as forces fx and torques tx (about
- * the centres of mass) to the tree bodies tree_of[body] (-1: none, the
- * load dropped on a body that does not move). */
+/* The loads of model m's spatial-tendon actuators at controls ctrl and
+ * activations act (per actuator; NULL: all 0) and the state of bodies,
+ * added as forces fx and torques tx (about the centres of mass) to the
+ * tree bodies tree_of[body] (-1: none, the load dropped on a body that
+ * does not move). */
 void dyn_tendon_loads(const dyn_model *m, const dyn_body *bodies, const int *tree_of,
-                      const double *ctrl, dyn_v3 *fx, dyn_v3 *tx);
+                      const double *ctrl, const double *act, dyn_v3 *fx, dyn_v3 *tx);
+
+/* The muscles among model m's actuators; their activations act[actuator
+ * count] advanced by one explicit Euler step of h under ctrl (NULL: 0),
+ * as MuJoCo 2.2's mj_advance (dyn_muscle_prm). */
+int dyn_tendon_muscle_count(const dyn_model *m);
+void dyn_tendon_activate(const dyn_model *m, const double *ctrl, double *act, double h);
 
 #endif /* DYN_TENDON_H */

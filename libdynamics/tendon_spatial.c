@@ -385,14 +385,15 @@ static double clamp(double x, int on, double lo, double hi) {
   return !on ? x : x < lo ? lo : x > hi ? hi : x;
 }
 
-double dyn_tendon_actuator_force(const dyn_actuator_def *a, double ctrl, double L, double V) {
-  double f = a->muscle ? dyn_muscle_force(&a->mus, L, V, 0.0)
+double dyn_tendon_actuator_force(const dyn_actuator_def *a, double ctrl, double act, double L,
+                                 double V) {
+  double f = a->muscle ? dyn_muscle_force(&a->mus, L, V, act)
                        : a->gain * clamp(ctrl, a->ctrl_limited, a->ctrl_lo, a->ctrl_hi);
   return clamp(f, a->force_limited, a->force_lo, a->force_hi);
 }
 
 void dyn_tendon_loads(const dyn_model *m, const dyn_body *bodies, const int *tree_of,
-                      const double *ctrl, dyn_v3 *fx, dyn_v3 *tx) {
+                      const double *ctrl, const double *act, dyn_v3 *fx, dyn_v3 *tx) {
   const dyn_actuator_def *a = dyn_model_actuators(m);
   int na = dyn_model_actuator_count(m);
   dyn_path_point pt[DYN_TENDON_MAX_POINTS];
@@ -401,7 +402,31 @@ void dyn_tendon_loads(const dyn_model *m, const dyn_body *bodies, const int *tre
     int n;
     double L = a[i].gear * dyn_tendon_path(&a[i], bodies, pt, &n);
     double V = a[i].gear * dyn_tendon_velocity(pt, n, bodies);
-    double f = dyn_tendon_actuator_force(&a[i], ctrl ? ctrl[i] : 0.0, L, V);
+    double f = dyn_tendon_actuator_force(&a[i], ctrl ? ctrl[i] : 0.0, act ? act[i] : 0.0, L, V);
     if (f != 0) path_loads(pt, n, a[i].gear * f, bodies, tree_of, fx, tx);
+  }
+}
+
+/* MuJoCo's muscle activation rate at control c and activation act. */
+static double muscle_rate(const dyn_muscle_prm *m, double c, double act) {
+  double cc = c < 0 ? 0 : c > 1 ? 1 : c, a = act < 0 ? 0 : act > 1 ? 1 : act;
+  double tau = cc > act ? m->tau_act * (0.5 + 1.5 * a) : m->tau_deact / (0.5 + 1.5 * a);
+  return (cc - act) / fmax(TINY, tau);
+}
+
+int dyn_tendon_muscle_count(const dyn_model *m) {
+  const dyn_actuator_def *a = dyn_model_actuators(m);
+  int n = 0;
+  for (int i = 0; i < dyn_model_actuator_count(m); i++) n += a[i].muscle;
+  return n;
+}
+
+void dyn_tendon_activate(const dyn_model *m, const double *ctrl, double *act, double h) {
+  const dyn_actuator_def *a = dyn_model_actuators(m);
+  for (int i = 0; i < dyn_model_actuator_count(m); i++) {
+    if (!a[i].muscle) continue;
+    const dyn_muscle_prm *p = &a[i].mus;
+    double c = clamp(ctrl ? ctrl[i] : 0.0, a[i].ctrl_limited, a[i].ctrl_lo, a[i].ctrl_hi);
+    act[i] = clamp(act[i] + h * muscle_rate(p, c, act[i]), p->act_limited, p->act_lo, p->act_hi);
   }
 }

@@ -95,15 +95,19 @@ void mdl_spatial_actuator(const mdl_map *p, int u, dyn_actuator_def *a) {
   if (mj->actuator_biastype[u] != mjBIAS_MUSCLE) return;
   const mjtNum *g = mj->actuator_gainprm + mjNGAIN * u;
   a->muscle = 1;
-  a->mus =
-      (dyn_muscle_prm){ { g[0], g[1] },
-                        g[2],
-                        g[3],
-                        g[4],
-                        g[5],
-                        g[6],
-                        g[7],
-                        g[8],
-                        { mj->actuator_lengthrange[2 * u], mj->actuator_lengthrange[2 * u + 1] },
-                        mj->actuator_acc0[u] };
+  dyn_muscle_prm m = { .range = { g[0], g[1] },
+                       .force = g[2],
+                       .scale = g[3],
+                       .lmin = g[4],
+                       .lmax = g[5],
+                       .vmax = g[6],
+                       .fpmax = g[7],
+                       .fvmax = g[8] };
+  m.lengthrange[0] = mj->actuator_lengthrange[2 * u];
+  m.lengthrange[1] = mj->actuator_lengthrange[2 * u + 1];
+  m.acc0 = mj->actuator_acc0[u];
+  m.tau_act = mj->actuator_dynprm[mjNDYN * u], m.tau_deact = mj->actuator_dynprm[mjNDYN * u + 1];
+  m.act_limited = mj->actuator_actlimited[u];
+  m.act_lo = mj->actuator_actrange[2 * u], m.act_hi = mj->actuator_actrange[2 * u + 1];
+  a->mus = m;
 }
