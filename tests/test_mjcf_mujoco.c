@@ -261,6 +261,7 @@ static int tendon_case_open(tendon_case *c, const char *path) {
   CU_ASSERT_EQUAL_FATAL(e, MDL_OK);
   dyn_world_settings s = dyn_world_settings_default();
   s.coordinates = DYN_COORDINATES_REDUCED;
+  s.dt = c->mj->opt.timestep; /* the file's, as the front ends take it */
   if (dyn_world_new_from_model(c->m, &s, &c->w, msg, sizeof msg) != DYN_OK)
     printf("\n    %s\n", msg);
   CU_ASSERT_PTR_NOT_NULL_FATAL(c->w);
@@ -314,7 +315,7 @@ static void tendon_compare(tendon_case *c, int i, double *qpos, double *err) {
   tendon_case_set(c, qpos, -1);
   double L = tendon_length(c, i, NULL), dl;
   err[0] = fmax(err[0], fabs(L - c->d->ten_length[t]));
-  double f = dyn_tendon_actuator_force(a, 0.0, a->gear * L, 0.0);
+  double f = dyn_tendon_actuator_force(a, 0.0, 0.0, a->gear * L, 0.0);
   err[2] = fmax(err[2], fabs(f - c->d->actuator_force[i]) / fmax(1.0, fabs(f)));
   err[3] = fmax(err[3], fabs(f));
   for (int j = 0; j < mj->njnt; j++) {
@@ -359,6 +360,45 @@ static double tendons_like_mujoco(tendon_case *cp) {
   return err[3];
 }
 
+/* arm26.xml's muscles driven (SE=0.5, BF=1, EF=0.2): after 40 steps of
+ * the world and of mj_step, every activation MuJoCo's (MuJoCo 2.2's
+ * explicit Euler of its activation dynamics); a saved state restored
+ * steps to the same activations and positions; the step's derivative
+ * through an active muscle refused by name. */
+static void muscles_driven(tendon_case *c) {
+  double ctrl[6] = { 0, 0.5, 0.2, 0, 1, 0 };
+  CU_ASSERT_EQUAL_FATAL(dyn_world_set_ctrl(c->w, ctrl, 6), DYN_OK);
+  double q0[2] = { 0, 0 };
+  tendon_case_set(c, q0, -1);
+  for (int i = 0; i < 6; i++) c->d->ctrl[i] = ctrl[i];
+  for (int k = 0; k < 40; k++) {
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(c->w, NULL), DYN_OK);
+    mj_step(c->mj, c->d);
+  }
+  const double *act = dyn_world_act(c->w);
+  double err = 0;
+  for (int i = 0; i < 6; i++) err = fmax(err, fabs(act[i] - c->d->act[i]));
+  if (err > 1e-12) printf("\n    activations: %.3g from MuJoCo's\n", err);
+  CU_ASSERT(err < 1e-12 && act[4] > 0.5 && act[1] > 0.2 && act[0] == 0);
+  size_t n = dyn_world_state_size(c->w);
+  void *saved = malloc(n);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_save_state(c->w, saved, n), DYN_OK);
+  double a1[6], q1[2], q2[2];
+  for (int k = 0; k < 10; k++) dyn_world_step(c->w, NULL);
+  memcpy(a1, act, sizeof a1);
+  dyn_redmax_get_state(c->rm, q1, NULL);
+  CU_ASSERT_EQUAL(dyn_world_restore_state(c->w, saved, n), DYN_OK);
+  for (int k = 0; k < 10; k++) dyn_world_step(c->w, NULL);
+  dyn_redmax_get_state(c->rm, q2, NULL);
+  CU_ASSERT(memcmp(a1, act, sizeof a1) == 0 && memcmp(q1, q2, sizeof q1) == 0);
+  free(saved);
+  char msg[256] = "";
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian(c->w, NULL, NULL, NULL, NULL, NULL, msg, sizeof msg),
+                  DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "actuator 'SE': the derivative through a muscle's active "
+                                     "force"));
+}
+
 static const char *tendon_model(void) {
   static char path[600];
   const char *src = getenv("LCPLAB_SRCDIR"); /* the tests' environment (Makefile.am) */
@@ -382,11 +422,7 @@ static void test_tendons_mujoco(void) {
   double fmax_seen = tendons_like_mujoco(&c);
   CU_ASSERT(fmax_seen > 1.0); /* the muscles' passive forces compared were not all 0 */
   printf("\n    arm26.xml: largest passive muscle force compared %.4g N\n", fmax_seen);
-  /* a muscle's control: refused by name (its activation stays 0) */
-  double ctrl[6] = { 0, 0.5, 0, 0, 0, 0 };
-  CU_ASSERT_EQUAL(dyn_world_set_ctrl(c.w, ctrl, 6), DYN_ERR_INPUT);
-  CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(c.w), "ctrl[1] (actuator 'SE'): a muscle's "
-                                                        "activation dynamics are not simulated"));
+  muscles_driven(&c);
   tendon_case_close(&c);
 }
 
@@ -421,7 +457,8 @@ static void test_tendons_by_hand(void) {
    * lmax 1.6 (b = 1.3), fpmax 1.3: no passive force up to x = 1; at L = 2
    * (x = 1.05) -100 1.3 (0.05 / 0.3)^2 / 2; at x = 1.4 (L = 1 + 0.65 L0)
    * -100 1.3 (0.5 + 0.1 / 0.3) */
-  dyn_muscle_prm m = { { 0.75, 1.05 }, 100, 200, 0.5, 1.6, 1.5, 1.3, 1.2, { 1, 2 }, 0.5 };
+  dyn_muscle_prm m = { { 0.75, 1.05 }, 100, 200,  0.5,  1.6, 1.5, 1.3, 1.2,
+                       { 1, 2 },       0.5, 0.01, 0.04, 0,   0,   0 };
   CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 1.8, 0, 0), 0.0, 1e-15);
   CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 2.0, 0, 0), -130.0 / 72.0, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(dyn_muscle_force(&m, 1 + 0.65 / 0.3, 0, 0), -130.0 * (0.5 + 1.0 / 3.0),
