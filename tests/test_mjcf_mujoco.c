@@ -420,7 +420,7 @@ static void test_tendons_mujoco(void) {
   fclose(f);
   tendon_case_open(&c, arm26);
   double fmax_seen = tendons_like_mujoco(&c);
-  CU_ASSERT(fmax_seen > 1.0); /* the muscles' passive forces compared were not all 0 */
+  CU_ASSERT(fmax_seen > 0.1); /* the passive forces compared were not all 0 (0.56 N on 3 x 3) */
   printf("\n    arm26.xml: largest passive muscle force compared %.4g N\n", fmax_seen);
   muscles_driven(&c);
   tendon_case_close(&c);
