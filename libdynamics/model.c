@@ -15,6 +15,7 @@
  * would take it past DYN_MODEL_MAX_BYTES is refused, with sizes counted in
  * size_t against the cap before anything is multiplied (no overflow).
  */
+#include "dyn_tendon.h"
 #include "model_internal.h"
 
 #include <math.h>
@@ -279,6 +280,8 @@ static const char *actuator_fault(const dyn_model *m, const dyn_actuator_def *d)
        !isfinite(d->bias_b0) || !(dyn_v3_norm(d->slider_axis) > 0) ||
        !isfinite(dyn_v3_norm(d->crank_pos)) || !isfinite(dyn_v3_norm(d->slider_pos))))
     return "its slider-crank fields are out of range";
+  const char *path = dyn_tendon_path_fault(m, d);
+  if (path) return path;
   double v[6] = { d->gear, d->gain, d->ctrl_lo, d->ctrl_hi, d->force_lo, d->force_hi };
   for (int k = 0; k < 6; k++)
     if (!isfinite(v[k])) return "a field is not finite";

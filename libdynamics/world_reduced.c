@@ -40,6 +40,7 @@
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
  */
 #include "dyn_assemble_internal.h"
+#include "dyn_tendon.h"
 #include "world_data.h"
 #include "world_reduced.h"
 
@@ -362,6 +363,8 @@ static void tree_loads(dyn_world *w) {
     red->fx[k] = w->bodies.p[i].f_ext;
     red->tx[k] = w->bodies.p[i].t_ext;
   }
+  dyn_tendon_loads(w->model, w->bodies.p, red->tree.tree_of, w->ctrl, dyn_world_act(w), red->fx,
+                   red->tx);
 }
 
 /* Rows that move no dof (the header, "still rows"): G_i A_r^-1 G_i^T <=
@@ -610,6 +613,7 @@ static dyn_err reduced_integrate(dyn_step *s) {
   char m2[160];
   dyn_err e = dyn_redmax_advance(w->red->rm, s->h, w->red->unew, m2, sizeof m2);
   if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
+  if (dyn_world_act(w)) dyn_tendon_activate(w->model, w->ctrl, dyn_world_act(w), s->h);
   dyn_reduced_export_bodies(w);
   w->step = s->k;
   w->t += s->h;
@@ -660,18 +664,31 @@ int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
 
 /* ---- saved states and the derivative of a step (world_reduced.h) ------------------ */
 
+/* The activations a saved state holds: every actuator's when the model has
+ * a muscle (dyn_world_act), else none. */
+static int state_acts(const dyn_world *w) {
+  return dyn_tendon_muscle_count(w->model) ? dyn_model_actuator_count(w->model) : 0;
+}
+
 int dyn_reduced_state_count(const dyn_world *w) {
-  return w && w->red ? w->red->nq + w->red->ndof : 0;
+  return w && w->red ? w->red->nq + w->red->ndof + state_acts(w) : 0;
 }
 
 void dyn_reduced_state_get(const dyn_world *w, double *out) {
   dyn_redmax_get_state(w->red->rm, out, out + w->red->nq);
+  if (state_acts(w))
+    memcpy(out + w->red->nq + w->red->ndof, dyn_world_act(w), (size_t)state_acts(w) * sizeof *out);
 }
 
 dyn_err dyn_reduced_state_set(dyn_world *w, const double *in) {
   char m2[160];
+  const double *act = in + w->red->nq + w->red->ndof;
+  for (int i = 0; i < state_acts(w); i++)
+    if (!isfinite(act[i]))
+      return dyn_world_fail(w, DYN_ERR_INPUT, "restore state: activation %d is not finite", i);
   dyn_err e = dyn_redmax_set_state(w->red->rm, in, in + w->red->nq, m2, sizeof m2);
   if (e != DYN_OK) return dyn_world_fail(w, e, "restore state: reduced coordinates: %s", m2);
+  if (state_acts(w)) memcpy(dyn_world_act(w), act, (size_t)state_acts(w) * sizeof *act);
   dyn_reduced_export_bodies(w);
   return DYN_OK;
 }

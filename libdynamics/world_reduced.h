@@ -41,8 +41,10 @@ struct dyn_world;
 /* The tree of a world in reduced coordinates, or NULL (maximal). */
 const dyn_rm_tree *dyn_reduced_tree(const struct dyn_world *w);
 
-/* The tree's state in a saved world state (world_state.c): its q and u
- * (nq + ndof doubles; 0 for a world in maximal coordinates), read into out,
+/* The tree's state in a saved world state (world_state.c): its q and u,
+ * then, when the model has a muscle, every actuator's activation
+ * (dyn_world_act) (nq + ndof (+ actuators) doubles; 0 for a world in
+ * maximal coordinates), read into out,
  * and written back from in with the bodies exported from it (DYN_ERR_INPUT,
  * the world's message naming the entry, for a non-finite one or a zero
  * quaternion). */
@@ -94,6 +96,8 @@ const int *dyn_reduced_row_trees(const struct dyn_world *w, int *ntree);
  * -1, or the index of an actuator whose joint (*joint, may be NULL) takes
  * no force. */
 dyn_err dyn_ctrl_cranks_init(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm);
+/* The muscles' activations of w (one per actuator; NULL: no actuators). */
+double *dyn_world_act(const struct dyn_world *w);
 int dyn_ctrl_apply(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm, const double *ctrl,
                    double *effort, int *joint);
 

@@ -15,11 +15,12 @@
  * its joint, gear, constant gain, control and force ranges), a constant
  * generalized force the world adds (reduced coordinates).
  *
+ * A motor or MuJoCo's muscle on a spatial tendon: mjcf_tendon_spatial.c.
  * Refused by name (exit 2 from the program; --approximate drops them):
  * any other transmission (slider-crank: cranksite, slidersite,
  * cranklength, outside reduced coordinates or with a velocity bias; a
- * servo on a tendon; site; body), activation dynamics (a muscle, an
- * integrator, a filter), a muscle's bias (its passive force), a force
+ * servo on a tendon; site; body), activation dynamics (an integrator, a
+ * filter; a muscle other than on a spatial tendon), a force
  * limit on a biased actuator (a clamped spring is not linear), a constant
  * bias without a stiffness, a servo on a ball or free joint.
  */
@@ -80,12 +81,9 @@ static const char *unmapped(const mjModel *mj, int u) {
 /* What keeps tendon t from being a fixed tendon lcplab maps (joints only,
  * hinges and slides, at most DYN_ACTUATOR_MAX_JOINTS, no limit, spring,
  * damper or friction), or NULL. */
-static const char *tendon_unmapped(const mjModel *mj, int t) {
+static const char *tendon_unmapped(const mjModel *mj, int t, int reduced) {
   int a = mj->tendon_adr[t], n = mj->tendon_num[t];
-  for (int k = a; k < a + n; k++)
-    if (mj->wrap_type[k] != mjWRAP_JOINT)
-      return "spatial tendons are not simulated (their lengths and moment arms through sites "
-             "and wrapping geoms, and the actuators and muscles on them)";
+  if (mdl_tendon_is_spatial(mj, t)) return mdl_spatial_unmapped(mj, t, reduced);
   for (int k = a; k < a + n; k++) {
     int jt = mj->jnt_type[mj->wrap_objid[k]];
     if (jt != mjJNT_HINGE && jt != mjJNT_SLIDE)
@@ -104,7 +102,7 @@ mdl_err mdl_map_tendons(mdl_map *p) {
   const mjModel *mj = p->mj;
   char lab[96];
   for (int t = 0; t < mj->ntendon; t++) {
-    const char *why = tendon_unmapped(mj, t);
+    const char *why = tendon_unmapped(mj, t, p->opt_read.reduced);
     if (!why) continue;
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_TENDON, t);
     mdl_err e = mdl_approx(p, "drop it with the actuators on it", "%s: %s", lab, why);
@@ -122,7 +120,7 @@ mdl_err mdl_map_actuators(mdl_map *p) {
     if (mj->actuator_trntype[u] == mjTRN_SLIDERCRANK)
       why = crank_unmapped(mj, u, p->opt_read.reduced);
     else if (mj->actuator_biastype[u] == mjBIAS_MUSCLE)
-      why = "a muscle (its passive force at zero activation) is not simulated";
+      why = mdl_muscle_unmapped(mj, u, p->opt_read.reduced);
     else if (mj->actuator_dyntype[u] != mjDYN_NONE && mj->actuator_trntype[u] != mjTRN_JOINT)
       why = unmapped(mj, u);
     else if (affine_on_joint(mj, u))
@@ -153,7 +151,9 @@ static int driven(const mdl_map *p, int u) {
       mdl_lcplab_present(mj))
     return 0;
   if (t == mjTRN_TENDON) {
-    if (tendon_unmapped(mj, id) || affine_on_joint(mj, u)) return 0;
+    if (mdl_tendon_is_spatial(mj, id) || tendon_unmapped(mj, id, p->opt_read.reduced) ||
+        affine_on_joint(mj, u))
+      return 0;
     for (int k = mj->tendon_adr[id]; k < mj->tendon_adr[id] + mj->tendon_num[id]; k++)
       if (p->jnt_lc[mj->wrap_objid[k]] < 0) return 0;
   } else {
@@ -221,6 +221,7 @@ dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
   snprintf(a.name, sizeof a.name, "%s", mdl_mj_name(mj, mjOBJ_ACTUATOR, u));
   if (driven(p, u)) transmission(p, u, &a);
   crank_of(p, u, &a);
+  mdl_spatial_actuator(p, u, &a);
   a.gear = mj->actuator_gear[6 * u];
   a.gain = mj->actuator_gainprm[mjNGAIN * u];
   a.ctrl_limited = mj->actuator_ctrllimited[u];
