@@ -281,6 +281,18 @@ static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
   return e;
 }
 
+/* A fixed tendon's limit and spring are rows and forces in joint space,
+ * which a world in maximal coordinates does not have: refused, the first
+ * tendon named. */
+static dyn_err maximal_tendons(const dyn_model *m, char *msg, size_t cap) {
+  if (m->ntd == 0) return DYN_OK;
+  dyn_msgf(msg, cap,
+           "tendon 0 '%s': a fixed tendon's limit and spring act in joint space, which maximal "
+           "coordinates do not have; use reduced coordinates",
+           m->tends.p[0].name);
+  return DYN_ERR_INPUT;
+}
+
 /* The settings s as a world on model m runs with them (validated), and
  * its reduced state when they ask for reduced coordinates. */
 static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
@@ -291,6 +303,7 @@ static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
   /* the tree's refusal first, as it always came */
   dyn_err e = reduced ? dyn_reduced_new(m, set, red, msg, cap) : DYN_OK;
   if (e == DYN_OK) e = dyn_world_settings_validate(s ? set : NULL, msg, cap);
+  if (e == DYN_OK && !reduced) e = maximal_tendons(m, msg, cap);
   if (e == DYN_OK)
     e = reduced ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);
   return e;

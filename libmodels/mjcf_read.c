@@ -325,7 +325,7 @@ static mdl_err model_refused(mdl_map *p, mjtObj type, int elem, const char *m2) 
 }
 
 /* The records into a new model, in order: materials, bodies, shapes,
- * joints, exclusions, options. */
+ * joints, actuators, tendons, exclusions, options. */
 static mdl_err assemble(mdl_map *p, dyn_model **out) {
   dyn_model *m = NULL;
   if (dyn_model_new(&m) != DYN_OK) return MDL_ERR_NOMEM;
@@ -352,6 +352,11 @@ static mdl_err assemble(mdl_map *p, dyn_model **out) {
     dyn_actuator_def a = mdl_actuator_def(p, u);
     if (dyn_model_add_actuator(m, &a, m2, sizeof m2) < 0)
       e = model_refused(p, mjOBJ_ACTUATOR, u, m2);
+  }
+  for (int t = 0; e == MDL_OK && t < p->mj->ntendon; t++) {
+    dyn_tendon_def d;
+    if (mdl_tendon_def(p, t, &d) && dyn_model_add_tendon(m, &d, m2, sizeof m2) < 0)
+      e = model_refused(p, mjOBJ_TENDON, t, m2);
   }
   for (int k = 0; e == MDL_OK && k < p->nex; k++)
     if (dyn_model_exclude(m, p->ex[2 * k], p->ex[2 * k + 1], m2, sizeof m2) != DYN_OK)

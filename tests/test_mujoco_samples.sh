@@ -143,14 +143,42 @@ expect_err "--ctrl in maximal coordinates: refused, the actuator named" \
   simulate --model "$CA" --steps 5 --ctrl torque=1 --coordinates maximal
 expect_err "--ctrl on a built-in scene: refused" "--ctrl sets a model file's actuator controls" \
   simulate --scene ball --steps 5 --ctrl a=1
-# what the ctrl model may not hold: refused by name (item 5: a tendon's
-# limit and a servo on a tendon, whose rows and couplings are not built; a
-# medium; geom margin and gap, which MuJoCo holds contacts at and lcplab's
-# world-wide margin is not)
-sed 's|<fixed name="couple">|<fixed name="couple" limited="true" range="-1 1">|' "$CA" >"$T/m.xml"
-expect_err "a fixed tendon's limit: refused, named" \
-  "m.xml: tendon 'couple': a fixed tendon's limit (a row sum c_k q_k in joint space) is not simulated" \
+# ---- fixed tendons' limits and springs (issue 80, item 5) --------------------------
+# tests/models/tendon_limit.xml: a two-hinge arm falls; the tendon 'stop'
+# (shoulder + elbow) limited to [-0.5, 0.4] is a unilateral row of joint
+# space (world_reduced.c), the tendon 'spring' (shoulder - elbow,
+# stiffness 4, damping 0.2) joint-space forces, explicit as MuJoCo's Euler.
+# Largest displacement after 1 s within 2 % of MuJoCo's step (measured
+# 2026-11-28: 0.31300 m against 0.31127 m; without the limit both 1.01429
+# m, so the limit's row is what holds the forearm up), and the spring alone
+# (the limit taken out) to 1e-6 of MuJoCo's (1.01429384633129 in both).
+# Before: refused ("a fixed tendon's limit ... is not simulated", exit 2).
+# In maximal coordinates: refused by name; a tendon's frictionloss: refused.
+TL=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/models/tendon_limit.xml
+sed 's|limited="true" range="-0.5 0.4"|limited="false"|' "$TL" >"$T/spring.xml"
+for f in "$TL" "$T/spring.xml"; do
+  tol=4e-4
+  [ "$f" = "$TL" ] || tol=1e-12
+  "$PEER" "$f" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
+  b=$(jnum max_body_displacement "$T/mj.json")
+  lcp simulate --model "$f" --steps 500
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "$b > 0.1 && ($a - $b)^2 < $tol * $b^2"; then
+    pass "fixed tendons, $(basename "$f"): $a m, MuJoCo $b m"
+  else
+    fail "fixed tendons, $(basename "$f")" "exit $rc, $a m against MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+  fi
+done
+expect_err "a fixed tendon's limit in maximal coordinates: refused, named" \
+  "tendon_limit.xml: tendon 'stop': a fixed tendon's limit, stiffness and damping (a row and forces in joint space) are simulated in reduced coordinates only" \
+  simulate --model "$TL" --steps 5 --coordinates maximal
+sed 's|<fixed name="stop"|<fixed name="stop" frictionloss="0.5"|' "$TL" >"$T/m.xml"
+expect_err "a fixed tendon's frictionloss: refused, named" \
+  "m.xml: tendon 'stop': a fixed tendon's frictionloss (a friction coupling its joints) is not simulated" \
   simulate --model "$T/m.xml" --steps 5
+# what the ctrl model may not hold: refused by name (item 5: a servo on a
+# tendon, whose coupling is not built; a medium; geom margin and gap,
+# which MuJoCo holds contacts at and lcplab's world-wide margin is not)
 sed 's|<motor name="pull" tendon="couple" gear="0.8"/>|<position name="pull" tendon="couple" kp="3"/>|' "$CA" >"$T/m.xml"
 expect_err "a servo on a tendon: refused, named" \
   "m.xml: actuator 'pull': a servo or activation dynamics on a tendon" simulate --model "$T/m.xml" --steps 5
