@@ -8,17 +8,22 @@
  * world's own.  The step differs in five stages:
  *
  *   prepare     the state saved (the bodies, for a failed step)
- *   build rows  one row per joint limit or motor in joint space (joint.c's
- *               dyn_joint_coord_rows: the rhs, bounds and cfm of the
- *               world's own limit and motor rows), first, where the world
- *               puts its joint rows (the step's joint_rows), then the
- *               world's contact rows on the bodies
+ *   build rows  the world's joint rows of the loops' cut joints (world
+ *               joints on the bodies: dyn_rm_tree.cut; docs/redmax.md,
+ *               "Loops"), then one row per joint limit or motor or fixed
+ *               tendon limit in joint space (joint.c's dyn_joint_coord_rows:
+ *               the rhs, bounds and cfm of the world's own limit and motor
+ *               rows), all where the world puts its joint rows (the step's
+ *               joint_rows), then the world's contact rows on the bodies
  *   assemble    u_free = u + A_r^-1 h (f_r - D u - h K u) (dyn_redmax_free_velocity,
  *               A_r = Mr + armature + h D + h^2 K); each row mapped to joint
  *               space, G_i = sum over its sides of (R^T J_ang, R^T J_lin) Phi_b
  *               (Phi_b: body b's rows of the tree's Jacobian, body-frame
  *               twists (omega, v), so the world-frame row is rotated into
- *               the body frame), or +-e_k for a coordinate row;
+ *               the body frame; a cut joint's row the same), or sum_k c_k
+ *               e_k for a coordinate row (a joint's +-e_k, a tendon's
+ *               coefficients); a tendon's spring and damper add
+ *               h A_r^-1 G^T f to u_free (tendon_springs);
  *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
  *               dense (every solver takes it), formed tree by tree (A_r is
  *               block diagonal, one block per tree of the forest; a row moves
@@ -31,8 +36,9 @@
  *   integrate   q+ from u+ (dyn_redmax_advance: hinge and slide additive,
  *               balls by the exponential map), the bodies' poses and
  *               velocities exported
- * Collide, solve, judge and metrics are the world's.  The joint error is 0
- * (the joints hold by construction); the settings' integrator, orientation
+ * Collide, solve, judge and metrics are the world's.  The joint error is
+ * the cut joints' (0 without a loop: the tree's joints hold by
+ * construction); the settings' integrator, orientation
  * update and gyroscopic choice do not apply (the tree's step is
  * semi-implicit Euler with the Coriolis terms of f_r); the coarse
  * correction is in the bodies' velocities and is skipped; the failure
@@ -72,7 +78,8 @@ struct dyn_reduced {
   int nspring;   /* the tendons' springs */
   rcoord *spring;
   double *tau;          /* ndof: the springs' generalized forces of a step */
-  int nlim;             /* the limit and motor rows of this step (rows 0 ..) */
+  int c0, nlim;         /* the limit and motor rows of this step: rows c0 .. c0 + nlim - 1,
+                           after the loops' cut joints' rows 0 .. c0 - 1 */
   int nstill;           /* its still rows (decouple_still_rows) */
   dyn_buf_int crow;     /* per coordinate row: its coordinate */
   int ntree;            /* the forest's trees (dyn_redmax_tree_count) */
@@ -306,7 +313,7 @@ int dyn_world_is_reduced(const dyn_world *w) { return w && w->red ? 1 : 0; }
 
 int dyn_world_joint_rows_possible(const dyn_world *w) {
   if (!w) return 0;
-  return w->red ? w->red->ncoord > 0 : dyn_world_joint_count(w) > 0;
+  return w->red ? w->red->ncoord > 0 || dyn_world_joint_count(w) > 0 : dyn_world_joint_count(w) > 0;
 }
 
 /* ---- the stages -------------------------------------------------------------------- */
@@ -345,36 +352,45 @@ static double coord_rate(const rcoord *c, const double *u) {
   return v;
 }
 
-/* The limit and motor rows of this step into rows[0 .. nlim - 1] (room
- * reserved), each noting its coordinate in crow. */
+/* The limit and motor rows of this step into rows[c0 .. c0 + nlim - 1]
+ * (room reserved), each noting its coordinate in crow[row - c0]. */
 static int fill_coord_rows(dyn_world *w, double h) {
   struct dyn_reduced *red = w->red;
   int m = 0;
   for (int k = 0; k < red->ncoord; k++) {
     const rcoord *c = &red->coord[k];
     dyn_rows R[2];
-    coord_row_init(&R[0], m);
-    coord_row_init(&R[1], m + 1);
+    coord_row_init(&R[0], red->c0 + m);
+    coord_row_init(&R[1], red->c0 + m + 1);
     int nr = dyn_joint_coord_rows(&c->limit, &c->motor, coord_value(c, red->q),
                                   coord_rate(c, red->u), h, R);
     for (int i = 0; i < nr; i++, m++) {
-      w->rows.p[m] = R[i];
+      w->rows.p[red->c0 + m] = R[i];
       red->crow.p[m] = k;
     }
   }
   return m;
 }
 
-/* The contact rows (the world's stage; nj = 0, so no joint rows), then the
- * limit and motor rows put first, as the world's joint rows are: the
- * contact rows move up by their number (their base with them), which the
- * step's joint_rows reports (export --condense-joints condenses them). */
+/* Row i's coordinate when it is a limit or motor row, else NULL (a cut
+ * joint's or a contact's row, on bodies). */
+static const rcoord *row_coord(const struct dyn_reduced *red, int i) {
+  return i >= red->c0 && i < red->c0 + red->nlim ? &red->coord[red->crow.p[i - red->c0]] : NULL;
+}
+
+/* The world's rows (its stage: the loops' cut joints' rows, then the
+ * contacts'), then the limit and motor rows put after the cut joints',
+ * with the joint rows, as the world's limit rows are: the contact rows
+ * move up by their number (their base with them); the step's joint_rows
+ * counts both kinds (export --condense-joints condenses them), and the
+ * warm start keeps the cut joints' rows by joint (rows 0 .. c0 - 1). */
 static dyn_err reduced_build_rows(dyn_step *s) {
   dyn_world *w = s->w;
   struct dyn_reduced *red = w->red;
   dyn_err e = dyn_stage_build_rows(s);
   if (e != DYN_OK) return e;
-  int extra = 0, ncr = w->nrows;
+  int extra = 0, ncr = w->nrows, jr = w->njrows;
+  red->c0 = jr;
   for (int k = 0; k < red->ncoord; k++) {
     const rcoord *c = &red->coord[k];
     extra += dyn_joint_coord_rows(&c->limit, &c->motor, coord_value(c, red->q),
@@ -385,10 +401,10 @@ static dyn_err reduced_build_rows(dyn_step *s) {
   size_t n = (size_t)ncr + (size_t)extra;
   if (dyn_world_reserve_rows(w, n) != DYN_OK || dyn_buf_reserve(&red->crow, n, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %zu rows", s->k, n);
-  memmove(w->rows.p + extra, w->rows.p, (size_t)ncr * sizeof *w->rows.p);
-  for (int i = extra; i < extra + ncr; i++) w->rows.p[i].base += extra;
+  memmove(w->rows.p + jr + extra, w->rows.p + jr, (size_t)(ncr - jr) * sizeof *w->rows.p);
+  for (int i = jr + extra; i < extra + ncr; i++) w->rows.p[i].base += extra;
   fill_coord_rows(w, s->h);
-  w->njrows = extra;
+  w->njrows = jr + extra;
   w->nrows = ncr + extra;
   return DYN_OK;
 }
@@ -399,9 +415,9 @@ static dyn_err reduced_build_rows(dyn_step *s) {
 static void joint_space_row(const dyn_world *w, const double *Phi, int i, double *g) {
   const struct dyn_reduced *red = w->red;
   const int n6 = 6 * red->tree.nt;
-  if (i < red->nlim) {
-    const rcoord *c = &red->coord[red->crow.p[i]];
-    for (int k = 0; k < c->n; k++) g[c->dof[k]] += c->c[k];
+  const rcoord *co = row_coord(red, i);
+  if (co) {
+    for (int k = 0; k < co->n; k++) g[co->dof[k]] += co->c[k];
     return;
   }
   const dyn_rows *r = &w->rows.p[i];
@@ -461,9 +477,9 @@ static void decouple_still_rows(struct dyn_reduced *red, double *A, int n) {
 static void row_tree_pair(const dyn_world *w, int i, int *tr) {
   const struct dyn_reduced *red = w->red;
   tr[0] = tr[1] = -1;
-  if (i < red->nlim) {
-    tr[0] = red->coord[red->crow.p[i]].tree[0];
-    tr[1] = red->coord[red->crow.p[i]].tree[1];
+  const rcoord *c = row_coord(red, i);
+  if (c) {
+    tr[0] = c->tree[0], tr[1] = c->tree[1];
     return;
   }
   const dyn_rows *r = &w->rows.p[i];

@@ -279,11 +279,6 @@ mdl_err mdl_map_features(mdl_map *p) {
   }
   for (int q = 0; q < mj->neq; q++) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_EQUALITY, q);
-    if (p->opt_read.reduced)
-      return mdl_refuse(p,
-                        "%s: equality constraints close loops, which reduced coordinates do not "
-                        "represent; rerun with %s",
-                        lab, mdl_word(p->opt_read.words.maximal, "--coordinates maximal"));
     if (mj->eq_type[q] != mjEQ_CONNECT && mj->eq_type[q] != mjEQ_WELD)
       return mdl_refuse(p,
                         "%s: joint, tendon and distance equalities are not simulated "
