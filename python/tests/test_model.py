@@ -336,3 +336,17 @@ def test_ctrl_drives_actuators(tmp_path):
     mx = lcplab.World(lcplab.load_model(path, coordinates="maximal"))
     with pytest.raises(lcplab.SceneError, match=r"ctrl\[0\] \(actuator 'torque'\).*reduced"):
         mx.set_ctrl([1.0, 0.0, 0.0, 0.0])
+
+
+def test_fixed_tendon_not_lost_on_save(tmp_path):
+    # issue 80, item 5: a fixed tendon's limit and spring load in reduced
+    # coordinates (tests/models/tendon_limit.xml); MJCF's writer does not
+    # write tendons, so saving such a model is refused by name, no file
+    # half-written
+    here = os.path.dirname(os.path.abspath(__file__))
+    m = lcplab.load_model(os.path.join(here, "..", "..", "tests", "models", "tendon_limit.xml"))
+    assert m.coordinates == "reduced"
+    out = tmp_path / "saved.xml"
+    with pytest.raises(lcplab.SceneError, match="tendon 'stop': fixed tendons are not written"):
+        m.save(out)
+    assert not out.exists()
