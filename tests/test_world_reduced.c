@@ -321,6 +321,20 @@ static void test_tendon_limit_row(void) {
   t.joint[1] = 7;
   CU_ASSERT_EQUAL(dyn_model_add_tendon(m, &t, msg, sizeof msg), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "a joint does not exist"));
+  /* a tendon's spring: the step's derivative refuses it by name */
+  t = dyn_model_tendons(m)[0];
+  snprintf(t.name, sizeof t.name, "spring");
+  t.limit.enabled = 0;
+  t.stiffness = 2.0;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_tendon(m, &t, msg, sizeof msg), 1);
+  w = make(m, 1, 1.0 / 240.0, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  double dv[4];
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian(w, dv, NULL, NULL, NULL, NULL, msg, sizeof msg),
+                  DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "tendon 'spring': a fixed tendon's spring"));
+  dyn_world_free(w);
   dyn_model_free(m);
 }
 
