@@ -221,6 +221,31 @@ typedef struct dyn_actuator_def {
   dyn_muscle_prm mus;
 } dyn_actuator_def;
 
+/* A fixed tendon (MuJoCo's <tendon><fixed>; docs/models.md, "The
+ * mapping"): its length L = sum_k coef[k] q_k over the coordinates of
+ * joints joint[k] (hinges or sliders), 0 at the model's initial pose.  A
+ * world in reduced coordinates holds
+ *   - its limit (limit.enabled: lo <= L <= hi, erp, cfm, restitution as a
+ *     joint's, dyn_joint_limit) as one unilateral row in joint space, the
+ *     row coef[k] on joint k's dof (world_reduced.c), and
+ *   - its spring (stiffness, damping >= 0; rest: the length it pulls to)
+ *     as the generalized force coef[k] f on each joint, f = -stiffness (L -
+ *     rest) - damping dL/dt, explicit (MuJoCo's Euler step does the same);
+ * a world in maximal coordinates refuses it (its joints have no
+ * coordinate rows other than their own). */
+typedef struct dyn_tendon_def {
+  char name[DYN_NAME_MAX];
+  int njoints;                          /* 1 .. DYN_ACTUATOR_MAX_JOINTS */
+  int joint[DYN_ACTUATOR_MAX_JOINTS];   /* hinges or sliders of the model */
+  double coef[DYN_ACTUATOR_MAX_JOINTS]; /* finite */
+  dyn_joint_limit limit;                /* as a joint's: lo <= hi, erp in [0, 1], ... */
+  double stiffness, damping, rest;      /* >= 0, >= 0, finite */
+} dyn_tendon_def;
+
+/* A dyn_tendon_def with no joints, no limit (erp 0.2 when enabled) and no
+ * spring: fill the fields you need. */
+DYN_API dyn_tendon_def dyn_tendon_def_default(void);
+
 /* The scene-level fields (MuJoCo's mjOption): what a scene sets over the
  * world settings it is built with. */
 typedef struct dyn_model_options {
@@ -303,6 +328,15 @@ DYN_API int dyn_model_add_actuator(dyn_model *m, const dyn_actuator_def *d, char
 DYN_API int dyn_model_actuator_count(const dyn_model *m);
 DYN_API const dyn_actuator_def *dyn_model_actuators(const dyn_model *m);
 DYN_API int dyn_model_find_actuator(const dyn_model *m, const char *name);
+
+/* Add tendon *d (dyn_tendon_def): its index, or DYN_ERR_INPUT naming the
+ * tendon and the field (njoints out of range, a joint out of range or not
+ * a hinge or slider, NaN or inf, a limit lo > hi or erp outside [0, 1],
+ * cfm or restitution out of range, a negative stiffness or damping). */
+DYN_API int dyn_model_add_tendon(dyn_model *m, const dyn_tendon_def *d, char *msg, size_t msgcap);
+/* The tendons (valid until the next add or free) and their count. */
+DYN_API int dyn_model_tendon_count(const dyn_model *m);
+DYN_API const dyn_tendon_def *dyn_model_tendons(const dyn_model *m);
 
 /* Replace record i by *d, with the checks of its add (and a body that
  * already carries a plane shape stays static; a body tied to joints keeps

@@ -28,13 +28,19 @@ typedef struct dyn_rm_tree {
                             joint of a tree is +1: the tree's axis is flipped
                             where the joint's a is the child) */
   int *root;             /* per tree body: 1 for the ball of a free root */
+  int *cut;              /* per model joint: 1 when it closes a loop (a joint whose
+                            bodies earlier joints tie already: MJCF's connect and
+                            weld), 0 for the tree's; a cut joint is the world's
+                            joint rows in joint space (world_reduced.c) */
+  int ncut;
 } dyn_rm_tree;
 
 /* The tree of model m for a world in reduced coordinates (refusals,
  * DYN_ERR_INPUT, name the record and end "use maximal coordinates"): a
  * joint kind other than hinge, slider, ball or fixed; soft rows; a spring
- * with a rest position other than the initial pose; a loop; a body other
- * than a free root that does not start at rest.  DYN_ERR_NOMEM. */
+ * with a rest position other than the initial pose; armature on a loop's
+ * cut joint; a body other than a free root that does not start at rest.
+ * DYN_ERR_NOMEM. */
 dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size_t cap);
 void dyn_rm_tree_free(dyn_rm_tree *t);
 struct dyn_world;

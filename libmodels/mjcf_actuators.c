@@ -79,8 +79,8 @@ static const char *unmapped(const mjModel *mj, int u) {
 }
 
 /* What keeps tendon t from being a fixed tendon lcplab maps (joints only,
- * hinges and slides, at most DYN_ACTUATOR_MAX_JOINTS, no limit, spring,
- * damper or friction), or NULL. */
+ * hinges and slides, at most DYN_ACTUATOR_MAX_JOINTS, no friction; a
+ * limit, spring or damper in reduced coordinates only), or NULL. */
 static const char *tendon_unmapped(const mjModel *mj, int t, int reduced) {
   int a = mj->tendon_adr[t], n = mj->tendon_num[t];
   if (mdl_tendon_is_spatial(mj, t)) return mdl_spatial_unmapped(mj, t, reduced);
@@ -90,11 +90,12 @@ static const char *tendon_unmapped(const mjModel *mj, int t, int reduced) {
       return "a fixed tendon on a ball or free joint is not simulated";
   }
   if (n > DYN_ACTUATOR_MAX_JOINTS) return "a fixed tendon of more than 8 joints is not simulated";
-  if (mj->tendon_limited[t])
-    return "a fixed tendon's limit (a row sum c_k q_k in joint space) is not simulated";
-  if (mj->tendon_stiffness[t] != 0 || mj->tendon_damping[t] != 0 || mj->tendon_frictionloss[t] != 0)
-    return "a fixed tendon's stiffness, damping or frictionloss (forces coupling its joints) is "
-           "not simulated";
+  if (mj->tendon_frictionloss[t] != 0)
+    return "a fixed tendon's frictionloss (a friction coupling its joints) is not simulated";
+  if (!reduced &&
+      (mj->tendon_limited[t] || mj->tendon_stiffness[t] != 0 || mj->tendon_damping[t] != 0))
+    return "a fixed tendon's limit, stiffness and damping (a row and forces in joint space) are "
+           "simulated in reduced coordinates only";
   return NULL;
 }
 
@@ -229,6 +230,32 @@ dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
   a.force_limited = mj->actuator_forcelimited[u];
   a.force_lo = mj->actuator_forcerange[2 * u], a.force_hi = mj->actuator_forcerange[2 * u + 1];
   return a;
+}
+
+int mdl_tendon_def(const mdl_map *p, int t, dyn_tendon_def *d) {
+  const mjModel *mj = p->mj;
+  *d = dyn_tendon_def_default();
+  if (!mj->tendon_limited[t] && mj->tendon_stiffness[t] == 0 && mj->tendon_damping[t] == 0)
+    return 0; /* a transmission only: its actuators' record holds it */
+  if (tendon_unmapped(mj, t, p->opt_read.reduced) || mdl_lcplab_present(mj)) return 0;
+  snprintf(d->name, sizeof d->name, "%s", mdl_mj_name(mj, mjOBJ_TENDON, t));
+  for (int k = mj->tendon_adr[t]; k < mj->tendon_adr[t] + mj->tendon_num[t]; k++) {
+    if (p->jnt_lc[mj->wrap_objid[k]] < 0) return 0;
+    d->joint[d->njoints] = p->jnt_lc[mj->wrap_objid[k]];
+    d->coef[d->njoints++] = mj->wrap_prm[k];
+  }
+  /* lcplab's coordinates are MuJoCo's less qpos0: its length is MuJoCo's
+   * less length0; a limit is held at its margin, as a joint's */
+  double L0 = mj->tendon_length0[t], mg = mj->tendon_margin[t];
+  if (mj->tendon_limited[t]) {
+    d->limit.enabled = 1;
+    d->limit.lo = mj->tendon_range[2 * t] + mg - L0;
+    d->limit.hi = mj->tendon_range[2 * t + 1] - mg - L0;
+  }
+  d->stiffness = mj->tendon_stiffness[t];
+  d->damping = mj->tendon_damping[t];
+  d->rest = mj->tendon_lengthspring[t] - L0;
+  return 1;
 }
 
 void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr) {
