@@ -338,6 +338,18 @@ def test_ctrl_drives_actuators(tmp_path):
         mx.set_ctrl([1.0, 0.0, 0.0, 0.0])
 
 
+def test_actuators_not_lost_on_save(tmp_path):
+    # MJCF's writer writes no actuator: saving a model with actuators wrote
+    # the file without them (tests/models/ctrl_actuators.xml: four dropped,
+    # exit 0); now refused by name, no file written
+    here = os.path.dirname(os.path.abspath(__file__))
+    m = lcplab.load_model(os.path.join(here, "..", "..", "tests", "models", "ctrl_actuators.xml"))
+    out = tmp_path / "saved.xml"
+    with pytest.raises(lcplab.SceneError, match="actuator 'torque': actuators are not written"):
+        m.save(out)
+    assert not out.exists()
+
+
 def test_fixed_tendon_not_lost_on_save(tmp_path):
     # issue 80, item 5: a fixed tendon's limit and spring load in reduced
     # coordinates (tests/models/tendon_limit.xml); MJCF's writer does not
