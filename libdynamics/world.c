@@ -94,7 +94,7 @@ const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f) {
   /* reduced coordinates: auto, which picks dantzig for these dense
    * symmetric islands (the same answers) and, where dantzig's friction
    * passes do not settle (humanoid100: 34 of 358 contact steps), its exact
-   * fallbacks instead of a failed step (docs/dynamics.md, "The default
+   * fallbacks instead of a failed step (docs/models.md, "The default
    * solver in reduced coordinates"; experiments/records/2026-11-28-check80.md) */
   int plain = f == DYN_FRICTION_NONE || f == DYN_FRICTION_BOX;
   return c == DYN_COORDINATES_REDUCED && plain ? "auto" : "pgs";
