@@ -131,7 +131,7 @@ int cli_world_output_is_input(const char *cmd, const cli_world_args *a, int n,
 int cli_world_option(const char *cmd, int argc, char **argv, int *i, cli_world_args *a);
 
 /* The solver a world in coordinates c gets when --solver is not given:
- * dyn_world_default_solver's (pgs; nsgs for cones; dantzig in reduced
+ * dyn_world_default_solver's (pgs; nsgs for cones; auto in reduced
  * coordinates without cones). */
 const char *cli_world_default_solver(const cli_world_args *a, dyn_coordinates c);
 

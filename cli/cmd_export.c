@@ -10,7 +10,7 @@
  *
  * The world is stepped exactly as `lcplab simulate` steps it (same options,
  * same defaults; --solver defaults to dyn_world_default_solver's: pgs, nsgs
- * with --friction cone, lemke with pyramid, dantzig in reduced coordinates
+ * with --friction cone, lemke with pyramid, auto in reduced coordinates
  * without cones: a solver that takes the friction model, named in a note
  * on stderr).  After step k (k = 1..K) with
  * k mod E = 0 and at least one row, the problem that step solved,
@@ -104,7 +104,7 @@ static void usage(FILE *f) {
              "                      --global also their global form (v: null-space coordinates)\n"
              "  --force             overwrite files that exist\n"
              "  --solver NAME       default pgs, nsgs with --friction cone, lemke with\n"
-             "                      pyramid, dantzig in reduced coordinates without cones\n"
+             "                      pyramid, auto in reduced coordinates without cones\n"
              "                      (noted on stderr)\n"
              "\n");
   cli_world_usage(f);

@@ -40,7 +40,7 @@
  * times %.6g.  Without --csv no CSV is written (the summary alone); FILE "-"
  * (--csv or --trace, not both) is the standard output, and the summary
  * then goes to stderr.  Without --solver the world gets pgs, nsgs with
- * --friction cone, dantzig in reduced coordinates without cones
+ * --friction cone, auto in reduced coordinates without cones
  * (cli_world_default_solver), and a note on stderr says so after the run.  On a terminal, a progress line on stderr from one second
  * into the run (LCPLAB_PROGRESS, cli.h).  At the end one JSON object goes to
  * stdout: scene, solver,
@@ -223,7 +223,8 @@ void cli_world_usage(FILE *f) {
              "                      1024; default 4G)\n"
              "  --solver NAME       solver of the contact problems (see 'lcplab solvers');\n"
              "                      default: pgs, nsgs with --friction cone, lemke with\n"
-             "                      pyramid; dantzig in reduced coordinates without\n"
+             "                      pyramid; auto (dantzig, exact fallbacks) in reduced\n"
+             "                      coordinates without\n"
              "                      cones (a note on\n"
              "                      stderr at the end says which)\n"
              "  --steps K           steps to run (default: 600; incline: round(1 s / H))\n"

@@ -91,10 +91,13 @@ const char *dyn_world_default_solver(dyn_coordinates c, dyn_friction f) {
   /* the pyramid LCP has rows with A_ii = 0 (the auxiliary lambda): of the
    * registered solvers only lemke takes it (pgs and dantzig refuse it) */
   if (f == DYN_FRICTION_PYRAMID) return "lemke";
-  /* dantzig needs a symmetric A: not the pyramid's rows (refused in
-   * reduced coordinates anyway) */
+  /* reduced coordinates: auto, which picks dantzig for these dense
+   * symmetric islands (the same answers) and, where dantzig's friction
+   * passes do not settle (humanoid100: 34 of 358 contact steps), its exact
+   * fallbacks instead of a failed step (docs/models.md, "The default
+   * solver in reduced coordinates"; experiments/records/2026-11-28-check80.md) */
   int plain = f == DYN_FRICTION_NONE || f == DYN_FRICTION_BOX;
-  return c == DYN_COORDINATES_REDUCED && plain ? "dantzig" : "pgs";
+  return c == DYN_COORDINATES_REDUCED && plain ? "auto" : "pgs";
 }
 
 /* The failure policy and its fallback. */

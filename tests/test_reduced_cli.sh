@@ -203,16 +203,16 @@ expect_err "experiment: coordinates=joint stops the file at its line" "rb.exp:3:
 # the default solver is one rule (dyn_world_default_solver) for simulate and
 # experiment files: a problem section's model line without solver= writes
 # its problems with the solver `simulate --model` takes (a tree in reduced
-# coordinates: dantzig; before, the experiment's own default: pgs), said in
+# coordinates: auto; before, the experiment's own default: pgs), said in
 # the preamble; and the friction pyramid gets lemke (before, simulate's
 # default pgs refused the pyramid's first problem: exit 2)
 cp "$MODELS/quadruped.urdf" "$T/quad.urdf"
 printf 'experiment profile p\nsolvers lemke\nscene model=quad.urdf steps=60\n' >"$T/ds.exp"
 lcp experiment "$T/ds.exp" --out "$T/dso" --no-plot
 lcp simulate --model "$MODELS/quadruped.urdf" --steps 1
-if [ "$rc" -eq 0 ] && grep -q '"solver":"dantzig"' "$T/out" &&
-  grep -rq '^# world: line 3 quad: .* solver=dantzig .*coordinates=reduced$' "$T/dso"; then
-  pass "the default solver of a model line: simulate's (dantzig in reduced coordinates)"
+if [ "$rc" -eq 0 ] && grep -q '"solver":"auto"' "$T/out" &&
+  grep -rq '^# world: line 3 quad: .* solver=auto .*coordinates=reduced$' "$T/dso"; then
+  pass "the default solver of a model line: simulate's (auto in reduced coordinates)"
 else
   fail "experiment model line's default solver" "$(grep -rh '^# world' "$T/dso") $(cat "$T/err")"
 fi
