@@ -24,6 +24,7 @@
 #include <CUnit/Basic.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dyn_model.h"
@@ -32,6 +33,7 @@
 #include "mdl.h"
 #include "tst_util.h"
 #include "world_data.h"
+#include "world_reduced.h"
 
 static const char *humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 
@@ -588,6 +590,81 @@ static void test_humanoid_dantzig_first_contacts(void) {
   dyn_model_free(m);
 }
 
+/* ---- one step against the dense factor's (issue 82, item 1) ---------------------- */
+
+/* humanoid.xml's state (q then u) after 50 steps of dantzig from the file's
+ * pose (its first contacts are at step 43), and the state one step later
+ * from a fresh world set to it: recorded on main at 1031f1b, whose
+ * joint-space inertia was factored dense (LAPACK dpotrf per tree), by this
+ * test with LCPLAB_RECORD_STEP=1 in the environment. */
+#include "tst_reduced_step.h"
+
+/* max |a - b| over n values, relative to max |b| */
+static double rel_gap(const double *a, const double *b, int n) {
+  double d = 0.0, s = 0.0;
+  for (int k = 0; k < n; k++) d = fmax(d, fabs(a[k] - b[k])), s = fmax(s, fabs(b[k]));
+  return d / (s > 0.0 ? s : 1.0);
+}
+
+static void print_state(const char *name, const double *x, int n) {
+  printf("static const double %s[%d] = {", name, n);
+  for (int k = 0; k < n; k++) printf("%s%a", k == 0 ? "\n  " : k % 4 ? ", " : ",\n  ", x[k]);
+  printf("\n};\n");
+}
+
+/* A fresh dantzig world on m set to state s, stepped once (the state after
+ * into s); its contact rows' count. */
+static int step_from(const dyn_model *m, double *s) {
+  dyn_world *w = make(m, 1, 0.005, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  CU_ASSERT_FATAL(dyn_reduced_state_set(w, s) == DYN_OK);
+  dyn_world_metrics mt;
+  CU_ASSERT_FATAL(dyn_world_step(w, &mt) == DYN_OK);
+  dyn_reduced_state_get(w, s);
+  dyn_world_free(w);
+  return mt.contacts;
+}
+
+static void record_step(const dyn_model *m, int ns) {
+  dyn_world *w = make(m, 1, 0.005, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  for (int k = 0; k < 50; k++) CU_ASSERT_FATAL(dyn_world_step(w, NULL) == DYN_OK);
+  double s[128];
+  dyn_reduced_state_get(w, s);
+  dyn_world_free(w);
+  printf("\n/* tst_reduced_step.h: see test_one_step_as_dense */\n");
+  print_state("step_before", s, ns);
+  step_from(m, s);
+  print_state("step_after", s, ns);
+}
+
+/* One step from the same state equals the dense factor's to 1e-12
+ * relative: the positions and the velocities, with contacts and limits. */
+static void test_one_step_as_dense(void) {
+  dyn_model *m = read_humanoid();
+  if (!m) return;
+  dyn_world *w = make(m, 1, 0.005, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  const int ns = dyn_reduced_state_count(w), nq = dyn_redmax_nq(dyn_reduced_redmax(w));
+  dyn_world_free(w);
+  CU_ASSERT_FATAL(ns <= 128);
+  if (getenv("LCPLAB_RECORD_STEP")) {
+    record_step(m, ns);
+  } else {
+    double s[128];
+    CU_ASSERT_FATAL(ns == (int)(sizeof step_before / sizeof *step_before));
+    memcpy(s, step_before, sizeof step_before);
+    int contacts = step_from(m, s);
+    double gq = rel_gap(s, step_after, nq), gu = rel_gap(s + nq, step_after + nq, ns - nq);
+    printf("\n    humanoid one step, %d contacts: q %.3g, u %.3g relative to main's", contacts,
+           gq, gu);
+    CU_ASSERT(contacts > 0);
+    CU_ASSERT(gq <= 1e-12);
+    CU_ASSERT(gu <= 1e-12);
+  }
+  dyn_model_free(m);
+}
+
 /* ---- contact islands (world_islands.c) ------------------------------------------- */
 
 /* Floor and piles of boxes 0.2 m wide, 1 m apart along x: pile p holds
@@ -762,6 +839,8 @@ int main(void) {
               test_islands_reduced_nsgs);
   CU_add_test(s, "islands: 1 and 2 threads give the same bits", test_islands_threads);
   CU_add_test(s, "islands: one failed island fails the step", test_islands_one_fails);
+  CU_add_test(s, "humanoid.xml: one step as the dense factor's, to 1e-12",
+              test_one_step_as_dense);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
   CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
   CU_add_test(s, "dantzig on humanoid.xml's first contacts: no cycle to the pivot limit",
