@@ -205,11 +205,17 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->tdof);
   free(rm->dof_tree);
   free(rm->dof_loc);
-  free(rm->blk_off);
   free(rm->adof_off);
   free(rm->adof);
-  free(rm->Mr);
-  free(rm->A);
+  free(rm->achain);
+  free(rm->torder);
+  free(rm->dpar);
+  free(rm->dlen);
+  free(rm->dbody);
+  free(rm->madr);
+  free(rm->Ms);
+  free(rm->As);
+  free(rm->LD);
   free(rm->Astep);
   free(rm->rhs);
   free(rm->du);
@@ -431,10 +437,7 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->Jd, 6 * nb * ndof);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
-  if (dyn_rm_forest_init(rm) != 0) goto nomem;
-  RM_ALLOC(rm->Mr, rm->blk_off[rm->ntree]);
-  RM_ALLOC(rm->A, rm->blk_off[rm->ntree]);
-  RM_ALLOC(rm->Astep, ndof * ndof);
+  if (dyn_rm_forest_init(rm) != 0 || dyn_rm_paths_init(rm) != 0) goto nomem;
   RM_ALLOC(rm->rhs, ndof);
   RM_ALLOC(rm->du, ndof);
   RM_ALLOC(rm->qnew, nq);
@@ -620,32 +623,30 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, si
 
 /* ---- dynamics ---------------------------------------------------------- */
 
-/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, into
- * its trees' blocks: body i adds to the entries of its ancestor dofs only
- * (J_i is 0 elsewhere) */
+/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, along
+ * the paths (rm->Ms): body i adds to the entries (c, a) of the dofs c, a
+ * on its path, a above c (J_i is 0 elsewhere); a massless frame adds 0 */
 static void assemble_mass(dyn_redmax *rm) {
   const int n6 = 6 * rm->nb;
-  memset(rm->Mr, 0, rm->blk_off[rm->ntree] * sizeof(double));
+  memset(rm->Ms, 0, rm->nM * sizeof(double));
   for (int i = 0; i < rm->nb; i++) {
     const dyn_m3 Ib = rm->I_b[i];
     const double m = rm->mass[i];
-    const int *ad = rm->adof + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
-    if (na == 0) continue;
-    const int t = rm->dof_tree[ad[0]], nt = rm->tdof_off[t + 1] - rm->tdof_off[t];
-    double *Mt = rm->Mr + rm->blk_off[t];
-    for (int k2 = 0; k2 < na; k2++) {
-      const int c2 = ad[k2];
-      const double *x = rm->J + (size_t)c2 * n6 + 6 * i;
+    const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+    if (m == 0.0) continue; /* a frame: mass 0 and I_b 0 (a massive body has m > 0) */
+    for (int p = 0; p < na; p++) {
+      const int c = ch[p];
+      const double *x = rm->J + (size_t)c * n6 + 6 * i;
       if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0 && x[4] == 0.0 && x[5] == 0.0)
         continue; /* this joint does not move body i */
       dyn_v3 Iw = dyn_m3_mulv(Ib, dyn_v3_make(x[0], x[1], x[2]));
       double Mx[6] = { Iw.x, Iw.y, Iw.z, m * x[3], m * x[4], m * x[5] };
-      for (int k1 = 0; k1 < na; k1++) {
-        const int c1 = ad[k1];
-        const double *y = rm->J + (size_t)c1 * n6 + 6 * i;
+      double *row = rm->Ms + rm->madr[c];
+      for (int q = p; q < na; q++) {
+        const double *y = rm->J + (size_t)ch[q] * n6 + 6 * i;
         double s = 0.0;
         for (int a = 0; a < 6; a++) s += y[a] * Mx[a];
-        Mt[(size_t)rm->dof_loc[c2] * nt + rm->dof_loc[c1]] += s;
+        row[q - p] += s;
       }
     }
   }
@@ -772,7 +773,7 @@ void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
   for (int c = 0; c < rm->ndof; c++) memset(Mr + (size_t)c * ld, 0, (size_t)rm->ndof * sizeof *Mr);
-  dyn_rm_scatter_blocks(rm, rm->Mr, Mr, ld);
+  dyn_rm_scatter_blocks(rm, rm->Ms, Mr, ld);
 }
 
 dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
@@ -795,7 +796,7 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
   return DYN_OK;
 }
 
-/* (Mr + armature + h D + h^2 K) into rm->A and h (f_r - D u - h K u) into
+/* (Mr + armature + h D + h^2 K) into rm->As and h (f_r - D u - h K u) into
  * rm->du, after kinematics (the step's matrix and right side). */
 static void step_system(dyn_redmax *rm, double h) {
   const int n = rm->ndof;
@@ -805,7 +806,6 @@ static void step_system(dyn_redmax *rm, double h) {
   dyn_rm_step_blocks(rm, rm->du);
   for (int c = 0; c < n; c++)
     rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
-  dyn_rm_scatter_blocks(rm, rm->A, rm->Astep, n); /* between the trees: 0 since allocation */
 }
 
 dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
@@ -873,7 +873,14 @@ dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
 
 const double *dyn_redmax_jacobian_view(const dyn_redmax *rm) { return rm->J; }
 
-const double *dyn_redmax_step_matrix(const dyn_redmax *rm) { return rm->Astep; }
+const double *dyn_redmax_step_matrix(dyn_redmax *rm) {
+  const size_t n = (size_t)rm->ndof;
+  if (!rm->Astep) rm->Astep = dyn_rm_calloc(n * n, sizeof(double));
+  if (!rm->Astep) return NULL;
+  memset(rm->Astep, 0, n * n * sizeof(double));
+  dyn_rm_scatter_blocks(rm, rm->As, rm->Astep, rm->ndof);
+  return rm->Astep;
+}
 
 void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w) {
   for (int i = 0; i < rm->nb; i++) {

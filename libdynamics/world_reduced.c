@@ -652,9 +652,9 @@ int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
   memset(f, 0, sizeof *f);
   if (!w->red || !w->have_prob || w->nrows == 0) return 0;
   const struct dyn_reduced *red = w->red;
-  *f = (dyn_reduced_form){
-    red->ndof, w->nrows, red->nstill, red->Gt.p, dyn_redmax_step_matrix(red->rm), red->ufree
-  };
+  const double *M = dyn_redmax_step_matrix(red->rm); /* dense on request only */
+  if (!M) return 0;
+  *f = (dyn_reduced_form){ red->ndof, w->nrows, red->nstill, red->Gt.p, M, red->ufree };
   return 1;
 }
 
