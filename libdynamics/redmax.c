@@ -198,7 +198,8 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->r);
   free(rm->qw);
   free(rm->J);
-  free(rm->Jd);
+  free(rm->Adp);
+  free(rm->acc);
   free(rm->phi);
   free(rm->fb);
   free(rm->tdof_off);
@@ -434,7 +435,8 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   for (int i = 0; i < nb; i++)
     if (rm->kind[i] == DYN_RM_BALL) rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
   RM_ALLOC(rm->J, 6 * nb * ndof);
-  RM_ALLOC(rm->Jd, 6 * nb * ndof);
+  RM_ALLOC(rm->Adp, 36 * nb);
+  RM_ALLOC(rm->acc, 6 * nb);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
   if (dyn_rm_forest_init(rm) != 0 || dyn_rm_paths_init(rm) != 0) goto nomem;
@@ -524,69 +526,98 @@ static dyn_v3 joint_translation(const dyn_redmax *rm, int i) {
 
 /* ---- kinematics: poses, J, dJ/dt (Algorithm 2) ------------------------- */
 
-void dyn_redmax_kinematics(dyn_redmax *rm) {
-  /* J's and dJ/dt's blocks outside a body's ancestor dofs (adof) are never
-   * written: they stay the 0 of the allocation */
-  const int nb = rm->nb, n6 = 6 * nb;
-  for (int k = 0; k < nb; k++) {
-    const int i = rm->order[k], p = rm->parent[i];
-    dyn_quat qp = p < 0 ? dyn_quat_identity() : rm->qw[p];
-    dyn_v3 rp = p < 0 ? dyn_v3_make(0.0, 0.0, 0.0) : rm->r[p];
-    dyn_quat Q = joint_rotation(rm, i);
-    /* E_i^0 = E_p^0 E_j^p Q E_i^j' */
-    dyn_quat qj = dyn_quat_mul(qp, rm->q_jp[i]); /* joint frame j in the world */
-    rm->qw[i] = dyn_quat_normalize(dyn_quat_mul(dyn_quat_mul(qj, Q), rm->q_ij[i]));
-    dyn_v3 anchor = dyn_v3_add(rp, dyn_quat_rotate(qp, rm->p_jp[i]));
-    dyn_v3 local = dyn_v3_add(joint_translation(rm, i), dyn_quat_rotate(Q, rm->p_ij[i]));
-    rm->r[i] = dyn_v3_add(anchor, dyn_quat_rotate(qj, local));
+/* Body i's pose from its parent's and its joint's coordinates (E_i^0 =
+ * E_p^0 E_j^p Q E_i^j'). */
+static void body_pose(dyn_redmax *rm, int i) {
+  const int p = rm->parent[i];
+  dyn_quat qp = p < 0 ? dyn_quat_identity() : rm->qw[p];
+  dyn_v3 rp = p < 0 ? dyn_v3_make(0.0, 0.0, 0.0) : rm->r[p];
+  dyn_quat Q = joint_rotation(rm, i);
+  dyn_quat qj = dyn_quat_mul(qp, rm->q_jp[i]); /* joint frame j in the world */
+  rm->qw[i] = dyn_quat_normalize(dyn_quat_mul(dyn_quat_mul(qj, Q), rm->q_ij[i]));
+  dyn_v3 anchor = dyn_v3_add(rp, dyn_quat_rotate(qp, rm->p_jp[i]));
+  dyn_v3 local = dyn_v3_add(joint_translation(rm, i), dyn_quat_rotate(Q, rm->p_ij[i]));
+  rm->r[i] = dyn_v3_add(anchor, dyn_quat_rotate(qj, local));
+}
 
-    /* diagonal block J(i, j_i) = Ad(E_j'^i) S (Algorithm 1 line 3); its
-     * derivative is 0 since S and E_j'^i are constant */
-    const double *JS = rm->JS + 18 * i;
-    for (int c = 0; c < rm->nd[i]; c++)
-      memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
-    if (p < 0) continue;
-    /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
-    dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(qp);
-    dyn_m3 Rpi = dyn_m3_mul(dyn_m3_transpose(Ri), Rp);
-    dyn_v3 ppi = dyn_m3_tmulv(Ri, dyn_v3_sub(rp, rm->r[i]));
-    double Ad[36], dAd[36], V[6] = { 0.0 };
-    adjoint(Rpi, ppi, Ad);
-    /* relative twist V = J(i, j_i) u_i; dAd = -ad(V) Ad */
-    for (int c = 0; c < rm->nd[i]; c++)
-      for (int a = 0; a < 6; a++) V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
-    neg_ad_times(V, Ad, dAd);
-    /* off-diagonal blocks for every ancestor joint (lines 9-12) */
-    for (int a = p; a >= 0; a = rm->parent[a])
-      for (int c = 0; c < rm->nd[a]; c++) {
-        size_t col = (size_t)(rm->uoff[a] + c) * n6;
-        const double *Jp = rm->J + col + 6 * p, *Jdp = rm->Jd + col + 6 * p;
-        mul6(Ad, Jp, rm->J + col + 6 * i, 0);
-        mul6(dAd, Jp, rm->Jd + col + 6 * i, 0);
-        mul6(Ad, Jdp, rm->Jd + col + 6 * i, 1);
-      }
+/* The relative twist V = J(i, j_i) u_i of body i's joint. */
+static void joint_twist(const dyn_redmax *rm, int i, double V[6]) {
+  const double *JS = rm->JS + 18 * i;
+  for (int a = 0; a < 6; a++) V[a] = 0.0;
+  for (int c = 0; c < rm->nd[i]; c++)
+    for (int a = 0; a < 6; a++) V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
+}
+
+/* Body i's rows of J (its own block, then every ancestor column carried
+ * by Ad(E_p^i), Algorithm 1), its twist phi_i = Ad phi_p + V and dJ/dt u
+ * for it, acc_i = dAd phi_p + Ad acc_p (dJ(i, j_i) = 0, dJ(i, j_a) =
+ * dAd J(p, j_a) + Ad dJ(p, j_a) summed against u): O(1) a body, not its
+ * depth, with Ad(E_p^i) kept for J^T f. */
+static void body_rows(dyn_redmax *rm, int i) {
+  const int p = rm->parent[i], n6 = 6 * rm->nb;
+  const double *JS = rm->JS + 18 * i;
+  for (int c = 0; c < rm->nd[i]; c++)
+    memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
+  double V[6], dAd[36], *Ad = rm->Adp + 36 * i, *ph = rm->phi + 6 * i, *ac = rm->acc + 6 * i;
+  joint_twist(rm, i, V);
+  if (p < 0) {
+    memcpy(ph, V, sizeof V);
+    memset(ac, 0, 6 * sizeof(double));
+    return;
+  }
+  /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
+  dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(rm->qw[p]);
+  adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i])),
+          Ad);
+  neg_ad_times(V, Ad, dAd);
+  const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
+  for (int k = 0; k < na; k++) {
+    const size_t col = (size_t)ch[k] * n6;
+    mul6(Ad, rm->J + col + 6 * p, rm->J + col + 6 * i, 0);
+  }
+  mul6(Ad, rm->phi + 6 * p, ph, 0);
+  for (int a = 0; a < 6; a++) ph[a] += V[a];
+  mul6(dAd, rm->phi + 6 * p, ac, 0);
+  mul6(Ad, rm->acc + 6 * p, ac, 1);
+}
+
+void dyn_redmax_kinematics(dyn_redmax *rm) {
+  /* J's blocks outside a body's ancestor dofs (adof) are never written:
+   * they stay the 0 of the allocation */
+  for (int k = 0; k < rm->nb; k++) {
+    body_pose(rm, rm->order[k]);
+    body_rows(rm, rm->order[k]);
   }
   rm->kin_fresh = 1;
-  /* body twists phi = J u, over each body's ancestor dofs (the rest of its
-   * row of J is 0) */
-  for (int i = 0; i < nb; i++)
-    for (int a = 6 * i; a < 6 * i + 6; a++) {
-      double s = 0.0;
-      for (int k = rm->adof_off[i]; k < rm->adof_off[i + 1]; k++) {
-        const int c = rm->adof[k];
-        s += rm->J[(size_t)c * n6 + a] * rm->u[c];
-      }
-      rm->phi[a] = s;
+}
+
+/* dJ/dt (6 nb x ndof, leading dimension ld, zeroed here) by Algorithm 2's
+ * recursion, after kinematics: the step needs only dJ/dt u (rm->acc). */
+static void jacobian_dot(const dyn_redmax *rm, double *Jd, int ld) {
+  const int n6 = 6 * rm->nb;
+  for (int c = 0; c < rm->ndof; c++) memset(Jd + (size_t)c * ld, 0, (size_t)n6 * sizeof *Jd);
+  for (int k = 0; k < rm->nb; k++) {
+    const int i = rm->order[k], p = rm->parent[i];
+    if (p < 0) continue;
+    double V[6], dAd[36];
+    const double *Ad = rm->Adp + 36 * i;
+    joint_twist(rm, i, V);
+    neg_ad_times(V, Ad, dAd);
+    const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
+    for (int q = 0; q < na; q++) {
+      const size_t c = (size_t)ch[q];
+      mul6(dAd, rm->J + c * n6 + 6 * p, Jd + c * ld + 6 * i, 0);
+      mul6(Ad, Jd + c * ld + 6 * p, Jd + c * ld + 6 * i, 1);
     }
+  }
 }
 
 void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
   const int n6 = 6 * rm->nb;
-  for (int c = 0; c < rm->ndof; c++)
-    for (int a = 0; a < n6; a++) {
-      if (J) J[(size_t)c * ld + a] = rm->J[(size_t)c * n6 + a];
-      if (Jdot) Jdot[(size_t)c * ld + a] = rm->Jd[(size_t)c * n6 + a];
-    }
+  if (J)
+    for (int c = 0; c < rm->ndof; c++)
+      memcpy(J + (size_t)c * ld, rm->J + (size_t)c * n6, (size_t)n6 * sizeof *J);
+  if (Jdot) jacobian_dot(rm, Jdot, ld);
 }
 
 dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w) {
@@ -684,22 +715,41 @@ static void crank_wrench(dyn_redmax *rm, const dyn_rm_crank *c) {
     add_point_force(rm, c->slider, ps, dyn_v3_neg(f), dyn_v3_scale(dyn_v3_cross(a, dlda), F));
 }
 
+/* rhs = J^T fb, leaves first: body i's wrench with its subtree's
+ * (F_i = fb_i + the children's Ad^T F), whose share on i's own dofs is
+ * J(i, j_i)^T F_i = JS_i^T F_i (every descendant's row of J for a dof of i
+ * is JS_i carried by the Ads down the path); fb is overwritten by F. */
+static void body_forces_to_joints(dyn_redmax *rm) {
+  for (int k = rm->nb - 1; k >= 0; k--) {
+    const int i = rm->order[k], p = rm->parent[i];
+    double *F = rm->fb + 6 * i;
+    const double *JS = rm->JS + 18 * i;
+    for (int c = 0; c < rm->nd[i]; c++) {
+      double s = 0.0;
+      for (int a = 0; a < 6; a++) s += JS[6 * c + a] * F[a];
+      rm->rhs[rm->uoff[i] + c] = s;
+    }
+    if (p < 0) continue;
+    const double *Ad = rm->Adp + 36 * i;
+    double *Fp = rm->fb + 6 * p;
+    for (int b = 0; b < 6; b++) {
+      double s = 0.0;
+      for (int a = 0; a < 6; a++) s += Ad[6 * a + b] * F[a];
+      Fp[b] += s;
+    }
+  }
+}
+
 /* rhs = J^T (f - M dJ/dt u) - K q, without the damper term ([wang2019] eq. 28),
  * after kinematics */
 static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext) {
-  const int n6 = 6 * rm->nb, ndof = rm->ndof;
+  const int ndof = rm->ndof;
   for (int i = 0; i < rm->nb; i++) {
     const dyn_m3 Ib = rm->I_b[i];
     const double m = rm->mass[i];
     const double *ph = rm->phi + 6 * i;
     dyn_v3 w = dyn_v3_make(ph[0], ph[1], ph[2]), v = dyn_v3_make(ph[3], ph[4], ph[5]);
-    /* a = dJ/dt u for this body */
-    double a[6] = { 0.0 };
-    for (int k2 = rm->adof_off[i]; k2 < rm->adof_off[i + 1]; k2++) {
-      const int c = rm->adof[k2];
-      const double *col = rm->Jd + (size_t)c * n6 + 6 * i;
-      for (int k = 0; k < 6; k++) a[k] += col[k] * rm->u[c];
-    }
+    const double *a = rm->acc + 6 * i; /* dJ/dt u for this body */
     dyn_v3 fw = dyn_v3_scale(g, m), tw = dyn_v3_make(0.0, 0.0, 0.0);
     if (f_ext) fw = dyn_v3_add(fw, f_ext[i]);
     if (t_ext) tw = t_ext[i];
@@ -712,16 +762,7 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
     f[0] = tb.x, f[1] = tb.y, f[2] = tb.z, f[3] = fb.x, f[4] = fb.y, f[5] = fb.z;
   }
   for (int c = 0; c < rm->ncrank; c++) crank_wrench(rm, &rm->crank[c]);
-  /* rhs = J^T fb: body by body, each adding to its ancestor dofs */
-  memset(rm->rhs, 0, (size_t)ndof * sizeof(double));
-  for (int i = 0; i < rm->nb; i++)
-    for (int k2 = rm->adof_off[i]; k2 < rm->adof_off[i + 1]; k2++) {
-      const int c = rm->adof[k2];
-      const double *col = rm->J + (size_t)c * n6;
-      double s = rm->rhs[c];
-      for (int a = 6 * i; a < 6 * i + 6; a++) s += col[a] * rm->fb[a];
-      rm->rhs[c] = s;
-    }
+  body_forces_to_joints(rm);
   /* the actuators' efforts, then the springs: -k theta, -k log(Q) */
   for (int c = 0; c < ndof; c++) rm->rhs[c] += rm->effort[c];
   for (int i = 0; i < rm->nb; i++) {

@@ -32,7 +32,9 @@ struct dyn_redmax {
   /* workspace, filled by kinematics */
   dyn_v3 *r;
   dyn_quat *qw;
-  double *J, *Jd; /* 6 nb x ndof column-major */
+  double *J;      /* 6 nb x ndof column-major */
+  double *Adp;    /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
+  double *acc;    /* dJ/dt u, 6 per body */
   double *phi;    /* J u */
   double *fb;     /* body forces (6 nb) */
   /* the forest: Mr is block diagonal, one block per tree (the bodies
