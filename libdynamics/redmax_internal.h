@@ -64,6 +64,12 @@ struct dyn_redmax {
 /* A zeroed array of n elements of size sz (n = 0 still gives a pointer). */
 static inline void *dyn_rm_calloc(size_t n, size_t sz) { return calloc(n > 0 ? n : 1, sz); }
 
+/* The first body of defs[nb] whose joint has dofs but moves no mass: no
+ * massive body at or below it and no armature (a massless frame at a
+ * chain's end), so that Mr + diag(armature) is singular; -1 for none, -2
+ * out of memory.  The parents are valid and acyclic. */
+int dyn_rm_massless_joint(const dyn_rm_body_def *defs, int nb);
+
 /* The forest (struct dyn_redmax): the trees, their dofs and blocks, and
  * each body's ancestor dofs, after the joints' offsets are set.  -1: out of
  * memory (what was allocated is freed by dyn_redmax_free). */

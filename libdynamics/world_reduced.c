@@ -40,6 +40,7 @@
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
  */
 #include "dyn_assemble_internal.h"
+#include "redmax_internal.h"
 #include "world_data.h"
 #include "world_reduced.h"
 
@@ -193,6 +194,21 @@ int dyn_reduced_frame_pairs(const struct dyn_reduced *r, const uint64_t **keys) 
   return r->nfpairs;
 }
 
+/* A body whose joint moves no mass (dyn_rm_massless_joint) refused, named
+ * by the model's body (or, for a free root's frame, the body it carries). */
+static dyn_err check_massless(const dyn_model *m, const dyn_rm_tree *t, char *msg, size_t cap) {
+  int k = dyn_rm_massless_joint(t->defs, t->nt), named = -1;
+  if (k == -2) return DYN_ERR_NOMEM;
+  if (k < 0) return DYN_OK;
+  for (int i = 0; i < m->nb && named < 0; i++)
+    if (t->tree_of[i] == k) named = i;
+  dyn_msgf(msg, cap,
+           "reduced coordinates: body %d \"%s\": its joint moves no mass (mass 0 at the end of a "
+           "chain, no armature): the joint-space inertia is singular; give it mass or armature",
+           named, named >= 0 ? m->bodies.p[named].name : "?");
+  return DYN_ERR_INPUT;
+}
+
 /* The reduced state of model m (its tree validated), or a refusal. */
 dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct dyn_reduced **out,
                         char *msg, size_t cap) {
@@ -206,6 +222,7 @@ dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct 
   struct dyn_reduced *red = calloc(1, sizeof *red);
   if (!red) return DYN_ERR_NOMEM;
   dyn_err e = dyn_rm_tree_of_model(m, &red->tree, msg, cap);
+  if (e == DYN_OK) e = check_massless(m, &red->tree, msg, cap);
   if (e == DYN_OK) e = dyn_redmax_new(red->tree.defs, red->tree.nt, &red->rm, msg, cap);
   if (e == DYN_OK) {
     red->ndof = dyn_redmax_ndof(red->rm);

@@ -665,6 +665,47 @@ static void test_one_step_as_dense(void) {
   dyn_model_free(m);
 }
 
+/* A hinge chain whose last body is a massless frame (mass 0, no armature):
+ * its dof moves no mass, the joint-space inertia is singular.  Refused when
+ * the world is made, naming the body ("tip"), nothing built; the same at
+ * the tree (dyn_redmax_new names defs[2]); with armature it runs. */
+static void test_massless_chain_end(void) {
+  dyn_model *m = chain_model();
+  dyn_body_def b = dyn_body_def_default();
+  snprintf(b.name, sizeof b.name, "tip");
+  b.r = dyn_v3_make(0.8, 0.0, 0.3); /* mass 0, I_b 0: a frame */
+  int tip = dyn_model_add_body(m, &b, NULL, 0);
+  CU_ASSERT_FATAL(tip >= 0);
+  add_hinge(m, 2, tip, dyn_v3_make(0.8, 0.0, 0.3), dyn_v3_make(0.0, 1.0, 0.0));
+  dyn_world_settings s = dyn_world_settings_default();
+  s.coordinates = DYN_COORDINATES_REDUCED;
+  dyn_world *w = NULL;
+  char msg[512] = "";
+  dyn_err e = dyn_world_new_from_model(m, &s, &w, msg, sizeof msg);
+  printf("\n    massless chain end: %s", msg);
+  CU_ASSERT_EQUAL(e, DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(w);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "\"tip\""));
+  dyn_world_free(w);
+  dyn_model_free(m);
+  dyn_rm_body_def d[3];
+  for (int i = 0; i < 3; i++) {
+    d[i] = dyn_rm_body_def_default();
+    d[i].parent = i - 1;
+    d[i].mass = i < 2 ? 1.0 : 0.0;
+    d[i].I_b = i < 2 ? dyn_m3_diag(0.1, 0.1, 0.1) : dyn_m3_zero();
+    d[i].r = d[i].anchor = dyn_v3_make(0.5 * i, 0.0, 0.0);
+  }
+  dyn_redmax *rm = NULL;
+  CU_ASSERT_EQUAL(dyn_redmax_new(d, 3, &rm, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(rm);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "defs[2]"));
+  d[2].armature = 0.01; /* a rotor's inertia: Mr + diag(a) is positive definite */
+  CU_ASSERT_EQUAL(dyn_redmax_new(d, 3, &rm, msg, sizeof msg), DYN_OK);
+  if (rm) CU_ASSERT_EQUAL(dyn_redmax_step(rm, 0.01, dyn_v3_make(0, 0, -9.81), NULL, NULL, msg, sizeof msg), DYN_OK);
+  dyn_redmax_free(rm);
+}
+
 /* ---- contact islands (world_islands.c) ------------------------------------------- */
 
 /* Floor and piles of boxes 0.2 m wide, 1 m apart along x: pile p holds
@@ -841,6 +882,7 @@ int main(void) {
   CU_add_test(s, "islands: one failed island fails the step", test_islands_one_fails);
   CU_add_test(s, "humanoid.xml: one step as the dense factor's, to 1e-12",
               test_one_step_as_dense);
+  CU_add_test(s, "a massless chain end is refused, named", test_massless_chain_end);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
   CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
   CU_add_test(s, "dantzig on humanoid.xml's first contacts: no cycle to the pivot limit",
