@@ -204,7 +204,7 @@ DYN_API dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3
 
 /* The free velocity of a step of h (s) > 0 under g and the loads (as
  * dyn_redmax_step): ufree[ndof] = u + (Mr + armature + h D + h^2 K)^-1 h
- * (f_r - D u - h K u), with that matrix left factored (Cholesky) for
+ * (f_r - D u - h K u), with that matrix left factored (L^T D L) for
  * dyn_redmax_solve.  Errors as dyn_redmax_step's; the state is unchanged. */
 DYN_API dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
                                          const dyn_v3 *t_ext, double *ufree, char *msg,

@@ -66,18 +66,21 @@
  *
  * A forest.  The bodies hanging from one root (parent -1) are a tree; no
  * tree's joint moves another tree's body, so Mr (and the step's matrix) is
- * block diagonal, one n_t x n_t block per tree t over its dofs (which need
- * not be contiguous in u: a list per tree).  Each block is factored by
- * LAPACKE dpotrf and solved by forward and back substitution on the tree's
- * rows; work grows with sum_t n_t^2 (and n_t^3 for the factors), not with
- * ndof^2 (docs/redmax.md, "Dynamics and time stepping").
+ * block diagonal, one block per tree t over its dofs (which need not be
+ * contiguous in u: a list per tree).  Within a tree, Mr(c, a) can be
+ * nonzero only when a is on c's path to the root (or c on a's): Mr is held
+ * along those paths (MuJoCo's layout, redmax_forest.c), factored as
+ * L^T D L leaves first (no fill outside the pattern) and solved by sparse
+ * substitution (docs/redmax.md, "Dynamics and time stepping").
  *
- * Data layout: J and dJ/dt are dense 6 nb x ndof, column-major, rows
- * 6 i .. 6 i + 5 for body i (omega then v).  Only the columns of a body's
- * ancestor joints (its adof list) are written; the rest stays the 0 of the
- * allocation, and the sums over J (J u, J^T f, J^T M J) run over those
- * lists only.  Cost per step O(sum_i depth_i^2 + sum_t n_t^3), fine for
- * chains of tens of bodies and forests of many such trees.
+ * Data layout: J is dense 6 nb x ndof, column-major, rows 6 i .. 6 i + 5
+ * for body i (omega then v).  Only the columns of a body's ancestor joints
+ * (its adof list) are written; the rest stays the 0 of the allocation, and
+ * J^T M J runs over those lists only.  The twists phi = J u, dJ/dt u and
+ * the force J^T f are recursions over the bodies (O(nb)); dJ/dt itself is
+ * made only on request (dyn_redmax_jacobian).  Cost per step
+ * O(sum_i depth_i^2) for J and Mr, O(sum_c depth_c) for a factor and for
+ * each solve.
  *
  * Slides (S = (0, axis), the joint transform a translation d axis) and welds
  * (no dof) are joints too; massless frames (mass 0, I_b 0) carry joints

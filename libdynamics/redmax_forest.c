@@ -2,11 +2,13 @@
  * redmax_forest.c -- the forest of a dyn_redmax (docs/redmax.md, "Dynamics
  * and time stepping"): the bodies hanging from one root are a tree, no
  * tree's joint moves another tree's body, so Mr and the step's matrix are
- * block diagonal, one n_t x n_t block per tree over its dofs (a list: a
- * tree's dofs need not be contiguous in u).  Each block is factored by
- * LAPACKE dpotrf and solved by forward and back substitution on the tree's
- * rows.  Also each body's ancestor dofs, the columns of J that can be
- * nonzero in its rows (redmax.c sums over them).
+ * block diagonal, one block per tree over its dofs (a list: a tree's dofs
+ * need not be contiguous in u).  Within a tree they are held along the
+ * dofs' paths to the root (MuJoCo's layout: dof c's row holds (c, a) for
+ * the dofs a on its path, c first), factored as L^T D L leaves first and
+ * solved by sparse substitution (MuJoCo's mj_factorM and mj_solveM are
+ * the model).  Also each body's ancestor dofs, the columns of J that can
+ * be nonzero in its rows (redmax.c sums over them).
  */
 #include "dyn_internal.h"
 #include "redmax_internal.h"
