@@ -141,6 +141,19 @@ static void mul6(const double A[36], const double *x, double *y, int accumulate)
   }
 }
 
+/* y[6] = Ad x[6] for an adjoint Ad = [R 0; [p]R R] (row-major): its zero
+ * block skipped, the sums in mul6's order (the same values). */
+static void ad_mul(const double Ad[36], const double *x, double *y) {
+  for (int a = 0; a < 3; a++) {
+    const double *r = Ad + 6 * a;
+    y[a] = r[0] * x[0] + r[1] * x[1] + r[2] * x[2];
+  }
+  for (int a = 3; a < 6; a++) {
+    const double *r = Ad + 6 * a;
+    y[a] = r[0] * x[0] + r[1] * x[1] + r[2] * x[2] + r[3] * x[3] + r[4] * x[4] + r[5] * x[5];
+  }
+}
+
 static int all_finite(const double *x, int n) {
   for (int k = 0; k < n; k++)
     if (!isfinite(x[k])) return 0;
@@ -600,9 +613,9 @@ static void body_rows(dyn_redmax *rm, int i) {
   const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
   for (int k = 0; k < na; k++) {
     const size_t col = (size_t)ch[k] * n6;
-    mul6(Ad, rm->J + col + 6 * p, rm->J + col + 6 * i, 0);
+    ad_mul(Ad, rm->J + col + 6 * p, rm->J + col + 6 * i);
   }
-  mul6(Ad, rm->phi + 6 * p, ph, 0);
+  ad_mul(Ad, rm->phi + 6 * p, ph);
   for (int a = 0; a < 6; a++) ph[a] += V[a];
   mul6(dAd, rm->phi + 6 * p, ac, 0);
   mul6(Ad, rm->acc + 6 * p, ac, 1);
