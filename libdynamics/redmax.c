@@ -132,6 +132,14 @@ static void neg_ad_times(const double V[6], const double A[36], double C[36]) {
   }
 }
 
+/* y = -ad(V) x for V = (w, v), x = (a, b): -(w x a, v x a + w x b) */
+static void neg_ad_vec(const double V[6], const double x[6], double y[6]) {
+  dyn_v3 w = dyn_v3_make(V[0], V[1], V[2]), v = dyn_v3_make(V[3], V[4], V[5]);
+  dyn_v3 a = dyn_v3_make(x[0], x[1], x[2]), b = dyn_v3_make(x[3], x[4], x[5]);
+  dyn_v3 t = dyn_v3_cross(w, a), u = dyn_v3_add(dyn_v3_cross(v, a), dyn_v3_cross(w, b));
+  y[0] = -t.x, y[1] = -t.y, y[2] = -t.z, y[3] = -u.x, y[4] = -u.y, y[5] = -u.z;
+}
+
 /* y[6] (+)= A[36] x[6] */
 static void mul6(const double A[36], const double *x, double *y, int accumulate) {
   for (int a = 0; a < 6; a++) {
@@ -591,14 +599,14 @@ static void joint_twist(const dyn_redmax *rm, int i, double V[6]) {
 /* Body i's rows of J (its own block, then every ancestor column carried
  * by Ad(E_p^i), Algorithm 1), its twist phi_i = Ad phi_p + V and dJ/dt u
  * for it, acc_i = dAd phi_p + Ad acc_p (dJ(i, j_i) = 0, dJ(i, j_a) =
- * dAd J(p, j_a) + Ad dJ(p, j_a) summed against u): O(1) a body, not its
- * depth, with Ad(E_p^i) kept for J^T f. */
+ * dAd J(p, j_a) + Ad dJ(p, j_a) summed against u; dAd = -ad(V) Ad): O(1)
+ * a body, not its depth, with Ad(E_p^i) kept for J^T f. */
 static void body_rows(dyn_redmax *rm, int i) {
   const int p = rm->parent[i], n6 = 6 * rm->nb;
   const double *JS = rm->JS + 18 * i;
   for (int c = 0; c < rm->nd[i]; c++)
     memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
-  double V[6], dAd[36], *Ad = rm->Adp + 36 * i, *ph = rm->phi + 6 * i, *ac = rm->acc + 6 * i;
+  double V[6], *Ad = rm->Adp + 36 * i, *ph = rm->phi + 6 * i, *ac = rm->acc + 6 * i;
   joint_twist(rm, i, V);
   if (p < 0) {
     memcpy(ph, V, sizeof V);
@@ -609,16 +617,17 @@ static void body_rows(dyn_redmax *rm, int i) {
   dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(rm->qw[p]);
   adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i])),
           Ad);
-  neg_ad_times(V, Ad, dAd);
   const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
   for (int k = 0; k < na; k++) {
     const size_t col = (size_t)ch[k] * n6;
     ad_mul(Ad, rm->J + col + 6 * p, rm->J + col + 6 * i);
   }
-  ad_mul(Ad, rm->phi + 6 * p, ph);
-  for (int a = 0; a < 6; a++) ph[a] += V[a];
-  mul6(dAd, rm->phi + 6 * p, ac, 0);
-  mul6(Ad, rm->acc + 6 * p, ac, 1);
+  /* dAd phi_p = -ad(V) (Ad phi_p): no 6x6 dAd */
+  double Aphi[6], Aacc[6];
+  ad_mul(Ad, rm->phi + 6 * p, Aphi);
+  ad_mul(Ad, rm->acc + 6 * p, Aacc);
+  neg_ad_vec(V, Aphi, ac);
+  for (int a = 0; a < 6; a++) ph[a] = Aphi[a] + V[a], ac[a] += Aacc[a];
 }
 
 void dyn_redmax_kinematics(dyn_redmax *rm) {
