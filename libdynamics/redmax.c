@@ -339,16 +339,21 @@ static dyn_err check_parents(const dyn_rm_body_def *defs, int nb, char *msg, siz
   return DYN_OK;
 }
 
+/* 1 when a massive body hangs at or below body i (defs' parents acyclic). */
+static int moves_mass(const dyn_rm_body_def *defs, int nb, int i) {
+  if (!is_frame(&defs[i])) return 1;
+  for (int j = 0; j < nb; j++)
+    if (!is_frame(&defs[j]))
+      for (int a = defs[j].parent; a >= 0; a = defs[a].parent)
+        if (a == i) return 1;
+  return 0;
+}
+
 int dyn_rm_massless_joint(const dyn_rm_body_def *defs, int nb) {
-  char *moves = calloc((size_t)nb + 1, 1); /* per body: a massive body at or below it */
-  if (!moves) return -2;
   for (int i = 0; i < nb; i++)
-    for (int a = i; a >= 0 && !is_frame(&defs[i]) && !moves[a]; a = defs[a].parent) moves[a] = 1;
-  int bad = -1;
-  for (int i = 0; i < nb && bad < 0; i++)
-    if (kind_dofs(defs[i].joint) > 0 && !moves[i] && defs[i].armature == 0.0) bad = i;
-  free(moves);
-  return bad;
+    if (kind_dofs(defs[i].joint) > 0 && defs[i].armature == 0.0 && !moves_mass(defs, nb, i))
+      return i;
+  return -1;
 }
 
 dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
@@ -369,10 +374,6 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   }
   if (check_parents(defs, nb, msg, msgcap) != DYN_OK) return DYN_ERR_INPUT;
   int still = dyn_rm_massless_joint(defs, nb);
-  if (still == -2) {
-    dyn_msgf(msg, msgcap, "out of memory for %d bodies", nb);
-    return DYN_ERR_NOMEM;
-  }
   if (still >= 0) {
     dyn_msgf(msg, msgcap,
              "defs[%d]: its joint moves no mass (a massless frame at a chain's end, armature 0): "

@@ -32,11 +32,11 @@ struct dyn_redmax {
   /* workspace, filled by kinematics */
   dyn_v3 *r;
   dyn_quat *qw;
-  double *J;      /* 6 nb x ndof column-major */
-  double *Adp;    /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
-  double *acc;    /* dJ/dt u, 6 per body */
-  double *phi;    /* J u */
-  double *fb;     /* body forces (6 nb) */
+  double *J;   /* 6 nb x ndof column-major */
+  double *Adp; /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
+  double *acc; /* dJ/dt u, 6 per body */
+  double *phi; /* J u */
+  double *fb;  /* body forces (6 nb) */
   /* the forest: Mr is block diagonal, one block per tree (the bodies
    * hanging from one root); a tree's dofs need not be contiguous in u */
   int ntree;
@@ -48,15 +48,15 @@ struct dyn_redmax {
   /* the sparse joint space (MuJoCo's layout): dof c's row holds the entries
    * (c, a) for the dofs a on its path to the root, c itself first; within a
    * tree every nonzero of Mr is such an entry, and L^T D L keeps the pattern */
-  int *dpar;     /* per dof: the next dof up its path (-1: a root's first) */
-  int *dlen;     /* per dof: its path's length, itself included */
-  int *dbody;    /* per dof: its joint's body */
-  size_t *madr;  /* per dof: its row in Ms, As and LD (dlen entries) */
-  size_t nM;     /* entries per sparse matrix: the sum of dlen */
-  double *Ms;    /* Mr along the paths */
-  double *As;    /* the step's matrix along the paths, unfactored */
-  double *LD;    /* its factor: D at each row's head, L's entries after it */
-  double *Astep; /* the step's matrix dense (ndof x ndof), made on request only */
+  int *dpar;               /* per dof: the next dof up its path (-1: a root's first) */
+  int *dlen;               /* per dof: its path's length, itself included */
+  int *dbody;              /* per dof: its joint's body */
+  size_t *madr;            /* per dof: its row in Ms, As and LD (dlen entries) */
+  size_t nM;               /* entries per sparse matrix: the sum of dlen */
+  double *Ms;              /* Mr along the paths */
+  double *As;              /* the step's matrix along the paths, unfactored */
+  double *LD;              /* its factor: D at each row's head, L's entries after it */
+  double *Astep;           /* the step's matrix dense (ndof x ndof), made on request only */
   int kin_fresh;           /* 1: the workspace holds the kinematics of the state */
   double *rhs, *du, *qnew; /* ndof, ndof, nq */
 };
@@ -66,8 +66,8 @@ static inline void *dyn_rm_calloc(size_t n, size_t sz) { return calloc(n > 0 ? n
 
 /* The first body of defs[nb] whose joint has dofs but moves no mass: no
  * massive body at or below it and no armature (a massless frame at a
- * chain's end), so that Mr + diag(armature) is singular; -1 for none, -2
- * out of memory.  The parents are valid and acyclic. */
+ * chain's end), so that Mr + diag(armature) is singular; -1 for none.
+ * The parents are valid and acyclic. */
 int dyn_rm_massless_joint(const dyn_rm_body_def *defs, int nb);
 
 /* The forest (struct dyn_redmax): the trees, their dofs and blocks, and

@@ -202,7 +202,6 @@ int dyn_reduced_frame_pairs(const struct dyn_reduced *r, const uint64_t **keys) 
  * by the model's body (or, for a free root's frame, the body it carries). */
 static dyn_err check_massless(const dyn_model *m, const dyn_rm_tree *t, char *msg, size_t cap) {
   int k = dyn_rm_massless_joint(t->defs, t->nt), named = -1;
-  if (k == -2) return DYN_ERR_NOMEM;
   if (k < 0) return DYN_OK;
   for (int i = 0; i < m->nb && named < 0; i++)
     if (t->tree_of[i] == k) named = i;
@@ -479,7 +478,8 @@ static int row_supports(dyn_world *w) {
   size_t need = 0;
   const int *d;
   for (int i = 0; i < n; i++)
-    for (int k = 0; k < 2; k++) need += (size_t)dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+    for (int k = 0; k < 2; k++)
+      need += (size_t)dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
   if (dyn_buf_reserve(&red->soff, 2 * (size_t)n + 1, &w->grows) != 0 ||
       dyn_buf_reserve(&red->sup, need + 1, &w->grows) != 0)
     return -1;

@@ -656,8 +656,8 @@ static void test_one_step_as_dense(void) {
     memcpy(s, step_before, sizeof step_before);
     int contacts = step_from(m, s);
     double gq = rel_gap(s, step_after, nq), gu = rel_gap(s + nq, step_after + nq, ns - nq);
-    printf("\n    humanoid one step, %d contacts: q %.3g, u %.3g relative to main's", contacts,
-           gq, gu);
+    printf("\n    humanoid one step, %d contacts: q %.3g, u %.3g relative to main's", contacts, gq,
+           gu);
     CU_ASSERT(contacts > 0);
     CU_ASSERT(gq <= 1e-12);
     CU_ASSERT(gu <= 1e-12);
@@ -702,7 +702,9 @@ static void test_massless_chain_end(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "defs[2]"));
   d[2].armature = 0.01; /* a rotor's inertia: Mr + diag(a) is positive definite */
   CU_ASSERT_EQUAL(dyn_redmax_new(d, 3, &rm, msg, sizeof msg), DYN_OK);
-  if (rm) CU_ASSERT_EQUAL(dyn_redmax_step(rm, 0.01, dyn_v3_make(0, 0, -9.81), NULL, NULL, msg, sizeof msg), DYN_OK);
+  if (rm)
+    CU_ASSERT_EQUAL(
+        dyn_redmax_step(rm, 0.01, dyn_v3_make(0, 0, -9.81), NULL, NULL, msg, sizeof msg), DYN_OK);
   dyn_redmax_free(rm);
 }
 
@@ -880,8 +882,7 @@ int main(void) {
               test_islands_reduced_nsgs);
   CU_add_test(s, "islands: 1 and 2 threads give the same bits", test_islands_threads);
   CU_add_test(s, "islands: one failed island fails the step", test_islands_one_fails);
-  CU_add_test(s, "humanoid.xml: one step as the dense factor's, to 1e-12",
-              test_one_step_as_dense);
+  CU_add_test(s, "humanoid.xml: one step as the dense factor's, to 1e-12", test_one_step_as_dense);
   CU_add_test(s, "a massless chain end is refused, named", test_massless_chain_end);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
   CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
