@@ -27,6 +27,9 @@
 # against AFTER_BUILD, so that the step's cost is also held to that
 # revision's; its "same answers" names the first step where the two
 # differ (a test that changed stops some solves at another sweep).
+#
+# The robot rows (issue 82): MuJoCo's humanoid.xml and 22_humanoids.xml in
+# reduced coordinates, when libmujoco-samples installed them.
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 BEFORE_BUILD AFTER_BUILD SHARED [PEERS]" >&2; exit 2; }
 before=$1 after=$2 shared=$3 peers=${4:-} base=${STEP_BASE:-}
@@ -146,6 +149,18 @@ row_step "step: pyramid 30, pgs_wide" --scene pyramid --param layers=30 --solver
   --max-iter 50 --steps 120
 row_step "step: pile 3000, pgs_wide" --scene pile --param n=3000 --solver pgs_wide \
   --max-iter 50 --steps 120
+
+# robots in reduced coordinates (issue 82, item 1: the sparse joint space):
+# MuJoCo's humanoid samples with the issue's solver, pgs_wide at 100 sweeps
+# (a fixed budget, so that the solve's share does not follow a chaotic
+# trajectory), the file's 5 ms step
+robots=/usr/share/mujoco/model/humanoid
+if [ -r "$robots/humanoid.xml" ]; then
+  row_scene "robot: humanoid.xml, reduced, pgs_wide" --model "$robots/humanoid.xml" \
+    --coordinates reduced --solver pgs_wide --max-iter 100 --steps 100
+  row_scene "robot: 22_humanoids.xml, reduced, pgs_wide" --model "$robots/22_humanoids.xml" \
+    --coordinates reduced --solver pgs_wide --max-iter 100 --steps 100
+fi
 
 if [ -r "$fc3d/KaplasTower-i1061-4.hdf5.dat" ]; then
   row "nsgs, KaplasTower" solve "$fc3d/KaplasTower-i1061-4.hdf5.dat" --solver nsgs

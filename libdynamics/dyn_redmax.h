@@ -204,7 +204,7 @@ DYN_API dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3
 
 /* The free velocity of a step of h (s) > 0 under g and the loads (as
  * dyn_redmax_step): ufree[ndof] = u + (Mr + armature + h D + h^2 K)^-1 h
- * (f_r - D u - h K u), with that matrix left factored (Cholesky) for
+ * (f_r - D u - h K u), with that matrix left factored (L^T D L) for
  * dyn_redmax_solve.  Errors as dyn_redmax_step's; the state is unchanged. */
 DYN_API dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
                                          const dyn_v3 *t_ext, double *ufree, char *msg,
@@ -238,8 +238,10 @@ DYN_API dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew,
 DYN_API const double *dyn_redmax_jacobian_view(const dyn_redmax *rm);
 DYN_API void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w);
 /* After dyn_redmax_free_velocity: its matrix Mr + armature + h D + h^2 K,
- * unfactored (ndof x ndof, column-major), in place: the global form's M. */
-DYN_API const double *dyn_redmax_step_matrix(const dyn_redmax *rm);
+ * unfactored (ndof x ndof, column-major), rm's own array, made on the
+ * first call (NULL: out of memory) and rewritten by each: the global
+ * form's M.  The step itself keeps it sparse (docs/redmax.md). */
+DYN_API const double *dyn_redmax_step_matrix(dyn_redmax *rm);
 /* The dofs that move body i (its joint's and its ancestors', ascending)
  * into *dofs (rm's own array, valid while rm lives): the columns of J's
  * row block i that may be nonzero, the rest being 0.  Their number; 0 (and

@@ -66,18 +66,21 @@
  *
  * A forest.  The bodies hanging from one root (parent -1) are a tree; no
  * tree's joint moves another tree's body, so Mr (and the step's matrix) is
- * block diagonal, one n_t x n_t block per tree t over its dofs (which need
- * not be contiguous in u: a list per tree).  Each block is factored by
- * LAPACKE dpotrf and solved by forward and back substitution on the tree's
- * rows; work grows with sum_t n_t^2 (and n_t^3 for the factors), not with
- * ndof^2 (docs/redmax.md, "Dynamics and time stepping").
+ * block diagonal, one block per tree t over its dofs (which need not be
+ * contiguous in u: a list per tree).  Within a tree, Mr(c, a) can be
+ * nonzero only when a is on c's path to the root (or c on a's): Mr is held
+ * along those paths (MuJoCo's layout, redmax_forest.c), factored as
+ * L^T D L leaves first (no fill outside the pattern) and solved by sparse
+ * substitution (docs/redmax.md, "Dynamics and time stepping").
  *
- * Data layout: J and dJ/dt are dense 6 nb x ndof, column-major, rows
- * 6 i .. 6 i + 5 for body i (omega then v).  Only the columns of a body's
- * ancestor joints (its adof list) are written; the rest stays the 0 of the
- * allocation, and the sums over J (J u, J^T f, J^T M J) run over those
- * lists only.  Cost per step O(sum_i depth_i^2 + sum_t n_t^3), fine for
- * chains of tens of bodies and forests of many such trees.
+ * Data layout: J is dense 6 nb x ndof, column-major, rows 6 i .. 6 i + 5
+ * for body i (omega then v).  Only the columns of a body's ancestor joints
+ * (its adof list) are written; the rest stays the 0 of the allocation, and
+ * J^T M J runs over those lists only.  The twists phi = J u, dJ/dt u and
+ * the force J^T f are recursions over the bodies (O(nb)); dJ/dt itself is
+ * made only on request (dyn_redmax_jacobian).  Cost per step
+ * O(sum_i depth_i^2) for J and Mr, O(sum_c depth_c) for a factor and for
+ * each solve.
  *
  * Slides (S = (0, axis), the joint transform a translation d axis) and welds
  * (no dof) are joints too; massless frames (mass 0, I_b 0) carry joints
@@ -129,12 +132,33 @@ static void neg_ad_times(const double V[6], const double A[36], double C[36]) {
   }
 }
 
+/* y = -ad(V) x for V = (w, v), x = (a, b): -(w x a, v x a + w x b) */
+static void neg_ad_vec(const double V[6], const double x[6], double y[6]) {
+  dyn_v3 w = dyn_v3_make(V[0], V[1], V[2]), v = dyn_v3_make(V[3], V[4], V[5]);
+  dyn_v3 a = dyn_v3_make(x[0], x[1], x[2]), b = dyn_v3_make(x[3], x[4], x[5]);
+  dyn_v3 t = dyn_v3_cross(w, a), u = dyn_v3_add(dyn_v3_cross(v, a), dyn_v3_cross(w, b));
+  y[0] = -t.x, y[1] = -t.y, y[2] = -t.z, y[3] = -u.x, y[4] = -u.y, y[5] = -u.z;
+}
+
 /* y[6] (+)= A[36] x[6] */
 static void mul6(const double A[36], const double *x, double *y, int accumulate) {
   for (int a = 0; a < 6; a++) {
     double s = accumulate ? y[a] : 0.0;
     for (int b = 0; b < 6; b++) s += A[6 * a + b] * x[b];
     y[a] = s;
+  }
+}
+
+/* y[6] = Ad x[6] for an adjoint Ad = [R 0; [p]R R] (row-major): its zero
+ * block skipped, the sums in mul6's order (the same values). */
+static void ad_mul(const double Ad[36], const double *x, double *y) {
+  for (int a = 0; a < 3; a++) {
+    const double *r = Ad + 6 * a;
+    y[a] = r[0] * x[0] + r[1] * x[1] + r[2] * x[2];
+  }
+  for (int a = 3; a < 6; a++) {
+    const double *r = Ad + 6 * a;
+    y[a] = r[0] * x[0] + r[1] * x[1] + r[2] * x[2] + r[3] * x[3] + r[4] * x[4] + r[5] * x[5];
   }
 }
 
@@ -198,18 +222,25 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->r);
   free(rm->qw);
   free(rm->J);
-  free(rm->Jd);
+  free(rm->Adp);
+  free(rm->acc);
   free(rm->phi);
   free(rm->fb);
   free(rm->tdof_off);
   free(rm->tdof);
   free(rm->dof_tree);
   free(rm->dof_loc);
-  free(rm->blk_off);
   free(rm->adof_off);
   free(rm->adof);
-  free(rm->Mr);
-  free(rm->A);
+  free(rm->achain);
+  free(rm->torder);
+  free(rm->dpar);
+  free(rm->dlen);
+  free(rm->dbody);
+  free(rm->madr);
+  free(rm->Ms);
+  free(rm->As);
+  free(rm->LD);
   free(rm->Astep);
   free(rm->rhs);
   free(rm->du);
@@ -308,6 +339,23 @@ static dyn_err check_parents(const dyn_rm_body_def *defs, int nb, char *msg, siz
   return DYN_OK;
 }
 
+/* 1 when a massive body hangs at or below body i (defs' parents acyclic). */
+static int moves_mass(const dyn_rm_body_def *defs, int nb, int i) {
+  if (!is_frame(&defs[i])) return 1;
+  for (int j = 0; j < nb; j++)
+    if (!is_frame(&defs[j]))
+      for (int a = defs[j].parent; a >= 0; a = defs[a].parent)
+        if (a == i) return 1;
+  return 0;
+}
+
+int dyn_rm_massless_joint(const dyn_rm_body_def *defs, int nb) {
+  for (int i = 0; i < nb; i++)
+    if (kind_dofs(defs[i].joint) > 0 && defs[i].armature == 0.0 && !moves_mass(defs, nb, i))
+      return i;
+  return -1;
+}
+
 dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, char *msg,
                        size_t msgcap) {
   if (msg && msgcap > 0) msg[0] = '\0';
@@ -325,6 +373,14 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
     if (e != DYN_OK) return e;
   }
   if (check_parents(defs, nb, msg, msgcap) != DYN_OK) return DYN_ERR_INPUT;
+  int still = dyn_rm_massless_joint(defs, nb);
+  if (still >= 0) {
+    dyn_msgf(msg, msgcap,
+             "defs[%d]: its joint moves no mass (a massless frame at a chain's end, armature 0): "
+             "the joint-space inertia is singular",
+             still);
+    return DYN_ERR_INPUT;
+  }
 
   dyn_redmax *rm = calloc(1, sizeof *rm);
   if (!rm) goto nomem;
@@ -428,13 +484,11 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   for (int i = 0; i < nb; i++)
     if (rm->kind[i] == DYN_RM_BALL) rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
   RM_ALLOC(rm->J, 6 * nb * ndof);
-  RM_ALLOC(rm->Jd, 6 * nb * ndof);
+  RM_ALLOC(rm->Adp, 36 * nb);
+  RM_ALLOC(rm->acc, 6 * nb);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
-  if (dyn_rm_forest_init(rm) != 0) goto nomem;
-  RM_ALLOC(rm->Mr, rm->blk_off[rm->ntree]);
-  RM_ALLOC(rm->A, rm->blk_off[rm->ntree]);
-  RM_ALLOC(rm->Astep, ndof * ndof);
+  if (dyn_rm_forest_init(rm) != 0 || dyn_rm_paths_init(rm) != 0) goto nomem;
   RM_ALLOC(rm->rhs, ndof);
   RM_ALLOC(rm->du, ndof);
   RM_ALLOC(rm->qnew, nq);
@@ -521,69 +575,99 @@ static dyn_v3 joint_translation(const dyn_redmax *rm, int i) {
 
 /* ---- kinematics: poses, J, dJ/dt (Algorithm 2) ------------------------- */
 
-void dyn_redmax_kinematics(dyn_redmax *rm) {
-  /* J's and dJ/dt's blocks outside a body's ancestor dofs (adof) are never
-   * written: they stay the 0 of the allocation */
-  const int nb = rm->nb, n6 = 6 * nb;
-  for (int k = 0; k < nb; k++) {
-    const int i = rm->order[k], p = rm->parent[i];
-    dyn_quat qp = p < 0 ? dyn_quat_identity() : rm->qw[p];
-    dyn_v3 rp = p < 0 ? dyn_v3_make(0.0, 0.0, 0.0) : rm->r[p];
-    dyn_quat Q = joint_rotation(rm, i);
-    /* E_i^0 = E_p^0 E_j^p Q E_i^j' */
-    dyn_quat qj = dyn_quat_mul(qp, rm->q_jp[i]); /* joint frame j in the world */
-    rm->qw[i] = dyn_quat_normalize(dyn_quat_mul(dyn_quat_mul(qj, Q), rm->q_ij[i]));
-    dyn_v3 anchor = dyn_v3_add(rp, dyn_quat_rotate(qp, rm->p_jp[i]));
-    dyn_v3 local = dyn_v3_add(joint_translation(rm, i), dyn_quat_rotate(Q, rm->p_ij[i]));
-    rm->r[i] = dyn_v3_add(anchor, dyn_quat_rotate(qj, local));
+/* Body i's pose from its parent's and its joint's coordinates (E_i^0 =
+ * E_p^0 E_j^p Q E_i^j'). */
+static void body_pose(dyn_redmax *rm, int i) {
+  const int p = rm->parent[i];
+  dyn_quat qp = p < 0 ? dyn_quat_identity() : rm->qw[p];
+  dyn_v3 rp = p < 0 ? dyn_v3_make(0.0, 0.0, 0.0) : rm->r[p];
+  dyn_quat Q = joint_rotation(rm, i);
+  dyn_quat qj = dyn_quat_mul(qp, rm->q_jp[i]); /* joint frame j in the world */
+  rm->qw[i] = dyn_quat_normalize(dyn_quat_mul(dyn_quat_mul(qj, Q), rm->q_ij[i]));
+  dyn_v3 anchor = dyn_v3_add(rp, dyn_quat_rotate(qp, rm->p_jp[i]));
+  dyn_v3 local = dyn_v3_add(joint_translation(rm, i), dyn_quat_rotate(Q, rm->p_ij[i]));
+  rm->r[i] = dyn_v3_add(anchor, dyn_quat_rotate(qj, local));
+}
 
-    /* diagonal block J(i, j_i) = Ad(E_j'^i) S (Algorithm 1 line 3); its
-     * derivative is 0 since S and E_j'^i are constant */
-    const double *JS = rm->JS + 18 * i;
-    for (int c = 0; c < rm->nd[i]; c++)
-      memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
-    if (p < 0) continue;
-    /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
-    dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(qp);
-    dyn_m3 Rpi = dyn_m3_mul(dyn_m3_transpose(Ri), Rp);
-    dyn_v3 ppi = dyn_m3_tmulv(Ri, dyn_v3_sub(rp, rm->r[i]));
-    double Ad[36], dAd[36], V[6] = { 0.0 };
-    adjoint(Rpi, ppi, Ad);
-    /* relative twist V = J(i, j_i) u_i; dAd = -ad(V) Ad */
-    for (int c = 0; c < rm->nd[i]; c++)
-      for (int a = 0; a < 6; a++) V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
-    neg_ad_times(V, Ad, dAd);
-    /* off-diagonal blocks for every ancestor joint (lines 9-12) */
-    for (int a = p; a >= 0; a = rm->parent[a])
-      for (int c = 0; c < rm->nd[a]; c++) {
-        size_t col = (size_t)(rm->uoff[a] + c) * n6;
-        const double *Jp = rm->J + col + 6 * p, *Jdp = rm->Jd + col + 6 * p;
-        mul6(Ad, Jp, rm->J + col + 6 * i, 0);
-        mul6(dAd, Jp, rm->Jd + col + 6 * i, 0);
-        mul6(Ad, Jdp, rm->Jd + col + 6 * i, 1);
-      }
+/* The relative twist V = J(i, j_i) u_i of body i's joint. */
+static void joint_twist(const dyn_redmax *rm, int i, double V[6]) {
+  const double *JS = rm->JS + 18 * i;
+  for (int a = 0; a < 6; a++) V[a] = 0.0;
+  for (int c = 0; c < rm->nd[i]; c++)
+    for (int a = 0; a < 6; a++) V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
+}
+
+/* Body i's rows of J (its own block, then every ancestor column carried
+ * by Ad(E_p^i), Algorithm 1), its twist phi_i = Ad phi_p + V and dJ/dt u
+ * for it, acc_i = dAd phi_p + Ad acc_p (dJ(i, j_i) = 0, dJ(i, j_a) =
+ * dAd J(p, j_a) + Ad dJ(p, j_a) summed against u; dAd = -ad(V) Ad): O(1)
+ * a body, not its depth, with Ad(E_p^i) kept for J^T f. */
+static void body_rows(dyn_redmax *rm, int i) {
+  const int p = rm->parent[i], n6 = 6 * rm->nb;
+  const double *JS = rm->JS + 18 * i;
+  for (int c = 0; c < rm->nd[i]; c++)
+    memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
+  double V[6], *Ad = rm->Adp + 36 * i, *ph = rm->phi + 6 * i, *ac = rm->acc + 6 * i;
+  joint_twist(rm, i, V);
+  if (p < 0) {
+    memcpy(ph, V, sizeof V);
+    memset(ac, 0, 6 * sizeof(double));
+    return;
+  }
+  /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
+  dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(rm->qw[p]);
+  adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i])),
+          Ad);
+  const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
+  for (int k = 0; k < na; k++) {
+    const size_t col = (size_t)ch[k] * n6;
+    ad_mul(Ad, rm->J + col + 6 * p, rm->J + col + 6 * i);
+  }
+  /* dAd phi_p = -ad(V) (Ad phi_p): no 6x6 dAd */
+  double Aphi[6], Aacc[6];
+  ad_mul(Ad, rm->phi + 6 * p, Aphi);
+  ad_mul(Ad, rm->acc + 6 * p, Aacc);
+  neg_ad_vec(V, Aphi, ac);
+  for (int a = 0; a < 6; a++) ph[a] = Aphi[a] + V[a], ac[a] += Aacc[a];
+}
+
+void dyn_redmax_kinematics(dyn_redmax *rm) {
+  /* J's blocks outside a body's ancestor dofs (adof) are never written:
+   * they stay the 0 of the allocation */
+  for (int k = 0; k < rm->nb; k++) {
+    body_pose(rm, rm->order[k]);
+    body_rows(rm, rm->order[k]);
   }
   rm->kin_fresh = 1;
-  /* body twists phi = J u, over each body's ancestor dofs (the rest of its
-   * row of J is 0) */
-  for (int i = 0; i < nb; i++)
-    for (int a = 6 * i; a < 6 * i + 6; a++) {
-      double s = 0.0;
-      for (int k = rm->adof_off[i]; k < rm->adof_off[i + 1]; k++) {
-        const int c = rm->adof[k];
-        s += rm->J[(size_t)c * n6 + a] * rm->u[c];
-      }
-      rm->phi[a] = s;
+}
+
+/* dJ/dt (6 nb x ndof, leading dimension ld, zeroed here) by Algorithm 2's
+ * recursion, after kinematics: the step needs only dJ/dt u (rm->acc). */
+static void jacobian_dot(const dyn_redmax *rm, double *Jd, int ld) {
+  const int n6 = 6 * rm->nb;
+  for (int c = 0; c < rm->ndof; c++) memset(Jd + (size_t)c * ld, 0, (size_t)n6 * sizeof *Jd);
+  for (int k = 0; k < rm->nb; k++) {
+    const int i = rm->order[k], p = rm->parent[i];
+    if (p < 0) continue;
+    double V[6], dAd[36];
+    const double *Ad = rm->Adp + 36 * i;
+    joint_twist(rm, i, V);
+    neg_ad_times(V, Ad, dAd);
+    const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
+    for (int q = 0; q < na; q++) {
+      const size_t c = (size_t)ch[q];
+      mul6(dAd, rm->J + c * n6 + 6 * p, Jd + c * ld + 6 * i, 0);
+      mul6(Ad, Jd + c * ld + 6 * p, Jd + c * ld + 6 * i, 1);
     }
+  }
 }
 
 void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
   const int n6 = 6 * rm->nb;
-  for (int c = 0; c < rm->ndof; c++)
-    for (int a = 0; a < n6; a++) {
-      if (J) J[(size_t)c * ld + a] = rm->J[(size_t)c * n6 + a];
-      if (Jdot) Jdot[(size_t)c * ld + a] = rm->Jd[(size_t)c * n6 + a];
-    }
+  if (J)
+    for (int c = 0; c < rm->ndof; c++)
+      memcpy(J + (size_t)c * ld, rm->J + (size_t)c * n6, (size_t)n6 * sizeof *J);
+  if (Jdot) jacobian_dot(rm, Jdot, ld);
 }
 
 dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w) {
@@ -620,32 +704,30 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, si
 
 /* ---- dynamics ---------------------------------------------------------- */
 
-/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, into
- * its trees' blocks: body i adds to the entries of its ancestor dofs only
- * (J_i is 0 elsewhere) */
+/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, along
+ * the paths (rm->Ms): body i adds to the entries (c, a) of the dofs c, a
+ * on its path, a above c (J_i is 0 elsewhere); a massless frame adds 0 */
 static void assemble_mass(dyn_redmax *rm) {
   const int n6 = 6 * rm->nb;
-  memset(rm->Mr, 0, rm->blk_off[rm->ntree] * sizeof(double));
+  memset(rm->Ms, 0, rm->nM * sizeof(double));
   for (int i = 0; i < rm->nb; i++) {
     const dyn_m3 Ib = rm->I_b[i];
     const double m = rm->mass[i];
-    const int *ad = rm->adof + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
-    if (na == 0) continue;
-    const int t = rm->dof_tree[ad[0]], nt = rm->tdof_off[t + 1] - rm->tdof_off[t];
-    double *Mt = rm->Mr + rm->blk_off[t];
-    for (int k2 = 0; k2 < na; k2++) {
-      const int c2 = ad[k2];
-      const double *x = rm->J + (size_t)c2 * n6 + 6 * i;
+    const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+    if (m == 0.0) continue; /* a frame: mass 0 and I_b 0 (a massive body has m > 0) */
+    for (int p = 0; p < na; p++) {
+      const int c = ch[p];
+      const double *x = rm->J + (size_t)c * n6 + 6 * i;
       if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0 && x[4] == 0.0 && x[5] == 0.0)
         continue; /* this joint does not move body i */
       dyn_v3 Iw = dyn_m3_mulv(Ib, dyn_v3_make(x[0], x[1], x[2]));
       double Mx[6] = { Iw.x, Iw.y, Iw.z, m * x[3], m * x[4], m * x[5] };
-      for (int k1 = 0; k1 < na; k1++) {
-        const int c1 = ad[k1];
-        const double *y = rm->J + (size_t)c1 * n6 + 6 * i;
+      double *row = rm->Ms + rm->madr[c];
+      for (int q = p; q < na; q++) {
+        const double *y = rm->J + (size_t)ch[q] * n6 + 6 * i;
         double s = 0.0;
         for (int a = 0; a < 6; a++) s += y[a] * Mx[a];
-        Mt[(size_t)rm->dof_loc[c2] * nt + rm->dof_loc[c1]] += s;
+        row[q - p] += s;
       }
     }
   }
@@ -683,22 +765,41 @@ static void crank_wrench(dyn_redmax *rm, const dyn_rm_crank *c) {
     add_point_force(rm, c->slider, ps, dyn_v3_neg(f), dyn_v3_scale(dyn_v3_cross(a, dlda), F));
 }
 
+/* rhs = J^T fb, leaves first: body i's wrench with its subtree's
+ * (F_i = fb_i + the children's Ad^T F), whose share on i's own dofs is
+ * J(i, j_i)^T F_i = JS_i^T F_i (every descendant's row of J for a dof of i
+ * is JS_i carried by the Ads down the path); fb is overwritten by F. */
+static void body_forces_to_joints(dyn_redmax *rm) {
+  for (int k = rm->nb - 1; k >= 0; k--) {
+    const int i = rm->order[k], p = rm->parent[i];
+    double *F = rm->fb + 6 * i;
+    const double *JS = rm->JS + 18 * i;
+    for (int c = 0; c < rm->nd[i]; c++) {
+      double s = 0.0;
+      for (int a = 0; a < 6; a++) s += JS[6 * c + a] * F[a];
+      rm->rhs[rm->uoff[i] + c] = s;
+    }
+    if (p < 0) continue;
+    const double *Ad = rm->Adp + 36 * i;
+    double *Fp = rm->fb + 6 * p;
+    for (int b = 0; b < 6; b++) {
+      double s = 0.0;
+      for (int a = 0; a < 6; a++) s += Ad[6 * a + b] * F[a];
+      Fp[b] += s;
+    }
+  }
+}
+
 /* rhs = J^T (f - M dJ/dt u) - K q, without the damper term ([wang2019] eq. 28),
  * after kinematics */
 static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext) {
-  const int n6 = 6 * rm->nb, ndof = rm->ndof;
+  const int ndof = rm->ndof;
   for (int i = 0; i < rm->nb; i++) {
     const dyn_m3 Ib = rm->I_b[i];
     const double m = rm->mass[i];
     const double *ph = rm->phi + 6 * i;
     dyn_v3 w = dyn_v3_make(ph[0], ph[1], ph[2]), v = dyn_v3_make(ph[3], ph[4], ph[5]);
-    /* a = dJ/dt u for this body */
-    double a[6] = { 0.0 };
-    for (int k2 = rm->adof_off[i]; k2 < rm->adof_off[i + 1]; k2++) {
-      const int c = rm->adof[k2];
-      const double *col = rm->Jd + (size_t)c * n6 + 6 * i;
-      for (int k = 0; k < 6; k++) a[k] += col[k] * rm->u[c];
-    }
+    const double *a = rm->acc + 6 * i; /* dJ/dt u for this body */
     dyn_v3 fw = dyn_v3_scale(g, m), tw = dyn_v3_make(0.0, 0.0, 0.0);
     if (f_ext) fw = dyn_v3_add(fw, f_ext[i]);
     if (t_ext) tw = t_ext[i];
@@ -711,16 +812,7 @@ static void assemble_force(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const 
     f[0] = tb.x, f[1] = tb.y, f[2] = tb.z, f[3] = fb.x, f[4] = fb.y, f[5] = fb.z;
   }
   for (int c = 0; c < rm->ncrank; c++) crank_wrench(rm, &rm->crank[c]);
-  /* rhs = J^T fb: body by body, each adding to its ancestor dofs */
-  memset(rm->rhs, 0, (size_t)ndof * sizeof(double));
-  for (int i = 0; i < rm->nb; i++)
-    for (int k2 = rm->adof_off[i]; k2 < rm->adof_off[i + 1]; k2++) {
-      const int c = rm->adof[k2];
-      const double *col = rm->J + (size_t)c * n6;
-      double s = rm->rhs[c];
-      for (int a = 6 * i; a < 6 * i + 6; a++) s += col[a] * rm->fb[a];
-      rm->rhs[c] = s;
-    }
+  body_forces_to_joints(rm);
   /* the actuators' efforts, then the springs: -k theta, -k log(Q) */
   for (int c = 0; c < ndof; c++) rm->rhs[c] += rm->effort[c];
   for (int i = 0; i < rm->nb; i++) {
@@ -772,7 +864,7 @@ void dyn_redmax_mass_matrix(dyn_redmax *rm, double *Mr, int ld) {
   dyn_redmax_kinematics(rm);
   assemble_mass(rm);
   for (int c = 0; c < rm->ndof; c++) memset(Mr + (size_t)c * ld, 0, (size_t)rm->ndof * sizeof *Mr);
-  dyn_rm_scatter_blocks(rm, rm->Mr, Mr, ld);
+  dyn_rm_scatter_blocks(rm, rm->Ms, Mr, ld);
 }
 
 dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dyn_v3 *t_ext,
@@ -795,7 +887,7 @@ dyn_err dyn_redmax_accel(dyn_redmax *rm, dyn_v3 g, const dyn_v3 *f_ext, const dy
   return DYN_OK;
 }
 
-/* (Mr + armature + h D + h^2 K) into rm->A and h (f_r - D u - h K u) into
+/* (Mr + armature + h D + h^2 K) into rm->As and h (f_r - D u - h K u) into
  * rm->du, after kinematics (the step's matrix and right side). */
 static void step_system(dyn_redmax *rm, double h) {
   const int n = rm->ndof;
@@ -805,7 +897,6 @@ static void step_system(dyn_redmax *rm, double h) {
   dyn_rm_step_blocks(rm, rm->du);
   for (int c = 0; c < n; c++)
     rm->du[c] = h * (rm->rhs[c] - rm->ddof[c] * rm->u[c] - h * rm->kdof[c] * rm->u[c]);
-  dyn_rm_scatter_blocks(rm, rm->A, rm->Astep, n); /* between the trees: 0 since allocation */
 }
 
 dyn_err dyn_redmax_free_velocity(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
@@ -873,7 +964,14 @@ dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
 
 const double *dyn_redmax_jacobian_view(const dyn_redmax *rm) { return rm->J; }
 
-const double *dyn_redmax_step_matrix(const dyn_redmax *rm) { return rm->Astep; }
+const double *dyn_redmax_step_matrix(dyn_redmax *rm) {
+  const size_t n = (size_t)rm->ndof;
+  if (!rm->Astep) rm->Astep = dyn_rm_calloc(n * n, sizeof(double));
+  if (!rm->Astep) return NULL;
+  memset(rm->Astep, 0, n * n * sizeof(double));
+  dyn_rm_scatter_blocks(rm, rm->As, rm->Astep, rm->ndof);
+  return rm->Astep;
+}
 
 void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w) {
   for (int i = 0; i < rm->nb; i++) {

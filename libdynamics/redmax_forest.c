@@ -2,16 +2,18 @@
  * redmax_forest.c -- the forest of a dyn_redmax (docs/redmax.md, "Dynamics
  * and time stepping"): the bodies hanging from one root are a tree, no
  * tree's joint moves another tree's body, so Mr and the step's matrix are
- * block diagonal, one n_t x n_t block per tree over its dofs (a list: a
- * tree's dofs need not be contiguous in u).  Each block is factored by
- * LAPACKE dpotrf and solved by forward and back substitution on the tree's
- * rows.  Also each body's ancestor dofs, the columns of J that can be
- * nonzero in its rows (redmax.c sums over them).
+ * block diagonal, one block per tree over its dofs (a list: a tree's dofs
+ * need not be contiguous in u).  Within a tree they are held along the
+ * dofs' paths to the root (MuJoCo's layout: dof c's row holds (c, a) for
+ * the dofs a on its path, c first), factored as L^T D L leaves first and
+ * solved by sparse substitution (MuJoCo's mj_factorM and mj_solveM are
+ * the model).  Also each body's ancestor dofs, the columns of J that can
+ * be nonzero in its rows (redmax.c sums over them).
  */
 #include "dyn_internal.h"
 #include "redmax_internal.h"
 
-#include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,10 +32,9 @@ int dyn_rm_forest_init(dyn_redmax *rm) {
   rm->tdof = dyn_rm_calloc((size_t)ndof, sizeof(int));
   rm->dof_tree = dyn_rm_calloc((size_t)ndof, sizeof(int));
   rm->dof_loc = dyn_rm_calloc((size_t)ndof, sizeof(int));
-  rm->blk_off = dyn_rm_calloc((size_t)nb + 1, sizeof(size_t));
   rm->adof_off = dyn_rm_calloc((size_t)nb + 1, sizeof(int));
   if (!tree_of_root || !rm->tdof_off || !rm->tdof || !rm->dof_tree || !rm->dof_loc ||
-      !rm->blk_off || !rm->adof_off) {
+      !rm->adof_off) {
     free(tree_of_root);
     return -1;
   }
@@ -45,11 +46,7 @@ int dyn_rm_forest_init(dyn_redmax *rm) {
       rm->dof_tree[rm->uoff[i] + c] = tree_of_root[root_of(rm, i)];
   free(tree_of_root);
   for (int c = 0; c < ndof; c++) rm->tdof_off[rm->dof_tree[c] + 1]++;
-  for (int t = 0; t < rm->ntree; t++) {
-    int n = rm->tdof_off[t + 1];
-    rm->tdof_off[t + 1] += rm->tdof_off[t];
-    rm->blk_off[t + 1] = rm->blk_off[t] + (size_t)n * (size_t)n;
-  }
+  for (int t = 0; t < rm->ntree; t++) rm->tdof_off[t + 1] += rm->tdof_off[t];
   for (int c = 0, *fill = rm->adof_off; c < ndof; c++) { /* adof_off as a cursor, reset below */
     int t = rm->dof_tree[c];
     rm->dof_loc[c] = fill[t];
@@ -82,38 +79,118 @@ static const int *tree_dofs(const dyn_redmax *rm, int t, int *n) {
   return rm->tdof + rm->tdof_off[t];
 }
 
-/* Each tree's block of rm->A (lower) by its Cholesky factor, in place. */
+/* Per dof, in the traversal order (parents first): the next dof up its
+ * path, its path's length and its row; per tree, its dofs in that order. */
+static void dof_paths(dyn_redmax *rm, int *cur) {
+  for (int t = 0; t < rm->ntree; t++) cur[t] = rm->tdof_off[t];
+  size_t nM = 0;
+  for (int k = 0; k < rm->nb; k++) {
+    const int i = rm->order[k], p = rm->parent[i];
+    const int has = p >= 0 && rm->adof_off[p + 1] > rm->adof_off[p];
+    int up = has ? rm->achain[rm->adof_off[p]] : -1; /* filled: p precedes i */
+    for (int c = 0; c < rm->nd[i]; c++) {
+      const int d = rm->uoff[i] + c;
+      rm->dpar[d] = up;
+      rm->dlen[d] = up < 0 ? 1 : rm->dlen[up] + 1;
+      rm->dbody[d] = i;
+      rm->madr[d] = nM;
+      nM += (size_t)rm->dlen[d];
+      rm->torder[cur[rm->dof_tree[d]]++] = d;
+      up = d;
+    }
+    /* body i's path: its last dof (or its parent's path's head), up */
+    int *ch = rm->achain + rm->adof_off[i], n = 0;
+    for (int a = up; a >= 0; a = rm->dpar[a]) ch[n++] = a;
+  }
+  rm->nM = nM;
+}
+
+int dyn_rm_paths_init(dyn_redmax *rm) {
+  const size_t nd = (size_t)rm->ndof;
+  rm->dpar = dyn_rm_calloc(nd, sizeof(int));
+  rm->dlen = dyn_rm_calloc(nd, sizeof(int));
+  rm->dbody = dyn_rm_calloc(nd, sizeof(int));
+  rm->madr = dyn_rm_calloc(nd, sizeof(size_t));
+  rm->torder = dyn_rm_calloc(nd, sizeof(int));
+  rm->achain = dyn_rm_calloc((size_t)rm->adof_off[rm->nb], sizeof(int));
+  int *cur = dyn_rm_calloc((size_t)rm->ntree, sizeof(int));
+  if (!cur || !rm->dpar || !rm->dlen || !rm->dbody || !rm->madr || !rm->torder || !rm->achain) {
+    free(cur);
+    return -1;
+  }
+  dof_paths(rm, cur);
+  free(cur);
+  rm->Ms = dyn_rm_calloc(rm->nM, sizeof(double));
+  rm->As = dyn_rm_calloc(rm->nM, sizeof(double));
+  rm->LD = dyn_rm_calloc(rm->nM, sizeof(double));
+  return rm->Ms && rm->As && rm->LD ? 0 : -1;
+}
+
+/* Tree t's dofs, each after its path's, and their number. */
+static const int *tree_order(const dyn_redmax *rm, int t, int *n) {
+  *n = rm->tdof_off[t + 1] - rm->tdof_off[t];
+  return rm->torder + rm->tdof_off[t];
+}
+
+/* Dof k eliminated into the dofs on its path (rows of LD): for each i up
+ * the path, L(k,i) = A(k,i) / D_k and row i's entries along i's path (the
+ * rest of k's row) lose L(k,i) A(k, .). */
+static void eliminate(dyn_redmax *rm, int k) {
+  double *Lk = rm->LD + rm->madr[k];
+  const double dk = Lk[0];
+  int q = 1;
+  for (int i = rm->dpar[k]; i >= 0; i = rm->dpar[i], q++) {
+    const double tmp = Lk[q] / dk;
+    double *Li = rm->LD + rm->madr[i];
+    const int n = rm->dlen[i];
+    for (int j = 0; j < n; j++) Li[j] -= tmp * Lk[q + j];
+    Lk[q] = tmp;
+  }
+}
+
+/* As by L^T D L into LD, tree by tree, leaves first. */
 dyn_err dyn_rm_factor_blocks(dyn_redmax *rm, char *msg, size_t msgcap) {
+  memcpy(rm->LD, rm->As, rm->nM * sizeof(double));
   for (int t = 0; t < rm->ntree; t++) {
     int n;
-    const int *d = tree_dofs(rm, t, &n);
-    if (n == 0) continue;
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, rm->A + rm->blk_off[t], n);
-    if (info != 0) {
-      dyn_msgf(msg, msgcap,
-               "reduced mass matrix not positive definite (u[%d], dpotrf info = %d in its tree)",
-               info > 0 && info <= n ? d[info - 1] : -1, (int)info);
-      return DYN_ERR_NUMERIC;
+    const int *o = tree_order(rm, t, &n);
+    for (int kk = n - 1; kk >= 0; kk--) {
+      const int k = o[kk];
+      const double dk = rm->LD[rm->madr[k]];
+      if (!(dk > 0.0) || !isfinite(dk)) {
+        dyn_msgf(msg, msgcap,
+                 "joint-space inertia not positive definite at u[%d] (body %d's joint): pivot %g",
+                 k, rm->dbody[k], dk);
+        return DYN_ERR_NUMERIC;
+      }
+      eliminate(rm, k);
     }
   }
   return DYN_OK;
 }
 
-/* Tree t's rows of b (ndof) overwritten by A_t^-1 b_t with its factored
- * block (L y = b_t, then L^T x = y); rows of b of other trees untouched. */
+/* Tree t's rows of b (ndof) overwritten by A_t^-1 b_t with the factor:
+ * L^T y = b_t leaves first (a zero is skipped: a row's support is closed
+ * up its paths), D z = y, then L x = z roots first; rows of b of other
+ * trees untouched. */
 static void solve_tree(const dyn_redmax *rm, int t, double *b) {
   int n;
-  const int *d = tree_dofs(rm, t, &n);
-  const double *L = rm->A + rm->blk_off[t];
-  for (int k = 0; k < n; k++) {
-    const double y = b[d[k]] / L[(size_t)k * n + k];
-    b[d[k]] = y;
-    for (int i = k + 1; i < n; i++) b[d[i]] -= L[(size_t)k * n + i] * y;
+  const int *o = tree_order(rm, t, &n);
+  for (int kk = n - 1; kk >= 0; kk--) {
+    const int k = o[kk];
+    const double xk = b[k];
+    if (xk == 0.0) continue;
+    const double *Lk = rm->LD + rm->madr[k];
+    int q = 1;
+    for (int i = rm->dpar[k]; i >= 0; i = rm->dpar[i], q++) b[i] -= Lk[q] * xk;
   }
-  for (int k = n - 1; k >= 0; k--) {
-    double x = b[d[k]];
-    for (int i = k + 1; i < n; i++) x -= L[(size_t)k * n + i] * b[d[i]];
-    b[d[k]] = x / L[(size_t)k * n + k];
+  for (int kk = 0; kk < n; kk++) {
+    const int k = o[kk];
+    const double *Lk = rm->LD + rm->madr[k];
+    double x = b[k] / Lk[0];
+    int q = 1;
+    for (int i = rm->dpar[k]; i >= 0; i = rm->dpar[i], q++) x -= Lk[q] * b[i];
+    b[k] = x;
   }
 }
 
@@ -122,32 +199,26 @@ static void solve_tree(const dyn_redmax *rm, int t, double *b) {
 void dyn_rm_solve_blocks(const dyn_redmax *rm, double *b) {
   for (int t = 0; t < rm->ntree; t++) {
     int n, k = 0;
-    const int *d = tree_dofs(rm, t, &n);
+    const int *d = tree_order(rm, t, &n);
     while (k < n && b[d[k]] == 0.0) k++;
     if (k < n) solve_tree(rm, t, b);
   }
 }
 
-/* The trees' blocks (rm->Mr's layout) into the dense ndof x ndof out
- * (leading dimension ld); the entries between trees are not written. */
-void dyn_rm_scatter_blocks(const dyn_redmax *rm, const double *blocks, double *out, int ld) {
-  for (int t = 0; t < rm->ntree; t++) {
-    int n;
-    const int *d = tree_dofs(rm, t, &n);
-    const double *B = blocks + rm->blk_off[t];
-    for (int c = 0; c < n; c++)
-      for (int a = 0; a < n; a++) out[(size_t)d[c] * ld + d[a]] = B[(size_t)c * n + a];
+/* A sparse matrix along the paths into the dense out, both triangles. */
+void dyn_rm_scatter_blocks(const dyn_redmax *rm, const double *sp, double *out, int ld) {
+  for (int c = 0; c < rm->ndof; c++) {
+    const double *row = sp + rm->madr[c];
+    int q = 0;
+    for (int a = c; a >= 0; a = rm->dpar[a], q++)
+      out[(size_t)a * ld + c] = out[(size_t)c * ld + a] = row[q];
   }
 }
 
-/* The step's matrix: the blocks of Mr plus the diagonal diag[ndof], into
- * rm->A. */
+/* The step's matrix: Ms plus the diagonal diag[ndof], into rm->As. */
 void dyn_rm_step_blocks(dyn_redmax *rm, const double *diag) {
-  memcpy(rm->A, rm->Mr, rm->blk_off[rm->ntree] * sizeof(double));
-  for (int c = 0; c < rm->ndof; c++) {
-    const int t = rm->dof_tree[c], n = rm->tdof_off[t + 1] - rm->tdof_off[t], l = rm->dof_loc[c];
-    rm->A[rm->blk_off[t] + (size_t)l * n + l] += diag[c];
-  }
+  memcpy(rm->As, rm->Ms, rm->nM * sizeof(double));
+  for (int c = 0; c < rm->ndof; c++) rm->As[rm->madr[c]] += diag[c];
 }
 
 dyn_err dyn_redmax_solve_tree(const dyn_redmax *rm, int t, double *b) {

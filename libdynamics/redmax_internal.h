@@ -32,18 +32,31 @@ struct dyn_redmax {
   /* workspace, filled by kinematics */
   dyn_v3 *r;
   dyn_quat *qw;
-  double *J, *Jd; /* 6 nb x ndof column-major */
-  double *phi;    /* J u */
-  double *fb;     /* body forces (6 nb) */
+  double *J;   /* 6 nb x ndof column-major */
+  double *Adp; /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
+  double *acc; /* dJ/dt u, 6 per body */
+  double *phi; /* J u */
+  double *fb;  /* body forces (6 nb) */
   /* the forest: Mr is block diagonal, one block per tree (the bodies
    * hanging from one root); a tree's dofs need not be contiguous in u */
   int ntree;
   int *tdof_off, *tdof;    /* tree t's dofs: tdof[tdof_off[t] .. tdof_off[t + 1]), ascending */
+  int *torder;             /* the same dofs, each after the dofs on its path to the root */
   int *dof_tree, *dof_loc; /* per dof: its tree and its place in the tree's list */
-  size_t *blk_off;         /* tree t's n_t x n_t block at Mr + blk_off[t] (column-major) */
   int *adof_off, *adof;    /* body i's dofs and its ancestors': adof[adof_off[i] .. ), ascending */
-  double *Mr, *A;          /* the blocks of Mr, and of the step's matrix (factored) */
-  double *Astep;           /* the last step's matrix, unfactored (ndof x ndof) */
+  int *achain;             /* the same, along the path: the body's last dof, then up to the root */
+  /* the sparse joint space (MuJoCo's layout): dof c's row holds the entries
+   * (c, a) for the dofs a on its path to the root, c itself first; within a
+   * tree every nonzero of Mr is such an entry, and L^T D L keeps the pattern */
+  int *dpar;               /* per dof: the next dof up its path (-1: a root's first) */
+  int *dlen;               /* per dof: its path's length, itself included */
+  int *dbody;              /* per dof: its joint's body */
+  size_t *madr;            /* per dof: its row in Ms, As and LD (dlen entries) */
+  size_t nM;               /* entries per sparse matrix: the sum of dlen */
+  double *Ms;              /* Mr along the paths */
+  double *As;              /* the step's matrix along the paths, unfactored */
+  double *LD;              /* its factor: D at each row's head, L's entries after it */
+  double *Astep;           /* the step's matrix dense (ndof x ndof), made on request only */
   int kin_fresh;           /* 1: the workspace holds the kinematics of the state */
   double *rhs, *du, *qnew; /* ndof, ndof, nq */
 };
@@ -51,20 +64,32 @@ struct dyn_redmax {
 /* A zeroed array of n elements of size sz (n = 0 still gives a pointer). */
 static inline void *dyn_rm_calloc(size_t n, size_t sz) { return calloc(n > 0 ? n : 1, sz); }
 
+/* The first body of defs[nb] whose joint has dofs but moves no mass: no
+ * massive body at or below it and no armature (a massless frame at a
+ * chain's end), so that Mr + diag(armature) is singular; -1 for none.
+ * The parents are valid and acyclic. */
+int dyn_rm_massless_joint(const dyn_rm_body_def *defs, int nb);
+
 /* The forest (struct dyn_redmax): the trees, their dofs and blocks, and
  * each body's ancestor dofs, after the joints' offsets are set.  -1: out of
  * memory (what was allocated is freed by dyn_redmax_free). */
 int dyn_rm_forest_init(dyn_redmax *rm);
-/* Each tree's block of rm->A (lower) by its Cholesky factor, in place;
- * DYN_ERR_NUMERIC (message) when one is not positive definite. */
+/* As along the paths by L^T D L (L unit lower in a tree's order, D
+ * positive), into rm->LD (MuJoCo's mj_factorM is the model: each dof,
+ * leaves first, eliminated into the dofs on its path); DYN_ERR_NUMERIC
+ * (message naming the dof and its body) for a pivot <= 0 or not finite. */
 dyn_err dyn_rm_factor_blocks(dyn_redmax *rm, char *msg, size_t msgcap);
-/* b (ndof) overwritten by A^-1 b, tree by tree (after the factors); a
+/* b (ndof) overwritten by A^-1 b, tree by tree (after the factor); a
  * tree's rows where b is 0 stay 0. */
 void dyn_rm_solve_blocks(const dyn_redmax *rm, double *b);
-/* The trees' blocks (rm->Mr's layout) into the dense ndof x ndof out
- * (leading dimension ld); the entries between trees are not written. */
-void dyn_rm_scatter_blocks(const dyn_redmax *rm, const double *blocks, double *out, int ld);
-/* The step's matrix into rm->A: the blocks of Mr plus diag[ndof]. */
+/* A sparse matrix along the paths (Ms's layout) into the dense ndof x ndof
+ * out (leading dimension ld), both triangles; the entries between trees
+ * and between dofs on no common path are not written. */
+void dyn_rm_scatter_blocks(const dyn_redmax *rm, const double *sp, double *out, int ld);
+/* The step's matrix into rm->As: Ms plus diag[ndof]. */
 void dyn_rm_step_blocks(dyn_redmax *rm, const double *diag);
+/* The sparse layout (dpar, dlen, dbody, madr, torder, achain) after
+ * dyn_rm_forest_init and the traversal order; -1: out of memory. */
+int dyn_rm_paths_init(dyn_redmax *rm);
 
 #endif /* DYN_REDMAX_INTERNAL_H */

@@ -47,6 +47,7 @@
  */
 #include "dyn_assemble_internal.h"
 #include "dyn_tendon.h"
+#include "redmax_internal.h"
 #include "world_data.h"
 #include "world_reduced.h"
 
@@ -90,6 +91,10 @@ struct dyn_reduced {
   dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T (column i set on its
                            row's trees' dofs only, the rest left as it was: row_trees) */
   int ngt;              /* G^T's columns set by the last assembly (the rest of Gt is 0) */
+  dyn_buf_int soff;     /* per row and side: its support's offset into sup (2 nrows + 1) */
+  dyn_buf_int sup;      /* row i's support on its tree rtree[2 i + k]: the dofs where G_i
+                           is not 0, in the tree's order, at sup[soff[2 i + k] ..
+                           soff[2 i + k + 1]): A's products skip G_i's zeros */
   double *ufree, *unew, *q, *u;
   double *du, *gx;             /* ndof: the energy rule's A_r^-1 G^T x and G^T x */
   dyn_v3 *fx, *tx, *r, *v, *w; /* per tree body */
@@ -260,6 +265,20 @@ int dyn_reduced_frame_pairs(const struct dyn_reduced *r, const uint64_t **keys) 
   return r->nfpairs;
 }
 
+/* A body whose joint moves no mass (dyn_rm_massless_joint) refused, named
+ * by the model's body (or, for a free root's frame, the body it carries). */
+static dyn_err check_massless(const dyn_model *m, const dyn_rm_tree *t, char *msg, size_t cap) {
+  int k = dyn_rm_massless_joint(t->defs, t->nt), named = -1;
+  if (k < 0) return DYN_OK;
+  for (int i = 0; i < m->nb && named < 0; i++)
+    if (t->tree_of[i] == k) named = i;
+  dyn_msgf(msg, cap,
+           "reduced coordinates: body %d \"%s\": its joint moves no mass (mass 0 at the end of a "
+           "chain, no armature): the joint-space inertia is singular; give it mass or armature",
+           named, named >= 0 ? m->bodies.p[named].name : "?");
+  return DYN_ERR_INPUT;
+}
+
 /* The reduced state of model m (its tree validated), or a refusal. */
 dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct dyn_reduced **out,
                         char *msg, size_t cap) {
@@ -273,6 +292,7 @@ dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct 
   struct dyn_reduced *red = calloc(1, sizeof *red);
   if (!red) return DYN_ERR_NOMEM;
   dyn_err e = dyn_rm_tree_of_model(m, &red->tree, msg, cap);
+  if (e == DYN_OK) e = check_massless(m, &red->tree, msg, cap);
   if (e == DYN_OK) e = dyn_redmax_new(red->tree.defs, red->tree.nt, &red->rm, msg, cap);
   if (e == DYN_OK) {
     red->ndof = dyn_redmax_ndof(red->rm);
@@ -532,31 +552,58 @@ static void add_columns_times(const struct dyn_reduced *red, int n, const double
   }
 }
 
-/* G_i . v over row i's trees' dofs. */
+/* G_i . v over row i's support. */
 static double row_dot(const struct dyn_reduced *red, int i, const double *g, const double *v) {
   double s = 0.0;
-  for (int k = 0; k < 2; k++) {
-    const int *d, nd = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
-    for (int c = 0; c < nd; c++) s += g[d[c]] * v[d[c]];
-  }
+  for (int k = red->soff.p[2 * i]; k < red->soff.p[2 * i + 2]; k++)
+    s += g[red->sup.p[k]] * v[red->sup.p[k]];
   return s;
 }
 
-/* A = G Y (Y = A_r^-1 G^T), n x n: for each tree, the products of its rows
- * over its dofs. */
+/* Each row's support (soff, sup): the dofs of its trees, in their order,
+ * where its column of G^T is not 0; whatever the row (a contact's two
+ * paths, a coordinate, a tendon's dofs).  -1: out of memory. */
+static int row_supports(dyn_world *w) {
+  struct dyn_reduced *red = w->red;
+  const int n = w->nrows, nd = red->ndof;
+  size_t need = 0;
+  const int *d;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++)
+      need += (size_t)dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+  if (dyn_buf_reserve(&red->soff, 2 * (size_t)n + 1, &w->grows) != 0 ||
+      dyn_buf_reserve(&red->sup, need + 1, &w->grows) != 0)
+    return -1;
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    const double *g = red->Gt.p + (size_t)i * nd;
+    for (int k = 0; k < 2; k++) {
+      const int nt = dyn_redmax_tree_dofs(red->rm, red->rtree.p[2 * i + k], &d);
+      red->soff.p[2 * i + k] = m;
+      for (int c = 0; c < nt; c++)
+        if (g[d[c]] != 0.0) red->sup.p[m++] = d[c];
+    }
+  }
+  red->soff.p[2 * n] = m;
+  return 0;
+}
+
+/* A = G Y (Y = A_r^-1 G^T), n x n: for each tree, the products of its rows,
+ * each over its support (G_i is 0 elsewhere). */
 static void rows_times_columns(const struct dyn_reduced *red, int n, double *A) {
   const int nd = red->ndof;
   memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
   for (int t = 0; t < red->ntree; t++) {
     const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
-    const int *d, nt = dyn_redmax_tree_dofs(red->rm, t, &d);
     for (int jj = 0; jj < m; jj++) {
       const double *y = red->Y.p + (size_t)R[jj] * nd;
       for (int ii = 0; ii < m; ii++) {
-        const double *g = red->Gt.p + (size_t)R[ii] * nd;
+        const int i = R[ii], side = 2 * i + (red->rtree.p[2 * i] == t ? 0 : 1);
+        const double *g = red->Gt.p + (size_t)i * nd;
         double s = 0.0;
-        for (int c = 0; c < nt; c++) s += g[d[c]] * y[d[c]];
-        A[(size_t)R[jj] * n + R[ii]] += s;
+        for (int k = red->soff.p[side]; k < red->soff.p[side + 1]; k++)
+          s += g[red->sup.p[k]] * y[red->sup.p[k]];
+        A[(size_t)R[jj] * n + i] += s;
       }
     }
   }
@@ -596,6 +643,9 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
   red->ngt = n;
+  if (row_supports(w) != 0)
+    return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' supports", s->k,
+                          n);
   for (int i = 0; i < n; i++) /* Y = A_r^-1 G^T, column i on its trees' blocks */
     for (int k = 0; k < 2; k++) {
       const int t = red->rtree.p[2 * i + k], *d, nt = dyn_redmax_tree_dofs(red->rm, t, &d);
@@ -761,9 +811,9 @@ int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
   memset(f, 0, sizeof *f);
   if (!w->red || !w->have_prob || w->nrows == 0) return 0;
   const struct dyn_reduced *red = w->red;
-  *f = (dyn_reduced_form){
-    red->ndof, w->nrows, red->nstill, red->Gt.p, dyn_redmax_step_matrix(red->rm), red->ufree
-  };
+  const double *M = dyn_redmax_step_matrix(red->rm); /* dense on request only */
+  if (!M) return 0;
+  *f = (dyn_reduced_form){ red->ndof, w->nrows, red->nstill, red->Gt.p, M, red->ufree };
   return 1;
 }
 

@@ -24,6 +24,7 @@
 #include <CUnit/Basic.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dyn_model.h"
@@ -32,6 +33,7 @@
 #include "mdl.h"
 #include "tst_util.h"
 #include "world_data.h"
+#include "world_reduced.h"
 
 static const char *humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 
@@ -681,6 +683,124 @@ static void test_humanoid_dantzig_first_contacts(void) {
   dyn_model_free(m);
 }
 
+/* ---- one step against the dense factor's (issue 82, item 1) ---------------------- */
+
+/* humanoid.xml's state (q then u) after 50 steps of dantzig from the file's
+ * pose (its first contacts are at step 43), and the state one step later
+ * from a fresh world set to it: recorded on main at 1031f1b, whose
+ * joint-space inertia was factored dense (LAPACK dpotrf per tree), by this
+ * test with LCPLAB_RECORD_STEP=1 in the environment. */
+#include "tst_reduced_step.h"
+
+/* max |a - b| over n values, relative to max |b| */
+static double rel_gap(const double *a, const double *b, int n) {
+  double d = 0.0, s = 0.0;
+  for (int k = 0; k < n; k++) d = fmax(d, fabs(a[k] - b[k])), s = fmax(s, fabs(b[k]));
+  return d / (s > 0.0 ? s : 1.0);
+}
+
+static void print_state(const char *name, const double *x, int n) {
+  printf("static const double %s[%d] = {", name, n);
+  for (int k = 0; k < n; k++) printf("%s%a", k == 0 ? "\n  " : k % 4 ? ", " : ",\n  ", x[k]);
+  printf("\n};\n");
+}
+
+/* A fresh dantzig world on m set to state s, stepped once (the state after
+ * into s); its contact rows' count. */
+static int step_from(const dyn_model *m, double *s) {
+  dyn_world *w = make(m, 1, 0.005, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  CU_ASSERT_FATAL(dyn_reduced_state_set(w, s) == DYN_OK);
+  dyn_world_metrics mt;
+  CU_ASSERT_FATAL(dyn_world_step(w, &mt) == DYN_OK);
+  dyn_reduced_state_get(w, s);
+  dyn_world_free(w);
+  return mt.contacts;
+}
+
+static void record_step(const dyn_model *m, int ns) {
+  dyn_world *w = make(m, 1, 0.005, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  for (int k = 0; k < 50; k++) CU_ASSERT_FATAL(dyn_world_step(w, NULL) == DYN_OK);
+  double s[128];
+  dyn_reduced_state_get(w, s);
+  dyn_world_free(w);
+  printf("\n/* tst_reduced_step.h: see test_one_step_as_dense */\n");
+  print_state("step_before", s, ns);
+  step_from(m, s);
+  print_state("step_after", s, ns);
+}
+
+/* One step from the same state equals the dense factor's to 1e-12
+ * relative: the positions and the velocities, with contacts and limits. */
+static void test_one_step_as_dense(void) {
+  dyn_model *m = read_humanoid();
+  if (!m) return;
+  dyn_world *w = make(m, 1, 0.005, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  const int ns = dyn_reduced_state_count(w), nq = dyn_redmax_nq(dyn_reduced_redmax(w));
+  dyn_world_free(w);
+  CU_ASSERT_FATAL(ns <= 128);
+  if (getenv("LCPLAB_RECORD_STEP")) {
+    record_step(m, ns);
+  } else {
+    double s[128];
+    CU_ASSERT_FATAL(ns == (int)(sizeof step_before / sizeof *step_before));
+    memcpy(s, step_before, sizeof step_before);
+    int contacts = step_from(m, s);
+    double gq = rel_gap(s, step_after, nq), gu = rel_gap(s + nq, step_after + nq, ns - nq);
+    printf("\n    humanoid one step, %d contacts: q %.3g, u %.3g relative to main's", contacts, gq,
+           gu);
+    CU_ASSERT(contacts > 0);
+    CU_ASSERT(gq <= 1e-12);
+    CU_ASSERT(gu <= 1e-12);
+  }
+  dyn_model_free(m);
+}
+
+/* A hinge chain whose last body is a massless frame (mass 0, no armature):
+ * its dof moves no mass, the joint-space inertia is singular.  Refused when
+ * the world is made, naming the body ("tip"), nothing built; the same at
+ * the tree (dyn_redmax_new names defs[2]); with armature it runs. */
+static void test_massless_chain_end(void) {
+  dyn_model *m = chain_model();
+  dyn_body_def b = dyn_body_def_default();
+  snprintf(b.name, sizeof b.name, "tip");
+  b.r = dyn_v3_make(0.8, 0.0, 0.3); /* mass 0, I_b 0: a frame */
+  int tip = dyn_model_add_body(m, &b, NULL, 0);
+  CU_ASSERT_FATAL(tip >= 0);
+  add_hinge(m, 2, tip, dyn_v3_make(0.8, 0.0, 0.3), dyn_v3_make(0.0, 1.0, 0.0));
+  dyn_world_settings s = dyn_world_settings_default();
+  s.coordinates = DYN_COORDINATES_REDUCED;
+  dyn_world *w = NULL;
+  char msg[512] = "";
+  dyn_err e = dyn_world_new_from_model(m, &s, &w, msg, sizeof msg);
+  printf("\n    massless chain end: %s", msg);
+  CU_ASSERT_EQUAL(e, DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(w);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "\"tip\""));
+  dyn_world_free(w);
+  dyn_model_free(m);
+  dyn_rm_body_def d[3];
+  for (int i = 0; i < 3; i++) {
+    d[i] = dyn_rm_body_def_default();
+    d[i].parent = i - 1;
+    d[i].mass = i < 2 ? 1.0 : 0.0;
+    d[i].I_b = i < 2 ? dyn_m3_diag(0.1, 0.1, 0.1) : dyn_m3_zero();
+    d[i].r = d[i].anchor = dyn_v3_make(0.5 * i, 0.0, 0.0);
+  }
+  dyn_redmax *rm = NULL;
+  CU_ASSERT_EQUAL(dyn_redmax_new(d, 3, &rm, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(rm);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "defs[2]"));
+  d[2].armature = 0.01; /* a rotor's inertia: Mr + diag(a) is positive definite */
+  CU_ASSERT_EQUAL(dyn_redmax_new(d, 3, &rm, msg, sizeof msg), DYN_OK);
+  if (rm)
+    CU_ASSERT_EQUAL(
+        dyn_redmax_step(rm, 0.01, dyn_v3_make(0, 0, -9.81), NULL, NULL, msg, sizeof msg), DYN_OK);
+  dyn_redmax_free(rm);
+}
+
 /* ---- contact islands (world_islands.c) ------------------------------------------- */
 
 /* Floor and piles of boxes 0.2 m wide, 1 m apart along x: pile p holds
@@ -856,6 +976,8 @@ int main(void) {
               test_islands_reduced_nsgs);
   CU_add_test(s, "islands: 1 and 2 threads give the same bits", test_islands_threads);
   CU_add_test(s, "islands: one failed island fails the step", test_islands_one_fails);
+  CU_add_test(s, "humanoid.xml: one step as the dense factor's, to 1e-12", test_one_step_as_dense);
+  CU_add_test(s, "a massless chain end is refused, named", test_massless_chain_end);
   CU_add_test(s, "humanoid.xml settles (pgs, box friction)", test_humanoid_pgs);
   CU_add_test(s, "humanoid.xml settles (nsgs, cone)", test_humanoid_nsgs);
   CU_add_test(s, "dantzig on humanoid.xml's first contacts: no cycle to the pivot limit",
