@@ -251,8 +251,8 @@ static void test_humanoid_written_back(void) {
   fclose(sink);
   dyn_model_free(m);
   m = NULL;
-  CU_ASSERT_EQUAL_FATAL(copy_without_actuators(path, "humanoid_body.xml", body_only,
-                                               sizeof body_only), 0);
+  CU_ASSERT_EQUAL_FATAL(
+      copy_without_actuators(path, "humanoid_body.xml", body_only, sizeof body_only), 0);
   e = mdl_read_model(body_only, &o, &m, NULL, msg, sizeof msg);
   if (e != MDL_OK) printf("\n    %s\n", msg);
   CU_ASSERT_EQUAL_FATAL(e, MDL_OK);
