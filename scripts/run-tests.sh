@@ -26,8 +26,8 @@
 #               threaded ones and the two of MuJoCo's compiler; leaks are
 #               errors; the shell tests are the sanitizer stage's)
 #   fuzz        build-fuzz/: ../configure CC=clang --enable-fuzzing
-#               --disable-shared --disable-python (the Python extension is a
-#               shared module); make -j2 fuzz-check (builds only the
+#               --disable-shared --disable-python CFLAGS="-g1 -O0" (the
+#               Python extension is a shared module); make -j2 fuzz-check (builds only the
 #               harnesses and lcplab): every regression
 #               input of tests/fuzz/regressions through its libFuzzer
 #               harness, then each harness for a few seconds from its seeds
@@ -157,6 +157,11 @@ stage_check() { configure_build build && make_check build check; }
 # tests: 166 s of the stage's 423; experiments/records/
 # 2026-11-28-ci-timeout.md)
 SAN_CFLAGS="-g1 -O1"
+# the fuzz build at -O0: its harnesses run for a fixed time each, and the
+# command line's tests took 17.8 s of CPU with its lcplab against 16.0 at
+# -O1, while the build took 119 s of CPU against 301
+# (experiments/records/2026-11-28-test-time-3.md)
+FUZZ_CFLAGS="-g1 -O0"
 stage_san() {
   configure_build build-san --enable-sanitizers --enable-asserts CFLAGS="$SAN_CFLAGS" &&
     LCPLAB_SOURCE_TESTS_DONE=1 make_check build-san check
@@ -183,7 +188,7 @@ fuzz_build_cli_tests() {
 stage_fuzz() {
   mkdir -p build-fuzz &&
     (cd build-fuzz && ../configure -q CC=clang --enable-fuzzing --disable-shared --disable-python \
-      CFLAGS="$SAN_CFLAGS") &&
+      CFLAGS="$FUZZ_CFLAGS") &&
     make -C build-fuzz -j2 fuzz-check && fuzz_build_cli_tests
 }
 stage_install() {
