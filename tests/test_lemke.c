@@ -1478,9 +1478,11 @@ static void test_friction_vs_dantzig(void) {
   enum { NC = 12, N = 3 * NC };
   double A[N * N], b[N], lo[N], hi[N], mu[N], xl[N], xd[N];
   int fi[N], agree = 0, dz_conv = 0;
+  /* 4 seeds in short runs (memcheck: the 10 were 30 s of wall there) */
+  const int seeds = tst_short_runs() ? 4 : 10;
   const slv_solver *dz = slv_solver_find("dantzig");
   CU_ASSERT_PTR_NOT_NULL_FATAL(dz);
-  for (unsigned long seed = 1; seed <= 10; seed++) {
+  for (unsigned long seed = 1; seed <= (unsigned long)seeds; seed++) {
     contact_problem(NC, 0.3, 1e-2, 100 + seed, A, b, lo, hi, fi, mu);
     slv_problem p = friction_problem(N, A, b, lo, hi, fi, mu);
     slv_options o = slv_options_default();
@@ -1504,8 +1506,8 @@ static void test_friction_vs_dantzig(void) {
     if (dx > 1e-8 * fmax(1, xm))
       printf("\n    seed %lu: lemke and dantzig differ by %.3g", seed, dx);
   }
-  printf("\n    dantzig converged on %d of 10; lemke agrees on %d", dz_conv, agree);
-  CU_ASSERT(dz_conv >= 5);
+  printf("\n    dantzig converged on %d of %d; lemke agrees on %d", dz_conv, seeds, agree);
+  CU_ASSERT(2 * dz_conv >= seeds);
   CU_ASSERT_EQUAL(agree, dz_conv);
 }
 
