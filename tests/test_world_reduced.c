@@ -30,6 +30,7 @@
 #include "dyn_redmax.h"
 #include "dyn_world.h"
 #include "mdl.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "world_data.h"
 
@@ -106,7 +107,7 @@ static dyn_world *make(const dyn_model *m, int reduced, double h, const char *so
 /* The anchor of the hinge between link 1 (body 1) and link 2 (body 2) as
  * each carries it: their distance (m). */
 static double anchor_gap(dyn_world *w) {
-  dyn_body *b = dyn_world_bodies(w);
+  dyn_body_state *b = dyn_world_body_states(w);
   dyn_v3 a0 = dyn_v3_make(0.4, 0.0, 0.3);
   dyn_v3 p1 = dyn_v3_add(b[1].r, dyn_quat_rotate(b[1].q, dyn_v3_sub(a0, dyn_v3_make(0.2, 0, 0.3))));
   dyn_v3 p2 = dyn_v3_add(b[2].r, dyn_quat_rotate(b[2].q, dyn_v3_sub(a0, dyn_v3_make(0.6, 0, 0.3))));
@@ -130,7 +131,8 @@ static void test_chain_vs_maximal(void) {
     CU_ASSERT_FATAL(dyn_world_step(wm, &mm) == DYN_OK);
     touched |= mr.contacts > 0;
     for (int i = 1; i <= 2; i++) {
-      double d = dyn_v3_norm(dyn_v3_sub(dyn_world_bodies(wr)[i].r, dyn_world_bodies(wm)[i].r));
+      double d =
+          dyn_v3_norm(dyn_v3_sub(dyn_world_body_states(wr)[i].r, dyn_world_body_states(wm)[i].r));
       if (d > worst) worst = d;
     }
     if (anchor_gap(wr) > gap) gap = anchor_gap(wr);
@@ -182,7 +184,8 @@ static void test_rows_fd(void) {
     int nc = 0;
     const dyn_contact *con = dyn_world_contacts(w, &nc);
     for (int c = 0; c < nc; c++) {
-      int body = con[c].a >= 0 && !dyn_world_bodies(w)[con[c].a].is_static ? con[c].a : con[c].b;
+      int body =
+          con[c].a >= 0 && !dyn_world_body_consts(w)[con[c].a].is_static ? con[c].a : con[c].b;
       if (seen[body]) continue;
       seen[body] = 1;
       int t = dyn_reduced_tree_body(w, body);
@@ -236,9 +239,9 @@ static void test_slide_limit(void) {
     double zmin = 1.0;
     for (int k = 0; k < 480; k++) { /* 2 s; free fall of 0.1 m takes 0.14 s */
       CU_ASSERT_FATAL(dyn_world_step(w, NULL) == DYN_OK);
-      zmin = fmin(zmin, dyn_world_bodies(w)[bx].r.z);
+      zmin = fmin(zmin, dyn_world_body_states(w)[bx].r.z);
     }
-    dyn_body *b = &dyn_world_bodies(w)[bx];
+    dyn_body_state *b = &dyn_world_body_states(w)[bx];
     printf("\n    slide, %s: z = %.5f m (lowest %.5f), v = %.2g m/s",
            reduced ? "reduced" : "maximal", b->r.z, zmin, b->v.z);
     CU_ASSERT(fabs(b->r.z - 0.9) < 2e-3);
@@ -279,7 +282,7 @@ static void test_free_roots(void) {
   }
   double dr = 0.0, dq = 0.0;
   for (int i = 0; i < 20; i++) {
-    dyn_body *a = &dyn_world_bodies(wr)[i], *b = &dyn_world_bodies(wm)[i];
+    dyn_body_state *a = &dyn_world_body_states(wr)[i], *b = &dyn_world_body_states(wm)[i];
     dr = fmax(dr, dyn_v3_norm(dyn_v3_sub(a->r, b->r)));
     double s = a->q.w * b->q.w + a->q.x * b->q.x + a->q.y * b->q.y + a->q.z * b->q.z;
     dq = fmax(dq, 1.0 - fabs(s));
@@ -338,10 +341,11 @@ static void test_energy_rule_joint_space(void) {
 
 /* The largest |v| of the world's moving bodies now. */
 static double max_speed(dyn_world *w) {
-  dyn_body *b = dyn_world_bodies(w);
+  dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
   double m = 0.0;
   for (int i = 0; i < dyn_world_body_count(w); i++)
-    if (!b[i].is_static) m = fmax(m, dyn_v3_norm(b[i].v));
+    if (!bc[i].is_static) m = fmax(m, dyn_v3_norm(b[i].v));
   return m;
 }
 
@@ -449,7 +453,7 @@ static dyn_world *forest_world(const char *dir, int mask) {
 /* The k-th dynamic body of w (-1: none). */
 static int dynamic_body(dyn_world *w, int k) {
   for (int i = 0; i < dyn_world_body_count(w); i++)
-    if (!dyn_world_bodies(w)[i].is_static && k-- == 0) return i;
+    if (!dyn_world_body_consts(w)[i].is_static && k-- == 0) return i;
   return -1;
 }
 
@@ -506,7 +510,8 @@ static void test_forest_vs_alone(void) {
           break;
         }
         CU_ASSERT_FATAL(b >= 0);
-        const dyn_body *x = &dyn_world_bodies(alone[t])[a], *y = &dyn_world_bodies(forest)[b];
+        const dyn_body_state *x = &dyn_world_body_states(alone[t])[a],
+                             *y = &dyn_world_body_states(forest)[b];
         double d = fmax(dyn_v3_norm(dyn_v3_sub(x->r, y->r)), dyn_v3_norm(dyn_v3_sub(x->v, y->v)));
         d = fmax(d, dyn_v3_norm(dyn_v3_sub(x->w, y->w)));
         d = fmax(d, fabs(x->q.w - y->q.w) + fabs(x->q.x - y->q.x) + fabs(x->q.y - y->q.y) +
@@ -635,7 +640,7 @@ static int island_steps(void) { return tst_short_runs() ? 8 : 40; }
 static double body_gap(dyn_world *a, dyn_world *b) {
   double d = 0.0;
   for (int i = 0; i < dyn_world_body_count(a); i++) {
-    const dyn_body *x = &dyn_world_bodies(a)[i], *y = &dyn_world_bodies(b)[i];
+    const dyn_body_state *x = &dyn_world_body_states(a)[i], *y = &dyn_world_body_states(b)[i];
     d = fmax(d, dyn_v3_norm(dyn_v3_sub(x->r, y->r)));
     d = fmax(d, fmax(dyn_v3_norm(dyn_v3_sub(x->v, y->v)), dyn_v3_norm(dyn_v3_sub(x->w, y->w))));
     d = fmax(d, fabs(x->q.w - y->q.w) + fabs(x->q.x - y->q.x) + fabs(x->q.y - y->q.y) +
