@@ -642,11 +642,37 @@ static int record_step(dyn_world *w, double *tr, int k) {
   return 1;
 }
 
+/* The bytes of the constants w reads (a copy, malloc'd): its model's
+ * array, not one of its own; NULL (a failed check) otherwise. */
+static unsigned char *consts_snapshot(dyn_world *w) {
+  const dyn_model *m = dyn_world_model(w);
+  size_t n = (size_t)dyn_model_body_count(m) * sizeof(dyn_body_const);
+  const dyn_body_const *c = dyn_world_body_consts(w);
+  CU_ASSERT(c != NULL && c == dyn_model_body_consts(m));
+  if (!c || c != dyn_model_body_consts(m)) return NULL;
+  unsigned char *p = malloc(n);
+  if (p) memcpy(p, c, n);
+  return p;
+}
+
+/* 1 iff the two worlds' state arrays are apart (each world's own) and
+ * their constants are one array when they run on one model. */
+static int states_apart(dyn_world *a, dyn_world *b) {
+  const dyn_body_state *sa = dyn_world_body_states(a), *sb = dyn_world_body_states(b);
+  size_t na = (size_t)dyn_world_body_count(a), nb = (size_t)dyn_world_body_count(b);
+  int apart = sa && sb && (sa + na <= sb || sb + nb <= sa);
+  int one = dyn_world_model(a) != dyn_world_model(b) ||
+            dyn_world_body_consts(a) == dyn_world_body_consts(b);
+  return apart && one;
+}
+
 /* Scene `name`'s model under two settings sa and sb (another solver and
  * friction, another gravity, another representation): each alone, then
  * both on the one model, stepped in turn after the caller let go of the
  * model.  The worlds run on the model itself (no copy), never write it
- * (the same bits as a copy taken before), and give each the trajectory
+ * (the same bits as a copy taken before; its bodies' constants, which the
+ * worlds read in place, the same bytes before and after the steps; each
+ * world's state an array of its own), and give each the trajectory
  * it gives alone, bit for bit; the two differ from each other. */
 static void share_one(const char *name, const dyn_world_settings *sa, const dyn_world_settings *sb,
                       int K) {
@@ -681,9 +707,18 @@ static void share_one(const char *name, const dyn_world_settings *sa, const dyn_
     CU_ASSERT(given ? wm != m : wm == m);
   }
   dyn_model_free(m); /* the worlds hold it now */
+  unsigned char *consts[2];
+  for (int v = 0; v < 2; v++) consts[v] = consts_snapshot(w[v]);
+  CU_ASSERT(states_apart(w[0], w[1]));
   for (int k = 0; k < K && ok; k++)
     ok = record_step(w[0], shared[0], k) && record_step(w[1], shared[1], k);
   CU_ASSERT(ok);
+  for (int v = 0; v < 2; v++) { /* the model's constants, byte for byte */
+    const dyn_model *wm = dyn_world_model(w[v]);
+    CU_ASSERT(consts[v] && memcmp(consts[v], dyn_model_body_consts(wm),
+                                  (size_t)dyn_model_body_count(wm) * sizeof(dyn_body_const)) == 0);
+    free(consts[v]);
+  }
   for (int v = 0; v < 2; v++) { /* m or its copy, unwritten by the steps */
     dyn_model *want = NULL;
     CU_ASSERT_FATAL(dyn_model_copy(before, &want) == DYN_OK);
