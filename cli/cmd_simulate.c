@@ -51,7 +51,7 @@
  * pgs_wide's, pgs_color's or pgs_part's plan split, a large world; docs/solver-machinery.md,
  * "Threads"), omega, margin, warm_factor, slop, bodies, contacts_mean
  * (all steps), contacts_mean_timed (the last 80 %), contacts_max,
- * not_converged (steps whose solve did not converge), energy_start/_end, kinetic_end,
+ * not_converged (steps whose solve did not converge), energy_start, energy_end, kinetic_end,
  * max_penetration_end (an extra collision pass on the final state, as the
  * peers do), max_body_displacement (the largest |r_end - r_start| of a
  * body, the peers' field), max_settled_displacement (the largest
@@ -62,7 +62,7 @@
  * that slid or fell shows; r_rest = r_start in the other scenes, where the
  * two fields are equal), joints (the model's number, in reduced coordinates too,
  * where they are coordinates), joint_error_max (the largest
- * joint_error of the run), time_step_median_s / _mean_s, time_collide_mean_s,
+ * joint_error of the run), time_step_median_s, time_step_mean_s, time_collide_mean_s,
  * time_solve_mean_s, time_stage_mean_s (each stage of the step by its name,
  * dyn_world_stage_name with "_" for " ": prepare, collide, build_rows,
  * assemble, solve, judge, apply, integrate, metrics; their sum is at most
@@ -210,10 +210,10 @@ void cli_world_usage(FILE *f) {
              "                      (cylinders, joint chains, armature, tendons, ...) are\n"
              "                      approximated or dropped, each named in a note\n"
              "  --coordinates C     reduced (joint coordinates of the tree, contacts mapped\n"
-             "                      to joint space; armature mapped; loops refused) or\n"
+             "                      to joint space; armature mapped; loops as rows) or\n"
              "                      maximal (every body its six velocities, joints as\n"
              "                      rows); default: a model file's own, reduced for a\n"
-             "                      kinematic tree without loops, maximal for the others\n"
+             "                      kinematic tree (loops too), maximal for the others\n"
              "                      (and for files lcplab wrote); docs/models.md\n"
              "  --ctrl LIST         a model file's actuator controls, NAME=VALUE,...\n"
              "                      (NAME an actuator's name or index; the rest 0),\n"
@@ -701,35 +701,9 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
   cli_json_number(o, set->warm_factor, 15);
   fputs(",\"slop\":", o);
   cli_json_number(o, set->contact.slop, 15);
-  fprintf(o, ",\"bodies\":%d,\"contacts_mean\":", r.bodies);
-  cli_json_number(o, r.contacts_mean, 6);
-  fputs(",\"contacts_mean_timed\":", o);
-  cli_json_number(o, r.contacts_mean_timed, 6);
-  fprintf(o, ",\"contacts_max\":%ld,\"not_converged\":%ld,\"energy_start\":", r.contacts_max,
-          r.not_converged);
-  cli_json_number(o, r.energy_start, 17);
-  fputs(",\"energy_end\":", o);
-  cli_json_number(o, r.energy_end, 17);
-  fputs(",\"kinetic_end\":", o);
-  cli_json_number(o, r.kinetic_end, 17);
-  fputs(",\"max_penetration_end\":", o);
-  cli_json_number(o, r.max_penetration_end, 17);
-  fputs(",\"max_body_displacement\":", o);
-  cli_json_number(o, r.max_body_displacement, 17);
-  fputs(",\"max_settled_displacement\":", o);
-  cli_json_number(o, r.max_settled_displacement, 17);
   /* the model's joints: in reduced coordinates they are coordinates, not
    * joints of the world (dyn_world_joint_count 0) */
-  fprintf(o, ",\"joints\":%d,\"joint_error_max\":", dyn_model_joint_count(dyn_world_model(w)));
-  cli_json_number(o, r.joint_error_max, 17);
-  fputs(",\"time_step_median_s\":", o);
-  cli_json_number(o, r.time_step_median_s, 6);
-  fputs(",\"time_step_mean_s\":", o);
-  cli_json_number(o, r.time_step_mean_s, 6);
-  fputs(",\"time_collide_mean_s\":", o);
-  cli_json_number(o, r.time_collide_mean_s, 6);
-  fputs(",\"time_solve_mean_s\":", o);
-  cli_json_number(o, r.time_solve_mean_s, 6);
+  exp_run_summary_put(o, &r, dyn_model_joint_count(dyn_world_model(w)));
   print_stage_means(o, &r);
   fputs(",\"wall_total_s\":", o);
   cli_json_number(o, wall, 6);

@@ -174,14 +174,26 @@ SCENES = {
 }
 
 
+def trajectory_world(m, max_iter=300):
+    """The world whose trajectory makes the states: NSGS at a loose tolerance, every step
+    applied. A step the world judges failed (a budget stop whose impulses add energy beyond the
+    per-step bound, docs/dynamics.md) applies the fallback solver's answer (on_failure
+    "fallback"); under "keep" such a step ended the trajectory (bin-medium-mu3 at step 72, its
+    step-120 problem never written)."""
+    return lcplab.World(m, solver="nsgs", friction="cone", dt=0.01, tol=1e-5, max_iter=max_iter,
+                        on_failure="fallback")
+
+
+def scene_world(scene, size, mu):
+    """The scene's model at that size and mu (seed 7) in its trajectory_world."""
+    build, sizes, _ = SCENES[scene]
+    return trajectory_world(build(mu, sizes[size], np.random.default_rng(7)))
+
+
 def export(scene, size, mu, outdir, force):
     """Runs the scene and writes its problems at the chosen steps; yields (name, contacts)."""
-    build, sizes, steps = SCENES[scene]
-    rng = np.random.default_rng(7)
-    m = build(mu, sizes[size], rng)
-    # the trajectory only makes states: NSGS at a loose tolerance, every step applied
-    w = lcplab.World(m, solver="nsgs", friction="cone", dt=0.01, tol=1e-5, max_iter=300,
-                     on_failure="keep")
+    steps = SCENES[scene][2]
+    w = scene_world(scene, size, mu)
     for s in range(1, max(steps) + 1):
         w.step()
         if s not in steps:

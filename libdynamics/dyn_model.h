@@ -138,6 +138,51 @@ typedef struct dyn_joint_def {
 /* The joints one actuator may act on (a fixed tendon's, at most). */
 #define DYN_ACTUATOR_MAX_JOINTS 8
 
+/* One element of a spatial tendon's path (MuJoCo's <spatial>: sites and
+ * wrapping geoms; libdynamics/tendon_spatial.c): a site, a point of body
+ * body; or a sphere or cylinder the tendon wraps around between the two
+ * sites either side of it, its centre pos and orientation rot (the
+ * cylinder's axis its local z) in the body's frame, its radius, and an
+ * optional side site (side 1: side_pos on side_body) choosing the side the
+ * tendon passes.  body -1: the world (pos and rot world values); a body's
+ * frame has its origin at the centre of mass (dyn_body_def r, q). */
+typedef enum dyn_path_kind {
+  DYN_PATH_SITE = 1,
+  DYN_PATH_SPHERE = 2,
+  DYN_PATH_CYLINDER = 3
+} dyn_path_kind;
+typedef struct dyn_path_elem {
+  int kind; /* dyn_path_kind */
+  int body;
+  dyn_v3 pos;
+  dyn_quat rot;
+  double radius; /* > 0 for a sphere or cylinder */
+  int side, side_body;
+  dyn_v3 side_pos;
+} dyn_path_elem;
+
+/* The elements a spatial tendon's path may hold. */
+#define DYN_TENDON_MAX_PATH 16
+
+/* MuJoCo's muscle (its mjGAIN_MUSCLE, mjBIAS_MUSCLE and mjDYN_MUSCLE,
+ * gainprm, biasprm and dynprm as compiled): on the actuator's length L
+ * (gear times the tendon's) and velocity V, force = gain(L, V) act +
+ * bias(L), both <= 0 (a muscle pulls), from the normalized length
+ * range[0] + (L - lengthrange[0]) / L0, L0 = (lengthrange[1] -
+ * lengthrange[0]) / (range[1] - range[0]), and force (< 0: scale / acc0).
+ * The activation act (0 when the world is built) is a state of the world:
+ * act' = (c - act) / tau, c = ctrl clamped to [0, 1], tau = tau_act (0.5 +
+ * 1.5 a) when c > act, else tau_deact / (0.5 + 1.5 a) (a = act clamped to
+ * [0, 1]), one explicit Euler step after each step, then clamped to
+ * [act_lo, act_hi] when act_limited. */
+typedef struct dyn_muscle_prm {
+  double range[2], force, scale, lmin, lmax, vmax, fpmax, fvmax;
+  double lengthrange[2], acc0; /* MuJoCo's actuator_lengthrange, actuator_acc0 */
+  double tau_act, tau_deact;   /* s, MuJoCo's dynprm[0..1] */
+  int act_limited;
+  double act_lo, act_hi;
+} dyn_muscle_prm;
+
 /* An actuator (MuJoCo's motor, position and velocity actuators through a
  * joint or fixed-tendon transmission; docs/models.md, "The mapping"): its
  * control ctrl (dyn_world_set_ctrl; 0 unless set) gives the force
@@ -165,7 +210,41 @@ typedef struct dyn_actuator_def {
   double crank_length, bias_k, bias_b0;      /* length > 0 */
   int ctrl_limited, force_limited;
   double ctrl_lo, ctrl_hi, force_lo, force_hi; /* lo <= hi when limited */
+  /* a spatial tendon transmission (npath > 0; njoints 0; reduced
+   * coordinates only): the tendon's path (sites, each wrap geom between
+   * two sites), its length L, and the force f = gain clampC(ctrl) (+ the
+   * muscle's, muscle 1), clampF'd, pulling along the path with the
+   * generalized force gear f dL/dq (libdynamics/tendon_spatial.c) */
+  int npath;
+  dyn_path_elem path[DYN_TENDON_MAX_PATH];
+  int muscle;
+  dyn_muscle_prm mus;
 } dyn_actuator_def;
+
+/* A fixed tendon (MuJoCo's <tendon><fixed>; docs/models.md, "The
+ * mapping"): its length L = sum_k coef[k] q_k over the coordinates of
+ * joints joint[k] (hinges or sliders), 0 at the model's initial pose.  A
+ * world in reduced coordinates holds
+ *   - its limit (limit.enabled: lo <= L <= hi, erp, cfm, restitution as a
+ *     joint's, dyn_joint_limit) as one unilateral row in joint space, the
+ *     row coef[k] on joint k's dof (world_reduced.c), and
+ *   - its spring (stiffness, damping >= 0; rest: the length it pulls to)
+ *     as the generalized force coef[k] f on each joint, f = -stiffness (L -
+ *     rest) - damping dL/dt, explicit (MuJoCo's Euler step does the same);
+ * a world in maximal coordinates refuses it (its joints have no
+ * coordinate rows other than their own). */
+typedef struct dyn_tendon_def {
+  char name[DYN_NAME_MAX];
+  int njoints;                          /* 1 .. DYN_ACTUATOR_MAX_JOINTS */
+  int joint[DYN_ACTUATOR_MAX_JOINTS];   /* hinges or sliders of the model */
+  double coef[DYN_ACTUATOR_MAX_JOINTS]; /* finite */
+  dyn_joint_limit limit;                /* as a joint's: lo <= hi, erp in [0, 1], ... */
+  double stiffness, damping, rest;      /* >= 0, >= 0, finite */
+} dyn_tendon_def;
+
+/* A dyn_tendon_def with no joints, no limit (erp 0.2 when enabled) and no
+ * spring: fill the fields you need. */
+DYN_API dyn_tendon_def dyn_tendon_def_default(void);
 
 /* The scene-level fields (MuJoCo's mjOption): what a scene sets over the
  * world settings it is built with. */
@@ -249,6 +328,15 @@ DYN_API int dyn_model_add_actuator(dyn_model *m, const dyn_actuator_def *d, char
 DYN_API int dyn_model_actuator_count(const dyn_model *m);
 DYN_API const dyn_actuator_def *dyn_model_actuators(const dyn_model *m);
 DYN_API int dyn_model_find_actuator(const dyn_model *m, const char *name);
+
+/* Add tendon *d (dyn_tendon_def): its index, or DYN_ERR_INPUT naming the
+ * tendon and the field (njoints out of range, a joint out of range or not
+ * a hinge or slider, NaN or inf, a limit lo > hi or erp outside [0, 1],
+ * cfm or restitution out of range, a negative stiffness or damping). */
+DYN_API int dyn_model_add_tendon(dyn_model *m, const dyn_tendon_def *d, char *msg, size_t msgcap);
+/* The tendons (valid until the next add or free) and their count. */
+DYN_API int dyn_model_tendon_count(const dyn_model *m);
+DYN_API const dyn_tendon_def *dyn_model_tendons(const dyn_model *m);
 
 /* Replace record i by *d, with the checks of its add (and a body that
  * already carries a plane shape stays static; a body tied to joints keeps

@@ -15,6 +15,7 @@
  * would take it past DYN_MODEL_MAX_BYTES is refused, with sizes counted in
  * size_t against the cap before anything is multiplied (no overflow).
  */
+#include "dyn_tendon.h"
 #include "model_internal.h"
 
 #include <math.h>
@@ -58,6 +59,15 @@ dyn_joint_def dyn_joint_def_default(void) {
   d.axis1 = dyn_v3_make(0.0, 0.0, 1.0);
   d.axis2 = dyn_v3_make(0.0, 1.0, 0.0);
   for (int r = 0; r < DYN_JOINT_MAX_BASE; r++) d.erp[r] = 0.2; /* dyn_joint_init's */
+  d.limit.lo = -INFINITY;
+  d.limit.hi = INFINITY;
+  d.limit.erp = 0.2;
+  return d;
+}
+
+dyn_tendon_def dyn_tendon_def_default(void) {
+  dyn_tendon_def d;
+  memset(&d, 0, sizeof d);
   d.limit.lo = -INFINITY;
   d.limit.hi = INFINITY;
   d.limit.erp = 0.2;
@@ -117,6 +127,7 @@ void dyn_model_free(dyn_model *m) {
   dyn_buf_free(&m->mats);
   dyn_buf_free(&m->joints);
   dyn_buf_free(&m->acts);
+  dyn_buf_free(&m->tends);
   dyn_buf_free(&m->excl);
   for (int k = 0; k < DYN_REC_KINDS; k++) dyn_names_free(&m->names[k]);
   free(m);
@@ -147,13 +158,14 @@ dyn_err dyn_model_copy(const dyn_model *m, dyn_model **out) {
   fail |= COPY_ARRAY(c->mats, m->mats, m->nm, &c->grows);
   fail |= COPY_ARRAY(c->joints, m->joints, m->nj, &c->grows);
   fail |= COPY_ARRAY(c->acts, m->acts, m->na, &c->grows);
+  fail |= COPY_ARRAY(c->tends, m->tends, m->ntd, &c->grows);
   fail |= COPY_ARRAY(c->excl, m->excl, 2 * m->nex, &c->grows);
   if (fail) { /* no hull block is c's yet */
     c->ns = 0;
     dyn_model_free(c);
     return DYN_ERR_NOMEM;
   }
-  c->nb = m->nb, c->nm = m->nm, c->nj = m->nj, c->na = m->na, c->nex = m->nex;
+  c->nb = m->nb, c->nm = m->nm, c->nj = m->nj, c->na = m->na, c->ntd = m->ntd, c->nex = m->nex;
   for (int i = 0; i < m->ns; i++, c->ns++) {
     dyn_shape *g = &c->shapes.p[i].geom;
     if (g->kind != DYN_SHAPE_HULL) continue;
@@ -296,6 +308,8 @@ static const char *actuator_fault(const dyn_model *m, const dyn_actuator_def *d)
        !isfinite(d->bias_b0) || !(dyn_v3_norm(d->slider_axis) > 0) ||
        !isfinite(dyn_v3_norm(d->crank_pos)) || !isfinite(dyn_v3_norm(d->slider_pos))))
     return "its slider-crank fields are out of range";
+  const char *path = dyn_tendon_path_fault(m, d);
+  if (path) return path;
   double v[6] = { d->gear, d->gain, d->ctrl_lo, d->ctrl_hi, d->force_lo, d->force_hi };
   for (int k = 0; k < 6; k++)
     if (!isfinite(v[k])) return "a field is not finite";
@@ -322,6 +336,47 @@ int dyn_model_add_actuator(dyn_model *m, const dyn_actuator_def *d, char *msg, s
   m->acts.p[m->na] = *d;
   m->bytes += sizeof *d;
   return m->na++;
+}
+
+/* What is wrong with tendon d of model m, or NULL. */
+static const char *tendon_fault(const dyn_model *m, const dyn_tendon_def *d) {
+  if (memchr(d->name, '\0', sizeof d->name) == NULL) return "its name is too long";
+  if (d->njoints < 1 || d->njoints > DYN_ACTUATOR_MAX_JOINTS) return "njoints is out of range";
+  for (int k = 0; k < d->njoints; k++) {
+    if (d->joint[k] < 0 || d->joint[k] >= m->nj) return "a joint does not exist";
+    dyn_joint_kind t = m->joints.p[d->joint[k]].kind;
+    if (t != DYN_JOINT_HINGE && t != DYN_JOINT_SLIDER) return "a joint is not a hinge or slider";
+    if (!isfinite(d->coef[k])) return "a coefficient is not finite";
+  }
+  const dyn_joint_limit *L = &d->limit;
+  if (L->enabled && !(isfinite(L->lo) && isfinite(L->hi) && L->lo <= L->hi))
+    return "its limit must have finite lo <= hi";
+  if (!(L->erp >= 0.0 && L->erp <= 1.0) || !(L->cfm >= 0.0) || !isfinite(L->cfm) ||
+      !(L->restitution >= 0.0 && L->restitution <= 1.0))
+    return "its limit's erp and restitution must be in [0, 1] and cfm finite and >= 0";
+  if (!(d->stiffness >= 0.0) || !isfinite(d->stiffness) || !(d->damping >= 0.0) ||
+      !isfinite(d->damping) || !isfinite(d->rest))
+    return "stiffness and damping must be finite and >= 0, rest finite";
+  return NULL;
+}
+
+int dyn_model_add_tendon(dyn_model *m, const dyn_tendon_def *d, char *msg, size_t cap) {
+  if (!m || !d) {
+    dyn_msgf(msg, cap, "add tendon: NULL model or record");
+    return DYN_ERR_INPUT;
+  }
+  const char *why = tendon_fault(m, d);
+  if (why) {
+    dyn_msgf(msg, cap, "tendon %d '%.*s': %s", m->ntd, DYN_NAME_MAX - 1, d->name, why);
+    return DYN_ERR_INPUT;
+  }
+  dyn_err e = add_room(m, m->ntd, sizeof *d, "tendons", msg, cap);
+  if (e != DYN_OK) return e;
+  if (dyn_buf_reserve(&m->tends, (size_t)m->ntd + 1, &m->grows) != 0)
+    return no_memory(msg, cap, "tendons");
+  m->tends.p[m->ntd] = *d;
+  m->bytes += sizeof *d;
+  return m->ntd++;
 }
 
 /* *out = *d with its rotation normalised and its
@@ -525,6 +580,8 @@ const dyn_material *dyn_model_materials(const dyn_model *m) { return m ? m->mats
 const dyn_joint_def *dyn_model_joints(const dyn_model *m) { return m ? m->joints.p : NULL; }
 const int *dyn_model_exclusions(const dyn_model *m) { return m ? m->excl.p : NULL; }
 int dyn_model_actuator_count(const dyn_model *m) { return m ? m->na : 0; }
+int dyn_model_tendon_count(const dyn_model *m) { return m ? m->ntd : 0; }
+const dyn_tendon_def *dyn_model_tendons(const dyn_model *m) { return m ? m->tends.p : NULL; }
 const dyn_actuator_def *dyn_model_actuators(const dyn_model *m) { return m ? m->acts.p : NULL; }
 int dyn_model_find_actuator(const dyn_model *m, const char *name) {
   if (!m || !name || !name[0]) return -1;

@@ -53,6 +53,8 @@ struct dyn_model {
   int nj;
   DYN_BUF(dyn_actuator_def) acts; /* no name index: few, found by a scan */
   int na;
+  DYN_BUF(dyn_tendon_def) tends; /* fixed tendons; no name index */
+  int ntd;
   dyn_buf_int excl; /* 2 ints a pair, a < b, sorted */
   int nex;
   dyn_model_options opt;

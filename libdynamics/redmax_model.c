@@ -17,9 +17,10 @@
  *
  * Refused (DYN_ERR_INPUT, a message naming the record): another joint
  * kind, a limit, a motor or soft rows (cfm > 0: RedMax's springs are its
- * own, [wang2019] eq. 14), a loop (a joint closing a path that exists),
- * a dynamic body with no path to the world, a body not starting at rest
- * (the tree starts at q = 0, u = 0).  The joints' erp (Baumgarte) has no
+ * own, [wang2019] eq. 14), a loop (a joint closing a path that exists:
+ * dyn_redmax_new_from_model; a world's tree, dyn_rm_tree_of_model, cuts
+ * it instead, loop_cuts), a dynamic body with no path to the world, a body
+ * not starting at rest (the tree starts at q = 0, u = 0).  The joints' erp (Baumgarte) has no
  * meaning in joint coordinates and is ignored; shapes and materials too
  * (no contact in redmax.c).
  */
@@ -79,12 +80,13 @@ static dyn_err walk(const dyn_model *m, const int *di, const int *start, const i
  * k, di[model index]: k or -1 for a static body): parent[k] and the joint
  * jof[k] to it, breadth first from the world; work holds 2 nd + 2 nj + 1
  * ints. */
-static dyn_err orient(const dyn_model *m, const int *di, int nd, int free_roots, int *parent,
-                      int *jof, int *work, char *msg, size_t cap) {
+static dyn_err orient(const dyn_model *m, const int *di, int nd, int free_roots, const int *cut,
+                      int *parent, int *jof, int *work, char *msg, size_t cap) {
   int nj = m->nj, *start = work, *adj = work + nd + 1, *queue = adj + 2 * nj;
   /* adjacency of the tree bodies through the joints (world ends left out) */
   memset(start, 0, (size_t)(nd + 1) * sizeof *start);
   for (int j = 0; j < nj; j++) {
+    if (cut && cut[j]) continue;
     const dyn_joint_def *d = &m->joints.p[j];
     int x = di[d->a], y = d->b >= 0 ? di[d->b] : -1;
     if (x >= 0) start[x + 1]++;
@@ -94,6 +96,7 @@ static dyn_err orient(const dyn_model *m, const int *di, int nd, int free_roots,
   int *fill = queue; /* borrowed as the fill cursors before the walk */
   for (int k = 0; k < nd; k++) fill[k] = start[k];
   for (int j = 0; j < nj; j++) {
+    if (cut && cut[j]) continue;
     const dyn_joint_def *d = &m->joints.p[j];
     int x = di[d->a], y = d->b >= 0 ? di[d->b] : -1;
     if (x >= 0) adj[fill[x]++] = j;
@@ -102,6 +105,7 @@ static dyn_err orient(const dyn_model *m, const int *di, int nd, int free_roots,
   for (int k = 0; k < nd; k++) parent[k] = -2, jof[k] = -1; /* -2: not reached */
   int head = 0, tail = 0;
   for (int j = 0; j < nj; j++) { /* the roots: jointed to the world or a static body */
+    if (cut && cut[j]) continue;
     const dyn_joint_def *d = &m->joints.p[j];
     int x = di[d->a], y = d->b >= 0 ? di[d->b] : -1, k = x >= 0 ? x : y;
     if (x >= 0 && y >= 0) continue;
@@ -183,7 +187,7 @@ dyn_err dyn_redmax_new_from_model(const dyn_model *m, dyn_redmax **out, char *ms
     dyn_msgf(msg, cap, "reduced coordinates: the model has no dynamic body");
     e = DYN_ERR_INPUT;
   }
-  if (e == DYN_OK) e = orient(m, di, nd, 0, parent, jof, work, msg, cap);
+  if (e == DYN_OK) e = orient(m, di, nd, 0, NULL, parent, jof, work, msg, cap);
   if (e == DYN_OK) e = tree_defs(m, dyn, nd, parent, jof, defs, msg, cap);
   if (e == DYN_OK) e = dyn_redmax_new(defs, nd, out, msg, cap);
   free(di);
@@ -193,6 +197,40 @@ dyn_err dyn_redmax_new_from_model(const dyn_model *m, dyn_redmax **out, char *ms
 }
 
 /* ---- the tree of a world in reduced coordinates (world_reduced.h) ------------------ */
+
+/* Union-find's root of node x (parents in uf), paths halved. */
+static int uf_find(int *uf, int x) {
+  while (uf[x] != x) x = uf[x] = uf[uf[x]];
+  return x;
+}
+
+/* The joints that close loops (world_reduced.h, dyn_rm_tree.cut): in model
+ * order, a joint whose two bodies a path of earlier joints already ties
+ * (the static bodies and the world one node, nd) is cut; so the joints a
+ * file lists last (MJCF's equalities) are the cuts.  uf: nd + 1 ints. */
+static int loop_cuts(const dyn_model *m, const int *di, int nd, int *cut, int *uf) {
+  int n = 0;
+  for (int k = 0; k <= nd; k++) uf[k] = k;
+  for (int j = 0; j < m->nj; j++) {
+    const dyn_joint_def *d = &m->joints.p[j];
+    int x = di[d->a] >= 0 ? di[d->a] : nd, y = d->b >= 0 && di[d->b] >= 0 ? di[d->b] : nd;
+    x = uf_find(uf, x), y = uf_find(uf, y);
+    cut[j] = x == y;
+    n += cut[j];
+    if (x != y) uf[x] = y;
+  }
+  return n;
+}
+
+/* A cut joint is the world's joint rows (maximal's law) mapped to joint
+ * space: joint-space inertia (armature) has no place on it. */
+static dyn_err check_cut_joint(const dyn_joint_def *d, int j, char *msg, size_t cap) {
+  if (d->armature > 0.0)
+    return tree_fail(msg, cap, DYN_REC_JOINT, j, d->name,
+                     "closes a loop and has armature (joint-space inertia): a loop's joint is "
+                     "held by rows, which have none; use maximal coordinates");
+  return DYN_OK;
+}
 
 /* The joints a world's tree takes (world_reduced.h). */
 static dyn_err check_world_joint(const dyn_joint_def *d, int j, char *msg, size_t cap) {
@@ -275,7 +313,7 @@ static void free_root(const dyn_model *m, int body, int k, int f, dyn_rm_body_de
 
 void dyn_rm_tree_free(dyn_rm_tree *t) {
   if (!t) return;
-  free(t->defs), free(t->tree_of), free(t->jbody), free(t->jsign), free(t->root);
+  free(t->defs), free(t->tree_of), free(t->jbody), free(t->jsign), free(t->root), free(t->cut);
   memset(t, 0, sizeof *t);
 }
 
@@ -286,14 +324,13 @@ static int world_tree_alloc(dyn_rm_tree *t, int nb, int nj, int nt) {
   t->jbody = calloc((size_t)nj + 1, sizeof *t->jbody);
   t->jsign = calloc((size_t)nj + 1, sizeof *t->jsign);
   t->root = calloc((size_t)nt + 1, sizeof *t->root);
-  return t->defs && t->tree_of && t->jbody && t->jsign && t->root ? 0 : -1;
+  t->cut = calloc((size_t)nj + 1, sizeof *t->cut);
+  return t->defs && t->tree_of && t->jbody && t->jsign && t->root && t->cut ? 0 : -1;
 }
 
 dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size_t cap) {
   memset(t, 0, sizeof *t);
   dyn_err e = dyn_model_validate_reduced(m, msg, cap);
-  for (int j = 0; j < m->nj && e == DYN_OK; j++)
-    e = check_world_joint(&m->joints.p[j], j, msg, cap);
   if (e != DYN_OK) return e;
   int nb = m->nb, nd = 0, *di, *ints;
   dyn_rm_body_def *scratch;
@@ -316,7 +353,11 @@ dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size
     dyn_msgf(msg, cap, "reduced coordinates: the model has no dynamic body");
     e = DYN_ERR_INPUT;
   }
-  if (e == DYN_OK) e = orient(m, di, nd, 1, parent, jof, work, msg, cap);
+  if (e == DYN_OK) t->ncut = loop_cuts(m, di, nd, t->cut, work);
+  for (int j = 0; j < m->nj && e == DYN_OK; j++)
+    e = t->cut[j] ? check_cut_joint(&m->joints.p[j], j, msg, cap)
+                  : check_world_joint(&m->joints.p[j], j, msg, cap);
+  if (e == DYN_OK) e = orient(m, di, nd, 1, t->cut, parent, jof, work, msg, cap);
   int nt = nd;
   for (int k = 0; k < nd && e == DYN_OK; k++) {
     int sign = 1;

@@ -5,7 +5,11 @@
  *     gear * clampF(gain * clampC(ctrl)),
  * summed per joint and held until the controls are set again.  Reduced
  * coordinates apply it exactly, as a constant generalized force on the
- * joint's dof in f_r (dyn_redmax_set_effort); a world in maximal
+ * joint's dof in f_r (dyn_redmax_set_effort); a spatial tendon's force,
+ * which depends on the state, is added to the step's loads each step
+ * (dyn_tendon_loads, tendon_spatial.c), a muscle's from its activation,
+ * a state of the world after the controls and efforts in the same block
+ * (dyn_world_act; dyn_tendon_activate after each step); a world in maximal
  * coordinates refuses a nonzero control (its joints have no generalized
  * force term: rerun in reduced coordinates, the default for a tree).
  */
@@ -54,8 +58,13 @@ static dyn_err cranks_init(dyn_world *w, char *msg, size_t cap) {
   const dyn_actuator_def *a = dyn_model_actuators(w->model);
   int na = dyn_model_actuator_count(w->model), nc = 0;
   for (int i = 0; i < na; i++) nc += a[i].slider_crank;
-  if (nc == 0) return DYN_OK;
   const dyn_rm_tree *t = dyn_reduced_tree(w);
+  for (int i = 0; i < na && !t; i++)
+    if (a[i].npath) {
+      dyn_msgf(msg, cap, "actuator '%s': a spatial tendon needs reduced coordinates", a[i].name);
+      return DYN_ERR_INPUT;
+    }
+  if (nc == 0) return DYN_OK;
   if (!t) {
     dyn_msgf(msg, cap, "a slider-crank actuator needs reduced coordinates");
     return DYN_ERR_INPUT;
@@ -71,10 +80,16 @@ static dyn_err cranks_init(dyn_world *w, char *msg, size_t cap) {
 dyn_err dyn_world_ctrl_alloc(dyn_world *w, char *msg, size_t cap) {
   int na = dyn_model_actuator_count(w->model), nj = dyn_model_joint_count(w->model);
   if (na == 0) return DYN_OK;
-  w->ctrl = calloc((size_t)(na + nj), sizeof *w->ctrl);
+  w->ctrl = calloc((size_t)(na + nj + na), sizeof *w->ctrl); /* ctrl, efforts, activations */
   if (w->ctrl) return cranks_init(w, msg, cap);
   dyn_msgf(msg, cap, "out of memory (the actuators' controls)");
   return DYN_ERR_NOMEM;
+}
+
+double *dyn_world_act(const dyn_world *w) {
+  return w && w->ctrl
+             ? w->ctrl + dyn_model_actuator_count(w->model) + dyn_model_joint_count(w->model)
+             : NULL;
 }
 
 int dyn_world_ctrl_count(const dyn_world *w) { return w ? dyn_model_actuator_count(w->model) : 0; }
@@ -97,7 +112,7 @@ dyn_err dyn_model_check_ctrl(const dyn_model *m, int reduced, const double *ctrl
   for (int i = 0; i < n; i++) {
     const char *why = !isfinite(ctrl[i]) ? "is not finite"
                       : ctrl[i] == 0.0   ? NULL
-                      : a[i].njoints == 0 && !a[i].slider_crank
+                      : a[i].njoints == 0 && !a[i].slider_crank && !a[i].npath
                           ? "drives nothing: its transmission is not "
                             "simulated, so its control stays 0"
                       : !reduced ? "controls drive actuators in reduced "

@@ -39,9 +39,7 @@
 #include <string.h>
 
 int dyn_world_step_jacobian_size(const dyn_world *w) {
-  return !w       ? 0
-         : w->red ? dyn_reduced_state_count(w) - dyn_redmax_nq(dyn_reduced_redmax(w))
-                  : 6 * w->nb;
+  return !w ? 0 : w->red ? dyn_redmax_ndof(dyn_reduced_redmax(w)) : 6 * w->nb;
 }
 
 int dyn_world_step_jacobian_force_size(const dyn_world *w) { return w ? 6 * w->nb : 0; }
@@ -410,6 +408,15 @@ dyn_err dyn_world_step_jacobian(const dyn_world *w, double *dv_du, double *dv_df
                                 size_t cap) {
   if (msg && cap) msg[0] = '\0';
   if (!w) return DYN_ERR_INPUT;
+  const double *act = dyn_world_act(w);
+  for (int i = 0; act && i < dyn_world_ctrl_count(w); i++)
+    if (act[i] != 0) { /* its force depends on the velocities and its activation is a state */
+      dyn_msgf(msg, cap,
+               "step_jacobian: actuator '%s': the derivative through a muscle's active force "
+               "(activation %g) is not computed",
+               dyn_model_actuators(w->model)[i].name, act[i]);
+      return DYN_ERR_INPUT;
+    }
   if (w->red) return dyn_reduced_step_jacobian(w, dv_du, dv_df, dq_du, dq_df, info, msg, cap);
   slv_problem p;
   dyn_velocity_form vf;
@@ -450,5 +457,14 @@ dyn_err dyn_world_step_jacobian_ctrl(const dyn_world *w, double *dv_dc, double *
              "--coordinates reduced");
     return DYN_ERR_INPUT;
   }
+  const dyn_actuator_def *a = dyn_model_actuators(w->model);
+  for (int i = 0; i < dyn_world_ctrl_count(w); i++)
+    if (a[i].npath) { /* its force is a load of the step (dyn_tendon_loads), not an effort */
+      dyn_msgf(msg, cap,
+               "step_jacobian: ctrl[%d] (actuator '%s'): the derivative through a spatial "
+               "tendon is not computed",
+               i, a[i].name);
+      return DYN_ERR_INPUT;
+    }
   return dyn_reduced_step_jacobian_ctrl(w, dv_dc, dq_dc, msg, cap);
 }

@@ -234,7 +234,24 @@ static void positions_of(const dyn_world *w, const dyn_reduced_view *v, const do
 }
 
 /* The view of w's last step, or 0 with msg saying why there is none. */
+/* A fixed tendon with a spring or damper: its forces on u_free
+ * (world_reduced.c, tendon_springs) are not in the scratch tree's. */
+static int tendon_spring(const dyn_model *m) {
+  const dyn_tendon_def *t = dyn_model_tendons(m);
+  for (int i = 0; i < dyn_model_tendon_count(m); i++)
+    if (t[i].stiffness > 0.0 || t[i].damping > 0.0) return i;
+  return -1;
+}
+
 static int view_of(const dyn_world *w, dyn_reduced_view *v, char *msg, size_t cap) {
+  int t = tendon_spring(w->model);
+  if (t >= 0) {
+    dyn_msgf(msg, cap,
+             "step_jacobian: tendon '%s': a fixed tendon's spring and damper are not "
+             "differentiated",
+             dyn_model_tendons(w->model)[t].name);
+    return 0;
+  }
   if (dyn_reduced_view_of(w, v)) return 1;
   dyn_msgf(msg, cap,
            "step_jacobian: no step with rows since the world was built or restored "

@@ -39,6 +39,7 @@
  * change).
  */
 #include "world_data.h"
+#include "world_reduced.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -189,7 +190,31 @@ static int key_less(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The joints of the model, and the sorted body pairs that never touch. */
+/* Model joint j (def d) as the world's joint in slot k, with its rows. */
+static dyn_err compile_joint(dyn_world *w, const dyn_joint_def *d, int j, int k, char *msg,
+                             size_t cap) {
+  if (!w->red && d->armature > 0.0) {
+    dyn_msgf(msg, cap,
+             "joint %d '%s': armature %g is joint-space inertia, which maximal coordinates do "
+             "not have; use reduced coordinates",
+             j, d->name, d->armature);
+    return DYN_ERR_INPUT;
+  }
+  char m2[200];
+  if (dyn_joint_compile(d, w->bodies, w->nb, &w->joints.p[k], m2, sizeof m2) != DYN_OK) {
+    char label[DYN_NAME_MAX + 32];
+    dyn_rec_label(label, sizeof label, DYN_REC_JOINT, j, d->name);
+    dyn_msgf(msg, cap, "%s: %s", label, m2);
+    return DYN_ERR_INPUT;
+  }
+  dyn_warm_add_joint(&w->warm, k);
+  w->jcnt.p[k] = 0;
+  return DYN_OK;
+}
+
+/* The joints of the model, and the sorted body pairs that never touch.  In
+ * reduced coordinates the tree holds its joints (world_reduced.c): the
+ * world's joints are the loops' cut joints only (dyn_rm_tree.cut). */
 static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
   const dyn_model *m = w->model;
   const uint64_t *fkeys = NULL;
@@ -204,34 +229,18 @@ static dyn_err compile_joints(dyn_world *w, char *msg, size_t cap) {
     dyn_msgf(msg, cap, "out of memory for %d joints", m->nj);
     return DYN_ERR_NOMEM;
   }
-  int nk = 0;
+  int nk = 0, nw = 0;
+  const int *cut = w->red ? dyn_reduced_tree(w)->cut : NULL;
   for (int j = 0; j < m->nj; j++) {
     const dyn_joint_def *d = &m->joints.p[j];
-    if (w->red) { /* the tree holds the joints (world_reduced.c): no rows */
-      if (d->b >= 0)
-        w->jpairs.p[nk++] = dyn_pair_key(d->a < d->b ? d->a : d->b, d->a < d->b ? d->b : d->a);
-      continue;
+    if (!cut || cut[j]) {
+      dyn_err e = compile_joint(w, d, j, nw++, msg, cap);
+      if (e != DYN_OK) return e;
     }
-    if (d->armature > 0.0) {
-      dyn_msgf(msg, cap,
-               "joint %d '%s': armature %g is joint-space inertia, which maximal coordinates do "
-               "not have; use reduced coordinates",
-               j, d->name, d->armature);
-      return DYN_ERR_INPUT;
-    }
-    char m2[200];
-    if (dyn_joint_compile(d, w->bodies, w->nb, &w->joints.p[j], m2, sizeof m2) != DYN_OK) {
-      char label[DYN_NAME_MAX + 32];
-      dyn_rec_label(label, sizeof label, DYN_REC_JOINT, j, d->name);
-      dyn_msgf(msg, cap, "%s: %s", label, m2);
-      return DYN_ERR_INPUT;
-    }
-    dyn_warm_add_joint(&w->warm, j);
-    w->jcnt.p[j] = 0;
     if (d->b >= 0)
       w->jpairs.p[nk++] = dyn_pair_key(d->a < d->b ? d->a : d->b, d->a < d->b ? d->b : d->a);
   }
-  w->nj = w->red ? 0 : m->nj;
+  w->nj = nw;
   for (int k = 0; k < m->nex; k++)
     w->jpairs.p[nk++] = dyn_pair_key(m->excl.p[2 * k], m->excl.p[2 * k + 1]);
   for (int k = 0; k < nf; k++) w->jpairs.p[nk++] = fkeys[k];
@@ -278,6 +287,18 @@ static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
   return e;
 }
 
+/* A fixed tendon's limit and spring are rows and forces in joint space,
+ * which a world in maximal coordinates does not have: refused, the first
+ * tendon named. */
+static dyn_err maximal_tendons(const dyn_model *m, char *msg, size_t cap) {
+  if (m->ntd == 0) return DYN_OK;
+  dyn_msgf(msg, cap,
+           "tendon 0 '%s': a fixed tendon's limit and spring act in joint space, which maximal "
+           "coordinates do not have; use reduced coordinates",
+           m->tends.p[0].name);
+  return DYN_ERR_INPUT;
+}
+
 /* The settings s as a world on model m runs with them (validated), and
  * its reduced state when they ask for reduced coordinates. */
 static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
@@ -288,6 +309,7 @@ static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
   /* the tree's refusal first, as it always came */
   dyn_err e = reduced ? dyn_reduced_new(m, set, red, msg, cap) : DYN_OK;
   if (e == DYN_OK) e = dyn_world_settings_validate(s ? set : NULL, msg, cap);
+  if (e == DYN_OK && !reduced) e = maximal_tendons(m, msg, cap);
   if (e == DYN_OK)
     e = reduced ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);
   return e;

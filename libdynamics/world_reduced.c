@@ -8,17 +8,22 @@
  * world's own.  The step differs in five stages:
  *
  *   prepare     the state saved (the bodies, for a failed step)
- *   build rows  one row per joint limit or motor in joint space (joint.c's
- *               dyn_joint_coord_rows: the rhs, bounds and cfm of the
- *               world's own limit and motor rows), first, where the world
- *               puts its joint rows (the step's joint_rows), then the
- *               world's contact rows on the bodies
+ *   build rows  the world's joint rows of the loops' cut joints (world
+ *               joints on the bodies: dyn_rm_tree.cut; docs/redmax.md,
+ *               "Loops"), then one row per joint limit or motor or fixed
+ *               tendon limit in joint space (joint.c's dyn_joint_coord_rows:
+ *               the rhs, bounds and cfm of the world's own limit and motor
+ *               rows), all where the world puts its joint rows (the step's
+ *               joint_rows), then the world's contact rows on the bodies
  *   assemble    u_free = u + A_r^-1 h (f_r - D u - h K u) (dyn_redmax_free_velocity,
  *               A_r = Mr + armature + h D + h^2 K); each row mapped to joint
  *               space, G_i = sum over its sides of (R^T J_ang, R^T J_lin) Phi_b
  *               (Phi_b: body b's rows of the tree's Jacobian, body-frame
  *               twists (omega, v), so the world-frame row is rotated into
- *               the body frame), or +-e_k for a coordinate row;
+ *               the body frame; a cut joint's row the same), or sum_k c_k
+ *               e_k for a coordinate row (a joint's +-e_k, a tendon's
+ *               coefficients); a tendon's spring and damper add
+ *               h A_r^-1 G^T f to u_free (tendon_springs);
  *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
  *               dense (every solver takes it), formed tree by tree (A_r is
  *               block diagonal, one block per tree of the forest; a row moves
@@ -31,8 +36,9 @@
  *   integrate   q+ from u+ (dyn_redmax_advance: hinge and slide additive,
  *               balls by the exponential map), the bodies' poses and
  *               velocities exported
- * Collide, solve, judge and metrics are the world's.  The joint error is 0
- * (the joints hold by construction); the settings' integrator, orientation
+ * Collide, solve, judge and metrics are the world's.  The joint error is
+ * the cut joints' (0 without a loop: the tree's joints hold by
+ * construction); the settings' integrator, orientation
  * update and gyroscopic choice do not apply (the tree's step is
  * semi-implicit Euler with the Coriolis terms of f_r); the coarse
  * correction is in the bodies' velocities and is skipped; the failure
@@ -40,6 +46,7 @@
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
  */
 #include "dyn_assemble_internal.h"
+#include "dyn_tendon.h"
 #include "world_data.h"
 #include "world_reduced.h"
 
@@ -48,22 +55,32 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A joint coordinate with a limit or a motor. */
+/* A coordinate of joint space with a limit, a motor or a spring: a joint's
+ * (one term, c the model's coordinate's sign against the tree's) or a
+ * fixed tendon's length (a term per joint, c its coef times that sign):
+ * value sum_k c[k] q[qoff[k]], rate sum_k c[k] u[dof[k]], row G = sum_k
+ * c[k] e_dof[k]. */
 typedef struct rcoord {
-  int dof;     /* its velocity in u */
-  int qoff;    /* its position in q */
-  double sign; /* the model's coordinate = sign x the tree's */
-  int tree;    /* the forest's tree it belongs to */
+  int n;                             /* terms, 1 .. DYN_ACTUATOR_MAX_JOINTS */
+  int dof[DYN_ACTUATOR_MAX_JOINTS];  /* each term's velocity in u */
+  int qoff[DYN_ACTUATOR_MAX_JOINTS]; /* and position in q */
+  double c[DYN_ACTUATOR_MAX_JOINTS];
+  int tree[2]; /* the forest's trees it moves (-1: none) */
   dyn_joint_limit limit;
   dyn_joint_motor motor;
+  double k, d, rest; /* a tendon's spring: f = -k (value - rest) - d rate */
 } rcoord;
 
 struct dyn_reduced {
   dyn_redmax *rm;
   dyn_rm_tree tree;
   int ndof, nq, ncoord;
-  rcoord *coord;
-  int nlim;             /* the limit and motor rows of this step (rows 0 ..) */
+  rcoord *coord; /* ncoord rows' coordinates: joints', then tendons' limits */
+  int nspring;   /* the tendons' springs */
+  rcoord *spring;
+  double *tau;          /* ndof: the springs' generalized forces of a step */
+  int c0, nlim;         /* the limit and motor rows of this step: rows c0 .. c0 + nlim - 1,
+                           after the loops' cut joints' rows 0 .. c0 - 1 */
   int nstill;           /* its still rows (decouple_still_rows) */
   dyn_buf_int crow;     /* per coordinate row: its coordinate */
   int ntree;            /* the forest's trees (dyn_redmax_tree_count) */
@@ -86,6 +103,8 @@ void dyn_reduced_free(struct dyn_reduced *r) {
   dyn_redmax_free(r->rm);
   dyn_rm_tree_free(&r->tree);
   free(r->coord);
+  free(r->spring);
+  free(r->tau);
   dyn_buf_free(&r->crow);
   dyn_buf_free(&r->rtree);
   dyn_buf_free(&r->tlist);
@@ -100,24 +119,72 @@ void dyn_reduced_free(struct dyn_reduced *r) {
 
 /* ---- construction ------------------------------------------------------------------ */
 
-/* The coordinates with a limit or a motor. */
-static int limit_coords_alloc(struct dyn_reduced *red, const dyn_model *m) {
-  red->coord = calloc((size_t)m->nj + 1, sizeof *red->coord);
-  if (!red->coord) return -1;
+/* Coordinate c's term for model joint j (its tree body t): its dof, its
+ * position and coef times the sign of the model's coordinate; its tree
+ * into c->tree (0: two already, another refused). */
+static int coord_term(struct dyn_reduced *red, rcoord *c, int j, double coef) {
+  int t = red->tree.jbody[j], uo, qo, f;
+  dyn_redmax_offsets(red->rm, t, &qo, &uo);
+  f = dyn_redmax_body_tree(red->rm, t);
+  c->dof[c->n] = uo;
+  c->qoff[c->n] = qo;
+  c->c[c->n++] = coef * (double)red->tree.jsign[j];
+  if (f == c->tree[0] || f == c->tree[1]) return 1;
+  if (c->tree[1] >= 0) return 0;
+  c->tree[c->tree[0] < 0 ? 0 : 1] = f;
+  return 1;
+}
+
+/* The coordinates with a limit or a motor: the joints'. */
+static void joint_coords(struct dyn_reduced *red, const dyn_model *m) {
   for (int j = 0; j < m->nj; j++) {
     const dyn_joint_def *d = &m->joints.p[j];
-    int t = red->tree.jbody[j], uo, qo;
-    if (t < 0 || !(d->limit.enabled || d->motor.enabled)) continue;
-    dyn_redmax_offsets(red->rm, t, &qo, &uo);
+    if (red->tree.jbody[j] < 0 || !(d->limit.enabled || d->motor.enabled)) continue;
     rcoord *c = &red->coord[red->ncoord++];
-    c->dof = uo;
-    c->qoff = qo;
-    c->sign = (double)red->tree.jsign[j];
-    c->tree = dyn_redmax_body_tree(red->rm, t);
+    c->tree[0] = c->tree[1] = -1;
+    coord_term(red, c, j, 1.0);
     c->limit = d->limit;
     c->motor = d->motor;
   }
-  return 0;
+}
+
+/* Fixed tendon d as a coordinate into c (its limit, its spring); 0 when
+ * its joints are in more than two trees or one is not in the tree. */
+static int tendon_coord(struct dyn_reduced *red, const dyn_tendon_def *d, rcoord *c) {
+  memset(c, 0, sizeof *c);
+  c->tree[0] = c->tree[1] = -1;
+  for (int k = 0; k < d->njoints; k++)
+    if (red->tree.jbody[d->joint[k]] < 0 || !coord_term(red, c, d->joint[k], d->coef[k])) return 0;
+  c->limit = d->limit;
+  c->k = d->stiffness, c->d = d->damping, c->rest = d->rest;
+  return 1;
+}
+
+/* The tendons' limits (after the joints' coordinates) and springs. */
+static dyn_err tendon_coords(struct dyn_reduced *red, const dyn_model *m, char *msg, size_t cap) {
+  for (int i = 0; i < m->ntd; i++) {
+    const dyn_tendon_def *d = &m->tends.p[i];
+    rcoord c;
+    if (!tendon_coord(red, d, &c)) {
+      dyn_msgf(msg, cap,
+               "tendon %d '%s': its joints must be joints of the tree, in at most two of its "
+               "trees; use maximal coordinates",
+               i, d->name);
+      return DYN_ERR_INPUT;
+    }
+    if (d->limit.enabled) red->coord[red->ncoord++] = c;
+    if (d->stiffness > 0.0 || d->damping > 0.0) red->spring[red->nspring++] = c;
+  }
+  return DYN_OK;
+}
+
+static dyn_err coords_alloc(struct dyn_reduced *red, const dyn_model *m, char *msg, size_t cap) {
+  red->coord = calloc((size_t)m->nj + (size_t)m->ntd + 1, sizeof *red->coord);
+  red->spring = calloc((size_t)m->ntd + 1, sizeof *red->spring);
+  red->tau = calloc((size_t)red->ndof + 1, sizeof(double));
+  if (!red->coord || !red->spring || !red->tau) return DYN_ERR_NOMEM;
+  joint_coords(red, m);
+  return tendon_coords(red, m, msg, cap);
 }
 
 /* The free roots' initial velocities: the slides' u the body's v, the
@@ -210,7 +277,7 @@ dyn_err dyn_reduced_new(const dyn_model *m, const dyn_world_settings *s, struct 
   if (e == DYN_OK) {
     red->ndof = dyn_redmax_ndof(red->rm);
     red->nq = dyn_redmax_nq(red->rm);
-    if (reduced_alloc(red) != 0 || limit_coords_alloc(red, m) != 0) e = DYN_ERR_NOMEM;
+    e = reduced_alloc(red) != 0 ? DYN_ERR_NOMEM : coords_alloc(red, m, msg, cap);
   }
   if (e == DYN_OK) {
     dyn_redmax_get_state(red->rm, red->q, red->u);
@@ -247,7 +314,7 @@ int dyn_world_is_reduced(const dyn_world *w) { return w && w->red ? 1 : 0; }
 
 int dyn_world_joint_rows_possible(const dyn_world *w) {
   if (!w) return 0;
-  return w->red ? w->red->ncoord > 0 : dyn_world_joint_count(w) > 0;
+  return w->red ? w->red->ncoord > 0 || dyn_world_joint_count(w) > 0 : dyn_world_joint_count(w) > 0;
 }
 
 /* ---- the stages -------------------------------------------------------------------- */
@@ -274,50 +341,71 @@ static void coord_row_init(dyn_rows *r, int row) {
   r->base = row;
 }
 
-/* The limit and motor rows of this step into rows[0 .. nlim - 1] (room
- * reserved), each noting its coordinate in crow. */
+/* Coordinate c's value and rate at the tree's state q, u. */
+static double coord_value(const rcoord *c, const double *q) {
+  double v = 0.0;
+  for (int k = 0; k < c->n; k++) v += c->c[k] * q[c->qoff[k]];
+  return v;
+}
+static double coord_rate(const rcoord *c, const double *u) {
+  double v = 0.0;
+  for (int k = 0; k < c->n; k++) v += c->c[k] * u[c->dof[k]];
+  return v;
+}
+
+/* The limit and motor rows of this step into rows[c0 .. c0 + nlim - 1]
+ * (room reserved), each noting its coordinate in crow[row - c0]. */
 static int fill_coord_rows(dyn_world *w, double h) {
   struct dyn_reduced *red = w->red;
   int m = 0;
   for (int k = 0; k < red->ncoord; k++) {
     const rcoord *c = &red->coord[k];
     dyn_rows R[2];
-    coord_row_init(&R[0], m);
-    coord_row_init(&R[1], m + 1);
-    int nr = dyn_joint_coord_rows(&c->limit, &c->motor, c->sign * red->q[c->qoff],
-                                  c->sign * red->u[c->dof], h, R);
+    coord_row_init(&R[0], red->c0 + m);
+    coord_row_init(&R[1], red->c0 + m + 1);
+    int nr = dyn_joint_coord_rows(&c->limit, &c->motor, coord_value(c, red->q),
+                                  coord_rate(c, red->u), h, R);
     for (int i = 0; i < nr; i++, m++) {
-      w->rows.p[m] = R[i];
+      w->rows.p[red->c0 + m] = R[i];
       red->crow.p[m] = k;
     }
   }
   return m;
 }
 
-/* The contact rows (the world's stage; nj = 0, so no joint rows), then the
- * limit and motor rows put first, as the world's joint rows are: the
- * contact rows move up by their number (their base with them), which the
- * step's joint_rows reports (export --condense-joints condenses them). */
+/* Row i's coordinate when it is a limit or motor row, else NULL (a cut
+ * joint's or a contact's row, on bodies). */
+static const rcoord *row_coord(const struct dyn_reduced *red, int i) {
+  return i >= red->c0 && i < red->c0 + red->nlim ? &red->coord[red->crow.p[i - red->c0]] : NULL;
+}
+
+/* The world's rows (its stage: the loops' cut joints' rows, then the
+ * contacts'), then the limit and motor rows put after the cut joints',
+ * with the joint rows, as the world's limit rows are: the contact rows
+ * move up by their number (their base with them); the step's joint_rows
+ * counts both kinds (export --condense-joints condenses them), and the
+ * warm start keeps the cut joints' rows by joint (rows 0 .. c0 - 1). */
 static dyn_err reduced_build_rows(dyn_step *s) {
   dyn_world *w = s->w;
   struct dyn_reduced *red = w->red;
   dyn_err e = dyn_stage_build_rows(s);
   if (e != DYN_OK) return e;
-  int extra = 0, ncr = w->nrows;
+  int extra = 0, ncr = w->nrows, jr = w->njrows;
+  red->c0 = jr;
   for (int k = 0; k < red->ncoord; k++) {
     const rcoord *c = &red->coord[k];
-    extra += dyn_joint_coord_rows(&c->limit, &c->motor, c->sign * red->q[c->qoff],
-                                  c->sign * red->u[c->dof], s->h, NULL);
+    extra += dyn_joint_coord_rows(&c->limit, &c->motor, coord_value(c, red->q),
+                                  coord_rate(c, red->u), s->h, NULL);
   }
   red->nlim = extra;
   if (extra == 0) return DYN_OK;
   size_t n = (size_t)ncr + (size_t)extra;
   if (dyn_world_reserve_rows(w, n) != DYN_OK || dyn_buf_reserve(&red->crow, n, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %zu rows", s->k, n);
-  memmove(w->rows.p + extra, w->rows.p, (size_t)ncr * sizeof *w->rows.p);
-  for (int i = extra; i < extra + ncr; i++) w->rows.p[i].base += extra;
+  memmove(w->rows.p + jr + extra, w->rows.p + jr, (size_t)(ncr - jr) * sizeof *w->rows.p);
+  for (int i = jr + extra; i < extra + ncr; i++) w->rows.p[i].base += extra;
   fill_coord_rows(w, s->h);
-  w->njrows = extra;
+  w->njrows = jr + extra;
   w->nrows = ncr + extra;
   return DYN_OK;
 }
@@ -328,9 +416,9 @@ static dyn_err reduced_build_rows(dyn_step *s) {
 static void joint_space_row(const dyn_world *w, const double *Phi, int i, double *g) {
   const struct dyn_reduced *red = w->red;
   const int n6 = 6 * red->tree.nt;
-  if (i < red->nlim) {
-    const rcoord *c = &red->coord[red->crow.p[i]];
-    g[c->dof] = c->sign;
+  const rcoord *co = row_coord(red, i);
+  if (co) {
+    for (int k = 0; k < co->n; k++) g[co->dof[k]] += co->c[k];
     return;
   }
   const dyn_rows *r = &w->rows.p[i];
@@ -362,6 +450,8 @@ static void tree_loads(dyn_world *w) {
     red->fx[k] = w->bodies.s[i].f_ext;
     red->tx[k] = w->bodies.s[i].t_ext;
   }
+  dyn_tendon_loads(w->model, w->bodies.s, red->tree.tree_of, w->ctrl, dyn_world_act(w), red->fx,
+                   red->tx);
 }
 
 /* Rows that move no dof (the header, "still rows"): G_i A_r^-1 G_i^T <=
@@ -390,8 +480,9 @@ static void decouple_still_rows(struct dyn_reduced *red, double *A, int n) {
 static void row_tree_pair(const dyn_world *w, int i, int *tr) {
   const struct dyn_reduced *red = w->red;
   tr[0] = tr[1] = -1;
-  if (i < red->nlim) {
-    tr[0] = red->coord[red->crow.p[i]].tree;
+  const rcoord *c = row_coord(red, i);
+  if (c) {
+    tr[0] = c->tree[0], tr[1] = c->tree[1];
     return;
   }
   const dyn_rows *r = &w->rows.p[i];
@@ -525,6 +616,22 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   return DYN_OK;
 }
 
+/* The tendons' springs and dampers on u_free: their generalized forces
+ * tau = sum over springs of G^T f, f = -k (L - rest) - d dL/dt at the
+ * step's start (explicit, as MuJoCo's Euler step), so that u_free gains
+ * h A_r^-1 tau (A_r factored by dyn_redmax_free_velocity). */
+static void tendon_springs(struct dyn_reduced *red, double h) {
+  if (red->nspring == 0) return;
+  memset(red->tau, 0, (size_t)red->ndof * sizeof(double));
+  for (int i = 0; i < red->nspring; i++) {
+    const rcoord *c = &red->spring[i];
+    double f = -c->k * (coord_value(c, red->q) - c->rest) - c->d * coord_rate(c, red->u);
+    for (int k = 0; k < c->n; k++) red->tau[c->dof[k]] += h * c->c[k] * f;
+  }
+  for (int t = 0; t < red->ntree; t++) dyn_redmax_solve_tree(red->rm, t, red->tau);
+  for (int i = 0; i < red->ndof; i++) red->ufree[i] += red->tau[i];
+}
+
 static dyn_err reduced_assemble(dyn_step *s) {
   dyn_world *w = s->w;
   struct dyn_reduced *red = w->red;
@@ -533,6 +640,7 @@ static dyn_err reduced_assemble(dyn_step *s) {
   dyn_err e =
       dyn_redmax_free_velocity(red->rm, s->h, s->g, red->fx, red->tx, red->ufree, m2, sizeof m2);
   if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
+  tendon_springs(red, s->h);
   if (w->nrows == 0) return DYN_OK;
   s->storage = SLV_DENSE;
   e = dyn_world_reserve_system(w, SLV_DENSE, &s->sys);
@@ -610,6 +718,7 @@ static dyn_err reduced_integrate(dyn_step *s) {
   char m2[160];
   dyn_err e = dyn_redmax_advance(w->red->rm, s->h, w->red->unew, m2, sizeof m2);
   if (e != DYN_OK) return dyn_world_fail(w, e, "step %ld: reduced coordinates: %s", s->k, m2);
+  if (dyn_world_act(w)) dyn_tendon_activate(w->model, w->ctrl, dyn_world_act(w), s->h);
   dyn_reduced_export_bodies(w);
   w->step = s->k;
   w->t += s->h;
@@ -660,18 +769,31 @@ int dyn_reduced_last_form(const dyn_world *w, dyn_reduced_form *f) {
 
 /* ---- saved states and the derivative of a step (world_reduced.h) ------------------ */
 
+/* The activations a saved state holds: every actuator's when the model has
+ * a muscle (dyn_world_act), else none. */
+static int state_acts(const dyn_world *w) {
+  return dyn_tendon_muscle_count(w->model) ? dyn_model_actuator_count(w->model) : 0;
+}
+
 int dyn_reduced_state_count(const dyn_world *w) {
-  return w && w->red ? w->red->nq + w->red->ndof : 0;
+  return w && w->red ? w->red->nq + w->red->ndof + state_acts(w) : 0;
 }
 
 void dyn_reduced_state_get(const dyn_world *w, double *out) {
   dyn_redmax_get_state(w->red->rm, out, out + w->red->nq);
+  if (state_acts(w))
+    memcpy(out + w->red->nq + w->red->ndof, dyn_world_act(w), (size_t)state_acts(w) * sizeof *out);
 }
 
 dyn_err dyn_reduced_state_set(dyn_world *w, const double *in) {
   char m2[160];
+  const double *act = in + w->red->nq + w->red->ndof;
+  for (int i = 0; i < state_acts(w); i++)
+    if (!isfinite(act[i]))
+      return dyn_world_fail(w, DYN_ERR_INPUT, "restore state: activation %d is not finite", i);
   dyn_err e = dyn_redmax_set_state(w->red->rm, in, in + w->red->nq, m2, sizeof m2);
   if (e != DYN_OK) return dyn_world_fail(w, e, "restore state: reduced coordinates: %s", m2);
+  if (state_acts(w)) memcpy(dyn_world_act(w), act, (size_t)state_acts(w) * sizeof *act);
   dyn_reduced_export_bodies(w);
   return DYN_OK;
 }

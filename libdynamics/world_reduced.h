@@ -28,21 +28,29 @@ typedef struct dyn_rm_tree {
                             joint of a tree is +1: the tree's axis is flipped
                             where the joint's a is the child) */
   int *root;             /* per tree body: 1 for the ball of a free root */
+  int *cut;              /* per model joint: 1 when it closes a loop (a joint whose
+                            bodies earlier joints tie already: MJCF's connect and
+                            weld), 0 for the tree's; a cut joint is the world's
+                            joint rows in joint space (world_reduced.c) */
+  int ncut;
 } dyn_rm_tree;
 
 /* The tree of model m for a world in reduced coordinates (refusals,
  * DYN_ERR_INPUT, name the record and end "use maximal coordinates"): a
  * joint kind other than hinge, slider, ball or fixed; soft rows; a spring
- * with a rest position other than the initial pose; a loop; a body other
- * than a free root that does not start at rest.  DYN_ERR_NOMEM. */
+ * with a rest position other than the initial pose; armature on a loop's
+ * cut joint; a body other than a free root that does not start at rest.
+ * DYN_ERR_NOMEM. */
 dyn_err dyn_rm_tree_of_model(const dyn_model *m, dyn_rm_tree *t, char *msg, size_t cap);
 void dyn_rm_tree_free(dyn_rm_tree *t);
 struct dyn_world;
 /* The tree of a world in reduced coordinates, or NULL (maximal). */
 const dyn_rm_tree *dyn_reduced_tree(const struct dyn_world *w);
 
-/* The tree's state in a saved world state (world_state.c): its q and u
- * (nq + ndof doubles; 0 for a world in maximal coordinates), read into out,
+/* The tree's state in a saved world state (world_state.c): its q and u,
+ * then, when the model has a muscle, every actuator's activation
+ * (dyn_world_act) (nq + ndof (+ actuators) doubles; 0 for a world in
+ * maximal coordinates), read into out,
  * and written back from in with the bodies exported from it (DYN_ERR_INPUT,
  * the world's message naming the entry, for a non-finite one or a zero
  * quaternion). */
@@ -94,6 +102,8 @@ const int *dyn_reduced_row_trees(const struct dyn_world *w, int *ntree);
  * -1, or the index of an actuator whose joint (*joint, may be NULL) takes
  * no force. */
 dyn_err dyn_ctrl_cranks_init(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm);
+/* The muscles' activations of w (one per actuator; NULL: no actuators). */
+double *dyn_world_act(const struct dyn_world *w);
 int dyn_ctrl_apply(const dyn_model *m, const dyn_rm_tree *t, dyn_redmax *rm, const double *ctrl,
                    double *effort, int *joint);
 

@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE
 
+#include "exp_grad.h"
 #include "exp_internal.h"
 #include "exp_task.h"
 #include "exp_tables.h"
@@ -433,6 +434,19 @@ static void list_out(const exp_log *log, int list, const char *path) {
   if (list && stat(path, &st) == 0 && st.st_size > 0) exp_say(log, EXP_SAY_OUTPUT, "%s", path);
 }
 
+/* BASE_same.csv: the preamble, then every group of runs of one problem
+ * with one trace (exp_tab_same_groups_write), from every name's rows.  0,
+ * or -1 after the message. */
+static int write_same_groups(exp_outset *set, const char *base, const char *pre,
+                             const exp_row *rows, int nrows) {
+  FILE *g = exp_tab_open(set, base, "same", "csv");
+  if (!g) return -1;
+  fputs(pre, g);
+  fprintf(g, "# the runs of one problem and tolerance with one trace (status, iterations, "
+             "pivots, x): one algorithm there; time_ratio over the runs the library timed\n");
+  return exp_outset_done(set, exp_tab_same_groups_write(g, EXP_PROFILE, rows, nrows));
+}
+
 /* The CSVs and tables of section si into set (published by exp_collect);
  * *rows_out: its row count.  0, or -1 after the message. */
 static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_collect_opts *o,
@@ -507,6 +521,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
         if (exp_tab_is_replicate_row(&rows[k], &tc)) put_row(g, &rows[k]);
       rc = exp_outset_done(set, 0);
     }
+    if (rc == 0) rc = write_same_groups(set, base, pre, rows, nrows);
   }
   if (rc == 0 && suf) {
     FILE *g = exp_outset_open(set, csv2);
@@ -514,14 +529,16 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
     if (g) {
       fputs(pre, g);
       fprintf(g, "# computed from %s\n%s\n", exp_basename(csv), exp_csv2_header(s->kind));
-      rc = exp_outset_done(set, s->kind == EXP_PROFILE ? exp_profile_write(g, s, trows, ntrows)
-                                : s->kind == EXP_SCENES
-                                    ? exp_scene_slopes_write(g, NULL, trows, ntrows)
-                                    : exp_slopes_write(g, NULL, trows, ntrows));
+      rc = exp_outset_done(set,
+                           s->kind == EXP_PROFILE  ? exp_profile_write(g, s, trows, ntrows)
+                           : s->kind == EXP_SCENES ? exp_scene_slopes_write(g, NULL, trows, ntrows)
+                           : s->kind == EXP_GRADIENTS ? exp_grad_quality_write(g, trows, ntrows)
+                                                      : exp_slopes_write(g, NULL, trows, ntrows));
     }
   }
   if (rc == 0) rc = exp_tables_write(pl, si, base, trows, ntrows, set);
-  if (rc == 0 && !exp_kind_is_scene(s->kind) && s->kind != EXP_CONVERGENCE) {
+  if (rc == 0 && !exp_kind_is_scene(s->kind) && s->kind != EXP_CONVERGENCE &&
+      s->kind != EXP_GRADIENTS) {
     exp_placement pc;
     placement_of(pl, L, sel, &pc);
     rc = exp_timing_write(s, base, trows, ntrows, &pc, set);
@@ -549,6 +566,7 @@ static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, i
                         int list) {
   const exp_section *s = &pl->cfg.sec[si];
   if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return 0;
+  if (s->kind == EXP_GRADIENTS) return 0; /* its table is the paper's (paper/gen.py) */
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);

@@ -14,7 +14,7 @@
  *                                       before its first use); {repeat} in
  *                                       TEMPLATE needs time=KEY
  *   experiment KIND [NAME]     opens a section (KIND: convergence, profile,
- *                              scaling, drift, accuracy, scenes)
+ *                              scaling, drift, accuracy, scenes, gradients)
  *   solvers all | externals | NAME...
  *   instances PATH...          files, folders or glob patterns
  *   generate FAMILY N... [seed=S | seeds=A-B | seeds=S,S,...]
@@ -100,7 +100,7 @@ static int open_section(const exp_cfg_parser *ps, exp_config *cfg, char **w, int
   s->kind = (exp_kind)k;
   snprintf(s->name, sizeof s->name, "%s", name);
   s->line = s->first_line = s->last_line = ps->line;
-  s->min_runs = 5;
+  s->min_runs = s->kind == EXP_GRADIENTS ? 1 : 5; /* gradients: `repeat`, the fastest of */
   s->replicates = 1;
   s->min_time = 0.1;
   s->max_time = 2.0;

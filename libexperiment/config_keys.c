@@ -77,6 +77,7 @@ static exp_source *add_source(exp_section *s) {
 #define K_PROB  ((1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | (1u << EXP_SCALING))
 #define K_STEPS ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
 #define K_SCENE (K_STEPS | (1u << EXP_SCENES))
+#define K_GRAD  (1u << EXP_GRADIENTS)
 #define K_ALL   (K_PROB | K_SCENE)
 
 typedef int (*key_fn)(const exp_cfg_parser *ps, exp_section *s, char **w, int nw);
@@ -94,6 +95,13 @@ static int no_history(const exp_cfg_parser *ps, const char *key, const char *nam
   return exp_cfg_error(ps, key,
                        "external solver '%s' has no iteration history: a convergence section takes "
                        "built-in solvers (compare it in a profile or scaling section)",
+                       name);
+}
+
+/* An external in a gradients section: its answer has no derivative the
+ * library computes at the judge's modes from outside (docs/gradients.md). */
+static int no_gradient(const exp_cfg_parser *ps, const char *key, const char *name) {
+  return exp_cfg_error(ps, key, "external solver '%s': a gradients section takes built-in solvers",
                        name);
 }
 
@@ -123,6 +131,8 @@ static int key_solvers(const exp_cfg_parser *ps, exp_section *s, char **w, int n
       for (int i = 0; i < cfg->next; i++)
         if (s->kind == EXP_CONVERGENCE && !cfg->ext[i].scene)
           return no_history(ps, w[0], cfg->ext[i].name);
+        else if (s->kind == EXP_GRADIENTS && !cfg->ext[i].scene)
+          return no_gradient(ps, w[0], cfg->ext[i].name);
       for (int i = 0; i < cfg->next && s->nsolvers < EXP_MAX_SOLVERS; i++)
         if (cfg->ext[i].scene != want_scene)
           continue;
@@ -150,6 +160,7 @@ static int key_solvers(const exp_cfg_parser *ps, exp_section *s, char **w, int n
     if (ext >= 0 && !cfg->ext[ext].scene && exp_kind_is_scene(s->kind))
       return exp_cfg_error(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
     if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
+    if (ext >= 0 && s->kind == EXP_GRADIENTS) return no_gradient(ps, w[0], w[k]);
     if (s->nsolvers >= EXP_MAX_SOLVERS) return exp_cfg_error(ps, w[0], "more than 64 solvers");
     if (ext >= 0 && !cfg->ext[ext].available) {
       note_absent(s, w[k]); /* left out: reported once by the command, named in the CSV */
@@ -641,24 +652,24 @@ void exp_cfg_inherit_failure(exp_failure *s, const exp_failure *file) {
 }
 
 static const key_rule rules[] = {
-  { "solvers", K_ALL, key_solvers },
-  { "instances", K_PROB, key_instances },
-  { "generate", K_PROB, key_generate },
-  { "scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE, key_scene },
-  { "classes", K_PROB, key_classes },
+  { "solvers", K_ALL | K_GRAD, key_solvers },
+  { "instances", K_PROB | K_GRAD, key_instances },
+  { "generate", K_PROB | K_GRAD, key_generate },
+  { "scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE | K_GRAD, key_scene },
+  { "classes", K_PROB | K_GRAD, key_classes },
   { "tol", K_ALL, key_tol },
   { "max_iter", K_ALL, key_max_iter },
   { "max_pivots", K_ALL, key_max_pivots },
-  { "min_runs", K_PROB, key_min_runs },
-  { "repeat", K_PROB, key_min_runs },
+  { "min_runs", K_PROB | K_GRAD, key_min_runs },
+  { "repeat", K_PROB | K_GRAD, key_min_runs },
   { "min_time", K_PROB, key_min_time },
   { "max_time", K_PROB, key_max_time },
   { "budget", K_PROB, key_max_time },
-  { "time_limit", K_ALL, key_time_limit },
+  { "time_limit", K_ALL | K_GRAD, key_time_limit },
   { "tie", K_PROB, key_tie },
   { "replicates", 1u << EXP_PROFILE, key_replicates },
   { "precision", (1u << EXP_PROFILE) | (1u << EXP_SCALING), key_precision },
-  { "seed", K_ALL, key_seed },
+  { "seed", K_ALL | K_GRAD, key_seed },
   { "option", K_PROB, key_option },
   { "integrators", K_STEPS, key_integrators },
   { "friction", K_SCENE, key_friction },

@@ -1,6 +1,7 @@
 /* dump_solve.c -- one solve written to files that reproduce it
  * (exp_dump_solve), the helper behind `lcplab simulate --dump-failures`;
- * the problem becomes an instance by libio's io_instance_of_problem.
+ * the problem is written by the one writer of a step's problem
+ * (exp_step_problem_write), with the solver and its options.
  *
  * exp_dump_solve(DIR, N, ...) writes
  *     DIR/stepN.lcp    the problem in lcplab's format (datasets/README.md),
@@ -45,17 +46,9 @@ int exp_dump_solve(const char *dir, long step, const slv_problem *p, const doubl
     snprintf(err, errlen, "%s: the path of step %ld's files is too long", dir, step);
     return -1;
   }
-  io_instance *inst = io_instance_of_problem(p, name, NULL, 1);
-  if (!inst) {
-    snprintf(err, errlen, "out of memory for the problem of step %ld (n=%d)", step, p->n);
-    return -1;
-  }
-  snprintf(inst->solver, sizeof inst->solver, "%s", solver);
-  inst->opt = *opt;
-  inst->opt_given = (1u << IO_OPT_COUNT) - 1u;
+  exp_solve_record rec = { solver, opt };
   step_path(path, sizeof path, dir, step, "lcp");
-  slv_status st = io_write(path, IO_FMT_LCPLAB, inst, err, errlen);
-  io_instance_free(inst);
+  slv_status st = exp_step_problem_write(path, IO_FMT_LCPLAB, p, name, &rec, NULL, err, errlen);
   if (st == SLV_OK && opt->warm_start) {
     step_path(path, sizeof path, dir, step, "warm");
     st = io_write_vector(path, p->n, x_start, err, errlen);

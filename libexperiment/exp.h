@@ -180,6 +180,17 @@ typedef struct exp_inputs exp_inputs;
 
 EXP_API int exp_export_step_is_input(const exp_export *e, long k, const exp_inputs *in);
 
+/* The global form (M, H, f, w) of w's last step as libio's record, the one
+ * conversion from libdynamics' (export --global, Python's
+ * World.global_problem): with jr > 0 joint rows condensed at x, the whole
+ * step's answer (dyn_world_global_condensed_new, *ci saying what), else as
+ * it is (dyn_world_global_new; *ci zeroed).  *out: free with
+ * io_global_free; *mu (unless mu is NULL): the contacts' friction
+ * coefficients, n / 3, malloc'd.  DYN_OK, or the refusal with its reason
+ * in msg (*out NULL). */
+EXP_API dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, io_global **out,
+                                 double **mu, slv_condense_global_info *ci, char *msg, size_t len);
+
 /* Step st's problem p (and its global form, from w) and the impulses x the
  * world applied, to files, and their JSON line to json; 1, or 0 after the
  * message. */
@@ -218,6 +229,23 @@ EXP_API int exp_tex_escape(const char *s, char *out, size_t len);
 EXP_API void exp_json_string(FILE *f, const char *s);
 
 EXP_API void exp_json_number(FILE *f, double v, int digits);
+
+/* ---- the run summary (summary_parse.c) --------------------------------------- */
+
+/* The run summary's fields from bodies to the stage times' mean, each as
+ * ,"KEY":VALUE in the one table's order (exp_run_summary_fields; the
+ * summary line of `lcplab simulate`, docs/lcplab.1); joints: the model's
+ * joint count. */
+EXP_API void exp_run_summary_put(FILE *f, const dyn_run_summary *r, int joints);
+
+/* ---- a solve's budget (solve_options.c) --------------------------------------- */
+
+/* A solve's iteration budget, the one rule: max_iter > 0 sets max_iter and
+ * max_pivots (sweeps for the iterative solvers, pivots for the pivoting
+ * ones: `lcplab solve --max-iter`, an experiment file's `max_iter`,
+ * lcplab.solve's max_iter through the extension), then max_pivots > 0 sets
+ * max_pivots alone; 0 leaves opt's. */
+EXP_API void exp_options_budget(slv_options *opt, long max_iter, long max_pivots);
 
 /* ---- the options of one solve (solve_options.c) ------------------------------- */
 
@@ -301,7 +329,8 @@ typedef enum exp_kind {
   EXP_SCALING,
   EXP_DRIFT,
   EXP_ACCURACY,
-  EXP_SCENES, /* one run summary per (scene, solver or scene peer) */
+  EXP_SCENES,    /* one run summary per (scene, solver or scene peer) */
+  EXP_GRADIENTS, /* a gradient's error per (problem, solver, row class): exp_grad.h */
   EXP_KIND_COUNT
 } exp_kind;
 

@@ -35,6 +35,41 @@ slv_parse_error exp_parse_measured(const char *s, double *out);
 /* step_s / contacts; NaN without contacts. */
 double exp_time_per_contact(double step_s, double contacts);
 
+/* The solver and options a written problem records (its sections
+ * 'solver' and 'options': `lcplab solve` takes them as the file's
+ * defaults). */
+typedef struct exp_solve_record {
+  const char *solver;
+  const slv_options *opt;
+} exp_solve_record;
+/* A step's problem p to path in format fmt, named name (export.c: the one
+ * writer of a step's problem, for export, a problem section's scene source
+ * and simulate --dump-failures): libio's instance of it
+ * (io_instance_of_problem), io_write.  rec NULL: a factored A as CSR; else
+ * the storage the solver got, with rec's solver and every option.  keep:
+ * the instance handed to the caller (free with io_instance_free; NULL when
+ * out of memory), else freed.  SLV_OK, or the status with the reason in
+ * err. */
+slv_status exp_step_problem_write(const char *path, io_format fmt, const slv_problem *p,
+                                  const char *name, const exp_solve_record *rec, io_instance **keep,
+                                  char *err, size_t len);
+
+/* One field of the run summary (summary_parse.c's table, the one list):
+ * its JSON key, its place in dyn_run_summary, its type ('d' double, 'l'
+ * long, 'i' int; 'j' the model's joint count, given by the caller), the
+ * significant digits written, EXP_SUM_BLOCK when exp_run_summary_put
+ * writes it (in the table's order) and EXP_SUM_REQUIRED when a scene
+ * peer's line must give it. */
+enum { EXP_SUM_BLOCK = 1, EXP_SUM_REQUIRED = 2 };
+typedef struct exp_summary_field {
+  const char *name;
+  size_t offset;
+  char type;
+  int digits, flags;
+} exp_summary_field;
+/* The table and its length in *n. */
+const exp_summary_field *exp_run_summary_fields(int *n);
+
 /* A scene peer's summary line (experiments/README.md, "Scene peers"): the
  * last line of text that starts with '{', a JSON object whose top-level
  * numbers steps, contacts_mean_timed, time_step_median_s, time_step_mean_s,
@@ -42,7 +77,8 @@ double exp_time_per_contact(double step_s, double contacts);
  * max_penetration (or max_penetration_end), timed_steps, contacts_mean,
  * contacts_max, kinetic_end, max_settled_displacement, not_converged,
  * time_collide_mean_s, time_solve_mean_s and bodies read when present
- * (peer_scene's and `lcplab simulate`'s fields; null is NaN).  energy_drift
+ * (exp_run_summary_fields: the table `lcplab simulate`'s JSON is written
+ * from; null is NaN).  energy_drift
  * is left NaN: the caller has the scene's drift scale
  * (dyn_model_drift_scale).  0, or -1 with the reason in err. */
 int exp_run_summary_parse(const char *text, dyn_run_summary *o, char *err, size_t len);
@@ -288,11 +324,6 @@ int exp_solve_from_file(const exp_solve_flags *fl, const io_instance *inst, unsi
 
 /* ---- the options of one solve (solve_options.c) ------------------------------- */
 
-/* A solve's iteration budget: max_iter > 0 sets max_iter and max_pivots
- * (sweeps for the iterative solvers, pivots for the pivoting ones: `lcplab
- * solve --max-iter`, an experiment file's `max_iter`, as lcplab.solve's
- * max_iter), then max_pivots > 0 sets max_pivots alone; 0 leaves opt's. */
-void exp_options_budget(slv_options *opt, long max_iter, long max_pivots);
 
 /* ---- problem classes ---------------------------------------------------------- */
 
@@ -880,6 +911,11 @@ typedef struct exp_cache {
   io_instance *inst;
   exp_prov prov; /* gathered once per process */
   int have_prov;
+  /* a gradients section's reference of inst (gradients_task.c): made once
+   * for the solvers of one (problem, section) in a row */
+  struct exp_grad_ref *grad_ref;
+  int grad_have, grad_section, grad_rc;
+  char grad_msg[256];
 } exp_cache;
 
 void exp_cache_free(exp_cache *c);
@@ -1039,7 +1075,7 @@ int exp_text_write(const exp_section *s, const char *base, const char *preamble,
  * CSV ("_profile.csv", "_slopes.csv") and its tables ("_failures.csv",
  * "_failures.tex", ...), as exp_collect and exp_tables_write write them
  * (the figures aside: exp_outputs_check).  Their count (at most max). */
-enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 24 };
+enum { EXP_SUFFIX_MAX = 24, EXP_MAX_OUTPUTS = 32 };
 
 int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max);
 

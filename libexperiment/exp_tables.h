@@ -93,6 +93,16 @@ int exp_tab_rep_logs(exp_row *rows, int nrows, const exp_tab_cols *c, double **o
  * (exp_weighted_quantile).  *out: new rows (free with exp_tab_rows_free);
  * 0, or -1 out of memory. */
 int exp_tab_merge_same(exp_kind k, exp_row *rows, int nrows, exp_row **out, int *nout);
+/* NAME_same.csv's header and rows (experiments/README.md, "Tables",
+ * `same`): one row per group of two runs or more of one problem and
+ * tolerance with the same trace (exp_tab_run_key, the key the profiles'
+ * identical algorithms use: status included; a run whose own verdict is
+ * not the judge's has none).  Columns: tol, class, problem, status,
+ * iterations, pivots, trace, runs, solvers ("a=b", in row order), timed
+ * (the runs timed by the library, time_s > 0) and time_ratio (their
+ * largest time over their least; empty under two).  rows: every name's,
+ * unfolded.  0, or -1 out of memory. */
+int exp_tab_same_groups_write(FILE *f, exp_kind kind, const exp_row *rows, int nrows);
 void exp_tab_rows_free(exp_row *rows, int n);
 /* The solver field's first name (before '='): the registry's name of a
  * merged entry, into out. */

@@ -147,6 +147,17 @@ int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char
 /* The same for a scene task (scene_task.c). */
 int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out);
 
+/* A task of a gradients section (gradients_task.c): one row per row
+ * class of the problem's reference answer (the reference kept in cache
+ * for the next task of the same problem and section).  0, or 3 when it could not run
+ * (out of memory). */
+int exp_gradients_run(exp_tctx *c, const io_instance *inst, exp_cache *cache);
+/* Lets go of the cache's gradients reference (exp_cache_free). */
+void exp_gradients_cache_free(exp_cache *cache);
+/* Its row without numbers (status, note), to out, or to the task's rows
+ * when out is NULL.  0, or -1 out of memory. */
+int exp_gradients_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out);
+
 /* The world settings of a scene task (scene_task.c): defaults, the section's
  * keys, the line's settings, then solver (NULL: keep), friction model fr
  * and integrator (< 0: keep). */

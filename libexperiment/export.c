@@ -167,25 +167,38 @@ static io_global *io_global_of(dyn_global *g) {
   return o;
 }
 
-/* The global form of the world's last step (dyn_world_global_new), or
- * with its jr > 0 joint rows condensed at x0 (the whole step's answer:
- * dyn_world_global_condensed_new, its title saying so), instance inst, to
- * gpath: 1, or 0 after the message. */
+dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, io_global **out, double **mu,
+                         slv_condense_global_info *ci, char *msg, size_t len) {
+  *out = NULL;
+  if (mu) *mu = NULL;
+  memset(ci, 0, sizeof *ci);
+  dyn_global *g = NULL;
+  dyn_err e = jr > 0 ? dyn_world_global_condensed_new(w, x, jr, &g, ci, msg, len)
+                     : dyn_world_global_new(w, &g, msg, len);
+  if (e != DYN_OK) return e;
+  if (mu) {
+    *mu = g->mu;
+    g->mu = NULL;
+  }
+  if (!(*out = io_global_of(g))) {
+    if (mu) free(*mu), *mu = NULL;
+    snprintf(msg, len, "out of memory for the global form");
+    return DYN_ERR_NOMEM;
+  }
+  return DYN_OK;
+}
+
+/* The global form of the world's last step (exp_world_global: with its jr
+ * > 0 joint rows condensed at x0, the whole step's answer, its title
+ * saying so), instance inst, to gpath: 1, or 0 after the message. */
 static int write_global(const exp_export *e, const dyn_world *w, io_instance *inst,
                         const char *gpath, long k, int jr, const double *x0) {
   char err[512] = "", name[sizeof inst->name];
-  dyn_global *dg = NULL;
+  io_global *g = NULL;
   slv_condense_global_info ci;
-  dyn_err de = jr > 0 ? dyn_world_global_condensed_new(w, x0, jr, &dg, &ci, err, sizeof err)
-                      : dyn_world_global_new(w, &dg, err, sizeof err);
-  if (de != DYN_OK) {
+  if (exp_world_global(w, jr, x0, &g, NULL, &ci, err, sizeof err) != DYN_OK) {
     exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s%s", k,
             jr > 0 ? "--condense-joints --global: " : "", err);
-    return 0;
-  }
-  io_global *g = io_global_of(dg);
-  if (!g) {
-    exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: out of memory for the global form", k);
     return 0;
   }
   memcpy(name, inst->name, sizeof name);
@@ -228,6 +241,27 @@ static void put_step_line(FILE *f, const char *path, const char *xpath, const ch
   fputs("}\n", f);
 }
 
+slv_status exp_step_problem_write(const char *path, io_format fmt, const slv_problem *p,
+                                  const char *name, const exp_solve_record *rec, io_instance **keep,
+                                  char *err, size_t len) {
+  /* a factored A as CSR, unless the solve is recorded: then the storage it got */
+  io_instance *inst = io_instance_of_problem(p, name, NULL, rec != NULL);
+  if (keep) *keep = inst;
+  if (!inst) {
+    snprintf(err, len, "out of memory for the problem (n=%d)", p->n);
+    return SLV_ERR_NOMEM;
+  }
+  if (rec) {
+    snprintf(inst->solver, sizeof inst->solver, "%s", rec->solver);
+    inst->opt = *rec->opt;
+    inst->opt_given = (1u << IO_OPT_COUNT) - 1u; /* every option, as the solver got it */
+  }
+  /* io_write replaces path only once complete (docs/io.md, "Replacing files") */
+  slv_status st = io_write(path, fmt, inst, err, len);
+  if (!keep) io_instance_free(inst);
+  return st;
+}
+
 /* The problem p of step st to path (and its global form to gpath when
  * given: with --condense-joints the whole step's answer x0 condensed);
  * its kind into kind.  1, or 0 after the message. */
@@ -237,13 +271,14 @@ static int write_problem(const exp_export *e, const dyn_world *w, const slv_prob
   char err[512] = "";
   long k = st->k;
   int jr = e->condense ? st->m.joint_rows : 0;
-  io_instance *inst = io_instance_of_problem(p, name, NULL, 0);
+  io_instance *inst = NULL;
+  slv_status s =
+      exp_step_problem_write(path, formats[e->format].fmt, p, name, NULL, &inst, err, sizeof err);
   if (!inst) {
     exp_say(e->log, EXP_SAY_ERROR, "export: out of memory for the problem of step %ld (n=%d)", k,
             p->n);
     return 0;
   }
-  slv_status s = io_write(path, formats[e->format].fmt, inst, err, sizeof err);
   snprintf(kind, klen, "%s", inst->kind);
   if (s != SLV_OK) say_write_error(e->log, path, err);
   int ok = s == SLV_OK && (!gpath || write_global(e, w, inst, gpath, k, jr, x0));

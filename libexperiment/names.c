@@ -1,5 +1,5 @@
 /* names.c -- the names of the engine's section kinds (convergence,
- * profile, scaling, drift, accuracy, scenes) and problem classes (lcp,
+ * profile, scaling, drift, accuracy, scenes, gradients) and problem classes (lcp,
  * box, mlcp, fc3d, cone-assoc: exp_class_of, from libio's kind), and a
  * task's solver name (built-in or external).
  */
@@ -9,7 +9,7 @@
 
 const char *const exp_cfg_kind_names[EXP_KIND_COUNT + 1] = { "convergence", "profile",  "scaling",
                                                              "drift",       "accuracy", "scenes",
-                                                             NULL };
+                                                             "gradients",   NULL };
 
 const char *exp_kind_str(exp_kind k) {
   return (k >= 0 && k < EXP_KIND_COUNT) ? exp_cfg_kind_names[k] : "?";

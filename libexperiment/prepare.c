@@ -506,9 +506,9 @@ dyn_world_settings exp_export_settings(const exp_source *src, int fr) {
   char err[256];
   /* libdynamics' one rule, in the representation the source runs in (a
    * model file's own: reduced for a tree), as `lcplab simulate` */
-  const char *solver = src->solver[0] ? src->solver
-                                      : dyn_world_default_solver(exp_source_coordinates(src),
-                                                                 (dyn_friction)fr);
+  const char *solver =
+      src->solver[0] ? src->solver
+                     : dyn_world_default_solver(exp_source_coordinates(src), (dyn_friction)fr);
   exp_fmt(set.solver, sizeof set.solver, "%s", solver);
   set.contact.friction = (dyn_friction)fr;
   exp_source_world(src, &set, err, sizeof err);
@@ -517,12 +517,9 @@ dyn_world_settings exp_export_settings(const exp_source *src, int fr) {
 
 static int write_export(const exp_log *log, const char *path, const slv_problem *p, int contacts,
                         const char *source) {
-  io_instance *inst = io_instance_of_problem(p, "", NULL, 0); /* a factored A as CSR */
   char err[EXP_PATH_MAX + 512] = "";
-  if (!inst) return -1;
-  /* io_write replaces path only once complete (docs/io.md, "Replacing files") */
-  slv_status st = io_write(path, IO_FMT_LCPLAB, inst, err, sizeof err);
-  io_instance_free(inst);
+  /* the one writer of a step's problem, export's (a factored A as CSR) */
+  slv_status st = exp_step_problem_write(path, IO_FMT_LCPLAB, p, "", NULL, NULL, err, sizeof err);
   if (st != SLV_OK) {
     exp_say(log, EXP_SAY_ERROR, "%s", err);
     return -1;

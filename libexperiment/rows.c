@@ -6,6 +6,7 @@
  * external solver alike).  experiments/README.md, "CSV format", gives the
  * columns' meaning; a field holding ',' or '"' is quoted (RFC 4180).
  */
+#include "exp_grad.h"
 #include "exp_task.h"
 
 #include <math.h>
@@ -50,12 +51,17 @@ const char *exp_csv_header(exp_kind k) {
            "time_step_median_s,time_step_mean_s,time_per_contact_s,energy_start,energy_end,"
            "energy_drift,max_penetration_end,max_body_displacement,max_settled_displacement,"
            "not_converged,fallback_steps,status,note,joint_error_max";
+  case EXP_GRADIENTS:
+    return "problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step";
   default: return "";
   }
 }
 
 const char *exp_csv2_suffix(exp_kind k) {
-  return k == EXP_PROFILE ? "_profile" : k == EXP_SCALING || k == EXP_SCENES ? "_slopes" : NULL;
+  return k == EXP_PROFILE                      ? "_profile"
+         : k == EXP_SCALING || k == EXP_SCENES ? "_slopes"
+         : k == EXP_GRADIENTS                  ? "_quality"
+                                               : NULL;
 }
 
 const char *exp_csv2_header(exp_kind k) {
@@ -63,6 +69,7 @@ const char *exp_csv2_header(exp_kind k) {
     return "tol,solver,tau,log2_tau,rho,solved_share,problems,class,refused,rho_all,"
            "solved_share_all,problems_all";
   if (k == EXP_SCALING) return "family,solver,points,slope,intercept,r2,slope_lo,slope_hi,class";
+  if (k == EXP_GRADIENTS) return exp_grad_quality_header;
   if (k == EXP_SCENES)
     return "scene,settings,solver,points,slope,intercept,r2,slope_lo,slope_hi,"
            "time_per_contact_median_s";

@@ -7,6 +7,7 @@
  * scale (dyn_model_drift_scale: scene_peer.c), as for lcplab's runs.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,11 +56,82 @@ static int top_number(const char *json, const char *key, double *out) {
   return 1;
 }
 
+/* The run summary's fields, once (issue 81 item 4): `lcplab simulate`'s
+ * JSON writes the block (exp_run_summary_put) in this order, a scene peer's
+ * line is read by it (exp_run_summary_parse), and tests/test_run_summary.c
+ * checks the peers' writers and the documentation against it. */
+#define SUM_FIELD(name, type, digits, flags)                                                       \
+  { #name, offsetof(dyn_run_summary, name), type, digits, flags }
+static const exp_summary_field summary_fields[] = {
+  SUM_FIELD(steps, 'l', 0, EXP_SUM_REQUIRED),
+  SUM_FIELD(timed_steps, 'l', 0, 0),
+  SUM_FIELD(bodies, 'i', 0, EXP_SUM_BLOCK),
+  SUM_FIELD(contacts_mean, 'd', 6, EXP_SUM_BLOCK),
+  SUM_FIELD(contacts_mean_timed, 'd', 6, EXP_SUM_BLOCK | EXP_SUM_REQUIRED),
+  SUM_FIELD(contacts_max, 'l', 0, EXP_SUM_BLOCK),
+  SUM_FIELD(not_converged, 'l', 0, EXP_SUM_BLOCK),
+  SUM_FIELD(energy_start, 'd', 17, EXP_SUM_BLOCK | EXP_SUM_REQUIRED),
+  SUM_FIELD(energy_end, 'd', 17, EXP_SUM_BLOCK | EXP_SUM_REQUIRED),
+  SUM_FIELD(kinetic_end, 'd', 17, EXP_SUM_BLOCK),
+  SUM_FIELD(max_penetration_end, 'd', 17, EXP_SUM_BLOCK),
+  SUM_FIELD(max_body_displacement, 'd', 17, EXP_SUM_BLOCK | EXP_SUM_REQUIRED),
+  SUM_FIELD(max_settled_displacement, 'd', 17, EXP_SUM_BLOCK),
+  { "joints", 0, 'j', 0, EXP_SUM_BLOCK }, /* the model's, not the summary's */
+  SUM_FIELD(joint_error_max, 'd', 17, EXP_SUM_BLOCK),
+  SUM_FIELD(time_step_median_s, 'd', 6, EXP_SUM_BLOCK | EXP_SUM_REQUIRED),
+  SUM_FIELD(time_step_mean_s, 'd', 6, EXP_SUM_BLOCK | EXP_SUM_REQUIRED),
+  SUM_FIELD(time_collide_mean_s, 'd', 6, EXP_SUM_BLOCK),
+  SUM_FIELD(time_solve_mean_s, 'd', 6, EXP_SUM_BLOCK),
+};
+#undef SUM_FIELD
+
+const exp_summary_field *exp_run_summary_fields(int *n) {
+  *n = (int)(sizeof summary_fields / sizeof summary_fields[0]);
+  return summary_fields;
+}
+
+void exp_run_summary_put(FILE *f, const dyn_run_summary *r, int joints) {
+  int n;
+  const exp_summary_field *t = exp_run_summary_fields(&n);
+  for (int k = 0; k < n; k++) {
+    if (!(t[k].flags & EXP_SUM_BLOCK)) continue;
+    const char *at = (const char *)r + t[k].offset;
+    fprintf(f, ",\"%s\":", t[k].name);
+    if (t[k].type == 'd') {
+      double v;
+      memcpy(&v, at, sizeof v);
+      exp_json_number(f, v, t[k].digits);
+    } else if (t[k].type == 'l') {
+      long v;
+      memcpy(&v, at, sizeof v);
+      fprintf(f, "%ld", v);
+    } else {
+      int v = joints;
+      if (t[k].type == 'i') memcpy(&v, at, sizeof v);
+      fprintf(f, "%d", v);
+    }
+  }
+}
+
+/* Field t of o from json, or its absence (NaN; -1 for counts; timed_steps
+ * the last 80 % of the steps): 1 given, 0 not. */
+static int summary_field_read(const char *json, const exp_summary_field *t, dyn_run_summary *o) {
+  char *at = (char *)o + t->offset;
+  double x = NAN;
+  int given = top_number(json, t->name, &x);
+  if (t->type == 'd') {
+    memcpy(at, &x, sizeof x);
+  } else if (t->type == 'l') {
+    long v = given ? (long)x : strcmp(t->name, "timed_steps") == 0 ? o->steps - o->steps / 5 : -1;
+    memcpy(at, &v, sizeof v);
+  } else if (t->type == 'i') {
+    int v = given ? (int)x : -1;
+    memcpy(at, &v, sizeof v);
+  }
+  return given;
+}
+
 int exp_run_summary_parse(const char *text, dyn_run_summary *o, char *err, size_t len) {
-  static const char *const need[] = {
-    "steps",        "contacts_mean_timed", "time_step_median_s",   "time_step_mean_s",
-    "energy_start", "energy_end",          "max_body_displacement"
-  };
   memset(o, 0, sizeof *o);
   const char *json = NULL;
   /* the last line that opens an object: a program may print other lines first */
@@ -69,34 +141,18 @@ int exp_run_summary_parse(const char *text, dyn_run_summary *o, char *err, size_
     exp_fmt(err, len, "no summary line (a JSON object) on its standard output");
     return -1;
   }
-  double v[7];
-  for (int k = 0; k < 7; k++)
-    if (!top_number(json, need[k], &v[k])) {
-      exp_fmt(err, len, "its summary line has no number \"%s\"", need[k]);
+  int n;
+  const exp_summary_field *t = exp_run_summary_fields(&n);
+  for (int k = 0; k < n; k++)
+    if (t[k].type != 'j' && !summary_field_read(json, &t[k], o) &&
+        (t[k].flags & EXP_SUM_REQUIRED)) {
+      exp_fmt(err, len, "its summary line has no number \"%s\"", t[k].name);
       return -1;
     }
-  double pen = NAN, x;
-  if (!top_number(json, "max_penetration", &pen)) top_number(json, "max_penetration_end", &pen);
-  o->steps = (long)v[0];
-  o->contacts_mean_timed = v[1];
-  o->time_step_median_s = v[2];
-  o->time_step_mean_s = v[3];
-  o->energy_start = v[4];
-  o->energy_end = v[5];
-  o->max_body_displacement = v[6];
-  o->max_penetration_end = pen;
+  double pen; /* the peers' name first */
+  if (top_number(json, "max_penetration", &pen)) o->max_penetration_end = pen;
   o->energy_drift = NAN; /* the caller's, with the scene's scale */
-  o->timed_steps = top_number(json, "timed_steps", &x) ? (long)x : o->steps - o->steps / 5;
-  o->contacts_mean = top_number(json, "contacts_mean", &x) ? x : NAN;
-  o->contacts_max = top_number(json, "contacts_max", &x) ? (long)x : -1;
-  o->kinetic_end = top_number(json, "kinetic_end", &x) ? x : NAN;
-  o->max_settled_displacement = top_number(json, "max_settled_displacement", &x) ? x : NAN;
-  o->not_converged = top_number(json, "not_converged", &x) ? (long)x : -1;
   o->fallback_steps = -1;
-  o->time_collide_mean_s = top_number(json, "time_collide_mean_s", &x) ? x : NAN;
-  o->time_solve_mean_s = top_number(json, "time_solve_mean_s", &x) ? x : NAN;
-  o->bodies = top_number(json, "bodies", &x) ? (int)x : -1;
-  o->joint_error_max = top_number(json, "joint_error_max", &x) ? x : NAN;
   for (int i = 0; i < DYN_WORLD_STAGES; i++) o->time_stage_mean_s[i] = NAN;
   return 0;
 }

@@ -30,6 +30,10 @@
  *   NAME_steps.*         per scene, friction, integrator, solver: steps run,
  *                        how the run ended, the count of each step status
  *                        and what the world applied (drift, accuracy)
+ *   NAME_same.csv        per problem and tolerance, the runs with one
+ *                        trace (status, iterations, pivots, x): one
+ *                        algorithm there, and the ratio of their times
+ *                        (collect.c, exp_tab_same_groups_write; profile)
  *   NAME_tex.csv         every text of the section that is not a number
  *                        (the CSV preamble's values, the rows' fields, the
  *                        coverage reasons) and its LaTeX form: what a
@@ -65,9 +69,11 @@ static int write_slopes_tex(const exp_section *s, const char *base, exp_row *row
 }
 
 static int kind_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY; }
-static int kind_problems(exp_kind k) { return !exp_kind_is_scene(k); }
+static int kind_problems(exp_kind k) { return !exp_kind_is_scene(k) && k != EXP_GRADIENTS; }
 static int kind_profile(exp_kind k) { return k == EXP_PROFILE; }
-static int kind_timed(exp_kind k) { return !exp_kind_is_scene(k) && k != EXP_CONVERGENCE; }
+static int kind_timed(exp_kind k) {
+  return !exp_kind_is_scene(k) && k != EXP_CONVERGENCE && k != EXP_GRADIENTS;
+}
 static int kind_scaling(exp_kind k) { return k == EXP_SCALING || k == EXP_SCENES; }
 
 /* Every table, in the order written: its name, whether it has a CSV (all
@@ -167,7 +173,8 @@ int exp_output_suffixes(exp_kind k, char sfx[][EXP_SUFFIX_MAX], int max) {
   if (k == EXP_PROFILE && n < max)
     snprintf(sfx[n++], EXP_SUFFIX_MAX, "_leaders.csv"); /* write_winners */
   if (k == EXP_PROFILE && n < max)
-    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_replicates.csv"); /* collect.c */
+    snprintf(sfx[n++], EXP_SUFFIX_MAX, "_replicates.csv");                          /* collect.c */
+  if (k == EXP_PROFILE && n < max) snprintf(sfx[n++], EXP_SUFFIX_MAX, "_same.csv"); /* collect.c */
   if (k == EXP_PROFILE && n < max)
     snprintf(sfx[n++], EXP_SUFFIX_MAX, "_peers.csv"); /* write_peers */
   if (kind_timed(k) && n < max)

@@ -236,3 +236,93 @@ int exp_tab_merge_same(exp_kind kind, exp_row *rows, int nrows, exp_row **out, i
   }
   return rc;
 }
+
+/* ---- the same-trace groups of each problem (NAME_same.csv) -------------------------------- */
+
+typedef struct gctx {
+  const exp_row *rows;
+  const exp_tab_cols *c;
+  char (*key)[160];
+} gctx;
+
+/* By tolerance, problem, trace, then the row's place. */
+static int cmp_trace(const void *pa, const void *pb, void *arg) {
+  const gctx *x = arg;
+  int a = *(const int *)pa, b = *(const int *)pb;
+  int d = strcmp(exp_tab_field(&x->rows[a], x->c->tol), exp_tab_field(&x->rows[b], x->c->tol));
+  if (!d)
+    d = strcmp(exp_tab_field(&x->rows[a], x->c->problem),
+               exp_tab_field(&x->rows[b], x->c->problem));
+  if (!d) d = strcmp(x->key[a], x->key[b]);
+  return d ? d : (a > b) - (a < b);
+}
+
+/* 1 when rows a and b are one run group: the same tolerance, problem and trace. */
+static int same_trace(const gctx *x, int a, int b) {
+  const exp_row *ra = &x->rows[a], *rb = &x->rows[b];
+  return strcmp(exp_tab_field(ra, x->c->tol), exp_tab_field(rb, x->c->tol)) == 0 &&
+         strcmp(exp_tab_field(ra, x->c->problem), exp_tab_field(rb, x->c->problem)) == 0 &&
+         strcmp(x->key[a], x->key[b]) == 0;
+}
+
+/* One row of NAME_same.csv: the group g[0..n) (n >= 2). */
+static void put_group(FILE *f, const gctx *x, const int *g, int n, int csrc) {
+  const exp_row *r0 = &x->rows[g[0]];
+  const exp_tab_cols *c = x->c;
+  int fields[6] = { c->tol, c->cls, c->problem, c->status, c->iterations, c->pivots };
+  for (int k = 0; k < 6; k++) {
+    if (k) fputc(',', f);
+    exp_csv_put(f, exp_tab_field(r0, fields[k]));
+  }
+  fputc(',', f);
+  exp_csv_put(f, x->key[g[0]]);
+  fprintf(f, ",%d,", n);
+  size_t len = 1;
+  for (int k = 0; k < n; k++) len += strlen(exp_tab_field(&x->rows[g[k]], c->solver)) + 1;
+  char *names = calloc(len, 1);
+  double tmin = INFINITY, tmax = 0.0;
+  int timed = 0;
+  for (int k = 0; k < n; k++) {
+    const exp_row *r = &x->rows[g[k]];
+    if (names && k) strcat(names, "=");
+    if (names) strcat(names, exp_tab_field(r, c->solver));
+    const char *src = exp_tab_field(r, csrc);
+    double t = atof(exp_tab_field(r, c->time));
+    if ((!src[0] || strcmp(src, "library") == 0) && t > 0.0 && isfinite(t)) {
+      timed++;
+      tmin = fmin(tmin, t);
+      tmax = fmax(tmax, t);
+    }
+  }
+  exp_csv_put(f, names ? names : "");
+  free(names);
+  fprintf(f, ",%d,", timed);
+  if (timed >= 2) fprintf(f, "%.17g", tmax / tmin); /* exact: a reader compares it */
+  fputc('\n', f);
+}
+
+int exp_tab_same_groups_write(FILE *f, exp_kind kind, const exp_row *rows, int nrows) {
+  exp_tab_cols c = exp_tab_cols_of(kind);
+  gctx x = { rows, &c, calloc((size_t)nrows + 1, sizeof *x.key) };
+  int *idx = malloc(((size_t)nrows + 1) * sizeof *idx), n = 0;
+  if (!x.key || !idx) {
+    free(x.key);
+    free(idx);
+    return -1;
+  }
+  for (int k = 0; k < nrows; k++) {
+    if (!exp_tab_is_result_row(&rows[k], &c) || exp_tab_verdicts_differ(&rows[k], &c)) continue;
+    exp_tab_run_key(&rows[k], &c, x.key[k], sizeof x.key[k]);
+    if (x.key[k][0]) idx[n++] = k;
+  }
+  qsort_r(idx, (size_t)n, sizeof *idx, cmp_trace, &x);
+  fprintf(f, "tol,class,problem,status,iterations,pivots,trace,runs,solvers,timed,time_ratio\n");
+  int csrc = exp_col(kind, "time_source");
+  for (int a = 0, b; a < n; a = b) {
+    for (b = a + 1; b < n && same_trace(&x, idx[a], idx[b]); b++) continue;
+    if (b - a >= 2) put_group(f, &x, idx + a, b - a, csrc);
+  }
+  free(idx);
+  free(x.key);
+  return 0;
+}

@@ -399,6 +399,7 @@ int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char
     0,  "", 0
   };
   if (t->prob < 0) return exp_scene_bare_rows(&c, status, note, out);
+  if (c.s->kind == EXP_GRADIENTS) return exp_gradients_bare_rows(&c, status, note, out);
   double tols[EXP_MAX_TOLS];
   int nt = exp_section_tols(c.s, tols);
   empty_rows(&c, tols, 0, nt, status, note, out);
@@ -408,6 +409,7 @@ int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char
 /* ---- the task ------------------------------------------------------------------------------ */
 
 void exp_cache_free(exp_cache *c) {
+  exp_gradients_cache_free(c);
   io_instance_free(c->inst);
   c->inst = NULL;
   c->prob = -1;
@@ -453,10 +455,15 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache) {
   if (!inst) {
     snprintf(head->task_status, sizeof head->task_status, "error");
     snprintf(head->message, sizeof head->message, "%s", err);
-    empty_rows(c, tols, 0, nt, "error", err, NULL);
+    if (c->s->kind == EXP_GRADIENTS)
+      exp_gradients_bare_rows(c, "error", err, NULL);
+    else
+      empty_rows(c, tols, 0, nt, "error", err, NULL);
     return 3;
   }
-  int rc = c->t->solver.sv ? run_builtin(c, inst, tols, nt) : exp_external_run(c, inst, tols, nt);
+  int rc = c->s->kind == EXP_GRADIENTS ? exp_gradients_run(c, inst, cache)
+           : c->t->solver.sv           ? run_builtin(c, inst, tols, nt)
+                                       : exp_external_run(c, inst, tols, nt);
   if (c->cache_written) exp_cache_free(cache); /* the next task reads the file again */
   return rc;
 }

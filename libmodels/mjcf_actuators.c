@@ -15,11 +15,12 @@
  * its joint, gear, constant gain, control and force ranges), a constant
  * generalized force the world adds (reduced coordinates).
  *
+ * A motor or MuJoCo's muscle on a spatial tendon: mjcf_tendon_spatial.c.
  * Refused by name (exit 2 from the program; --approximate drops them):
  * any other transmission (slider-crank: cranksite, slidersite,
  * cranklength, outside reduced coordinates or with a velocity bias; a
- * servo on a tendon; site; body), activation dynamics (a muscle, an
- * integrator, a filter), a muscle's bias (its passive force), a force
+ * servo on a tendon; site; body), activation dynamics (an integrator, a
+ * filter; a muscle other than on a spatial tendon), a force
  * limit on a biased actuator (a clamped spring is not linear), a constant
  * bias without a stiffness, a servo on a ball or free joint.
  */
@@ -78,25 +79,23 @@ static const char *unmapped(const mjModel *mj, int u) {
 }
 
 /* What keeps tendon t from being a fixed tendon lcplab maps (joints only,
- * hinges and slides, at most DYN_ACTUATOR_MAX_JOINTS, no limit, spring,
- * damper or friction), or NULL. */
-static const char *tendon_unmapped(const mjModel *mj, int t) {
+ * hinges and slides, at most DYN_ACTUATOR_MAX_JOINTS, no friction; a
+ * limit, spring or damper in reduced coordinates only), or NULL. */
+static const char *tendon_unmapped(const mjModel *mj, int t, int reduced) {
   int a = mj->tendon_adr[t], n = mj->tendon_num[t];
-  for (int k = a; k < a + n; k++)
-    if (mj->wrap_type[k] != mjWRAP_JOINT)
-      return "spatial tendons are not simulated (their lengths and moment arms through sites "
-             "and wrapping geoms, and the actuators and muscles on them)";
+  if (mdl_tendon_is_spatial(mj, t)) return mdl_spatial_unmapped(mj, t, reduced);
   for (int k = a; k < a + n; k++) {
     int jt = mj->jnt_type[mj->wrap_objid[k]];
     if (jt != mjJNT_HINGE && jt != mjJNT_SLIDE)
       return "a fixed tendon on a ball or free joint is not simulated";
   }
   if (n > DYN_ACTUATOR_MAX_JOINTS) return "a fixed tendon of more than 8 joints is not simulated";
-  if (mj->tendon_limited[t])
-    return "a fixed tendon's limit (a row sum c_k q_k in joint space) is not simulated";
-  if (mj->tendon_stiffness[t] != 0 || mj->tendon_damping[t] != 0 || mj->tendon_frictionloss[t] != 0)
-    return "a fixed tendon's stiffness, damping or frictionloss (forces coupling its joints) is "
-           "not simulated";
+  if (mj->tendon_frictionloss[t] != 0)
+    return "a fixed tendon's frictionloss (a friction coupling its joints) is not simulated";
+  if (!reduced &&
+      (mj->tendon_limited[t] || mj->tendon_stiffness[t] != 0 || mj->tendon_damping[t] != 0))
+    return "a fixed tendon's limit, stiffness and damping (a row and forces in joint space) are "
+           "simulated in reduced coordinates only";
   return NULL;
 }
 
@@ -104,7 +103,7 @@ mdl_err mdl_map_tendons(mdl_map *p) {
   const mjModel *mj = p->mj;
   char lab[96];
   for (int t = 0; t < mj->ntendon; t++) {
-    const char *why = tendon_unmapped(mj, t);
+    const char *why = tendon_unmapped(mj, t, p->opt_read.reduced);
     if (!why) continue;
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_TENDON, t);
     mdl_err e = mdl_approx(p, "drop it with the actuators on it", "%s: %s", lab, why);
@@ -122,7 +121,7 @@ mdl_err mdl_map_actuators(mdl_map *p) {
     if (mj->actuator_trntype[u] == mjTRN_SLIDERCRANK)
       why = crank_unmapped(mj, u, p->opt_read.reduced);
     else if (mj->actuator_biastype[u] == mjBIAS_MUSCLE)
-      why = "a muscle (its passive force at zero activation) is not simulated";
+      why = mdl_muscle_unmapped(mj, u, p->opt_read.reduced);
     else if (mj->actuator_dyntype[u] != mjDYN_NONE && mj->actuator_trntype[u] != mjTRN_JOINT)
       why = unmapped(mj, u);
     else if (affine_on_joint(mj, u))
@@ -153,7 +152,9 @@ static int driven(const mdl_map *p, int u) {
       mdl_lcplab_present(mj))
     return 0;
   if (t == mjTRN_TENDON) {
-    if (tendon_unmapped(mj, id) || affine_on_joint(mj, u)) return 0;
+    if (mdl_tendon_is_spatial(mj, id) || tendon_unmapped(mj, id, p->opt_read.reduced) ||
+        affine_on_joint(mj, u))
+      return 0;
     for (int k = mj->tendon_adr[id]; k < mj->tendon_adr[id] + mj->tendon_num[id]; k++)
       if (p->jnt_lc[mj->wrap_objid[k]] < 0) return 0;
   } else {
@@ -221,6 +222,7 @@ dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
   snprintf(a.name, sizeof a.name, "%s", mdl_mj_name(mj, mjOBJ_ACTUATOR, u));
   if (driven(p, u)) transmission(p, u, &a);
   crank_of(p, u, &a);
+  mdl_spatial_actuator(p, u, &a);
   a.gear = mj->actuator_gear[6 * u];
   a.gain = mj->actuator_gainprm[mjNGAIN * u];
   a.ctrl_limited = mj->actuator_ctrllimited[u];
@@ -228,6 +230,32 @@ dyn_actuator_def mdl_actuator_def(const mdl_map *p, int u) {
   a.force_limited = mj->actuator_forcelimited[u];
   a.force_lo = mj->actuator_forcerange[2 * u], a.force_hi = mj->actuator_forcerange[2 * u + 1];
   return a;
+}
+
+int mdl_tendon_def(const mdl_map *p, int t, dyn_tendon_def *d) {
+  const mjModel *mj = p->mj;
+  *d = dyn_tendon_def_default();
+  if (!mj->tendon_limited[t] && mj->tendon_stiffness[t] == 0 && mj->tendon_damping[t] == 0)
+    return 0; /* a transmission only: its actuators' record holds it */
+  if (tendon_unmapped(mj, t, p->opt_read.reduced) || mdl_lcplab_present(mj)) return 0;
+  snprintf(d->name, sizeof d->name, "%s", mdl_mj_name(mj, mjOBJ_TENDON, t));
+  for (int k = mj->tendon_adr[t]; k < mj->tendon_adr[t] + mj->tendon_num[t]; k++) {
+    if (p->jnt_lc[mj->wrap_objid[k]] < 0) return 0;
+    d->joint[d->njoints] = p->jnt_lc[mj->wrap_objid[k]];
+    d->coef[d->njoints++] = mj->wrap_prm[k];
+  }
+  /* lcplab's coordinates are MuJoCo's less qpos0: its length is MuJoCo's
+   * less length0; a limit is held at its margin, as a joint's */
+  double L0 = mj->tendon_length0[t], mg = mj->tendon_margin[t];
+  if (mj->tendon_limited[t]) {
+    d->limit.enabled = 1;
+    d->limit.lo = mj->tendon_range[2 * t] + mg - L0;
+    d->limit.hi = mj->tendon_range[2 * t + 1] - mg - L0;
+  }
+  d->stiffness = mj->tendon_stiffness[t];
+  d->damping = mj->tendon_damping[t];
+  d->rest = mj->tendon_lengthspring[t] - L0;
+  return 1;
 }
 
 void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr) {

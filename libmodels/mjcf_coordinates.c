@@ -7,9 +7,10 @@
  * A file has a kinematic tree when a joint other than a free joint moves a
  * body in its parent's frame or a body is nested in another (welded to it):
  * a robot, a pendulum, a door.  Maximal stays the file's representation
- * where reduced coordinates could not hold the file as written:
- *   - an equality constraint (connect, weld) closes a loop: a graph, not a
- *     tree (reduced coordinates refuse it);
+ * where reduced coordinates could not hold the file as written (an
+ * equality constraint, connect or weld, closes a loop, which reduced
+ * coordinates hold as rows in joint space: world_reduced.c, so a file with
+ * equalities is reduced too):
  *   - the file carries lcplab's custom data: lcplab wrote it from a model
  *     in maximal coordinates (built-in scenes, --save-model), whose joint
  *     softness, motors and restitution it keeps; it is read back as it was
@@ -45,6 +46,6 @@ static int has_offset_spring(const mjModel *mj) {
 }
 
 int mdl_file_coordinates(const mjModel *mj) {
-  if (mj->neq > 0 || mdl_lcplab_present(mj) || has_offset_spring(mj)) return 0;
+  if (mdl_lcplab_present(mj) || has_offset_spring(mj)) return 0;
   return has_tree(mj);
 }

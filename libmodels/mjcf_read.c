@@ -279,11 +279,6 @@ mdl_err mdl_map_features(mdl_map *p) {
   }
   for (int q = 0; q < mj->neq; q++) {
     mdl_mj_label(lab, sizeof lab, mj, mjOBJ_EQUALITY, q);
-    if (p->opt_read.reduced)
-      return mdl_refuse(p,
-                        "%s: equality constraints close loops, which reduced coordinates do not "
-                        "represent; rerun with %s",
-                        lab, mdl_word(p->opt_read.words.maximal, "--coordinates maximal"));
     if (mj->eq_type[q] != mjEQ_CONNECT && mj->eq_type[q] != mjEQ_WELD)
       return mdl_refuse(p,
                         "%s: joint, tendon and distance equalities are not simulated "
@@ -325,7 +320,7 @@ static mdl_err model_refused(mdl_map *p, mjtObj type, int elem, const char *m2) 
 }
 
 /* The records into a new model, in order: materials, bodies, shapes,
- * joints, exclusions, options. */
+ * joints, actuators, tendons, exclusions, options. */
 static mdl_err assemble(mdl_map *p, dyn_model **out) {
   dyn_model *m = NULL;
   if (dyn_model_new(&m) != DYN_OK) return MDL_ERR_NOMEM;
@@ -352,6 +347,11 @@ static mdl_err assemble(mdl_map *p, dyn_model **out) {
     dyn_actuator_def a = mdl_actuator_def(p, u);
     if (dyn_model_add_actuator(m, &a, m2, sizeof m2) < 0)
       e = model_refused(p, mjOBJ_ACTUATOR, u, m2);
+  }
+  for (int t = 0; e == MDL_OK && t < p->mj->ntendon; t++) {
+    dyn_tendon_def d;
+    if (mdl_tendon_def(p, t, &d) && dyn_model_add_tendon(m, &d, m2, sizeof m2) < 0)
+      e = model_refused(p, mjOBJ_TENDON, t, m2);
   }
   for (int k = 0; e == MDL_OK && k < p->nex; k++)
     if (dyn_model_exclude(m, p->ex[2 * k], p->ex[2 * k + 1], m2, sizeof m2) != DYN_OK)

@@ -85,6 +85,17 @@ mdl_err mdl_map_actuators(mdl_map *p);
  * friction are mapped (the transmissions of the actuators on them); the
  * others refused or dropped by name (mjcf_actuators.c). */
 mdl_err mdl_map_tendons(mdl_map *p);
+/* Spatial tendons (mjcf_tendon_spatial.c): 1 if tendon t is spatial;
+ * what keeps it (or muscle u on it) from being mapped, or NULL; a mapped
+ * motor's or muscle's path and parameters into a (nothing for others). */
+int mdl_tendon_is_spatial(const mjModel *mj, int t);
+const char *mdl_spatial_unmapped(const mjModel *mj, int t, int reduced);
+const char *mdl_muscle_unmapped(const mjModel *mj, int u, int reduced);
+void mdl_spatial_actuator(const mdl_map *p, int u, dyn_actuator_def *a);
+/* Fixed tendon t's limit and spring as a record (mjcf_actuators.c): 1 and
+ * *d filled for a mapped tendon with a limit, a stiffness or a damping
+ * whose joints are mapped (reduced coordinates); 0 for the others. */
+int mdl_tendon_def(const mdl_map *p, int t, dyn_tendon_def *d);
 /* The spring of the servos on joint j at zero control: stiffness *k,
  * damping *c, and *kr = k times the rest position (MuJoCo's qpos). */
 void mdl_actuator_spring(const mjModel *mj, int j, double *k, double *c, double *kr);

@@ -15,7 +15,8 @@
  * refuses; a name with a control character (XML cannot hold it) or a body
  * named "world" (MuJoCo's world body); an inertia whose principal moments
  * break A + B >= C (MuJoCo refuses it); a slider, hinge-2 or universal
- * joint that closes a loop (mjcf_tree.c).
+ * joint that closes a loop (mjcf_tree.c); a fixed tendon or an actuator (not
+ * written).
  */
 #include "mjcf_write.h"
 
@@ -420,6 +421,16 @@ mdl_err mdl_write_mjcf(const dyn_model *m, const mdl_write_options *o, FILE *f, 
   if (dyn_model_validate(m, msg, msgcap) != DYN_OK) return MDL_ERR_INPUT;
   if ((e = check_names(m, msg, msgcap)) != MDL_OK) return e;
   if ((e = check_inertias(m, msg, msgcap)) != MDL_OK) return e;
+  if (dyn_model_tendon_count(m) > 0) { /* not written: refused, so none is lost */
+    mdl_msg(msg, msgcap, "tendon '%s': fixed tendons are not written to MJCF",
+            dyn_model_tendons(m)[0].name);
+    return MDL_ERR_INPUT;
+  }
+  if (dyn_model_actuator_count(m) > 0) { /* not written: refused, so none is lost */
+    mdl_msg(msg, msgcap, "actuator '%s': actuators are not written to MJCF",
+            dyn_model_actuators(m)[0].name);
+    return MDL_ERR_INPUT;
+  }
   mdl_writer w;
   memset(&w, 0, sizeof w);
   w.f = f;

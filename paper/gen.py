@@ -1231,21 +1231,19 @@ class Paper:
             for (who, where), ss in groups.items())
 
     def noise_paragraph(self):
-        """The times of identical loops (a solver that ran another's loop,
-        same_as) on the same problems, against the tie tolerance: the noise
-        itself is NAME_timing.csv's (the Timing paragraph)."""
-        rows = [r for r in self.prof if r['tol'] == self.tolA and r.get('status') == 'converged' and
-                r.get('time_source', 'library') in ('library', '')]
+        """The times of identical loops on the same problems against the tie
+        tolerance: the groups of runs with one trace are the library's
+        (profile_same.csv, exp_tab_same_groups_write), converged at the first
+        tolerance with two runs or more the library timed; the noise itself
+        is NAME_timing.csv's (the Timing paragraph)."""
         t = ''
-        traces = {}  # the same trace: status, iterations, pivots and x (the engine's same_as)
-        for r in rows:
-            if r.get('x_digest') and num(r['time_s']) > 0:
-                key = (r['problem'], r['x_digest'], r['iterations'], r['pivots'])
-                traces.setdefault(key, []).append(num(r['time_s']))
-        ratios = [max(v) / min(v) for v in traces.values() if len(v) > 1]
+        same = self.read('profile_same.csv')[1] if self.have('profile_same.csv') else []
+        groups = [g for g in same if g['tol'] == self.tolA and g['status'] == 'converged' and
+                  int(g['timed']) >= 2]
+        ratios = [num(g['time_ratio']) for g in groups]
         if ratios:
             ratios.sort()
-            nprob = len({k[0] for k, v in traces.items() if len(v) > 1})
+            nprob = len({g['problem'] for g in groups})
             t += ('Runs with the same trace on a problem (Section~\\ref{sec:ties}) reach the same answer in the '
                   'same number of iterations: in the %d groups of two solvers or more with one trace on a problem '
                   '(on %d of the %d problems), their median times differ by a factor '
@@ -1502,6 +1500,35 @@ class Paper:
     # ---- large problems: the whole section, only when the results have it ----------------------
     def large(self):
         self.write('large_section.tex', self.large_section())
+        self.write('gradients_section.tex', self.gradients_section())
+
+    def gradients_section(self):
+        """The gradient-quality table (issue 83) from a gradients section's
+        gradients_quality.csv (libexperiment's gradients_quality.c: every
+        number is the CSV's), or '' when the campaign has none."""
+        if not self.have('gradients_quality.csv'):
+            return ''
+        q = self.read('gradients_quality.csv')[1]
+        rows, last = [], None
+        for r in q:
+            first = r['solver'] != last
+            last = r['solver']
+            rows.append('%s & %s & %s/%s/%s & %s & %s & %s & %s & %s \\\\\n' % (
+                self.tt(r['solver']) if first else '', self.tex(r['mode']), r['problems'], r['stable'],
+                r['accepted'], cellsci(r['median_err_all']), cellsci(r['max_err_accepted_stable']),
+                cellsci(r['within_1e-6_accepted_stable']), cellsci(r['max_err_unconverged']),
+                cellsci(r['median_vjp_ratio']) if first else ''))
+        head = ('solver & class & problems/stable/accepted & median err & max err (accepted, stable) & '
+                'share $\\le 10^{-6}$ & max err (unconverged) & VJP/solve (median)')
+        cap = ('How good each solver\'s gradient is: the relative error of $\\langle \\mathrm{VJP}(g_x), d\\rangle$ '
+               'against central differences of reference solves at $10^{-12}$, per row class, at the '
+               'solver\'s own answer at $10^{-10}$ (\\texttt{gradients\\_quality.csv}; docs/gradients.md, '
+               '``How good is a gradient\'\'); accepted: the judge accepts the answer; stable: the row '
+               'modes hold under the step and the answer is the reference\'s.')
+        return ('\\section{Gradients through the solve}\\label{sec:gradients}\n'
+                'Every solver\'s answer is differentiated by the library\'s implicit differentiation at its '
+                'row modes (Table~\\ref{tab:gradients}).\n\n' +
+                self.table_floats(cap, 'tab:gradients', '@{}llrrrrrr@{}', head, rows))
 
     def large_section(self):
         if not self.have('large_winners.csv') or not self.have('large.csv'):

@@ -7,6 +7,7 @@
 # paper.tex is read with its \input{gen/...} files inlined and its comments
 # removed.  One line per check: "ok DESC" or "FAIL DESC: WHY".
 import csv
+import math
 import os
 import re
 import sys
@@ -460,6 +461,34 @@ def untex(cell):
     return None if '\\' in cell or '$' in cell else cell
 
 
+# ---- the gradients table (issue 83): gradients_quality.csv's lines, as the CSV has them --------
+def sci_value(cell):
+    """The number of a cell gen.py's cellsci wrote, None when it is empty."""
+    m = re.fullmatch(r'\$(-?[\d.]+)(?:\\times10\^\{(-?\d+)\})?\$', cell.strip())
+    return float(m.group(1)) * 10 ** int(m.group(2) or 0) if m else None
+
+
+gq = os.path.join(res, 'gradients_quality.csv')
+if os.path.exists(gq):
+    want = rows('gradients_quality.csv')[0]
+    gt = os.path.join(gen, 'gradients_section.tex')
+    lines = [l for l in (open(gt).read().split('\n') if os.path.exists(gt) else [])
+             if l.rstrip().endswith('\\\\') and ' & ' in l and not l.startswith('solver & ')]
+    bad, solver = [], ''
+    for r, l in zip(want, lines):
+        c = [x.strip() for x in l.rstrip().rstrip('\\').split('&')]
+        solver = untex(c[0][len('\\texttt{'):-1]) if c[0] else solver
+        med = float(r['median_err_all'])
+        got = sci_value(c[3])
+        if (solver, untex(c[1]), c[2]) != (r['solver'], r['mode'], '%s/%s/%s' % (
+                r['problems'], r['stable'], r['accepted'])) or \
+                (got is None) != math.isnan(med) or (got is not None and abs(got - med) > 0.051 * abs(med)):
+            bad.append('%s %s: %s' % (r['solver'], r['mode'], l.strip()))
+    report(len(want) >= 4 and len(lines) == len(want) and not bad,
+           'the gradients table has gradients_quality.csv\'s lines, counts and medians',
+           '%d lines for %d; %s' % (len(lines), len(want), '; '.join(bad[:3])))
+
+
 plan_solvers = tsv_rows(os.path.join(res, 'campaign', 'solvers.tsv'))
 # the profile's registered solvers: a full campaign's peers (its `external` lines) have no parameters here
 plan_exp = os.path.join(res, 'campaign', 'plan.exp')
@@ -770,13 +799,10 @@ report(reg and not bad and len({len(v) for v in lists.values()}) == 1,
 # the noise paragraph counts groups of runs with one trace, and the problems they are on
 m = re.search(r'in the (\d+) groups of two solvers or more with one trace on a problem \(on (\d+) of the (\d+) '
               r'problems\)', text)
-grp = {}
-for r in prof:
-    if r['tol'] == tolA and r['status'] == 'converged' and r.get('x_digest') and \
-            r.get('time_source', 'library') in ('library', '') and float(r['time_s'] or 0) > 0:
-        grp.setdefault((r['problem'], r['x_digest'], r['iterations'], r['pivots']), []).append(r)
-want = (sum(len(v) > 1 for v in grp.values()), len({k[0] for k, v in grp.items() if len(v) > 1}),
-        len({r['problem'] for r in prof}))
+# the groups are the library's (profile_same.csv): converged at the first tolerance, two runs timed
+grp = [g for g in rows('profile_same.csv')[0] if g['tol'] == tolA and g['status'] == 'converged' and
+       int(g['timed']) >= 2] if os.path.exists(os.path.join(res, 'profile_same.csv')) else []
+want = (len(grp), len({g['problem'] for g in grp}), len({r['problem'] for r in prof}))
 bad = re.findall(r'on the (\d+) problems where two solvers or more', text)
 report(not bad and (not want[0] or (m and tuple(int(x) for x in m.groups()) == want)),
        'the noise paragraph counts trace groups and their problems', '%s; the CSV: %s' % (

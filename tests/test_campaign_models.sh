@@ -188,6 +188,15 @@ if [ "$rc" -eq 0 ] && grep -q '2 tasks (2 resumed)' "$T/err"; then
 else
   fail "an export of an untouched model" "exit $rc"
 fi
+# the section's export and `lcplab export` of the same step are one writer's (issue 81
+# item 4, exp_step_problem_write): the same file, byte for byte
+rm -rf "$T/ex"
+lcp export --model "$T/m.xml" --friction box --steps 20 --every 20 --format lcplab --out "$T/ex"
+if [ "$rc" -eq 0 ] && cmp "$T/e/generated/"scene-m-box-k20*.lcp "$T/ex/m_step000020.lcp" >"$T/cmp" 2>&1; then
+  pass "a section's export is lcplab export's file of the step"
+else
+  fail "a section's export against lcplab export" "exit $rc: $(cat "$T/cmp") $(ls "$T/ex" 2>&1)"
+fi
 export_case "an <include>d file's friction 0.5 -> 0.9" "$T/pi.exp" 'scene-top-box-k20*.lcp' \
   sed -i 's/friction="0.5 0 0"/friction="0.9 0 0"/' "$T/inc/parts/box.xml"
 export_case "the referenced mesh, half size 0.1 -> 0.12" "$T/pi.exp" 'scene-top-box-k20*.lcp' \

@@ -13,7 +13,13 @@
 # than 2 pivots on a step (8 contacts), so `max_iter 2` stops it at
 # max_iter there (before the rule, the automatic pivot budget let every
 # step converge); `max_iter 2` with `max_pivots 100` converges.
-# Environment: LCPLAB_BIN, LCPLAB_SRCDIR.  Last line "N passed, M failed".
+# Python's lcplab.solve(max_iter=N) gives the same pivot budget as `lcplab solve
+# --max-iter N` (the rule is C's, applied by the extension: issue 81 item 4): lemke's
+# status and pivots at max_iter 2 through lcplab.solve and through the extension's
+# own solve({"max_iter": 2}), and with --opt max_pivots=100 / max_pivots=100 (the
+# pivots' own key wins) equal the program's.
+# Environment: LCPLAB_BIN, LCPLAB_SRCDIR; LCPLAB_PYTHON and LCPLAB_PYTHONPATH for the
+# Python cases (left out without the package).  Last line "N passed, M failed".
 TST_NAME=test_exp_budget
 # shellcheck source=tst_cli_lib.sh
 . "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_cli_lib.sh"
@@ -40,6 +46,36 @@ if [ "$s" = max_iter ]; then pass "max_iter 2: lemke stops at 2 pivots (max_iter
 "$BIN" generate --type spd --n 30 --seed 1 --out "$T/spd.lcp" >/dev/null 2>&1
 lcp solve "$T/spd.lcp" --solver lemke --max-iter 2 --json
 if grep -q '"status":"max_iter"' "$T/out"; then pass "lcplab solve --max-iter 2: the same status"; else fail "solve --max-iter 2" "$(head -c 200 "$T/out")"; fi
+# python_vs_solve DESC PYOPTS [SOLVE FLAGS...]: status and pivots of lemke on spd.lcp
+# through lcplab.solve(**PYOPTS), the extension's solve(PYOPTS) and `lcplab solve`
+python_vs_solve() {
+  desc=$1 popts=$2
+  shift 2
+  lcp solve "$T/spd.lcp" --solver lemke --json "$@"
+  want=$(sed -n 's/.*"status":"\([a-z_]*\)".*"pivots":\([0-9]*\).*/\1 \2/p' "$T/out")
+  got=$(pyrun - "$T/spd.lcp" "$popts" <<'PY'
+import json, sys, lcplab
+from lcplab import _lcplab
+p, o = lcplab.read(sys.argv[1]), json.loads(sys.argv[2])
+r = lcplab.solve(p, "lemke", **o)
+d = _lcplab.solve(p._c(), "lemke", o, None, False, None, 0)
+print("%s %d / %s %d" % (r.status, r.pivots, lcplab.Status(d["status"]), d["pivots"]))
+PY
+)
+  if [ -n "$want" ] && [ "$got" = "$want / $want" ]; then
+    pass "$desc: Python and lcplab solve ($want)"
+  else
+    fail "$desc: Python and lcplab solve" "lcplab solve '$want', lcplab.solve / extension '$got'"
+  fi
+}
+py=${LCPLAB_PYTHON:-python3}
+# shellcheck source=tst_python.sh
+. "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/tst_python.sh"
+pyrun() { (tst_python_env >/dev/null && "$py" "$@"); }
+if pyrun -c "import lcplab" 2>/dev/null; then
+  python_vs_solve "max_iter 2" '{"max_iter": 2}' --max-iter 2
+  python_vs_solve "max_iter 2, max_pivots 100" '{"max_iter": 2, "max_pivots": 100}' --max-iter 2 --opt max_pivots=100
+fi
 s=$(status_of_run 2 100)
 if [ "$s" = converged ]; then pass "max_iter 2, max_pivots 100: converged"; else fail "max_iter 2 max_pivots 100" "status '$s'"; fi
 s=$(status_of_run 100)

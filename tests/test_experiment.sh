@@ -665,6 +665,22 @@ else
   fail "prof_tex.csv" "exit $rc; $(head -n 5 "$T/otx/prof_tex.csv" 2>&1)"
 fi
 
+# ---- one tie factor, rounded once: the factor the tables print (1 + tie, %g) is the one a
+#      reader computes from the tie_tolerance they print; 0.1921354999 gave "within a factor
+#      1.19214" beside "tie_tolerance: 0.192135" (1 + 0.192135 prints 1.19213), and gen.py
+#      stated both in one paper
+printf 'experiment profile prof\ninstances p2.dat\nsolvers pgs_wide\ntol 1e-4\nrepeat 1\ntie 0.1921354999\n' >"$T/tie.exp"
+lcp experiment "$T/tie.exp" --out "$T/otie" --no-plot
+tie=$(sed -n 's/^# tie_tolerance: \([^ ]*\) .*/\1/p' "$T/otie/prof_winners.csv")
+said=$(sed -n 's/.*fastest: alone within a factor \([0-9.]*\) of the best.*/\1/p' "$T/otie/prof_winners.csv")
+said_csv=$(sed -n 's/^# tie_tolerance: .*within a factor \([0-9.]*\) of the best.*/\1/p' "$T/otie/prof.csv")
+want=$(awk -v t="$tie" 'BEGIN { printf "%g", 1 + t }')
+if [ "$rc" -eq 0 ] && [ -n "$tie" ] && [ "$said" = "$want" ] && [ "$said_csv" = "$want" ]; then
+  pass "one tie factor: the tables' 1 + tie is the one computed from the tie they print ($want)"
+else
+  fail "one tie factor" "exit $rc; tie_tolerance '$tie', winners say '$said', prof.csv '$said_csv', 1 + tie is '$want'"
+fi
+
 # ---- world settings on scene lines: the one parser (dyn_world_settings_set), applied to the runs
 cat >"$T/ws.exp" <<'EOF5'
 experiment drift wsd

@@ -85,6 +85,7 @@
 #define _GNU_SOURCE
 
 #include "exp_internal.h"
+#include "exp_tables.h"
 #include "exp_task.h"
 #include "tst_util.h"
 
@@ -458,6 +459,55 @@ static void test_disagreement_own(void) {
   free(out);
 }
 
+/* A profile row of problem p, solver s, status st, time t, own verdict
+ * own, iterations it and x's digest xd (the trace of exp_tab_run_key). */
+static void trace_row(char *buf, size_t len, const char *p, const char *s, const char *st,
+                      const char *t, const char *own, const char *it, const char *xd) {
+  size_t o = strlen(buf);
+  snprintf(buf + o, len - o,
+           "%s,lcp,3,%s,1e-08,%s,%s,0,%s,%s,1,1e-10,1e-10,1,LCP,9,0,1,%s,%s,%s,library,,"
+           "1,1e-10,,,,%s,%s,%s\n",
+           p, s, st, it, t, t, s, t, t, xd, own, t);
+}
+
+/* The groups of one trace (NAME_same.csv; issue 81 item 4), the key the
+ * profiles' identical algorithms use.  On p1, A and B agree on iterations
+ * and x but B stopped at max_iter (another status): no group; C and D
+ * converged with A's trace, D's own verdict says unsolved (not the judge's:
+ * no trace): the group is A=C, times 1 and 3 (ratio 3).  On p2, A and B
+ * did no work (0 iterations, 0 pivots: every solver returns the start): no
+ * group; C and D agree (times 2 and 5: ratio 2.5). */
+static void test_same_groups(void) {
+  char csv[8192], *out = NULL;
+  size_t len = 0;
+  snprintf(csv, sizeof csv, "%s\n", exp_csv_header(EXP_PROFILE));
+  trace_row(csv, sizeof csv, "p1", "A", "converged", "1", "", "7", "ab12");
+  trace_row(csv, sizeof csv, "p1", "B", "max_iter", "2", "", "7", "ab12");
+  trace_row(csv, sizeof csv, "p1", "C", "converged", "3", "", "7", "ab12");
+  trace_row(csv, sizeof csv, "p1", "D", "converged", "4", "0", "7", "ab12");
+  trace_row(csv, sizeof csv, "p2", "A", "converged", "1", "", "0", "cd34");
+  trace_row(csv, sizeof csv, "p2", "B", "converged", "1", "", "0", "cd34");
+  trace_row(csv, sizeof csv, "p2", "C", "converged", "2", "", "4", "ef56");
+  trace_row(csv, sizeof csv, "p2", "D", "converged", "5", "1", "4", "ef56");
+  exp_row rows[16];
+  int n = 0;
+  char *save = NULL, *l = strtok_r(strchr(csv, '\n') + 1, "\n", &save);
+  for (; l && n < 16; l = strtok_r(NULL, "\n", &save), n++) {
+    rows[n].text = NULL;
+    rows[n].nf = exp_csv_split(l, rows[n].f, (int)(sizeof rows[n].f / sizeof rows[n].f[0]));
+  }
+  FILE *f = open_memstream(&out, &len);
+  CU_ASSERT_EQUAL_FATAL(exp_tab_same_groups_write(f, EXP_PROFILE, rows, n), 0);
+  fclose(f);
+  const char *want = "tol,class,problem,status,iterations,pivots,trace,runs,solvers,timed,"
+                     "time_ratio\n"
+                     "1e-08,LCP,p1,converged,7,0,converged 7 0 xab12,2,A=C,2,3\n"
+                     "1e-08,LCP,p2,converged,4,0,converged 4 0 xef56,2,C=D,2,2.5\n";
+  CU_ASSERT_STRING_EQUAL(out, want);
+  if (strcmp(out, want) != 0) fprintf(stderr, "NAME_same.csv:\n%s", out);
+  free(out);
+}
+
 /* Noise between passes (issue 65, point 2): |log ratios| 0, log 1.05,
  * log 1.1, log 1.2, log 1.3; at q = 0.5 the middle one: tie 0.1; at q =
  * 0.9, h = 3.6: exp(log 1.2 + 0.6 (log 1.3 - log 1.2)) - 1.  Win
@@ -775,6 +825,7 @@ int main(void) {
   CU_add_test(s, "runs pooled over identical algorithms", test_pooled);
   CU_add_test(s, "identical algorithms: one entry, runs pooled", test_same_one_entry);
   CU_add_test(s, "a disagreement costs only its solver", test_disagreement_own);
+  CU_add_test(s, "the groups of one trace (NAME_same.csv)", test_same_groups);
   CU_add_test(s, "noise between passes, win intervals", test_pass_noise);
   CU_add_test(s, "repetition rule", test_repeat_rule);
   CU_add_test(s, "the median's interval (precision)", test_median_precision);

@@ -616,9 +616,9 @@ static void test_bad_input(void) {
   bad("tendon.xml",
       "<mujoco><worldbody><body name=\"b\"><joint name=\"j\" type=\"hinge\"/>"
       "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"
-      "<tendon><fixed name=\"t\" stiffness=\"3\"><joint joint=\"j\" coef=\"1\"/></fixed>"
+      "<tendon><fixed name=\"t\" frictionloss=\"3\"><joint joint=\"j\" coef=\"1\"/></fixed>"
       "</tendon></mujoco>\n",
-      MDL_ERR_REFUSED, "tendon 't'", "stiffness, damping or frictionloss");
+      MDL_ERR_REFUSED, "tendon 't'", "frictionloss (a friction coupling its joints)");
   bad("three.xml",
       "<mujoco><worldbody><body name=\"b\"><joint type=\"hinge\" axis=\"1 0 0\"/>"
       "<joint type=\"hinge\" axis=\"0 1 0\"/><joint type=\"hinge\" axis=\"0 0 1\"/>"

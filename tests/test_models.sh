@@ -91,6 +91,14 @@ fi
 
 # no overwrite without --force
 cp "$T/ball.xml" "$T/keep.xml"
+# a model file's actuators are not written to MJCF: refused by name, no file
+# (they were dropped, exit 0)
+lcp simulate --model "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/models/ctrl_actuators.xml" --save-model "$T/act.xml"
+if [ "$rc" -eq 2 ] && grep -q "actuator 'torque': actuators are not written" "$T/err" && [ ! -e "$T/act.xml" ]; then
+  pass "--save-model of a model with actuators: refused by name, no file"
+else
+  fail "--save-model of a model with actuators" "exit $rc: $(cat "$T/err")"
+fi
 expect_err "--save-model over an existing file: refused" "exists" \
   simulate --scene car --save-model "$T/ball.xml"
 if cmp -s "$T/ball.xml" "$T/keep.xml"; then

@@ -26,6 +26,96 @@
 #include "exp_internal.h"
 #include "tst_util.h"
 
+/* The text of the source file rel (under LCPLAB_SRCDIR, else ".."), or
+ * NULL; the caller frees it. */
+static char *source_text(const char *rel) {
+  const char *top = getenv("LCPLAB_SRCDIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", top && top[0] ? top : "..", rel);
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = malloc(1 << 20);
+  size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+  fclose(f);
+  if (buf) buf[n] = '\0';
+  return buf;
+}
+
+/* The text of text from the first "from" to the next "to" (in place). */
+static char *between(char *text, const char *from, const char *to) {
+  char *a = text ? strstr(text, from) : NULL, *b = a ? strstr(a, to) : NULL;
+  if (b) *b = '\0';
+  return a;
+}
+
+/* The run summary's fields are one table (summary_parse.c): what lcplab
+ * simulate writes (exp_run_summary_put) reads back field for field
+ * (exp_run_summary_parse: a planted value of each, from 1.5, 2.5, ...), and
+ * every field is named where the others list them: simulate's header,
+ * the scene peers' rule (experiments/CAMPAIGNS.md) and, for the required
+ * ones, the MuJoCo peer's summary line (experiments/peers/mujoco_model.c)
+ * and the fake peer of experiments/experiment_outputs.sh. */
+static void test_one_field_list(void) {
+  int n;
+  const exp_summary_field *t = exp_run_summary_fields(&n);
+  dyn_run_summary in, out;
+  memset(&in, 0, sizeof in);
+  for (int k = 0; k < n; k++) {
+    char *at = (char *)&in + t[k].offset;
+    if (t[k].type == 'd') *(double *)(void *)at = k + 1.5;
+    if (t[k].type == 'l') *(long *)(void *)at = k + 1;
+    if (t[k].type == 'i') *(int *)(void *)at = k + 1;
+  }
+  char *json = NULL, err[256] = "";
+  size_t len = 0;
+  FILE *f = open_memstream(&json, &len);
+  fprintf(f, "{\"steps\":%ld,\"timed_steps\":%ld", in.steps, in.timed_steps);
+  exp_run_summary_put(f, &in, 7);
+  fputs("}\n", f);
+  fclose(f);
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, ",\"joints\":7,"));
+  CU_ASSERT_EQUAL_FATAL(exp_run_summary_parse(json, &out, err, sizeof err), 0);
+  for (int k = 0; k < n; k++) {
+    if (t[k].type == 'j') continue;
+    int same = memcmp((char *)&in + t[k].offset, (char *)&out + t[k].offset,
+                      t[k].type == 'd'   ? sizeof(double)
+                      : t[k].type == 'l' ? sizeof(long)
+                                         : sizeof(int)) == 0;
+    CU_ASSERT(same);
+    if (!same) fprintf(stderr, "%s: not read back from %s", t[k].name, json);
+  }
+  free(json);
+  char *sim = source_text("cli/cmd_simulate.c"), *camp = source_text("experiments/CAMPAIGNS.md"),
+       *mj = source_text("experiments/peers/mujoco_model.c"),
+       *fake = source_text("experiments/experiment_outputs.sh");
+  CU_ASSERT_FATAL(sim && camp && mj && fake);
+  char *head = between(sim, "/*", "*/"),
+       *rule = between(camp, "Standard output's last line", ".\n");
+  for (int k = 0; k < n; k++) {
+    char q[80], b[80]; /* q: the C source's escaped JSON key */
+    snprintf(q, sizeof q, "\\\"%s\\\"", t[k].name);
+    snprintf(b, sizeof b, "`%s`", t[k].name);
+    char plain[80]; /* the shell's JSON, unescaped */
+    snprintf(plain, sizeof plain, "\"%s\"", t[k].name);
+    int written = (t[k].flags & (EXP_SUM_BLOCK | EXP_SUM_REQUIRED)) != 0;
+    int req = (t[k].flags & EXP_SUM_REQUIRED) != 0;
+    const char *miss[4] = {
+      !written || (head && strstr(head, t[k].name)) ? NULL : "cli/cmd_simulate.c's header",
+      t[k].type == 'j' || (rule && strstr(rule, b)) ? NULL : "experiments/CAMPAIGNS.md",
+      !req || strstr(mj, q) ? NULL : "mujoco_model.c's line",
+      !req || strstr(fake, plain) ? NULL : "experiment_outputs.sh's peer"
+    };
+    for (int m = 0; m < 4; m++) {
+      CU_ASSERT_PTR_NULL(miss[m]);
+      if (miss[m]) fprintf(stderr, "the run summary's field %s is not in %s\n", t[k].name, miss[m]);
+    }
+  }
+  free(sim);
+  free(camp);
+  free(mj);
+  free(fake);
+}
+
 static void test_time_per_contact(void) {
   CU_ASSERT(isnan(exp_time_per_contact(1e-3, 0)));
   CU_ASSERT_DOUBLE_EQUAL(exp_time_per_contact(1e-3, 4), 2.5e-4, 1e-18);
@@ -121,6 +211,7 @@ int main(void) {
   CU_pSuite s = CU_add_suite("scene summaries", NULL, NULL);
   CU_add_test(s, "time per contact", test_time_per_contact);
   CU_add_test(s, "a peer's summary line", test_parse);
+  CU_add_test(s, "the run summary's fields: one list", test_one_field_list);
   CU_add_test(s, "scenes: step time against contacts", test_scene_slopes);
   return tst_run();
 }

@@ -48,5 +48,24 @@ else
 fi
 expect_err "GOUT naming the input" "p.dat" solve p.dat --sensitivity gx --gradient p.dat --force
 
+p=$(pwd)/p.dat
+printf 'experiment gradients g\nsolvers lemke nope\ninstances %s\n' "$p" >g1.exp
+expect_err "gradients: an unknown solver" "g1.exp:2: solvers: unknown solver 'nope'" \
+  experiment g1.exp --out o1
+printf 'experiment gradients g\nsolvers lemke\ninstances %s\ntol 1e-8\n' "$p" >g2.exp
+expect_err "gradients: a key it does not take" \
+  "g2.exp:4: tol: not a key of a gradients experiment" experiment g2.exp --out o2
+printf 'experiment gradients g\nintegrators euler\n' >g3.exp
+expect_err "gradients: a scene key" "g3.exp:2: integrators" experiment g3.exp --out o3
+printf 'external ext format=dat command true {in} {out}\nexperiment gradients g\nsolvers ext\n' \
+  >g4.exp
+expect_err "gradients: an external solver" "g4.exp:3: solvers: external solver 'ext'" \
+  experiment g4.exp --out o4
+if [ -z "$(find o1 o2 o3 o4 -mindepth 1 2>/dev/null)" ]; then
+  pass "gradients: nothing run on bad input"
+else
+  fail "gradients: nothing run on bad input" "$(find o1 o2 o3 o4 -mindepth 1 2>&1)"
+fi
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

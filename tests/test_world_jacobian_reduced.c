@@ -6,7 +6,8 @@
  * step") against central finite differences of the step itself from a
  * saved state: a ragdoll on the floor (contacts, hinge and ball joints,
  * limits) and a cube on a slope (a free root: three slides and a ball),
- * sliding and sticking.
+ * sliding and sticking; the actuators' controls (dyn_world_step_jacobian_ctrl)
+ * of the ragdoll with motors and a fixed tendon on its elbows and knees.
  */
 #include "dyn_model.h"
 #include "dyn_redmax.h"
@@ -189,6 +190,145 @@ static void test_incline_against_fd(void) {
   dyn_world_free(w);
 }
 
+/* ---- the controls' derivative (dyn_world_step_jacobian_ctrl) ---------------- */
+
+/* The actuated ragdoll's six actuators: motors of gear 2 and of gear 1 on
+ * the left elbow, a motor on the right knee clamped to [-0.5, 0.5], motors
+ * on the right elbow and the left knee, and a fixed tendon over those two
+ * (coefficients 1 and -0.5, gear 0.8). */
+#define RAGDOLL_NCTRL 6
+static void add_motor(dyn_model *m, const char *name, const char *j1, const char *j2, double gear,
+                      double lim) {
+  dyn_actuator_def a;
+  char msg[256] = "";
+  memset(&a, 0, sizeof a);
+  snprintf(a.name, sizeof a.name, "%s", name);
+  a.njoints = j2 ? 2 : 1, a.gear = gear, a.gain = 1.0;
+  a.joint[0] = dyn_model_find_joint(m, j1), a.coef[0] = 1.0;
+  if (j2) a.joint[1] = dyn_model_find_joint(m, j2), a.coef[1] = -0.5;
+  a.ctrl_limited = lim > 0.0, a.ctrl_lo = -lim, a.ctrl_hi = lim;
+  CU_ASSERT_FATAL(dyn_model_add_actuator(m, &a, msg, sizeof msg) >= 0);
+}
+
+static dyn_world *actuated_ragdoll(void) {
+  dyn_world_settings s = dyn_world_settings_default();
+  char msg[512] = "";
+  CU_ASSERT_FATAL(dyn_world_settings_set(&s, "solver", "dantzig", msg, sizeof msg) > 0);
+  CU_ASSERT_FATAL(dyn_world_settings_set(&s, "friction", "box", msg, sizeof msg) > 0);
+  s.coordinates = DYN_COORDINATES_REDUCED;
+  dyn_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_scene_model("ragdoll", NULL, 0, &m, msg, sizeof msg), DYN_OK);
+  add_motor(m, "gear2", "elbow_l", NULL, 2.0, 0.0);
+  add_motor(m, "gear1", "elbow_l", NULL, 1.0, 0.0);
+  add_motor(m, "clamped", "knee_r", NULL, 1.0, 0.5);
+  add_motor(m, "elbow_r", "elbow_r", NULL, 1.0, 0.0);
+  add_motor(m, "knee_l", "knee_l", NULL, 1.0, 0.0);
+  add_motor(m, "tendon", "elbow_r", "knee_l", 0.8, 0.0);
+  dyn_world *w = NULL;
+  CU_ASSERT_EQUAL_FATAL(dyn_world_new_from_model(m, &s, &w, msg, sizeof msg), DYN_OK);
+  dyn_model_free(m);
+  return w;
+}
+
+/* Fc, Fq (nv x nc) = central differences of u+ and of the positions
+ * (tangent_diff) over the controls c0, each moved by 1e-6 in turn, one
+ * step from the state in buf. */
+static void ctrl_fd(dyn_world *w, const void *buf, size_t size, const double *c0, double *Fc,
+                    double *Fq) {
+  dyn_redmax *rm = dyn_reduced_redmax(w);
+  const int nv = dyn_redmax_ndof(rm), nq = dyn_redmax_nq(rm), nc = RAGDOLL_NCTRL;
+  double *u = malloc((3 * (size_t)nv + 2 * (size_t)nq) * sizeof *u), *q = u + 2 * nv;
+  double *dq = q + 2 * nq, c[RAGDOLL_NCTRL];
+  const double e = 1e-6;
+  for (int k = 0; k < nc; k++) {
+    for (int s = 0; s < 2; s++) {
+      memcpy(c, c0, sizeof c);
+      c[k] += s ? -e : e;
+      CU_ASSERT_EQUAL_FATAL(dyn_world_restore_state(w, buf, size), DYN_OK);
+      CU_ASSERT_EQUAL_FATAL(dyn_world_set_ctrl(w, c, nc), DYN_OK);
+      CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+      dyn_redmax_get_state(rm, q + s * nq, u + s * nv);
+    }
+    tangent_diff(rm, q, q + nq, dq);
+    for (int r = 0; r < nv; r++) {
+      Fc[(size_t)r * nc + k] = (u[r] - u[nv + r]) / (2 * e);
+      Fq[(size_t)r * nc + k] = dq[r] / (2 * e);
+    }
+  }
+  free(u);
+}
+
+/* The largest |J[:, a] - f J[:, b] - g J[:, c]| over the largest |J|: the
+ * columns of actuators that act on the same joints (g 0: c unused). */
+static double column_relation(const double *J, int nv, int nc, int a, double f, int b, double g,
+                              int c) {
+  double d = 0.0, big = 1e-300;
+  for (int r = 0; r < nv; r++) {
+    const double *row = J + (size_t)r * nc;
+    d = fmax(d, fabs(row[a] - f * row[b] - (g != 0.0 ? g * row[c] : 0.0)));
+    for (int k = 0; k < nc; k++) big = fmax(big, fabs(row[k]));
+  }
+  return d / big;
+}
+
+/* The largest |J[:, k]| of column k. */
+static double column_size(const double *J, int nv, int nc, int k) {
+  double m = 0.0;
+  for (int r = 0; r < nv; r++) m = fmax(m, fabs(J[(size_t)r * nc + k]));
+  return m;
+}
+
+/* The largest |A - B| over max(1, max |B|), n entries. */
+static double fd_error(const double *A, const double *B, size_t n) {
+  double err = 0.0, big = 1.0;
+  for (size_t i = 0; i < n; i++) big = fmax(big, fabs(B[i]));
+  for (size_t i = 0; i < n; i++) err = fmax(err, fabs(A[i] - B[i]) / big);
+  return err;
+}
+
+/* d u+ / d ctrl and d q+ / d ctrl of the actuated ragdoll lying on the
+ * floor against central differences of the step from a saved state, each
+ * control moved through dyn_world_set_ctrl; the gear-2 column twice the
+ * gear-1 one on the same elbow, the tendon's column 0.8 (elbow_r - 0.5
+ * knee_l), the clamped motor's column zero beyond its clamp.  The
+ * derivative takes its free-velocity part by differences too: the column
+ * relations hold to its rounding, 1e-9. */
+static void test_ctrl_against_fd(void) {
+  dyn_world *w = actuated_ragdoll();
+  const double c0[RAGDOLL_NCTRL] = { 0.3, -0.2, 0.8, 0.25, -0.4, 0.15 };
+  char msg[600] = "";
+  CU_ASSERT_EQUAL_FATAL(dyn_world_ctrl_count(w), RAGDOLL_NCTRL);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_set_ctrl(w, c0, RAGDOLL_NCTRL), DYN_OK);
+  for (int i = 0; i < 100; i++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  size_t size = dyn_world_state_size(w);
+  void *buf = malloc(size);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_save_state(w, buf, size), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  const int nv = dyn_world_step_jacobian_size(w), nc = RAGDOLL_NCTRL;
+  const size_t n = (size_t)nv * nc;
+  double *J = malloc(4 * n * sizeof *J), *Q = J + n, *F = Q + n, *G = F + n;
+  dyn_err e = dyn_world_step_jacobian_ctrl(w, J, Q, msg, sizeof msg);
+  if (e != DYN_OK) printf("\n    %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(e, DYN_OK);
+  ctrl_fd(w, buf, size, c0, F, G);
+  double ev = fd_error(J, F, n), eq = fd_error(Q, G, n);
+  double gear = column_relation(J, nv, nc, 0, 2.0, 1, 0.0, 0);
+  double tendon = column_relation(J, nv, nc, 5, 0.8, 3, -0.4, 4);
+  printf(
+      "\n    ragdoll, %d dofs, 6 actuators: du/dctrl %.2g, dq/dctrl %.2g, gear %.2g, tendon %.2g",
+      nv, ev, eq, gear, tendon);
+  CU_ASSERT(ev < 1e-6);
+  CU_ASSERT(eq < 1e-6);
+  CU_ASSERT(gear < 1e-7);
+  CU_ASSERT(tendon < 1e-7);
+  CU_ASSERT_EQUAL(column_size(J, nv, nc, 2), 0.0); /* beyond its clamp */
+  for (int k = 0; k < nc; k++)
+    if (k != 2) CU_ASSERT(column_size(J, nv, nc, k) > 1e-3);
+  free(J);
+  free(buf);
+  dyn_world_free(w);
+}
+
 /* A maximal world's state restored into the same model's reduced world
  * (and back) is refused, naming the reduced coordinates; nothing changes. */
 static void test_restore_across_coordinates_refused(void) {
@@ -224,5 +364,7 @@ int main(void) {
   CU_add_test(s, "ragdoll on the floor: step jacobian against FD", test_ragdoll_against_fd);
   CU_add_test(s, "cube on a slope (a free root), sliding and sticking: against FD",
               test_incline_against_fd);
+  CU_add_test(s, "actuated ragdoll: d u+ / d ctrl against FD, gears, tendon, clamp",
+              test_ctrl_against_fd);
   return tst_run();
 }

@@ -253,6 +253,94 @@ static void test_slide_limit(void) {
   dyn_model_free(m);
 }
 
+/* The chain of chain_model with a fixed tendon L = q0 + 0.5 q1 over its
+ * two hinges' coordinates, limited to [0.05, 0.3] (L = 0 at the start). */
+static dyn_model *tendon_chain(void) {
+  dyn_model *m = chain_model();
+  dyn_tendon_def t = dyn_tendon_def_default();
+  snprintf(t.name, sizeof t.name, "stop");
+  t.njoints = 2;
+  t.joint[0] = 0, t.coef[0] = 1.0;
+  t.joint[1] = 1, t.coef[1] = 0.5;
+  t.limit.enabled = 1;
+  t.limit.lo = 0.05;
+  t.limit.hi = 0.3;
+  CU_ASSERT_FATAL(dyn_model_add_tendon(m, &t, NULL, 0) == 0);
+  return m;
+}
+
+/* The tendon's length from the bodies' poses, by hand: link i turned by
+ * phi_i about y (q = (cos phi/2, 0, sin phi/2, 0)); a hinge's coordinate is
+ * b's rotation relative to a about the axis (dyn_joint_coord): joint 0
+ * (a = link 1, b = the world) -phi_1, joint 1 (link 1, link 2) phi_2 - phi_1. */
+static double tendon_length(dyn_world *w) {
+  dyn_body_state *b = dyn_world_body_states(w);
+  double p1 = 2.0 * atan2(b[1].q.y, b[1].q.w), p2 = 2.0 * atan2(b[2].q.y, b[2].q.w);
+  return -p1 + 0.5 * (p2 - p1);
+}
+
+/* A fixed tendon's limit in reduced coordinates (world_reduced.c): its row
+ * is G = sum_k coef_k (d coordinate_k / du), hand-derived from the bodies'
+ * angular velocities at u = e_k (dL/dt = -w1y + 0.5 (w2y - w1y)); its rhs
+ * the limit's distance by Baumgarte, erp (lo - L) / h = 0.2 x 0.05 x 240
+ * = 2.4 at L = 0, bounds [0, inf); and the chain, which falls with L
+ * going negative, holds L >= lo (to 2e-3) once there.  A maximal world
+ * refuses the tendon by name; a bad record is refused. */
+static void test_tendon_limit_row(void) {
+  dyn_model *m = tendon_chain();
+  dyn_world *w = make(m, 1, 1.0 / 240.0, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(w->njrows, 1);
+  CU_ASSERT_DOUBLE_EQUAL(w->rows.p[0].rhs, 0.2 * 0.05 * 240.0, 1e-12);
+  CU_ASSERT(w->rows.p[0].lo == 0.0 && isinf(w->rows.p[0].hi) && w->rows.p[0].hi > 0);
+  double g[2], lmin = 1.0;
+  CU_ASSERT_EQUAL_FATAL(dyn_reduced_row(w, 0, g), 2);
+  for (int k = 0; k < 2; k++) {
+    double u[2] = { k == 0, k == 1 };
+    CU_ASSERT_EQUAL_FATAL(dyn_world_set_joint_velocities(w, u), DYN_OK);
+    dyn_body_state *b = dyn_world_body_states(w);
+    double want = -b[1].w.y + 0.5 * (b[2].w.y - b[1].w.y);
+    printf("\n    tendon row: G[%d] = %g, by hand %g", k, g[k], want);
+    CU_ASSERT(fabs(want) > 0.4 && fabs(g[k] - want) < 1e-12);
+  }
+  CU_ASSERT_EQUAL_FATAL(dyn_world_set_joint_velocities(w, (double[]){ 0.0, 0.0 }), DYN_OK);
+  for (int k = 1; k < 240; k++) {
+    CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+    if (k >= 30) lmin = fmin(lmin, tendon_length(w));
+  }
+  printf("\n    tendon held: L >= %.5f over steps 30..240 (lo 0.05)", lmin);
+  CU_ASSERT(lmin > 0.05 - 2e-3 && lmin < 0.3);
+  dyn_world_free(w);
+  char msg[400] = "";
+  dyn_world_settings st = dyn_world_settings_default();
+  CU_ASSERT_EQUAL(dyn_world_new_from_model(m, &st, &w, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "tendon 0 'stop': a fixed tendon's limit and spring"));
+  dyn_tendon_def t = dyn_model_tendons(m)[0];
+  t.limit.lo = 0.4; /* lo > hi */
+  CU_ASSERT_EQUAL(dyn_model_add_tendon(m, &t, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "tendon 1 'stop': its limit must have finite lo <= hi"));
+  t = dyn_model_tendons(m)[0];
+  t.joint[1] = 7;
+  CU_ASSERT_EQUAL(dyn_model_add_tendon(m, &t, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "a joint does not exist"));
+  /* a tendon's spring: the step's derivative refuses it by name */
+  t = dyn_model_tendons(m)[0];
+  snprintf(t.name, sizeof t.name, "spring");
+  t.limit.enabled = 0;
+  t.stiffness = 2.0;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_add_tendon(m, &t, msg, sizeof msg), 1);
+  w = make(m, 1, 1.0 / 240.0, "dantzig");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  double dv[4];
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_world_step_jacobian(w, dv, NULL, NULL, NULL, NULL, msg, sizeof msg),
+                  DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "tendon 'spring': a fixed tendon's spring"));
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
 /* Twenty free boxes, no floor, each moving and spinning about a principal
  * axis: a free root's three slides and ball give the same free flight as
  * a free body in maximal coordinates (both semi-implicit Euler, torque-free
@@ -753,6 +841,7 @@ int main(void) {
               test_chain_vs_maximal);
   CU_add_test(s, "contact rows in joint space vs central differences", test_rows_fd);
   CU_add_test(s, "box on a slide stops at its limit", test_slide_limit);
+  CU_add_test(s, "a fixed tendon's limit: its row by hand, held", test_tendon_limit_row);
   CU_add_test(s, "twenty free roots fly as free bodies", test_free_roots);
   CU_add_test(s, "the energy rule's excess in joint space is the maximal world's",
               test_energy_rule_joint_space);

@@ -3,6 +3,8 @@
  *
  *   sensitivity_jvp(problem, x, tol, dA, db, dlo, dhi, dmu) -> dict
  *   sensitivity_vjp(problem, x, tol, gx) -> dict
+ *   gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, why)
+ *   gradient_quality(csv_text) -> str (its quality table)
  *
  * dA: None, or float64 on A's layout (dense: n x n in Fortran order; CSR:
  * nnz values on the problem's pattern); the vectors None or float64 n.
@@ -11,6 +13,7 @@
  * message), not an exception: the package raises the exception that fits.
  * The GIL is released around the library's calls.
  */
+#include "exp_grad.h"
 #include "lcplab_ext.h"
 
 #include <stdlib.h>
@@ -129,4 +132,86 @@ PyObject *lx_sensitivity_vjp(PyObject *self, PyObject *args) {
   }
   slv_sensitivity_free(s);
   return d;
+}
+
+/* ---- the gradient-quality measure (libexperiment's exp_grad.h) ---------- */
+
+/* One row of gradient_rows: (solver, status, mode, stable, rel_err,
+ * solve_s, vjp_s, note, fd_step). */
+static PyObject *grad_row_tuple(const char *solver, const exp_grad_row *r) {
+  return Py_BuildValue("(sssidddsd)", solver, r->status, r->mode, r->stable, r->rel_err, r->solve_s,
+                       r->vjp_s, r->note, r->fd_step);
+}
+
+/* Appends solver sv's rows on (p, ref) to list; 0, or -1 with an exception. */
+static int grad_solver_rows(PyObject *list, const slv_problem *p, const exp_grad_ref *ref,
+                            const slv_solver *sv, double limit, int repeat) {
+  exp_grad_row rows[EXP_GRAD_MODES];
+  char msg[256] = "";
+  PyThreadState *ts = PyEval_SaveThread();
+  int nr = exp_grad_solver_rows(p, ref, sv, limit, repeat, rows, msg, sizeof msg);
+  PyEval_RestoreThread(ts);
+  if (nr < 0) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (int k = 0; k < nr; k++) {
+    PyObject *t = grad_row_tuple(sv->name, &rows[k]);
+    if (!t || PyList_Append(list, t) < 0) {
+      Py_XDECREF(t);
+      return -1;
+    }
+    Py_DECREF(t);
+  }
+  return 0;
+}
+
+/* gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, None)
+ * or ([], why) when the problem has no reference (exp_grad_reference_new);
+ * an unknown solver name: ValueError. */
+PyObject *lx_gradient_rows(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *t, *names;
+  unsigned long seed;
+  double limit;
+  int repeat;
+  if (!PyArg_ParseTuple(args, "OO!kdi", &t, &PyList_Type, &names, &seed, &limit, &repeat))
+    return NULL;
+  slv_problem p;
+  if (lx_problem_from(t, &p) < 0) return NULL;
+  for (Py_ssize_t k = 0; k < PyList_GET_SIZE(names); k++) {
+    const char *nm = PyUnicode_AsUTF8(PyList_GET_ITEM(names, k));
+    if (!nm) return NULL;
+    if (!slv_solver_find(nm))
+      return PyErr_Format(PyExc_ValueError, "solvers: unknown solver '%s'", nm);
+  }
+  exp_grad_ref *ref = NULL;
+  char msg[256] = "";
+  PyThreadState *ts = PyEval_SaveThread();
+  int rc = exp_grad_reference_new(&p, seed, &ref, msg, sizeof msg);
+  PyEval_RestoreThread(ts);
+  if (rc < 0) return PyErr_NoMemory();
+  PyObject *list = PyList_New(0);
+  for (Py_ssize_t k = 0; list && rc == 0 && k < PyList_GET_SIZE(names); k++) {
+    const slv_solver *sv = slv_solver_find(PyUnicode_AsUTF8(PyList_GET_ITEM(names, k)));
+    if (grad_solver_rows(list, &p, ref, sv, limit, repeat > 0 ? repeat : 1) < 0) Py_CLEAR(list);
+  }
+  exp_grad_reference_free(ref);
+  if (!list) return NULL;
+  PyObject *out = rc == 0 ? Py_BuildValue("(NO)", list, Py_None) : Py_BuildValue("(Ns)", list, msg);
+  return out;
+}
+
+/* gradient_quality(csv_text) -> str: the quality table of a gradients CSV
+ * (exp_grad_quality_of_csv); a text that is not one: ValueError. */
+PyObject *lx_gradient_quality(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *csv;
+  if (!PyArg_ParseTuple(args, "s", &csv)) return NULL;
+  char *out = NULL, err[256] = "";
+  if (exp_grad_quality_of_csv(csv, &out, err, sizeof err) != 0)
+    return PyErr_Format(PyExc_ValueError, "%s", err);
+  PyObject *s = PyUnicode_FromString(out);
+  free(out);
+  return s;
 }

@@ -74,6 +74,11 @@ static int options_from(PyObject *dict, slv_options *opt, slv_status *st, char *
     if (!t) return -1;
     if (*st != SLV_OK) return 0;
   }
+  /* max_iter is the pivots' budget too, unless max_pivots is given: the
+   * library's rule, as `lcplab solve --max-iter` */
+  if (PyDict_GetItemString(dict, "max_iter"))
+    exp_options_budget(opt, opt->max_iter,
+                       PyDict_GetItemString(dict, "max_pivots") ? opt->max_pivots : 0);
   return 0;
 }
 

@@ -29,12 +29,14 @@
 
 #include "dyn_run.h"
 #include "dyn_world.h"
+#include "exp.h"
 #include "io.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -489,21 +491,21 @@ static PyObject *world_step_matrices(lx_world *self, PyObject *noargs) {
   return out;
 }
 
-/* The last step's global form into *g: with condense and joint rows, those
- * rows condensed at the impulses applied (dyn_world_global_condensed_new,
- * as export --condense-joints), *jr and *ci saying what was condensed. */
-static dyn_err global_of(const dyn_world *w, int condense, dyn_global **g, int *jr,
+/* The last step's global form into *g (exp_world_global) and its
+ * contacts' mu into *mu: with condense and joint rows, those rows
+ * condensed at the impulses applied (as export --condense-joints), *jr and
+ * *ci saying what was condensed. */
+static dyn_err global_of(const dyn_world *w, int condense, io_global **g, double **mu, int *jr,
                          slv_condense_global_info *ci, char *msg, size_t len) {
   slv_problem p;
   const double *x = NULL;
   dyn_world_last_problem(w, &p, &x);
   *jr = condense ? dyn_world_last_joint_rows(w) : 0;
-  if (*jr == 0) return dyn_world_global_new(w, g, msg, len);
-  if (*jr >= p.n) {
+  if (*jr > 0 && *jr >= p.n) {
     snprintf(msg, len, "the step has %d joint rows and no contact row: nothing to keep", *jr);
     return DYN_ERR_INPUT;
   }
-  return dyn_world_global_condensed_new(w, x, *jr, g, ci, msg, len);
+  return exp_world_global(w, *jr, x, g, mu, ci, msg, len);
 }
 
 /* global_form(condense) -> (global tuple (ndof, M indptr, M indices, M
@@ -514,18 +516,16 @@ static PyObject *world_global_form(lx_world *self, PyObject *args) {
   int condense = 0, jr = 0;
   if (!PyArg_ParseTuple(args, "|p", &condense) || !ready(self)) return NULL;
   char msg[512] = "";
-  dyn_global *g = NULL;
+  io_global *g = NULL;
+  double *mu = NULL;
   slv_condense_global_info ci;
-  memset(&ci, 0, sizeof ci);
-  dyn_err e = global_of(self->w, condense, &g, &jr, &ci, msg, sizeof msg);
+  dyn_err e = global_of(self->w, condense, &g, &mu, &jr, &ci, msg, sizeof msg);
   if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
   if (e != DYN_OK) return Py_BuildValue("(si)", msg, dyn_world_last_joint_rows(self->w));
-  /* libio's record of the same arrays (borrowed), so that the tuple is the
-   * readers' (lx_global_tuple) */
-  io_global view = { g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w, 0.0 };
-  PyObject *out = Py_BuildValue("(NiNiii)", lx_global_tuple(&view), g->n,
-                                lx_vector(g->n / 3, g->mu), jr, ci.neliminated, ci.nbound);
-  dyn_global_free(g);
+  PyObject *out = Py_BuildValue("(NiNiii)", lx_global_tuple(g), g->n, lx_vector(g->n / 3, mu), jr,
+                                ci.neliminated, ci.nbound);
+  io_global_free(g);
+  free(mu);
   return out;
 }
 

@@ -242,6 +242,10 @@ static PyMethodDef methods[] = {
     "sensitivity_jvp(problem, x, tol, dA, db, dlo, dhi, dmu) -> dict or (status, message)." },
   { "sensitivity_vjp", lx_sensitivity_vjp, METH_VARARGS,
     "sensitivity_vjp(problem, x, tol, gx) -> dict or (status, message)." },
+  { "gradient_rows", lx_gradient_rows, METH_VARARGS,
+    "gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, skipped)." },
+  { "gradient_quality", lx_gradient_quality, METH_VARARGS,
+    "gradient_quality(csv_text) -> the quality table's CSV text." },
   { NULL, NULL, 0, NULL }
 };
 

@@ -732,10 +732,10 @@ def load_model(path, approximate=False, max_memory=None, coordinates=None):
         "Third-party models: the representation"): "reduced" (the joint
         coordinates of the tree, contacts mapped to joint space; several
         joints on one body exact through massless frames, armature mapped;
-        equality constraints refused), "maximal" (every body its six
-        velocities, joints as rows), or None (the default): the file's own,
-        reduced for a kinematic tree without loops, maximal for the others
-        and for files lcplab wrote. The model's ``coordinates`` says which.
+        equality constraints' loops as rows in joint space), "maximal"
+        (every body its six velocities, joints as rows), or None (the
+        default): the file's own, reduced for a kinematic tree (with loops
+        too), maximal for the others and for files lcplab wrote. The model's ``coordinates`` says which.
 
     Returns
     -------

@@ -317,9 +317,10 @@ def _options(tol, max_iter, norm, extra):
     if max_iter is not None:
         if not _is_int(max_iter):
             raise OptionsError(f"max_iter must be an integer, got {max_iter!r}")
-        # sweeps for the iterative solvers, pivots for the pivoting ones, as
-        # `lcplab solve --max-iter` sets both
-        opts["max_iter"] = opts["max_pivots"] = int(max_iter)
+        # sweeps for the iterative solvers, pivots for the pivoting ones: the
+        # extension applies the library's rule (exp_options_budget), as
+        # `lcplab solve --max-iter` does
+        opts["max_iter"] = int(max_iter)
     if norm is not None:
         if norm not in ("inf", "2", 2):
             raise OptionsError(f"norm must be 'inf' or '2', got {norm!r}")
@@ -391,7 +392,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
         ``allow_loose_tol=True`` (docs/convergence.md, "Loose tolerances").
     max_iter : int, optional
         Iteration limit of the iterative solvers and pivot limit of the
-        pivoting ones (both, as ``lcplab solve --max-iter``); default the
+        pivoting ones (both, as ``lcplab solve --max-iter``: the library's
+        rule, exp_options_budget; ``max_pivots`` given too wins); default the
         library's (1000 iterations; pivots max(1000, 50 n)).
     warm : (n,) array_like, optional
         The starting point (it must be finite); default the projection of 0

@@ -264,14 +264,27 @@ def test_run_experiment_and_its_errors(tmp_path):
 
 def test_ctrl_c_finishes_the_running_task(tmp_path):
     # two tasks of about 2 s each (pgs to an unreachable tolerance, stopped
-    # by the time limit); SIGINT after 0.5 s lets the first finish, runs no
-    # second, writes the CSV, then raises KeyboardInterrupt
+    # by the time limit); SIGINT 0.5 s after the plan is written (the first
+    # task running) lets the first finish, runs no second, writes the CSV,
+    # then raises KeyboardInterrupt.  (A fixed 0.5 s from the call came
+    # before the first task on a loaded machine under the sanitizers: no
+    # task ran, no row.)
     p, _ = planted_lcp(300, 5)
     lcplab.write(p, tmp_path / "p300.lcp")
     exp = tmp_path / "slow.exp"
     exp.write_text(f"experiment profile slow\nsolvers pgs pjacobi\ninstances {tmp_path}/p300.lcp\n"
                    "tol 1e-300\nmax_iter 100000000\nmin_runs 1\ntime_limit 2\n")
-    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    planned = tmp_path / "out" / "campaign" / "task-ids"
+
+    done = threading.Event()  # the call returned: no signal after it
+
+    def interrupt_in_first_task():
+        while not planned.exists() and not done.wait(0.02):
+            pass
+        if not done.wait(0.5):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=interrupt_in_first_task)
     t0 = time.monotonic()
     with sigint_raises():
         timer.start()
@@ -279,7 +292,7 @@ def test_ctrl_c_finishes_the_running_task(tmp_path):
             c = lcplab.run_experiment(exp, tmp_path / "out", jobs=1, figures=False)
         except KeyboardInterrupt:
             c = None
-        timer.cancel()
+        done.set()
         timer.join()
     rows = lcplab._experiment._read_csv(tmp_path / "out" / "slow.csv")
     if c is not None:  # say what the campaign did instead

@@ -4,6 +4,11 @@ and box rows, a sliding findex pair), the adjoint identity <gx, jvp(d)> =
 <vjp(gx), d>, and the refusals (an unconverged answer, another problem's
 result, seeds of the wrong shape or with NaN, cone rows)."""
 
+import argparse
+import csv
+import importlib.util
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -165,3 +170,81 @@ def test_global_gradients_match_central_differences():
     dot = ((g.M.toarray() * dM).sum() + (g.H.toarray() * dH).sum() + g.f @ df + g.w @ dw)
     assert fd == pytest.approx(dot, rel=1e-6, abs=1e-7)
     assert g.M.data.shape == p.global_problem.M.data.shape
+
+
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "experiments" / "bench_gradients.py"
+
+
+def _bench_module():
+    spec = importlib.util.spec_from_file_location("bench_gradients", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _csv_rows(path):
+    with open(path) as f:
+        lines = [ln for ln in f if not ln.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def test_gradients_section_is_the_bench(tmp_path):
+    """Issue 83 item 4: a `gradients` section of an experiment file (a
+    campaign) and `make bench-gradients` (experiments/bench_gradients.py)
+    run one calculation (libexperiment's exp_grad.h): on a planted LCP, a
+    planted box problem and a sliding findex pair, every (problem, solver,
+    mode) row of the campaign's CSV holds the bench's status, stability,
+    relative error and FD step; and the numbers are right: lemke's and
+    dantzig's gradients agree with the central differences to 1e-8 in every
+    mode present, the modes are the planted ones."""
+    A, b, lo, hi = planted(8, 3, box=False)
+    probs = {"lcp8": lcplab.Problem(A, b)}
+    A, b, lo, hi = planted(6, 4, box=True)
+    probs["box6"] = lcplab.Problem(A, b, lo, hi)
+    probs["fric2"] = lcplab.Problem(np.array([[2.0, 0.5], [0.5, 1.0]]), np.array([-2.0, 0.2]),
+                                    None, None, findex=[-1, 0], mu=[0.0, 0.3])
+    for name, p in probs.items():
+        lcplab.write(p, tmp_path / f"{name}.lcp")
+    solvers = ["lemke", "dantzig", "pgs"]
+    exp = tmp_path / "g.exp"
+    exp.write_text("experiment gradients grad\nsolvers " + " ".join(solvers) + "\n"
+                   "instances lcp8.lcp box6.lcp fric2.lcp\nseed 7\n")
+    lcplab.run_experiment(exp, tmp_path / "out", jobs=1, figures=False)
+    got = {(r["problem"], r["solver"], r["mode"]): r
+           for r in _csv_rows(tmp_path / "out" / "grad.csv")}
+    B = _bench_module()
+    args = argparse.Namespace(seed=7, time_limit=60.0, repeat=1)
+    rows = []
+    for name in probs:
+        B.bench_problem(name, lcplab.read(tmp_path / f"{name}.lcp"), solvers, args, rows)
+    want = {(r[0], r[2], r[4]): [B.csv_field(v) for v in r] for r in rows}
+    assert set(got) == set(want) and len(want) >= 15, (sorted(got), sorted(want))
+    for key, w in want.items():
+        g = got[key]
+        assert [g["status"], g["stable"], g["rel_err"], g["note"], g["fd_step"]] == \
+            [w[3], w[5], w[6], w[9], w[10]], (key, g, w)
+    modes = {(k[0], k[2]) for k in want}
+    assert modes == {("lcp8", "free"), ("lcp8", "at a bound"), ("box6", "free"),
+                     ("box6", "at a bound"), ("fric2", "free"), ("fric2", "sliding")}, modes
+    for (name, solver, mode), r in got.items():
+        if solver != "pgs":
+            assert r["status"] == "converged" and r["stable"] == "1", (name, solver, mode, r)
+            assert float(r["rel_err"]) < 1e-8, (name, solver, mode, r)
+    # the quality table: the section's grad_quality.csv is the bench's summary
+    # (one summary, libexperiment's) but for the times
+    from lcplab import _lcplab
+    q = {(r["solver"], r["mode"]): r for r in _csv_rows(tmp_path / "out" / "grad_quality.csv")}
+    bq = {(r["solver"], r["mode"]): r
+          for r in csv.DictReader(_lcplab.gradient_quality(B.csv_text(rows)).splitlines())}
+    cols = ["problems", "stable", "accepted", "median_err_all", "max_err_accepted_stable",
+            "within_1e-6_accepted_stable", "max_err_unconverged", "vjp_problems"]
+    assert set(q) == set(bq) and [[q[k][c] for c in cols] for k in q] == \
+        [[bq[k][c] for c in cols] for k in q]
+    # lemke's free rows: one per problem, all stable, accepted, within 1e-6
+    assert [q["lemke", "free"][c] for c in cols[:3] + ["within_1e-6_accepted_stable"]] == \
+        ["3", "3", "3", "1.000000e+00"]
+    assert q["lemke", "sliding"]["problems"] == "1" and q["lemke", "free"]["vjp_problems"] == "3"
+    with pytest.raises(ValueError, match="not a gradients CSV"):
+        _lcplab.gradient_quality("problem,n,solver\nlcp8,8,lemke\n")
+    with pytest.raises(ValueError, match="unknown solver 'nope'"):
+        _lcplab.gradient_rows(probs["lcp8"]._c(), ["lemke", "nope"], 7, 1.0, 1)

@@ -305,6 +305,18 @@ def test_global_problem_condenses_joint_rows(tmp_path):
     s.run(3)
     np.testing.assert_array_equal(s.global_problem(condense_joints=True).to_dense(),
                                   s.global_problem().to_dense())
+    # the plain form too is export --global's, arrays and mu bit for bit (one
+    # conversion from libdynamics' form, exp_world_global; issue 81 item 4)
+    run_cli(["export", "--scene", "stack", "--param", "n=2", "--friction", "cone", "--solver", "nsgs",
+             "--steps", 3, "--every", 3, "--format", "hdf5", "--global", "--out", tmp_path / "s"])
+    e = lcplab.read(tmp_path / "s" / "stack_step000003.global.hdf5")
+    P = s.global_problem()
+    for k in ("M", "H"):
+        np.testing.assert_array_equal(getattr(P.global_problem, k).toarray(),
+                                      getattr(e.global_problem, k).toarray())
+    for k in ("f", "w"):
+        np.testing.assert_array_equal(getattr(P.global_problem, k), getattr(e.global_problem, k))
+    np.testing.assert_array_equal(P.mu, e.mu)
 
 
 def test_global_problem_condenses_limit_rows_in_reduced_coordinates():
