@@ -514,9 +514,10 @@ static void sim_free(sim_state *s) {
 }
 
 static void trace_rows(FILE *f, dyn_world *w, long step, double t) {
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
   for (int i = 0; i < dyn_world_body_count(w); i++) {
-    if (b[i].is_static) continue;
+    if (bc[i].is_static) continue;
     double s[DYN_BODY_STATE];
     dyn_body_get_state(&b[i], s);
     fprintf(f, "%ld,%.17g,%d", step, t, i);

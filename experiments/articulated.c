@@ -106,7 +106,8 @@ static int run_reduced(int n, double angle, double h, long K, exp_run *out, doub
     return 1;
   }
   dyn_v3 g = dyn_world_get_settings(w)->gravity;
-  static dyn_body bodies[NMAX];
+  static dyn_body_const consts[NMAX];
+  static dyn_body_state states[NMAX];
   char msg[256];
   double T0, V0;
   dyn_redmax_energy(rm, g, &T0, &V0);
@@ -124,9 +125,9 @@ static int run_reduced(int n, double angle, double h, long K, exp_run *out, doub
     dyn_redmax_energy(rm, g, &Tk, &Vk);
     double d = fabs(dyn_energy_drift(Tk + Vk, E0, *scale));
     if (d > emax) emax = d;
-    dyn_redmax_export_bodies(rm, bodies, NULL, 0);
+    dyn_redmax_export_bodies(rm, consts, states, NULL, 0);
     for (int j = 0; j < dyn_world_joint_count(w); j++) {
-      double e = dyn_joint_anchor_error(bodies, n, &dyn_world_joints(w)[j]);
+      double e = dyn_joint_anchor_error((dyn_bodies){ consts, states }, n, &dyn_world_joints(w)[j]);
       if (e > jmax) jmax = e;
     }
   }
@@ -160,7 +161,7 @@ static int run_maximal(int n, double angle, double h, long K, const char *solver
     if (d > emax) emax = d;
     if (m.joint_error > jmax) jmax = m.joint_error;
   }
-  for (int k = 0; k < n; k++) out->rfin[k] = dyn_world_bodies(w)[k].r;
+  for (int k = 0; k < n; k++) out->rfin[k] = dyn_world_body_states(w)[k].r;
   out->joint_drift = jmax;
   out->energy_drift = emax;
   out->time_per_step = t / (double)K;

@@ -453,18 +453,18 @@ long dyn_system_csr_nnz(dyn_system *s, const dyn_rows *rows, int nrows) {
 /* h M^-1 (f_ext + m g, t_ext) = h (f_ext / m + g, I^-1 t_ext): the velocity
  * change of body B's external load and gravity over a step (dyn_assemble's
  * free velocity, dyn_apply_impulse's update); I = its world I^-1. */
-static void load_dv(const dyn_body *B, const dyn_m3 *I, double inv_mass, dyn_v3 g, double h,
+static void load_dv(const dyn_body_state *B, const dyn_m3 *I, double inv_mass, dyn_v3 g, double h,
                     dyn_v3 *lin, dyn_v3 *ang) {
   *lin = dyn_v3_scale(dyn_v3_axpy(g, inv_mass, B->f_ext), h);
   *ang = dyn_v3_scale(dyn_m3_mulv(*I, B->t_ext), h);
 }
 
 /* The arguments of dyn_assemble; the rows are checked in dyn_assemble_pass. */
-static dyn_err check_assembly(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+static dyn_err check_assembly(dyn_system *s, dyn_bodies bodies, int nb, const dyn_rows *rows,
                               int nrows, double h, dyn_v3 g, slv_storage storage) {
   dyn_err e = check_sizes(s, rows, nrows, nb);
   if (e != DYN_OK) return e;
-  if (nb > 0 && !bodies) FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
+  if (nb > 0 && (!bodies.c || !bodies.s)) FAIL(s, "dyn_assemble: bodies is NULL with nb=%d", nb);
   if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g))
     FAIL(s, "dyn_assemble: h=%g must be > 0 and finite, g finite", h);
   if (storage == SLV_DENSE && !(s->storages & DYN_SYS_DENSE))
@@ -495,19 +495,20 @@ static dyn_err check_storage_rows(dyn_system *s, const dyn_rows *rows, int nrows
  *                      = u + h (f_ext/m + g, I^-1 t_ext)
  * that b = J u_free - rhs needs; and bdyn, which build_lists reads in
  * place of the (large, scattered) body records. */
-static void body_blocks(dyn_system *s, const dyn_body *bodies, int nb, double h, dyn_v3 g) {
+static void body_blocks(dyn_system *s, dyn_bodies bodies, int nb, double h, dyn_v3 g) {
 #pragma omp parallel for num_threads(dyn_par_threads(s->threads, nb)) schedule(static)
   for (int bi = 0; bi < nb; bi++) {
     double *Mi = s->Minv + 10 * bi, *uf = s->ufree + 6 * bi;
-    const dyn_body *B = &bodies[bi];
-    s->bdyn[bi] = !B->is_static;
-    if (B->is_static) {
+    const dyn_body_const *Bc = &bodies.c[bi];
+    const dyn_body_state *B = &bodies.s[bi];
+    s->bdyn[bi] = !Bc->is_static;
+    if (Bc->is_static) {
       memset(Mi, 0, 10 * sizeof(double));
       continue;
     }
-    dyn_m3 I = dyn_ai_inv_inertia_world(B);
-    s->siso[bi] = dyn_m3_scalar(B->inv_I_b.m); /* I is s 1 then */
-    Mi[0] = B->inv_mass;
+    dyn_m3 I = dyn_ai_inv_inertia_world(Bc, B);
+    s->siso[bi] = dyn_m3_scalar(Bc->inv_I_b.m); /* I is s 1 then */
+    Mi[0] = Bc->inv_mass;
     memcpy(Mi + 1, I.m, 9 * sizeof(double));
     dyn_v3 lin, ang;
     load_dv(B, &I, Mi[0], g, h, &lin, &ang);
@@ -746,7 +747,7 @@ static slv_problem problem_view(dyn_system *s, int nrows, int nb, slv_storage st
   return p;
 }
 
-dyn_err dyn_assemble_begin(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+dyn_err dyn_assemble_begin(dyn_system *s, dyn_bodies bodies, int nb, const dyn_rows *rows,
                            int nrows, double h, dyn_v3 g, slv_storage storage) {
   if (!s) return DYN_ERR_INPUT;
   s->msg[0] = '\0';
@@ -774,7 +775,7 @@ dyn_err dyn_assemble_end(dyn_system *s, const dyn_rows *rows, int nrows, int nb,
   return DYN_OK;
 }
 
-dyn_err dyn_assemble(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows, int nrows,
+dyn_err dyn_assemble(dyn_system *s, dyn_bodies bodies, int nb, const dyn_rows *rows, int nrows,
                      double h, dyn_v3 g, slv_storage storage, slv_problem *out) {
   if (s && !out) {
     s->msg[0] = '\0';
@@ -904,11 +905,11 @@ static inline void run_impulse(double *d, const double *G, const double *x, int 
 
 /* The bodies [B0, B1) take u += t_b + h M^-1 f, t_b the body's 6 sums of
  * M^-1 J^T x (its block of t = K^T x). */
-static void add_dv(const dyn_system *s, dyn_body *bodies, const double *t, double h, dyn_v3 g,
+static void add_dv(const dyn_system *s, dyn_bodies bodies, const double *t, double h, dyn_v3 g,
                    int B0, int B1) {
   for (int bi = B0; bi < B1; bi++) {
-    dyn_body *B = &bodies[bi];
-    if (B->is_static) continue;
+    dyn_body_state *B = &bodies.s[bi];
+    if (bodies.c[bi].is_static) continue;
     const double *Mi = s->Minv + 10 * bi;
     dyn_m3 I;
     memcpy(I.m, Mi + 1, 9 * sizeof(double));
@@ -925,7 +926,7 @@ static void add_dv(const dyn_system *s, dyn_body *bodies, const double *t, doubl
  * start at 0, then take each run of its rows (a pass over the rows in runs
  * on one body pair: a contact's rows), summed as run_impulse says: K^T x as
  * slv_fac_ktx sums it, whatever the threads; then add_dv. */
-static void impulse_bodies(const dyn_system *s, dyn_body *bodies, const double *x, double h,
+static void impulse_bodies(const dyn_system *s, dyn_bodies bodies, const double *x, double h,
                            dyn_v3 g, int B0, int B1) {
   double *dv = s->dv;
   if (B1 > B0) memset(dv + 6 * (size_t)B0, 0, 6 * (size_t)(B1 - B0) * sizeof *dv);
@@ -950,9 +951,10 @@ static const double *solver_ktx(const dyn_system *s, int nb, const double *x,
   return slv_workspace_ktx(ws, p, x);
 }
 
-dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_body *bodies, int nb, const double *x,
+dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_bodies bodies, int nb, const double *x,
                              const slv_workspace *ws, const slv_problem *p, double h, dyn_v3 g) {
-  if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && !bodies) || (s->nrows > 0 && !x))
+  if (!s || s->nrows < 0 || nb != s->nb || (nb > 0 && (!bodies.c || !bodies.s)) ||
+      (s->nrows > 0 && !x))
     return DYN_ERR_INPUT;
   if (!(h > 0) || !isfinite(h) || !dyn_ai_v3_finite(g)) return DYN_ERR_INPUT;
   for (int i = 0; i < s->nrows; i++)
@@ -973,7 +975,7 @@ dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_body *bodies, int nb, cons
   return DYN_OK;
 }
 
-dyn_err dyn_apply_impulse(const dyn_system *s, dyn_body *bodies, int nb, const double *x, double h,
+dyn_err dyn_apply_impulse(const dyn_system *s, dyn_bodies bodies, int nb, const double *x, double h,
                           dyn_v3 g) {
   return dyn_apply_impulse_ws(s, bodies, nb, x, NULL, NULL, h, g);
 }

@@ -107,10 +107,10 @@ static dyn_err check_inertia(dyn_m3 I, dyn_m3 *Isym, char *msg, size_t msgcap) {
   return DYN_OK;
 }
 
-dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn_v3 r, dyn_quat q,
-                      char *msg, size_t msgcap) {
+dyn_err dyn_body_init(dyn_body_const *bc, dyn_body_state *b, double mass, dyn_m3 I_b,
+                      dyn_shape shape, dyn_v3 r, dyn_quat q, char *msg, size_t msgcap) {
   if (msg && msgcap > 0) msg[0] = '\0';
-  if (!b) return fail(msg, msgcap, "body pointer is NULL");
+  if (!bc || !b) return fail(msg, msgcap, "body pointer is NULL");
   if (!(mass > 0.0) || !isfinite(mass))
     return fail(msg, msgcap, "mass must be finite and > 0 (mass=%g)", mass);
   if (!isfinite(1.0 / mass))
@@ -134,10 +134,11 @@ dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn
   if (shape.kind == DYN_SHAPE_PLANE)
     return fail(msg, msgcap, "shape PLANE is allowed on static bodies only");
 
+  memset(bc, 0, sizeof *bc);
   memset(b, 0, sizeof *b);
-  b->mass = mass;
-  b->inv_mass = 1.0 / mass;
-  b->I_b = S;
+  bc->mass = mass;
+  bc->inv_mass = 1.0 / mass;
+  bc->I_b = S;
   /* the adjugate inverse of a symmetric matrix is symmetric up to rounding;
    * make it exactly so, as I_b is */
   for (int i = 0; i < 3; i++)
@@ -145,34 +146,36 @@ dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn
       double s = 0.5 * (Sinv.m[3 * i + j] + Sinv.m[3 * j + i]);
       Sinv.m[3 * i + j] = Sinv.m[3 * j + i] = s;
     }
-  b->inv_I_b = Sinv;
-  b->shape = shape;
-  b->is_static = 0;
+  bc->inv_I_b = Sinv;
+  bc->shape = shape;
+  bc->is_static = 0;
   b->r = r;
   b->q = dyn_quat_make(q.w / qn, q.x / qn, q.y / qn, q.z / qn);
   b->v = b->w = b->f_ext = b->t_ext = dyn_v3_make(0.0, 0.0, 0.0);
   return DYN_OK;
 }
 
-void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q) {
+void dyn_body_init_static(dyn_body_const *bc, dyn_body_state *b, dyn_shape shape, dyn_v3 r,
+                          dyn_quat q) {
+  memset(bc, 0, sizeof *bc);
   memset(b, 0, sizeof *b);
-  b->mass = b->inv_mass = 0.0;
-  b->I_b = b->inv_I_b = dyn_m3_zero();
-  b->shape = shape;
-  b->is_static = 1;
+  bc->mass = bc->inv_mass = 0.0;
+  bc->I_b = bc->inv_I_b = dyn_m3_zero();
+  bc->shape = shape;
+  bc->is_static = 1;
   b->r = r;
   b->q = dyn_quat_normalize(q); /* a zero q becomes the identity */
   b->v = b->w = b->f_ext = b->t_ext = dyn_v3_make(0.0, 0.0, 0.0);
 }
 
-void dyn_body_get_state(const dyn_body *b, double s[DYN_BODY_STATE]) {
+void dyn_body_get_state(const dyn_body_state *b, double s[DYN_BODY_STATE]) {
   s[0] = b->r.x, s[1] = b->r.y, s[2] = b->r.z;
   s[3] = b->q.w, s[4] = b->q.x, s[5] = b->q.y, s[6] = b->q.z;
   s[7] = b->v.x, s[8] = b->v.y, s[9] = b->v.z;
   s[10] = b->w.x, s[11] = b->w.y, s[12] = b->w.z;
 }
 
-void dyn_body_set_state(dyn_body *b, const double s[DYN_BODY_STATE]) {
+void dyn_body_set_state(dyn_body_state *b, const double s[DYN_BODY_STATE]) {
   b->r = dyn_v3_make(s[0], s[1], s[2]);
   b->q = dyn_quat_make(s[3], s[4], s[5], s[6]);
   b->v = dyn_v3_make(s[7], s[8], s[9]);
@@ -247,28 +250,33 @@ static dyn_m3 rotate_tensor(dyn_quat q, dyn_m3 M) {
   return W;
 }
 
-dyn_m3 dyn_body_inertia_world(const dyn_body *b) { return rotate_tensor(b->q, b->I_b); }
+dyn_m3 dyn_body_inertia_world(const dyn_body_const *bc, const dyn_body_state *b) {
+  return rotate_tensor(b->q, bc->I_b);
+}
 
-dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b) { return rotate_tensor(b->q, b->inv_I_b); }
+dyn_m3 dyn_body_inv_inertia_world(const dyn_body_const *bc, const dyn_body_state *b) {
+  return rotate_tensor(b->q, bc->inv_I_b);
+}
 
 /* I_w w = R I_b R^T w */
-static dyn_v3 world_inertia_times(const dyn_body *b, dyn_v3 w) {
+static dyn_v3 world_inertia_times(const dyn_body_const *bc, const dyn_body_state *b, dyn_v3 w) {
   dyn_v3 w_b = dyn_quat_rotate_inv(b->q, w);
-  return dyn_quat_rotate(b->q, dyn_m3_mulv(b->I_b, w_b));
+  return dyn_quat_rotate(b->q, dyn_m3_mulv(bc->I_b, w_b));
 }
 
-double dyn_body_kinetic(const dyn_body *b) {
-  if (b->is_static) return 0.0;
-  return 0.5 * b->mass * dyn_v3_dot(b->v, b->v) +
-         0.5 * dyn_v3_dot(b->w, world_inertia_times(b, b->w));
+double dyn_body_kinetic(const dyn_body_const *bc, const dyn_body_state *b) {
+  if (bc->is_static) return 0.0;
+  return 0.5 * bc->mass * dyn_v3_dot(b->v, b->v) +
+         0.5 * dyn_v3_dot(b->w, world_inertia_times(bc, b, b->w));
 }
 
-dyn_v3 dyn_body_linear_momentum(const dyn_body *b) {
-  if (b->is_static) return dyn_v3_make(0.0, 0.0, 0.0);
-  return dyn_v3_scale(b->v, b->mass);
+dyn_v3 dyn_body_linear_momentum(const dyn_body_const *bc, const dyn_body_state *b) {
+  if (bc->is_static) return dyn_v3_make(0.0, 0.0, 0.0);
+  return dyn_v3_scale(b->v, bc->mass);
 }
 
-dyn_v3 dyn_body_angular_momentum(const dyn_body *b) {
-  if (b->is_static) return dyn_v3_make(0.0, 0.0, 0.0);
-  return dyn_v3_add(dyn_v3_cross(b->r, dyn_v3_scale(b->v, b->mass)), world_inertia_times(b, b->w));
+dyn_v3 dyn_body_angular_momentum(const dyn_body_const *bc, const dyn_body_state *b) {
+  if (bc->is_static) return dyn_v3_make(0.0, 0.0, 0.0);
+  return dyn_v3_add(dyn_v3_cross(b->r, dyn_v3_scale(b->v, bc->mass)),
+                    world_inertia_times(bc, b, b->w));
 }

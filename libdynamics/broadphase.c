@@ -123,8 +123,9 @@ static sap_cols sap_columns(sap_head *head) {
   return k;
 }
 
-void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi) {
-  dyn_geom g = dyn_body_geom(b);
+void dyn_body_aabb(const dyn_body_const *bc, const dyn_body_state *b, double margin, dyn_v3 *lo,
+                   dyn_v3 *hi) {
+  dyn_geom g = dyn_body_geom(bc, b);
   dyn_geom_aabb(&g, margin, lo, hi);
 }
 
@@ -324,7 +325,7 @@ static sap_scratch scratch_of(sap_head *head, size_t nb) {
  * The bodies are read in index order (into the scratch), and the kept
  * order's check marks ids in a compact array: both were scattered reads
  * of the sap_box records or the bodies. */
-static size_t sap_sort(const dyn_body *bodies, const dyn_shape_rt *shapes, int nb, double margin,
+static size_t sap_sort(dyn_bodies bodies, const dyn_shape_rt *shapes, int nb, double margin,
                        void *ws) {
   sap_head *head = ws;
   sap_box *v = (sap_box *)(head + 1);
@@ -705,15 +706,15 @@ static long grid_sweep(sap_head *head, size_t n, int *pairs, long maxpairs) {
   return count;
 }
 
-long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
+long dyn_broadphase_sap(dyn_bodies bodies, int nb, double margin, void *ws, int *pairs,
                         long maxpairs) {
   return dyn_broadphase_shapes(bodies, NULL, nb, margin, ws, pairs, maxpairs);
 }
 
-long dyn_broadphase_shapes(const dyn_body *bodies, const dyn_shape_rt *shapes, int nb,
-                           double margin, void *ws, int *pairs, long maxpairs) {
+long dyn_broadphase_shapes(dyn_bodies bodies, const dyn_shape_rt *shapes, int nb, double margin,
+                           void *ws, int *pairs, long maxpairs) {
   if (nb <= 0) return 0;
-  if (!bodies || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
+  if (!bodies.c || !bodies.s || !ws || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
     return DYN_ERR_INPUT;
   size_t n = sap_sort(bodies, shapes, nb, margin, ws);
   long k = grid_sweep(ws, n, pairs, maxpairs);
@@ -725,8 +726,7 @@ long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs) {
   return grid_sweep(head, n < head->usable ? n : head->usable, pairs, maxpairs);
 }
 
-size_t dyn_sap_sort(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin,
-                    void *ws) {
+size_t dyn_sap_sort(dyn_bodies bodies, const dyn_shape_rt *shapes, int n, double margin, void *ws) {
   return n > 0 ? sap_sort(bodies, shapes, n, margin, ws) : 0;
 }
 
@@ -735,19 +735,20 @@ long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, in
   return sweep_range(head, head->usable, i0, i1, pairs, maxpairs, simd);
 }
 
-long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs, long maxpairs) {
+long dyn_broadphase_all(dyn_bodies bodies, int nb, double margin, int *pairs, long maxpairs) {
   if (nb <= 0) return 0;
-  if (!bodies || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0)) return DYN_ERR_INPUT;
+  if (!bodies.c || !bodies.s || maxpairs < 0 || (maxpairs > 0 && !pairs) || !(margin >= 0.0))
+    return DYN_ERR_INPUT;
   long count = 0;
   for (int i = 0; i < nb; i++) {
     sap_box a;
-    dyn_geom ga = dyn_body_geom(&bodies[i]);
+    dyn_geom ga = dyn_body_geom(&bodies.c[i], &bodies.s[i]);
     dyn_geom_aabb(&ga, margin, &a.lo, &a.hi);
     a.stat = is_static_geom(&ga);
     if (!box_usable(a.lo, a.hi)) continue;
     for (int j = i + 1; j < nb; j++) {
       sap_box b;
-      dyn_geom gb = dyn_body_geom(&bodies[j]);
+      dyn_geom gb = dyn_body_geom(&bodies.c[j], &bodies.s[j]);
       dyn_geom_aabb(&gb, margin, &b.lo, &b.hi);
       b.stat = is_static_geom(&gb);
       if ((a.stat && b.stat) || !box_usable(b.lo, b.hi)) continue;

@@ -52,8 +52,8 @@ static int body_levels(dyn_coarse *c, const dyn_coarse_in *in) {
   }
   int head = 0, tail = 0, top = 0;
   for (int i = 0; i < nb; i++) {
-    lev[i] = in->bodies[i].is_static ? 0 : INT_MAX;
-    if (in->bodies[i].is_static) q[tail++] = i;
+    lev[i] = in->bodies.c[i].is_static ? 0 : INT_MAX;
+    if (in->bodies.c[i].is_static) q[tail++] = i;
   }
   while (head < tail) {
     int i = q[head++];
@@ -83,7 +83,7 @@ static int upper_body(const dyn_coarse *c, const dyn_contact *k) {
  * contact's interface (0-based: the upper level - 1), -1 for none. */
 static void interfaces(dyn_coarse *c, const dyn_coarse_in *in, int top) {
   int *mov = c->movable.p, *lev = c->lev.p;
-  for (int i = 0; i < in->nb; i++) mov[i] = !in->bodies[i].is_static && lev[i] != INT_MAX;
+  for (int i = 0; i < in->nb; i++) mov[i] = !in->bodies.c[i].is_static && lev[i] != INT_MAX;
   for (int i = 0; i < in->njrows; i++)
     for (int k = 0; k < 2; k++)
       if (in->rows[i].body[k] >= 0) mov[in->rows[i].body[k]] = 0;
@@ -92,7 +92,8 @@ static void interfaces(dyn_coarse *c, const dyn_coarse_in *in, int top) {
   for (int i = 0; i < in->nb; i++) {
     if (!mov[i]) continue;
     double *m = ctr + 4 * lev[i];
-    m[0] += in->bodies[i].r.x, m[1] += in->bodies[i].r.y, m[2] += in->bodies[i].r.z, m[3] += 1;
+    m[0] += in->bodies.s[i].r.x, m[1] += in->bodies.s[i].r.y, m[2] += in->bodies.s[i].r.z,
+        m[3] += 1;
   }
   for (int l = 1; l <= top; l++)
     if (ctr[4 * l + 3] > 0)
@@ -140,8 +141,8 @@ static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const doubl
                              const double *w, int k) {
   int ifc = c->iface.p[k], up = upper_body(c, &in->con[k]), ldab = COARSE_KD + 1;
   const double *m = c->ctr.p + 4 * (ifc + 1);
-  dyn_v3 d =
-      dyn_v3_make(in->bodies[up].r.x - m[0], in->bodies[up].r.y - m[1], in->bodies[up].r.z - m[2]);
+  dyn_v3 d = dyn_v3_make(in->bodies.s[up].r.x - m[0], in->bodies.s[up].r.y - m[1],
+                         in->bodies.s[up].r.z - m[2]);
   double *g = c->g.p + 6 * ifc, pa[3][6] = { { 0 } }, scratch[36];
   int i0 = in->njrows + k * in->rpc, na = 0;
   for (int r = 0; r < in->rpc; r++) {
@@ -164,7 +165,7 @@ static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const doubl
   const dyn_contact *ck = &in->con[k];
   int lo = ck->a == up ? ck->b : ck->a;
   double *S_lo = c->S.p + 72 * (size_t)lo + 36;
-  if (in->bodies[lo].is_static) S_lo = memset(scratch, 0, sizeof scratch);
+  if (in->bodies.c[lo].is_static) S_lo = memset(scratch, 0, sizeof scratch);
   add_outer(c->S.p + 72 * (size_t)up, S_lo, (const double(*)[6])pa);
 }
 
@@ -233,11 +234,11 @@ static void add_block(double *ab, int I1, int I2, const double *K1, const double
 static void coarse_matrix(dyn_coarse *c, const dyn_coarse_in *in, int top) {
   for (int b = 0; b < in->nb; b++) {
     int l = c->lev.p[b];
-    if (in->bodies[b].is_static || l == INT_MAX) continue;
+    if (in->bodies.c[b].is_static || l == INT_MAX) continue;
     const double *Minv = in->vf->Minv + 10 * (size_t)b, *S = c->S.p + 72 * (size_t)b;
     const double *m0 = c->ctr.p + 4 * l;
     double K[2][36], MK[2][36];
-    dyn_v3 r = in->bodies[b].r;
+    dyn_v3 r = in->bodies.s[b].r;
     wrench_of(S, dyn_v3_make(r.x - m0[0], r.y - m0[1], r.z - m0[2]), 1.0, K[0]);
     minv_times(Minv, K[0], MK[0]);
     add_block(c->ab.p, l - 1, l - 1, K[0], MK[0]);

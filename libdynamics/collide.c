@@ -287,9 +287,10 @@ int dyn_collide_geoms(const dyn_geom *A, const dyn_geom *B, int ia, int ib, doub
   return dyn_collide_valid_geoms(A, B, ia, ib, margin, out);
 }
 
-int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out) {
-  if (!bodies || ia < 0 || ib < 0) return DYN_ERR_INPUT;
-  dyn_geom A = dyn_body_geom(&bodies[ia]), B = dyn_body_geom(&bodies[ib]);
+int dyn_collide_pair(dyn_bodies bodies, int ia, int ib, double margin, dyn_contact *out) {
+  if (!bodies.c || !bodies.s || ia < 0 || ib < 0) return DYN_ERR_INPUT;
+  dyn_geom A = dyn_body_geom(&bodies.c[ia], &bodies.s[ia]),
+           B = dyn_body_geom(&bodies.c[ib], &bodies.s[ib]);
   return dyn_collide_geoms(&A, &B, ia, ib, margin, out);
 }
 

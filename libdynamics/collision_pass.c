@@ -49,14 +49,14 @@ void dyn_collider_free(dyn_collider *c) {
 /* The heights h = -g . c of the np pairs into k[0 .. np-1] (c the mean
  * centre of the pair's dynamic bodies, of both when neither is); their
  * range in *hmin, *hmax. */
-static void pair_heights(const dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes,
+static void pair_heights(const dyn_collider *c, dyn_bodies bodies, const dyn_shape_rt *shapes,
                          dyn_v3 g, long np, double *k, double *hmin, double *hmax) {
   *hmin = INFINITY;
   *hmax = -INFINITY;
   for (long i = 0; i < np; i++) {
     int a = c->pairs.p[2 * i], b = c->pairs.p[2 * i + 1];
     const dyn_shape_rt *A = &shapes[a], *B = &shapes[b];
-    int sa = bodies[A->body].is_static, sb = bodies[B->body].is_static;
+    int sa = bodies.c[A->body].is_static, sb = bodies.c[B->body].is_static;
     dyn_v3 ctr;
     if (sa == sb)
       ctr = dyn_v3_scale(dyn_v3_add(dyn_shape_centre(bodies, A), dyn_shape_centre(bodies, B)), 0.5);
@@ -89,7 +89,7 @@ static void exclusive_sums(unsigned *cnt, int n) {
  * pairs when the range is 0 or not finite.  Both passes' counts are taken
  * while the keys are quantised, and the second pass writes the pairs
  * themselves: four passes over the pairs. */
-static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes,
+static void sort_pairs_top_down(dyn_collider *c, dyn_bodies bodies, const dyn_shape_rt *shapes,
                                 dyn_v3 g, long np) {
   enum { BITS = 11, NBUCKET = 1 << BITS };
   dyn_pair_sort *k = c->psort.p, *t = c->psort.p + np;
@@ -122,7 +122,7 @@ static void sort_pairs_top_down(dyn_collider *c, const dyn_body *bodies, const d
 
 /* The broad phase into c->pairs (grown until they fit); the pair count, or
  * a negative dyn_err after the message. */
-static long broad_phase(dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes, int n,
+static long broad_phase(dyn_collider *c, dyn_bodies bodies, const dyn_shape_rt *shapes, int n,
                         double margin, char *msg, size_t msgcap, long *grows) {
   for (;;) {
     long cap = (long)(c->pairs.cap / 2), np;
@@ -157,7 +157,7 @@ static long close_up_runs(void *base, size_t size, const dyn_run *runs, int T) {
 /* The broad phase on T threads: the sorted boxes cut into T runs, each
  * run's pairs swept into its own stretch of c->pairs, then the stretches
  * closed up: the pairs of broad_phase, in its order. */
-static long broad_phase_split(dyn_collider *c, const dyn_body *bodies, const dyn_shape_rt *shapes,
+static long broad_phase_split(dyn_collider *c, dyn_bodies bodies, const dyn_shape_rt *shapes,
                               int ns, double margin, int T, char *msg, size_t msgcap, long *grows) {
   long n = (long)dyn_sap_sort(bodies, shapes, ns, margin, c->sap.p);
   dyn_run *runs = c->runs.p;
@@ -197,7 +197,7 @@ static int may_touch(const dyn_collide_in *in, const dyn_shape_rt *A, const dyn_
  * the pair's combined material (dyn_material_combine: the maximum of each
  * field); run->count contacts, run->pen the deepest, run->fail the first
  * pair rejected (-1 if none; the run stops there). */
-static void narrow_run(const dyn_collider *c, const dyn_body *bodies, const dyn_collide_in *in,
+static void narrow_run(const dyn_collider *c, dyn_bodies bodies, const dyn_collide_in *in,
                        int checked, long k0, long k1, dyn_contact *out, dyn_run *run) {
   int nc = 0;
   double pen = 0.0;
@@ -236,7 +236,7 @@ static void narrow_run(const dyn_collider *c, const dyn_body *bodies, const dyn_
  * dyn_collide_pair's input checks, so that the pairs need not be checked
  * one by one (O(records) a pass, not O(pairs)); else each pair is, and the
  * first rejected pair is named as before. */
-static int records_valid(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin) {
+static int records_valid(dyn_bodies bodies, const dyn_shape_rt *shapes, int n, double margin) {
   if (!(margin >= 0.0) || !isfinite(margin)) return 0;
   for (int i = 0; i < n; i++) {
     dyn_geom g = dyn_shape_place(bodies, &shapes[i]);
@@ -250,9 +250,9 @@ static int records_valid(const dyn_body *bodies, const dyn_shape_rt *shapes, int
  * for DYN_MAX_MANIFOLD contacts a pair), closed up in order; *nout
  * contacts, *maxpen the deepest.  The first pair rejected, in the pairs'
  * order, ends the pass with DYN_ERR_INPUT. */
-static dyn_err narrow_phase(dyn_collider *c, const dyn_body *bodies, int n,
-                            const dyn_collide_in *in, long np, int offset, int T, int *nout,
-                            double *maxpen, char *msg, size_t msgcap) {
+static dyn_err narrow_phase(dyn_collider *c, dyn_bodies bodies, int n, const dyn_collide_in *in,
+                            long np, int offset, int T, int *nout, double *maxpen, char *msg,
+                            size_t msgcap) {
   dyn_run *runs = c->runs.p;
   dyn_contact *base = c->con.p + offset;
   int checked = records_valid(bodies, in->shapes, n, in->margin);
@@ -288,7 +288,7 @@ static dyn_err reserve_runs(dyn_collider *c, int T, char *msg, size_t msgcap, lo
   return DYN_OK;
 }
 
-dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int n, const dyn_collide_in *in,
+dyn_err dyn_collision_pass(dyn_collider *c, dyn_bodies bodies, int n, const dyn_collide_in *in,
                            int offset, int *nout, double *maxpen, char *msg, size_t msgcap,
                            long *grows) {
   *nout = 0;

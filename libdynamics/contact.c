@@ -226,15 +226,15 @@ static double speculative_rhs(const dyn_contact_params *prm, double er, double d
 /* The rows of contact c with its own friction mu and restitution er (the
  * world's contacts carry their pair's material; dyn_contact_fill gives
  * the parameters'). */
-int dyn_contact_fill_material(const dyn_body *bodies, int nb, const dyn_contact *c,
+int dyn_contact_fill_material(dyn_bodies bodies, int nb, const dyn_contact *c,
                               const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
   if (dyn_contact_params_validate(prm, NULL, 0) != DYN_OK || !out || row0 < 0) return DYN_ERR_INPUT;
   return dyn_contact_fill_checked(bodies, nb, c, prm, h, out + row0, row0);
 }
 
-int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *c,
+int dyn_contact_fill_checked(dyn_bodies bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *o, int row0) {
-  if (!bodies || !c || !o || row0 < 0) return DYN_ERR_INPUT;
+  if (!bodies.c || !bodies.s || !c || !o || row0 < 0) return DYN_ERR_INPUT;
   const double mu = c->mu, er = c->restitution;
   if (!(mu >= 0.0 && mu <= DBL_MAX) || !(er >= 0.0 && er <= 1.0)) return DYN_ERR_INPUT;
   if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;
@@ -246,10 +246,11 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
    * separate finiteness test of n did. */
   if (!(fabs(dyn_v3_norm(n) - 1.0) <= 1e-6) || !dyn_ai_v3_finite(c->p) || !isfinite(c->depth))
     return DYN_ERR_INPUT;
-  const dyn_body *A = &bodies[c->a], *B = &bodies[c->b];
-  if (A->is_static && B->is_static)
+  const dyn_body_state *A = &bodies.s[c->a], *B = &bodies.s[c->b];
+  const dyn_body_const *Ac = &bodies.c[c->a], *Bc = &bodies.c[c->b];
+  if (Ac->is_static && Bc->is_static)
     return DYN_ERR_INPUT; /* nothing can move: every row would be J = 0 */
-  int ia = A->is_static ? -1 : c->a, ib = B->is_static ? -1 : c->b;
+  int ia = Ac->is_static ? -1 : c->a, ib = Bc->is_static ? -1 : c->b;
   dyn_v3 ra = dyn_v3_sub(c->p, A->r), rb = dyn_v3_sub(c->p, B->r);
 
   /* pre-step relative velocity of b w.r.t. a at p (static bodies do not move) */
@@ -330,8 +331,8 @@ int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *
   return eta + 2;
 }
 
-int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
-                     const dyn_contact_params *prm, double h, dyn_rows *out, int row0) {
+int dyn_contact_fill(dyn_bodies bodies, int nb, const dyn_contact *c, const dyn_contact_params *prm,
+                     double h, dyn_rows *out, int row0) {
   if (!c || dyn_contact_params_validate(prm, NULL, 0) != DYN_OK) return DYN_ERR_INPUT;
   dyn_contact with = *c; /* the parameters' material */
   with.mu = prm->mu;

@@ -68,20 +68,23 @@ typedef struct dyn_shape {
 
 /* ---- bodies ------------------------------------------------------------ */
 
-/* The compiled body a world steps (dyn_world.h): its constants, copied
- * from the world's model (dyn_model.h: mass, inertia, its inverses, the
- * static flag, and its shape when it has exactly one, at its own pose;
- * else shape NONE, the shapes being the model's), and its state. */
-typedef struct dyn_body {
-  /* constant */
+/* A body is two records (docs/dynamics.md, "Rigid bodies"): its constants
+ * and its state.  A world's constants are its model's records
+ * (dyn_model_body_consts: compiled from the model's body and shape
+ * records, shared by every world on the model, never written by one); its
+ * state is the world's own array (dyn_world_body_states). */
+typedef struct dyn_body_const {
   double mass;     /* kg; 0 for static bodies */
   double inv_mass; /* 0 for static bodies */
   dyn_m3 I_b;      /* body-frame inertia tensor (symmetric positive definite;
                            zero for static bodies) */
   dyn_m3 inv_I_b;  /* its inverse; zero for static bodies */
-  dyn_shape shape;
-  int is_static; /* never moves; inv_mass = 0, inv_I_b = 0 */
-  /* state */
+  dyn_shape shape; /* a model body's: its shape when it has exactly one, at
+                      its own pose; else NONE (the shapes being the model's) */
+  int is_static;   /* never moves; inv_mass = 0, inv_I_b = 0 */
+} dyn_body_const;
+
+typedef struct dyn_body_state {
   dyn_v3 r;   /* centre of mass, world */
   dyn_quat q; /* orientation, unit, body -> world */
   dyn_v3 v;   /* linear velocity, world */
@@ -90,23 +93,32 @@ typedef struct dyn_body {
    * the integration functions */
   dyn_v3 f_ext;
   dyn_v3 t_ext;
-} dyn_body;
+} dyn_body_state;
 
-/* Fill *b as a dynamic body of the given mass, body-frame inertia, shape,
- * at rest at r with orientation q (normalised here).  Returns DYN_ERR_INPUT
- * (and a message in msg[msgcap] if msg != NULL) for mass <= 0, a non-finite
- * or not positive definite inertia, a zero quaternion. */
-DYN_API dyn_err dyn_body_init(dyn_body *b, double mass, dyn_m3 I_b, dyn_shape shape, dyn_v3 r,
-                              dyn_quat q, char *msg, size_t msgcap);
+/* A set of bodies: body i is c[i] (constants) and s[i] (state), two arrays
+ * of the caller's length nb.  Passed by value; the functions that only
+ * read bodies (collision, assembly, joints' rows) never write through s. */
+typedef struct dyn_bodies {
+  const dyn_body_const *c;
+  dyn_body_state *s;
+} dyn_bodies;
+
+/* Fill *c and *s as a dynamic body of the given mass, body-frame inertia,
+ * shape, at rest at r with orientation q (normalised here).  Returns
+ * DYN_ERR_INPUT (and a message in msg[msgcap] if msg != NULL) for mass <=
+ * 0, a non-finite or not positive definite inertia, a zero quaternion. */
+DYN_API dyn_err dyn_body_init(dyn_body_const *c, dyn_body_state *s, double mass, dyn_m3 I_b,
+                              dyn_shape shape, dyn_v3 r, dyn_quat q, char *msg, size_t msgcap);
 /* A static body (infinite mass): planes, fixed geometry, the world anchor. */
-DYN_API void dyn_body_init_static(dyn_body *b, dyn_shape shape, dyn_v3 r, dyn_quat q);
+DYN_API void dyn_body_init_static(dyn_body_const *c, dyn_body_state *s, dyn_shape shape, dyn_v3 r,
+                                  dyn_quat q);
 
 /* A body's state as 13 numbers, the layout of every trace and saved state:
  * r (3), q (w, x, y, z), v (3), w (3). */
 #define DYN_BODY_STATE 13
-DYN_API void dyn_body_get_state(const dyn_body *b, double s[DYN_BODY_STATE]);
+DYN_API void dyn_body_get_state(const dyn_body_state *b, double s[DYN_BODY_STATE]);
 /* The inverse: r, q, v, w from s (q as given, not normalised). */
-DYN_API void dyn_body_set_state(dyn_body *b, const double s[DYN_BODY_STATE]);
+DYN_API void dyn_body_set_state(dyn_body_state *b, const double s[DYN_BODY_STATE]);
 
 /* Principal inertias of uniform solids of mass m. */
 DYN_API dyn_m3 dyn_inertia_sphere(double m, double radius);
@@ -118,15 +130,15 @@ DYN_API dyn_m3 dyn_inertia_ellipsoid(double m, dyn_v3 semi);
 DYN_API dyn_m3 dyn_inertia_cylinder(double m, double radius, double half_length);
 
 /* World inertia R I_b R^T and its inverse R I_b^-1 R^T. */
-DYN_API dyn_m3 dyn_body_inertia_world(const dyn_body *b);
-DYN_API dyn_m3 dyn_body_inv_inertia_world(const dyn_body *b);
+DYN_API dyn_m3 dyn_body_inertia_world(const dyn_body_const *c, const dyn_body_state *s);
+DYN_API dyn_m3 dyn_body_inv_inertia_world(const dyn_body_const *c, const dyn_body_state *s);
 
 /* m |v|^2 / 2 + w . (I w) / 2 */
-DYN_API double dyn_body_kinetic(const dyn_body *b);
+DYN_API double dyn_body_kinetic(const dyn_body_const *c, const dyn_body_state *s);
 /* Momenta: m v, and the angular momentum about the world origin
  * r x m v + I w. */
-DYN_API dyn_v3 dyn_body_linear_momentum(const dyn_body *b);
-DYN_API dyn_v3 dyn_body_angular_momentum(const dyn_body *b);
+DYN_API dyn_v3 dyn_body_linear_momentum(const dyn_body_const *c, const dyn_body_state *s);
+DYN_API dyn_v3 dyn_body_angular_momentum(const dyn_body_const *c, const dyn_body_state *s);
 
 /* ---- unconstrained integration (docs/dynamics.md, "Integrators") -------- */
 
@@ -152,9 +164,11 @@ typedef enum dyn_integrator {
 /* v += h inv_mass (f_ext + m g); w += h I^-1 (t_ext - gyro term), the
  * gyroscopic term per `gyro`.  g is the gravity vector (m/s^2).  Static
  * bodies are left alone. */
-DYN_API void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro);
+DYN_API void dyn_body_update_velocity(const dyn_body_const *c, dyn_body_state *s, double h,
+                                      dyn_v3 g, dyn_gyro gyro);
 /* r += h v; q advanced by the angular velocity w over h per `orient`. */
-DYN_API void dyn_body_update_position(dyn_body *b, double h, dyn_orient orient);
+DYN_API void dyn_body_update_position(const dyn_body_const *c, dyn_body_state *s, double h,
+                                      dyn_orient orient);
 /* q advanced by angular velocity w (world) over h, as above. */
 DYN_API dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient);
 
@@ -188,12 +202,12 @@ typedef struct dyn_contact {
  * iff depth > -margin (so two bodies exactly touching give none at margin
  * 0).  Returns DYN_ERR_INPUT (< 0) for invalid input: bad indices, ia ==
  * ib, margin < 0 or NaN, a non-finite pose, a negative size. */
-DYN_API int dyn_collide_pair(const dyn_body *bodies, int ia, int ib, double margin,
-                             dyn_contact *out);
+DYN_API int dyn_collide_pair(dyn_bodies bodies, int ia, int ib, double margin, dyn_contact *out);
 
 /* World-frame axis-aligned bounding box of a body's shape, grown by margin;
  * planes get infinite extents where they are unbounded. */
-DYN_API void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 *hi);
+DYN_API void dyn_body_aabb(const dyn_body_const *c, const dyn_body_state *s, double margin,
+                           dyn_v3 *lo, dyn_v3 *hi);
 
 /* Broad phase: sweep-and-prune on x (docs/dynamics.md, "Collision") over nb bodies.  Writes
  * candidate pairs (i < j, AABBs overlapping, not both static) into
@@ -208,17 +222,16 @@ DYN_API void dyn_body_aabb(const dyn_body *b, double margin, dyn_v3 *lo, dyn_v3 
  * be initialised memory).  Both broad phases return -1 on bad arguments. */
 DYN_API size_t dyn_sap_workspace_size(int nb);
 DYN_API void dyn_sap_workspace_init(void *ws);
-DYN_API long dyn_broadphase_sap(const dyn_body *bodies, int nb, double margin, void *ws, int *pairs,
+DYN_API long dyn_broadphase_sap(dyn_bodies bodies, int nb, double margin, void *ws, int *pairs,
                                 long maxpairs);
 /* The same by testing all pairs: the reference for tests. */
-DYN_API long dyn_broadphase_all(const dyn_body *bodies, int nb, double margin, int *pairs,
+DYN_API long dyn_broadphase_all(dyn_bodies bodies, int nb, double margin, int *pairs,
                                 long maxpairs);
 
 /* GJK distance / EPA penetration between two convex shapes given by support
  * functions (used for HULL, and for any pair without a dedicated routine).
  * One contact; DYN_ERR_INPUT (< 0) for invalid input. */
-DYN_API int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin,
-                                dyn_contact *out);
+DYN_API int dyn_collide_gjk_epa(dyn_bodies bodies, int ia, int ib, double margin, dyn_contact *out);
 
 #ifdef __cplusplus
 }

@@ -18,11 +18,11 @@
  * each summed in the same order, without the products' 72-byte copies
  * and the transpose (R^T's column j is R's row j); for an isotropic body
  * (inv_I_b = s 1: dyn_m3_scalar) s 1 itself, which it is exactly. */
-static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body *b) {
-  const double s = dyn_m3_scalar(b->inv_I_b.m);
+static inline dyn_m3 dyn_ai_inv_inertia_world(const dyn_body_const *bc, const dyn_body_state *b) {
+  const double s = dyn_m3_scalar(bc->inv_I_b.m);
   if (!isnan(s)) return dyn_m3_diag(s, s, s);
   const dyn_m3 R = dyn_quat_to_m3(b->q);
-  const double *r = R.m, *I = b->inv_I_b.m;
+  const double *r = R.m, *I = bc->inv_I_b.m;
   double P[9]; /* R inv_I_b */
   dyn_m3 W;
 #pragma GCC unroll 9
@@ -50,7 +50,7 @@ dyn_err dyn_system_threads_reserve(dyn_system *s, int threads);
  * dyn_contact_params_validate (the world checks its contact parameters
  * once a step, not once a contact); every other check is made.  The rows
  * go to o[0 ..] (not out[row0 ..]), row0 their global index (base). */
-int dyn_contact_fill_checked(const dyn_body *bodies, int nb, const dyn_contact *c,
+int dyn_contact_fill_checked(dyn_bodies bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *o, int row0);
 
 /* dyn_assemble in three parts, for a caller that passes each row while
@@ -82,7 +82,7 @@ typedef struct dyn_row_pass {
   int naux, ncones; /* DYN_ROW_AUX rows, cones (DYN_ROW_CONE_N rows) */
 } dyn_row_pass;
 
-dyn_err dyn_assemble_begin(dyn_system *s, const dyn_body *bodies, int nb, const dyn_rows *rows,
+dyn_err dyn_assemble_begin(dyn_system *s, dyn_bodies bodies, int nb, const dyn_rows *rows,
                            int nrows, double h, dyn_v3 g, slv_storage storage);
 dyn_row_pass dyn_assemble_pass(dyn_system *s, const dyn_rows *r0, int nrows, int nb, int i0, int i1,
                                char *msg, size_t cap);
@@ -125,7 +125,7 @@ int dyn_system_energy_form(const dyn_system *s, dyn_energy_form *out);
  * holds K^T x of exactly this x for p, the factored view of this system's
  * last assembly (slv_workspace_ktx; the same bits as the rows' pass,
  * which it saves), else by the rows.  ws and p may be NULL (the rows). */
-dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_body *bodies, int nb, const double *x,
+dyn_err dyn_apply_impulse_ws(const dyn_system *s, dyn_bodies bodies, int nb, const double *x,
                              const slv_workspace *ws, const slv_problem *p, double h, dyn_v3 g);
 
 static inline int dyn_ai_v3_finite(dyn_v3 a) {

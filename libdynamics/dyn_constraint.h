@@ -124,7 +124,7 @@ DYN_API void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
  *   h       in: time step (s), > 0;
  *   out     out: array with at least row0 + m records.
  * Row order: NONE n; BOX n, t1, t2; PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
-DYN_API int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *c,
+DYN_API int dyn_contact_fill(dyn_bodies bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 
 /* dyn_contact_fill with the contact's own material: its mu and
@@ -132,7 +132,7 @@ DYN_API int dyn_contact_fill(const dyn_body *bodies, int nb, const dyn_contact *
  * DYN_ERR_INPUT) in place of prm's, which gives the rest (friction model,
  * eta, rest_threshold, k_erp, slop, cfm, max_correct_vel).  A world's
  * contacts carry the combined material of their two shapes (dyn_model.h). */
-DYN_API int dyn_contact_fill_material(const dyn_body *bodies, int nb, const dyn_contact *c,
+DYN_API int dyn_contact_fill_material(dyn_bodies bodies, int nb, const dyn_contact *c,
                                       const dyn_contact_params *prm, double h, dyn_rows *out,
                                       int row0);
 
@@ -191,7 +191,7 @@ DYN_API long dyn_system_csr_nnz(dyn_system *sys, const dyn_rows *rows, int nrows
  * Returns DYN_OK or DYN_ERR_INPUT (size exceeded, bad body index, a row
  * whose two bodies are the same, findex / aux / cone structure out of
  * range, a non-finite entry; message in dyn_system_message). */
-DYN_API dyn_err dyn_assemble(dyn_system *sys, const dyn_body *bodies, int nb, const dyn_rows *rows,
+DYN_API dyn_err dyn_assemble(dyn_system *sys, dyn_bodies bodies, int nb, const dyn_rows *rows,
                              int nrows, double h, dyn_v3 g, slv_storage storage, slv_problem *out);
 
 /* The problem of rows alone, without a world's bodies: A = J M^-1 J^T +
@@ -233,7 +233,7 @@ DYN_API void dyn_jmjt_dense(int n, int nd, double *J, const double *minv, double
  * DYN_ERR_NUMERIC (bodies untouched) if x has a non-finite entry.  The
  * sums go through a buffer of sys (its assembly is left as it was): one
  * call at a time on a system. */
-DYN_API dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_body *bodies, int nb, const double *x,
+DYN_API dyn_err dyn_apply_impulse(const dyn_system *sys, dyn_bodies bodies, int nb, const double *x,
                                   double h, dyn_v3 g);
 
 /* The last dyn_assemble in the bodies' velocities (docs/dynamics.md, "The

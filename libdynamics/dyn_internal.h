@@ -113,9 +113,9 @@ static inline int dyn_par_least(const int *first, int T, int none) {
  * b2Shape beside its b2Body): whose it is, its geometry and its pose in its
  * body's frame, its filter and its material.  The world compiles one per
  * model shape from its read-only model (world_model.c), once; nothing of
- * it is written by a step.  geom NULL: the body's own shape (dyn_body's
- * shape, at the body's pose: every body with at most one shape at the
- * identity pose, where the records are the bodies). */
+ * it is written by a step.  geom NULL: the body's own shape (its
+ * dyn_body_const's shape, at the body's pose: every body with at most one
+ * shape at the identity pose, where the records are the bodies). */
 typedef struct dyn_shape_rt {
   int body;                      /* its body (the contact's a or b) */
   int shape;                     /* its index in the world's model; -1: none */
@@ -141,17 +141,18 @@ typedef struct dyn_geom {
 } dyn_geom;
 
 /* Body b with its own shape at its pose. */
-static inline dyn_geom dyn_body_geom(const dyn_body *b) {
-  dyn_geom g = { &b->shape, b->r, b->q, b->is_static };
+static inline dyn_geom dyn_body_geom(const dyn_body_const *bc, const dyn_body_state *b) {
+  dyn_geom g = { &bc->shape, b->r, b->q, bc->is_static };
   return g;
 }
 
 /* Shape record s of bodies[s->body], placed at
  *     r_s = r_b + R(q_b) pos,   q_s = q_b rot
  * (a shape at the identity pose takes the body's r and q as they are). */
-static inline dyn_geom dyn_shape_place(const dyn_body *bodies, const dyn_shape_rt *s) {
-  const dyn_body *b = &bodies[s->body];
-  dyn_geom g = { s->geom ? s->geom : &b->shape, b->r, b->q, b->is_static };
+static inline dyn_geom dyn_shape_place(dyn_bodies bodies, const dyn_shape_rt *s) {
+  const dyn_body_const *bc = &bodies.c[s->body];
+  const dyn_body_state *b = &bodies.s[s->body];
+  dyn_geom g = { s->geom ? s->geom : &bc->shape, b->r, b->q, bc->is_static };
   if (s->local) {
     g.r = dyn_v3_add(b->r, dyn_quat_rotate(b->q, s->pos));
     g.q = dyn_quat_mul(b->q, s->rot);
@@ -161,15 +162,15 @@ static inline dyn_geom dyn_shape_place(const dyn_body *bodies, const dyn_shape_r
 
 /* Where shape record s of bodies[s->body] is centred: dyn_shape_place's r
  * alone (the top-down sort's heights). */
-static inline dyn_v3 dyn_shape_centre(const dyn_body *bodies, const dyn_shape_rt *s) {
-  const dyn_body *b = &bodies[s->body];
+static inline dyn_v3 dyn_shape_centre(dyn_bodies bodies, const dyn_shape_rt *s) {
+  const dyn_body_state *b = &bodies.s[s->body];
   return s->local ? dyn_v3_add(b->r, dyn_quat_rotate(b->q, s->pos)) : b->r;
 }
 
 /* Record i of a collision: shape record shapes[i] placed, or body i with
  * its own shape when shapes is NULL (the public entries on bodies). */
-static inline dyn_geom dyn_geom_at(const dyn_body *bodies, const dyn_shape_rt *shapes, int i) {
-  return shapes ? dyn_shape_place(bodies, &shapes[i]) : dyn_body_geom(&bodies[i]);
+static inline dyn_geom dyn_geom_at(dyn_bodies bodies, const dyn_shape_rt *shapes, int i) {
+  return shapes ? dyn_shape_place(bodies, &shapes[i]) : dyn_body_geom(&bodies.c[i], &bodies.s[i]);
 }
 
 /* g's world bounding box grown by margin (broadphase.c; dyn_body_aabb on
@@ -185,12 +186,11 @@ void dyn_geom_aabb(const dyn_geom *g, double margin, dyn_v3 *lo, dyn_v3 *hi);
  * dyn_broadphase_sap call in its order.  simd: 1 tests four candidates at
  * a time in AVX2 where the CPU has it, 0 one at a time (the same pairs in
  * the same order; the tests compare them).  The sweep only reads ws. */
-size_t dyn_sap_sort(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin,
-                    void *ws);
+size_t dyn_sap_sort(dyn_bodies bodies, const dyn_shape_rt *shapes, int n, double margin, void *ws);
 long dyn_sap_sweep(void *ws, size_t i0, size_t i1, int *pairs, long maxpairs, int simd);
 /* dyn_broadphase_sap on the n shape records of bodies (shapes NULL: body
  * i with its own shape is record i). */
-long dyn_broadphase_shapes(const dyn_body *bodies, const dyn_shape_rt *shapes, int n, double margin,
+long dyn_broadphase_shapes(dyn_bodies bodies, const dyn_shape_rt *shapes, int n, double margin,
                            void *ws, int *pairs, long maxpairs);
 /* dyn_broadphase_sap's grid (broadphase.c) over the n sorted boxes of ws
  * (after dyn_sap_sort): the pairs of dyn_sap_sweep over [0, n), in its
@@ -207,8 +207,8 @@ long dyn_sap_grid(void *ws, size_t n, int *pairs, long maxpairs);
  *                             velocity update (h) evaluated at the old state;
  *   DYN_INT_VERLET            position (h/2), velocity (h), position (h/2).
  * b: in/out.  h: step (s).  Static bodies are left unchanged. */
-void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
-                        dyn_orient orient);
+void dyn_body_step_free(const dyn_body_const *bc, dyn_body_state *b, double h, dyn_v3 g,
+                        dyn_integrator integ, dyn_gyro gyro, dyn_orient orient);
 
 /* The gyroscopic update alone (the world step's prepare stage):
  * dyn_body_update_velocity(b, h, 0, gyro) as if f_ext and t_ext were zero,
@@ -218,7 +218,7 @@ void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, d
  * that are exactly +-0 (integrate.c, gyro_isotropic); wherever that is not
  * provably the same bits (a zero component, a non-finite number, a singular
  * J) it takes the general update. */
-void dyn_body_update_gyro(dyn_body *b, double h, dyn_gyro gyro);
+void dyn_body_update_gyro(const dyn_body_const *bc, dyn_body_state *b, double h, dyn_gyro gyro);
 
 /* s if the 3x3 matrix m (row-major) is s 1 exactly: its three diagonal
  * entries equal and finite, the six others +-0; else NaN.  An isotropic

@@ -110,8 +110,8 @@ typedef struct dyn_joint {
  * Axes are normalised here; a zero axis is an error.  erp = 0.2 and cfm = 0
  * on every row, limit and motor off (limit erp 0.2).  Returns DYN_OK or
  * DYN_ERR_INPUT with a message (msg may be NULL) naming the argument. */
-DYN_API dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb,
-                               int a, int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg,
+DYN_API dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, dyn_bodies bodies, int nb, int a,
+                               int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg,
                                size_t msgcap);
 
 /* DYN_OK or DYN_ERR_INPUT with a message naming the field ("joint.erp[2]=1.5
@@ -153,8 +153,8 @@ DYN_API int dyn_joint_max_rows(const dyn_joint *j);
  * active limit keeps both rows (same J up to sign: A is then singular on
  * those two rows; give the limit a cfm > 0 for solvers that need A(i,i) > 0
  * pivots). */
-DYN_API int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h,
-                           dyn_rows *out, int row0);
+DYN_API int dyn_joint_fill(dyn_bodies bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
+                           int row0);
 
 /* Position-level constraint of the base rows: writes Phi (dyn_joint_base_rows
  * entries, m or dimensionless) so that d Phi / dt = J u exactly for the J that
@@ -165,19 +165,19 @@ DYN_API int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, d
  *   slider rows 3, 4:  t1_a . (p_a - p_b),  t2_a . (p_a - p_b)
  *   hinge-2, universal row 3:  s1_a . s2_b - cos0
  * Returns the count or DYN_ERR_INPUT. */
-DYN_API int dyn_joint_phi(const dyn_body *bodies, int nb, const dyn_joint *j, double *phi);
+DYN_API int dyn_joint_phi(dyn_bodies bodies, int nb, const dyn_joint *j, double *phi);
 
 /* The joint coordinate of limits and motors: slider d = s_a . (p_b - p_a)
  * (m); hinge theta and hinge-2 wheel angle = 2 atan2(v . n, w) (rad) of the
  * relative rotation (w, v) = q_a^* q_b q0^* about n = twist_a: continuous in
  * (-2 pi, 2 pi) as the quaternions move continuously (no jump at +-pi).
  * DYN_ERR_INPUT for the other kinds or bad indices. */
-DYN_API dyn_err dyn_joint_coord(const dyn_body *bodies, int nb, const dyn_joint *j, double *coord);
+DYN_API dyn_err dyn_joint_coord(dyn_bodies bodies, int nb, const dyn_joint *j, double *coord);
 
 /* Joint error for reports: |p_a - p_b| (m) between the two anchors; for the
  * slider, the sideways part (the anchors may separate along the axis).
  * NaN for bad input. */
-DYN_API double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j);
+DYN_API double dyn_joint_anchor_error(dyn_bodies bodies, int nb, const dyn_joint *j);
 
 /* Spring-damper to soft-row mapping (ODE's, force form): a row of stiffness
  * k >= 0 (N/m or N m/rad) and damping c >= 0 (N s/m), k + c > 0, stepped with

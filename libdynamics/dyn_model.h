@@ -371,6 +371,14 @@ DYN_API int dyn_model_material_count(const dyn_model *m);
 DYN_API int dyn_model_joint_count(const dyn_model *m);
 DYN_API int dyn_model_exclusion_count(const dyn_model *m);
 DYN_API const dyn_body_def *dyn_model_bodies(const dyn_model *m);
+/* The bodies' constants (size dyn_model_body_count) as every world on m
+ * reads them, compiled from the body and shape records whenever they are
+ * added or set: mass, inertia and their inverses (dyn_body_init), the static
+ * flag, and the body's shape when it has exactly one, at the identity pose
+ * (else NONE).  A dynamic body of mass 0 is a massless frame (static
+ * constants: a reduced world poses it by its tree; a maximal world refuses
+ * it).  Only read by worlds. */
+DYN_API const dyn_body_const *dyn_model_body_consts(const dyn_model *m);
 DYN_API const dyn_shape_def *dyn_model_shapes(const dyn_model *m);
 DYN_API const dyn_material *dyn_model_materials(const dyn_model *m);
 DYN_API const dyn_joint_def *dyn_model_joints(const dyn_model *m);

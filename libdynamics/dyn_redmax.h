@@ -9,7 +9,7 @@
  * (a free joint is three slides and a ball through two such frames).  The state is the joint coordinates, not the body poses.
  *
  * Construction is from world-frame data at one initial configuration, the
- * same data a maximal-coordinate model (dyn_body + joint constraints) is
+ * same data a maximal-coordinate model (bodies + joint constraints) is
  * built from: each body's centre of mass r, orientation q (body -> world),
  * mass, body-frame inertia about the centre of mass, and its joint's world
  * anchor and (hinge) world axis.  The initial configuration is the joint
@@ -173,10 +173,11 @@ DYN_API void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, 
  * the kinematics.  DYN_ERR_INPUT for i out of range. */
 DYN_API dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn_v3 *v,
                                       dyn_v3 *w);
-/* The same for all bodies as dyn_body structs (bodies[nb], out), ready for a
- * maximal-coordinate world: mass, inertia, pose, v, w; shape NONE, loads 0. */
-DYN_API dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg,
-                                         size_t msgcap);
+/* The same for all bodies as constants c[nb] (mass, inertia; shape NONE)
+ * and states s[nb] (pose, v, w; loads 0), out, as a maximal-coordinate
+ * world's bodies. */
+DYN_API dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body_const *c, dyn_body_state *s,
+                                         char *msg, size_t msgcap);
 
 /* Reduced mass Mr = J^T M J (ndof x ndof, column-major, leading dimension
  * ld >= ndof, out) at the current state. */

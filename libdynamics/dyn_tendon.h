@@ -37,10 +37,10 @@ const char *dyn_tendon_path_fault(const dyn_model *m, const dyn_actuator_def *a)
 
 /* Actuator a's path at the poses of bodies (model order; the world's
  * identity for -1) into pt[DYN_TENDON_MAX_POINTS] (*n points): its length. */
-double dyn_tendon_path(const dyn_actuator_def *a, const dyn_body *bodies, dyn_path_point *pt,
+double dyn_tendon_path(const dyn_actuator_def *a, const dyn_body_state *bodies, dyn_path_point *pt,
                        int *n);
 /* dL/dt of the path pt[n] at the bodies' velocities. */
-double dyn_tendon_velocity(const dyn_path_point *pt, int n, const dyn_body *bodies);
+double dyn_tendon_velocity(const dyn_path_point *pt, int n, const dyn_body_state *bodies);
 
 /* MuJoCo's muscle force at actuator length L, velocity V and activation
  * act (dyn_muscle_prm): gain(L, V) act + bias(L), <= 0. */
@@ -57,7 +57,7 @@ double dyn_tendon_actuator_force(const dyn_actuator_def *a, double ctrl, double 
  * added as forces fx and torques tx (about the centres of mass) to the
  * tree bodies tree_of[body] (-1: none, the load dropped on a body that
  * does not move). */
-void dyn_tendon_loads(const dyn_model *m, const dyn_body *bodies, const int *tree_of,
+void dyn_tendon_loads(const dyn_model *m, const dyn_body_state *bodies, const int *tree_of,
                       const double *ctrl, const double *act, dyn_v3 *fx, dyn_v3 *tx);
 
 /* The muscles among model m's actuators; their activations act[actuator

@@ -432,11 +432,19 @@ DYN_API dyn_joint *dyn_world_joints(dyn_world *w);
 /* max over joints of dyn_joint_anchor_error at the current state (m); 0
  * without joints. */
 DYN_API double dyn_world_joint_error(const dyn_world *w);
-/* The body array (size dyn_world_body_count), compiled from the model
- * and holding the state; valid while the world is.  Writing state or loads (r, q, v, w, f_ext, t_ext)
- * between steps is allowed; f_ext and t_ext are held over each step and never
- * cleared. */
-DYN_API dyn_body *dyn_world_bodies(dyn_world *w);
+/* The bodies' state (size dyn_world_body_count): the world's own array
+ * (r, q, v, w, f_ext, t_ext), valid while the world is.  Writing state or
+ * loads between steps is allowed; f_ext and t_ext are held over each step
+ * and never cleared. */
+DYN_API dyn_body_state *dyn_world_body_states(dyn_world *w);
+/* The bodies' constants (size dyn_world_body_count: mass, inertia, their
+ * inverses, shape, static flag): the model's records
+ * (dyn_model_body_consts), shared with every world on the model, read
+ * only, valid while the world is. */
+DYN_API const dyn_body_const *dyn_world_body_consts(const dyn_world *w);
+/* Both arrays as one dyn_bodies (constants: the model's; state: the
+ * world's), for dyn_joint_* and dyn_contact_fill on the world's bodies. */
+DYN_API dyn_bodies dyn_world_bodies(dyn_world *w);
 
 /* The controls of the model's actuators (dyn_actuator_def; MuJoCo's ctrl):
  * 0 until set; n must be the model's actuator count.  Each actuator's

@@ -688,10 +688,12 @@ static int plane_convex(const dyn_geom *P, const dyn_geom *C, double margin, dyn
   return 1;
 }
 
-int dyn_collide_gjk_epa(const dyn_body *bodies, int ia, int ib, double margin, dyn_contact *out) {
-  if (!bodies || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) || !isfinite(margin))
+int dyn_collide_gjk_epa(dyn_bodies bodies, int ia, int ib, double margin, dyn_contact *out) {
+  if (!bodies.c || !bodies.s || !out || ia < 0 || ib < 0 || ia == ib || !(margin >= 0.0) ||
+      !isfinite(margin))
     return DYN_ERR_INPUT;
-  dyn_geom A = dyn_body_geom(&bodies[ia]), B = dyn_body_geom(&bodies[ib]);
+  dyn_geom A = dyn_body_geom(&bodies.c[ia], &bodies.s[ia]),
+           B = dyn_body_geom(&bodies.c[ib], &bodies.s[ib]);
   if (!dyn_geom_valid(&A) || !dyn_geom_valid(&B)) return DYN_ERR_INPUT;
   return dyn_gjk_epa_geoms(&A, &B, ia, ib, margin, out);
 }

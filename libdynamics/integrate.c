@@ -84,29 +84,30 @@
  * the header comment: (60 eps)^(1/4) = 3.4e-4, rounded down. */
 #define DYN_EXP_SERIES_X 3e-4
 
-void dyn_body_update_velocity(dyn_body *b, double h, dyn_v3 g, dyn_gyro gyro) {
-  if (b->is_static) return;
+void dyn_body_update_velocity(const dyn_body_const *bc, dyn_body_state *b, double h, dyn_v3 g,
+                              dyn_gyro gyro) {
+  if (bc->is_static) return;
   /* linear: dv = h (f_ext / m + g) */
-  b->v = dyn_v3_axpy(b->v, h, dyn_v3_axpy(g, b->inv_mass, b->f_ext));
+  b->v = dyn_v3_axpy(b->v, h, dyn_v3_axpy(g, bc->inv_mass, b->f_ext));
 
   dyn_quat q = b->q;
   dyn_v3 w_b0 = dyn_quat_rotate_inv(q, b->w);
   dyn_v3 t_b = dyn_quat_rotate_inv(q, b->t_ext);
   /* stage 1: external torque impulse h I_b^-1 t_b (body frame) */
-  dyn_v3 dw_b = dyn_v3_scale(dyn_m3_mulv(b->inv_I_b, t_b), h);
+  dyn_v3 dw_b = dyn_v3_scale(dyn_m3_mulv(bc->inv_I_b, t_b), h);
 
   if (gyro == DYN_GYRO_EXPLICIT) {
     /* -h I_b^-1 (w x I w), evaluated at the start of the step */
-    dyn_v3 L_b = dyn_m3_mulv(b->I_b, w_b0);
+    dyn_v3 L_b = dyn_m3_mulv(bc->I_b, w_b0);
     dyn_v3 tau = dyn_v3_cross(w_b0, L_b);
-    dw_b = dyn_v3_axpy(dw_b, -h, dyn_m3_mulv(b->inv_I_b, tau));
+    dw_b = dyn_v3_axpy(dw_b, -h, dyn_m3_mulv(bc->inv_I_b, tau));
   } else if (gyro == DYN_GYRO_IMPLICIT) {
     /* stage 2: one Newton step on F(w_b) = I_b (w_b - w_b0) + h w_b x I_b w_b */
-    dyn_v3 L_b = dyn_m3_mulv(b->I_b, w_b0);
+    dyn_v3 L_b = dyn_m3_mulv(bc->I_b, w_b0);
     dyn_v3 F = dyn_v3_scale(dyn_v3_cross(w_b0, L_b), h);
-    dyn_m3 J = dyn_m3_add(b->I_b, dyn_m3_scale(dyn_m3_add(dyn_m3_mul(dyn_m3_skew(w_b0), b->I_b),
-                                                          dyn_m3_scale(dyn_m3_skew(L_b), -1.0)),
-                                               h));
+    dyn_m3 J = dyn_m3_add(bc->I_b, dyn_m3_scale(dyn_m3_add(dyn_m3_mul(dyn_m3_skew(w_b0), bc->I_b),
+                                                           dyn_m3_scale(dyn_m3_skew(L_b), -1.0)),
+                                                h));
     int ok = 0;
     dyn_m3 Jinv = dyn_m3_inverse(J, &ok);
     if (ok) dw_b = dyn_v3_sub(dw_b, dyn_m3_mulv(Jinv, F));
@@ -122,10 +123,10 @@ static double v3_nonfinite(dyn_v3 a) { return (a.x - a.x) + (a.y - a.y) + (a.z -
 
 /* 1 iff b's I_b is I times the identity (I > 0 finite, off-diagonals 0,
  * as dyn_m3_diag writes them: spheres, cubes) and its inv_I_b is finite. */
-static int isotropic(const dyn_body *b, double *I) {
-  *I = dyn_m3_scalar(b->I_b.m); /* NaN unless I 1 */
+static int isotropic(const dyn_body_const *bc, double *I) {
+  *I = dyn_m3_scalar(bc->I_b.m); /* NaN unless I 1 */
   if (!(*I > 0.0)) return 0;
-  const double *n = b->inv_I_b.m;
+  const double *n = bc->inv_I_b.m;
   double nf = v3_nonfinite(dyn_v3_make(n[0], n[1], n[2])) +
               v3_nonfinite(dyn_v3_make(n[3], n[4], n[5])) +
               v3_nonfinite(dyn_v3_make(n[6], n[7], n[8]));
@@ -147,7 +148,7 @@ static int isotropic(const dyn_body *b, double *I) {
  * multiplied zero can change: a zero of R dw_b then leaves a nonzero or
  * +0 component of w as it is, but not a -0 one (-0 + +-0), which is sent
  * to the general update, as are a singular J and anything not finite. */
-static int gyro_isotropic(dyn_body *b, double h, double I) {
+static int gyro_isotropic(const dyn_body_const *bc, dyn_body_state *b, double h, double I) {
   dyn_quat q = b->q;
   dyn_v3 w = b->w;
   if (!((h - h) + (q.w - q.w) + v3_nonfinite(dyn_v3_make(q.x, q.y, q.z)) == 0.0)) return 0;
@@ -165,20 +166,20 @@ static int gyro_isotropic(dyn_body *b, double h, double I) {
       (w.z == 0.0 && signbit(w.z) && dw.z == 0.0))
     return 0;
   const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
-  b->v = dyn_v3_axpy(b->v, h, dyn_v3_axpy(zero, b->inv_mass, zero)); /* v + (+-0): as there */
+  b->v = dyn_v3_axpy(b->v, h, dyn_v3_axpy(zero, bc->inv_mass, zero)); /* v + (+-0): as there */
   b->w = dyn_v3_add(w, dw);
   return 1;
 }
 
-void dyn_body_update_gyro(dyn_body *b, double h, dyn_gyro gyro) {
-  if (b->is_static) return;
+void dyn_body_update_gyro(const dyn_body_const *bc, dyn_body_state *b, double h, dyn_gyro gyro) {
+  if (bc->is_static) return;
   double I;
-  if (gyro == DYN_GYRO_IMPLICIT && isotropic(b, &I) && gyro_isotropic(b, h, I)) return;
+  if (gyro == DYN_GYRO_IMPLICIT && isotropic(bc, &I) && gyro_isotropic(bc, b, h, I)) return;
   const dyn_v3 zero = dyn_v3_make(0.0, 0.0, 0.0);
   dyn_v3 f = b->f_ext, t = b->t_ext;
   b->f_ext = zero;
   b->t_ext = zero;
-  dyn_body_update_velocity(b, h, zero, gyro);
+  dyn_body_update_velocity(bc, b, h, zero, gyro);
   b->f_ext = f;
   b->t_ext = t;
 }
@@ -199,34 +200,35 @@ dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient orient) {
   return dyn_quat_normalize(dyn_quat_mul(dq, q));
 }
 
-void dyn_body_update_position(dyn_body *b, double h, dyn_orient orient) {
-  if (b->is_static) return;
+void dyn_body_update_position(const dyn_body_const *bc, dyn_body_state *b, double h,
+                              dyn_orient orient) {
+  if (bc->is_static) return;
   b->r = dyn_v3_axpy(b->r, h, b->v);
   b->q = dyn_quat_integrate(b->q, b->w, h, orient);
 }
 
-void dyn_body_step_free(dyn_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
-                        dyn_orient orient) {
-  if (b->is_static) return;
+void dyn_body_step_free(const dyn_body_const *bc, dyn_body_state *b, double h, dyn_v3 g,
+                        dyn_integrator integ, dyn_gyro gyro, dyn_orient orient) {
+  if (bc->is_static) return;
   switch (integ) {
   case DYN_INT_EXPLICIT_EULER: {
     /* accelerations at the old state, positions with the old velocities */
-    dyn_body old = *b;
-    dyn_body_update_velocity(&old, h, g, gyro);
-    dyn_body_update_position(b, h, orient);
+    dyn_body_state old = *b;
+    dyn_body_update_velocity(bc, &old, h, g, gyro);
+    dyn_body_update_position(bc, b, h, orient);
     b->v = old.v;
     b->w = old.w;
     break;
   }
   case DYN_INT_VERLET:
-    dyn_body_update_position(b, 0.5 * h, orient);
-    dyn_body_update_velocity(b, h, g, gyro);
-    dyn_body_update_position(b, 0.5 * h, orient);
+    dyn_body_update_position(bc, b, 0.5 * h, orient);
+    dyn_body_update_velocity(bc, b, h, g, gyro);
+    dyn_body_update_position(bc, b, 0.5 * h, orient);
     break;
   case DYN_INT_SYMPLECTIC_EULER:
   default:
-    dyn_body_update_velocity(b, h, g, gyro);
-    dyn_body_update_position(b, h, orient);
+    dyn_body_update_velocity(bc, b, h, g, gyro);
+    dyn_body_update_position(bc, b, h, orient);
     break;
   }
 }

@@ -93,17 +93,17 @@ typedef struct pose {
   int row_body; /* index written into the rows, -1 if static / world */
 } pose;
 
-static pose get_pose(const dyn_body *bodies, int i) {
+static pose get_pose(dyn_bodies bodies, int i) {
   pose p;
   memset(&p, 0, sizeof p);
   p.q = dyn_quat_identity();
   p.row_body = -1;
   if (i < 0) return p;
-  p.r = bodies[i].r;
-  p.q = bodies[i].q;
-  if (!bodies[i].is_static) {
-    p.v = bodies[i].v;
-    p.w = bodies[i].w;
+  p.r = bodies.s[i].r;
+  p.q = bodies.s[i].q;
+  if (!bodies.c[i].is_static) {
+    p.v = bodies.s[i].v;
+    p.w = bodies.s[i].w;
     p.row_body = i;
   }
   return p;
@@ -129,10 +129,10 @@ int dyn_joint_base_rows(dyn_joint_kind kind) {
 
 /* ---- construction and validation ------------------------------------------ */
 
-dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, const dyn_body *bodies, int nb, int a,
-                       int b, dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg, size_t cap) {
+dyn_err dyn_joint_init(dyn_joint *j, dyn_joint_kind kind, dyn_bodies bodies, int nb, int a, int b,
+                       dyn_v3 anchor, dyn_v3 axis1, dyn_v3 axis2, char *msg, size_t cap) {
   if (msg && cap > 0) msg[0] = '\0';
-  if (!j || !bodies) {
+  if (!j || !bodies.c || !bodies.s) {
     dyn_msgf(msg, cap, "joint init: NULL joint or bodies");
     return DYN_ERR_INPUT;
   }
@@ -337,7 +337,7 @@ typedef struct geom {
   dyn_v3 pa, pb, ra, rb; /* anchors and lever arms, world */
 } geom;
 
-static geom get_geom(const dyn_body *bodies, const dyn_joint *j) {
+static geom get_geom(dyn_bodies bodies, const dyn_joint *j) {
   geom g;
   g.A = get_pose(bodies, j->a);
   g.B = get_pose(bodies, j->b);
@@ -470,17 +470,17 @@ static int base_rows(const geom *g, const dyn_joint *j, jrow *o) {
   return 0;
 }
 
-static int check_args(const dyn_body *bodies, int nb, const dyn_joint *j) {
-  if (!bodies || dyn_joint_validate(j, nb, NULL, 0) != DYN_OK) return 0;
+static int check_args(dyn_bodies bodies, int nb, const dyn_joint *j) {
+  if (!bodies.c || !bodies.s || dyn_joint_validate(j, nb, NULL, 0) != DYN_OK) return 0;
   for (int k = 0; k < 2; k++) {
     int i = k ? j->b : j->a;
     if (i < 0) continue;
-    if (!dyn_ai_v3_finite(bodies[i].r) || !isfinite(dyn_quat_norm(bodies[i].q))) return 0;
+    if (!dyn_ai_v3_finite(bodies.s[i].r) || !isfinite(dyn_quat_norm(bodies.s[i].q))) return 0;
   }
   return 1;
 }
 
-int dyn_joint_phi(const dyn_body *bodies, int nb, const dyn_joint *j, double *phi) {
+int dyn_joint_phi(dyn_bodies bodies, int nb, const dyn_joint *j, double *phi) {
   if (!phi || !check_args(bodies, nb, j)) return DYN_ERR_INPUT;
   geom g = get_geom(bodies, j);
   jrow o[DYN_JOINT_MAX_BASE];
@@ -489,7 +489,7 @@ int dyn_joint_phi(const dyn_body *bodies, int nb, const dyn_joint *j, double *ph
   return m;
 }
 
-dyn_err dyn_joint_coord(const dyn_body *bodies, int nb, const dyn_joint *j, double *coord) {
+dyn_err dyn_joint_coord(dyn_bodies bodies, int nb, const dyn_joint *j, double *coord) {
   if (!coord || !check_args(bodies, nb, j) || !has_coord(j->kind)) return DYN_ERR_INPUT;
   geom g = get_geom(bodies, j);
   jrow o;
@@ -498,7 +498,7 @@ dyn_err dyn_joint_coord(const dyn_body *bodies, int nb, const dyn_joint *j, doub
   return DYN_OK;
 }
 
-double dyn_joint_anchor_error(const dyn_body *bodies, int nb, const dyn_joint *j) {
+double dyn_joint_anchor_error(dyn_bodies bodies, int nb, const dyn_joint *j) {
   if (!check_args(bodies, nb, j)) return NAN;
   geom g = get_geom(bodies, j);
   if (j->kind == DYN_JOINT_SLIDER) {
@@ -605,7 +605,7 @@ int dyn_joint_coord_rows(const dyn_joint_limit *L, const dyn_joint_motor *M, dou
   return m;
 }
 
-int dyn_joint_fill(const dyn_body *bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
+int dyn_joint_fill(dyn_bodies bodies, int nb, const dyn_joint *j, double h, dyn_rows *out,
                    int row0) {
   if (!out || row0 < 0 || !check_args(bodies, nb, j)) return DYN_ERR_INPUT;
   if (!(h > 0.0) || !isfinite(h)) return DYN_ERR_INPUT;

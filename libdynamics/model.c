@@ -121,6 +121,8 @@ void dyn_model_free(dyn_model *m) {
   if (__atomic_fetch_sub(&m->shares, 1, __ATOMIC_ACQ_REL) > 0) return; /* another holder */
   free_verts(m->shapes.p, m->ns);
   dyn_buf_free(&m->bodies);
+  dyn_buf_free(&m->consts);
+  dyn_buf_free(&m->nshape);
   dyn_buf_free(&m->shapes);
   dyn_buf_free(&m->mats);
   dyn_buf_free(&m->joints);
@@ -150,6 +152,8 @@ dyn_err dyn_model_copy(const dyn_model *m, dyn_model **out) {
   dyn_model *c = model_alloc();
   if (!c) return DYN_ERR_NOMEM;
   int fail = COPY_ARRAY(c->bodies, m->bodies, m->nb, &c->grows);
+  fail |= COPY_ARRAY(c->consts, m->consts, m->nb, &c->grows);
+  fail |= COPY_ARRAY(c->nshape, m->nshape, m->nb, &c->grows);
   fail |= COPY_ARRAY(c->shapes, m->shapes, m->ns, &c->grows);
   fail |= COPY_ARRAY(c->mats, m->mats, m->nm, &c->grows);
   fail |= COPY_ARRAY(c->joints, m->joints, m->nj, &c->grows);
@@ -179,6 +183,7 @@ dyn_err dyn_model_copy(const dyn_model *m, dyn_model **out) {
     dyn_model_free(c);
     return DYN_ERR_NOMEM;
   }
+  dyn_model_compile_all(c); /* its shapes point to its own hull vertices */
   *out = c;
   return DYN_OK;
 }
@@ -233,8 +238,20 @@ static dyn_err add_room(const dyn_model *m, int count, size_t bytes, const char 
     return (m)->count++;                                                                           \
   } while (0)
 
-int dyn_model_push_body(dyn_model *m, const dyn_body_def *d, char *msg, size_t cap) {
+static int push_body_record(dyn_model *m, const dyn_body_def *d, char *msg, size_t cap) {
   PUSH_RECORD(m, bodies, nb, DYN_REC_BODY, d, "bodies", msg, cap);
+}
+
+int dyn_model_push_body(dyn_model *m, const dyn_body_def *d, char *msg, size_t cap) {
+  if (dyn_buf_reserve(&m->consts, (size_t)m->nb + 1, &m->grows) != 0 ||
+      dyn_buf_reserve(&m->nshape, (size_t)m->nb + 1, &m->grows) != 0)
+    return no_memory(msg, cap, "bodies");
+  int i = push_body_record(m, d, msg, cap);
+  if (i >= 0) {
+    m->nshape.p[i] = 0;
+    dyn_model_compile_body(m, i);
+  }
+  return i;
 }
 
 int dyn_model_push_joint(dyn_model *m, const dyn_joint_def *d, char *msg, size_t cap) {
@@ -398,6 +415,7 @@ int dyn_model_push_shape(dyn_model *m, const dyn_shape_def *d, char *msg, size_t
     return r;
   }
   m->bytes += sizeof s + vb;
+  dyn_model_compile_shape_added(m, m->ns);
   return m->ns++;
 }
 
@@ -438,6 +456,7 @@ dyn_err dyn_model_set_body(dyn_model *m, int i, const dyn_body_def *d, char *msg
   if (e != DYN_OK) return e;
   dyn_body_def old;
   SET_RECORD(m, bodies, nb, DYN_REC_BODY, i, d, old, msg, cap);
+  dyn_model_compile_body(m, i);
   return DYN_OK;
 }
 
@@ -481,6 +500,10 @@ dyn_err dyn_model_set_shape(dyn_model *m, int i, const dyn_shape_def *d, char *m
   }
   if (old.geom.kind == DYN_SHAPE_HULL) free((void *)old.geom.verts);
   m->bytes = m->bytes - vb0 + vb;
+  m->nshape.p[old.body]--;
+  m->nshape.p[s.body]++;
+  dyn_model_compile_body(m, old.body);
+  dyn_model_compile_body(m, s.body);
   return DYN_OK;
 }
 

@@ -129,28 +129,30 @@ dyn_err dyn_check_body(const dyn_model *m, int i, const dyn_body_def *d, char *m
   if (!d->is_static && d->mass < 0.0)
     return rec_fail(msg, cap, DYN_REC_BODY, i, d->name, "mass=%g must be > 0", d->mass);
   if (!d->is_static && d->mass > 0.0) {
-    dyn_body b;
+    dyn_body_const c;
+    dyn_body_state b;
     dyn_shape none;
     memset(&none, 0, sizeof none);
     char m2[200];
-    if (dyn_body_compile(d, none, &b, m2, sizeof m2) != DYN_OK)
+    if (dyn_body_compile(d, none, &c, &b, m2, sizeof m2) != DYN_OK)
       return rec_fail(msg, cap, DYN_REC_BODY, i, d->name, "%s", m2);
   }
   return DYN_OK;
 }
 
-dyn_err dyn_body_compile(const dyn_body_def *d, dyn_shape shape, dyn_body *b, char *msg,
-                         size_t cap) {
+dyn_err dyn_body_compile(const dyn_body_def *d, dyn_shape shape, dyn_body_const *c,
+                         dyn_body_state *b, char *msg, size_t cap) {
+  memset(c, 0, sizeof *c);
   memset(b, 0, sizeof *b);
   if (d->is_static) {
-    dyn_body_init_static(b, shape, d->r, d->q);
+    dyn_body_init_static(c, b, shape, d->r, d->q);
   } else {
     if (d->mass == 0.0) {
       dyn_msgf(msg, cap, "mass=0: set it, or from its shapes by dyn_model_mass_from_density");
       return DYN_ERR_INPUT;
     }
     /* a plane shape on a dynamic body is refused by dyn_body_init */
-    dyn_err e = dyn_body_init(b, d->mass, d->I_b, shape, d->r, d->q, msg, cap);
+    dyn_err e = dyn_body_init(c, b, d->mass, d->I_b, shape, d->r, d->q, msg, cap);
     if (e != DYN_OK) return e;
   }
   b->v = d->v;
@@ -301,7 +303,7 @@ static int joint_finite(const dyn_joint_def *d) {
   return ok && isfinite(M->target_vel) && isfinite(M->max_force) && isfinite(M->cfm);
 }
 
-dyn_err dyn_joint_compile(const dyn_joint_def *d, const dyn_body *bodies, int nb, dyn_joint *j,
+dyn_err dyn_joint_compile(const dyn_joint_def *d, dyn_bodies bodies, int nb, dyn_joint *j,
                           char *msg, size_t cap) {
   dyn_err e =
       dyn_joint_init(j, d->kind, bodies, nb, d->a, d->b, d->anchor, d->axis1, d->axis2, msg, cap);
@@ -331,12 +333,13 @@ dyn_err dyn_check_joint(const dyn_model *m, int i, const dyn_joint_def *d, char 
     return rec_fail(msg, cap, DYN_REC_JOINT, i, d->name, "bodies %d and %d are both static", d->a,
                     d->b);
   /* judged on the two bodies at their initial pose, as bodies 0 and 1 */
-  dyn_body two[2];
+  dyn_body_const twoc[2];
+  dyn_body_state two[2];
   dyn_shape none;
   memset(&none, 0, sizeof none);
   for (int k = 0; k < 2; k++) {
     int bi = k ? d->b : d->a;
-    dyn_body_init_static(&two[k], none, dyn_v3_make(0.0, 0.0, 0.0), dyn_quat_identity());
+    dyn_body_init_static(&twoc[k], &two[k], none, dyn_v3_make(0.0, 0.0, 0.0), dyn_quat_identity());
     if (bi < 0) continue;
     two[k].r = m->bodies.p[bi].r;
     two[k].q = dyn_quat_normalize(m->bodies.p[bi].q);
@@ -346,7 +349,7 @@ dyn_err dyn_check_joint(const dyn_model *m, int i, const dyn_joint_def *d, char 
   t.b = d->b < 0 ? -1 : 1;
   dyn_joint j;
   char m2[200];
-  if (dyn_joint_compile(&t, two, 2, &j, m2, sizeof m2) != DYN_OK)
+  if (dyn_joint_compile(&t, (dyn_bodies){ twoc, two }, 2, &j, m2, sizeof m2) != DYN_OK)
     return rec_fail(msg, cap, DYN_REC_JOINT, i, d->name, "%s", m2);
   return DYN_OK;
 }

@@ -43,7 +43,9 @@ typedef struct dyn_name_index {
 struct dyn_model {
   DYN_BUF(dyn_body_def) bodies;
   int nb;
-  DYN_BUF(dyn_shape_def) shapes; /* a HULL's verts: a block of its own, owned */
+  DYN_BUF(dyn_body_const) consts; /* per body, compiled (model_consts.c) */
+  dyn_buf_int nshape;             /* per body: its shapes' count */
+  DYN_BUF(dyn_shape_def) shapes;  /* a HULL's verts: a block of its own, owned */
   int ns;
   DYN_BUF(dyn_material) mats;
   int nm;
@@ -92,13 +94,27 @@ dyn_err dyn_check_options(const dyn_model_options *o, char *msg, size_t cap);
 /* The compiled body of body def d, as a world holds it: dyn_body_init (or
  * dyn_body_init_static) with the given shape, then v and w; *b zeroed
  * first.  DYN_ERR_INPUT with dyn_body_init's message (mass 0 included). */
-dyn_err dyn_body_compile(const dyn_body_def *d, dyn_shape shape, dyn_body *b, char *msg,
-                         size_t cap);
+dyn_err dyn_body_compile(const dyn_body_def *d, dyn_shape shape, dyn_body_const *c,
+                         dyn_body_state *b, char *msg, size_t cap);
+
+/* 1 iff shape s sits at its body's origin, unturned. */
+static inline int dyn_shape_def_at_identity(const dyn_shape_def *s) {
+  return s->pos.x == 0.0 && s->pos.y == 0.0 && s->pos.z == 0.0 && s->rot.w == 1.0 &&
+         s->rot.x == 0.0 && s->rot.y == 0.0 && s->rot.z == 0.0;
+}
+
+/* The bodies' constants kept current (model_consts.c): body b's
+ * recompiled from its record and shapes; after shape k was added (its
+ * body's shape count grown); all of them, the shape counts recounted
+ * (after a copy: the hulls' vertices are the copy's). */
+void dyn_model_compile_body(dyn_model *m, int b);
+void dyn_model_compile_shape_added(dyn_model *m, int k);
+void dyn_model_compile_all(dyn_model *m);
 
 /* The joint of def d on bodies (size nb, compiled) with its softness,
  * limit and motor; DYN_ERR_INPUT with dyn_joint_init's or
  * dyn_joint_validate's message. */
-dyn_err dyn_joint_compile(const dyn_joint_def *d, const dyn_body *bodies, int nb, dyn_joint *j,
+dyn_err dyn_joint_compile(const dyn_joint_def *d, dyn_bodies bodies, int nb, dyn_joint *j,
                           char *msg, size_t cap);
 
 /* The name index (model_names.c). */

@@ -121,6 +121,7 @@ dyn_err dyn_model_mass_from_density(dyn_model *m, int i, double density, char *m
   m->bodies.p[i] = d; /* same name: the index stands */
   for (int k = 0; k < m->ns; k++)
     if (m->shapes.p[k].body == i) m->shapes.p[k].pos = dyn_v3_sub(m->shapes.p[k].pos, c);
+  dyn_model_compile_body(m, i);
   return DYN_OK;
 }
 

@@ -303,12 +303,13 @@ static dyn_err check_def(const dyn_rm_body_def *d, int i, int nb, char *msg, siz
     return DYN_OK;
   }
   /* mass, inertia, q and r: the same rules as a maximal-coordinate body */
-  dyn_body tmp;
+  dyn_body_const tmpc;
+  dyn_body_state tmp;
   char sub[128];
   dyn_shape none;
   memset(&none, 0, sizeof none);
   none.kind = DYN_SHAPE_NONE;
-  if (dyn_body_init(&tmp, d->mass, d->I_b, none, d->r, d->q, sub, sizeof sub) != DYN_OK) {
+  if (dyn_body_init(&tmpc, &tmp, d->mass, d->I_b, none, d->r, d->q, sub, sizeof sub) != DYN_OK) {
     dyn_msgf(msg, msgcap, "defs[%d]: %s", i, sub);
     return DYN_ERR_INPUT;
   }
@@ -414,12 +415,13 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
     ndof += rm->nd[i];
     dyn_quat qi0 = dyn_quat_normalize(d->q);
     if (!is_frame(d)) {
-      dyn_body tmp; /* validated above: reuse body.c's normalisation and symmetrisation */
+      dyn_body_const tmpc; /* validated above: reuse body.c's normalisation and symmetrisation */
+      dyn_body_state tmp;
       dyn_shape none;
       memset(&none, 0, sizeof none);
-      dyn_body_init(&tmp, d->mass, d->I_b, none, d->r, d->q, NULL, 0);
-      rm->mass[i] = tmp.mass;
-      rm->I_b[i] = tmp.I_b;
+      dyn_body_init(&tmpc, &tmp, d->mass, d->I_b, none, d->r, d->q, NULL, 0);
+      rm->mass[i] = tmpc.mass;
+      rm->I_b[i] = tmpc.I_b;
       qi0 = tmp.q;
     } /* a frame keeps mass 0 and I_b 0 (calloc) */
     /* E_j^p: joint frame parallel to the world at the initial pose */
@@ -682,8 +684,9 @@ dyn_err dyn_redmax_body_state(dyn_redmax *rm, int i, dyn_v3 *r, dyn_quat *q, dyn
   return DYN_OK;
 }
 
-dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, size_t msgcap) {
-  if (!bodies) {
+dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body_const *c, dyn_body_state *s, char *msg,
+                                 size_t msgcap) {
+  if (!c || !s) {
     dyn_msgf(msg, msgcap, "bodies is NULL");
     return DYN_ERR_INPUT;
   }
@@ -692,12 +695,12 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body *bodies, char *msg, si
   memset(&none, 0, sizeof none);
   none.kind = DYN_SHAPE_NONE;
   for (int i = 0; i < rm->nb; i++) {
-    dyn_err e =
-        dyn_body_init(&bodies[i], rm->mass[i], rm->I_b[i], none, rm->r[i], rm->qw[i], msg, msgcap);
+    dyn_err e = dyn_body_init(&c[i], &s[i], rm->mass[i], rm->I_b[i], none, rm->r[i], rm->qw[i], msg,
+                              msgcap);
     if (e != DYN_OK) return e;
     const double *ph = rm->phi + 6 * i;
-    bodies[i].w = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
-    bodies[i].v = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
+    s[i].w = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[0], ph[1], ph[2]));
+    s[i].v = dyn_quat_rotate(rm->qw[i], dyn_v3_make(ph[3], ph[4], ph[5]));
   }
   return DYN_OK;
 }

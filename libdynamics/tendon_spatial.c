@@ -209,13 +209,13 @@ static double wrap(int kind, double r, dyn_v3 c, dyn_quat q, dyn_v3 x0, dyn_v3 x
 /* ---- paths ----------------------------------------------------------------------- */
 
 /* Body b's pose (the world's for -1). */
-static void pose(const dyn_body *bodies, int b, dyn_v3 *r, dyn_quat *q) {
+static void pose(const dyn_body_state *bodies, int b, dyn_v3 *r, dyn_quat *q) {
   *r = b < 0 ? dyn_v3_make(0, 0, 0) : bodies[b].r;
   *q = b < 0 ? dyn_quat_make(1, 0, 0, 0) : dyn_quat_normalize(bodies[b].q);
 }
 
 /* A point fixed at pos in body b's frame, in the world. */
-static dyn_v3 world_point(const dyn_body *bodies, int b, dyn_v3 pos) {
+static dyn_v3 world_point(const dyn_body_state *bodies, int b, dyn_v3 pos) {
   dyn_v3 r;
   dyn_quat q;
   pose(bodies, b, &r, &q);
@@ -250,7 +250,7 @@ const char *dyn_tendon_path_fault(const dyn_model *m, const dyn_actuator_def *a)
 /* The piece from site s0 over wrap geom g (NULL: none) to site s1 onto pt
  * (s0's point and any tangent points; *n advanced): its length. */
 static double piece(const dyn_path_elem *s0, const dyn_path_elem *g, const dyn_path_elem *s1,
-                    const dyn_body *bodies, dyn_path_point *pt, int *n) {
+                    const dyn_body_state *bodies, dyn_path_point *pt, int *n) {
   dyn_v3 x0 = world_point(bodies, s0->body, s0->pos), x1 = world_point(bodies, s1->body, s1->pos);
   pt[(*n)++] = (dyn_path_point){ x0, s0->body };
   double wlen = -1;
@@ -270,7 +270,7 @@ static double piece(const dyn_path_elem *s0, const dyn_path_elem *g, const dyn_p
   return dyn_v3_norm(dyn_v3_sub(t[0], x0)) + wlen + dyn_v3_norm(dyn_v3_sub(x1, t[1]));
 }
 
-double dyn_tendon_path(const dyn_actuator_def *a, const dyn_body *bodies, dyn_path_point *pt,
+double dyn_tendon_path(const dyn_actuator_def *a, const dyn_body_state *bodies, dyn_path_point *pt,
                        int *n) {
   double L = 0;
   *n = 0;
@@ -286,12 +286,12 @@ double dyn_tendon_path(const dyn_actuator_def *a, const dyn_body *bodies, dyn_pa
 }
 
 /* The velocity of world point p fixed to body b. */
-static dyn_v3 point_velocity(const dyn_body *bodies, int b, dyn_v3 p) {
+static dyn_v3 point_velocity(const dyn_body_state *bodies, int b, dyn_v3 p) {
   if (b < 0) return dyn_v3_make(0, 0, 0);
   return dyn_v3_add(bodies[b].v, dyn_v3_cross(bodies[b].w, dyn_v3_sub(p, bodies[b].r)));
 }
 
-double dyn_tendon_velocity(const dyn_path_point *pt, int n, const dyn_body *bodies) {
+double dyn_tendon_velocity(const dyn_path_point *pt, int n, const dyn_body_state *bodies) {
   double v = 0;
   for (int k = 0; k + 1 < n; k++) {
     if (pt[k].body == pt[k + 1].body) continue;
@@ -304,8 +304,8 @@ double dyn_tendon_velocity(const dyn_path_point *pt, int n, const dyn_body *bodi
 }
 
 /* Force F at world point p on model body b, onto its tree body's loads. */
-static void push(const dyn_body *bodies, const int *tree_of, int b, dyn_v3 p, dyn_v3 F, dyn_v3 *fx,
-                 dyn_v3 *tx) {
+static void push(const dyn_body_state *bodies, const int *tree_of, int b, dyn_v3 p, dyn_v3 F,
+                 dyn_v3 *fx, dyn_v3 *tx) {
   int k = b < 0 ? -1 : tree_of[b];
   if (k < 0) return;
   fx[k] = dyn_v3_add(fx[k], F);
@@ -313,7 +313,7 @@ static void push(const dyn_body *bodies, const int *tree_of, int b, dyn_v3 p, dy
 }
 
 /* The generalized force gear f dL/dq of the path pt[n] as point forces. */
-static void path_loads(const dyn_path_point *pt, int n, double f, const dyn_body *bodies,
+static void path_loads(const dyn_path_point *pt, int n, double f, const dyn_body_state *bodies,
                        const int *tree_of, dyn_v3 *fx, dyn_v3 *tx) {
   for (int k = 0; k + 1 < n; k++) {
     if (pt[k].body == pt[k + 1].body) continue;
@@ -392,7 +392,7 @@ double dyn_tendon_actuator_force(const dyn_actuator_def *a, double ctrl, double 
   return clamp(f, a->force_limited, a->force_lo, a->force_hi);
 }
 
-void dyn_tendon_loads(const dyn_model *m, const dyn_body *bodies, const int *tree_of,
+void dyn_tendon_loads(const dyn_model *m, const dyn_body_state *bodies, const int *tree_of,
                       const double *ctrl, const double *act, dyn_v3 *fx, dyn_v3 *tx) {
   const dyn_actuator_def *a = dyn_model_actuators(m);
   int na = dyn_model_actuator_count(m);

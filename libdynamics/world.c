@@ -213,7 +213,7 @@ void dyn_world_free(dyn_world *w) {
   if (!w) return;
   dyn_reduced_free(w->red);
   free(w->ctrl);
-  dyn_buf_free(&w->bodies);
+  dyn_buf_free(&w->state);
   dyn_buf_free(&w->saved);
   dyn_buf_free(&w->deg);
   dyn_collider_free(&w->col);
@@ -244,7 +244,8 @@ void dyn_world_free(dyn_world *w) {
 
 dyn_err dyn_world_reserve_bodies(dyn_world *w, size_t nb) {
   int fail = 0;
-  fail |= dyn_buf_reserve(&w->bodies, nb, &w->grows);
+  fail |= dyn_buf_reserve(&w->state, nb, &w->grows);
+  w->bodies.s = w->state.p;
   fail |= dyn_buf_reserve(&w->saved, 13 * nb, &w->grows);
   fail |= dyn_buf_reserve(&w->deg, nb, &w->grows);
   size_t most = nb > (size_t)w->nsr ? nb : (size_t)w->nsr;
@@ -313,7 +314,7 @@ dyn_joint *dyn_world_joints(dyn_world *w) { return w ? w->joints.p : NULL; }
 double dyn_world_joint_error(const dyn_world *w) {
   double err = 0.0;
   for (int i = 0; w && i < w->nj; i++) {
-    double e = dyn_joint_anchor_error(w->bodies.p, w->nb, &w->joints.p[i]);
+    double e = dyn_joint_anchor_error(w->bodies, w->nb, &w->joints.p[i]);
     if (!(e <= err)) /* NaN wins: a broken joint must show */
       err = e;
   }
@@ -322,7 +323,12 @@ double dyn_world_joint_error(const dyn_world *w) {
 
 /* ---- between steps ---------------------------------------------------------------------- */
 
-dyn_body *dyn_world_bodies(dyn_world *w) { return w ? w->bodies.p : NULL; }
+dyn_body_state *dyn_world_body_states(dyn_world *w) { return w ? w->bodies.s : NULL; }
+const dyn_body_const *dyn_world_body_consts(const dyn_world *w) { return w ? w->bodies.c : NULL; }
+dyn_bodies dyn_world_bodies(dyn_world *w) {
+  dyn_bodies none = { NULL, NULL };
+  return w ? w->bodies : none;
+}
 const char *dyn_world_message(const dyn_world *w) { return w ? w->msg : "world is NULL"; }
 long dyn_world_step_count(const dyn_world *w) { return w ? w->step : 0; }
 long dyn_world_grow_count(const dyn_world *w) { return w ? w->grows : 0; }
@@ -331,10 +337,11 @@ double dyn_world_time(const dyn_world *w) { return w ? w->t : 0.0; }
 double dyn_world_energy(const dyn_world *w, double *kinetic, double *potential) {
   double T = 0.0, V = 0.0;
   for (int i = 0; w && i < w->nb; i++) {
-    const dyn_body *b = &w->bodies.p[i];
-    if (b->is_static) continue;
-    T += dyn_body_kinetic(b);
-    V -= b->mass * dyn_v3_dot(w->set.gravity, b->r);
+    const dyn_body_state *b = &w->bodies.s[i];
+    const dyn_body_const *bc = &w->bodies.c[i];
+    if (bc->is_static) continue;
+    T += dyn_body_kinetic(bc, b);
+    V -= bc->mass * dyn_v3_dot(w->set.gravity, b->r);
   }
   if (kinetic) *kinetic = T;
   if (potential) *potential = V;
@@ -379,7 +386,7 @@ dyn_err dyn_world_penetration(dyn_world *w, double *max_pen, int *ncontacts) {
   double pen = 0.0;
   /* after the last step's contacts, so that they stay valid; no order */
   dyn_collide_in in = dyn_world_collide_in(w, 0);
-  e = dyn_collision_pass(&w->col, w->bodies.p, w->nsr, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
+  e = dyn_collision_pass(&w->col, w->bodies, w->nsr, &in, w->nc, &n, &pen, w->msg, sizeof w->msg,
                          &w->grows);
   if (e != DYN_OK) return e;
   if (max_pen) *max_pen = pen;

@@ -1,6 +1,7 @@
 /*
  * world_data.h -- struct dyn_world: a pointer to its model (shared, only
- * read), its data (the bodies' compiled constants and state, the joints,
+ * read: the bodies' constants are its records), its data (the bodies'
+ * state, the joints,
  * the collision records, the step's buffers, the warm start, the solver
  * workspaces) and its numerical settings.  Included only by the files
  * that read or write its members:
@@ -27,7 +28,9 @@ struct dyn_world {
   const slv_solver *solver;
   int rpc; /* rows per contact of set.contact */
 
-  DYN_BUF(dyn_body) bodies;
+  DYN_BUF(dyn_body_state) state; /* the bodies' state: the world's own */
+  dyn_bodies bodies;             /* c: the model's constants (dyn_model_body_consts), only
+                        read; s: state.p (dyn_world_reserve_bodies) */
   int nb;
   dyn_buf_double saved; /* 13 per body: r, q, v, w at the start of the step */
   dyn_buf_int deg;      /* rows per body (CSR bound) */
@@ -42,7 +45,7 @@ struct dyn_world {
 
   /* the model and the collision records of its shapes (world_model.c) */
   const dyn_model *model; /* what the scene is: shared, only read (dyn_model_share);
-                             the bodies above hold its compiled constants and the state */
+                             the bodies' constants above are its records */
   int direct;             /* 1: every body has at most one shape, at the identity
                                 pose: record i is body i with its own shape */
   DYN_BUF(dyn_shape_rt)

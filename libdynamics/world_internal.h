@@ -117,7 +117,7 @@ void dyn_collider_free(dyn_collider *c);
  * the deepest (>= 0).  Pairs of one body, pairs the filters keep apart
  * and body pairs in in->nocontact are skipped.  Errors (message in msg):
  * DYN_ERR_INPUT (a phase rejected the records), DYN_ERR_NOMEM. */
-dyn_err dyn_collision_pass(dyn_collider *c, const dyn_body *bodies, int n, const dyn_collide_in *in,
+dyn_err dyn_collision_pass(dyn_collider *c, dyn_bodies bodies, int n, const dyn_collide_in *in,
                            int offset, int *nout, double *maxpen, char *msg, size_t msgcap,
                            long *grows);
 
@@ -237,7 +237,7 @@ typedef struct dyn_coarse {
 
 /* What the correction reads of a step. */
 typedef struct dyn_coarse_in {
-  const dyn_body *bodies;
+  dyn_bodies bodies;
   int nb;
   const dyn_contact *con; /* the step's contacts: contact k at rows njrows + k rpc .. */
   int nc;

@@ -212,7 +212,7 @@ static const int *row_nodes(dyn_world *w, int *nnodes) {
   for (int i = 0; i < w->nrows; i++)
     for (int k = 0; k < 2; k++) {
       int b = w->rows.p[i].body[k];
-      rn[2 * i + k] = b >= 0 && b < w->nb && !w->bodies.p[b].is_static ? b : -1;
+      rn[2 * i + k] = b >= 0 && b < w->nb && !w->bodies.c[b].is_static ? b : -1;
     }
   *nnodes = w->nb;
   return rn;

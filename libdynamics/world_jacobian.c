@@ -46,11 +46,11 @@ int dyn_world_step_jacobian_force_size(const dyn_world *w) { return w ? 6 * w->n
 
 /* Body i at the pose and velocity the step's gyroscopic update started
  * from: the saved state, Verlet's half drift applied. */
-static dyn_body body_at_prepare(const dyn_world *w, int i) {
-  dyn_body b = w->bodies.p[i];
+static dyn_body_state body_at_prepare(const dyn_world *w, int i) {
+  dyn_body_state b = w->bodies.s[i];
   dyn_body_set_state(&b, w->saved.p + DYN_BODY_STATE * (size_t)i);
   if (w->set.integrator == DYN_INT_VERLET)
-    dyn_body_update_position(&b, 0.5 * w->set.dt, w->set.orient);
+    dyn_body_update_position(&w->bodies.c[i], &b, 0.5 * w->set.dt, w->set.orient);
   return b;
 }
 
@@ -68,16 +68,17 @@ static void v3_add_at(dyn_v3 *v, int k, double d) {
 /* dgyro/dw of body i (3x3 row-major), by central differences of the
  * step's own gyroscopic update; the identity without one. */
 static void gyro_jacobian(const dyn_world *w, int i, double G[9]) {
-  dyn_body b = body_at_prepare(w, i);
-  for (int k = 0; k < 9; k++) G[k] = k % 4 == 0 && !b.is_static ? 1.0 : 0.0;
-  if (b.is_static || w->set.gyro == DYN_GYRO_NONE) return;
+  dyn_body_state b = body_at_prepare(w, i);
+  const dyn_body_const *bc = &w->bodies.c[i];
+  for (int k = 0; k < 9; k++) G[k] = k % 4 == 0 && !bc->is_static ? 1.0 : 0.0;
+  if (bc->is_static || w->set.gyro == DYN_GYRO_NONE) return;
   const double e = 1e-6 * (1.0 + dyn_v3_norm(b.w));
   for (int k = 0; k < 3; k++) {
-    dyn_body p = b, m = b;
+    dyn_body_state p = b, m = b;
     v3_add_at(&p.w, k, e);
     v3_add_at(&m.w, k, -e);
-    dyn_body_update_gyro(&p, w->set.dt, w->set.gyro);
-    dyn_body_update_gyro(&m, w->set.dt, w->set.gyro);
+    dyn_body_update_gyro(bc, &p, w->set.dt, w->set.gyro);
+    dyn_body_update_gyro(bc, &m, w->set.dt, w->set.gyro);
     for (int r = 0; r < 3; r++) G[3 * r + k] = (v3_at(p.w, r) - v3_at(m.w, r)) / (2.0 * e);
   }
 }
@@ -210,7 +211,7 @@ static void input_blocks(const dyn_world *w, const double *Minv, double *Bu, dou
     dyn_m3 g, m;
     memcpy(g.m, G, sizeof G);
     memcpy(m.m, Minv + 10 * (size_t)b + 1, 9 * sizeof(double));
-    block_of(w->bodies.p[b].is_static ? 0.0 : 1.0, g, Bu + 36 * b); /* no velocity: zero */
+    block_of(w->bodies.c[b].is_static ? 0.0 : 1.0, g, Bu + 36 * b); /* no velocity: zero */
     block_of(h * Minv[10 * (size_t)b], dyn_m3_scale(m, h), Bf + 36 * b);
   }
 }
@@ -219,14 +220,15 @@ static void input_blocks(const dyn_world *w, const double *Minv, double *Bu, dou
  * to the position change, D (36) from du directly (explicit Euler and
  * Verlet's first half drift); zero for a static body. */
 static void position_blocks(const dyn_world *w, int b, double *T, double *D) {
-  const dyn_body *bd = &w->bodies.p[b];
+  const dyn_body_state *bd = &w->bodies.s[b];
+  const dyn_body_const *bdc = &w->bodies.c[b];
   const double *sv = w->saved.p + DYN_BODY_STATE * (size_t)b;
   const dyn_v3 w0 = dyn_v3_make(sv[10], sv[11], sv[12]);
   const double h = w->set.dt, a = 0.5 * h;
   dyn_m3 Z = dyn_m3_zero();
   block_of(0.0, Z, T);
   block_of(0.0, Z, D);
-  if (bd->is_static) return;
+  if (bdc->is_static) return;
   switch (w->set.integrator) {
   case DYN_INT_EXPLICIT_EULER:
     block_of(h, dyn_m3_scale(dyn_so3_left_jacobian(dyn_v3_scale(w0, h)), h), D);

@@ -126,7 +126,7 @@ static dyn_err free_velocity_df(const dyn_world *w, rjac *k, const dyn_reduced_v
   dyn_err err = DYN_OK;
   for (int i = 0; err == DYN_OK && i < w->nb; i++) {
     const int t = v->tree->tree_of[i];
-    if (t < 0 || w->bodies.p[i].is_static) continue;
+    if (t < 0 || w->bodies.c[i].is_static) continue;
     for (int d = 0; err == DYN_OK && d < 6; d++) {
       double *f = load_slot(k, t, d), f0 = *f, e = 1e-6 * (1.0 + fabs(f0));
       *f = f0 + e;

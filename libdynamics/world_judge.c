@@ -189,8 +189,8 @@ static void keep_excess(dyn_step *s, double after) {
 double dyn_world_floor(const dyn_world *w, double h, dyn_v3 g) {
   double m = INFINITY;
   for (int i = 0; i < w->nb; i++) {
-    const dyn_body *b = &w->bodies.p[i];
-    if (!b->is_static && b->mass > 0.0 && b->mass < m) m = b->mass;
+    const dyn_body_const *bc = &w->bodies.c[i];
+    if (!bc->is_static && bc->mass > 0.0 && bc->mass < m) m = bc->mass;
   }
   double f = DYN_FLOOR_FACTOR * m * sqrt(dyn_v3_dot(g, g)) * h;
   return isfinite(f) ? f : 0.0; /* no moving body: none */
@@ -246,7 +246,7 @@ static void step_excess(const dyn_step *s, const double *x, const double *wv, do
     sc += fabs(xi) * (fabs(b[i]) + fabs(wv[i] - b[i]) + fabs(rhs));
   }
   double T0 = 0.0;
-  for (int k = 0; k < w->nb; k++) T0 += dyn_body_kinetic(&w->bodies.p[k]);
+  for (int k = 0; k < w->nb; k++) T0 += dyn_body_kinetic(&w->bodies.c[k], &w->bodies.s[k]);
   *excess = 0.5 * d;
   *scale = T0 + sc;
 }

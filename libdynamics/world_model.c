@@ -47,10 +47,6 @@
 
 const dyn_model *dyn_world_model(const dyn_world *w) { return w ? w->model : NULL; }
 
-static int at_identity(const dyn_shape_def *s) {
-  return s->pos.x == 0.0 && s->pos.y == 0.0 && s->pos.z == 0.0 && s->rot.w == 1.0 &&
-         s->rot.x == 0.0 && s->rot.y == 0.0 && s->rot.z == 0.0;
-}
 
 /* ---- materials and the collision input ------------------------------------------------ */
 
@@ -97,7 +93,7 @@ static void put_record(dyn_world *w, int k, int s) {
   *r = (dyn_shape_rt){ d->body, s, d->contype, d->conaffinity, 0.0, 0.0, NULL, 0, d->pos, d->rot };
   if (w->direct) return;
   r->geom = &d->geom;
-  r->local = !at_identity(d);
+  r->local = !dyn_shape_def_at_identity(d);
 }
 
 /* Room for n collision records (and the broad phase's workspace). */
@@ -119,7 +115,7 @@ static void count_shapes(dyn_world *w, int *first, int *cnt) {
   for (int s = 0; s < m->ns; s++) {
     const dyn_shape_def *d = &m->shapes.p[s];
     if (cnt[d->body]++ == 0) first[d->body] = s;
-    if (cnt[d->body] > 1 || !at_identity(d)) w->direct = 0;
+    if (cnt[d->body] > 1 || !dyn_shape_def_at_identity(d)) w->direct = 0;
     if (d->contype != 1u || d->conaffinity != 1u) w->filtered = 1;
   }
 }
@@ -154,10 +150,11 @@ static dyn_err compile_records(dyn_world *w, const int *first, int *cnt) {
   return DYN_OK;
 }
 
-/* The bodies of the model; body b's shape is its one shape at the
- * identity pose (first[b], cnt[b] = 1), else NONE. */
-static dyn_err compile_bodies(dyn_world *w, const int *first, const int *cnt, char *msg,
-                              size_t cap) {
+/* The bodies of the model: their constants are the model's records
+ * (dyn_model_body_consts, only read); their initial state the world's own,
+ * compiled and checked by dyn_body_compile (a dynamic body of mass 0 only
+ * in reduced coordinates: a massless frame). */
+static dyn_err compile_bodies(dyn_world *w, char *msg, size_t cap) {
   const dyn_model *m = w->model;
   if (dyn_world_reserve_bodies(w, (size_t)m->nb) != DYN_OK) {
     dyn_msgf(msg, cap, "%s", w->msg);
@@ -165,18 +162,18 @@ static dyn_err compile_bodies(dyn_world *w, const int *first, const int *cnt, ch
   }
   dyn_shape none;
   memset(&none, 0, sizeof none);
+  w->bodies.c = dyn_model_body_consts(m);
   for (int b = 0; b < m->nb; b++) {
-    const dyn_shape_def *s = first[b] >= 0 ? &m->shapes.p[first[b]] : NULL;
-    dyn_shape sh = s && cnt[b] == 1 && at_identity(s) ? s->geom : none;
     char m2[200];
-    dyn_body *x = &w->bodies.p[b];
+    dyn_body_const k; /* the model's are read: this is the check's */
+    dyn_body_state *x = &w->bodies.s[b];
     const dyn_body_def *d = &m->bodies.p[b];
     if (w->red && !d->is_static && d->mass == 0.0) {
       /* a massless frame of the tree (world_reduced.h): posed by the tree */
-      dyn_body_init_static(x, none, d->r, dyn_quat_normalize(d->q));
+      dyn_body_init_static(&k, x, none, d->r, dyn_quat_normalize(d->q));
       continue;
     }
-    if (dyn_body_compile(&m->bodies.p[b], sh, x, m2, sizeof m2) != DYN_OK) {
+    if (dyn_body_compile(&m->bodies.p[b], none, &k, x, m2, sizeof m2) != DYN_OK) {
       char label[DYN_NAME_MAX + 32];
       dyn_rec_label(label, sizeof label, DYN_REC_BODY, b, m->bodies.p[b].name);
       dyn_msgf(msg, cap, "%s: %s", label, m2);
@@ -204,7 +201,7 @@ static dyn_err compile_joint(dyn_world *w, const dyn_joint_def *d, int j, int k,
     return DYN_ERR_INPUT;
   }
   char m2[200];
-  if (dyn_joint_compile(d, w->bodies.p, w->nb, &w->joints.p[k], m2, sizeof m2) != DYN_OK) {
+  if (dyn_joint_compile(d, w->bodies, w->nb, &w->joints.p[k], m2, sizeof m2) != DYN_OK) {
     char label[DYN_NAME_MAX + 32];
     dyn_rec_label(label, sizeof label, DYN_REC_JOINT, j, d->name);
     dyn_msgf(msg, cap, "%s: %s", label, m2);
@@ -281,7 +278,7 @@ static dyn_err compile(dyn_world *w, char *msg, size_t cap) {
   dyn_err e = first && cnt ? DYN_OK : DYN_ERR_NOMEM;
   if (e != DYN_OK) dyn_msgf(msg, cap, "out of memory for %d bodies", m->nb);
   if (e == DYN_OK) count_shapes(w, first, cnt);
-  if (e == DYN_OK) e = compile_bodies(w, first, cnt, msg, cap);
+  if (e == DYN_OK) e = compile_bodies(w, msg, cap);
   if (e == DYN_OK) e = compile_joints(w, msg, cap);
   if (e == DYN_OK && (e = compile_records(w, first, cnt)) != DYN_OK)
     dyn_msgf(msg, cap, "%s", w->msg);

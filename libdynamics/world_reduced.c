@@ -326,7 +326,7 @@ void dyn_reduced_export_bodies(dyn_world *w) {
                                   red->qw[k].x, red->qw[k].y, red->qw[k].z, red->v[k].x,
                                   red->v[k].y,  red->v[k].z,  red->w[k].x,  red->w[k].y,
                                   red->w[k].z };
-    dyn_body_set_state(&w->bodies.p[i], st);
+    dyn_body_set_state(&w->bodies.s[i], st);
   }
 }
 
@@ -342,7 +342,7 @@ int dyn_world_joint_rows_possible(const dyn_world *w) {
 static dyn_err reduced_prepare(dyn_step *s) {
   dyn_world *w = s->w;
   for (int i = 0; i < w->nb; i++)
-    dyn_body_get_state(&w->bodies.p[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
+    dyn_body_get_state(&w->bodies.s[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
   w->have_prob = 0;
   w->have_solve = 0;
   dyn_redmax_get_state(w->red->rm, w->red->q, w->red->u);
@@ -444,8 +444,8 @@ static void joint_space_row(const dyn_world *w, const double *Phi, int i, double
   const dyn_rows *r = &w->rows.p[i];
   for (int k = 0; k < 2; k++) {
     int b = r->body[k], t = b >= 0 ? red->tree.tree_of[b] : -1;
-    if (t < 0 || w->bodies.p[b].is_static) continue;
-    dyn_quat q = w->bodies.p[b].q;
+    if (t < 0 || w->bodies.c[b].is_static) continue;
+    dyn_quat q = w->bodies.s[b].q;
     dyn_v3 l = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][0], r->J[k][1], r->J[k][2]));
     dyn_v3 a = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][3], r->J[k][4], r->J[k][5]));
     double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z };               /* (omega, v), body frame */
@@ -466,11 +466,11 @@ static void tree_loads(dyn_world *w) {
   for (int k = 0; k < red->tree.nt; k++) red->fx[k] = red->tx[k] = zero;
   for (int i = 0; i < w->nb; i++) {
     int k = red->tree.tree_of[i];
-    if (k < 0 || w->bodies.p[i].is_static) continue;
-    red->fx[k] = w->bodies.p[i].f_ext;
-    red->tx[k] = w->bodies.p[i].t_ext;
+    if (k < 0 || w->bodies.c[i].is_static) continue;
+    red->fx[k] = w->bodies.s[i].f_ext;
+    red->tx[k] = w->bodies.s[i].t_ext;
   }
-  dyn_tendon_loads(w->model, w->bodies.p, red->tree.tree_of, w->ctrl, dyn_world_act(w), red->fx,
+  dyn_tendon_loads(w->model, w->bodies.s, red->tree.tree_of, w->ctrl, dyn_world_act(w), red->fx,
                    red->tx);
 }
 
@@ -508,7 +508,7 @@ static void row_tree_pair(const dyn_world *w, int i, int *tr) {
   const dyn_rows *r = &w->rows.p[i];
   for (int k = 0; k < 2; k++) {
     int b = r->body[k], t = b >= 0 ? red->tree.tree_of[b] : -1;
-    if (t < 0 || w->bodies.p[b].is_static) continue;
+    if (t < 0 || w->bodies.c[b].is_static) continue;
     int f = dyn_redmax_body_tree(red->rm, t);
     if (f >= 0 && f != tr[0]) tr[tr[0] < 0 ? 0 : 1] = f;
   }

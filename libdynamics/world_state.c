@@ -94,7 +94,7 @@ dyn_err dyn_world_save_state(const dyn_world *w, void *buf, size_t size) {
   unsigned char *at = buf;
   put(&at, &h, sizeof h);
   for (int i = 0; i < w->nb; i++) {
-    const dyn_body *b = &w->bodies.p[i];
+    const dyn_body_state *b = &w->bodies.s[i];
     double s[BODY_DOUBLES];
     dyn_body_get_state(b, s);
     double *l = s + DYN_BODY_STATE;
@@ -138,7 +138,7 @@ dyn_err dyn_world_restore_state(dyn_world *w, const void *buf, size_t size) {
                           size);
   const unsigned char *at = (const unsigned char *)buf + sizeof h;
   for (int i = 0; i < w->nb; i++) {
-    dyn_body *b = &w->bodies.p[i];
+    dyn_body_state *b = &w->bodies.s[i];
     double s[BODY_DOUBLES];
     get(&at, s, sizeof s);
     dyn_body_set_state(b, s);

@@ -94,7 +94,7 @@ static int step_threads(const dyn_world *w, long n) {
 
 static void restore_state(dyn_world *w) {
   for (int i = 0; i < w->nb; i++)
-    dyn_body_set_state(&w->bodies.p[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
+    dyn_body_set_state(&w->bodies.s[i], w->saved.p + DYN_BODY_STATE * (size_t)i);
 }
 
 /* Each body's state saved (a failed step restores it), then, Verlet only,
@@ -109,10 +109,11 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
   w->have_solve = 0;
 #pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
   for (int i = 0; i < w->nb; i++) {
-    dyn_body *b = &w->bodies.p[i];
+    dyn_body_state *b = &w->bodies.s[i];
+    const dyn_body_const *bc = &w->bodies.c[i];
     dyn_body_get_state(b, w->saved.p + DYN_BODY_STATE * (size_t)i);
-    if (verlet) dyn_body_update_position(b, 0.5 * s->h, S->orient);
-    if (S->gyro != DYN_GYRO_NONE) dyn_body_update_gyro(b, s->h, S->gyro);
+    if (verlet) dyn_body_update_position(bc, b, 0.5 * s->h, S->orient);
+    if (S->gyro != DYN_GYRO_NONE) dyn_body_update_gyro(bc, b, s->h, S->gyro);
   }
   return DYN_OK;
 }
@@ -122,7 +123,7 @@ dyn_err dyn_stage_prepare(dyn_step *s) {
 dyn_err dyn_stage_collide(dyn_step *s) {
   dyn_world *w = s->w;
   dyn_collide_in in = dyn_world_collide_in(w, w->set.contact_order == DYN_ORDER_TOP_DOWN);
-  dyn_err e = dyn_collision_pass(&w->col, w->bodies.p, w->nsr, &in, 0, &s->nc, &s->maxpen, w->msg,
+  dyn_err e = dyn_collision_pass(&w->col, w->bodies, w->nsr, &in, 0, &s->nc, &s->maxpen, w->msg,
                                  sizeof w->msg, &w->grows);
   if (e != DYN_OK) {
     size_t l = strlen(w->msg);
@@ -140,7 +141,7 @@ static dyn_err fill_joint_rows(dyn_step *s) {
   dyn_world *w = s->w;
   int jr = 0;
   for (int j = 0; j < w->nj; j++) {
-    int r = dyn_joint_fill(w->bodies.p, w->nb, &w->joints.p[j], s->h, w->rows.p, jr);
+    int r = dyn_joint_fill(w->bodies, w->nb, &w->joints.p[j], s->h, w->rows.p, jr);
     if (r < 0) {
       char jm[200] = "";
       dyn_joint_validate(&w->joints.p[j], w->nb, jm, sizeof jm);
@@ -197,7 +198,7 @@ static void begin_pass(dyn_step *s) {
   s->bad_msg[0] = '\0';
   if (w->red || w->nrows == 0 || dyn_world_pick_storage(w, &s->storage) != DYN_OK ||
       s->storage == SLV_CSR || reserve_system(s) != DYN_OK ||
-      dyn_assemble_begin(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage) !=
+      dyn_assemble_begin(s->sys, w->bodies, w->nb, w->rows.p, w->nrows, s->h, s->g, s->storage) !=
           DYN_OK)
     return;
   s->ring =
@@ -216,7 +217,7 @@ static int contact_rows(dyn_step *s, int c, int checked, dyn_rows *o) {
   const dyn_contact *cc = &w->col.con.p[c];
   int row0 = w->njrows + c * w->rpc;
   /* unchecked: parameters that do not validate, which dyn_contact_fill_material refuses */
-  int r = checked ? dyn_contact_fill_checked(w->bodies.p, w->nb, cc, &w->set.contact, s->h, o, row0)
+  int r = checked ? dyn_contact_fill_checked(w->bodies, w->nb, cc, &w->set.contact, s->h, o, row0)
                   : DYN_ERR_INPUT;
   if (r != w->rpc) return 0;
   if (dyn_has_tangent_rows(w->set.contact.friction))
@@ -330,7 +331,7 @@ dyn_err dyn_stage_assemble(dyn_step *s) {
   if (e != DYN_OK) return e;
   e = s->passed ? dyn_assemble_end(s->sys, w->rows.p, w->nrows, w->nb, s->storage, s->pass,
                                    s->bad_msg[0] ? s->bad_msg : NULL, &w->prob)
-                : dyn_assemble(s->sys, w->bodies.p, w->nb, w->rows.p, w->nrows, s->h, s->g,
+                : dyn_assemble(s->sys, w->bodies, w->nb, w->rows.p, w->nrows, s->h, s->g,
                                s->storage, &w->prob);
   if (e != DYN_OK)
     return dyn_world_fail(w, e, "step %ld: assembly: %s", s->k, dyn_system_message(s->sys));
@@ -413,10 +414,10 @@ dyn_err dyn_stage_solve(dyn_step *s) {
   double t0 = now_s();
   dyn_velocity_form vf;
   dyn_system_velocity_form(s->sys, &vf);
-  dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
-                       w->nc,       w->rows.p, w->nrows,
-                       w->njrows,   w->rpc,    w->set.contact.friction,
-                       &vf,         &w->prob };
+  dyn_coarse_in in = { w->bodies, w->nb,     w->col.con.p,
+                       w->nc,     w->rows.p, w->nrows,
+                       w->njrows, w->rpc,    w->set.contact.friction,
+                       &vf,       &w->prob };
   int rounds;
   slv_workspace_set_floor(w->main.ws, dyn_world_floor(w, s->h, s->g));
   if (solve_rounds(s, &in, &rounds) != DYN_OK)
@@ -456,14 +457,14 @@ dyn_err dyn_stage_apply(dyn_step *s) {
   dyn_world *w = s->w;
   if (w->nrows == 0) {
     for (int i = 0; i < w->nb; i++)
-      dyn_body_update_velocity(&w->bodies.p[i], s->h, s->g, DYN_GYRO_NONE);
+      dyn_body_update_velocity(&w->bodies.c[i], &w->bodies.s[i], s->h, s->g, DYN_GYRO_NONE);
     dyn_warm_drop_contacts(&w->warm);
     return DYN_OK;
   }
   /* the solver's K^T x where it is of the x applied (not a fallback's,
    * the warm start, zero) */
   dyn_err e =
-      dyn_apply_impulse_ws(s->sys, w->bodies.p, w->nb, w->x.p, w->main.ws, &w->prob, s->h, s->g);
+      dyn_apply_impulse_ws(s->sys, w->bodies, w->nb, w->x.p, w->main.ws, &w->prob, s->h, s->g);
   if (e != DYN_OK)
     return dyn_world_fail(w, e, "step %ld: solver %s returned %s impulses (status %s)", s->k,
                           w->solver->name, e == DYN_ERR_NUMERIC ? "non-finite" : "unusable",
@@ -495,19 +496,21 @@ dyn_err dyn_stage_integrate(dyn_step *s) {
   const dyn_world_settings *S = &w->set;
 #pragma omp parallel for num_threads(step_threads(w, w->nb)) schedule(static)
   for (int i = 0; i < w->nb; i++) {
-    dyn_body *b = &w->bodies.p[i];
-    if (b->is_static) continue;
+    dyn_body_state *b = &w->bodies.s[i];
+    const dyn_body_const *bc = &w->bodies.c[i];
+    if (bc->is_static) continue;
     if (S->integrator == DYN_INT_EXPLICIT_EULER) {
       /* s+ = s + h S(u) with the velocity of the start of the step */
       const double *sv = w->saved.p + DYN_BODY_STATE * (size_t)i;
       dyn_v3 v1 = b->v, w1 = b->w;
       b->v = dyn_v3_make(sv[7], sv[8], sv[9]);
       b->w = dyn_v3_make(sv[10], sv[11], sv[12]);
-      dyn_body_update_position(b, s->h, S->orient);
+      dyn_body_update_position(bc, b, s->h, S->orient);
       b->v = v1;
       b->w = w1;
     } else {
-      dyn_body_update_position(b, S->integrator == DYN_INT_VERLET ? 0.5 * s->h : s->h, S->orient);
+      dyn_body_update_position(bc, b, S->integrator == DYN_INT_VERLET ? 0.5 * s->h : s->h,
+                               S->orient);
     }
   }
   w->step = s->k;

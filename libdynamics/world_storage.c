@@ -133,7 +133,7 @@ static dyn_err reserve_csr(dyn_world *w, int n, int nb) {
 }
 
 dyn_err dyn_world_reserve_system(dyn_world *w, slv_storage storage, dyn_system **out) {
-  int n = w->nrows, nb = (int)w->bodies.cap;
+  int n = w->nrows, nb = (int)w->state.cap;
   dyn_err e;
   dyn_sys_slot *slot;
   if (storage == SLV_FACTORED) {

@@ -58,10 +58,11 @@ static double drift_finish(const drift_box *b, dyn_v3 g, double E0) {
 }
 
 double dyn_world_drift_scale(const dyn_world *w, double E0) {
-  const dyn_body *bd = w->bodies.p;
+  const dyn_body_const *bc = w->bodies.c;
+  const dyn_body_state *bd = w->bodies.s;
   drift_box b = drift_box_empty();
   for (int i = 0; i < w->nb; i++)
-    if (!bd[i].is_static) drift_add(&b, bd[i].mass, bd[i].r);
+    if (!bc[i].is_static) drift_add(&b, bc[i].mass, bd[i].r);
   return drift_finish(&b, w->set.gravity, E0);
 }
 
@@ -120,7 +121,7 @@ dyn_err dyn_run_stats_init(dyn_run_stats *s, dyn_world *w, long K, char *err, si
     dyn_run_stats_free(s);
     return DYN_ERR_INPUT;
   }
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
   for (int i = 0; i < nbod; i++) {
     s->r0[3 * i] = b[i].r.x;
     s->r0[3 * i + 1] = b[i].r.y;
@@ -151,9 +152,10 @@ void dyn_run_stats_add(dyn_run_stats *s, const dyn_world_metrics *m) {
  * so it is taken, and once m is NaN no later d replaces it. */
 static double max_distance(dyn_world *w, const double *ref, int nbod, int dynamic_only) {
   double m = 0.0;
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
   for (int i = 0; i < nbod; i++) {
-    if (dynamic_only && b[i].is_static) continue;
+    if (dynamic_only && bc[i].is_static) continue;
     double dx = b[i].r.x - ref[3 * i], dy = b[i].r.y - ref[3 * i + 1],
            dz = b[i].r.z - ref[3 * i + 2];
     double d = sqrt(dx * dx + dy * dy + dz * dz);

@@ -260,7 +260,7 @@ static void world_line(FILE *f, const exp_source *src, dyn_world_settings set, i
     return;
   }
   const dyn_world_settings *g = dyn_world_get_settings(w);
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_const *b = dyn_world_body_consts(w);
   double lo = INFINITY, hi = 0.0;
   int nd = 0;
   for (int i = 0; i < dyn_world_body_count(w); i++) {

@@ -54,6 +54,7 @@
 #include "dyn_joint.h"
 #include "dyn_redmax.h"
 #include "dyn_world.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "tst_world.h"
 
@@ -80,7 +81,7 @@ static double pendulum_period(const char *solver) {
   dyn_world *w = scene("pendulum", p, 2, h, solver);
   if (!w) return NAN;
   /* upward zero crossings of x (from - to +), linearly interpolated */
-  double xprev = dyn_world_bodies(w)[0].r.x, t_first = NAN, t_last = NAN;
+  double xprev = dyn_world_body_states(w)[0].r.x, t_first = NAN, t_last = NAN;
   int ncross = 0;
   for (int k = 1; k <= 2000 && ncross < 6; k++) {
     dyn_world_metrics m;
@@ -89,7 +90,7 @@ static double pendulum_period(const char *solver) {
       CU_FAIL("pendulum step");
       break;
     }
-    double x = dyn_world_bodies(w)[0].r.x;
+    double x = dyn_world_body_states(w)[0].r.x;
     if (xprev < 0.0 && x >= 0.0) {
       double tc = m.t - h + h * (-xprev) / (x - xprev);
       if (ncross == 0) t_first = tc;
@@ -166,7 +167,7 @@ static double chain_gap(double h) {
   dyn_world *w = scene("chain", p, 2, h, "direct");
   if (!w) return NAN;
   const int nb = 5;
-  const dyn_body *B;
+  const dyn_body_state *B;
   dyn_redmax *rm = NULL;
   char msg[256] = "";
   if (dyn_redmax_new_from_model(dyn_world_model(w), &rm, msg, sizeof msg) != DYN_OK) {
@@ -186,7 +187,7 @@ static double chain_gap(double h) {
     }
   }
   double gap = 0.0;
-  B = dyn_world_bodies(w);
+  B = dyn_world_body_states(w);
   for (int k = 0; k < nb; k++) {
     dyn_v3 r;
     dyn_redmax_body_state(rm, k, &r, NULL, NULL, NULL);
@@ -217,7 +218,7 @@ static void test_wheel_motor(void) {
     dyn_world *w = scene("wheel", c ? p2 : p1, 2, h, "pgs");
     if (!w) return;
     for (int k = 0; k < 60; k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
-    double wx = dyn_world_bodies(w)[0].w.x;
+    double wx = dyn_world_body_states(w)[0].w.x;
     double I = 2.0 * 0.3 * 0.3 / 2.0;
     if (c == 0)
       TST_CLOSE(wx, 10.0, 0.0, 1e-6);
@@ -240,7 +241,7 @@ static void test_door_limit(void) {
     if (c > cmax) cmax = c;
     if (c < cmin) cmin = c;
   }
-  double wz = dyn_world_bodies(w)[0].w.z;
+  double wz = dyn_world_body_states(w)[0].w.z;
   printf("\n    door: angle in [%.6f, %.6f] rad (limits 0, %.6f), final %.6f, w_z %.4f rad/s\n",
          cmin, cmax, hi, c, wz);
   CU_ASSERT(cmax <= hi + 2.0 * h);
@@ -255,17 +256,17 @@ static void test_door_limit(void) {
 static void test_api(void) {
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", "direct");
-  dyn_body b;
+  tst_body b = { 0 };
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
-  CU_ASSERT_EQUAL(dyn_body_init(&b, 1.0, dyn_inertia_sphere(1.0, 0.1), sh,
+  CU_ASSERT_EQUAL(tst_body_init(&b, 1.0, dyn_inertia_sphere(1.0, 0.1), sh,
                                 dyn_v3_make(0.0, 0.0, -1.0), dyn_quat_identity(), NULL, 0),
                   DYN_OK);
   dyn_model *md = tst_model_new(&s);
   char msg[256] = "";
   CU_ASSERT_EQUAL(tst_model_add_body(md, &b, msg, sizeof msg), 0);
   dyn_joint j;
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL(tst_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                  dyn_v3_make(1, 0, 0), dyn_v3_make(0, 1, 0), NULL, 0),
                   DYN_OK);
   dyn_joint bad = j;
@@ -281,7 +282,7 @@ static void test_api(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
   CU_ASSERT_EQUAL(dyn_world_joint_count(w), 1);
   /* a bob 1 m below a ball joint at the origin, swung sideways */
-  dyn_world_bodies(w)[0].v = dyn_v3_make(1.0, 0.0, 0.0);
+  dyn_world_body_states(w)[0].v = dyn_v3_make(1.0, 0.0, 0.0);
   dyn_world_metrics m;
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
   CU_ASSERT_EQUAL(m.rows, 3);
@@ -321,11 +322,11 @@ static void test_tree_of_model(void) {
   }
   double q0[2] = { 0.1, 0.2 };
   CU_ASSERT_EQUAL(dyn_redmax_set_state(rm, q0, NULL, msg, sizeof msg), DYN_OK);
-  dyn_body B[2];
-  CU_ASSERT_EQUAL(dyn_redmax_export_bodies(rm, B, msg, sizeof msg), DYN_OK);
+  tst_body B[2];
+  CU_ASSERT_EQUAL(tst_redmax_export_bodies(rm, B, msg, sizeof msg), DYN_OK);
   for (int j = 0; j < 2; j++) {
     double c = NAN;
-    CU_ASSERT_EQUAL(dyn_joint_coord(B, 2, &dyn_world_joints(w)[j], &c), DYN_OK);
+    CU_ASSERT_EQUAL(tst_joint_coord(B, 2, &dyn_world_joints(w)[j], &c), DYN_OK);
     TST_CLOSE(c, q0[j], 1e-12, 0);
   }
   dyn_redmax_free(rm);

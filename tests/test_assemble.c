@@ -31,8 +31,8 @@
 static const double GRAV = 9.81;
 static const double PI = 3.14159265358979323846;
 
-static dyn_body plane(dyn_v3 n, double d) {
-  dyn_body b;
+static tst_body plane(dyn_v3 n, double d) {
+  tst_body b;
   memset(&b, 0, sizeof b);
   b.is_static = 1;
   b.shape.kind = DYN_SHAPE_PLANE;
@@ -74,7 +74,7 @@ static void test_jacobian_fd(void) {
   dyn_v3 dirs[16];
   int checked = 0;
   for (int trial = 0; trial < 40; trial++) {
-    dyn_body B[2];
+    tst_body B[2];
     B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1),
                         tst_rquat(rng));
     B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1),
@@ -98,7 +98,7 @@ static void test_jacobian_fd(void) {
     prm.mu = 0.7;
     prm.eta = 5 + trial % 3;
     prm.friction = models[trial % 4];
-    int m = dyn_contact_fill(B, 2, &c, &prm, 0.01, rows, 0);
+    int m = tst_contact_fill(B, 2, &c, &prm, 0.01, rows, 0);
     CU_ASSERT_EQUAL_FATAL(m, dyn_contact_max_rows(&prm));
     int nd = model_dirs(&prm, c.normal, dirs);
     CU_ASSERT_EQUAL(m, prm.friction == DYN_FRICTION_PYRAMID ? nd + 1 : nd);
@@ -177,7 +177,7 @@ static void test_basis(void) {
 
 typedef struct scene {
   int nb, nc, nrows;
-  dyn_body B[8];
+  tst_body B[8];
   dyn_contact C[12];
   dyn_rows rows[12 * 9];
   int base[12];
@@ -211,7 +211,7 @@ static void random_scene(gsl_rng *rng, scene *s, int nb, int nc, const dyn_conta
     c->normal = tst_runit(rng);
     c->depth = tst_urand(rng, -0.01, 0.03);
     s->base[k] = row;
-    int m = dyn_contact_fill(s->B, nb, c, prm, 0.01, s->rows, row);
+    int m = tst_contact_fill(s->B, nb, c, prm, 0.01, s->rows, row);
     CU_ASSERT_EQUAL_FATAL(m, dyn_contact_max_rows(prm));
     row += m;
   }
@@ -319,7 +319,7 @@ static void pyramid_blocks(const scene *s, double *A) {
 static void free_velocity(const scene *s, dyn_v3 g, double h, const double *Mi, double *uf) {
   int N = 6 * s->nb;
   for (int b = 0; b < s->nb; b++) {
-    const dyn_body *B = &s->B[b];
+    const tst_body *B = &s->B[b];
     double f[6] = { B->f_ext.x + B->mass * g.x,
                     B->f_ext.y + B->mass * g.y,
                     B->f_ext.z + B->mass * g.z,
@@ -409,16 +409,16 @@ static void check_update(const dyn_system *sys, const scene *s, dyn_friction fr,
     for (int i = 0; i < n; i++) v += r->MJt[q + N * i] * x[i];
     up[q] = r->uf[q] + v;
   }
-  dyn_body B2[8];
-  memcpy(B2, s->B, sizeof(dyn_body) * s->nb);
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B2, s->nb, x, h, g), DYN_OK);
+  tst_body B2[8];
+  memcpy(B2, s->B, sizeof(tst_body) * s->nb);
+  CU_ASSERT_EQUAL(tst_apply_impulse(sys, B2, s->nb, x, h, g), DYN_OK);
   for (int b = 0; b < s->nb; b++) {
     double u[6] = { B2[b].v.x, B2[b].v.y, B2[b].v.z, B2[b].w.x, B2[b].w.y, B2[b].w.z };
     memcpy(got + 6 * b, u, sizeof u);
     if (s->B[b].is_static) memcpy(up + 6 * b, u, sizeof u); /* untouched, checked below */
   }
   TST_VEC_CLOSE(got, up, N, 1e-12, 1e-12);
-  CU_ASSERT(memcmp(&B2[0], &s->B[0], sizeof(dyn_body)) == 0);
+  CU_ASSERT(memcmp(&B2[0], &s->B[0], sizeof(tst_body)) == 0);
   slv_problem_w(pd, x, w);
   for (int i = 0; i < n; i++) {
     if (s->rows[i].kind == DYN_ROW_AUX) continue; /* lambda's w is mu x_n - sum x_h, not J u */
@@ -495,7 +495,7 @@ static void check_scene(const scene *s, dyn_friction fr) {
       dyn_system_new(n, s->nb, DYN_SYS_DENSE | DYN_SYS_CSR, (long)n * n, &sys, msg, sizeof msg),
       DYN_OK);
   slv_problem pd, pc;
-  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_DENSE, &pd), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(tst_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_DENSE, &pd), DYN_OK);
   CU_ASSERT_EQUAL(pd.n, n);
   CU_ASSERT_EQUAL(pd.lda, n);
   double *Ad = malloc(sizeof(double) * n * n);
@@ -507,7 +507,7 @@ static void check_scene(const scene *s, dyn_friction fr) {
   if (fr != DYN_FRICTION_PYRAMID) check_sym_psd(Ad, n, r.amax, 1e-14);
   check_update(sys, s, fr, g, h, &r, &pd);
   /* CSR: entry by entry equal to dense, no entry outside the structure */
-  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_CSR, &pc), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(tst_assemble(sys, s->B, s->nb, s->rows, n, h, g, SLV_CSR, &pc), DYN_OK);
   check_csr_dense(sys, s, &pc, Ad, 1e-14 * r.amax, 0);
   TST_VEC_CLOSE(pc.b, pd.b, n, 0, 0);
   check_couplings(s, fr, &pc);
@@ -552,7 +552,7 @@ static void test_A_random(void) {
 static void test_isotropic_exact(void) {
   dyn_quat q1 = dyn_quat_normalize(dyn_quat_make(0.3, -0.5, 0.7, 0.2));
   dyn_quat q2 = dyn_quat_normalize(dyn_quat_make(-0.8, 0.1, 0.35, -0.4));
-  dyn_body B[4] = { plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(2, 0.5, dyn_v3_make(-1, 0, 0.5)),
+  tst_body B[4] = { plane(dyn_v3_make(0, 0, 1), 0), tst_ball_body(2, 0.5, dyn_v3_make(-1, 0, 0.5)),
                     tst_box_body(3, dyn_v3_make(0.3, 0.3, 0.3), dyn_v3_make(1, 0, 0.3), q2),
                     tst_box_body(5, dyn_v3_make(0.4, 0.3, 0.2), dyn_v3_make(3, 0, 0.2), q1) };
   B[1].q = q1;
@@ -568,20 +568,20 @@ static void test_isotropic_exact(void) {
   prm.mu = 0.5;
   dyn_rows rows[32];
   int n = 0;
-  for (int k = 0; k < 5; k++) n += dyn_contact_fill(B, 4, &C[k], &prm, 0.01, rows, n);
+  for (int k = 0; k < 5; k++) n += tst_contact_fill(B, 4, &C[k], &prm, 0.01, rows, n);
   CU_ASSERT_FATAL(n == 15);
   for (int b = 1; b <= 2; b++) {
     double si = B[b].inv_I_b.m[0];
-    dyn_m3 W = dyn_body_inv_inertia_world(&B[b]), S = dyn_m3_diag(si, si, si);
+    dyn_m3 W = tst_body_inv_inertia_world(&B[b]), S = dyn_m3_diag(si, si, si);
     CU_ASSERT(memcmp(W.m, S.m, sizeof W.m) == 0);
-    dyn_m3 Iw = dyn_body_inertia_world(&B[b]);
+    dyn_m3 Iw = tst_body_inertia_world(&B[b]);
     CU_ASSERT(memcmp(Iw.m, B[b].I_b.m, sizeof Iw.m) == 0);
   }
   dyn_system *sys = NULL;
   CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, 4, DYN_SYS_FACTORED, 0, &sys, NULL, 0), DYN_OK);
   slv_problem p;
   CU_ASSERT_EQUAL_FATAL(
-      dyn_assemble(sys, B, 4, rows, n, 0.01, dyn_v3_make(0, 0, -GRAV), SLV_FACTORED, &p), DYN_OK);
+      tst_assemble(sys, B, 4, rows, n, 0.01, dyn_v3_make(0, 0, -GRAV), SLV_FACTORED, &p), DYN_OK);
   dyn_velocity_form vf;
   CU_ASSERT_EQUAL_FATAL(dyn_system_velocity_form(sys, &vf), 1);
   int negzero = 0, iso = 0;
@@ -592,7 +592,7 @@ static void test_isotropic_exact(void) {
       const double *J = p.fJ + 12 * i + 6 * k, *K = p.fK + 12 * i + 6 * k;
       const double *Mi = vf.Minv + 10 * b;
       if (b == 3) { /* anisotropic: the general product */
-        dyn_m3 W = dyn_body_inv_inertia_world(&B[3]);
+        dyn_m3 W = tst_body_inv_inertia_world(&B[3]);
         dyn_v3 ref = dyn_m3_mulv(W, dyn_v3_make(J[3], J[4], J[5]));
         double r[3] = { ref.x, ref.y, ref.z };
         TST_VEC_CLOSE(K + 3, r, 3, 1e-14 * W.m[8], 1e-14);
@@ -726,12 +726,12 @@ static slv_status solve(const char *name, const slv_problem *p, double *x, slv_r
 }
 
 /* one step: fill the contacts, assemble, solve, apply; returns the status */
-static slv_status step(dyn_body *B, int nb, const dyn_contact *C, int nc,
+static slv_status step(tst_body *B, int nb, const dyn_contact *C, int nc,
                        const dyn_contact_params *prm, double h, const char *solver, double *x) {
   dyn_rows rows[64];
   int n = 0;
   for (int k = 0; k < nc; k++) {
-    int m = dyn_contact_fill(B, nb, &C[k], prm, h, rows, n);
+    int m = tst_contact_fill(B, nb, &C[k], prm, h, rows, n);
     CU_ASSERT_FATAL(m > 0);
     n += m;
   }
@@ -739,10 +739,10 @@ static slv_status step(dyn_body *B, int nb, const dyn_contact *C, int nc,
   CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, nb, DYN_SYS_DENSE, 0, &sys, NULL, 0), DYN_OK);
   slv_problem p;
   dyn_v3 g = dyn_v3_make(0, 0, -GRAV);
-  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, B, nb, rows, n, h, g, SLV_DENSE, &p), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(tst_assemble(sys, B, nb, rows, n, h, g, SLV_DENSE, &p), DYN_OK);
   slv_result res;
   slv_status st = solve(solver, &p, x, &res);
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, nb, x, h, g), DYN_OK);
+  CU_ASSERT_EQUAL(tst_apply_impulse(sys, B, nb, x, h, g), DYN_OK);
   dyn_system_free(sys);
   return st;
 }
@@ -753,7 +753,7 @@ static void test_sphere_on_plane(void) {
    * A = 1/m and b = J u_free = -g h: x = m g h, v+ = 0 (by hand). */
   const char *solvers[2] = { "lemke", "pgs" };
   for (int s = 0; s < 2; s++) {
-    dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
+    tst_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
                       tst_ball_body(2, 0.5, dyn_v3_make(0, 0, 0.5)) };
     dyn_contact c = { 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
     dyn_contact_params prm = dyn_contact_params_default();
@@ -782,7 +782,7 @@ static void incline(double deg, dyn_friction fr, const char *solver) {
   dyn_v3 n = dyn_v3_make(sin(a), 0, cos(a)), t1 = dyn_v3_make(cos(a), 0, -sin(a));
   dyn_v3 half = dyn_v3_make(0.4, 0.3, 0.2);
   dyn_quat q = dyn_quat_axis_angle(dyn_v3_make(0, 1, 0), a);
-  dyn_body B[2] = { plane(n, 0), tst_box_body(3, half, dyn_v3_scale(n, half.z), q) };
+  tst_body B[2] = { plane(n, 0), tst_box_body(3, half, dyn_v3_scale(n, half.z), q) };
   dyn_contact C[4];
   for (int k = 0; k < 4; k++) {
     dyn_v3 corner = dyn_v3_make(k & 1 ? half.x : -half.x, k & 2 ? half.y : -half.y, -half.z);
@@ -837,7 +837,7 @@ static void test_incline_slide(void) {
 static void ball_case(double vz, double depth, double e, double thr, double k_erp, double slop,
                       double vmax, double want_v, const char *what) {
   double h = 0.01, m = 1;
-  dyn_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
+  tst_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
                     tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0.1 - depth)) };
   B[1].v = dyn_v3_make(0, 0, vz);
   dyn_contact c = { 0, 1, { 0, 0, -depth / 2 }, { 0, 0, 1 }, depth };
@@ -896,7 +896,7 @@ static void test_csr_chain(void) {
   enum { N = 400 };
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 4242);
-  dyn_body *B = malloc(sizeof(dyn_body) * (N + 1));
+  tst_body *B = malloc(sizeof(tst_body) * (N + 1));
   B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   for (int i = 1; i <= N; i++) {
     B[i] = tst_box_body(tst_urand(rng, 1, 2), dyn_v3_make(0.5, 0.5, 0.5), dyn_v3_make(i, 0, 0.5),
@@ -912,10 +912,10 @@ static void test_csr_chain(void) {
   int n = 0;
   for (int i = 1; i <= N; i++) {
     dyn_contact g = { 0, i, { i, 0, 0 }, { 0, 0, 1 }, 0.001 };
-    n += dyn_contact_fill(B, N + 1, &g, &prm, 0.01, rows, n);
+    n += tst_contact_fill(B, N + 1, &g, &prm, 0.01, rows, n);
     if (i < N) {
       dyn_contact c = { i, i + 1, { i + 0.5, 0, 0.5 }, { 1, 0, 0 }, 0.002 };
-      n += dyn_contact_fill(B, N + 1, &c, &prm, 0.01, rows, n);
+      n += tst_contact_fill(B, N + 1, &c, &prm, 0.01, rows, n);
     }
   }
   CU_ASSERT_EQUAL_FATAL(n, maxr);
@@ -930,13 +930,13 @@ static void test_csr_chain(void) {
   CU_ASSERT_EQUAL_FATAL(dyn_system_new(n, N + 1, DYN_SYS_CSR, 1000, &sys, msg, sizeof msg), DYN_OK);
   slv_problem p;
   dyn_v3 gv = dyn_v3_make(0, 0, -GRAV);
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_CSR, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_CSR, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "max_nnz"));
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_DENSE, &p), DYN_ERR_INPUT);
   long nnz = dyn_system_csr_nnz(sys, rows, n);
   CU_ASSERT_EQUAL(nnz, want);
   CU_ASSERT_EQUAL_FATAL(dyn_system_reserve(sys, n, N + 1, DYN_SYS_CSR, nnz), DYN_OK);
-  CU_ASSERT_EQUAL_FATAL(dyn_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_CSR, &p), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(tst_assemble(sys, B, N + 1, rows, n, 0.01, gv, SLV_CSR, &p), DYN_OK);
   CU_ASSERT_EQUAL(p.Ap[n], want);
   CU_ASSERT_EQUAL(p.ncones, nc);
   /* M^-1 per body, here */
@@ -984,14 +984,14 @@ static void test_csr_chain(void) {
 
 /* The errors' case: a ball (body 1) touching a plane (body 0, static) at
  * the origin, box friction with mu 0.5: its three rows into rows. */
-static void ball_on_plane(dyn_body B[2], dyn_contact *c, dyn_contact_params *prm, dyn_rows *rows) {
+static void ball_on_plane(tst_body B[2], dyn_contact *c, dyn_contact_params *prm, dyn_rows *rows) {
   B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   B[1] = tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1));
   *c = (dyn_contact){ 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
   *prm = dyn_contact_params_default();
   prm->friction = DYN_FRICTION_BOX;
   prm->mu = 0.5;
-  CU_ASSERT_EQUAL_FATAL(dyn_contact_fill(B, 2, c, prm, 0.01, rows, 0), 3);
+  CU_ASSERT_EQUAL_FATAL(tst_contact_fill(B, 2, c, prm, 0.01, rows, 0), 3);
 }
 
 /* The rows' refusals in dyn_assemble, field by field: every one of the 15
@@ -1000,7 +1000,7 @@ static void ball_on_plane(dyn_body B[2], dyn_contact *c, dyn_contact_params *prm
  * and a refused row is reported before a b that is not finite, even at
  * an earlier row (the checks come first). */
 static void test_row_refusals(void) {
-  dyn_body B[2];
+  tst_body B[2];
   dyn_contact c;
   dyn_contact_params prm;
   dyn_rows rows[3], bad[3];
@@ -1019,7 +1019,7 @@ static void test_row_refusals(void) {
                    : f == 13 ? &bad[2].cfm
                              : &bad[2].mu;
       *at = nonfinite[v];
-      CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+      CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
       CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "row 2: a non-finite J, rhs, cfm or mu");
     }
   /* ... and the finite extremes are not (the test looks at the exponent
@@ -1030,29 +1030,29 @@ static void test_row_refusals(void) {
     memcpy(bad, rows, sizeof bad);
     double *at = f < 6 ? &bad[f % 3].J[0][f] : f == 6 ? &bad[1].cfm : &bad[1].mu;
     *at = extreme[f % 4];
-    CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+    CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
   }
   /* a body state that makes every b NaN: refused at row 0 ... */
-  dyn_body Bn[2] = { B[0], B[1] };
+  tst_body Bn[2] = { B[0], B[1] };
   Bn[1].v.x = NAN;
-  CU_ASSERT_EQUAL(dyn_assemble(sys, Bn, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, Bn, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT_STRING_EQUAL(dyn_system_message(sys),
                          "row 0: b=nan is not finite (body state or load)");
   /* ... unless a row is refused, later or not */
   memcpy(bad, rows, sizeof bad);
   bad[2].findex = 5;
-  CU_ASSERT_EQUAL(dyn_assemble(sys, Bn, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, Bn, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT_STRING_EQUAL(dyn_system_message(sys),
                          "row 2: findex 5 (global 5) outside the 3 rows or itself");
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, (double[3]){ 0, 0, 0 }, 0.01, g), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_apply_impulse(sys, B, 2, (double[3]){ 0, 0, 0 }, 0.01, g), DYN_ERR_INPUT);
   /* and the same rows assemble once the state is finite */
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
   CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "");
   dyn_system_free(sys);
 }
 
 static void test_errors(void) {
-  dyn_body B[2];
+  tst_body B[2];
   dyn_contact c;
   dyn_contact_params prm;
   dyn_rows rows[8];
@@ -1064,54 +1064,54 @@ static void test_errors(void) {
 
   /* too many rows for the system */
   CU_ASSERT_EQUAL_FATAL(dyn_system_new(2, 2, DYN_SYS_DENSE, 0, &sys, msg, sizeof msg), DYN_OK);
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "max_rows"));
   /* too many bodies */
-  dyn_body B3[3] = { B[0], B[1], B[1] };
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B3, 3, rows, 1, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  tst_body B3[3] = { B[0], B[1], B[1] };
+  CU_ASSERT_EQUAL(tst_assemble(sys, B3, 3, rows, 1, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT(strlen(dyn_system_message(sys)) > 0);
   /* storage not reserved */
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 1, 0.01, g, SLV_CSR, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 1, 0.01, g, SLV_CSR, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "CSR"));
   /* nothing assembled: apply refuses */
   double x[3] = { 0, 0, 0 };
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, x, 0.01, g), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_apply_impulse(sys, B, 2, x, 0.01, g), DYN_ERR_INPUT);
   /* reserve grows it, then it works */
   CU_ASSERT_EQUAL(dyn_system_reserve(sys, 3, 2, DYN_SYS_CSR, 4), DYN_OK);
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
   CU_ASSERT_EQUAL(p.n, 3);
   CU_ASSERT_STRING_EQUAL(dyn_system_message(sys), "");
   /* CSR capacity 4 < 9 entries (one body, three rows: a full 3x3 block) */
   CU_ASSERT_EQUAL(dyn_system_csr_nnz(sys, rows, 3), 9);
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_CSR, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_CSR, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "max_nnz"));
   CU_ASSERT_EQUAL(dyn_system_reserve(sys, 3, 2, DYN_SYS_CSR, 9), DYN_OK);
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_CSR, &p), DYN_OK);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_CSR, &p), DYN_OK);
   /* a row naming a body outside nb */
   dyn_rows bad[3];
   memcpy(bad, rows, sizeof bad);
   bad[1].body[1] = 7;
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "row 1"));
   /* a findex pointing outside the rows */
   memcpy(bad, rows, sizeof bad);
   bad[2].findex = 5;
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT(strlen(dyn_system_message(sys)) > 0);
   /* a NaN in J */
   memcpy(bad, rows, sizeof bad);
   bad[0].J[1][2] = NAN;
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, bad, 3, 0.01, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_system_message(sys), "non-finite"));
   /* h <= 0 */
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0, g, SLV_DENSE, &p), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 3, 0, g, SLV_DENSE, &p), DYN_ERR_INPUT);
   /* a NaN impulse leaves the bodies alone */
-  CU_ASSERT_EQUAL(dyn_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
+  CU_ASSERT_EQUAL(tst_assemble(sys, B, 2, rows, 3, 0.01, g, SLV_DENSE, &p), DYN_OK);
   double xn[3] = { 0, NAN, 0 };
-  dyn_body before = B[1];
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 2, xn, 0.01, g), DYN_ERR_NUMERIC);
+  tst_body before = B[1];
+  CU_ASSERT_EQUAL(tst_apply_impulse(sys, B, 2, xn, 0.01, g), DYN_ERR_NUMERIC);
   CU_ASSERT(memcmp(&before, &B[1], sizeof before) == 0);
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, B, 1, x, 0.01, g), DYN_ERR_INPUT); /* nb differs */
+  CU_ASSERT_EQUAL(tst_apply_impulse(sys, B, 1, x, 0.01, g), DYN_ERR_INPUT); /* nb differs */
   dyn_system_free(sys);
   dyn_system_free(NULL);
 
@@ -1124,36 +1124,36 @@ static void test_errors(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "storages"));
 
   /* contact fill and parameter errors */
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 1, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT); /* b = 1 >= nb */
+  CU_ASSERT_EQUAL(tst_contact_fill(B, 1, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT); /* b = 1 >= nb */
   dyn_contact c2 = c;
   c2.normal = dyn_v3_make(0, 0, 2);
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
   /* a normal with a NaN or infinite component, or 2e-6 off unit length,
    * is refused; 5e-7 off is within the 1e-6 the rows allow */
   const double odd[3] = { NAN, INFINITY, -INFINITY };
   for (int k = 0; k < 3; k++) {
     c2.normal = dyn_v3_make(0, odd[k], 1);
-    CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+    CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
     c2.normal = dyn_v3_make(odd[k], 0, 0);
-    CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+    CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
   }
   c2.normal = dyn_v3_make(0, 0, 1 + 2e-6);
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
   c2.normal = dyn_v3_make(0, 0, 1 + 5e-7);
-  CU_ASSERT(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0) > 0);
+  CU_ASSERT(tst_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0) > 0);
   c2 = c;
   c2.b = 0;
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &prm, -0.01, rows, 0), DYN_ERR_INPUT);
-  dyn_body two_static[2] = { B[0], B[0] };
-  CU_ASSERT_EQUAL(dyn_contact_fill(two_static, 2, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c2, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c, &prm, -0.01, rows, 0), DYN_ERR_INPUT);
+  tst_body two_static[2] = { B[0], B[0] };
+  CU_ASSERT_EQUAL(tst_contact_fill(two_static, 2, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
   dyn_contact_params bp = prm;
   bp.friction = DYN_FRICTION_PYRAMID;
   bp.eta = 2;
   CU_ASSERT_EQUAL(dyn_contact_params_validate(&bp, msg, sizeof msg), DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "eta"));
   CU_ASSERT_EQUAL(dyn_contact_max_rows(&bp), 0);
-  CU_ASSERT_EQUAL(dyn_contact_fill(B, 2, &c, &bp, 0.01, rows, 0), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c, &bp, 0.01, rows, 0), DYN_ERR_INPUT);
   bp = prm;
   bp.mu = -1;
   CU_ASSERT_EQUAL(dyn_contact_params_validate(&bp, msg, sizeof msg), DYN_ERR_INPUT);

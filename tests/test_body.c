@@ -14,6 +14,7 @@
 #include "dyn.h"
 #include "dyn_internal.h"
 #include "dyn_quat_maps.h"
+#include "tst_body.h"
 #include "tst_util.h"
 
 #include <float.h>
@@ -32,11 +33,11 @@ static dyn_shape shape_none(void) {
   return s;
 }
 
-static dyn_body make_body(double m, dyn_m3 I, dyn_v3 r, dyn_quat q) {
-  dyn_body b;
+static tst_body make_body(double m, dyn_m3 I, dyn_v3 r, dyn_quat q) {
+  tst_body b;
   char msg[160];
   memset(&b, 0, sizeof b);
-  dyn_err e = dyn_body_init(&b, m, I, shape_none(), r, q, msg, sizeof msg);
+  dyn_err e = tst_body_init(&b, m, I, shape_none(), r, q, msg, sizeof msg);
   if (e != DYN_OK) fprintf(stderr, "dyn_body_init: %s\n", msg);
   CU_ASSERT_EQUAL(e, DYN_OK);
   return b;
@@ -47,6 +48,23 @@ static double v3_dist(dyn_v3 a, dyn_v3 b) { return dyn_v3_norm(dyn_v3_sub(a, b))
 static double quat_dist(dyn_quat a, dyn_quat b) {
   return sqrt((a.w - b.w) * (a.w - b.w) + (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) +
               (a.z - b.z) * (a.z - b.z));
+}
+
+
+/* dyn_body_step_free and dyn_body_update_gyro (dyn_internal.h) on a test body. */
+static void step_free(tst_body *b, double h, dyn_v3 g, dyn_integrator integ, dyn_gyro gyro,
+                      dyn_orient orient) {
+  dyn_body_const c = tst_body_c(b);
+  dyn_body_state s = tst_body_s(b);
+  dyn_body_step_free(&c, &s, h, g, integ, gyro, orient);
+  tst_body_join(b, &c, &s);
+}
+
+static void update_gyro(tst_body *b, double h, dyn_gyro gyro) {
+  dyn_body_const c = tst_body_c(b);
+  dyn_body_state s = tst_body_s(b);
+  dyn_body_update_gyro(&c, &s, h, gyro);
+  tst_body_join(b, &c, &s);
 }
 
 /* distance between two rotations given as quaternions (q and -q are the
@@ -172,7 +190,7 @@ static void test_world_inertia(void) {
   dyn_m3 Ib = dyn_inertia_box(m, dyn_v3_make(0.2, 0.4, 0.7));
   dyn_quat q = dyn_quat_axis_angle(dyn_v3_normalize(dyn_v3_make(1, 2, -0.5)), 0.9);
   dyn_v3 r = dyn_v3_make(0.5, -1.0, 2.0);
-  dyn_body b = make_body(m, Ib, r, q);
+  tst_body b = make_body(m, Ib, r, q);
   b.v = dyn_v3_make(0.3, 0.1, -0.7);
   b.w = dyn_v3_make(1.0, -2.0, 0.5);
   dyn_v3 e[3] = { rot_by_product(q, dyn_v3_make(1, 0, 0)), rot_by_product(q, dyn_v3_make(0, 1, 0)),
@@ -184,7 +202,7 @@ static void test_world_inertia(void) {
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) Iw_ref[3 * i + j] += Ik[k] * ek[i] * ek[j];
   }
-  dyn_m3 Iw = dyn_body_inertia_world(&b);
+  dyn_m3 Iw = tst_body_inertia_world(&b);
   double scale = Ik[2]; /* the largest principal moment */
   TST_VEC_CLOSE(Iw.m, Iw_ref, 9, 20 * EPS * scale, 0);
   /* symmetric exactly */
@@ -195,7 +213,7 @@ static void test_world_inertia(void) {
   dyn_v3 Iu = dyn_m3_mulv(Iw, u);
   TST_CLOSE(v3_dist(Iu, Iu_ref), 0, 20 * EPS * scale * dyn_v3_norm(u), 0);
   /* inverse: I_w^-1 I_w = identity; condition number Ik[2]/Ik[0] ~ 4 */
-  dyn_m3 P = dyn_m3_mul(dyn_body_inv_inertia_world(&b), Iw);
+  dyn_m3 P = dyn_m3_mul(tst_body_inv_inertia_world(&b), Iw);
   dyn_m3 Id = dyn_m3_identity();
   TST_VEC_CLOSE(P.m, Id.m, 9, 50 * EPS, 0);
   /* kinetic energy and momenta */
@@ -206,9 +224,9 @@ static void test_world_inertia(void) {
     T_ref += 0.5 * Ik[k] * wk * wk;
     L_ref = dyn_v3_axpy(L_ref, Ik[k] * wk, e[k]);
   }
-  TST_CLOSE(dyn_body_kinetic(&b), T_ref, 0, 20 * EPS);
-  TST_CLOSE(v3_dist(dyn_body_angular_momentum(&b), L_ref), 0, 20 * EPS * dyn_v3_norm(L_ref), 0);
-  dyn_v3 p = dyn_body_linear_momentum(&b);
+  TST_CLOSE(tst_body_kinetic(&b), T_ref, 0, 20 * EPS);
+  TST_CLOSE(v3_dist(tst_body_angular_momentum(&b), L_ref), 0, 20 * EPS * dyn_v3_norm(L_ref), 0);
+  dyn_v3 p = tst_body_linear_momentum(&b);
   /* exact in IEEE arithmetic; 4 eps |m v| leaves room for a compiler that
    * contracts p - m v into one fused multiply-add */
   TST_CLOSE(v3_dist(p, dyn_v3_scale(b.v, m)), 0, 4 * EPS * m * dyn_v3_norm(b.v), 0);
@@ -218,12 +236,12 @@ static void test_world_inertia(void) {
 
 static void expect_reject(double m, dyn_m3 I, dyn_quat q, const char *needle1,
                           const char *needle2) {
-  dyn_body b;
+  tst_body b;
   memset(&b, 0, sizeof b);
   b.mass = 123.0; /* sentinel: a rejected init leaves *b alone */
   char msg[160];
   msg[0] = '\0';
-  dyn_err e = dyn_body_init(&b, m, I, shape_none(), dyn_v3_make(0, 0, 0), q, msg, sizeof msg);
+  dyn_err e = tst_body_init(&b, m, I, shape_none(), dyn_v3_make(0, 0, 0), q, msg, sizeof msg);
   CU_ASSERT_EQUAL(e, DYN_ERR_INPUT);
   CU_ASSERT(b.mass == 123.0);
   CU_ASSERT(strlen(msg) > 0);
@@ -232,7 +250,7 @@ static void expect_reject(double m, dyn_m3 I, dyn_quat q, const char *needle1,
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, needle1));
   if (needle2) CU_ASSERT_PTR_NOT_NULL(strstr(msg, needle2));
   /* no buffer: same status, no crash */
-  CU_ASSERT_EQUAL(dyn_body_init(&b, m, I, shape_none(), dyn_v3_make(0, 0, 0), q, NULL, 0),
+  CU_ASSERT_EQUAL(tst_body_init(&b, m, I, shape_none(), dyn_v3_make(0, 0, 0), q, NULL, 0),
                   DYN_ERR_INPUT);
 }
 
@@ -266,17 +284,17 @@ static void test_init_validation(void) {
   expect_reject(1.0, I, dyn_quat_make(NAN, 0, 0, 1), "quaternion", NULL);
 
   /* a truncated message stays NUL-terminated inside its buffer */
-  dyn_body b;
+  tst_body b = { 0 };
   char small[6];
   CU_ASSERT_EQUAL(
-      dyn_body_init(&b, -1.0, I, shape_none(), dyn_v3_make(0, 0, 0), q1, small, sizeof small),
+      tst_body_init(&b, -1.0, I, shape_none(), dyn_v3_make(0, 0, 0), q1, small, sizeof small),
       DYN_ERR_INPUT);
   CU_ASSERT_EQUAL(strlen(small), 5);
 
   /* non-finite position */
   char msg0[160];
   CU_ASSERT_EQUAL(
-      dyn_body_init(&b, 1.0, I, shape_none(), dyn_v3_make(0, INFINITY, 0), q1, msg0, sizeof msg0),
+      tst_body_init(&b, 1.0, I, shape_none(), dyn_v3_make(0, INFINITY, 0), q1, msg0, sizeof msg0),
       DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg0, "position r"));
 
@@ -284,7 +302,7 @@ static void test_init_validation(void) {
   dyn_shape pl = shape_none();
   pl.kind = DYN_SHAPE_PLANE;
   char msg[160];
-  CU_ASSERT_EQUAL(dyn_body_init(&b, 1.0, I, pl, dyn_v3_make(0, 0, 0), q1, msg, sizeof msg),
+  CU_ASSERT_EQUAL(tst_body_init(&b, 1.0, I, pl, dyn_v3_make(0, 0, 0), q1, msg, sizeof msg),
                   DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "PLANE"));
 
@@ -293,7 +311,7 @@ static void test_init_validation(void) {
    * I_b stored symmetrised, inv_I_b its inverse */
   dyn_m3 Ispd = { { 2, 0.3, -0.1, 0.3 * (1 + 1e-14), 3, 0.2, -0.1, 0.2, 4 } };
   msg[0] = 'x';
-  CU_ASSERT_EQUAL(dyn_body_init(&b, 2.5, Ispd, shape_none(), dyn_v3_make(1, 2, 3),
+  CU_ASSERT_EQUAL(tst_body_init(&b, 2.5, Ispd, shape_none(), dyn_v3_make(1, 2, 3),
                                 dyn_quat_make(0, 3, 0, 4), msg, sizeof msg),
                   DYN_OK);
   CU_ASSERT_EQUAL(msg[0], '\0');
@@ -310,24 +328,24 @@ static void test_init_validation(void) {
 /* ---- static bodies ------------------------------------------------------- */
 
 static void test_static_body(void) {
-  dyn_body s;
+  tst_body s;
   dyn_shape pl = shape_none();
   pl.kind = DYN_SHAPE_PLANE;
   pl.normal = dyn_v3_make(0, 0, 1);
-  dyn_body_init_static(&s, pl, dyn_v3_make(1, 2, 3), dyn_quat_make(0, 0, 0, 0));
+  tst_body_init_static(&s, pl, dyn_v3_make(1, 2, 3), dyn_quat_make(0, 0, 0, 0));
   CU_ASSERT(s.is_static && s.mass == 0 && s.inv_mass == 0);
   CU_ASSERT(s.q.w == 1 && s.q.x == 0); /* zero q -> identity */
   s.v = dyn_v3_make(1, 1, 1);          /* even with velocities set, nothing moves */
   s.w = dyn_v3_make(1, 1, 1);
   s.f_ext = dyn_v3_make(5, 5, 5);
-  dyn_body before = s;
-  dyn_body_update_velocity(&s, 0.1, dyn_v3_make(0, 0, -9.81), DYN_GYRO_IMPLICIT);
-  dyn_body_update_position(&s, 0.1, DYN_ORIENT_EXP);
-  dyn_body_step_free(&s, 0.1, dyn_v3_make(0, 0, -9.81), DYN_INT_VERLET, DYN_GYRO_EXPLICIT,
-                     DYN_ORIENT_LINEAR);
+  tst_body before = s;
+  tst_body_update_velocity(&s, 0.1, dyn_v3_make(0, 0, -9.81), DYN_GYRO_IMPLICIT);
+  tst_body_update_position(&s, 0.1, DYN_ORIENT_EXP);
+  step_free(&s, 0.1, dyn_v3_make(0, 0, -9.81), DYN_INT_VERLET, DYN_GYRO_EXPLICIT,
+            DYN_ORIENT_LINEAR);
   CU_ASSERT(memcmp(&before, &s, sizeof s) == 0);
-  CU_ASSERT(dyn_body_kinetic(&s) == 0);
-  dyn_m3 Z = dyn_body_inv_inertia_world(&s);
+  CU_ASSERT(tst_body_kinetic(&s) == 0);
+  dyn_m3 Z = tst_body_inv_inertia_world(&s);
   for (int k = 0; k < 9; k++) CU_ASSERT(Z.m[k] == 0);
 }
 
@@ -359,11 +377,10 @@ static void test_free_fall(void) {
     for (int k = 0; k < 2; k++) {
       int N = k == 0 ? 100 : 200;
       double h = 1.0 / N, T = N * h;
-      dyn_body b = make_body(2.0, dyn_inertia_box(2.0, dyn_v3_make(0.3, 0.2, 0.1)), r0, q0);
+      tst_body b = make_body(2.0, dyn_inertia_box(2.0, dyn_v3_make(0.3, 0.2, 0.1)), r0, q0);
       b.v = v0;
       b.w = dyn_v3_scale(axis, 3.0);
-      for (int n = 0; n < N; n++)
-        dyn_body_step_free(&b, h, g, integ[s], DYN_GYRO_IMPLICIT, DYN_ORIENT_EXP);
+      for (int n = 0; n < N; n++) step_free(&b, h, g, integ[s], DYN_GYRO_IMPLICIT, DYN_ORIENT_EXP);
       dyn_v3 r_ex = dyn_v3_axpy(dyn_v3_axpy(r0, T, v0), 0.5 * T * T, g);
       dyn_v3 v_ex = dyn_v3_axpy(v0, T, g);
       dyn_v3 e = dyn_v3_sub(b.r, r_ex);
@@ -390,25 +407,25 @@ static void test_free_fall(void) {
  * Returns the phase-space error |(x, v)(T) - (cos T, -sin T)|. */
 static double oscillator_error(dyn_integrator integ, int N, double T) {
   double h = T / N;
-  dyn_body b = make_body(1.0, dyn_m3_identity(), dyn_v3_make(1, 0, 0), dyn_quat_identity());
+  tst_body b = make_body(1.0, dyn_m3_identity(), dyn_v3_make(1, 0, 0), dyn_quat_identity());
   dyn_v3 g0 = dyn_v3_make(0, 0, 0);
   for (int n = 0; n < N; n++) {
     switch (integ) {
     case DYN_INT_SYMPLECTIC_EULER:
       b.f_ext = dyn_v3_neg(b.r);
-      dyn_body_update_velocity(&b, h, g0, DYN_GYRO_NONE);
-      dyn_body_update_position(&b, h, DYN_ORIENT_EXP);
+      tst_body_update_velocity(&b, h, g0, DYN_GYRO_NONE);
+      tst_body_update_position(&b, h, DYN_ORIENT_EXP);
       break;
     case DYN_INT_EXPLICIT_EULER:
       b.f_ext = dyn_v3_neg(b.r);
-      dyn_body_update_position(&b, h, DYN_ORIENT_EXP);
-      dyn_body_update_velocity(&b, h, g0, DYN_GYRO_NONE);
+      tst_body_update_position(&b, h, DYN_ORIENT_EXP);
+      tst_body_update_velocity(&b, h, g0, DYN_GYRO_NONE);
       break;
     case DYN_INT_VERLET:
-      dyn_body_update_position(&b, 0.5 * h, DYN_ORIENT_EXP);
+      tst_body_update_position(&b, 0.5 * h, DYN_ORIENT_EXP);
       b.f_ext = dyn_v3_neg(b.r);
-      dyn_body_update_velocity(&b, h, g0, DYN_GYRO_NONE);
-      dyn_body_update_position(&b, 0.5 * h, DYN_ORIENT_EXP);
+      tst_body_update_velocity(&b, h, g0, DYN_GYRO_NONE);
+      tst_body_update_position(&b, 0.5 * h, DYN_ORIENT_EXP);
       break;
     }
   }
@@ -620,15 +637,15 @@ static void test_gyro_newton_step(void) {
    * three; v1 - v0 = h (f/m + g). */
   dyn_m3 I = { { 2, 0.3, -0.1, 0.3, 3, 0.2, -0.1, 0.2, 4 } };
   dyn_quat q = dyn_quat_axis_angle(dyn_v3_normalize(dyn_v3_make(-1, 0.5, 2)), 1.1);
-  dyn_body b0 = make_body(2.0, I, dyn_v3_make(0, 0, 0), q);
+  tst_body b0 = make_body(2.0, I, dyn_v3_make(0, 0, 0), q);
   b0.w = dyn_v3_make(1.5, -2.0, 3.0);
   dyn_v3 w_b0 = dyn_quat_rotate_inv(q, b0.w);
   dyn_v3 g = dyn_v3_make(0, 0, -9.81);
   double res_prev = 0;
   for (int k = 0; k < 3; k++) {
     double h = 0.02 / (1 << k);
-    dyn_body b = b0;
-    dyn_body_update_velocity(&b, h, g, DYN_GYRO_IMPLICIT);
+    tst_body b = b0;
+    tst_body_update_velocity(&b, h, g, DYN_GYRO_IMPLICIT);
     dyn_v3 w_b1 = dyn_quat_rotate_inv(b.q, b.w);
     dyn_v3 d = dyn_v3_sub(w_b1, w_b0);
     dyn_v3 F1 = dyn_v3_add(dyn_m3_mulv(b.I_b, d),
@@ -642,13 +659,13 @@ static void test_gyro_newton_step(void) {
     res_prev = res;
     /* explicit */
     b = b0;
-    dyn_body_update_velocity(&b, h, g, DYN_GYRO_EXPLICIT);
+    tst_body_update_velocity(&b, h, g, DYN_GYRO_EXPLICIT);
     dyn_v3 Id = dyn_m3_mulv(b.I_b, dyn_v3_sub(dyn_quat_rotate_inv(q, b.w), w_b0));
     dyn_v3 rhs = dyn_v3_scale(dyn_v3_cross(w_b0, dyn_m3_mulv(b.I_b, w_b0)), -h);
     TST_CLOSE(v3_dist(Id, rhs), 0, 20 * EPS * scale, 0);
     /* none */
     b = b0;
-    dyn_body_update_velocity(&b, h, g, DYN_GYRO_NONE);
+    tst_body_update_velocity(&b, h, g, DYN_GYRO_NONE);
     CU_ASSERT(v3_dist(b.w, b0.w) == 0);
     TST_CLOSE(v3_dist(b.v, dyn_v3_scale(g, h)), 0, 4 * EPS * 9.81 * h, 0);
   }
@@ -657,12 +674,12 @@ static void test_gyro_newton_step(void) {
   double h = 0.01;
   const dyn_gyro gy[3] = { DYN_GYRO_NONE, DYN_GYRO_EXPLICIT, DYN_GYRO_IMPLICIT };
   for (int k = 0; k < 3; k++) {
-    dyn_body a = b0, c = b0;
+    tst_body a = b0, c = b0;
     c.t_ext = t;
     c.f_ext = f;
-    dyn_body_update_velocity(&a, h, g, gy[k]);
-    dyn_body_update_velocity(&c, h, g, gy[k]);
-    dyn_v3 Idw = dyn_m3_mulv(dyn_body_inertia_world(&b0), dyn_v3_sub(c.w, a.w));
+    tst_body_update_velocity(&a, h, g, gy[k]);
+    tst_body_update_velocity(&c, h, g, gy[k]);
+    dyn_v3 Idw = dyn_m3_mulv(tst_body_inertia_world(&b0), dyn_v3_sub(c.w, a.w));
     TST_CLOSE(v3_dist(Idw, dyn_v3_scale(t, h)), 0, 1e-14, 0);
     dyn_v3 dv = dyn_v3_sub(c.v, b0.v), dv_ex = dyn_v3_scale(dyn_v3_axpy(g, 0.5, f), h);
     TST_CLOSE(v3_dist(dv, dv_ex), 0, 1e-15, 0);
@@ -671,16 +688,16 @@ static void test_gyro_newton_step(void) {
 
 /* The reference for dyn_body_update_gyro: the velocity update with the
  * loads and gravity set to zero, then the loads put back. */
-static void gyro_reference(dyn_body *b, double h, dyn_gyro gyro) {
+static void gyro_reference(tst_body *b, double h, dyn_gyro gyro) {
   dyn_v3 f = b->f_ext, t = b->t_ext, zero = dyn_v3_make(0, 0, 0);
   b->f_ext = b->t_ext = zero;
-  dyn_body_update_velocity(b, h, zero, gyro);
+  tst_body_update_velocity(b, h, zero, gyro);
   b->f_ext = f;
   b->t_ext = t;
 }
 
 /* 1 iff a and b hold the same bits in every state and load field. */
-static int same_bits(const dyn_body *a, const dyn_body *b) {
+static int same_bits(const tst_body *a, const tst_body *b) {
   return memcmp(&a->r, &b->r, sizeof a->r) == 0 && memcmp(&a->q, &b->q, sizeof a->q) == 0 &&
          memcmp(&a->v, &b->v, sizeof a->v) == 0 && memcmp(&a->w, &b->w, sizeof a->w) == 0 &&
          memcmp(&a->f_ext, &b->f_ext, sizeof a->f_ext) == 0 &&
@@ -705,7 +722,7 @@ static void test_gyro_only_bits(void) {
   for (int n = 0; n < 4000; n++) {
     dyn_v3 axis = dyn_v3_make(gsl_rng_uniform(rng) - 0.5, gsl_rng_uniform(rng) - 0.5,
                               gsl_rng_uniform(rng) - 0.5);
-    dyn_body b0 = make_body(1.3, I[n % 4], dyn_v3_make(0, 0, 0),
+    tst_body b0 = make_body(1.3, I[n % 4], dyn_v3_make(0, 0, 0),
                             dyn_quat_axis_angle(dyn_v3_normalize(axis), 6 * gsl_rng_uniform(rng)));
     double mag = pow(10.0, -9.0 + 13.0 * gsl_rng_uniform(rng));
     double c[3];
@@ -725,9 +742,9 @@ static void test_gyro_only_bits(void) {
       b0.t_ext = dyn_v3_make(0.3, 0.1, -0.2);
     }
     for (int gy = 0; gy < 3; gy++) {
-      dyn_body a = b0, r = b0;
+      tst_body a = b0, r = b0;
       double h = n % 5 == 4 ? 1.0 / 60 : 1.0 / 120;
-      dyn_body_update_gyro(&a, h, (dyn_gyro)gy);
+      update_gyro(&a, h, (dyn_gyro)gy);
       gyro_reference(&r, h, (dyn_gyro)gy);
       mismatches += !same_bits(&a, &r);
       changed += memcmp(&r.w, &b0.w, sizeof r.w) != 0;
@@ -781,23 +798,23 @@ typedef struct {
 static void racket_run(dyn_gyro gyro, double h, int N, const double Id[3], const double wb0[3],
                        racket_out *o) {
   dyn_quat q0 = dyn_quat_axis_angle(dyn_v3_normalize(dyn_v3_make(0.2, 1, -0.4)), 0.7);
-  dyn_body b = make_body(1.0, dyn_m3_diag(Id[0], Id[1], Id[2]), dyn_v3_make(0, 0, 0), q0);
+  tst_body b = make_body(1.0, dyn_m3_diag(Id[0], Id[1], Id[2]), dyn_v3_make(0, 0, 0), q0);
   b.w = dyn_quat_rotate(q0, dyn_v3_make(wb0[0], wb0[1], wb0[2]));
   dyn_v3 w0 = b.w, g0 = dyn_v3_make(0, 0, 0);
   dyn_v3 y0 = dyn_quat_rotate(q0, dyn_v3_make(0, 1, 0));
-  double E0 = dyn_body_kinetic(&b), E = E0;
-  dyn_v3 L0 = dyn_body_angular_momentum(&b);
+  double E0 = tst_body_kinetic(&b), E = E0;
+  dyn_v3 L0 = tst_body_angular_momentum(&b);
   memset(o, 0, sizeof *o);
   o->min_dot = 1;
   o->first_flip = -1;
   double wy_prev = wb0[1];
   for (int n = 1; n <= N; n++) {
-    dyn_body_step_free(&b, h, g0, DYN_INT_SYMPLECTIC_EULER, gyro, DYN_ORIENT_EXP);
-    double En = dyn_body_kinetic(&b);
+    step_free(&b, h, g0, DYN_INT_SYMPLECTIC_EULER, gyro, DYN_ORIENT_EXP);
+    double En = tst_body_kinetic(&b);
     o->max_E_up = fmax(o->max_E_up, (En - E) / E0);
     o->max_E_down = fmax(o->max_E_down, (E - En) / E0);
     E = En;
-    dyn_v3 L = dyn_body_angular_momentum(&b);
+    dyn_v3 L = tst_body_angular_momentum(&b);
     o->Lvec_drift = fmax(o->Lvec_drift, v3_dist(L, L0) / dyn_v3_norm(L0));
     o->Ldir_drift = fmax(o->Ldir_drift, atan2(dyn_v3_norm(dyn_v3_cross(L, L0)), dyn_v3_dot(L, L0)));
     o->min_dot = fmin(o->min_dot, dyn_v3_dot(dyn_quat_rotate(b.q, dyn_v3_make(0, 1, 0)), y0));
@@ -905,15 +922,15 @@ static void test_momentum_free(void) {
   dyn_v3 w = dyn_v3_scale(dyn_quat_rotate(q0, dyn_v3_make(0, 0, 1)), 7.0);
   dyn_v3 L_ex = dyn_v3_add(dyn_v3_cross(r0, dyn_v3_scale(v, m)), dyn_v3_scale(w, Ib.m[8]));
   for (int k = 0; k < 3; k++) {
-    dyn_body b = make_body(m, Ib, r0, q0);
+    tst_body b = make_body(m, Ib, r0, q0);
     b.v = v;
     b.w = w;
     double worst = 0, worst_p = 0;
     for (int n = 0; n < 500; n++) {
-      dyn_body_step_free(&b, 0.01, dyn_v3_make(0, 0, 0), DYN_INT_SYMPLECTIC_EULER, (dyn_gyro)k,
-                         DYN_ORIENT_EXP);
-      worst = fmax(worst, v3_dist(dyn_body_angular_momentum(&b), L_ex));
-      worst_p = fmax(worst_p, v3_dist(dyn_body_linear_momentum(&b), dyn_v3_scale(v, m)));
+      step_free(&b, 0.01, dyn_v3_make(0, 0, 0), DYN_INT_SYMPLECTIC_EULER, (dyn_gyro)k,
+                DYN_ORIENT_EXP);
+      worst = fmax(worst, v3_dist(tst_body_angular_momentum(&b), L_ex));
+      worst_p = fmax(worst_p, v3_dist(tst_body_linear_momentum(&b), dyn_v3_scale(v, m)));
     }
     /* r grows to |r0| + 5 |v| ~ 9: rounding of r x m v ~ 1e-14 */
     TST_CLOSE(worst, 0, 1e-12 * dyn_v3_norm(L_ex), 0);

@@ -24,6 +24,7 @@
 #include <CUnit/CUnit.h>
 
 #include "dyn_world.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "world_data.h"
 
@@ -73,7 +74,7 @@ static void test_column_exact(void) {
   if (!w) return;
   /* face to face at rest: no gap, no depth, so every rhs is 0 */
   for (int i = 0; i < w->nb; i++)
-    if (!w->bodies.p[i].is_static) w->bodies.p[i].r.z = S / 2 + S * i;
+    if (!w->bodies.c[i].is_static) w->bodies.s[i].r.z = S / 2 + S * i;
   dyn_step st;
   CU_ASSERT_EQUAL_FATAL(dyn_step_begin(w, &st, NULL), DYN_OK);
   for (int i = DYN_STAGE_PREPARE; i <= DYN_STAGE_ASSEMBLE; i++)
@@ -87,10 +88,10 @@ static void test_column_exact(void) {
   CU_ASSERT_EQUAL_FATAL(w->nrows, 4 * N * 3);
   for (int i = 0; i < w->nrows; i++) x[i] = w->prob.findex[i] < 0 ? 0.01 + 0.003 * i : 0.0;
   residual(&ef, &vf, x, r);
-  dyn_coarse_in in = { w->bodies.p, w->nb,     w->col.con.p,
-                       w->nc,       w->rows.p, w->nrows,
-                       w->njrows,   w->rpc,    w->set.contact.friction,
-                       &vf,         &w->prob };
+  dyn_coarse_in in = { w->bodies, w->nb,     w->col.con.p,
+                       w->nc,     w->rows.p, w->nrows,
+                       w->njrows, w->rpc,    w->set.contact.friction,
+                       &vf,       &w->prob };
   int levels = 0;
   CU_ASSERT_EQUAL(dyn_coarse_levels(&w->coarse, &in, &levels, &w->grows), DYN_OK);
   CU_ASSERT_EQUAL(levels, N);
@@ -99,11 +100,11 @@ static void test_column_exact(void) {
   double m = RHO * S * S * S, h = w->set.dt, unit = m * G * h, load[N] = { 0 };
   for (int k = 0; k < w->nc; k++) {
     const dyn_contact *c = &w->col.con.p[k];
-    int upper = w->bodies.p[c->a].is_static                     ? c->b
-                : w->bodies.p[c->b].is_static                   ? c->a
-                : w->bodies.p[c->a].r.z > w->bodies.p[c->b].r.z ? c->a
+    int upper = w->bodies.c[c->a].is_static                     ? c->b
+                : w->bodies.c[c->b].is_static                   ? c->a
+                : w->bodies.s[c->a].r.z > w->bodies.s[c->b].r.z ? c->a
                                                                 : c->b;
-    int level = (int)lround((w->bodies.p[upper].r.z - S / 2) / S);
+    int level = (int)lround((w->bodies.s[upper].r.z - S / 2) / S);
     load[level] += x[w->njrows + k * w->rpc];
     for (int f = 1; f < w->rpc; f++) TST_CLOSE(x[w->njrows + k * w->rpc + f], 0.0, 1e-9 * unit, 0);
   }
@@ -129,8 +130,8 @@ static double column_moves(int corrections, int sweeps, long K) {
     }
   double worst = 0;
   for (int i = 0, k = 0; i < w->nb; i++) {
-    const dyn_body *b = &w->bodies.p[i];
-    if (b->is_static) continue;
+    const dyn_body_state *b = &w->bodies.s[i];
+    if (w->bodies.c[i].is_static) continue;
     dyn_v3 d = dyn_v3_make(b->r.x, b->r.y, b->r.z - (S / 2 + S * k++));
     worst = fmax(worst, sqrt(d.x * d.x + d.y * d.y + d.z * d.z));
   }
@@ -176,7 +177,7 @@ static dyn_world *scene_run(const char *scene, const char *param, int sweeps, in
 static int same_places(const dyn_world *a, const dyn_world *b) {
   int same = a->nb == b->nb;
   for (int i = 0; same && i < a->nb; i++)
-    same = memcmp(&a->bodies.p[i].r, &b->bodies.p[i].r, sizeof(dyn_v3)) == 0;
+    same = memcmp(&a->bodies.s[i].r, &b->bodies.s[i].r, sizeof(dyn_v3)) == 0;
   return same;
 }
 
@@ -249,7 +250,7 @@ static void test_other_solvers_alone(void) {
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(wb, NULL), DYN_OK);
   }
   for (int i = 0; i < wa->nb; i++)
-    same &= memcmp(&wa->bodies.p[i].r, &wb->bodies.p[i].r, sizeof(dyn_v3)) == 0;
+    same &= memcmp(&wa->bodies.s[i].r, &wb->bodies.s[i].r, sizeof(dyn_v3)) == 0;
   CU_ASSERT(same);
   dyn_world_free(wa);
   dyn_world_free(wb);

@@ -11,6 +11,7 @@
  *     s_a = p + (depth/2) n,   s_b = p - (depth/2) n.
  */
 #include "dyn.h"
+#include "tst_body.h"
 #include "tst_util.h"
 
 #include <gsl/gsl_errno.h>
@@ -24,8 +25,8 @@ static const double PI = 3.14159265358979323846;
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static dyn_body mk_body(dyn_shape_kind kind, dyn_v3 r, dyn_quat q) {
-  dyn_body b;
+static tst_body mk_body(dyn_shape_kind kind, dyn_v3 r, dyn_quat q) {
+  tst_body b;
   memset(&b, 0, sizeof b);
   b.mass = 1.0;
   b.inv_mass = 1.0;
@@ -37,27 +38,27 @@ static dyn_body mk_body(dyn_shape_kind kind, dyn_v3 r, dyn_quat q) {
   return b;
 }
 
-static dyn_body mk_sphere(double rad, dyn_v3 c) {
-  dyn_body b = mk_body(DYN_SHAPE_SPHERE, c, dyn_quat_identity());
+static tst_body mk_sphere(double rad, dyn_v3 c) {
+  tst_body b = mk_body(DYN_SHAPE_SPHERE, c, dyn_quat_identity());
   b.shape.radius = rad;
   return b;
 }
 
-static dyn_body mk_box(dyn_v3 half, dyn_v3 c, dyn_quat q) {
-  dyn_body b = mk_body(DYN_SHAPE_BOX, c, q);
+static tst_body mk_box(dyn_v3 half, dyn_v3 c, dyn_quat q) {
+  tst_body b = mk_body(DYN_SHAPE_BOX, c, q);
   b.shape.half = half;
   return b;
 }
 
-static dyn_body mk_capsule(double rad, double hl, dyn_v3 c, dyn_quat q) {
-  dyn_body b = mk_body(DYN_SHAPE_CAPSULE, c, q);
+static tst_body mk_capsule(double rad, double hl, dyn_v3 c, dyn_quat q) {
+  tst_body b = mk_body(DYN_SHAPE_CAPSULE, c, q);
   b.shape.radius = rad;
   b.shape.half_length = hl;
   return b;
 }
 
-static dyn_body mk_plane(dyn_v3 n, double d) {
-  dyn_body b = mk_body(DYN_SHAPE_PLANE, dyn_v3_make(0, 0, 0), dyn_quat_identity());
+static tst_body mk_plane(dyn_v3 n, double d) {
+  tst_body b = mk_body(DYN_SHAPE_PLANE, dyn_v3_make(0, 0, 0), dyn_quat_identity());
   b.mass = b.inv_mass = 0.0;
   b.inv_I_b = dyn_m3_zero();
   b.is_static = 1;
@@ -66,22 +67,22 @@ static dyn_body mk_plane(dyn_v3 n, double d) {
   return b;
 }
 
-static dyn_body mk_hull(const dyn_v3 *v, int n, dyn_v3 c, dyn_quat q) {
-  dyn_body b = mk_body(DYN_SHAPE_HULL, c, q);
+static tst_body mk_hull(const dyn_v3 *v, int n, dyn_v3 c, dyn_quat q) {
+  tst_body b = mk_body(DYN_SHAPE_HULL, c, q);
   b.shape.verts = v;
   b.shape.nverts = n;
   return b;
 }
 
 /* dyn_collide_pair on the pair (a, b) as bodies 0, 1 */
-static int pair(dyn_body a, dyn_body b, double margin, dyn_contact *out) {
-  dyn_body v[2] = { a, b };
-  return dyn_collide_pair(v, 0, 1, margin, out);
+static int pair(tst_body a, tst_body b, double margin, dyn_contact *out) {
+  tst_body v[2] = { a, b };
+  return tst_collide_pair(v, 0, 1, margin, out);
 }
 
-static int pair_gjk(dyn_body a, dyn_body b, double margin, dyn_contact *out) {
-  dyn_body v[2] = { a, b };
-  return dyn_collide_gjk_epa(v, 0, 1, margin, out);
+static int pair_gjk(tst_body a, tst_body b, double margin, dyn_contact *out) {
+  tst_body v[2] = { a, b };
+  return tst_collide_gjk_epa(v, 0, 1, margin, out);
 }
 
 #define V3_CLOSE(a, e, tol)                                                                        \
@@ -126,7 +127,7 @@ static void test_sphere_sphere(void) {
    * radii 0.5 + 0.3 = 0.8 -> depth 0.1; s_a = c_a + 0.5 n,
    * s_b = c_b - 0.3 n = c_a + 0.4 n -> p = c_a + 0.45 n. */
   dyn_v3 ca = v3(1, 2, 3), n = v3(2.0 / 7, 3.0 / 7, 6.0 / 7);
-  dyn_body A = mk_sphere(0.5, ca), B = mk_sphere(0.3, dyn_v3_axpy(ca, 0.7, n));
+  tst_body A = mk_sphere(0.5, ca), B = mk_sphere(0.3, dyn_v3_axpy(ca, 0.7, n));
   dyn_contact c[4];
   CU_ASSERT_EQUAL_FATAL(pair(A, B, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.1, 1e-14, 0);
@@ -134,8 +135,8 @@ static void test_sphere_sphere(void) {
   V3_CLOSE(c[0].p, dyn_v3_axpy(ca, 0.45, n), 1e-14);
   CU_ASSERT(c[0].a == 0 && c[0].b == 1);
   /* reversed order: same point, normal from the new a (B) to A */
-  dyn_body v[2] = { A, B };
-  CU_ASSERT_EQUAL_FATAL(dyn_collide_pair(v, 1, 0, 0.0, c), 1);
+  tst_body v[2] = { A, B };
+  CU_ASSERT_EQUAL_FATAL(tst_collide_pair(v, 1, 0, 0.0, c), 1);
   CU_ASSERT(c[0].a == 1 && c[0].b == 0);
   V3_CLOSE(c[0].normal, dyn_v3_neg(n), 1e-15);
   V3_CLOSE(c[0].p, dyn_v3_axpy(ca, 0.45, n), 1e-14);
@@ -160,7 +161,7 @@ static void test_sphere_plane(void) {
    * is at n-height 0.475 on the same normal line. */
   dyn_v3 n = v3(0, 0.6, 0.8), t = v3(1, 0, 0);
   dyn_v3 c0 = dyn_v3_axpy(dyn_v3_scale(n, 0.7), 3.0, t);
-  dyn_body P = mk_plane(n, 0.5), S = mk_sphere(0.25, c0);
+  tst_body P = mk_plane(n, 0.5), S = mk_sphere(0.25, c0);
   dyn_contact c[4];
   CU_ASSERT_EQUAL_FATAL(pair(P, S, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.05, 1e-15, 0);
@@ -237,7 +238,7 @@ static void test_box_plane(void) {
    * 0.01: all 8 corners are within the margin; the 4 deepest (bottom,
    * depth 2e-4, at z = -2e-4 + 1e-4) are kept */
   dyn_contact c[4];
-  dyn_body plate = mk_box(v3(0.4, 0.3, 5e-4), v3(1, 2, 5e-4 - 2e-4), dyn_quat_identity());
+  tst_body plate = mk_box(v3(0.4, 0.3, 5e-4), v3(1, 2, 5e-4 - 2e-4), dyn_quat_identity());
   CU_ASSERT_EQUAL_FATAL(pair(mk_plane(v3(0, 0, 1), 0.0), plate, 0.01, c), 4);
   for (int i = 0; i < 4; i++) {
     TST_CLOSE(c[i].depth, 2e-4, 1e-15, 0);
@@ -263,8 +264,8 @@ static void test_box_box_stack(void) {
    * edges (computed here by brute force).  Depth 1e-3 everywhere, midway
    * z = 0.5 - 5e-4, normal +z from lower to upper. */
   double ang = PI / 6, h = 0.5;
-  dyn_body A = mk_box(v3(h, h, h), v3(0, 0, 0), dyn_quat_identity());
-  dyn_body B = mk_box(v3(h, h, h), v3(0.05, 0, 0.999), dyn_quat_axis_angle(v3(0, 0, 1), ang));
+  tst_body A = mk_box(v3(h, h, h), v3(0, 0, 0), dyn_quat_identity());
+  tst_body B = mk_box(v3(h, h, h), v3(0.05, 0, 0.999), dyn_quat_axis_angle(v3(0, 0, 1), ang));
   double px[64], py[64];
   int np = 0;
   double ca = cos(ang), sa = sin(ang);
@@ -363,8 +364,8 @@ static void test_box_box_stack(void) {
     CU_ASSERT(fabs(s) / 2 >= 0.8 * best);
   }
   /* the other order: the same points, normal -z, a = 1 (upper), b = 0 */
-  dyn_body v[2] = { A, B };
-  CU_ASSERT_EQUAL_FATAL(dyn_collide_pair(v, 1, 0, 0.0, r), 4);
+  tst_body v[2] = { A, B };
+  CU_ASSERT_EQUAL_FATAL(tst_collide_pair(v, 1, 0, 0.0, r), 4);
   for (int i = 0; i < 4; i++) {
     CU_ASSERT(r[i].a == 1 && r[i].b == 0);
     V3_CLOSE(r[i].normal, v3(0, 0, -1), 1e-15);
@@ -394,8 +395,8 @@ static void test_box_box_edge(void) {
    * no face axis of either).  One contact: depth 0.01, normal +z, p midway
    * between the edges, (0, 0.2, sqrt(2)/2 - 0.005). */
   double s2 = sqrt(2.0);
-  dyn_body A = mk_box(v3(0.5, 0.5, 0.5), v3(0, 0, 0), dyn_quat_axis_angle(v3(0, 1, 0), PI / 4));
-  dyn_body B =
+  tst_body A = mk_box(v3(0.5, 0.5, 0.5), v3(0, 0, 0), dyn_quat_axis_angle(v3(0, 1, 0), PI / 4));
+  tst_body B =
       mk_box(v3(0.5, 0.5, 0.5), v3(0.1, 0.2, s2 - 0.01), dyn_quat_axis_angle(v3(1, 0, 0), PI / 4));
   dyn_contact c[4];
   CU_ASSERT_EQUAL_FATAL(pair(A, B, 0.0, c), 1);
@@ -423,7 +424,7 @@ static void test_sphere_box(void) {
   dyn_v3 hb = v3(0.3, 0.4, 0.5), cb = v3(0.5, -1, 2);
   dyn_quat q = dyn_quat_normalize(dyn_quat_make(0.9, 0.2, -0.3, 0.25));
   double hv[3] = { 0.3, 0.4, 0.5 }, rs = 0.2;
-  dyn_body B = mk_box(hb, cb, q);
+  tst_body B = mk_box(hb, cb, q);
 #define TOW(x, y, z) dyn_v3_add(cb, dyn_quat_rotate(q, v3((x), (y), (z))))
   dyn_contact c[4];
   /* each face, from outside: centre at the face + (r - 0.01) along its
@@ -438,7 +439,7 @@ static void test_sphere_box(void) {
       double e[3] = { 0, 0, 0 };
       e[k] = s;
       dyn_v3 nw = dyn_quat_rotate(q, v3(e[0], e[1], e[2]));
-      dyn_body S = mk_sphere(rs, TOW(x[0], x[1], x[2]));
+      tst_body S = mk_sphere(rs, TOW(x[0], x[1], x[2]));
       CU_ASSERT_EQUAL_FATAL(pair(B, S, 0.0, c), 1);
       TST_CLOSE(c[0].depth, 0.01, 1e-14, 0);
       V3_CLOSE(c[0].normal, nw, 1e-14);
@@ -487,8 +488,8 @@ static void test_capsules(void) {
    * half length 0.5) at (0.3, -0.1, 0.29).  Closest core points (0.3,0,0)
    * and (0.3,0,0.29): depth 0.3 - 0.29 = 0.01, normal +z, s_a = z 0.1,
    * s_b = z 0.09 -> p = (0.3, 0, 0.095). */
-  dyn_body A = mk_capsule(0.1, 1.0, v3(0, 0, 0), to_x);
-  dyn_body B = mk_capsule(0.2, 0.5, v3(0.3, -0.1, 0.29), to_y);
+  tst_body A = mk_capsule(0.1, 1.0, v3(0, 0, 0), to_x);
+  tst_body B = mk_capsule(0.2, 0.5, v3(0.3, -0.1, 0.29), to_y);
   CU_ASSERT_EQUAL_FATAL(pair(A, B, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.01, 1e-14, 0);
   V3_CLOSE(c[0].normal, v3(0, 0, 1), 1e-14);
@@ -510,7 +511,7 @@ static void test_capsules(void) {
   /* capsule-sphere: capsule along z (r 0.1, half 0.5); sphere r 0.3 at
    * (0.39, 0, 0.2): closest core point (0,0,0.2), depth 0.01 along +x,
    * p = ((0.1 + 0.09)/2, 0, 0.2) */
-  dyn_body C = mk_capsule(0.1, 0.5, v3(0, 0, 0), dyn_quat_identity());
+  tst_body C = mk_capsule(0.1, 0.5, v3(0, 0, 0), dyn_quat_identity());
   CU_ASSERT_EQUAL_FATAL(pair(C, mk_sphere(0.3, v3(0.39, 0, 0.2)), 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.01, 1e-14, 0);
   V3_CLOSE(c[0].normal, v3(1, 0, 0), 1e-14);
@@ -521,7 +522,7 @@ static void test_capsules(void) {
   V3_CLOSE(c[0].normal, v3(0, 0, -1), 1e-14); /* sphere -> capsule */
   /* capsule-plane: lying along x at height 0.09 on the floor: both ends,
    * depth 0.01, p = (+-0.5, 0, -0.005) */
-  dyn_body F = mk_plane(v3(0, 0, 1), 0.0);
+  tst_body F = mk_plane(v3(0, 0, 1), 0.0);
   CU_ASSERT_EQUAL_FATAL(pair(F, mk_capsule(0.1, 0.5, v3(0, 0, 0.09), to_x), 0.0, c), 2);
   CU_ASSERT(find_point(c, 2, v3(0.5, 0, -0.005), 1e-15) >= 0);
   CU_ASSERT(find_point(c, 2, v3(-0.5, 0, -0.005), 1e-15) >= 0);
@@ -530,7 +531,7 @@ static void test_capsules(void) {
   /* tilted by alpha about y: the ends are at heights 0.09 -+ 0.5 sin a;
    * a = 0.05 -> the raised end is 0.09 + 0.025 - 0.1 = 0.015 above */
   double al = 0.05;
-  dyn_body T = mk_capsule(0.1, 0.5, v3(0, 0, 0.09), dyn_quat_axis_angle(v3(0, 1, 0), PI / 2 + al));
+  tst_body T = mk_capsule(0.1, 0.5, v3(0, 0, 0.09), dyn_quat_axis_angle(v3(0, 1, 0), PI / 2 + al));
   CU_ASSERT_EQUAL_FATAL(pair(F, T, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.01 + 0.5 * sin(al), 1e-15, 0);
   CU_ASSERT_EQUAL_FATAL(pair(F, T, 0.02, c), 2);
@@ -539,10 +540,10 @@ static void test_capsules(void) {
    * along x tilted by a = 0.01 about y, centre (0.2, 0.1, 0.59).  Axis
    * (cos a, 0, -sin a): end heights above the face z = 0.5 are
    * 0.09 -+ 0.3 sin a, depths 0.01 +- 0.3 sin a; p = end - ((r + z)/2) e_z */
-  dyn_body Bx = mk_box(v3(1, 1, 0.5), v3(0, 0, 0), dyn_quat_identity());
+  tst_body Bx = mk_box(v3(1, 1, 0.5), v3(0, 0, 0), dyn_quat_identity());
   al = 0.01;
   dyn_v3 cc = v3(0.2, 0.1, 0.59), ax = v3(cos(al), 0, -sin(al));
-  dyn_body Cp = mk_capsule(0.1, 0.3, cc, dyn_quat_axis_angle(v3(0, 1, 0), PI / 2 + al));
+  tst_body Cp = mk_capsule(0.1, 0.3, cc, dyn_quat_axis_angle(v3(0, 1, 0), PI / 2 + al));
   CU_ASSERT_EQUAL_FATAL(pair(Bx, Cp, 0.0, c), 2);
   for (int s = -1; s <= 1; s += 2) {
     dyn_v3 e = dyn_v3_axpy(cc, 0.3 * s, ax);
@@ -559,7 +560,7 @@ static void test_capsules(void) {
   V3_CLOSE(c[0].normal, v3(0, 0, -1), 1e-12);
   /* standing on the box: lower cap 0.02 into the top face; the upper end
    * is far above: one contact at (0.3, 0.2, 0.49) */
-  dyn_body St = mk_capsule(0.1, 0.3, v3(0.3, 0.2, 0.5 + 0.4 - 0.02), dyn_quat_identity());
+  tst_body St = mk_capsule(0.1, 0.3, v3(0.3, 0.2, 0.5 + 0.4 - 0.02), dyn_quat_identity());
   CU_ASSERT_EQUAL_FATAL(pair(Bx, St, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.02, 1e-12, 0);
   V3_CLOSE(c[0].normal, v3(0, 0, 1), 1e-12);
@@ -575,10 +576,10 @@ static void test_hulls(void) {
     cv[i] = v3(i & 1 ? hb.x : -hb.x, i & 2 ? hb.y : -hb.y, i & 4 ? hb.z : -hb.z);
   dyn_quat q = dyn_quat_normalize(dyn_quat_make(0.9, 0.2, -0.3, 0.25));
   dyn_v3 cb = v3(0.1, 0.2, 0.3);
-  dyn_body H = mk_hull(cv, 8, cb, q), B = mk_box(hb, cb, q);
+  tst_body H = mk_hull(cv, 8, cb, q), B = mk_box(hb, cb, q);
   dyn_contact c[4], d[4];
   /* resting on a face against a plane: the 4 bottom corners, like the box */
-  dyn_body P = mk_plane(axis_of(q, 2), dyn_v3_dot(axis_of(q, 2), cb) - 0.5 + 0.003);
+  tst_body P = mk_plane(axis_of(q, 2), dyn_v3_dot(axis_of(q, 2), cb) - 0.5 + 0.003);
   CU_ASSERT_EQUAL_FATAL(pair(P, H, 0.0, c), 4);
   CU_ASSERT_EQUAL_FATAL(pair(P, B, 0.0, d), 4);
   for (int i = 0; i < 4; i++) {
@@ -591,7 +592,7 @@ static void test_hulls(void) {
   dyn_v3 sc[2] = { dyn_v3_add(cb, dyn_quat_rotate(q, v3(0.1, 0.55, 0.1))),
                    dyn_v3_add(cb, dyn_quat_rotate(q, v3(0.1, 0.3, 0.1))) };
   for (int k = 0; k < 2; k++) {
-    dyn_body S = mk_sphere(0.2, sc[k]);
+    tst_body S = mk_sphere(0.2, sc[k]);
     CU_ASSERT_EQUAL_FATAL(pair(H, S, 0.0, c), 1);
     CU_ASSERT_EQUAL_FATAL(pair(B, S, 0.0, d), 1);
     TST_CLOSE(c[0].depth, d[0].depth, 1e-12, 0);
@@ -608,7 +609,7 @@ static void test_hulls(void) {
     oc[i] = v3(cos(a), sin(a), -0.1);
     oc[8 + i] = v3(cos(a), sin(a), 0.1);
   }
-  dyn_body O = mk_hull(oc, 16, v3(0, 0, 0.1 - 1e-3), dyn_quat_identity());
+  tst_body O = mk_hull(oc, 16, v3(0, 0, 0.1 - 1e-3), dyn_quat_identity());
   CU_ASSERT_EQUAL_FATAL(pair(mk_plane(v3(0, 0, 1), 0.0), O, 0.0, c), 4);
   double area = 0;
   for (int i = 0; i < 4; i++) {
@@ -639,7 +640,7 @@ static void test_hulls(void) {
  * penetration depth is the least overlap over those axes.  Returns it and
  * the axis (unit, from A to B); *face = 1 if the axis is a face axis.
  * Overlaps of all face axes (face_ov) and the least edge overlap too. */
-static double sat_depth(const dyn_body *A, const dyn_body *B, dyn_v3 *axis, double *min_face,
+static double sat_depth(const tst_body *A, const tst_body *B, dyn_v3 *axis, double *min_face,
                         double *min_edge, double *second_face) {
   dyn_v3 ua[3], ub[3], t = dyn_v3_sub(B->r, A->r);
   double ha[3] = { A->shape.half.x, A->shape.half.y, A->shape.half.z };
@@ -685,7 +686,7 @@ static double sat_depth(const dyn_body *A, const dyn_body *B, dyn_v3 *axis, doub
 }
 
 /* max over the box's corners of n . x */
-static double box_support(const dyn_body *b, dyn_v3 n) {
+static double box_support(const tst_body *b, dyn_v3 n) {
   double s = dyn_v3_dot(n, b->r);
   double h[3] = { b->shape.half.x, b->shape.half.y, b->shape.half.z };
   for (int k = 0; k < 3; k++) s += h[k] * fabs(dyn_v3_dot(n, axis_of(b->q, k)));
@@ -693,7 +694,7 @@ static double box_support(const dyn_body *b, dyn_v3 n) {
 }
 
 /* distance of x outside the box (0 inside) */
-static double box_outside(const dyn_body *b, dyn_v3 x) {
+static double box_outside(const tst_body *b, dyn_v3 x) {
   dyn_v3 t = dyn_v3_sub(x, b->r);
   double h[3] = { b->shape.half.x, b->shape.half.y, b->shape.half.z }, s = 0;
   for (int k = 0; k < 3; k++) {
@@ -726,8 +727,8 @@ static void test_gjk_spheres(void) {
   dyn_contact c[4], g[4];
   int hits = 0;
   for (int it = 0; it < 500; it++) {
-    dyn_body A = mk_sphere(unif(r, 0.1, 0.8), rand_v3(r, -1, 1));
-    dyn_body B = mk_sphere(unif(r, 0.1, 0.8), rand_v3(r, -1, 1));
+    tst_body A = mk_sphere(unif(r, 0.1, 0.8), rand_v3(r, -1, 1));
+    tst_body B = mk_sphere(unif(r, 0.1, 0.8), rand_v3(r, -1, 1));
     double margin = 0.3, dep = A.shape.radius + B.shape.radius - dist3(A.r, B.r);
     int k = pair(A, B, margin, c), kg = pair_gjk(A, B, margin, g);
     CU_ASSERT_EQUAL(k, dep > -margin);
@@ -751,8 +752,8 @@ static void test_gjk_sphere_box(void) {
   int inside = 0;
   for (int it = 0; it < 1000; it++) {
     dyn_v3 hv = rand_v3(r, 0.1, 0.8);
-    dyn_body B = mk_box(hv, rand_v3(r, -0.2, 0.2), rand_quat(r));
-    dyn_body S = mk_sphere(unif(r, 0.05, 0.5), dyn_v3_add(B.r, rand_v3(r, -1.1, 1.1)));
+    tst_body B = mk_box(hv, rand_v3(r, -0.2, 0.2), rand_quat(r));
+    tst_body S = mk_sphere(unif(r, 0.05, 0.5), dyn_v3_add(B.r, rand_v3(r, -1.1, 1.1)));
     double margin = 0.2;
     int k = pair(B, S, margin, c), kg = pair_gjk(B, S, margin, g);
     CU_ASSERT_EQUAL(kg, k);
@@ -788,8 +789,8 @@ static void test_gjk_box_box(void) {
   dyn_contact c[4], g[4];
   int pen = 0, comparable = 0, favoured = 0;
   for (int it = 0; it < 1000; it++) {
-    dyn_body A = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.1, 0.1), rand_quat(r));
-    dyn_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.9, 0.9), rand_quat(r));
+    tst_body A = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.1, 0.1), rand_quat(r));
+    tst_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.9, 0.9), rand_quat(r));
     dyn_v3 ax;
     double mf, me, sf;
     double D = sat_depth(&A, &B, &ax, &mf, &me, &sf);
@@ -841,7 +842,7 @@ static void test_gjk_box_box(void) {
        * the incident box along -n is a clipped vertex iff it projects
        * inside the reference face; then max depth = D */
       dyn_v3 n = ax;
-      const dyn_body *ref = &A, *inc = &B;
+      const tst_body *ref = &A, *inc = &B;
       int on_a = 0;
       for (int kk = 0; kk < 3; kk++)
         if (fabs(fabs(dyn_v3_dot(n, axis_of(A.q, kk))) - 1) < 1e-12) on_a = 1;
@@ -885,8 +886,8 @@ static void test_gjk_hull_box(void) {
     dyn_v3 hv = rand_v3(r, 0.1, 0.6), cv[8];
     for (int i = 0; i < 8; i++)
       cv[i] = v3(i & 1 ? hv.x : -hv.x, i & 2 ? hv.y : -hv.y, i & 4 ? hv.z : -hv.z);
-    dyn_body A = mk_box(hv, rand_v3(r, -0.1, 0.1), rand_quat(r));
-    dyn_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.9, 0.9), rand_quat(r));
+    tst_body A = mk_box(hv, rand_v3(r, -0.1, 0.1), rand_quat(r));
+    tst_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -0.9, 0.9), rand_quat(r));
     dyn_v3 ax;
     double mf, me, sf, D = sat_depth(&A, &B, &ax, &mf, &me, &sf);
     if (!(D > 1e-6)) continue;
@@ -905,8 +906,8 @@ static void test_gjk_separated(void) {
   dyn_contact c[4], g[4];
   int sep = 0;
   for (int it = 0; it < 1000; it++) {
-    dyn_body A = mk_box(rand_v3(r, 0.1, 0.6), v3(0, 0, 0), rand_quat(r));
-    dyn_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -1.5, 1.5), rand_quat(r));
+    tst_body A = mk_box(rand_v3(r, 0.1, 0.6), v3(0, 0, 0), rand_quat(r));
+    tst_body B = mk_box(rand_v3(r, 0.1, 0.6), rand_v3(r, -1.5, 1.5), rand_quat(r));
     dyn_v3 ax;
     double mf, me, sf;
     if (sat_depth(&A, &B, &ax, &mf, &me, &sf) > 0) continue; /* overlapping */
@@ -937,11 +938,11 @@ static void test_gjk_capsules(void) {
   dyn_contact c[4], g[4];
   int hits = 0;
   for (int it = 0; it < 500; it++) {
-    dyn_body A =
+    tst_body A =
         mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.8), rand_v3(r, -0.5, 0.5), rand_quat(r));
-    dyn_body B =
+    tst_body B =
         mk_capsule(unif(r, 0.05, 0.3), unif(r, 0.1, 0.8), rand_v3(r, -0.5, 0.5), rand_quat(r));
-    dyn_body S = mk_sphere(unif(r, 0.05, 0.5), rand_v3(r, -1, 1));
+    tst_body S = mk_sphere(unif(r, 0.05, 0.5), rand_v3(r, -1, 1));
     int k = pair(A, B, 0.2, c), kg = pair_gjk(A, B, 0.2, g);
     CU_ASSERT_EQUAL(k, kg);
     if (k == 1 && kg == 1) {
@@ -973,8 +974,8 @@ static void test_epa_limit(void) {
     double z = 1 - 2 * (i + 0.5) / N, rr = sqrt(1 - z * z);
     pts[i] = v3(rr * cos(ga * i), rr * sin(ga * i), z);
   }
-  dyn_body H = mk_hull(pts, N, v3(0, 0, 0), dyn_quat_identity());
-  dyn_body S = mk_sphere(0.1, v3(0.01, -0.02, 0.005));
+  tst_body H = mk_hull(pts, N, v3(0, 0, 0), dyn_quat_identity());
+  tst_body S = mk_sphere(0.1, v3(0.01, -0.02, 0.005));
   dyn_contact c[4];
   CU_ASSERT_EQUAL_FATAL(pair(H, S, 0.0, c), 1);
   CU_ASSERT(c[0].depth > 0.1 + 0.9 && c[0].depth < 0.1 + 1.0 + 0.03);
@@ -994,14 +995,14 @@ static void test_gjk_degenerate(void) {
   TST_CLOSE(c[0].depth, 0.75, 1e-15, 0);
   TST_CLOSE(dyn_v3_norm(c[0].normal), 1, 1e-15, 0);
   /* sphere centre on the capsule's segment: the normal is across the axis */
-  dyn_body C = mk_capsule(0.1, 0.5, v3(0, 0, 0), to_x);
+  tst_body C = mk_capsule(0.1, 0.5, v3(0, 0, 0), to_x);
   CU_ASSERT_EQUAL_FATAL(pair_gjk(C, mk_sphere(0.3, v3(0.2, 0, 0)), 0, c), 1);
   TST_CLOSE(c[0].depth, 0.4, 1e-15, 0);
   TST_CLOSE(c[0].normal.x, 0, 1e-15, 0);
   TST_CLOSE(dyn_v3_norm(c[0].normal), 1, 1e-15, 0);
   /* segments crossing at the origin (x and y axes): normal +-z, depth
    * 0.1 + 0.2, p = (r_a - r_b)/2 n */
-  dyn_body D = mk_capsule(0.2, 0.5, v3(0, 0, 0), to_y);
+  tst_body D = mk_capsule(0.2, 0.5, v3(0, 0, 0), to_y);
   CU_ASSERT_EQUAL_FATAL(pair_gjk(C, D, 0, c), 1);
   TST_CLOSE(c[0].depth, 0.3, 1e-15, 0);
   TST_CLOSE(fabs(c[0].normal.z), 1, 1e-15, 0);
@@ -1017,8 +1018,8 @@ static void test_gjk_degenerate(void) {
   TST_CLOSE(c[1].depth, 0.3, 1e-15, 0);
   /* sphere centre exactly on a box face: the cores touch; depth r along
    * the face normal, as the closed form */
-  dyn_body B = mk_box(v3(0.5, 0.4, 0.3), v3(0, 0, 0), dyn_quat_identity());
-  dyn_body S = mk_sphere(0.2, v3(0.1, -0.1, 0.3));
+  tst_body B = mk_box(v3(0.5, 0.4, 0.3), v3(0, 0, 0), dyn_quat_identity());
+  tst_body S = mk_sphere(0.2, v3(0.1, -0.1, 0.3));
   CU_ASSERT_EQUAL_FATAL(pair_gjk(B, S, 0, c), 1);
   TST_CLOSE(c[0].depth, 0.2, 1e-12, 0);
   V3_CLOSE(c[0].normal, v3(0, 0, 1), 1e-12);
@@ -1038,7 +1039,7 @@ static void test_symmetry(void) {
     cv[i] = v3(i & 1 ? 0.3 : -0.3, i & 2 ? 0.2 : -0.2, i & 4 ? 0.4 : -0.4);
   int nonempty = 0;
   for (int it = 0; it < 600; it++) {
-    dyn_body b[2];
+    tst_body b[2];
     for (int s = 0; s < 2; s++) {
       int kind = (int)gsl_rng_uniform_int(r, 5);
       dyn_v3 c = rand_v3(r, -0.4, 0.4);
@@ -1055,7 +1056,7 @@ static void test_symmetry(void) {
       }
     }
     dyn_contact x[4], y[4];
-    int kx = dyn_collide_pair(b, 0, 1, 0.05, x), ky = dyn_collide_pair(b, 1, 0, 0.05, y);
+    int kx = tst_collide_pair(b, 0, 1, 0.05, x), ky = tst_collide_pair(b, 1, 0, 0.05, y);
     CU_ASSERT_EQUAL_FATAL(kx, ky);
     nonempty += kx > 0;
     for (int i = 0; i < kx; i++) {
@@ -1072,16 +1073,16 @@ static void test_symmetry(void) {
 
 static void test_rules(void) {
   dyn_contact c[4];
-  dyn_body S = mk_sphere(0.5, v3(0, 0, 0)), S2 = mk_sphere(0.5, v3(0.5, 0, 0));
-  dyn_body N = mk_body(DYN_SHAPE_NONE, v3(0, 0, 0), dyn_quat_identity());
+  tst_body S = mk_sphere(0.5, v3(0, 0, 0)), S2 = mk_sphere(0.5, v3(0.5, 0, 0));
+  tst_body N = mk_body(DYN_SHAPE_NONE, v3(0, 0, 0), dyn_quat_identity());
   CU_ASSERT_EQUAL(pair(S, N, 1.0, c), 0);
   CU_ASSERT_EQUAL(pair(N, S, 1.0, c), 0);
   CU_ASSERT_EQUAL(pair(mk_plane(v3(0, 0, 1), 0), mk_plane(v3(0, 0, -1), 0), 1.0, c), 0);
-  dyn_body T1 = S, T2 = S2;
+  tst_body T1 = S, T2 = S2;
   T1.is_static = T2.is_static = 1;
   CU_ASSERT_EQUAL(pair(T1, T2, 0.0, c), 0); /* static-static */
   CU_ASSERT_EQUAL(pair(T1, S2, 0.0, c), 1); /* static-dynamic */
-  dyn_body bad = S;
+  tst_body bad = S;
   bad.shape.radius = -1;
   CU_ASSERT_EQUAL(pair(bad, S2, 0.0, c), DYN_ERR_INPUT);
   bad = mk_hull(NULL, 0, v3(0, 0, 0), dyn_quat_identity());
@@ -1090,11 +1091,11 @@ static void test_rules(void) {
   bad = S;
   bad.r.x = NAN;
   CU_ASSERT_EQUAL(pair(bad, S2, 0.0, c), DYN_ERR_INPUT);
-  dyn_body v[2] = { S, S2 };
-  CU_ASSERT_EQUAL(dyn_collide_pair(v, 0, 0, 0.0, c), DYN_ERR_INPUT);
-  CU_ASSERT_EQUAL(dyn_collide_pair(v, 0, 1, -1.0, c), DYN_ERR_INPUT);
+  tst_body v[2] = { S, S2 };
+  CU_ASSERT_EQUAL(tst_collide_pair(v, 0, 0, 0.0, c), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_collide_pair(v, 0, 1, -1.0, c), DYN_ERR_INPUT);
   /* GJK against a plane: the deepest core point, one contact */
-  dyn_body B = mk_box(v3(0.5, 0.5, 0.5), v3(0, 0, 0.4), dyn_quat_identity());
+  tst_body B = mk_box(v3(0.5, 0.5, 0.5), v3(0, 0, 0.4), dyn_quat_identity());
   CU_ASSERT_EQUAL_FATAL(pair_gjk(mk_plane(v3(0, 0, 1), 0), B, 0.0, c), 1);
   TST_CLOSE(c[0].depth, 0.1, 1e-15, 0);
   CU_ASSERT_EQUAL_FATAL(pair_gjk(B, mk_plane(v3(0, 0, 1), 0), 0.0, c), 1);
@@ -1119,37 +1120,37 @@ static void test_aabb(void) {
   dyn_v3 lo, hi;
   /* box half (0.5, 0.2, 0.1) turned 90 deg about z: extents (0.2, 0.5, 0.1)
    * plus margin 0.01 */
-  dyn_body B = mk_box(v3(0.5, 0.2, 0.1), v3(1, 2, 3), dyn_quat_axis_angle(v3(0, 0, 1), PI / 2));
-  dyn_body_aabb(&B, 0.01, &lo, &hi);
+  tst_body B = mk_box(v3(0.5, 0.2, 0.1), v3(1, 2, 3), dyn_quat_axis_angle(v3(0, 0, 1), PI / 2));
+  tst_body_aabb(&B, 0.01, &lo, &hi);
   V3_CLOSE(lo, v3(1 - 0.21, 2 - 0.51, 3 - 0.11), 1e-15);
   V3_CLOSE(hi, v3(1 + 0.21, 2 + 0.51, 3 + 0.11), 1e-15);
   /* 45 deg: x, y extents 0.5 cos 45 + 0.2 sin 45 = 0.7 / sqrt2 */
   B.q = dyn_quat_axis_angle(v3(0, 0, 1), PI / 4);
-  dyn_body_aabb(&B, 0.0, &lo, &hi);
+  tst_body_aabb(&B, 0.0, &lo, &hi);
   TST_CLOSE(hi.x - 1, 0.7 / sqrt(2.0), 1e-15, 0);
   TST_CLOSE(hi.y - 2, 0.7 / sqrt(2.0), 1e-15, 0);
   /* capsule along x: half length + radius along x, radius elsewhere */
-  dyn_body C = mk_capsule(0.1, 0.5, v3(0, 0, 0), dyn_quat_axis_angle(v3(0, 1, 0), PI / 2));
-  dyn_body_aabb(&C, 0.0, &lo, &hi);
+  tst_body C = mk_capsule(0.1, 0.5, v3(0, 0, 0), dyn_quat_axis_angle(v3(0, 1, 0), PI / 2));
+  tst_body_aabb(&C, 0.0, &lo, &hi);
   V3_CLOSE(hi, v3(0.6, 0.1, 0.1), 1e-15);
   /* floor z >= 0.5: the solid z <= 0.5, all else unbounded */
-  dyn_body P = mk_plane(v3(0, 0, 1), 0.5);
-  dyn_body_aabb(&P, 0.01, &lo, &hi);
+  tst_body P = mk_plane(v3(0, 0, 1), 0.5);
+  tst_body_aabb(&P, 0.01, &lo, &hi);
   CU_ASSERT(lo.x == -INFINITY && lo.y == -INFINITY && lo.z == -INFINITY);
   CU_ASSERT(hi.x == INFINITY && hi.y == INFINITY);
   TST_CLOSE(hi.z, 0.51, 1e-15, 0);
   /* wall x <= 2 written -x >= -2: the solid x >= 2 */
   P = mk_plane(v3(-1, 0, 0), -2);
-  dyn_body_aabb(&P, 0.0, &lo, &hi);
+  tst_body_aabb(&P, 0.0, &lo, &hi);
   TST_CLOSE(lo.x, 2, 0, 0);
   CU_ASSERT(hi.x == INFINITY && lo.y == -INFINITY);
   /* tilted: unbounded everywhere */
   P = mk_plane(dyn_v3_normalize(v3(0.1, 0, 1)), 0);
-  dyn_body_aabb(&P, 0.0, &lo, &hi);
+  tst_body_aabb(&P, 0.0, &lo, &hi);
   CU_ASSERT(hi.z == INFINITY && lo.z == -INFINITY);
   /* no shape: empty */
-  dyn_body N = mk_body(DYN_SHAPE_NONE, v3(0, 0, 0), dyn_quat_identity());
-  dyn_body_aabb(&N, 0.0, &lo, &hi);
+  tst_body N = mk_body(DYN_SHAPE_NONE, v3(0, 0, 0), dyn_quat_identity());
+  tst_body_aabb(&N, 0.0, &lo, &hi);
   CU_ASSERT(lo.x > hi.x);
 }
 
@@ -1159,7 +1160,7 @@ static void test_aabb(void) {
 enum { BP_NR = 2000, BP_NT = 12, BP_NC = 6, BP_NP = 5, BP_NN = 3 };
 enum { BP_NB = BP_NR + BP_NT + 2 * BP_NC + BP_NP + BP_NN, BP_CAP = 400000 };
 typedef struct bp_scene {
-  dyn_body *b;
+  tst_body *b;
   int nb;
   int chain[BP_NT], chy[BP_NC], chz[BP_NC], fl;
   gsl_rng *r; /* seeded 4242, after the scene's draws */
@@ -1168,7 +1169,7 @@ typedef struct bp_scene {
 } bp_scene;
 
 static void bp_bodies(bp_scene *S) {
-  dyn_body *b = S->b;
+  tst_body *b = S->b;
   gsl_rng *r = S->r;
   int nb = 0;
   /* random boxes and spheres in [0, 10]^3, a tenth of them static */
@@ -1206,7 +1207,7 @@ static void bp_bodies(bp_scene *S) {
   /* shuffle so that index order says nothing about position */
   for (int i = nb - 1; i > 0; i--) {
     int j = (int)gsl_rng_uniform_int(r, (unsigned long)i + 1);
-    dyn_body t = b[i];
+    tst_body t = b[i];
     b[i] = b[j];
     b[j] = t;
   }
@@ -1219,7 +1220,7 @@ static void bp_scene_new(bp_scene *S) {
   gsl_rng_set(S->r, 4242);
   bp_bodies(S);
   /* find the chain and planes again by their shape data */
-  const dyn_body *b = S->b;
+  const tst_body *b = S->b;
   S->fl = -1;
   for (int i = 0; i < S->nb; i++) {
     if (b[i].shape.kind == DYN_SHAPE_SPHERE && b[i].r.x == 40)
@@ -1247,8 +1248,8 @@ static void bp_scene_free(bp_scene *S) {
 /* SAP's pairs at margin m = all pairs' (both sorted into ps, pa); their
  * count. */
 static long bp_same_pairs(bp_scene *S, double m) {
-  long ns = dyn_broadphase_sap(S->b, S->nb, m, S->ws, S->ps, BP_CAP);
-  long na = dyn_broadphase_all(S->b, S->nb, m, S->pa, BP_CAP);
+  long ns = tst_broadphase_sap(S->b, S->nb, m, S->ws, S->ps, BP_CAP);
+  long na = tst_broadphase_all(S->b, S->nb, m, S->pa, BP_CAP);
   CU_ASSERT_FATAL(ns > 0 && ns <= BP_CAP && na <= BP_CAP);
   CU_ASSERT_EQUAL_FATAL(ns, na);
   qsort(S->ps, (size_t)ns, 2 * sizeof *S->ps, cmp_pair);
@@ -1266,7 +1267,7 @@ static int bp_has(const bp_scene *S, long ns, int a, int c) {
 static void test_broadphase_pairs(void) {
   bp_scene S;
   bp_scene_new(&S);
-  const dyn_body *b = S.b;
+  const tst_body *b = S.b;
   double margins[2] = { 0.0, 0.02 };
   for (int m = 0; m < 2; m++) {
     long ns = bp_same_pairs(&S, margins[m]);
@@ -1302,11 +1303,11 @@ static void test_broadphase_small(void) {
   bp_scene_new(&S);
   int small[2 * 10 + 2];
   small[20] = small[21] = -7;
-  long ns = dyn_broadphase_sap(S.b, S.nb, 0.0, S.ws, small, 10);
+  long ns = tst_broadphase_sap(S.b, S.nb, 0.0, S.ws, small, 10);
   CU_ASSERT(ns > 10);
   CU_ASSERT(small[20] == -7 && small[21] == -7);
-  CU_ASSERT_EQUAL(dyn_broadphase_sap(S.b, S.nb, 0.0, S.ws, NULL, 0), ns);
-  CU_ASSERT_EQUAL(dyn_broadphase_sap(S.b, S.nb, 0.0, NULL, S.ps, BP_CAP), DYN_ERR_INPUT);
+  CU_ASSERT_EQUAL(tst_broadphase_sap(S.b, S.nb, 0.0, S.ws, NULL, 0), ns);
+  CU_ASSERT_EQUAL(tst_broadphase_sap(S.b, S.nb, 0.0, NULL, S.ps, BP_CAP), DYN_ERR_INPUT);
   bp_scene_free(&S);
 }
 
@@ -1323,7 +1324,7 @@ static void test_broadphase_no_loss(void) {
   for (int i = 0; i < first; i++)
     for (int j = i + 1; j < S.nb; j++) {
       dyn_contact c[4];
-      int k = dyn_collide_pair(S.b, i, j, 0.02, c);
+      int k = tst_collide_pair(S.b, i, j, 0.02, c);
       int key[2] = { i, j };
       touching += k > 0;
       if (k > 0 && !bsearch(key, S.pa, (size_t)na, 2 * sizeof *S.pa, cmp_pair)) missed++;
@@ -1359,7 +1360,7 @@ static void test_broadphase_kept_order(void) {
     }
     if (round == 2) memset(S.ws, 0xff, dyn_sap_workspace_size(S.nb));
     if (round == 3) {
-      dyn_broadphase_sap(S.b, S.nb, 0.02, S.ws, S.ps, BP_CAP); /* a valid tag and order first */
+      tst_broadphase_sap(S.b, S.nb, 0.02, S.ws, S.ps, BP_CAP); /* a valid tag and order first */
       memcpy((char *)S.ws + headsz + boxsz, (char *)S.ws + headsz, boxsz);
     }
     bp_same_pairs(&S, 0.02);

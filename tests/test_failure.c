@@ -69,9 +69,10 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 
-#include "exp.h"
 #include "dyn_world.h"
+#include "exp.h"
 #include "io.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "tst_world.h"
 
@@ -183,8 +184,8 @@ static double settled_distance(dyn_world *w) {
   double *rr = malloc(3 * (size_t)nb * sizeof *rr), d = 0.0;
   if (!rr || dyn_model_rest_positions(dyn_world_model(w), rr, nb) != DYN_OK) d = INFINITY;
   for (int i = 0; rr && d < INFINITY && i < nb; i++) {
-    const dyn_body *b = &dyn_world_bodies(w)[i];
-    if (b->is_static) continue;
+    const dyn_body_state *b = &dyn_world_body_states(w)[i];
+    if (dyn_world_body_consts(w)[i].is_static) continue;
     double dx = b->r.x - rr[3 * i], dy = b->r.y - rr[3 * i + 1], dz = b->r.z - rr[3 * i + 2];
     d = fmax(d, sqrt(dx * dx + dy * dy + dz * dz));
   }
@@ -358,19 +359,19 @@ static dyn_world *twin_joint_world(dyn_failure_policy pol) {
   snprintf(s.solver, sizeof s.solver, "direct");
   s.on_failure = pol;
   char msg[256] = "";
-  dyn_body b;
+  tst_body b = { 0 };
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_SPHERE;
   sh.radius = 0.1;
-  CU_ASSERT_EQUAL(dyn_body_init(&b, 1.0, dyn_inertia_sphere(1.0, 0.1), sh, dyn_v3_make(0, 0, 1),
+  CU_ASSERT_EQUAL(tst_body_init(&b, 1.0, dyn_inertia_sphere(1.0, 0.1), sh, dyn_v3_make(0, 0, 1),
                                 dyn_quat_identity(), msg, sizeof msg),
                   DYN_OK);
   dyn_model *m = tst_model_new(&s);
   CU_ASSERT_EQUAL(tst_model_add_body(m, &b, msg, sizeof msg), 0);
   dyn_v3 ax = dyn_v3_make(0, 1, 0);
   dyn_joint j;
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0.5, 0, 1), ax, ax,
+  CU_ASSERT_EQUAL(tst_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0.5, 0, 1), ax, ax,
                                  msg, sizeof msg),
                   DYN_OK);
   CU_ASSERT_EQUAL(tst_model_add_joint(m, &j, msg, sizeof msg), 0);
@@ -379,7 +380,7 @@ static dyn_world *twin_joint_world(dyn_failure_policy pol) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
   /* the second joint's world point moved by d, the body halfway */
   dyn_world_joints(w)[1].anchor_b.x += d;
-  dyn_world_bodies(w)[0].r.x += d / 2;
+  dyn_world_body_states(w)[0].r.x += d / 2;
   return w;
 }
 
@@ -407,13 +408,13 @@ static void test_policies_one_step(void) {
   dyn_world_free(w);
 
   w = twin_joint_world(DYN_ON_FAILURE_STOP);
-  const dyn_body before = dyn_world_bodies(w)[0];
+  const dyn_body_state before = dyn_world_body_states(w)[0];
   CU_ASSERT_EQUAL(dyn_world_step(w, &m), DYN_ERR_NUMERIC);
   const char *msg = dyn_world_message(w);
   CU_ASSERT(strncmp(msg, "step 1: solver direct ended in singular_pivot", 45) == 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "failure policy stop"));
-  CU_ASSERT(memcmp(&before.r, &dyn_world_bodies(w)[0].r, sizeof before.r) == 0);
-  CU_ASSERT(memcmp(&before.v, &dyn_world_bodies(w)[0].v, sizeof before.v) == 0);
+  CU_ASSERT(memcmp(&before.r, &dyn_world_body_states(w)[0].r, sizeof before.r) == 0);
+  CU_ASSERT(memcmp(&before.v, &dyn_world_body_states(w)[0].v, sizeof before.v) == 0);
   CU_ASSERT_EQUAL(dyn_world_step_count(w), 0);
   dyn_world_solve ls;
   CU_ASSERT_EQUAL(dyn_world_last_solve(w, &ls), 1);
@@ -589,7 +590,7 @@ static void test_kick_ball(void) {
   CU_ASSERT_EQUAL(m.contacts, 1);
   CU_ASSERT_FALSE(m.failed);
   CU_ASSERT(m.energy_excess <= 1e-15);
-  double h = dyn_world_get_settings(w)->dt, g = 9.81, mass = dyn_world_bodies(w)[0].mass;
+  double h = dyn_world_get_settings(w)->dt, g = 9.81, mass = dyn_world_body_consts(w)[0].mass;
   dyn_world_free(w);
   kick_impulse = 10.0 * mass * g * h;
   w = one_step("ball", params, 3, "t_kick", DYN_ON_FAILURE_FALLBACK, &m, &e);

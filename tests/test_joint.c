@@ -57,16 +57,16 @@ static void stepper_free(stepper *s) {
 
 /* One step: joint rows, solve, u+ = u + M^-1 (J^T x + h f) + h g, then
  * r += h v+, q by exp(h w+).  Returns 0 on success. */
-static int step(stepper *s, dyn_body *B, int nb, const dyn_joint *J, int nj, double h, dyn_v3 g) {
+static int step(stepper *s, tst_body *B, int nb, const dyn_joint *J, int nj, double h, dyn_v3 g) {
   int n = 0;
   for (int k = 0; k < nj; k++) {
-    int m = dyn_joint_fill(B, nb, &J[k], h, s->rows, n);
+    int m = tst_joint_fill(B, nb, &J[k], h, s->rows, n);
     if (m < 0) return -1;
     n += m;
   }
   s->n = n;
   slv_problem p;
-  if (dyn_assemble(s->sys, B, nb, s->rows, n, h, g, SLV_DENSE, &p) != DYN_OK) return -2;
+  if (tst_assemble(s->sys, B, nb, s->rows, n, h, g, SLV_DENSE, &p) != DYN_OK) return -2;
   slv_result res;
   memset(s->x, 0, sizeof s->x);
   slv_status st = slv_solve(s->ws, &p, &s->opt, s->x, NULL, &res);
@@ -74,8 +74,8 @@ static int step(stepper *s, dyn_body *B, int nb, const dyn_joint *J, int nj, dou
     printf("solve: %s %s\n", slv_status_str(st), res.message);
     return -3;
   }
-  if (dyn_apply_impulse(s->sys, B, nb, s->x, h, g) != DYN_OK) return -4;
-  for (int i = 0; i < nb; i++) dyn_body_update_position(&B[i], h, DYN_ORIENT_EXP);
+  if (tst_apply_impulse(s->sys, B, nb, s->x, h, g) != DYN_OK) return -4;
+  for (int i = 0; i < nb; i++) tst_body_update_position(&B[i], h, DYN_ORIENT_EXP);
   return 0;
 }
 
@@ -84,19 +84,19 @@ static int step(stepper *s, dyn_body *B, int nb, const dyn_joint *J, int nj, dou
 /* All the position-level values whose derivatives the rows of fill are:
  * the base Phi, then the coordinate once per limit / motor row (both have
  * J = d(coord), see dyn_joint_fill). */
-static int all_phi(const dyn_body *B, int nb, const dyn_joint *j, int nextra, double *phi) {
-  int m = dyn_joint_phi(B, nb, j, phi);
+static int all_phi(const tst_body *B, int nb, const dyn_joint *j, int nextra, double *phi) {
+  int m = tst_joint_phi(B, nb, j, phi);
   CU_ASSERT_FATAL(m > 0);
   if (nextra > 0) {
     double c;
-    CU_ASSERT_EQUAL_FATAL(dyn_joint_coord(B, nb, j, &c), DYN_OK);
+    CU_ASSERT_EQUAL_FATAL(tst_joint_coord(B, nb, j, &c), DYN_OK);
     for (int k = 0; k < nextra; k++) phi[m + k] = c;
   }
   return m + nextra;
 }
 
 /* perturb body i along column col (0-2 position, 3-5 rotation about a world axis) */
-static void perturb(dyn_body *b, int col, double t) {
+static void perturb(tst_body *b, int col, double t) {
   dyn_v3 e = dyn_v3_make(col % 3 == 0, col % 3 == 1, col % 3 == 2);
   if (col < 3)
     b->r = dyn_v3_axpy(b->r, t, e);
@@ -104,7 +104,7 @@ static void perturb(dyn_body *b, int col, double t) {
     b->q = tst_rotate_by(b->q, dyn_v3_scale(e, t));
 }
 
-static int fd_check(dyn_body *B, int nb, const dyn_joint *j, const dyn_rows *rows, int m) {
+static int fd_check(tst_body *B, int nb, const dyn_joint *j, const dyn_rows *rows, int m) {
   int nextra = m - dyn_joint_base_rows(j->kind);
   double pp[8], pm[8];
   int bad = 0;
@@ -121,7 +121,7 @@ static int fd_check(dyn_body *B, int nb, const dyn_joint *j, const dyn_rows *row
     for (int col = 0; col < 6; col++) {
       /* eps = 1e-6: truncation ~ eps^2 |Phi'''| ~ 1e-12, rounding ~ 1e-16 / eps = 1e-10 */
       const double eps = 1e-6;
-      dyn_body save = B[bi];
+      tst_body save = B[bi];
       perturb(&B[bi], col, eps);
       all_phi(B, nb, j, nextra, pp);
       B[bi] = save;
@@ -144,14 +144,14 @@ static int fd_check(dyn_body *B, int nb, const dyn_joint *j, const dyn_rows *row
   return bad;
 }
 
-static dyn_joint make_joint(gsl_rng *rng, dyn_joint_kind kind, dyn_body *B, int nb, int a, int b) {
+static dyn_joint make_joint(gsl_rng *rng, dyn_joint_kind kind, tst_body *B, int nb, int a, int b) {
   dyn_v3 anchor = dyn_v3_add(dyn_v3_scale(dyn_v3_add(B[a].r, b >= 0 ? B[b].r : B[a].r), 0.5),
                              tst_rvec(rng, 0.3));
   dyn_v3 s1 = tst_runit(rng), s2 = tst_runit(rng);
   if (kind == DYN_JOINT_UNIVERSAL) s2 = dyn_v3_normalize(dyn_v3_cross(s1, s2));
   dyn_joint j;
   char msg[160];
-  dyn_err e = dyn_joint_init(&j, kind, B, nb, a, b, anchor, s1, s2, msg, sizeof msg);
+  dyn_err e = tst_joint_init(&j, kind, B, nb, a, b, anchor, s1, s2, msg, sizeof msg);
   if (e != DYN_OK) printf("init: %s\n", msg);
   CU_ASSERT_EQUAL_FATAL(e, DYN_OK);
   return j;
@@ -164,7 +164,7 @@ static void test_jacobian_fd(void) {
   int checked = 0, bad = 0;
   for (int kind = DYN_JOINT_BALL; kind <= DYN_JOINT_FIXED; kind++)
     for (int trial = 0; trial < 12; trial++) {
-      dyn_body B[2];
+      tst_body B[2];
       B[0] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1),
                           tst_rquat(rng));
       B[1] = tst_box_body(tst_urand(rng, 0.5, 3), dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1),
@@ -175,12 +175,12 @@ static void test_jacobian_fd(void) {
       dyn_joint j = make_joint(rng, (dyn_joint_kind)kind, B, 2, 0, b);
       /* at construction every Phi and the coordinate vanish */
       double phi[8];
-      int nbase = dyn_joint_phi(B, 2, &j, phi);
+      int nbase = tst_joint_phi(B, 2, &j, phi);
       CU_ASSERT_EQUAL(nbase, dyn_joint_base_rows(j.kind));
       for (int r = 0; r < nbase; r++) TST_CLOSE(phi[r], 0.0, 1e-14, 0);
-      TST_CLOSE(dyn_joint_anchor_error(B, 2, &j), 0.0, 1e-14, 0);
+      TST_CLOSE(tst_joint_anchor_error(B, 2, &j), 0.0, 1e-14, 0);
       double c0;
-      if (dyn_joint_coord(B, 2, &j, &c0) == DYN_OK) TST_CLOSE(c0, 0.0, 1e-14, 0);
+      if (tst_joint_coord(B, 2, &j, &c0) == DYN_OK) TST_CLOSE(c0, 0.0, 1e-14, 0);
       /* violate the joint: move and turn a (and b if it is dynamic) */
       B[0].r = dyn_v3_add(B[0].r, tst_rvec(rng, 0.3));
       B[0].q = tst_rotate_by(B[0].q, tst_rvec(rng, 0.5));
@@ -194,7 +194,7 @@ static void test_jacobian_fd(void) {
         /* an active limit (lower or upper) and a motor driving away from it:
          * both rows are written */
         double c;
-        CU_ASSERT_EQUAL_FATAL(dyn_joint_coord(B, 2, &j, &c), DYN_OK);
+        CU_ASSERT_EQUAL_FATAL(tst_joint_coord(B, 2, &j, &c), DYN_OK);
         j.limit.enabled = 1;
         j.motor.enabled = 1;
         j.motor.max_force = 3;
@@ -208,12 +208,12 @@ static void test_jacobian_fd(void) {
           j.motor.target_vel = -100;
         }
       }
-      int m = dyn_joint_fill(B, 2, &j, 0.01, rows, 0);
+      int m = tst_joint_fill(B, 2, &j, 0.01, rows, 0);
       CU_ASSERT_FATAL(m > 0);
       CU_ASSERT(m <= dyn_joint_max_rows(&j));
       CU_ASSERT_EQUAL(m, nbase + (j.limit.enabled ? 2 : 0));
       /* rhs = -(erp / h) Phi on the base rows */
-      nbase = dyn_joint_phi(B, 2, &j, phi);
+      nbase = tst_joint_phi(B, 2, &j, phi);
       for (int r = 0; r < nbase; r++) TST_CLOSE(rows[r].rhs, -0.2 * phi[r] / 0.01, 1e-12, 1e-12);
       if (j.limit.enabled) {
         /* limit row first, then the motor row */
@@ -239,12 +239,12 @@ static void test_jacobian_fd(void) {
 /* The hinge angle on a hand case: b turned by alpha about the axis has
  * theta = alpha, for alpha beyond pi too (up to 2 pi, the double cover). */
 static void test_hinge_angle(void) {
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_box_body(1, dyn_v3_make(0.2, 0.3, 0.4), dyn_v3_make(1, 0, 0), dyn_quat_identity());
   dyn_joint j;
   dyn_v3 ax = dyn_v3_normalize(dyn_v3_make(1, 2, 2));
   CU_ASSERT_EQUAL_FATAL(
-      dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0), ax, ax, NULL, 0),
+      tst_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0), ax, ax, NULL, 0),
       DYN_OK);
   dyn_quat q0 = B[0].q;
   double prev = 0;
@@ -255,7 +255,7 @@ static void test_hinge_angle(void) {
      * a, so theta = -alpha */
     B[0].q = dyn_quat_mul(dyn_quat_axis_angle(ax, alpha), q0);
     double th;
-    CU_ASSERT_EQUAL(dyn_joint_coord(B, 1, &j, &th), DYN_OK);
+    CU_ASSERT_EQUAL(tst_joint_coord(B, 1, &j, &th), DYN_OK);
     TST_CLOSE(th, -alpha, 1e-12, 0);
     CU_ASSERT(fabs(th - prev) < 0.1); /* no jump at -pi */
     prev = th;
@@ -273,7 +273,7 @@ static void test_error_decay(void) {
   dyn_v3 g0 = dyn_v3_make(0, 0, 0);
   for (int kind = DYN_JOINT_BALL; kind <= DYN_JOINT_FIXED; kind++)
     for (int two = 0; two < 2; two++) {
-      dyn_body B[2];
+      tst_body B[2];
       B[0] = tst_box_body(1.5, dyn_v3_make(0.3, 0.4, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
       B[1] = tst_box_body(2.5, dyn_v3_make(0.2, 0.3, 0.5), tst_rvec(rng, 1), tst_rquat(rng));
       int b = two ? 1 : -1;
@@ -283,14 +283,14 @@ static void test_error_decay(void) {
       B[0].r = dyn_v3_add(B[0].r, tst_rvec(rng, 1e-3));
       B[0].q = tst_rotate_by(B[0].q, tst_rvec(rng, 1e-3));
       double phi[8];
-      int m = dyn_joint_phi(B, 2, &j, phi);
+      int m = tst_joint_phi(B, 2, &j, phi);
       double e0 = 0;
       for (int r = 0; r < m; r++) e0 += phi[r] * phi[r];
       e0 = sqrt(e0);
       double ek = e0;
       for (int k = 1; k <= 10; k++) {
         CU_ASSERT_EQUAL_FATAL(step(&s, B, two ? 2 : 1, &j, 1, h, g0), 0);
-        dyn_joint_phi(B, 2, &j, phi);
+        tst_joint_phi(B, 2, &j, phi);
         double e = 0;
         for (int r = 0; r < m; r++) e += phi[r] * phi[r];
         e = sqrt(e);
@@ -319,10 +319,10 @@ static void test_error_decay(void) {
  * phase error is O((omega h)^2) = 1e-5 at h = 1e-3. */
 static double pendulum_period(dyn_joint_kind kind) {
   const double L = 1.0, r = 0.01, m = 0.7, g = 9.81, th0 = 0.05, h = 1e-3;
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_ball_body(m, r, dyn_v3_make(L * sin(th0), 0, -L * cos(th0)));
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, kind, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, kind, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 1, 0), dyn_v3_make(0, 0, 1), NULL, 0),
                         DYN_OK);
   stepper s;
@@ -341,7 +341,7 @@ static double pendulum_period(dyn_joint_kind kind) {
     if (xprev > 0 && x <= 0) /* downward crossings of x = 0, interpolated */
       tcross[nc++] = t - h * x / (x - xprev);
     xprev = x;
-    maxerr = fmax(maxerr, dyn_joint_anchor_error(B, 1, &j));
+    maxerr = fmax(maxerr, tst_joint_anchor_error(B, 1, &j));
   }
   stepper_free(&s);
   CU_ASSERT_FATAL(nc >= 3);
@@ -374,10 +374,10 @@ static void test_motor_hinge(void) {
   const double m = 2, h = 0.01, Izz = m / 3 * (0.25 + 0.04), target = 2.0;
   double taus[2] = { 100.0, 0.5 }; /* sufficient: tau h = 1 >= I target = 0.39; saturating */
   for (int c = 0; c < 2; c++) {
-    dyn_body B[1];
+    tst_body B[1];
     B[0] = tst_box_body(m, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
     dyn_joint j;
-    CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+    CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                          dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
                           DYN_OK);
     j.motor.enabled = 1;
@@ -395,7 +395,7 @@ static void test_motor_hinge(void) {
       th_expect += h * om;
       TST_CLOSE(-B[0].w.z, om, 1e-9, 1e-9);
       double th;
-      dyn_joint_coord(B, 1, &j, &th);
+      tst_joint_coord(B, 1, &j, &th);
       /* continuous through -pi, up to -2 pi */
       if (th_expect < 2 * PI - 0.1) TST_CLOSE(th, th_expect, 1e-8, 1e-8);
       CU_ASSERT(fabs(th - prev) < 0.1 || th_expect >= 2 * PI - 0.1);
@@ -414,10 +414,10 @@ static void test_motor_slider(void) {
   const double m = 3, h = 0.01, target = 1.5;
   double Fs[2] = { 1000.0, 4.0 };
   for (int c = 0; c < 2; c++) {
-    dyn_body B[1];
+    tst_body B[1];
     B[0] = tst_box_body(m, dyn_v3_make(0.2, 0.2, 0.2), dyn_v3_make(0, 0, 1), dyn_quat_identity());
     dyn_joint j;
-    CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 1),
+    CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 1),
                                          dyn_v3_make(1, 0, 0), dyn_v3_make(0, 0, 1), NULL, 0),
                           DYN_OK);
     j.motor.enabled = 1;
@@ -440,11 +440,11 @@ static void test_motor_slider(void) {
  * friction torque tau decelerates at tau / I until it stops. */
 static void test_joint_friction(void) {
   const double m = 2, h = 0.01, Izz = m / 3 * (0.25 + 0.04), tau = 0.3, w0 = 1.0;
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_box_body(m, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   B[0].w = dyn_v3_make(0, 0, w0);
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
                         DYN_OK);
   j.motor.enabled = 1;
@@ -470,10 +470,10 @@ static void test_joint_friction(void) {
  * stop holds to the chatter level g h^2-ish (< 1e-3 rad). */
 static void test_limit_hinge(void) {
   const double h = 5e-3, lo = -0.6;
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_box_body(1, dyn_v3_make(0.5, 0.05, 0.05), dyn_v3_make(0.5, 0, 0), dyn_quat_identity());
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 1, 0), dyn_v3_make(1, 0, 0), NULL, 0),
                         DYN_OK);
   j.limit.enabled = 1;
@@ -484,7 +484,7 @@ static void test_limit_hinge(void) {
   double thmin = 0, th = 0;
   for (int k = 0; k < 600; k++) {
     CU_ASSERT_EQUAL_FATAL(step(&s, B, 1, &j, 1, h, dyn_v3_make(0, 0, -9.81)), 0);
-    dyn_joint_coord(B, 1, &j, &th);
+    tst_joint_coord(B, 1, &j, &th);
     thmin = fmin(thmin, th);
   }
   printf("\n    overshoot %.4f rad, final error %.2e ", lo - thmin, th - lo);
@@ -500,10 +500,10 @@ static void test_limit_hinge(void) {
  * = 0.5 (the anchor is the box's starting centre). */
 static void test_limit_slider(void) {
   const double h = 5e-3, hi = 0.5;
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_box_body(2, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 2), dyn_quat_identity());
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 2),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 2),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
                         DYN_OK);
   j.limit.enabled = 1;
@@ -514,7 +514,7 @@ static void test_limit_slider(void) {
   double dmax = 0, d = 0;
   for (int k = 0; k < 400; k++) {
     CU_ASSERT_EQUAL_FATAL(step(&s, B, 1, &j, 1, h, dyn_v3_make(0, 0, -9.81)), 0);
-    dyn_joint_coord(B, 1, &j, &d);
+    tst_joint_coord(B, 1, &j, &d);
     dmax = fmax(dmax, d);
   }
   /* impact speed sqrt(2 g 0.5) = 3.13 m/s: one step's overshoot <= 0.016 m */
@@ -532,10 +532,10 @@ static void test_limit_slider(void) {
  * so the box leaves at e times its approach speed. */
 static void test_limit_restitution(void) {
   const double h = 0.01, e = 0.5;
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_box_body(2, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(1, 0, 0), dyn_v3_make(0, 0, 1), NULL, 0),
                         DYN_OK);
   j.limit.enabled = 1;
@@ -562,10 +562,10 @@ static void test_limit_restitution(void) {
  * leaves at acceleration F / m. */
 static void test_motor_into_stop(void) {
   const double h = 0.01, m = 2, F = 4, hi = 0.1;
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_box_body(m, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_SLIDER, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(-1, 0, 0), dyn_v3_make(0, 0, 1), NULL, 0),
                         DYN_OK);
   /* axis -x with b the world: d = s.(p_world - p_box) grows as the box moves +x */
@@ -580,7 +580,7 @@ static void test_motor_into_stop(void) {
   double d = 0;
   for (int k = 1; k <= 150; k++) {
     CU_ASSERT_EQUAL_FATAL(step(&s, B, 1, &j, 1, h, dyn_v3_make(0, 0, 0)), 0);
-    dyn_joint_coord(B, 1, &j, &d);
+    tst_joint_coord(B, 1, &j, &d);
     if (k <= 30) TST_CLOSE(B[0].v.x, k * h * F / m, 1e-9, 1e-9); /* free run, d < 0.1 */
     if (k > 30) CU_ASSERT(s.n <= 6); /* at the stop: merged, never two rows */
   }
@@ -600,12 +600,12 @@ static void test_motor_into_stop(void) {
  * one step reaches the target, and nothing drives the steering. */
 static void test_motor_hinge2(void) {
   const double h = 0.01, target = 5;
-  dyn_body B[2];
+  tst_body B[2];
   B[0] = tst_box_body(10, dyn_v3_make(1, 0.5, 0.2), dyn_v3_make(0, 0, 1), dyn_quat_identity());
   B[0].is_static = 1;
   B[1] = tst_ball_body(1, 0.3, dyn_v3_make(0, 0.8, 0.5));
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE2, B, 2, 0, 1, dyn_v3_make(0, 0.8, 0.5),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_HINGE2, B, 2, 0, 1, dyn_v3_make(0, 0.8, 0.5),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(0, 1, 0), NULL, 0),
                         DYN_OK);
   j.motor.enabled = 1;
@@ -621,7 +621,7 @@ static void test_motor_hinge2(void) {
     TST_CLOSE(B[1].w.x, 0, 1e-9, 0);
     CU_ASSERT_EQUAL(s.rows[0].body[0], -1); /* the static chassis */
   }
-  CU_ASSERT_EQUAL(dyn_joint_coord(B, 2, &j, &th), DYN_OK);
+  CU_ASSERT_EQUAL(tst_joint_coord(B, 2, &j, &th), DYN_OK);
   TST_CLOSE(th, 20 * h * target, 1e-9, 1e-9);
   stepper_free(&s);
 }
@@ -629,10 +629,10 @@ static void test_motor_hinge2(void) {
 /* Position servo (docs/contact.md, "Limits and motors"): lo = hi = target with the motor's force bound. */
 static void test_servo(void) {
   const double h = 0.01, target = 0.3;
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_box_body(2, dyn_v3_make(0.5, 0.2, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_HINGE, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
                         DYN_OK);
   j.limit.enabled = 1;
@@ -648,7 +648,7 @@ static void test_servo(void) {
     CU_ASSERT_EQUAL(s.n, 6); /* one merged servo row */
     CU_ASSERT(fabs(s.x[5]) <= 5 * h * (1 + 1e-12));
   }
-  dyn_joint_coord(B, 1, &j, &th);
+  tst_joint_coord(B, 1, &j, &th);
   TST_CLOSE(th, target, 1e-6, 0);
   stepper_free(&s);
 }
@@ -665,10 +665,10 @@ static void test_servo(void) {
 static void test_spring_damper(void) {
   const double m = 2, w0 = 2 * PI, zeta = 0.1, h = 2e-4, x0 = 0.01;
   const double k = m * w0 * w0, c = 2 * zeta * sqrt(k * m);
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0));
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_BALL, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_BALL, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
                         DYN_OK);
   CU_ASSERT_EQUAL_FATAL(dyn_joint_set_spring(&j, -1, k, c, h), DYN_OK);
@@ -709,11 +709,11 @@ static void test_eq14_damper(void) {
   CU_ASSERT_EQUAL(erp, 0.0);
   TST_CLOSE(cf, 1 / c, 0, 1e-15);
   TST_CLOSE(cr, 1 / (h * c), 0, 1e-15); /* = 1 / k' with k' = h c */
-  dyn_body B[1];
+  tst_body B[1];
   B[0] = tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0));
   B[0].v = dyn_v3_make(v0, 0, 0);
   dyn_joint j;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_BALL, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_BALL, B, 1, 0, -1, dyn_v3_make(0, 0, 0),
                                        dyn_v3_make(0, 0, 1), dyn_v3_make(1, 0, 0), NULL, 0),
                         DYN_OK);
   CU_ASSERT_EQUAL(dyn_joint_set_spring(&j, -1, 0, c, h), DYN_OK);
@@ -729,31 +729,31 @@ static void test_eq14_damper(void) {
 /* ---- validation ------------------------------------------------------------------ */
 
 static void test_validation(void) {
-  dyn_body B[2];
+  tst_body B[2];
   B[0] = tst_box_body(1, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(0, 0, 0), dyn_quat_identity());
   B[1] = tst_box_body(1, dyn_v3_make(0.1, 0.1, 0.1), dyn_v3_make(1, 0, 0), dyn_quat_identity());
   dyn_v3 o = dyn_v3_make(0.5, 0, 0), x = dyn_v3_make(1, 0, 0), y = dyn_v3_make(0, 1, 0);
   dyn_v3 zero = dyn_v3_make(0, 0, 0);
   dyn_joint j;
   char msg[200];
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 2, 0, 0, o, x, y, msg, sizeof msg),
+  CU_ASSERT_EQUAL(tst_joint_init(&j, DYN_JOINT_HINGE, B, 2, 0, 0, o, x, y, msg, sizeof msg),
                   DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "a=0"));
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 2, 0, 1, o, zero, y, msg, sizeof msg),
+  CU_ASSERT_EQUAL(tst_joint_init(&j, DYN_JOINT_HINGE, B, 2, 0, 1, o, zero, y, msg, sizeof msg),
                   DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "axis1"));
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_HINGE2, B, 2, 0, 1, o, x, x, msg, sizeof msg),
+  CU_ASSERT_EQUAL(tst_joint_init(&j, DYN_JOINT_HINGE2, B, 2, 0, 1, o, x, x, msg, sizeof msg),
                   DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "parallel"));
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_UNIVERSAL, B, 2, 0, 1, o, x, dyn_v3_make(1, 1, 0),
+  CU_ASSERT_EQUAL(tst_joint_init(&j, DYN_JOINT_UNIVERSAL, B, 2, 0, 1, o, x, dyn_v3_make(1, 1, 0),
                                  msg, sizeof msg),
                   DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "perpendicular"));
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, (dyn_joint_kind)17, B, 2, 0, 1, o, x, y, msg, sizeof msg),
+  CU_ASSERT_EQUAL(tst_joint_init(&j, (dyn_joint_kind)17, B, 2, 0, 1, o, x, y, msg, sizeof msg),
                   DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "kind"));
 
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&j, DYN_JOINT_HINGE, B, 2, 0, 1, o, x, y, msg, sizeof msg),
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&j, DYN_JOINT_HINGE, B, 2, 0, 1, o, x, y, msg, sizeof msg),
                         DYN_OK);
   CU_ASSERT_EQUAL(dyn_joint_validate(&j, 2, msg, sizeof msg), DYN_OK);
   CU_ASSERT_EQUAL(dyn_joint_max_rows(&j), 5);
@@ -791,7 +791,7 @@ static void test_validation(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "axis_a"));
 
   dyn_joint bj;
-  CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&bj, DYN_JOINT_BALL, B, 2, 0, 1, o, x, y, NULL, 0), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(tst_joint_init(&bj, DYN_JOINT_BALL, B, 2, 0, 1, o, x, y, NULL, 0), DYN_OK);
   bj.limit.enabled = 1;
   bj.limit.lo = 0;
   bj.limit.hi = 1;
@@ -799,21 +799,21 @@ static void test_validation(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "limit"));
 
   dyn_rows rows[8];
-  CU_ASSERT(dyn_joint_fill(B, 2, &j, 0.0, rows, 0) < 0);
-  CU_ASSERT(dyn_joint_fill(B, 1, &j, 0.01, rows, 0) < 0); /* b out of range */
-  CU_ASSERT(dyn_joint_fill(B, 2, &j, 0.01, NULL, 0) < 0);
-  dyn_body S[2] = { B[0], B[1] };
+  CU_ASSERT(tst_joint_fill(B, 2, &j, 0.0, rows, 0) < 0);
+  CU_ASSERT(tst_joint_fill(B, 1, &j, 0.01, rows, 0) < 0); /* b out of range */
+  CU_ASSERT(tst_joint_fill(B, 2, &j, 0.01, NULL, 0) < 0);
+  tst_body S[2] = { B[0], B[1] };
   S[0].is_static = S[1].is_static = 1;
-  CU_ASSERT(dyn_joint_fill(S, 2, &j, 0.01, rows, 0) < 0); /* nothing can move */
-  CU_ASSERT_EQUAL(dyn_joint_fill(B, 2, &j, 0.01, rows, 2), 5);
+  CU_ASSERT(tst_joint_fill(S, 2, &j, 0.01, rows, 0) < 0); /* nothing can move */
+  CU_ASSERT_EQUAL(tst_joint_fill(B, 2, &j, 0.01, rows, 2), 5);
   CU_ASSERT_EQUAL(rows[2].base, 2);
   double c;
-  CU_ASSERT_EQUAL(dyn_joint_coord(B, 2, &bj, &c), DYN_ERR_INPUT); /* a ball has no coordinate */
+  CU_ASSERT_EQUAL(tst_joint_coord(B, 2, &bj, &c), DYN_ERR_INPUT); /* a ball has no coordinate */
   CU_ASSERT_EQUAL(dyn_joint_spring(-1, 1, 0.01, NULL, NULL, NULL), DYN_ERR_INPUT);
   CU_ASSERT_EQUAL(dyn_joint_spring(0, 0, 0.01, NULL, NULL, NULL), DYN_ERR_INPUT);
   CU_ASSERT_EQUAL(dyn_joint_spring(1, 1, 0, NULL, NULL, NULL), DYN_ERR_INPUT);
   CU_ASSERT_EQUAL(dyn_joint_set_spring(&j, 5, 1, 1, 0.01), DYN_ERR_INPUT);
-  CU_ASSERT(isnan(dyn_joint_anchor_error(B, 1, &j)));
+  CU_ASSERT(isnan(tst_joint_anchor_error(B, 1, &j)));
   int counts[6] = { 3, 5, 5, 4, 4, 6 };
   for (int kk = 0; kk < 6; kk++)
     CU_ASSERT_EQUAL(dyn_joint_base_rows((dyn_joint_kind)kk), counts[kk]);

@@ -332,8 +332,8 @@ static double tendon_length(tendon_case *c, int i, double *dldt) {
   dyn_path_point pt[DYN_TENDON_MAX_POINTS];
   int n;
   const dyn_actuator_def *a = &dyn_model_actuators(c->m)[i];
-  double L = dyn_tendon_path(a, dyn_world_bodies(c->w), pt, &n);
-  if (dldt) *dldt = dyn_tendon_velocity(pt, n, dyn_world_bodies(c->w));
+  double L = dyn_tendon_path(a, dyn_world_body_states(c->w), pt, &n);
+  if (dldt) *dldt = dyn_tendon_velocity(pt, n, dyn_world_body_states(c->w));
   return L;
 }
 

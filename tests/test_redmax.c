@@ -12,6 +12,7 @@
  */
 #include "dyn.h"
 #include "dyn_redmax.h"
+#include "tst_body.h"
 #include "tst_util.h"
 
 #include <float.h>
@@ -274,9 +275,9 @@ static void test_maximal_view(void) {
     double q[MAXQ], u[MAXU];
     random_state(rng, rm, d, 2.0, q, u);
     set_state(rm, q, u);
-    dyn_body b[MAXB];
+    tst_body b[MAXB];
     char msg[200];
-    CU_ASSERT_EQUAL(dyn_redmax_export_bodies(rm, b, msg, sizeof msg), DYN_OK);
+    CU_ASSERT_EQUAL(tst_redmax_export_bodies(rm, b, msg, sizeof msg), DYN_OK);
     for (int i = 0; i < nb; i++) {
       int p = d[i].parent;
       dyn_v3 ac = body_point(b[i].r, b[i].q, &d[i], d[i].anchor);
@@ -308,7 +309,7 @@ static void test_maximal_view(void) {
         T += 0.5 * u[a] * Mr[c * n + a] * u[c];
         TST_CLOSE(Mr[c * n + a], Mr[a * n + c], 1e-13 * max_abs(Mr, n * n), 0);
       }
-    for (int i = 0; i < nb; i++) Tb += dyn_body_kinetic(&b[i]);
+    for (int i = 0; i < nb; i++) Tb += tst_body_kinetic(&b[i]);
     TST_CLOSE(T, Tb, 0, 1e-13);
     double Te;
     dyn_redmax_energy(rm, gvec(), &Te, NULL);
@@ -583,17 +584,17 @@ static void conical_run(double h, dyn_v3 du0, double *e_al, double *e_az, double
   dyn_redmax *rm = build(&d, 1);
   double u0[3] = { du0.x, du0.y, W + du0.z };
   set_state(rm, NULL, u0);
-  dyn_body b;
+  tst_body b;
   char msg[200];
-  dyn_redmax_export_bodies(rm, &b, msg, sizeof msg);
-  double Lz0 = dyn_body_angular_momentum(&b).z, E0 = total_energy(rm);
+  tst_redmax_export_bodies(rm, &b, msg, sizeof msg);
+  double Lz0 = tst_body_angular_momentum(&b).z, E0 = total_energy(rm);
   double t = 0, az_prev = 0, turns = 0;
   *e_al = *e_az = *e_len = *e_lz = *e_E = 0;
   int nsteps = (int)lround(2.0 / h);
   for (int k = 0; k < nsteps; k++) {
     CU_ASSERT_EQUAL_FATAL(dyn_redmax_step(rm, h, gvec(), NULL, NULL, msg, sizeof msg), DYN_OK);
     t += h;
-    dyn_redmax_export_bodies(rm, &b, msg, sizeof msg);
+    tst_redmax_export_bodies(rm, &b, msg, sizeof msg);
     dyn_v3 r = b.r;
     *e_len = fmax(*e_len, fabs(dyn_v3_norm(r) - L));
     *e_al = fmax(*e_al, fabs(acos(-r.z / dyn_v3_norm(r)) - al));
@@ -601,7 +602,7 @@ static void conical_run(double h, dyn_v3 du0, double *e_al, double *e_az, double
     if (az < az_prev - PI) turns += 1;
     az_prev = az;
     *e_az = fmax(*e_az, fabs(az + 2 * PI * turns - W * t));
-    *e_lz = fmax(*e_lz, fabs(dyn_body_angular_momentum(&b).z - Lz0));
+    *e_lz = fmax(*e_lz, fabs(tst_body_angular_momentum(&b).z - Lz0));
     *e_E = fmax(*e_E, fabs(total_energy(rm) - E0));
   }
   dyn_redmax_free(rm);

@@ -27,6 +27,7 @@
 #include "dyn_model.h"
 #include "dyn_world.h"
 #include "mdl.h"
+#include "tst_body.h"
 #include "tst_util.h"
 
 static const char *humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
@@ -43,10 +44,11 @@ typedef struct settle_out {
 
 /* The largest |v| of the world's moving bodies now. */
 static double max_speed(dyn_world *w) {
-  dyn_body *b = dyn_world_bodies(w);
+  dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
   double m = 0.0;
   for (int i = 0; i < dyn_world_body_count(w); i++) {
-    if (b[i].is_static) continue;
+    if (bc[i].is_static) continue;
     double v = sqrt(b[i].v.x * b[i].v.x + b[i].v.y * b[i].v.y + b[i].v.z * b[i].v.z);
     if (!(v <= m)) m = v;
   }
@@ -57,9 +59,9 @@ static double max_speed(dyn_world *w) {
 static int self_contact(dyn_world *w) {
   int n = 0;
   const dyn_contact *c = dyn_world_contacts(w, &n);
-  dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
   for (int i = 0; i < n; i++)
-    if (c[i].a >= 0 && c[i].b >= 0 && !b[c[i].a].is_static && !b[c[i].b].is_static) return 1;
+    if (c[i].a >= 0 && c[i].b >= 0 && !bc[c[i].a].is_static && !bc[c[i].b].is_static) return 1;
   return 0;
 }
 

@@ -26,6 +26,7 @@
  */
 #include "dyn.h"
 #include "dyn_model.h"
+#include "tst_body.h"
 #include "tst_util.h"
 
 #include <math.h>
@@ -35,8 +36,8 @@ static const double PI = 3.14159265358979323846;
 
 static dyn_v3 v3(double x, double y, double z) { return dyn_v3_make(x, y, z); }
 
-static dyn_body mk_body(dyn_shape_kind kind, dyn_v3 r, dyn_quat q) {
-  dyn_body b;
+static tst_body mk_body(dyn_shape_kind kind, dyn_v3 r, dyn_quat q) {
+  tst_body b;
   memset(&b, 0, sizeof b);
   b.mass = b.inv_mass = 1.0;
   b.I_b = b.inv_I_b = dyn_m3_identity();
@@ -46,21 +47,21 @@ static dyn_body mk_body(dyn_shape_kind kind, dyn_v3 r, dyn_quat q) {
   return b;
 }
 
-static dyn_body mk_ellipsoid(dyn_v3 semi, dyn_v3 c, dyn_quat q) {
-  dyn_body b = mk_body(DYN_SHAPE_ELLIPSOID, c, q);
+static tst_body mk_ellipsoid(dyn_v3 semi, dyn_v3 c, dyn_quat q) {
+  tst_body b = mk_body(DYN_SHAPE_ELLIPSOID, c, q);
   b.shape.half = semi;
   return b;
 }
 
-static dyn_body mk_cylinder(double r, double h, dyn_v3 c, dyn_quat q) {
-  dyn_body b = mk_body(DYN_SHAPE_CYLINDER, c, q);
+static tst_body mk_cylinder(double r, double h, dyn_v3 c, dyn_quat q) {
+  tst_body b = mk_body(DYN_SHAPE_CYLINDER, c, q);
   b.shape.radius = r;
   b.shape.half_length = h;
   return b;
 }
 
-static dyn_body mk_floor(void) {
-  dyn_body b = mk_body(DYN_SHAPE_PLANE, v3(0, 0, 0), dyn_quat_identity());
+static tst_body mk_floor(void) {
+  tst_body b = mk_body(DYN_SHAPE_PLANE, v3(0, 0, 0), dyn_quat_identity());
   b.mass = b.inv_mass = 0.0;
   b.inv_I_b = dyn_m3_zero();
   b.is_static = 1;
@@ -68,9 +69,9 @@ static dyn_body mk_floor(void) {
   return b;
 }
 
-static int pair(dyn_body a, dyn_body b, double margin, dyn_contact *out) {
-  dyn_body v[2] = { a, b };
-  return dyn_collide_pair(v, 0, 1, margin, out);
+static int pair(tst_body a, tst_body b, double margin, dyn_contact *out) {
+  tst_body v[2] = { a, b };
+  return tst_collide_pair(v, 0, 1, margin, out);
 }
 
 static void test_ellipsoid_plane(void) {
@@ -104,8 +105,8 @@ static void test_ellipsoid_plane(void) {
 
 static void test_ellipsoid_sphere(void) {
   dyn_contact c[DYN_MAX_MANIFOLD];
-  dyn_body E = mk_ellipsoid(v3(0.3, 0.2, 0.1), v3(0, 0, 0), dyn_quat_identity());
-  dyn_body S = mk_body(DYN_SHAPE_SPHERE, v3(0, 0, 0.14), dyn_quat_identity());
+  tst_body E = mk_ellipsoid(v3(0.3, 0.2, 0.1), v3(0, 0, 0), dyn_quat_identity());
+  tst_body S = mk_body(DYN_SHAPE_SPHERE, v3(0, 0, 0.14), dyn_quat_identity());
   S.shape.radius = 0.05;
   int k = pair(E, S, 0.0, c);
   CU_ASSERT_EQUAL_FATAL(k, 1);
@@ -164,8 +165,8 @@ static void test_cylinder_plane(void) {
 
 static void test_cylinder_box(void) {
   dyn_contact c[DYN_MAX_MANIFOLD];
-  dyn_body C = mk_cylinder(0.1, 0.2, v3(0, 0, 0), dyn_quat_identity());
-  dyn_body B = mk_body(DYN_SHAPE_BOX, v3(0.01, -0.02, 0.2 + 0.05 - 0.003), dyn_quat_identity());
+  tst_body C = mk_cylinder(0.1, 0.2, v3(0, 0, 0), dyn_quat_identity());
+  tst_body B = mk_body(DYN_SHAPE_BOX, v3(0.01, -0.02, 0.2 + 0.05 - 0.003), dyn_quat_identity());
   B.shape.half = v3(0.05, 0.05, 0.05);
   int k = pair(C, B, 0.0, c);
   CU_ASSERT_EQUAL_FATAL(k, 1);
@@ -183,14 +184,14 @@ static void test_cylinder_box(void) {
 
 static void test_bounds_and_mass(void) {
   dyn_v3 lo, hi;
-  dyn_body E =
+  tst_body E =
       mk_ellipsoid(v3(0.3, 0.2, 0.1), v3(1, 2, 3), dyn_quat_axis_angle(v3(0, 0, 1), PI / 2));
-  dyn_body_aabb(&E, 0.0, &lo, &hi);
+  tst_body_aabb(&E, 0.0, &lo, &hi);
   TST_CLOSE(hi.x - 1, 0.2, 1e-15, 0);
   TST_CLOSE(hi.y - 2, 0.3, 1e-15, 0);
   TST_CLOSE(hi.z - 3, 0.1, 1e-15, 0);
-  dyn_body C = mk_cylinder(0.1, 0.2, v3(0, 0, 0), dyn_quat_axis_angle(v3(1, 0, 0), PI / 2));
-  dyn_body_aabb(&C, 0.0, &lo, &hi);
+  tst_body C = mk_cylinder(0.1, 0.2, v3(0, 0, 0), dyn_quat_axis_angle(v3(1, 0, 0), PI / 2));
+  tst_body_aabb(&C, 0.0, &lo, &hi);
   TST_CLOSE(hi.x, 0.1, 1e-15, 0);
   TST_CLOSE(hi.y, 0.2, 1e-15, 0);
   TST_CLOSE(hi.z, 0.1, 1e-15, 0);

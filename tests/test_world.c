@@ -101,28 +101,29 @@
 
 #include "dyn_world.h"
 #include "exp_internal.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "tst_world.h"
 #include "world_data.h"
 
 static const double G = 9.81;
 
-static dyn_body make_sphere(double m, double r, dyn_v3 pos, dyn_v3 v) {
-  dyn_body b;
+static tst_body make_sphere(double m, double r, dyn_v3 pos, dyn_v3 v) {
+  tst_body b;
   dyn_shape sh;
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_SPHERE;
   sh.radius = r;
   char msg[160];
   CU_ASSERT_EQUAL(
-      dyn_body_init(&b, m, dyn_inertia_sphere(m, r), sh, pos, dyn_quat_identity(), msg, sizeof msg),
+      tst_body_init(&b, m, dyn_inertia_sphere(m, r), sh, pos, dyn_quat_identity(), msg, sizeof msg),
       DYN_OK);
   b.v = v;
   return b;
 }
 
 /* The world of the nb bodies b (a model of them: tst_world.h). */
-static dyn_world *world_of(const dyn_world_settings *s, const dyn_body *b, int nb) {
+static dyn_world *world_of(const dyn_world_settings *s, const tst_body *b, int nb) {
   dyn_model *m = tst_model_new(s);
   char msg[256] = "";
   for (int i = 0; m && i < nb; i++)
@@ -159,11 +160,11 @@ static double projectile(dyn_integrator integ, long K, double *x_err, double *z_
   dyn_world_settings s = dyn_world_settings_default();
   s.dt = h;
   s.integrator = integ;
-  dyn_body b = make_sphere(2.0, 0.1, dyn_v3_make(1.0, -2.0, 10.0), dyn_v3_make(3.0, 0.5, 4.0));
+  tst_body b = make_sphere(2.0, 0.1, dyn_v3_make(1.0, -2.0, 10.0), dyn_v3_make(3.0, 0.5, 4.0));
   dyn_world *w = world_of(&s, &b, 1);
   if (!w) return NAN;
   CU_ASSERT(run(w, K));
-  const dyn_body *e = dyn_world_bodies(w);
+  const dyn_body_state *e = dyn_world_body_states(w);
   double kk = (double)K;
   double z_exact = 10.0 + 4.0 * T - 0.5 * G * T * T;
   double z_disc = integ == DYN_INT_SYMPLECTIC_EULER ? 10.0 + 4.0 * T - G * h * h * kk * (kk + 1) / 2
@@ -219,7 +220,7 @@ static void incline(double angle_deg, dyn_friction fr, const char *solver, doubl
   if (!w) return;
   double a = angle_deg * 3.14159265358979323846 / 180.0;
   dyn_v3 d = dyn_v3_make(-cos(a), 0.0, -sin(a));
-  dyn_v3 r0 = dyn_world_bodies(w)[0].r;
+  dyn_v3 r0 = dyn_world_body_states(w)[0].r;
   long K = dyn_model_default_steps(dyn_world_model(w), s.dt);
   CU_ASSERT_EQUAL(K, 120);
   double ts[120], vs[120], a0, r2;
@@ -227,13 +228,13 @@ static void incline(double angle_deg, dyn_friction fr, const char *solver, doubl
   for (long k = 0; k < K && k < 120; k++) {
     dyn_world_metrics m;
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, &m), DYN_OK);
-    double t = (double)(k + 1) * s.dt, v = dyn_v3_dot(dyn_world_bodies(w)[0].v, d);
+    double t = (double)(k + 1) * s.dt, v = dyn_v3_dot(dyn_world_body_states(w)[0].v, d);
     if (t >= 0.25 - 1e-12) {
       ts[cnt] = t;
       vs[cnt++] = v;
     }
   }
-  *disp = dyn_v3_dot(dyn_v3_sub(dyn_world_bodies(w)[0].r, r0), d);
+  *disp = dyn_v3_dot(dyn_v3_sub(dyn_world_body_states(w)[0].r, r0), d);
   /* the slope of v(t): the comparison library's least squares (one fit) */
   if (exp_fit_line(ts, vs, cnt, &a0, acc, &r2) != 0) *acc = NAN;
   dyn_world_free(w);
@@ -296,11 +297,12 @@ static void test_ball_bounces(void) {
 static void momenta(dyn_world *w, dyn_v3 *P, dyn_v3 *L, double *T) {
   *P = *L = dyn_v3_make(0, 0, 0);
   *T = 0;
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
   for (int i = 0; i < dyn_world_body_count(w); i++) {
-    *P = dyn_v3_add(*P, dyn_body_linear_momentum(&b[i]));
-    *L = dyn_v3_add(*L, dyn_body_angular_momentum(&b[i]));
-    *T += dyn_body_kinetic(&b[i]);
+    *P = dyn_v3_add(*P, dyn_body_linear_momentum(&bc[i], &b[i]));
+    *L = dyn_v3_add(*L, dyn_body_angular_momentum(&bc[i], &b[i]));
+    *T += dyn_body_kinetic(&bc[i], &b[i]);
   }
 }
 
@@ -310,7 +312,7 @@ static void test_two_spheres(void) {
   s.gravity = dyn_v3_make(0, 0, 0);
   s.contact.mu = 0.3;
   s.contact.restitution = 0.5;
-  dyn_body ab[2];
+  tst_body ab[2];
   ab[0] = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 0), dyn_v3_make(1.0, 0, 0));
   ab[0].w = dyn_v3_make(0, 0, 5.0);
   ab[1] = make_sphere(2.0, 0.1, dyn_v3_make(0.25, 0.05, 0.02), dyn_v3_make(0, 0, 0));
@@ -333,7 +335,7 @@ static void test_two_spheres(void) {
   CU_ASSERT(T1 <= T0 * (1 + 1e-9));
   CU_ASSERT(T1 < 0.99 * T0); /* e = 0.5 and friction did take energy */
   /* the spheres did change velocity (the collision happened) */
-  CU_ASSERT(dyn_world_bodies(w)[1].v.x > 0.1);
+  CU_ASSERT(dyn_world_body_states(w)[1].v.x > 0.1);
   dyn_world_free(w);
 
   /* head-on, equal masses, e = 1, frictionless: velocities swap */
@@ -344,8 +346,8 @@ static void test_two_spheres(void) {
   ab[1] = make_sphere(1.0, 0.1, dyn_v3_make(0.25, 0, 0), dyn_v3_make(0, 0, 0));
   w = world_of(&s, ab, 2);
   CU_ASSERT(run(w, 30));
-  TST_CLOSE(dyn_world_bodies(w)[0].v.x, 0.0, 1e-7, 0);
-  TST_CLOSE(dyn_world_bodies(w)[1].v.x, 1.0, 1e-7, 0);
+  TST_CLOSE(dyn_world_body_states(w)[0].v.x, 0.0, 1e-7, 0);
+  TST_CLOSE(dyn_world_body_states(w)[1].v.x, 1.0, 1e-7, 0);
   dyn_world_free(w);
 }
 
@@ -355,12 +357,13 @@ static void test_scene_definitions(void) {
   const double pi = 3.14159265358979323846;
   dyn_world *w = new_scene("pile", NULL, 0, NULL);
   if (w) {
-    const dyn_body *b = dyn_world_bodies(w);
+    const dyn_body_state *b = dyn_world_body_states(w);
+    const dyn_body_const *bc = dyn_world_body_consts(w);
     CU_ASSERT_EQUAL(dyn_world_body_count(w), 505);
     double m = 1000.0 * 4.0 / 3.0 * pi * 0.05 * 0.05 * 0.05;
-    TST_CLOSE(b[0].mass, m, 0, 1e-15);
-    TST_CLOSE(b[0].I_b.m[0], 0.4 * m * 0.05 * 0.05, 0, 1e-15);
-    TST_CLOSE(b[0].I_b.m[4], 0.4 * m * 0.05 * 0.05, 0, 1e-15);
+    TST_CLOSE(bc[0].mass, m, 0, 1e-15);
+    TST_CLOSE(bc[0].I_b.m[0], 0.4 * m * 0.05 * 0.05, 0, 1e-15);
+    TST_CLOSE(bc[0].I_b.m[4], 0.4 * m * 0.05 * 0.05, 0, 1e-15);
     double u1 = -0.0025 + 0.005 * ((double)(0x910a2dec89025cc1ULL >> 11) / 9007199254740992.0);
     double u2 = -0.0025 + 0.005 * ((double)(0xbeeb8da1658eec67ULL >> 11) / 9007199254740992.0);
     TST_CLOSE(b[0].r.x, -0.33 + u1, 1e-15, 0);
@@ -370,31 +373,33 @@ static void test_scene_definitions(void) {
     CU_ASSERT(fabs(b[1].r.x - (-0.22)) <= 0.0025 && fabs(b[1].r.y - (-0.33)) <= 0.0025);
     CU_ASSERT(fabs(b[7].r.x - (-0.33)) <= 0.0025 && fabs(b[7].r.y - (-0.22)) <= 0.0025);
     TST_CLOSE(b[49].r.z, 0.17, 1e-15, 0);
-    CU_ASSERT(b[499].is_static == 0 && b[500].is_static && b[504].is_static);
+    CU_ASSERT(bc[499].is_static == 0 && bc[500].is_static && bc[504].is_static);
     /* floor z >= 0 and the wall x >= -W/2 = -0.4 */
-    CU_ASSERT(b[500].shape.kind == DYN_SHAPE_PLANE && b[500].shape.normal.z == 1.0 &&
-              b[500].shape.offset == 0.0);
-    TST_CLOSE(b[501].shape.offset, -0.4, 1e-15, 0);
-    CU_ASSERT(b[501].shape.normal.x == 1.0);
+    CU_ASSERT(bc[500].shape.kind == DYN_SHAPE_PLANE && bc[500].shape.normal.z == 1.0 &&
+              bc[500].shape.offset == 0.0);
+    TST_CLOSE(bc[501].shape.offset, -0.4, 1e-15, 0);
+    CU_ASSERT(bc[501].shape.normal.x == 1.0);
     dyn_world_free(w);
   }
   w = new_scene("pyramid", NULL, 0, NULL);
   if (w) {
-    const dyn_body *b = dyn_world_bodies(w);
+    const dyn_body_state *b = dyn_world_body_states(w);
+    const dyn_body_const *bc = dyn_world_body_consts(w);
     CU_ASSERT_EQUAL(dyn_world_body_count(w), 56);
-    TST_CLOSE(b[0].mass, 8.0, 0, 1e-15);
-    TST_CLOSE(b[0].I_b.m[8], 8.0 * 0.04 / 6.0, 0, 1e-15);
+    TST_CLOSE(bc[0].mass, 8.0, 0, 1e-15);
+    TST_CLOSE(bc[0].I_b.m[8], 8.0 * 0.04 / 6.0, 0, 1e-15);
     TST_CLOSE(b[0].r.x, -4.5 * 0.21, 1e-15, 0);
     TST_CLOSE(b[0].r.z, 0.101, 1e-15, 0);
     TST_CLOSE(b[54].r.x, 0.0, 1e-15, 0);
     TST_CLOSE(b[54].r.z, 0.101 + 9 * 0.201, 1e-14, 0);
-    CU_ASSERT(b[55].is_static);
+    CU_ASSERT(bc[55].is_static);
     dyn_world_free(w);
   }
   const char *pi40[1] = { "angle_deg=40" };
   w = new_scene("incline", pi40, 1, NULL);
   if (w) {
-    const dyn_body *b = dyn_world_bodies(w);
+    const dyn_body_state *b = dyn_world_body_states(w);
+    const dyn_body_const *bc = dyn_world_body_consts(w);
     double a = 40.0 * pi / 180.0;
     /* centre (s/2 + 1e-4) n, n = (-sin a, 0, cos a); q = rotation by -a about y */
     TST_CLOSE(b[0].r.x, -0.1001 * sin(a), 1e-15, 0);
@@ -404,14 +409,14 @@ static void test_scene_definitions(void) {
     /* the body's z axis is the slope normal */
     dyn_v3 ez = dyn_quat_rotate(b[0].q, dyn_v3_make(0, 0, 1));
     TST_CLOSE(ez.x, -sin(a), 1e-15, 0);
-    TST_CLOSE(b[1].shape.normal.x, -sin(a), 1e-15, 0);
+    TST_CLOSE(bc[1].shape.normal.x, -sin(a), 1e-15, 0);
     dyn_world_free(w);
   }
   const char *n3[1] = { "n=3" };
   w = new_scene("stack", n3, 1, NULL);
   if (w) {
     CU_ASSERT_EQUAL(dyn_world_body_count(w), 4);
-    TST_CLOSE(dyn_world_bodies(w)[2].r.z, 0.101 + 2 * 0.201, 1e-15, 0);
+    TST_CLOSE(dyn_world_body_states(w)[2].r.z, 0.101 + 2 * 0.201, 1e-15, 0);
     dyn_world_free(w);
   }
   /* every scene builds with its defaults and runs a step */
@@ -460,7 +465,7 @@ static void test_errors(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nosuch"));
   /* a dynamic body with mass 0 */
   s = dyn_world_settings_default();
-  dyn_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
+  tst_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
   b.mass = 0.0;
   dyn_model *m = tst_model_new(&s);
   CU_ASSERT_EQUAL(tst_model_add_body(m, &b, msg, sizeof msg), 0); /* mass: not set yet */
@@ -479,15 +484,15 @@ static void test_refusal(void) {
   dyn_world *w = new_scene("stack", n1, 1, &s);
   if (!w) return;
   dyn_err e = DYN_OK;
-  dyn_body before;
+  dyn_body_state before;
   long k;
   for (k = 0; k < 20 && e == DYN_OK; k++) {
-    before = dyn_world_bodies(w)[0];
+    before = dyn_world_body_states(w)[0];
     e = dyn_world_step(w, NULL);
   }
   CU_ASSERT_EQUAL(e, DYN_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(w), "pcg_cone"));
-  const dyn_body *after = dyn_world_bodies(w);
+  const dyn_body_state *after = dyn_world_body_states(w);
   CU_ASSERT(memcmp(&before.r, &after->r, sizeof before.r) == 0);
   CU_ASSERT(memcmp(&before.v, &after->v, sizeof before.v) == 0);
   CU_ASSERT(memcmp(&before.q, &after->q, sizeof before.q) == 0);
@@ -519,7 +524,7 @@ static void test_dense_vs_csr(void) {
   }
   CU_ASSERT(seen_rows);
   for (int i = 0; i < 6; i++) {
-    dyn_v3 a = dyn_world_bodies(wd)[i].r, c = dyn_world_bodies(wc)[i].r;
+    dyn_v3 a = dyn_world_body_states(wd)[i].r, c = dyn_world_body_states(wc)[i].r;
     double ra[3] = { a.x, a.y, a.z }, rc[3] = { c.x, c.y, c.z };
     TST_VEC_CLOSE(ra, rc, 3, 1e-9, 0);
   }
@@ -560,7 +565,7 @@ static void test_factored_vs_csr(void) {
   }
   CU_ASSERT(seen_rows);
   for (int i = 0; i < 6; i++) {
-    dyn_v3 a = dyn_world_bodies(wf)[i].r, c = dyn_world_bodies(wc)[i].r;
+    dyn_v3 a = dyn_world_body_states(wf)[i].r, c = dyn_world_body_states(wc)[i].r;
     double ra[3] = { a.x, a.y, a.z }, rc[3] = { c.x, c.y, c.z };
     TST_VEC_CLOSE(ra, rc, 3, 1e-9, 0);
   }
@@ -651,7 +656,7 @@ static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy
   dyn_world_settings s = dyn_world_settings_default();
   snprintf(s.solver, sizeof s.solver, "%s", solver);
   s.on_failure = policy;
-  dyn_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
+  tst_body b = make_sphere(1.0, 0.1, dyn_v3_make(0, 0, 1), dyn_v3_make(0, 0, 0));
   dyn_v3 ax = dyn_v3_make(0, 1, 0);
   dyn_joint j;
   char msg[200] = "";
@@ -659,7 +664,7 @@ static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy
   CU_ASSERT_EQUAL(tst_model_add_body(m, &b, msg, sizeof msg), 0);
   /* body point A = (0.5, 0, 0) in the body frame, tied to P1 = (0.5, 0, 1),
    * twice */
-  CU_ASSERT_EQUAL(dyn_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0.5, 0, 1), ax, ax,
+  CU_ASSERT_EQUAL(tst_joint_init(&j, DYN_JOINT_BALL, &b, 1, 0, -1, dyn_v3_make(0.5, 0, 1), ax, ax,
                                  msg, sizeof msg),
                   DYN_OK);
   CU_ASSERT_EQUAL(tst_model_add_joint(m, &j, msg, sizeof msg), 0);
@@ -669,7 +674,7 @@ static dyn_world *twin_joint_world(const char *solver, dyn_failure_policy policy
   /* the second ties A to P2 = P1 + d e_x; A halfway: Phi1 = +d/2 e_x,
    * Phi2 = -d/2 e_x */
   dyn_world_joints(w)[1].anchor_b.x += d;
-  dyn_world_bodies(w)[0].r.x += d / 2;
+  dyn_world_body_states(w)[0].r.x += d / 2;
   return w;
 }
 
@@ -677,7 +682,7 @@ static void test_failed_solve_not_applied(void) {
   const double h = 1.0 / 120.0, r0_hand = fmax(0.2 * 0.01 / (2 * h), G * h); /* 0.12 */
   dyn_world *w = twin_joint_world("direct", DYN_ON_FAILURE_KEEP);
   if (!w) return;
-  const dyn_body before = dyn_world_bodies(w)[0];
+  const dyn_body_state before = dyn_world_body_states(w)[0];
   dyn_world_metrics m;
   CU_ASSERT_EQUAL(dyn_world_step(w, &m), DYN_ERR_NUMERIC);
   const char *msg = dyn_world_message(w);
@@ -696,7 +701,7 @@ static void test_failed_solve_not_applied(void) {
   TST_CLOSE(r0, r0_hand, 0, 5e-3);
   CU_ASSERT(rx > r0);
   /* nothing moved, nothing counted */
-  const dyn_body *after = dyn_world_bodies(w);
+  const dyn_body_state *after = dyn_world_body_states(w);
   CU_ASSERT(memcmp(&before.r, &after->r, sizeof before.r) == 0);
   CU_ASSERT(memcmp(&before.q, &after->q, sizeof before.q) == 0);
   CU_ASSERT(memcmp(&before.v, &after->v, sizeof before.v) == 0);
@@ -819,12 +824,12 @@ static int pyramid_drift(const dyn_world_settings *s, long K, double *lateral, d
   int nb = dyn_world_body_count(w);
   dyn_v3 *r0 = malloc((size_t)nb * sizeof *r0);
   int ok = r0 != NULL;
-  for (int i = 0; ok && i < nb; i++) r0[i] = dyn_world_bodies(w)[i].r;
+  for (int i = 0; ok && i < nb; i++) r0[i] = dyn_world_body_states(w)[i].r;
   ok = ok && run(w, K);
   *lateral = *angle = 0.0;
   for (int i = 0; ok && i < nb; i++) {
-    const dyn_body *b = &dyn_world_bodies(w)[i];
-    if (b->is_static) continue;
+    const dyn_body_state *b = &dyn_world_body_states(w)[i];
+    if (dyn_world_body_consts(w)[i].is_static) continue;
     *lateral = fmax(*lateral, hypot(b->r.x - r0[i].x, b->r.y - r0[i].y));
     *angle = fmax(*angle, 2.0 * acos(fmin(1.0, fabs(b->q.w))));
   }
@@ -871,17 +876,19 @@ static void racket(dyn_gyro gyro, double h, double *dE, double *dL, int *flips, 
   *dE = *dL = NAN;
   *flips = *grew = 0;
   if (!w) return;
-  const dyn_body *b = dyn_world_bodies(w);
-  double E0 = dyn_body_kinetic(b), Eprev = E0;
-  dyn_v3 L0 = dyn_body_angular_momentum(b);
+  const dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
+  double E0 = dyn_body_kinetic(bc, b), Eprev = E0;
+  dyn_v3 L0 = dyn_body_angular_momentum(bc, b);
   double wy_prev = dyn_quat_rotate_inv(b->q, b->w).y;
   long K = (long)floor(4.0 / h + 0.5);
   *dE = *dL = 0.0;
   for (long k = 0; k < K; k++) {
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
-    double E = dyn_body_kinetic(b);
+    double E = dyn_body_kinetic(bc, b);
     *dE = fmax(*dE, fabs(E - E0) / E0);
-    *dL = fmax(*dL, dyn_v3_norm(dyn_v3_sub(dyn_body_angular_momentum(b), L0)) / dyn_v3_norm(L0));
+    *dL =
+        fmax(*dL, dyn_v3_norm(dyn_v3_sub(dyn_body_angular_momentum(bc, b), L0)) / dyn_v3_norm(L0));
     *grew |= E > Eprev * (1 + 1e-12);
     Eprev = E;
     double wy = dyn_quat_rotate_inv(b->q, b->w).y;
@@ -916,7 +923,7 @@ static void test_racket(void) {
 
 /* -g . (mean centre of the pair's dynamic bodies) with the positions r
  * (z up, g along -z: the mean z). */
-static double pair_height(const dyn_body *b, const dyn_v3 *r, int i, int j) {
+static double pair_height(const dyn_body_const *b, const dyn_v3 *r, int i, int j) {
   if (b[i].is_static != b[j].is_static) return b[i].is_static ? r[j].z : r[i].z;
   return 0.5 * (r[i].z + r[j].z);
 }
@@ -948,7 +955,7 @@ static void test_contact_order(void) {
   int nb = dyn_world_body_count(wb);
   dyn_v3 r0[16];
   CU_ASSERT_FATAL(nb <= 16);
-  for (int i = 0; i < nb; i++) r0[i] = dyn_world_bodies(wb)[i].r;
+  for (int i = 0; i < nb; i++) r0[i] = dyn_world_body_states(wb)[i].r;
   dyn_world_metrics mb, mt;
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(wb, &mb), DYN_OK);
   CU_ASSERT_EQUAL_FATAL(dyn_world_step(wt, &mt), DYN_OK);
@@ -958,7 +965,7 @@ static void test_contact_order(void) {
   const dyn_contact *cb = dyn_world_contacts(wb, &ncb), *ct = dyn_world_contacts(wt, &nct);
   CU_ASSERT_EQUAL_FATAL(ncb, nct);
   CU_ASSERT(ncb >= 4 * 7); /* 3 boxes on the ground, 2 + 2 box-box faces (4 points each) */
-  const dyn_body *B = dyn_world_bodies(wt);
+  const dyn_body_const *B = dyn_world_body_consts(wt);
   int inversions_b = 0, inversions_t = 0, unmatched = 0;
   const double quantum = 1e-6; /* the sort's: 2^-22 of the heights' range (~1 m) */
   for (int k = 0; k < nct; k++) {
@@ -980,8 +987,8 @@ static void test_contact_order(void) {
   CU_ASSERT_EQUAL(inversions_t, 0);
   CU_ASSERT(inversions_b > 0); /* sweep and prune's x order is not the height order */
   for (int i = 0; i < nb; i++) {
-    dyn_v3 vb = dyn_world_bodies(wb)[i].v, vt = dyn_world_bodies(wt)[i].v;
-    dyn_v3 ob = dyn_world_bodies(wb)[i].w, ot = dyn_world_bodies(wt)[i].w;
+    dyn_v3 vb = dyn_world_body_states(wb)[i].v, vt = dyn_world_body_states(wt)[i].v;
+    dyn_v3 ob = dyn_world_body_states(wb)[i].w, ot = dyn_world_body_states(wt)[i].w;
     double a[6] = { vb.x, vb.y, vb.z, ob.x, ob.y, ob.z },
            c[6] = { vt.x, vt.y, vt.z, ot.x, ot.y, ot.z };
     TST_VEC_CLOSE(a, c, 6, 1e-8, 0);
@@ -1018,7 +1025,7 @@ static void test_stages(void) {
     }
     bad |= dyn_world_step_count(b) != k;
     for (int i = 0; i < dyn_world_body_count(a); i++) {
-      const dyn_body *p = &dyn_world_bodies(a)[i], *q = &dyn_world_bodies(b)[i];
+      const dyn_body_state *p = &dyn_world_body_states(a)[i], *q = &dyn_world_body_states(b)[i];
       bad |= memcmp(&p->r, &q->r, sizeof p->r) || memcmp(&p->q, &q->q, sizeof p->q) ||
              memcmp(&p->v, &q->v, sizeof p->v) || memcmp(&p->w, &q->w, sizeof p->w);
     }

@@ -10,6 +10,7 @@
  */
 #include "dyn_model.h"
 #include "dyn_world.h"
+#include "tst_body.h"
 #include "tst_util.h"
 
 #include <math.h>
@@ -33,14 +34,14 @@ static dyn_world *scene(const char *name, const char *p1, const char *p2, const 
 
 /* The velocities (6 per body) of w now. */
 static void velocities(dyn_world *w, double *u) {
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
   for (int i = 0; i < dyn_world_body_count(w); i++) {
     const double v[6] = { b[i].v.x, b[i].v.y, b[i].v.z, b[i].w.x, b[i].w.y, b[i].w.z };
     memcpy(u + 6 * i, v, sizeof v);
   }
 }
 
-static double *slot(dyn_body *b, int d, int force) {
+static double *slot(dyn_body_state *b, int d, int force) {
   dyn_v3 *v = force ? (d < 3 ? &b->f_ext : &b->t_ext) : (d < 3 ? &b->v : &b->w);
   return d % 3 == 0 ? &v->x : d % 3 == 1 ? &v->y : &v->z;
 }
@@ -56,12 +57,12 @@ static double fd_error(dyn_world *w, const void *buf, size_t size, const double 
   for (int k = 0; k < nv; k++) {
     for (int sg = 0; sg < 2; sg++) {
       CU_ASSERT_EQUAL_FATAL(dyn_world_restore_state(w, buf, size), DYN_OK);
-      dyn_body *b = &dyn_world_bodies(w)[k / 6];
-      if (!b->is_static) *slot(b, k % 6, force) += sg ? -e : e;
+      dyn_body_state *b = &dyn_world_body_states(w)[k / 6];
+      if (!dyn_world_body_consts(w)[k / 6].is_static) *slot(b, k % 6, force) += sg ? -e : e;
       CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
       velocities(w, sg ? um : up);
     }
-    const int stat = dyn_world_bodies(w)[k / 6].is_static;
+    const int stat = dyn_world_body_consts(w)[k / 6].is_static;
     for (int r = 0; r < nv; r++) {
       col[(size_t)r * nv + k] = stat ? 0.0 : (up[r] - um[r]) / (2 * e);
       big = fmax(big, fabs(col[(size_t)r * nv + k]));

@@ -12,6 +12,7 @@
 #include "dyn_model.h"
 #include "dyn_redmax.h"
 #include "dyn_world.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "world_data.h"
 #include "world_internal.h"
@@ -43,7 +44,7 @@ static dyn_world *reduced_scene(const char *name, const char *p1, const char *so
 static void run_bodies(dyn_world *w, int steps, double *out) {
   for (int k = 0; k < steps; k++) CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
   for (int i = 0; i < dyn_world_body_count(w); i++)
-    dyn_body_get_state(&dyn_world_bodies(w)[i], out + DYN_BODY_STATE * (size_t)i);
+    dyn_body_get_state(&dyn_world_body_states(w)[i], out + DYN_BODY_STATE * (size_t)i);
 }
 
 /* Restoring a saved state then stepping repeats the steps bit for bit:
@@ -90,7 +91,7 @@ static void step_moved(dyn_world *w, const void *buf, size_t size, int k, int fo
   dyn_redmax *rm = dyn_reduced_redmax(w);
   CU_ASSERT_EQUAL_FATAL(dyn_world_restore_state(w, buf, size), DYN_OK);
   if (force) {
-    dyn_body *b = &dyn_world_bodies(w)[k / 6];
+    dyn_body_state *b = &dyn_world_body_states(w)[k / 6];
     dyn_v3 *l = k % 6 < 3 ? &b->f_ext : &b->t_ext;
     double *x = k % 3 == 0 ? &l->x : k % 3 == 1 ? &l->y : &l->z;
     *x += e;
@@ -343,10 +344,10 @@ static void test_restore_across_coordinates_refused(void) {
     size_t size = dyn_world_state_size(from[k]);
     void *buf = malloc(size);
     CU_ASSERT_EQUAL_FATAL(dyn_world_save_state(from[k], buf, size), DYN_OK);
-    double before = dyn_world_bodies(to[k])[0].r.x;
+    double before = dyn_world_body_states(to[k])[0].r.x;
     CU_ASSERT_EQUAL(dyn_world_restore_state(to[k], buf, size), DYN_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(dyn_world_message(to[k]), "reduced coordinates"));
-    CU_ASSERT_EQUAL(dyn_world_bodies(to[k])[0].r.x, before);
+    CU_ASSERT_EQUAL(dyn_world_body_states(to[k])[0].r.x, before);
     free(buf);
   }
   dyn_world_free(x);

@@ -12,6 +12,7 @@
  */
 #include "dyn_model.h"
 #include "dyn_world.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "tst_world.h"
 
@@ -117,7 +118,8 @@ static void test_dumbbell(void) {
   dyn_world *w = world_of(m, "pgs");
   CU_ASSERT_EQUAL(dyn_world_body_count(w), 2);
   CU_ASSERT(run(w, 120));
-  const dyn_body *B = dyn_world_bodies(w);
+  const dyn_body_state *B = dyn_world_body_states(w);
+  const dyn_body_const *Bc = dyn_world_body_consts(w);
   TST_CLOSE(B[0].r.z, a, 1e-3, 0);
   TST_CLOSE(B[0].r.x, 0.5, 1e-6, 0);
   int n = 0;
@@ -139,7 +141,7 @@ static void test_dumbbell(void) {
   }
   CU_ASSERT(seen[0] == 1 && seen[1] == 1);
   /* the body keeps both shapes: its own record has none */
-  CU_ASSERT_EQUAL(B[0].shape.kind, DYN_SHAPE_NONE);
+  CU_ASSERT_EQUAL(Bc[0].shape.kind, DYN_SHAPE_NONE);
   CU_ASSERT_EQUAL(dyn_model_shape_count(dyn_world_model(w)), 3);
   dyn_world_free(w);
   dyn_model_free(m);
@@ -259,16 +261,16 @@ static void test_hand_body_in_model_world(void) {
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_SPHERE;
   sh.radius = 0.05;
-  dyn_body ball;
-  CU_ASSERT_EQUAL_FATAL(dyn_body_init(&ball, 0.5, dyn_inertia_sphere(0.5, 0.05), sh,
+  tst_body ball = { 0 };
+  CU_ASSERT_EQUAL_FATAL(tst_body_init(&ball, 0.5, dyn_inertia_sphere(0.5, 0.05), sh,
                                       dyn_v3_make(2.0, 0.0, 0.2), dyn_quat_identity(), NULL, 0),
                         DYN_OK);
   CU_ASSERT_EQUAL(tst_model_add_body(m, &ball, NULL, 0), 2);
   dyn_world *w = world_of(m, "pgs");
   CU_ASSERT_EQUAL(dyn_model_shape_count(dyn_world_model(w)), 4);
   CU_ASSERT(run(w, 120));
-  TST_CLOSE(dyn_world_bodies(w)[2].r.z, 0.05, 1e-3, 0);
-  TST_CLOSE(dyn_world_bodies(w)[0].r.z, 0.1, 1e-3, 0);
+  TST_CLOSE(dyn_world_body_states(w)[2].r.z, 0.05, 1e-3, 0);
+  TST_CLOSE(dyn_world_body_states(w)[0].r.z, 0.1, 1e-3, 0);
   int nc = 0;
   double pen = -1.0;
   CU_ASSERT_EQUAL(dyn_world_penetration(w, &pen, &nc), DYN_OK);
@@ -290,7 +292,7 @@ static double ball_drop(uint32_t ct, uint32_t ca, int exclude) {
   if (exclude) CU_ASSERT_EQUAL(dyn_model_exclude(m, b, f, NULL, 0), DYN_OK);
   dyn_world *w = world_of(m, "pgs");
   CU_ASSERT(run(w, 60));
-  double z = dyn_world_bodies(w)[b].r.z;
+  double z = dyn_world_body_states(w)[b].r.z;
   dyn_world_free(w);
   dyn_model_free(m);
   return z;
@@ -318,7 +320,7 @@ static void test_filters_and_exclusions(void) {
   dyn_world_metrics mt;
   CU_ASSERT_EQUAL(dyn_world_step(w, &mt), DYN_OK);
   CU_ASSERT_EQUAL(mt.contacts, 0);
-  TST_CLOSE(dyn_world_bodies(w)[b].w.y, 0.0, 0, 0);
+  TST_CLOSE(dyn_world_body_states(w)[b].w.y, 0.0, 0, 0);
   dyn_world_free(w);
   dyn_model_free(m);
 }
@@ -360,7 +362,7 @@ static double slope_accel(double mu_box, double mu_slope, double *v_end) {
   int cnt = 0;
   for (int k = 1; k <= 120; k++) {
     CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
-    double t = k / 120.0, v = dyn_v3_dot(dyn_world_bodies(w)[0].v, down);
+    double t = k / 120.0, v = dyn_v3_dot(dyn_world_body_states(w)[0].v, down);
     if (t < 0.25 - 1e-12) continue;
     st += t, sv += v, stt += t * t, stv += t * v, cnt++;
   }
@@ -368,7 +370,7 @@ static double slope_accel(double mu_box, double mu_slope, double *v_end) {
   const dyn_contact *c = dyn_world_contacts(w, &nc);
   CU_ASSERT(nc > 0);
   for (int k = 0; k < nc; k++) CU_ASSERT_EQUAL(c[k].mu, fmax(mu_box, mu_slope));
-  *v_end = dyn_v3_dot(dyn_world_bodies(w)[0].v, down);
+  *v_end = dyn_v3_dot(dyn_world_body_states(w)[0].v, down);
   dyn_world_free(w);
   dyn_model_free(m);
   return (cnt * stv - st * sv) / (cnt * stt - st * st);
@@ -399,8 +401,8 @@ static int same_bodies(dyn_world *a, dyn_world *b) {
   if (dyn_world_body_count(a) != dyn_world_body_count(b)) return 0;
   for (int i = 0; i < dyn_world_body_count(a); i++) {
     double x[DYN_BODY_STATE], y[DYN_BODY_STATE];
-    dyn_body_get_state(&dyn_world_bodies(a)[i], x);
-    dyn_body_get_state(&dyn_world_bodies(b)[i], y);
+    dyn_body_get_state(&dyn_world_body_states(a)[i], x);
+    dyn_body_get_state(&dyn_world_body_states(b)[i], y);
     if (memcmp(x, y, sizeof x) != 0) return 0;
   }
   return dyn_world_step_count(a) == dyn_world_step_count(b) &&
@@ -492,8 +494,8 @@ static void test_hull_owned(void) {
     h.kind = DYN_SHAPE_HULL;
     h.verts = v[k];
     h.nverts = 8;
-    dyn_body b;
-    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&b, 1.0, dyn_inertia_box(1.0, dyn_v3_make(0.1, 0.1, 0.1)),
+    tst_body b = { 0 };
+    CU_ASSERT_EQUAL_FATAL(tst_body_init(&b, 1.0, dyn_inertia_box(1.0, dyn_v3_make(0.1, 0.1, 0.1)),
                                         h, dyn_v3_make(0, 0, 0.12),
                                         dyn_quat_axis_angle(dyn_v3_make(1, 1, 0), 0.3), NULL, 0),
                           DYN_OK);
@@ -502,13 +504,13 @@ static void test_hull_owned(void) {
     memset(&pl, 0, sizeof pl);
     pl.kind = DYN_SHAPE_PLANE;
     pl.normal = dyn_v3_make(0, 0, 1);
-    dyn_body_init_static(&b, pl, dyn_v3_make(0, 0, 0), dyn_quat_identity());
+    tst_body_init_static(&b, pl, dyn_v3_make(0, 0, 0), dyn_quat_identity());
     CU_ASSERT_EQUAL(tst_model_add_body(m, &b, NULL, 0), 1);
     w[k] = tst_world_new(m, &s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w[k]);
   }
   for (int c = 0; c < 8; c++) v[1][c] = dyn_v3_make(NAN, NAN, NAN);
-  CU_ASSERT(dyn_world_bodies(w[1])[0].shape.verts != v[1]);
+  CU_ASSERT(dyn_world_body_consts(w[1])[0].shape.verts != v[1]);
   CU_ASSERT(run(w[0], 60) && run(w[1], 60));
   CU_ASSERT(same_bodies(w[0], w[1]));
   CU_ASSERT_EQUAL(dyn_model_shapes(dyn_world_model(w[1]))[0].geom.verts[7].z, 0.1);
@@ -533,7 +535,7 @@ static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *bas
   }
   int nb = dyn_model_body_count(m);
   dyn_model *h = tst_model_new(&s);
-  dyn_body *bodies = calloc((size_t)nb + 1, sizeof *bodies);
+  tst_body *bodies = calloc((size_t)nb + 1, sizeof *bodies);
   CU_ASSERT_PTR_NOT_NULL_FATAL(h && bodies);
   for (int i = 0; i < nb; i++) {
     const dyn_body_def *d = &dyn_model_bodies(m)[i];
@@ -541,11 +543,11 @@ static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *bas
     memset(&sh, 0, sizeof sh);
     for (int k = 0; k < dyn_model_shape_count(m); k++)
       if (dyn_model_shapes(m)[k].body == i) sh = dyn_model_shapes(m)[k].geom;
-    dyn_body *b = &bodies[i];
+    tst_body *b = &bodies[i];
     if (d->is_static)
-      dyn_body_init_static(b, sh, d->r, d->q);
+      tst_body_init_static(b, sh, d->r, d->q);
     else
-      CU_ASSERT_EQUAL_FATAL(dyn_body_init(b, d->mass, d->I_b, sh, d->r, d->q, NULL, 0), DYN_OK);
+      CU_ASSERT_EQUAL_FATAL(tst_body_init(b, d->mass, d->I_b, sh, d->r, d->q, NULL, 0), DYN_OK);
     b->v = d->v;
     b->w = d->w;
     CU_ASSERT_EQUAL_FATAL(tst_model_add_body(h, b, NULL, 0), i);
@@ -553,7 +555,7 @@ static dyn_world *legacy_world(const dyn_model *m, const dyn_world_settings *bas
   for (int j = 0; j < dyn_model_joint_count(m); j++) { /* compiled as the model's are */
     const dyn_joint_def *d = &dyn_model_joints(m)[j];
     dyn_joint jt;
-    CU_ASSERT_EQUAL_FATAL(dyn_joint_init(&jt, d->kind, bodies, nb, d->a, d->b, d->anchor, d->axis1,
+    CU_ASSERT_EQUAL_FATAL(tst_joint_init(&jt, d->kind, bodies, nb, d->a, d->b, d->anchor, d->axis1,
                                          d->axis2, NULL, 0),
                           DYN_OK);
     CU_ASSERT_EQUAL_FATAL(dyn_model_add_joint(h, d, NULL, 0), j);
@@ -636,15 +638,41 @@ static int record_step(dyn_world *w, double *tr, int k) {
   }
   int nb = dyn_world_body_count(w);
   for (int i = 0; i < nb; i++)
-    dyn_body_get_state(&dyn_world_bodies(w)[i], tr + ((size_t)k * nb + i) * DYN_BODY_STATE);
+    dyn_body_get_state(&dyn_world_body_states(w)[i], tr + ((size_t)k * nb + i) * DYN_BODY_STATE);
   return 1;
+}
+
+/* The bytes of the constants w reads (a copy, malloc'd): its model's
+ * array, not one of its own; NULL (a failed check) otherwise. */
+static unsigned char *consts_snapshot(dyn_world *w) {
+  const dyn_model *m = dyn_world_model(w);
+  size_t n = (size_t)dyn_model_body_count(m) * sizeof(dyn_body_const);
+  const dyn_body_const *c = dyn_world_body_consts(w);
+  CU_ASSERT(c != NULL && c == dyn_model_body_consts(m));
+  if (!c || c != dyn_model_body_consts(m)) return NULL;
+  unsigned char *p = malloc(n);
+  if (p) memcpy(p, c, n);
+  return p;
+}
+
+/* 1 iff the two worlds' state arrays are apart (each world's own) and
+ * their constants are one array when they run on one model. */
+static int states_apart(dyn_world *a, dyn_world *b) {
+  const dyn_body_state *sa = dyn_world_body_states(a), *sb = dyn_world_body_states(b);
+  size_t na = (size_t)dyn_world_body_count(a), nb = (size_t)dyn_world_body_count(b);
+  int apart = sa && sb && (sa + na <= sb || sb + nb <= sa);
+  int one = dyn_world_model(a) != dyn_world_model(b) ||
+            dyn_world_body_consts(a) == dyn_world_body_consts(b);
+  return apart && one;
 }
 
 /* Scene `name`'s model under two settings sa and sb (another solver and
  * friction, another gravity, another representation): each alone, then
  * both on the one model, stepped in turn after the caller let go of the
  * model.  The worlds run on the model itself (no copy), never write it
- * (the same bits as a copy taken before), and give each the trajectory
+ * (the same bits as a copy taken before; its bodies' constants, which the
+ * worlds read in place, the same bytes before and after the steps; each
+ * world's state an array of its own), and give each the trajectory
  * it gives alone, bit for bit; the two differ from each other. */
 static void share_one(const char *name, const dyn_world_settings *sa, const dyn_world_settings *sb,
                       int K) {
@@ -679,9 +707,18 @@ static void share_one(const char *name, const dyn_world_settings *sa, const dyn_
     CU_ASSERT(given ? wm != m : wm == m);
   }
   dyn_model_free(m); /* the worlds hold it now */
+  unsigned char *consts[2];
+  for (int v = 0; v < 2; v++) consts[v] = consts_snapshot(w[v]);
+  CU_ASSERT(states_apart(w[0], w[1]));
   for (int k = 0; k < K && ok; k++)
     ok = record_step(w[0], shared[0], k) && record_step(w[1], shared[1], k);
   CU_ASSERT(ok);
+  for (int v = 0; v < 2; v++) { /* the model's constants, byte for byte */
+    const dyn_model *wm = dyn_world_model(w[v]);
+    CU_ASSERT(consts[v] && memcmp(consts[v], dyn_model_body_consts(wm),
+                                  (size_t)dyn_model_body_count(wm) * sizeof(dyn_body_const)) == 0);
+    free(consts[v]);
+  }
   for (int v = 0; v < 2; v++) { /* m or its copy, unwritten by the steps */
     dyn_model *want = NULL;
     CU_ASSERT_FATAL(dyn_model_copy(before, &want) == DYN_OK);

@@ -31,6 +31,7 @@
 #include "dyn_redmax.h"
 #include "dyn_world.h"
 #include "mdl.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "world_data.h"
 #include "world_reduced.h"
@@ -108,7 +109,7 @@ static dyn_world *make(const dyn_model *m, int reduced, double h, const char *so
 /* The anchor of the hinge between link 1 (body 1) and link 2 (body 2) as
  * each carries it: their distance (m). */
 static double anchor_gap(dyn_world *w) {
-  dyn_body *b = dyn_world_bodies(w);
+  dyn_body_state *b = dyn_world_body_states(w);
   dyn_v3 a0 = dyn_v3_make(0.4, 0.0, 0.3);
   dyn_v3 p1 = dyn_v3_add(b[1].r, dyn_quat_rotate(b[1].q, dyn_v3_sub(a0, dyn_v3_make(0.2, 0, 0.3))));
   dyn_v3 p2 = dyn_v3_add(b[2].r, dyn_quat_rotate(b[2].q, dyn_v3_sub(a0, dyn_v3_make(0.6, 0, 0.3))));
@@ -132,7 +133,8 @@ static void test_chain_vs_maximal(void) {
     CU_ASSERT_FATAL(dyn_world_step(wm, &mm) == DYN_OK);
     touched |= mr.contacts > 0;
     for (int i = 1; i <= 2; i++) {
-      double d = dyn_v3_norm(dyn_v3_sub(dyn_world_bodies(wr)[i].r, dyn_world_bodies(wm)[i].r));
+      double d =
+          dyn_v3_norm(dyn_v3_sub(dyn_world_body_states(wr)[i].r, dyn_world_body_states(wm)[i].r));
       if (d > worst) worst = d;
     }
     if (anchor_gap(wr) > gap) gap = anchor_gap(wr);
@@ -184,7 +186,8 @@ static void test_rows_fd(void) {
     int nc = 0;
     const dyn_contact *con = dyn_world_contacts(w, &nc);
     for (int c = 0; c < nc; c++) {
-      int body = con[c].a >= 0 && !dyn_world_bodies(w)[con[c].a].is_static ? con[c].a : con[c].b;
+      int body =
+          con[c].a >= 0 && !dyn_world_body_consts(w)[con[c].a].is_static ? con[c].a : con[c].b;
       if (seen[body]) continue;
       seen[body] = 1;
       int t = dyn_reduced_tree_body(w, body);
@@ -238,9 +241,9 @@ static void test_slide_limit(void) {
     double zmin = 1.0;
     for (int k = 0; k < 480; k++) { /* 2 s; free fall of 0.1 m takes 0.14 s */
       CU_ASSERT_FATAL(dyn_world_step(w, NULL) == DYN_OK);
-      zmin = fmin(zmin, dyn_world_bodies(w)[bx].r.z);
+      zmin = fmin(zmin, dyn_world_body_states(w)[bx].r.z);
     }
-    dyn_body *b = &dyn_world_bodies(w)[bx];
+    dyn_body_state *b = &dyn_world_body_states(w)[bx];
     printf("\n    slide, %s: z = %.5f m (lowest %.5f), v = %.2g m/s",
            reduced ? "reduced" : "maximal", b->r.z, zmin, b->v.z);
     CU_ASSERT(fabs(b->r.z - 0.9) < 2e-3);
@@ -273,7 +276,7 @@ static dyn_model *tendon_chain(void) {
  * b's rotation relative to a about the axis (dyn_joint_coord): joint 0
  * (a = link 1, b = the world) -phi_1, joint 1 (link 1, link 2) phi_2 - phi_1. */
 static double tendon_length(dyn_world *w) {
-  dyn_body *b = dyn_world_bodies(w);
+  dyn_body_state *b = dyn_world_body_states(w);
   double p1 = 2.0 * atan2(b[1].q.y, b[1].q.w), p2 = 2.0 * atan2(b[2].q.y, b[2].q.w);
   return -p1 + 0.5 * (p2 - p1);
 }
@@ -298,7 +301,7 @@ static void test_tendon_limit_row(void) {
   for (int k = 0; k < 2; k++) {
     double u[2] = { k == 0, k == 1 };
     CU_ASSERT_EQUAL_FATAL(dyn_world_set_joint_velocities(w, u), DYN_OK);
-    dyn_body *b = dyn_world_bodies(w);
+    dyn_body_state *b = dyn_world_body_states(w);
     double want = -b[1].w.y + 0.5 * (b[2].w.y - b[1].w.y);
     printf("\n    tendon row: G[%d] = %g, by hand %g", k, g[k], want);
     CU_ASSERT(fabs(want) > 0.4 && fabs(g[k] - want) < 1e-12);
@@ -369,7 +372,7 @@ static void test_free_roots(void) {
   }
   double dr = 0.0, dq = 0.0;
   for (int i = 0; i < 20; i++) {
-    dyn_body *a = &dyn_world_bodies(wr)[i], *b = &dyn_world_bodies(wm)[i];
+    dyn_body_state *a = &dyn_world_body_states(wr)[i], *b = &dyn_world_body_states(wm)[i];
     dr = fmax(dr, dyn_v3_norm(dyn_v3_sub(a->r, b->r)));
     double s = a->q.w * b->q.w + a->q.x * b->q.x + a->q.y * b->q.y + a->q.z * b->q.z;
     dq = fmax(dq, 1.0 - fabs(s));
@@ -428,10 +431,11 @@ static void test_energy_rule_joint_space(void) {
 
 /* The largest |v| of the world's moving bodies now. */
 static double max_speed(dyn_world *w) {
-  dyn_body *b = dyn_world_bodies(w);
+  dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *bc = dyn_world_body_consts(w);
   double m = 0.0;
   for (int i = 0; i < dyn_world_body_count(w); i++)
-    if (!b[i].is_static) m = fmax(m, dyn_v3_norm(b[i].v));
+    if (!bc[i].is_static) m = fmax(m, dyn_v3_norm(b[i].v));
   return m;
 }
 
@@ -539,7 +543,7 @@ static dyn_world *forest_world(const char *dir, int mask) {
 /* The k-th dynamic body of w (-1: none). */
 static int dynamic_body(dyn_world *w, int k) {
   for (int i = 0; i < dyn_world_body_count(w); i++)
-    if (!dyn_world_bodies(w)[i].is_static && k-- == 0) return i;
+    if (!dyn_world_body_consts(w)[i].is_static && k-- == 0) return i;
   return -1;
 }
 
@@ -596,7 +600,8 @@ static void test_forest_vs_alone(void) {
           break;
         }
         CU_ASSERT_FATAL(b >= 0);
-        const dyn_body *x = &dyn_world_bodies(alone[t])[a], *y = &dyn_world_bodies(forest)[b];
+        const dyn_body_state *x = &dyn_world_body_states(alone[t])[a],
+                             *y = &dyn_world_body_states(forest)[b];
         double d = fmax(dyn_v3_norm(dyn_v3_sub(x->r, y->r)), dyn_v3_norm(dyn_v3_sub(x->v, y->v)));
         d = fmax(d, dyn_v3_norm(dyn_v3_sub(x->w, y->w)));
         d = fmax(d, fabs(x->q.w - y->q.w) + fabs(x->q.x - y->q.x) + fabs(x->q.y - y->q.y) +
@@ -848,7 +853,7 @@ static int island_steps(void) { return tst_short_runs() ? 8 : 40; }
 static double body_gap(dyn_world *a, dyn_world *b) {
   double d = 0.0;
   for (int i = 0; i < dyn_world_body_count(a); i++) {
-    const dyn_body *x = &dyn_world_bodies(a)[i], *y = &dyn_world_bodies(b)[i];
+    const dyn_body_state *x = &dyn_world_body_states(a)[i], *y = &dyn_world_body_states(b)[i];
     d = fmax(d, dyn_v3_norm(dyn_v3_sub(x->r, y->r)));
     d = fmax(d, fmax(dyn_v3_norm(dyn_v3_sub(x->v, y->v)), dyn_v3_norm(dyn_v3_sub(x->w, y->w))));
     d = fmax(d, fabs(x->q.w - y->q.w) + fabs(x->q.x - y->q.x) + fabs(x->q.y - y->q.y) +

@@ -127,11 +127,11 @@ static dyn_world *two_balls(double z, int two) {
   dyn_world_settings set = dyn_world_settings_default();
   set.gravity = dyn_v3_make(0, 0, -10);
   char msg[256];
-  dyn_body a = tst_ball_body(1, 0.5, dyn_v3_make(0, 0, z));
-  dyn_body b = tst_ball_body(3, 0.5, dyn_v3_make(3, 4, z));
-  dyn_body floor;
+  tst_body a = tst_ball_body(1, 0.5, dyn_v3_make(0, 0, z));
+  tst_body b = tst_ball_body(3, 0.5, dyn_v3_make(3, 4, z));
+  tst_body floor;
   dyn_shape plane = { .kind = DYN_SHAPE_PLANE, .normal = { 0, 0, 1 } };
-  dyn_body_init_static(&floor, plane, dyn_v3_make(-7, 9, -2), dyn_quat_identity());
+  tst_body_init_static(&floor, plane, dyn_v3_make(-7, 9, -2), dyn_quat_identity());
   dyn_model *m = tst_model_new(&set);
   CU_ASSERT_EQUAL_FATAL(tst_model_add_body(m, &a, msg, sizeof msg), 0);
   if (two) CU_ASSERT_EQUAL_FATAL(tst_model_add_body(m, &b, msg, sizeof msg), 1);

@@ -52,6 +52,7 @@
 
 #include "dyn_assemble_internal.h"
 #include "dyn_world.h"
+#include "tst_body.h"
 #include "tst_util.h"
 #include "world_data.h"
 
@@ -63,7 +64,7 @@ static double uniform(uint64_t *s, double a, double b) {
 }
 
 /* nb random spheres and boxes in [-1, 1]^2 x [0, 0.4], then five half-spaces. */
-static int random_bodies(dyn_body *bodies, int nb, uint64_t seed) {
+static int random_bodies(tst_body *bodies, int nb, uint64_t seed) {
   char msg[160];
   int n = 0;
   for (; n < nb; n++) {
@@ -82,7 +83,7 @@ static int random_bodies(dyn_body *bodies, int nb, uint64_t seed) {
     dyn_v3 p = dyn_v3_make(uniform(&seed, -1, 1), uniform(&seed, -1, 1), uniform(&seed, 0, 0.4));
     dyn_quat q = dyn_quat_normalize(dyn_quat_make(uniform(&seed, -1, 1), uniform(&seed, -1, 1),
                                                   uniform(&seed, -1, 1), uniform(&seed, -1, 1)));
-    if (dyn_body_init(&bodies[n], 1.0, I, sh, p, q, msg, sizeof msg) != DYN_OK) return -1;
+    if (tst_body_init(&bodies[n], 1.0, I, sh, p, q, msg, sizeof msg) != DYN_OK) return -1;
   }
   const double planes[5][4] = {
     { 0, 0, 1, 0 }, { 1, 0, 0, -1 }, { -1, 0, 0, -1 }, { 0, 1, 0, -1 }, { 0, -1, 0, -1 }
@@ -93,7 +94,7 @@ static int random_bodies(dyn_body *bodies, int nb, uint64_t seed) {
     sh.kind = DYN_SHAPE_PLANE;
     sh.normal = dyn_v3_make(planes[k][0], planes[k][1], planes[k][2]);
     sh.offset = planes[k][3];
-    dyn_body_init_static(&bodies[n], sh, dyn_v3_make(0, 0, 0), dyn_quat_identity());
+    tst_body_init_static(&bodies[n], sh, dyn_v3_make(0, 0, 0), dyn_quat_identity());
   }
   return n;
 }
@@ -103,9 +104,17 @@ static int pair_cmp(const void *a, const void *b) {
   return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* dyn_sap_sort on test bodies (their boxes go into ws). */
+static size_t sap_sort(const tst_body *bodies, int nb, double margin, void *ws) {
+  dyn_bodies v = tst_bodies_split(bodies, nb);
+  size_t n = dyn_sap_sort(v, NULL, nb, margin, ws);
+  tst_bodies_free(v);
+  return n;
+}
+
 static void test_sap_halves(void) {
   enum { NB = 600, MAXP = 40000 };
-  dyn_body *bodies = malloc(sizeof *bodies * (NB + 5));
+  tst_body *bodies = malloc(sizeof *bodies * (NB + 5));
   int nb = random_bodies(bodies, NB, 7);
   CU_ASSERT_EQUAL_FATAL(nb, NB + 5);
   const double margin = 0.01;
@@ -113,17 +122,17 @@ static void test_sap_halves(void) {
   int *ref = malloc(sizeof(int) * 2 * MAXP), *got = malloc(sizeof(int) * 2 * MAXP),
       *all = malloc(sizeof(int) * 2 * MAXP);
   dyn_sap_workspace_init(ws);
-  long np = dyn_broadphase_sap(bodies, nb, margin, ws, ref, MAXP);
+  long np = tst_broadphase_sap(bodies, nb, margin, ws, ref, MAXP);
   CU_ASSERT_FATAL(np > 1000 && np < MAXP);
   /* as a set, the reference of every pair */
-  CU_ASSERT_EQUAL(dyn_broadphase_all(bodies, nb, margin, all, MAXP), np);
+  CU_ASSERT_EQUAL(tst_broadphase_all(bodies, nb, margin, all, MAXP), np);
   memcpy(got, ref, sizeof(int) * 2 * (size_t)np);
   qsort(got, (size_t)np, 2 * sizeof(int), pair_cmp);
   qsort(all, (size_t)np, 2 * sizeof(int), pair_cmp);
   CU_ASSERT_EQUAL(memcmp(got, all, sizeof(int) * 2 * (size_t)np), 0);
   uint64_t seed = 11;
   for (int parts = 1; parts <= 5; parts++) {
-    size_t n = dyn_sap_sort(bodies, NULL, nb, margin, ws);
+    size_t n = sap_sort(bodies, nb, margin, ws);
     CU_ASSERT_EQUAL(n, (size_t)nb); /* every box is usable */
     size_t cut[6];
     cut[0] = 0;
@@ -162,7 +171,7 @@ static void test_sap_halves(void) {
 /* nx ny nz axis-aligned cubes of side 1 at integer centres (faces touching
  * exactly, so the boxes' bounds meet at the grid's cell edges at margin
  * 0), a tenth of them static, then a floor; its count. */
-static int cube_lattice(dyn_body *bodies, int nx, int ny, int nz) {
+static int cube_lattice(tst_body *bodies, int nx, int ny, int nz) {
   char msg[160];
   int n = 0;
   dyn_shape sh;
@@ -174,15 +183,15 @@ static int cube_lattice(dyn_body *bodies, int nx, int ny, int nz) {
       for (int x = 0; x < nx; x++, n++) {
         dyn_v3 p = dyn_v3_make(x, y, z + 0.5);
         if (n % 10 == 3)
-          dyn_body_init_static(&bodies[n], sh, p, dyn_quat_identity());
-        else if (dyn_body_init(&bodies[n], 1.0, dyn_inertia_box(1.0, sh.half), sh, p,
+          tst_body_init_static(&bodies[n], sh, p, dyn_quat_identity());
+        else if (tst_body_init(&bodies[n], 1.0, dyn_inertia_box(1.0, sh.half), sh, p,
                                dyn_quat_identity(), msg, sizeof msg) != DYN_OK)
           return -1;
       }
   memset(&sh, 0, sizeof sh);
   sh.kind = DYN_SHAPE_PLANE;
   sh.normal = dyn_v3_make(0, 0, 1);
-  dyn_body_init_static(&bodies[n++], sh, dyn_v3_make(0, 0, 0), dyn_quat_identity());
+  tst_body_init_static(&bodies[n++], sh, dyn_v3_make(0, 0, 0), dyn_quat_identity());
   return n;
 }
 
@@ -196,7 +205,7 @@ static int cube_lattice(dyn_body *bodies, int nx, int ny, int nz) {
  * dyn_sap_grid itself (the grid ran); none for 105 bodies. */
 static void test_sap_grid(void) {
   enum { NL = 12, NB = NL * NL * NL + 1, NR = 3000, MAXP = 200000 };
-  dyn_body *bodies = malloc(sizeof *bodies * (NR + 5));
+  tst_body *bodies = malloc(sizeof *bodies * (NR + 5));
   int *ref = malloc(sizeof(int) * 2 * MAXP), *got = malloc(sizeof(int) * 2 * MAXP);
   void *ws = malloc(dyn_sap_workspace_size(NR + 5));
   for (int sc = 0; sc < 4; sc++) {
@@ -205,14 +214,14 @@ static void test_sap_grid(void) {
     if (sc == 3) bodies[100].shape.half = dyn_v3_make(8.0, 3.0, 0.2);
     double margin = sc == 1 ? 0.01 : sc == 0 ? 0.0 : 0.005;
     dyn_sap_workspace_init(ws);
-    size_t n = dyn_sap_sort(bodies, NULL, nb, margin, ws);
+    size_t n = sap_sort(bodies, nb, margin, ws);
     long np = dyn_sap_sweep(ws, 0, n, ref, MAXP, 1);
     CU_ASSERT_FATAL(np > 2 * nb && np < MAXP);
     memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
-    CU_ASSERT_EQUAL(dyn_broadphase_sap(bodies, nb, margin, ws, got, MAXP), np);
+    CU_ASSERT_EQUAL(tst_broadphase_sap(bodies, nb, margin, ws, got, MAXP), np);
     CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)np), 0);
     memset(got, 0xff, sizeof(int) * 2 * (size_t)np);
-    CU_ASSERT_EQUAL(dyn_broadphase_sap(bodies, nb, margin, ws, got, np / 2), np);
+    CU_ASSERT_EQUAL(tst_broadphase_sap(bodies, nb, margin, ws, got, np / 2), np);
     CU_ASSERT_EQUAL(memcmp(got, ref, sizeof(int) * 2 * (size_t)(np / 2)), 0);
     CU_ASSERT_EQUAL(got[2 * (np / 2)], -1);
     /* the grid itself: it is the grid that ran above */
@@ -223,7 +232,7 @@ static void test_sap_grid(void) {
   /* a few bodies: the sweep's (no grid) */
   int nb = random_bodies(bodies, 100, 3);
   dyn_sap_workspace_init(ws);
-  size_t n = dyn_sap_sort(bodies, NULL, nb, 0.005, ws);
+  size_t n = sap_sort(bodies, nb, 0.005, ws);
   CU_ASSERT_EQUAL(dyn_sap_grid(ws, n, got, MAXP), -1);
   free(ws);
   free(got);
@@ -272,7 +281,7 @@ static double *run_case(const threads_case *c, int T, dyn_world_metrics *m, int 
   *nc = m[c->steps - 1].contacts;
   *nrows = m[c->steps - 1].rows;
   double *state = malloc(sizeof(double) * 13 * (size_t)*nb);
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
   for (int i = 0; i < *nb; i++) {
     double *x = state + 13 * (size_t)i;
     x[0] = b[i].r.x, x[1] = b[i].r.y, x[2] = b[i].r.z;
@@ -351,8 +360,8 @@ static void chain_rows(dyn_rows *rows, int n, int nb) {
 
 /* nb spheres of radius 0.1 along x, of mass 1 + 0.01 (b % 13) when
  * vary_mass (so that the velocity changes differ), else 1. */
-static dyn_body *chain_bodies(int nb, int vary_mass) {
-  dyn_body *bodies = malloc(sizeof *bodies * (size_t)nb);
+static tst_body *chain_bodies(int nb, int vary_mass) {
+  tst_body *bodies = malloc(sizeof *bodies * (size_t)nb);
   char msg[160];
   for (int b = 0; b < nb; b++) {
     dyn_shape sh;
@@ -360,7 +369,7 @@ static dyn_body *chain_bodies(int nb, int vary_mass) {
     sh.kind = DYN_SHAPE_SPHERE;
     sh.radius = 0.1;
     double m = vary_mass ? 1.0 + 0.01 * (b % 13) : 1.0;
-    CU_ASSERT_EQUAL_FATAL(dyn_body_init(&bodies[b], m, dyn_inertia_sphere(1.0, 0.1), sh,
+    CU_ASSERT_EQUAL_FATAL(tst_body_init(&bodies[b], m, dyn_inertia_sphere(1.0, 0.1), sh,
                                         dyn_v3_make(b, 0, 0), dyn_quat_identity(), msg, sizeof msg),
                           DYN_OK);
   }
@@ -377,15 +386,15 @@ static dyn_system *chain_system(int n, int nb, int t) {
 }
 
 /* The chain's problem, h = 0.01, g = -9.81 e_z. */
-static dyn_err assemble_chain(dyn_system *sys, const dyn_body *bodies, const dyn_rows *rows, int n,
+static dyn_err assemble_chain(dyn_system *sys, const tst_body *bodies, const dyn_rows *rows, int n,
                               int nb) {
   slv_problem p;
-  return dyn_assemble(sys, bodies, nb, rows, n, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p);
+  return tst_assemble(sys, bodies, nb, rows, n, 0.01, dyn_v3_make(0, 0, -9.81), SLV_FACTORED, &p);
 }
 
 static void test_assembly_errors(void) {
   enum { NB = 1500, N = 3000 };
-  dyn_body *bodies = chain_bodies(NB, 0);
+  tst_body *bodies = chain_bodies(NB, 0);
   dyn_rows *rows = malloc(sizeof *rows * N);
   const char *want[3] = { "row 2000: bounds lo=1, hi=0", "row 2500: cfm=-1 < 0",
                           "row 1: both sides are body 7" };
@@ -417,7 +426,7 @@ static void test_assembly_errors(void) {
 /* CSR storage's A of the chain assembled on t threads (its columns merge
  * the row lists by body, built by runs on threads): nnz, and Ap, Aj, Ax
  * into the caller's arrays. */
-static long chain_csr(const dyn_body *bodies, const dyn_rows *rows, int n, int nb, int t, int *Ap,
+static long chain_csr(const tst_body *bodies, const dyn_rows *rows, int n, int nb, int t, int *Ap,
                       int *Aj, double *Ax, long cap) {
   dyn_system *sys = NULL;
   char msg[160];
@@ -425,7 +434,7 @@ static long chain_csr(const dyn_body *bodies, const dyn_rows *rows, int n, int n
   CU_ASSERT_EQUAL(dyn_system_threads_reserve(sys, t), DYN_OK);
   slv_problem p;
   long nnz = -1;
-  if (dyn_assemble(sys, bodies, nb, rows, n, 0.01, dyn_v3_make(0, 0, -9.81), SLV_CSR, &p) ==
+  if (tst_assemble(sys, bodies, nb, rows, n, 0.01, dyn_v3_make(0, 0, -9.81), SLV_CSR, &p) ==
       DYN_OK) {
     nnz = p.Ap[n];
     memcpy(Ap, p.Ap, sizeof *Ap * (size_t)(n + 1));
@@ -443,7 +452,7 @@ static long chain_csr(const dyn_body *bodies, const dyn_rows *rows, int n, int n
  * threads), the same entries in the same places. */
 static void test_lists_on_threads(void) {
   enum { NB = 1500, N = 3000, CAP = 64 * N };
-  dyn_body *bodies = chain_bodies(NB, 1), *moved = malloc(sizeof *moved * NB * 3);
+  tst_body *bodies = chain_bodies(NB, 1), *moved = malloc(sizeof *moved * NB * 3);
   dyn_rows *rows = malloc(sizeof *rows * N);
   double *x = malloc(sizeof *x * N), *Ax = malloc(sizeof *Ax * CAP * 3);
   int *Ap = malloc(sizeof *Ap * (N + 1) * 3), *Aj = malloc(sizeof *Aj * CAP * 3);
@@ -453,9 +462,9 @@ static void test_lists_on_threads(void) {
   for (int t = 1; t <= 3; t++) {
     dyn_system *sys = chain_system(N, NB, t);
     CU_ASSERT_EQUAL(assemble_chain(sys, bodies, rows, N, NB), DYN_OK);
-    dyn_body *m = moved + NB * (t - 1);
+    tst_body *m = moved + NB * (t - 1);
     memcpy(m, bodies, sizeof *m * NB);
-    CU_ASSERT_EQUAL(dyn_apply_impulse(sys, m, NB, x, 0.01, dyn_v3_make(0, 0, -9.81)), DYN_OK);
+    CU_ASSERT_EQUAL(tst_apply_impulse(sys, m, NB, x, 0.01, dyn_v3_make(0, 0, -9.81)), DYN_OK);
     dyn_system_free(sys);
     nnz[t - 1] = chain_csr(bodies, rows, N, NB, t, Ap + (N + 1) * (t - 1), Aj + CAP * (t - 1),
                            Ax + CAP * (t - 1), CAP);
@@ -524,13 +533,15 @@ static void apply_from_ktx(const char *solver, int T, int steps) {
   CU_ASSERT_FATAL(t != NULL); /* the step's apply took it */
   const double h = 1.0 / 120, *x = w->x.p;
   const dyn_v3 g = dyn_v3_make(0, 0, -9.81);
-  size_t bytes = sizeof(dyn_body) * (size_t)nb;
-  dyn_body *rows = malloc(bytes), *fromt = malloc(bytes), *stale = malloc(bytes);
+  size_t bytes = sizeof(dyn_body_state) * (size_t)nb;
+  dyn_body_state *rows = malloc(bytes), *fromt = malloc(bytes), *stale = malloc(bytes);
   double *x2 = malloc(sizeof *x2 * (size_t)n);
-  memcpy(rows, w->bodies.p, bytes);
-  memcpy(fromt, w->bodies.p, bytes);
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, rows, nb, x, h, g), DYN_OK);
-  CU_ASSERT_EQUAL(dyn_apply_impulse_ws(sys, fromt, nb, x, w->main.ws, &w->prob, h, g), DYN_OK);
+  memcpy(rows, w->bodies.s, bytes);
+  memcpy(fromt, w->bodies.s, bytes);
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, (dyn_bodies){ w->bodies.c, rows }, nb, x, h, g), DYN_OK);
+  CU_ASSERT_EQUAL(dyn_apply_impulse_ws(sys, (dyn_bodies){ w->bodies.c, fromt }, nb, x, w->main.ws,
+                                       &w->prob, h, g),
+                  DYN_OK);
   CU_ASSERT_EQUAL(memcmp(rows, fromt, bytes), 0);
   /* x changed (a copy): no t; the apply is the rows' of that x */
   int k = n / 2;
@@ -539,10 +550,12 @@ static void apply_from_ktx(const char *solver, int T, int steps) {
   memcpy(x2, x, sizeof *x2 * (size_t)n);
   x2[k] *= 0.5;
   CU_ASSERT_PTR_NULL(slv_workspace_ktx(w->main.ws, &w->prob, x2));
-  memcpy(stale, w->bodies.p, bytes);
-  memcpy(rows, w->bodies.p, bytes);
-  CU_ASSERT_EQUAL(dyn_apply_impulse_ws(sys, stale, nb, x2, w->main.ws, &w->prob, h, g), DYN_OK);
-  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, rows, nb, x2, h, g), DYN_OK);
+  memcpy(stale, w->bodies.s, bytes);
+  memcpy(rows, w->bodies.s, bytes);
+  CU_ASSERT_EQUAL(dyn_apply_impulse_ws(sys, (dyn_bodies){ w->bodies.c, stale }, nb, x2, w->main.ws,
+                                       &w->prob, h, g),
+                  DYN_OK);
+  CU_ASSERT_EQUAL(dyn_apply_impulse(sys, (dyn_bodies){ w->bodies.c, rows }, nb, x2, h, g), DYN_OK);
   CU_ASSERT_EQUAL(memcmp(rows, stale, bytes), 0);
   CU_ASSERT_NOT_EQUAL(memcmp(fromt, stale, bytes), 0);
   /* x changed in place (the failure policy's way): no t, until it is back */

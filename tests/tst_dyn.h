@@ -12,12 +12,13 @@
 
 #include "dyn.h"
 #include "dyn_math.h"
+#include "tst_body.h"
 
 /* Bodies filled by hand (not by dyn_body_init, whose checks are tested
  * elsewhere): a solid box of half extents (a, b, c), I = m/3 diag(b^2 + c^2,
  * a^2 + c^2, a^2 + b^2), and a solid sphere, I = 2/5 m R^2. */
-static inline dyn_body tst_box_body(double m, dyn_v3 half, dyn_v3 r, dyn_quat q) {
-  dyn_body b;
+static inline tst_body tst_box_body(double m, dyn_v3 half, dyn_v3 r, dyn_quat q) {
+  tst_body b;
   memset(&b, 0, sizeof b);
   double a2 = half.x * half.x, b2 = half.y * half.y, c2 = half.z * half.z;
   b.mass = m;
@@ -31,8 +32,8 @@ static inline dyn_body tst_box_body(double m, dyn_v3 half, dyn_v3 r, dyn_quat q)
   return b;
 }
 
-static inline dyn_body tst_ball_body(double m, double R, dyn_v3 r) {
-  dyn_body b;
+static inline tst_body tst_ball_body(double m, double R, dyn_v3 r) {
+  tst_body b;
   memset(&b, 0, sizeof b);
   double Ib = 0.4 * m * R * R;
   b.mass = m;

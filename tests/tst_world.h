@@ -13,7 +13,7 @@
  * at its pose, of DYN_MATERIAL_DEFAULT and filter 1 / 1 (its hull vertices
  * copied into the model); the world compiles it back with dyn_body_init:
  * the same bits as a body made by dyn_body_init.  Loads (f_ext, t_ext) are
- * state: set them on dyn_world_bodies after the build.  A joint becomes a
+ * state: set them on dyn_world_body_states after the build.  A joint becomes a
  * joint def with its anchor and axes in the world frame at the model's
  * initial poses, its softness, limit, motor and spring.
  */
@@ -25,6 +25,7 @@
 
 #include "dyn_model.h"
 #include "dyn_world.h"
+#include "tst_body.h"
 
 /* An empty model whose options are what the settings s say: the world
  * built on it with s runs with s's gravity and restitution threshold. */
@@ -44,7 +45,7 @@ static inline dyn_model *tst_model_new(const dyn_world_settings *s) {
 
 /* Body *b as the model's next body, with its one shape: its index, or
  * DYN_ERR_INPUT / DYN_ERR_NOMEM (message in msg). */
-static inline int tst_model_add_body(dyn_model *m, const dyn_body *b, char *msg, size_t cap) {
+static inline int tst_model_add_body(dyn_model *m, const tst_body *b, char *msg, size_t cap) {
   dyn_body_def d = dyn_body_def_default();
   d.is_static = b->is_static;
   d.mass = b->mass;

@@ -232,7 +232,7 @@ static void record(dyn_world *w, const dyn_run_step *st, columns *c, long k) {
 }
 
 static void trace_step(dyn_world *w, const int *dyn, int nd, double *tr) {
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
   for (int j = 0; j < nd; j++) dyn_body_get_state(&b[dyn[j]], tr + DYN_BODY_STATE * (size_t)j);
 }
 
@@ -275,7 +275,7 @@ static int dynamic_bodies(dyn_world *w, int **out) {
   *out = PyMem_Calloc(nb > 0 ? (size_t)nb : 1, sizeof **out);
   if (!*out) return -1;
   for (int i = 0; i < nb; i++)
-    if (!dyn_world_bodies(w)[i].is_static) (*out)[nd++] = i;
+    if (!dyn_world_body_consts(w)[i].is_static) (*out)[nd++] = i;
   return nd;
 }
 
@@ -364,7 +364,8 @@ static PyObject *world_bodies(lx_world *self, PyObject *noargs) {
   PyObject *m = PyArray_ZEROS(1, &n, NPY_DOUBLE, 0), *st = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
   PyObject *out = NULL;
   if (r && q && v && w && m && st) {
-    const dyn_body *b = dyn_world_bodies(self->w);
+    const dyn_body_state *b = dyn_world_body_states(self->w);
+    const dyn_body_const *bc = dyn_world_body_consts(self->w);
     double *rd = PyArray_DATA((PyArrayObject *)r), *qd = PyArray_DATA((PyArrayObject *)q);
     double *vd = PyArray_DATA((PyArrayObject *)v), *wd = PyArray_DATA((PyArrayObject *)w);
     double *md = PyArray_DATA((PyArrayObject *)m);
@@ -376,8 +377,8 @@ static PyObject *world_bodies(lx_world *self, PyObject *noargs) {
       memcpy(qd + 4 * (size_t)i, s + 3, 4 * sizeof *s);
       memcpy(vd + 3 * (size_t)i, s + 7, 3 * sizeof *s);
       memcpy(wd + 3 * (size_t)i, s + 10, 3 * sizeof *s);
-      md[i] = b[i].mass;
-      sd[i] = (npy_bool)(b[i].is_static != 0);
+      md[i] = bc[i].mass;
+      sd[i] = (npy_bool)(bc[i].is_static != 0);
     }
     out = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "r", r, "q", q, "v", v, "w", w, "mass", m,
                         "is_static", st);
@@ -591,7 +592,7 @@ static PyObject *body_rows(dyn_world *w) {
   PyObject *a = PyArray_ZEROS(2, dims, NPY_DOUBLE, 0);
   if (!a) return NULL;
   double *o = PyArray_DATA((PyArrayObject *)a);
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
   for (int i = 0; i < nb; i++, o += DYN_BODY_STATE + 6) {
     dyn_body_get_state(&b[i], o);
     double *l = o + DYN_BODY_STATE;
@@ -618,7 +619,7 @@ static PyObject *world_state(lx_world *self, PyObject *noargs) {
 
 /* Body i's r, q, v, w, f_ext, t_ext from row o (19 finite numbers; q
  * normalised); 0, or -1 with ValueError naming the body. */
-static int set_body_row(dyn_body *b, int i, const double *o) {
+static int set_body_row(const dyn_body_const *bc, dyn_body_state *b, int i, const double *o) {
   for (int k = 0; k < DYN_BODY_STATE + 6; k++)
     if (!isfinite(o[k])) {
       PyErr_Format(PyExc_ValueError, "state: body %d, entry %d is %g (not finite)", i, k, o[k]);
@@ -629,7 +630,7 @@ static int set_body_row(dyn_body *b, int i, const double *o) {
     PyErr_Format(PyExc_ValueError, "state: body %d has a zero quaternion", i);
     return -1;
   }
-  if (b->is_static) return 0;
+  if (bc->is_static) return 0;
   double s[DYN_BODY_STATE];
   memcpy(s, o, sizeof s);
   for (int k = 3; k < 7; k++) s[k] /= qn;
@@ -651,15 +652,18 @@ static PyObject *world_set_state(lx_world *self, PyObject *args) {
       lx_array_data(rows, NPY_DOUBLE, (npy_intp)nb * (DYN_BODY_STATE + 6), 0, 0, "state bodies");
   if (!o) return NULL;
   for (int i = 0; i < nb; i++) { /* checked on a copy before anything is changed */
-    dyn_body tmp = dyn_world_bodies(self->w)[i];
-    if (set_body_row(&tmp, i, o + (size_t)i * (DYN_BODY_STATE + 6)) < 0) return NULL;
+    dyn_body_state tmp = dyn_world_body_states(self->w)[i];
+    if (set_body_row(&dyn_world_body_consts(self->w)[i], &tmp, i,
+                     o + (size_t)i * (DYN_BODY_STATE + 6)) < 0)
+      return NULL;
   }
   if (dyn_world_restore_state(self->w, buf, (size_t)len) != DYN_OK) {
     PyErr_Format(PyExc_ValueError, "state: %s", dyn_world_message(self->w));
     return NULL;
   }
   for (int i = 0; i < nb; i++)
-    set_body_row(&dyn_world_bodies(self->w)[i], i, o + (size_t)i * (DYN_BODY_STATE + 6));
+    set_body_row(&dyn_world_body_consts(self->w)[i], &dyn_world_body_states(self->w)[i], i,
+                 o + (size_t)i * (DYN_BODY_STATE + 6));
   Py_RETURN_NONE;
 }
 

@@ -44,14 +44,16 @@ static int finite3(dyn_v3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite
 
 static void check_world(dyn_world *w, const char *scene) {
   int nb = dyn_world_body_count(w);
-  const dyn_body *b = dyn_world_bodies(w);
+  const dyn_body_state *b = dyn_world_body_states(w);
+  const dyn_body_const *c = dyn_world_body_consts(w);
   for (int i = 0; i < nb; i++) {
-    const dyn_body *bi = &b[i];
+    const dyn_body_state *bi = &b[i];
+    const dyn_body_const *ci = &c[i];
     double qn = bi->q.w * bi->q.w + bi->q.x * bi->q.x + bi->q.y * bi->q.y + bi->q.z * bi->q.z;
-    int ok = isfinite(bi->mass) && isfinite(bi->inv_mass) && finite3(bi->r) && finite3(bi->v) &&
+    int ok = isfinite(ci->mass) && isfinite(ci->inv_mass) && finite3(bi->r) && finite3(bi->v) &&
              finite3(bi->w) && fabs(qn - 1.0) < 1e-9;
-    for (int k = 0; k < 9; k++) ok = ok && isfinite(bi->I_b.m[k]) && isfinite(bi->inv_I_b.m[k]);
-    if (!bi->is_static) ok = ok && bi->mass > 0 && bi->inv_mass > 0;
+    for (int k = 0; k < 9; k++) ok = ok && isfinite(ci->I_b.m[k]) && isfinite(ci->inv_I_b.m[k]);
+    if (!ci->is_static) ok = ok && ci->mass > 0 && ci->inv_mass > 0;
     if (!ok) fz_fail("scene %s: body %d of %d has a state that is not finite", scene, i, nb);
   }
 }
