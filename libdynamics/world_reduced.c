@@ -116,6 +116,8 @@ void dyn_reduced_free(struct dyn_reduced *r) {
   free(r->toff);
   dyn_buf_free(&r->Gt);
   dyn_buf_free(&r->Y);
+  dyn_buf_free(&r->soff);
+  dyn_buf_free(&r->sup);
   free(r->ufree), free(r->unew), free(r->q), free(r->u), free(r->du), free(r->gx);
   free(r->fx), free(r->tx), free(r->r), free(r->v), free(r->w), free(r->qw);
   free(r->fpairs);
