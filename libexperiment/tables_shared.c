@@ -176,8 +176,8 @@ int exp_tab_coverage_names(exp_row *rows, int nrows, const exp_tab_cols *c, exp_
   cs->cl = malloc((size_t)(nrows + 1) * sizeof *cs->cl);
   cs->sv = malloc((size_t)(nrows + 1) * sizeof *cs->sv);
   if (!cs->cl || !cs->sv) return -1;
-  for (int k = 0; k < nrows; k++)
-    if (exp_tab_is_result_row(&rows[k], c) && rows[k].nf > c->cls) {
+  for (int k = 0; k < nrows; k++) /* a kind without classes (gradients): no cells */
+    if (exp_tab_is_result_row(&rows[k], c) && c->cls >= 0 && rows[k].nf > c->cls) {
       exp_tab_add_name(cs->cl, &cs->ncl, rows[k].f[c->cls]);
       exp_tab_add_name(cs->sv, &cs->nsv, rows[k].f[c->solver]);
     }
