@@ -327,6 +327,22 @@ static void test_init_validation(void) {
 
 /* ---- static bodies ------------------------------------------------------- */
 
+/* 1 iff a and b hold the same bits in every state and load field. */
+static int same_bits(const tst_body *a, const tst_body *b) {
+  return memcmp(&a->r, &b->r, sizeof a->r) == 0 && memcmp(&a->q, &b->q, sizeof a->q) == 0 &&
+         memcmp(&a->v, &b->v, sizeof a->v) == 0 && memcmp(&a->w, &b->w, sizeof a->w) == 0 &&
+         memcmp(&a->f_ext, &b->f_ext, sizeof a->f_ext) == 0 &&
+         memcmp(&a->t_ext, &b->t_ext, sizeof a->t_ext) == 0;
+}
+
+/* a and b hold the same numbers, field by field (a tst_body's padding is
+ * never written: memcheck reported a memcmp over the whole record) */
+static int same_body(const tst_body *a, const tst_body *b) {
+  return a->mass == b->mass && a->inv_mass == b->inv_mass && a->is_static == b->is_static &&
+         memcmp(&a->I_b, &b->I_b, sizeof a->I_b) == 0 &&
+         memcmp(&a->inv_I_b, &b->inv_I_b, sizeof a->inv_I_b) == 0 && same_bits(a, b);
+}
+
 static void test_static_body(void) {
   tst_body s;
   dyn_shape pl = shape_none();
@@ -343,7 +359,7 @@ static void test_static_body(void) {
   tst_body_update_position(&s, 0.1, DYN_ORIENT_EXP);
   step_free(&s, 0.1, dyn_v3_make(0, 0, -9.81), DYN_INT_VERLET, DYN_GYRO_EXPLICIT,
             DYN_ORIENT_LINEAR);
-  CU_ASSERT(memcmp(&before, &s, sizeof s) == 0);
+  CU_ASSERT(same_body(&before, &s));
   CU_ASSERT(tst_body_kinetic(&s) == 0);
   dyn_m3 Z = tst_body_inv_inertia_world(&s);
   for (int k = 0; k < 9; k++) CU_ASSERT(Z.m[k] == 0);
@@ -694,14 +710,6 @@ static void gyro_reference(tst_body *b, double h, dyn_gyro gyro) {
   tst_body_update_velocity(b, h, zero, gyro);
   b->f_ext = f;
   b->t_ext = t;
-}
-
-/* 1 iff a and b hold the same bits in every state and load field. */
-static int same_bits(const tst_body *a, const tst_body *b) {
-  return memcmp(&a->r, &b->r, sizeof a->r) == 0 && memcmp(&a->q, &b->q, sizeof a->q) == 0 &&
-         memcmp(&a->v, &b->v, sizeof a->v) == 0 && memcmp(&a->w, &b->w, sizeof a->w) == 0 &&
-         memcmp(&a->f_ext, &b->f_ext, sizeof a->f_ext) == 0 &&
-         memcmp(&a->t_ext, &b->t_ext, sizeof a->t_ext) == 0;
 }
 
 static void test_gyro_only_bits(void) {
