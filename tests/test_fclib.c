@@ -982,8 +982,7 @@ static void test_bad_global(void) {
 static void test_bad_global_big(void) {
   int hi[3] = { 0, 1, 2 }, hj[3] = { 0, 1, 2 };
   double hx[3] = { 1, 1, 1 }, w[3] = { 0, 0, 0 };
-  const char *vg = getenv("LCPLAB_VALGRIND");
-  if (vg && strcmp(vg, "1") == 0) {
+  if (tst_under_memcheck()) {
     /* HDF5's own work on the 2001-dof file was 1.4 s natively, most of
      * this program's 53 s under memcheck; the sanitizer builds and the plain
      * build run it */

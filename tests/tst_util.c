@@ -74,6 +74,8 @@ static int env_is_1(const char *name) {
   return v != NULL && strcmp(v, "1") == 0;
 }
 
+int tst_under_memcheck(void) { return env_is_1("LCPLAB_VALGRIND"); }
+
 int tst_short_runs(void) {
   return TST_ASAN || env_is_1("LCPLAB_VALGRIND") || env_is_1("LCPLAB_SHORT_RUNS");
 }

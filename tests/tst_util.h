@@ -41,6 +41,11 @@ int tst_run(void);
  * Under the sanitizers the long runs took about a fifth of the test
  * command's time (experiments/records/2026-11-28-ci-timeout.md). */
 int tst_short_runs(void);
+/* 1 under valgrind's memcheck (tests/valgrind.sh sets LCPLAB_VALGRIND=1):
+ * for the cases whose size is the point (a dispatch threshold, a block
+ * over the dense limit), which memcheck skips and the sanitizer and plain
+ * builds run (experiments/records/2026-11-28-test-time-3.md). */
+int tst_under_memcheck(void);
 
 /* Path of a file under ../shared (env LCPLAB_SHARED, else "../shared"),
  * written to buf; returns 1 if the shared tree exists, 0 otherwise (tests
