@@ -1518,13 +1518,15 @@ class Paper:
                 r['accepted'], cellsci(r['median_err_all']), cellsci(r['max_err_accepted_stable']),
                 cellsci(r['within_1e-6_accepted_stable']), cellsci(r['max_err_unconverged']),
                 cellsci(r['median_vjp_ratio']) if first else ''))
-        head = ('solver & class & problems/stable/accepted & median err & max err (accepted, stable) & '
-                'share $\\le 10^{-6}$ & max err (unconverged) & VJP/solve (median)')
+        head = ('solver & class & prob./stab./acc. & median err & max err (acc., stab.) & '
+                'share $\\le 10^{-6}$ & max err (unconv.) & VJP/solve')
         cap = ('How good each solver\'s gradient is: the relative error of $\\langle \\mathrm{VJP}(g_x), d\\rangle$ '
                'against central differences of reference solves at $10^{-12}$, per row class, at the '
                'solver\'s own answer at $10^{-10}$ (\\texttt{gradients\\_quality.csv}; docs/gradients.md, '
-               '``How good is a gradient\'\'); accepted: the judge accepts the answer; stable: the row '
-               'modes hold under the step and the answer is the reference\'s.')
+               '``How good is a gradient\'\'); prob.: problems with rows of the class; acc.: the judge '
+               'accepts the answer; stab.: the row modes hold under the step and the answer is the '
+               'reference\'s; unconv.: answers the judge does not accept; VJP/solve: the median ratio of '
+               'the VJP\'s time to the solve\'s.')
         return ('\\section{Gradients through the solve}\\label{sec:gradients}\n'
                 'Every solver\'s answer is differentiated by the library\'s implicit differentiation at its '
                 'row modes (Table~\\ref{tab:gradients}).\n\n' +
