@@ -4,8 +4,11 @@
 #   bash scripts/run-tests.sh             (from anywhere; works in the checkout)
 #   bash scripts/run-tests.sh --distcheck (the same, then a distcheck stage)
 #
-# Stages (each reported PASS/FAIL; a failed stage does not stop the next
-# independent one):
+# Stages (each reported PASS/FAIL; a failed stage does not stop the
+# independent ones).  After packages and autoreconf they run side by side in
+# two job slots shared by every make (scripts/run-tests.mk: install after
+# check, valgrind after install, slurm after check); each stage's output goes
+# to test-logs/STAGE.log and is printed whole when the stage ends:
 #   packages    the Debian packages below, installed if missing (as in
 #               run-main-job.sh)
 #   autoreconf  autoreconf -fi
@@ -62,6 +65,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 export OPENBLAS_NUM_THREADS=1
 export OMP_WAIT_POLICY=PASSIVE # idle OpenMP threads sleep (Makefile.am, AM_TESTS_ENVIRONMENT)
+# a stage's make: two jobs of its own, or none under run-tests.mk, whose
+# jobserver it then shares (LCPLAB_MAKE_J set and empty)
+J=${LCPLAB_MAKE_J--j2}
 
 passed=0
 failed=0
@@ -132,7 +138,7 @@ counts() {
 # make_check DIR TARGET: make TARGET in DIR; on failure print test-suite.log.
 make_check() {
   local dir=$1 target=$2
-  if make -C "$dir" -j2 "$target"; then
+  if make -C "$dir" $J "$target"; then
     echo "$dir: $(counts "$dir")"
     return 0
   fi
@@ -145,7 +151,7 @@ make_check() {
 configure_build() { # DIR [configure options]: (re)configure and build in DIR
   local dir=$1
   shift
-  mkdir -p "$dir" && (cd "$dir" && ../configure -q "$@") && make -C "$dir" -j2
+  mkdir -p "$dir" && (cd "$dir" && ../configure -q "$@") && make -C "$dir" $J
 }
 
 stage_check() { configure_build build && make_check build check; }
@@ -189,7 +195,7 @@ stage_fuzz() {
   mkdir -p build-fuzz &&
     (cd build-fuzz && ../configure -q CC=clang --enable-fuzzing --disable-shared --disable-python \
       CFLAGS="$FUZZ_CFLAGS") &&
-    make -C build-fuzz -j2 fuzz-check && fuzz_build_cli_tests
+    make -C build-fuzz $J fuzz-check && fuzz_build_cli_tests
 }
 stage_install() {
   local dest rc
@@ -204,7 +210,7 @@ stage_distcheck() { make -C build distcheck; }
 stage_valgrind() {
   command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; return 1; }
   [ -f build/Makefile ] || configure_build build || return 1
-  make -C build -j2 check-valgrind && echo "build (valgrind): $(counts build)" && return 0
+  make -C build $J check-valgrind && echo "build (valgrind): $(counts build)" && return 0
   echo "---- build/test-suite.log (valgrind) ----"
   cat build/test-suite.log 2>/dev/null
   echo "---- end ----"
@@ -231,17 +237,41 @@ if [ "${1:-}" = --stage ]; then
   esac
 fi
 
+# --run-stage NAME LIMIT DIR FUNCTION (run-tests.mk's recipes): the stage
+# under its limit, its output into test-logs/NAME.log, printed whole when it
+# ends (stages run side by side), its summary line into test-logs/NAME.result.
+if [ "${1:-}" = --run-stage ]; then
+  name=$2
+  logs=$root/test-logs
+  stage "$name" limited "$3" "$4" "$5" >"$logs/$name.log" 2>&1
+  printf '%s' "$summary" >"$logs/$name.result"
+  flock "$logs/print.lock" cat "$logs/$name.log"
+  exit 0
+fi
+
 # The limits are two to four times each stage's time on this machine's kind
 # (experiments/records/2026-11-28-ci-timeout.md); their sum, 4550 s, stays
-# under CI's 90 minutes, so a hang still leaves a summary.
+# under CI's 90 minutes, so a hang still leaves a summary.  The stages run
+# side by side in run-tests.mk's two job slots.
 if stage packages install_packages && stage autoreconf autoreconf -fi; then
-  stage check limited 1200 build stage_check
-  stage sanitizers limited 1200 build-san stage_san
-  stage install limited 200 build stage_install
-  stage valgrind limited 1200 build stage_valgrind
-  stage fuzz limited 450 build-fuzz stage_fuzz
-  stage slurm limited 300 build stage_slurm
-  [ "${1:-}" = --distcheck ] && stage distcheck limited 3600 build stage_distcheck
+  rm -rf test-logs && mkdir test-logs || exit 1
+  stages="check sanitizers install valgrind fuzz slurm"
+  [ "${1:-}" = --distcheck ] && stages="$stages distcheck"
+  # shellcheck disable=SC2086
+  make -s -k -j2 -f scripts/run-tests.mk ROOT="$root" $stages
+  for s in $stages; do
+    if [ -f "test-logs/$s.result" ]; then
+      summary="$summary$(cat "test-logs/$s.result")"$'\n'
+      if grep -q '^  PASS' "test-logs/$s.result"; then
+        passed=$((passed + 1))
+      else
+        failed=$((failed + 1))
+      fi
+    else
+      failed=$((failed + 1))
+      summary="$summary  FAIL  $s (not run: a stage it needs did not finish)"$'\n'
+    fi
+  done
 fi
 
 echo

@@ -1,0 +1,34 @@
+# run-tests.mk -- the stages of scripts/run-tests.sh as targets of one make
+# run, so that they share its job slots: `make -j2 -f run-tests.mk` keeps
+# two jobs running on the two cores from the first configure to the last
+# test, where the stages one after the other left a core idle during each
+# configure, link and slow last test (experiments/records/
+# 2026-11-28-test-time-4.md).  A stage's make runs inside this one's
+# jobserver (LCPLAB_MAKE_J empty: no -j of its own), so the whole run never
+# has more than two jobs.  Each recipe is run-tests.sh --run-stage, which
+# writes the stage's log and result under test-logs/ and always succeeds:
+# a failed stage does not stop the independent ones, as before.
+#
+# Order: install, valgrind and slurm use build/ after the check stage
+# built it; valgrind after install, which relinks in build/; the sanitizer
+# and fuzz stages have their own trees.
+
+RUN = +@LCPLAB_MAKE_J= bash $(ROOT)/scripts/run-tests.sh --run-stage
+
+.PHONY: all check sanitizers install valgrind fuzz slurm distcheck
+all: check sanitizers install valgrind fuzz slurm
+
+check:
+	$(RUN) check 1200 build stage_check
+sanitizers:
+	$(RUN) sanitizers 1200 build-san stage_san
+install: check
+	$(RUN) install 200 build stage_install
+valgrind: install
+	$(RUN) valgrind 1200 build stage_valgrind
+fuzz:
+	$(RUN) fuzz 450 build-fuzz stage_fuzz
+slurm: check
+	$(RUN) slurm 300 build stage_slurm
+distcheck: all
+	$(RUN) distcheck 3600 build stage_distcheck
