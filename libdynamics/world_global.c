@@ -186,8 +186,8 @@ static dyn_err global_fill(const dyn_velocity_form *vf, const slv_problem *p, in
 
 /* *mu (unless mu is NULL): a malloc'd copy of p's cones' friction
  * coefficients; on failure (out of memory) g is freed and zeroed. */
-static dyn_err contacts_mu(const slv_problem *p, slv_global_form *g, double **mu, char *err,
-                           size_t errlen) {
+static dyn_err contacts_mu_new(const slv_problem *p, slv_global_form *g, double **mu, char *err,
+                               size_t errlen) {
   if (!mu) return DYN_OK;
   *mu = malloc(((size_t)p->ncones + 1) * sizeof **mu);
   if (!*mu) {
@@ -287,8 +287,8 @@ static dyn_err reduced_global(const dyn_world *w, slv_problem *p, slv_global_for
 
 /* The global form of a maximal world's last step, p and vf its problem and
  * velocity form. */
-static dyn_err maximal_global(const slv_problem *p, const dyn_velocity_form *vf,
-                              slv_global_form *out, char *err, size_t errlen) {
+static dyn_err maximal_global_new(const slv_problem *p, const dyn_velocity_form *vf,
+                                  slv_global_form *out, char *err, size_t errlen) {
   int *dof = malloc(((size_t)vf->nb + 1) * sizeof(int));
   if (!dof) {
     dyn_msgf(err, errlen, "out of memory for the global form (%d bodies)", vf->nb);
@@ -316,9 +316,9 @@ dyn_err dyn_world_global_new(const dyn_world *w, slv_global_form *out, double **
   } else if (rows_refused(&vf, &p, err, errlen)) {
     return DYN_ERR_INPUT;
   } else {
-    e = maximal_global(&p, &vf, out, err, errlen);
+    e = maximal_global_new(&p, &vf, out, err, errlen);
   }
-  return e == DYN_OK ? contacts_mu(&p, out, mu, err, errlen) : e;
+  return e == DYN_OK ? contacts_mu_new(&p, out, mu, err, errlen) : e;
 }
 
 /* 1 (after the message) unless rows jr .. p->n - 1 are p's cones in order
@@ -337,9 +337,9 @@ static int contacts_refused(const slv_problem *p, int jr, char *err, size_t errl
 /* The whole step's global form g (every row, vf's cfm, p's bounds)
  * condensed at x to its rows from jr on, in place of g (freed and zeroed
  * on failure).  DYN_OK, or the error after the message. */
-static dyn_err global_condensed(const double *cfm, const slv_problem *p, const double *x, int jr,
-                                slv_global_form *g, slv_condense_global_info *info, char *err,
-                                size_t errlen) {
+static dyn_err global_condensed_new(const double *cfm, const slv_problem *p, const double *x,
+                                    int jr, slv_global_form *g, slv_condense_global_info *info,
+                                    char *err, size_t errlen) {
   unsigned char *keep = malloc((size_t)p->n + 1);
   if (!keep) {
     slv_global_form_free(g);
@@ -380,7 +380,7 @@ static dyn_err reduced_condensed_new(const dyn_world *w, const double *x, int jr
   }
   for (int i = 0; i < p->n; i++) cfm[i] = w->rows.p[i].cfm;
   dyn_err e = reduced_global_fill(w, &rf, p, out, err, errlen);
-  if (e == DYN_OK) e = global_condensed(cfm, p, x, jr, out, info, err, errlen);
+  if (e == DYN_OK) e = global_condensed_new(cfm, p, x, jr, out, info, err, errlen);
   free(cfm);
   return e;
 }
@@ -395,8 +395,8 @@ static dyn_err maximal_condensed_new(const dyn_world *w, const double *x, int jr
     return DYN_ERR_INPUT;
   }
   if (contacts_refused(p, jr, err, errlen)) return DYN_ERR_INPUT;
-  dyn_err e = maximal_global(p, &vf, out, err, errlen);
-  return e == DYN_OK ? global_condensed(vf.cfm, p, x, jr, out, info, err, errlen) : e;
+  dyn_err e = maximal_global_new(p, &vf, out, err, errlen);
+  return e == DYN_OK ? global_condensed_new(vf.cfm, p, x, jr, out, info, err, errlen) : e;
 }
 
 dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
@@ -409,5 +409,5 @@ dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int 
   if (!w || !x) return DYN_ERR_INPUT;
   dyn_err e = dyn_world_is_reduced(w) ? reduced_condensed_new(w, x, jr, out, &p, info, err, errlen)
                                       : maximal_condensed_new(w, x, jr, out, &p, info, err, errlen);
-  return e == DYN_OK ? contacts_mu(&p, out, mu, err, errlen) : e;
+  return e == DYN_OK ? contacts_mu_new(&p, out, mu, err, errlen) : e;
 }
