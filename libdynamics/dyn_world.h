@@ -548,29 +548,20 @@ DYN_API slv_residuals dyn_world_last_residual(dyn_world *w);
  * problems"):
  *     M v = H r + f,      u = H' v + w,      (u, r) on the Coulomb cones
  * v holds the six velocities (linear, angular, world frame) of each
- * dynamic body a row touches, in body order.  The arrays are malloc'd and
- * owned by the record (dyn_global_free; a caller may take them over and
- * free them with free()). */
-typedef struct dyn_global {
-  int ndof;     /* rows of M and of H: 6 per body */
-  int n;        /* columns of H: the problem's rows (3 per contact) */
-  int *Mp, *Mj; /* M, ndof x ndof, CSR (ndof + 1 row pointers), both triangles */
-  double *Mx;
-  int *Hp, *Hj; /* H, ndof x n, CSR */
-  double *Hx;
-  double *f;  /* ndof */
-  double *w;  /* n */
-  double *mu; /* n / 3: each contact's friction coefficient (the problem's cone_mu) */
-} dyn_global;
-
-/* The global form of w's last step (world_global.c) into *out.  Refused
- * (DYN_ERR_INPUT, *out = NULL, msg names it): no kept assembly of the last
- * problem, a row outside the cones (joint rows, box friction: FCLIB's
- * global problem holds contacts only), a row with cfm > 0 (it has no term
- * for it), a body whose mass block is not invertible; DYN_ERR_NOMEM. */
-DYN_API dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *msg,
-                                     size_t msgcap);
-DYN_API void dyn_global_free(dyn_global *g); /* NULL is fine */
+ * dynamic body a row touches, in body order: libsolvers' slv_global_form
+ * (slv.h), ndof = 6 per body (rows of M and of H), n = the problem's rows
+ * (3 per contact, columns of H), M with both triangles.
+ *
+ * The global form of w's last step (world_global.c) into *out, its arrays
+ * malloc'd (slv_global_form_free), and into *mu (unless mu is NULL) each
+ * contact's friction coefficient (n / 3: the problem's cone_mu), malloc'd
+ * (free()).  Refused (DYN_ERR_INPUT, *out zeroed, *mu NULL, msg names it):
+ * no kept assembly of the last problem, a row outside the cones (joint
+ * rows, box friction: FCLIB's global problem holds contacts only), a row
+ * with cfm > 0 (it has no term for it), a body whose mass block is not
+ * invertible; DYN_ERR_NOMEM. */
+DYN_API dyn_err dyn_world_global_new(const dyn_world *w, slv_global_form *out, double **mu,
+                                     char *msg, size_t msgcap);
 
 /* The global form of w's last step with its first jr rows (the joints')
  * condensed at the answer x (p->n values, the impulses the step's
@@ -579,14 +570,16 @@ DYN_API void dyn_global_free(dyn_global *g); /* NULL is fine */
  * are those of slv_condense_rows on the same rows.  v there holds
  * coordinates of a null-space basis of the hard joint rows per coupled
  * block, not the bodies' velocities (a body without joint rows keeps its
- * six).  *info (may be NULL) says what was condensed.  Refused
- * (DYN_ERR_INPUT, *out = NULL, msg names it): no kept assembly, rows from
- * jr on that are not the contacts' cones in order, a contact row with cfm
- * > 0, hard joint rows dependent and inconsistent, a body whose mass block
- * is not invertible; DYN_ERR_NOMEM. */
+ * six).  *out and *mu as dyn_world_global_new's.  *info (may be NULL)
+ * says what was condensed.  Refused (DYN_ERR_INPUT, *out zeroed, *mu NULL,
+ * msg names it): no kept assembly, rows from jr on that are not the
+ * contacts' cones in order, a contact row with cfm > 0, hard joint rows
+ * dependent and inconsistent, a body whose mass block is not invertible;
+ * DYN_ERR_NOMEM. */
 DYN_API dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
-                                               dyn_global **out, slv_condense_global_info *info,
-                                               char *msg, size_t msgcap);
+                                               slv_global_form *out, double **mu,
+                                               slv_condense_global_info *info, char *msg,
+                                               size_t msgcap);
 
 /* The last solve (*out), valid until the next step or dyn_world_free: also
  * after a step that failed in its judge stage (DYN_ON_FAILURE_KEEP or

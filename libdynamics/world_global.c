@@ -87,7 +87,7 @@ int dyn_mass_block(const double *Minv, double *blk) {
 }
 
 /* M (6x6 blocks, stored whole, CSR) and f = M u_free. */
-static int fill_mass(const dyn_velocity_form *vf, const int *dof, dyn_global *g, char *err,
+static int fill_mass(const dyn_velocity_form *vf, const int *dof, slv_global_form *g, char *err,
                      size_t errlen) {
   int nz = 0;
   g->Mp[0] = 0;
@@ -116,7 +116,7 @@ static int fill_mass(const dyn_velocity_form *vf, const int *dof, dyn_global *g,
 /* H = J' (CSR by dof: the rows i of each dof in order, nonzero entries
  * only) and w = b - J u_free. */
 static void fill_h(const dyn_velocity_form *vf, const int *dof, const slv_problem *p,
-                   dyn_global *g) {
+                   slv_global_form *g) {
   int ndof = g->ndof;
   memset(g->Hp, 0, ((size_t)ndof + 1) * sizeof(int));
   for (int i = 0; i < vf->nrows; i++)
@@ -146,25 +146,10 @@ static void fill_h(const dyn_velocity_form *vf, const int *dof, const slv_proble
   g->Hp[0] = 0;
 }
 
-void dyn_global_free(dyn_global *g) {
-  if (!g) return;
-  free(g->Mp);
-  free(g->Mj);
-  free(g->Mx);
-  free(g->Hp);
-  free(g->Hj);
-  free(g->Hx);
-  free(g->f);
-  free(g->w);
-  free(g->mu);
-  free(g);
-}
-
-/* The arrays of a global problem of ndof dofs and n rows (nc contacts),
- * mnz entries of M and hnz of H; NULL when out of memory. */
-static dyn_global *global_alloc(int ndof, int n, int nc, long mnz, long hnz) {
-  dyn_global *g = calloc(1, sizeof *g);
-  if (!g) return NULL;
+/* The arrays of a global problem of ndof dofs and n rows into *g, mnz
+ * entries of M and hnz of H; 0 when out of memory (g zeroed). */
+static int global_alloc(slv_global_form *g, int ndof, int n, long mnz, long hnz) {
+  memset(g, 0, sizeof *g);
   g->ndof = ndof;
   g->n = n;
   g->Mp = malloc(((size_t)ndof + 1) * sizeof(int));
@@ -175,32 +160,49 @@ static dyn_global *global_alloc(int ndof, int n, int nc, long mnz, long hnz) {
   g->Hx = malloc(((size_t)hnz + 1) * sizeof(double));
   g->f = malloc(((size_t)ndof + 1) * sizeof(double));
   g->w = malloc(((size_t)n + 1) * sizeof(double));
-  g->mu = malloc(((size_t)nc + 1) * sizeof(double));
-  if (!g->Mp || !g->Mj || !g->Mx || !g->Hp || !g->Hj || !g->Hx || !g->f || !g->w || !g->mu) {
-    dyn_global_free(g);
-    return NULL;
+  if (!g->Mp || !g->Mj || !g->Mx || !g->Hp || !g->Hj || !g->Hx || !g->f || !g->w) {
+    slv_global_form_free(g);
+    return 0;
   }
-  return g;
+  return 1;
 }
 
 /* The global form of the velocity form vf of problem p into *out; dof
  * (vf->nb + 1) is scratch. */
 static dyn_err global_fill(const dyn_velocity_form *vf, const slv_problem *p, int *dof,
-                           dyn_global **out, char *err, size_t errlen) {
+                           slv_global_form *out, char *err, size_t errlen) {
   int nbd = number_bodies(vf, dof);
-  dyn_global *g = global_alloc(6 * nbd, p->n, p->ncones, 36L * nbd, 12L * vf->nrows);
-  if (!g) {
+  if (!global_alloc(out, 6 * nbd, p->n, 36L * nbd, 12L * vf->nrows)) {
     dyn_msgf(err, errlen, "out of memory for the global form (%d dofs)", 6 * nbd);
     return DYN_ERR_NOMEM;
   }
-  if (!fill_mass(vf, dof, g, err, errlen)) {
-    dyn_global_free(g);
+  if (!fill_mass(vf, dof, out, err, errlen)) {
+    slv_global_form_free(out);
     return DYN_ERR_INPUT;
   }
-  fill_h(vf, dof, p, g);
-  if (p->ncones > 0) memcpy(g->mu, p->cone_mu, (size_t)p->ncones * sizeof *g->mu);
-  *out = g;
+  fill_h(vf, dof, p, out);
   return DYN_OK;
+}
+
+/* *mu (unless mu is NULL): a malloc'd copy of p's cones' friction
+ * coefficients; on failure (out of memory) g is freed and zeroed. */
+static dyn_err contacts_mu_new(const slv_problem *p, slv_global_form *g, double **mu, char *err,
+                               size_t errlen) {
+  if (!mu) return DYN_OK;
+  *mu = malloc(((size_t)p->ncones + 1) * sizeof **mu);
+  if (!*mu) {
+    slv_global_form_free(g);
+    dyn_msgf(err, errlen, "out of memory for the contacts' mu (%d)", p->ncones);
+    return DYN_ERR_NOMEM;
+  }
+  if (p->ncones > 0) memcpy(*mu, p->cone_mu, (size_t)p->ncones * sizeof **mu);
+  return DYN_OK;
+}
+
+/* *out zeroed and *mu NULL: what a refusal leaves. */
+static void global_out_clear(slv_global_form *out, double **mu) {
+  memset(out, 0, sizeof *out);
+  if (mu) *mu = NULL;
 }
 
 int dyn_world_last_form(const dyn_world *w, slv_problem *p, dyn_velocity_form *vf) {
@@ -217,13 +219,12 @@ static int contacts_refused(const slv_problem *p, int jr, char *err, size_t errl
  * G A_r^-1 G^T and w + H' M^-1 f = G u_free - rhs are the local problem's W
  * and q (a limit or motor row's column of H is +-e_k). */
 static dyn_err reduced_global_fill(const dyn_world *w, const dyn_reduced_form *rf,
-                                   const slv_problem *p, dyn_global **out, char *err,
+                                   const slv_problem *p, slv_global_form *g, char *err,
                                    size_t errlen) {
   const int nd = rf->ndof, n = p->n;
   long hnz = 0;
   for (size_t k = 0; k < (size_t)nd * (size_t)n; k++) hnz += rf->Gt[k] != 0.0;
-  dyn_global *g = global_alloc(nd, n, p->ncones, (long)nd * nd, hnz);
-  if (!g) {
+  if (!global_alloc(g, nd, n, (long)nd * nd, hnz)) {
     dyn_msgf(err, errlen, "out of memory for the global form (%d dofs)", nd);
     return DYN_ERR_NOMEM;
   }
@@ -246,8 +247,6 @@ static dyn_err reduced_global_fill(const dyn_world *w, const dyn_reduced_form *r
   g->Mp[nd] = (int)mz;
   g->Hp[nd] = (int)hz;
   for (int i = 0; i < n; i++) g->w[i] = -w->rows.p[i].rhs;
-  if (p->ncones > 0) memcpy(g->mu, p->cone_mu, (size_t)p->ncones * sizeof *g->mu);
-  *out = g;
   return DYN_OK;
 }
 
@@ -273,40 +272,53 @@ static int reduced_last(const dyn_world *w, slv_problem *p, dyn_reduced_form *rf
 /* The global form of a world in reduced coordinates: refused for rows
  * other than the contacts' cones (a limit or motor row: see
  * dyn_world_global_condensed_new) and cfm > 0. */
-static dyn_err reduced_global(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
-  slv_problem p;
+static dyn_err reduced_global(const dyn_world *w, slv_problem *p, slv_global_form *out, char *err,
+                              size_t errlen) {
   dyn_reduced_form rf;
-  if (!reduced_last(w, &p, &rf, err, errlen) || contacts_refused(&p, 0, err, errlen))
+  if (!reduced_last(w, p, &rf, err, errlen) || contacts_refused(p, 0, err, errlen))
     return DYN_ERR_INPUT;
-  for (int i = 0; i < p.n; i++)
+  for (int i = 0; i < p->n; i++)
     if (w->rows.p[i].cfm > 0.0) {
       dyn_msgf(err, errlen, "row %d: cfm > 0 has no term in the global form", i);
       return DYN_ERR_INPUT;
     }
-  return reduced_global_fill(w, &rf, &p, out, err, errlen);
+  return reduced_global_fill(w, &rf, p, out, err, errlen);
 }
 
-dyn_err dyn_world_global_new(const dyn_world *w, dyn_global **out, char *err, size_t errlen) {
+/* The global form of a maximal world's last step, p and vf its problem and
+ * velocity form. */
+static dyn_err maximal_global_new(const slv_problem *p, const dyn_velocity_form *vf,
+                                  slv_global_form *out, char *err, size_t errlen) {
+  int *dof = malloc(((size_t)vf->nb + 1) * sizeof(int));
+  if (!dof) {
+    dyn_msgf(err, errlen, "out of memory for the global form (%d bodies)", vf->nb);
+    return DYN_ERR_NOMEM;
+  }
+  dyn_err e = global_fill(vf, p, dof, out, err, errlen);
+  free(dof);
+  return e;
+}
+
+dyn_err dyn_world_global_new(const dyn_world *w, slv_global_form *out, double **mu, char *err,
+                             size_t errlen) {
   slv_problem p;
   dyn_velocity_form vf;
   dyn_msgf(err, errlen, "%s", "");
   if (!out) return DYN_ERR_INPUT;
-  *out = NULL;
+  global_out_clear(out, mu);
   if (!w) return DYN_ERR_INPUT;
-  if (dyn_world_is_reduced(w)) return reduced_global(w, out, err, errlen);
-  if (!dyn_world_last_form(w, &p, &vf)) {
+  dyn_err e;
+  if (dyn_world_is_reduced(w))
+    e = reduced_global(w, &p, out, err, errlen);
+  else if (!dyn_world_last_form(w, &p, &vf)) {
     dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
     return DYN_ERR_INPUT;
+  } else if (rows_refused(&vf, &p, err, errlen)) {
+    return DYN_ERR_INPUT;
+  } else {
+    e = maximal_global_new(&p, &vf, out, err, errlen);
   }
-  if (rows_refused(&vf, &p, err, errlen)) return DYN_ERR_INPUT;
-  int *dof = malloc(((size_t)vf.nb + 1) * sizeof(int));
-  if (!dof) {
-    dyn_msgf(err, errlen, "out of memory for the global form (%d bodies)", vf.nb);
-    return DYN_ERR_NOMEM;
-  }
-  dyn_err e = global_fill(&vf, &p, dof, out, err, errlen);
-  free(dof);
-  return e;
+  return e == DYN_OK ? contacts_mu_new(&p, out, mu, err, errlen) : e;
 }
 
 /* 1 (after the message) unless rows jr .. p->n - 1 are p's cones in order
@@ -322,39 +334,32 @@ static int contacts_refused(const slv_problem *p, int jr, char *err, size_t errl
   return !ok;
 }
 
-/* g's M, H, f and w replaced by c's (taken over; c zeroed). */
-static void global_take(dyn_global *g, slv_global_form *c) {
-  free(g->Mp), free(g->Mj), free(g->Mx), free(g->Hp), free(g->Hj), free(g->Hx);
-  free(g->f), free(g->w);
-  g->ndof = c->ndof, g->n = c->n;
-  g->Mp = c->Mp, g->Mj = c->Mj, g->Mx = c->Mx, g->Hp = c->Hp, g->Hj = c->Hj, g->Hx = c->Hx;
-  g->f = c->f, g->w = c->w;
-  memset(c, 0, sizeof *c);
-}
-
 /* The whole step's global form g (every row, vf's cfm, p's bounds)
- * condensed at x to its rows from jr on, into g.  DYN_OK, or the error
- * after the message. */
+ * condensed at x to its rows from jr on, in place of g (freed and zeroed
+ * on failure).  DYN_OK, or the error after the message. */
 static dyn_err global_condensed_new(const double *cfm, const slv_problem *p, const double *x,
-                                    int jr, dyn_global *g, slv_condense_global_info *info,
+                                    int jr, slv_global_form *g, slv_condense_global_info *info,
                                     char *err, size_t errlen) {
   unsigned char *keep = malloc((size_t)p->n + 1);
   if (!keep) {
+    slv_global_form_free(g);
     dyn_msgf(err, errlen, "out of memory for the condensation (%d rows)", p->n);
     return DYN_ERR_NOMEM;
   }
   for (int i = 0; i < p->n; i++) keep[i] = i >= jr;
+  /* the form read as slv_condense_rows_global's rows: the one place */
   slv_global_rows in = { g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj,
                          g->Hx,   g->f, g->w,  cfm,   p->lo, p->hi };
   slv_global_form c;
   char serr[400] = "";
   slv_status s = slv_condense_rows_global(&in, x, keep, &c, info, serr, sizeof serr);
   free(keep);
+  slv_global_form_free(g);
   if (s != SLV_OK) {
     dyn_msgf(err, errlen, "the joint rows' condensation: %s", serr);
     return s == SLV_ERR_NOMEM ? DYN_ERR_NOMEM : DYN_ERR_INPUT;
   }
-  global_take(g, &c);
+  *g = c;
   return DYN_OK;
 }
 
@@ -362,58 +367,47 @@ static dyn_err global_condensed_new(const double *cfm, const slv_problem *p, con
  * joint-space form (the limit and motor rows' columns +-e_k of H, their
  * cfm and bounds) condensed at x to the contact rows from jr on, as a
  * maximal world's joint rows are. */
-static dyn_err reduced_condensed_new(const dyn_world *w, const double *x, int jr, dyn_global **out,
+static dyn_err reduced_condensed_new(const dyn_world *w, const double *x, int jr,
+                                     slv_global_form *out, slv_problem *p,
                                      slv_condense_global_info *info, char *err, size_t errlen) {
-  slv_problem p;
   dyn_reduced_form rf;
-  if (!reduced_last(w, &p, &rf, err, errlen) || contacts_refused(&p, jr, err, errlen))
+  if (!reduced_last(w, p, &rf, err, errlen) || contacts_refused(p, jr, err, errlen))
     return DYN_ERR_INPUT;
-  double *cfm = malloc(((size_t)p.n + 1) * sizeof *cfm);
+  double *cfm = malloc(((size_t)p->n + 1) * sizeof *cfm);
   if (!cfm) {
-    dyn_msgf(err, errlen, "out of memory for the condensation (%d rows)", p.n);
+    dyn_msgf(err, errlen, "out of memory for the condensation (%d rows)", p->n);
     return DYN_ERR_NOMEM;
   }
-  for (int i = 0; i < p.n; i++) cfm[i] = w->rows.p[i].cfm;
-  dyn_global *g = NULL;
-  dyn_err e = reduced_global_fill(w, &rf, &p, &g, err, errlen);
-  if (e == DYN_OK) e = global_condensed_new(cfm, &p, x, jr, g, info, err, errlen);
+  for (int i = 0; i < p->n; i++) cfm[i] = w->rows.p[i].cfm;
+  dyn_err e = reduced_global_fill(w, &rf, p, out, err, errlen);
+  if (e == DYN_OK) e = global_condensed_new(cfm, p, x, jr, out, info, err, errlen);
   free(cfm);
-  if (e != DYN_OK) {
-    dyn_global_free(g);
-    return e;
+  return e;
+}
+
+/* The same in maximal coordinates. */
+static dyn_err maximal_condensed_new(const dyn_world *w, const double *x, int jr,
+                                     slv_global_form *out, slv_problem *p,
+                                     slv_condense_global_info *info, char *err, size_t errlen) {
+  dyn_velocity_form vf;
+  if (!dyn_world_last_form(w, p, &vf)) {
+    dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p->n);
+    return DYN_ERR_INPUT;
   }
-  *out = g;
-  return DYN_OK;
+  if (contacts_refused(p, jr, err, errlen)) return DYN_ERR_INPUT;
+  dyn_err e = maximal_global_new(p, &vf, out, err, errlen);
+  return e == DYN_OK ? global_condensed_new(vf.cfm, p, x, jr, out, info, err, errlen) : e;
 }
 
 dyn_err dyn_world_global_condensed_new(const dyn_world *w, const double *x, int jr,
-                                       dyn_global **out, slv_condense_global_info *info, char *err,
-                                       size_t errlen) {
+                                       slv_global_form *out, double **mu,
+                                       slv_condense_global_info *info, char *err, size_t errlen) {
   slv_problem p;
-  dyn_velocity_form vf;
   dyn_msgf(err, errlen, "%s", "");
   if (!out) return DYN_ERR_INPUT;
-  *out = NULL;
+  global_out_clear(out, mu);
   if (!w || !x) return DYN_ERR_INPUT;
-  if (dyn_world_is_reduced(w)) return reduced_condensed_new(w, x, jr, out, info, err, errlen);
-  if (!dyn_world_last_form(w, &p, &vf)) {
-    dyn_msgf(err, errlen, "the world kept no assembly of this step's %d rows", p.n);
-    return DYN_ERR_INPUT;
-  }
-  if (contacts_refused(&p, jr, err, errlen)) return DYN_ERR_INPUT;
-  int *dof = malloc(((size_t)vf.nb + 1) * sizeof(int));
-  if (!dof) {
-    dyn_msgf(err, errlen, "out of memory for the global form (%d bodies)", vf.nb);
-    return DYN_ERR_NOMEM;
-  }
-  dyn_global *g = NULL;
-  dyn_err e = global_fill(&vf, &p, dof, &g, err, errlen);
-  free(dof);
-  if (e == DYN_OK) e = global_condensed_new(vf.cfm, &p, x, jr, g, info, err, errlen);
-  if (e != DYN_OK) {
-    dyn_global_free(g);
-    return e;
-  }
-  *out = g;
-  return DYN_OK;
+  dyn_err e = dyn_world_is_reduced(w) ? reduced_condensed_new(w, x, jr, out, &p, info, err, errlen)
+                                      : maximal_condensed_new(w, x, jr, out, &p, info, err, errlen);
+  return e == DYN_OK ? contacts_mu_new(&p, out, mu, err, errlen) : e;
 }

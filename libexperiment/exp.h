@@ -180,15 +180,15 @@ typedef struct exp_inputs exp_inputs;
 
 EXP_API int exp_export_step_is_input(const exp_export *e, long k, const exp_inputs *in);
 
-/* The global form (M, H, f, w) of w's last step as libio's record, the one
- * conversion from libdynamics' (export --global, Python's
- * World.global_problem): with jr > 0 joint rows condensed at x, the whole
- * step's answer (dyn_world_global_condensed_new, *ci saying what), else as
- * it is (dyn_world_global_new; *ci zeroed).  *out: free with
- * io_global_free; *mu (unless mu is NULL): the contacts' friction
+/* The global form (M, H, f, w) of w's last step, what export --global
+ * writes (io_instance.global) and Python's World.global_problem reads:
+ * with jr > 0 joint rows condensed at x, the whole step's answer
+ * (dyn_world_global_condensed_new, *ci saying what), else as it is
+ * (dyn_world_global_new; *ci zeroed).  *out: free with
+ * slv_global_form_free; *mu (unless mu is NULL): the contacts' friction
  * coefficients, n / 3, malloc'd.  DYN_OK, or the refusal with its reason
- * in msg (*out NULL). */
-EXP_API dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, io_global **out,
+ * in msg (*out zeroed). */
+EXP_API dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, slv_global_form *out,
                                  double **mu, slv_condense_global_info *ci, char *msg, size_t len);
 
 /* Step st's problem p (and its global form, from w) and the impulses x the

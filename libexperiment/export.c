@@ -149,43 +149,11 @@ static void say_write_error(const exp_log *log, const char *path, const char *er
     exp_say(log, EXP_SAY_ERROR, "%s: %s", path, err);
 }
 
-/* libdynamics' global form as libio's record, the arrays taken over (both
- * malloc'd: dyn_global's are the caller's to free with free()); NULL when
- * out of memory (g is freed either way). */
-static io_global *io_global_of(dyn_global *g) {
-  io_global *o = calloc(1, sizeof *o);
-  if (o) {
-    o->ndof = g->ndof;
-    o->n = g->n;
-    o->Mp = g->Mp, o->Mj = g->Mj, o->Mx = g->Mx;
-    o->Hp = g->Hp, o->Hj = g->Hj, o->Hx = g->Hx;
-    o->f = g->f, o->w = g->w;
-    g->Mp = g->Mj = g->Hp = g->Hj = NULL;
-    g->Mx = g->Hx = g->f = g->w = NULL;
-  }
-  dyn_global_free(g);
-  return o;
-}
-
-dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, io_global **out, double **mu,
-                         slv_condense_global_info *ci, char *msg, size_t len) {
-  *out = NULL;
-  if (mu) *mu = NULL;
+dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, slv_global_form *out,
+                         double **mu, slv_condense_global_info *ci, char *msg, size_t len) {
   memset(ci, 0, sizeof *ci);
-  dyn_global *g = NULL;
-  dyn_err e = jr > 0 ? dyn_world_global_condensed_new(w, x, jr, &g, ci, msg, len)
-                     : dyn_world_global_new(w, &g, msg, len);
-  if (e != DYN_OK) return e;
-  if (mu) {
-    *mu = g->mu;
-    g->mu = NULL;
-  }
-  if (!(*out = io_global_of(g))) {
-    if (mu) free(*mu), *mu = NULL;
-    snprintf(msg, len, "out of memory for the global form");
-    return DYN_ERR_NOMEM;
-  }
-  return DYN_OK;
+  return jr > 0 ? dyn_world_global_condensed_new(w, x, jr, out, mu, ci, msg, len)
+                : dyn_world_global_new(w, out, mu, msg, len);
 }
 
 /* The global form of the world's last step (exp_world_global: with its jr
@@ -194,7 +162,7 @@ dyn_err exp_world_global(const dyn_world *w, int jr, const double *x, io_global 
 static int write_global(const exp_export *e, const dyn_world *w, io_instance *inst,
                         const char *gpath, long k, int jr, const double *x0) {
   char err[512] = "", name[sizeof inst->name];
-  io_global *g = NULL;
+  slv_global_form g;
   slv_condense_global_info ci;
   if (exp_world_global(w, jr, x0, &g, NULL, &ci, err, sizeof err) != DYN_OK) {
     exp_say(e->log, EXP_SAY_ERROR, "export: step %ld: %s%s", k,
@@ -211,11 +179,11 @@ static int write_global(const exp_export *e, const dyn_world *w, io_instance *in
     if (dyn_world_is_reduced(w)) /* of the joint velocities (FCLIB's 128 characters) */
       snprintf(inst->name + l, sizeof inst->name - l, "%s", "; reduced coordinates");
   }
-  inst->global = g;
+  inst->global = &g; /* borrowed for the writer */
   slv_status s = io_write(gpath, IO_FMT_AUTO, inst, err, sizeof err);
   inst->global = NULL;
   memcpy(inst->name, name, sizeof name);
-  io_global_free(g);
+  slv_global_form_free(&g);
   if (s != SLV_OK) say_write_error(e->log, gpath, err);
   return s == SLV_OK;
 }

@@ -94,7 +94,7 @@ static double norm2(int n, const double *x) {
 }
 
 int exp_solve_global(const io_instance *inst, const double *x, exp_solve_report *r) {
-  const io_global *gl = inst->global;
+  const slv_global_form *gl = inst->global;
   r->ndof = 0;
   if (!gl) return 0;
   int n = inst->n;
@@ -111,7 +111,7 @@ int exp_solve_global(const io_instance *inst, const double *x, exp_solve_report 
     r->v_norm_2 = norm2(gl->ndof, v);
     r->u_norm_2 = norm2(n, u);
     r->res_vel = slv_velocity_residual(&p, x, scratch);
-    r->condense_s = gl->condense_s;
+    r->condense_s = inst->condense_s;
   }
   free(v);
   free(u);

@@ -145,18 +145,6 @@ void io_instance_free(io_instance *inst) {
   free(inst);
 }
 
-void io_global_free(io_global *g) {
-  if (!g) return;
-  free(g->Mp);
-  free(g->Mj);
-  free(g->Mx);
-  free(g->Hp);
-  free(g->Hj);
-  free(g->Hx);
-  free(g->f);
-  free(g->w);
-  free(g);
-}
 
 slv_status io_alloc_factored(io_instance *inst, int nblk, int with_fd) {
   size_t n = (size_t)inst->n;

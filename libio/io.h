@@ -119,22 +119,6 @@ IO_API io_format io_format_for_path(const char *path);
  * is no k-th file, -1 when it does not fit in len bytes. */
 IO_API int io_write_sidecar(const char *path, io_format fmt, int k, char *buf, size_t len);
 
-/* The global frictional-contact problem an instance was condensed from
- * (FCLIB /fclib_global, Siconos gfc3d .dat; docs/problem.md, "Global
- * problems"):  M v = H r + f,  u = H' v + w,  with r = x and u = w of the
- * condensed problem A = H' M^-1 H, b = w + H' M^-1 f.  Sparse, owned by the
- * instance (io_instance_free frees it). */
-typedef struct io_global {
-  int ndof;     /* rows of M and of H */
-  int n;        /* columns of H: the instance's n (3 nc) */
-  int *Mp, *Mj; /* M, ndof x ndof, CSR (ndof + 1 row pointers), both triangles */
-  double *Mx;   /* (an M stored as one triangle is mirrored on reading) */
-  int *Hp, *Hj; /* H, ndof x n, CSR */
-  double *Hx;
-  double *f;         /* ndof */
-  double *w;         /* n */
-  double condense_s; /* the wall time of the reader's condensation (s); 0 if not condensed */
-} io_global;
 
 /* What kind of problem the data is (for reports): "lcp" (lo=0, hi=inf),
  * "mlcp" (free and lcp rows only), "blcp" (any finite bounds), "findex"
@@ -166,7 +150,15 @@ typedef struct io_instance {
   char solver[32];    /* registry name; "" if none */
   slv_options opt;    /* slv_options_default() with the recorded fields */
   unsigned opt_given; /* IO_OPT_* bits: the fields of opt the file gives */
-  io_global *global;  /* the global problem it was condensed from, or NULL */
+  /* The global frictional-contact problem it was condensed from (FCLIB
+   * /fclib_global, Siconos gfc3d .dat; docs/problem.md, "Global problems"),
+   * or NULL:  M v = H r + f,  u = H' v + w,  with r = x and u = w of the
+   * condensed problem A = H' M^-1 H, b = w + H' M^-1 f; n = the instance's
+   * n (3 nc), M with both triangles (one stored triangle is mirrored on
+   * reading).  libsolvers' form, owned by the instance (io_instance_free
+   * frees it). */
+  slv_global_form *global;
+  double condense_s; /* the wall time of the reader's condensation (s); 0 if not condensed */
 } io_instance;
 
 /* The options an lcplab file can record, one bit each (io_instance.opt_given). */
@@ -202,7 +194,6 @@ IO_API size_t io_contactbench_row(size_t r);
  * no findex; NULL on failure or n out of range. */
 IO_API io_instance *io_instance_new_dense(int n);
 IO_API void io_instance_free(io_instance *inst); /* NULL is fine */
-IO_API void io_global_free(io_global *g);        /* NULL is fine */
 /* Fill kind[] from the data (call after changing bounds / findex). */
 IO_API void io_instance_classify(io_instance *inst);
 /* The borrowed view; valid while inst lives. */
@@ -231,8 +222,9 @@ IO_API io_instance *io_instance_of_problem(const slv_problem *p, const char *nam
  * SLV_ERR_INVALID (ndof < 1, n not a multiple of 3, M or H not a CSR
  * matrix of their sizes, a value not finite, mu < 0), SLV_ERR_UNSUPPORTED
  * (M not symmetric or not positive definite), SLV_ERR_DIM, SLV_ERR_NOMEM. */
-IO_API slv_status io_instance_of_global(const io_global *g, const double *mu, const char *name,
-                                        io_instance **out, char *err, size_t errlen);
+IO_API slv_status io_instance_of_global(const slv_global_form *g, const double *mu,
+                                        const char *name, io_instance **out, char *err,
+                                        size_t errlen);
 
 /* Read path.  fmt = IO_FMT_AUTO picks by extension, then by content.
  * Returns 0 and *out on success; else a negative status, *out = NULL and the

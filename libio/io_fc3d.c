@@ -213,7 +213,7 @@ static int gfc3d_row_block(int ndof) {
  * gfc3d_row_block; H's column blocks are the contacts' 3), Siconos' q = f,
  * b = w, mu. */
 static slv_status write_gfc3d(io_writer *w, const io_instance *inst) {
-  const io_global *g = inst->global;
+  const slv_global_form *g = inst->global;
   int rb = gfc3d_row_block(g->ndof);
   fprintf(w->f, "3\n%d\n", inst->ncones);
   slv_status st = io_write_sbm(w, g->ndof, g->ndof, rb, rb, g->Mp, g->Mj, g->Mx);

@@ -256,11 +256,11 @@ static slv_status read_local(io_hdf5_ctx *c, const char *lib_path, const io_fcli
 
 /* ---- global: condensation (io_global.c, libsolvers' slv_condense) --------------- */
 
-/* The global problem of libfclib's p as an io_global (M, H as CSR, M
+/* The global problem of libfclib's p as a global form (M, H as CSR, M
  * mirrored when stored as one triangle); M and H's triplets are freed. */
 static slv_status global_of(io_hdf5_ctx *c, const struct fclib_global *p, trip *M, trip *H,
-                            int ndof, int m, io_global **out) {
-  io_global *g = io_global_alloc(ndof, m);
+                            int ndof, int m, slv_global_form **out) {
+  slv_global_form *g = io_global_alloc(ndof, m);
   slv_status st = g ? SLV_OK : SLV_ERR_NOMEM;
   if (!st) st = io_csr_build(ndof, M->nnz, M->row, M->col, M->val, &g->Mp, &g->Mj, &g->Mx);
   trip_free(M);
@@ -294,7 +294,7 @@ static slv_status read_global(io_hdf5_ctx *c, const char *lib_path, const io_fcl
     return io_hdf5_fail(c, SLV_ERR_INVALID,
                         "expected libfclib to read /fclib_global, found it refused");
   trip M, H;
-  io_global *g = NULL;
+  slv_global_form *g = NULL;
   st = entries(c, "/fclib_global/M", p->M, hm, &M);
   if (!st && (st = entries(c, "/fclib_global/H", p->H, hh, &H))) trip_free(&M);
   if (st) goto done;

@@ -348,7 +348,7 @@ static void triplet_of(fc_out *o, int m, int n, const int *p, const int *j, cons
 /* /fclib_global of inst->global with inst's mu (fclib_write_global):
  * spacedim, M and H (triplets), vectors f, w, mu, info. */
 static void out_global(fc_out *o, const io_instance *inst) {
-  const io_global *G = inst->global;
+  const slv_global_form *G = inst->global;
   fc_mat M = { 0 }, H = { 0 };
   int *mrow = NULL, *hrow = NULL;
   triplet_of(o, G->ndof, G->ndof, G->Mp, G->Mj, G->Mx, &M, &mrow);
@@ -406,7 +406,7 @@ static void out_answer(fc_out *o, hid_t loc, const char *name, const io_instance
  * libfclib's write_solution (v, u, r); v (ndof) and u (n) are scratch. */
 static void out_global_answer(fc_out *o, hid_t loc, const char *name, const io_instance *inst,
                               const double *r, double *v, double *u) {
-  const io_global *G = inst->global;
+  const slv_global_form *G = inst->global;
   if (o->st) return;
   slv_status st = slv_global_velocities(G->ndof, G->n, G->Mp, G->Mj, G->Mx, G->Hp, G->Hj, G->Hx,
                                         G->f, G->w, r, v, u);

@@ -142,7 +142,7 @@ static long first_not_finite(const double *x, long n) {
 
 /* 1 if g and mu can be condensed (sizes, CSR, finite values, mu >= 0);
  * else 0 with the message naming the field. */
-static int global_valid(const io_global *g, const double *mu, const char *name, char *err,
+static int global_valid(const slv_global_form *g, const double *mu, const char *name, char *err,
                         size_t errlen) {
   if (g->ndof < 1 || g->n < 0 || g->n % 3 != 0 || g->n > IO_MAX_N) {
     io_msgf(err, errlen,
@@ -187,8 +187,8 @@ static void *dup_array(const void *src, size_t n, size_t size) {
 }
 
 /* A deep copy of a valid g; NULL when out of memory. */
-static io_global *global_copy(const io_global *g) {
-  io_global *c = io_global_alloc(g->ndof, g->n);
+static slv_global_form *global_copy(const slv_global_form *g) {
+  slv_global_form *c = io_global_alloc(g->ndof, g->n);
   if (!c) return NULL;
   size_t rows = (size_t)g->ndof + 1, mnz = (size_t)g->Mp[g->ndof], hnz = (size_t)g->Hp[g->ndof];
   c->Mp = dup_array(g->Mp, rows, sizeof(int));
@@ -206,7 +206,7 @@ static io_global *global_copy(const io_global *g) {
   return c;
 }
 
-slv_status io_instance_of_global(const io_global *g, const double *mu, const char *name,
+slv_status io_instance_of_global(const slv_global_form *g, const double *mu, const char *name,
                                  io_instance **out, char *err, size_t errlen) {
   if (!name) name = "global problem";
   if (!out) return SLV_ERR_INVALID;
@@ -216,7 +216,7 @@ slv_status io_instance_of_global(const io_global *g, const double *mu, const cha
     return SLV_ERR_INVALID;
   }
   if (!global_valid(g, mu, name, err, errlen)) return SLV_ERR_INVALID;
-  io_global *c = global_copy(g);
+  slv_global_form *c = global_copy(g);
   if (!c) {
     io_msgf(err, errlen, "%s: out of memory for the global problem (ndof = %d)", name, g->ndof);
     return SLV_ERR_NOMEM;

@@ -64,7 +64,7 @@ static slv_status reserve_csr_of(io_reader *r, const io_nm *nm, const char *name
 }
 
 /* H, f, w and mu after M, into g and mu. */
-static slv_status read_rest(io_reader *r, int nc, io_global *g, double *mu) {
+static slv_status read_rest(io_reader *r, int nc, slv_global_form *g, double *mu) {
   int n = 3 * nc, nd = g->ndof;
   slv_status st;
   char why[64];
@@ -112,7 +112,7 @@ slv_status io_read_gfc3d(io_reader *r, int nc, io_nm *M, long mline, io_instance
     io_nm_free(M);
     return st;
   }
-  io_global *g = io_global_alloc(nd, n);
+  slv_global_form *g = io_global_alloc(nd, n);
   double *mu = malloc(((size_t)nc + 1) * sizeof(double));
   st = g && mu ? io_csr_of_nm(M, &g->Mp, &g->Mj, &g->Mx) : SLV_ERR_NOMEM;
   io_nm_free(M);

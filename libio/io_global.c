@@ -2,7 +2,7 @@
  * (io_gfc3d.c: Siconos gfc3d .dat; io_fclib_read.c: /fclib_global) share
  * (docs/problem.md, "Global problems"; docs/io.md):
  *
- *   - M and H as CSR in an io_global (io.h), built from triplets or
+ *   - M and H as CSR in libsolvers' slv_global_form (slv.h), built from triplets or
  *     from a NumericsMatrix;
  *   - an M stored as one triangle (every non-zero off-diagonal entry on
  *     the same side of the diagonal: LMGC's dumps CubeH8 and
@@ -12,11 +12,12 @@
  *   - the condensation (libsolvers' slv_condense: block-sparse W = H'
  *     M^-1 H, q = w + H' M^-1 f) and the instance: W in CSR, or dense up to
  *     IO_FC_DENSE_MAX rows as every frictional-contact reader, one
- *     Coulomb cone per contact, and the io_global kept beside it.
+ *     Coulomb cone per contact, and the global form kept beside it
+ *     (io_instance.global).
  *
  * Refusals name the file (and line, for .dat) and the field: M not
  * symmetric, not positive definite, the memory cap, an overflow of W or q.
- * The condensation's wall time goes to io_global.condense_s.
+ * The condensation's wall time goes to io_instance.condense_s.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "io_internal.h"
@@ -27,8 +28,8 @@
 #include <string.h>
 #include <time.h>
 
-io_global *io_global_alloc(int ndof, int n) {
-  io_global *g = calloc(1, sizeof *g);
+slv_global_form *io_global_alloc(int ndof, int n) {
+  slv_global_form *g = calloc(1, sizeof *g);
   if (!g) return NULL;
   g->ndof = ndof;
   g->n = n;
@@ -39,6 +40,11 @@ io_global *io_global_alloc(int ndof, int n) {
     return NULL;
   }
   return g;
+}
+
+void io_global_free(slv_global_form *g) {
+  slv_global_form_free(g);
+  free(g);
 }
 
 slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v, int **P,
@@ -86,7 +92,7 @@ slv_status io_csr_of_nm(io_nm *nm, int **P, int **J, double **X) {
   return SLV_OK;
 }
 
-int io_global_mirror(io_global *g) {
+int io_global_mirror(slv_global_form *g) {
   int nd = g->ndof;
   long upper = 0, lower = 0, nnz = g->Mp[nd];
   for (int i = 0; i < nd; i++)
@@ -175,7 +181,7 @@ static slv_status check_finite_condensed(const io_instance *inst, const char *wh
 }
 
 /* The condensed instance of g, g not taken (inst->global stays NULL). */
-static slv_status condense_to_instance(const io_global *g, const double *mu, double cap,
+static slv_status condense_to_instance(const slv_global_form *g, const double *mu, double cap,
                                        double used, const char *where, const char *mname, char *err,
                                        size_t errlen, double *seconds, io_instance **out) {
   int n = g->n;
@@ -212,16 +218,17 @@ static slv_status condense_to_instance(const io_global *g, const double *mu, dou
   return SLV_OK;
 }
 
-slv_status io_global_instance(io_global *g, const double *mu, double cap, double used,
+slv_status io_global_instance(slv_global_form *g, const double *mu, double cap, double used,
                               const char *where, const char *mname, char *err, size_t errlen,
                               io_instance **out) {
-  slv_status st =
-      condense_to_instance(g, mu, cap, used, where, mname, err, errlen, &g->condense_s, out);
+  double s;
+  slv_status st = condense_to_instance(g, mu, cap, used, where, mname, err, errlen, &s, out);
   if (st) {
     io_global_free(g);
     return st;
   }
   (*out)->global = g;
+  (*out)->condense_s = s;
   return SLV_OK;
 }
 

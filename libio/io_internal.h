@@ -406,9 +406,11 @@ int io_fc_holds_global_rest(const io_reader *r, int nc, int ndof);
 /* The rest of a gfc3d .dat after d, nc and M (read at line mline; taken
  * over and freed): H, q, b, mu, the end; the condensed instance. */
 slv_status io_read_gfc3d(io_reader *r, int nc, io_nm *M, long mline, io_instance **out);
-/* An io_global with f (ndof) and w (n) zeroed, no M or H yet; NULL if
- * out of memory. */
-io_global *io_global_alloc(int ndof, int n);
+/* A malloc'd global form (slv_global_form) with f (ndof) and w (n)
+ * zeroed, no M or H yet; NULL if out of memory. */
+slv_global_form *io_global_alloc(int ndof, int n);
+/* g's arrays (slv_global_form_free) and g itself; NULL is fine. */
+void io_global_free(slv_global_form *g);
 /* rows-row CSR *P, *J, *X from nnz triplets (r, c, v), in input order
  * within a row.  SLV_ERR_NOMEM (the caller frees what was allocated). */
 slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const double *v, int **P,
@@ -418,12 +420,12 @@ slv_status io_csr_build(int rows, long nnz, const int *r, const int *c, const do
 slv_status io_csr_of_nm(io_nm *nm, int **P, int **J, double **X);
 /* M stored as one triangle mirrored into the full symmetric M: 1 if it
  * was, 0 if not, -1 out of memory (g unchanged). */
-int io_global_mirror(io_global *g);
+int io_global_mirror(slv_global_form *g);
 /* The condensed instance of g (taken over, also on failure) with the
  * cones of mu; the condensation may use cap - used bytes (the memory cap,
  * the bytes the read reserved so far).  Messages start with where ("FILE"
  * or "FILE:LINE") and name M as mname. */
-slv_status io_global_instance(io_global *g, const double *mu, double cap, double used,
+slv_status io_global_instance(slv_global_form *g, const double *mu, double cap, double used,
                               const char *where, const char *mname, char *err, size_t errlen,
                               io_instance **out);
 slv_status io_write_fc3d(const io_req *rq, const io_instance *inst);

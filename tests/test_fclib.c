@@ -442,7 +442,7 @@ static const global_file GLOBALS[] = {
 
 /* W_ref = H' M^-1 H and q_ref = w + H' M^-1 f computed densely from
  * libfclib's reading; *tol gets 64 ndof eps / rcond(M).  An M stored as one
- * triangle is mirrored (io_global.c). */
+ * triangle is mirrored (slv_global_form.c). */
 static void reference(const struct fclib_global *g, double *Wref, double *qref, double *tol) {
   int nd = g->M->m, m = g->H->n;
   const struct fclib_matrix *M = g->M, *H = g->H;
@@ -1228,7 +1228,7 @@ static void test_global_written(void) {
   tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
   io_instance *inst = NULL;
   CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
-  const io_global *G = inst->global;
+  const slv_global_form *G = inst->global;
   CU_ASSERT_PTR_NOT_NULL_FATAL(G);
   tpath(p, sizeof p, "global_out.hdf5");
   remove(p);
@@ -1309,7 +1309,7 @@ static void global_round_trip(const io_instance *a, const char *name) {
   slv_status st = io_read(p, IO_FMT_AUTO, &b, err, sizeof err);
   if (st) printf("\n  %s", err);
   CU_ASSERT_EQUAL_FATAL(st, SLV_CONVERGED);
-  const io_global *g = a->global, *h = b->global;
+  const slv_global_form *g = a->global, *h = b->global;
   CU_ASSERT_PTR_NOT_NULL_FATAL(h);
   CU_ASSERT_FATAL(g->ndof == h->ndof && g->n == h->n && a->n == b->n);
   CU_ASSERT(same_csr(g->ndof, g->ndof, g->Mp, g->Mj, g->Mx, h->Mp, h->Mj, h->Mx));
@@ -1607,7 +1607,7 @@ static void test_global_solution(void) {
   tst_shared_path("datasets/fclib/LMGC_GFC3D-i00501-4-00000.hdf5", path, sizeof path);
   io_instance *inst = NULL;
   CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_AUTO, &inst, err, sizeof err), SLV_CONVERGED);
-  const io_global *G = inst->global;
+  const slv_global_form *G = inst->global;
   int n = inst->n, nd = G->ndof;
   double x[12], x0[12], v[162], u[12], back[12];
   for (int i = 0; i < n; i++) {

@@ -60,7 +60,7 @@ static const gdat GDATS[] = {
 
 /* The dense column-major ndof x ndof M and ndof x m H of the instance's
  * global part. */
-static void dense_global(const io_global *g, double *M, double *H) {
+static void dense_global(const slv_global_form *g, double *M, double *H) {
   for (int i = 0; i < g->ndof; i++) {
     for (int k = g->Mp[i]; k < g->Mp[i + 1]; k++) M[i + (size_t)g->ndof * g->Mj[k]] += g->Mx[k];
     for (int k = g->Hp[i]; k < g->Hp[i + 1]; k++) H[i + (size_t)g->ndof * g->Hj[k]] += g->Hx[k];
@@ -91,7 +91,7 @@ static void chol_solve(int nd, double *M, int nrhs, double *B) {
 
 /* W, q of the instance against H' M^-1 H, w + H' M^-1 f computed here. */
 static void check_condensed(const io_instance *inst) {
-  const io_global *g = inst->global;
+  const slv_global_form *g = inst->global;
   int nd = g->ndof, m = g->n;
   double *M = calloc((size_t)nd * nd, sizeof(double));
   double *H = calloc((size_t)nd * m, sizeof(double));
@@ -136,6 +136,7 @@ static void check_condensed_again(const io_instance *inst) {
   char err[256] = "";
   CU_ASSERT_EQUAL_FATAL(io_instance_condense_again(inst, &again, err, sizeof err), SLV_OK);
   CU_ASSERT_PTR_NULL(again->global);
+  CU_ASSERT_EQUAL(again->condense_s, 0.0); /* no reader's condensation kept */
   CU_ASSERT_EQUAL(again->n, inst->n);
   CU_ASSERT_EQUAL(again->storage, inst->storage);
   CU_ASSERT_EQUAL(again->ncones, inst->ncones);
@@ -181,6 +182,7 @@ static void read_one_gdat(const gdat *d) {
   if (inst->global) {
     CU_ASSERT_EQUAL(inst->global->ndof, d->ndof);
     CU_ASSERT_EQUAL(inst->global->n, inst->n);
+    CU_ASSERT(inst->condense_s > 0.0 && inst->condense_s < 60.0); /* the reader timed it */
     double nq = 0;
     for (int i = 0; i < inst->n; i++) nq += inst->b[i] * inst->b[i];
     printf(", |q| = %.7g", sqrt(nq));
@@ -383,7 +385,7 @@ static void test_gfc3d_short_blocks(void) {
   fclose(f);
   CU_ASSERT_EQUAL(offsets, 3);
   CU_ASSERT_EQUAL_FATAL(io_read(out, IO_FMT_SICONOS_GFC3D, &b, err, sizeof err), SLV_OK);
-  const io_global *ga = a->global, *gb = b->global;
+  const slv_global_form *ga = a->global, *gb = b->global;
   CU_ASSERT_EQUAL_FATAL(gb->ndof, 7);
   CU_ASSERT_EQUAL_FATAL(gb->n, 3);
   double da[49] = { 0 }, db[49] = { 0 }, ha[21] = { 0 }, hb[21] = { 0 };
@@ -407,7 +409,7 @@ static void test_gfc3d_short_blocks(void) {
 
 /* v and u of the planted global problem at r, and u against A r + b. */
 static void velocities_at(const io_instance *inst, const double *r, double *v, double *u) {
-  const io_global *g = inst->global;
+  const slv_global_form *g = inst->global;
   CU_ASSERT_EQUAL_FATAL(slv_global_velocities(g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj,
                                               g->Hx, g->f, g->w, r, v, u),
                         SLV_OK);
@@ -551,15 +553,15 @@ static void planted_make(planted *pl) {
   for (int c = 0; c < PL_N; c++) pl->w[c] = 0.1 * c - 0.5;
 }
 
-static io_global planted_global(planted *pl) {
-  io_global g = { PL_ND, PL_N, pl->Mp, pl->Mj, pl->Mx, pl->Hp, pl->Hj, pl->Hx, pl->f, pl->w, 0 };
+static slv_global_form planted_global(planted *pl) {
+  slv_global_form g = { PL_ND, PL_N, pl->Mp, pl->Mj, pl->Mx, pl->Hp, pl->Hj, pl->Hx, pl->f, pl->w };
   return g;
 }
 
 /* W (CSR) against the dense reference: rows sorted without repeats, exactly
  * symmetric, within 1e-13 of max |W|; q within 1e-13. */
-static void check_planted_w(const io_global *g, const int *Wp, const int *Wj, const double *Wx,
-                            const double *q) {
+static void check_planted_w(const slv_global_form *g, const int *Wp, const int *Wj,
+                            const double *Wx, const double *q) {
   int nd = g->ndof, m = g->n;
   double *M = calloc((size_t)nd * nd, sizeof(double)), *H = calloc((size_t)nd * m, sizeof(double));
   double *X = calloc((size_t)nd * (m + 1), sizeof(double)), *Wd = calloc((size_t)m * m, 8);
@@ -597,7 +599,8 @@ static void check_planted_w(const io_global *g, const int *Wp, const int *Wj, co
   free(Wd);
 }
 
-static slv_status planted_condense(io_global *g, double *q, slv_condense_info *ci, int check) {
+static slv_status planted_condense(slv_global_form *g, double *q, slv_condense_info *ci,
+                                   int check) {
   int *Wp, *Wj;
   double *Wx;
   slv_status st = slv_condense(g->ndof, g->n, g->Mp, g->Mj, g->Mx, g->Hp, g->Hj, g->Hx, g->f, g->w,
@@ -615,7 +618,7 @@ static slv_status planted_condense(io_global *g, double *q, slv_condense_info *c
 static void test_condense_planted(void) {
   static planted pl;
   planted_make(&pl);
-  io_global g = planted_global(&pl);
+  slv_global_form g = planted_global(&pl);
   double q[PL_N];
   slv_condense_info ci;
   CU_ASSERT_EQUAL_FATAL(planted_condense(&g, q, &ci, 1), SLV_OK);

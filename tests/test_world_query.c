@@ -189,22 +189,28 @@ static void test_instance_of_problem(void) {
   dyn_world_free(w);
 }
 
-/* The step's global form (cones) through io_instance_of_global: its
- * condensation H' M^-1 H, w + H' M^-1 f is the step's local A, b to
+/* The step's global form (cones; libsolvers' slv_global_form, the one
+ * type libdynamics writes and libio reads) through io_instance_of_global:
+ * its condensation H' M^-1 H, w + H' M^-1 f is the step's local A, b to
  * rounding; written as a Siconos gfc3d .dat it reads back to the same
- * bits.  Bad arrays are refused naming the field. */
+ * bits.  Before a step the form is refused with *out zeroed and *mu NULL.
+ * Bad arrays are refused naming the field. */
 static void test_instance_of_global(void) {
   dyn_world *w = ball_world(DYN_FRICTION_CONE, "nsgs");
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
   char err[512] = "";
-  dyn_global *dg = NULL;
-  CU_ASSERT_EQUAL_FATAL(dyn_world_global_new(w, &dg, err, sizeof err), DYN_OK);
-  io_global g = {
-    dg->ndof, dg->n, dg->Mp, dg->Mj, dg->Mx, dg->Hp, dg->Hj, dg->Hx, dg->f, dg->w, 0.0
-  };
+  slv_global_form g = { .ndof = -1, .n = -1 };
+  double *mu = (double *)&g; /* anything but NULL */
+  CU_ASSERT_EQUAL(dyn_world_global_new(w, &g, &mu, err, sizeof err), DYN_ERR_INPUT);
+  CU_ASSERT(g.ndof == 0 && g.n == 0 && !g.Mp && !g.Hx && !g.f && !g.w);
+  CU_ASSERT_PTR_NULL(mu);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, "no assembly"));
+  CU_ASSERT_EQUAL_FATAL(dyn_world_step(w, NULL), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_world_global_new(w, &g, &mu, err, sizeof err), DYN_OK);
+  CU_ASSERT_EQUAL(g.ndof, 6);
+  CU_ASSERT_EQUAL(g.n, 3);
   io_instance *inst = NULL;
-  CU_ASSERT_EQUAL_FATAL(io_instance_of_global(&g, dg->mu, "ball", &inst, err, sizeof err), SLV_OK);
+  CU_ASSERT_EQUAL_FATAL(io_instance_of_global(&g, mu, "ball", &inst, err, sizeof err), SLV_OK);
   CU_ASSERT_PTR_NOT_NULL_FATAL(inst->global);
   CU_ASSERT_EQUAL(inst->ncones, 1);
   CU_ASSERT_EQUAL(inst->cone_mu[0], 0.7);
@@ -238,23 +244,21 @@ static void test_instance_of_global(void) {
   free(Ac);
 
   /* refused, naming the field: a NaN in f, mu < 0, n not 3 nc */
-  double f0 = g.f[0], mu0 = dg->mu[0];
+  double f0 = g.f[0], mu0 = mu[0];
   g.f[0] = NAN;
-  CU_ASSERT_EQUAL(io_instance_of_global(&g, dg->mu, "user", &inst, err, sizeof err),
-                  SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_instance_of_global(&g, mu, "user", &inst, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NULL(inst);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "f[0]"));
   g.f[0] = f0;
-  dg->mu[0] = -1.0;
-  CU_ASSERT_EQUAL(io_instance_of_global(&g, dg->mu, "user", &inst, err, sizeof err),
-                  SLV_ERR_INVALID);
+  mu[0] = -1.0;
+  CU_ASSERT_EQUAL(io_instance_of_global(&g, mu, "user", &inst, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "mu[0]"));
-  dg->mu[0] = mu0;
+  mu[0] = mu0;
   g.n = 2;
-  CU_ASSERT_EQUAL(io_instance_of_global(&g, dg->mu, "user", &inst, err, sizeof err),
-                  SLV_ERR_INVALID);
+  CU_ASSERT_EQUAL(io_instance_of_global(&g, mu, "user", &inst, err, sizeof err), SLV_ERR_INVALID);
   CU_ASSERT_PTR_NOT_NULL(strstr(err, "multiple of 3"));
-  dyn_global_free(dg);
+  slv_global_form_free(&g);
+  free(mu);
   dyn_world_free(w);
 }
 

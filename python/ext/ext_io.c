@@ -15,7 +15,7 @@
 
 /* The global problem g as the tuple (ndof, M indptr, M indices, M data,
  * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR. */
-PyObject *lx_global_tuple(const io_global *g) {
+PyObject *lx_global_tuple(const slv_global_form *g) {
   int mnz = g->Mp[g->ndof], hnz = g->Hp[g->ndof];
   return Py_BuildValue("(iNNNNNNNN)", g->ndof, lx_ivector(g->ndof + 1, g->Mp),
                        lx_ivector(mnz, g->Mj), lx_vector(mnz, g->Mx),
@@ -114,7 +114,7 @@ static int csr_ok(const int *p, const int *j, int rows, int cols, npy_intp nnz, 
 
 /* *g over the arrays of a global tuple (global_tuple's layout) for an
  * instance of n rows; 0, or -1 with an exception. */
-static int global_from(PyObject *t, int n, io_global *g) {
+static int global_from(PyObject *t, int n, slv_global_form *g) {
   PyObject *o[9];
   if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 9) {
     PyErr_SetString(PyExc_TypeError, "global problem: expected a 9-tuple");
@@ -156,7 +156,7 @@ PyObject *lx_velocities(PyObject *self, PyObject *args) {
   PyObject *t, *go, *xo;
   if (!PyArg_ParseTuple(args, "OOO", &t, &go, &xo)) return NULL;
   slv_problem p;
-  io_global g;
+  slv_global_form g;
   if (lx_problem_from(t, &p) < 0 || global_from(go, p.n, &g) < 0) return NULL;
   const double *x = lx_array_data(xo, NPY_DOUBLE, p.n, 0, 0, "x");
   if (!x) return NULL;
@@ -188,7 +188,7 @@ PyObject *lx_global_vjp(PyObject *self, PyObject *args) {
   PyObject *go, *xo, *qo;
   int n;
   if (!PyArg_ParseTuple(args, "OiOO", &go, &n, &xo, &qo)) return NULL;
-  io_global g;
+  slv_global_form g;
   if (n < 0 || global_from(go, n, &g) < 0) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "global vjp: n < 0");
     return NULL;
@@ -242,7 +242,7 @@ PyObject *lx_write(PyObject *self, PyObject *args) {
   char err[512] = "";
   slv_status st = slv_problem_validate(&p, err, sizeof err);
   if (st != SLV_OK) return Py_BuildValue("(is)", (int)st, err);
-  io_global g;
+  slv_global_form g;
   if (go != Py_None && global_from(go, p.n, &g) < 0) return NULL;
   io_instance inst;
   instance_view(&p, name, fmt, x_ref, &inst);
@@ -284,7 +284,7 @@ PyObject *lx_from_global(PyObject *self, PyObject *args) {
     PyErr_Format(PyExc_ValueError, "global problem: n = %d must be 3 nc", n);
     return NULL;
   }
-  io_global g;
+  slv_global_form g;
   if (global_from(go, n, &g) < 0) return NULL;
   const double *mu = lx_array_data(muo, NPY_DOUBLE, n / 3, 0, 0, "mu");
   if (!mu) return NULL;

@@ -495,7 +495,7 @@ static PyObject *world_step_matrices(lx_world *self, PyObject *noargs) {
  * contacts' mu into *mu: with condense and joint rows, those rows
  * condensed at the impulses applied (as export --condense-joints), *jr and
  * *ci saying what was condensed. */
-static dyn_err global_of(const dyn_world *w, int condense, io_global **g, double **mu, int *jr,
+static dyn_err global_of(const dyn_world *w, int condense, slv_global_form *g, double **mu, int *jr,
                          slv_condense_global_info *ci, char *msg, size_t len) {
   slv_problem p;
   const double *x = NULL;
@@ -516,15 +516,15 @@ static PyObject *world_global_form(lx_world *self, PyObject *args) {
   int condense = 0, jr = 0;
   if (!PyArg_ParseTuple(args, "|p", &condense) || !ready(self)) return NULL;
   char msg[512] = "";
-  io_global *g = NULL;
+  slv_global_form g;
   double *mu = NULL;
   slv_condense_global_info ci;
   dyn_err e = global_of(self->w, condense, &g, &mu, &jr, &ci, msg, sizeof msg);
   if (e == DYN_ERR_NOMEM) return PyErr_NoMemory();
   if (e != DYN_OK) return Py_BuildValue("(si)", msg, dyn_world_last_joint_rows(self->w));
-  PyObject *out = Py_BuildValue("(NiNiii)", lx_global_tuple(g), g->n, lx_vector(g->n / 3, mu), jr,
+  PyObject *out = Py_BuildValue("(NiNiii)", lx_global_tuple(&g), g.n, lx_vector(g.n / 3, mu), jr,
                                 ci.neliminated, ci.nbound);
-  io_global_free(g);
+  slv_global_form_free(&g);
   free(mu);
   return out;
 }

@@ -149,8 +149,7 @@ PyObject *lx_global_vjp(PyObject *self, PyObject *args);
 /* The global problem g as the tuple (ndof, M indptr, M indices, M data,
  * H indptr, H indices, H data, f, w): int32 / float64 copies, CSR
  * (ext_io.c). */
-struct io_global;
-PyObject *lx_global_tuple(const struct io_global *g);
+PyObject *lx_global_tuple(const slv_global_form *g);
 /* from_global(global tuple, n, mu, name) -> (problem tuple, global tuple)
  * or (status, message): ext_io.c. */
 PyObject *lx_from_global(PyObject *self, PyObject *args);

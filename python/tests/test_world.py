@@ -306,7 +306,8 @@ def test_global_problem_condenses_joint_rows(tmp_path):
     np.testing.assert_array_equal(s.global_problem(condense_joints=True).to_dense(),
                                   s.global_problem().to_dense())
     # the plain form too is export --global's, arrays and mu bit for bit (one
-    # conversion from libdynamics' form, exp_world_global; issue 81 item 4)
+    # global form type, slv_global_form, from libdynamics to libio: exp_world_global;
+    # issue 81 item 4)
     run_cli(["export", "--scene", "stack", "--param", "n=2", "--friction", "cone", "--solver", "nsgs",
              "--steps", 3, "--every", 3, "--format", "hdf5", "--global", "--out", tmp_path / "s"])
     e = lcplab.read(tmp_path / "s" / "stack_step000003.global.hdf5")
