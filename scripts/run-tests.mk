@@ -10,7 +10,7 @@
 # a failed stage does not stop the independent ones, as before.
 #
 # Order: install, valgrind and slurm use build/ after the check stage
-# built it; valgrind after install, which relinks in build/; the sanitizer
+# built it; valgrind and slurm after install, which relinks in build/; the sanitizer
 # and fuzz stages have their own trees.
 
 RUN = +@LCPLAB_MAKE_J= bash $(ROOT)/scripts/run-tests.sh --run-stage
@@ -28,7 +28,7 @@ valgrind: install
 	$(RUN) valgrind 1200 build stage_valgrind
 fuzz:
 	$(RUN) fuzz 450 build-fuzz stage_fuzz
-slurm: check
+slurm: install
 	$(RUN) slurm 300 build stage_slurm
 distcheck: all
 	$(RUN) distcheck 3600 build stage_distcheck
