@@ -15,7 +15,9 @@ if (!exists("out")) out = 'figure'
 if (!exists("files")) files = 'humanoid'
 nf = words(files)
 nc = 9
-label(j) = word("lcplab_pgs_wide lcplab_dantzig lcplab_auto 2.2.2_PGS 2.2.2_CG 2.2.2_Newton 3.12.0_PGS 3.12.0_CG 3.12.0_Newton", j + 1)
+label(j) = (j == 0) ? 'lcplab pgs\_wide' : (j == 1) ? 'lcplab dantzig' : (j == 2) ? 'lcplab auto' : \
+  (j == 3) ? 'MuJoCo 2.2.2 PGS' : (j == 4) ? 'MuJoCo 2.2.2 CG' : (j == 5) ? 'MuJoCo 2.2.2 Newton' : \
+  (j == 6) ? 'MuJoCo 3.12.0 PGS' : (j == 7) ? 'MuJoCo 3.12.0 CG' : 'MuJoCo 3.12.0 Newton'
 dt(j) = (j < 3) ? 1 : (j < 6) ? 2 : 3
 pt(j) = word("7 5 9 6 4 8 6 4 8", j + 1) + 0
 lc(j) = word("#0072B2 #0072B2 #0072B2 #D55E00 #D55E00 #D55E00 #009E73 #009E73 #009E73", j + 1)
@@ -32,7 +34,7 @@ do for [t in "png pdf"] {
     set terminal pngcairo size 1500, 500 * rows font ',10'
     set output out.'.png'
   } else {
-    set terminal pdfcairo size 10in, 3.4in * rows font ',9'
+    set terminal pdfcairo size 10, 3.4 * rows font ',9'
     set output out.'.pdf'
   }
   set multiplot layout rows, cols title 'Work-precision: lcplab (reduced coordinates, hard contacts) vs MuJoCo (soft contacts), one run'
@@ -49,11 +51,14 @@ do for [t in "png pdf"] {
   unset xlabel
   unset ylabel
   unset grid
-  set key center center box font ',11' noenhanced
+  set key center center box font ',11'
+  set label 1 'points: budgets (iterations); self-consistency 0 drawn at 10^{-12}' at screen 0.5, 0.02 center
+  set label 1 at graph 0.5, 0.02 center
   set xrange [1:2]
   set yrange [1:2]
   plot for [j = 0:nc - 1] NaN with linespoints dt dt(j) pt pt(j) ps 1.3 lw 2 lc rgb lc(j) \
     title label(j)
+  unset label 1
   set border
   set tics
   set grid
