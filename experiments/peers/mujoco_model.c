@@ -77,9 +77,9 @@ typedef struct args {
   int cone;   /* mjtCone, -1: the file's */
   double dt;  /* <= 0: the file's */
   long steps;
-  int iters;        /* <= 0: the file's */
-  double tol;       /* <= 0: the file's */
-  const char *ctrl; /* NULL: all 0 */
+  int iters;         /* <= 0: the file's */
+  double tol;        /* <= 0: the file's */
+  const char *ctrl;  /* NULL: all 0 */
   const char *trace; /* NULL: none; "-": stdout */
 } args;
 
@@ -343,16 +343,16 @@ static void print_summary(const mjModel *m, mjData *d, run *r, FILE *out) {
           "{\"engine\":\"mujoco\",\"mujoco_version\":%d,\"mujoco_version_string\":\"%s\","
           "\"solver\":\"%s\",\"cone\":\"%s\",\"dt\":%.17g,\"iterations\":%d,\"tolerance\":%.17g,"
           "\"islands_max\":%d,\"steps\":%ld,\"timed_steps\":%ld,\"bodies\":%d,"
-         "\"contacts_mean\":%.17g,\"contacts_mean_timed\":%.17g,\"contacts_max\":%ld,"
-         "\"time_step_median_s\":%.9g,\"time_step_mean_s\":%.9g,\"wall_steps_s\":%.9g,"
-         "\"energy_start\":%.17g,\"energy_end\":%.17g,\"kinetic_end\":%.17g,"
-         "\"max_penetration\":%.17g,\"max_body_displacement\":%.17g,"
-         "\"joint_error_max\":%.17g,\"not_converged\":%ld,\"mj_warnings\":%d}\n",
-         mj_version(), mj_versionString(), sol[m->opt.solver],
-         m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal", m->opt.timestep,
-         m->opt.iterations, m->opt.tolerance, r->islands_max, r->K, r->timed, nbod, r->c_all / (double)r->K,
-         r->c_timed / (double)r->timed, r->ncmax, med, mean, wall, r->E0, E1, kin, pen, disp,
-         r->jerr, r->not_converged, nwarn);
+          "\"contacts_mean\":%.17g,\"contacts_mean_timed\":%.17g,\"contacts_max\":%ld,"
+          "\"time_step_median_s\":%.9g,\"time_step_mean_s\":%.9g,\"wall_steps_s\":%.9g,"
+          "\"energy_start\":%.17g,\"energy_end\":%.17g,\"kinetic_end\":%.17g,"
+          "\"max_penetration\":%.17g,\"max_body_displacement\":%.17g,"
+          "\"joint_error_max\":%.17g,\"not_converged\":%ld,\"mj_warnings\":%d}\n",
+          mj_version(), mj_versionString(), sol[m->opt.solver],
+          m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal", m->opt.timestep,
+          m->opt.iterations, m->opt.tolerance, r->islands_max, r->K, r->timed, nbod,
+          r->c_all / (double)r->K, r->c_timed / (double)r->timed, r->ncmax, med, mean, wall, r->E0,
+          E1, kin, pen, disp, r->jerr, r->not_converged, nwarn);
 }
 
 /* --trace's stream: stdout for "-", else a new file (one that exists is
