@@ -312,13 +312,14 @@ def goal_line(rows, name):
 
 def dat_lines(rows, names):
     """The figure's data: one block (two blank lines apart) per file and curve, in FILES and
-    CURVES order: budget, self-consistency (floored at SELFCON_FLOOR), step time (ms)."""
+    CURVES order: budget, self-consistency (floored at SELFCON_FLOOR), step time (ms).  Every
+    run that ran is drawn, with failed steps too (the goal leaves those out, not the figure)."""
     out = ["# bench_models.py: per file (" + " ".join(names) + ") and curve ("
            + " ".join(f"{e}:{s}" for e, s in CURVES) + "): budget selfcon_m step_ms"]
     for name in names:
         for engine, solver in CURVES:
             pts = [r for r in rows if r["file"] == name and r["engine"] == engine
-                   and r["solver"] == solver and usable(r)]
+                   and r["solver"] == solver and "step_ms" in r and r.get("selfcon") is not None]
             pts.sort(key=lambda r: r["budget"] or 0)
             out.append(f"# {name} {engine} {solver}")
             for r in pts:

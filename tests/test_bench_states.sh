@@ -178,9 +178,11 @@ else
   fail "bench_models.py table (exit $rc)" "$(cat "$T/bm_out")"
 fi
 # the figure's data: humanoid's lcplab pgs_wide curve (the first block) holds
-# budgets 10 and 30 in order; auto's block (failed step) is one NaN point
+# budgets 10 and 30 in order; auto (a failed step: not in the goal) is drawn,
+# its 0 at 1e-12; 2.2.2's PGS (no run) is one NaN point
 if awk 'BEGIN{RS=""} NR==1{exit !($0 ~ /pgs_wide\n10 0.01 0.1\n30 0.001 0.2$/)}' "$T/bm.dat" &&
-  awk 'BEGIN{RS=""} NR==3{exit !($0 ~ /lcplab auto\n0 NaN NaN$/)}' "$T/bm.dat"; then
+  awk 'BEGIN{RS=""} NR==3{exit !($0 ~ /lcplab auto\n0 1e-12 0.15$/)}' "$T/bm.dat" &&
+  awk 'BEGIN{RS=""} NR==4{exit !($0 ~ /2.2.2 pgs\n0 NaN NaN$/)}' "$T/bm.dat"; then
   pass "bench_models.py: the figure's blocks"
 else
   fail "the figure's blocks" "$(head -n 12 "$T/bm.dat")"
