@@ -266,7 +266,7 @@ def table_lines(rows):
             "| converged | failed steps | self-consistency (m, RMS 1st s) | note |")
     out = [head, "|" + "---|" * 15]
     for r in rows:
-        budget = "ref" if r["reference"] else (r["budget"] if r["budget"] else "own")
+        budget = budget_name(r)
         pen = r.get("penetration")
         kind = "soft" if r["engine"].startswith("mujoco") else "hard"
         pen_s = "-" if pen is None else f"{1e3 * pen:.3g} ({kind})"
@@ -288,6 +288,11 @@ def usable(r):
     return "step_ms" in r and r.get("selfcon") is not None and not r.get("failed")
 
 
+def budget_name(r):
+    """A row's budget as the table and the goal lines say it."""
+    return "ref" if r["reference"] else str(r["budget"]) if r["budget"] else "own"
+
+
 def goal_line(rows, name):
     """Issue 82's goal on one file: lcplab's fastest at equal-or-better self-consistency and no
     failed steps against MuJoCo's fastest (either version)."""
@@ -297,7 +302,7 @@ def goal_line(rows, name):
         return f"goal {name}: no MuJoCo row ran (see the table)"
     m = min(mj, key=lambda r: r["step_ms"])
     ok = [r for r in mine if r["engine"] == "lcplab" and r["selfcon"] <= m["selfcon"]]
-    who = f"{m['engine']} {m['solver']} {m['budget']} {m['step_ms']:.4g} ms (self-consistency " \
+    who = f"{m['engine']} {m['solver']} {budget_name(m)} {m['step_ms']:.4g} ms (self-consistency " \
           f"{m['selfcon']:.3g} m)"
     if not ok:
         return f"goal {name}: no lcplab row at self-consistency <= {m['selfcon']:.3g} m " \
@@ -306,7 +311,7 @@ def goal_line(rows, name):
     ratio = l["step_ms"] / m["step_ms"]
     return (f"goal {name}: lcplab/MuJoCo = {ratio:.2f} (goal <= 1; "
             f"{'met' if ratio <= 1 else 'not met'}): lcplab {l['solver']} "
-            f"{l['budget'] or 'own'} {l['step_ms']:.4g} ms (self-consistency {l['selfcon']:.3g} m"
+            f"{budget_name(l)} {l['step_ms']:.4g} ms (self-consistency {l['selfcon']:.3g} m"
             f"{', ' + l['flags'] if l['flags'] else ''}) against {who}")
 
 
