@@ -278,8 +278,16 @@ def table_lines(rows):
             fmt(r.get("joint_error"), ".2g"), pen_s,
             "-" if conv is None else f"{100 * conv:.0f} %", fmt(r.get("failed"), "d"),
             "0 (reference)" if r["reference"] and "step_ms" in r else fmt(r.get("selfcon"), ".3g"),
-            r["error"] or ""]) + " |")
+            r["error"] or island_note(r)]) + " |")
     return out
+
+
+def island_note(r):
+    """MuJoCo 3.x records the solver statistics of its first 20 islands (mjNISLAND) only: a
+    run with more has its converged share judged on those."""
+    n = r.get("islands_max") or 0
+    return f"up to {n} islands: converged judged on the first 20 (all 3.x records)" if n > 20 \
+        else ""
 
 
 def usable(r):

@@ -149,8 +149,9 @@ sc=$(python3 "$bm" selfcon "$T/ref.trace" "$T/short.trace" --dt 0.5 2>&1)
 # the table from planted rows: MuJoCo's fastest without a failed step is
 # newton 3 (0.1 ms at 2e-3 m; pgs 10 reset: shown with its reason); lcplab's
 # fastest at <= 2e-3 m is pgs_wide 30 (0.2 ms; pgs_wide 10 is faster but at
-# 1e-2 m; auto had a failed step): ratio 2.00; humanoid100's MuJoCo rows all
-# failed: said
+# 1e-2 m; auto had a failed step): ratio 2.00; on humanoid100 no lcplab row
+# is as self-consistent as MuJoCo's CG 30 (1e-3 m): said; that row's 82
+# islands: its converged share judged on the 20 MuJoCo 3.x records
 row() { # file engine solver budget ms selfcon failed
   printf '{"file":"%s","engine":"%s","solver":"%s","budget":%s,"flags":"","reference":false,"error":"","step_ms":%s,"contacts":6,"energy_start":1,"energy_end":1,"joint_error":0,"penetration":0.0007,"converged":1,"failed":%s,"selfcon":%s}\n' \
     "$1" "$2" "$3" "$4" "$5" "$7" "$6"
@@ -164,13 +165,15 @@ row() { # file engine solver budget ms selfcon failed
   row humanoid mujoco-2.2.2 cg 10 0.12 5e-3 0
   echo '{"file":"humanoid","engine":"mujoco-2.2.2","solver":"pgs","budget":10,"flags":"","reference":false,"error":"exit 3: MuJoCo reset the state"}'
   row humanoid100 lcplab pgs_wide 10 1 1e-2 0
+  row humanoid100 mujoco-3.12.0 cg 30 2 1e-3 0 | sed 's/}$/,"islands_max":82}/'
   echo '{"file":"humanoid100","engine":"mujoco-3.12.0","solver":"pgs","budget":10,"flags":"","reference":false,"error":"not built"}'
 } >"$T/bm_rows.jsonl"
 python3 "$bm" table "$T/bm_rows.jsonl" --dat "$T/bm.dat" >"$T/bm_out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] &&
   grep -q '^goal humanoid: lcplab/MuJoCo = 2.00 (goal <= 1; not met): lcplab pgs_wide 30 0.2 ms (self-consistency 0.001 m) against mujoco-3.12.0 newton 3 0.1 ms' "$T/bm_out" &&
-  grep -q '^goal humanoid100: no MuJoCo row ran' "$T/bm_out" &&
+  grep -q '^goal humanoid100: no lcplab row at self-consistency <= 0.001 m' "$T/bm_out" &&
+  grep -q '^| humanoid100 | mujoco-3.12.0 | cg | 30 | .* | up to 82 islands: converged judged on the first 20 (all 3.x records) |$' "$T/bm_out" &&
   grep -q '^| humanoid | mujoco-2.2.2 | pgs | 10 | .* | exit 3: MuJoCo reset the state |$' "$T/bm_out" &&
   grep -q '^| humanoid | mujoco-3.12.0 | newton | 3 | - | 0.1 | 6 | 1 | 1 | 0 | 0.7 (soft) | 100 % | 0 | 0.002 |  |$' "$T/bm_out"; then
   pass "bench_models.py table: the goal's ratio 2.00, a failed row with its reason, soft penetration"
@@ -190,7 +193,7 @@ fi
 echo 'not json' >>"$T/bm_rows.jsonl"
 python3 "$bm" table "$T/bm_rows.jsonl" >"$T/bm_out" 2>&1
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q "bm_rows.jsonl:10: not a row of bench_models.py run" "$T/bm_out"; then
+if [ "$rc" -eq 1 ] && grep -q "bm_rows.jsonl:11: not a row of bench_models.py run" "$T/bm_out"; then
   pass "bench_models.py table: a broken row named by file and line, exit 1"
 else
   fail "a broken bench_models row" "exit $rc: $(cat "$T/bm_out")"
