@@ -59,6 +59,20 @@ done
 gp_run "$gp" "$ex/articulated.gp" "$dir/articulated" "file:data.csv=$dir/art.csv" "nlinks=20" >"$T/out" 2>&1
 check_figure articulated
 
+# 2a. bench_models.gp (make bench-models): one panel, its name a value with
+# quotes, $( ), backquotes and gnuplot's system() but no blank (the panel
+# names are the words of files=), nine curve blocks as bench_models.py
+# writes them, one with points, the others a NaN point
+{
+  echo "# bench_models.py: per file (x) and curve (...): budget selfcon_m step_ms"
+  printf '# x lcplab pgs_wide\n10 0.01 0.1\n30 0.001 0.2\n\n\n'
+  for k in 2 3 4 5 6 7 8 9; do printf '# x curve %s\n0 NaN NaN\n\n\n' "$k"; done
+} >"$dir/bm.dat"
+# shellcheck disable=SC2016 # the $( ) and backquotes are the point
+panel="o'neil\$(touch\${INJ}7)\`touch\${INJ}8\`;system('touch\${INJ}9');x='"
+gp_run "$gp" "$ex/bench_models.gp" "$dir/bench_models" "file:data.dat=$dir/bm.dat" "files=$panel" >"$T/out" 2>&1
+check_figure bench_models
+
 # 2b. under a file size limit gnuplot may exit 0 with its files cut short (SIGXFSZ ignored,
 # as lcplab ignores it): a cut figure never replaces the whole one (issue 64, finding 6)
 cp "$dir/articulated.png" "$T/art.png.0"

@@ -22,6 +22,9 @@
 #     the rows' scene hum, params "model=humanoid.xml approximate=yes";
 #   - a named scene in a peer that takes only {model}: a row refused;
 #     approximate= on a named scene, or not yes/no: exit 2 naming the key;
+#   - the harness's --trace: the box's centre of mass after steps 1 and 2
+#     (1.3 - g h^2 k (k + 1) / 2), the summary on stderr for --trace -, an
+#     existing file refused (exit 2);
 #   - the harness itself: a file MuJoCo cannot load, or a bad option: exit 2.
 # Skipped (77) where the harness is not built.  Environment as test_cli.sh.
 TST_NAME=test_robots_mujoco
@@ -78,6 +81,29 @@ for s in pgs mujoco; do
   fi
 done
 [ "$ok" = 1 ] && pass "a falling box: lcplab and MuJoCo at the file's step, 0.0086328 m, the same energies"
+
+# the harness's --trace (make bench-models' self-consistency): the box's
+# centre of mass at the state each step reached, semi-implicit Euler:
+# z_k = 1.3 - g h^2 k (k + 1) / 2: 1.29984304 after step 1, 1.29952912 after
+# step 2 (the state before the step would give 1.3 at step 1); the header
+# line; with --trace - the summary on stderr, --tol in it
+"$PEER" "$T/box.xml" --steps 2 --tol 1e-12 --trace - >"$T/trace" 2>"$T/sum"
+if [ "$(sed -n 1p "$T/trace")" = step,t,body,x,y,z ] &&
+  awk -F, 'NR == 2 { a = ($1 == 1 && $3 == 1 && $6 > 1.299843035 && $6 < 1.299843045) }
+    NR == 3 { b = ($1 == 2 && $6 > 1.299529115 && $6 < 1.299529125) } END { exit !(a && b && NR == 3) }' "$T/trace" &&
+  grep -q '"tolerance":9.9999999999999998e-13' "$T/sum"; then
+  pass "the harness's --trace: the centres of mass the steps reached; the summary on stderr"
+else
+  fail "the harness's --trace" "$(cat "$T/trace" "$T/sum")"
+fi
+echo keep >"$T/kept"
+"$PEER" "$T/box.xml" --steps 2 --trace "$T/kept" >/dev/null 2>"$T/err"
+rc=$?
+if [ "$rc" = 2 ] && [ "$(cat "$T/kept")" = keep ] && grep -q "kept" "$T/err"; then
+  pass "the harness's --trace never overwrites a file: exit 2, named"
+else
+  fail "--trace on an existing file" "exit $rc: $(cat "$T/err")"
+fi
 if [ "$(col "$csv" mujoco params)" = model=box.xml ] && [ "$(col "$csv" mujoco scene)" = box ]; then
   pass "a model line's row: scene the file's base name, params model=box.xml"
 else

@@ -7,13 +7,26 @@
  * so that MuJoCo's row of a scenes section has lcplab's columns:
  *
  *   peer_mujoco_model FILE [--solver pgs|cg|newton] [--cone pyramidal|elliptic]
- *                     [--dt H] [--steps K] [--iters I] [--ctrl NAME=VALUE,...]
+ *                     [--dt H] [--steps K] [--iters I] [--tol T] [--ctrl NAME=VALUE,...]
+ *                     [--trace FILE]
+ *
+ * The one source compiles against MuJoCo 2.2.2 (Debian's, built by make as
+ * peer_mujoco_model) and 3.x (`make bench-models` links it against the
+ * 3.12.0 of ../shared/peers/mujoco3 as peer_mujoco3_model): 3.x solves each
+ * constraint island on its own (on by default, kept: it is how 3.x runs) and
+ * keeps its solver statistics per island; its PGS is Nesterov-accelerated.
  *
  * What the file says stays (its solver, cone, iterations, softness, sizes)
  * unless an option above replaces it: --dt is lcplab's run's step (the
  * comparison's "same time step"), --solver picks MuJoCo's PGS, CG or Newton,
  * --ctrl sets d->ctrl (NAME an actuator's name or index, the rest 0: the
- * spelling of lcplab's --ctrl) for the whole run.
+ * spelling of lcplab's --ctrl) for the whole run.  --tol replaces the file's
+ * solver tolerance (opt.tolerance; the converged reference of `make
+ * bench-models`: Newton at 1e-12).  --trace FILE writes, after each step and
+ * for each body that moves, "step,t,body,x,y,z" (its centre of mass at the
+ * state the step reached, %.17g; the positions of lcplab's --trace, its
+ * first six columns), under that header line; FILE - is the standard
+ * output, and the summary goes to stderr then.
  *
  * Measured as lcplab measures (libdynamics/world_summary.c):
  *   time_step_median_s, _mean_s  CLOCK_MONOTONIC around mj_step, over the
@@ -35,7 +48,10 @@
  *                                equalities reports 0;
  *   not_converged                the steps whose solver used all its
  *                                iterations without meeting the file's
- *                                tolerance (d->solver_iter, solver_fwdinv);
+ *                                tolerance (d->solver_iter; 3.x: any
+ *                                island's solver_niter, of the first
+ *                                mjNISLAND islands, the ones 3.x records);
+ *   islands_max                  3.x: the most islands of a step (-1: 2.x);
  *   mj_warnings                  MuJoCo's warning counters after the run
  *                                (a full contact buffer, a bad acceleration
  *                                that MuJoCo answers by a reset, ...).
@@ -61,8 +77,10 @@ typedef struct args {
   int cone;   /* mjtCone, -1: the file's */
   double dt;  /* <= 0: the file's */
   long steps;
-  int iters;        /* <= 0: the file's */
-  const char *ctrl; /* NULL: all 0 */
+  int iters;         /* <= 0: the file's */
+  double tol;        /* <= 0: the file's */
+  const char *ctrl;  /* NULL: all 0 */
+  const char *trace; /* NULL: none; "-": stdout */
 } args;
 
 /* mju_error does not return: the message and exit 3 (a program may exit;
@@ -77,7 +95,7 @@ static void on_warning(const char *msg) { fprintf(stderr, "%s: MuJoCo warning: %
 static int usage(const char *why) {
   fprintf(stderr,
           "%s: %s\nusage: %s FILE [--solver pgs|cg|newton] [--cone pyramidal|elliptic] "
-          "[--dt H] [--steps K] [--iters I] [--ctrl NAME=VALUE,...]\n",
+          "[--dt H] [--steps K] [--iters I] [--tol T] [--ctrl NAME=VALUE,...] [--trace FILE]\n",
           prog, why, prog);
   return 2;
 }
@@ -98,9 +116,9 @@ static int positive(const char *s, double *out) {
 static int parse_args(int argc, char **argv, args *a) {
   a->file = NULL;
   a->solver = a->cone = a->iters = -1;
-  a->dt = 0;
+  a->dt = a->tol = 0;
   a->steps = 600;
-  a->ctrl = NULL;
+  a->ctrl = a->trace = NULL;
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     double x;
@@ -124,6 +142,10 @@ static int parse_args(int argc, char **argv, args *a) {
       if (a->cone == -2) return usage("--cone: expected pyramidal or elliptic");
     } else if (strcmp(o, "--ctrl") == 0) {
       a->ctrl = v;
+    } else if (strcmp(o, "--trace") == 0) {
+      a->trace = v;
+    } else if (strcmp(o, "--tol") == 0) {
+      if (positive(v, &a->tol) != 0) return usage("--tol: expected a positive number");
     } else if (strcmp(o, "--dt") == 0) {
       if (positive(v, &a->dt) != 0) return usage("--dt: expected a positive number");
     } else if (strcmp(o, "--steps") == 0 || strcmp(o, "--iters") == 0) {
@@ -221,12 +243,45 @@ static int cmp_double(const void *a, const void *b) {
 typedef struct run {
   const char *file;
   long K, timed, ncmax, not_converged, resets;
+  int islands_max; /* -1: 2.x, no islands */
   double *t, c_all, c_timed, jerr, E0;
-  double *c0; /* 3 per body: the start centres of mass */
+  double *c0;  /* 3 per body: the start centres of mass */
+  FILE *trace; /* NULL: no --trace */
 } run;
+
+/* 1 when the last step's solver used all its iterations (3.x: in any of
+ * the islands it records); islands: the step's island count (-1 in 2.x). */
+static int used_all_iterations(const mjModel *m, const mjData *d, int *islands) {
+#if mjVERSION_HEADER >= 300
+  int n = d->nisland > 0 ? d->nisland : 1; /* no islands: the statistics in slot 0 */
+  *islands = d->nisland;
+  if (d->nefc == 0) return 0;
+  if (n > mjNISLAND) n = mjNISLAND;
+  for (int i = 0; i < n; i++)
+    if (d->solver_niter[i] >= m->opt.iterations) return 1;
+  return 0;
+#else
+  *islands = -1;
+  return d->nefc > 0 && d->solver_iter >= m->opt.iterations;
+#endif
+}
+
+/* --trace's rows of step k: each moving body's centre of mass at the state
+ * the step reached (mj_kinematics: mj_step leaves the positions of the
+ * state before it; the next mj_step recomputes them all, so the run is the
+ * same with or without the trace). */
+static void trace_rows(const mjModel *m, mjData *d, FILE *f, long k) {
+  mj_kinematics(m, d);
+  for (int b = 1; b < m->nbody; b++) {
+    if (!moves(m, b)) continue;
+    const mjtNum *c = d->xipos + 3 * b;
+    fprintf(f, "%ld,%.17g,%d,%.17g,%.17g,%.17g\n", k, d->time, b, c[0], c[1], c[2]);
+  }
+}
 
 static int step_all(const mjModel *m, mjData *d, run *r) {
   r->resets = 0;
+  r->islands_max = mjVERSION_HEADER >= 300 ? 0 : -1;
   for (long k = 0; k < r->K; k++) {
     int bad0 = d->warning[mjWARN_BADQACC].number;
     double t0 = now();
@@ -241,10 +296,12 @@ static int step_all(const mjModel *m, mjData *d, run *r) {
     r->c_all += d->ncon;
     if (d->ncon > r->ncmax) r->ncmax = d->ncon;
     if (k >= r->K - r->timed) r->c_timed += d->ncon;
-    int iters = d->solver_iter;
-    if (iters >= m->opt.iterations && d->nefc > 0) r->not_converged++;
+    int islands;
+    r->not_converged += used_all_iterations(m, d, &islands);
+    if (islands > r->islands_max) r->islands_max = islands;
     double e = joint_error(m, d);
     if (e > r->jerr || isnan(e)) r->jerr = e;
+    if (r->trace) trace_rows(m, d, r->trace, k + 1);
   }
   return 0;
 }
@@ -268,7 +325,7 @@ static double max_displacement(const mjModel *m, const mjData *d, const double *
   return D;
 }
 
-static void print_summary(const mjModel *m, mjData *d, run *r) {
+static void print_summary(const mjModel *m, mjData *d, run *r, FILE *out) {
   qsort(r->t + (r->K - r->timed), (size_t)r->timed, sizeof *r->t, cmp_double);
   const double *tt = r->t + (r->K - r->timed);
   double med = r->timed % 2 ? tt[r->timed / 2] : 0.5 * (tt[r->timed / 2 - 1] + tt[r->timed / 2]);
@@ -282,37 +339,52 @@ static void print_summary(const mjModel *m, mjData *d, run *r) {
   for (int b = 1; b < m->nbody; b++) nbod += moves(m, b);
   for (int i = 0; i < mjNWARNING; i++) nwarn += d->warning[i].number;
   static const char *sol[] = { "pgs", "cg", "newton" };
-  printf("{\"engine\":\"mujoco\",\"mujoco_version\":%d,\"solver\":\"%s\",\"cone\":\"%s\","
-         "\"dt\":%.17g,\"iterations\":%d,\"steps\":%ld,\"timed_steps\":%ld,\"bodies\":%d,"
-         "\"contacts_mean\":%.17g,\"contacts_mean_timed\":%.17g,\"contacts_max\":%ld,"
-         "\"time_step_median_s\":%.9g,\"time_step_mean_s\":%.9g,\"wall_steps_s\":%.9g,"
-         "\"energy_start\":%.17g,\"energy_end\":%.17g,\"kinetic_end\":%.17g,"
-         "\"max_penetration\":%.17g,\"max_body_displacement\":%.17g,"
-         "\"joint_error_max\":%.17g,\"not_converged\":%ld,\"mj_warnings\":%d}\n",
-         mj_version(), sol[m->opt.solver],
-         m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal", m->opt.timestep,
-         m->opt.iterations, r->K, r->timed, nbod, r->c_all / (double)r->K,
-         r->c_timed / (double)r->timed, r->ncmax, med, mean, wall, r->E0, E1, kin, pen, disp,
-         r->jerr, r->not_converged, nwarn);
+  fprintf(out,
+          "{\"engine\":\"mujoco\",\"mujoco_version\":%d,\"mujoco_version_string\":\"%s\","
+          "\"solver\":\"%s\",\"cone\":\"%s\",\"dt\":%.17g,\"iterations\":%d,\"tolerance\":%.17g,"
+          "\"islands_max\":%d,\"steps\":%ld,\"timed_steps\":%ld,\"bodies\":%d,"
+          "\"contacts_mean\":%.17g,\"contacts_mean_timed\":%.17g,\"contacts_max\":%ld,"
+          "\"time_step_median_s\":%.9g,\"time_step_mean_s\":%.9g,\"wall_steps_s\":%.9g,"
+          "\"energy_start\":%.17g,\"energy_end\":%.17g,\"kinetic_end\":%.17g,"
+          "\"max_penetration\":%.17g,\"max_body_displacement\":%.17g,"
+          "\"joint_error_max\":%.17g,\"not_converged\":%ld,\"mj_warnings\":%d}\n",
+          mj_version(), mj_versionString(), sol[m->opt.solver],
+          m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal", m->opt.timestep,
+          m->opt.iterations, m->opt.tolerance, r->islands_max, r->K, r->timed, nbod,
+          r->c_all / (double)r->K, r->c_timed / (double)r->timed, r->ncmax, med, mean, wall, r->E0,
+          E1, kin, pen, disp, r->jerr, r->not_converged, nwarn);
+}
+
+/* --trace's stream: stdout for "-", else a new file (one that exists is
+ * refused, never overwritten); NULL after the message. */
+static FILE *open_trace(const char *path) {
+  FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wx");
+  if (!f) fprintf(stderr, "%s: --trace %s: cannot create it (it exists?)\n", prog, path);
+  if (f) fputs("step,t,body,x,y,z\n", f);
+  return f;
 }
 
 int main(int argc, char **argv) {
   args a;
   if (parse_args(argc, argv, &a) != 0) return 2;
+  FILE *trace = a.trace ? open_trace(a.trace) : NULL;
+  if (a.trace && !trace) return 2;
   mju_user_error = on_error;
   mju_user_warning = on_warning;
   char err[1000] = "";
   mjModel *m = mj_loadXML(a.file, NULL, err, sizeof err);
   if (!m) {
     fprintf(stderr, "%s: %s: %s\n", prog, a.file, err);
+    if (trace && trace != stdout) fclose(trace);
     return 2;
   }
   if (a.solver >= 0) m->opt.solver = a.solver;
   if (a.cone >= 0) m->opt.cone = a.cone;
   if (a.dt > 0) m->opt.timestep = a.dt;
   if (a.iters > 0) m->opt.iterations = a.iters;
+  if (a.tol > 0) m->opt.tolerance = a.tol;
   mjData *d = mj_makeData(m);
-  run r = { .file = a.file, .K = a.steps, .timed = a.steps - a.steps / 5 };
+  run r = { .file = a.file, .K = a.steps, .timed = a.steps - a.steps / 5, .trace = trace };
   r.t = calloc((size_t)r.K, sizeof *r.t);
   r.c0 = calloc(3 * (size_t)m->nbody, sizeof *r.c0);
   int rc = 3;
@@ -323,12 +395,13 @@ int main(int argc, char **argv) {
     r.E0 = energy(m, d, NULL);
     mju_copy(r.c0, d->xipos, 3 * m->nbody);
     rc = step_all(m, d, &r);
-    if (rc == 0) print_summary(m, d, &r);
+    if (rc == 0) print_summary(m, d, &r, trace == stdout ? stderr : stdout);
   } else {
     fprintf(stderr, "%s: %s: out of memory\n", prog, a.file);
   }
   free(r.t);
   free(r.c0);
+  if (trace && trace != stdout && fclose(trace) != 0) rc = 3;
   if (d) mj_deleteData(d);
   mj_deleteModel(m);
   return rc;
