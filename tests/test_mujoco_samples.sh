@@ -265,12 +265,29 @@ for c in reduced maximal; do
     fail "geom margin and gap, $c" "exit $rc, $a m against MuJoCo's $b m, 0.17 expected: $(cat "$T/err")"
   fi
 done
+# written back by lcplab's writer (margin and gap on the shapes) and read
+# again: the same rest
+lcp simulate --model "$T/gap.xml" --save-model "$T/gap_saved.xml"
+lcp simulate --model "$T/gap_saved.xml" --steps 500
+a=$(jnum max_body_displacement "$T/out")
+if [ "$rc" -eq 0 ] && grep -q 'gap="0.02"' "$T/gap_saved.xml" && [ -n "$a" ] &&
+  awk_true "$a >= 0.17 - 1e-9 && $a <= 0.1705"; then
+  pass "geom margin and gap saved and read back: $a m"
+else
+  fail "geom margin and gap saved and read back" "exit $rc, $a m, 0.17 expected: $(cat "$T/err")"
+fi
 # a negative gap (active before detected: MuJoCo's contact appears inside
 # margin - gap and vanishes above the margin, a band no hard contact can
 # hold): refused, the file, geom and attribute named
 sed 's|gap="0.02"|gap="-0.01"|' "$T/gap.xml" >"$T/m.xml"
 expect_err "a geom's negative gap: refused, named" \
   "m.xml: geom 'ball': gap -0.01 < 0 (active before detected) is not mapped" \
+  simulate --model "$T/m.xml" --steps 5
+# and a negative margin from <default> (contacts only past a penetration,
+# which the narrow phase does not find): the floor, the first geom, named
+sed 's|<geom margin="0.04"/>|<geom margin="-0.01"/>|' "$T/gap.xml" >"$T/m.xml"
+expect_err "a geom's negative margin: refused, named" \
+  "m.xml: geom 'floor': margin -0.01 < 0 (contacts only past a penetration) is not mapped" \
   simulate --model "$T/m.xml" --steps 5
 printf '<mujoco><option timestep="0.002"/><worldbody><body name="s" pos="0 0 1"><joint name="s" type="slide" axis="0 0 -1" limited="true" range="-0.02 0.5"/><inertial pos="0 0 0" mass="2" diaginertia="0.01 0.01 0.01"/><geom type="sphere" size="0.05" contype="0" conaffinity="0"/></body></worldbody></mujoco>\n' >"$T/down.xml"
 "$PEER" "$T/down.xml" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
