@@ -192,6 +192,27 @@ static int may_touch(const dyn_collide_in *in, const dyn_shape_rt *A, const dyn_
            dyn_pair_sorted_has(in->nocontact, in->nnocontact, dyn_pair_key(lo, hi)));
 }
 
+/* The contacts of records A and B placed as GA and GB under MuJoCo's geom
+ * margin and gap (MuJoCo 2.2.2's mj_collideGeoms; docs/dynamics.md,
+ * "Collision"): the pair's margin m and gap g are the larger of the two
+ * records'; MuJoCo detects a contact closer than m and holds it at its
+ * rest distance m - g (inactive until closer).  Here the contacts are
+ * found closer than max(m, m - g + margin), margin the world's (its
+ * speculative band beyond the rest distance, as without), and each depth
+ * is counted from the rest distance, depth + m - g: the rows hold the pair
+ * m - g apart, and a contact farther binds only if the step would close
+ * it past there.  The count, or < 0 as dyn_collide_geoms. */
+static int collide_margins(const dyn_geom *GA, const dyn_geom *GB, const dyn_shape_rt *A,
+                           const dyn_shape_rt *B, int ia, int ib, double margin, int checked,
+                           dyn_contact *con) {
+  double m = fmax(A->margin, B->margin), rest = m - fmax(A->gap, B->gap);
+  double find = fmax(m, rest + margin);
+  int n = checked ? dyn_collide_valid_geoms(GA, GB, ia, ib, find, con)
+                  : dyn_collide_geoms(GA, GB, ia, ib, find, con);
+  for (int j = 0; j < n; j++) con[j].depth += rest;
+  return n;
+}
+
 /* The narrow phase of pairs k0 <= k < k1 (those that may not touch
  * skipped) into out: each contact named by its bodies and shapes, with
  * the pair's combined material (dyn_material_combine: the maximum of each
@@ -208,8 +229,9 @@ static void narrow_run(const dyn_collider *c, dyn_bodies bodies, const dyn_colli
     if (!may_touch(in, A, B)) continue;
     dyn_contact *con = out + nc;
     dyn_geom GA = dyn_shape_place(bodies, A), GB = dyn_shape_place(bodies, B);
-    int m = checked ? dyn_collide_valid_geoms(&GA, &GB, ia, ib, in->margin, con)
-                    : dyn_collide_geoms(&GA, &GB, ia, ib, in->margin, con);
+    int m = in->margins ? collide_margins(&GA, &GB, A, B, ia, ib, in->margin, checked, con)
+            : checked   ? dyn_collide_valid_geoms(&GA, &GB, ia, ib, in->margin, con)
+                        : dyn_collide_geoms(&GA, &GB, ia, ib, in->margin, con);
     if (m < 0) {
       run->fail = k;
       run->code = m;
@@ -298,8 +320,9 @@ dyn_err dyn_collision_pass(dyn_collider *c, dyn_bodies bodies, int n, const dyn_
   int Tb = dyn_par_threads(in->threads, n);
   if (e != DYN_OK) return e;
   const dyn_shape_rt *S = in->shapes;
-  long np = Tb > 1 ? broad_phase_split(c, bodies, S, n, in->margin, Tb, msg, msgcap, grows)
-                   : broad_phase(c, bodies, S, n, in->margin, msg, msgcap, grows);
+  double bm = in->margin + in->margin_max; /* a shape's margin widens its box (0 when none) */
+  long np = Tb > 1 ? broad_phase_split(c, bodies, S, n, bm, Tb, msg, msgcap, grows)
+                   : broad_phase(c, bodies, S, n, bm, msg, msgcap, grows);
   if (np < 0) return (dyn_err)np;
   if (in->top_down && np > 1) {
     if (dyn_buf_reserve(&c->psort, 2 * (size_t)np, grows) != 0 ||

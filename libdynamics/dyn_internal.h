@@ -127,6 +127,7 @@ typedef struct dyn_shape_rt {
   int local;                     /* 1: at pos, rot in its body's frame; 0: at the body's pose */
   dyn_v3 pos;
   dyn_quat rot;
+  double margin, gap; /* MuJoCo's geom margin and gap (dyn_shape_def); 0 for a body's own */
 } dyn_shape_rt;
 
 /* A shape placed in the world for one test: its geometry (borrowed), its

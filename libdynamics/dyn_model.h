@@ -110,6 +110,13 @@ typedef struct dyn_shape_def {
   uint32_t contype, conaffinity; /* collision filter, MuJoCo's rule: shapes
                     A and B may touch iff (A.contype & B.conaffinity) ||
                     (B.contype & A.conaffinity); default 1 and 1 */
+  double margin, gap;            /* MuJoCo's geom margin and gap (m; finite, >= 0; default 0):
+                    a pair of shapes with margin m (the larger of the two) and
+                    gap g (the larger of the two) has a contact when its
+                    surfaces are closer than m, held m - g apart (the
+                    contact's depth is counted from there); lcplab's own
+                    margin (dyn_world_settings) adds speculative contacts
+                    beyond m - g.  docs/dynamics.md, "Collision" */
 } dyn_shape_def;
 
 /* A joint (dyn_joint.h's kinds) between bodies a and b (b = -1: the fixed

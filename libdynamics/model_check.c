@@ -271,6 +271,9 @@ dyn_err dyn_check_shape(const dyn_model *m, int i, const dyn_shape_def *d, char 
     return rec_fail(msg, cap, DYN_REC_SHAPE, i, d->name, "sizes, normal and pose must be finite");
   if (!(dyn_quat_norm(d->rot) > 0.0))
     return rec_fail(msg, cap, DYN_REC_SHAPE, i, d->name, "the rotation rot is zero");
+  if (!(d->margin >= 0.0 && isfinite(d->margin)) || !(d->gap >= 0.0 && isfinite(d->gap)))
+    return rec_fail(msg, cap, DYN_REC_SHAPE, i, d->name,
+                    "margin=%g and gap=%g must be finite and >= 0", d->margin, d->gap);
   return check_geom(i, d, m->bodies.p[d->body].is_static, msg, cap);
 }
 

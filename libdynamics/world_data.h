@@ -56,6 +56,9 @@ struct dyn_world {
   dyn_buf_int jcnt; /* rows each joint wrote in this step */
   int njrows;       /* rows of the joints in this step */
 
+  int margins;       /* some shape has a margin or gap (MuJoCo's; dyn_shape_def) */
+  double margin_max; /* the largest shape margin (0 when none) */
+
   dyn_collider col; /* the contacts of the step are col.con.p[0 .. nc-1] */
   int nc;
   DYN_BUF(dyn_rows)

@@ -102,6 +102,9 @@ typedef struct dyn_collide_in {
   int filtered;               /* 1: some shapes' filters keep them apart (else every
                                  pair passes the filter test, which is skipped) */
   int threads;                /* settings.opt.threads */
+  int margins;                /* 1: some shape has a margin or gap: each pair's own
+                                 (collide_margins in collision_pass.c) */
+  double margin_max;          /* the largest shape margin: the boxes grow by margin + it */
 } dyn_collide_in;
 
 /* Room for the broad phase of nb bodies; a new workspace is initialised

@@ -78,7 +78,8 @@ void dyn_world_material_range(const dyn_world *w, double range[4]) {
 
 dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down) {
   dyn_collide_in in = { w->set.margin, w->set.gravity, top_down,    w->jpairs.p,
-                        w->njp,        w->srt.p,       w->filtered, w->set.opt.threads };
+                        w->njp,        w->srt.p,       w->filtered, w->set.opt.threads,
+                        w->margins,    w->margin_max };
   return in;
 }
 
@@ -90,7 +91,8 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down) {
 static void put_record(dyn_world *w, int k, int s) {
   const dyn_shape_def *d = &w->model->shapes.p[s];
   dyn_shape_rt *r = &w->srt.p[k];
-  *r = (dyn_shape_rt){ d->body, s, d->contype, d->conaffinity, 0.0, 0.0, NULL, 0, d->pos, d->rot };
+  *r = (dyn_shape_rt){ d->body, s, d->contype, d->conaffinity, 0.0,       0.0,
+                       NULL,    0, d->pos,     d->rot,         d->margin, d->gap };
   if (w->direct) return;
   r->geom = &d->geom;
   r->local = !dyn_shape_def_at_identity(d);
@@ -111,12 +113,16 @@ static void count_shapes(dyn_world *w, int *first, int *cnt) {
   const dyn_model *m = w->model;
   w->direct = 1;
   w->filtered = 0;
+  w->margins = 0;
+  w->margin_max = 0.0;
   for (int b = 0; b < m->nb; b++) first[b] = -1, cnt[b] = 0;
   for (int s = 0; s < m->ns; s++) {
     const dyn_shape_def *d = &m->shapes.p[s];
     if (cnt[d->body]++ == 0) first[d->body] = s;
     if (cnt[d->body] > 1 || !dyn_shape_def_at_identity(d)) w->direct = 0;
     if (d->contype != 1u || d->conaffinity != 1u) w->filtered = 1;
+    if (d->margin != 0.0 || d->gap != 0.0) w->margins = 1;
+    w->margin_max = fmax(w->margin_max, d->margin);
   }
 }
 
@@ -133,7 +139,7 @@ static dyn_err compile_records(dyn_world *w, const int *first, int *cnt) {
         put_record(w, b, first[b]);
       } else {
         w->srt.p[b] = (dyn_shape_rt){
-          b, -1, 0u, 0u, 0.0, 0.0, NULL, 0, { 0.0, 0.0, 0.0 }, dyn_quat_identity()
+          b, -1, 0u, 0u, 0.0, 0.0, NULL, 0, { 0.0, 0.0, 0.0 }, dyn_quat_identity(), 0.0, 0.0
         };
       }
     }

@@ -152,6 +152,24 @@ static const struct {
   { mjDSBL_GRAVITY, "gravity" },       { mjDSBL_FILTERPARENT, "filterparent" },
 };
 
+/* A geom's margin and gap are mapped (mjcf_read_map.c; the shape's, as
+ * MuJoCo 2.2.2 reads them: docs/models.md) unless negative: a negative gap
+ * makes a contact active before it is detected (MuJoCo's appears inside
+ * margin - gap and vanishes above the margin, so a body hovers in the band
+ * between, which no hard contact holds), and a negative margin finds
+ * contacts only past a penetration, which the narrow phase does not.
+ * --approximate drops both (map_geom). */
+static mdl_err refuse_geom_margin(mdl_map *p, int g, const char *lab) {
+  const char *drop = "ignore the geom's margin and gap";
+  if (p->mj->geom_margin[g] < 0.0)
+    return mdl_approx(p, drop, "%s: margin %g < 0 (contacts only past a penetration) is not mapped",
+                      lab, p->mj->geom_margin[g]);
+  if (p->mj->geom_gap[g] < 0.0)
+    return mdl_approx(p, drop, "%s: gap %g < 0 (active before detected) is not mapped", lab,
+                      p->mj->geom_gap[g]);
+  return MDL_OK;
+}
+
 static mdl_err refuse_geom(mdl_map *p, int g) {
   const mjModel *mj = p->mj;
   char lab[200], g1[96], b1[96];
@@ -172,13 +190,8 @@ static mdl_err refuse_geom(mdl_map *p, int g) {
                    "%s: condim %d (torsional or rolling friction) is not simulated", lab, cd);
     if (e != MDL_OK) return e;
   }
-  if (mj->geom_margin[g] != 0.0 || mj->geom_gap[g] != 0.0) {
-    mdl_err e = mdl_approx(p, "ignore them (lcplab's margin is a world setting)",
-                           "%s: margin and gap (MuJoCo's contact detection distances) are not "
-                           "mapped",
-                           lab);
-    if (e != MDL_OK) return e;
-  }
+  mdl_err em = refuse_geom_margin(p, g, lab);
+  if (em != MDL_OK) return em;
   if (mj->geom_priority[g] != 0)
     return mdl_approx(p, "ignore it (materials combine by the maximum)",
                       "%s: priority is not mapped", lab);

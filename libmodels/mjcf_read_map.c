@@ -18,7 +18,9 @@
  *            normal = the geom frame's z, offset = n . geom_xpos; identity
  *            pose), mesh (its vertices in the geom frame, mesh_vert: the
  *            convex hull MuJoCo collides too), site (a shape of kind none);
- *            contype and conaffinity as they are.
+ *            contype and conaffinity as they are; margin and gap as they
+ *            are (MuJoCo 2.2.2's: the pair's the larger of its two
+ *            geoms'; negative ones refused in mjcf_read.c).
  *   material one per distinct friction, in the order met: mu = friction[0]
  *            (condim 3) or 0 (condim 1), restitution 0.
  *   exclude  each <exclude> pair (those the writer names "lcplab:joint:J"
@@ -98,6 +100,10 @@ static mdl_err map_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
   x->rot = mdl_quat(mj->geom_quat + 4 * g);
   x->contype = (uint32_t)mj->geom_contype[g];
   x->conaffinity = (uint32_t)mj->geom_conaffinity[g];
+  if (mj->geom_margin[g] >= 0.0 && mj->geom_gap[g] >= 0.0) { /* else refused (mjcf_read.c) */
+    x->margin = mj->geom_margin[g];
+    x->gap = mj->geom_gap[g];
+  }
   switch (mj->geom_type[g]) {
   case mjGEOM_SPHERE:
     x->geom.kind = DYN_SHAPE_SPHERE;

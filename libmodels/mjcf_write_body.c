@@ -170,6 +170,8 @@ static void w_shape(mdl_writer *w, int s, int body) {
     if (mu == 0.0) mdl_w_printf(w, " condim=\"1\"");
     w_filter(w, "contype", d->contype);
     w_filter(w, "conaffinity", d->conaffinity);
+    if (d->margin != 0.0) mdl_w_attr_nums(w, "margin", &d->margin, 1);
+    if (d->gap != 0.0) mdl_w_attr_nums(w, "gap", &d->gap, 1);
   }
   w_shape_user(w, s);
   mdl_w_printf(w, "/>\n");

@@ -235,8 +235,7 @@ for c in "$FB 500 0.04 1e-3" "$T/hinge_loop.xml 500 0.04 1e-3" "$T/weld.xml 250 
   fi
 done
 # what the ctrl model may not hold: refused by name (item 5: a servo on a
-# tendon, whose coupling is not built; a medium; geom margin and gap,
-# which MuJoCo holds contacts at and lcplab's world-wide margin is not)
+# tendon, whose coupling is not built; a medium)
 sed 's|<motor name="pull" tendon="couple" gear="0.8"/>|<position name="pull" tendon="couple" kp="3"/>|' "$CA" >"$T/m.xml"
 expect_err "a servo on a tendon: refused, named" \
   "m.xml: actuator 'pull': a servo or activation dynamics on a tendon" simulate --model "$T/m.xml" --steps 5
@@ -244,9 +243,51 @@ sed 's|<option timestep="0.002"/>|<option timestep="0.002" density="1.2" viscosi
 expect_err "a medium's density and viscosity: refused, named" \
   "m.xml: option density, viscosity and wind (a medium's forces) are not simulated" \
   simulate --model "$T/m.xml" --steps 5
-sed 's|<geom type="sphere" size="0.05" contype="0" conaffinity="0"/>|<geom type="sphere" size="0.05" margin="0.01" gap="0.005"/>|' "$CA" >"$T/m.xml"
-expect_err "a geom's margin and gap: refused, named" \
-  "m.xml: geom 1 (body 'lift'): margin and gap (MuJoCo's contact detection distances) are not mapped" \
+# geom margin and gap (MuJoCo 2.2.2's rule: a pair's margin and gap the
+# larger of its two geoms'; a contact detected closer than the margin,
+# active closer than margin - gap, held there): a sphere of radius 0.1
+# dropped from 0.3 m onto a plane, margins 0.04 (the floor, from
+# <default>) and 0.05 (the ball), the ball's gap 0.02, rests margin - gap
+# = 0.03 m above the floor: displaced 0.17 m (lcplab's hard contact, up
+# to its 0.5 mm slop, in both representations; MuJoCo's soft one 0.17037
+# m, measured 2026-11-28).  The sum of the margins (MuJoCo 3's rule) would
+# give 0.13 m.  Before: refused ("margin and gap ... are not mapped").
+printf '<mujoco><option timestep="0.002"/><default><geom margin="0.04"/></default><worldbody><geom name="floor" type="plane" size="2 2 0.1"/><body name="ball" pos="0 0 0.3"><freejoint/><geom name="ball" type="sphere" size="0.1" mass="1" margin="0.05" gap="0.02"/></body></worldbody></mujoco>\n' >"$T/gap.xml"
+"$PEER" "$T/gap.xml" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
+b=$(jnum max_body_displacement "$T/mj.json")
+for c in reduced maximal; do
+  lcp simulate --model "$T/gap.xml" --steps 500 --coordinates "$c"
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && [ -n "$a" ] &&
+    awk_true "$a >= 0.17 - 1e-9 && $a <= 0.1705 && ($a - $b)^2 < 1e-6"; then
+    pass "geom margin and gap ($c): rests margin - gap = 0.03 m up ($a m; MuJoCo $b m)"
+  else
+    fail "geom margin and gap, $c" "exit $rc, $a m against MuJoCo's $b m, 0.17 expected: $(cat "$T/err")"
+  fi
+done
+# written back by lcplab's writer (margin and gap on the shapes) and read
+# again: the same rest
+lcp simulate --model "$T/gap.xml" --save-model "$T/gap_saved.xml"
+lcp simulate --model "$T/gap_saved.xml" --steps 500
+a=$(jnum max_body_displacement "$T/out")
+if [ "$rc" -eq 0 ] && grep -q 'gap="0.02"' "$T/gap_saved.xml" && [ -n "$a" ] &&
+  awk_true "$a >= 0.17 - 1e-9 && $a <= 0.1705"; then
+  pass "geom margin and gap saved and read back: $a m"
+else
+  fail "geom margin and gap saved and read back" "exit $rc, $a m, 0.17 expected: $(cat "$T/err")"
+fi
+# a negative gap (active before detected: MuJoCo's contact appears inside
+# margin - gap and vanishes above the margin, a band no hard contact can
+# hold): refused, the file, geom and attribute named
+sed 's|gap="0.02"|gap="-0.01"|' "$T/gap.xml" >"$T/m.xml"
+expect_err "a geom's negative gap: refused, named" \
+  "m.xml: geom 'ball': gap -0.01 < 0 (active before detected) is not mapped" \
+  simulate --model "$T/m.xml" --steps 5
+# and a negative margin from <default> (contacts only past a penetration,
+# which the narrow phase does not find): the floor, the first geom, named
+sed 's|<geom margin="0.04"/>|<geom margin="-0.01"/>|' "$T/gap.xml" >"$T/m.xml"
+expect_err "a geom's negative margin: refused, named" \
+  "m.xml: geom 'floor': margin -0.01 < 0 (contacts only past a penetration) is not mapped" \
   simulate --model "$T/m.xml" --steps 5
 printf '<mujoco><option timestep="0.002"/><worldbody><body name="s" pos="0 0 1"><joint name="s" type="slide" axis="0 0 -1" limited="true" range="-0.02 0.5"/><inertial pos="0 0 0" mass="2" diaginertia="0.01 0.01 0.01"/><geom type="sphere" size="0.05" contype="0" conaffinity="0"/></body></worldbody></mujoco>\n' >"$T/down.xml"
 "$PEER" "$T/down.xml" --steps 500 >"$T/mj.json" 2>"$T/mj.err"

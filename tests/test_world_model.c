@@ -280,6 +280,81 @@ static void test_hand_body_in_model_world(void) {
   dyn_model_free(m);
 }
 
+/* ---- MuJoCo's geom margin and gap ---------------------------------------------------- */
+
+/* A ball of radius 0.1 (margin 0.05, gap 0) a gap d above a floor (margin
+ * 0.01, gap 0.02), g = 10, one step of 1/120 s from rest: the pair's
+ * margin is the larger, m = 0.05, its gap the larger, g = 0.02 (MuJoCo
+ * 2.2.2's rule), so a contact exists iff d < m (the world's own margin,
+ * 0.002, reaches only to m - g + 0.002 = 0.032 < m) and its depth counts
+ * from m - g = 0.03: depth = 0.03 - d.  *n contacts, the first in *c, the
+ * ball's vertical velocity after the step in *vz. */
+static void margin_ball_step(double d, int *n, dyn_contact *c, double *vz) {
+  dyn_model *m = new_model(-10.0);
+  int f = add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
+  int b = add_ball(m, dyn_v3_make(0, 0, 0.1 + d), 0.1, 1u, 1u);
+  dyn_shape_def sf = dyn_model_shapes(m)[0], sb = dyn_model_shapes(m)[1];
+  sf.margin = 0.01, sf.gap = 0.02, sb.margin = 0.05;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_set_shape(m, 0, &sf, NULL, 0), DYN_OK);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_set_shape(m, 1, &sb, NULL, 0), DYN_OK);
+  CU_ASSERT(f == 0 && b == 1);
+  dyn_world *w = world_of(m, "pgs");
+  CU_ASSERT(run(w, 1));
+  const dyn_contact *cs = dyn_world_contacts(w, n);
+  if (*n > 0) *c = cs[0];
+  *vz = dyn_world_body_states(w)[b].v.z;
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
+/* The rule at four gaps d (free fall from rest: v = -g h = -1/12 m/s):
+ *   d = 0.051 >= m: no contact (MuJoCo detects none);
+ *   d = 0.049 in [m - g, m): a contact, depth 0.03 - 0.049 = -0.019,
+ *     inactive: the step closes 1/1440 m of it, so free fall;
+ *   d = 0.031: the same, depth -0.001, inactive (closes 0.000694 m);
+ *   d = 0.029 < m - g: active, depth 0.001 past the rest distance: the row
+ *     pushes the ball up, v = k_erp (depth - slop) / h = 0.2 * 0.0005 *
+ *     120 = 0.012 m/s.
+ * Then dropped from d = 0.2 for 2 s: it rests m - g = 0.03 above the
+ * floor, up to the slop (0.5 mm) into it. */
+static void test_geom_margin_and_gap(void) {
+  int n = -1;
+  dyn_contact c;
+  memset(&c, 0, sizeof c);
+  double vz = 0.0;
+  margin_ball_step(0.051, &n, &c, &vz);
+  CU_ASSERT_EQUAL(n, 0);
+  TST_CLOSE(vz, -1.0 / 12.0, 1e-12, 1e-12);
+  const double inactive[2] = { 0.049, 0.031 };
+  for (int k = 0; k < 2; k++) {
+    margin_ball_step(inactive[k], &n, &c, &vz);
+    CU_ASSERT_EQUAL(n, 1);
+    TST_CLOSE(c.depth, 0.03 - inactive[k], 1e-12, 1e-12);
+    TST_CLOSE(vz, -1.0 / 12.0, 1e-12, 1e-12);
+  }
+  margin_ball_step(0.029, &n, &c, &vz);
+  CU_ASSERT_EQUAL(n, 1);
+  TST_CLOSE(c.depth, 0.001, 1e-12, 1e-12);
+  TST_CLOSE(vz, 0.012, 1e-9, 1e-9);
+  dyn_model *m = new_model(-10.0);
+  add_floor(m, dyn_v3_make(0, 0, 1), DYN_MATERIAL_DEFAULT, "floor");
+  add_ball(m, dyn_v3_make(0, 0, 0.3), 0.1, 1u, 1u);
+  dyn_shape_def sb = dyn_model_shapes(m)[1];
+  sb.margin = 0.05, sb.gap = 0.02;
+  CU_ASSERT_EQUAL_FATAL(dyn_model_set_shape(m, 1, &sb, NULL, 0), DYN_OK);
+  dyn_world *w = world_of(m, "pgs");
+  CU_ASSERT(run(w, 240));
+  double z = dyn_world_body_states(w)[1].r.z;
+  if (!(z >= 0.13 - 0.0005 - 1e-9 && z <= 0.13 + 1e-9)) printf("\n    rests at z = %.9g\n", z);
+  CU_ASSERT(z >= 0.13 - 0.0005 - 1e-9 && z <= 0.13 + 1e-9);
+  sb.gap = -0.01; /* refused by name */
+  char msg[256] = "";
+  CU_ASSERT_EQUAL(dyn_model_set_shape(m, 1, &sb, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "margin=0.05 and gap=-0.01 must be finite and >= 0"));
+  dyn_world_free(w);
+  dyn_model_free(m);
+}
+
 /* ---- filters and exclusions -------------------------------------------------------- */
 
 /* A ball dropped from 0.2 m onto a floor for 0.5 s (60 steps): it rests on
@@ -770,6 +845,8 @@ int main(void) {
               test_offset_shapes_contacts);
   CU_add_test(s, "a hand-made body beside per-shape records", test_hand_body_in_model_world);
   CU_add_test(s, "filters and exclusions let pairs pass through", test_filters_and_exclusions);
+  CU_add_test(s, "geom margin and gap: a contact within the margin, held margin - gap apart",
+              test_geom_margin_and_gap);
   CU_add_test(s, "ice and rubber on a slope: combine by the maximum", test_materials_on_a_slope);
   CU_add_test(s, "state saved and restored: the same bits after", test_state_save_restore);
   CU_add_test(s, "hull vertices: the world's own copy", test_hull_owned);
