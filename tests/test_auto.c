@@ -118,6 +118,7 @@ static void test_cones(void) {
  * restarted from the caller's start, reaches the planted solution; the
  * message names both phases. */
 static void test_admm_stalls(void) {
+  if (tst_under_memcheck()) return; /* a size threshold (large: ADMM first), as test_cones */
   tst_cone_case P;
   tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 2, 261);
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
@@ -243,6 +244,8 @@ static void test_zero_diagonal_csr(void) {
  * w = 0 at x*.  auto must fall back to a solver that converges, and say
  * in res.choice that pgs was tried and what it ended with. */
 static void test_fallback(void) {
+  /* a size threshold (dense nonsymmetric over 300 rows: pgs first), as test_cones */
+  if (tst_under_memcheck()) return;
   enum { M = 310 };
   double *A = calloc((size_t)M * M, sizeof *A), *b = malloc(M * sizeof *b);
   double *xs = malloc(M * sizeof *xs), *x = malloc(M * sizeof *x);

@@ -1172,9 +1172,14 @@ static void bp_bodies(bp_scene *S) {
   tst_body *b = S->b;
   gsl_rng *r = S->r;
   int nb = 0;
-  /* random boxes and spheres in [0, 10]^3, a tenth of them static */
-  for (int i = 0; i < BP_NR; i++) {
-    dyn_v3 c = rand_v3(r, 0, 10);
+  /* random boxes and spheres in [0, 10]^3, a tenth of them static; short
+   * runs (memcheck, ASan): 500 of them, as crowded in a box of half the
+   * volume (all pairs' reference is quadratic: the 2000 were most of this
+   * program under memcheck; experiments/records/2026-11-28-test-time-4.md) */
+  const int nr = tst_short_runs() ? 500 : BP_NR;
+  const double side = tst_short_runs() ? 10 * cbrt(0.5) : 10;
+  for (int i = 0; i < nr; i++) {
+    dyn_v3 c = rand_v3(r, 0, side);
     if (gsl_rng_uniform(r) < 0.5)
       b[nb] = mk_sphere(unif(r, 0.05, 0.4), c);
     else
