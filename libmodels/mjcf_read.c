@@ -158,8 +158,9 @@ static const struct {
 static mdl_err refuse_condim(mdl_map *p, int g, const char *lab) {
   int cd = p->mj->geom_condim[g], no_t = p->opt_read.no_torsion;
   if (cd == 6)
-    return mdl_approx(p, no_t ? "use condim 3 (sliding friction only)"
-                              : "use condim 4 (sliding and torsional friction)",
+    return mdl_approx(p,
+                      no_t ? "use condim 3 (sliding friction only)"
+                           : "use condim 4 (sliding and torsional friction)",
                       "%s: condim 6 (rolling friction) is not simulated", lab);
   if (cd == 4 && no_t)
     return mdl_approx(p, "use condim 3 (sliding friction only)",
@@ -186,9 +187,9 @@ static mdl_err refuse_geom(mdl_map *p, int g) {
   if (e != MDL_OK) return e;
   if (mj->geom_margin[g] != 0.0 || mj->geom_gap[g] != 0.0) {
     e = mdl_approx(p, "ignore them (lcplab's margin is a world setting)",
-                           "%s: margin and gap (MuJoCo's contact detection distances) are not "
-                           "mapped",
-                           lab);
+                   "%s: margin and gap (MuJoCo's contact detection distances) are not "
+                   "mapped",
+                   lab);
     if (e != MDL_OK) return e;
   }
   if (mj->geom_priority[g] != 0)
