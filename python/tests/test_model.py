@@ -409,6 +409,10 @@ def test_torsional_friction_spin_decelerates(tmp_path):
         assert list(con["mu_torsion"]) == [0.02] * 4 and list(con["mu"]) == [0.0] * 4
         w, con = _spin(tmp_path, box.format(3), 'friction="0 0 0"', inertia, coords)
         assert w == w0 and list(con["mu_torsion"]) == [0.0] * 4, (coords, w)
+    # the cone has no spin row: a world of it on a model of condim 4 is refused
+    _spin(tmp_path, box.format(4), 'friction="0 0 0"', inertia, "maximal", steps=1)
+    with pytest.raises(lcplab.SceneError, match="condim 4.*box friction only"):
+        lcplab.World(lcplab.load_model(tmp_path / "spin.xml"), friction="cone")
     # a sphere on MuJoCo's default floor (friction 1 0.005 0.0001, condim 3):
     # its friction[1] 0.03 is the larger, and counts (the pairing rule)
     ball = '<geom name="s" type="sphere" size="0.1" pos="0 0 0.1" friction="0.5 0.01 0" condim="4"/>'
