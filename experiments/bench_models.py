@@ -51,9 +51,7 @@ MJ = "/usr/share/mujoco/model"
 FILES = [
     ("humanoid", MJ + "/humanoid/humanoid.xml", 0.005, [], ""),
     ("22_humanoids", MJ + "/humanoid/22_humanoids.xml", 0.005, [], ""),
-    ("humanoid100", MJ + "/humanoid100/humanoid100.xml", 0.005, ["--approximate"],
-     "lcplab ran with --approximate (its ellipsoids as hulls; condim 4 not yet mapped): "
-     "not the model MuJoCo runs"),
+    ("humanoid100", MJ + "/humanoid100/humanoid100.xml", 0.005, [], ""),
     ("quadruped", "tests/models/quadruped.urdf", 0.005, [], "a URDF has no step: 5 ms in both"),
     ("slider_crank", MJ + "/slider_crank/slider_crank.xml", 0.002, [],
      "no control and no contact: it barely moves (its transmission idle), so its rows say "

@@ -238,7 +238,8 @@ static void narrow_run(const dyn_collider *c, dyn_bodies bodies, const dyn_colli
       break;
     }
     if (m == 0) continue;
-    double mu = dyn_material_max(A->mu, B->mu), e = dyn_material_max(A->e, B->e);
+    double mu, mt, e = dyn_material_max(A->e, B->e);
+    dyn_pair_friction(A->mu, A->mt, A->cd, B->mu, B->mt, B->cd, &mu, &mt);
     for (int j = 0; j < m; j++) {
       if (con[j].depth > pen) pen = con[j].depth;
       con[j].a = A->body; /* the records' indices are the bodies' when direct */
@@ -247,6 +248,7 @@ static void narrow_run(const dyn_collider *c, dyn_bodies bodies, const dyn_colli
       con[j].sb = B->shape;
       con[j].mu = mu;
       con[j].restitution = e;
+      con[j].mu_torsion = mt;
     }
     nc += m;
   }

@@ -41,7 +41,14 @@
  *   NONE:     n.
  *   BOX:      n, t1, t2; t rows: rhs 0, findex -> n, bounds -mu x_n .. mu x_n
  *             (ODE dContactApprox1).  Anisotropic: the friction
- *             force can reach sqrt(2) mu x_n diagonally.
+ *             force can reach sqrt(2) mu x_n diagonally.  With torsion
+ *             (prm->torsion), a fourth row s: the relative spin of b
+ *             against a about n, J_a = (0, -n), J_b = (0, n) (the angular
+ *             part only: the spin does not depend on the lever arms), rhs
+ *             0, findex -> n, bounds -mu_t x_n .. mu_t x_n with mu_t the
+ *             contact's mu_torsion (m: x_s is an angular impulse, N m s,
+ *             x_n a linear one, N s).  MuJoCo's condim 4 with its
+ *             friction[1] (docs/models.md, "<geom condim>").
  *   CONE:     n, t1, t2 as one cone, |x_t| <= mu x_n (for the cone solvers;
  *             the law, Coulomb or associated, is the problem's cone_law).
  *   PYRAMID:  docs/contact.md, "Friction models", with eta directions
@@ -67,8 +74,8 @@
  * speculative contact whose approach does not close its gap within the step
  * gets no restitution, so spheres resting closer than the margin meet
  * inelastically (the cradle's gap exceeds the default margin for this
- * reason: scenes.c); rolling/torsional friction is not
- * modelled.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
+ * reason: scenes.c); rolling friction is not modelled, torsional
+ * friction only with BOX.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
  */
 #include <float.h>
 #include <math.h>
@@ -106,6 +113,10 @@ dyn_err dyn_contact_params_validate(const dyn_contact_params *p, char *msg, size
   }
   /* eta >= 3: three unit vectors at 120 degrees are the fewest whose
    * non-negative combinations cover the tangent plane */
+  if (p->torsion != 0 && !(p->torsion == 1 && p->friction == DYN_FRICTION_BOX)) {
+    dyn_msgf(msg, cap, "contact params: torsion=%d must be 0, or 1 with box friction", p->torsion);
+    return DYN_ERR_INPUT;
+  }
   if (p->friction == DYN_FRICTION_PYRAMID && (p->eta < 3 || p->eta > 1024)) {
     dyn_msgf(msg, cap, "contact params: eta=%d must be in [3, 1024]", p->eta);
     return DYN_ERR_INPUT;
@@ -142,7 +153,7 @@ int dyn_contact_max_rows(const dyn_contact_params *p) {
   if (dyn_contact_params_validate(p, NULL, 0) != DYN_OK) return 0;
   switch (p->friction) {
   case DYN_FRICTION_NONE: return 1;
-  case DYN_FRICTION_BOX:
+  case DYN_FRICTION_BOX: return 3 + p->torsion;
   case DYN_FRICTION_CONE: return 3;
   case DYN_FRICTION_PYRAMID: return p->eta + 2;
   }
@@ -207,6 +218,27 @@ __attribute__((always_inline)) static inline void put_row(dyn_rows *r, int ia, i
   r->kind = DYN_ROW_PLAIN;
   r->aux_first = 0;
   r->aux_count = 0;
+  r->base = base;
+}
+
+/* The spin row about n (the header's s): J_a = (0, -n), J_b = (0, n), a
+ * static side 0; rhs 0, bounds through findex -> row 0 at mu_torsion. */
+static void put_spin_row(dyn_rows *r, int ia, int ib, dyn_v3 n, const dyn_contact_params *prm,
+                         double mu_t, int base) {
+  memset(r, 0, sizeof *r);
+  r->body[0] = ia;
+  r->body[1] = ib;
+  const double nv[3] = { n.x, n.y, n.z };
+  for (int c = 0; c < 3; c++) {
+    r->J[0][3 + c] = ia >= 0 ? -nv[c] : 0.0;
+    r->J[1][3 + c] = ib >= 0 ? nv[c] : 0.0;
+  }
+  r->cfm = prm->cfm;
+  r->lo = -INFINITY;
+  r->hi = INFINITY;
+  r->findex = 0;
+  r->mu = mu_t;
+  r->kind = DYN_ROW_PLAIN;
   r->base = base;
 }
 
@@ -296,6 +328,11 @@ int dyn_contact_fill_checked(dyn_bodies bodies, int nb, const dyn_contact *c,
       for (int k = 1; k <= 2; k++) {
         o[k].findex = 0;
         o[k].mu = mu;
+      }
+      if (prm->torsion) {
+        if (!(c->mu_torsion >= 0.0 && c->mu_torsion <= DBL_MAX)) return DYN_ERR_INPUT;
+        put_spin_row(&o[3], ia, ib, n, prm, c->mu_torsion, row0);
+        return 4;
       }
     } else {
       o[0].kind = DYN_ROW_CONE_N;

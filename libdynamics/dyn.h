@@ -182,7 +182,7 @@ DYN_API dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient o
  * name the two shapes that touch (sa of body a, sb of body b: indices in
  * the world's model, dyn_model.h) and carry their combined material
  * (dyn_material_combine), which dyn_contact_fill_material reads;
- * dyn_collide_pair leaves sa = sb = -1 and mu = restitution = 0. */
+ * dyn_collide_pair leaves sa = sb = -1 and mu = restitution = mu_torsion = 0. */
 typedef struct dyn_contact {
   int a, b;
   dyn_v3 p;
@@ -191,6 +191,9 @@ typedef struct dyn_contact {
   int sa, sb;         /* the shapes, or -1 */
   double mu;          /* friction coefficient of the pair, >= 0 */
   double restitution; /* restitution of the pair, in [0, 1] */
+  double mu_torsion;  /* torsional friction of the pair (m, >= 0): box friction's
+                         spin row about the normal, |x_s| <= mu_torsion x_n
+                         (dyn_contact_params.torsion) */
 } dyn_contact;
 
 #define DYN_MAX_MANIFOLD 4 /* points one pair can produce (box-box, box-plane) */

@@ -95,18 +95,22 @@ typedef struct dyn_contact_params {
   double slop;            /* m >= 0: penetration left uncorrected */
   double cfm;             /* >= 0, on every contact row except the pyramid's auxiliary one */
   double max_correct_vel; /* m/s > 0: cap of the Baumgarte velocity; INFINITY = none */
+  int torsion;            /* BOX only: 1 adds a fourth row per contact, the two bodies'
+                             relative spin about the normal, |x_s| <= mu_torsion x_n of the
+                             contact (dyn_contact.mu_torsion; a world sets it when its
+                             model has a material of condim 4); 0: none (the default) */
 } dyn_contact_params;
 
 /* friction NONE, mu 0, eta 4, restitution 0, rest_threshold 0, k_erp 0.2,
- * slop 0, cfm 0, max_correct_vel INFINITY. */
+ * slop 0, cfm 0, max_correct_vel INFINITY, torsion 0. */
 DYN_API dyn_contact_params dyn_contact_params_default(void);
 
 /* DYN_OK, or DYN_ERR_INPUT with msg (if non-NULL, size msgcap) naming the field. */
 DYN_API dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg,
                                             size_t msgcap);
 
-/* Rows one contact produces: NONE 1, BOX 3, PYRAMID eta + 2, CONE 3
- * (0 for parameters that do not validate). */
+/* Rows one contact produces: NONE 1, BOX 3 (4 with torsion), PYRAMID
+ * eta + 2, CONE 3 (0 for parameters that do not validate). */
 DYN_API int dyn_contact_max_rows(const dyn_contact_params *prm);
 
 /* Tangent basis of a unit normal n (deterministic, documented in contact.c):
@@ -123,7 +127,8 @@ DYN_API void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
  *   prm     in: validated here;
  *   h       in: time step (s), > 0;
  *   out     out: array with at least row0 + m records.
- * Row order: NONE n; BOX n, t1, t2; PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
+ * Row order: NONE n; BOX n, t1, t2 (then s, the spin about n, with torsion);
+ * PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
 DYN_API int dyn_contact_fill(dyn_bodies bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0);
 

@@ -123,6 +123,8 @@ typedef struct dyn_shape_rt {
   double mu, e;                  /* its material's mu and restitution: the model's, or
                                     for DYN_MATERIAL_DEFAULT the settings' contact.mu and
                                     contact.restitution */
+  double mt;                     /* its material's mu_torsion (0: the settings' default) */
+  int cd;                        /* its material's condim, 0 counted as 3 (dyn_condim_of) */
   const dyn_shape *geom;         /* the model's geometry; NULL: the body's own shape */
   int local;                     /* 1: at pos, rot in its body's frame; 0: at the body's pose */
   dyn_v3 pos;

@@ -61,12 +61,23 @@ extern "C" {
 /* A material: what two shapes in contact take their friction and bounce
  * from.  A contact between shapes of materials a and b uses
  * dyn_material_combine(a, b): the maximum of each field (MuJoCo's rule for
- * friction), so that combine(m, m) = m and a rubber ball grips ice as
- * rubber does (docs/contact.md, "Materials"). */
+ * friction and condim), so that combine(m, m) = m and a rubber ball grips
+ * ice as rubber does (docs/contact.md, "Materials").  The contact's
+ * coefficients then follow the combined condim (dyn_material_contact):
+ * sliding friction mu unless condim is 1, torsional friction mu_torsion
+ * when condim is 4. */
 typedef struct dyn_material {
   char name[DYN_NAME_MAX];
   double mu;          /* Coulomb friction coefficient, finite, >= 0 */
   double restitution; /* Newton's coefficient, in [0, 1] */
+  double mu_torsion;  /* torsional friction (m, finite, >= 0): the spin of the
+                         two bodies about the normal resisted by a moment up to
+                         mu_torsion times the normal force (MuJoCo's
+                         friction[1]); taken only where the contact's condim
+                         is 4, in worlds of box friction */
+  int condim;         /* MuJoCo's contact dimension: 0 (lcplab's own: as 3),
+                         1 (frictionless), 3 (sliding friction), 4 (sliding
+                         and torsional friction) */
 } dyn_material;
 
 /* A body: its mass properties and its initial state.  The body frame's
@@ -283,9 +294,16 @@ DYN_API dyn_joint_def dyn_joint_def_default(void);
 DYN_API dyn_model_options dyn_model_options_default(void);
 
 /* The material of a contact between materials a and b: mu = max(a.mu, b.mu),
- * restitution = max(a.restitution, b.restitution), name "".  combine(m, m)
- * is m; the order does not matter. */
+ * restitution = max(a.restitution, b.restitution), mu_torsion the larger,
+ * condim the larger (0 counting as 3), name "": MuJoCo's rule for two geoms
+ * of one priority (mj_contactParam).  combine(m, m) is m; the order does
+ * not matter. */
 DYN_API dyn_material dyn_material_combine(dyn_material a, dyn_material b);
+
+/* The coefficients a contact of (combined) material m takes: *mu = m.mu
+ * unless m.condim is 1 (then 0), *mu_torsion = m.mu_torsion when m.condim
+ * is 4 (else 0). */
+DYN_API void dyn_material_contact(dyn_material m, double *mu, double *mu_torsion);
 
 /* ---- the model ------------------------------------------------------------------- */
 

@@ -74,6 +74,21 @@ const dyn_model *dyn_model_share(const dyn_model *m);
  * every contact (fmax is a libm call there). */
 static inline double dyn_material_max(double a, double b) { return a > b ? a : b; }
 
+/* A material's condim as the pairing rule counts it: 0 (lcplab's own) is 3. */
+static inline int dyn_condim_of(int condim) { return condim == 0 ? 3 : condim; }
+
+/* The pairing rule (dyn_material_combine, dyn_material_contact) on two
+ * materials' mu, mu_torsion and condim (dyn_condim_of already applied):
+ * the larger condim; mu the larger unless that is 1; mu_torsion the
+ * larger where it is 4.  One place: the collision pass and the public
+ * functions call it. */
+static inline void dyn_pair_friction(double mu_a, double mt_a, int cd_a, double mu_b, double mt_b,
+                                     int cd_b, double *mu, double *mu_torsion) {
+  int cd = cd_a > cd_b ? cd_a : cd_b;
+  *mu = cd == 1 ? 0.0 : dyn_material_max(mu_a, mu_b);
+  *mu_torsion = cd >= 4 ? dyn_material_max(mt_a, mt_b) : 0.0;
+}
+
 /* "body 3 'torso'" (or "body 3" without a name) into buf. */
 void dyn_rec_label(char *buf, size_t cap, dyn_rec_kind kind, int i, const char *name);
 

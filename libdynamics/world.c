@@ -279,6 +279,10 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
   if (!w) return DYN_ERR_INPUT;
   dyn_err e = dyn_world_settings_validate(s, w->msg, sizeof w->msg);
   if (e != DYN_OK) return e;
+  dyn_world_settings torsion = *s;
+  if (dyn_world_torsion_rule(w->model, &torsion, w->msg, sizeof w->msg) != DYN_OK)
+    return dyn_world_fail(w, DYN_ERR_INPUT, "%s", w->msg);
+  s = &torsion;
   if (s->coordinates != w->set.coordinates)
     return dyn_world_fail(w, DYN_ERR_INPUT,
                           "coordinates: fixed when the world is built (dyn_world_new_from_model)");
@@ -293,7 +297,8 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
     dyn_solver_slot_free(&w->main); /* sized by the solver and (history) by max_iter */
     dyn_islands_drop_solvers(&w->islands);
   }
-  if (s->contact.friction != w->set.contact.friction || s->contact.eta != w->set.contact.eta)
+  if (s->contact.friction != w->set.contact.friction || s->contact.eta != w->set.contact.eta ||
+      s->contact.torsion != w->set.contact.torsion)
     dyn_warm_drop_contacts(&w->warm);
   w->set = *s;
   w->solver = slv_solver_find(s->solver);

@@ -378,6 +378,11 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down);
 /* Each collision record's mu and restitution from its material (the
  * settings' for DYN_MATERIAL_DEFAULT): after the settings change. */
 void dyn_world_resolve_materials(dyn_world *w);
+/* Torsional friction under settings set on model m (world_model.c): with a
+ * material of condim 4 and mu_torsion > 0, box friction takes its spin row
+ * (set->contact.torsion = 1); the cone and the pyramid have none: refused,
+ * the material named (DYN_ERR_INPUT). */
+dyn_err dyn_world_torsion_rule(const dyn_model *m, dyn_world_settings *set, char *msg, size_t cap);
 /* ---- the step (world_step.c) -------------------------------------------------------- */
 
 /* The stages of a step, in order (dyn_world_metrics.stage_time_s). */

@@ -57,6 +57,8 @@ static void resolve_record(const dyn_world *w, dyn_shape_rt *r) {
   if (mat == DYN_MATERIAL_DEFAULT) mat = dyn_model_default_material(m);
   r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
   r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
+  r->mt = mat >= 0 ? m->mats.p[mat].mu_torsion : 0.0;
+  r->cd = dyn_condim_of(mat >= 0 ? m->mats.p[mat].condim : 0);
 }
 
 void dyn_world_resolve_materials(dyn_world *w) {
@@ -91,8 +93,8 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down) {
 static void put_record(dyn_world *w, int k, int s) {
   const dyn_shape_def *d = &w->model->shapes.p[s];
   dyn_shape_rt *r = &w->srt.p[k];
-  *r = (dyn_shape_rt){ d->body, s, d->contype, d->conaffinity, 0.0,       0.0,
-                       NULL,    0, d->pos,     d->rot,         d->margin, d->gap };
+  *r = (dyn_shape_rt){ d->body, s,    d->contype, d->conaffinity, 0.0,       0.0,   0.0,
+                       3,       NULL, 0,          d->pos,         d->rot,    d->margin, d->gap };
   if (w->direct) return;
   r->geom = &d->geom;
   r->local = !dyn_shape_def_at_identity(d);
@@ -139,7 +141,7 @@ static dyn_err compile_records(dyn_world *w, const int *first, int *cnt) {
         put_record(w, b, first[b]);
       } else {
         w->srt.p[b] = (dyn_shape_rt){
-          b, -1, 0u, 0u, 0.0, 0.0, NULL, 0, { 0.0, 0.0, 0.0 }, dyn_quat_identity(), 0.0, 0.0
+          b, -1, 0u, 0u, 0.0, 0.0, 0.0, 3, NULL, 0, { 0.0, 0.0, 0.0 }, dyn_quat_identity(), 0.0, 0.0
         };
       }
     }
@@ -307,6 +309,23 @@ static dyn_err maximal_tendons(const dyn_model *m, char *msg, size_t cap) {
 
 /* The settings s as a world on model m runs with them (validated), and
  * its reduced state when they ask for reduced coordinates. */
+dyn_err dyn_world_torsion_rule(const dyn_model *m, dyn_world_settings *set, char *msg, size_t cap) {
+  int mat = -1;
+  for (int i = 0; mat < 0 && i < m->nm; i++)
+    if (m->mats.p[i].condim == 4 && m->mats.p[i].mu_torsion > 0.0) mat = i;
+  if (mat < 0) return DYN_OK;
+  dyn_friction f = set->contact.friction;
+  if (f == DYN_FRICTION_BOX) set->contact.torsion = 1;
+  if (f != DYN_FRICTION_CONE && f != DYN_FRICTION_PYRAMID) return DYN_OK;
+  dyn_msgf(msg, cap,
+           "material %d%s%s%s: torsional friction (condim 4) is simulated with box friction only "
+           "(its spin row; the %s has none)",
+           mat, m->mats.p[mat].name[0] ? " '" : "", m->mats.p[mat].name,
+           m->mats.p[mat].name[0] ? "'" : "",
+           f == DYN_FRICTION_CONE ? "friction cone" : "friction pyramid");
+  return DYN_ERR_INPUT;
+}
+
 static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
                               dyn_world_settings *set, struct dyn_reduced **red, char *msg,
                               size_t cap) {
@@ -315,6 +334,7 @@ static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
   /* the tree's refusal first, as it always came */
   dyn_err e = reduced ? dyn_reduced_new(m, set, red, msg, cap) : DYN_OK;
   if (e == DYN_OK) e = dyn_world_settings_validate(s ? set : NULL, msg, cap);
+  if (e == DYN_OK) e = dyn_world_torsion_rule(m, set, msg, cap);
   if (e == DYN_OK && !reduced) e = maximal_tendons(m, msg, cap);
   if (e == DYN_OK)
     e = reduced ? dyn_model_validate_reduced(m, msg, cap) : dyn_model_validate(m, msg, cap);

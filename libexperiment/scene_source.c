@@ -27,6 +27,12 @@ static dyn_err source_model(const exp_source *src, dyn_model **m, double *timest
   mdl_read_info info;
   mdl_read_options o = mdl_read_options_default();
   o.approximate = src->approximate;
+  /* torsional friction (condim 4) is box friction's row: a line's model
+   * serves every friction group of the section (nsgs's cone, pgs's box),
+   * so under approximate=yes it is dropped for all (as 3, said), and
+   * without it a cone or pyramid task is refused by the world */
+  o.no_torsion = src->approximate || src->friction == DYN_FRICTION_CONE ||
+                 src->friction == DYN_FRICTION_PYRAMID;
   o.reduced = src->reduced;
   /* a refusal names the scene line's keys, not the command line's options */
   o.words = (mdl_option_words){ "approximate=yes (on the scene line)",

@@ -147,6 +147,11 @@ typedef struct mdl_read_options {
                         vertices: mdl_model_bytes) is refused before its
                         data and lcplab's model are made (MDL_ERR_REFUSED,
                         the counts named); 0: MDL_DEFAULT_MAX_MEMORY */
+  int no_torsion;         /* 1: the world will have no torsional friction row
+                             (cone or pyramid friction: dyn_contact_params.torsion
+                             is box friction's): condim 4 refused, the geom
+                             named (approximate: as 3); 0: condim 4 mapped
+                             (dyn_material.mu_torsion) */
   mdl_option_words words; /* the options as the caller's users spell them, in
                              messages (all NULL: the command line's) */
 } mdl_read_options;

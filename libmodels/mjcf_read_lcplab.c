@@ -322,6 +322,19 @@ static mdl_err apply_shapes(mdl_map *p, int ns, const int *perm) {
 
 /* ---- materials --------------------------------------------------------------------- */
 
+/* Material i's condim and torsional friction from its geoms (the writer
+ * writes a material's condim 4 with its mu_torsion, and its condim 1, on
+ * each geom: mjcf_write_body.c). */
+static void condim_of_geoms(const mdl_map *p, int i, dyn_material *m) {
+  for (int s = 0; s < p->ns; s++) {
+    int g = p->shape_elem[s], cd = p->mj->geom_condim[g];
+    if (p->shape_site[s] || p->shape[s].material != i) continue;
+    if (cd == 4) m->mu_torsion = p->mj->geom_friction[3 * g + 1];
+    if (cd == 4 || (cd == 1 && m->mu != 0.0)) m->condim = cd;
+    return;
+  }
+}
+
 static mdl_err apply_materials(mdl_map *p, int nm) {
   dyn_material *mat = calloc((size_t)nm + 1, sizeof *mat);
   if (!mat) return mdl_nomem(p);
@@ -354,6 +367,7 @@ static mdl_err apply_materials(mdl_map *p, int nm) {
       mu = p->shape_mu[s];
     }
     mat[i].mu = mu;
+    condim_of_geoms(p, i, &mat[i]);
   }
   for (int s = 0; e == MDL_OK && s < p->ns; s++)
     if (p->shape[s].material < DYN_MATERIAL_DEFAULT || p->shape[s].material >= nm)

@@ -21,8 +21,8 @@
  *            contype and conaffinity as they are; margin and gap as they
  *            are (MuJoCo 2.2.2's: the pair's the larger of its two
  *            geoms'; negative ones refused in mjcf_read.c).
- *   material one per distinct friction, in the order met: mu = friction[0]
- *            (condim 3) or 0 (condim 1), restitution 0.
+ *   material one per distinct friction and condim, in the order met
+ *            (geom_material: MuJoCo's pairing rule), restitution 0.
  *   exclude  each <exclude> pair (those the writer names "lcplab:joint:J"
  *            belong to a joint and are left out).
  *   option   gravity; the timestep goes to mdl_read_info.
@@ -153,6 +153,35 @@ static mdl_err map_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
   return MDL_OK;
 }
 
+/* 1 if a geom of the file has condim 4 or 6 (torsional friction). */
+static int any_torsion(const mjModel *mj) {
+  for (int g = 0; g < mj->ngeom; g++)
+    if (mj->geom_condim[g] >= 4) return 1;
+  return 0;
+}
+
+/* Geom g's material: MuJoCo's pairing rule (mj_contactParam: the larger
+ * condim of the two geoms, the larger of each friction component) on
+ * dyn_material's fields (dyn_material_combine): mu = friction[0], condim
+ * as compiled, mu_torsion = friction[1] in a file with torsional friction
+ * (where a geom of condim 3 or 1 meets one of condim 4, its friction[1]
+ * counts too), else 0.  Condim 3, and condim 1 without friction, are
+ * lcplab's own materials' 0 (the same contacts: a frictionless geom
+ * takes its partner's friction as MuJoCo does).  Condim 6 (approximate
+ * only: mdl_map_features) is 4, condim 4 where the world has no torsion
+ * row (mdl_read_options.no_torsion, approximate only) 3. */
+static dyn_material geom_material(const mdl_map *p, int g) {
+  const mjModel *mj = p->mj;
+  dyn_material m = dyn_material_default();
+  m.restitution = 0.0;
+  m.mu = mj->geom_friction[3 * g];
+  int cd = mj->geom_condim[g] > 4 ? 4 : mj->geom_condim[g];
+  if (cd == 4 && p->opt_read.no_torsion) cd = 3;
+  m.condim = cd == 3 || (cd == 1 && m.mu == 0.0) ? 0 : cd;
+  m.mu_torsion = !p->opt_read.no_torsion && any_torsion(mj) ? mj->geom_friction[3 * g + 1] : 0.0;
+  return m;
+}
+
 mdl_err mdl_map_shapes(mdl_map *p) {
   const mjModel *mj = p->mj;
   size_t n = (size_t)mj->ngeom + (size_t)mj->nsite + 1;
@@ -194,19 +223,14 @@ mdl_err mdl_map_shapes(mdl_map *p) {
       p->shape[s].material = DYN_MATERIAL_DEFAULT;
       continue;
     }
-    int g = p->shape_elem[s];
-    /* condim 4 and 6 (approximate only): their sliding friction */
-    double mu = mj->geom_condim[g] == 1 ? 0.0 : mj->geom_friction[3 * g];
+    dyn_material m = geom_material(p, p->shape_elem[s]);
     int k = 0;
-    while (k < p->nm && p->mat[k].mu != mu) k++;
-    if (k == p->nm) {
-      p->mat[p->nm] = dyn_material_default();
-      p->mat[p->nm].mu = mu;
-      p->mat[p->nm].restitution = 0.0;
-      p->nm++;
-    }
+    while (k < p->nm && !(p->mat[k].mu == m.mu && p->mat[k].mu_torsion == m.mu_torsion &&
+                          p->mat[k].condim == m.condim))
+      k++;
+    if (k == p->nm) p->mat[p->nm++] = m;
     p->shape[s].material = k;
-    p->shape_mu[s] = mu;
+    p->shape_mu[s] = m.mu;
   }
   return MDL_OK;
 }

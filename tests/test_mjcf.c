@@ -502,7 +502,7 @@ static void test_plain_file(void) {
   TST_CLOSE(B[1].r.z, 3.0, 1e-15, 0);
   TST_CLOSE(B[1].I_b.m[4], 2.0, 1e-15, 0);
   /* shapes: floor (a plane z >= -0.5), b (at the centre of mass: 0.1 - 0.1),
-   * the arm's capsule (condim 1: frictionless) */
+   * the arm's capsule (condim 1) */
   CU_ASSERT_EQUAL_FATAL(dyn_model_shape_count(m), 3);
   const dyn_shape_def *S = dyn_model_shapes(m);
   CU_ASSERT_EQUAL(S[0].geom.kind, DYN_SHAPE_PLANE);
@@ -514,10 +514,13 @@ static void test_plain_file(void) {
   CU_ASSERT(S[1].contype == 2u && S[1].conaffinity == 3u);
   CU_ASSERT_EQUAL(S[2].geom.kind, DYN_SHAPE_CAPSULE);
   TST_CLOSE(S[2].geom.half_length, 0.2, 1e-15, 0);
-  /* materials by friction, in the order met: 0.7 (floor), 0.3 (b), 0 (condim 1) */
+  /* materials by friction and condim, in the order met: 0.7 (floor), 0.3
+   * (b), 0.3 of condim 1 (MuJoCo's pairing rule: frictionless only against
+   * another condim 1; before issue 80's torsion, mu 0) */
   CU_ASSERT_EQUAL_FATAL(dyn_model_material_count(m), 3);
   const dyn_material *M = dyn_model_materials(m);
-  CU_ASSERT(M[0].mu == 0.7 && M[1].mu == 0.3 && M[2].mu == 0.0);
+  CU_ASSERT(M[0].mu == 0.7 && M[1].mu == 0.3 && M[2].mu == 0.3);
+  CU_ASSERT(M[0].condim == 0 && M[1].condim == 0 && M[2].condim == 1);
   CU_ASSERT(S[0].material == 0 && S[1].material == 1 && S[2].material == 2);
   /* the hinge to the world: the arm is a, the world b = -1, the axis
    * negated (b's coordinate relative to a), at the world anchor (0, 0, 1.5) */
@@ -611,8 +614,8 @@ static void test_bad_input(void) {
       FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" friction=\"nan 0 0\"/>"),
       MDL_ERR_REFUSED, "'g'", "mu");
   bad("nan2.xml", FREE_BODY("pos=\"nan 0 0\"", ""), MDL_ERR_FILE, "NaN", NULL);
-  bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" condim=\"4\"/>"),
-      MDL_ERR_REFUSED, "geom 'g'", "condim 4");
+  bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" condim=\"6\"/>"),
+      MDL_ERR_REFUSED, "geom 'g'", "condim 6");
   bad("tendon.xml",
       "<mujoco><worldbody><body name=\"b\"><joint name=\"j\" type=\"hinge\"/>"
       "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"

@@ -148,6 +148,33 @@ static void test_combine(void) {
   dyn_material x = dyn_material_combine(ice, rubber), y = dyn_material_combine(rubber, ice);
   CU_ASSERT(x.mu == 1.0 && x.restitution == 0.1);
   CU_ASSERT(y.mu == x.mu && y.restitution == x.restitution);
+  /* MuJoCo's pairing rule (mj_contactParam, one priority): the larger
+   * condim (lcplab's 0 as 3), the larger of each coefficient; the contact
+   * takes mu unless condim is 1, mu_torsion only where it is 4 */
+  dyn_material one = ice, four = rubber;
+  one.condim = 1, one.mu = 0.8, one.mu_torsion = 0.05;
+  four.condim = 4, four.mu = 0.2, four.mu_torsion = 0.01;
+  double mu = -1.0, mt = -1.0;
+  const struct {
+    dyn_material a, b;
+    double mu, mt;
+  } pair[] = { { one, one, 0.0, 0.0 },   { one, ice, 0.8, 0.0 },    { one, four, 0.8, 0.05 },
+               { four, ice, 0.2, 0.01 }, { four, four, 0.2, 0.01 }, { ice, ice, 0.05, 0.0 },
+               { four, one, 0.8, 0.05 } };
+  for (size_t k = 0; k < sizeof pair / sizeof pair[0]; k++) {
+    dyn_material_contact(dyn_material_combine(pair[k].a, pair[k].b), &mu, &mt);
+    CU_ASSERT(mu == pair[k].mu && mt == pair[k].mt);
+    if (mu != pair[k].mu || mt != pair[k].mt) printf("\n    pair %zu: mu %g mt %g\n", k, mu, mt);
+  }
+  /* a material's own fields: checked when added */
+  dyn_model *m = new_model();
+  char msg[256];
+  dyn_material bad = four;
+  bad.condim = 6;
+  CU_ASSERT(dyn_model_add_material(m, &bad, msg, sizeof msg) < 0 && strstr(msg, "condim=6"));
+  bad = four, bad.mu_torsion = -1.0;
+  CU_ASSERT(dyn_model_add_material(m, &bad, msg, sizeof msg) < 0 && strstr(msg, "mu_torsion"));
+  dyn_model_free(m);
 }
 
 /* A deep copy: equal records, its own hull vertices, its own name index. */

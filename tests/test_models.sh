@@ -16,7 +16,7 @@
 #   - an existing FILE is refused without --force (exit 2, the file named,
 #     left as it was), replaced with it;
 #   - exit 2, one line naming the file: a file that is not MJCF, a missing
-#     file, a refused feature (condim 4, named), --scene with --model,
+#     file, a refused feature (condim 6, named; condim 4 with the cone), --scene with --model,
 #     --param with --model;
 #   - an experiment's `scene model=FILE` line runs the same drift rows as
 #     the scene; a model line whose file does not load stops the file there;
@@ -118,9 +118,28 @@ printf '<foo/>\n' >"$T/foo.xml"
 expect_err "a file that is not MJCF: exit 2, MuJoCo's message" "foo.xml: XML Error: Unrecognized" \
   simulate --model "$T/foo.xml"
 expect_err "a missing file: exit 2, the file named" "none.xml" simulate --model "$T/none.xml"
-printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="sphere" size="0.1" condim="4"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
-expect_err "a refused feature: the element and the feature named" "geom 'can': condim 4" \
+printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
+expect_err "a refused feature: the element and the feature named" "geom 'can': condim 6 (rolling friction)" \
   export --model "$T/cyl.xml" --format lcplab --out "$T/ec"
+# torsional friction (condim 4) is box friction's spin row: mapped under the
+# default --friction box; refused by name with the cone or the pyramid,
+# dropped (and said) under --approximate (issue 80: before, refused always)
+sed 's/condim="6"/condim="4"/' "$T/cyl.xml" >"$T/tor.xml"
+expect_err "condim 4 with --friction cone: refused, the geom named" \
+  "tor.xml: geom 'can': condim 4 (torsional friction) is simulated with box friction only" \
+  simulate --model "$T/tor.xml" --friction cone --steps 2
+lcp simulate --model "$T/tor.xml" --friction cone --approximate --steps 2
+if [ "$rc" -eq 0 ] && grep -q "condim 4.*use condim 3" "$T/err"; then
+  pass "condim 4 with --friction cone --approximate: runs, the torsion dropped and said"
+else
+  fail "condim 4, cone, --approximate" "exit $rc: $(cat "$T/err")"
+fi
+lcp simulate --model "$T/tor.xml" --steps 2
+if [ "$rc" -eq 0 ] && ! grep -q "condim" "$T/err"; then
+  pass "condim 4 under box friction (the default): runs, no note"
+else
+  fail "condim 4, box" "exit $rc: $(cat "$T/err")"
+fi
 expect_err "--scene and --model: refused" "both given" \
   simulate --scene ball --model "$T/car.xml"
 expect_err "--param with --model: refused" "--param" \
@@ -142,14 +161,14 @@ expect_err "experiment: a bad model line stops the file at its line" "bad.exp:3:
   experiment "$T/bad.exp" --out "$T/mo2" --no-plot
 # a feature approximate= lifts: the refusal names the scene line's key, not
 # the command line's --approximate (issue 86, item 12)
-printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="sphere" size="0.1" condim="4"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
+printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
 printf 'experiment drift d\nsolvers pgs\nscene model=cyl.xml steps=5\n' >"$T/cyl.exp"
 lcp experiment "$T/cyl.exp" --out "$T/mo3" --no-plot
 if [ "$rc" -eq 2 ] && grep -q "cyl.exp:3: .*rerun with approximate=yes (on the scene line)" "$T/err" &&
   ! grep -q -- "--approximate" "$T/err"; then
-  pass "experiment: condim 4's refusal names approximate=yes on the scene line"
+  pass "experiment: condim 6's refusal names approximate=yes on the scene line"
 else
-  fail "experiment: condim 4's refusal" "exit $rc: $(cat "$T/err")"
+  fail "experiment: condim 6's refusal" "exit $rc: $(cat "$T/err")"
 fi
 
 # a file name with shell characters: saved, read, nothing run

@@ -18,8 +18,9 @@
 #     then the pole on the ground (46 contact steps; always run);
 #   - /usr/share/mujoco/model/humanoid/humanoid.xml, 200 steps of 5 ms
 #     (skipped where libmujoco-samples is absent);
-#   - /usr/share/mujoco/model/humanoid100/humanoid100.xml with
-#     --approximate (condim 4), 130 steps: under dantzig step 127's
+#   - /usr/share/mujoco/model/humanoid100/humanoid100.xml with no flag
+#     (condim 4 mapped since 2026-11-28; before, refused without
+#     --approximate: exit 2), 130 steps: under dantzig step 127's
 #     friction passes did not settle (max_iter, a failed step; 34 of 358
 #     contact steps in 400 steps); under auto (the default since check80:
 #     dantzig, then its exact fallbacks) no failed step (2026-11-28-check80.md);
@@ -82,7 +83,7 @@ H100=/usr/share/mujoco/model/humanoid100/humanoid100.xml
 if tst_short_runs; then
   echo "SKIP: humanoid100.xml under memcheck and the sanitizers (short runs)"
 elif [ -f "$H100" ]; then
-  check "humanoid100.xml, --approximate (condim 4)" "$H100" 130 --approximate
+  check "humanoid100.xml, no flag (condim 4: torsional rows)" "$H100" 130
 else
   echo "SKIP: $H100 absent (libmujoco-samples)"
 fi

@@ -202,8 +202,9 @@ fi
 
 if [ -f "$SAMPLES/humanoid100/humanoid100.xml" ]; then
   H=$SAMPLES/humanoid100/humanoid100.xml
-  expect_err "humanoid100.xml without --approximate: torsional friction refused, named" \
-    "condim 4 (torsional or rolling friction) is not simulated" simulate --model "$H" --steps 1
+  expect_err "humanoid100.xml under the cone without --approximate: torsional friction refused, named" \
+    "condim 4 (torsional friction) is simulated with box friction only" \
+    simulate --model "$H" --coordinates maximal --friction cone --steps 1
   lcp simulate --model "$H" --coordinates maximal --approximate --steps 400 --solver nsgs --friction cone --max-iter 100
   if [ "$rc" -eq 0 ] && [ "$(jnum failed_steps)" = "$(jnum failed_energy_steps)" ] &&
     awk_true "$(jnum energy_end) < 0.1 * $(jnum energy_start)"; then

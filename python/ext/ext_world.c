@@ -427,8 +427,18 @@ static PyObject *contact_array(const dyn_contact *c, int n, int k, contact_part 
 }
 
 /* contacts() -> {"body": (nc, 2) int32, "shape": (nc, 2) int32, "point",
- * "normal": (nc, 3), "depth", "mu", "restitution": (nc,)} of the last
- * step (dyn_world_contacts) */
+ * "normal": (nc, 3), "depth", "mu", "restitution", "mu_torsion": (nc,)}
+ * of the last step (dyn_world_contacts) */
+static void put_torsion(PyObject *d, const dyn_contact *c, int nc) {
+  npy_intp d1 = nc;
+  PyObject *a = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0);
+  if (!a) return;
+  double *t = PyArray_DATA((PyArrayObject *)a);
+  for (int i = 0; i < nc; i++) t[i] = c[i].mu_torsion;
+  PyDict_SetItemString(d, "mu_torsion", a);
+  Py_DECREF(a);
+}
+
 static PyObject *world_contacts(lx_world *self, PyObject *noargs) {
   (void)noargs;
   if (!ready(self)) return NULL;
@@ -453,6 +463,7 @@ static PyObject *world_contacts(lx_world *self, PyObject *noargs) {
                         contact_array(c, nc, 3, part_point), "normal",
                         contact_array(c, nc, 3, part_normal), "depth", depth, "mu", mu,
                         "restitution", rest);
+    if (out) put_torsion(out, c, nc);
   }
   Py_XDECREF(body);
   Py_XDECREF(shape);

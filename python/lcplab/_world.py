@@ -514,7 +514,9 @@ class World:
             (nc, 3): the world point midway between the surfaces;
             ``normal`` (nc, 3): the unit normal from a to b; ``depth``
             (nc,): penetration (> 0) or gap (< 0, within the margin);
-            ``mu``, ``restitution`` (nc,): the pair's combined material.
+            ``mu``, ``restitution``, ``mu_torsion`` (nc,): the pair's
+            combined material (``mu_torsion``: torsional friction, MuJoCo's
+            condim 4; docs/models.md).
             Empty before any step.
         """
         return self._w.contacts()

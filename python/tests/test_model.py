@@ -81,9 +81,11 @@ def test_refusals(tmp_path):
     tor = tmp_path / "tor.xml"
     tor.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
                    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
-                   '<geom name="can" type="sphere" size="0.1" condim="4"/></body></worldbody>'
+                   '<geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody>'
                    '</mujoco>\n')
-    with pytest.raises(lcplab.SceneError, match="geom 'can'.*condim 4"):
+    # rolling friction (condim 6) is refused, the geom named (condim 4 is
+    # mapped: test_torsional_friction_spin_decelerates)
+    with pytest.raises(lcplab.SceneError, match="geom 'can'.*condim 6"):
         lcplab.load_model(tor)
     with pytest.raises(lcplab.SceneError, match="unknown scene"):
         lcplab.scene_model("nope")
@@ -110,7 +112,7 @@ def test_refusals_name_the_python_arguments(tmp_path):
                     '</body></worldbody><equality><connect name="pin" body1="a" '
                     'anchor="0.1 0 0"/></equality></mujoco>\n')
     cyl.write_text(cyl.read_text().replace('type="cylinder" size="0.1 0.2"',
-                                           'type="sphere" size="0.1" condim="4"'))
+                                           'type="sphere" size="0.1" condim="6"'))
     cases = [((cyl,), {}, "rerun with approximate=True to"),
              ((arm,), {"coordinates": "maximal"}, 'coordinates="reduced"'),
              ((cyl,), {"approximate": True, "max_memory": 1 << 20}, "(max_memory=)")]
@@ -128,12 +130,12 @@ def test_shell_characters_in_a_name(tmp_path):
 
 
 def test_approximate_and_memory_cap(tmp_path):
-    # torsional friction (condim 4), approximated: condim 3 (docs/models.md),
+    # rolling friction (condim 6), approximated: condim 4 (docs/models.md),
     # said in notes
     cyl = tmp_path / "cyl.xml"
     cyl.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
                    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
-                   '<geom name="can" type="sphere" size="0.1" condim="4"/></body></worldbody>'
+                   '<geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody>'
                    '</mujoco>\n')
     m = lcplab.load_model(cyl, approximate=True)
     assert m.counts()["bodies"] == 1 and m.counts()["shapes"] == 1
@@ -362,3 +364,87 @@ def test_fixed_tendon_not_lost_on_save(tmp_path):
     with pytest.raises(lcplab.SceneError, match="tendon 'stop': fixed tendons are not written"):
         m.save(out)
     assert not out.exists()
+
+
+# A spinning body on a floor (issue 80, item 5: condim 4).  Resting on the
+# floor (depth 0, no Baumgarte), the normal impulses of a step sum to
+# m g h; each contact's spin row then slides at its bound mu_t x_n, so the
+# spin about the normal loses mu_t m g h / I_zz a step, exactly (dantzig and
+# lemke solve the box LCP to rounding): after k steps
+#     w_k = w_0 - k mu_t m g h / I_zz
+# (4 contacts of a box, or 1 of a sphere, alike: only their sum counts).
+# Under condim 3 the spin is kept (the sliding friction of a box's corners
+# is 0 here; a sphere's contact point does not slide when it spins).
+def _spin(tmp_path, geom, floor, inertia, coords, steps=50, w0=5.0):
+    f = tmp_path / "spin.xml"
+    f.write_text('<mujoco><option timestep="0.002"/><worldbody>'
+                 f'<geom name="floor" type="plane" size="0 0 1" {floor}/>'
+                 '<body name="top" pos="0 0 0"><freejoint/>'
+                 f'<inertial pos="0 0 0" mass="1" diaginertia="{inertia}"/>{geom}'
+                 '</body></worldbody></mujoco>\n')
+    w = lcplab.World(lcplab.load_model(f, coordinates=coords), solver="dantzig")
+    dyn = int(np.argmin(w.bodies()["is_static"]))
+    if coords == "maximal":
+        st = w.state()
+        st.w[dyn] = (0.0, 0.0, w0)
+        w.set_state(st)
+    else:
+        u = np.zeros(len(w.joint_velocities()))
+        u[2] = w0  # the free root's ball, about z
+        w.set_joint_velocities(u)
+    w.run(steps)
+    return w.bodies()["w"][dyn][2], w.contacts()
+
+
+def test_torsional_friction_spin_decelerates(tmp_path):
+    g, h, w0, k = 9.81, 0.002, 5.0, 50
+    box = ('<geom name="b" type="box" size="0.1 0.1 0.05" pos="0 0 0.05" '
+           'friction="0 0.02 0" condim="{}"/>')
+    izz = (0.2 ** 2 + 0.2 ** 2) / 12.0
+    inertia = f"0.0041666666666666666 0.0041666666666666666 {izz!r}"
+    for coords in ("maximal", "reduced"):
+        w, con = _spin(tmp_path, box.format(4), 'friction="0 0 0"', inertia, coords)
+        expect = w0 - k * 0.02 * g * h / izz
+        assert abs(w - expect) <= 1e-9 * w0, (coords, w, expect)
+        assert list(con["mu_torsion"]) == [0.02] * 4 and list(con["mu"]) == [0.0] * 4
+        w, con = _spin(tmp_path, box.format(3), 'friction="0 0 0"', inertia, coords)
+        assert w == w0 and list(con["mu_torsion"]) == [0.0] * 4, (coords, w)
+    # the cone has no spin row: a world of it on a model of condim 4 is refused
+    _spin(tmp_path, box.format(4), 'friction="0 0 0"', inertia, "maximal", steps=1)
+    with pytest.raises(lcplab.SceneError, match="condim 4.*box friction only"):
+        lcplab.World(lcplab.load_model(tmp_path / "spin.xml"), friction="cone")
+    # a sphere on MuJoCo's default floor (friction 1 0.005 0.0001, condim 3):
+    # its friction[1] 0.03 is the larger, and counts (the pairing rule)
+    ball = '<geom name="s" type="sphere" size="0.1" pos="0 0 0.1" friction="0.5 0.01 0" condim="4"/>'
+    for floor, mt in (('friction="1 0.005 0.0001"', 0.01), ('friction="1 0.03 0"', 0.03)):
+        w, con = _spin(tmp_path, ball, floor, "0.004 0.004 0.004", "reduced", steps=20)
+        expect = w0 - 20 * mt * g * h / 0.004
+        assert abs(w - expect) <= 1e-9 * w0, (floor, w, expect)
+        assert list(con["mu_torsion"]) == [mt] and list(con["mu"]) == [1.0], con
+    # stopped (5 / 0.14715 = 33.98 steps): then held at rest by the same row
+    w, con = _spin(tmp_path, ball, 'friction="1 0.03 0"', "0.004 0.004 0.004", "maximal",
+                   steps=40)
+    assert abs(w) <= 1e-12, w
+
+
+def test_contact_pairing_rule(tmp_path):
+    # MuJoCo's mj_contactParam for two geoms of one priority: the larger
+    # condim, the larger of each friction component; condim 1 frictionless
+    # only when both are 1 (before: a condim-1 geom's friction was dropped,
+    # so the pair took its partner's 0.3 where MuJoCo takes 0.8)
+    cases = [(("0.8 0.02 0", 1), ("0.3 0.05 0", 3), 0.8, 0.0),
+             (("0.8 0.02 0", 1), ("0.3 0.05 0", 1), 0.0, 0.0),
+             (("0.8 0.02 0", 3), ("0.3 0.05 0", 3), 0.8, 0.0),
+             (("0.2 0.02 0", 4), ("0.3 0.05 0", 1), 0.3, 0.05),
+             (("0.2 0.07 0", 4), ("0.3 0.05 0", 4), 0.3, 0.07)]
+    for (fb, cb), (ff, cf), mu, mt in cases:
+        f = tmp_path / "pair.xml"
+        f.write_text('<mujoco><worldbody>'
+                     f'<geom name="floor" type="plane" size="0 0 1" friction="{ff}" condim="{cf}"/>'
+                     '<body name="b" pos="0 0 0.1"><freejoint/>'
+                     f'<geom name="s" type="sphere" size="0.1" friction="{fb}" condim="{cb}"/>'
+                     '</body></worldbody></mujoco>\n')
+        w = lcplab.World(lcplab.load_model(f))
+        w.run(1)
+        con = w.contacts()
+        assert list(con["mu"]) == [mu] and list(con["mu_torsion"]) == [mt], (fb, cb, ff, cf, con)
