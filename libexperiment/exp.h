@@ -770,6 +770,10 @@ EXP_API int exp_grad_solver_rows(const slv_problem *p, const exp_grad_ref *r, co
  * err (not a gradients CSV; out of memory). */
 EXP_API int exp_grad_quality_of_csv(const char *csv, char **out, char *err, size_t len);
 
+/* The VJP goal per problem of a gradients CSV given as text (the section's
+ * NAME_vjp_goal.csv; exp_grad.h), as exp_grad_quality_of_csv. */
+EXP_API int exp_grad_goal_of_csv(const char *csv, char **out, char *err, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

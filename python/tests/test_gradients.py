@@ -188,6 +188,41 @@ def _csv_rows(path):
     return list(csv.DictReader(lines))
 
 
+GOAL_ROWS = """problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step
+p1,10,lemke,converged,free,1,1e-12,2e-5,1e-5,,1e-3
+p1,10,lemke,converged,at a bound,1,0,2e-5,3e-5,,1e-3
+p1,10,enum,converged,free,1,1e-12,1e-5,0.5e-5,,1e-3
+p1,10,pgs,converged,free,1,1e-12,1e-6,0.8e-5,,1e-3
+p2,2000,lemke,converged,free,1,0,1,2,,1e-3
+p3,5,lemke,ray_termination,free,0,1,1e-4,1e-5,,1e-3
+p3,5,pgs,max_iter,free,0,1,1e-3,1e-4,,1e-3
+p4,7,lemke,converged,free,1,0,1e-4,5e-5,,1e-3
+p4,7,dantzig,converged,free,1,0,2e-4,1e-4,,1e-3
+p4,7,pgs,converged,free,1,0,1e-5,,singular_pivot,1e-3
+"""
+
+
+def test_vjp_goal_per_problem():
+    """Issue 83's time goal, per problem (libexperiment's gradients_quality.c,
+    the bench's table and a section's NAME_vjp_goal.csv): each solver's
+    largest VJP time against the fastest converged solve of an exact solver
+    (lemke, dantzig, enum, nsn_ac; pgs's faster solve does not count), n <=
+    1000; hand-counted on planted rows."""
+    from lcplab import _lcplab
+    got = {r["problem"]: r for r in csv.DictReader(_lcplab.gradient_vjp_goal(GOAL_ROWS).splitlines())}
+    cols = ["fastest_exact", "fastest_exact_solve_s", "vjp_solvers", "vjp_goal_met",
+            "worst_solver", "worst_vjp_over_fastest", "goal"]
+    assert [got["p1"][c] for c in cols] == ["enum", "1.000000e-05", "3", "2", "lemke",
+                                            "3.000000e+00", "missed"]
+    assert got["p2"]["goal"] == "n > 1000" and got["p3"]["goal"] == "no exact answer"
+    assert [got["p4"][c] for c in cols] == ["lemke", "1.000000e-04", "2", "2", "dantzig",
+                                            "1.000000e+00", "met"]
+    q = {(r["solver"], r["mode"]): r
+         for r in csv.DictReader(_lcplab.gradient_quality(GOAL_ROWS).splitlines())}
+    assert (q["lemke", "free"]["vjp_goal_problems"], q["lemke", "free"]["vjp_goal_met"]) == ("2", "1")
+    assert (q["pgs", "free"]["vjp_goal_problems"], q["pgs", "free"]["vjp_goal_met"]) == ("1", "1")
+
+
 def test_gradients_section_is_the_bench(tmp_path):
     """Issue 83 item 4: a `gradients` section of an experiment file (a
     campaign) and `make bench-gradients` (experiments/bench_gradients.py)
@@ -244,6 +279,12 @@ def test_gradients_section_is_the_bench(tmp_path):
     assert [q["lemke", "free"][c] for c in cols[:3] + ["within_1e-6_accepted_stable"]] == \
         ["3", "3", "3", "1.000000e+00"]
     assert q["lemke", "sliding"]["problems"] == "1" and q["lemke", "free"]["vjp_problems"] == "3"
+    # the VJP goal per problem: the section's grad_vjp_goal.csv is the bench's
+    goal = _csv_rows(tmp_path / "out" / "grad_vjp_goal.csv")
+    bgoal = list(csv.DictReader(_lcplab.gradient_vjp_goal(B.csv_text(rows)).splitlines()))
+    assert [r["problem"] for r in goal] == [r["problem"] for r in bgoal] == list(probs)
+    assert all(r["fastest_exact"] in ("lemke", "dantzig") and r["vjp_solvers"] == "3" and
+               r["goal"] in ("met", "missed") for r in goal), goal
     with pytest.raises(ValueError, match="not a gradients CSV"):
         _lcplab.gradient_quality("problem,n,solver\nlcp8,8,lemke\n")
     with pytest.raises(ValueError, match="unknown solver 'nope'"):
