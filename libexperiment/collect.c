@@ -454,7 +454,7 @@ static int write_vjp_goal(exp_outset *set, const char *base, const char *pre, co
   FILE *g = exp_tab_open(set, base, "vjp_goal", "csv");
   if (!g) return -1;
   fputs(pre, g);
-  fprintf(g, "# the VJP goal (issue 83): each solver's largest VJP time within the fastest "
+  fprintf(g, "# the VJP goal (issue 83): each solver's fastest VJP within the fastest "
              "converged solve of lemke, dantzig, enum or nsn_ac, n <= 1000\n%s\n",
           exp_grad_goal_header);
   return exp_outset_done(set, exp_grad_goal_write(g, rows, nrows));

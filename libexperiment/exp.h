@@ -739,10 +739,15 @@ typedef struct exp_grad_ref exp_grad_ref;
 
 /* The reference of p (borrowed: unchanged while *out lives), its random
  * seeds drawn from seed.  0; 1 with msg when there is none (no reference
- * solver converged at 1e-12 at b or at b +- e d, or no derivative at its
- * answer: the problem is skipped); -1 out of memory. */
+ * solver converged at 1e-12 at b or at b +- e d, d random or A z, or no
+ * derivative at its answer: the problem is skipped); 2 with msg when the
+ * free block at its answer is singular (the derivative is not unique); -1
+ * out of memory. */
 EXP_API int exp_grad_reference_new(const slv_problem *p, unsigned long seed, exp_grad_ref **out,
                                    char *msg, size_t cap);
+/* The rows' status of exp_grad_reference_new's rc other than 0: "skipped"
+ * (1), "not_unique" (2), "error" (-1). */
+EXP_API const char *exp_grad_reference_status(int rc);
 EXP_API void exp_grad_reference_free(exp_grad_ref *r); /* NULL is fine */
 
 /* One class's measure of one solver's gradient. */

@@ -3,7 +3,7 @@
  *
  *   sensitivity_jvp(problem, x, tol, dA, db, dlo, dhi, dmu) -> dict
  *   sensitivity_vjp(problem, x, tol, gx) -> dict
- *   gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, why)
+ *   gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, why, status)
  *   gradient_quality(csv_text) -> str (its quality table)
  *   gradient_vjp_goal(csv_text) -> str (its VJP goal per problem)
  *
@@ -167,9 +167,10 @@ static int grad_solver_rows(PyObject *list, const slv_problem *p, const exp_grad
   return 0;
 }
 
-/* gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, None)
- * or ([], why) when the problem has no reference (exp_grad_reference_new);
- * an unknown solver name: ValueError. */
+/* gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, None,
+ * None) or ([], why, status) when the problem has no reference or its
+ * derivative is not unique (exp_grad_reference_new, status
+ * exp_grad_reference_status's); an unknown solver name: ValueError. */
 PyObject *lx_gradient_rows(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *t, *names;
@@ -199,7 +200,8 @@ PyObject *lx_gradient_rows(PyObject *self, PyObject *args) {
   }
   exp_grad_reference_free(ref);
   if (!list) return NULL;
-  PyObject *out = rc == 0 ? Py_BuildValue("(NO)", list, Py_None) : Py_BuildValue("(Ns)", list, msg);
+  PyObject *out = rc == 0 ? Py_BuildValue("(NOO)", list, Py_None, Py_None)
+                           : Py_BuildValue("(Nss)", list, msg, exp_grad_reference_status(rc));
   return out;
 }
 
