@@ -201,7 +201,7 @@ PyObject *lx_gradient_rows(PyObject *self, PyObject *args) {
   exp_grad_reference_free(ref);
   if (!list) return NULL;
   PyObject *out = rc == 0 ? Py_BuildValue("(NOO)", list, Py_None, Py_None)
-                           : Py_BuildValue("(Nss)", list, msg, exp_grad_reference_status(rc));
+                          : Py_BuildValue("(Nss)", list, msg, exp_grad_reference_status(rc));
   return out;
 }
 
