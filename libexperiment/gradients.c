@@ -37,6 +37,7 @@
  */
 #include "exp_grad.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,7 +102,8 @@ static int reference_solve(const slv_problem *p, double *x, double *w) {
 }
 
 /* Each row's SLV_ROW_* at x (tol) into modes: 0; -2 with msg when the
- * free block is singular (the derivative is not unique), else -1. */
+ * free block is singular, exactly or to rounding (slv_sensitivity_pivot_ratio
+ * at most nf eps: the derivative is not unique), else -1. */
 static int modes_at(const slv_problem *p, const double *x, double tol, unsigned char *modes,
                     char *msg, size_t cap) {
   slv_sensitivity *s = NULL;
@@ -110,6 +112,17 @@ static int modes_at(const slv_problem *p, const double *x, double tol, unsigned 
   if (st != SLV_OK) {
     snprintf(msg, cap, "no derivative at the reference answer (%s)", m);
     return st == SLV_SINGULAR_PIVOT ? -2 : -1;
+  }
+  int row;
+  double pr = slv_sensitivity_pivot_ratio(s, &row);
+  int nf = slv_sensitivity_count(s).free + slv_sensitivity_count(s).sliding;
+  if (pr <= nf * DBL_EPSILON) {
+    snprintf(msg, cap,
+             "the free block (%d rows) is singular to rounding (pivot / max entry %.1e near row "
+             "%d): the answer's derivative is not unique",
+             nf, pr, row);
+    slv_sensitivity_free(s);
+    return -2;
   }
   memcpy(modes, slv_sensitivity_modes(s), (size_t)p->n);
   slv_sensitivity_free(s);

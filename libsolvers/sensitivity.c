@@ -53,6 +53,7 @@ struct slv_sensitivity {
   double *rhs;         /* nf */
   int *Mp, *Mj;        /* M in CSR (a sparse A) */
   double *Mx;
+  double mscale;  /* the largest |M_ab| (the test of a pivot at rounding) */
   slv_linsys *ls; /* M's factor; NULL when nf = 0 */
 };
 
@@ -346,6 +347,9 @@ static int symmetric(const double *M, int n) {
 static slv_ls_status m_dense_factor(slv_sensitivity *s) {
   double *M = slv_linsys_dense_values(s->ls, s->nf);
   m_dense_fill(s, M);
+  s->mscale = 0.0;
+  for (size_t k = 0; k < (size_t)s->nf * (size_t)s->nf; k++)
+    s->mscale = fmax(s->mscale, fabs(M[k]));
   if (symmetric(M, s->nf)) {
     if (slv_linsys_factor_dense(s->ls, SLV_LS_SPD, 0.0) == SLV_LS_OK) return SLV_LS_OK;
     M = slv_linsys_dense_values(s->ls, s->nf);
@@ -364,6 +368,8 @@ static slv_status m_factor_new(slv_sensitivity *s, char *msg, size_t len) {
   } else if (m_csr_alloc(s) != 0) {
     st = SLV_LS_NOMEM;
   } else {
+    s->mscale = 0.0;
+    for (int k = 0; k < s->Mp[s->nf]; k++) s->mscale = fmax(s->mscale, fabs(s->Mx[k]));
     s->ls = slv_linsys_analyse(SLV_LS_GENERAL, SLV_LS_AUTO, s->nf, s->Mp, s->Mj, &st);
     if (s->ls) st = slv_linsys_factor(s->ls, s->Mx);
   }
@@ -460,6 +466,15 @@ const unsigned char *slv_sensitivity_modes(const slv_sensitivity *s) { return s 
 slv_sensitivity_counts slv_sensitivity_count(const slv_sensitivity *s) {
   slv_sensitivity_counts z = { 0, 0, 0, 0, 0 };
   return s ? s->counts : z;
+}
+
+double slv_sensitivity_pivot_ratio(const slv_sensitivity *s, int *row) {
+  if (row) *row = -1;
+  if (!s || s->nf == 0 || !(s->mscale > 0)) return NAN;
+  int at = -1;
+  double pm = slv_linsys_pivot_min(s->ls, &at);
+  if (row && at >= 0 && at < s->nf) *row = s->F[at];
+  return pm / s->mscale;
 }
 
 int slv_sensitivity_pattern(const slv_sensitivity *s, const int **Ap, const int **Aj) {
