@@ -53,7 +53,6 @@ struct slv_sensitivity {
   double *rhs;         /* nf */
   int *Mp, *Mj;        /* M in CSR (a sparse A) */
   double *Mx;
-  double mscale;  /* the largest |M_ab| (the test of a pivot at rounding) */
   slv_linsys *ls; /* M's factor; NULL when nf = 0 */
 };
 
@@ -347,9 +346,6 @@ static int symmetric(const double *M, int n) {
 static slv_ls_status m_dense_factor(slv_sensitivity *s) {
   double *M = slv_linsys_dense_values(s->ls, s->nf);
   m_dense_fill(s, M);
-  s->mscale = 0.0;
-  for (size_t k = 0; k < (size_t)s->nf * (size_t)s->nf; k++)
-    s->mscale = fmax(s->mscale, fabs(M[k]));
   if (symmetric(M, s->nf)) {
     if (slv_linsys_factor_dense(s->ls, SLV_LS_SPD, 0.0) == SLV_LS_OK) return SLV_LS_OK;
     M = slv_linsys_dense_values(s->ls, s->nf);
@@ -368,8 +364,6 @@ static slv_status m_factor_new(slv_sensitivity *s, char *msg, size_t len) {
   } else if (m_csr_alloc(s) != 0) {
     st = SLV_LS_NOMEM;
   } else {
-    s->mscale = 0.0;
-    for (int k = 0; k < s->Mp[s->nf]; k++) s->mscale = fmax(s->mscale, fabs(s->Mx[k]));
     s->ls = slv_linsys_analyse(SLV_LS_GENERAL, SLV_LS_AUTO, s->nf, s->Mp, s->Mj, &st);
     if (s->ls) st = slv_linsys_factor(s->ls, s->Mx);
   }
@@ -468,13 +462,28 @@ slv_sensitivity_counts slv_sensitivity_count(const slv_sensitivity *s) {
   return s ? s->counts : z;
 }
 
+/* The largest |entry| of the free block: A_FF's of a dense A (M was
+ * factored in place), M's own CSR values else. */
+static double block_scale(const slv_sensitivity *s) {
+  double m = 0.0;
+  if (!s->A) {
+    for (int k = 0; k < s->Mp[s->nf]; k++) m = fabs(s->Mx[k]) > m ? fabs(s->Mx[k]) : m;
+    return m;
+  }
+  for (int b = 0; b < s->nf; b++) {
+    const double *col = s->A + (size_t)s->F[b] * s->lda;
+    for (int a = 0; a < s->nf; a++) m = fabs(col[s->F[a]]) > m ? fabs(col[s->F[a]]) : m;
+  }
+  return m;
+}
+
 double slv_sensitivity_pivot_ratio(const slv_sensitivity *s, int *row) {
   if (row) *row = -1;
-  if (!s || s->nf == 0 || !(s->mscale > 0)) return NAN;
+  if (!s || s->nf == 0) return NAN;
   int at = -1;
-  double pm = slv_linsys_pivot_min(s->ls, &at);
+  double pm = slv_linsys_pivot_min(s->ls, &at), scale = block_scale(s);
   if (row && at >= 0 && at < s->nf) *row = s->F[at];
-  return pm / s->mscale;
+  return scale > 0 ? pm / scale : NAN;
 }
 
 int slv_sensitivity_pattern(const slv_sensitivity *s, const int **Ap, const int **Aj) {
