@@ -30,7 +30,11 @@ NAME_quality.csv of a gradients section): per solver and mode class, the
 problems counted (stable ones, the solver's answer accepted / not), the
 median and max relative error, the share within 1e-6 (the issue's goal for
 answers accepted at 1e-10); per solver the median and max VJP / solve
-time ratio.  A CSV of every row is written
+time ratio, and on how many problems its VJP met the time goal.  Then the
+VJP goal per problem (libexperiment's too: a section's NAME_vjp_goal.csv):
+every solver's fastest VJP (of its rows) against the fastest converged solve of an
+exact solver (lemke, dantzig, enum, nsn_ac), n <= 1000, and the count of
+problems where every VJP is within it.  A CSV of every row is written
 with --csv, its columns and number format a gradients section's.
 """
 
@@ -52,10 +56,12 @@ def bench_problem(name, problem, solvers, args, rows):
     """The rows of every solver on problem: libexperiment's measure
     (exp_grad.h), the one a `gradients` section of an experiment file
     runs."""
-    got, why = _lcplab.gradient_rows(problem._c(), list(solvers), args.seed, args.time_limit,
-                                     args.repeat)
+    got, why, status = _lcplab.gradient_rows(problem._c(), list(solvers), args.seed,
+                                             args.time_limit, args.repeat)
     if why is not None:
-        print(f"# {name}: {why}, skipped", file=sys.stderr)
+        print(f"# {name}: {why}: {status}", file=sys.stderr)
+        for solver in solvers:  # one row per solver, as a section's task writes it
+            rows.append((name, problem.n, solver, status, "", "", "", "", "", why, ""))
     for solver, status, mode, stable, err, ts, tv, note, k in got:
         rows.append((name, problem.n, solver, status, mode, bool(stable), err, ts, tv, note, k))
 
@@ -115,6 +121,13 @@ def summary(rows):
     print("# gradient quality: relative error of <VJP(gx), d> against central differences "
           "of reference solves at 1e-12; VJP / solve time per solver")
     print(_lcplab.gradient_quality(csv_text(rows)), end="")
+    goal = _lcplab.gradient_vjp_goal(csv_text(rows))
+    print("# the VJP goal per problem: each solver's fastest VJP within the fastest "
+          "converged solve of lemke, dantzig, enum or nsn_ac (n <= 1000)")
+    print(goal, end="")
+    verdicts = [line.rsplit(",", 1)[1] for line in goal.splitlines()[1:]]
+    judged = sum(v in ("met", "missed") for v in verdicts)
+    print(f"# VJP goal met on {verdicts.count('met')} of {judged} problems")
 
 
 def main():

@@ -447,6 +447,19 @@ static int write_same_groups(exp_outset *set, const char *base, const char *pre,
   return exp_outset_done(set, exp_tab_same_groups_write(g, EXP_PROFILE, rows, nrows));
 }
 
+/* A gradients section's NAME_vjp_goal.csv: the VJP goal per problem
+ * (exp_grad.h). */
+static int write_vjp_goal(exp_outset *set, const char *base, const char *pre, const exp_row *rows,
+                          int nrows) {
+  FILE *g = exp_tab_open(set, base, "vjp_goal", "csv");
+  if (!g) return -1;
+  fputs(pre, g);
+  fprintf(g, "# the VJP goal (issue 83): each solver's fastest VJP within the fastest "
+             "converged solve of lemke, dantzig, enum or nsn_ac, n <= 1000\n%s\n",
+          exp_grad_goal_header);
+  return exp_outset_done(set, exp_grad_goal_write(g, rows, nrows));
+}
+
 /* The CSVs and tables of section si into set (published by exp_collect);
  * *rows_out: its row count.  0, or -1 after the message. */
 static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_collect_opts *o,
@@ -536,6 +549,7 @@ static int write_section(const exp_plan *pl, const loaded *L, int si, const exp_
                                                       : exp_slopes_write(g, NULL, trows, ntrows));
     }
   }
+  if (rc == 0 && s->kind == EXP_GRADIENTS) rc = write_vjp_goal(set, base, pre, trows, ntrows);
   if (rc == 0) rc = exp_tables_write(pl, si, base, trows, ntrows, set);
   if (rc == 0 && !exp_kind_is_scene(s->kind) && s->kind != EXP_CONVERGENCE &&
       s->kind != EXP_GRADIENTS) {

@@ -739,10 +739,15 @@ typedef struct exp_grad_ref exp_grad_ref;
 
 /* The reference of p (borrowed: unchanged while *out lives), its random
  * seeds drawn from seed.  0; 1 with msg when there is none (no reference
- * solver converged at 1e-12 at b or at b +- e d, or no derivative at its
- * answer: the problem is skipped); -1 out of memory. */
+ * solver converged at 1e-12 at b or at b +- e d, d random or A z, or no
+ * derivative at its answer: the problem is skipped); 2 with msg when the
+ * free block at its answer is singular (the derivative is not unique); -1
+ * out of memory. */
 EXP_API int exp_grad_reference_new(const slv_problem *p, unsigned long seed, exp_grad_ref **out,
                                    char *msg, size_t cap);
+/* The rows' status of exp_grad_reference_new's rc other than 0: "skipped"
+ * (1), "not_unique" (2), "error" (-1). */
+EXP_API const char *exp_grad_reference_status(int rc);
 EXP_API void exp_grad_reference_free(exp_grad_ref *r); /* NULL is fine */
 
 /* One class's measure of one solver's gradient. */
@@ -769,6 +774,10 @@ EXP_API int exp_grad_solver_rows(const slv_problem *p, const exp_grad_ref *r, co
  * header skipped), header first: *out malloc'd (free it).  0, or -1 with
  * err (not a gradients CSV; out of memory). */
 EXP_API int exp_grad_quality_of_csv(const char *csv, char **out, char *err, size_t len);
+
+/* The VJP goal per problem of a gradients CSV given as text (the section's
+ * NAME_vjp_goal.csv; exp_grad.h), as exp_grad_quality_of_csv. */
+EXP_API int exp_grad_goal_of_csv(const char *csv, char **out, char *err, size_t len);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,15 @@ extern const char *const exp_grad_quality_header;
 struct exp_row;
 int exp_grad_quality_write(FILE *g, const struct exp_row *rows, int n);
 
+/* The VJP goal per problem (gradients_quality.c; NAME_vjp_goal.csv): its
+ * header and its lines -- the fastest solve of an exact solver (lemke,
+ * dantzig, enum, nsn_ac) whose answer converged, how many solvers' VJPs
+ * (each one's fastest over its rows: each row's VJP is a
+  whole backward pass) are within it, the worst one, and
+ * the goal: met, missed, "n > 1000", "no exact answer" or "no VJP". */
+extern const char *const exp_grad_goal_header;
+int exp_grad_goal_write(FILE *g, const struct exp_row *rows, int n);
+
 #ifdef __cplusplus
 }
 #endif

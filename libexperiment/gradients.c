@@ -19,7 +19,11 @@
  *    are those at b; k the largest of 1e-3, 1e-4, 1e-5, 1e-6 that is
  *    stable for a problem without cones (x(b) is affine there while the
  *    modes hold: no truncation error, the least rounding noise), 1e-6
- *    with cones;
+ *    with cones; when the reference has no answer at b +- e d, d = A z
+ *    instead (z normal deviates: a move of b within A's range, which a
+ *    singular A keeps solvable -- the pyramid's Delassus operator; the
+ *    rows' note says "d = A z"); a singular free block at the reference
+ *    answer is status not_unique (the derivative is not unique);
  * 3. per solver (exp_grad_solver_rows): its solve at tol 1e-10 (the
  *    fastest of `repeat`, the solve alone timed), then at its own answer,
  *    per class, the VJP (slv_sensitivity_new at 1e-10 and one
@@ -33,6 +37,7 @@
  */
 #include "exp_grad.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,14 +101,28 @@ static int reference_solve(const slv_problem *p, double *x, double *w) {
   return -1;
 }
 
-/* Each row's SLV_ROW_* at x (tol) into modes: 0, or -1 with msg. */
+/* Each row's SLV_ROW_* at x (tol) into modes: 0; -2 with msg when the
+ * free block is singular, exactly or to rounding (slv_sensitivity_pivot_ratio
+ * at most nf eps: the derivative is not unique), else -1. */
 static int modes_at(const slv_problem *p, const double *x, double tol, unsigned char *modes,
                     char *msg, size_t cap) {
   slv_sensitivity *s = NULL;
   char m[256] = "";
-  if (slv_sensitivity_new(p, x, tol, &s, m, sizeof m) != SLV_OK) {
+  slv_status st = slv_sensitivity_new(p, x, tol, &s, m, sizeof m);
+  if (st != SLV_OK) {
     snprintf(msg, cap, "no derivative at the reference answer (%s)", m);
-    return -1;
+    return st == SLV_SINGULAR_PIVOT ? -2 : -1;
+  }
+  int row;
+  double pr = slv_sensitivity_pivot_ratio(s, &row);
+  int nf = slv_sensitivity_count(s).free + slv_sensitivity_count(s).sliding;
+  if (pr <= nf * DBL_EPSILON) {
+    snprintf(msg, cap,
+             "the free block (%d rows) is singular to rounding (pivot / max entry %.1e near row "
+             "%d): the answer's derivative is not unique",
+             nf, pr, row);
+    slv_sensitivity_free(s);
+    return -2;
   }
   memcpy(modes, slv_sensitivity_modes(s), (size_t)p->n);
   slv_sensitivity_free(s);
@@ -130,6 +149,7 @@ struct exp_grad_ref {
   double fd[EXP_GRAD_MODES], size[EXP_GRAD_MODES];
   int stable;
   double step;
+  int in_range; /* d = A z: b moved off A's range had no reference answer */
 };
 
 void exp_grad_reference_free(exp_grad_ref *r) {
@@ -211,6 +231,18 @@ static void class_seeds(exp_grad_ref *r, uint64_t *rng) {
   }
 }
 
+/* The direction d: normal deviates, or (in_range) A z of normal deviates z
+ * -- a move of b within A's range, the one a singular A (a Delassus
+ * operator J M^-1 J' of more rows than the bodies' freedoms) keeps
+ * solvable: b = J v + ... moves with the velocities, in range(J). */
+static void draw_direction(const slv_problem *p, exp_grad_ref *r, uint64_t *rng, int in_range) {
+  for (int i = 0; i < r->n; i++) r->d[i] = rng_normal(rng);
+  r->in_range = in_range;
+  if (!in_range) return;
+  slv_problem_w(p, r->d, r->w);
+  for (int i = 0; i < r->n; i++) r->d[i] = r->w[i] - p->b[i];
+}
+
 int exp_grad_reference_new(const slv_problem *p, unsigned long seed, exp_grad_ref **out, char *msg,
                            size_t cap) {
   *out = NULL;
@@ -224,24 +256,32 @@ int exp_grad_reference_new(const slv_problem *p, unsigned long seed, exp_grad_re
     exp_grad_reference_free(r);
     return 1;
   }
-  if (modes_at(p, r->xref, 1e-12, r->modes, msg, cap) != 0) {
+  int m = modes_at(p, r->xref, 1e-12, r->modes, msg, cap);
+  if (m != 0) {
     exp_grad_reference_free(r);
-    return 1;
+    return m == -2 ? 2 : 1;
   }
   unsigned char *in_cone = r->mp; /* scratch until the moved solves */
   memset(in_cone, 0, (size_t)p->n);
   for (int c = 0; c < p->ncones; c++) memset(in_cone + p->cone_rows[c], 1, 3);
   for (int i = 0; i < p->n; i++) r->cls[i] = (unsigned char)row_class(p, in_cone, r->modes, i);
   uint64_t rng = seed;
-  for (int i = 0; i < p->n; i++) r->d[i] = rng_normal(&rng);
+  draw_direction(p, r, &rng, 0);
   if (fd_direction(p, r) != 0) {
-    snprintf(msg, cap, "no reference answer at 1e-12 at b +- e d");
-    exp_grad_reference_free(r);
-    return 1;
+    draw_direction(p, r, &rng, 1);
+    if (fd_direction(p, r) != 0) {
+      snprintf(msg, cap, "no reference answer at 1e-12 at b +- e d (d random or A z)");
+      exp_grad_reference_free(r);
+      return 1;
+    }
   }
   class_seeds(r, &rng);
   *out = r;
   return 0;
+}
+
+const char *exp_grad_reference_status(int rc) {
+  return rc == 2 ? "not_unique" : rc < 0 ? "error" : "skipped";
 }
 
 /* ---- a solver's gradient --------------------------------------------------- */
@@ -296,6 +336,7 @@ static int class_rows(const slv_problem *p, const exp_grad_ref *r, const double 
     o->stable = r->stable && !another;
     o->rel_err = fabs(a - r->fd[c]) / scale;
     if (another) snprintf(o->note, sizeof o->note, "another answer");
+    if (r->in_range && !o->note[0]) snprintf(o->note, sizeof o->note, "d = A z");
   }
   return nr;
 }

@@ -30,18 +30,27 @@
 const char *const exp_grad_quality_header =
     "solver,mode,problems,stable,accepted,median_err_all,max_err_accepted_stable,"
     "within_1e-6_accepted_stable,max_err_unconverged,vjp_problems,median_vjp_ratio,"
-    "max_vjp_ratio";
+    "max_vjp_ratio,vjp_goal_problems,vjp_goal_met";
+
+const char *const exp_grad_goal_header =
+    "problem,n,fastest_exact,fastest_exact_solve_s,vjp_solvers,vjp_goal_met,worst_solver,"
+    "worst_vjp_over_fastest,goal";
+
+/* The exact solvers of the VJP goal (issue 83: the backward pass costs no
+ * more than the fastest of their solves of the problem, n <= 1000). */
+static const char *const exact_solvers[] = { "lemke", "dantzig", "enum", "nsn_ac", NULL };
 
 /* The columns of a gradients row. */
 typedef struct gcols {
-  int problem, solver, status, mode, stable, err, solve, vjp;
+  int problem, solver, status, mode, stable, err, solve, vjp, n;
 } gcols;
 
 static gcols gcols_of(void) {
   gcols c = { exp_col(EXP_GRADIENTS, "problem"), exp_col(EXP_GRADIENTS, "solver"),
               exp_col(EXP_GRADIENTS, "status"),  exp_col(EXP_GRADIENTS, "mode"),
               exp_col(EXP_GRADIENTS, "stable"),  exp_col(EXP_GRADIENTS, "rel_err"),
-              exp_col(EXP_GRADIENTS, "solve_s"), exp_col(EXP_GRADIENTS, "vjp_s") };
+              exp_col(EXP_GRADIENTS, "solve_s"), exp_col(EXP_GRADIENTS, "vjp_s"),
+              exp_col(EXP_GRADIENTS, "n") };
   return c;
 }
 
@@ -85,6 +94,66 @@ static int vjp_ratios(const exp_row *rows, int n, const gcols *c, const char *s,
   return k;
 }
 
+static int is_exact(const char *s) {
+  for (const char *const *e = exact_solvers; *e; e++)
+    if (strcmp(*e, s) == 0) return 1;
+  return 0;
+}
+
+/* The fastest solve of problem pr by an exact solver whose answer
+ * converged (NaN: none), its solver into *who; n > 1000: NaN too. */
+static double fastest_exact(const exp_row *rows, int n, const gcols *c, const char *pr,
+                            const char **who) {
+  double best = NAN;
+  *who = "";
+  for (int i = 0; i < n; i++) {
+    const exp_row *r = &rows[i];
+    if (strcmp(fld(r, c->problem), pr) != 0 || !is_exact(fld(r, c->solver)) ||
+        strcmp(fld(r, c->status), "converged") != 0 || numf(r, c->n) > 1000)
+      continue;
+    double t = numf(r, c->solve);
+    if (isfinite(t) && !(t >= best)) best = t, *who = fld(r, c->solver);
+  }
+  return best;
+}
+
+/* Solver s's fastest VJP on problem pr (NaN: none): each row's VJP is a
+ * whole backward pass (modes read, free block factored, one solve), the
+ * same work per class; the fastest of them, as of `repeat` runs, is the
+ * least disturbed by the machine's other work. */
+static double fastest_vjp(const exp_row *rows, int n, const gcols *c, const char *pr, const char *s) {
+  double v = NAN;
+  for (int i = 0; i < n; i++)
+    if (strcmp(fld(&rows[i], c->problem), pr) == 0 && strcmp(fld(&rows[i], c->solver), s) == 0 &&
+        isfinite(numf(&rows[i], c->vjp)))
+      v = isnan(v) ? numf(&rows[i], c->vjp) : fmin(v, numf(&rows[i], c->vjp));
+  return v;
+}
+
+/* 1 when row i is the first of its (problem, solver) [of its problem when
+ * by_problem]. */
+static int first_of(const exp_row *rows, int i, const gcols *c, int by_problem) {
+  for (int j = 0; j < i; j++)
+    if (strcmp(fld(&rows[j], c->problem), fld(&rows[i], c->problem)) == 0 &&
+        (by_problem || strcmp(fld(&rows[j], c->solver), fld(&rows[i], c->solver)) == 0))
+      return 0;
+  return 1;
+}
+
+/* Solver s's VJP goal: the problems counted (a fastest exact solve, a VJP
+ * of s) into *probs, the ones whose fastest VJP is within it into *met. */
+static void solver_goal(const exp_row *rows, int n, const gcols *c, const char *s, int *probs,
+                        int *met) {
+  *probs = *met = 0;
+  for (int i = 0; i < n; i++) {
+    if (strcmp(fld(&rows[i], c->solver), s) != 0 || !first_of(rows, i, c, 0)) continue;
+    const char *who, *pr = fld(&rows[i], c->problem);
+    double f = fastest_exact(rows, n, c, pr, &who), v = fastest_vjp(rows, n, c, pr, s);
+    if (isnan(f) || isnan(v)) continue;
+    (*probs)++, *met += v <= f;
+  }
+}
+
 /* The line of (solver s, class m); w scratch of n. */
 static void quality_line(FILE *g, const exp_row *rows, int n, const gcols *c, const char *s,
                          const char *m, double *w) {
@@ -114,7 +183,9 @@ static void quality_line(FILE *g, const exp_row *rows, int n, const gcols *c, co
   fprintf(g, ",%d", nr);
   put_num(g, median_of(w, nr));
   put_num(g, mx);
-  fputc('\n', g);
+  int gp, gm;
+  solver_goal(rows, n, c, s, &gp, &gm);
+  fprintf(g, ",%d,%d\n", gp, gm);
 }
 
 /* 1 when row i is the first of its solver. */
@@ -149,7 +220,41 @@ int exp_grad_quality_write(FILE *g, const exp_row *rows, int n) {
   return ferror(g) ? -1 : 0;
 }
 
-int exp_grad_quality_of_csv(const char *csv, char **out, char *err, size_t len) {
+/* Problem pr's goal line (row i its first). */
+static void goal_line(FILE *g, const exp_row *rows, int n, const gcols *c, int i) {
+  const char *who, *pr = fld(&rows[i], c->problem), *worst = "";
+  double f = fastest_exact(rows, n, c, pr, &who), wr = NAN;
+  int solvers = 0, met = 0;
+  for (int k = 0; k < n; k++) {
+    if (strcmp(fld(&rows[k], c->problem), pr) != 0 || !first_of(rows, k, c, 0)) continue;
+    double v = fastest_vjp(rows, n, c, pr, fld(&rows[k], c->solver));
+    if (isnan(v)) continue;
+    solvers++, met += v <= f;
+    if (isfinite(f) && !(v / f <= wr)) wr = v / f, worst = fld(&rows[k], c->solver);
+  }
+  const char *goal = numf(&rows[i], c->n) > 1000 ? "n > 1000"
+                     : isnan(f)                  ? "no exact answer"
+                     : solvers == 0              ? "no VJP"
+                     : met == solvers            ? "met"
+                                                 : "missed";
+  fprintf(g, "%s,%s,%s", pr, fld(&rows[i], c->n), who);
+  put_num(g, f);
+  fprintf(g, ",%d,%d,%s", solvers, isnan(f) ? 0 : met, worst);
+  put_num(g, wr);
+  fprintf(g, ",%s\n", goal);
+}
+
+int exp_grad_goal_write(FILE *g, const exp_row *rows, int n) {
+  const gcols c = gcols_of();
+  for (int i = 0; i < n; i++)
+    if (first_of(rows, i, &c, 1) && fld(&rows[i], c.problem)[0]) goal_line(g, rows, n, &c, i);
+  return ferror(g) ? -1 : 0;
+}
+
+/* The table of writer (its header hdr) of a gradients CSV's rows. */
+static int table_of_csv(const char *csv, const char *hdr,
+                        int (*writer)(FILE *, const exp_row *, int), char **out, char *err,
+                        size_t len) {
   *out = NULL;
   const char *want = exp_csv_header(EXP_GRADIENTS);
   const char *h = csv;
@@ -172,8 +277,8 @@ int exp_grad_quality_of_csv(const char *csv, char **out, char *err, size_t len) 
       if (ll && l[ll - 1] == '\r') l[ll - 1] = '\0';
       if (l[0] && l[0] != '#') rows[n].nf = exp_csv_split(l, rows[n].f, 48), n++;
     }
-    fprintf(g, "%s\n", exp_grad_quality_header);
-    rc = exp_grad_quality_write(g, rows, n);
+    fprintf(g, "%s\n", hdr);
+    rc = writer(g, rows, n);
     if (fclose(g) != 0) rc = -1;
   }
   if (rc != 0) snprintf(err, len, "out of memory");
@@ -183,4 +288,12 @@ int exp_grad_quality_of_csv(const char *csv, char **out, char *err, size_t len) 
   else
     free(buf);
   return rc;
+}
+
+int exp_grad_quality_of_csv(const char *csv, char **out, char *err, size_t len) {
+  return table_of_csv(csv, exp_grad_quality_header, exp_grad_quality_write, out, err, len);
+}
+
+int exp_grad_goal_of_csv(const char *csv, char **out, char *err, size_t len) {
+  return table_of_csv(csv, exp_grad_goal_header, exp_grad_goal_write, out, err, len);
 }

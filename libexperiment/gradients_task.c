@@ -8,9 +8,10 @@
  * (the same for every solver of a problem: the reference is made once for
  * the tasks of one problem a worker runs in a row), its `repeat` (min_runs,
  * default 1) is how many solves and VJPs the fastest is taken of, its
- * time_limit each solve's own.  A problem without a reference answer, or a
- * solver that refuses it, gets one row with mode empty, the status
- * (skipped, refused) and why as note.
+ * time_limit each solve's own.  A problem without a reference answer, or
+ * whose derivative at it is not unique, or a solver that refuses it, gets
+ * one row with mode empty, the status (skipped, not_unique, refused) and
+ * why as note.
  */
 #include "exp_grad.h"
 #include "exp_task.h"
@@ -78,7 +79,7 @@ int exp_gradients_run(exp_tctx *c, const io_instance *inst, exp_cache *cache) {
   char msg[256] = "";
   int rc = reference_of(c, &p, cache);
   if (rc != 0) {
-    exp_gradients_bare_rows(c, rc < 0 ? "error" : "skipped", cache->grad_msg, NULL);
+    exp_gradients_bare_rows(c, exp_grad_reference_status(rc), cache->grad_msg, NULL);
     return rc < 0 ? 3 : 0;
   }
   exp_grad_row rows[EXP_GRAD_MODES];

@@ -237,11 +237,13 @@ static void progress(pool *p, int final) {
 }
 
 /* A task whose times are compared (experiments/README.md, "Timing"): a
- * profile, scaling, convergence or scenes section's.  Drift and accuracy
- * tasks are untimed: they may run beside a timed one. */
+ * profile, scaling, convergence, scenes or gradients section's (a
+ * gradients row's VJP time against the solve's).  Drift and accuracy tasks
+ * are untimed: they may run beside a timed one. */
 static int task_timed(const exp_plan *pl, int i) {
   exp_kind k = pl->cfg.sec[pl->tasks[i].section].kind;
-  return k == EXP_PROFILE || k == EXP_SCALING || k == EXP_CONVERGENCE || k == EXP_SCENES;
+  return k == EXP_PROFILE || k == EXP_SCALING || k == EXP_CONVERGENCE || k == EXP_SCENES ||
+         k == EXP_GRADIENTS;
 }
 
 /* 1 when some worker runs a timed task now: no other timed task may start

@@ -395,26 +395,18 @@ static slv_status args_check(const slv_problem *p, const double *x, double tol, 
   return SLV_OK;
 }
 
-/* The arrays of s for n rows, and a factored A's CSR. */
+/* The arrays of s for n rows in one block (s->x heads it: doubles, then
+ * ints, then bytes), and a factored A's CSR. */
 static slv_status arrays_alloc(slv_sensitivity *s, char *msg, size_t len) {
-  size_t n = (size_t)s->n + 1;
-  s->x = malloc(n * sizeof *s->x);
-  s->mode = malloc(n);
-  s->F = malloc(n * sizeof *s->F);
-  s->pos = malloc(n * sizeof *s->pos);
-  s->coup = malloc(n * sizeof *s->coup);
-  s->e = malloc(n * sizeof *s->e);
-  s->r = malloc(n * sizeof *s->r);
-  s->lam = malloc(n * sizeof *s->lam);
-  s->rhs = malloc(n * sizeof *s->rhs);
-  size_t nc = (size_t)s->p->ncones + 1;
-  s->cone = malloc(n * sizeof *s->cone);
-  s->T = malloc(9 * nc * sizeof *s->T);
-  s->IJ = malloc(9 * nc * sizeof *s->IJ);
-  s->mc = malloc(3 * nc * sizeof *s->mc);
-  if (!s->x || !s->mode || !s->F || !s->pos || !s->coup || !s->e || !s->r || !s->lam || !s->rhs ||
-      !s->cone || !s->T || !s->IJ || !s->mc)
-    return say(msg, len, "out of memory for %d rows", s->n), SLV_ERR_NOMEM;
+  size_t n = (size_t)s->n + 1, nc = (size_t)s->p->ncones + 1;
+  size_t nd = 6 * n + 21 * nc, ni = 3 * n;
+  double *d = malloc(nd * sizeof(double) + ni * sizeof(int) + n);
+  if (!d) return say(msg, len, "out of memory for %d rows", s->n), SLV_ERR_NOMEM;
+  s->x = d, s->coup = d + n, s->e = d + 2 * n, s->r = d + 3 * n, s->lam = d + 4 * n;
+  s->rhs = d + 5 * n, s->T = d + 6 * n, s->IJ = s->T + 9 * nc, s->mc = s->IJ + 9 * nc;
+  int *iv = (int *)(d + nd);
+  s->F = iv, s->pos = iv + n, s->cone = iv + 2 * n;
+  s->mode = (unsigned char *)(iv + ni);
   const slv_problem *p = s->p;
   if (p->storage == SLV_DENSE) {
     s->A = p->A;
@@ -458,10 +450,8 @@ void slv_sensitivity_free(slv_sensitivity *s) {
   if (!s) return;
   slv_linsys_free(s->ls);
   free(s->own_p), free(s->own_j), free(s->own_x);
-  free(s->x), free(s->mode), free(s->F), free(s->pos), free(s->coup);
-  free(s->e), free(s->r), free(s->lam), free(s->rhs);
+  free(s->x); /* the block of arrays_alloc */
   free(s->Mp), free(s->Mj), free(s->Mx);
-  free(s->cone), free(s->T), free(s->IJ), free(s->mc);
   free(s);
 }
 
@@ -470,6 +460,30 @@ const unsigned char *slv_sensitivity_modes(const slv_sensitivity *s) { return s 
 slv_sensitivity_counts slv_sensitivity_count(const slv_sensitivity *s) {
   slv_sensitivity_counts z = { 0, 0, 0, 0, 0 };
   return s ? s->counts : z;
+}
+
+/* The largest |entry| of the free block: A_FF's of a dense A (M was
+ * factored in place), M's own CSR values else. */
+static double block_scale(const slv_sensitivity *s) {
+  double m = 0.0;
+  if (!s->A) {
+    for (int k = 0; k < s->Mp[s->nf]; k++) m = fabs(s->Mx[k]) > m ? fabs(s->Mx[k]) : m;
+    return m;
+  }
+  for (int b = 0; b < s->nf; b++) {
+    const double *col = s->A + (size_t)s->F[b] * s->lda;
+    for (int a = 0; a < s->nf; a++) m = fabs(col[s->F[a]]) > m ? fabs(col[s->F[a]]) : m;
+  }
+  return m;
+}
+
+double slv_sensitivity_pivot_ratio(const slv_sensitivity *s, int *row) {
+  if (row) *row = -1;
+  if (!s || s->nf == 0) return NAN;
+  int at = -1;
+  double pm = slv_linsys_pivot_min(s->ls, &at), scale = block_scale(s);
+  if (row && at >= 0 && at < s->nf) *row = s->F[at];
+  return scale > 0 ? pm / scale : NAN;
 }
 
 int slv_sensitivity_pattern(const slv_sensitivity *s, const int **Ap, const int **Aj) {
@@ -491,19 +505,6 @@ static void a_mul(const slv_sensitivity *s, const double *v, double *y) {
       for (int k = s->Ap[i]; k < s->Ap[i + 1]; k++) t += s->Ax[k] * v[s->Aj[k]];
     }
     y[i] = t;
-  }
-}
-
-/* y = A^T v. */
-static void a_mul_t(const slv_sensitivity *s, const double *v, double *y) {
-  for (int j = 0; j < s->n; j++) y[j] = 0.0;
-  for (int i = 0; i < s->n; i++) {
-    if (v[i] == 0.0) continue;
-    if (s->A) {
-      for (int j = 0; j < s->n; j++) y[j] += s->A[i + j * s->lda] * v[i];
-    } else {
-      for (int k = s->Ap[i]; k < s->Ap[i + 1]; k++) y[s->Aj[k]] += s->Ax[k] * v[i];
-    }
   }
 }
 
@@ -642,11 +643,34 @@ static void grad_a(const slv_sensitivity *s, double *gA) {
   }
 }
 
-/* u = gx - A^T lambda on held rows (in s->r) carried back to lo, hi, mu. */
+/* (A^T lambda)_j for a held row j (lambda lives on the free rows F): a
+ * column of a dense A read contiguously over F, a CSR A's rows of F. */
+static void held_at_lambda(const slv_sensitivity *s, double *y) {
+  for (int j = 0; j < s->n; j++) y[j] = 0.0;
+  if (s->A) {
+    for (int j = 0; j < s->n; j++) {
+      if (s->pos[j] >= 0) continue;
+      const double *col = s->A + (size_t)j * s->lda;
+      double t = 0;
+      for (int a = 0; a < s->nf; a++) t += col[s->F[a]] * s->lam[s->F[a]];
+      y[j] = t;
+    }
+    return;
+  }
+  for (int a = 0; a < s->nf; a++) {
+    int i = s->F[a];
+    for (int k = s->Ap[i]; k < s->Ap[i + 1]; k++)
+      if (s->pos[s->Aj[k]] < 0) y[s->Aj[k]] += s->Ax[k] * s->lam[i];
+  }
+}
+
+/* u = gx - A^T lambda on held rows (in s->r) carried back to lo, hi, mu;
+ * nothing to do when none of them is asked for. */
 static void grad_bounds(slv_sensitivity *s, const double *gx, double *glo, double *ghi,
                         double *gmu) {
   const slv_problem *p = s->p;
-  a_mul_t(s, s->lam, s->r);
+  if (!glo && !ghi && !gmu) return;
+  held_at_lambda(s, s->r);
   for (int i = 0; i < s->n; i++) s->r[i] = s->pos[i] >= 0 ? 0.0 : gx[i] - s->r[i];
   for (int i = 0; i < s->n; i++) {
     if (glo) glo[i] = 0.0;

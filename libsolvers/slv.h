@@ -999,6 +999,13 @@ SLV_API void slv_sensitivity_free(slv_sensitivity *s); /* NULL is fine */
 /* Each row's SLV_ROW_* (n values, valid while s lives). */
 SLV_API const unsigned char *slv_sensitivity_modes(const slv_sensitivity *s);
 SLV_API slv_sensitivity_counts slv_sensitivity_count(const slv_sensitivity *s);
+/* The free block's smallest pivot over its largest |entry| (L_ii^2 of a
+ * Cholesky, |U_ii| of an LU; the row in *row, may be NULL): at most about
+ * nf DBL_EPSILON, the block is singular but for rounding and the
+ * derivative not unique though the factor completed.  NaN (row -1) when
+ * there are no free rows or the back end does not report its pivots
+ * (sparse ones, past SLV_LS_DENSE_MAX rows). */
+SLV_API double slv_sensitivity_pivot_ratio(const slv_sensitivity *s, int *row);
 /* The CSR pattern the seeds and gradients on A follow for a factored p
  * (its explicit A, slv_factored_csr_new's); a CSR p: p's own.  Returns its
  * nnz, or -1 for a dense p (seeds on A are then n x n, leading dimension n). */

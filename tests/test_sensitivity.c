@@ -37,6 +37,7 @@
 #include "tst_pivot.h"
 #include "tst_util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,9 @@ static void test_both_free(void) {
   slv_sensitivity *s = sens_of(&p, x);
   if (!s) return;
   CU_ASSERT_EQUAL(slv_sensitivity_count(s).free, 2);
+  int row = -1; /* Cholesky's pivots L_ii^2: 2 and 2 - 1/2; max |A_ab| = 2 */
+  TST_CLOSE(slv_sensitivity_pivot_ratio(s, &row), 0.75, 1e-15, 0);
+  CU_ASSERT_EQUAL(row, 1);
   const double db[2] = { 1, 0 }, dA[4] = { 1, 0, 0, 0 };
   double dx[2];
   CU_ASSERT_EQUAL(slv_sensitivity_jvp(s, 2, NULL, db, NULL, NULL, NULL, dx, NULL, 0), SLV_OK);
@@ -72,6 +76,29 @@ static void test_both_free(void) {
   TST_CLOSE(gb[1], 1.0 / 3, 1e-15, 0);
   TST_CLOSE(gA[0], -2.0 / 9, 1e-15, 0); /* gA = gb x^T */
   TST_CLOSE(gA[3], 1.0 / 9, 1e-15, 0);
+  slv_sensitivity_free(s);
+}
+
+/* A free block singular but for rounding (A = v v', every row free at x =
+ * (1, 1, 1), b = -A x, wide bounds): the factor fails, or completes with
+ * a pivot at rounding, which slv_sensitivity_pivot_ratio shows (the
+ * gradients measure's not_unique). */
+static void test_singular_to_rounding(void) {
+  const double v[3] = { 0.1, 0.3, 0.7 }, x[3] = { 1, 1, 1 };
+  const double lo[3] = { -10, -10, -10 }, hi[3] = { 10, 10, 10 };
+  double A[9], b[3];
+  for (int i = 0; i < 3; i++) {
+    b[i] = 0;
+    for (int j = 0; j < 3; j++) A[i + 3 * j] = v[i] * v[j], b[i] -= v[i] * v[j];
+  }
+  slv_problem p = tst_dense(3, A, 3, b, lo, hi);
+  slv_sensitivity *s = NULL;
+  slv_status st = slv_sensitivity_new(&p, x, 1e-10, &s, NULL, 0);
+  int row = -1;
+  double r = st == SLV_OK ? slv_sensitivity_pivot_ratio(s, &row) : 0.0;
+  if (st == SLV_OK) CU_ASSERT_EQUAL(slv_sensitivity_count(s).free, 3);
+  CU_ASSERT(st == SLV_SINGULAR_PIVOT || (st == SLV_OK && r <= 3 * DBL_EPSILON && row >= 0));
+  if (st == SLV_OK && !(r <= 3 * DBL_EPSILON)) printf("pivot ratio %g at row %d\n", r, row);
   slv_sensitivity_free(s);
 }
 
@@ -687,5 +714,6 @@ int main(void) {
   CU_add_test(su, "one contact sticking, separated, sliding, by hand", test_cone_by_hand);
   CU_add_test(su, "cones: central differences of nsn_ac / nsgs", test_cone_fd);
   CU_add_test(su, "refusals: n, NaN seeds, NaN x, singular", test_refusals);
+  CU_add_test(su, "a free block singular to rounding: its pivot ratio", test_singular_to_rounding);
   return tst_run();
 }

@@ -9,9 +9,11 @@
 # A planted external solver stamps the start and the end of each of its
 # processes into one log: the timed tasks' intervals must never overlap
 # (two workers, eight timed tasks); and the first replicate task must start
-# before the first pass's last one.
+# before the first pass's last one; a gradients section's tasks (the
+# solves of tests/plugins/plug_liar.c's solver, stamped into the same log)
+# never beside a timed task either.
 #
-# Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR.  Exit: 0 all passed, 1 any failure, 77 skipped.
+# Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR, LCPLAB_BUILDDIR.  Exit: 0 all passed, 1 any failure, 77 skipped.
 
 TST_NAME=test_timed_alone
 # shellcheck source=tst_cli_lib.sh
@@ -70,6 +72,39 @@ if [ "$passes" = "BRBRBRBR" ]; then
   pass "the replicate pass interleaved with the first (tasks in the order $order)"
 else
   fail "passes not interleaved" "tasks in the order $order: $passes"
+fi
+
+# a gradients section's tasks are timed too (their solve and VJP times are compared): none
+# runs beside a timed task, of its own section or of a profile section. The test plugin's
+# solver (tests/plugins/plug_liar.c, LCPLAB_TEST_PLUGIN=stamp) stamps its solves into the
+# same log as the stamp solver's processes
+LIAR=${LCPLAB_BUILDDIR:-.}/tests/plugins/.libs/plug_liar.so
+if [ -f "$LIAR" ]; then
+  : >"$STAMP_LOG"
+  cat >"$T/grad.exp" <<EOF
+external stamp format=lcp time=solve_time_s command sh "$T/stamp.sh" {in} {out}
+plugin $LIAR
+experiment profile p
+solvers stamp
+generate spd 4 5
+tol 1e-8
+min_runs 1
+min_time 0
+max_time 0.01
+experiment gradients g
+solvers plug_liar
+generate spd 4 5 6
+EOF
+  LCPLAB_TEST_PLUGIN=stamp lcp experiment "$T/grad.exp" --out "$T/out2" --jobs 2 --no-plot
+  starts=$(grep -c '^S ' "$STAMP_LOG")
+  most=$(sort -k2,2n "$STAMP_LOG" | awk '$1 == "S" {n++; if (n > m) m = n} $1 == "E" {n--} END {print m + 0}')
+  if [ "$rc" -eq 0 ] && [ "$starts" -ge 5 ] && [ "$most" -eq 1 ]; then
+    pass "--jobs 2: a gradients task never beside a timed task ($starts timed solves, at most $most at once)"
+  else
+    fail "gradients tasks beside timed ones" "exit $rc, $starts solves, $most at once: $(sort -k2,2n "$STAMP_LOG" | head -8 | tr '\n' ' ')"
+  fi
+else
+  echo "SKIP: no $LIAR (a build without shared libraries): the gradients case"
 fi
 
 # the precision rule: without it, min_runs 2 and min_time 0 end the runs at 2; with

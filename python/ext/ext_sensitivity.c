@@ -3,8 +3,9 @@
  *
  *   sensitivity_jvp(problem, x, tol, dA, db, dlo, dhi, dmu) -> dict
  *   sensitivity_vjp(problem, x, tol, gx) -> dict
- *   gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, why)
+ *   gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, why, status)
  *   gradient_quality(csv_text) -> str (its quality table)
+ *   gradient_vjp_goal(csv_text) -> str (its VJP goal per problem)
  *
  * dA: None, or float64 on A's layout (dense: n x n in Fortran order; CSR:
  * nnz values on the problem's pattern); the vectors None or float64 n.
@@ -166,9 +167,10 @@ static int grad_solver_rows(PyObject *list, const slv_problem *p, const exp_grad
   return 0;
 }
 
-/* gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, None)
- * or ([], why) when the problem has no reference (exp_grad_reference_new);
- * an unknown solver name: ValueError. */
+/* gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, None,
+ * None) or ([], why, status) when the problem has no reference or its
+ * derivative is not unique (exp_grad_reference_new, status
+ * exp_grad_reference_status's); an unknown solver name: ValueError. */
 PyObject *lx_gradient_rows(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *t, *names;
@@ -198,20 +200,32 @@ PyObject *lx_gradient_rows(PyObject *self, PyObject *args) {
   }
   exp_grad_reference_free(ref);
   if (!list) return NULL;
-  PyObject *out = rc == 0 ? Py_BuildValue("(NO)", list, Py_None) : Py_BuildValue("(Ns)", list, msg);
+  PyObject *out = rc == 0 ? Py_BuildValue("(NOO)", list, Py_None, Py_None)
+                          : Py_BuildValue("(Nss)", list, msg, exp_grad_reference_status(rc));
   return out;
+}
+
+/* The table of a gradients CSV text by of_csv (exp.h); not one: ValueError. */
+static PyObject *grad_table(PyObject *args, int (*of_csv)(const char *, char **, char *, size_t)) {
+  const char *csv;
+  if (!PyArg_ParseTuple(args, "s", &csv)) return NULL;
+  char *out = NULL, err[256] = "";
+  if (of_csv(csv, &out, err, sizeof err) != 0) return PyErr_Format(PyExc_ValueError, "%s", err);
+  PyObject *s = PyUnicode_FromString(out);
+  free(out);
+  return s;
+}
+
+/* gradient_vjp_goal(csv_text) -> str: the VJP goal per problem of a
+ * gradients CSV (exp_grad_goal_of_csv). */
+PyObject *lx_gradient_vjp_goal(PyObject *self, PyObject *args) {
+  (void)self;
+  return grad_table(args, exp_grad_goal_of_csv);
 }
 
 /* gradient_quality(csv_text) -> str: the quality table of a gradients CSV
  * (exp_grad_quality_of_csv); a text that is not one: ValueError. */
 PyObject *lx_gradient_quality(PyObject *self, PyObject *args) {
   (void)self;
-  const char *csv;
-  if (!PyArg_ParseTuple(args, "s", &csv)) return NULL;
-  char *out = NULL, err[256] = "";
-  if (exp_grad_quality_of_csv(csv, &out, err, sizeof err) != 0)
-    return PyErr_Format(PyExc_ValueError, "%s", err);
-  PyObject *s = PyUnicode_FromString(out);
-  free(out);
-  return s;
+  return grad_table(args, exp_grad_quality_of_csv);
 }

@@ -161,6 +161,7 @@ PyObject *lx_sensitivity_vjp(PyObject *self, PyObject *args);
 /* gradient_rows: libexperiment's gradient-quality measure (ext_sensitivity.c). */
 PyObject *lx_gradient_rows(PyObject *self, PyObject *args);
 PyObject *lx_gradient_quality(PyObject *self, PyObject *args);
+PyObject *lx_gradient_vjp_goal(PyObject *self, PyObject *args);
 /* contactbench_rows(nc): ext_io.c. */
 PyObject *lx_contactbench_rows(PyObject *self, PyObject *args);
 PyObject *lx_scenes(PyObject *self, PyObject *args);

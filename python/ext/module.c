@@ -246,6 +246,8 @@ static PyMethodDef methods[] = {
     "gradient_rows(problem, solvers, seed, time_limit, repeat) -> (rows, skipped)." },
   { "gradient_quality", lx_gradient_quality, METH_VARARGS,
     "gradient_quality(csv_text) -> the quality table's CSV text." },
+  { "gradient_vjp_goal", lx_gradient_vjp_goal, METH_VARARGS,
+    "gradient_vjp_goal(csv_text) -> the VJP goal per problem, CSV text." },
   { NULL, NULL, 0, NULL }
 };
 

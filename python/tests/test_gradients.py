@@ -188,6 +188,73 @@ def _csv_rows(path):
     return list(csv.DictReader(lines))
 
 
+GOAL_ROWS = """problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step
+p1,10,lemke,converged,free,1,1e-12,2e-5,2e-5,,1e-3
+p1,10,lemke,converged,at a bound,1,0,2e-5,3e-5,,1e-3
+p1,10,enum,converged,free,1,1e-12,1e-5,0.5e-5,,1e-3
+p1,10,pgs,converged,free,1,1e-12,1e-6,0.8e-5,,1e-3
+p2,2000,lemke,converged,free,1,0,1,2,,1e-3
+p3,5,lemke,ray_termination,free,0,1,1e-4,1e-5,,1e-3
+p3,5,pgs,max_iter,free,0,1,1e-3,1e-4,,1e-3
+p4,7,lemke,converged,free,1,0,1e-4,5e-5,,1e-3
+p4,7,dantzig,converged,free,1,0,2e-4,1e-4,,1e-3
+p4,7,pgs,converged,free,1,0,1e-5,,singular_pivot,1e-3
+"""
+
+
+def test_vjp_goal_per_problem():
+    """Issue 83's time goal, per problem (libexperiment's gradients_quality.c,
+    the bench's table and a section's NAME_vjp_goal.csv): each solver's
+    fastest VJP (of its rows) against the fastest converged solve of an exact solver
+    (lemke, dantzig, enum, nsn_ac; pgs's faster solve does not count), n <=
+    1000; hand-counted on planted rows."""
+    from lcplab import _lcplab
+    got = {r["problem"]: r for r in csv.DictReader(_lcplab.gradient_vjp_goal(GOAL_ROWS).splitlines())}
+    cols = ["fastest_exact", "fastest_exact_solve_s", "vjp_solvers", "vjp_goal_met",
+            "worst_solver", "worst_vjp_over_fastest", "goal"]
+    assert [got["p1"][c] for c in cols] == ["enum", "1.000000e-05", "3", "2", "lemke",
+                                            "2.000000e+00", "missed"]
+    assert got["p2"]["goal"] == "n > 1000" and got["p3"]["goal"] == "no exact answer"
+    assert [got["p4"][c] for c in cols] == ["lemke", "1.000000e-04", "2", "2", "dantzig",
+                                            "1.000000e+00", "met"]
+    q = {(r["solver"], r["mode"]): r
+         for r in csv.DictReader(_lcplab.gradient_quality(GOAL_ROWS).splitlines())}
+    assert (q["lemke", "free"]["vjp_goal_problems"], q["lemke", "free"]["vjp_goal_met"]) == ("2", "1")
+    assert (q["pgs", "free"]["vjp_goal_problems"], q["pgs", "free"]["vjp_goal_met"]) == ("1", "1")
+
+
+def test_gradients_reference_named(tmp_path):
+    """Issue 83, the measure's two skips named and one repaired: (1) A =
+    [[1, -1], [-1, 1]] is singular and b = (-1, 1) in its range; b moved by
+    a random d leaves the range for one sign of e (w1 + w2 = e (d1 + d2) < 0:
+    no answer), so the reference at b +- e d is found along d = A z (the
+    rows say so), and the gradients agree with the differences (x is affine
+    in b there: only rounding); (2) Pang's isolated answer (x = (1, 0, 0),
+    its free row's block A_11 = 0) has no unique derivative: status
+    not_unique for every solver, in the bench's rows and a section's."""
+    from lcplab import _lcplab
+    p = lcplab.Problem(np.array([[1.0, -1.0], [-1.0, 1.0]]), np.array([-1.0, 1.0]))
+    got, why, status = _lcplab.gradient_rows(p._c(), ["lemke", "dantzig"], 7, 1.0, 1)
+    assert why is None and status is None and len(got) == 4, (why, got)
+    assert all(r[1] == "converged" and r[3] == 1 and r[4] < 1e-12 and r[7] == "d = A z"
+               for r in got), got
+    A = np.array([[0.0, -1.0, -1.0], [1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
+    pang = lcplab.Problem(A, np.array([0.0, -1.0, 1.0]))
+    B = _bench_module()
+    rows = []
+    B.bench_problem("pang", pang, ["lemke", "pgs"], argparse.Namespace(seed=7, time_limit=1.0,
+                                                                      repeat=1), rows)
+    assert [(r[2], r[3]) for r in rows] == [("lemke", "not_unique"), ("pgs", "not_unique")]
+    assert "not unique" in rows[0][9], rows
+    lcplab.write(pang, tmp_path / "pang.lcp")
+    (tmp_path / "g.exp").write_text("experiment gradients g\nsolvers lemke pgs\n"
+                                    "instances pang.lcp\n")
+    lcplab.run_experiment(tmp_path / "g.exp", tmp_path / "out", jobs=1, figures=False)
+    sec = _csv_rows(tmp_path / "out" / "g.csv")
+    assert [(r["solver"], r["status"]) for r in sec] == [("lemke", "not_unique"),
+                                                         ("pgs", "not_unique")], sec
+
+
 def test_gradients_section_is_the_bench(tmp_path):
     """Issue 83 item 4: a `gradients` section of an experiment file (a
     campaign) and `make bench-gradients` (experiments/bench_gradients.py)
@@ -244,6 +311,12 @@ def test_gradients_section_is_the_bench(tmp_path):
     assert [q["lemke", "free"][c] for c in cols[:3] + ["within_1e-6_accepted_stable"]] == \
         ["3", "3", "3", "1.000000e+00"]
     assert q["lemke", "sliding"]["problems"] == "1" and q["lemke", "free"]["vjp_problems"] == "3"
+    # the VJP goal per problem: the section's grad_vjp_goal.csv is the bench's
+    goal = _csv_rows(tmp_path / "out" / "grad_vjp_goal.csv")
+    bgoal = list(csv.DictReader(_lcplab.gradient_vjp_goal(B.csv_text(rows)).splitlines()))
+    assert [r["problem"] for r in goal] == [r["problem"] for r in bgoal] == list(probs)
+    assert all(r["fastest_exact"] in ("lemke", "dantzig") and r["vjp_solvers"] == "3" and
+               r["goal"] in ("met", "missed") for r in goal), goal
     with pytest.raises(ValueError, match="not a gradients CSV"):
         _lcplab.gradient_quality("problem,n,solver\nlcp8,8,lemke\n")
     with pytest.raises(ValueError, match="unknown solver 'nope'"):
