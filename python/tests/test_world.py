@@ -192,6 +192,15 @@ def test_scene_errors():
         lcplab.World("stack", frction="box")
     with pytest.raises(lcplab.SceneError, match="dt"):
         lcplab.World("stack", dt=-1.0)
+    # reduced coordinates: a setting the tree's step does not run is refused
+    # by name (docs/dynamics.md, "Integrators"), the one it runs accepted
+    cartpole = lcplab.load_model(os.path.join(os.path.dirname(__file__), "..", "..", "tests",
+                                              "models", "cartpole.urdf"), coordinates="reduced")
+    for key, value in (("integrator", "verlet"), ("orient", "linear"), ("gyro", "implicit")):
+        with pytest.raises(lcplab.SceneError,
+                           match=f"{key} {value} is not available in reduced coordinates"):
+            lcplab.World(cartpole, **{key: value})
+    lcplab.World(cartpole, gyro="explicit", integrator="symplectic").run(2)
 
 
 def test_threads_same_trajectory():
