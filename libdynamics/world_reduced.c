@@ -38,9 +38,10 @@
  *               velocities exported
  * Collide, solve, judge and metrics are the world's.  The joint error is
  * the cut joints' (0 without a loop: the tree's joints hold by
- * construction); the settings' integrator, orientation
- * update and gyroscopic choice do not apply (the tree's step is
- * semi-implicit Euler with the Coriolis terms of f_r); the coarse
+ * construction); the tree's step is semi-implicit Euler with the
+ * Coriolis terms of f_r explicit, so the settings' integrator, orientation
+ * update and a given gyroscopic choice other than that are refused
+ * (world.c, validate_reduced); the coarse
  * correction is in the bodies' velocities and is skipped; the failure
  * policy's energy rule is measured in joint space
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
