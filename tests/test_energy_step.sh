@@ -41,7 +41,8 @@
 #   - --integrator, --orient and --gyro in reduced coordinates: a value the
 #     tree's step does not run is refused by name (exit 2) in the CLI, and an
 #     experiment's task is a refused row with the same message; the one it
-#     runs is accepted.
+#     runs is accepted.  A drift section's step rows name the integrator's
+#     rule on the steps it failed.
 # Skipped (77) without MuJoCo's sample humanoid for the humanoid cases.
 TST_NAME=test_energy_step
 # shellcheck source=tst_cli_lib.sh
@@ -143,6 +144,14 @@ if [ "$rc" -eq 0 ] && grep -q "^chain_reduced,pgs,verlet,box,.*,refused,none,.in
   pass "experiment file: integrators verlet on a reduced model line, its task refused by name"
 else
   fail "experiment file, reduced, integrators verlet" "exit $rc: $(grep chain_reduced "$T/r.out/d.csv" 2>&1 | head -n 2)"
+fi
+# the same model in a drift section for 170 steps: its step rows say why step 161 failed
+printf 'experiment drift d\nsolvers pgs\nfriction box\nscene model=chain.xml coordinates=reduced steps=170\n' >"$T/d.exp"
+lcp experiment "$T/d.exp" --out "$T/d.out" --no-plot
+if [ "$rc" -eq 0 ] && grep -q "^chain_reduced,pgs,symplectic,box,161,.*,the integrator's energy rule (integrator_excess" "$T/d.out/d.csv"; then
+  pass "experiment drift: step 161's row names the integrator's energy rule"
+else
+  fail "experiment drift, the integrator's rule" "exit $rc: $(grep -c chain_reduced "$T/d.out/d.csv" 2>&1) rows: $(cat "$T/err")"
 fi
 
 if [ ! -f "$HUMANOID" ]; then
