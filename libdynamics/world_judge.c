@@ -73,6 +73,11 @@
  * rule only.  The step's convergence floor (dyn_world_floor), which the
  * solve stage and the fallback give their workspaces, is here too.
  *
+ * Both rules measure the impulses alone; the free motion's energy (the
+ * integrator's) is judged after the integrate stage, in every step, rows or
+ * none (world_judge_integrator.c), from the applied impulses' own gain kept
+ * here (keep_excess: s->imp_gain).
+ *
  * Nothing here allocates except the fallback's workspace, created at the
  * first failed step that needs it (and grown like the solver's).
  */
