@@ -107,19 +107,19 @@ static const char *integrator_text(const dyn_world *w, char *buf, size_t cap) {
   return buf;
 }
 
-/* The state bound: DYN_ERR_NUMERIC naming the integrator and the value. */
-static dyn_err check_state(dyn_step *s) {
+/* The state bound: DYN_ERR_NUMERIC naming the integrator and the value;
+ * judged: the run's gain x was measured. */
+static dyn_err check_state(dyn_step *s, int judged, double x) {
   dyn_world *w = s->w;
   const char *what;
-  char buf[96];
+  char buf[96], gain[64] = "its gain not measured";
   double most = state_size(w, &what);
   if (most <= DYN_STATE_MAX) return DYN_OK;
+  if (judged) snprintf(gain, sizeof gain, "its gain %.3g J, scale %.3g J", x, w->int_scale);
   return dyn_world_fail(w, DYN_ERR_NUMERIC,
                         "step %ld: the integrator (%s) made the state unstable: a body's |%s| "
-                        "%.3g > the state bound %.3g (MuJoCo's mjMAXVAL); its gain %.3g J, "
-                        "scale %.3g J; state restored",
-                        s->k, integrator_text(w, buf, sizeof buf), what, most, DYN_STATE_MAX,
-                        w->int_excess, w->int_scale);
+                        "%.3g > the state bound %.3g (MuJoCo's mjMAXVAL); %s; state restored",
+                        s->k, integrator_text(w, buf, sizeof buf), what, most, DYN_STATE_MAX, gain);
 }
 
 /* The free motion's gain G this step into *gain; 0 when not judged. */
@@ -137,26 +137,25 @@ static int free_gain(dyn_step *s, double *gain) {
 
 dyn_err dyn_integrator_judge(dyn_step *s) {
   dyn_world *w = s->w;
-  s->kinetic_end = 0.0;
   dyn_world_energy(w, &s->kinetic_end, &s->potential_end);
   s->have_end = 1;
-  dyn_err e = check_state(s);
-  double gain;
-  if (e != DYN_OK || !free_gain(s, &gain)) return e;
-  double x = w->int_excess + gain, before = w->int_excess;
-  char buf[96];
-  x = isfinite(x) ? fmax(x, 0.0) : INFINITY;
-  s->int_excess = x;
-  if (!(x > w->int_scale)) {
-    w->int_excess = x;
-    return DYN_OK;
+  double gain, x = NAN, before = w->int_excess;
+  int judged = free_gain(s, &gain);
+  if (judged) {
+    x = w->int_excess + gain;
+    x = isfinite(x) ? fmax(x, 0.0) : INFINITY;
+    s->int_excess = w->int_excess = x;
+  }
+  dyn_err e = check_state(s, judged, x);
+  if (e != DYN_OK || !judged || !(x > w->int_scale)) {
+    if (e != DYN_OK) w->int_excess = before; /* the step is not applied */
+    return e;
   }
   s->int_failed = 1;
-  if (w->set.on_failure != DYN_ON_FAILURE_STOP && w->set.on_failure != DYN_ON_FAILURE_KEEP) {
-    w->int_excess = x; /* applied and counted: no candidate changes the free motion */
-    return DYN_OK;
-  }
+  if (w->set.on_failure != DYN_ON_FAILURE_STOP && w->set.on_failure != DYN_ON_FAILURE_KEEP)
+    return DYN_OK;        /* applied and counted: no candidate changes the free motion */
   w->int_excess = before; /* the step is not applied */
+  char buf[96];
   return dyn_world_fail(w, DYN_ERR_NUMERIC,
                         "step %ld: the integrator (%s) gained %.3g J over the run beyond its "
                         "sources and the impulses, more than the run's scale %.3g J (the "
