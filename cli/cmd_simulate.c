@@ -448,7 +448,8 @@ static void usage(FILE *f) {
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step failed\n"
              "numerically (--on-failure keep or stop, or a failed step whose replacement breaks\n"
-             "the energy rule; the CSV keeps the steps before it).\n");
+             "the energy rule, or a state above the state bound: the integrator made it\n"
+             "unstable; the CSV keeps the steps before it).\n");
 }
 
 /* Starts the output path (written under a temporary name, published by
