@@ -67,9 +67,13 @@
  * dyn_world_stage_name with "_" for " ": prepare, collide, build_rows,
  * assemble, solve, judge, apply, integrate, metrics; their sum is at most
  * the step's) (over the last 80 % of the steps, the peers' rule),
- * wall_total_s, on_failure (the policy), failed_steps (steps whose solve
- * failed), failed_energy_steps (of those, the steps failed by the per-step
- * energy bound: docs/dynamics.md, "The per-step energy bound"),
+ * wall_total_s, on_failure (the policy), failed_steps (steps that failed:
+ * their solve, or the integrator's energy rule), failed_energy_steps (of
+ * those, the steps failed by the per-step energy bound: docs/dynamics.md,
+ * "The per-step energy bound"), failed_integrator_steps (of those, the
+ * steps failed by the integrator's energy rule, "The integrator's energy
+ * rule": under --on-failure fallback or best applied and counted, with a
+ * note on stderr),
  * status_counts (steps per status, e.g. {"converged":9,
  * "singular_pivot":487}), applied_counts (steps per applied candidate, e.g.
  * {"solver":7,"fallback:pgs":591}) and, with --dump-failures, dumped.
@@ -233,7 +237,8 @@ void cli_world_usage(FILE *f) {
              "  --eta N             pyramid: friction directions (default 4)\n"
              "  --integrator I      symplectic (default), explicit, verlet\n"
              "  --gyro G            none, explicit, implicit (default)\n"
-             "  --orient O          exp (default), linear\n"
+             "  --orient O          exp (default), linear (reduced coordinates run\n"
+             "                      symplectic, exp and gyro explicit, and refuse the others)\n"
              "  --max-iter N        solver iterations per step (default 50)\n"
              "  --max-pivots N      pivots per step of lemke and dantzig (default: their\n"
              "                      automatic budget, which grows with the size)\n"
@@ -443,7 +448,8 @@ static void usage(FILE *f) {
   cli_world_usage(f);
   fprintf(f, "\nexit status: 0 done, 2 bad input or usage (one line on stderr), 3 a step failed\n"
              "numerically (--on-failure keep or stop, or a failed step whose replacement breaks\n"
-             "the energy rule; the CSV keeps the steps before it).\n");
+             "the energy rule, or a state above the state bound: the integrator made it\n"
+             "unstable; the CSV keeps the steps before it).\n");
 }
 
 /* Starts the output path (written under a temporary name, published by
@@ -467,6 +473,8 @@ typedef struct sim_counts {
   int nfb;
   long failed, dumped;
   long failed_energy; /* of failed, those failed by the per-step energy bound */
+  long failed_int;    /* of failed, those failed by the integrator's energy rule */
+  long first_int;     /* the first of them (0: none) */
   long split;         /* solves whose plan line says they ran on threads (pgs_wide) */
 } sim_counts;
 
@@ -608,6 +616,8 @@ static void record_step(sim_state *s, const dyn_run_step *st) {
   if (si >= 0 && si < SIM_NSTATUS) n->status[si]++; /* never past the array */
   n->failed += m->failed;
   n->failed_energy += m->failed_step_energy;
+  n->failed_int += m->failed_integrator;
+  if (m->failed_integrator && !n->first_int) n->first_int = m->step;
   if (m->applied != DYN_APPLIED_FALLBACK) {
     n->applied[m->applied]++;
     return;
@@ -623,8 +633,10 @@ static void print_counts(FILE *o, const sim_state *s) {
   const sim_counts *n = &s->n;
   fputs(",\"on_failure\":", o);
   cli_json_string(o, dyn_failure_policy_str(dyn_world_get_settings(s->w)->on_failure));
-  fprintf(o, ",\"failed_steps\":%ld,\"failed_energy_steps\":%ld,\"status_counts\":{", n->failed,
-          n->failed_energy);
+  fprintf(o,
+          ",\"failed_steps\":%ld,\"failed_energy_steps\":%ld,\"failed_integrator_steps\":%ld,"
+          "\"status_counts\":{",
+          n->failed, n->failed_energy, n->failed_int);
   for (int i = 0, first = 1; i < SIM_NSTATUS; i++)
     if (n->status[i]) {
       fprintf(o, "%s\"%s\":%ld", first ? "" : ",",
@@ -715,6 +727,11 @@ static int print_summary(sim_state *s, const cli_world_args *wa, double wall) {
     return CLI_EXIT_USAGE;
   }
   cli_world_note_solver("simulate", wa, w);
+  if (s->n.failed_int)
+    cli_error("note: simulate: %ld steps failed by the integrator's energy rule, the first at step "
+              "%ld: the run's free motion gained more than the run's scale beyond its sources "
+              "(docs/dynamics.md, \"The integrator's energy rule\")",
+              s->n.failed_int, s->n.first_int);
   return CLI_EXIT_OK;
 }
 

@@ -13,7 +13,10 @@
 # NAME or NAME:KEY=VALUE,... for its --param; default every scene with its
 # defaults), TRAJ_SOLVERS the solvers (default "pgs nsgs"; nsgs with
 # --friction cone, the others box friction), TRAJ_ARGS more options for
-# every run (e.g. "--contact-order top-down").  Prints one line per scene and solver,
+# every run (e.g. "--contact-order top-down"), TRAJ_NEW the CSV columns and
+# summary fields that AFTER_BUILD adds (comma-separated, e.g.
+# "failed,integrator_excess,failed_integrator_steps"), left out of both
+# builds' outputs before comparing.  Prints one line per scene and solver,
 # "same" or the first difference, and a last line "N same, M differ"; exits
 # 1 when a run differs (or failed differently: exit codes and stderr are
 # compared too), 2 for bad arguments.  Work files go to a temporary folder.
@@ -43,9 +46,14 @@ run() {
   # the JSON summary without its times
   sed -e 's/"time_stage_mean_s":{[^}]*},*//' -e 's/"time_[a-z_]*":[^,}]*,*//g' \
     -e 's/"wall_total_s":[^,}]*,*//' "$out.json" > "$out.sum"
+  for f in $(printf '%s\n' "${TRAJ_NEW:-}" | tr ',' ' '); do
+    sed -e "s/\"$f\":[^,}]*,*//" "$out.sum" > "$out.sum2" && mv "$out.sum2" "$out.sum"
+  done
   if [ -f "$out.csv" ]; then
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "solve_time_s") skip = i }
-      { line = ""; for (i = 1; i <= NF; i++) if (i != skip) line = line (i > 1 ? "," : "") $i
+    awk -F, -v new=",${TRAJ_NEW:-}," 'NR == 1 { for (i = 1; i <= NF; i++)
+        if ($i == "solve_time_s" || index(new, "," $i ",")) skip[i] = 1 }
+      { line = ""; n = 0
+        for (i = 1; i <= NF; i++) if (!(i in skip)) line = line (n++ ? "," : "") $i
         print line }' "$out.csv" > "$out.cmp"
   fi
 }

@@ -256,6 +256,10 @@ DYN_API int dyn_redmax_joint_kind(const dyn_redmax *rm, int i);
  * plus the joint springs (k theta^2 / 2, k |log Q|^2 / 2), in J (either
  * pointer may be NULL). */
 DYN_API void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V);
+/* Of that, the joints' own share at the current state, without kinematics:
+ * the armature's kinetic energy sum arm u^2 / 2 into *T and the joint
+ * springs' potential into *V (J). */
+DYN_API void dyn_redmax_joint_energy(const dyn_redmax *rm, double *T, double *V);
 
 #ifdef __cplusplus
 }

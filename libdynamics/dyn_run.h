@@ -106,12 +106,12 @@ DYN_API int dyn_metric_find(const char *name);
  *   DYN_METRICS_ACCURACY  an accuracy section's step rows. */
 #define DYN_METRICS_SIMULATE                                                                       \
   "step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"          \
-  "solve_time_s,joint_error,status,applied,energy_excess"
+  "solve_time_s,joint_error,status,applied,energy_excess,failed,integrator_excess"
 #define DYN_METRICS_ARRAYS                                                                         \
   "step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,"          \
   "solve_time_s,collide_time_s,step_time_s,status,joint_error,failed,applied,"                     \
-  "fallback_status,res_applied,energy_excess,signorini,conic_compl,ncp_compl,dual_feas,"           \
-  "primal_feas,mdp_gap,stage_time_s"
+  "fallback_status,res_applied,energy_excess,failed_integrator,integrator_excess,signorini,"       \
+  "conic_compl,ncp_compl,dual_feas,primal_feas,mdp_gap,stage_time_s"
 #define DYN_METRICS_DRIFT                                                                          \
   "step,t,energy,rel_drift,max_penetration,contacts,iterations,res_nat_inf,status,applied"
 #define DYN_METRICS_ACCURACY                                                                       \

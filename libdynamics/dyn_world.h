@@ -205,6 +205,13 @@ typedef struct dyn_world_settings {
  * contact.rest_threshold is always derived (dyn_world_settings_for_model). */
 #define DYN_GIVEN_DT      1u
 #define DYN_GIVEN_GRAVITY 2u
+/* gyro given by name (dyn_world_settings_set): not a setting a model holds,
+ * but in reduced coordinates a gyro given other than the tree's step's
+ * (explicit) is refused, while the default is not (docs/dynamics.md,
+ * "Integrators"); dyn_world_settings_overrides does not list it */
+#define DYN_GIVEN_GYRO 4u
+/* the bits of the settings a model also holds */
+#define DYN_GIVEN_MODEL (DYN_GIVEN_DT | DYN_GIVEN_GRAVITY)
 
 /* The one rule of the settings a model also holds: the settings a world
  * built from model m runs with, s's with
@@ -263,7 +270,9 @@ DYN_API dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *m
  * libsolvers' strict parser (slv_parse_double, slv_parse_long), the solver
  * options among the keys by libsolvers' options by name (slv_options_set).
  * Setting dt or gravity also marks it given (s->given: DYN_GIVEN_DT,
- * DYN_GIVEN_GRAVITY), so that it overrides a scene model's.
+ * DYN_GIVEN_GRAVITY), so that it overrides a scene model's; setting gyro
+ * marks DYN_GIVEN_GYRO (reduced coordinates refuse a given gyro they do
+ * not run).
  * 1 when set; 0 when key is no setting (s untouched); -1 with err "must be
  * ..., got 'VALUE'" (or "unknown solver ...") when value is not one.
  * dyn_world_settings_validate judges the whole later. */
@@ -307,7 +316,8 @@ typedef struct dyn_world_metrics {
   int joint_rows;              /* of rows, those of the joints (the first joint_rows rows) */
   double joint_error;          /* max over joints of dyn_joint_anchor_error after the step
                              (m; 0 without joints) */
-  int failed;                  /* 1 iff the solve failed (dyn_failure_policy) */
+  int failed;                  /* 1 iff the step failed: its solve (dyn_failure_policy), or
+                                  the integrator's energy rule (failed_integrator) */
   dyn_applied applied;         /* which impulses were applied (NONE without rows) */
   const char *fallback_solver; /* the fallback's registry name if one ran, else NULL */
   slv_status fallback_status;  /* its status (SLV_CONVERGED if none ran) */
@@ -323,6 +333,12 @@ typedef struct dyn_world_metrics {
   double energy_excess;   /* that excess D of the solver's impulses (J; <= 0 for an exact
                              answer; 0 without rows) */
   double energy_excess_scale; /* the step's scale S of the bound (J; 0 without rows) */
+  int failed_integrator;      /* 1 iff failed by the integrator's energy rule: the run's free
+                                 motion gained more than the run's drift scale beyond its
+                                 sources (docs/dynamics.md, "The integrator's energy rule");
+                                 failed is 1 too */
+  double integrator_excess;   /* that run's gain after the step (J, >= 0; NaN where the rule
+                                 does not judge: no scale, or sources it does not measure) */
 } dyn_world_metrics;
 
 /* The last solve of a world (dyn_world_last_solve): enough to write the

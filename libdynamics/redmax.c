@@ -990,6 +990,24 @@ int dyn_redmax_joint_kind(const dyn_redmax *rm, int i) {
   return i >= 0 && i < rm->nb ? rm->kind[i] : 0;
 }
 
+/* Body i's joint's armature energy into *t and spring potential into *v
+ * (added). */
+static void joint_energy(const dyn_redmax *rm, int i, double *t, double *v) {
+  for (int c = 0; c < rm->nd[i]; c++) {
+    double uc = rm->u[rm->uoff[i] + c];
+    *t += 0.5 * rm->arm[rm->uoff[i] + c] * uc * uc;
+  }
+  const double k = rm->nd[i] > 0 ? rm->kdof[rm->uoff[i]] : 0.0;
+  if (k == 0.0) return;
+  if (rm->kind[i] != DYN_RM_BALL) {
+    double th = rm->q[rm->qoff[i]];
+    *v += 0.5 * k * th * th;
+  } else {
+    dyn_v3 th = quat_log(joint_rotation(rm, i));
+    *v += 0.5 * k * dyn_v3_dot(th, th);
+  }
+}
+
 void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V) {
   dyn_redmax_kinematics(rm);
   double t = 0.0, v = 0.0;
@@ -998,20 +1016,15 @@ void dyn_redmax_energy(dyn_redmax *rm, dyn_v3 g, double *T, double *V) {
     dyn_v3 w = dyn_v3_make(ph[0], ph[1], ph[2]), vc = dyn_v3_make(ph[3], ph[4], ph[5]);
     t += 0.5 * rm->mass[i] * dyn_v3_dot(vc, vc) + 0.5 * dyn_v3_dot(w, dyn_m3_mulv(rm->I_b[i], w));
     v -= rm->mass[i] * dyn_v3_dot(g, rm->r[i]);
-    for (int c = 0; c < rm->nd[i]; c++) {
-      double uc = rm->u[rm->uoff[i] + c];
-      t += 0.5 * rm->arm[rm->uoff[i] + c] * uc * uc;
-    }
-    const double k = rm->nd[i] > 0 ? rm->kdof[rm->uoff[i]] : 0.0;
-    if (k == 0.0) continue;
-    if (rm->kind[i] != DYN_RM_BALL) {
-      double th = rm->q[rm->qoff[i]];
-      v += 0.5 * k * th * th;
-    } else {
-      dyn_v3 th = quat_log(joint_rotation(rm, i));
-      v += 0.5 * k * dyn_v3_dot(th, th);
-    }
+    joint_energy(rm, i, &t, &v);
   }
+  if (T) *T = t;
+  if (V) *V = v;
+}
+
+void dyn_redmax_joint_energy(const dyn_redmax *rm, double *T, double *V) {
+  double t = 0.0, v = 0.0;
+  for (int i = 0; i < rm->nb; i++) joint_energy(rm, i, &t, &v);
   if (T) *T = t;
   if (V) *V = v;
 }

@@ -168,6 +168,34 @@ static dyn_err validate_solver(const dyn_world_settings *s, char *msg, size_t ca
   return validate_failure_policy(s, msg, cap);
 }
 
+/* Reduced coordinates: the tree's step is semi-implicit Euler (u+ from the
+ * step's system, then q+ = q + h u+: the symplectic integrator), balls by
+ * the exponential map, the Coriolis and gyroscopic terms of f_r explicit
+ * (world_reduced.c).  An integrator or orientation update other than those,
+ * or a gyro given by name other than explicit, is refused by name: it would
+ * be accepted and not run (docs/dynamics.md, "Integrators"). */
+static dyn_err validate_reduced(const dyn_world_settings *s, char *msg, size_t cap) {
+  static const char *const integ[] = { "symplectic", "explicit", "verlet" };
+  static const char *const gyro[] = { "none", "explicit", "implicit" };
+  static const char *const why = "the tree's step is semi-implicit Euler (symplectic), balls by "
+                                 "the exponential map, the Coriolis and gyroscopic terms explicit";
+  if (s->coordinates != DYN_COORDINATES_REDUCED) return DYN_OK;
+  if (s->integrator != DYN_INT_SYMPLECTIC_EULER) {
+    dyn_msgf(msg, cap, "integrator %s is not available in reduced coordinates (%s)",
+             integ[s->integrator], why);
+    return DYN_ERR_INPUT;
+  }
+  if (s->orient != DYN_ORIENT_EXP) {
+    dyn_msgf(msg, cap, "orient linear is not available in reduced coordinates (%s)", why);
+    return DYN_ERR_INPUT;
+  }
+  if ((s->given & DYN_GIVEN_GYRO) && s->gyro != DYN_GYRO_EXPLICIT) {
+    dyn_msgf(msg, cap, "gyro %s is not available in reduced coordinates (%s: gyro explicit)",
+             gyro[s->gyro], why);
+    return DYN_ERR_INPUT;
+  }
+  return DYN_OK;
+}
 
 dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size_t cap) {
   if (!s) {
@@ -204,7 +232,8 @@ dyn_err dyn_world_settings_validate(const dyn_world_settings *s, char *msg, size
     dyn_msgf(msg, cap, "margin=%g must be finite and >= 0", s->margin);
     return DYN_ERR_INPUT;
   }
-  return validate_solver(s, msg, cap);
+  dyn_err e = validate_reduced(s, msg, cap);
+  return e != DYN_OK ? e : validate_solver(s, msg, cap);
 }
 
 /* ---- construction ------------------------------------------------------------------ */

@@ -95,6 +95,12 @@ struct dyn_world {
   /* the energy the run gained beyond its sources (world_judge.c, "The
    * energy rule"): excess >= 0 in J, against excess_scale (0: not yet set) */
   double excess, excess_scale;
+  /* the energy the run's free motion gained beyond its sources
+   * (world_judge_integrator.c, "The integrator's energy rule"): int_excess >= 0
+   * in J, against int_scale (the run's drift scale at its first step; 0: not
+   * yet set or none) */
+  double int_excess, int_scale;
+  int int_scale_set;
   double *ctrl; /* the actuators' controls (dyn_world_set_ctrl), then the
                    joints' efforts: na + nj, or NULL for a model without actuators */
   char msg[256];

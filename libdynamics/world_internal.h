@@ -432,6 +432,15 @@ typedef struct dyn_step {
   slv_result res;           /* of the solve (status converged without rows) */
   dyn_step_verdict verdict; /* the judge's */
   double time[DYN_WORLD_STAGES];
+  /* the integrator's energy rule (world_judge_integrator.c) */
+  double t_start;  /* w->t at the start (a step failed after integrate puts it back) */
+  double e_start;  /* the energy at the start: the bodies' and the tree's joints' (J) */
+  double imp_gain; /* the energy the applied impulses add, before their sources (J; 0
+                      without rows: world_judge.c) */
+  int have_end;    /* kinetic_end and potential_end hold the bodies' energy after the step */
+  double kinetic_end, potential_end;
+  int int_failed;    /* failed by the integrator's energy rule */
+  double int_excess; /* the run's integrator excess after the step (J; NaN: not judged) */
 } dyn_step;
 
 typedef dyn_err (*dyn_stage_fn)(dyn_step *s);
@@ -451,6 +460,14 @@ dyn_err dyn_stage_build_rows(dyn_step *s);
 dyn_err dyn_stage_assemble(dyn_step *s);
 dyn_err dyn_stage_solve(dyn_step *s);
 dyn_err dyn_stage_judge(dyn_step *s);
+/* The integrator's energy rule and the state bound (world_judge_integrator.c;
+ * docs/dynamics.md, "The integrator's energy rule"): begin records the
+ * step's starting energy (from dyn_step_begin), judge runs after the
+ * integrate stage (from dyn_step_stage).  judge's errors: DYN_ERR_NUMERIC
+ * (the state bound, or the rule under the policies stop and keep), with the
+ * world's message; the caller restores the world. */
+void dyn_integrator_begin(dyn_step *s);
+dyn_err dyn_integrator_judge(dyn_step *s);
 /* Contact islands (world_islands.c): prepare splits the step's assembled
  * problem when settings.islands asks and reserves the islands' workspaces,
  * *use 1 when it has two islands or more; solve then solves them into

@@ -73,6 +73,11 @@
  * rule only.  The step's convergence floor (dyn_world_floor), which the
  * solve stage and the fallback give their workspaces, is here too.
  *
+ * Both rules measure the impulses alone; the free motion's energy (the
+ * integrator's) is judged after the integrate stage, in every step, rows or
+ * none (world_judge_integrator.c), from the applied impulses' own gain kept
+ * here (keep_excess: s->imp_gain).
+ *
  * Nothing here allocates except the fallback's workspace, created at the
  * first failed step that needs it (and grown like the solver's).
  */
@@ -138,20 +143,24 @@ static double maximal_impulse_energy(const dyn_step *s, const double *x, const d
 }
 
 /* That gain less sum over source rows max(0, x rhs): in joint space for a world
- * in reduced coordinates (dyn_reduced_impulse_energy), else above. */
-static double energy_gain(const dyn_step *s, const double *x, const double *wv) {
+ * in reduced coordinates (dyn_reduced_impulse_energy), else above; the gain
+ * before the sources are taken off into *raw (the integrator's energy rule
+ * takes it off the step's change: world_judge_integrator.c). */
+static double energy_gain(const dyn_step *s, const double *x, const double *wv, double *raw) {
   const dyn_world *w = s->w;
   double gain = w->red ? dyn_reduced_impulse_energy(s, x) : maximal_impulse_energy(s, x, wv);
   double src = 0.0;
   for (int i = 0; i < w->njrows; i++)
     if (source_row(w, i)) src += fmax(0.0, x[i] * w->rows.p[i].rhs);
+  *raw = gain;
   return gain - src;
 }
 
 /* The run's excess after this step if x is applied: the energy gained
- * beyond the sources since the start, never below 0. */
-static double excess_after(const dyn_step *s, const double *x, const double *wv) {
-  double e = s->w->excess + energy_gain(s, x, wv);
+ * beyond the sources since the start, never below 0; the impulses' own
+ * gain into *raw (energy_gain). */
+static double excess_after(const dyn_step *s, const double *x, const double *wv, double *raw) {
+  double e = s->w->excess + energy_gain(s, x, wv, raw);
   if (!isfinite(e)) return INFINITY; /* an overflowed or NaN gain never passes the rule */
   return e > 0.0 ? e : 0.0;
 }
@@ -166,24 +175,27 @@ static void set_excess_scale(dyn_world *w) {
 /* 1 iff applying the solver's budget stop would put the run's excess
  * above its scale: impulses that add more energy than the run's whole
  * scale beyond what gravity, loads, motors and springs gave it.  The
- * excess it measured goes to *after (NAN when the rule has no scale yet). */
-static int energy_fails(const dyn_step *s, double *after) {
+ * excess it measured goes to *after (NAN when the rule has no scale yet),
+ * the impulses' own gain to *raw. */
+static int energy_fails(const dyn_step *s, double *after, double *raw) {
   const dyn_world *w = s->w;
-  *after = w->excess_scale > 0.0 ? excess_after(s, w->x.p, w->wv.p) : NAN;
+  *after = w->excess_scale > 0.0 ? excess_after(s, w->x.p, w->wv.p, raw) : NAN;
   return *after > w->excess_scale;
 }
 
-/* The excess kept for the next step, from the impulses applied in x;
- * after: the solver's own x's excess when energy_fails measured it and x
- * was applied unchanged (one pass over the rows, not two), else NAN. */
-static void keep_excess(dyn_step *s, double after) {
+/* The excess kept for the next step, from the impulses applied in x, and
+ * their own gain (s->imp_gain); after, raw: the solver's own x's excess and
+ * gain when energy_fails measured them and x was applied unchanged (one
+ * pass over the rows, not two), else NAN. */
+static void keep_excess(dyn_step *s, double after, double raw) {
   dyn_world *w = s->w;
   if (s->verdict.applied == DYN_APPLIED_SOLVER && !isnan(after)) {
     w->excess = after;
+    s->imp_gain = raw;
     return;
   }
   if (s->verdict.applied != DYN_APPLIED_SOLVER) slv_problem_w(&w->prob, w->x.p, w->wv.p);
-  w->excess = excess_after(s, w->x.p, w->wv.p);
+  w->excess = excess_after(s, w->x.p, w->wv.p, &s->imp_gain);
 }
 
 double dyn_world_floor(const dyn_world *w, double h, dyn_v3 g) {
@@ -392,7 +404,7 @@ static dyn_err judge_applied_energy(dyn_step *s) {
   if (v->applied == DYN_APPLIED_FALLBACK && v->fallback_status == SLV_CONVERGED) return DYN_OK;
   slv_problem_w(&w->prob, w->x.p, w->wv.p);
   if (!(w->excess_scale > 0.0)) return DYN_OK;
-  double e = excess_after(s, w->x.p, w->wv.p);
+  double raw, e = excess_after(s, w->x.p, w->wv.p, &raw);
   if (e <= w->excess_scale) return DYN_OK;
   char fb[80] = "no fallback ran";
   if (v->fallback)
@@ -437,7 +449,7 @@ static dyn_err judge_failed(dyn_step *s) {
                           "gave it (more than the run's scale %.3g J); impulses not applied "
                           "(failure policy %s)",
                           s->k, w->solver->name, slv_status_str(s->res.status),
-                          excess_after(s, w->x.p, w->wv.p), w->excess_scale,
+                          excess_after(s, w->x.p, w->wv.p, &(double){ 0.0 }), w->excess_scale,
                           w->set.on_failure == DYN_ON_FAILURE_STOP ? "stop" : "keep");
   if (w->set.on_failure == DYN_ON_FAILURE_STOP)
     return dyn_world_fail(w, DYN_ERR_NUMERIC,
@@ -472,13 +484,13 @@ dyn_err dyn_stage_judge(dyn_step *s) {
   v->applied = DYN_APPLIED_SOLVER;
   v->res_applied = s->res.res.res_nat_inf;
   v->failed = dyn_solve_failed(w, &s->res);
-  double after = NAN;
-  if (!v->failed && s->res.status == SLV_MAX_ITER && energy_fails(s, &after))
+  double after = NAN, raw = NAN;
+  if (!v->failed && s->res.status == SLV_MAX_ITER && energy_fails(s, &after, &raw))
     v->failed = v->energy = 1;
   v->excess = v->excess_scale = 0.0;
   if (!v->failed && step_energy_fails(s)) v->failed = v->step_energy = 1;
   w->last.failed = v->failed;
   dyn_err e = v->failed ? judge_failed(s) : DYN_OK;
-  if (e == DYN_OK) keep_excess(s, v->failed ? NAN : after);
+  if (e == DYN_OK) keep_excess(s, v->failed ? NAN : after, raw);
   return e;
 }

@@ -53,6 +53,8 @@ typedef enum metric_id {
   M_FB_STATUS,
   M_RES_APPLIED,
   M_EXCESS,
+  M_FAILED_INT,
+  M_INT_EXCESS,
   M_SIG,
   M_CONIC,
   M_NCP,
@@ -104,7 +106,9 @@ static const metric_def table[NMETRICS] = {
       "without joints",
       0),
   COL(M_FAILED, "failed", DYN_METRIC_INT, "",
-      "1 when the solve failed (the failure policy decided what was applied)", 0),
+      "1 when the step failed: its solve (the failure policy decided what was applied) or the "
+      "integrator's energy rule (failed_integrator)",
+      0),
   COL(M_APPLIED, "applied", DYN_METRIC_APPLIED, "",
       "the impulses applied: solver, fallback:SOLVER, warm, zero or none (no rows)", 0),
   COL(M_FB_STATUS, "fallback_status", DYN_METRIC_STATUS, "",
@@ -115,6 +119,16 @@ static const metric_def table[NMETRICS] = {
       "kinetic energy the solver's impulses add beyond the stabilisation's work, T+ - T(u_free) "
       "- x'rhs (<= 0 for an exact answer); above tol times the step's scale the step failed "
       "(docs/dynamics.md, \"The per-step energy bound\"); 0 without rows",
+      0),
+  COL(M_FAILED_INT, "failed_integrator", DYN_METRIC_INT, "",
+      "1 when the step failed by the integrator's energy rule: the run's free motion gained "
+      "more than the run's drift scale beyond its sources (docs/dynamics.md, \"The "
+      "integrator's energy rule\")",
+      0),
+  COL(M_INT_EXCESS, "integrator_excess", DYN_METRIC_REAL, "J",
+      "the energy the run's free motion (the integrator) gained beyond gravity, loads, "
+      "actuators, springs and the impulses, after the step (>= 0; failed above the run's drift "
+      "scale); empty where the rule does not judge",
       0),
   COL(M_SIG, "signorini", DYN_METRIC_REAL, "",
       "ContactBench's Signorini criterion of the impulses applied (NaN without cones)",
@@ -219,6 +233,8 @@ static double number(metric_id id, const dyn_run_step *st, const slv_residuals *
   case M_FB_STATUS: return (double)m->fallback_status;
   case M_RES_APPLIED: return m->res_applied;
   case M_EXCESS: return m->energy_excess;
+  case M_FAILED_INT: return m->failed_integrator;
+  case M_INT_EXCESS: return m->integrator_excess;
   case M_SIG: return r->contact.signorini;
   case M_CONIC: return r->contact.conic_compl;
   case M_NCP: return r->contact.ncp_compl;
@@ -241,7 +257,7 @@ void dyn_metric_values(const dyn_metric_set *s, dyn_world *w, const dyn_run_step
     if (id == M_FB_STATUS) o->text = slv_status_str(st->m.fallback_status);
     if (id == M_APPLIED) o->text = st->applied;
     if (id == M_STAGES) o->stages = st->m.stage_time_s;
-    o->none = id == M_REL_DRIFT && !(st->drift_scale > 0);
+    o->none = (id == M_REL_DRIFT && !(st->drift_scale > 0)) || (id == M_INT_EXCESS && isnan(o->x));
   }
 }
 

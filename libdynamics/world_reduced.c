@@ -38,9 +38,10 @@
  *               velocities exported
  * Collide, solve, judge and metrics are the world's.  The joint error is
  * the cut joints' (0 without a loop: the tree's joints hold by
- * construction); the settings' integrator, orientation
- * update and gyroscopic choice do not apply (the tree's step is
- * semi-implicit Euler with the Coriolis terms of f_r); the coarse
+ * construction); the tree's step is semi-implicit Euler with the
+ * Coriolis terms of f_r explicit, so the settings' integrator, orientation
+ * update and a given gyroscopic choice other than that are refused
+ * (world.c, validate_reduced); the coarse
  * correction is in the bodies' velocities and is skipped; the failure
  * policy's energy rule is measured in joint space
  * (dyn_reduced_impulse_energy); the friction pyramid is refused.
@@ -880,4 +881,32 @@ dyn_err dyn_world_set_joint_velocities(dyn_world *w, const double *u) {
   if (e != DYN_OK) return dyn_world_fail(w, e, "joint velocities: %s", m2);
   dyn_reduced_export_bodies(w);
   return DYN_OK;
+}
+
+/* ---- the integrator's energy rule (world_judge_integrator.c) ------------------------ */
+
+int dyn_reduced_free_work(const dyn_world *w, double h, double *work) {
+  const struct dyn_reduced *red = w->red;
+  const dyn_redmax *rm = red->rm;
+  *work = 0.0;
+  if (rm->ncrank > 0 || red->nspring > 0) return 0; /* forces whose work is not measured here */
+  double W = 0.0;
+  for (int c = 0; c < red->ndof; c++) W += rm->effort[c] * (red->u[c] + red->unew[c]);
+  for (int i = 0; i < w->nb; i++) {
+    const int k = red->tree.tree_of[i];
+    if (k < 0 || w->bodies.c[i].is_static) continue;
+    const double *s0 = w->saved.p + DYN_BODY_STATE * (size_t)i;
+    const dyn_body_state *b = &w->bodies.s[i];
+    W += dyn_v3_dot(red->fx[k], dyn_v3_make(s0[7] + b->v.x, s0[8] + b->v.y, s0[9] + b->v.z));
+    W += dyn_v3_dot(red->tx[k], dyn_v3_make(s0[10] + b->w.x, s0[11] + b->w.y, s0[12] + b->w.z));
+  }
+  *work = 0.5 * h * W;
+  return 1;
+}
+
+void dyn_reduced_restore_state(dyn_world *w) {
+  struct dyn_reduced *red = w->red;
+  memcpy(red->rm->q, red->q, (size_t)red->nq * sizeof(double));
+  memcpy(red->rm->u, red->u, (size_t)red->ndof * sizeof(double));
+  red->rm->kin_fresh = 0;
 }

@@ -91,6 +91,16 @@ slv_status dyn_jac_answer_sensitivity(const struct dyn_world *w, const slv_probl
                                       const double *x, slv_problem *q, void **keep, double *delta,
                                       slv_sensitivity **s, char *msg, size_t cap);
 
+/* The integrator's energy rule (world_judge_integrator.c): the work of the
+ * free motion's sources over the step just integrated, h f.(v0 + v1) / 2
+ * for the actuators' efforts on the joints and the loads on the tree's
+ * bodies (their f_ext, t_ext and the tendons' forces), into *work; 0 (and
+ * *work 0) when the tree has forces whose work it does not measure
+ * (slider-cranks, the tendons' springs).  restore_state puts the tree's q
+ * and u back to the step's start (a step failed after its integrate stage). */
+int dyn_reduced_free_work(const struct dyn_world *w, double h, double *work);
+void dyn_reduced_restore_state(struct dyn_world *w);
+
 /* The rows' trees of the last assembly (2 per row, -1 none: row_trees) and
  * the forest's tree count into *ntree; NULL in maximal coordinates. */
 const int *dyn_reduced_row_trees(const struct dyn_world *w, int *ntree);

@@ -41,7 +41,7 @@ typedef struct key_def {
   size_t offset; /* in dyn_world_settings */
   long lo, hi;   /* K_INT */
   const char *const *names;
-  unsigned given; /* its DYN_GIVEN_* bit: a setting a scene model also holds */
+  unsigned given; /* its DYN_GIVEN_* bit: a setting a scene model also holds, or gyro */
 } key_def;
 
 static const char *const friction_names[] = { "none", "box", "pyramid", "cone", NULL };
@@ -59,7 +59,7 @@ static const key_def keys[] = {
   { "dt", K_DT, OFF(dt), 0, 0, NULL, DYN_GIVEN_DT },
   { "gravity", K_GRAVITY, OFF(gravity), 0, 0, NULL, DYN_GIVEN_GRAVITY },
   { "integrator", K_ENUM, OFF(integrator), 0, 0, integrator_names, 0 },
-  { "gyro", K_ENUM, OFF(gyro), 0, 0, gyro_names, 0 },
+  { "gyro", K_ENUM, OFF(gyro), 0, 0, gyro_names, DYN_GIVEN_GYRO },
   { "orient", K_ENUM, OFF(orient), 0, 0, orient_names, 0 },
   { "friction", K_ENUM, OFF(contact.friction), 0, 0, friction_names, 0 },
   { "eta", K_INT, OFF(contact.eta), 3, 1024, NULL, 0 },
@@ -306,7 +306,7 @@ int dyn_world_settings_set(dyn_world_settings *s, const char *key, const char *v
 
 int dyn_world_settings_overrides(const dyn_world_settings *s, const char *key) {
   const key_def *d = s && key ? find_key(key) : NULL;
-  return d && (s->given & d->given) != 0;
+  return d && (s->given & d->given & DYN_GIVEN_MODEL) != 0;
 }
 
 const char *dyn_world_settings_enum_name(const char *key, int value) {

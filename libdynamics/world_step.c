@@ -55,6 +55,7 @@
 
 #include "dyn_assemble_internal.h"
 #include "world_data.h"
+#include "world_reduced.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -528,7 +529,13 @@ dyn_err dyn_stage_metrics(dyn_step *s) {
   memset(m, 0, sizeof *m);
   m->step = s->k;
   m->t = w->t;
-  m->energy = dyn_world_energy(w, &m->kinetic, &m->potential);
+  if (s->have_end) { /* the integrator's judge measured it (world_judge_integrator.c) */
+    m->kinetic = s->kinetic_end;
+    m->potential = s->potential_end;
+    m->energy = m->kinetic + m->potential;
+  } else {
+    m->energy = dyn_world_energy(w, &m->kinetic, &m->potential);
+  }
   m->max_penetration = s->maxpen;
   m->contacts = s->nc;
   m->rows = rows;
@@ -541,7 +548,9 @@ dyn_err dyn_stage_metrics(dyn_step *s) {
   m->storage = s->storage;
   m->joint_rows = w->njrows;
   m->joint_error = dyn_world_joint_error(w);
-  m->failed = s->verdict.failed;
+  m->failed = s->verdict.failed || s->int_failed;
+  m->failed_integrator = s->int_failed;
+  m->integrator_excess = s->int_excess;
   m->failed_energy = s->verdict.energy;
   m->failed_step_energy = s->verdict.step_energy;
   m->energy_excess = s->verdict.excess;
@@ -577,7 +586,9 @@ dyn_err dyn_step_begin(dyn_world *w, dyn_step *s, dyn_world_metrics *m) {
   s->storage = SLV_DENSE;
   s->res.status = SLV_CONVERGED;
   w->msg[0] = '\0';
-  return dyn_world_reserve_bodies(w, (size_t)w->nb);
+  dyn_err e = dyn_world_reserve_bodies(w, (size_t)w->nb);
+  if (e == DYN_OK) dyn_integrator_begin(s);
+  return e;
 }
 
 /* The reduced representation's stage i (world_reduced.c), or NULL. */
@@ -585,10 +596,22 @@ static dyn_stage_fn w_reduced_stage(const dyn_world *w, int i) {
   return w->red ? dyn_reduced_stage(i) : NULL;
 }
 
+/* A step failed after its integrate stage: the tree's state, the step
+ * count and the time as they were too. */
+static dyn_err integrated_step_fail(dyn_step *s, dyn_err e) {
+  dyn_world *w = s->w;
+  if (w->red) dyn_reduced_restore_state(w);
+  w->step = s->k - 1;
+  w->t = s->t_start;
+  return step_fail(w, e);
+}
+
 dyn_err dyn_step_stage(dyn_step *s, int i) {
   double t = now_s();
   dyn_err e = w_reduced_stage(s->w, i) ? w_reduced_stage(s->w, i)(s) : pipeline[i].run(s);
   if (e != DYN_OK) return step_fail(s->w, e);
+  if (i == DYN_STAGE_INTEGRATE && (e = dyn_integrator_judge(s)) != DYN_OK)
+    return integrated_step_fail(s, e);
   if (i != DYN_STAGE_SOLVE) s->time[i] = now_s() - t;
   return DYN_OK;
 }

@@ -109,12 +109,13 @@ dyn_world_settings exp_scene_settings(const exp_section *s, const exp_source *sr
   return set;
 }
 
-/* The applied column: what the step applied (a step without rows applied
- * its empty solution). */
-static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
-                        char *buf, size_t len) {
+/* The note of a failed solve (none when the step's solve did not fail). */
+static void solve_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
+                       char *buf, size_t len) {
+  dyn_world_solve ls;
   buf[0] = '\0';
-  if (!m->failed) return;
+  if (m->failed_integrator && !(dyn_world_last_solve(w, &ls) && ls.step == m->step && ls.failed))
+    return; /* failed by the integrator's energy rule alone */
   const char *pol = dyn_failure_policy_str(dyn_world_get_settings(w)->on_failure);
   const char *why = m->failed_energy        ? "energy rule; "
                     : m->failed_step_energy ? "energy bound; "
@@ -128,6 +129,24 @@ static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const ch
   else
     snprintf(buf, len, "failed solve (%son_failure %s): applied %s res_nat_inf %.3e", why, pol,
              applied, m->res_applied);
+}
+
+/* The applied column: what the step applied (a step without rows applied
+ * its empty solution), and why a failed step failed: its solve, the
+ * integrator's energy rule (docs/dynamics.md), or both. */
+static void policy_note(const dyn_world *w, const dyn_world_metrics *m, const char *applied,
+                        char *buf, size_t len) {
+  char sv[512];
+  buf[0] = '\0';
+  if (!m->failed) return;
+  solve_note(w, m, applied, sv, sizeof sv);
+  if (!m->failed_integrator) {
+    snprintf(buf, len, "%s", sv);
+    return;
+  }
+  snprintf(buf, len, "the integrator's energy rule (integrator_excess %.3e J; on_failure %s)%s%s",
+           m->integrator_excess, dyn_failure_policy_str(dyn_world_get_settings(w)->on_failure),
+           sv[0] ? "; " : "", sv);
 }
 
 typedef struct srun {

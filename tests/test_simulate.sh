@@ -55,7 +55,7 @@ same_vectors() {
     END { exit (bad || n == 0) }'
 }
 
-HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s,joint_error,status,applied,energy_excess'
+HEADER='step,t,kinetic,potential,energy,max_penetration,contacts,rows,iterations,res_nat_inf,solve_time_s,joint_error,status,applied,energy_excess,failed,integrator_excess'
 THEADER='step,t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz'
 
 # ---- simulate: CSV, trace, summary -------------------------------------------------------
@@ -77,9 +77,9 @@ else
   else
     fail "trace" "header '$(head -n 1 "$T/a.trace")', $trows rows (expected 150)"
   fi
-  # every CSV row has 12 fields, steps 1..50, t = step / 120; no joints: joint_error 0
-  if awk -F, 'NR > 1 && (NF != 15 || $12 != 0 || $1 != NR - 1 || ($13 != "converged" && $13 != "max_iter") || ($14 != "solver" && !($8 == 0 && $14 == "none")) || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
-    pass "CSV rows: 15 fields, step k at t = k/120, joint_error 0 without joints, pgs applied"
+  # every CSV row has 17 fields, steps 1..50, t = step / 120; no joints: joint_error 0
+  if awk -F, 'NR > 1 && (NF != 17 || $12 != 0 || $1 != NR - 1 || ($13 != "converged" && $13 != "max_iter") || ($14 != "solver" && !($8 == 0 && $14 == "none")) || ($2 - (NR - 1) / 120) > 1e-12 || ($2 - (NR - 1) / 120) < -1e-12) { bad = 1 } END { exit bad }' "$T/a.csv"; then
+    pass "CSV rows: 17 fields, step k at t = k/120, joint_error 0 without joints, pgs applied"
   else
     fail "CSV rows" "a row has the wrong field count, step or time"
   fi
@@ -467,7 +467,7 @@ fi
 
 # ---- articulated scenes ------------------------------------------------------------------------
 # Each runs 20 steps with pgs (it takes every row kind: equality, limit, motor,
-# contact): exit 0, 20 rows of 15 fields, joint_error a finite number >= 0 and
+# contact): exit 0, 20 rows of 17 fields, joint_error a finite number >= 0 and
 # below 5 cm (a few steps from a consistent start: the bodies begin exactly on
 # their joints, so the error is the drift of 20 steps, mm at most), and the JSON
 # counts the joints.
@@ -477,7 +477,7 @@ for sc in pendulum:1 double_pendulum:2 chain:10 door:1 wheel:1 slider:1 car:4 sl
   lcp simulate --scene "$name" --solver pgs --steps 20 --csv "$T/j_$name.csv"
   if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/j_$name.csv")" = "$HEADER" ] \
      && [ "$(($(wc -l <"$T/j_$name.csv") - 1))" -eq 20 ] \
-     && awk -F, 'NR > 1 && (NF != 15 || $12 !~ /^[0-9.e+-]+$/ || $12 + 0 < 0 || $12 + 0 > 0.05) { bad = 1 } END { exit bad }' "$T/j_$name.csv" \
+     && awk -F, 'NR > 1 && (NF != 17 || $12 !~ /^[0-9.e+-]+$/ || $12 + 0 < 0 || $12 + 0 > 0.05) { bad = 1 } END { exit bad }' "$T/j_$name.csv" \
      && grep -q "\"joints\":$nj," "$T/out"; then
     pass "simulate $name: 20 steps, joint_error finite, $nj joints"
   else

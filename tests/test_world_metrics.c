@@ -119,6 +119,9 @@ static int agrees(const char *c, const dyn_metric_value *v, const dyn_run_step *
   if (!strcmp(c, "applied")) return v->x == (double)m->applied && !strcmp(v->text, st->applied);
   if (!strcmp(c, "res_applied")) return v->x == m->res_applied;
   if (!strcmp(c, "energy_excess")) return v->x == m->energy_excess;
+  if (!strcmp(c, "failed_integrator")) return v->x == m->failed_integrator;
+  if (!strcmp(c, "integrator_excess"))
+    return isnan(m->integrator_excess) ? v->none : !v->none && v->x == m->integrator_excess;
   if (!strcmp(c, "stage_time_s")) return v->stages == m->stage_time_s;
   if (!strcmp(c, "signorini")) return cones ? v->x == r->contact.signorini : isnan(v->x);
   if (!strcmp(c, "conic_compl")) return cones ? v->x == r->contact.conic_compl : isnan(v->x);

@@ -192,6 +192,15 @@ def test_scene_errors():
         lcplab.World("stack", frction="box")
     with pytest.raises(lcplab.SceneError, match="dt"):
         lcplab.World("stack", dt=-1.0)
+    # reduced coordinates: a setting the tree's step does not run is refused
+    # by name (docs/dynamics.md, "Integrators"), the one it runs accepted
+    cartpole = lcplab.load_model(os.path.join(os.path.dirname(__file__), "..", "..", "tests",
+                                              "models", "cartpole.urdf"), coordinates="reduced")
+    for key, value in (("integrator", "verlet"), ("orient", "linear"), ("gyro", "implicit")):
+        with pytest.raises(lcplab.SceneError,
+                           match=f"{key} {value} is not available in reduced coordinates"):
+            lcplab.World(cartpole, **{key: value})
+    lcplab.World(cartpole, gyro="explicit", integrator="symplectic").run(2)
 
 
 def test_threads_same_trajectory():
@@ -336,3 +345,32 @@ def test_global_problem_condenses_limit_rows_in_reduced_coordinates():
     M, H = G.M.toarray(), G.H.toarray()
     np.testing.assert_allclose(g.to_dense(), H.T @ np.linalg.solve(M, H), rtol=0,
                                atol=1e-10 * np.abs(g.to_dense()).max())
+
+
+def test_integrator_rule_restores_the_failed_step(tmp_path):
+    # issue 80, item 1 (docs/dynamics.md, "The integrator's energy rule"):
+    # the 10-link chain in reduced coordinates at 1/120 s gains energy
+    # through its explicit Coriolis terms; the run's gain passes its drift
+    # scale (8.83 J) at step 161.  Under on_failure="stop" that step fails
+    # and the world is left as after step 160 (the tree's q and u, the step
+    # count, the time), the same bits as a world run 160 steps; under the
+    # default policy the step is applied and counted in the metrics.
+    path = tmp_path / "chain.xml"
+    rc, _, err = run_cli(["simulate", "--scene", "chain", "--steps", "1", "--save-model", path])
+    assert rc == 0, err
+    m = lcplab.load_model(str(path), coordinates="reduced")
+    ref = lcplab.World(m)
+    r = ref.run(165)
+    failed = r.metrics["failed_integrator"]
+    assert not failed[:160].any() and failed[160] == 1 and r.metrics["failed"][160] == 1
+    assert r.metrics["integrator_excess"][160] > 8.8
+    ref160 = lcplab.World(m)
+    ref160.run(160)
+    w = lcplab.World(m, on_failure="stop")
+    with pytest.raises(lcplab.SimulationError, match="step 161: the integrator") as e:
+        w.run(200)
+    assert e.value.kind == "numeric" and e.value.result.steps == 160
+    assert w.step_count == 160 and w.time == ref160.time
+    assert np.array_equal(w.joint_velocities(), ref160.joint_velocities())
+    for k in ("r", "q", "v", "w"):
+        assert np.array_equal(w.bodies()[k], ref160.bodies()[k])
