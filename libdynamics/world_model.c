@@ -93,8 +93,8 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down) {
 static void put_record(dyn_world *w, int k, int s) {
   const dyn_shape_def *d = &w->model->shapes.p[s];
   dyn_shape_rt *r = &w->srt.p[k];
-  *r = (dyn_shape_rt){ d->body, s,    d->contype, d->conaffinity, 0.0,       0.0,   0.0,
-                       3,       NULL, 0,          d->pos,         d->rot,    d->margin, d->gap };
+  *r = (dyn_shape_rt){ d->body, s,    d->contype, d->conaffinity, 0.0,    0.0,       0.0,
+                       3,       NULL, 0,          d->pos,         d->rot, d->margin, d->gap };
   if (w->direct) return;
   r->geom = &d->geom;
   r->local = !dyn_shape_def_at_identity(d);
