@@ -873,6 +873,28 @@ static void test_dense_symmetry(void) {
   A[5 + 72 * 2] = 0.0;
   A[2 + 72 * 5] = -0.0;
   CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+  /* past the 4 x 4 steps of the vector path: A(33, 69) (row 69, the
+   * scalar rest of the last tile, read as the transposed side) off by
+   * 3e-12 max|A| fails naming (69, 33); max|A| = 1000 at (69, 68) and (68,
+   * 69), both in the rest, makes 3e-12 x 8 within the tolerance */
+  A[33 + 72 * 69] += 3e-12 * 8;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 69 && jj == 33);
+  A[69 + 72 * 68] = A[68 + 72 * 69] = -1000.0;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+  A[33 + 72 * 69] += 3e-9 * 1000; /* now past 1e-12 x 1000 */
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 69 && jj == 33);
+  /* the largest entry inside a 4 x 4 step of the vector path:
+   * A(1, 40) = -1e6, A(40, 1) = -1e6 + 5e-7 (5e-13 of it: passes) */
+  A[69 + 72 * 68] = A[68 + 72 * 69] = 8.0;
+  A[33 + 72 * 69] = A[69 + 72 * 33];
+  A[1 + 72 * 40] = -1e6;
+  A[40 + 72 * 1] = -1e6 + 5e-7;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+  A[40 + 72 * 1] = -1e6 + 5e-6;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 40 && jj == 1);
 }
 
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
