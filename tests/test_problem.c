@@ -897,6 +897,75 @@ static void test_dense_symmetry(void) {
   CU_ASSERT(ii == 40 && jj == 1);
 }
 
+/* The digest's hash as digest.c documents it (twelve lanes of 64-bit
+ * words, mix(h, v) = g ^ (g >> 29) with g = (h ^ v) K; the words past the
+ * last 96-byte step into lane 0, the rest and len into lane 1, the lanes
+ * folded by mix), written out here one word at a time. */
+static uint64_t ref_mix(uint64_t h, uint64_t v) {
+  h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+static uint64_t ref_hash(const void *data, size_t len) {
+  const unsigned char *s = data;
+  uint64_t h[12], v;
+  for (int k = 0; k < 12; k++) h[k] = (uint64_t)k + 1;
+  size_t i = 0;
+  for (; i + 96 <= len; i += 96)
+    for (int k = 0; k < 12; k++) {
+      memcpy(&v, s + i + 8 * k, 8);
+      h[k] = ref_mix(h[k], v);
+    }
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&v, s + i, 8);
+    h[0] = ref_mix(h[0], v);
+  }
+  v = 0;
+  memcpy(&v, s + i, len - i);
+  h[1] = ref_mix(h[1], v ^ (uint64_t)len);
+  uint64_t r = h[0];
+  for (int k = 1; k < 12; k++) r = ref_mix(r, h[k]);
+  return r;
+}
+
+/* slv_digest_take (AVX2 where the CPU has it) against ref_hash: a dense
+ * 37 x 37 A (lda 37: one stream of 1369 words, 14 steps and a rest of 25
+ * words), b of 37 doubles (3 steps, one word); then
+ * each of A's words changed alone (its sign bit, then its lowest bit) is
+ * found as A by slv_digest_changed, and nothing once restored. */
+static void test_digest(void) {
+  enum { N = 37 };
+  static double A[N * N];
+  double b[N];
+  for (int k = 0; k < N * N; k++) A[k] = 1.0 / (k + 3);
+  for (int i = 0; i < N; i++) b[i] = -1.0 - i;
+  slv_problem p = slv_problem_empty();
+  p.n = N;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  slv_digest d;
+  slv_digest_take(&p, &d);
+  CU_ASSERT(d.h[SLV_DIGEST_A] == ref_hash(A, sizeof A));
+  CU_ASSERT(d.h[SLV_DIGEST_B] == ref_hash(b, sizeof b));
+  CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
+  int missed = 0;
+  for (int k = 0; k < N * N; k++) {
+    double keep = A[k];
+    A[k] = -keep;
+    missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+    uint64_t u;
+    memcpy(&u, &keep, 8);
+    u ^= 1;
+    memcpy(&A[k], &u, 8);
+    missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+    A[k] = keep;
+  }
+  CU_ASSERT_EQUAL(missed, 0);
+  CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
+}
+
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
  * on [-3, -2], 0 on [-1, 1]); 0 for a findex row whatever its lo, hi, and
  * for the three rows of a cone (bounds ignored, even [2, 3]). */
@@ -949,6 +1018,7 @@ int main(void) {
   CU_add_test(g, "capabilities", test_accepts);
   CU_add_test(g, "CSR symmetry, sorted and unsorted rows", test_csr_symmetry);
   CU_add_test(g, "dense symmetry: equal transpose, within and past rtol", test_dense_symmetry);
+  CU_add_test(g, "digest: the documented hash, one changed word found", test_digest);
   CU_add_test(g, "start point P(0)", test_start_point);
   return tst_run();
 }
