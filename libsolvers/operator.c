@@ -11,6 +11,10 @@
 #undef I /* complex.h, through cblas.h: I is a block row here */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SLV_OP_AVX2 1
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -135,18 +139,65 @@ void slv_op_begin(slv_op *op, const slv_problem *p, slv_op_buf *b) {
 
 /* ---- the packed copy ------------------------------------------------------------- */
 
-/* A dense A's nonzeros by columns if there are at most cap of them; the
- * count stops as soon as cap is passed, so a full matrix costs a fraction
- * of a pass. */
+/* The nonzeros of a[0..n). */
+static size_t count_nonzeros(const double *a, int n) {
+  size_t c = 0;
+  for (int i = 0; i < n; i++) c += a[i] != 0.0;
+  return c;
+}
+
+#ifdef SLV_OP_AVX2
+/* The same, eight entries a step: each compare's all-ones lanes (-1 as
+ * integers) subtracted from two counters of four lanes. */
+__attribute__((target("avx2"))) static size_t count_nonzeros_avx2(const double *a, int n) {
+  const __m256d zero = _mm256_setzero_pd();
+  __m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256();
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256d m0 = _mm256_cmp_pd(_mm256_loadu_pd(a + i), zero, _CMP_NEQ_UQ);
+    __m256d m1 = _mm256_cmp_pd(_mm256_loadu_pd(a + i + 4), zero, _CMP_NEQ_UQ);
+    c0 = _mm256_sub_epi64(c0, _mm256_castpd_si256(m0));
+    c1 = _mm256_sub_epi64(c1, _mm256_castpd_si256(m1));
+  }
+  uint64_t c[4];
+  _mm256_storeu_si256((__m256i *)(void *)c, _mm256_add_epi64(c0, c1));
+  return (size_t)(c[0] + c[1] + c[2] + c[3]) + count_nonzeros(a + i, n - i);
+}
+#endif
+
+/* Whether a dense A has at most cap nonzeros: counted column by column,
+ * stopping as soon as cap is passed (a full A: a count over a quarter of
+ * it). */
+static int dense_nonzeros_within(const slv_op *op, size_t cap) {
+  size_t nnz = 0;
+#ifdef SLV_OP_AVX2
+  int avx2 = __builtin_cpu_supports("avx2");
+#endif
+  for (int j = 0; j < op->n && nnz <= cap; j++) {
+    const double *a = op->A + (size_t)j * op->lda;
+#ifdef SLV_OP_AVX2
+    if (avx2) {
+      nnz += count_nonzeros_avx2(a, op->n);
+      continue;
+    }
+#endif
+    nnz += count_nonzeros(a, op->n);
+  }
+  return nnz <= cap;
+}
+
+/* A dense A's nonzeros by columns if there are at most cap of them: the
+ * count first, the copy only when it fits (the copy as it counted took
+ * 3.0 M instructions of a dantzig solve of spd 1000 to give up). */
 static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowind, double *val) {
+  if (!dense_nonzeros_within(op, cap)) return 0;
   int n = op->n;
   size_t nnz = 0;
-  for (int j = 0; j < n; j++) { /* one pass: fill as we count, give up past cap */
+  for (int j = 0; j < n; j++) {
     const double *a = op->A + (size_t)j * op->lda;
     colptr[j] = (int)nnz;
     for (int i = 0; i < n; i++)
       if (a[i] != 0.0) {
-        if (nnz == cap) return 0;
         rowind[nnz] = i;
         val[nnz++] = a[i];
       }
