@@ -706,8 +706,9 @@ __attribute__((target("avx2"))) static void sym_tile_avx2(const double *A, size_
 
 /* One pass in 32 x 32 tiles (tile (ti,tj) against tile (tj,ti) stays in
  * cache): the largest |A_ij - A_ji| (*dmax) and max |A_ij| (*amax) of a
- * dense A together. */
-static void dense_sym_maxima(const slv_problem *p, double *amax, double *dmax) {
+ * dense A together; exact (1) stops at the first tile with a difference
+ * (the test at rtol 0 needs no more). */
+static void dense_sym_maxima(const slv_problem *p, int exact, double *amax, double *dmax) {
   enum { T = 32 };
   int n = p->n;
   size_t lda = (size_t)p->lda;
@@ -719,12 +720,12 @@ static void dense_sym_maxima(const slv_problem *p, double *amax, double *dmax) {
     for (int ti = tj; ti < n; ti += T) {
       int ie = ti + T < n ? ti + T : n, je = tj + T < n ? tj + T : n;
 #ifdef SLV_DIAG_AVX2
-      if (avx2) {
+      if (avx2)
         sym_tile_avx2(p->A, lda, ti, ie, tj, je, amax, dmax);
-        continue;
-      }
+      else
 #endif
-      sym_tile_scalar(p->A, lda, ti, ie, tj, je, amax, dmax);
+        sym_tile_scalar(p->A, lda, ti, ie, tj, je, amax, dmax);
+      if (exact && *dmax > 0) return;
     }
 }
 
@@ -738,7 +739,7 @@ int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
     const double *A = p->A;
     size_t lda = (size_t)p->lda;
     double amax, dmax;
-    dense_sym_maxima(p, &amax, &dmax);
+    dense_sym_maxima(p, rtol == 0.0, &amax, &dmax);
     double tol = rtol * amax;
     if (dmax <= tol) return 1;
     for (int j = 0; j < n; j++)

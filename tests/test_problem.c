@@ -854,6 +854,19 @@ static int dense_symmetry(double *A, int *ii, int *jj) {
   return slv_is_symmetric(&p, 1e-12, ii, jj);
 }
 
+/* The same at rtol 0 (exact, lemke's crash), which stops at the first
+ * tile with a difference. */
+static int dense_exact_symmetry(double *A, int *ii, int *jj) {
+  slv_problem p = slv_problem_empty();
+  double b[70] = { 0 };
+  p.n = 70;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = 72;
+  p.b = b;
+  return slv_is_symmetric(&p, 0.0, ii, jj);
+}
+
 static void test_dense_symmetry(void) {
   static double A[72 * 70];
   int ii, jj;
@@ -894,6 +907,19 @@ static void test_dense_symmetry(void) {
   CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
   A[40 + 72 * 1] = -1e6 + 5e-6;
   CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 40 && jj == 1);
+  /* exact: A symmetric passes (the -0.0 against 0.0 at (5, 2) too); one
+   * ulp off in the last tile's rest, at (68, 66), fails naming it; with a
+   * second difference in the first tile the pair named is still the
+   * first by columns, (40, 1) */
+  A[40 + 72 * 1] = A[1 + 72 * 40];
+  CU_ASSERT_EQUAL(dense_exact_symmetry(A, &ii, &jj), 1);
+  A[68 + 72 * 66] = nextafter(A[66 + 72 * 68], 1.0);
+  CU_ASSERT_EQUAL(dense_exact_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 68 && jj == 66);
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1); /* within 1e-12 max|A| */
+  A[40 + 72 * 1] += 1.0;
+  CU_ASSERT_EQUAL(dense_exact_symmetry(A, &ii, &jj), 0);
   CU_ASSERT(ii == 40 && jj == 1);
 }
 
