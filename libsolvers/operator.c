@@ -165,43 +165,66 @@ __attribute__((target("avx2"))) static size_t count_nonzeros_avx2(const double *
 }
 #endif
 
-/* Whether a dense A has at most cap nonzeros: counted column by column,
- * stopping as soon as cap is passed (a full A: a count over a quarter of
- * it). */
-static int dense_nonzeros_within(const slv_op *op, size_t cap) {
-  size_t nnz = 0;
-#ifdef SLV_OP_AVX2
-  int avx2 = __builtin_cpu_supports("avx2");
-#endif
-  for (int j = 0; j < op->n && nnz <= cap; j++) {
+/* The nonzeros of a dense A's columns [j0, j1). */
+static size_t count_dense_cols(const slv_op *op, int j0, int j1, int avx2) {
+  size_t c = 0;
+  for (int j = j0; j < j1; j++) {
     const double *a = op->A + (size_t)j * op->lda;
 #ifdef SLV_OP_AVX2
     if (avx2) {
-      nnz += count_nonzeros_avx2(a, op->n);
+      c += count_nonzeros_avx2(a, op->n);
       continue;
     }
 #endif
-    nnz += count_nonzeros(a, op->n);
+    (void)avx2;
+    c += count_nonzeros(a, op->n);
   }
-  return nnz <= cap;
+  return c;
 }
 
-/* A dense A's nonzeros by columns if there are at most cap of them: the
- * count first, the copy only when it fits (the copy as it counted took
- * 3.0 M instructions of a dantzig solve of spd 1000 to give up). */
-static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowind, double *val) {
-  if (!dense_nonzeros_within(op, cap)) return 0;
-  int n = op->n;
-  size_t nnz = 0;
-  for (int j = 0; j < n; j++) {
+/* Columns [j0, j1) of a dense A's nonzeros into the packed arrays from
+ * slot nnz on; returns the slots used after them. */
+static size_t copy_dense_cols(const slv_op *op, int j0, int j1, size_t nnz, int *colptr,
+                              int *rowind, double *val) {
+  for (int j = j0; j < j1; j++) {
     const double *a = op->A + (size_t)j * op->lda;
     colptr[j] = (int)nnz;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < op->n; i++)
       if (a[i] != 0.0) {
         rowind[nnz] = i;
         val[nnz++] = a[i];
       }
   }
+  return nnz;
+}
+
+/* Columns a chunk: counted, then copied while they are in cache. */
+enum { PACK_CHUNK = 32 };
+
+/* A dense A's nonzeros by columns if there are at most cap of them.  Each
+ * chunk of columns is counted (AVX2: eight entries a step), and copied
+ * while the count so far, scaled to all n columns, stays within cap (a
+ * mostly-zero A: one read); past that only the count goes on, stopping
+ * as soon as cap is passed (a full A: a count over a quarter of it, where
+ * a copy as it counted took 3.0 M instructions of a dantzig solve of spd
+ * 1000), and the columns not copied are copied at the end if the whole
+ * count fits after all.  The count decides: the copy is the same. */
+static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowind, double *val) {
+  int n = op->n, copied = 0, avx2 = 0;
+#ifdef SLV_OP_AVX2
+  avx2 = __builtin_cpu_supports("avx2");
+#endif
+  size_t nnz = 0, total = 0;
+  for (int j0 = 0; j0 < n; j0 += PACK_CHUNK) {
+    int j1 = j0 + PACK_CHUNK < n ? j0 + PACK_CHUNK : n;
+    total += count_dense_cols(op, j0, j1, avx2);
+    if (total > cap) return 0;
+    if (copied == j0 && (double)total * n <= (double)cap * j1) {
+      nnz = copy_dense_cols(op, j0, j1, nnz, colptr, rowind, val);
+      copied = j1;
+    }
+  }
+  nnz = copy_dense_cols(op, copied, n, nnz, colptr, rowind, val);
   colptr[n] = (int)nnz;
   return 1;
 }

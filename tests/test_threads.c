@@ -367,6 +367,30 @@ static int dense_pack(const slv_problem *p, slv_op_buf *buf, slv_op *op) {
   return slv_op_pack(op);
 }
 
+/* The number of places where op's packed columns differ from A's
+ * nonzeros (n x n, lda n). */
+static int pack_differs(const slv_op *op, const double *A, int n) {
+  int wrong = 0;
+  for (int j = 0; j < n; j++) {
+    int e = op->colptr[j];
+    for (int i = 0; i < n; i++)
+      if (A[i + n * j] != 0.0) {
+        wrong += e >= op->colptr[j + 1] || op->rowind[e] != i || op->val[e] != A[i + n * j];
+        e++;
+      }
+    wrong += e != op->colptr[j + 1];
+  }
+  return wrong;
+}
+
+/* A of the chunk cases: nz[c] nonzeros in the columns of chunk c (32
+ * columns each, the last 3), filled column by column from the top. */
+static void fill_chunks(double *A, int n, const int *nz) {
+  memset(A, 0, sizeof *A * (size_t)n * n);
+  for (int c = 0; c < 3; c++)
+    for (int k = 0; k < nz[c]; k++) A[(size_t)32 * c * n + k] = 2.0 + k % 7;
+}
+
 static void test_dense_pack_limit(void) {
   enum { N = 67, NN = N * N, CAP = NN / 4 };
   static double A[NN];
@@ -394,18 +418,25 @@ static void test_dense_pack_limit(void) {
   slv_op op;
   CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_COLS);
   CU_ASSERT_EQUAL(op.colptr[N], CAP);
-  int wrong = 0;
-  for (int j = 0; j < N; j++) {
-    int e = op.colptr[j];
-    for (int i = 0; i < N; i++)
-      if (A[i + N * j] != 0.0) {
-        wrong += e >= op.colptr[j + 1] || op.rowind[e] != i || op.val[e] != A[i + N * j];
-        e++;
-      }
-    wrong += e != op.colptr[j + 1];
-  }
-  CU_ASSERT_EQUAL(wrong, 0);
+  CU_ASSERT_EQUAL(pack_differs(&op, A, N), 0);
   A[zero_at] = 0.5;
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_UNPACKED);
+  /* the copy stopped by the count's projection and made at the end: all
+   * cap nonzeros in the first chunk (its count, scaled to 67 columns,
+   * is past cap); 10 in the first chunk (copied as counted), 1100 in the
+   * second (the projection stops the copy), 12 in the last: packed as
+   * planted, and one more in the last chunk: not packed */
+  int all_first[3] = { CAP, 0, 0 }, spread[3] = { 10, 1100, 12 };
+  fill_chunks(A, N, all_first);
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_COLS);
+  CU_ASSERT_EQUAL(op.colptr[N], CAP);
+  CU_ASSERT_EQUAL(pack_differs(&op, A, N), 0);
+  fill_chunks(A, N, spread);
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_COLS);
+  CU_ASSERT_EQUAL(op.colptr[N], CAP);
+  CU_ASSERT_EQUAL(pack_differs(&op, A, N), 0);
+  spread[2]++;
+  fill_chunks(A, N, spread);
   CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_UNPACKED);
   slv_op_buf_free(&buf);
 }
