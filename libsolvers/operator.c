@@ -11,6 +11,10 @@
 #undef I /* complex.h, through cblas.h: I is a block row here */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SLV_OP_AVX2 1
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -135,22 +139,92 @@ void slv_op_begin(slv_op *op, const slv_problem *p, slv_op_buf *b) {
 
 /* ---- the packed copy ------------------------------------------------------------- */
 
-/* A dense A's nonzeros by columns if there are at most cap of them; the
- * count stops as soon as cap is passed, so a full matrix costs a fraction
- * of a pass. */
-static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowind, double *val) {
-  int n = op->n;
-  size_t nnz = 0;
-  for (int j = 0; j < n; j++) { /* one pass: fill as we count, give up past cap */
+/* The nonzeros of a[0..n). */
+static size_t count_nonzeros(const double *a, int n) {
+  size_t c = 0;
+  for (int i = 0; i < n; i++) c += a[i] != 0.0;
+  return c;
+}
+
+#ifdef SLV_OP_AVX2
+/* The same, eight entries a step: each compare's all-ones lanes (-1 as
+ * integers) subtracted from two counters of four lanes. */
+__attribute__((target("avx2"))) static size_t count_nonzeros_avx2(const double *a, int n) {
+  const __m256d zero = _mm256_setzero_pd();
+  __m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256();
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256d m0 = _mm256_cmp_pd(_mm256_loadu_pd(a + i), zero, _CMP_NEQ_UQ);
+    __m256d m1 = _mm256_cmp_pd(_mm256_loadu_pd(a + i + 4), zero, _CMP_NEQ_UQ);
+    c0 = _mm256_sub_epi64(c0, _mm256_castpd_si256(m0));
+    c1 = _mm256_sub_epi64(c1, _mm256_castpd_si256(m1));
+  }
+  uint64_t c[4];
+  _mm256_storeu_si256((__m256i *)(void *)c, _mm256_add_epi64(c0, c1));
+  return (size_t)(c[0] + c[1] + c[2] + c[3]) + count_nonzeros(a + i, n - i);
+}
+#endif
+
+/* The nonzeros of a dense A's columns [j0, j1). */
+static size_t count_dense_cols(const slv_op *op, int j0, int j1, int avx2) {
+  size_t c = 0;
+  for (int j = j0; j < j1; j++) {
+    const double *a = op->A + (size_t)j * op->lda;
+#ifdef SLV_OP_AVX2
+    if (avx2) {
+      c += count_nonzeros_avx2(a, op->n);
+      continue;
+    }
+#endif
+    (void)avx2;
+    c += count_nonzeros(a, op->n);
+  }
+  return c;
+}
+
+/* Columns [j0, j1) of a dense A's nonzeros into the packed arrays from
+ * slot nnz on; returns the slots used after them. */
+static size_t copy_dense_cols(const slv_op *op, int j0, int j1, size_t nnz, int *colptr,
+                              int *rowind, double *val) {
+  for (int j = j0; j < j1; j++) {
     const double *a = op->A + (size_t)j * op->lda;
     colptr[j] = (int)nnz;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < op->n; i++)
       if (a[i] != 0.0) {
-        if (nnz == cap) return 0;
         rowind[nnz] = i;
         val[nnz++] = a[i];
       }
   }
+  return nnz;
+}
+
+/* Columns a chunk: counted, then copied while they are in cache. */
+enum { PACK_CHUNK = 32 };
+
+/* A dense A's nonzeros by columns if there are at most cap of them.  Each
+ * chunk of columns is counted (AVX2: eight entries a step), and copied
+ * while the count so far, scaled to all n columns, stays within cap (a
+ * mostly-zero A: one read); past that only the count goes on, stopping
+ * as soon as cap is passed (a full A: a count over a quarter of it, where
+ * a copy as it counted took 3.0 M instructions of a dantzig solve of spd
+ * 1000), and the columns not copied are copied at the end if the whole
+ * count fits after all.  The count decides: the copy is the same. */
+static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowind, double *val) {
+  int n = op->n, copied = 0, avx2 = 0;
+#ifdef SLV_OP_AVX2
+  avx2 = __builtin_cpu_supports("avx2");
+#endif
+  size_t nnz = 0, total = 0;
+  for (int j0 = 0; j0 < n; j0 += PACK_CHUNK) {
+    int j1 = j0 + PACK_CHUNK < n ? j0 + PACK_CHUNK : n;
+    total += count_dense_cols(op, j0, j1, avx2);
+    if (total > cap) return 0;
+    if (copied == j0 && (double)total * n <= (double)cap * j1) {
+      nnz = copy_dense_cols(op, j0, j1, nnz, colptr, rowind, val);
+      copied = j1;
+    }
+  }
+  nnz = copy_dense_cols(op, copied, n, nnz, colptr, rowind, val);
   colptr[n] = (int)nnz;
   return 1;
 }

@@ -854,6 +854,19 @@ static int dense_symmetry(double *A, int *ii, int *jj) {
   return slv_is_symmetric(&p, 1e-12, ii, jj);
 }
 
+/* The same at rtol 0 (exact, lemke's crash), which stops at the first
+ * tile with a difference. */
+static int dense_exact_symmetry(double *A, int *ii, int *jj) {
+  slv_problem p = slv_problem_empty();
+  double b[70] = { 0 };
+  p.n = 70;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = 72;
+  p.b = b;
+  return slv_is_symmetric(&p, 0.0, ii, jj);
+}
+
 static void test_dense_symmetry(void) {
   static double A[72 * 70];
   int ii, jj;
@@ -873,6 +886,110 @@ static void test_dense_symmetry(void) {
   A[5 + 72 * 2] = 0.0;
   A[2 + 72 * 5] = -0.0;
   CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+  /* past the 4 x 4 steps of the vector path: A(33, 69) (row 69, the
+   * scalar rest of the last tile, read as the transposed side) off by
+   * 3e-12 max|A| fails naming (69, 33); max|A| = 1000 at (69, 68) and (68,
+   * 69), both in the rest, makes 3e-12 x 8 within the tolerance */
+  A[33 + 72 * 69] += 3e-12 * 8;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 69 && jj == 33);
+  A[69 + 72 * 68] = A[68 + 72 * 69] = -1000.0;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+  A[33 + 72 * 69] += 3e-9 * 1000; /* now past 1e-12 x 1000 */
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 69 && jj == 33);
+  /* the largest entry inside a 4 x 4 step of the vector path:
+   * A(1, 40) = -1e6, A(40, 1) = -1e6 + 5e-7 (5e-13 of it: passes) */
+  A[69 + 72 * 68] = A[68 + 72 * 69] = 8.0;
+  A[33 + 72 * 69] = A[69 + 72 * 33];
+  A[1 + 72 * 40] = -1e6;
+  A[40 + 72 * 1] = -1e6 + 5e-7;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1);
+  A[40 + 72 * 1] = -1e6 + 5e-6;
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 40 && jj == 1);
+  /* exact: A symmetric passes (the -0.0 against 0.0 at (5, 2) too); one
+   * ulp off in the last tile's rest, at (68, 66), fails naming it; with a
+   * second difference in the first tile the pair named is still the
+   * first by columns, (40, 1) */
+  A[40 + 72 * 1] = A[1 + 72 * 40];
+  CU_ASSERT_EQUAL(dense_exact_symmetry(A, &ii, &jj), 1);
+  A[68 + 72 * 66] = nextafter(A[66 + 72 * 68], 1.0);
+  CU_ASSERT_EQUAL(dense_exact_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 68 && jj == 66);
+  CU_ASSERT_EQUAL(dense_symmetry(A, &ii, &jj), 1); /* within 1e-12 max|A| */
+  A[40 + 72 * 1] += 1.0;
+  CU_ASSERT_EQUAL(dense_exact_symmetry(A, &ii, &jj), 0);
+  CU_ASSERT(ii == 40 && jj == 1);
+}
+
+/* The digest's hash as digest.c documents it (twelve lanes of 64-bit
+ * words, mix(h, v) = g ^ (g >> 29) with g = (h ^ v) K; the words past the
+ * last 96-byte step into lane 0, the rest and len into lane 1, the lanes
+ * folded by mix), written out here one word at a time. */
+static uint64_t ref_mix(uint64_t h, uint64_t v) {
+  h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+static uint64_t ref_hash(const void *data, size_t len) {
+  const unsigned char *s = data;
+  uint64_t h[12], v;
+  for (int k = 0; k < 12; k++) h[k] = (uint64_t)k + 1;
+  size_t i = 0;
+  for (; i + 96 <= len; i += 96)
+    for (int k = 0; k < 12; k++) {
+      memcpy(&v, s + i + 8 * k, 8);
+      h[k] = ref_mix(h[k], v);
+    }
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&v, s + i, 8);
+    h[0] = ref_mix(h[0], v);
+  }
+  v = 0;
+  memcpy(&v, s + i, len - i);
+  h[1] = ref_mix(h[1], v ^ (uint64_t)len);
+  uint64_t r = h[0];
+  for (int k = 1; k < 12; k++) r = ref_mix(r, h[k]);
+  return r;
+}
+
+/* slv_digest_take (AVX2 where the CPU has it) against ref_hash: a dense
+ * 37 x 37 A (lda 37: one stream of 1369 words, 14 steps and a rest of 25
+ * words), b of 37 doubles (3 steps, one word); then
+ * each of A's words changed alone (its sign bit, then its lowest bit) is
+ * found as A by slv_digest_changed, and nothing once restored. */
+static void test_digest(void) {
+  enum { N = 37 };
+  static double A[N * N];
+  double b[N];
+  for (int k = 0; k < N * N; k++) A[k] = 1.0 / (k + 3);
+  for (int i = 0; i < N; i++) b[i] = -1.0 - i;
+  slv_problem p = slv_problem_empty();
+  p.n = N;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  slv_digest d;
+  slv_digest_take(&p, &d);
+  CU_ASSERT(d.h[SLV_DIGEST_A] == ref_hash(A, sizeof A));
+  CU_ASSERT(d.h[SLV_DIGEST_B] == ref_hash(b, sizeof b));
+  CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
+  int missed = 0;
+  for (int k = 0; k < N * N; k++) {
+    double keep = A[k];
+    A[k] = -keep;
+    missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+    uint64_t u;
+    memcpy(&u, &keep, 8);
+    u ^= 1;
+    memcpy(&A[k], &u, 8);
+    missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+    A[k] = keep;
+  }
+  CU_ASSERT_EQUAL(missed, 0);
+  CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
 }
 
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
@@ -927,6 +1044,7 @@ int main(void) {
   CU_add_test(g, "capabilities", test_accepts);
   CU_add_test(g, "CSR symmetry, sorted and unsorted rows", test_csr_symmetry);
   CU_add_test(g, "dense symmetry: equal transpose, within and past rtol", test_dense_symmetry);
+  CU_add_test(g, "digest: the documented hash, one changed word found", test_digest);
   CU_add_test(g, "start point P(0)", test_start_point);
   return tst_run();
 }

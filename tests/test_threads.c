@@ -357,6 +357,90 @@ static void test_packed_layouts(void) {
   packed_product_check(&p, A, x);
 }
 
+/* Dense packing by columns at its limit (n^2 / 4 nonzeros, counted before
+ * the copy, eight a step with AVX2): n = 67 (columns of 8 steps and 3
+ * rows of rest), cap = 1122 nonzeros planted at distinct places (k 7919
+ * mod n^2) and a -0.0 (a zero): packed, every column's rows and values as
+ * planted; one more nonzero in a column's rest rows: not packed. */
+static int dense_pack(const slv_problem *p, slv_op_buf *buf, slv_op *op) {
+  slv_op_begin(op, p, buf);
+  return slv_op_pack(op);
+}
+
+/* The number of places where op's packed columns differ from A's
+ * nonzeros (n x n, lda n). */
+static int pack_differs(const slv_op *op, const double *A, int n) {
+  int wrong = 0;
+  for (int j = 0; j < n; j++) {
+    int e = op->colptr[j];
+    for (int i = 0; i < n; i++)
+      if (A[i + n * j] != 0.0) {
+        wrong += e >= op->colptr[j + 1] || op->rowind[e] != i || op->val[e] != A[i + n * j];
+        e++;
+      }
+    wrong += e != op->colptr[j + 1];
+  }
+  return wrong;
+}
+
+/* A of the chunk cases: nz[c] nonzeros in the columns of chunk c (32
+ * columns each, the last 3), filled column by column from the top. */
+static void fill_chunks(double *A, int n, const int *nz) {
+  memset(A, 0, sizeof *A * (size_t)n * n);
+  for (int c = 0; c < 3; c++)
+    for (int k = 0; k < nz[c]; k++) A[(size_t)32 * c * n + k] = 2.0 + k % 7;
+}
+
+static void test_dense_pack_limit(void) {
+  enum { N = 67, NN = N * N, CAP = NN / 4 };
+  static double A[NN];
+  double b[N] = { 0 };
+  memset(A, 0, sizeof A);
+  for (int k = 0; k < CAP; k++) A[(size_t)k * 7919 % NN] = 1.0 + k;
+  int zero_at = -1;
+  for (int k = 0; k < NN && zero_at < 0; k++)
+    if (A[k] == 0.0 && k % N >= 64) zero_at = k; /* a zero in the rest rows */
+  CU_ASSERT_FATAL(zero_at >= 0);
+  for (int k = 0; k < NN; k++)
+    if (A[k] == 0.0 && k != zero_at) {
+      A[k] = -0.0;
+      break;
+    }
+  slv_problem p = slv_problem_empty();
+  p.n = N;
+  p.storage = SLV_DENSE;
+  p.A = A;
+  p.lda = N;
+  p.b = b;
+  slv_op_buf buf;
+  memset(&buf, 0, sizeof buf);
+  CU_ASSERT_FATAL(slv_op_buf_alloc(&buf, N) == SLV_OK);
+  slv_op op;
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_COLS);
+  CU_ASSERT_EQUAL(op.colptr[N], CAP);
+  CU_ASSERT_EQUAL(pack_differs(&op, A, N), 0);
+  A[zero_at] = 0.5;
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_UNPACKED);
+  /* the copy stopped by the count's projection and made at the end: all
+   * cap nonzeros in the first chunk (its count, scaled to 67 columns,
+   * is past cap); 10 in the first chunk (copied as counted), 1100 in the
+   * second (the projection stops the copy), 12 in the last: packed as
+   * planted, and one more in the last chunk: not packed */
+  int all_first[3] = { CAP, 0, 0 }, spread[3] = { 10, 1100, 12 };
+  fill_chunks(A, N, all_first);
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_COLS);
+  CU_ASSERT_EQUAL(op.colptr[N], CAP);
+  CU_ASSERT_EQUAL(pack_differs(&op, A, N), 0);
+  fill_chunks(A, N, spread);
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_COLS);
+  CU_ASSERT_EQUAL(op.colptr[N], CAP);
+  CU_ASSERT_EQUAL(pack_differs(&op, A, N), 0);
+  spread[2]++;
+  fill_chunks(A, N, spread);
+  CU_ASSERT_EQUAL(dense_pack(&p, &buf, &op), SLV_OP_UNPACKED);
+  slv_op_buf_free(&buf);
+}
+
 /* slv_op_is_symmetric by the packed copy against slv_is_symmetric by the
  * storage: the same verdict and the same first offending pair.  Blocks
  * (a 4-contact problem, dense and CSR): symmetric; one entry moved by
@@ -727,6 +811,8 @@ int main(void) {
   CU_add_test(s, "the chain's CSR product, checked here", test_product);
   CU_add_test(s, "packed block columns and block rows, dense and CSR", test_packed_layouts);
   CU_add_test(s, "symmetry by the packed copy: as slv_is_symmetric", test_packed_symmetry);
+  CU_add_test(s, "dense packing by columns: n^2 / 4 nonzeros packed, one more not",
+              test_dense_pack_limit);
   CU_add_test(s, "block-row product: the same bits on 1, 2 and 3 threads", test_block_rows_threads);
   CU_add_test(s, "chunked dot products: the same bits on 1, 2 and 3 threads", test_chunked_dots);
   CU_add_test(s, "pjacobi_cone: the same x with 1, 2 and 3 threads", test_pjacobi_cone);
