@@ -29,6 +29,7 @@ struct exp_wd {
   pthread_cond_t cv;
   pthread_t th;
   int running, stop;
+  int parked;       /* 1 once the thread waits on cv (exp_wd_start waits for it) */
   double deadline;  /* CLOCK_MONOTONIC s; 0: disarmed */
   const char *path; /* the result file */
   exp_result *head;
@@ -51,6 +52,8 @@ static int commit_locked(exp_wd *wd, int nextra, const char *extra) {
 static void *wd_main(void *arg) {
   exp_wd *wd = arg;
   pthread_mutex_lock(&wd->mu);
+  wd->parked = 1; /* exp_wd_start goes on once this thread waits below */
+  pthread_cond_broadcast(&wd->cv);
   while (!wd->stop) {
     if (wd->deadline <= 0) {
       pthread_cond_wait(&wd->cv, &wd->mu);
@@ -68,6 +71,19 @@ static void *wd_main(void *arg) {
   }
   pthread_mutex_unlock(&wd->mu);
   return NULL;
+}
+
+/* Returns once the watchdog's thread waits on its condition variable, its
+ * start done.  A task forks (the model probe, libmodels/mujoco_probe.c;
+ * external solvers) right after exp_wd_start: a fork while the new thread
+ * was still starting, inside an allocator's lock (AddressSanitizer's has no
+ * fork handler in gcc 12), left the child blocked on that lock for good,
+ * and the task waiting for the child (test_energy_step.sh under the
+ * sanitizers, experiments/records/2026-11-28-test-time-4.md). */
+static void wait_until_parked(exp_wd *wd) {
+  pthread_mutex_lock(&wd->mu);
+  while (!wd->parked) pthread_cond_wait(&wd->cv, &wd->mu);
+  pthread_mutex_unlock(&wd->mu);
 }
 
 exp_wd *exp_wd_start(const char *path, exp_result *head) {
@@ -92,6 +108,7 @@ exp_wd *exp_wd_start(const char *path, exp_result *head) {
     return NULL;
   }
   wd->running = 1;
+  wait_until_parked(wd);
   return wd;
 }
 
