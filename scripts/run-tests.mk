@@ -10,8 +10,11 @@
 # a failed stage does not stop the independent ones, as before.
 #
 # Order: install, valgrind and slurm use build/ after the check stage
-# built it; valgrind and slurm after install, which relinks in build/; the sanitizer
-# and fuzz stages have their own trees.
+# built it; valgrind and slurm after install, which relinks in build/.  The
+# sanitizer and fuzz stages have their own trees; fuzz waits for install
+# too, so that the valgrind stage, the longest after check, takes the slot
+# check frees and not fuzz (which, started first, held it for 173 s while
+# valgrind waited: experiments/records/2026-11-28-test-time-4.md).
 
 RUN = +@LCPLAB_MAKE_J= bash $(ROOT)/scripts/run-tests.sh --run-stage
 
@@ -26,7 +29,7 @@ install: check
 	$(RUN) install 200 build stage_install
 valgrind: install
 	$(RUN) valgrind 1200 build stage_valgrind
-fuzz:
+fuzz: install
 	$(RUN) fuzz 450 build-fuzz stage_fuzz
 slurm: install
 	$(RUN) slurm 300 build stage_slurm
