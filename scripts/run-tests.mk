@@ -16,7 +16,10 @@
 # check frees and not fuzz (which, started first, held it for 173 s while
 # valgrind waited: experiments/records/2026-11-28-test-time-4.md).
 
-RUN = +@LCPLAB_MAKE_J= bash $(ROOT)/scripts/run-tests.sh --run-stage
+# The checkout's folder comes as LCPLAB_TESTS_ROOT in the environment and is
+# read by the shell inside double quotes: a folder named with a blank, a
+# quote, $( ), a backquote or ; is a name, never make or shell syntax.
+RUN = +@LCPLAB_MAKE_J= bash "$$LCPLAB_TESTS_ROOT/scripts/run-tests.sh" --run-stage
 
 .PHONY: all check sanitizers install valgrind fuzz slurm distcheck
 all: check sanitizers install valgrind fuzz slurm

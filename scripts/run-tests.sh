@@ -262,7 +262,7 @@ if stage packages install_packages && stage autoreconf autoreconf -fi; then
   stages="check sanitizers install valgrind fuzz slurm"
   [ "${1:-}" = --distcheck ] && stages="$stages distcheck"
   # shellcheck disable=SC2086
-  make -s -k -j2 -f scripts/run-tests.mk ROOT="$root" $stages
+  LCPLAB_TESTS_ROOT=$root make -s -k -j2 -f scripts/run-tests.mk $stages
   for s in $stages; do
     if [ -f "test-logs/$s.result" ]; then
       summary="$summary$(cat "test-logs/$s.result")"$'\n'
