@@ -79,7 +79,8 @@
  * speculative contact whose approach does not close its gap within the step
  * gets no restitution, so spheres resting closer than the margin meet
  * inelastically (the cradle's gap exceeds the default margin for this
- * reason: scenes.c); torsional and rolling friction only with BOX.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
+ * reason: scenes.c); torsional and rolling friction only with BOX.
+ * Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
  */
 #include <float.h>
 #include <math.h>
