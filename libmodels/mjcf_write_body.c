@@ -24,9 +24,8 @@
  *                 diaginertia when I_b is diagonal, else fullinertia
  *   shapes        sphere, box, capsule (half_length 0: a sphere), plane
  *                 (its frame: z the normal, origin d n), hull (a mesh of
- *                 its vertices), none (a <site>); friction "mu 0 0" of the
- *                 shape's material (its mu_torsion and mu_rolling as
- *                 friction[1] and [2], its condim 4, 6 or 1; else
+ *                 its vertices), none (a <site>); friction "mu mu_torsion
+ *                 mu_rolling" of the shape's material (its condim 4, 6 or 1; else
  *                 condim 1 when mu = 0: frictionless, as
  *                 MuJoCo combines condim and friction by the maximum, like
  *                 lcplab's materials), contype, conaffinity.
