@@ -75,9 +75,8 @@ int cli_world_model(const char *cmd, const cli_world_args *a, dyn_model **m, dyn
   mdl_read_info info;
   mdl_read_options ro = mdl_read_options_default();
   ro.approximate = a->approximate;
-  /* torsional friction is box friction's row (dyn_contact_params.torsion) */
-  ro.no_torsion = a->set.contact.friction == DYN_FRICTION_CONE ||
-                  a->set.contact.friction == DYN_FRICTION_PYRAMID;
+  /* condim 4 and 6 as the world's friction model simulates them */
+  ro.friction = (int)a->set.contact.friction;
   ro.reduced = a->reduced >= 0 ? a->reduced : reduced ? MDL_COORDINATES_FILE : 0;
   if (a->max_memory > 0) ro.max_memory = a->max_memory;
   if (mdl_read_model(a->model, &ro, m, &info, msg, sizeof msg) != MDL_OK) {

@@ -122,18 +122,20 @@ static void prolongation_row(const double *J, dyn_v3 d, double *p) {
 }
 
 /* S_up += S_k and S_lo += S_k (the lower triangles), S_k = sum over the
- * three rows of p p^T (a row that is not active has p = 0): one sum per
+ * contact's rows of p p^T (a row that is not active has p = 0): one sum per
  * entry, added to both bodies' S (S_lo is scratch for a static body). */
 static void add_outer(double *restrict S_up, double *restrict S_lo, const double (*p)[6]) {
   for (int a = 0; a < 6; a++)
     for (int j = 0; j <= a; j++) {
-      double v = p[0][a] * p[0][j] + p[1][a] * p[1][j] + p[2][a] * p[2][j] + p[3][a] * p[3][j];
+      double v = p[0][a] * p[0][j] + p[1][a] * p[1][j] + p[2][a] * p[2][j] + p[3][a] * p[3][j] +
+                 p[4][a] * p[4][j] + p[5][a] * p[5][j];
       S_up[6 * a + j] += v;
       S_lo[6 * a + j] += v;
     }
 }
 
-/* The rows of interface contact k (friction box: 3 rows, 4 with torsion; none: 1): P's
+/* The rows of interface contact k (friction box: 3 rows, 4 with torsion, 6 with rolling;
+ * none: 1): P's
  * rows (zero for an inactive row), g -= P^T w, the cfm part of P^T A P,
  * and S_k = sum of p p^T over its rows added to its upper body's S (as
  * upper) and its lower body's (as lower). */
@@ -143,7 +145,7 @@ static void restrict_contact(dyn_coarse *c, const dyn_coarse_in *in, const doubl
   const double *m = c->ctr.p + 4 * (ifc + 1);
   dyn_v3 d = dyn_v3_make(in->bodies.s[up].r.x - m[0], in->bodies.s[up].r.y - m[1],
                          in->bodies.s[up].r.z - m[2]);
-  double *g = c->g.p + 6 * ifc, pa[4][6] = { { 0 } }, scratch[36];
+  double *g = c->g.p + 6 * ifc, pa[6][6] = { { 0 } }, scratch[36];
   int i0 = in->njrows + k * in->rpc, na = 0;
   for (int r = 0; r < in->rpc; r++) {
     int i = i0 + r;

@@ -303,7 +303,7 @@ static inline void name_contacts(dyn_contact *out, int k, int swap, int ia, int 
     out[i].a = ia;
     out[i].b = ib;
     out[i].sa = out[i].sb = -1; /* the world's pass names the shapes and their material */
-    out[i].mu = out[i].restitution = out[i].mu_torsion = 0.0;
+    out[i].mu = out[i].restitution = out[i].mu_torsion = out[i].mu_rolling = 0.0;
   }
 }
 

@@ -238,17 +238,19 @@ static void narrow_run(const dyn_collider *c, dyn_bodies bodies, const dyn_colli
       break;
     }
     if (m == 0) continue;
-    double mu, mt, e = dyn_material_max(A->e, B->e);
-    dyn_pair_friction(A->mu, A->mt, A->cd, B->mu, B->mt, B->cd, &mu, &mt);
+    double e = dyn_material_max(A->e, B->e);
+    dyn_friction_coef f = dyn_pair_friction((dyn_friction_coef){ A->mu, A->mt, A->mr, A->cd },
+                                            (dyn_friction_coef){ B->mu, B->mt, B->mr, B->cd });
     for (int j = 0; j < m; j++) {
       if (con[j].depth > pen) pen = con[j].depth;
       con[j].a = A->body; /* the records' indices are the bodies' when direct */
       con[j].b = B->body;
       con[j].sa = A->shape;
       con[j].sb = B->shape;
-      con[j].mu = mu;
+      con[j].mu = f.mu;
       con[j].restitution = e;
-      con[j].mu_torsion = mt;
+      con[j].mu_torsion = f.mt;
+      con[j].mu_rolling = f.mr;
     }
     nc += m;
   }

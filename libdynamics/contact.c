@@ -48,7 +48,12 @@
  *             0, findex -> n, bounds -mu_t x_n .. mu_t x_n with mu_t the
  *             contact's mu_torsion (m: x_s is an angular impulse, N m s,
  *             x_n a linear one, N s).  MuJoCo's condim 4 with its
- *             friction[1] (docs/models.md, "<geom condim>").
+ *             friction[1] (docs/models.md, "<geom condim>").  With
+ *             rolling as well (prm->rolling), two rows more, r1 and r2:
+ *             the relative angular velocity about t1 and t2, J_a = (0,
+ *             -t), J_b = (0, t), bounds -mu_r x_n .. mu_r x_n with mu_r
+ *             the contact's mu_rolling (m): MuJoCo's condim 6 with its
+ *             friction[2] (docs/contact.md, "Rolling friction").
  *   CONE:     n, t1, t2 as one cone, |x_t| <= mu x_n (for the cone solvers;
  *             the law, Coulomb or associated, is the problem's cone_law).
  *   PYRAMID:  docs/contact.md, "Friction models", with eta directions
@@ -74,8 +79,8 @@
  * speculative contact whose approach does not close its gap within the step
  * gets no restitution, so spheres resting closer than the margin meet
  * inelastically (the cradle's gap exceeds the default margin for this
- * reason: scenes.c); rolling friction is not modelled, torsional
- * friction only with BOX.  Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
+ * reason: scenes.c); torsional and rolling friction only with BOX.
+ * Returns DYN_ERR_INPUT for bad indices, parameters or geometry.
  */
 #include <float.h>
 #include <math.h>
@@ -117,6 +122,11 @@ dyn_err dyn_contact_params_validate(const dyn_contact_params *p, char *msg, size
     dyn_msgf(msg, cap, "contact params: torsion=%d must be 0, or 1 with box friction", p->torsion);
     return DYN_ERR_INPUT;
   }
+  if (p->rolling != 0 && !(p->rolling == 1 && p->torsion == 1)) {
+    dyn_msgf(msg, cap, "contact params: rolling=%d must be 0, or 1 with torsion=1 (box friction)",
+             p->rolling);
+    return DYN_ERR_INPUT;
+  }
   if (p->friction == DYN_FRICTION_PYRAMID && (p->eta < 3 || p->eta > 1024)) {
     dyn_msgf(msg, cap, "contact params: eta=%d must be in [3, 1024]", p->eta);
     return DYN_ERR_INPUT;
@@ -149,11 +159,21 @@ dyn_err dyn_contact_params_validate(const dyn_contact_params *p, char *msg, size
   return DYN_OK;
 }
 
+int dyn_friction_max_condim(int f) {
+  switch (f) {
+  case DYN_FRICTION_NONE:
+  case DYN_FRICTION_BOX: return 6;
+  case DYN_FRICTION_PYRAMID:
+  case DYN_FRICTION_CONE: return 3;
+  }
+  return 0;
+}
+
 int dyn_contact_max_rows(const dyn_contact_params *p) {
   if (dyn_contact_params_validate(p, NULL, 0) != DYN_OK) return 0;
   switch (p->friction) {
   case DYN_FRICTION_NONE: return 1;
-  case DYN_FRICTION_BOX: return 3 + p->torsion;
+  case DYN_FRICTION_BOX: return 3 + p->torsion + 2 * p->rolling;
   case DYN_FRICTION_CONE: return 3;
   case DYN_FRICTION_PYRAMID: return p->eta + 2;
   }
@@ -221,8 +241,10 @@ __attribute__((always_inline)) static inline void put_row(dyn_rows *r, int ia, i
   r->base = base;
 }
 
-/* The spin row about n (the header's s): J_a = (0, -n), J_b = (0, n), a
- * static side 0; rhs 0, bounds through findex -> row 0 at mu_torsion. */
+/* A row of relative angular velocity about the unit axis n (the header's
+ * s about the normal, r1 and r2 about the tangents): J_a = (0, -n), J_b =
+ * (0, n), a static side 0; rhs 0, bounds through findex -> row 0 at mu_t
+ * (mu_torsion or mu_rolling). */
 static void put_spin_row(dyn_rows *r, int ia, int ib, dyn_v3 n, const dyn_contact_params *prm,
                          double mu_t, int base) {
   memset(r, 0, sizeof *r);
@@ -332,7 +354,11 @@ int dyn_contact_fill_checked(dyn_bodies bodies, int nb, const dyn_contact *c,
       if (prm->torsion) {
         if (!(c->mu_torsion >= 0.0 && c->mu_torsion <= DBL_MAX)) return DYN_ERR_INPUT;
         put_spin_row(&o[3], ia, ib, n, prm, c->mu_torsion, row0);
-        return 4;
+        if (!prm->rolling) return 4;
+        if (!(c->mu_rolling >= 0.0 && c->mu_rolling <= DBL_MAX)) return DYN_ERR_INPUT;
+        put_spin_row(&o[4], ia, ib, t1, prm, c->mu_rolling, row0);
+        put_spin_row(&o[5], ia, ib, t2, prm, c->mu_rolling, row0);
+        return 6;
       }
     } else {
       o[0].kind = DYN_ROW_CONE_N;

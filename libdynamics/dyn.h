@@ -182,7 +182,8 @@ DYN_API dyn_quat dyn_quat_integrate(dyn_quat q, dyn_v3 w, double h, dyn_orient o
  * name the two shapes that touch (sa of body a, sb of body b: indices in
  * the world's model, dyn_model.h) and carry their combined material
  * (dyn_material_combine), which dyn_contact_fill_material reads;
- * dyn_collide_pair leaves sa = sb = -1 and mu = restitution = mu_torsion = 0. */
+ * dyn_collide_pair leaves sa = sb = -1 and mu = restitution = mu_torsion =
+ * mu_rolling = 0. */
 typedef struct dyn_contact {
   int a, b;
   dyn_v3 p;
@@ -194,6 +195,9 @@ typedef struct dyn_contact {
   double mu_torsion;  /* torsional friction of the pair (m, >= 0): box friction's
                          spin row about the normal, |x_s| <= mu_torsion x_n
                          (dyn_contact_params.torsion) */
+  double mu_rolling;  /* rolling friction of the pair (m, >= 0): box friction's two
+                         rows of relative angular velocity about the tangents,
+                         |x_r| <= mu_rolling x_n (dyn_contact_params.rolling) */
 } dyn_contact;
 
 #define DYN_MAX_MANIFOLD 4 /* points one pair can produce (box-box, box-plane) */

@@ -99,18 +99,33 @@ typedef struct dyn_contact_params {
                              relative spin about the normal, |x_s| <= mu_torsion x_n of the
                              contact (dyn_contact.mu_torsion; a world sets it when its
                              model has a material of condim 4); 0: none (the default) */
+  int rolling;            /* BOX with torsion only: 1 adds two rows more per contact, the
+                             two bodies' relative angular velocity about the tangents t1
+                             and t2, |x_r| <= mu_rolling x_n of the contact
+                             (dyn_contact.mu_rolling; a world sets it when its model has a
+                             material of condim 6); 0: none (the default) */
 } dyn_contact_params;
 
 /* friction NONE, mu 0, eta 4, restitution 0, rest_threshold 0, k_erp 0.2,
- * slop 0, cfm 0, max_correct_vel INFINITY, torsion 0. */
+ * slop 0, cfm 0, max_correct_vel INFINITY, torsion 0, rolling 0. */
 DYN_API dyn_contact_params dyn_contact_params_default(void);
 
 /* DYN_OK, or DYN_ERR_INPUT with msg (if non-NULL, size msgcap) naming the field. */
 DYN_API dyn_err dyn_contact_params_validate(const dyn_contact_params *prm, char *msg,
                                             size_t msgcap);
 
-/* Rows one contact produces: NONE 1, BOX 3 (4 with torsion), PYRAMID
- * eta + 2, CONE 3 (0 for parameters that do not validate). */
+/* The largest MuJoCo condim (docs/models.md, "<geom condim>") a world of
+ * friction model f simulates as it is: 6 under box friction (its rows of
+ * torsion and rolling: dyn_contact_params.torsion, rolling) and with no
+ * friction (no friction row at all, by the settings' choice); 3 under the
+ * cone and the pyramid (sliding friction only); 0 for an unknown f.  The
+ * one rule: a world refuses a material above it (dyn_world_new_from_model)
+ * and libmodels' reader reads a geom above it as 3 under approximate. */
+DYN_API int dyn_friction_max_condim(int f);
+
+/* Rows one contact produces: NONE 1, BOX 3 (4 with torsion, 6 with
+ * rolling), PYRAMID eta + 2, CONE 3 (0 for parameters that do not
+ * validate). */
 DYN_API int dyn_contact_max_rows(const dyn_contact_params *prm);
 
 /* Tangent basis of a unit normal n (deterministic, documented in contact.c):
@@ -127,7 +142,8 @@ DYN_API void dyn_contact_basis(dyn_v3 n, dyn_v3 *t1, dyn_v3 *t2);
  *   prm     in: validated here;
  *   h       in: time step (s), > 0;
  *   out     out: array with at least row0 + m records.
- * Row order: NONE n; BOX n, t1, t2 (then s, the spin about n, with torsion);
+ * Row order: NONE n; BOX n, t1, t2 (then s, the spin about n, with torsion,
+ * then r1, r2, the rolling about t1 and t2, with rolling);
  * PYRAMID n, beta_1..beta_eta, aux; CONE n, t1, t2. */
 DYN_API int dyn_contact_fill(dyn_bodies bodies, int nb, const dyn_contact *c,
                              const dyn_contact_params *prm, double h, dyn_rows *out, int row0);

@@ -124,6 +124,7 @@ typedef struct dyn_shape_rt {
                                     for DYN_MATERIAL_DEFAULT the settings' contact.mu and
                                     contact.restitution */
   double mt;                     /* its material's mu_torsion (0: the settings' default) */
+  double mr;                     /* its material's mu_rolling (0: the settings' default) */
   int cd;                        /* its material's condim, 0 counted as 3 (dyn_condim_of) */
   const dyn_shape *geom;         /* the model's geometry; NULL: the body's own shape */
   int local;                     /* 1: at pos, rot in its body's frame; 0: at the body's pose */

@@ -65,7 +65,7 @@ extern "C" {
  * ice as rubber does (docs/contact.md, "Materials").  The contact's
  * coefficients then follow the combined condim (dyn_material_contact):
  * sliding friction mu unless condim is 1, torsional friction mu_torsion
- * when condim is 4. */
+ * when condim is 4 or 6, rolling friction mu_rolling when condim is 6. */
 typedef struct dyn_material {
   char name[DYN_NAME_MAX];
   double mu;          /* Coulomb friction coefficient, finite, >= 0 */
@@ -74,10 +74,17 @@ typedef struct dyn_material {
                          two bodies about the normal resisted by a moment up to
                          mu_torsion times the normal force (MuJoCo's
                          friction[1]); taken only where the contact's condim
-                         is 4, in worlds of box friction */
+                         is 4 or 6, in worlds of box friction */
   int condim;         /* MuJoCo's contact dimension: 0 (lcplab's own: as 3),
                          1 (frictionless), 3 (sliding friction), 4 (sliding
-                         and torsional friction) */
+                         and torsional friction), 6 (sliding, torsional and
+                         rolling friction) */
+  double mu_rolling;  /* rolling friction (m, finite, >= 0): the two bodies'
+                         relative rolling about the contact's tangents
+                         resisted by a moment up to mu_rolling times the
+                         normal force (MuJoCo's friction[2]); taken only
+                         where the contact's condim is 6, in worlds of box
+                         friction */
 } dyn_material;
 
 /* A body: its mass properties and its initial state.  The body frame's
@@ -294,16 +301,19 @@ DYN_API dyn_joint_def dyn_joint_def_default(void);
 DYN_API dyn_model_options dyn_model_options_default(void);
 
 /* The material of a contact between materials a and b: mu = max(a.mu, b.mu),
- * restitution = max(a.restitution, b.restitution), mu_torsion the larger,
- * condim the larger (0 counting as 3), name "": MuJoCo's rule for two geoms
+ * restitution = max(a.restitution, b.restitution), mu_torsion and
+ * mu_rolling the larger, condim the larger (0 counting as 3), name "":
+ * MuJoCo's rule for two geoms
  * of one priority (mj_contactParam).  combine(m, m) is m; the order does
  * not matter. */
 DYN_API dyn_material dyn_material_combine(dyn_material a, dyn_material b);
 
 /* The coefficients a contact of (combined) material m takes: *mu = m.mu
  * unless m.condim is 1 (then 0), *mu_torsion = m.mu_torsion when m.condim
- * is 4 (else 0). */
-DYN_API void dyn_material_contact(dyn_material m, double *mu, double *mu_torsion);
+ * is 4 or 6 (else 0), *mu_rolling = m.mu_rolling when m.condim is 6 (else
+ * 0).  Any of the three may be NULL. */
+DYN_API void dyn_material_contact(dyn_material m, double *mu, double *mu_torsion,
+                                  double *mu_rolling);
 
 /* ---- the model ------------------------------------------------------------------- */
 

@@ -742,7 +742,7 @@ int dyn_gjk_epa_geoms(const dyn_geom *Ab, const dyn_geom *Bb, int ia, int ib, do
     out->a = ia;
     out->b = ib;
     out->sa = out->sb = -1;
-    out->mu = out->restitution = out->mu_torsion = 0.0;
+    out->mu = out->restitution = out->mu_torsion = out->mu_rolling = 0.0;
   }
   return k;
 }

@@ -88,17 +88,18 @@ dyn_material dyn_material_combine(dyn_material a, dyn_material b) {
   c.mu = dyn_material_max(a.mu, b.mu);
   c.restitution = dyn_material_max(a.restitution, b.restitution);
   c.mu_torsion = dyn_material_max(a.mu_torsion, b.mu_torsion);
+  c.mu_rolling = dyn_material_max(a.mu_rolling, b.mu_rolling);
   int ca = dyn_condim_of(a.condim), cb = dyn_condim_of(b.condim);
   c.condim = a.condim == b.condim ? a.condim : (ca > cb ? ca : cb);
   return c;
 }
 
-void dyn_material_contact(dyn_material m, double *mu, double *mu_torsion) {
-  int cd = dyn_condim_of(m.condim);
-  double a = 0.0, b = 0.0;
-  dyn_pair_friction(m.mu, m.mu_torsion, cd, m.mu, m.mu_torsion, cd, &a, &b);
-  if (mu) *mu = a;
-  if (mu_torsion) *mu_torsion = b;
+void dyn_material_contact(dyn_material m, double *mu, double *mu_torsion, double *mu_rolling) {
+  dyn_friction_coef f = { m.mu, m.mu_torsion, m.mu_rolling, dyn_condim_of(m.condim) };
+  dyn_friction_coef c = dyn_pair_friction(f, f);
+  if (mu) *mu = c.mu;
+  if (mu_torsion) *mu_torsion = c.mt;
+  if (mu_rolling) *mu_rolling = c.mr;
 }
 
 /* ---- lifecycle ---------------------------------------------------------------------- */

@@ -291,8 +291,11 @@ dyn_err dyn_check_material(const dyn_model *m, int i, const dyn_material *d, cha
   if (!(d->mu_torsion >= 0.0) || !isfinite(d->mu_torsion))
     return rec_fail(msg, cap, DYN_REC_MATERIAL, i, d->name, "mu_torsion=%g must be finite and >= 0",
                     d->mu_torsion);
-  if (d->condim != 0 && d->condim != 1 && d->condim != 3 && d->condim != 4)
-    return rec_fail(msg, cap, DYN_REC_MATERIAL, i, d->name, "condim=%d must be 0, 1, 3 or 4",
+  if (!(d->mu_rolling >= 0.0) || !isfinite(d->mu_rolling))
+    return rec_fail(msg, cap, DYN_REC_MATERIAL, i, d->name, "mu_rolling=%g must be finite and >= 0",
+                    d->mu_rolling);
+  if (d->condim != 0 && d->condim != 1 && d->condim != 3 && d->condim != 4 && d->condim != 6)
+    return rec_fail(msg, cap, DYN_REC_MATERIAL, i, d->name, "condim=%d must be 0, 1, 3, 4 or 6",
                     d->condim);
   return DYN_OK;
 }

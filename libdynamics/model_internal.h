@@ -77,16 +77,26 @@ static inline double dyn_material_max(double a, double b) { return a > b ? a : b
 /* A material's condim as the pairing rule counts it: 0 (lcplab's own) is 3. */
 static inline int dyn_condim_of(int condim) { return condim == 0 ? 3 : condim; }
 
+/* A material's friction as the pairing rule reads it: mu, mu_torsion,
+ * mu_rolling and the condim (dyn_condim_of already applied). */
+typedef struct dyn_friction_coef {
+  double mu, mt, mr;
+  int cd;
+} dyn_friction_coef;
+
 /* The pairing rule (dyn_material_combine, dyn_material_contact) on two
- * materials' mu, mu_torsion and condim (dyn_condim_of already applied):
- * the larger condim; mu the larger unless that is 1; mu_torsion the
- * larger where it is 4.  One place: the collision pass and the public
- * functions call it. */
-static inline void dyn_pair_friction(double mu_a, double mt_a, int cd_a, double mu_b, double mt_b,
-                                     int cd_b, double *mu, double *mu_torsion) {
-  int cd = cd_a > cd_b ? cd_a : cd_b;
-  *mu = cd == 1 ? 0.0 : dyn_material_max(mu_a, mu_b);
-  *mu_torsion = cd >= 4 ? dyn_material_max(mt_a, mt_b) : 0.0;
+ * materials' coefficients: the larger condim; mu the larger unless that
+ * is 1; mu_torsion the larger where it is 4 or 6; mu_rolling the larger
+ * where it is 6 (MuJoCo's mj_contactParam for two geoms of one priority,
+ * docs/models.md, "<geom condim>").  One place: the collision pass and
+ * the public functions call it; out's cd is the pair's condim. */
+static inline dyn_friction_coef dyn_pair_friction(dyn_friction_coef a, dyn_friction_coef b) {
+  dyn_friction_coef c;
+  c.cd = a.cd > b.cd ? a.cd : b.cd;
+  c.mu = c.cd == 1 ? 0.0 : dyn_material_max(a.mu, b.mu);
+  c.mt = c.cd >= 4 ? dyn_material_max(a.mt, b.mt) : 0.0;
+  c.mr = c.cd >= 6 ? dyn_material_max(a.mr, b.mr) : 0.0;
+  return c;
 }
 
 /* "body 3 'torso'" (or "body 3" without a name) into buf. */

@@ -238,7 +238,13 @@ static void fill_contact(const dyn_warm_cache *c, const dyn_warm_rows *r, int i,
     dyn_v3 F = dyn_v3_add(dyn_v3_scale(t1p, f * xp[1]), dyn_v3_scale(t2p, f * xp[2]));
     xc[1] = dyn_v3_dot(F, t1);
     xc[2] = dyn_v3_dot(F, t2);
-    for (int j = 3; j < rpc; j++) xc[j] = f * xp[j]; /* torsion's spin: no tangent */
+    if (rpc > 3) xc[3] = f * xp[3]; /* torsion's spin: no tangent */
+    if (rpc > 4) {
+      /* the rolling rows' moment turns with the tangents as F does */
+      dyn_v3 R = dyn_v3_add(dyn_v3_scale(t1p, f * xp[4]), dyn_v3_scale(t2p, f * xp[5]));
+      xc[4] = dyn_v3_dot(R, t1);
+      xc[5] = dyn_v3_dot(R, t2);
+    }
   } else {
     for (int j = 1; j < rpc; j++) xc[j] = f * xp[j];
   }

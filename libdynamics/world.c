@@ -327,7 +327,7 @@ dyn_err dyn_world_set_settings(dyn_world *w, const dyn_world_settings *s) {
     dyn_islands_drop_solvers(&w->islands);
   }
   if (s->contact.friction != w->set.contact.friction || s->contact.eta != w->set.contact.eta ||
-      s->contact.torsion != w->set.contact.torsion)
+      s->contact.torsion != w->set.contact.torsion || s->contact.rolling != w->set.contact.rolling)
     dyn_warm_drop_contacts(&w->warm);
   w->set = *s;
   w->solver = slv_solver_find(s->solver);

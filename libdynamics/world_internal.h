@@ -378,10 +378,12 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down);
 /* Each collision record's mu and restitution from its material (the
  * settings' for DYN_MATERIAL_DEFAULT): after the settings change. */
 void dyn_world_resolve_materials(dyn_world *w);
-/* Torsional friction under settings set on model m (world_model.c): with a
- * material of condim 4 and mu_torsion > 0, box friction takes its spin row
- * (set->contact.torsion = 1); the cone and the pyramid have none: refused,
- * the material named (DYN_ERR_INPUT). */
+/* Torsional and rolling friction under settings set on model m
+ * (world_model.c): with a material of condim 4 or 6 and mu_torsion > 0
+ * (or for 6 mu_rolling > 0), box friction takes its spin row
+ * (set->contact.torsion = 1), and with one of condim 6 and mu_rolling >
+ * 0 its two rolling rows (set->contact.rolling = 1); the cone and the
+ * pyramid have none: refused, the material named (DYN_ERR_INPUT). */
 dyn_err dyn_world_torsion_rule(const dyn_model *m, dyn_world_settings *set, char *msg, size_t cap);
 /* ---- the step (world_step.c) -------------------------------------------------------- */
 

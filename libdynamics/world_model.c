@@ -58,6 +58,7 @@ static void resolve_record(const dyn_world *w, dyn_shape_rt *r) {
   r->mu = mat >= 0 ? m->mats.p[mat].mu : w->set.contact.mu;
   r->e = mat >= 0 ? m->mats.p[mat].restitution : w->set.contact.restitution;
   r->mt = mat >= 0 ? m->mats.p[mat].mu_torsion : 0.0;
+  r->mr = mat >= 0 ? m->mats.p[mat].mu_rolling : 0.0;
   r->cd = dyn_condim_of(mat >= 0 ? m->mats.p[mat].condim : 0);
 }
 
@@ -93,7 +94,7 @@ dyn_collide_in dyn_world_collide_in(const dyn_world *w, int top_down) {
 static void put_record(dyn_world *w, int k, int s) {
   const dyn_shape_def *d = &w->model->shapes.p[s];
   dyn_shape_rt *r = &w->srt.p[k];
-  *r = (dyn_shape_rt){ d->body, s,    d->contype, d->conaffinity, 0.0,    0.0,       0.0,
+  *r = (dyn_shape_rt){ d->body, s,    d->contype, d->conaffinity, 0.0,    0.0,       0.0,   0.0,
                        3,       NULL, 0,          d->pos,         d->rot, d->margin, d->gap };
   if (w->direct) return;
   r->geom = &d->geom;
@@ -141,7 +142,8 @@ static dyn_err compile_records(dyn_world *w, const int *first, int *cnt) {
         put_record(w, b, first[b]);
       } else {
         w->srt.p[b] = (dyn_shape_rt){
-          b, -1, 0u, 0u, 0.0, 0.0, 0.0, 3, NULL, 0, { 0.0, 0.0, 0.0 }, dyn_quat_identity(), 0.0, 0.0
+          b,   -1, 0u, 0u, 0.0, 0.0, 0.0, 0.0, 3, NULL, 0, { 0.0, 0.0, 0.0 }, dyn_quat_identity(),
+          0.0, 0.0
         };
       }
     }
@@ -307,25 +309,42 @@ static dyn_err maximal_tendons(const dyn_model *m, char *msg, size_t cap) {
   return DYN_ERR_INPUT;
 }
 
-/* The settings s as a world on model m runs with them (validated), and
- * its reduced state when they ask for reduced coordinates. */
-dyn_err dyn_world_torsion_rule(const dyn_model *m, dyn_world_settings *set, char *msg, size_t cap) {
+/* The first material of m with condim 4 or 6 and a coefficient the
+ * rows would take (mu_torsion, or for 6 mu_rolling, > 0), or -1; *rolling
+ * 1 if one of condim 6 has mu_rolling > 0. */
+static int first_torsion_material(const dyn_model *m, int *rolling) {
   int mat = -1;
-  for (int i = 0; mat < 0 && i < m->nm; i++)
-    if (m->mats.p[i].condim == 4 && m->mats.p[i].mu_torsion > 0.0) mat = i;
+  *rolling = 0;
+  for (int i = 0; i < m->nm; i++) {
+    const dyn_material *d = &m->mats.p[i];
+    int roll = d->condim == 6 && d->mu_rolling > 0.0;
+    if ((d->condim == 4 || d->condim == 6) && (d->mu_torsion > 0.0 || roll) && mat < 0) mat = i;
+    *rolling |= roll;
+  }
+  return mat;
+}
+
+dyn_err dyn_world_torsion_rule(const dyn_model *m, dyn_world_settings *set, char *msg, size_t cap) {
+  int rolling, mat = first_torsion_material(m, &rolling);
   if (mat < 0) return DYN_OK;
   dyn_friction f = set->contact.friction;
-  if (f == DYN_FRICTION_BOX) set->contact.torsion = 1;
-  if (f != DYN_FRICTION_CONE && f != DYN_FRICTION_PYRAMID) return DYN_OK;
+  if (f == DYN_FRICTION_BOX) {
+    set->contact.torsion = 1;
+    set->contact.rolling = rolling;
+  }
+  int cd = m->mats.p[mat].condim;
+  if (cd <= dyn_friction_max_condim(f)) return DYN_OK;
   dyn_msgf(msg, cap,
-           "material %d%s%s%s: torsional friction (condim 4) is simulated with box friction only "
-           "(its spin row; the %s has none)",
+           "material %d%s%s%s: %s friction (condim %d) is simulated with box friction only "
+           "(its rows of angular velocity; the %s has none)",
            mat, m->mats.p[mat].name[0] ? " '" : "", m->mats.p[mat].name,
-           m->mats.p[mat].name[0] ? "'" : "",
+           m->mats.p[mat].name[0] ? "'" : "", cd == 6 ? "torsional and rolling" : "torsional", cd,
            f == DYN_FRICTION_CONE ? "friction cone" : "friction pyramid");
   return DYN_ERR_INPUT;
 }
 
+/* The settings s as a world on model m runs with them (validated), and
+ * its reduced state when they ask for reduced coordinates. */
 static dyn_err world_settings(const dyn_model *m, const dyn_world_settings *s,
                               dyn_world_settings *set, struct dyn_reduced **red, char *msg,
                               size_t cap) {

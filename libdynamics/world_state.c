@@ -31,7 +31,7 @@
 #include <string.h>
 
 #define STATE_MAGIC   0x4c43504c53544154ULL /* "LCPLSTAT" */
-#define STATE_VERSION 2
+#define STATE_VERSION 3                     /* 3: dyn_contact holds mu_torsion and mu_rolling */
 #define BODY_DOUBLES  (DYN_BODY_STATE + 6)
 
 typedef struct state_head {

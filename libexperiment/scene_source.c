@@ -13,9 +13,16 @@
 
 #include "mdl.h"
 
-/* The model of src and the representation it was read in (*reduced). */
-static dyn_err source_model(const exp_source *src, dyn_model **m, double *timestep, int *reduced,
-                            char *msg, size_t len) {
+/* The friction model a read of src's file is for when no world's is
+ * given: the line's friction=, or any (the section's groups). */
+static int line_friction(const exp_source *src) {
+  return src->friction >= 0 ? src->friction : MDL_FRICTION_ANY;
+}
+
+/* The model of src read for worlds of friction model fr (MDL_FRICTION_ANY:
+ * not known) and the representation it was read in (*reduced). */
+static dyn_err source_model(const exp_source *src, int fr, dyn_model **m, double *timestep,
+                            int *reduced, char *msg, size_t len) {
   *m = NULL;
   *reduced = src->reduced == 1;
   if (timestep) *timestep = 0.0;
@@ -27,12 +34,11 @@ static dyn_err source_model(const exp_source *src, dyn_model **m, double *timest
   mdl_read_info info;
   mdl_read_options o = mdl_read_options_default();
   o.approximate = src->approximate;
-  /* torsional friction (condim 4) is box friction's row: a line's model
-   * serves every friction group of the section (nsgs's cone, pgs's box),
-   * so under approximate=yes it is dropped for all (as 3, said), and
-   * without it a cone or pyramid task is refused by the world */
-  o.no_torsion = src->approximate || src->friction == DYN_FRICTION_CONE ||
-                 src->friction == DYN_FRICTION_PYRAMID;
+  /* condim 4 and 6 as the world's friction model simulates them: a
+   * line's model serves every friction group of the section (nsgs's cone,
+   * pgs's box), read for each world with its own (as the command line's
+   * --friction and Python's load_model(friction=) do) */
+  o.friction = fr;
   o.reduced = src->reduced;
   /* a refusal names the scene line's keys, not the command line's options */
   o.words = (mdl_option_words){ "approximate=yes (on the scene line)",
@@ -48,7 +54,7 @@ static dyn_err source_model(const exp_source *src, dyn_model **m, double *timest
 dyn_err exp_source_model(const exp_source *src, dyn_model **m, double *timestep, char *msg,
                          size_t len) {
   int reduced;
-  return source_model(src, m, timestep, &reduced, msg, len);
+  return source_model(src, line_friction(src), m, timestep, &reduced, msg, len);
 }
 
 dyn_coordinates exp_source_coordinates(const exp_source *src) {
@@ -56,7 +62,8 @@ dyn_coordinates exp_source_coordinates(const exp_source *src) {
     return src->reduced == 1 ? DYN_COORDINATES_REDUCED : DYN_COORDINATES_MAXIMAL;
   dyn_model *m = NULL;
   int reduced = 0;
-  dyn_err e = source_model(src, &m, NULL, &reduced, NULL, 0); /* the file's own */
+  dyn_err e =
+      source_model(src, line_friction(src), &m, NULL, &reduced, NULL, 0); /* the file's own */
   dyn_model_free(m);
   return e == DYN_OK && reduced ? DYN_COORDINATES_REDUCED : DYN_COORDINATES_MAXIMAL;
 }
@@ -82,7 +89,7 @@ dyn_err exp_source_new_world(const exp_source *src, const dyn_world_settings *se
   dyn_model *m = NULL;
   double timestep = 0.0;
   int reduced = 0;
-  dyn_err e = source_model(src, &m, &timestep, &reduced, msg, len);
+  dyn_err e = source_model(src, (int)set->contact.friction, &m, &timestep, &reduced, msg, len);
   if (e != DYN_OK) return e;
   dyn_world_settings s = dyn_world_settings_for_model(set, m, timestep);
   if (reduced) s.coordinates = DYN_COORDINATES_REDUCED;

@@ -147,14 +147,22 @@ typedef struct mdl_read_options {
                         vertices: mdl_model_bytes) is refused before its
                         data and lcplab's model are made (MDL_ERR_REFUSED,
                         the counts named); 0: MDL_DEFAULT_MAX_MEMORY */
-  int no_torsion;         /* 1: the world will have no torsional friction row
-                             (cone or pyramid friction: dyn_contact_params.torsion
-                             is box friction's): condim 4 refused, the geom
-                             named (approximate: as 3); 0: condim 4 mapped
-                             (dyn_material.mu_torsion) */
+  int friction;           /* the friction model (dyn_friction) of the worlds the
+                             model is read for: a geom's condim above what it
+                             simulates (dyn_friction_max_condim: 6 under box
+                             friction, its rows of torsion and rolling; 3 under
+                             the cone and the pyramid) is refused, the geom
+                             named (approximate: read as 3, said in a note);
+                             MDL_FRICTION_ANY (the default): condim 4 and 6
+                             mapped, and a world of the cone or the pyramid on
+                             the model refuses them (docs/models.md) */
   mdl_option_words words; /* the options as the caller's users spell them, in
                              messages (all NULL: the command line's) */
 } mdl_read_options;
+
+/* mdl_read_options.friction when the worlds' friction model is not known
+ * yet: condim 4 and 6 read as they are. */
+#define MDL_FRICTION_ANY (-1)
 
 /* The memory cap of a read when none is given: 4 GiB, as libio's reads
  * (IO_DEFAULT_MAX_MEMORY). */

@@ -170,22 +170,16 @@ static mdl_err refuse_geom_margin(mdl_map *p, int g, const char *lab) {
   return MDL_OK;
 }
 
-/* Condim 1, 3 and 4 are mapped (geom_material, mjcf_read_map.c); 4 only
- * where the world has its spin row (box friction: no_torsion 0), else as
- * 3 under approximate; 6 (rolling friction) as 4 under approximate. */
+/* Condim 1, 3, 4 and 6 are mapped (geom_material, mjcf_read_map.c); 4
+ * and 6 only where the worlds have their rows (mdl_condim_kept), else
+ * refused, or as 3 under approximate. */
 static mdl_err refuse_condim(mdl_map *p, int g, const char *lab) {
-  int cd = p->mj->geom_condim[g], no_t = p->opt_read.no_torsion;
-  if (cd == 6)
-    return mdl_approx(p,
-                      no_t ? "use condim 3 (sliding friction only)"
-                           : "use condim 4 (sliding and torsional friction)",
-                      "%s: condim 6 (rolling friction) is not simulated", lab);
-  if (cd == 4 && no_t)
-    return mdl_approx(p, "use condim 3 (sliding friction only)",
-                      "%s: condim 4 (torsional friction) is simulated with box friction only "
-                      "(the cone and the pyramid have no spin row)",
-                      lab);
-  return MDL_OK;
+  int cd = p->mj->geom_condim[g];
+  if (cd <= mdl_condim_kept(&p->opt_read)) return MDL_OK;
+  return mdl_approx(p, "use condim 3 (sliding friction only)",
+                    "%s: condim %d (%s friction) is simulated with box friction only "
+                    "(the cone and the pyramid have no rows of angular velocity)",
+                    lab, cd, cd == 6 ? "torsional and rolling" : "torsional");
 }
 
 static mdl_err refuse_geom(mdl_map *p, int g) {
@@ -520,6 +514,7 @@ mdl_read_options mdl_read_options_default(void) {
   memset(&o, 0, sizeof o);
   o.chain_mass = 0.1;
   o.max_memory = MDL_DEFAULT_MAX_MEMORY;
+  o.friction = MDL_FRICTION_ANY;
   return o;
 }
 
@@ -539,12 +534,12 @@ mdl_err mdl_read_model(const char *path, const mdl_read_options *opts, dyn_model
   mdl_read_options o = opts ? *opts : mdl_read_options_default();
   if (o.max_memory == 0) o.max_memory = MDL_DEFAULT_MAX_MEMORY;
   if (!(o.chain_mass > 0.0 && o.chain_mass <= 1.0) || (o.approximate != 0 && o.approximate != 1) ||
-      (o.no_torsion != 0 && o.no_torsion != 1) ||
+      (o.friction != MDL_FRICTION_ANY && dyn_friction_max_condim(o.friction) == 0) ||
       (o.reduced != 0 && o.reduced != 1 && o.reduced != MDL_COORDINATES_FILE)) {
     mdl_msg(msg, msgcap,
-            "mdl_read_model: approximate=%d and no_torsion=%d must be 0 or 1, reduced=%d 0, 1 "
-            "or MDL_COORDINATES_FILE, chain_mass=%g in (0, 1]",
-            o.approximate, o.no_torsion, o.reduced, o.chain_mass);
+            "mdl_read_model: approximate=%d must be 0 or 1, friction=%d a dyn_friction or "
+            "MDL_FRICTION_ANY, reduced=%d 0, 1 or MDL_COORDINATES_FILE, chain_mass=%g in (0, 1]",
+            o.approximate, o.friction, o.reduced, o.chain_mass);
     return MDL_ERR_INPUT;
   }
   mdl_guard g;

@@ -124,6 +124,14 @@ mdl_err mdl_refuse(mdl_map *p, const char *fmt, ...)
 /* A refusal that --approximate lifts: refused ("PATH: " + the text + ";
  * rerun with --approximate to HOW", the option as opt_read.words spells
  * it) without it, else the text and HOW appended to the notes and MDL_OK. */
+/* The largest condim the read keeps (options o): the worlds' friction
+ * model's (dyn_friction_max_condim), 6 for MDL_FRICTION_ANY; a geom above
+ * it is refused or, under approximate, read as 3 (mjcf_read.c,
+ * mjcf_read_map.c). */
+static inline int mdl_condim_kept(const mdl_read_options *o) {
+  return o->friction == MDL_FRICTION_ANY ? 6 : dyn_friction_max_condim(o->friction);
+}
+
 mdl_err mdl_approx(mdl_map *p, const char *how, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -322,15 +322,16 @@ static mdl_err apply_shapes(mdl_map *p, int ns, const int *perm) {
 
 /* ---- materials --------------------------------------------------------------------- */
 
-/* Material i's condim and torsional friction from its geoms (the writer
- * writes a material's condim 4 with its mu_torsion, and its condim 1, on
- * each geom: mjcf_write_body.c). */
+/* Material i's condim, torsional and rolling friction from its geoms (the
+ * writer writes a material's mu_torsion and mu_rolling as friction[1] and
+ * [2], and its condim 4, 6 or 1, on each geom: mjcf_write_body.c). */
 static void condim_of_geoms(const mdl_map *p, int i, dyn_material *m) {
   for (int s = 0; s < p->ns; s++) {
     int g = p->shape_elem[s], cd = p->mj->geom_condim[g];
     if (p->shape_site[s] || p->shape[s].material != i) continue;
-    if (cd == 4) m->mu_torsion = p->mj->geom_friction[3 * g + 1];
-    if (cd == 4 || (cd == 1 && m->mu != 0.0)) m->condim = cd;
+    m->mu_torsion = p->mj->geom_friction[3 * g + 1];
+    m->mu_rolling = p->mj->geom_friction[3 * g + 2];
+    if (cd >= 4 || (cd == 1 && m->mu != 0.0)) m->condim = cd;
     return;
   }
 }

@@ -153,10 +153,10 @@ static mdl_err map_geom(mdl_map *p, int g, dyn_shape_def *x, dyn_v3 **verts) {
   return MDL_OK;
 }
 
-/* 1 if a geom of the file has condim 4 or 6 (torsional friction). */
-static int any_torsion(const mjModel *mj) {
+/* 1 if a geom of the file has a condim of at least cd. */
+static int any_condim(const mjModel *mj, int cd) {
   for (int g = 0; g < mj->ngeom; g++)
-    if (mj->geom_condim[g] >= 4) return 1;
+    if (mj->geom_condim[g] >= cd) return 1;
   return 0;
 }
 
@@ -165,20 +165,22 @@ static int any_torsion(const mjModel *mj) {
  * dyn_material's fields (dyn_material_combine): mu = friction[0], condim
  * as compiled, mu_torsion = friction[1] in a file with torsional friction
  * (where a geom of condim 3 or 1 meets one of condim 4, its friction[1]
- * counts too), else 0.  Condim 3, and condim 1 without friction, are
- * lcplab's own materials' 0 (the same contacts: a frictionless geom
- * takes its partner's friction as MuJoCo does).  Condim 6 (approximate
- * only: mdl_map_features) is 4, condim 4 where the world has no torsion
- * row (mdl_read_options.no_torsion, approximate only) 3. */
+ * counts too), else 0; mu_rolling = friction[2] in a file with rolling
+ * friction (condim 6), else 0.  Condim 3, and condim 1 without friction,
+ * are lcplab's own materials' 0 (the same contacts: a frictionless geom
+ * takes its partner's friction as MuJoCo does).  A condim above what the
+ * worlds simulate (mdl_condim_kept; approximate only, refuse_condim) is
+ * 3, and its torsion and rolling 0. */
 static dyn_material geom_material(const mdl_map *p, int g) {
   const mjModel *mj = p->mj;
   dyn_material m = dyn_material_default();
   m.restitution = 0.0;
   m.mu = mj->geom_friction[3 * g];
-  int cd = mj->geom_condim[g] > 4 ? 4 : mj->geom_condim[g];
-  if (cd == 4 && p->opt_read.no_torsion) cd = 3;
+  int kept = mdl_condim_kept(&p->opt_read), cd = mj->geom_condim[g];
+  if (cd > kept) cd = 3;
   m.condim = cd == 3 || (cd == 1 && m.mu == 0.0) ? 0 : cd;
-  m.mu_torsion = !p->opt_read.no_torsion && any_torsion(mj) ? mj->geom_friction[3 * g + 1] : 0.0;
+  m.mu_torsion = kept >= 4 && any_condim(mj, 4) ? mj->geom_friction[3 * g + 1] : 0.0;
+  m.mu_rolling = kept >= 6 && any_condim(mj, 6) ? mj->geom_friction[3 * g + 2] : 0.0;
   return m;
 }
 
@@ -226,7 +228,7 @@ mdl_err mdl_map_shapes(mdl_map *p) {
     dyn_material m = geom_material(p, p->shape_elem[s]);
     int k = 0;
     while (k < p->nm && !(p->mat[k].mu == m.mu && p->mat[k].mu_torsion == m.mu_torsion &&
-                          p->mat[k].condim == m.condim))
+                          p->mat[k].mu_rolling == m.mu_rolling && p->mat[k].condim == m.condim))
       k++;
     if (k == p->nm) p->mat[p->nm++] = m;
     p->shape[s].material = k;

@@ -24,9 +24,9 @@
  *                 diaginertia when I_b is diagonal, else fullinertia
  *   shapes        sphere, box, capsule (half_length 0: a sphere), plane
  *                 (its frame: z the normal, origin d n), hull (a mesh of
- *                 its vertices), none (a <site>); friction "mu 0 0" of the
- *                 shape's material (the material's condim 4 with its
- *                 mu_torsion as friction[1], its condim 1; else condim 1 when mu = 0: frictionless, as
+ *                 its vertices), none (a <site>); friction "mu mu_torsion
+ *                 mu_rolling" of the shape's material (its condim 4, 6 or 1; else
+ *                 condim 1 when mu = 0: frictionless, as
  *                 MuJoCo combines condim and friction by the maximum, like
  *                 lcplab's materials), contype, conaffinity.
  * Every body, geom and site carries its exact record as user numbers
@@ -167,9 +167,10 @@ static void w_shape(mdl_writer *w, int s, int body) {
     int mat = d->material >= 0 ? d->material : dyn_model_default_material(w->m);
     double mu = mat >= 0 ? dyn_model_materials(w->m)[mat].mu : w->o->default_mu;
     int cd = mat >= 0 ? dyn_model_materials(w->m)[mat].condim : 0;
-    double fr[3] = { mu, cd == 4 ? dyn_model_materials(w->m)[mat].mu_torsion : 0.0, 0.0 };
+    const dyn_material *dm = mat >= 0 ? &dyn_model_materials(w->m)[mat] : NULL;
+    double fr[3] = { mu, dm ? dm->mu_torsion : 0.0, dm ? dm->mu_rolling : 0.0 };
     mdl_w_attr_nums(w, "friction", fr, 3);
-    if (cd == 4 || cd == 1)
+    if (cd >= 4 || cd == 1)
       mdl_w_printf(w, " condim=\"%d\"", cd);
     else if (mu == 0.0)
       mdl_w_printf(w, " condim=\"1\"");

@@ -1177,6 +1177,63 @@ static void test_errors(void) {
   CU_ASSERT_EQUAL(dyn_contact_max_rows(&bp), 8);
 }
 
+/* Box friction with torsion and rolling (MuJoCo's condim 4 and 6,
+ * docs/contact.md): six rows, the last three of angular velocity only,
+ * J_b = (0, n), (0, t1), (0, t2) and J_a their opposites (0 for a static
+ * a), bounded through findex -> n by the contact's mu_torsion and
+ * mu_rolling; a row's J u is then the relative angular velocity about its
+ * axis. */
+static void test_rolling_rows(void) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 77);
+  dyn_rows rows[8];
+  for (int trial = 0; trial < 8; trial++) {
+    tst_body B[2];
+    B[0] = tst_box_body(1.0, dyn_v3_make(0.3, 0.5, 0.2), tst_rvec(rng, 1), tst_rquat(rng));
+    B[1] = tst_box_body(2.0, dyn_v3_make(0.4, 0.2, 0.6), tst_rvec(rng, 1), tst_rquat(rng));
+    int a_static = trial % 2;
+    B[0].is_static = a_static;
+    dyn_contact c = { 0 };
+    c.a = 0, c.b = 1, c.p = tst_rvec(rng, 1.0), c.normal = tst_runit(rng), c.depth = 0.001;
+    c.mu_torsion = 0.02, c.mu_rolling = 0.003;
+    dyn_contact_params prm = dyn_contact_params_default();
+    prm.friction = DYN_FRICTION_BOX, prm.mu = 0.7, prm.torsion = 1, prm.rolling = 1;
+    int m = tst_contact_fill(B, 2, &c, &prm, 0.01, rows, 0);
+    CU_ASSERT_EQUAL_FATAL(m, 6);
+    CU_ASSERT_EQUAL(dyn_contact_max_rows(&prm), 6);
+    dyn_v3 t1, t2;
+    dyn_contact_basis(c.normal, &t1, &t2);
+    const dyn_v3 axis[3] = { c.normal, t1, t2 };
+    for (int r = 3; r < 6; r++) {
+      const double e[3] = { axis[r - 3].x, axis[r - 3].y, axis[r - 3].z };
+      for (int k = 0; k < 3; k++) {
+        CU_ASSERT(rows[r].J[0][k] == 0.0 && rows[r].J[1][k] == 0.0);
+        CU_ASSERT(rows[r].J[1][3 + k] == e[k]);
+        CU_ASSERT(rows[r].J[0][3 + k] == (a_static ? 0.0 : -e[k]));
+      }
+      CU_ASSERT(rows[r].findex == 0 && rows[r].rhs == 0.0 && rows[r].kind == DYN_ROW_PLAIN);
+      CU_ASSERT(rows[r].mu == (r == 3 ? 0.02 : 0.003));
+    }
+    prm.rolling = 0;
+    CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c, &prm, 0.01, rows, 0), 4);
+    prm.rolling = 1, c.mu_rolling = -1.0;
+    CU_ASSERT_EQUAL(tst_contact_fill(B, 2, &c, &prm, 0.01, rows, 0), DYN_ERR_INPUT);
+  }
+  /* rolling needs torsion, and both box friction */
+  char msg[256] = "";
+  dyn_contact_params bp = dyn_contact_params_default();
+  bp.friction = DYN_FRICTION_BOX, bp.rolling = 1;
+  CU_ASSERT(dyn_contact_params_validate(&bp, msg, sizeof msg) == DYN_ERR_INPUT &&
+            strstr(msg, "rolling"));
+  bp.friction = DYN_FRICTION_CONE, bp.torsion = 1;
+  CU_ASSERT_EQUAL(dyn_contact_params_validate(&bp, msg, sizeof msg), DYN_ERR_INPUT);
+  CU_ASSERT(dyn_friction_max_condim(DYN_FRICTION_BOX) == 6 &&
+            dyn_friction_max_condim(DYN_FRICTION_NONE) == 6 &&
+            dyn_friction_max_condim(DYN_FRICTION_CONE) == 3 &&
+            dyn_friction_max_condim(DYN_FRICTION_PYRAMID) == 3 && dyn_friction_max_condim(7) == 0);
+  gsl_rng_free(rng);
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
@@ -1195,6 +1252,7 @@ int main(void) {
   CU_add_test(s, "box on a 40 deg incline slides at h g (sin a - mu cos a)", test_incline_slide);
   CU_add_test(s, "restitution, Baumgarte, cap, speculative gap", test_restitution_baumgarte);
   CU_add_test(s, "size and input errors", test_errors);
+  CU_add_test(s, "torsion and rolling rows: angular J, findex bounds", test_rolling_rows);
   CU_add_test(s, "row refusals: every non-finite entry, checks before b", test_row_refusals);
   return tst_run();
 }

@@ -588,6 +588,83 @@ static void bad(const char *name, const char *text, mdl_err want, const char *w1
   "<mujoco><worldbody><body name=\"b\" " attrs "><freejoint/><inertial pos=\"0 0 0\" "             \
   "mass=\"1\" diaginertia=\"1 1 1\"/>" inner "</body></worldbody></mujoco>\n"
 
+/* ---- condim 6: rolling friction ------------------------------------------------------ */
+
+/* The file's materials read for worlds of friction fr (approximate ap):
+ * the status, and the count (*nm) and first two materials into M. */
+static mdl_err read_for(const char *path, int fr, int ap, dyn_material *M, int *nm, char *msg,
+                        size_t cap, char *notes) {
+  mdl_read_options o = mdl_read_options_default();
+  o.friction = fr;
+  o.approximate = ap;
+  dyn_model *m = NULL;
+  mdl_read_info info;
+  mdl_err e = mdl_read_model(path, &o, &m, &info, msg, cap);
+  *nm = 0;
+  if (e != MDL_OK) return e;
+  *nm = dyn_model_material_count(m);
+  for (int k = 0; k < *nm && k < 2; k++) M[k] = dyn_model_materials(m)[k];
+  if (notes) snprintf(notes, 512, "%s", info.notes);
+  dyn_model_free(m);
+  return e;
+}
+
+/* A ball of condim 6 on MuJoCo's default floor (condim 3): friction[1]
+ * and [2] read on every geom of the file (the pairing rule takes the
+ * larger where the pair's condim is 6); under the cone refused, named;
+ * under the cone with approximate, condim 3 and said; the writer's file
+ * reads back the same material. */
+static void test_rolling_condim(void) {
+  char path[600], msg[512] = "", notes[512] = "";
+  path_in_dir(path, sizeof path, "roll.xml");
+  write_text(path,
+             "<mujoco><worldbody><geom name=\"floor\" type=\"plane\" size=\"0 0 1\"/>\n"
+             "<body name=\"b\" pos=\"0 0 0.1\"><freejoint/><inertial pos=\"0 0 0\" mass=\"1\" "
+             "diaginertia=\"1 1 1\"/><geom name=\"ball\" type=\"sphere\" size=\"0.1\" "
+             "friction=\"0.5 0.01 0.002\" condim=\"6\"/></body></worldbody></mujoco>\n");
+  dyn_material M[2];
+  int nm = 0;
+  for (int fr = -1; fr <= DYN_FRICTION_BOX; fr++) {
+    mdl_err e = read_for(path,
+                         fr == 0  ? MDL_FRICTION_ANY
+                         : fr < 0 ? DYN_FRICTION_NONE
+                                  : fr,
+                         0, M, &nm, msg, sizeof msg, NULL);
+    if (e != MDL_OK) printf("\n    %s\n", msg);
+    CU_ASSERT_EQUAL_FATAL(e, MDL_OK);
+    CU_ASSERT_EQUAL_FATAL(nm, 2);
+    CU_ASSERT(M[0].mu == 1.0 && M[0].condim == 0 && M[0].mu_torsion == 0.005 &&
+              M[0].mu_rolling == 0.0001);
+    CU_ASSERT(M[1].mu == 0.5 && M[1].condim == 6 && M[1].mu_torsion == 0.01 &&
+              M[1].mu_rolling == 0.002);
+  }
+  for (int fr = DYN_FRICTION_PYRAMID; fr <= DYN_FRICTION_CONE; fr++) {
+    mdl_err e = read_for(path, fr, 0, M, &nm, msg, sizeof msg, NULL);
+    CU_ASSERT(e == MDL_ERR_REFUSED && strstr(msg, "geom 'ball'") && strstr(msg, "condim 6") &&
+              strstr(msg, "approximate"));
+    e = read_for(path, fr, 1, M, &nm, msg, sizeof msg, notes);
+    CU_ASSERT_EQUAL_FATAL(e, MDL_OK);
+    CU_ASSERT_EQUAL_FATAL(nm, 2);
+    CU_ASSERT(M[1].mu == 0.5 && M[1].condim == 0 && M[1].mu_torsion == 0.0 &&
+              M[1].mu_rolling == 0.0 && M[0].mu_torsion == 0.0 && M[0].mu_rolling == 0.0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(notes, "condim 3"));
+  }
+  /* lcplab's own file: the material of condim 6 back to the bit */
+  dyn_model *m = NULL;
+  CU_ASSERT_EQUAL_FATAL(mdl_read_mjcf(path, &m, NULL, msg, sizeof msg), MDL_OK);
+  char back[600];
+  path_in_dir(back, sizeof back, "roll_back.xml");
+  write_model(m, back);
+  dyn_model *m2 = read_model(back);
+  CU_ASSERT_EQUAL_FATAL(dyn_model_material_count(m2), 2);
+  const dyn_material *a = dyn_model_materials(m), *b = dyn_model_materials(m2);
+  for (int k = 0; k < 2; k++)
+    CU_ASSERT(a[k].mu == b[k].mu && a[k].condim == b[k].condim &&
+              a[k].mu_torsion == b[k].mu_torsion && a[k].mu_rolling == b[k].mu_rolling);
+  dyn_model_free(m);
+  dyn_model_free(m2);
+}
+
 static void test_bad_input(void) {
   bad("none.xml", NULL, MDL_ERR_FILE, "FILE_NOT_FOUND", NULL);
   bad("text.xml", "hello\n", MDL_ERR_FILE, "XML", "Line");
@@ -614,8 +691,8 @@ static void test_bad_input(void) {
       FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" friction=\"nan 0 0\"/>"),
       MDL_ERR_REFUSED, "'g'", "mu");
   bad("nan2.xml", FREE_BODY("pos=\"nan 0 0\"", ""), MDL_ERR_FILE, "NaN", NULL);
-  bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" condim=\"6\"/>"),
-      MDL_ERR_REFUSED, "geom 'g'", "condim 6");
+  bad("cyl.xml", FREE_BODY("", "<geom name=\"g\" type=\"sphere\" size=\"0.1\" priority=\"1\"/>"),
+      MDL_ERR_REFUSED, "geom 'g'", "priority");
   bad("tendon.xml",
       "<mujoco><worldbody><body name=\"b\"><joint name=\"j\" type=\"hinge\"/>"
       "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody>"
@@ -768,6 +845,8 @@ int main(void) {
   CU_add_test(s, "a plain MJCF file: the general mapping", test_plain_file);
   CU_add_test(s, "an lcplab file edited by hand: MJCF's values win", test_edited_file);
   CU_add_test(s, "bad input: the file, the element, the feature named", test_bad_input);
+  CU_add_test(s, "condim 6: rolling friction read, refused under the cone, round trip",
+              test_rolling_condim);
   CU_add_test(s, "a MuJoCo error mid-step returns, it does not end the process",
               test_mujoco_error_returns);
   CU_add_test(s, "what the writer refuses, named", test_writer_refusals);

@@ -150,30 +150,39 @@ static void test_combine(void) {
   CU_ASSERT(y.mu == x.mu && y.restitution == x.restitution);
   /* MuJoCo's pairing rule (mj_contactParam, one priority): the larger
    * condim (lcplab's 0 as 3), the larger of each coefficient; the contact
-   * takes mu unless condim is 1, mu_torsion only where it is 4 */
-  dyn_material one = ice, four = rubber;
-  one.condim = 1, one.mu = 0.8, one.mu_torsion = 0.05;
-  four.condim = 4, four.mu = 0.2, four.mu_torsion = 0.01;
-  double mu = -1.0, mt = -1.0;
+   * takes mu unless condim is 1, mu_torsion only where it is 4 or 6,
+   * mu_rolling only where it is 6 */
+  dyn_material one = ice, four = rubber, six = rubber;
+  one.condim = 1, one.mu = 0.8, one.mu_torsion = 0.05, one.mu_rolling = 0.003;
+  four.condim = 4, four.mu = 0.2, four.mu_torsion = 0.01, four.mu_rolling = 0.004;
+  six.condim = 6, six.mu = 0.1, six.mu_torsion = 0.02, six.mu_rolling = 0.001;
+  double mu = -1.0, mt = -1.0, mr = -1.0;
   const struct {
     dyn_material a, b;
-    double mu, mt;
-  } pair[] = { { one, one, 0.0, 0.0 },   { one, ice, 0.8, 0.0 },    { one, four, 0.8, 0.05 },
-               { four, ice, 0.2, 0.01 }, { four, four, 0.2, 0.01 }, { ice, ice, 0.05, 0.0 },
-               { four, one, 0.8, 0.05 } };
+    double mu, mt, mr;
+  } pair[] = { { one, one, 0.0, 0.0, 0.0 },     { one, ice, 0.8, 0.0, 0.0 },
+               { one, four, 0.8, 0.05, 0.0 },   { four, ice, 0.2, 0.01, 0.0 },
+               { four, four, 0.2, 0.01, 0.0 },  { ice, ice, 0.05, 0.0, 0.0 },
+               { four, one, 0.8, 0.05, 0.0 },   { six, six, 0.1, 0.02, 0.001 },
+               { six, ice, 0.1, 0.02, 0.001 },  { six, one, 0.8, 0.05, 0.003 },
+               { four, six, 0.2, 0.02, 0.004 }, { six, four, 0.2, 0.02, 0.004 } };
   for (size_t k = 0; k < sizeof pair / sizeof pair[0]; k++) {
-    dyn_material_contact(dyn_material_combine(pair[k].a, pair[k].b), &mu, &mt);
-    CU_ASSERT(mu == pair[k].mu && mt == pair[k].mt);
-    if (mu != pair[k].mu || mt != pair[k].mt) printf("\n    pair %zu: mu %g mt %g\n", k, mu, mt);
+    dyn_material_contact(dyn_material_combine(pair[k].a, pair[k].b), &mu, &mt, &mr);
+    CU_ASSERT(mu == pair[k].mu && mt == pair[k].mt && mr == pair[k].mr);
+    if (mu != pair[k].mu || mt != pair[k].mt || mr != pair[k].mr)
+      printf("\n    pair %zu: mu %g mt %g mr %g\n", k, mu, mt, mr);
   }
   /* a material's own fields: checked when added */
   dyn_model *m = new_model();
   char msg[256];
   dyn_material bad = four;
-  bad.condim = 6;
-  CU_ASSERT(dyn_model_add_material(m, &bad, msg, sizeof msg) < 0 && strstr(msg, "condim=6"));
+  bad.condim = 5;
+  CU_ASSERT(dyn_model_add_material(m, &bad, msg, sizeof msg) < 0 && strstr(msg, "condim=5"));
   bad = four, bad.mu_torsion = -1.0;
   CU_ASSERT(dyn_model_add_material(m, &bad, msg, sizeof msg) < 0 && strstr(msg, "mu_torsion"));
+  bad = six, bad.mu_rolling = NAN;
+  CU_ASSERT(dyn_model_add_material(m, &bad, msg, sizeof msg) < 0 && strstr(msg, "mu_rolling"));
+  CU_ASSERT(dyn_model_add_material(m, &six, msg, sizeof msg) >= 0);
   dyn_model_free(m);
 }
 

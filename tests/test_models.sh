@@ -119,12 +119,33 @@ expect_err "a file that is not MJCF: exit 2, MuJoCo's message" "foo.xml: XML Err
   simulate --model "$T/foo.xml"
 expect_err "a missing file: exit 2, the file named" "none.xml" simulate --model "$T/none.xml"
 printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
-expect_err "a refused feature: the element and the feature named" "geom 'can': condim 6 (rolling friction)" \
-  export --model "$T/cyl.xml" --format lcplab --out "$T/ec"
-# torsional friction (condim 4) is box friction's spin row: mapped under the
-# default --friction box; refused by name with the cone or the pyramid,
-# dropped (and said) under --approximate (issue 80: before, refused always)
+sed 's/condim="6"/priority="1"/' "$T/cyl.xml" >"$T/pri.xml"
+expect_err "a refused feature: the element and the feature named" "geom 'can': priority is not mapped" \
+  export --model "$T/pri.xml" --format lcplab --out "$T/ec"
+# torsional friction (condim 4) is box friction's spin row, rolling
+# friction (condim 6) its two rows more: mapped under the default
+# --friction box; refused by name with the cone or the pyramid, dropped
+# (and said) under --approximate (issue 80: before, condim 4 refused
+# always until the torsion branch, condim 6 until this one)
 sed 's/condim="6"/condim="4"/' "$T/cyl.xml" >"$T/tor.xml"
+expect_err "condim 6 with --friction cone: refused, the geom named" \
+  "cyl.xml: geom 'can': condim 6 (torsional and rolling friction) is simulated with box friction only" \
+  simulate --model "$T/cyl.xml" --friction cone --steps 2
+expect_err "condim 6 with --friction pyramid: refused, the geom named" \
+  "cyl.xml: geom 'can': condim 6 (torsional and rolling friction) is simulated with box friction only" \
+  simulate --model "$T/cyl.xml" --friction pyramid --solver lemke --steps 2
+lcp simulate --model "$T/cyl.xml" --friction cone --approximate --steps 2
+if [ "$rc" -eq 0 ] && grep -q "condim 6.*use condim 3" "$T/err"; then
+  pass "condim 6 with --friction cone --approximate: runs, the rolling dropped and said"
+else
+  fail "condim 6, cone, --approximate" "exit $rc: $(cat "$T/err")"
+fi
+lcp simulate --model "$T/cyl.xml" --steps 2
+if [ "$rc" -eq 0 ] && ! grep -q "condim" "$T/err"; then
+  pass "condim 6 under box friction (the default): runs, no note"
+else
+  fail "condim 6, box" "exit $rc: $(cat "$T/err")"
+fi
 expect_err "condim 4 with --friction cone: refused, the geom named" \
   "tor.xml: geom 'can': condim 4 (torsional friction) is simulated with box friction only" \
   simulate --model "$T/tor.xml" --friction cone --steps 2
@@ -161,15 +182,89 @@ expect_err "experiment: a bad model line stops the file at its line" "bad.exp:3:
   experiment "$T/bad.exp" --out "$T/mo2" --no-plot
 # a feature approximate= lifts: the refusal names the scene line's key, not
 # the command line's --approximate (issue 86, item 12)
-printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
+printf '<mujoco><worldbody><body name="b"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/><geom name="can" type="sphere" size="0.1" priority="1"/></body></worldbody></mujoco>\n' >"$T/cyl.xml"
 printf 'experiment drift d\nsolvers pgs\nscene model=cyl.xml steps=5\n' >"$T/cyl.exp"
 lcp experiment "$T/cyl.exp" --out "$T/mo3" --no-plot
 if [ "$rc" -eq 2 ] && grep -q "cyl.exp:3: .*rerun with approximate=yes (on the scene line)" "$T/err" &&
   ! grep -q -- "--approximate" "$T/err"; then
-  pass "experiment: condim 6's refusal names approximate=yes on the scene line"
+  pass "experiment: a geom priority's refusal names approximate=yes on the scene line"
 else
-  fail "experiment: condim 6's refusal" "exit $rc: $(cat "$T/err")"
+  fail "experiment: a geom priority's refusal" "exit $rc: $(cat "$T/err")"
 fi
+
+# dropping torsion and rolling, the same on every surface (issue 80 item
+# 5): approximate keeps condim 6 where the world simulates it (box
+# friction) and reads it as 3 where it does not (the cone), on the command
+# line (--approximate) and in an experiment (approximate=yes) alike; Python's
+# load_model(approximate=True, friction=) in python/tests/test_model.py.
+# tests/models/rolling_ball.xml rolls against its rolling resistance, so
+# its rows differ from its condim-3 copy's.  Before: an experiment's
+# approximate=yes read it as 3 under box friction too (its rows those of
+# the condim-3 copy), the command line's kept it.
+RB=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/models/rolling_ball.xml
+cp "$RB" "$T/rb6.xml"
+cp "$RB" "$T/rb6a.xml"
+sed 's/condim="6"/condim="3"/' "$RB" >"$T/rb3.xml"
+rows() { grep -v '^#' "$T/$1/d.csv" | awk -F, -v s="$2" '$1 == s' | cut -d, -f2-; }
+printf 'experiment drift d\nsolvers pgs\nscene model=rb6.xml steps=20\nscene model=rb6a.xml steps=20 approximate=yes\nscene model=rb3.xml steps=20\n' >"$T/rb.exp"
+lcp experiment "$T/rb.exp" --out "$T/rbo" --no-plot
+rows rbo rb6 >"$T/r6"
+rows rbo rb6a >"$T/r6a"
+rows rbo rb3 >"$T/r3"
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/r6")" -eq 21 ] && cmp -s "$T/r6" "$T/r6a" && ! cmp -s "$T/r6" "$T/r3"; then
+  pass "experiment, box friction: approximate=yes keeps condim 6 (its rows as without it)"
+else
+  fail "experiment, box, approximate=yes" "exit $rc: $(cat "$T/err"); $(diff "$T/r6" "$T/r6a" | head -3)"
+fi
+# condim 4 the same: a dumbbell of two balls of unequal sliding friction
+# slides across a tilted gravity and turns, resisted by its torsion rows
+# (its rows differ from the condim-3 copy's: 8 rows a step against 6).
+# Before: approximate=yes gave the condim-3 rows (exit 0, rows differ).
+printf '<mujoco><option timestep="0.002" gravity="3 0 -9.81"/><worldbody><geom name="floor" type="plane" size="0 0 1" friction="0.1 0 0"/><body name="bar" pos="0 0 0.1"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="0.02 0.002 0.02"/><geom name="a" type="sphere" size="0.1" pos="0 0.2 0" friction="0.1 0.05 0" condim="4"/><geom name="b" type="sphere" size="0.1" pos="0 -0.2 0" friction="0.3 0.05 0" condim="4"/></body></worldbody></mujoco>\n' >"$T/db4.xml"
+cp "$T/db4.xml" "$T/db4a.xml"
+printf 'experiment drift d\nsolvers pgs\nscene model=db4.xml steps=100\nscene model=db4a.xml steps=100 approximate=yes\n' >"$T/db.exp"
+lcp experiment "$T/db.exp" --out "$T/dbo" --no-plot
+rows dbo db4 >"$T/d4"
+rows dbo db4a >"$T/d4a"
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/d4")" -ge 100 ] && cmp -s "$T/d4" "$T/d4a"; then
+  pass "experiment, box friction: approximate=yes keeps condim 4 (its rows as without it)"
+else
+  fail "experiment, box, approximate=yes, condim 4" "exit $rc: $(diff "$T/d4" "$T/d4a" | head -3)"
+fi
+printf 'experiment drift d\nsolvers nsgs\nscene model=rb6a.xml steps=20 approximate=yes friction=cone\nscene model=rb3.xml steps=20 friction=cone\n' >"$T/rbc.exp"
+lcp experiment "$T/rbc.exp" --out "$T/rbco" --no-plot
+rows rbco rb6a >"$T/c6a"
+rows rbco rb3 >"$T/c3"
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$T/c6a")" -ge 20 ] && cmp -s "$T/c6a" "$T/c3"; then
+  pass "experiment, the cone: approximate=yes reads condim 6 as 3 (the condim-3 copy's rows)"
+else
+  fail "experiment, cone, approximate=yes" "exit $rc: $(cat "$T/err"); $(diff "$T/c6a" "$T/c3" | head -3)"
+fi
+printf 'experiment drift d\nsolvers nsgs\nscene model=rb6.xml steps=5 friction=cone\n' >"$T/rbr.exp"
+lcp experiment "$T/rbr.exp" --out "$T/rbro" --no-plot
+if [ "$rc" -ne 0 ] && grep -q "geom 's': condim 6.*box friction only" "$T/err"; then
+  pass "experiment, the cone without approximate=yes: condim 6 refused, the geom named"
+else
+  fail "experiment, cone, no approximate" "exit $rc: $(cat "$T/err")"
+fi
+for fl in "" "--friction cone"; do
+  # shellcheck disable=SC2086
+  lcp simulate --model "$T/rb6.xml" --steps 20 --csv "$T/s6.csv" --force $fl
+  a=$rc
+  # shellcheck disable=SC2086
+  lcp simulate --model "$T/rb6.xml" --steps 20 --csv "$T/s6a.csv" --force --approximate $fl
+  b=$rc
+  # shellcheck disable=SC2086
+  lcp simulate --model "$T/rb3.xml" --steps 20 --csv "$T/s3.csv" --force $fl
+  for f in s6 s6a s3; do cut -d, -f11 --complement "$T/$f.csv" >"$T/$f.x"; done
+  if [ -z "$fl" ] && [ "$a$b$rc" = 000 ] && cmp -s "$T/s6.x" "$T/s6a.x" && ! cmp -s "$T/s6.x" "$T/s3.x"; then
+    pass "command line, box friction: --approximate keeps condim 6"
+  elif [ -n "$fl" ] && [ "$a" -ne 0 ] && [ "$b$rc" = 00 ] && cmp -s "$T/s6a.x" "$T/s3.x"; then
+    pass "command line, $fl: refused without --approximate, read as 3 with it"
+  else
+    fail "command line, ${fl:-box}, --approximate" "exits $a $b $rc"
+  fi
+done
 
 # a file name with shell characters: saved, read, nothing run
 odd="$T/a'b\"c\$(touch ran);d\`touch ran2\`.xml"

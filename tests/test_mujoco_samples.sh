@@ -379,4 +379,24 @@ for c in wrapped=0.5 helix=-0.7 sphere=-0.8; do
   fi
 done
 
+# rolling friction (condim 6, issue 80 item 5; tests/models/rolling_ball.xml's
+# header): a ball rolls across a tilted gravity against its rolling
+# resistance.  lcplab in both coordinates: the hand-derived 0.1823282 m to
+# 1e-6 (condim 3 would give 0.35786 m), and within 1 % of MuJoCo's step
+# (measured 2026-11-28: 0.1823282 m against 0.1826899 m).  Before: refused
+# by name, exit 2 ("geom 's': condim 6 (rolling friction) is not
+# simulated").
+RB=${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/models/rolling_ball.xml
+"$PEER" "$RB" --steps 500 >"$T/mj.json" 2>"$T/mj.err"
+b=$(jnum max_body_displacement "$T/mj.json")
+for c in maximal reduced; do
+  lcp simulate --model "$RB" --steps 500 --coordinates "$c"
+  a=$(jnum max_body_displacement "$T/out")
+  if [ "$rc" -eq 0 ] && [ -n "$b" ] && awk_true "($a - 0.18232821428571)^2 < 1e-12 && ($a - $b)^2 < 1e-4 * $b^2"; then
+    pass "rolling_ball.xml ($c): $a m, hand-derived 0.1823282 m, MuJoCo $b m"
+  else
+    fail "rolling_ball.xml ($c)" "exit $rc, $a m against 0.1823282 m and MuJoCo's $b m: $(cat "$T/err" "$T/mj.err")"
+  fi
+done
+
 tst_done

@@ -5,8 +5,8 @@
  *
  *   scene_model(name, params) -> Model   a built-in scene's model
  *       (dyn_scene_model; params ["key=value", ...])
- *   load_model(path, approximate, max_memory) -> (Model, timestep, warnings,
- *       notes)   an MJCF or URDF file through MuJoCo's compiler
+ *   load_model(path, approximate, max_memory, reduced, friction) -> (Model,
+ *       timestep, warnings, notes, reduced)   an MJCF or URDF file through MuJoCo's compiler
  *       (mdl_read_model)
  *   Model.save(path, dt, default_mu, name)   MJCF (mdl_write_mjcf), written
  *       under a temporary name and renamed when complete (io_outfile)
@@ -94,7 +94,20 @@ PyObject *lx_scene_model(PyObject *self, PyObject *args) {
   return wrap(m);
 }
 
-/* load_model(path, approximate, max_memory, reduced) -> (Model, timestep,
+/* The friction model name (None: any) as mdl_read_options.friction, by
+ * libdynamics' settings parser; -2 with a ValueError set. */
+static int friction_of(const char *name) {
+  if (!name) return MDL_FRICTION_ANY;
+  dyn_world_settings s = dyn_world_settings_default();
+  char err[256] = "";
+  if (dyn_world_settings_set(&s, "friction", name, err, sizeof err) != 1) {
+    PyErr_Format(PyExc_ValueError, "load_model: friction %s", err);
+    return -2;
+  }
+  return (int)s.contact.friction;
+}
+
+/* load_model(path, approximate, max_memory, reduced, friction) -> (Model, timestep,
  * warnings, notes, reduced); max_memory 0: libmodels' default cap; reduced
  * 1: read for reduced coordinates, and the Model's worlds are in them; 0:
  * maximal; -1 (the default): the file's own (MDL_COORDINATES_FILE); the
@@ -104,9 +117,15 @@ PyObject *lx_load_model(PyObject *self, PyObject *args) {
   PyObject *pathobj;
   int approximate = 0, reduced = MDL_COORDINATES_FILE;
   unsigned long long max_memory = 0;
-  if (!PyArg_ParseTuple(args, "O&|pKi", PyUnicode_FSConverter, &pathobj, &approximate, &max_memory,
-                        &reduced))
+  const char *friction = NULL;
+  if (!PyArg_ParseTuple(args, "O&|pKiz", PyUnicode_FSConverter, &pathobj, &approximate, &max_memory,
+                        &reduced, &friction))
     return NULL;
+  int fr = friction_of(friction);
+  if (fr == -2) {
+    Py_DECREF(pathobj);
+    return NULL;
+  }
   if (reduced != 0 && reduced != 1 && reduced != MDL_COORDINATES_FILE) {
     Py_DECREF(pathobj);
     PyErr_Format(PyExc_ValueError, "load_model: reduced=%d is not 0, 1 or -1", reduced);
@@ -118,6 +137,7 @@ PyObject *lx_load_model(PyObject *self, PyObject *args) {
   mdl_read_options ro = mdl_read_options_default();
   ro.approximate = approximate;
   ro.reduced = reduced;
+  ro.friction = fr;
   if (max_memory > 0) ro.max_memory = max_memory > SIZE_MAX ? SIZE_MAX : (size_t)max_memory;
   /* a refusal names load_model's arguments, not the program's options */
   ro.words = (mdl_option_words){ "approximate=True", "coordinates=\"reduced\"",

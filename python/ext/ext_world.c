@@ -427,15 +427,15 @@ static PyObject *contact_array(const dyn_contact *c, int n, int k, contact_part 
 }
 
 /* contacts() -> {"body": (nc, 2) int32, "shape": (nc, 2) int32, "point",
- * "normal": (nc, 3), "depth", "mu", "restitution", "mu_torsion": (nc,)}
- * of the last step (dyn_world_contacts) */
-static void put_torsion(PyObject *d, const dyn_contact *c, int nc) {
+ * "normal": (nc, 3), "depth", "mu", "restitution", "mu_torsion",
+ * "mu_rolling": (nc,)} of the last step (dyn_world_contacts) */
+static void put_coef(PyObject *d, const dyn_contact *c, int nc, const char *key, int rolling) {
   npy_intp d1 = nc;
   PyObject *a = PyArray_ZEROS(1, &d1, NPY_DOUBLE, 0);
   if (!a) return;
   double *t = PyArray_DATA((PyArrayObject *)a);
-  for (int i = 0; i < nc; i++) t[i] = c[i].mu_torsion;
-  PyDict_SetItemString(d, "mu_torsion", a);
+  for (int i = 0; i < nc; i++) t[i] = rolling ? c[i].mu_rolling : c[i].mu_torsion;
+  PyDict_SetItemString(d, key, a);
   Py_DECREF(a);
 }
 
@@ -463,7 +463,8 @@ static PyObject *world_contacts(lx_world *self, PyObject *noargs) {
                         contact_array(c, nc, 3, part_point), "normal",
                         contact_array(c, nc, 3, part_normal), "depth", depth, "mu", mu,
                         "restitution", rest);
-    if (out) put_torsion(out, c, nc);
+    if (out) put_coef(out, c, nc, "mu_torsion", 0);
+    if (out) put_coef(out, c, nc, "mu_rolling", 1);
   }
   Py_XDECREF(body);
   Py_XDECREF(shape);

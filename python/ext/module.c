@@ -226,7 +226,8 @@ static PyMethodDef methods[] = {
   { "setting_names", lx_setting_names, METH_NOARGS, "The world settings' names." },
   { "scene_model", lx_scene_model, METH_VARARGS, "scene_model(name, params) -> Model." },
   { "load_model", lx_load_model, METH_VARARGS,
-    "load_model(path, approximate=0, max_memory=0) -> (Model, timestep, warnings, notes)." },
+    "load_model(path, approximate=0, max_memory=0, reduced=-1, friction=None) -> (Model, timestep, "
+    "warnings, notes, reduced)." },
   { "run_experiment", (PyCFunction)(void (*)(void))lx_run_experiment, METH_VARARGS | METH_KEYWORDS,
     "run_experiment(config, out, ...) -> {status, messages, outputs}." },
   { "profile_csv", lx_profile_csv, METH_VARARGS, "profile_csv(text) -> the profile curves." },

@@ -711,7 +711,7 @@ def scene_model(name, **params):
         _raise(e)
 
 
-def load_model(path, approximate=False, max_memory=None, coordinates=None):
+def load_model(path, approximate=False, max_memory=None, coordinates=None, friction=None):
     """A model from an MJCF or URDF file, compiled by MuJoCo's own compiler
     and mapped onto lcplab's scene model (docs/models.md).
 
@@ -736,6 +736,15 @@ def load_model(path, approximate=False, max_memory=None, coordinates=None):
         (every body its six velocities, joints as rows), or None (the
         default): the file's own, reduced for a kinematic tree (with loops
         too), maximal for the others and for files lcplab wrote. The model's ``coordinates`` says which.
+    friction : {None, "none", "box", "pyramid", "cone"}
+        The friction model of the worlds the model is for (``World``'s
+        ``friction``), as the command line's ``--friction`` and an
+        experiment's ``friction=``: box friction simulates MuJoCo's condim
+        4 and 6 (torsional and rolling friction, rows of angular velocity);
+        the cone and the pyramid have no such rows, so a geom of condim 4 or
+        6 is refused, named, or with ``approximate=True`` read as condim 3
+        and said in ``notes``.  None (the default): read as they are, and a
+        ``World`` of the cone or the pyramid on the model refuses them.
 
     Returns
     -------
@@ -760,12 +769,15 @@ def load_model(path, approximate=False, max_memory=None, coordinates=None):
     if coordinates not in (None, "maximal", "reduced"):
         raise ValueError("coordinates must be None, 'maximal' or 'reduced', got %r" %
                          (coordinates,))
+    if friction not in (None, "none", "box", "pyramid", "cone"):
+        raise ValueError("friction must be None, 'none', 'box', 'pyramid' or 'cone', got %r" %
+                         (friction,))
     if not os.path.exists(path):
         raise MissingFileError(path)
     try:
         c, timestep, warnings, notes, reduced = _lcplab.load_model(
             path, bool(approximate), min(max_memory or 0, 2**64 - 1),
-            {None: -1, "maximal": 0, "reduced": 1}[coordinates])
+            {None: -1, "maximal": 0, "reduced": 1}[coordinates], friction)
     except ValueError as e:
         _raise(e)
     name = os.path.splitext(os.path.basename(path))[0]

@@ -514,9 +514,10 @@ class World:
             (nc, 3): the world point midway between the surfaces;
             ``normal`` (nc, 3): the unit normal from a to b; ``depth``
             (nc,): penetration (> 0) or gap (< 0, within the margin);
-            ``mu``, ``restitution``, ``mu_torsion`` (nc,): the pair's
-            combined material (``mu_torsion``: torsional friction, MuJoCo's
-            condim 4; docs/models.md).
+            ``mu``, ``restitution``, ``mu_torsion``, ``mu_rolling`` (nc,):
+            the pair's combined material (``mu_torsion``: torsional
+            friction, MuJoCo's condim 4 and 6; ``mu_rolling``: rolling
+            friction, condim 6; docs/models.md).
             Empty before any step.
         """
         return self._w.contacts()

@@ -83,10 +83,11 @@ def test_refusals(tmp_path):
                    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
                    '<geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody>'
                    '</mujoco>\n')
-    # rolling friction (condim 6) is refused, the geom named (condim 4 is
-    # mapped: test_torsional_friction_spin_decelerates)
+    # rolling friction (condim 6) is mapped (test_rolling_friction_*); for
+    # worlds of the cone it is refused, the geom named
+    assert lcplab.load_model(tor).counts()["shapes"] == 1
     with pytest.raises(lcplab.SceneError, match="geom 'can'.*condim 6"):
-        lcplab.load_model(tor)
+        lcplab.load_model(tor, friction="cone")
     with pytest.raises(lcplab.SceneError, match="unknown scene"):
         lcplab.scene_model("nope")
     with pytest.raises(lcplab.Error):
@@ -113,7 +114,7 @@ def test_refusals_name_the_python_arguments(tmp_path):
                     'anchor="0.1 0 0"/></equality></mujoco>\n')
     cyl.write_text(cyl.read_text().replace('type="cylinder" size="0.1 0.2"',
                                            'type="sphere" size="0.1" condim="6"'))
-    cases = [((cyl,), {}, "rerun with approximate=True to"),
+    cases = [((cyl,), {"friction": "cone"}, "rerun with approximate=True to"),
              ((arm,), {"coordinates": "maximal"}, 'coordinates="reduced"'),
              ((cyl,), {"approximate": True, "max_memory": 1 << 20}, "(max_memory=)")]
     for args, kw, words in cases:
@@ -130,16 +131,16 @@ def test_shell_characters_in_a_name(tmp_path):
 
 
 def test_approximate_and_memory_cap(tmp_path):
-    # rolling friction (condim 6), approximated: condim 4 (docs/models.md),
-    # said in notes
+    # rolling friction (condim 6) for a world of the cone, approximated:
+    # condim 3 (docs/models.md), said in notes
     cyl = tmp_path / "cyl.xml"
     cyl.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
                    '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
                    '<geom name="can" type="sphere" size="0.1" condim="6"/></body></worldbody>'
                    '</mujoco>\n')
-    m = lcplab.load_model(cyl, approximate=True)
+    m = lcplab.load_model(cyl, approximate=True, friction="cone")
     assert m.counts()["bodies"] == 1 and m.counts()["shapes"] == 1
-    assert "can" in m.notes and "condim" in m.notes
+    assert "can" in m.notes and "condim 3" in m.notes
     # the memory cap: MuJoCo's default stack alone (about 10 MB) passes 1 MiB
     with pytest.raises(lcplab.SceneError, match="cyl.xml: 2 bodies.*memory cap of 1048576"):
         lcplab.load_model(cyl, approximate=True, max_memory=1 << 20)
@@ -448,3 +449,125 @@ def test_contact_pairing_rule(tmp_path):
         w.run(1)
         con = w.contacts()
         assert list(con["mu"]) == [mu] and list(con["mu_torsion"]) == [mt], (fb, cb, ff, cf, con)
+
+
+def test_contact_pairing_rule_rolling(tmp_path):
+    # condim 6 (issue 80 item 5): the pair's condim the larger; its
+    # mu_rolling the larger of the two friction[2] where that is 6, else 0;
+    # its mu_torsion the larger friction[1] where it is 4 or 6.  A floor of
+    # condim 3 takes part with its friction[1] and [2] (MuJoCo's default
+    # floor: "1 0.005 0.0001").  Before: condim 6 refused by name.
+    cases = [(("0.5 0.01 0.002", 6), ("1 0.005 0.0001", 3), 1.0, 0.01, 0.002),
+             (("0.5 0.01 0.002", 6), ("1 0.02 0.003", 1), 1.0, 0.02, 0.003),
+             (("0.5 0.01 0.002", 4), ("1 0.02 0.003", 6), 1.0, 0.02, 0.003),
+             (("0.5 0.01 0.002", 4), ("1 0.02 0.003", 3), 1.0, 0.02, 0.0),
+             (("0.5 0.01 0.002", 6), ("0.3 0.005 0.001", 6), 0.5, 0.01, 0.002),
+             (("0.5 0.01 0.002", 1), ("0.3 0.005 0.001", 1), 0.0, 0.0, 0.0)]
+    for i, ((fb, cb), (ff, cf), mu, mt, mr) in enumerate(cases):
+        f = tmp_path / "pair6.xml"
+        f.write_text('<mujoco><worldbody>'
+                     f'<geom name="floor" type="plane" size="0 0 1" friction="{ff}" condim="{cf}"/>'
+                     '<body name="b" pos="0 0 0.1"><freejoint/>'
+                     f'<geom name="s" type="sphere" size="0.1" friction="{fb}" condim="{cb}"/>'
+                     '</body></worldbody></mujoco>\n')
+        for coords in ("maximal", "reduced") if i < 2 else ("maximal",):
+            w = lcplab.World(lcplab.load_model(f, coordinates=coords))
+            w.run(1)
+            con = w.contacts()
+            got = (list(con["mu"]), list(con["mu_torsion"]), list(con["mu_rolling"]))
+            assert got == ([mu], [mt], [mr]), (fb, cb, ff, cf, coords, got)
+
+
+# A ball rolling on a floor (issue 80, item 5: condim 6).  Rolling without
+# slipping at v (w = v / r about the axis across the motion), resting on
+# the floor (depth 0: the normal impulse of a step is m g h).  The rolling
+# row about that axis slides at its bound mu_r m g h (an angular impulse
+# against w); the sliding rows hold the contact point (v' = r w'):
+#     m dv = P,   I dw = -r P - mu_r m g h,   dv = r dw
+# so dv = -mu_r m g h r / (I + m r^2) a step: for a solid ball (I = 2/5 m
+# r^2) v_k = v_0 - k mu_r g h / (1.4 r), exactly while it rolls (dantzig
+# solves the box LCP to rounding).  The tangents of a normal along z are
+# the world's x and y (dyn_contact_basis), so the box bound is the
+# rolling row's own.  Under condim 3 the ball rolls on at v_0.
+def _roll(tmp_path, condim, coords, steps=50, v0=1.0, r=0.1, friction="1 0 0.005",
+          load=None, world=None):
+    f = tmp_path / "roll.xml"
+    f.write_text('<mujoco><option timestep="0.002"/><worldbody>'
+                 '<geom name="floor" type="plane" size="0 0 1" friction="1 0 0"/>'
+                 f'<body name="b" pos="0 0 {r!r}"><freejoint/>'
+                 f'<inertial pos="0 0 0" mass="1" diaginertia="{0.4 * r * r!r} '
+                 f'{0.4 * r * r!r} {0.4 * r * r!r}"/>'
+                 f'<geom name="s" type="sphere" size="{r!r}" friction="{friction}" '
+                 f'condim="{condim}"/></body></worldbody></mujoco>\n')
+    w = lcplab.World(lcplab.load_model(f, coordinates=coords, **(load or {})),
+                     **(world or {"solver": "dantzig"}))
+    dyn = int(np.argmin(w.bodies()["is_static"]))
+    if coords == "maximal":
+        st = w.state()
+        st.v[dyn] = (v0, 0.0, 0.0)
+        st.w[dyn] = (0.0, v0 / r, 0.0)
+        w.set_state(st)
+    else:
+        u = np.zeros(len(w.joint_velocities()))
+        u[1] = v0 / r  # the free root's ball (u[0:3]), about y
+        u[3] = v0      # its slide along x (u[3:6])
+        w.set_joint_velocities(u)
+    w.run(steps)
+    b = w.bodies()
+    return b["v"][dyn][0], b["w"][dyn][1], w.contacts()
+
+
+def test_rolling_friction_ball_decelerates(tmp_path):
+    g, h, k, mu_r = 9.81, 0.002, 50, 0.005
+    for r in (0.1, 0.25):
+        for coords in ("maximal", "reduced"):
+            v, wy, con = _roll(tmp_path, 6, coords, r=r)
+            expect = 1.0 - k * mu_r * g * h / (1.4 * r)
+            assert abs(v - expect) <= 1e-9, (coords, r, v, expect)
+            assert abs(wy * r - v) <= 1e-9, (coords, r, wy, v)
+            assert list(con["mu_rolling"]) == [mu_r], con
+            v, wy, con = _roll(tmp_path, 3, coords, r=r)
+            assert abs(v - 1.0) <= 1e-12 and list(con["mu_rolling"]) == [0.0], (coords, v)
+    # stopped (1 / 7.0071e-4 = 1427 steps at r 0.1; 50 steps at mu_r 0.14):
+    # then held at rest by the same rows
+    v, wy, con = _roll(tmp_path, 6, "maximal", steps=80, friction="1 0 0.14")
+    assert abs(v) <= 1e-12 and abs(wy) <= 1e-12, (v, wy)
+
+
+def test_rolling_friction_under_the_cone(tmp_path):
+    # the cone and the pyramid have no rows of angular velocity: a world of
+    # either on a model of condim 6 is refused, the material named; read for
+    # it (load_model's friction=, as --friction and an experiment's
+    # friction=) the geom is refused, named, or with approximate=True read
+    # as condim 3 and said
+    _roll(tmp_path, 6, "maximal", steps=1)
+    f = tmp_path / "roll.xml"
+    for fr in ("cone", "pyramid"):
+        with pytest.raises(lcplab.SceneError, match="condim 6.*box friction only"):
+            lcplab.World(lcplab.load_model(f), friction=fr)
+        with pytest.raises(lcplab.SceneError, match="geom 's'.*condim 6.*approximate=True"):
+            lcplab.load_model(f, friction=fr)
+        m = lcplab.load_model(f, friction=fr, approximate=True)
+        assert "geom 's'" in m.notes and "condim 3" in m.notes, m.notes
+        w = lcplab.World(m, friction=fr)
+        w.run(2)
+        assert list(w.contacts()["mu_rolling"]) == [0.0]
+    with pytest.raises(ValueError, match="friction"):
+        lcplab.load_model(f, friction="cones")
+
+
+def test_dropping_torsion_the_same_on_every_surface(tmp_path):
+    # issue 80 item 5: approximate=True keeps torsion and rolling where the
+    # worlds simulate them (box friction: read as they are, no note) and
+    # drops them where they do not (the cone: condim 3, said), as the
+    # command line's --approximate and an experiment's approximate=yes do
+    # (tests/test_models.sh).  Before: load_model had no friction= (a cone
+    # world could not drop torsion), experiments dropped it under box too.
+    g, h, k, mu_r = 9.81, 0.002, 50, 0.005
+    v, wy, con = _roll(tmp_path, 6, "reduced", load={"approximate": True, "friction": "box"})
+    assert abs(v - (1.0 - k * mu_r * g * h / 0.14)) <= 1e-9, v
+    m = lcplab.load_model(tmp_path / "roll.xml", approximate=True, friction="box")
+    assert m.notes == "", m.notes
+    v, wy, con = _roll(tmp_path, 6, "reduced", load={"approximate": True, "friction": "cone"},
+                       world={"friction": "cone"})
+    assert abs(v - 1.0) <= 1e-9 and list(con["mu_rolling"]) == [0.0], (v, con)
