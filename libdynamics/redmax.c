@@ -73,10 +73,11 @@
  * L^T D L leaves first (no fill outside the pattern) and solved by sparse
  * substitution (docs/redmax.md, "Dynamics and time stepping").
  *
- * Data layout: J is dense 6 nb x ndof, column-major, rows 6 i .. 6 i + 5
- * for body i (omega then v).  Only the columns of a body's ancestor joints
- * (its adof list) are written; the rest stays the 0 of the allocation, and
- * J^T M J runs over those lists only.  The twists phi = J u, dJ/dt u and
+ * Data layout: body i's rows of J (omega then v) are held over its path's
+ * dofs only (MuJoCo's layout: its achain, its own dofs last first, then
+ * its parent's path), 6 x (path length), column-major (dyn_rm_body_rows);
+ * J's other columns are 0 and not stored, and J^T M J runs over the paths
+ * only (dyn_redmax_jacobian makes J dense on request).  The twists phi = J u, dJ/dt u and
  * the force J^T f are recursions over the bodies (O(nb)); dJ/dt itself is
  * made only on request (dyn_redmax_jacobian).  Cost per step
  * O(sum_i depth_i^2) for J and Mr, O(sum_c depth_c) for a factor and for
@@ -233,6 +234,7 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->adof_off);
   free(rm->adof);
   free(rm->achain);
+  free(rm->acol);
   free(rm->torder);
   free(rm->dpar);
   free(rm->dlen);
@@ -485,12 +487,12 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->u, ndof);
   for (int i = 0; i < nb; i++)
     if (rm->kind[i] == DYN_RM_BALL) rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
-  RM_ALLOC(rm->J, 6 * nb * ndof);
   RM_ALLOC(rm->Adp, 36 * nb);
   RM_ALLOC(rm->acc, 6 * nb);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
   if (dyn_rm_forest_init(rm) != 0 || dyn_rm_paths_init(rm) != 0) goto nomem;
+  RM_ALLOC(rm->J, 6 * (size_t)rm->adof_off[nb]); /* each body's rows over its path */
   RM_ALLOC(rm->rhs, ndof);
   RM_ALLOC(rm->du, ndof);
   RM_ALLOC(rm->qnew, nq);
@@ -599,16 +601,18 @@ static void joint_twist(const dyn_redmax *rm, int i, double V[6]) {
     for (int a = 0; a < 6; a++) V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
 }
 
-/* Body i's rows of J (its own block, then every ancestor column carried
- * by Ad(E_p^i), Algorithm 1), its twist phi_i = Ad phi_p + V and dJ/dt u
- * for it, acc_i = dAd phi_p + Ad acc_p (dJ(i, j_i) = 0, dJ(i, j_a) =
- * dAd J(p, j_a) + Ad dJ(p, j_a) summed against u; dAd = -ad(V) Ad): O(1)
- * a body, not its depth, with Ad(E_p^i) kept for J^T f. */
+/* Body i's rows of J over its path (achain: its own dofs, last first, then
+ * its parent's path; dyn_rm_body_rows): its own block JS, then every
+ * column of the parent's rows carried by Ad(E_p^i) (Algorithm 1), its
+ * twist phi_i = Ad phi_p + V and dJ/dt u for it, acc_i = dAd phi_p + Ad
+ * acc_p (dJ(i, j_i) = 0, dJ(i, j_a) = dAd J(p, j_a) + Ad dJ(p, j_a) summed
+ * against u; dAd = -ad(V) Ad): O(1) a body, not its depth, with Ad(E_p^i)
+ * kept for J^T f. */
 static void body_rows(dyn_redmax *rm, int i) {
-  const int p = rm->parent[i], n6 = 6 * rm->nb;
+  const int p = rm->parent[i], nd = rm->nd[i];
   const double *JS = rm->JS + 18 * i;
-  for (int c = 0; c < rm->nd[i]; c++)
-    memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
+  double *Ji = rm->J + 6 * (size_t)rm->adof_off[i];
+  for (int c = 0; c < nd; c++) memcpy(Ji + 6 * (nd - 1 - c), JS + 6 * c, 6 * sizeof(double));
   double V[6], *Ad = rm->Adp + 36 * i, *ph = rm->phi + 6 * i, *ac = rm->acc + 6 * i;
   joint_twist(rm, i, V);
   if (p < 0) {
@@ -620,11 +624,9 @@ static void body_rows(dyn_redmax *rm, int i) {
   dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(rm->qw[p]);
   adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i])),
           Ad);
-  const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
-  for (int k = 0; k < na; k++) {
-    const size_t col = (size_t)ch[k] * n6;
-    ad_mul(Ad, rm->J + col + 6 * p, rm->J + col + 6 * i);
-  }
+  const double *Jp = dyn_rm_body_rows(rm, p);
+  const int na = rm->adof_off[p + 1] - rm->adof_off[p];
+  for (int k = 0; k < na; k++) ad_mul(Ad, Jp + 6 * k, Ji + 6 * (nd + k));
   /* dAd phi_p = -ad(V) (Ad phi_p): no 6x6 dAd */
   double Aphi[6], Aacc[6];
   ad_mul(Ad, rm->phi + 6 * p, Aphi);
@@ -634,8 +636,6 @@ static void body_rows(dyn_redmax *rm, int i) {
 }
 
 void dyn_redmax_kinematics(dyn_redmax *rm) {
-  /* J's blocks outside a body's ancestor dofs (adof) are never written:
-   * they stay the 0 of the allocation */
   for (int k = 0; k < rm->nb; k++) {
     body_pose(rm, rm->order[k]);
     body_rows(rm, rm->order[k]);
@@ -656,19 +656,30 @@ static void jacobian_dot(const dyn_redmax *rm, double *Jd, int ld) {
     joint_twist(rm, i, V);
     neg_ad_times(V, Ad, dAd);
     const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
+    const double *Jp = dyn_rm_body_rows(rm, p);
     for (int q = 0; q < na; q++) {
       const size_t c = (size_t)ch[q];
-      mul6(dAd, rm->J + c * n6 + 6 * p, Jd + c * ld + 6 * i, 0);
+      mul6(dAd, Jp + 6 * q, Jd + c * ld + 6 * i, 0);
       mul6(Ad, Jd + c * ld + 6 * p, Jd + c * ld + 6 * i, 1);
     }
   }
 }
 
-void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
+/* J dense (6 nb x ndof, leading dimension ld): zero, then each body's rows
+ * over its path put in their columns. */
+static void jacobian_dense(const dyn_redmax *rm, double *J, int ld) {
   const int n6 = 6 * rm->nb;
-  if (J)
-    for (int c = 0; c < rm->ndof; c++)
-      memcpy(J + (size_t)c * ld, rm->J + (size_t)c * n6, (size_t)n6 * sizeof *J);
+  for (int c = 0; c < rm->ndof; c++) memset(J + (size_t)c * ld, 0, (size_t)n6 * sizeof *J);
+  for (int i = 0; i < rm->nb; i++) {
+    const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+    const double *Ji = dyn_rm_body_rows(rm, i);
+    for (int k = 0; k < na; k++)
+      memcpy(J + (size_t)ch[k] * ld + 6 * i, Ji + 6 * k, 6 * sizeof *J);
+  }
+}
+
+void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
+  if (J) jacobian_dense(rm, J, ld);
   if (Jdot) jacobian_dot(rm, Jdot, ld);
 }
 
@@ -711,23 +722,23 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body_const *c, dyn_body_sta
  * the paths (rm->Ms): body i adds to the entries (c, a) of the dofs c, a
  * on its path, a above c (J_i is 0 elsewhere); a massless frame adds 0 */
 static void assemble_mass(dyn_redmax *rm) {
-  const int n6 = 6 * rm->nb;
   memset(rm->Ms, 0, rm->nM * sizeof(double));
   for (int i = 0; i < rm->nb; i++) {
     const dyn_m3 Ib = rm->I_b[i];
     const double m = rm->mass[i];
     const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+    const double *Ji = dyn_rm_body_rows(rm, i);
     if (m == 0.0) continue; /* a frame: mass 0 and I_b 0 (a massive body has m > 0) */
     for (int p = 0; p < na; p++) {
       const int c = ch[p];
-      const double *x = rm->J + (size_t)c * n6 + 6 * i;
+      const double *x = Ji + 6 * p;
       if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0 && x[4] == 0.0 && x[5] == 0.0)
         continue; /* this joint does not move body i */
       dyn_v3 Iw = dyn_m3_mulv(Ib, dyn_v3_make(x[0], x[1], x[2]));
       double Mx[6] = { Iw.x, Iw.y, Iw.z, m * x[3], m * x[4], m * x[5] };
       double *row = rm->Ms + rm->madr[c];
       for (int q = p; q < na; q++) {
-        const double *y = rm->J + (size_t)ch[q] * n6 + 6 * i;
+        const double *y = Ji + 6 * q;
         double s = 0.0;
         for (int a = 0; a < 6; a++) s += y[a] * Mx[a];
         row[q - p] += s;
@@ -965,7 +976,6 @@ dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
   return dyn_redmax_advance(rm, h, rm->rhs, msg, msgcap);
 }
 
-const double *dyn_redmax_jacobian_view(const dyn_redmax *rm) { return rm->J; }
 
 const double *dyn_redmax_step_matrix(dyn_redmax *rm) {
   const size_t n = (size_t)rm->ndof;

@@ -435,10 +435,11 @@ static dyn_err reduced_build_rows(dyn_step *s) {
 
 /* Row i of G into column i of Gt (ndof x nrows), which is 0 on entry
  * (clear_gt): a contact row's sides through the tree's Jacobian (the
- * header), a coordinate row +-e_k; only the row's trees' dofs are written. */
-static void joint_space_row(const dyn_world *w, const double *Phi, int i, double *g) {
+ * header; a body's rows over its path, dyn_rm_body_rows), a coordinate row
+ * +-e_k; only the row's trees' dofs are written. */
+static void joint_space_row(const dyn_world *w, int i, double *g) {
   const struct dyn_reduced *red = w->red;
-  const int n6 = 6 * red->tree.nt;
+  const dyn_redmax *rm = red->rm;
   const rcoord *co = row_coord(red, i);
   if (co) {
     for (int k = 0; k < co->n; k++) g[co->dof[k]] += co->c[k];
@@ -451,11 +452,12 @@ static void joint_space_row(const dyn_world *w, const double *Phi, int i, double
     dyn_quat q = w->bodies.s[b].q;
     dyn_v3 l = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][0], r->J[k][1], r->J[k][2]));
     dyn_v3 a = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][3], r->J[k][4], r->J[k][5]));
-    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z };               /* (omega, v), body frame */
-    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs); /* Phi_t's other columns: 0 */
+    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z }; /* (omega, v), body frame */
+    const int *ch = rm->achain + rm->adof_off[t], na = rm->adof_off[t + 1] - rm->adof_off[t];
+    const double *Phi = dyn_rm_body_rows(rm, t); /* Phi_t's other columns: 0 */
     for (int k2 = 0; k2 < na; k2++) {
-      const int c = dofs[k2];
-      const double *ph = Phi + (size_t)c * n6 + 6 * t;
+      const int c = ch[k2];
+      const double *ph = Phi + 6 * k2;
       g[c] += jb[0] * ph[0] + jb[1] * ph[1] + jb[2] * ph[2] + jb[3] * ph[3] + jb[4] * ph[4] +
               jb[5] * ph[5];
     }
@@ -643,8 +645,7 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
                           s->k, n);
   if (row_trees(w) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' trees", s->k, n);
-  const double *Phi = dyn_redmax_jacobian_view(red->rm);
-  for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
+  for (int i = 0; i < n; i++) joint_space_row(w, i, red->Gt.p + (size_t)i * nd);
   red->ngt = n;
   if (row_supports(w) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' supports", s->k,
@@ -741,7 +742,8 @@ static dyn_err reduced_apply(dyn_step *s) {
 double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
   const dyn_world *w = s->w;
   const struct dyn_reduced *red = w->red;
-  const int n = w->nrows, nd = red->ndof, n6 = 6 * red->tree.nt;
+  const dyn_redmax *rm = red->rm;
+  const int n = w->nrows, nd = red->ndof;
   double gain = 0.0;
   for (int i = 0; i < n; i++) gain += x[i] * (w->prob.b[i] + w->rows.p[i].rhs);
   if (nd == 0 || n == 0) return gain;
@@ -750,15 +752,15 @@ double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
   add_columns_times(red, n, red->Y.p, x, red->du);
   add_columns_times(red, n, red->Gt.p, x, red->gx);
   gain += 0.5 * cblas_ddot(nd, red->gx, 1, red->du, 1);
-  const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int t = 0; t < red->tree.nt; t++) {
     double m = red->tree.defs[t].mass;
     if (m == 0.0) continue;
     dyn_v3 gb = dyn_quat_rotate_inv(red->qw[t], s->g), dv = dyn_v3_make(0.0, 0.0, 0.0);
-    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs);
-    for (int k2 = 0; k2 < na; k2++) {
-      const int c = dofs[k2];
-      const double *ph = Phi + (size_t)c * n6 + 6 * t + 3;
+    const int off = rm->adof_off[t], na = rm->adof_off[t + 1] - off;
+    const double *Phi = dyn_rm_body_rows(rm, t);
+    for (int k2 = 0; k2 < na; k2++) { /* ascending dofs, each at its column acol */
+      const int c = rm->adof[off + k2];
+      const double *ph = Phi + 6 * (size_t)rm->acol[off + k2] + 3;
       dv.x += ph[0] * red->du[c], dv.y += ph[1] * red->du[c], dv.z += ph[2] * red->du[c];
     }
     gain -= s->h * m * dyn_v3_dot(gb, dv);
