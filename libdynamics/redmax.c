@@ -673,8 +673,7 @@ static void jacobian_dense(const dyn_redmax *rm, double *J, int ld) {
   for (int i = 0; i < rm->nb; i++) {
     const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
     const double *Ji = dyn_rm_body_rows(rm, i);
-    for (int k = 0; k < na; k++)
-      memcpy(J + (size_t)ch[k] * ld + 6 * i, Ji + 6 * k, 6 * sizeof *J);
+    for (int k = 0; k < na; k++) memcpy(J + (size_t)ch[k] * ld + 6 * i, Ji + 6 * k, 6 * sizeof *J);
   }
 }
 
