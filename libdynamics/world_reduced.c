@@ -25,7 +25,8 @@
  *               coefficients); a tendon's spring and damper add
  *               h A_r^-1 G^T f to u_free (tendon_springs);
  *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
- *               dense (every solver takes it), formed tree by tree (A_r is
+ *               dense (every solver takes it), formed tree by tree, only its
+ *               blocks written and cleared (clear_dense_a) (A_r is
  *               block diagonal, one block per tree of the forest; a row moves
  *               one tree or two: row_trees), bounds, findex and cones from
  *               assemble.c (dyn_assemble_bounds); a still row, one that moves
@@ -92,6 +93,10 @@ struct dyn_reduced {
   dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T (column i set on its
                            row's trees' dofs only, the rest left as it was: row_trees) */
   int ngt;              /* G^T's columns set by the last assembly (the rest of Gt is 0) */
+  const double *abuf;   /* the dense A the last assembly wrote (clear_dense_a) */
+  int an;               /* its rows */
+  int aclean;           /* 1: abuf is 0 but on the last assembly's blocks (its trees'
+                           rows, tlist, and the diagonal), its solve passed the judge */
   dyn_buf_int soff;     /* per row and side: its support's offset into sup (2 nrows + 1) */
   dyn_buf_int sup;      /* row i's support on its tree rtree[2 i + k]: the dofs where G_i
                            is not 0, in the tree's order, at sup[soff[2 i + k] ..
@@ -593,11 +598,35 @@ static int row_supports(dyn_world *w) {
   return 0;
 }
 
-/* A = G Y (Y = A_r^-1 G^T), n x n: for each tree, the products of its rows,
- * each over its support (G_i is 0 elsewhere). */
+/* The dense A all 0 again before an assembly, without clearing all of it
+ * (the memset of the n x n array was a tenth of a forest's step): A(i,j)
+ * is written only where rows i and j share a tree (rows_times_columns) and
+ * on the diagonal (cfm, decouple_still_rows), so those entries of the last
+ * assembly (tlist, toff and an still its) are cleared, after a solve the
+ * judge passed (a solver that writes its input fails the step: aclean
+ * stays 0).  A new system's A is calloc's zeros; any other doubt clears
+ * the whole buffer of cap rows. */
+static void clear_dense_a(struct dyn_reduced *red, double *A, int cap) {
+  if (A == red->abuf && red->aclean && red->an <= cap) {
+    const size_t n = (size_t)red->an;
+    for (int t = 0; t < red->ntree; t++) {
+      const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
+      for (int jj = 0; jj < m; jj++)
+        for (int ii = 0; ii < m; ii++) A[(size_t)R[jj] * n + (size_t)R[ii]] = 0.0;
+    }
+    for (size_t i = 0; i < n; i++) A[i * n + i] = 0.0;
+  } else if (A == red->abuf) {
+    memset(A, 0, (size_t)cap * (size_t)cap * sizeof *A);
+  }
+  red->abuf = A;
+  red->aclean = 0;
+}
+
+/* A += G Y (Y = A_r^-1 G^T), n x n, A 0 on entry (clear_dense_a): for each
+ * tree, the products of its rows, each over its support (G_i is 0
+ * elsewhere). */
 static void rows_times_columns(const struct dyn_reduced *red, int n, double *A) {
   const int nd = red->ndof;
-  memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
   for (int t = 0; t < red->ntree; t++) {
     const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
     for (int jj = 0; jj < m; jj++) {
@@ -640,6 +669,7 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
                           s->k, n);
   clear_gt(red, had);
+  clear_dense_a(red, A, w->dense.rows);
   if (dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
                           s->k, n);
@@ -659,6 +689,7 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
       if (nt > 0) dyn_redmax_solve_tree(red->rm, t, y);
     }
   rows_times_columns(red, n, A);
+  red->an = n;
   decouple_still_rows(red, A, n);
   for (int i = 0; i < n; i++) {
     b[i] = row_dot(red, i, red->Gt.p + (size_t)i * nd, red->ufree) - w->rows.p[i].rhs;
@@ -727,6 +758,7 @@ static dyn_err reduced_apply(dyn_step *s) {
                             "step %ld: solver %s returned non-finite impulses (status %s)", s->k,
                             w->solver->name, slv_status_str(s->res.status));
   add_columns_times(red, n, red->Y.p, w->x.p, red->unew); /* u+ = u_free + A_r^-1 G^T x */
+  red->aclean = 1; /* the judge passed: the solve left A as assembled */
   return dyn_world_keep_applied(s);
 }
 
