@@ -79,9 +79,10 @@
  * J's other columns are 0 and not stored, and J^T M J runs over the paths
  * only (dyn_redmax_jacobian makes J dense on request).  The twists phi = J u, dJ/dt u and
  * the force J^T f are recursions over the bodies (O(nb)); dJ/dt itself is
- * made only on request (dyn_redmax_jacobian).  Cost per step
- * O(sum_i depth_i^2) for J and Mr, O(sum_c depth_c) for a factor and for
- * each solve.
+ * made only on request (dyn_redmax_jacobian).  Mr by composite rigid
+ * bodies, leaves first (assemble_mass).  Cost per step O(sum_c depth_c)
+ * over dofs c for J and Mr, O(sum_c depth_c^2) for a factor, O(sum_c
+ * depth_c) for each solve.
  *
  * Slides (S = (0, axis), the joint transform a translation d axis) and welds
  * (no dof) are joints too; massless frames (mass 0, I_b 0) carry joints
@@ -224,6 +225,8 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->qw);
   free(rm->J);
   free(rm->Adp);
+  free(rm->pe);
+  free(rm->crb);
   free(rm->acc);
   free(rm->phi);
   free(rm->fb);
@@ -488,6 +491,8 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   for (int i = 0; i < nb; i++)
     if (rm->kind[i] == DYN_RM_BALL) rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
   RM_ALLOC(rm->Adp, 36 * nb);
+  RM_ALLOC(rm->pe, nb);
+  RM_ALLOC(rm->crb, nb);
   RM_ALLOC(rm->acc, 6 * nb);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
@@ -622,8 +627,8 @@ static void body_rows(dyn_redmax *rm, int i) {
   }
   /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
   dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(rm->qw[p]);
-  adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i])),
-          Ad);
+  rm->pe[i] = dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i]));
+  adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), rm->pe[i], Ad);
   const double *Jp = dyn_rm_body_rows(rm, p);
   const int na = rm->adof_off[p + 1] - rm->adof_off[p];
   for (int k = 0; k < na; k++) ad_mul(Ad, Jp + 6 * k, Ji + 6 * (nd + k));
@@ -717,32 +722,78 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body_const *c, dyn_body_sta
 
 /* ---- dynamics ---------------------------------------------------------- */
 
+/* Body i's composite (it and every body below it) moved into its parent's
+ * frame and added to the parent's: with (R, p) of Ad(E_p^i) (R = R_i^T
+ * R_p, p the parent's origin in i's frame), the inertia about p is
+ * I - ([h]^T [p] + [p]^T [h]) + m [p]^T [p] (parallel axes; [a]^T [b] =
+ * (a.b) 1 - b a^T), turned into the parent's axes, R^T (.) R, and the
+ * first moment R^T (h - m p). */
+static void composite_to_parent(dyn_redmax *rm, int i, int p) {
+  const dyn_rm_inertia *c = &rm->crb[i];
+  const double *Ad = rm->Adp + 36 * i, m = c->m;
+  const double P[3] = { rm->pe[i].x, rm->pe[i].y, rm->pe[i].z }, H[3] = { c->h.x, c->h.y, c->h.z };
+  const double d = m * (P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) -
+                   2.0 * (H[0] * P[0] + H[1] * P[1] + H[2] * P[2]);
+  double S[9], SR[9], g[3];
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      S[3 * a + b] =
+          c->I.m[3 * a + b] + (a == b ? d : 0.0) + P[a] * H[b] + H[a] * P[b] - m * P[a] * P[b];
+  for (int a = 0; a < 3; a++) /* R is Ad's top left block (row-major) */
+    for (int b = 0; b < 3; b++)
+      SR[3 * a + b] = S[3 * a] * Ad[b] + S[3 * a + 1] * Ad[6 + b] + S[3 * a + 2] * Ad[12 + b];
+  for (int a = 0; a < 3; a++) g[a] = H[a] - m * P[a];
+  dyn_rm_inertia *o = &rm->crb[p];
+  o->m += m;
+  o->h.x += Ad[0] * g[0] + Ad[6] * g[1] + Ad[12] * g[2];
+  o->h.y += Ad[1] * g[0] + Ad[7] * g[1] + Ad[13] * g[2];
+  o->h.z += Ad[2] * g[0] + Ad[8] * g[1] + Ad[14] * g[2];
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      o->I.m[3 * a + b] += Ad[a] * SR[b] + Ad[6 + a] * SR[3 + b] + Ad[12 + a] * SR[6 + b];
+}
+
+/* The rows of Mr of body i's own dofs, along their paths: Mr(c, a) =
+ * J(i,c)^T IC_i J(i,a) for a at or above c on i's path, IC_i = [I [h];
+ * [h]^T m 1] its composite's spatial inertia (for twists (omega, v):
+ * IC_i (w, v) = (I w + h x v, m v - h x w)). */
+static void own_mass_rows(dyn_redmax *rm, int i) {
+  const dyn_rm_inertia *c = &rm->crb[i];
+  const int nd = rm->nd[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+  const double *Ji = dyn_rm_body_rows(rm, i);
+  for (int j = 0; j < nd; j++) {
+    const int col = nd - 1 - j; /* dof uoff + j's column: own dofs last first */
+    const double *x = Ji + 6 * col;
+    const dyn_v3 w = dyn_v3_make(x[0], x[1], x[2]), v = dyn_v3_make(x[3], x[4], x[5]);
+    const dyn_v3 Fw = dyn_v3_add(dyn_m3_mulv(c->I, w), dyn_v3_cross(c->h, v));
+    const dyn_v3 Fv = dyn_v3_sub(dyn_v3_scale(v, c->m), dyn_v3_cross(c->h, w));
+    const double F[6] = { Fw.x, Fw.y, Fw.z, Fv.x, Fv.y, Fv.z };
+    double *row = rm->Ms + rm->madr[rm->uoff[i] + j];
+    for (int q = col; q < na; q++) {
+      const double *y = Ji + 6 * q;
+      double s = 0.0;
+      for (int a = 0; a < 6; a++) s += y[a] * F[a];
+      row[q - col] = s;
+    }
+  }
+}
+
 /* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, along
- * the paths (rm->Ms): body i adds to the entries (c, a) of the dofs c, a
- * on its path, a above c (J_i is 0 elsewhere); a massless frame adds 0 */
+ * the paths (rm->Ms), by composite rigid bodies ([featherstone2008], the
+ * composite-rigid-body algorithm): leaves first, each body's composite
+ * inertia (its M_i and its children's composites moved into its frame)
+ * gives the rows of its own dofs, one 6-vector a dof and one product a
+ * dof on its path (O(ndof x depth), not pairs of a body's path); a
+ * subtree of massless frames has no rows (all 0). */
 static void assemble_mass(dyn_redmax *rm) {
   memset(rm->Ms, 0, rm->nM * sizeof(double));
-  for (int i = 0; i < rm->nb; i++) {
-    const dyn_m3 Ib = rm->I_b[i];
-    const double m = rm->mass[i];
-    const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
-    const double *Ji = dyn_rm_body_rows(rm, i);
-    if (m == 0.0) continue; /* a frame: mass 0 and I_b 0 (a massive body has m > 0) */
-    for (int p = 0; p < na; p++) {
-      const int c = ch[p];
-      const double *x = Ji + 6 * p;
-      if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0 && x[4] == 0.0 && x[5] == 0.0)
-        continue; /* this joint does not move body i */
-      dyn_v3 Iw = dyn_m3_mulv(Ib, dyn_v3_make(x[0], x[1], x[2]));
-      double Mx[6] = { Iw.x, Iw.y, Iw.z, m * x[3], m * x[4], m * x[5] };
-      double *row = rm->Ms + rm->madr[c];
-      for (int q = p; q < na; q++) {
-        const double *y = Ji + 6 * q;
-        double s = 0.0;
-        for (int a = 0; a < 6; a++) s += y[a] * Mx[a];
-        row[q - p] += s;
-      }
-    }
+  for (int i = 0; i < rm->nb; i++)
+    rm->crb[i] = (dyn_rm_inertia){ rm->mass[i], dyn_v3_make(0.0, 0.0, 0.0), rm->I_b[i] };
+  for (int k = rm->nb - 1; k >= 0; k--) { /* leaves first: a body's children are done */
+    const int i = rm->order[k], p = rm->parent[i];
+    if (rm->crb[i].m == 0.0) continue; /* massless frames only: Mr's rows 0, nothing up */
+    own_mass_rows(rm, i);
+    if (p >= 0) composite_to_parent(rm, i, p);
   }
 }
 

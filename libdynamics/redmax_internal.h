@@ -11,6 +11,15 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+/* A composite rigid body in a body's frame: its mass, its first moment
+ * h = m c (c its centre of mass) and its rotational inertia about the
+ * frame's origin (redmax.c's assemble_mass). */
+typedef struct dyn_rm_inertia {
+  double m;
+  dyn_v3 h;
+  dyn_m3 I;
+} dyn_rm_inertia;
+
 struct dyn_redmax {
   int nb, nq, ndof;
   int *parent, *kind, *qoff, *uoff, *nd, *order;
@@ -32,11 +41,13 @@ struct dyn_redmax {
   /* workspace, filled by kinematics */
   dyn_v3 *r;
   dyn_quat *qw;
-  double *J;   /* body i's rows over its path: 6 x na at 6 adof_off[i] (dyn_rm_body_rows) */
-  double *Adp; /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
-  double *acc; /* dJ/dt u, 6 per body */
-  double *phi; /* J u */
-  double *fb;  /* body forces (6 nb) */
+  double *J;           /* body i's rows over its path: 6 x na at 6 adof_off[i] (dyn_rm_body_rows) */
+  double *Adp;         /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
+  dyn_v3 *pe;          /* per body: Ad(E_p^i)'s p, the parent's origin in the body's frame */
+  dyn_rm_inertia *crb; /* per body: its composite (assemble_mass) */
+  double *acc;         /* dJ/dt u, 6 per body */
+  double *phi;         /* J u */
+  double *fb;          /* body forces (6 nb) */
   /* the forest: Mr is block diagonal, one block per tree (the bodies
    * hanging from one root); a tree's dofs need not be contiguous in u */
   int ntree;
