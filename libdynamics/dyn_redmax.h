@@ -233,10 +233,8 @@ DYN_API int dyn_redmax_body_tree(const dyn_redmax *rm, int i);
  * unchanged) when the new state is not finite. */
 DYN_API dyn_err dyn_redmax_advance(dyn_redmax *rm, double h, const double *unew, char *msg,
                                    size_t msgcap);
-/* After dyn_redmax_kinematics: the J of dyn_redmax_jacobian in place (6 nb
- * x ndof, leading dimension 6 nb), and the world poses and velocities of
- * every body (r, q, v, w: nb each; any may be NULL). */
-DYN_API const double *dyn_redmax_jacobian_view(const dyn_redmax *rm);
+/* After dyn_redmax_kinematics: the world poses and velocities of every
+ * body (r, q, v, w: nb each; any may be NULL). */
 DYN_API void dyn_redmax_poses(const dyn_redmax *rm, dyn_v3 *r, dyn_quat *q, dyn_v3 *v, dyn_v3 *w);
 /* After dyn_redmax_free_velocity: its matrix Mr + armature + h D + h^2 K,
  * unfactored (ndof x ndof, column-major), rm's own array, made on the

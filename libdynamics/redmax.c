@@ -73,14 +73,16 @@
  * L^T D L leaves first (no fill outside the pattern) and solved by sparse
  * substitution (docs/redmax.md, "Dynamics and time stepping").
  *
- * Data layout: J is dense 6 nb x ndof, column-major, rows 6 i .. 6 i + 5
- * for body i (omega then v).  Only the columns of a body's ancestor joints
- * (its adof list) are written; the rest stays the 0 of the allocation, and
- * J^T M J runs over those lists only.  The twists phi = J u, dJ/dt u and
+ * Data layout: body i's rows of J (omega then v) are held over its path's
+ * dofs only (MuJoCo's layout: its achain, its own dofs last first, then
+ * its parent's path), 6 x (path length), column-major (dyn_rm_body_rows);
+ * J's other columns are 0 and not stored, and J^T M J runs over the paths
+ * only (dyn_redmax_jacobian makes J dense on request).  The twists phi = J u, dJ/dt u and
  * the force J^T f are recursions over the bodies (O(nb)); dJ/dt itself is
- * made only on request (dyn_redmax_jacobian).  Cost per step
- * O(sum_i depth_i^2) for J and Mr, O(sum_c depth_c) for a factor and for
- * each solve.
+ * made only on request (dyn_redmax_jacobian).  Mr by composite rigid
+ * bodies, leaves first (assemble_mass).  Cost per step O(sum_c depth_c)
+ * over dofs c for J and Mr, O(sum_c depth_c^2) for a factor, O(sum_c
+ * depth_c) for each solve.
  *
  * Slides (S = (0, axis), the joint transform a translation d axis) and welds
  * (no dof) are joints too; massless frames (mass 0, I_b 0) carry joints
@@ -223,6 +225,8 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->qw);
   free(rm->J);
   free(rm->Adp);
+  free(rm->pe);
+  free(rm->crb);
   free(rm->acc);
   free(rm->phi);
   free(rm->fb);
@@ -233,6 +237,7 @@ void dyn_redmax_free(dyn_redmax *rm) {
   free(rm->adof_off);
   free(rm->adof);
   free(rm->achain);
+  free(rm->acol);
   free(rm->torder);
   free(rm->dpar);
   free(rm->dlen);
@@ -485,12 +490,14 @@ dyn_err dyn_redmax_new(const dyn_rm_body_def *defs, int nb, dyn_redmax **out, ch
   RM_ALLOC(rm->u, ndof);
   for (int i = 0; i < nb; i++)
     if (rm->kind[i] == DYN_RM_BALL) rm->q[rm->qoff[i]] = 1.0; /* identity quaternion */
-  RM_ALLOC(rm->J, 6 * nb * ndof);
   RM_ALLOC(rm->Adp, 36 * nb);
+  RM_ALLOC(rm->pe, nb);
+  RM_ALLOC(rm->crb, nb);
   RM_ALLOC(rm->acc, 6 * nb);
   RM_ALLOC(rm->phi, 6 * nb);
   RM_ALLOC(rm->fb, 6 * nb);
   if (dyn_rm_forest_init(rm) != 0 || dyn_rm_paths_init(rm) != 0) goto nomem;
+  RM_ALLOC(rm->J, 6 * (size_t)rm->adof_off[nb]); /* each body's rows over its path */
   RM_ALLOC(rm->rhs, ndof);
   RM_ALLOC(rm->du, ndof);
   RM_ALLOC(rm->qnew, nq);
@@ -599,16 +606,18 @@ static void joint_twist(const dyn_redmax *rm, int i, double V[6]) {
     for (int a = 0; a < 6; a++) V[a] += JS[6 * c + a] * rm->u[rm->uoff[i] + c];
 }
 
-/* Body i's rows of J (its own block, then every ancestor column carried
- * by Ad(E_p^i), Algorithm 1), its twist phi_i = Ad phi_p + V and dJ/dt u
- * for it, acc_i = dAd phi_p + Ad acc_p (dJ(i, j_i) = 0, dJ(i, j_a) =
- * dAd J(p, j_a) + Ad dJ(p, j_a) summed against u; dAd = -ad(V) Ad): O(1)
- * a body, not its depth, with Ad(E_p^i) kept for J^T f. */
+/* Body i's rows of J over its path (achain: its own dofs, last first, then
+ * its parent's path; dyn_rm_body_rows): its own block JS, then every
+ * column of the parent's rows carried by Ad(E_p^i) (Algorithm 1), its
+ * twist phi_i = Ad phi_p + V and dJ/dt u for it, acc_i = dAd phi_p + Ad
+ * acc_p (dJ(i, j_i) = 0, dJ(i, j_a) = dAd J(p, j_a) + Ad dJ(p, j_a) summed
+ * against u; dAd = -ad(V) Ad): O(1) a body, not its depth, with Ad(E_p^i)
+ * kept for J^T f. */
 static void body_rows(dyn_redmax *rm, int i) {
-  const int p = rm->parent[i], n6 = 6 * rm->nb;
+  const int p = rm->parent[i], nd = rm->nd[i];
   const double *JS = rm->JS + 18 * i;
-  for (int c = 0; c < rm->nd[i]; c++)
-    memcpy(rm->J + (size_t)(rm->uoff[i] + c) * n6 + 6 * i, JS + 6 * c, 6 * sizeof(double));
+  double *Ji = rm->J + 6 * (size_t)rm->adof_off[i];
+  for (int c = 0; c < nd; c++) memcpy(Ji + 6 * (nd - 1 - c), JS + 6 * c, 6 * sizeof(double));
   double V[6], *Ad = rm->Adp + 36 * i, *ph = rm->phi + 6 * i, *ac = rm->acc + 6 * i;
   joint_twist(rm, i, V);
   if (p < 0) {
@@ -618,13 +627,11 @@ static void body_rows(dyn_redmax *rm, int i) {
   }
   /* Ad(E_p^i): R = R_i^T R_p, p = R_i^T (r_p - r_i) (Algorithm 2 line 7) */
   dyn_m3 Ri = dyn_quat_to_m3(rm->qw[i]), Rp = dyn_quat_to_m3(rm->qw[p]);
-  adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i])),
-          Ad);
-  const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
-  for (int k = 0; k < na; k++) {
-    const size_t col = (size_t)ch[k] * n6;
-    ad_mul(Ad, rm->J + col + 6 * p, rm->J + col + 6 * i);
-  }
+  rm->pe[i] = dyn_m3_tmulv(Ri, dyn_v3_sub(rm->r[p], rm->r[i]));
+  adjoint(dyn_m3_mul(dyn_m3_transpose(Ri), Rp), rm->pe[i], Ad);
+  const double *Jp = dyn_rm_body_rows(rm, p);
+  const int na = rm->adof_off[p + 1] - rm->adof_off[p];
+  for (int k = 0; k < na; k++) ad_mul(Ad, Jp + 6 * k, Ji + 6 * (nd + k));
   /* dAd phi_p = -ad(V) (Ad phi_p): no 6x6 dAd */
   double Aphi[6], Aacc[6];
   ad_mul(Ad, rm->phi + 6 * p, Aphi);
@@ -634,8 +641,6 @@ static void body_rows(dyn_redmax *rm, int i) {
 }
 
 void dyn_redmax_kinematics(dyn_redmax *rm) {
-  /* J's blocks outside a body's ancestor dofs (adof) are never written:
-   * they stay the 0 of the allocation */
   for (int k = 0; k < rm->nb; k++) {
     body_pose(rm, rm->order[k]);
     body_rows(rm, rm->order[k]);
@@ -656,19 +661,29 @@ static void jacobian_dot(const dyn_redmax *rm, double *Jd, int ld) {
     joint_twist(rm, i, V);
     neg_ad_times(V, Ad, dAd);
     const int *ch = rm->achain + rm->adof_off[p], na = rm->adof_off[p + 1] - rm->adof_off[p];
+    const double *Jp = dyn_rm_body_rows(rm, p);
     for (int q = 0; q < na; q++) {
       const size_t c = (size_t)ch[q];
-      mul6(dAd, rm->J + c * n6 + 6 * p, Jd + c * ld + 6 * i, 0);
+      mul6(dAd, Jp + 6 * q, Jd + c * ld + 6 * i, 0);
       mul6(Ad, Jd + c * ld + 6 * p, Jd + c * ld + 6 * i, 1);
     }
   }
 }
 
-void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
+/* J dense (6 nb x ndof, leading dimension ld): zero, then each body's rows
+ * over its path put in their columns. */
+static void jacobian_dense(const dyn_redmax *rm, double *J, int ld) {
   const int n6 = 6 * rm->nb;
-  if (J)
-    for (int c = 0; c < rm->ndof; c++)
-      memcpy(J + (size_t)c * ld, rm->J + (size_t)c * n6, (size_t)n6 * sizeof *J);
+  for (int c = 0; c < rm->ndof; c++) memset(J + (size_t)c * ld, 0, (size_t)n6 * sizeof *J);
+  for (int i = 0; i < rm->nb; i++) {
+    const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+    const double *Ji = dyn_rm_body_rows(rm, i);
+    for (int k = 0; k < na; k++) memcpy(J + (size_t)ch[k] * ld + 6 * i, Ji + 6 * k, 6 * sizeof *J);
+  }
+}
+
+void dyn_redmax_jacobian(const dyn_redmax *rm, double *J, double *Jdot, int ld) {
+  if (J) jacobian_dense(rm, J, ld);
   if (Jdot) jacobian_dot(rm, Jdot, ld);
 }
 
@@ -707,32 +722,78 @@ dyn_err dyn_redmax_export_bodies(dyn_redmax *rm, dyn_body_const *c, dyn_body_sta
 
 /* ---- dynamics ---------------------------------------------------------- */
 
-/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, along
- * the paths (rm->Ms): body i adds to the entries (c, a) of the dofs c, a
- * on its path, a above c (J_i is 0 elsewhere); a massless frame adds 0 */
-static void assemble_mass(dyn_redmax *rm) {
-  const int n6 = 6 * rm->nb;
-  memset(rm->Ms, 0, rm->nM * sizeof(double));
-  for (int i = 0; i < rm->nb; i++) {
-    const dyn_m3 Ib = rm->I_b[i];
-    const double m = rm->mass[i];
-    const int *ch = rm->achain + rm->adof_off[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
-    if (m == 0.0) continue; /* a frame: mass 0 and I_b 0 (a massive body has m > 0) */
-    for (int p = 0; p < na; p++) {
-      const int c = ch[p];
-      const double *x = rm->J + (size_t)c * n6 + 6 * i;
-      if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0 && x[4] == 0.0 && x[5] == 0.0)
-        continue; /* this joint does not move body i */
-      dyn_v3 Iw = dyn_m3_mulv(Ib, dyn_v3_make(x[0], x[1], x[2]));
-      double Mx[6] = { Iw.x, Iw.y, Iw.z, m * x[3], m * x[4], m * x[5] };
-      double *row = rm->Ms + rm->madr[c];
-      for (int q = p; q < na; q++) {
-        const double *y = rm->J + (size_t)ch[q] * n6 + 6 * i;
-        double s = 0.0;
-        for (int a = 0; a < 6; a++) s += y[a] * Mx[a];
-        row[q - p] += s;
-      }
+/* Body i's composite (it and every body below it) moved into its parent's
+ * frame and added to the parent's: with (R, p) of Ad(E_p^i) (R = R_i^T
+ * R_p, p the parent's origin in i's frame), the inertia about p is
+ * I - ([h]^T [p] + [p]^T [h]) + m [p]^T [p] (parallel axes; [a]^T [b] =
+ * (a.b) 1 - b a^T), turned into the parent's axes, R^T (.) R, and the
+ * first moment R^T (h - m p). */
+static void composite_to_parent(dyn_redmax *rm, int i, int p) {
+  const dyn_rm_inertia *c = &rm->crb[i];
+  const double *Ad = rm->Adp + 36 * i, m = c->m;
+  const double P[3] = { rm->pe[i].x, rm->pe[i].y, rm->pe[i].z }, H[3] = { c->h.x, c->h.y, c->h.z };
+  const double d = m * (P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) -
+                   2.0 * (H[0] * P[0] + H[1] * P[1] + H[2] * P[2]);
+  double S[9], SR[9], g[3];
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      S[3 * a + b] =
+          c->I.m[3 * a + b] + (a == b ? d : 0.0) + P[a] * H[b] + H[a] * P[b] - m * P[a] * P[b];
+  for (int a = 0; a < 3; a++) /* R is Ad's top left block (row-major) */
+    for (int b = 0; b < 3; b++)
+      SR[3 * a + b] = S[3 * a] * Ad[b] + S[3 * a + 1] * Ad[6 + b] + S[3 * a + 2] * Ad[12 + b];
+  for (int a = 0; a < 3; a++) g[a] = H[a] - m * P[a];
+  dyn_rm_inertia *o = &rm->crb[p];
+  o->m += m;
+  o->h.x += Ad[0] * g[0] + Ad[6] * g[1] + Ad[12] * g[2];
+  o->h.y += Ad[1] * g[0] + Ad[7] * g[1] + Ad[13] * g[2];
+  o->h.z += Ad[2] * g[0] + Ad[8] * g[1] + Ad[14] * g[2];
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      o->I.m[3 * a + b] += Ad[a] * SR[b] + Ad[6 + a] * SR[3 + b] + Ad[12 + a] * SR[6 + b];
+}
+
+/* The rows of Mr of body i's own dofs, along their paths: Mr(c, a) =
+ * J(i,c)^T IC_i J(i,a) for a at or above c on i's path, IC_i = [I [h];
+ * [h]^T m 1] its composite's spatial inertia (for twists (omega, v):
+ * IC_i (w, v) = (I w + h x v, m v - h x w)). */
+static void own_mass_rows(dyn_redmax *rm, int i) {
+  const dyn_rm_inertia *c = &rm->crb[i];
+  const int nd = rm->nd[i], na = rm->adof_off[i + 1] - rm->adof_off[i];
+  const double *Ji = dyn_rm_body_rows(rm, i);
+  for (int j = 0; j < nd; j++) {
+    const int col = nd - 1 - j; /* dof uoff + j's column: own dofs last first */
+    const double *x = Ji + 6 * col;
+    const dyn_v3 w = dyn_v3_make(x[0], x[1], x[2]), v = dyn_v3_make(x[3], x[4], x[5]);
+    const dyn_v3 Fw = dyn_v3_add(dyn_m3_mulv(c->I, w), dyn_v3_cross(c->h, v));
+    const dyn_v3 Fv = dyn_v3_sub(dyn_v3_scale(v, c->m), dyn_v3_cross(c->h, w));
+    const double F[6] = { Fw.x, Fw.y, Fw.z, Fv.x, Fv.y, Fv.z };
+    double *row = rm->Ms + rm->madr[rm->uoff[i] + j];
+    for (int q = col; q < na; q++) {
+      const double *y = Ji + 6 * q;
+      double s = 0.0;
+      for (int a = 0; a < 6; a++) s += y[a] * F[a];
+      row[q - col] = s;
     }
+  }
+}
+
+/* Mr = sum_i J_i^T M_i J_i, M_i = diag(I_b, m I3), after kinematics, along
+ * the paths (rm->Ms), by composite rigid bodies ([featherstone2008], the
+ * composite-rigid-body algorithm): leaves first, each body's composite
+ * inertia (its M_i and its children's composites moved into its frame)
+ * gives the rows of its own dofs, one 6-vector a dof and one product a
+ * dof on its path (O(ndof x depth), not pairs of a body's path); a
+ * subtree of massless frames has no rows (all 0). */
+static void assemble_mass(dyn_redmax *rm) {
+  memset(rm->Ms, 0, rm->nM * sizeof(double));
+  for (int i = 0; i < rm->nb; i++)
+    rm->crb[i] = (dyn_rm_inertia){ rm->mass[i], dyn_v3_make(0.0, 0.0, 0.0), rm->I_b[i] };
+  for (int k = rm->nb - 1; k >= 0; k--) { /* leaves first: a body's children are done */
+    const int i = rm->order[k], p = rm->parent[i];
+    if (rm->crb[i].m == 0.0) continue; /* massless frames only: Mr's rows 0, nothing up */
+    own_mass_rows(rm, i);
+    if (p >= 0) composite_to_parent(rm, i, p);
   }
 }
 
@@ -965,7 +1026,6 @@ dyn_err dyn_redmax_step(dyn_redmax *rm, double h, dyn_v3 g, const dyn_v3 *f_ext,
   return dyn_redmax_advance(rm, h, rm->rhs, msg, msgcap);
 }
 
-const double *dyn_redmax_jacobian_view(const dyn_redmax *rm) { return rm->J; }
 
 const double *dyn_redmax_step_matrix(dyn_redmax *rm) {
   const size_t n = (size_t)rm->ndof;

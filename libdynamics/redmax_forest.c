@@ -79,6 +79,24 @@ static const int *tree_dofs(const dyn_redmax *rm, int t, int *n) {
   return rm->tdof + rm->tdof_off[t];
 }
 
+/* Body i's acol: for each of its ascending ancestor dofs (adof) its place
+ * in its path (achain), found by bisection in adof. */
+static void body_columns(dyn_redmax *rm, int i) {
+  const int off = rm->adof_off[i], n = rm->adof_off[i + 1] - off;
+  const int *d = rm->adof + off, *ch = rm->achain + off;
+  for (int k = 0; k < n; k++) {
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (d[mid] < ch[k])
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    rm->acol[off + lo] = k;
+  }
+}
+
 /* Per dof, in the traversal order (parents first): the next dof up its
  * path, its path's length and its row; per tree, its dofs in that order. */
 static void dof_paths(dyn_redmax *rm, int *cur) {
@@ -101,6 +119,7 @@ static void dof_paths(dyn_redmax *rm, int *cur) {
     /* body i's path: its last dof (or its parent's path's head), up */
     int *ch = rm->achain + rm->adof_off[i], n = 0;
     for (int a = up; a >= 0; a = rm->dpar[a]) ch[n++] = a;
+    body_columns(rm, i);
   }
   rm->nM = nM;
 }
@@ -113,8 +132,10 @@ int dyn_rm_paths_init(dyn_redmax *rm) {
   rm->madr = dyn_rm_calloc(nd, sizeof(size_t));
   rm->torder = dyn_rm_calloc(nd, sizeof(int));
   rm->achain = dyn_rm_calloc((size_t)rm->adof_off[rm->nb], sizeof(int));
+  rm->acol = dyn_rm_calloc((size_t)rm->adof_off[rm->nb], sizeof(int));
   int *cur = dyn_rm_calloc((size_t)rm->ntree, sizeof(int));
-  if (!cur || !rm->dpar || !rm->dlen || !rm->dbody || !rm->madr || !rm->torder || !rm->achain) {
+  if (!cur || !rm->dpar || !rm->dlen || !rm->dbody || !rm->madr || !rm->torder || !rm->achain ||
+      !rm->acol) {
     free(cur);
     return -1;
   }

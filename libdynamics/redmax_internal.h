@@ -11,6 +11,15 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+/* A composite rigid body in a body's frame: its mass, its first moment
+ * h = m c (c its centre of mass) and its rotational inertia about the
+ * frame's origin (redmax.c's assemble_mass). */
+typedef struct dyn_rm_inertia {
+  double m;
+  dyn_v3 h;
+  dyn_m3 I;
+} dyn_rm_inertia;
+
 struct dyn_redmax {
   int nb, nq, ndof;
   int *parent, *kind, *qoff, *uoff, *nd, *order;
@@ -32,11 +41,13 @@ struct dyn_redmax {
   /* workspace, filled by kinematics */
   dyn_v3 *r;
   dyn_quat *qw;
-  double *J;   /* 6 nb x ndof column-major */
-  double *Adp; /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
-  double *acc; /* dJ/dt u, 6 per body */
-  double *phi; /* J u */
-  double *fb;  /* body forces (6 nb) */
+  double *J;           /* body i's rows over its path: 6 x na at 6 adof_off[i] (dyn_rm_body_rows) */
+  double *Adp;         /* 36 per body: Ad(E_p^i), row-major (roots: unused) */
+  dyn_v3 *pe;          /* per body: Ad(E_p^i)'s p, the parent's origin in the body's frame */
+  dyn_rm_inertia *crb; /* per body: its composite (assemble_mass) */
+  double *acc;         /* dJ/dt u, 6 per body */
+  double *phi;         /* J u */
+  double *fb;          /* body forces (6 nb) */
   /* the forest: Mr is block diagonal, one block per tree (the bodies
    * hanging from one root); a tree's dofs need not be contiguous in u */
   int ntree;
@@ -45,6 +56,7 @@ struct dyn_redmax {
   int *dof_tree, *dof_loc; /* per dof: its tree and its place in the tree's list */
   int *adof_off, *adof;    /* body i's dofs and its ancestors': adof[adof_off[i] .. ), ascending */
   int *achain;             /* the same, along the path: the body's last dof, then up to the root */
+  int *acol;               /* per adof entry: its place in the body's achain (its column of J) */
   /* the sparse joint space (MuJoCo's layout): dof c's row holds the entries
    * (c, a) for the dofs a on its path to the root, c itself first; within a
    * tree every nonzero of Mr is such an entry, and L^T D L keeps the pattern */
@@ -63,6 +75,14 @@ struct dyn_redmax {
 
 /* A zeroed array of n elements of size sz (n = 0 still gives a pointer). */
 static inline void *dyn_rm_calloc(size_t n, size_t sz) { return calloc(n > 0 ? n : 1, sz); }
+
+/* Body i's rows of J after the kinematics: 6 x na, column-major, column k
+ * the dof achain[adof_off[i] + k], na = adof_off[i + 1] - adof_off[i]
+ * (J is 0 in the other columns; docs/redmax.md, "Dynamics and time
+ * stepping"). */
+static inline const double *dyn_rm_body_rows(const dyn_redmax *rm, int i) {
+  return rm->J + 6 * (size_t)rm->adof_off[i];
+}
 
 /* The first body of defs[nb] whose joint has dofs but moves no mass: no
  * massive body at or below it and no armature (a massless frame at a
@@ -88,7 +108,7 @@ void dyn_rm_solve_blocks(const dyn_redmax *rm, double *b);
 void dyn_rm_scatter_blocks(const dyn_redmax *rm, const double *sp, double *out, int ld);
 /* The step's matrix into rm->As: Ms plus diag[ndof]. */
 void dyn_rm_step_blocks(dyn_redmax *rm, const double *diag);
-/* The sparse layout (dpar, dlen, dbody, madr, torder, achain) after
+/* The sparse layout (dpar, dlen, dbody, madr, torder, achain, acol) after
  * dyn_rm_forest_init and the traversal order; -1: out of memory. */
 int dyn_rm_paths_init(dyn_redmax *rm);
 

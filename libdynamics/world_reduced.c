@@ -25,7 +25,8 @@
  *               coefficients); a tendon's spring and damper add
  *               h A_r^-1 G^T f to u_free (tendon_springs);
  *                   A = G A_r^-1 G^T + diag(cfm),  b = G u_free - rhs
- *               dense (every solver takes it), formed tree by tree (A_r is
+ *               dense (every solver takes it), formed tree by tree, only its
+ *               blocks written and cleared (clear_dense_a) (A_r is
  *               block diagonal, one block per tree of the forest; a row moves
  *               one tree or two: row_trees), bounds, findex and cones from
  *               assemble.c (dyn_assemble_bounds); a still row, one that moves
@@ -92,6 +93,10 @@ struct dyn_reduced {
   dyn_buf_double Gt, Y; /* ndof x nrows: G^T, then A_r^-1 G^T (column i set on its
                            row's trees' dofs only, the rest left as it was: row_trees) */
   int ngt;              /* G^T's columns set by the last assembly (the rest of Gt is 0) */
+  const double *abuf;   /* the dense A the last assembly wrote (clear_dense_a) */
+  int an;               /* its rows */
+  int aclean;           /* 1: abuf is 0 but on the last assembly's blocks (its trees'
+                           rows, tlist, and the diagonal), its solve passed the judge */
   dyn_buf_int soff;     /* per row and side: its support's offset into sup (2 nrows + 1) */
   dyn_buf_int sup;      /* row i's support on its tree rtree[2 i + k]: the dofs where G_i
                            is not 0, in the tree's order, at sup[soff[2 i + k] ..
@@ -435,10 +440,11 @@ static dyn_err reduced_build_rows(dyn_step *s) {
 
 /* Row i of G into column i of Gt (ndof x nrows), which is 0 on entry
  * (clear_gt): a contact row's sides through the tree's Jacobian (the
- * header), a coordinate row +-e_k; only the row's trees' dofs are written. */
-static void joint_space_row(const dyn_world *w, const double *Phi, int i, double *g) {
+ * header; a body's rows over its path, dyn_rm_body_rows), a coordinate row
+ * +-e_k; only the row's trees' dofs are written. */
+static void joint_space_row(const dyn_world *w, int i, double *g) {
   const struct dyn_reduced *red = w->red;
-  const int n6 = 6 * red->tree.nt;
+  const dyn_redmax *rm = red->rm;
   const rcoord *co = row_coord(red, i);
   if (co) {
     for (int k = 0; k < co->n; k++) g[co->dof[k]] += co->c[k];
@@ -451,11 +457,12 @@ static void joint_space_row(const dyn_world *w, const double *Phi, int i, double
     dyn_quat q = w->bodies.s[b].q;
     dyn_v3 l = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][0], r->J[k][1], r->J[k][2]));
     dyn_v3 a = dyn_quat_rotate_inv(q, dyn_v3_make(r->J[k][3], r->J[k][4], r->J[k][5]));
-    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z };               /* (omega, v), body frame */
-    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs); /* Phi_t's other columns: 0 */
+    double jb[6] = { a.x, a.y, a.z, l.x, l.y, l.z }; /* (omega, v), body frame */
+    const int *ch = rm->achain + rm->adof_off[t], na = rm->adof_off[t + 1] - rm->adof_off[t];
+    const double *Phi = dyn_rm_body_rows(rm, t); /* Phi_t's other columns: 0 */
     for (int k2 = 0; k2 < na; k2++) {
-      const int c = dofs[k2];
-      const double *ph = Phi + (size_t)c * n6 + 6 * t;
+      const int c = ch[k2];
+      const double *ph = Phi + 6 * k2;
       g[c] += jb[0] * ph[0] + jb[1] * ph[1] + jb[2] * ph[2] + jb[3] * ph[3] + jb[4] * ph[4] +
               jb[5] * ph[5];
     }
@@ -591,11 +598,35 @@ static int row_supports(dyn_world *w) {
   return 0;
 }
 
-/* A = G Y (Y = A_r^-1 G^T), n x n: for each tree, the products of its rows,
- * each over its support (G_i is 0 elsewhere). */
+/* The dense A all 0 again before an assembly, without clearing all of it
+ * (the memset of the n x n array was a tenth of a forest's step): A(i,j)
+ * is written only where rows i and j share a tree (rows_times_columns) and
+ * on the diagonal (cfm, decouple_still_rows), so those entries of the last
+ * assembly (tlist, toff and an still its) are cleared, after a solve the
+ * judge passed (a solver that writes its input fails the step: aclean
+ * stays 0).  A new system's A is calloc's zeros; any other doubt clears
+ * the whole buffer of cap rows. */
+static void clear_dense_a(struct dyn_reduced *red, double *A, int cap) {
+  if (A == red->abuf && red->aclean && red->an <= cap) {
+    const size_t n = (size_t)red->an;
+    for (int t = 0; t < red->ntree; t++) {
+      const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
+      for (int jj = 0; jj < m; jj++)
+        for (int ii = 0; ii < m; ii++) A[(size_t)R[jj] * n + (size_t)R[ii]] = 0.0;
+    }
+    for (size_t i = 0; i < n; i++) A[i * n + i] = 0.0;
+  } else if (A == red->abuf) {
+    memset(A, 0, (size_t)cap * (size_t)cap * sizeof *A);
+  }
+  red->abuf = A;
+  red->aclean = 0;
+}
+
+/* A += G Y (Y = A_r^-1 G^T), n x n, A 0 on entry (clear_dense_a): for each
+ * tree, the products of its rows, each over its support (G_i is 0
+ * elsewhere). */
 static void rows_times_columns(const struct dyn_reduced *red, int n, double *A) {
   const int nd = red->ndof;
-  memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
   for (int t = 0; t < red->ntree; t++) {
     const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
     for (int jj = 0; jj < m; jj++) {
@@ -638,13 +669,13 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
                           s->k, n);
   clear_gt(red, had);
+  clear_dense_a(red, A, w->dense.rows);
   if (dyn_buf_reserve(&red->Y, sz, &w->grows) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows in joint space",
                           s->k, n);
   if (row_trees(w) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' trees", s->k, n);
-  const double *Phi = dyn_redmax_jacobian_view(red->rm);
-  for (int i = 0; i < n; i++) joint_space_row(w, Phi, i, red->Gt.p + (size_t)i * nd);
+  for (int i = 0; i < n; i++) joint_space_row(w, i, red->Gt.p + (size_t)i * nd);
   red->ngt = n;
   if (row_supports(w) != 0)
     return dyn_world_fail(w, DYN_ERR_NOMEM, "step %ld: out of memory for %d rows' supports", s->k,
@@ -658,6 +689,7 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
       if (nt > 0) dyn_redmax_solve_tree(red->rm, t, y);
     }
   rows_times_columns(red, n, A);
+  red->an = n;
   decouple_still_rows(red, A, n);
   for (int i = 0; i < n; i++) {
     b[i] = row_dot(red, i, red->Gt.p + (size_t)i * nd, red->ufree) - w->rows.p[i].rhs;
@@ -726,6 +758,7 @@ static dyn_err reduced_apply(dyn_step *s) {
                             "step %ld: solver %s returned non-finite impulses (status %s)", s->k,
                             w->solver->name, slv_status_str(s->res.status));
   add_columns_times(red, n, red->Y.p, w->x.p, red->unew); /* u+ = u_free + A_r^-1 G^T x */
+  red->aclean = 1; /* the judge passed: the solve left A as assembled */
   return dyn_world_keep_applied(s);
 }
 
@@ -741,7 +774,8 @@ static dyn_err reduced_apply(dyn_step *s) {
 double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
   const dyn_world *w = s->w;
   const struct dyn_reduced *red = w->red;
-  const int n = w->nrows, nd = red->ndof, n6 = 6 * red->tree.nt;
+  const dyn_redmax *rm = red->rm;
+  const int n = w->nrows, nd = red->ndof;
   double gain = 0.0;
   for (int i = 0; i < n; i++) gain += x[i] * (w->prob.b[i] + w->rows.p[i].rhs);
   if (nd == 0 || n == 0) return gain;
@@ -750,15 +784,15 @@ double dyn_reduced_impulse_energy(const dyn_step *s, const double *x) {
   add_columns_times(red, n, red->Y.p, x, red->du);
   add_columns_times(red, n, red->Gt.p, x, red->gx);
   gain += 0.5 * cblas_ddot(nd, red->gx, 1, red->du, 1);
-  const double *Phi = dyn_redmax_jacobian_view(red->rm);
   for (int t = 0; t < red->tree.nt; t++) {
     double m = red->tree.defs[t].mass;
     if (m == 0.0) continue;
     dyn_v3 gb = dyn_quat_rotate_inv(red->qw[t], s->g), dv = dyn_v3_make(0.0, 0.0, 0.0);
-    const int *dofs, na = dyn_redmax_body_dofs(red->rm, t, &dofs);
-    for (int k2 = 0; k2 < na; k2++) {
-      const int c = dofs[k2];
-      const double *ph = Phi + (size_t)c * n6 + 6 * t + 3;
+    const int off = rm->adof_off[t], na = rm->adof_off[t + 1] - off;
+    const double *Phi = dyn_rm_body_rows(rm, t);
+    for (int k2 = 0; k2 < na; k2++) { /* ascending dofs, each at its column acol */
+      const int c = rm->adof[off + k2];
+      const double *ph = Phi + 6 * (size_t)rm->acol[off + k2] + 3;
       dv.x += ph[0] * red->du[c], dv.y += ph[1] * red->du[c], dv.z += ph[2] * red->du[c];
     }
     gain -= s->h * m * dyn_v3_dot(gb, dv);

@@ -568,6 +568,81 @@ static int row_tree_spread(dyn_world *w, int rows) {
   return most;
 }
 
+/* G_i A_r^-1 G_j^T from the last step's view: over the dofs of the trees
+ * rows i and j share (Y's column j is stale elsewhere), 0 when none. */
+static double a_expected(const dyn_reduced_view *v, int i, int j) {
+  double s = 0.0;
+  for (int k = 0; k < 2; k++) {
+    const int t = v->rtree[2 * i + k];
+    if (t < 0 || (t != v->rtree[2 * j] && t != v->rtree[2 * j + 1])) continue;
+    const int *d, nt = dyn_redmax_tree_dofs(v->rm, t, &d);
+    for (int c = 0; c < nt; c++)
+      s += v->Gt[(size_t)i * v->ndof + d[c]] * v->Y[(size_t)j * v->ndof + d[c]];
+  }
+  return s;
+}
+
+/* Row i's column of Y is 0 on its trees: a still row, decoupled. */
+static int still_row(const dyn_reduced_view *v, int i) {
+  for (int k = 0; k < 2; k++) {
+    const int *d, nt = dyn_redmax_tree_dofs(v->rm, v->rtree[2 * i + k], &d);
+    for (int c = 0; c < nt; c++)
+      if (v->Y[(size_t)i * v->ndof + d[c]] != 0.0) return 0;
+  }
+  return 1;
+}
+
+/* The largest gap between w's last A and G A_r^-1 G^T + diag(cfm) (still
+ * rows: 0 off the diagonal), over the entries; *off the largest |A(i,j)|
+ * between rows that share no tree. */
+static double a_gap(dyn_world *w, double *off) {
+  slv_problem p;
+  dyn_reduced_view v;
+  dyn_world_last_problem(w, &p, NULL);
+  if (!dyn_reduced_view_of(w, &v)) return 0.0;
+  double gap = 0.0;
+  for (int j = 0; j < p.n; j++)
+    for (int i = 0; i < p.n; i++) {
+      const double a = p.A[(size_t)j * p.lda + i];
+      if (i == j && still_row(&v, i)) continue;
+      double want = still_row(&v, i) || still_row(&v, j) ? 0.0 : a_expected(&v, i, j);
+      if (i == j) want += w->rows.p[i].cfm;
+      gap = fmax(gap, fabs(a - want) / fmax(1.0, fabs(want)));
+      if (a_expected(&v, i, j) == 0.0 && v.rtree[2 * i] != v.rtree[2 * j])
+        *off = fmax(*off, fabs(a));
+    }
+  return gap;
+}
+
+/* Planted: A is written only on the blocks of rows that share a tree and
+ * on its diagonal, and the dense array is cleared only where the last
+ * step wrote (world_reduced.c's clear_dense_a), so an entry left over
+ * from an earlier step, whose rows sat elsewhere, would show here: every
+ * step's A against G A_r^-1 G^T + diag(cfm) recomputed from G^T and Y,
+ * and exactly 0 between rows of different trees, over a run whose row
+ * count changes. */
+static void test_forest_a_cleared(void) {
+  char dir[256];
+  CU_ASSERT_FATAL(tst_tmpdir_make(dir, sizeof dir, "test_world_reduced") == 0);
+  dyn_world *w = forest_world(dir, 7);
+  double gap = 0.0, off = 0.0;
+  int lo = 1 << 30, hi = 0;
+  for (int k = 0; k < 120; k++) {
+    dyn_world_metrics mt;
+    CU_ASSERT_FATAL(dyn_world_step(w, &mt) == DYN_OK);
+    lo = mt.rows < lo ? mt.rows : lo;
+    hi = mt.rows > hi ? mt.rows : hi;
+    gap = fmax(gap, a_gap(w, &off));
+  }
+  printf("\n    forest's A against G A_r^-1 G^T + cfm: gap %.3g, between trees %.3g, rows %d..%d",
+         gap, off, lo, hi);
+  CU_ASSERT(gap < 1e-12);
+  CU_ASSERT(off == 0.0);
+  CU_ASSERT(hi > lo + 2); /* the rows moved, so the blocks did */
+  dyn_world_free(w);
+  tst_tmpdir_remove(dir);
+}
+
 /* Planted: trees that do not touch do not interact, so each tree's motion
  * in the forest is its motion alone, step by step (to rounding: the
  * forest's matrices hold each tree's block among zeros).  The three trees
@@ -971,6 +1046,7 @@ int main(void) {
   CU_add_test(s, "the energy rule's excess in joint space is the maximal world's",
               test_energy_rule_joint_space);
   CU_add_test(s, "a forest of three trees: each moves as it does alone", test_forest_vs_alone);
+  CU_add_test(s, "a forest's A: only its blocks written, nothing left over", test_forest_a_cleared);
   CU_add_test(s, "islands: three piles, dantzig, as the whole problem",
               test_islands_reduced_dantzig);
   CU_add_test(s, "islands: three piles, pgs at its budget, as the whole problem",
