@@ -318,6 +318,7 @@ class Paper:
             section()
         self.nums += macro('SolverParamsRef', self.solver_params_ref())
         self.nums += macro('SampleNote', self.sample_note())
+        self.nums += macro('ClassVerdicts', self.class_verdicts())
         self.nums += macro('DriftAliases', self.aliases_note('drift.csv'))
         self.nums += macro('AccuracyAliases', self.aliases_note('accuracy.csv'))
         self.nums += macro('ConvergenceAliases', self.aliases_note('convergence.csv'))
@@ -1316,6 +1317,31 @@ class Paper:
             return ('\\textbf{This paper is the study:} the full campaign of \\texttt{experiments/full.exp}, '
                     'of which the main job (\\texttt{experiments/default.exp}) is a sample. ' + rule)
         return ('This paper is built from the campaign of \\texttt{%s}. ' % self.tex(cfg or 'an experiment file')) + rule
+
+    def class_verdict(self, c):
+        """One qualifying class's result at the first tolerance, as the abstract
+        and the conclusion state it: its problems and how many have a best time
+        of 1 ms or more, the fastest with its wins' 95 % bootstrap interval (or
+        that no solver is told apart within the noise), who solves the most."""
+        L = self.lead(c, self.tolA)
+        n, slow, _ = self.support[c]
+        most = L['most_solved'].split()
+        fast = '%s is fastest alone on %s%s' % (self.tt(L['fastest']), L['fastest_alone'], self.interval_words(L))
+        return 'on the %s problems (%d, %d of them with a best time of 1\\,ms or more), %s; %s solve%s the most (%s)' % (
+            CLASS_NAME.get(c) or self.tex(c), n, slow, fast, series([self.tt(x) for x in most]),
+            '' if len(most) > 1 else 's', L['solved_most'])
+
+    def qualifying(self):
+        """The profile's classes that may carry a statement and have a leader."""
+        return [c for c in classes_of(self.wrows) if self.supported(c) and self.lead(c, self.tolA)
+                and self.lead(c, self.tolA)['fastest']]
+
+    def class_verdicts(self):
+        """The abstract's results: every qualifying class's verdict, or ''."""
+        ok = self.qualifying()
+        if not ok:
+            return ''
+        return 'At %s, %s.' % ('$' + tolfmt(self.tolA) + '$', '; '.join(self.class_verdict(c) for c in ok))
 
     def rule_sentence(self):
         """How many of the profile's problems have a best time of 1 ms or more."""
@@ -2674,12 +2700,7 @@ class Paper:
             if not self.supported(c):
                 small.append(c)
                 continue
-            most = L['most_solved'].split()
-            parts.append('on the %s problems %s and %s solve%s the most' % (
-                CLASS_NAME.get(c) or self.tex(c),
-                ('%s is fastest most often' % self.tt(L['fastest'])) if self.distinct(L) else
-                'no solver is told apart as the fastest within the noise between passes',
-                series([self.tt(x) for x in most]), '' if len(most) > 1 else 's'))
+            parts.append(self.class_verdict(c))
         winners = {self.lead(c, self.tolA)['fastest'] for c in classes_of(self.wrows)
                    if self.lead(c, self.tolA) and self.lead(c, self.tolA)['fastest'] and self.supported(c)
                    and self.distinct(self.lead(c, self.tolA))}

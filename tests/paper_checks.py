@@ -631,6 +631,30 @@ report(abstract and cfg and cfg.replace('_', '\\_') in abstract.group(1) and
        'the first page says which campaign (%s) the paper is built from' % cfg,
        abstract.group(1)[-200:] if abstract else 'no abstract')
 
+# issue 84 item 1: every class large enough for a statement has its result in the abstract and
+# in the conclusion -- its problems, those at 1 ms or more, the fastest's wins alone and their
+# bootstrap interval (profile_leaders.csv) -- and no other class has one in the abstract
+PROSE = {'lcp': 'standard LCP', 'box': 'boxed/findex LCP', 'mlcp': 'MLCP (equality rows)',
+         'fc3d': '3-D Coulomb friction (FC3D)', 'cone-assoc': 'associated cone'}
+lead = {r['class']: r for r in rows('profile_leaders.csv')[0] if r['tol'] == tolA}
+qual = [c for c in support if c not in small and lead.get(c, {}).get('fastest')]
+bad = []
+for where, t in (('the abstract', abstract.group(1) if abstract else ''),
+                 ('the conclusion', concl.group(1) if concl else '')):
+    for c in qual:
+        L, (n, k) = lead[c], support[c]
+        pat = (r'on the %s problems \(%d, %d of them with a best time of 1\\,ms or more\), \\texttt\{%s\} is '
+               r'fastest alone on %s \(95\\,\\%% interval %s--%s' % (
+                   re.escape(PROSE.get(c, c)), n, k, re.escape(L['fastest'].replace('_', '\\_')),
+                   L['fastest_alone'], L['fastest_lo'], L['fastest_hi']))
+        if not re.search(pat, t):
+            bad.append('%s lacks the %s class\'s result' % (where, c))
+    if where == 'the abstract':
+        bad += ['the abstract states a verdict on %s' % c for c in small
+                if re.search(r'on the %s problems[^;.]*fastest' % re.escape(PROSE.get(c, c)), t)]
+report(prof and not bad, 'the abstract and the conclusion state each qualifying class\'s result with its '
+       'interval (%s)' % ', '.join(qual), '; '.join(bad[:3]))
+
 # the title's count: every section's distinct problems
 allp = set()
 for name in ('profile', 'large', 'scaling', 'convergence', 'peers_lcp', 'peers_fc3d'):
