@@ -25,7 +25,7 @@
 #   first command builds them: experiments/build_peers.sh); a peer not built
 #   there is left out, named in one line;
 # - OPENBLAS_NUM_THREADS=1; the paths of the results are the last lines.
-# Measured on the 2-core development machine: about 1 min 20 s (README).
+# Measured on the 2-core development machine: about 5 min (README).
 # Exit status: that of lcplab experiment (0 done, 2 bad input, 130 interrupted).
 set -eu
 

@@ -318,6 +318,7 @@ class Paper:
             section()
         self.nums += macro('SolverParamsRef', self.solver_params_ref())
         self.nums += macro('SampleNote', self.sample_note())
+        self.nums += macro('ClassVerdicts', self.class_verdicts())
         self.nums += macro('DriftAliases', self.aliases_note('drift.csv'))
         self.nums += macro('AccuracyAliases', self.aliases_note('accuracy.csv'))
         self.nums += macro('ConvergenceAliases', self.aliases_note('convergence.csv'))
@@ -1001,7 +1002,7 @@ class Paper:
         t = ('\\begin{tabular}{@{}lllllll@{}}\n\\toprule\nexperiment & solvers & tol & max.\\ iter. & '
              'runs & time limit & problems or scenes \\\\\n\\midrule\n')
         n = 0
-        for name in ('profile', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators',
+        for name in ('profile', 'overhead', 'convergence', 'scaling', 'large', 'drift', 'accuracy', 'integrators',
                      'peers_lcp', 'peers_fc3d') + tuple(self.scene_sections()):
             if not self.have(name + '.csv'):
                 continue
@@ -1253,7 +1254,39 @@ class Paper:
             t += ('; on %d of them the difference is larger than the tie factor %g of the profile, so at '
                   '$\\tau=1$ runs with the same trace, implemented differently or timed at another moment, can '
                   'rank differently. ' % (over, 1 + self.tie_f) if over else '. ')
+        t += self.overhead_sentence()
         return ('\\paragraph{Noise.} ' + t.strip() + '\n\n') if t else ''
+
+    def overhead_times(self):
+        """Per solver and kind (lcp, cone) the empty solve's median time from the
+        overhead section (overhead.csv: b >= 0, so x = 0 meets the test before
+        any iteration); {} without that section."""
+        if not self.have('overhead.csv'):
+            return {}
+        out = {}
+        for r in self.read('overhead.csv')[1]:
+            if r['status'] == 'converged' and not math.isnan(num(r['time_s'])):
+                out.setdefault(r['solver'], {})[r['kind']] = num(r['time_s'])
+        return out
+
+    def overhead_sentence(self):
+        """The set-up cost named as an overhead, with the empty solves' range per
+        kind; '' without the overhead section."""
+        ov = self.overhead_times()
+        parts = []
+        for kind, what in (('lcp', 'an LCP of three rows'), ('cone', 'one Coulomb contact')):
+            ts = sorted((v[kind], s) for s, v in ov.items() if kind in v)
+            if ts:
+                parts.append('from $%s$\\,s (%s) to $%s$\\,s (%s) on %s' % (
+                    sci(ts[0][0], 2), self.tt(ts[0][1]), sci(ts[-1][0], 2), self.tt(ts[-1][1]), what))
+        if not parts:
+            return ''
+        return ('Each solver\'s set-up (validation, workspace, residuals) is an \\emph{overhead} of every call, '
+                'measured apart and not counted as noise: an empty solve (the \\texttt{overhead} section: '
+                '$b \\ge 0$, so $x = 0$ meets the test before any iteration) takes %s (Table~\\ref{tab:timings}, '
+                'column \\emph{empty}); on a problem solved in a few microseconds most of a median is that '
+                'overhead, so the time ratios of such problems compare set-up costs rather than iterations. ' %
+                '; '.join(parts))
 
     def leaders_text(self):
         """Per class at the first tolerance: the fastest (ties apart) and who
@@ -1316,6 +1349,31 @@ class Paper:
             return ('\\textbf{This paper is the study:} the full campaign of \\texttt{experiments/full.exp}, '
                     'of which the main job (\\texttt{experiments/default.exp}) is a sample. ' + rule)
         return ('This paper is built from the campaign of \\texttt{%s}. ' % self.tex(cfg or 'an experiment file')) + rule
+
+    def class_verdict(self, c):
+        """One qualifying class's result at the first tolerance, as the abstract
+        and the conclusion state it: its problems and how many have a best time
+        of 1 ms or more, the fastest with its wins' 95 % bootstrap interval (or
+        that no solver is told apart within the noise), who solves the most."""
+        L = self.lead(c, self.tolA)
+        n, slow, _ = self.support[c]
+        most = L['most_solved'].split()
+        fast = '%s is fastest alone on %s%s' % (self.tt(L['fastest']), L['fastest_alone'], self.interval_words(L))
+        return 'on the %s problems (%d, %d of them with a best time of 1\\,ms or more), %s; %s solve%s the most (%s)' % (
+            CLASS_NAME.get(c) or self.tex(c), n, slow, fast, series([self.tt(x) for x in most]),
+            '' if len(most) > 1 else 's', L['solved_most'])
+
+    def qualifying(self):
+        """The profile's classes that may carry a statement and have a leader."""
+        return [c for c in classes_of(self.wrows) if self.supported(c) and self.lead(c, self.tolA)
+                and self.lead(c, self.tolA)['fastest']]
+
+    def class_verdicts(self):
+        """The abstract's results: every qualifying class's verdict, or ''."""
+        ok = self.qualifying()
+        if not ok:
+            return ''
+        return 'At %s, %s.' % ('$' + tolfmt(self.tolA) + '$', '; '.join(self.class_verdict(c) for c in ok))
 
     def rule_sentence(self):
         """How many of the profile's problems have a best time of 1 ms or more."""
@@ -1481,21 +1539,25 @@ class Paper:
         time, its spread and the runs behind it."""
         _, tm = self.read('profile_timings.csv')
         tmA = [r for r in tm if r['tol'] == self.tolA and int(num(r['solved'])) > 0]
-        t = ('\\begin{tabular}{@{}llrrrrr@{}}\n\\toprule\nclass & solver & solved & median (s) & '
-             'spread & runs min & runs med. \\\\\n\\midrule\n')
+        ov = self.overhead_times()
+        t = ('\\begin{tabular}{@{}llrrrrr%s@{}}\n\\toprule\nclass & solver & solved & median (s) & '
+             'spread & runs min & runs med.%s \\\\\n\\midrule\n' % ('r' if ov else '', ' & empty (s)' if ov else ''))
         tcl = classes_of(tmA)
         for c in tcl:
             first = True
             for r in (r for r in tmA if r['class'] == c):
-                t += '%s & %s & %s & $%s$ & %.2f & %s & %s \\\\\n' % (
+                empty = ov.get(r['solver'], {}).get('cone' if c in ('fc3d', 'cone-assoc') else 'lcp')
+                t += '%s & %s & %s & $%s$ & %.2f & %s & %s%s \\\\\n' % (
                     self.tex(c) if first else '', self.tt(r['solver']), r['solved'],
                     sci(num(r['time_median_s']), 2), num(r['spread_median']), r['runs_min'],
-                    '%g' % num(r['runs_median']))
+                    '%g' % num(r['runs_median']), (' & ' + cellsci(empty)) if ov else '')
                 first = False
             if c != tcl[-1]:
                 t += '\\midrule\n'
         t += '\\bottomrule\n\\end{tabular}\n'
         self.write('timings.tex', t)
+        self.nums += macro('TimingsEmptyNote', ' Empty: its empty solve (\\texttt{overhead}), the set-up cost.'
+                           if ov else '')
 
     # ---- large problems: the whole section, only when the results have it ----------------------
     def large(self):
@@ -2674,12 +2736,7 @@ class Paper:
             if not self.supported(c):
                 small.append(c)
                 continue
-            most = L['most_solved'].split()
-            parts.append('on the %s problems %s and %s solve%s the most' % (
-                CLASS_NAME.get(c) or self.tex(c),
-                ('%s is fastest most often' % self.tt(L['fastest'])) if self.distinct(L) else
-                'no solver is told apart as the fastest within the noise between passes',
-                series([self.tt(x) for x in most]), '' if len(most) > 1 else 's'))
+            parts.append(self.class_verdict(c))
         winners = {self.lead(c, self.tolA)['fastest'] for c in classes_of(self.wrows)
                    if self.lead(c, self.tolA) and self.lead(c, self.tolA)['fastest'] and self.supported(c)
                    and self.distinct(self.lead(c, self.tolA))}

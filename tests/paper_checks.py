@@ -134,16 +134,20 @@ for m in re.finditer(r'(\w+) sizes per family', text):
         bad.append('%s (the CSV: %s)' % (m.group(0), sorted(counts)))
 report(not bad, 'the sizes per scaling family printed are the CSV\'s', '; '.join(bad))
 
-seeds = set()
+# per generated family (FAMILY_N_sS): a family's "(n = ..., K seeds)" is its own seeds'; a count
+# of seeds said elsewhere is every family's
+seeds, fam_seeds = set(), {}
 for r in rows('profile.csv')[0]:
-    m = re.search(r'_s(\d+)$', r['problem'])
+    m = re.search(r'^(.*)_\d+_s(\d+)$', r['problem'])
     if m:
-        seeds.add(m.group(1))
+        seeds.add(m.group(2))
+        fam_seeds.setdefault(m.group(1), set()).add(m.group(2))
 bad = []
-for m in re.finditer(r'\b(\w+) seeds\b', text):
-    k = WORDS.get(m.group(1).lower())
-    if k is not None and k != len(seeds):
-        bad.append('%s (the CSV: %d)' % (m.group(0), len(seeds)))
+for m in re.finditer(r'(?:\\texttt\{([\w\\-]+)\} \([^()]*)?\b(\w+) seeds\b', text):
+    k = WORDS.get(m.group(2).lower())
+    want = fam_seeds.get((m.group(1) or '').replace('\\_', '_'), seeds)
+    if k is not None and k != len(want):
+        bad.append('%s (the CSV: %d)' % (m.group(0)[-40:], len(want)))
 report(not bad, 'the number of seeds printed is the CSV\'s', '; '.join(bad))
 
 slopes = [float(r['slope']) for r in rows('scaling_slopes.csv')[0] if r.get('slope')]
@@ -631,6 +635,30 @@ report(abstract and cfg and cfg.replace('_', '\\_') in abstract.group(1) and
        'the first page says which campaign (%s) the paper is built from' % cfg,
        abstract.group(1)[-200:] if abstract else 'no abstract')
 
+# issue 84 item 1: every class large enough for a statement has its result in the abstract and
+# in the conclusion -- its problems, those at 1 ms or more, the fastest's wins alone and their
+# bootstrap interval (profile_leaders.csv) -- and no other class has one in the abstract
+PROSE = {'lcp': 'standard LCP', 'box': 'boxed/findex LCP', 'mlcp': 'MLCP (equality rows)',
+         'fc3d': '3-D Coulomb friction (FC3D)', 'cone-assoc': 'associated cone'}
+lead = {r['class']: r for r in rows('profile_leaders.csv')[0] if r['tol'] == tolA}
+qual = [c for c in support if c not in small and lead.get(c, {}).get('fastest')]
+bad = []
+for where, t in (('the abstract', abstract.group(1) if abstract else ''),
+                 ('the conclusion', concl.group(1) if concl else '')):
+    for c in qual:
+        L, (n, k) = lead[c], support[c]
+        pat = (r'on the %s problems \(%d, %d of them with a best time of 1\\,ms or more\), \\texttt\{%s\} is '
+               r'fastest alone on %s \(95\\,\\%% interval %s--%s' % (
+                   re.escape(PROSE.get(c, c)), n, k, re.escape(L['fastest'].replace('_', '\\_')),
+                   L['fastest_alone'], L['fastest_lo'], L['fastest_hi']))
+        if not re.search(pat, t):
+            bad.append('%s lacks the %s class\'s result' % (where, c))
+    if where == 'the abstract':
+        bad += ['the abstract states a verdict on %s' % c for c in small
+                if re.search(r'on the %s problems[^;.]*fastest' % re.escape(PROSE.get(c, c)), t)]
+report(prof and not bad, 'the abstract and the conclusion state each qualifying class\'s result with its '
+       'interval (%s)' % ', '.join(qual), '; '.join(bad[:3]))
+
 # the title's count: every section's distinct problems
 allp = set()
 for name in ('profile', 'large', 'scaling', 'convergence', 'peers_lcp', 'peers_fc3d'):
@@ -1047,3 +1075,24 @@ if os.path.exists(log):
     with open(log, errors='replace') as fh:
         bad = paper_kinds.rerun_warning(fh.read())
     report(not bad, 'no LaTeX "Rerun" warning at the end of paper.log', '; '.join(bad[:2]))
+
+# issue 84 item 2: the set-up cost measured apart -- the timings table's empty column is the
+# overhead section's median per solver, to its two printed digits (the LCP file for the LCP classes, the Coulomb contact
+# for the cone classes), and the noise paragraph names it an overhead, not noise
+if os.path.exists(os.path.join(res, 'overhead.csv')):
+    ov = {(r['solver'], r['kind']): float(r['time_s']) for r in rows('overhead.csv')[0]
+          if r['status'] == 'converged' and r['time_s'] not in ('', 'nan')}
+    m = re.search(r'\\label\{tab:timings\}(.*?)\\end\{tabular\}', doc, re.S)
+    bad, cls, seen = [], '', 0
+    for line in (m.group(1).split('\\midrule', 1)[-1].split('\n') if m else []):
+        c = [x.strip() for x in line.rstrip().rstrip('\\').split('&')]
+        if len(c) != 8:
+            continue
+        cls, seen = c[0] or cls, seen + 1
+        want = ov.get((texttt(c[1]), 'cone' if cls in ('fc3d', 'cone-assoc') else 'lcp'))
+        got = sci_value(c[7])
+        if (got is None) != (want is None) or (want is not None and abs(got - want) > 0.05 * want):
+            bad.append('%s %s: %s, overhead.csv %s' % (cls, c[1], c[7], want))
+    noise = re.search(r'\\paragraph\{Noise\.\}(.*?)\n\n', text, re.S)
+    report(seen and not bad and noise and 'overhead' in noise.group(1) and 'not counted as noise' in noise.group(1),
+           'the empty solves are the overhead section\'s and named an overhead (%d rows)' % seen, '; '.join(bad[:3]))

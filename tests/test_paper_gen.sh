@@ -115,6 +115,7 @@ generate boxed-findex 12
 seed 83
 time_limit 5
 EXP
+ABS_SRC=$(cd "$SRC" && pwd)
 # the peers side by side: an external that is lcplab's own lemke run as a
 # program (a peer present), two whose programs do not exist (absent peers)
 cat >>"$T/tiny.exp" <<EXP
@@ -142,6 +143,16 @@ experiment scenes scenes
 solvers pgs_wide externals
 max_iter 20
 scene pyramid layers=2 steps=5
+
+# the set-up cost measured apart (issue 84, item 2): the main job's two empty solves
+experiment profile overhead
+solvers pgs lemke nsgs
+instances $ABS_SRC/experiments/data/empty_lcp.lcp $ABS_SRC/experiments/data/empty_cone.lcp
+tol 1e-8
+min_runs 5
+min_time 0
+max_time 0.01
+time_limit 5
 EXP
 
 if "$BIN" experiment "$T/tiny.exp" --out "$T/res" --data "$T/data" --jobs 1 --no-plot \
