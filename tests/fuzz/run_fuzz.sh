@@ -10,7 +10,7 @@
 #           shared file they were derived from (edits.py; skipped when that
 #           file is absent).
 #   quick   the test suite's fuzz stage: replay, then each harness for
-#           FUZZ_QUICK_SECONDS (default 4) from the quick seeds, in a fresh
+#           FUZZ_QUICK_SECONDS (default 2) from the quick seeds, in a fresh
 #           corpus.
 #   bench   the benchmark: replay, then each harness for FUZZ_RUNS_<harness>
 #           executions (defaults below; 10^7 in all) or FUZZ_MAX_SECONDS
@@ -168,7 +168,7 @@ seeds || { echo "run_fuzz.sh: cannot build the seeds" >&2; exit 2; }
 rm -rf "$fz/artifacts"
 total=0
 if [ "$mode" = quick ]; then
-  secs=${FUZZ_QUICK_SECONDS:-4}
+  secs=${FUZZ_QUICK_SECONDS:-2}
   rm -rf "$fz/quick-corpus"
   # two harnesses at a time (two cores), each its own process; reported in
   # order below, each with its exit status from quick-HARNESS.rc
