@@ -165,7 +165,11 @@ static void test_murty(void) {
   double A[NMAX * NMAX], b[NMAX], x[NMAX], xe[NMAX];
   slv_options o = slv_options_default();
   o.tol = 1e-14; /* max_pivots = 0: the automatic budget must let every n here finish */
-  for (int n = 4; n <= NMAX; n++) {
+  /* short runs (memcheck, the sanitizers): n up to 12, 2^12 pivots (n = 13
+   * .. 16 were 30 of the 32 thousand pivots under memcheck; experiments/
+   * records/2026-11-28-test-time-5.md) */
+  const int nmax = tst_short_runs() ? 12 : NMAX;
+  for (int n = 4; n <= nmax; n++) {
     murty_matrix(n, A);
     slv_problem p = slv_problem_empty();
     p.n = n;
@@ -1524,7 +1528,12 @@ static void test_friction_contact_family(void) {
   int fi[NMAX], conv = 0, rays = 0, total = 0, dz_conv = 0, dz_only_lemke = 0;
   const slv_solver *dz = slv_solver_find("dantzig");
   CU_ASSERT_PTR_NOT_NULL_FATAL(dz);
-  for (int nc = 10; nc <= 30; nc += 5)
+  /* short runs (memcheck, the sanitizers): n = 30 .. 60, each answer
+   * judged as below, the family's count only in full runs (n = 75 and 90
+   * were most of its 19 s under memcheck; experiments/records/
+   * 2026-11-28-test-time-5.md) */
+  const int ncmax = tst_short_runs() ? 20 : 30;
+  for (int nc = 10; nc <= ncmax; nc += 5)
     for (unsigned long seed = 1; seed <= SEEDS; seed++) {
       int n = 3 * nc;
       contact_problem(nc, 0.5, 1e-6, seed, A, b, lo, hi, fi, mu);
@@ -1556,7 +1565,7 @@ static void test_friction_contact_family(void) {
   printf("\n    contact-box-like n=30..90: %d of %d converged, %d rays; dantzig: %d converged, "
          "%d solved by lemke only",
          conv, total, rays, dz_conv, dz_only_lemke);
-  CU_ASSERT_EQUAL(conv, FAMILY_CONVERGED);
+  if (ncmax == 30) CU_ASSERT_EQUAL(conv, FAMILY_CONVERGED);
   free(A);
 }
 

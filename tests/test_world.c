@@ -777,7 +777,10 @@ static void test_budget_stop_applied(void) {
   if (!w) return;
   int nonconv = 0, bad = 0, failed = 0, nmax = 0;
   double *zero = NULL;
-  for (long k = 0; k < 300 && !failed; k++) {
+  /* short runs (memcheck, the sanitizers): 100 steps (the 300 were 12 s of
+   * the memcheck stage's wall; experiments/records/2026-11-28-test-time-5.md) */
+  const long K = tst_short_runs() ? 100 : 300;
+  for (long k = 0; k < K && !failed; k++) {
     dyn_world_metrics m;
     if (dyn_world_step(w, &m) != DYN_OK) {
       printf("\n  step %ld: %s", k + 1, dyn_world_message(w));
@@ -803,10 +806,11 @@ static void test_budget_stop_applied(void) {
   }
   free(zero);
   CU_ASSERT(!failed);
-  CU_ASSERT_EQUAL(dyn_world_step_count(w), 300);
-  CU_ASSERT(nonconv > 100); /* pgs at 5 sweeps misses 1e-8 on most steps */
+  CU_ASSERT_EQUAL(dyn_world_step_count(w), K);
+  CU_ASSERT(nonconv > K / 3); /* pgs at 5 sweeps misses 1e-8 on most steps */
   CU_ASSERT_EQUAL(bad, 0);
-  printf("\n  pyramid, pgs 5 sweeps: %d of 300 steps max_iter, all with res(x) <= res(0)", nonconv);
+  printf("\n  pyramid, pgs 5 sweeps: %d of %ld steps max_iter, all with res(x) <= res(0)", nonconv,
+         K);
   dyn_world_free(w);
 }
 
