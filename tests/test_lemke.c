@@ -166,8 +166,8 @@ static void test_murty(void) {
   slv_options o = slv_options_default();
   o.tol = 1e-14; /* max_pivots = 0: the automatic budget must let every n here finish */
   /* short runs (memcheck, the sanitizers): n up to 12, 2^12 pivots (n = 13
-   * .. 16 were 30 of the 32 thousand pivots under memcheck; experiments/
-   * records/2026-11-28-test-time-5.md) */
+   * .. 16 are 123 of the 131 thousand pivots of n = 4 .. 16;
+   * experiments/records/2026-11-28-test-time-5.md) */
   const int nmax = tst_short_runs() ? 12 : NMAX;
   for (int n = 4; n <= nmax; n++) {
     murty_matrix(n, A);
