@@ -628,6 +628,11 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
     memcpy(ws->xkt, x, (size_t)p->n * sizeof *x);
   }
   judge(ws->solver, p, opt, res);
+  /* why it failed, where a wedge tells (wedge.c); its products overwrite
+   * op.t, the cached K^T x */
+  if (res->status > 0 && res->status != SLV_INTERRUPTED && slv_wedge_diagnose(&op, x, wb, res) &&
+      op.fac)
+    ws->kt_p = NULL;
   if (p->condensed) say_tightened(ws->solver, opt, &tl, res);
   choice_verdict(res);
   return res->status;
