@@ -2,19 +2,21 @@
  * (docs/cone-solvers.md, "A wedge").
  *
  * At the end of a solve that ended unconverged on a problem with Coulomb
- * cones and a symmetric A (slv_solve, workspace.c), the WEDGE_MAX contacts
- * with the largest natural map ||F_c||_2 at the x returned are taken, and
- * their columns A(:, rows) formed (one product A e_j a row, over the
- * solve's operator).  Each set S of them that holds the largest, the
- * smaller sets first (a corner's two contacts before three), is tested:
- * the smallest eigenpair of the symmetric block A_SS (cyclic Jacobi), its
- * vector d (|d| = 1, the sum of its normal parts positive), is a wedge when
- *   - A d = 0: ||A(:, S) d||_inf <= WEDGE_NULL max |A_SS| (every row of A,
- *     not only S's; A = A^T, so d^T A = 0 too and d.w = d.b for every x);
+ * cones (slv_solve, workspace.c), the WEDGE_MAX contacts with the largest
+ * natural map ||F_c||_2 at the x returned are taken, and A's block on
+ * their rows read (slv_op_entry; 12 x 12 at most).  Each set S of them
+ * that holds the largest, the smaller sets first (a corner's two contacts
+ * before three), is tested: the smallest eigenpair of the symmetric part
+ * of A_SS (cyclic Jacobi), its vector d (|d| = 1, the sum of its normal
+ * parts positive), is a wedge when
+ *   - lambda_min <= WEDGE_NULL lambda_max (d is a null direction of the block);
  *   - d lies in each contact's cone: |d_t| <= mu d_n (to WEDGE_CONE_SLACK);
  *   - beta = d.b < 0, and |beta| >= WEDGE_SHARE ||F_S||_2 (the wedge is the
- *     size of the residual it leaves, not a rounding beside it).
- * Then no x puts those contacts' velocities w in their dual cones K*
+ *     size of the residual it leaves, not a rounding beside it);
+ *   - and then, confirmed on the whole problem: A = A^T (to 1e-12) and
+ *     ||A d||_inf <= WEDGE_NULL max |A_SS| over every row (one product), so
+ *     that d^T A = 0 and d.w = d.b for every x.
+  * Then no x puts those contacts' velocities w in their dual cones K*
  * (d in K gives d.w >= 0 there, while d.w = beta < 0): the strict
  * feasibility of [acary2011]'s existence result fails.  Under the
  * associated law an answer needs w in K* on every contact, so none exists,
@@ -25,9 +27,11 @@
  * elsewhere, or one whose contacts a solver left with little residual
  * (nsgs solves the last contact of its sweep exactly), may go unnamed.
  *
- * The diagnosis goes to res->diagnosis, never a status.  It allocates
- * once, n (3 WEDGE_MAX + 1) doubles at most, at the end of the failed
- * solve (never inside a solver's loop); without memory it says nothing. */
+ * The diagnosis goes to res->diagnosis, never a status.  A failed solve
+ * with no wedge candidate costs one pass over the cones and the block's
+ * entries; a candidate one allocation of 2n doubles (at the end of the
+ * failed solve, never inside a solver's loop) and one product; without
+ * memory nothing is said. */
 #include "slv_internal.h"
 
 #include <stdio.h>
@@ -126,43 +130,29 @@ static void jacobi_eigen(int m, double *a, double *v) {
   }
 }
 
-/* col[j n ..] = A(:, rows[j]) for j < m, by products A e (e: n zeros). */
-static void form_columns(slv_op *op, const int *rows, int m, double *e, double *col) {
-  int n = op->n;
-  for (int j = 0; j < m; j++) {
-    e[rows[j]] = 1.0;
-    slv_op_matvec(op, e, NULL, col + (size_t)j * (size_t)n);
-    e[rows[j]] = 0.0;
-  }
-}
-
-/* The smallest eigenpair of the symmetric part of A_SS into d (|d| = 1,
- * normal parts summing >= 0), S the rows rows[sel[0..m)] of col's columns
- * sel[..]; 1 if A d = 0 by WEDGE_NULL, else 0. */
-static int null_direction(int n, const int *rows, const int *sel, int m, const double *col,
-                          double *d) {
-  double a[WEDGE_ROWS * WEDGE_ROWS], v[WEDGE_ROWS * WEDGE_ROWS], amax = 0;
+/* The smallest eigenpair of the symmetric part of blk's rows and columns
+ * sel[0..m) (blk: WEDGE_ROWS x WEDGE_ROWS) into d (|d| = 1, normal parts
+ * summing >= 0), *amax the largest |entry|; 1 if lambda_min <= WEDGE_NULL
+ * lambda_max. */
+static int null_direction(const double *blk, const int *sel, int m, double *d, double *amax) {
+  double a[WEDGE_ROWS * WEDGE_ROWS], v[WEDGE_ROWS * WEDGE_ROWS], top = 0;
   for (int i = 0; i < m; i++)
     for (int j = 0; j < m; j++) {
-      double aij = col[(size_t)sel[j] * n + rows[sel[i]]];
-      double aji = col[(size_t)sel[i] * n + rows[sel[j]]];
+      double aij = blk[sel[i] * WEDGE_ROWS + sel[j]], aji = blk[sel[j] * WEDGE_ROWS + sel[i]];
       a[i * m + j] = 0.5 * (aij + aji);
-      amax = fmax(amax, fabs(aij));
+      top = fmax(top, fabs(aij));
     }
+  *amax = top;
   jacobi_eigen(m, a, v);
-  int lo = 0;
-  for (int i = 1; i < m; i++)
+  int lo = 0, hi = 0;
+  for (int i = 1; i < m; i++) {
     if (a[i * m + i] < a[lo * m + lo]) lo = i;
+    if (a[i * m + i] > a[hi * m + hi]) hi = i;
+  }
   double sn = 0;
   for (int i = 0; i < m; i += 3) sn += v[i * m + lo];
   for (int i = 0; i < m; i++) d[i] = (sn < 0 ? -1.0 : 1.0) * v[i * m + lo];
-  double worst = 0;
-  for (int r = 0; r < n; r++) {
-    double s = 0;
-    for (int j = 0; j < m; j++) s += col[(size_t)sel[j] * n + r] * d[j];
-    worst = fmax(worst, fabs(s));
-  }
-  return amax > 0 && worst <= WEDGE_NULL * amax;
+  return a[hi * m + hi] > 0 && a[lo * m + lo] <= WEDGE_NULL * a[hi * m + hi];
 }
 
 /* 1 if d (3 rows a contact) lies in each contact's cone (mu[c]). */
@@ -206,26 +196,57 @@ static void say_wedge(const slv_problem *p, const int *cones, int k, double beta
            k > 1 ? "s" : "", list, beta, what);
 }
 
-/* The wedge test of the header on the contacts of mask (bits into the k
- * picked: cones, fc; rows 3 a contact, their columns in col): 1 and the
- * set into set, *ns, *beta if they are one. */
-static int wedge_of(const slv_problem *p, int n, const int *cones, const double *fc,
-                    const int *rows, const double *col, unsigned mask, int *set, int *ns,
-                    double *beta) {
-  int sel[WEDGE_ROWS], m = 0, k = 0;
-  double mu[WEDGE_MAX], ff = 0, d[WEDGE_ROWS], b = 0;
+/* The set of the picked contacts in mask (bits into cones, fc; rows 3 a
+ * contact): their cone numbers into set, rows into sel (block indices),
+ * mu; returns the count, *ff = ||F_S||_2^2. */
+static int gather(const slv_problem *p, const int *cones, const double *fc, unsigned mask, int *set,
+                  int *sel, double *mu, double *ff) {
+  int k = 0;
+  *ff = 0;
   for (int c = 0; c < WEDGE_MAX; c++) {
     if (!(mask >> c & 1u)) continue;
+    for (int r = 0; r < 3; r++) sel[3 * k + r] = 3 * c + r;
     set[k] = cones[c];
     mu[k++] = p->cone_mu[cones[c]];
-    ff += fc[c] * fc[c];
-    for (int r = 0; r < 3; r++) sel[m++] = 3 * c + r;
+    *ff += fc[c] * fc[c];
   }
-  if (!null_direction(n, rows, sel, m, col, d) || !in_cones(mu, k, d)) return 0;
+  return k;
+}
+
+/* The whole problem's part of the test: A = A^T and ||A d||_inf <= WEDGE_NULL
+ * amax, d on rows rows[sel[..]] (one product; 2n doubles allocated). */
+static int null_on_all_rows(slv_op *op, const int *rows, const int *sel, int m, const double *d,
+                            double amax) {
+  int i, j, n = op->n, ok = 0;
+  if (!slv_op_is_symmetric(op, 1e-12, &i, &j)) return 0;
+  double *dd = calloc(2 * (size_t)n, sizeof *dd);
+  if (!dd) return 0;
+  for (int r = 0; r < m; r++) dd[rows[sel[r]]] = d[r];
+  slv_op_matvec(op, dd, NULL, dd + n);
+  double worst = 0;
+  for (int r = 0; r < n; r++) worst = fmax(worst, fabs(dd[n + r]));
+  ok = worst <= WEDGE_NULL * amax;
+  free(dd);
+  return ok;
+}
+
+/* The wedge test of the header on the picked contacts of mask (blk: A on
+ * rows); 1 and the set, its size and beta if they are one.  *used: the
+ * whole problem's products ran. */
+static int wedge_of(slv_op *op, const int *cones, const double *fc, const int *rows,
+                    const double *blk, unsigned mask, int *set, int *ns, double *beta, int *used) {
+  const slv_problem *p = op->p;
+  int sel[WEDGE_ROWS];
+  double mu[WEDGE_MAX], ff, d[WEDGE_ROWS], amax, b = 0;
+  int k = gather(p, cones, fc, mask, set, sel, mu, &ff), m = 3 * k;
+  if (!null_direction(blk, sel, m, d, &amax) || !in_cones(mu, k, d)) return 0;
   for (int i = 0; i < m; i++) b += d[i] * p->b[rows[sel[i]]];
+  if (!(b < 0 && -b >= WEDGE_SHARE * sqrt(ff))) return 0;
+  *used = 1;
+  if (!null_on_all_rows(op, rows, sel, m, d, amax)) return 0;
   *ns = k;
   *beta = b;
-  return b < 0 && -b >= WEDGE_SHARE * sqrt(ff);
+  return 1;
 }
 
 /* Bits in mask. */
@@ -235,35 +256,24 @@ static int popcount(unsigned mask) {
   return c;
 }
 
-/* The sets of the k picked holding the first, smaller first: the first
- * wedge said in res. */
-static void find_wedge(const slv_problem *p, int n, const int *cones, const double *fc, int k,
-                       const int *rows, const double *col, slv_result *res) {
-  int set[WEDGE_MAX], ns;
-  double beta;
-  for (int size = 1; size <= k; size++)
-    for (unsigned mask = 1; mask < 1u << k; mask += 2)
-      if (popcount(mask) == size && wedge_of(p, n, cones, fc, rows, col, mask, set, &ns, &beta)) {
-        say_wedge(p, set, ns, beta, res);
-        return;
-      }
-}
-
 int slv_wedge_diagnose(slv_op *op, const double *x, const double *w, slv_result *res) {
   const slv_problem *p = op->p;
-  int cones[WEDGE_MAX], rows[WEDGE_ROWS], i, j, n = op->n;
-  double fc[WEDGE_MAX];
+  int cones[WEDGE_MAX], rows[WEDGE_ROWS], set[WEDGE_MAX], ns, used = 0;
+  double fc[WEDGE_MAX], blk[WEDGE_ROWS * WEDGE_ROWS], beta;
   res->diagnosis[0] = '\0';
   if (p->ncones == 0) return 0;
   int k = pick_contacts(p, x, w, cones, fc);
-  if (k == 0 || !slv_op_is_symmetric(op, 1e-12, &i, &j)) return 0;
-  double *buf = malloc((size_t)n * (size_t)(3 * k + 1) * sizeof *buf);
-  if (!buf) return 0;
   for (int c = 0; c < k; c++)
     for (int r = 0; r < 3; r++) rows[3 * c + r] = p->cone_rows[cones[c]] + r;
-  memset(buf, 0, (size_t)n * sizeof *buf);
-  form_columns(op, rows, 3 * k, buf, buf + n);
-  find_wedge(p, n, cones, fc, k, rows, buf + n, res);
-  free(buf);
-  return 1;
+  for (int i = 0; i < 3 * k; i++)
+    for (int j = 0; j < 3 * k; j++) blk[i * WEDGE_ROWS + j] = slv_op_entry(op, rows[i], rows[j]);
+  /* the sets holding the first, smaller first */
+  for (int size = 1; size <= k; size++)
+    for (unsigned mask = 1; mask < 1u << k; mask += 2)
+      if (popcount(mask) == size &&
+          wedge_of(op, cones, fc, rows, blk, mask, set, &ns, &beta, &used)) {
+        say_wedge(p, set, ns, beta, res);
+        return used;
+      }
+  return used;
 }
