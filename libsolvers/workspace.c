@@ -29,7 +29,8 @@
  *      res_rel_2 under SLV_NORM_2), else a solver's converged becomes
  *      SLV_NOT_FINITE or SLV_STAGNATED and its failure stands, each with
  *      a message; the solver's own status in res->solver_status, auto's
- *      choice text ended with the verdict where they differ;
+ *      choice text ended with the verdict where they differ; a failure on
+ *      cones gets res->diagnosis where a wedge is its reason (wedge.c);
  *   8. one line through the options' log callback, if any: the refusal
  *      (error), the failure (warning) or the convergence (info).
  * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
