@@ -13,6 +13,8 @@ status. Columns: lcplab's verdict, method, time and res_rel_q; each peer's statu
 res_rel_q; "false ok": a peer that said ok (its own error under T) with res_rel_q > 1e-6;
 "goal": some peer solved it -> auto must be converged with res_rel_q <= 1e-6 ("met" / "MISSED"),
 "-" when no peer solved it; "claim": a converged verdict of lcplab above 1e-6 ("FALSE").
+Below the table, the library's diagnosis of each problem auto did not solve, where it gives one
+(the JSON's "diagnosis": a wedge, docs/cone-solvers.md); it changes no goal.
 Exit 0 when every goal is met and no claim is false, 1 otherwise, 2 usage.
 """
 import argparse
@@ -54,7 +56,8 @@ def lcplab_row(lcplab, peer, problem, tmp, a):
         return {"status": "timeout", "time": float("nan"), "q": float("nan"), "method": "-"}
     d = json.loads(out)
     return {"status": d["status"], "time": d["time_s"], "q": judge(peer, sol, problem),
-            "method": d.get("chosen", d.get("solver", "?")), "nc": d["n"] // 3}
+            "method": d.get("chosen", d.get("solver", "?")), "nc": d["n"] // 3,
+            "diagnosis": d.get("diagnosis", "")}
 
 
 def peer_row(peer, name, problem, tmp, a):
@@ -98,6 +101,7 @@ def main():
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     print(lines[0], flush=True)
     bad = 0
+    why = []
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
             me = lcplab_row(a.lcplab, a.peer, f, tmp, a)
@@ -117,6 +121,11 @@ def main():
             line = "| " + " | ".join(cells) + " |"
             lines.append(line)
             print(line, flush=True)
+            if me.get("diagnosis"):
+                why.append(f"- {cells[0]}: {me['diagnosis']}")
+    if why:
+        lines += ["", "auto's diagnoses (why it did not converge):"] + why
+        print("\n".join(lines[-len(why) - 1:]))
     summary = f"{len(files)} problems; goals missed or false claims: {bad}"
     print(summary)
     if a.out:

@@ -244,6 +244,8 @@ int exp_solve_json(FILE *f, const exp_solve_report *r) {
   put_options(f, r);
   if (res->status != SLV_CONVERGED || res->solver_status != res->status)
     put_string(f, "message", res->message);
+  if (res->diagnosis[0]) /* why it could not converge, where the library tells (a wedge) */
+    put_string(f, "diagnosis", res->diagnosis);
   if (r->flags->history) {
     fputs(",\"history\":[", f);
     for (int k = 0; res->history && k < res->history_len; k++) {

@@ -224,6 +224,15 @@ static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, con
   m->method = run_method(slv_workspace_solver(ws), &m->res);
 }
 
+/* The note of a measured row: empty when converged, else the library's
+ * message and, where it tells why (slv_result.diagnosis: a wedge), that. */
+static const char *failure_note(const meas *m, char *buf, size_t len) {
+  if (m->status == SLV_CONVERGED) return "";
+  if (!m->res.diagnosis[0]) return m->res.message;
+  exp_fmt(buf, len, "%s%s%s", m->res.message, m->res.message[0] ? "; " : "", m->res.diagnosis);
+  return buf;
+}
+
 /* The history rows of a convergence task. */
 static void history_rows(exp_tctx *c, const meas *m, double tol) {
   const char *st = slv_status_str(m->status);
@@ -239,9 +248,10 @@ static void history_rows(exp_tctx *c, const meas *m, double tol) {
     exp_tctx_row(c, &l);
   }
   exp_line l;
+  char note[sizeof m->res.message + sizeof m->res.diagnosis + 2];
   conv_row(c, st, m->res.iterations > 0 ? m->res.iterations : m->res.pivots, m->t.median,
            m->res.res.res_scaled, 1, m->method, K >= 0 ? src : "library", tol,
-           m->status == SLV_CONVERGED ? "" : m->res.message, &l);
+           failure_note(m, note, sizeof note), &l);
   exp_tctx_row(c, &l);
 }
 
@@ -298,6 +308,7 @@ static void measured_rows(exp_tctx *c, const meas *m, const double *x, int n, do
     history_rows(c, m, tol);
     return;
   }
+  char note[sizeof m->res.message + sizeof m->res.diagnosis + 2];
   exp_prow r = { slv_status_str(m->status),
                  tol,
                  m->res.iterations,
@@ -309,7 +320,7 @@ static void measured_rows(exp_tctx *c, const meas *m, const double *x, int n, do
                  m->res.res.res_rel,
                  m->res.res.res_nat_inf,
                  1,
-                 m->status == SLV_CONVERGED ? "" : m->res.message,
+                 failure_note(m, note, sizeof note),
                  0.0,
                  0,
                  &m->res.res,

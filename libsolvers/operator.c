@@ -538,8 +538,7 @@ double slv_op_nnz(const slv_op *op) {
 
 /* ---- the primitives ------------------------------------------------------------- */
 
-/* A(i,j) (a search of row i for CSR; the matching slots for factored). */
-static double entry(const slv_op *op, int i, int j) {
+double slv_op_entry(const slv_op *op, int i, int j) {
   if (op->A) return op->A[(size_t)i + (size_t)j * op->lda];
   if (op->Ap) {
     double a = 0;
@@ -558,7 +557,7 @@ static double entry(const slv_op *op, int i, int j) {
 
 double slv_op_diag(const slv_op *op, int i) {
   if (op->fac) return op->aii ? op->aii[i] : slv_fac_diag(&op->f, i);
-  return entry(op, i, i);
+  return slv_op_entry(op, i, i);
 }
 
 void slv_op_metric(const slv_op *op, double *dg) {
@@ -580,7 +579,7 @@ void slv_op_metric(const slv_op *op, double *dg) {
 
 void slv_op_block3(const slv_op *op, int i, double W[9]) {
   for (int c = 0; c < 3; c++)
-    for (int r = 0; r < 3; r++) W[r + 3 * c] = entry(op, i + r, i + c);
+    for (int r = 0; r < 3; r++) W[r + 3 * c] = slv_op_entry(op, i + r, i + c);
 }
 
 void slv_op_dense_axpy(const slv_op *op, int j, double a, double *y) {

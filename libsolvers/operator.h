@@ -7,6 +7,7 @@
  * once, for every storage, so that no solver reads the storage itself:
  *
  *   slv_op_diag       A(i,i)
+ *   slv_op_entry      A(i,j)
  *   slv_op_row_dot    A(i,:) x                (factored: t = K^T x current)
  *   slv_op_col_axpy   y += a A(:,j)           (the Gauss-Seidel update of w)
  *   slv_op_col3_axpy  y += A(:,j..j+2) d      (a contact's update of w)
@@ -273,6 +274,8 @@ static inline void slv_op_ktx(slv_op *op, const double *x) {
 /* ---- the primitives --------------------------------------------------------- */
 
 double slv_op_diag(const slv_op *op, int i);
+/* A(i,j) (a search of row i for CSR; the matching slots for factored). */
+double slv_op_entry(const slv_op *op, int i, int j);
 
 /* The diagonal metric D of a cone problem (docs/cone-solvers.md,
  * "Scaling"): A_ii on a row outside the cones and on the rows of a mu = 0

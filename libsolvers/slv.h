@@ -549,6 +549,14 @@ typedef struct slv_result {
    * arrays are as the solver left them, so nothing else may be solved or
    * judged on them.  0 otherwise. */
   int input_written;
+  /* Why a failed solve could not converge, where the library can tell
+   * (else empty): after a solve that ended unconverged on a problem with
+   * cones and a symmetric A, "wedge: ..." names the contacts (cone
+   * indices from 0) that carry the residual when a null direction d of
+   * A's block on them lies in their friction cones with d.b < 0, and
+   * d.b (docs/cone-solvers.md, "A wedge"; wedge.c).  A diagnosis, not a
+   * status: status keeps its meaning. */
+  char diagnosis[256];
 } slv_result;
 
 /* The result of a refused solve (a negative status st): no solver ran to

@@ -400,6 +400,12 @@ typedef struct {
 slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
                          const slv_rowscale *rs);
 
+/* After a failed solve on op's problem (x and its w = A x + b): whether
+ * the contacts carrying the residual form a wedge (docs/cone-solvers.md,
+ * "A wedge"), said in res->diagnosis (emptied otherwise).  Returns 1 when
+ * it used op's products (op->t no longer K^T x), else 0.  wedge.c. */
+int slv_wedge_diagnose(slv_op *op, const double *x, const double *w, slv_result *res);
+
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
 

@@ -29,7 +29,8 @@
  *      res_rel_2 under SLV_NORM_2), else a solver's converged becomes
  *      SLV_NOT_FINITE or SLV_STAGNATED and its failure stands, each with
  *      a message; the solver's own status in res->solver_status, auto's
- *      choice text ended with the verdict where they differ;
+ *      choice text ended with the verdict where they differ; a failure on
+ *      cones gets res->diagnosis where a wedge is its reason (wedge.c);
  *   8. one line through the options' log callback, if any: the refusal
  *      (error), the failure (warning) or the convergence (info).
  * Steps 2, 3 and 7 run on opt->threads threads from 8192 rows on, with the
@@ -628,6 +629,11 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
     memcpy(ws->xkt, x, (size_t)p->n * sizeof *x);
   }
   judge(ws->solver, p, opt, res);
+  /* why it failed, where a wedge tells (wedge.c); its products overwrite
+   * op.t, the cached K^T x */
+  if (res->status > 0 && res->status != SLV_INTERRUPTED && slv_wedge_diagnose(&op, x, wb, res) &&
+      op.fac)
+    ws->kt_p = NULL;
   if (p->condensed) say_tightened(ws->solver, opt, &tl, res);
   choice_verdict(res);
   return res->status;

@@ -142,6 +142,7 @@ static PyObject *result_dict(const slv_result *res, PyObject *x, PyObject *w, do
   if (bad || lx_set_steal(d, "history_time", htime) < 0 ||
       lx_set_steal(d, "method", PyUnicode_FromString(res->method ? res->method : "")) < 0 ||
       lx_set_steal(d, "choice", PyUnicode_FromString(res->choice)) < 0 ||
+      lx_set_steal(d, "diagnosis", PyUnicode_FromString(res->diagnosis)) < 0 ||
       lx_set_int(d, "status", res->status) < 0 ||
       lx_set_int(d, "solver_status", res->solver_status) < 0 ||
       lx_set_steal(

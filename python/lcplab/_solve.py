@@ -161,6 +161,12 @@ class Result:
     message : str
         The library's detail when not converged, or when the solver's own
         status was not the verdict (``solver_status``), else empty.
+    diagnosis : str
+        Why a solve that did not converge could not, where the library can
+        tell (libsolvers/slv.h, slv_result.diagnosis), else empty: ``"wedge:
+        contacts 3 and 12 ..."`` when the contacts carrying the residual hold
+        a null direction d of A inside their friction cones with ``d.b < 0``
+        (docs/cone-solvers.md, "A wedge").  Never a status.
     solver_status : Status
         The status the solver itself returned, kept for diagnosis: the
         library decides ``status`` on the x returned (docs/convergence.md,
@@ -205,6 +211,7 @@ class Result:
     solver_status: object = None
     tol: object = None
     problem_hash: object = None
+    diagnosis: str = ""
 
     @property
     def converged(self):
@@ -480,7 +487,8 @@ def solve(problem, solver=DEFAULT_SOLVER, *, tol=None, max_iter=None, warm=None,
                   message=d["message"] if status != 0 or d["solver_status"] != status else "",
                   history_time=d["history_time"], method=d["method"], choice=d["choice"], v=v,
                   u=u, res_vel=res_vel, solver_status=Status(d["solver_status"]),
-                  tol=None if tol is None else float(tol), problem_hash=_content_hash(problem))
+                  tol=None if tol is None else float(tol), problem_hash=_content_hash(problem),
+                  diagnosis=d["diagnosis"])
 
 
 def _velocities(problem, x):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import lcplab
+from conftest import cli_solve
 
 FAMILY = pathlib.Path(__file__).resolve().parents[2] / "experiments" / "highmu_family.py"
 JUDGE = 1e-6  # the bench's judge: res_rel_q <= 1e-6
@@ -124,9 +125,36 @@ def test_no_converged_claim_where_no_solver_reaches_the_tolerance():
         assert np.linalg.norm(d[i + 1:i + 3]) < mu * d[i] or i not in cs
     beta = d @ p.b
     assert -5e-7 < beta < -3e-7
+    # the library says so (Result.diagnosis, libsolvers/wedge.c): the same contacts (cone
+    # indices) and d.b as found here from (A, b, mu, x) alone
+    a, c = sorted(i // 3 for i in cs)
+    assert r.diagnosis.startswith(f"wedge: contacts {a} and {c} "), r.diagnosis
+    assert f"d.b = {beta:.2g} < 0" in r.diagnosis, (beta, r.diagnosis)
     q = lcplab.Problem(A=p.A, b=p.b - beta * d, cones=p.cones)
     r2 = lcplab.solve(q, "auto", tol=1e-8)
     assert r2.converged and _res_rel_q(q, r2.x) <= 1e-8, (r2.status_str, r2.method)
+    assert r2.diagnosis == ""
+    r3 = lcplab.solve(q, "nsgs", tol=1e-8, max_iter=3)  # solvable, cut short: nothing said
+    assert not r3.converged and r3.diagnosis == ""
+
+
+def test_the_wedge_reaches_the_cli_json_and_the_csv_note(tmp_path):
+    """The diagnosis of test_no_converged_claim_where_no_solver_reaches_the_tolerance's wedge
+    (contacts 2 and 6, d.b = -3.9e-7) where a user reads it: `lcplab solve`'s JSON and an
+    experiment's CSV note (lcplab.compare), after the message; admm, the answer auto keeps."""
+    p = _problem("container", "small", 1.5, 90)
+    f = tmp_path / "wedge.dat"
+    lcplab.write(p, f)
+    d, _ = cli_solve(f, "admm", tmp_path, "--tol", "1e-8")
+    assert d["status"] != "converged"
+    assert d["diagnosis"].startswith("wedge: contacts 2 and 6 "), d.get("diagnosis")
+    assert "d.b = -3.9e-07 < 0" in d["diagnosis"]
+    t = lcplab.compare([p], ["admm"], tol=1e-8, max_iter=1000, min_runs=1, as_frame=False)
+    note = str(t["note"][0])
+    assert note.startswith("admm") and "; wedge: contacts 2 and 6 " in note, note
+    easy = lcplab.compare([_problem("pile", "small", 0.8, 120)], ["nsgs"], tol=1e-8,
+                          max_iter=2, min_runs=1, as_frame=False)
+    assert str(easy["status"][0]) != "converged" and "wedge" not in str(easy["note"][0])
 
 
 def test_ppa_nsn_solves_the_walled_box_at_mu_1():
