@@ -213,13 +213,17 @@ static int gather(const slv_problem *p, const int *cones, const double *fc, unsi
   return k;
 }
 
+/* The whole-problem test's scratch: d spread over the n rows and A d, zeroed
+ * (once, at the end of a failed solve, only for a candidate). */
+static double *null_test_alloc(int n) { return calloc(2 * (size_t)n, sizeof(double)); }
+
 /* The whole problem's part of the test: A = A^T and ||A d||_inf <= WEDGE_NULL
  * amax, d on rows rows[sel[..]] (one product; 2n doubles allocated). */
 static int null_on_all_rows(slv_op *op, const int *rows, const int *sel, int m, const double *d,
                             double amax) {
   int i, j, n = op->n, ok = 0;
   if (!slv_op_is_symmetric(op, 1e-12, &i, &j)) return 0;
-  double *dd = calloc(2 * (size_t)n, sizeof *dd);
+  double *dd = null_test_alloc(n);
   if (!dd) return 0;
   for (int r = 0; r < m; r++) dd[rows[sel[r]]] = d[r];
   slv_op_matvec(op, dd, NULL, dd + n);
