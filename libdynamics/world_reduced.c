@@ -624,20 +624,24 @@ static void clear_dense_a(struct dyn_reduced *red, double *A, int cap) {
 
 /* A += G Y (Y = A_r^-1 G^T), n x n, A 0 on entry (clear_dense_a): for each
  * tree, the products of its rows, each over its support (G_i is 0
- * elsewhere). */
+ * elsewhere).  G A_r^-1 G^T is symmetric: each pair of a tree's rows is
+ * multiplied once, G_i Y_j for i up to j in the tree's list (the lower
+ * triangle A(j,i), as before), and the upper triangle A(i,j) is its copy. */
 static void rows_times_columns(const struct dyn_reduced *red, int n, double *A) {
-  const int nd = red->ndof;
+  const int nd = red->ndof, *sp = red->sup.p;
   for (int t = 0; t < red->ntree; t++) {
     const int *R = red->tlist.p + red->toff[t], m = red->toff[t + 1] - red->toff[t];
     for (int jj = 0; jj < m; jj++) {
-      const double *y = red->Y.p + (size_t)R[jj] * nd;
-      for (int ii = 0; ii < m; ii++) {
+      const int j = R[jj];
+      const double *y = red->Y.p + (size_t)j * nd;
+      for (int ii = 0; ii <= jj; ii++) {
         const int i = R[ii], side = 2 * i + (red->rtree.p[2 * i] == t ? 0 : 1);
+        const int k1 = red->soff.p[side + 1];
         const double *g = red->Gt.p + (size_t)i * nd;
         double s = 0.0;
-        for (int k = red->soff.p[side]; k < red->soff.p[side + 1]; k++)
-          s += g[red->sup.p[k]] * y[red->sup.p[k]];
-        A[(size_t)R[jj] * n + i] += s;
+        for (int k = red->soff.p[side]; k < k1; k++) s += g[sp[k]] * y[sp[k]];
+        A[(size_t)j * n + i] += s;
+        if (i != j) A[(size_t)i * n + j] += s;
       }
     }
   }
