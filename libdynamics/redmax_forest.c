@@ -190,18 +190,21 @@ dyn_err dyn_rm_factor_blocks(dyn_redmax *rm, char *msg, size_t msgcap) {
   return DYN_OK;
 }
 
-/* Dof k's entry of L^T y = b eliminated into the dofs up its path (none
- * when it is 0). */
-static void eliminate_up(const dyn_redmax *rm, int k, double *b) {
-  const double xk = b[k];
-  if (xk == 0.0) return;
-  const double *Lk = rm->LD + rm->madr[k];
-  int q = 1;
-  for (int i = rm->dpar[k]; i >= 0; i = rm->dpar[i], q++) b[i] -= Lk[q] * xk;
-}
-
-/* L x = z roots first, over tree t's n dofs in its order o. */
-static void substitute_down(const dyn_redmax *rm, const int *o, int n, double *b) {
+/* Tree t's rows of b (ndof) overwritten by A_t^-1 b_t with the factor:
+ * L^T y = b_t leaves first (a zero is skipped: a row's support is closed
+ * up its paths), D z = y, then L x = z roots first; rows of b of other
+ * trees untouched. */
+static void solve_tree(const dyn_redmax *rm, int t, double *b) {
+  int n;
+  const int *o = tree_order(rm, t, &n);
+  for (int kk = n - 1; kk >= 0; kk--) {
+    const int k = o[kk];
+    const double xk = b[k];
+    if (xk == 0.0) continue;
+    const double *Lk = rm->LD + rm->madr[k];
+    int q = 1;
+    for (int i = rm->dpar[k]; i >= 0; i = rm->dpar[i], q++) b[i] -= Lk[q] * xk;
+  }
   for (int kk = 0; kk < n; kk++) {
     const int k = o[kk];
     const double *Lk = rm->LD + rm->madr[k];
@@ -210,27 +213,6 @@ static void substitute_down(const dyn_redmax *rm, const int *o, int n, double *b
     for (int i = rm->dpar[k]; i >= 0; i = rm->dpar[i], q++) x -= Lk[q] * b[i];
     b[k] = x;
   }
-}
-
-/* Tree t's rows of b (ndof) overwritten by A_t^-1 b_t with the factor:
- * L^T y = b_t leaves first (a zero is skipped: a row's support is closed
- * up its paths), D z = y, then L x = z roots first; rows of b of other
- * trees untouched. */
-static void solve_tree(const dyn_redmax *rm, int t, double *b) {
-  int n;
-  const int *o = tree_order(rm, t, &n);
-  for (int kk = n - 1; kk >= 0; kk--) eliminate_up(rm, o[kk], b);
-  substitute_down(rm, o, n, b);
-}
-
-void dyn_rm_solve_path(const dyn_redmax *rm, int body, double *b) {
-  const int off = rm->adof_off[body], na = rm->adof_off[body + 1] - off;
-  if (na == 0) return;
-  const int *ch = rm->achain + off;
-  for (int k = 0; k < na; k++) eliminate_up(rm, ch[k], b);
-  int n;
-  const int *o = tree_order(rm, rm->dof_tree[ch[0]], &n);
-  substitute_down(rm, o, n, b);
 }
 
 /* b (ndof) overwritten by A^-1 b, tree by tree; a tree's rows where b is 0

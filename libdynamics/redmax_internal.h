@@ -102,12 +102,6 @@ dyn_err dyn_rm_factor_blocks(dyn_redmax *rm, char *msg, size_t msgcap);
 /* b (ndof) overwritten by A^-1 b, tree by tree (after the factor); a
  * tree's rows where b is 0 stay 0. */
 void dyn_rm_solve_blocks(const dyn_redmax *rm, double *b);
-/* b (ndof) overwritten by A_t^-1 b on the tree t of body's dofs, when b is
- * 0 on that tree but on body's path (its ancestor dofs): the leaves-first
- * pass only along the path (deepest first, as the tree's order meets
- * them: the same results as dyn_redmax_solve_tree), the roots-first one
- * over the tree. */
-void dyn_rm_solve_path(const dyn_redmax *rm, int body, double *b);
 /* A sparse matrix along the paths (Ms's layout) into the dense ndof x ndof
  * out (leading dimension ld), both triangles; the entries between trees
  * and between dofs on no common path are not written. */

@@ -663,24 +663,6 @@ static void clear_gt(struct dyn_reduced *red, size_t had) {
   red->ngt = 0;
 }
 
-/* The tree body whose path holds all of row i's G_i on forest tree t: a
- * contact row with one of its bodies on t (joint_space_row writes G_i
- * there along that body's path only); -1 for any other row (a coordinate,
- * both bodies on t), solved over the whole tree. */
-static int row_path_body(const dyn_world *w, int i, int t) {
-  const struct dyn_reduced *red = w->red;
-  if (row_coord(red, i)) return -1;
-  const dyn_rows *r = &w->rows.p[i];
-  int found = -1;
-  for (int k = 0; k < 2; k++) {
-    const int b = r->body[k], tb = b >= 0 ? red->tree.tree_of[b] : -1;
-    if (tb < 0 || w->bodies.c[b].is_static || dyn_redmax_body_tree(red->rm, tb) != t) continue;
-    if (found >= 0) return -1;
-    found = tb;
-  }
-  return found;
-}
-
 /* A = G A_r^-1 G^T + diag(cfm), b = G u_free - rhs (the header). */
 static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
   dyn_world *w = s->w;
@@ -708,11 +690,7 @@ static dyn_err joint_space_problem(dyn_step *s, double *A, double *b) {
       const double *g = red->Gt.p + (size_t)i * nd;
       double *y = red->Y.p + (size_t)i * nd;
       for (int c = 0; c < nt; c++) y[d[c]] = g[d[c]];
-      const int pb = nt > 0 ? row_path_body(w, i, t) : -1;
-      if (pb >= 0)
-        dyn_rm_solve_path(red->rm, pb, y);
-      else if (nt > 0)
-        dyn_redmax_solve_tree(red->rm, t, y);
+      if (nt > 0) dyn_redmax_solve_tree(red->rm, t, y);
     }
   rows_times_columns(red, n, A);
   red->an = n;
