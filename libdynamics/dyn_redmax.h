@@ -149,7 +149,9 @@ DYN_API dyn_err dyn_redmax_set_crank_force(dyn_redmax *rm, int i, double f0);
 
 /* Copy the state out: q[nq], u[ndof] (either may be NULL). */
 DYN_API void dyn_redmax_get_state(const dyn_redmax *rm, double *q, double *u);
-/* Set the state: q[nq] (ball quaternions are normalised), u[ndof]; either
+/* Set the state: q[nq] (a ball quaternion is normalised unless it is unit to
+ * rounding, | |Q| - 1 | <= 8 DBL_EPSILON, which is kept bit for bit: a saved
+ * state restored is the state saved), u[ndof]; either
  * may be NULL (kept).  DYN_ERR_INPUT for a non-finite value or a zero ball
  * quaternion (state left unchanged). */
 DYN_API dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, char *msg,

@@ -98,6 +98,7 @@
 #include "dyn_redmax.h"
 #include "redmax_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -559,7 +560,8 @@ dyn_err dyn_redmax_set_state(dyn_redmax *rm, const double *q, const double *u, c
     for (int i = 0; i < rm->nb; i++)
       if (rm->kind[i] == DYN_RM_BALL) {
         double *Q = rm->q + rm->qoff[i];
-        dyn_quat n = dyn_quat_normalize(dyn_quat_make(Q[0], Q[1], Q[2], Q[3]));
+        dyn_quat n = dyn_quat_make(Q[0], Q[1], Q[2], Q[3]);
+        if (fabs(dyn_quat_norm(n) - 1.0) > 8.0 * DBL_EPSILON) n = dyn_quat_normalize(n);
         Q[0] = n.w, Q[1] = n.x, Q[2] = n.y, Q[3] = n.z;
       }
   }

@@ -902,6 +902,51 @@ static void test_validation(void) {
   CU_ASSERT_EQUAL(dyn_redmax_new(d, 3, NULL, msg, sizeof msg), DYN_ERR_INPUT);
 }
 
+/* A ball quaternion that is unit to rounding is kept bit for bit by
+ * dyn_redmax_set_state (a saved state restored is the state saved); one
+ * that is not is normalised.  The unit one is chosen so that normalising it
+ * again changes its bits (q / |q| is not a fixed point of the rounding):
+ * before the fix set_state normalised every ball quaternion, a restored
+ * world's q differed in its last bits and its steps parted from the
+ * saved world's (test_world_jacobian_reduced's restore test, once the
+ * trajectory's rounding moved). */
+static void test_set_state_keeps_unit(void) {
+  int parent[7];
+  dyn_rm_joint kind[7];
+  const int nb = tree_case(1, parent, kind);
+  dyn_rm_body_def d[7];
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 8282);
+  random_tree(rng, nb, parent, kind, d);
+  dyn_redmax *rm = build(d, nb);
+  const int nq = dyn_redmax_nq(rm);
+  double q[32], back[32];
+  char msg[200];
+  dyn_redmax_get_state(rm, q, NULL);
+  dyn_quat Q = dyn_quat_identity(), again = Q;
+  for (int tries = 0; tries < 1000; tries++) { /* a unit quaternion that normalising moves */
+    Q = random_quat(rng);
+    again = dyn_quat_normalize(Q);
+    if (memcmp(&Q, &again, sizeof Q) != 0) break;
+  }
+  CU_ASSERT_NOT_EQUAL_FATAL(memcmp(&Q, &again, sizeof Q), 0);
+  CU_ASSERT(fabs(dyn_quat_norm(Q) - 1.0) <= 8.0 * DBL_EPSILON);
+  int o, uo;
+  dyn_redmax_offsets(rm, 1, &o, &uo); /* body 1's ball */
+  q[o] = Q.w, q[o + 1] = Q.x, q[o + 2] = Q.y, q[o + 3] = Q.z;
+  CU_ASSERT_EQUAL_FATAL(dyn_redmax_set_state(rm, q, NULL, msg, sizeof msg), DYN_OK);
+  dyn_redmax_get_state(rm, back, NULL);
+  CU_ASSERT_EQUAL(memcmp(q, back, (size_t)nq * sizeof *q), 0);
+  q[o] = 2.0 * Q.w, q[o + 1] = 2.0 * Q.x, q[o + 2] = 2.0 * Q.y, q[o + 3] = 2.0 * Q.z; /* |q| 2 */
+  CU_ASSERT_EQUAL_FATAL(dyn_redmax_set_state(rm, q, NULL, msg, sizeof msg), DYN_OK);
+  dyn_redmax_get_state(rm, back, NULL);
+  CU_ASSERT_DOUBLE_EQUAL(
+      dyn_quat_norm(dyn_quat_make(back[o], back[o + 1], back[o + 2], back[o + 3])), 1.0, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(back[o + 1], Q.x, 1e-15);
+  dyn_redmax_free(rm);
+  gsl_rng_free(rng);
+}
+
 int main(void) {
   gsl_set_error_handler_off();
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
@@ -919,5 +964,6 @@ int main(void) {
   CU_add_test(t, "hinge spring period, damper dissipation", test_spring_damper);
   CU_pSuite v = CU_add_suite("redmax validation", NULL, NULL);
   CU_add_test(v, "bad definitions, states and steps", test_validation);
+  CU_add_test(v, "a unit ball quaternion set is kept bit for bit", test_set_state_keeps_unit);
   return tst_run();
 }
