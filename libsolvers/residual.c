@@ -199,6 +199,12 @@ static double cone_scaled(const slv_problem *p, int k, const double *xc, const d
   return m;
 }
 
+double slv_cone_scaled_residual(const slv_problem *p, int k, const double *x, const double *w,
+                                const slv_xscale *sc) {
+  int i = p->cone_rows[k];
+  return cone_scaled(p, k, x + i, w + i, p->b + i, sc);
+}
+
 /* [acary2018]'s per-contact ratio ||F_c||_2 / ||(b_c, w_c - b_c)||_2 of a
  * cone with ff = ||F_c||_2^2: 0 where F_c = 0, Inf over a zero scale. */
 static double contact_ratio(double ff, const double *wc, const double *bc) {

@@ -251,6 +251,11 @@ static inline void slv_xscale_floor(double *xs, double *cap, double xf) {
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x);
 /* The same with the floor xf (slv_xscale_floor). */
 slv_xscale slv_xscale_floored(const slv_problem *p, const double *x, double xf);
+/* Cone k's scale-invariant residual at x, w (the judge's measure of one
+ * cone, residual.c), sc from slv_xscale_of(p, x): the same whatever A's,
+ * b's and x's units. */
+double slv_cone_scaled_residual(const slv_problem *p, int k, const double *x, const double *w,
+                                const slv_xscale *sc);
 
 /* slv_rowscale (operator.h) of p into a (n), and xd alone. */
 void slv_rowscale_fill(const slv_problem *p, double *a, slv_rowscale *rs);

@@ -130,6 +130,14 @@ def test_no_converged_claim_where_no_solver_reaches_the_tolerance():
     a, c = sorted(i // 3 for i in cs)
     assert r.diagnosis.startswith(f"wedge: contacts {a} and {c} "), r.diagnosis
     assert f"d.b = {beta:.2g} < 0" in r.diagnosis, (beta, r.diagnosis)
+    # the same wedge named whatever A's units: A x 1e-12 or 1e12 (x scales inversely, b and
+    # d.b do not); once the contacts were ranked by an F_c mixing x's and w's units, and at
+    # A x 1e-12 the pair fell out of the four ranked
+    for s in (1e-12, 1e12):
+        rs = lcplab.solve(lcplab.Problem(A=np.asarray(p.A) * s, b=p.b, cones=p.cones), "auto",
+                          tol=1e-8)
+        assert not rs.converged
+        assert rs.diagnosis.startswith(f"wedge: contacts {a} and {c} "), (s, rs.diagnosis)
     q = lcplab.Problem(A=p.A, b=p.b - beta * d, cones=p.cones)
     r2 = lcplab.solve(q, "auto", tol=1e-8)
     assert r2.converged and _res_rel_q(q, r2.x) <= 1e-8, (r2.status_str, r2.method)
