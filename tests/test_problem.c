@@ -843,7 +843,7 @@ static void test_csr_symmetry(void) {
  * passes and by 3e-12 max|A| fails naming (65, 3) (the measured path,
  * tol = rtol max|A_ij|); an exact difference in the diagonal tile, A(5,
  * 2) = A(2, 5) + 1, fails naming (5, 2); and -0.0 against 0.0 passes. */
-static int dense_symmetry(double *A, int *ii, int *jj) {
+static int dense_symmetry_at(double *A, double rtol, int *ii, int *jj) {
   slv_problem p = slv_problem_empty();
   double b[70] = { 0 };
   p.n = 70;
@@ -851,20 +851,17 @@ static int dense_symmetry(double *A, int *ii, int *jj) {
   p.A = A;
   p.lda = 72;
   p.b = b;
-  return slv_is_symmetric(&p, 1e-12, ii, jj);
+  return slv_is_symmetric(&p, rtol, ii, jj);
+}
+
+static int dense_symmetry(double *A, int *ii, int *jj) {
+  return dense_symmetry_at(A, 1e-12, ii, jj);
 }
 
 /* The same at rtol 0 (exact, lemke's crash), which stops at the first
  * tile with a difference. */
 static int dense_exact_symmetry(double *A, int *ii, int *jj) {
-  slv_problem p = slv_problem_empty();
-  double b[70] = { 0 };
-  p.n = 70;
-  p.storage = SLV_DENSE;
-  p.A = A;
-  p.lda = 72;
-  p.b = b;
-  return slv_is_symmetric(&p, 0.0, ii, jj);
+  return dense_symmetry_at(A, 0.0, ii, jj);
 }
 
 static void test_dense_symmetry(void) {
