@@ -1546,7 +1546,8 @@ class Paper:
         for c in tcl:
             first = True
             for r in (r for r in tmA if r['class'] == c):
-                empty = ov.get(r['solver'], {}).get('cone' if c in ('fc3d', 'cone-assoc') else 'lcp')
+                # a merged row (identical algorithms, 'pgs=pgs_wide=...'): its first solver's
+                empty = ov.get(r['solver'].split('=')[0], {}).get('cone' if c in ('fc3d', 'cone-assoc') else 'lcp')
                 t += '%s & %s & %s & $%s$ & %.2f & %s & %s%s \\\\\n' % (
                     self.tex(c) if first else '', self.tt(r['solver']), r['solved'],
                     sci(num(r['time_median_s']), 2), num(r['spread_median']), r['runs_min'],
@@ -1556,8 +1557,8 @@ class Paper:
                 t += '\\midrule\n'
         t += '\\bottomrule\n\\end{tabular}\n'
         self.write('timings.tex', t)
-        self.nums += macro('TimingsEmptyNote', ' Empty: its empty solve (\\texttt{overhead}), the set-up cost.'
-                           if ov else '')
+        self.nums += macro('TimingsEmptyNote', ' Empty: its empty solve (\\texttt{overhead}), the set-up '
+                           'cost; on a row of identical algorithms, its first solver\'s.' if ov else '')
 
     # ---- large problems: the whole section, only when the results have it ----------------------
     def large(self):
