@@ -445,6 +445,13 @@ void exp_fidelity_lines(FILE *f, const exp_plan *pl, const exp_section *s) {
               ? dyn_failure_policy_str((dyn_failure_policy)s->failure.on_failure)
               : "best");
   fprintf(f, "# time_limit_s: %g (a whole run of one budget)\n", exp_time_limit(pl, s));
+  for (int k = 0; k < s->nsrc; k++) {
+    const exp_fid_scene *sc = exp_fid_scene_at(exp_fid_scene_find(s->src[k].scene));
+    if (sc)
+      fprintf(f, "# scene %s: %s (judge %s; %ld steps%s%s)\n", sc->name, sc->summary,
+              exp_fid_judges[sc->judge].name, sc->steps, sc->peer ? "; peer_scene " : "",
+              sc->peer ? sc->peer : "");
+  }
   for (int k = 0; k < EXP_FID_NJUDGES; k++)
     fprintf(f, "# judge %s: %s; passes when the error <= %g %s\n", exp_fid_judges[k].name,
             exp_fid_judges[k].what, exp_fid_judges[k].tol,
