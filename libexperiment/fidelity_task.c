@@ -160,12 +160,18 @@ static void record_step(exp_fid_trace *tr, dyn_world *w, const int *dyn,
   tr->contacts[k] = m->contacts;
 }
 
-/* The dynamic bodies of model m into dyn (their count). */
+/* The most dynamic bodies a fidelity scene has (the chain's six, with room). */
+#define FID_MAX_BODIES 16
+
+/* The dynamic bodies of model m into dyn[FID_MAX_BODIES] (their count; -1 more than that). */
 static int dynamic_bodies(const dyn_model *m, int *dyn) {
   const dyn_body_def *b = dyn_model_bodies(m);
   int n = 0;
   for (int i = 0; i < dyn_model_body_count(m); i++)
-    if (!b[i].is_static) dyn[n++] = i;
+    if (!b[i].is_static) {
+      if (n == FID_MAX_BODIES) return -1;
+      dyn[n++] = i;
+    }
   return n;
 }
 
@@ -231,7 +237,7 @@ static void run_budget(exp_tctx *c, const exp_fid_scene *sc, const slv_solver *s
   fid_out o = { 0 };
   char msg[512] = "", status[32] = "ok";
   exp_line l;
-  int dyn[16], nd = 0;
+  int dyn[FID_MAX_BODIES], nd = 0;
   if (exp_fid_build(exp_fid_scene_find(sc->name), &su, msg, sizeof msg) != 0) {
     fid_row(c, sv->name, fric_name(fr), b[k], NULL, "error", msg, &l);
     exp_tctx_row(c, &l);
@@ -241,7 +247,8 @@ static void run_budget(exp_tctx *c, const exp_fid_scene *sc, const slv_solver *s
     fid_row(c, sv->name, fric_name(fr), b[k], NULL, "refused", msg, &l);
   } else if ((nd = dynamic_bodies(su.model, dyn)) < 1 ||
              exp_fid_trace_alloc(&tr, (int)sc->steps, nd, dyn_world_get_settings(w)->dt) != 0) {
-    fid_row(c, sv->name, fric_name(fr), b[k], NULL, "error", "out of memory", &l);
+    fid_row(c, sv->name, fric_name(fr), b[k], NULL, "error",
+            nd < 1 ? "no dynamic body, or more than the trace holds" : "out of memory", &l);
   } else {
     const dyn_body_state *st = dyn_world_body_states(w);
     for (int j = 0; j < nd; j++) {
