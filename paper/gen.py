@@ -2311,8 +2311,9 @@ class Paper:
             t += '%s pass%s every run judged at %d. ' % (
                 upfirst(series([self.tt(x) for x in every])), '' if len(every) > 1 else 'es', top)
         if hard:
-            t += 'At %d the scenes failed most are %s. ' % (top, series(
-                ['%s (%s)' % (self.tt(sc), plural(n, 'solver')) for n, sc in hard[:3]]))
+            t += 'At %d the failed runs are on %s%s. ' % (top, series(
+                ['%s (%s)' % (self.tt(sc), plural(n, 'solver')) for n, sc in hard[:3]]),
+                ' and %s' % plural(len(hard) - 3, 'more scene') if len(hard) > 3 else '')
         if never:
             why = list(dict.fromkeys(next((r['note'] for r in lc if r['solver'] == so and r['note']), '')
                                      for so in never))
@@ -2332,6 +2333,9 @@ class Paper:
             elif k == 'on_failure':
                 words.append('a failed solve applying the solver\'s own best iterate' if v == 'best'
                              else 'failed steps: %s' % self.tex(v))
+            elif w == 'friction auto':
+                words.append('each solver\'s own friction model (box with findex rows, else Coulomb cones, '
+                             'else the pyramid)')
             elif w:
                 words.append(self.tex(w))
         return ', '.join(words)
