@@ -98,7 +98,8 @@ static int section_of(const fargs *a, exp_section *s) {
   memset(s, 0, sizeof *s);
   int k = 0;
   while (k < EXP_KIND_COUNT && strcmp(exp_kind_str((exp_kind)k), a->kind) != 0) k++;
-  if (k == EXP_KIND_COUNT || k == EXP_GRADIENTS) { /* gradients: a table, no figure */
+  if (k == EXP_KIND_COUNT || k == EXP_GRADIENTS ||
+      k == EXP_FIDELITY) { /* gradients, fidelity: tables, no figure */
     cli_error("figure: unknown KIND '%s' (convergence, profile, scaling, drift, accuracy, scenes)",
               a->kind);
     return CLI_EXIT_USAGE;

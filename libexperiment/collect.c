@@ -349,7 +349,9 @@ static void preamble(FILE *f, const exp_plan *pl, const exp_section *s, const lo
   if (nres > 0) distinct(L, pl->ntasks, MEMLIM, sel, memlim, sizeof memlim);
   load_summary(L, sel, pl->ntasks, f);
   fprintf(f, "# seed: %lu\n", s->seed);
-  if (exp_kind_is_scene(s->kind))
+  if (s->kind == EXP_FIDELITY)
+    exp_fidelity_lines(f, pl, s);
+  else if (exp_kind_is_scene(s->kind))
     scene_lines(f, pl, s);
   else
     solve_lines(f, pl, s, tie, memlim);
@@ -454,8 +456,9 @@ static int write_vjp_goal(exp_outset *set, const char *base, const char *pre, co
   FILE *g = exp_tab_open(set, base, "vjp_goal", "csv");
   if (!g) return -1;
   fputs(pre, g);
-  fprintf(g, "# the VJP goal (issue 83): each solver's fastest VJP within the fastest "
-             "converged solve of lemke, dantzig, enum or nsn_ac, n <= 1000\n%s\n",
+  fprintf(g,
+          "# the VJP goal (issue 83): each solver's fastest VJP within the fastest "
+          "converged solve of lemke, dantzig, enum or nsn_ac, n <= 1000\n%s\n",
           exp_grad_goal_header);
   return exp_outset_done(set, exp_grad_goal_write(g, rows, nrows));
 }
@@ -580,7 +583,8 @@ static int plot_section(const exp_plan *pl, int si, const exp_collect_opts *o, i
                         int list) {
   const exp_section *s = &pl->cfg.sec[si];
   if (o->no_plot || !*plot_ok || !o->scripts || !o->scripts[0]) return 0;
-  if (s->kind == EXP_GRADIENTS) return 0; /* its table is the paper's (paper/gen.py) */
+  if (s->kind == EXP_GRADIENTS || s->kind == EXP_FIDELITY)
+    return 0; /* their tables are the paper's (paper/gen.py) */
   char base[EXP_PATH_MAX + 80], csv[EXP_PATH_MAX + 96], csv2[EXP_PATH_MAX + 112];
   snprintf(base, sizeof base, "%s/%s", o->out, s->name);
   snprintf(csv, sizeof csv, "%s.csv", base);

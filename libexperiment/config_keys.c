@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "exp_config.h"
+#include "exp_fidelity.h"
 #include "exp_task.h"
 #include "mdl.h"
 
@@ -78,6 +79,7 @@ static exp_source *add_source(exp_section *s) {
 #define K_STEPS ((1u << EXP_DRIFT) | (1u << EXP_ACCURACY))
 #define K_SCENE (K_STEPS | (1u << EXP_SCENES))
 #define K_GRAD  (1u << EXP_GRADIENTS)
+#define K_FID   (1u << EXP_FIDELITY)
 #define K_ALL   (K_PROB | K_SCENE)
 
 typedef int (*key_fn)(const exp_cfg_parser *ps, exp_section *s, char **w, int nw);
@@ -125,7 +127,7 @@ static int key_solvers(const exp_cfg_parser *ps, exp_section *s, char **w, int n
       continue;
     }
     if (strcmp(w[k], "externals") == 0) {
-      int want_scene = s->kind == EXP_SCENES;
+      int want_scene = s->kind == EXP_SCENES || s->kind == EXP_FIDELITY;
       if (exp_kind_is_scene(s->kind) && !want_scene)
         return exp_cfg_error(ps, w[0], "external solvers take problems, not scenes");
       for (int i = 0; i < cfg->next; i++)
@@ -154,9 +156,11 @@ static int key_solvers(const exp_cfg_parser *ps, exp_section *s, char **w, int n
                            "their use)",
                            w[k], list);
     }
-    if (ext >= 0 && cfg->ext[ext].scene && s->kind != EXP_SCENES)
+    if (ext >= 0 && cfg->ext[ext].scene && s->kind != EXP_SCENES && s->kind != EXP_FIDELITY)
       return exp_cfg_error(ps, w[0],
-                           "'%s' is a scene peer (kind=scene): it runs in scenes sections", w[k]);
+                           "'%s' is a scene peer (kind=scene): it runs in scenes and fidelity "
+                           "sections",
+                           w[k]);
     if (ext >= 0 && !cfg->ext[ext].scene && exp_kind_is_scene(s->kind))
       return exp_cfg_error(ps, w[0], "external solver '%s' takes problems, not scenes", w[k]);
     if (ext >= 0 && s->kind == EXP_CONVERGENCE) return no_history(ps, w[0], w[k]);
@@ -416,7 +420,53 @@ static int rows_name_unique(const exp_cfg_parser *ps, const exp_section *s, cons
   return -1;
 }
 
+/* A fidelity section's `scene NAME...` (or `all`): the benchmark's own
+ * scenes (fidelity.c), one source each, without parameters. */
+static int fidelity_scene(const exp_cfg_parser *ps, exp_section *s, const char *name) {
+  if (exp_fid_scene_find(name) < 0) {
+    char list[512];
+    exp_fid_scene_list(list, sizeof list);
+    return exp_cfg_error(ps, "scene", "unknown fidelity scene '%s' (known: %s, all)", name, list);
+  }
+  for (int k = 0; k < s->nsrc; k++)
+    if (strcmp(s->src[k].scene, name) == 0)
+      return exp_cfg_error(ps, "scene", "scene '%s' named twice in the section", name);
+  exp_source *src = add_source(s);
+  if (!src) return exp_cfg_error(ps, "scene", "out of memory");
+  src->kind = EXP_SRC_SCENE;
+  src->line = ps->line;
+  src->friction = EXP_FRICTION_AUTO;
+  snprintf(src->scene, sizeof src->scene, "%s", name);
+  return -1;
+}
+
+static int key_fidelity_scenes(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
+  int rc = -1;
+  for (int k = 1; k < nw && rc < 0; k++)
+    if (strchr(w[k], '='))
+      rc = exp_cfg_error(ps, "scene", "'%s': a fidelity scene takes no parameters", w[k]);
+    else if (strcmp(w[k], "all") == 0)
+      for (int i = 0; i < exp_fid_scene_count() && rc < 0; i++)
+        rc = fidelity_scene(ps, s, exp_fid_scene_at(i)->name);
+    else
+      rc = fidelity_scene(ps, s, w[k]);
+  return rc;
+}
+
+/* `budgets B...` (fidelity): each run's max_iter, whole numbers >= 1. */
+static int key_budgets(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
+  if (nw - 1 > EXP_MAX_BUDGETS)
+    return exp_cfg_error(ps, w[0], "at most %d budgets", EXP_MAX_BUDGETS);
+  s->nbudgets = 0;
+  for (int k = 1; k < nw; k++) {
+    int rc = exp_cfg_whole(ps, w[0], w[k], 1, INT_MAX, &s->budgets[s->nbudgets++]);
+    if (rc >= 0) return rc;
+  }
+  return -1;
+}
+
 static int key_scene(const exp_cfg_parser *ps, exp_section *s, char **w, int nw) {
+  if (s->kind == EXP_FIDELITY) return key_fidelity_scenes(ps, s, w, nw);
   exp_source *src = add_source(s);
   if (!src) return exp_cfg_error(ps, "scene", "out of memory");
   src->kind = EXP_SRC_SCENE;
@@ -652,24 +702,25 @@ void exp_cfg_inherit_failure(exp_failure *s, const exp_failure *file) {
 }
 
 static const key_rule rules[] = {
-  { "solvers", K_ALL | K_GRAD, key_solvers },
+  { "solvers", K_ALL | K_GRAD | K_FID, key_solvers },
   { "instances", K_PROB | K_GRAD, key_instances },
   { "generate", K_PROB | K_GRAD, key_generate },
-  { "scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE | K_GRAD, key_scene },
+  { "scene", (1u << EXP_CONVERGENCE) | (1u << EXP_PROFILE) | K_SCENE | K_GRAD | K_FID, key_scene },
   { "classes", K_PROB | K_GRAD, key_classes },
-  { "tol", K_ALL, key_tol },
-  { "max_iter", K_ALL, key_max_iter },
-  { "max_pivots", K_ALL, key_max_pivots },
+  { "tol", K_ALL | K_FID, key_tol },
+  { "max_iter", K_ALL | K_FID, key_max_iter },
+  { "max_pivots", K_ALL | K_FID, key_max_pivots },
+  { "budgets", K_FID, key_budgets },
   { "min_runs", K_PROB | K_GRAD, key_min_runs },
   { "repeat", K_PROB | K_GRAD, key_min_runs },
   { "min_time", K_PROB, key_min_time },
   { "max_time", K_PROB, key_max_time },
   { "budget", K_PROB, key_max_time },
-  { "time_limit", K_ALL | K_GRAD, key_time_limit },
+  { "time_limit", K_ALL | K_GRAD | K_FID, key_time_limit },
   { "tie", K_PROB, key_tie },
   { "replicates", 1u << EXP_PROFILE, key_replicates },
   { "precision", (1u << EXP_PROFILE) | (1u << EXP_SCALING), key_precision },
-  { "seed", K_ALL | K_GRAD, key_seed },
+  { "seed", K_ALL | K_GRAD | K_FID, key_seed },
   { "option", K_PROB, key_option },
   { "integrators", K_STEPS, key_integrators },
   { "friction", K_SCENE, key_friction },
@@ -720,7 +771,7 @@ int exp_cfg_key(const exp_cfg_parser *ps, exp_config *cfg, char **w, int nw) {
     return exp_cfg_error(
         ps, key,
         "unknown key (experiment, external, plugin, solvers, instances, generate, "
-        "scene, classes, tol, max_iter, min_runs, min_time, max_time, "
+        "scene, classes, tol, max_iter, budgets, min_runs, min_time, max_time, "
         "time_limit, tie, replicates, precision, seed, option, integrators, friction, compare, "
         "figure, on_failure, fallback_solver, fallback_max_iter, "
         "allow_loose_tol)");

@@ -331,6 +331,7 @@ typedef enum exp_kind {
   EXP_ACCURACY,
   EXP_SCENES,    /* one run summary per (scene, solver or scene peer) */
   EXP_GRADIENTS, /* a gradient's error per (problem, solver, row class): exp_grad.h */
+  EXP_FIDELITY,  /* a scene judged against its analytic answer per (scene, solver, budget) */
   EXP_KIND_COUNT
 } exp_kind;
 
@@ -345,6 +346,8 @@ typedef enum exp_src_kind {
 #define EXP_MAX_SOLVERS 64
 
 #define EXP_MAX_TOLS 4
+/* budgets of a fidelity section, at most */
+#define EXP_MAX_BUDGETS 8
 
 #define EXP_NAME_MAX 64
 
@@ -450,6 +453,9 @@ typedef struct exp_section {
   int tol_line;            /* the line of its `tol` key (0: none) */
   int allow_loose_tol;     /* `allow_loose_tol yes|no` in the section (1, 0), -1: the file's;
                               a tol >= 1 is refused without it (slv_tol_check) */
+  /* fidelity: each run's max_iter and max_pivots (key budgets; nbudgets 0: 10, 50, 200) */
+  long budgets[EXP_MAX_BUDGETS];
+  int nbudgets;
 } exp_section;
 
 /* Variables for ${NAME} (or ${NAME:-DEFAULT}) in values: `--var NAME=VALUE`

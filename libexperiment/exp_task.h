@@ -158,6 +158,17 @@ void exp_gradients_cache_free(exp_cache *cache);
  * when out is NULL.  0, or -1 out of memory. */
 int exp_gradients_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out);
 
+/* A task of a fidelity section (fidelity_task.c): one judged row per
+ * budget (a built-in solver) or one (a scene peer).  0, or 3 when it
+ * could not run. */
+int exp_fidelity_run(exp_tctx *c);
+/* Its rows without numbers (status, note), to out, or to the task's rows
+ * when out is NULL.  0, or -1 out of memory. */
+int exp_fidelity_bare_rows(const exp_tctx *c, const char *status, const char *note, exp_rbuf *out);
+/* A fidelity section's CSV preamble lines: budgets, settings, the judges
+ * and their tolerances. */
+void exp_fidelity_lines(FILE *f, const exp_plan *pl, const exp_section *s);
+
 /* The world settings of a scene task (scene_task.c): defaults, the section's
  * keys, the line's settings, then solver (NULL: keep), friction model fr
  * and integrator (< 0: keep). */

@@ -243,7 +243,7 @@ static void progress(pool *p, int final) {
 static int task_timed(const exp_plan *pl, int i) {
   exp_kind k = pl->cfg.sec[pl->tasks[i].section].kind;
   return k == EXP_PROFILE || k == EXP_SCALING || k == EXP_CONVERGENCE || k == EXP_SCENES ||
-         k == EXP_GRADIENTS;
+         k == EXP_GRADIENTS || k == EXP_FIDELITY;
 }
 
 /* 1 when some worker runs a timed task now: no other timed task may start

@@ -9,13 +9,15 @@
 
 const char *const exp_cfg_kind_names[EXP_KIND_COUNT + 1] = { "convergence", "profile",  "scaling",
                                                              "drift",       "accuracy", "scenes",
-                                                             "gradients",   NULL };
+                                                             "gradients",   "fidelity", NULL };
 
 const char *exp_kind_str(exp_kind k) {
   return (k >= 0 && k < EXP_KIND_COUNT) ? exp_cfg_kind_names[k] : "?";
 }
 
-int exp_kind_is_scene(exp_kind k) { return k == EXP_DRIFT || k == EXP_ACCURACY || k == EXP_SCENES; }
+int exp_kind_is_scene(exp_kind k) {
+  return k == EXP_DRIFT || k == EXP_ACCURACY || k == EXP_SCENES || k == EXP_FIDELITY;
+}
 
 const char *const exp_cfg_class_names[EXP_CLASS_COUNT + 1] = { "lcp",  "box",        "mlcp",
                                                                "fc3d", "cone-assoc", NULL };

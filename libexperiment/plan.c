@@ -6,7 +6,8 @@
  *     loosest first (a solver that reaches the time limit at one tolerance
  *     is not run at the stricter ones: their rows say time_limit too), every
  *     timed run of each;
- *   scene kinds: (scene, friction model, integrator, solver), every step.
+ *   scene kinds: (scene, friction model, integrator, solver), every step;
+ *     fidelity: (scene, solver), every budget of the section.
  * Tasks are numbered 0..T-1 problem by problem (all solvers of a problem in
  * a row, so that a worker keeps the problem loaded between them).
  *
@@ -116,7 +117,8 @@ static int add_task(exp_plan *pl, int *cap, exp_task t) {
 
 /* A scenes section: one task per (scene line, solver or scene peer), the
  * friction model the line's (auto by default: each solver's own), the
- * integrator the world's. */
+ * integrator the world's; a fidelity section's the same (each task runs
+ * every budget: fidelity_task.c). */
 static int expand_scenes_section(exp_plan *pl, int si, int *cap) {
   const exp_section *s = &pl->cfg.sec[si];
   for (int ci = 0; ci < s->nsrc; ci++) {
@@ -131,7 +133,7 @@ static int expand_scenes_section(exp_plan *pl, int si, int *cap) {
 
 static int expand_scene_section(exp_plan *pl, int si, int *cap) {
   const exp_section *s = &pl->cfg.sec[si];
-  if (s->kind == EXP_SCENES) return expand_scenes_section(pl, si, cap);
+  if (s->kind == EXP_SCENES || s->kind == EXP_FIDELITY) return expand_scenes_section(pl, si, cap);
   int nint = s->nint ? s->nint : 1;
   int ints[3] = { 0, 0, 0 };
   if (s->nint) memcpy(ints, s->integrators, sizeof ints);
@@ -744,7 +746,8 @@ static int problem_numbers(const exp_plan *pl, const char *path, char **c, exp_p
   long v[3] = { 0, 0, 0 };
   double *d[3] = { &p->cond, &p->mu_min, &p->mu_max };
   for (int k = 0; k < 6; k++) {
-    slv_parse_error e = k < 3 ? slv_parse_long(c[6 + k], &v[k]) : exp_parse_measured(c[6 + k], d[k - 3]);
+    slv_parse_error e =
+        k < 3 ? slv_parse_long(c[6 + k], &v[k]) : exp_parse_measured(c[6 + k], d[k - 3]);
     if (e == SLV_PARSE_OK && k < 3 && (v[k] < 0 || (k != 1 && v[k] > INT_MAX))) e = SLV_PARSE_RANGE;
     if (e != SLV_PARSE_OK) {
       char field[64];

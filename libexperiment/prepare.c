@@ -803,6 +803,8 @@ int exp_prepare(const exp_config *cfg, const exp_env *env, exp_prob **probs, int
     int first = list.n; /* this section's problems are list.p[first ..) */
     for (int k = 0; k < s->nsrc && rc < 0; k++) {
       const exp_source *src = &s->src[k];
+      if (s->kind == EXP_FIDELITY)
+        continue; /* its scenes are the benchmark's own (fidelity.c), named when read */
       if (exp_kind_is_scene(s->kind))
         rc = check_scene(&c, src);
       else if (src->kind == EXP_SRC_FILE)

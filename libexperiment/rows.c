@@ -53,6 +53,9 @@ const char *exp_csv_header(exp_kind k) {
            "not_converged,fallback_steps,status,note,joint_error_max";
   case EXP_GRADIENTS:
     return "problem,n,solver,status,mode,stable,rel_err,solve_s,vjp_s,note,fd_step";
+  case EXP_FIDELITY:
+    return "scene,judge,solver,friction,budget,steps,measured,analytic,error,tol,unit,pass,"
+           "step_time_mean_s,converged_steps,solved_steps,converged_share,version,status,note";
   default: return "";
   }
 }

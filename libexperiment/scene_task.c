@@ -482,6 +482,7 @@ int exp_scene_bare_rows(const exp_tctx *c, const char *status, const char *note,
   const char *name = exp_solver_name(&c->pl->cfg, &t->solver);
   const char *fric = friction_name(fr);
   exp_line l;
+  if (c->s->kind == EXP_FIDELITY) return exp_fidelity_bare_rows(c, status, note, out);
   if (c->s->kind == EXP_SCENES) {
     exp_scene_summary_row(c, name, fric, NULL, status, note, &l);
   } else {

@@ -481,8 +481,10 @@ static int run_problem_task(exp_tctx *c, exp_cache *cache) {
 
 /* A task of a scene section: drift and accuracy run one scene per step row
  * (scene_task.c); a scenes section's row is a run summary, of lcplab's own
- * run (scene_task.c) or of a scene peer's (scene_peer.c). */
+ * run (scene_task.c) or of a scene peer's (scene_peer.c); a fidelity
+ * section's rows are judged runs (fidelity_task.c). */
 static int run_scene_task(exp_tctx *c) {
+  if (c->s->kind == EXP_FIDELITY) return exp_fidelity_run(c);
   if (c->s->kind != EXP_SCENES) return exp_scene_run(c);
   return c->t->solver.sv ? exp_scene_summary_run(c) : exp_scene_peer_run(c);
 }

@@ -75,6 +75,8 @@ STATUS_WORDS = [('max_iter', 'at the iteration limit'), ('unconverged', 'unconve
 # the rows of a single-line \\scriptsize table one float holds (8 pt a row, a page's text
 # height of about 680 pt less the caption and rules); a longer table is split
 FLOAT_ROWS = 64
+#: lcplab's solvers beside the engines in the fidelity engines' table, at the peers' iterations
+FID_ENGINE_SOLVERS = ('pgs', 'nsgs', 'nsn_ac', 'lemke')
 # a per-class statement needs a class this large, with this many problems
 # whose best time is at least SLOW_S: below, the profiles rank call overhead
 # and a handful of wins (issue 65, point 6)
@@ -314,7 +316,8 @@ class Paper:
                         self.lists, self.winners, self.noise, self.leaders_text, self.failures,
                         self.coverage, self.classes, self.timings, self.large, self.scaling,
                         self.convergence, self.scenes, self.failures_text, self.scenes_intro_text,
-                        self.integrators, self.peers_text, self.peers_side, self.conclusion_text):
+                        self.integrators, self.peers_text, self.peers_side, self.fidelity,
+                        self.conclusion_text):
             section()
         self.nums += macro('SolverParamsRef', self.solver_params_ref())
         self.nums += macro('SampleNote', self.sample_note())
@@ -2255,6 +2258,192 @@ class Paper:
     def peers_side(self):
         self.write('peers_side.tex', self.peers_side_section())
 
+    # ---- physical fidelity (issue 84, item 4): a fidelity section's fidelity.csv ---------------
+    def fidelity(self):
+        self.write('fidelity_section.tex', self.fidelity_section())
+
+    def fidelity_section(self):
+        """Scenes with analytic answers: the scenes and their judges (the CSV's
+        preamble and rows), one table with a block per lcplab solver (one
+        table reads the solvers against each other scene by scene, where one
+        table per solver would not; solvers whose every number but the step
+        time agrees share a block), and the engines' table; '' without
+        fidelity.csv."""
+        if not self.have('fidelity.csv'):
+            return ''
+        pre, rows = self.read('fidelity.csv')
+        lc = [r for r in rows if r['friction']]  # the scene peers' rows have no friction model
+        if not lc:
+            return ''
+        budgets = sorted({int(r['budget']) for r in lc})
+        return (self.fidelity_text(pre, lc, budgets) + self.fidelity_scenes_table(pre, rows) +
+                self.fidelity_solver_table(lc, budgets) + self.fidelity_engines(pre, rows))
+
+    @staticmethod
+    def fid_judged(r):
+        return r['pass'] in ('yes', 'no')
+
+    def fidelity_text(self, pre, lc, budgets):
+        """The section's opening: the protocol, the passes per budget, who passes
+        everything, the scenes failed most, the solvers refused everywhere."""
+        scenes = list(dict.fromkeys(r['scene'] for r in lc))
+        solvers = list(dict.fromkeys(r['solver'] for r in lc))
+        per = []
+        for b in budgets:
+            rb = [r for r in lc if int(r['budget']) == b and self.fid_judged(r)]
+            per.append('%d of %d at %d' % (sum(r['pass'] == 'yes' for r in rb), len(rb), b))
+        top = budgets[-1]
+        rt = [r for r in lc if int(r['budget']) == top]
+        every = [so for so in solvers if any(self.fid_judged(r) for r in rt if r['solver'] == so) and
+                 all(r['pass'] in ('yes', '') for r in rt if r['solver'] == so)]
+        never = [so for so in solvers if not any(self.fid_judged(r) for r in lc if r['solver'] == so)]
+        hard = sorted(((sum(r['pass'] == 'no' for r in rt if r['scene'] == sc), sc) for sc in scenes),
+                      key=lambda x: -x[0])
+        hard = [(n, sc) for n, sc in hard if n > 0]
+        t = ('\\section{Physical fidelity}\\label{sec:fidelity}\n'
+             'Scenes with analytic answers (Table~\\ref{tab:fidscenes}) run for every solver at budgets '
+             'of %s iterations (and pivots) of every step\'s solve (%s), each run judged against its answer '
+             'with its judge\'s tolerance. These runs compare fixed budgets, not converged answers: beside '
+             'each verdict stand the share of the steps with rows whose solve converged and the mean step '
+             'time (Table~\\ref{tab:fidelity}). ' % (series([str(b) for b in budgets]), self.fid_settings(pre)))
+        t += 'Runs passed (of those judged; a refused run has no verdict): %s. ' % series(per)
+        if every:
+            t += '%s pass%s every run judged at %d. ' % (
+                upfirst(series([self.tt(x) for x in every])), '' if len(every) > 1 else 'es', top)
+        if hard:
+            t += 'At %d the failed runs are on %s%s. ' % (top, series(
+                ['%s (%s)' % (self.tt(sc), plural(n, 'solver')) for n, sc in hard[:3]]),
+                ' and %s' % plural(len(hard) - 3, 'more scene') if len(hard) > 3 else '')
+        if never:
+            why = list(dict.fromkeys(next((r['note'] for r in lc if r['solver'] == so and r['note']), '')
+                                     for so in never))
+            t += '%s refused every scene (%s). ' % (
+                upfirst(series([self.tt(x) for x in never])), '; '.join(self.tex(w) for w in why if w))
+        return t + '\n\n'
+
+    def fid_settings(self, pre):
+        """The preamble's solver settings as words: 'tol 1e-08, dt 1/120 s, ...'."""
+        words = []
+        for w in pre.get('solver settings', '').split(', '):
+            k, _, v = w.partition(' ')
+            if k == 'tol':
+                words.append('tolerance $%s$' % tolfmt(v))
+            elif k == 'dt':
+                words.append('time step %s' % self.tex(v))
+            elif k == 'on_failure':
+                words.append('a failed solve applying the solver\'s own best iterate' if v == 'best'
+                             else 'failed steps: %s' % self.tex(v))
+            elif w == 'friction auto':
+                words.append('each solver\'s own friction model (box with findex rows, else Coulomb cones, '
+                             'else the pyramid)')
+            elif w:
+                words.append(self.tex(w))
+        return ', '.join(words)
+
+    def fidelity_scenes_table(self, pre, rows):
+        """Each scene: its answer (the preamble's line), judge, analytic value and
+        tolerance (the rows'); the judges' definitions in the caption."""
+        judges = [(k[6:], v.split('; passes')[0]) for k, v in pre.items() if k.startswith('judge ')]
+        out = []
+        for sc in dict.fromkeys(r['scene'] for r in rows):
+            r = next(x for x in rows if x['scene'] == sc)
+            desc = pre.get('scene ' + sc, '').split(' (judge')[0]
+            an = next((x['analytic'] for x in rows if x['scene'] == sc and x['analytic']), '')
+            unit = '' if r['unit'] == 'relative' else ' ' + self.tex(r['unit'])
+            out.append('%s & %s & %s & %s & $%s$%s \\\\\n' % (
+                self.tt(sc), self.tex(desc), self.tex(r['judge']), '$%s$' % sci(num(an), 3) if an else '',
+                sci(num(r['tol'])), unit))
+        jt = '; '.join('%s: %s' % (self.tex(k), self.tex(v)) for k, v in judges)
+        return ('\\begin{table*}[tbp]\n  \\centering\\scriptsize\n  \\caption{The fidelity scenes '
+                '(\\texttt{libexperiment/fidelity.c}), the analytic value of what their judge measures and '
+                'its tolerance (accel: relative). The judges: %s.}\n  \\label{tab:fidscenes}\n'
+                '  \\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{@{}lllrl@{}}\n\\toprule\n'
+                'scene & answer & judge & analytic & tolerance \\\\\n\\midrule\n%s\\bottomrule\n'
+                '\\end{tabular}\n\\end{table*}\n\n' % (jt, ''.join(out)))
+
+    @staticmethod
+    def fid_key(r):
+        return (r['scene'], r['budget'], r['measured'], r['pass'], r['converged_steps'], r['status'])
+
+    def fid_blocks(self, lc):
+        """The solvers in blocks: solvers whose rows agree but for the step time share one."""
+        blocks = []
+        for so in dict.fromkeys(r['solver'] for r in lc):
+            key = [self.fid_key(r) for r in lc if r['solver'] == so]
+            for b in blocks:
+                if b[1] == key:
+                    b[0].append(so)
+                    break
+            else:
+                blocks.append(([so], key))
+        return [b[0] for b in blocks]
+
+    def fid_cells(self, r):
+        """measured (a failed verdict marked), converged share, step time in microseconds."""
+        if r is None or not r['measured']:
+            return ['\\multicolumn{3}{c}{%s}' % (self.tex(r['status']) if r else '')]
+        mark = ('' if r['pass'] == 'yes' else '\\,$\\times$' if r['pass'] == 'no'
+                else '\\,(%s)' % self.tex(r['status']))
+        share = num(r['converged_share'])
+        return [cellsci(r['measured']) + mark, '' if math.isnan(share) else '%.2f' % share,
+                '%.1f' % (num(r['step_time_mean_s']) * 1e6)]
+
+    def fidelity_solver_table(self, lc, budgets):
+        out = []
+        for blk in self.fid_blocks(lc):
+            mine = [r for r in lc if r['solver'] == blk[0]]
+            first = True
+            for sc in dict.fromkeys(r['scene'] for r in mine):
+                got = {int(r['budget']): r for r in mine if r['scene'] == sc}
+                if not any(got[b]['measured'] for b in got):
+                    continue  # nothing measured at any budget (refused): rows it does not take
+                cells = []
+                for b in budgets:
+                    cells += self.fid_cells(got.get(b))
+                out.append('%s & %s & %s \\\\\n' % (
+                    '='.join(self.tt(x) for x in blk) if first else '', self.tt(sc), ' & '.join(cells)))
+                first = False
+            if not first:
+                out[-1] += '\\midrule\n'
+        if out:
+            out[-1] = out[-1][:-len('\\midrule\n')]
+        head = ('solver & scene & ' + ' & '.join('\\multicolumn{3}{c}{budget %d}' % b for b in budgets) +
+                ' \\\\\n & & ' + ' & '.join('measured & conv. & $\\mu$s' for _ in budgets))
+        cap = ('Physical fidelity per solver (\\texttt{fidelity.csv}): per budget the judged quantity '
+               '(Table~\\ref{tab:fidscenes}; $\\times$: outside its judge\'s tolerance; a status in '
+               'parentheses: the run ended there, no verdict), the share of the steps with rows whose solve '
+               'converged, and the mean step time in microseconds. Solvers whose rows agree in every number '
+               'but the step time share a block (the first one\'s times); a scene where no run of a solver '
+               'measured anything (refused before the judged quantity existed) has no row.')
+        return self.table_floats(cap, 'tab:fidelity', '@{}ll' + 'rrr' * len(budgets) + '@{}', head, out) + '\n'
+
+    def fidelity_engines(self, pre, rows):
+        """The scene peers' rows, beside lcplab's FID_ENGINE_SOLVERS at the peers' iterations."""
+        peer_rows = [r for r in rows if not r['friction'] and r['status'] != 'refused']
+        if not peer_rows:
+            return ''
+        it = re.findall(r'scene peers: (\d+)', pre.get('budgets', ''))
+        iters = int(it[0]) if it else 50
+        mine = [r for r in rows if r['friction'] and r['solver'] in FID_ENGINE_SOLVERS and
+                int(r['budget']) == iters and r['scene'] in {p['scene'] for p in peer_rows}]
+        out = []
+        for sc in dict.fromkeys(r['scene'] for r in peer_rows):
+            first = True
+            for r in [x for x in mine if x['scene'] == sc] + [x for x in peer_rows if x['scene'] == sc]:
+                out.append('%s & %s & %s & %s & %s & %s & %.1f \\\\\n' % (
+                    self.tt(sc) if first else '', self.tt(r['solver']), self.tex(r['version']),
+                    cellsci(r['measured']), cellsci(r['error']),
+                    r['pass'] if r['pass'] else self.tex(r['status']), num(r['step_time_mean_s']) * 1e6))
+                first = False
+        cap = ('The engines on the scenes the scene peers have (\\texttt{peer\\_scene}: ODE, Bullet with two '
+               'friction rows a contact, MuJoCo; each version as the engine reports it) at %d iterations, '
+               'judged by the same judges on their trace of the body (the stack: on their own largest '
+               'displacement from the start), beside lcplab\'s %s at budget %d; error: what the tolerance of '
+               'Table~\\ref{tab:fidscenes} bounds.' % (
+                   iters, series([self.tt(x) for x in FID_ENGINE_SOLVERS]), iters))
+        head = 'scene & engine & version & measured & error & pass & $\\mu$s/step'
+        return self.table_floats(cap, 'tab:fidengines', '@{}lllrrlr@{}', head, out)
+
     def absent_externals(self):
         """The externals each section left out (`# externals_absent:`), in order."""
         out = []
@@ -2400,9 +2589,14 @@ class Paper:
              'median wall time of a whole step (collision and solve), the energy change is relative to the '
              'start, the penetration is the deepest at the end. ' % (
                  upfirst(series(scenes)), plural(len(engines), 'engine'), series([self.tt(e) for e in engines])))
+        mi = self.read('scenes.csv')[0].get('config max_iter', '') if self.have('scenes.csv') else ''
+        if mi:
+            # issue 84 item 4: a scene result reports converged answers or says it compares budgets
+            t += ('These runs compare a fixed budget of %s iterations a step in every engine, not converged '
+                  'answers%s. ' % (mi, '; Section~\\ref{sec:fidelity} judges runs against analytic answers'
+                                   if self.have('fidelity.csv') else ''))
         unconv = [r for r in rows if num(r.get('not_converged')) > 0]
         if unconv:
-            mi = self.read('scenes.csv')[0].get('config max_iter', '')
             t += ('\\lcp\'s solver ended steps on its iteration limit%s: %s. ' % (
                 (' (%s sweeps a step, the iteration count each peer is given too)' % mi) if mi else '', series(['%s of %s steps on the %s' % (r['not_converged'], r['steps'],
                                                                              self.tex(r['scene'])) for r in unconv])))

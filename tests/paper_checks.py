@@ -493,6 +493,99 @@ if os.path.exists(gq):
            '%d lines for %d; %s' % (len(lines), len(want), '; '.join(bad[:3])))
 
 
+# ---- the fidelity tables (issue 84 item 4): fidelity.csv's rows, as the CSV has them ----------
+def table_lines(text, label):
+    """The body lines (ending in \\\\, with cells) of the table floats labelled label (its parts
+    included), the head lines left out."""
+    out = []
+    for part in re.split(r'\\begin\{table\*\}', text)[1:]:
+        if '\\label{%s}' % label not in part and 'Table~\\ref{%s}, continued' % label not in part:
+            continue
+        body = part.split('\\midrule', 1)[1] if '\\midrule' in part else ''
+        out += [l for l in body.split('\n') if l.rstrip().endswith('\\\\') and ' & ' in l]
+    return out
+
+
+def fid_cell_ok(cell, r):
+    """A solver table's measured cell against its row: the number (to gen.py's two digits), the
+    x mark iff the run failed its judge, a status in parentheses iff it has no verdict."""
+    m = re.fullmatch(r'(\$[^$]*\$)(\\,\$\\times\$|\\,\((.*)\))?', cell.strip())
+    if not m or sci_value(m.group(1)) is None:
+        return False
+    got, want = sci_value(m.group(1)), float(r['measured'])
+    close = abs(got - want) <= 0.051 * abs(want) + 1e-300
+    mark = 'no' if m.group(2) == '\\,$\\times$' else 'yes' if not m.group(2) else ''
+    return close and mark == r['pass'] and (mark or untex(m.group(3)) == r['status'])
+
+
+def fidelity_checks():
+    want, pre = rows('fidelity.csv')
+    path = os.path.join(gen, 'fidelity_section.tex')
+    text = open(path).read() if os.path.exists(path) else ''
+    lc = [r for r in want if r['friction']]
+    budgets = sorted({int(r['budget']) for r in lc})
+    by = {(r['solver'], r['scene'], int(r['budget'])): r for r in lc}
+    bad, seen, block = [], set(), []
+    for l in table_lines(text, 'tab:fidelity'):
+        c = [x.strip() for x in l.rstrip().rstrip('\\').split(' & ')]
+        if c[0]:
+            block = [untex(x[len('\\texttt{'):-1]) for x in c[0].split('=')]
+        scene = untex(c[1][len('\\texttt{'):-1])
+        cells, k = c[2:], 0
+        for b in budgets:
+            for so in block:
+                seen.add((so, scene, b))
+            r = by.get((block[0], scene, b))
+            if r is None or not r['measured']:
+                ok = r is None or cells[k] == '\\multicolumn{3}{c}{%s}' % r['status']
+                k += 1
+            else:
+                share = '' if not r['converged_share'] else '%.2f' % float(r['converged_share'])
+                ok = fid_cell_ok(cells[k], r) and cells[k + 1] == share
+                k += 3
+            if not ok:
+                bad.append('%s %s %d: %s' % (block[0], scene, b, l.strip()[:120]))
+    missing = [k for k, r in by.items() if r['measured'] and k not in seen]
+    report(lc and not bad and not missing and len(seen) > 0,
+           'the fidelity table has fidelity.csv\'s measured values, verdicts and converged shares',
+           '%s; not in the table: %s' % ('; '.join(bad[:3]), missing[:3]))
+    peers = [r for r in want if not r['friction'] and r['status'] != 'refused']
+    lines = table_lines(text, 'tab:fidengines')
+    got = {}
+    scene = ''
+    for l in lines:
+        c = [x.strip() for x in l.rstrip().rstrip('\\').split(' & ')]
+        scene = untex(c[0][len('\\texttt{'):-1]) if c[0] else scene
+        got[(scene, untex(c[1][len('\\texttt{'):-1]))] = c
+    bad = [r['scene'] + ' ' + r['solver'] for r in peers
+           if (r['scene'], r['solver']) not in got or
+           untex(got[(r['scene'], r['solver'])][2]) != r['version'] or
+           got[(r['scene'], r['solver'])][5] != (r['pass'] or r['status']) or
+           (r['measured'] and not abs(sci_value(got[(r['scene'], r['solver'])][3]) - float(r['measured']))
+            <= 0.051 * abs(float(r['measured'])) + 1e-300)]
+    report(not peers or (lines and not bad),
+           'the engines\' table has every engine row of fidelity.csv with its version, value and verdict',
+           '; '.join(bad[:3]) or 'no table')
+    per = []
+    for b in budgets:
+        rb = [r for r in lc if int(r['budget']) == b and r['pass'] in ('yes', 'no')]
+        per.append('%d of %d at %d' % (sum(r['pass'] == 'yes' for r in rb), len(rb), b))
+    said = re.search(r'Runs passed \(of those judged; a refused run has no verdict\): (.*?)\. ', text)
+    report(said and said.group(1) == (per[0] if len(per) == 1 else ', '.join(per[:-1]) + ' and ' + per[-1]),
+           'the fidelity text\'s passes per budget are fidelity.csv\'s', said.group(1) if said else 'no sentence')
+    tols = {}
+    for l in table_lines(text, 'tab:fidscenes'):
+        c = [x.strip() for x in l.rstrip().rstrip('\\').split(' & ')]
+        tols[untex(c[0][len('\\texttt{'):-1])] = sci_value(c[4].split(' ')[0])
+    bad = [r['scene'] for r in want if tols.get(r['scene']) is None or
+           abs(tols[r['scene']] - float(r['tol'])) > 1e-9 * float(r['tol'])]
+    report(tols and not bad, 'the fidelity scenes\' tolerances are fidelity.csv\'s', ', '.join(sorted(set(bad))))
+
+
+if os.path.exists(os.path.join(res, 'fidelity.csv')):
+    fidelity_checks()
+
+
 plan_solvers = tsv_rows(os.path.join(res, 'campaign', 'solvers.tsv'))
 # the profile's registered solvers: a full campaign's peers (its `external` lines) have no parameters here
 plan_exp = os.path.join(res, 'campaign', 'plan.exp')

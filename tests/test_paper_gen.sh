@@ -24,6 +24,8 @@
 # always says unsolved plants disagreements, which must be the paper's table; the
 # peers' versions; the scenes' budget stops per solver.  Then the full campaign's
 # path: the same checks on a file named full.exp, peers in the profile, a large set.
+# Issue 84 item 4: a fidelity section (two solvers, two budgets, a planted scene peer) whose
+# tables paper_checks.py holds against fidelity.csv.
 # Environment: LCPLAB_BIN (required, else SKIP), LCPLAB_SRCDIR, and the
 # Python package gen.py takes its medians from (lcplab.quantile):
 # LCPLAB_PYTHON and LCPLAB_PYTHONPATH, as make check sets them when the
@@ -144,6 +146,14 @@ solvers pgs_wide externals
 max_iter 20
 scene pyramid layers=2 steps=5
 
+# physical fidelity (issue 84, item 4): two solvers at two budgets and a planted scene
+# peer (fid-planted: peer_scene's --trace lines and summary, the body at the analytic motion)
+external fid-planted kind=scene command sh $T/fid_peer.sh {scene} {params} --steps {steps} --trace
+experiment fidelity fidelity
+solvers lemke pgs fid-planted
+scene incline_slide stack chain
+budgets 10 50
+
 # the set-up cost measured apart (issue 84, item 2): the main job's two empty solves
 experiment profile overhead
 solvers pgs lemke nsgs
@@ -155,6 +165,25 @@ max_time 0.01
 time_limit 5
 EXP
 
+cat >"$T/fid_peer.sh" <<'PEER'
+scene=$1; shift
+angle=0 steps=120
+while [ $# -gt 0 ]; do
+  case $1 in --angle) angle=$2; shift ;; --steps) steps=$2; shift ;; esac
+  shift
+done
+awk -v sc="$scene" -v deg="$angle" -v K="$steps" 'BEGIN {
+  a = deg * atan2(0, -1) / 180; acc = 9.81 * (sin(a) - 0.5 * cos(a))
+  for (k = 0; k < K; k++) {
+    t = (k + 1) / 120; s = acc * t * t / 2; v = acc * t
+    printf "step %d contacts 4 t_step 1e-05 t_col 1e-06 body0 p %.9f 0.000000 %.9f v %.9f 0.000000 %.9f\n",
+      k, -s * cos(a), -s * sin(a), -v * cos(a), -v * sin(a) > "/dev/stderr"
+  }
+  printf "{\"steps\":%d,\"contacts_mean_timed\":4,\"energy_start\":1,\"energy_end\":1,", K
+  printf "\"max_body_displacement\":%g,\"time_step_median_s\":1e-05,", sc == "stack" ? 5.5e-3 : 1
+  printf "\"time_step_mean_s\":2e-05,\"engine_info\":{\"lib\":\"Planted 1.0\"}}\n"
+}'
+PEER
 if "$BIN" experiment "$T/tiny.exp" --out "$T/res" --data "$T/data" --jobs 1 --no-plot \
   >"$T/out" 2>"$T/err"; then
   pass "lcplab experiment: the tiny results folder"
