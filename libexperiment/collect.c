@@ -411,6 +411,7 @@ static void placement_of(const exp_plan *pl, const loaded *L, const int *sel, ex
   int seen[1024] = { 0 };
   for (int i = 0; i < pl->ntasks; i++) {
     if (!sel[i] || L->res[i].task < 0) continue;
+    for (int k = 0; k < 4; k++) pc->speed[k] += L->res[i].speed[k];
     int cpu;
     if (strcmp(L->res[i].prov.placement, "serial") == 0) {
       pc->serial++;

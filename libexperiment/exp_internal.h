@@ -703,6 +703,8 @@ typedef struct exp_result {
   char rev[160];
   double time_limit;
   double elapsed;
+  long speed[4]; /* the task's speed checks, slow checks, runs made again and runs kept
+                    though slow (speed.c; "speed" line; 0 0 0 0: none, or an older result) */
   char **rows;
   int nrows;
 } exp_result;
@@ -906,11 +908,22 @@ int exp_result_file_ours(int dfd, const char *name);
 
 /* The problem most recently loaded by this process, kept for the next task
  * on the same problem. */
+/* The CPU's speed while tasks are timed (speed.c): the worker's fastest
+ * reference loop, and how often it was checked and found slow. */
+#define EXP_SPEED_WORDS 8192 /* doubles the reference loop reads (speed.c) */
+typedef struct exp_speed {
+  double buf[EXP_SPEED_WORDS]; /* the reference loop's input */
+  double best_s;
+  double slow_since; /* when the checks began to find it slow; 0: at speed */
+  long checks, slow, discarded, kept_slow; /* runs made again; runs kept though slow */
+} exp_speed;
+
 typedef struct exp_cache {
   int prob;
   io_instance *inst;
   exp_prov prov; /* gathered once per process */
   int have_prov;
+  exp_speed speed; /* the CPU's speed while timed (speed.c) */
   /* a gradients section's reference of inst (gradients_task.c): made once
    * for the solvers of one (problem, section) in a row */
   struct exp_grad_ref *grad_ref;
@@ -1049,6 +1062,7 @@ int exp_tables_write(const exp_plan *pl, int section, const char *base, exp_row 
 typedef struct exp_placement {
   int pinned, serial, unpinned, cpus;
   char list[256];
+  long speed[4]; /* the tasks' exp_result speed counts, summed */
 } exp_placement;
 
 /* The tie tolerance of a profile or scaling section's winners (exp_tie_of:

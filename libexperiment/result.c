@@ -180,6 +180,7 @@ int exp_result_commit(const char *path, const exp_result *h, const exp_rbuf *row
   wkv(&o, "rev", "%s", h->rev);
   wkv(&o, "time_limit", "%.17g", h->time_limit);
   wkv(&o, "elapsed", "%.6f", h->elapsed);
+  wkv(&o, "speed", "%ld %ld %ld %ld", h->speed[0], h->speed[1], h->speed[2], h->speed[3]);
   write_prov(&o, &h->prov);
   wput(&o, "rows\n", 5);
   if (rows && rows->len) wput(&o, rows->buf, rows->len);
@@ -301,6 +302,9 @@ static void header_line(exp_result *r, char *line) {
     r->time_limit = atof(v);
   else if (strcmp(line, "elapsed") == 0)
     r->elapsed = atof(v);
+  else if (strcmp(line, "speed") == 0 &&
+           sscanf(v, "%ld %ld %ld %ld", &r->speed[0], &r->speed[1], &r->speed[2], &r->speed[3]) != 4)
+    memset(r->speed, 0, sizeof r->speed);
   else if (strcmp(line, "prov") == 0 && sp) {
     char *sp2 = strchr((char *)v, ' ');
     if (sp2) {

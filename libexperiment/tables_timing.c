@@ -177,9 +177,14 @@ int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int 
              "the timed set (the section's own and its replicate passes, run after every "
              "section in another order); replicate_cells: the (problem, solver, tol) timed "
              "converged in two passes; replicate_noise_median, replicate_tie: the ratio by which "
-             "such two times differ in half and in 90 %% of them\n"
+             "such two times differ in half and in 90 %% of them; speed_checks, slow_checks: "
+             "the checks of the CPU's speed between blocks of timed runs and those that found "
+             "it slow (a reference loop over 64 KB more than 3 %% slower than its fastest); "
+             "runs_again: timed runs discarded for it and made again; runs_kept_slow: runs kept "
+             "though slow, the spell having lasted over 1 s\n"
              "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,"
-             "tie_source,replicates,replicate_cells,replicate_noise_median,replicate_tie\n");
+             "tie_source,replicates,replicate_cells,replicate_noise_median,replicate_tie,"
+             "speed_checks,slow_checks,runs_again,runs_kept_slow\n");
   fprintf(f, "%d,%s,", pc->serial && !pc->pinned && !pc->unpinned ? 1 : pc->cpus, how);
   exp_csv_put(f, pc->list);
   fprintf(f, ",%ld,%g,%g,%d,", s->min_runs, s->min_time, s->max_time, used);
@@ -197,9 +202,10 @@ int exp_timing_write(const exp_section *s, const char *base, exp_row *rows, int 
                                    : "default");
   fprintf(f, ",%ld,%d,", s->replicates > 0 ? s->replicates : 1, cells);
   if (isfinite(t90))
-    fprintf(f, "%g,%g\n", t50, t90);
+    fprintf(f, "%g,%g,", t50, t90);
   else
-    fprintf(f, ",\n");
+    fprintf(f, ",,");
+  fprintf(f, "%ld,%ld,%ld,%ld\n", pc->speed[0], pc->speed[1], pc->speed[2], pc->speed[3]);
   (void)why;
   return exp_outset_done(set, 0);
 }

@@ -173,6 +173,28 @@ static slv_status timed_solve(const io_instance *inst, slv_workspace *ws, const 
   return st;
 }
 
+/* The stack offset of timed run r: 16-byte steps through the 256 offsets
+ * in [0, 4096) in a fixed order (157 is odd: r -> 157 r mod 256 is a
+ * permutation), so the runs of a task meet every alignment of its stack
+ * against its arrays modulo a page (experiments/README.md, "Timing"). */
+static size_t run_stack_offset(int r) {
+  return 16u * (size_t)((157u * (unsigned)r) % 256u);
+}
+
+/* timed_solve with the stack moved down by off bytes first: the solve's
+ * frames then sit at another address modulo a page.  Where a store and a
+ * later load are a multiple of 4096 bytes apart (a stack slot and an
+ * array) the load can stall, so one alignment can make a solve much slower
+ * than another (experiments/records/2026-11-28-timing.md). */
+static __attribute__((noinline)) slv_status
+timed_solve_shifted(size_t off, const io_instance *inst, slv_workspace *ws, const slv_problem *p,
+                    const slv_options *opt, double *x, double *w, slv_result *res, double *dt) {
+  char pad[off + 16];
+  pad[0] = 0;
+  __asm__ volatile("" : : "r"(pad) : "memory");
+  return timed_solve(inst, ws, p, opt, x, w, res, dt);
+}
+
 /* The digest of a solution: FNV-1a 64 of x's bytes as hex (x_digest; two
  * runs with the same digest returned the same x bit for bit). */
 static void x_digest(const double *x, int n, char out[17]) {
@@ -195,8 +217,41 @@ static int enough_runs(const exp_section *s, const double *times, double *work, 
   return exp_median_precision(times, runs, work) <= s->precision; /* NaN: more runs */
 }
 
-/* Warm-up, then runs until the repetition rule is met (header); times
- * holds 2 cap doubles: the runs' times, then enough_runs' work. */
+/* The speed guard of one row's timed runs (speed.c): the runs since the
+ * last check are kept when the next check finds the CPU at speed, and
+ * taken back (made again) when it finds it slow, unless the slow spell has
+ * lasted EXP_SPEED_SPELL_S: then they are kept and counted (a machine slow
+ * throughout still gets its times, and the timing CSV says how many). */
+typedef struct guard {
+  exp_speed *sp; /* NULL: no checks */
+  double next;
+  int kept_runs;
+  double kept_total;
+} guard;
+
+/* Checks the CPU when a block is due (force: now).  0: the runs stand (the
+ * block kept); 1: the block's runs were taken back (*runs, *total). */
+static int guard_block(guard *g, int force, int *runs, double *total) {
+  if (!g->sp || *runs == g->kept_runs) return 0;
+  if (!force && exp_now_s() < g->next) return 0;
+  int at_speed = exp_speed_check(g->sp);
+  g->next = exp_now_s() + EXP_SPEED_BLOCK_S;
+  if (!at_speed && exp_speed_waits(g->sp)) {
+    g->sp->discarded += *runs - g->kept_runs;
+    *runs = g->kept_runs;
+    *total = g->kept_total;
+    return 1;
+  }
+  if (!at_speed) g->sp->kept_slow += *runs - g->kept_runs;
+  g->kept_runs = *runs;
+  g->kept_total = *total;
+  return 0;
+}
+
+/* Warm-up, then runs until the repetition rule is met (header), each run at
+ * another stack offset (run_stack_offset) and each block of runs kept only
+ * if the CPU ran at speed through it (guard); times holds 2 cap doubles: the
+ * runs' times, then enough_runs' work. */
 static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, const slv_problem *p,
                     const slv_options *opt, double *x, double *w, double *times, int cap, meas *m) {
   const exp_section *s = c->s;
@@ -208,10 +263,18 @@ static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, con
   } else {
     double total = 0.0;
     int next_check = 0;
+    guard g = { c->speed, exp_now_s() + EXP_SPEED_BLOCK_S, 0, 0.0 };
     /* a solve that wrote its input ends the runs: the next would solve what it wrote */
     while (m->status >= 0 && m->status != SLV_TIME_LIMIT && !m->res.input_written &&
-           m->runs < cap && !enough_runs(s, times, times + cap, m->runs, total, &next_check)) {
-      m->status = timed_solve(inst, ws, p, opt, x, w, &m->res, &dt);
+           m->runs < cap) {
+      if (enough_runs(s, times, times + cap, m->runs, total, &next_check)) {
+        if (!guard_block(&g, 1, &m->runs, &total)) break;
+        next_check = 0;
+      } else if (guard_block(&g, 0, &m->runs, &total)) {
+        next_check = 0;
+      }
+      m->status =
+          timed_solve_shifted(run_stack_offset(m->runs), inst, ws, p, opt, x, w, &m->res, &dt);
       times[m->runs++] = dt;
       total += dt;
     }
@@ -407,7 +470,7 @@ int exp_task_bare_rows(const exp_plan *pl, int i, const char *status, const char
   const exp_task *t = &pl->tasks[i];
   exp_tctx c = {
     pl, i,  t, &pl->cfg.sec[t->section], t->prob >= 0 ? &pl->probs[t->prob] : NULL, NULL, NULL,
-    0,  "", 0
+    0,  "", 0,    NULL
   };
   if (t->prob < 0) return exp_scene_bare_rows(&c, status, note, out);
   if (c.s->kind == EXP_GRADIENTS) return exp_gradients_bare_rows(&c, status, note, out);
@@ -530,6 +593,15 @@ static int commit_crashed(const exp_plan *pl, int i, const char *path, exp_resul
   return rc;
 }
 
+/* The speed checks of one task (exp_result's speed): the worker's counts
+ * after it (sign 1) less those before (sign -1). */
+static void speed_counts(const exp_speed *sp, long out[4], int sign) {
+  out[0] += sign * sp->checks;
+  out[1] += sign * sp->slow;
+  out[2] += sign * sp->discarded;
+  out[3] += sign * sp->kept_slow;
+}
+
 int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   char path[EXP_PATH_MAX + 64];
   exp_result_path(pl, i, path, sizeof path);
@@ -549,7 +621,9 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
   const exp_task *t = &pl->tasks[i];
   const exp_section *s = &pl->cfg.sec[t->section];
   exp_wd *wd = exp_wd_start(path, head);
-  exp_tctx c = { pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "", 0 };
+  exp_tctx c = {
+    pl, i, t, s, t->prob >= 0 ? &pl->probs[t->prob] : NULL, wd, head, 0, "", 0, &cache->speed
+  };
   int rc;
   if (!wd) {
     /* memory ran out before the task could start (a thread's stack under
@@ -560,8 +634,10 @@ int exp_task_run(const exp_plan *pl, int i, exp_cache *cache, int *nonconv) {
     rc = commit_crashed(pl, i, path, head);
     if (rc < 0) exp_say(&pl->cfg.log, EXP_SAY_ERROR, "task %d: %s", i, head->message);
   } else {
+    speed_counts(&cache->speed, head->speed, -1);
     rc = programs_changed(&c);
     if (rc == 0) rc = t->prob >= 0 ? run_problem_task(&c, cache) : run_scene_task(&c);
+    speed_counts(&cache->speed, head->speed, 1);
     exp_tctx_scratch_remove(&c);
     if (rc == 3 && strcmp(head->task_status, "ok") == 0)
       snprintf(head->task_status, sizeof head->task_status, "error");

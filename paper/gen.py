@@ -768,10 +768,27 @@ class Paper:
                               'by less than %.3f' % (self.tex(n), r['replicate_cells'],
                                                     1 + num(r['replicate_noise_median']), 1 + num(r['replicate_tie']))
                               for n, r in rep])))
+        t += self.speed_sentence(noise)
         t += 'The tie tolerance (Section~\\ref{sec:ties}) of %s. ' % series([
             '%s is %s' % (series(ns), (w % ('its' if len(ns) == 1 else 'each one\'s')) if '%s' in w else w)
             for w, ns in ties.items()])
         return t
+
+    def speed_sentence(self, noise):
+        """The layout and speed rules of the timed runs (libexperiment/task.c, speed.c) and, per
+        section, the checks of the CPU's speed from its timing CSV."""
+        checked = [(n, r) for n, r in noise if int(num(r.get('speed_checks', '0')) or 0) > 0]
+        if not checked:
+            return ''
+        return ('Each timed run starts with the stack moved by another multiple of 16 bytes within a '
+                'page, so that a task\'s runs meet every alignment of the stack against the problem\'s '
+                'arrays. Between blocks of about 2\\,ms '
+                'of timed runs a reference loop over 64\\,KB checks the CPU\'s speed; the runs of a block '
+                'after which it ran more than 3\\,\\%% slower than its fastest are made again, unless '
+                'the slow spell has lasted over 1\\,s: %s. ' % series([
+                    'in %s, %s of %s checks found the CPU slow, %s runs were made again and %s kept '
+                    'though slow' % (self.tex(n), r['slow_checks'], r['speed_checks'], r['runs_again'],
+                                     r['runs_kept_slow']) for n, r in checked]))
 
     def timing_paragraph(self):
         limits = {}

@@ -963,6 +963,11 @@ if pt and pt.get('tie_source') == 'replicates':
            abs(float(M.get('TieFactor', 'nan')) - 1 - float(pt['replicate_tie'])) < 1e-5,
            'the tie factor printed is the noise between passes', 'want "%s"; TieFactor %s' % (
                want, M.get('TieFactor')))
+    if pt.get('speed_checks'):
+        want = '%s of %s checks found the CPU slow, %s runs were made again and %s kept' % (
+            pt['slow_checks'], pt['speed_checks'], pt['runs_again'], pt['runs_kept_slow'])
+        report(want in ' '.join(para.split()), 'the speed checks printed are the timing CSV\'s',
+               'want "%s"' % want)
     wt = open(os.path.join(gen, 'winners.tex')).read()
     bad = []
     for r in wn:

@@ -290,9 +290,15 @@ if [ "$w" -eq 0 ]; then pass "solved is the library's verdict (status converged)
 ncpu=$(nproc 2>/dev/null || echo 1)
 nw=1
 TM=$T/o6/same_timing.csv
-check_header "$TM" "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,tie_source,replicates,replicate_cells,replicate_noise_median,replicate_tie"
+check_header "$TM" "workers,placement,cpus,min_runs,min_time_s,max_time_s,noise_rows,noise,tie,tie_source,replicates,replicate_cells,replicate_noise_median,replicate_tie,speed_checks,slow_checks,runs_again,runs_kept_slow"
 w=$(rows "$TM" | awk -F, '{print $1, $2, $4, $5, $6, ($7 > 0), ($8 != ""), ($8 == $9), $10}')
 if [ "$w" = "$nw pinned 5 0 1 1 1 1 noise" ]; then pass "timing CSV: the timed tasks on $nw pinned worker, the repeats rule, the noise, the tie from it"; else fail "timing CSV" "got '$w' (want $nw workers)"; fi
+# the speed checks between blocks of timed runs (libexperiment/speed.c): counted in every
+# timed task's result and summed in the timing CSV
+w=$(rows "$TM" | awk -F, '{print ($15 > 0), ($16 <= $15), ($17 >= 0), ($18 >= 0)}')
+n=$(grep -h '^speed [0-9]* [0-9]* [0-9]* [0-9]*$' "$T"/o6/campaign/results/* 2>/dev/null | awk '{s += $2} END {print s + 0}')
+c=$(rows "$TM" | cut -d, -f15)
+if [ "$w" = "1 1 1 1" ] && [ "$n" = "$c" ]; then pass "timing CSV: the speed checks, the results' sum ($c)"; else fail "timing CSV: speed checks" "'$w', results $n, CSV $c"; fi
 tie=$(rows "$TM" | cut -d, -f9)
 if grep -q "^# tie_tolerance: $tie " "$W" && grep -q "^# tie_tolerance: $tie (.*the noise" "$C"; then pass "winners header and CSV preamble: the tie tolerance from the noise"; else fail "winners header: the tie tolerance" "no '# tie_tolerance: $tie' in $(grep tie_tolerance "$W")"; fi
 n=$(grep -h '^prov placement cpu [0-9]' "$T"/o6/campaign/results/* 2>/dev/null | wc -l)

@@ -378,6 +378,8 @@ static void test_result_round_trip(void) {
   snprintf(path, sizeof path, "%s/t.res", tmp);
   exp_result h, r;
   sample_result(&h);
+  long speed[4] = { 41, 7, 1234, 56 };
+  memcpy(h.speed, speed, sizeof speed);
   exp_rbuf rows = { 0 };
   CU_ASSERT_EQUAL_FATAL(exp_rbuf_add(&rows, "p,lcp,2,pgs,1e-06,converged\n"), 0);
   CU_ASSERT_EQUAL_FATAL(exp_rbuf_add(&rows, "p,lcp,2,pgs,1e-10,\"a,b\"\n"), 0);
@@ -393,6 +395,7 @@ static void test_result_round_trip(void) {
   CU_ASSERT_STRING_EQUAL(r.spec, h.spec);
   CU_ASSERT_STRING_EQUAL(r.prov.cpu, h.prov.cpu);
   CU_ASSERT_STRING_EQUAL(r.prov.binary, h.prov.binary);
+  CU_ASSERT_EQUAL(memcmp(r.speed, speed, sizeof speed), 0); /* the speed checks' counts */
   CU_ASSERT_EQUAL_FATAL(r.nrows, 3);
   CU_ASSERT(strstr(r.rows[1], "\"a,b\"") != NULL);
   CU_ASSERT(strstr(r.rows[2], "time_limit") != NULL);
@@ -410,6 +413,37 @@ static void test_result_round_trip(void) {
   exp_result_free(&r);
   unlink(path);
   CU_ASSERT_EQUAL(exp_result_read(path, &r, why, sizeof why), 1);
+}
+
+/* The speed check (speed.c): a reference much faster than any probe can
+ * be finds the CPU slow, starts a spell that is waited out while it is
+ * young and not once it is older than EXP_SPEED_SPELL_S; a reference
+ * slower than every probe finds it at speed, lowers the fastest to the
+ * probe's time and ends the spell. */
+static void test_speed_check(void) {
+  exp_speed *sp = calloc(1, sizeof *sp);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+  double probe = exp_speed_probe(sp, 20);
+  CU_ASSERT(probe > 0.0 && probe < 0.01);
+  sp->best_s = 1e-12; /* planted: no probe runs this fast */
+  CU_ASSERT_EQUAL(exp_speed_check(sp), 0);
+  CU_ASSERT_EQUAL(sp->checks, 1);
+  CU_ASSERT_EQUAL(sp->slow, 1);
+  CU_ASSERT(sp->slow_since > 0.0);
+  CU_ASSERT_EQUAL(exp_speed_waits(sp), 1);
+  sp->slow_since = exp_now_s() - 2.0 * EXP_SPEED_SPELL_S; /* an old spell */
+  CU_ASSERT_EQUAL(exp_speed_waits(sp), 0);
+  double since = sp->slow_since;
+  CU_ASSERT_EQUAL(exp_speed_check(sp), 0); /* still slow: the spell keeps its start */
+  CU_ASSERT_EQUAL(sp->slow_since, since);
+  sp->best_s = 1.0; /* planted: every probe beats it */
+  CU_ASSERT_EQUAL(exp_speed_check(sp), 1);
+  CU_ASSERT(sp->best_s < 0.01);
+  CU_ASSERT_EQUAL(sp->slow_since, 0.0);
+  CU_ASSERT_EQUAL(exp_speed_waits(sp), 0);
+  CU_ASSERT_EQUAL(sp->checks, 3);
+  CU_ASSERT_EQUAL(sp->slow, 2);
+  free(sp);
 }
 
 /* ---- plan and task ---------------------------------------------------------------- */
@@ -1062,6 +1096,7 @@ int main(void) {
   CU_add_test(s, "the JSON of a timed solve", test_solve_json);
   CU_add_test(s, "one class per kind", test_classes);
   CU_add_test(s, "the judge", test_judge);
+  CU_add_test(s, "the speed check of timed runs", test_speed_check);
   CU_add_test(s, "CSV fields round trip", test_csv_round_trip);
   CU_add_test(s, "provenance fields", test_provenance);
   CU_add_test(s, "provenance as CSV comment lines", test_provenance_lines);
