@@ -8,14 +8,20 @@ experiments/BENCHMARKS.md, "Benchmark: make bench-states"; issue 85, item 1).
 
 For every state STATES_DIR/*.hdf5 (FCLIB local problems, sorted by name), one run at a time:
 lcplab's solvers (`lcplab solve --solver S --tol T --time-limit L --solution X`), then each
-Siconos solver (`peer_fc3d -s NAME --tol T --maxit 10^6 --repeat 1 --save-r`, stopped by
-`timeout` after the same L seconds: no answer), those of --as-peers under `prlimit --as`
+Siconos solver (`peer_fc3d -s NAME --tol T --maxit K --repeat 1 --save-r`).  Siconos' solvers
+have no time limit, and one stopped by `timeout` leaves no answer; so each is given the same L
+seconds by its iterations: a probe of 2 iterations, then (unless the probe ended the solve) a
+run of as many iterations as the probe's time per iteration fits into 0.8 L, killed only at
+L + 30 s; the answer is the last run whose own solve time is within L (peer_run; both runs,
+with their iterations and times, are in the row's "runs").  Those of --as-peers run under
+`prlimit --as`
 (RLIMIT_AS, default 16G): such a run that ends on a signal or with a message about memory,
 allocation or a mapping the loader was refused is "out of memory at 16G", a result like any
 other.  Every answer is judged by `peer_fc3d --check-r` (res_rel_q = ||natural map||_2 /
 max(1, ||q||_2)): solved when res_rel_q <= T, never by a program's own status.
 
-Each run is one JSON line appended to ROWS.jsonl as soon as it ends (flushed and synced); a run
+Each run is one JSON line appended to ROWS.jsonl as soon as it ends (flushed and synced); while
+the file ROWS.jsonl.pause exists no new run starts (a quiet spell for other timing); a run
 whose row is there already (same problem, program, solver, tol, time limit) is not made again,
 so an interrupted benchmark resumes where it stopped.  With --tight-tol, lcplab's first solver
 is run again at that tol within --tight-limit s on the states whose answer solved at T (after
@@ -42,6 +48,9 @@ import tempfile
 import time
 
 MEMORY_WORDS = re.compile(r"memory|alloc|failed to map", re.IGNORECASE)
+PROBE_ITERATIONS = 2  # a Siconos solver's first run (peer_run)
+SICONOS_SHARE = 0.8  # of the limit its second run's iterations are sized to
+SICONOS_GRACE = 30.0  # s past the limit before its second run is killed
 
 
 def env1():
@@ -94,29 +103,54 @@ def peer_outcome(rc, err, limited, a):
     return "error", f"exit {rc}: {last}"
 
 
-def peer_run(a, name, problem, tol, limit, tmp):
+def peer_once(a, name, problem, tol, maxit, timeout, tmp):
+    """One Siconos run of at most maxit iterations, killed after timeout s: its JSON's status,
+    iterations and time_s, its answer judged (none when it was killed)."""
     pfx = os.path.join(tmp, "p")
     r_file = f"{pfx}.{name}.r"
     if os.path.exists(r_file):
         os.remove(r_file)
     limited = name in a.as_peers
-    cmd = ["timeout", "-k", "5", repr(limit)]
+    cmd = ["timeout", "-k", "5", repr(timeout)]
     if limited:
         cmd += ["prlimit", f"--as={a.as_bytes}", "--"]
-    cmd += [a.peer, "-s", name, "--tol", repr(tol), "--maxit", "1000000", "--repeat", "1",
-            "--budget", repr(limit), "--save-r", pfx, problem]
+    cmd += [a.peer, "-s", name, "--tol", repr(tol), "--maxit", str(maxit), "--repeat", "1",
+            "--budget", repr(timeout), "--save-r", pfx, problem]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env1(), check=False)
-    row = {"wall_s": time.monotonic() - t0}
+    run = {"maxit": maxit, "wall_s": time.monotonic() - t0}
     if limited:
-        row["as_limit"] = a.as_limit
+        run["as_limit"] = a.as_limit
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
     if p.returncode == 0 and lines:
         d = json.loads(lines[-1])
-        row.update(status=d.get("status", "?"), time_s=d.get("time_s", math.nan))
+        run.update(status=d.get("status", "?"), time_s=d.get("time_s", math.nan),
+                   iterations=d.get("iterations"))
     else:
-        row["status"], row["note"] = peer_outcome(p.returncode, p.stderr, limited, a)
-    row["res_rel_q"] = judge(a.peer, r_file, problem) if row["status"] != "time limit" else math.nan
+        run["status"], run["note"] = peer_outcome(p.returncode, p.stderr, limited, a)
+    run["res_rel_q"] = judge(a.peer, r_file, problem) if run["status"] != "time limit" else math.nan
+    return run
+
+
+def peer_run(a, name, problem, tol, limit, tmp):
+    """A Siconos solver given the limit (Siconos has no time limit of its own): a probe of
+    PROBE_ITERATIONS iterations, then, unless it ended the solve, a run of as many iterations
+    as the probe's time per iteration fits into SICONOS_SHARE of the limit, allowed the limit
+    and a grace to finish and write its answer.  The row's answer is the last run whose own
+    solve time is within the limit; both runs are in its "runs"."""
+    probe = peer_once(a, name, problem, tol, PROBE_ITERATIONS, limit, tmp)
+    runs = [probe]
+    it, t = probe.get("iterations"), probe.get("time_s")
+    if probe["status"] == "fail" and it and t and t < SICONOS_SHARE * limit:
+        maxit = max(PROBE_ITERATIONS + 1, int(SICONOS_SHARE * limit / (t / it)))
+        runs.append(peer_once(a, name, problem, tol, maxit, limit + SICONOS_GRACE, tmp))
+    within = [r for r in runs if r.get("time_s", math.nan) <= limit]
+    row = dict(within[-1] if within else runs[-1])
+    if not within and "time_s" in row:
+        row.update(status="over the limit", res_rel_q=math.nan,
+                   note=f"its own solve took {row['time_s']:.3g} s")
+    row["runs"] = runs
+    row["wall_s"] = sum(r["wall_s"] for r in runs)
     return row
 
 
@@ -145,6 +179,17 @@ def append_row(path, row):
         os.fsync(fh.fileno())
 
 
+def wait_while_paused(path):
+    """Waits, before a run, while the file path exists: a quiet spell for other timing can be
+    had between runs without touching a run's time (touch ROWS.jsonl.pause; remove it)."""
+    said = False
+    while os.path.exists(path):
+        if not said:
+            print(f"bench_states.py: paused while {path} exists", file=sys.stderr, flush=True)
+            said = True
+        time.sleep(2)
+
+
 def do(a, rows, done, program, solver, problem, tol, limit, tmp):
     """One run unless its row is there; the row either way."""
     base = {"problem": os.path.basename(problem), "program": program, "solver": solver,
@@ -152,6 +197,7 @@ def do(a, rows, done, program, solver, problem, tol, limit, tmp):
     k = key_of(base)
     if k in done:
         return done[k]
+    wait_while_paused(a.rows + ".pause")
     print(f"bench_states.py: {base['problem']}: {program} {solver} at {tol:g} ...",
           file=sys.stderr, flush=True)
     if program == "lcplab":

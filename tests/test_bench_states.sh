@@ -37,9 +37,12 @@ done
 echo "$q" >"$sol"
 echo '{"status":"converged","time_s":0.5,"chosen":"nsn_ac","n":30}'
 EOF
-# the stand-in peer: NSGS answers 1e-6 (its r file holds it), PROX sleeps
-# past the limit, NSN_AC aborts as an allocation refused; --check-r prints
-# the number in the file as res_rel_q
+# the stand-in peer: NSGS answers 1e-6 on a (its r file holds it) at its
+# probe; on b its probe fails at 1e-3 after 2 iterations in 0.1 s, so its
+# second run gets int(0.8 * 1 / 0.05) = 16 iterations, and takes 1.5 s (past
+# the limit: the probe's answer stands); PROX sleeps past the limit, NSN_AC
+# aborts as an allocation refused; --check-r prints the number in the file
+# as res_rel_q
 cat >"$T/peer" <<'EOF'
 #!/bin/sh
 echo "peer $*" >>"$LOG"
@@ -47,15 +50,17 @@ if [ "$1" = --check-r ]; then
   echo "{\"res_rel_q\":$(cat "$2")}"
   exit 0
 fi
-name=$2 pfx=""
+name=$2 pfx="" maxit="" state=""
 while [ $# -gt 0 ]; do
-  case $1 in --save-r) pfx=$2; shift ;; esac
+  case $1 in --save-r) pfx=$2; shift ;; --maxit) maxit=$2; shift ;; *b_step*) state=b ;; esac
   shift
 done
-case $name in
-NSGS) echo 1e-6 >"$pfx.NSGS.r"; echo '{"status":"ok","time_s":0.25}' ;;
-PROX) sleep 5 ;;
-NSN_AC) echo "NM_iWork: cannot allocate memory" >&2; exit 1 ;;
+case $name$state$maxit in
+NSGS2 | NSGS16) echo 1e-6 >"$pfx.NSGS.r"; echo '{"status":"ok","time_s":0.25,"iterations":2}' ;;
+NSGSb2) echo 1e-3 >"$pfx.NSGS.r"; echo '{"status":"fail","time_s":0.1,"iterations":2}' ;;
+NSGSb16) echo 1e-9 >"$pfx.NSGS.r"; echo '{"status":"ok","time_s":1.5,"iterations":9}' ;;
+PROX*) sleep 5 ;;
+NSN_AC*) echo "NM_iWork: cannot allocate memory" >&2; exit 1 ;;
 esac
 EOF
 chmod +x "$T/lcplab" "$T/peer"
@@ -78,13 +83,23 @@ if grep -q '^| a_step000200 | 10 | converged | 0.5 | 1.00e-05 | ok | 0.25 | 1.00
 else
   fail "state a's row" "$(grep a_step "$T/out")"
 fi
+if grep -q '^| b_step000200 | 10 | converged | 0.5 | 1.00e-07 | fail | 0.1 | 1.00e-03 | time limit |' "$T/out" &&
+  grep -q -- '-s NSGS --tol 1e-06 --maxit 16 .*b_step' "$T/log" &&
+  python3 -c 'import json,sys
+r=[json.loads(l) for l in open(sys.argv[1])]
+b=[x for x in r if x["solver"]=="NSGS" and x["problem"].startswith("b")][0]
+sys.exit(not ([x["maxit"] for x in b["runs"]]==[2,16] and b["runs"][1]["time_s"]==1.5))' "$T/rows.jsonl"; then
+  pass "Siconos given the limit by its iterations: 16 after a probe of 2; a run past the limit is not the answer"
+else
+  fail "the calibrated Siconos run" "$(grep b_step "$T/out"; grep 'NSGS' "$T/log")"
+fi
 if grep -q '^| b_step000200 | .* | 1.00e-07 | .* | yes |$' "$T/out" &&
   grep -q 'solved 1 of 2 at 1e-06' "$T/out" && grep -q 'on 1 of 2 (not met)' "$T/out"; then
   pass "state b as accurate; the counts 1 of 2"
 else
   fail "state b and the counts" "$(tail -n 3 "$T/out")"
 fi
-if grep 'NSN_AC' "$T/log" | grep -q -- '--maxit' && grep -c '^peer -s' "$T/log" | grep -q '^6$' &&
+if grep 'NSN_AC' "$T/log" | grep -q -- '--maxit' && grep -c '^peer -s' "$T/log" | grep -q '^7$' &&
   python3 -c 'import json,sys
 rows=[json.loads(l) for l in open(sys.argv[1])]
 lim=[r for r in rows if r.get("as_limit")]
