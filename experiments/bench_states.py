@@ -85,7 +85,8 @@ def lcplab_run(a, solver, problem, tol, limit, tmp):
     try:
         d = json.loads(p.stdout)
         row.update(status=d["status"], time_s=d["time_s"], method=d.get("chosen", solver),
-                   res_scaled=d.get("res_scaled"), n=d.get("n"))
+                   res_scaled=d.get("res_scaled"), n=d.get("n"), iterations=d.get("iterations"),
+                   message=d.get("message", ""), diagnosis=d.get("diagnosis", ""))
     except (ValueError, KeyError):
         last = (p.stderr.strip().splitlines() or ["no output"])[-1]
         row.update(status="error", note=f"exit {p.returncode}: {last}")
