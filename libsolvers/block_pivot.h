@@ -82,7 +82,8 @@ typedef struct slv_bpp_result {
   int broken;   /* rows that break their conditions at the returned x */
   int singular; /* general: the LU of A_CC was singular (F is not a factor) */
   int pivots;   /* principal pivots: the guess's counted rows, then every flip */
-  int deleted;  /* rows that left the factor by a rank-one update (not refactored) */
+  int deleted;  /* rows that left the factor by an update (not refactored) */
+  int by_lq;    /* ... of them, by the LQ of all a round's removed rows at once */
   int kept;     /* rows of the factor's head kept from one round to the next, summed */
 } slv_bpp_result;
 
