@@ -38,6 +38,8 @@
  */
 #include "block_pivot.h"
 
+#include "operator.h"
+
 #include <cblas.h>
 #include <float.h>
 #include <string.h>
@@ -488,6 +490,41 @@ static int next_set(const slv_bpp *q, int m, int joins, const double *x, const d
   if (!q->general) r->kept += head;
   sort_tail(q, head, k, x, w);
   return q->general ? k : factor_tail(q, head, k);
+}
+
+/* ---- a guess by sweeps --------------------------------------------------------- */
+
+/* One sweep of projected Gauss-Seidel on xt, wt = A xt + b kept current
+ * (pgs's move, slv_pgs_move, and its column update): rows whose A_rr is
+ * not positive stay. */
+static void guess_sweep(const slv_bpp *q, const double *invd, double *xt, double *wt) {
+  for (int r = 0; r < q->n; r++) {
+    if (!(invd[r] > 0)) continue;
+    double xn;
+    slv_pgs_move(xt[r], wt[r], invd[r], lo_of(q, r), hi_of(q, r), &xn);
+    double d = xn - xt[r];
+    if (d == 0.0) continue;
+    xt[r] = xn;
+    slv_op_col_axpy(q->op, r, d, wt);
+  }
+}
+
+int slv_bpp_sweep_guess(const slv_bpp *q, const double *x, const double *w, int m) {
+  int n = q->n;
+  if (n < SLV_BPP_SWEEP_MIN || q->general) return -1;
+  double *xt = q->F, *wt = q->F + q->ldf, *invd = q->F + 2 * (size_t)q->ldf;
+  memcpy(xt, x, (size_t)n * sizeof *xt);
+  memcpy(wt, w, (size_t)n * sizeof *wt);
+  for (int r = 0; r < n; r++) {
+    double a = q->A[r + (size_t)r * q->lda];
+    invd[r] = a > 0 ? slv_pgs_step(1.0, a) : 0.0;
+  }
+  for (int k = 0; k < SLV_BPP_SWEEPS; k++) guess_sweep(q, invd, xt, wt);
+  memset(q->in, 0, (size_t)n * sizeof *q->in);
+  for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
+  for (int r = 0; r < n; r++)
+    if (!q->in[r] && lo_of(q, r) < xt[r] && xt[r] < hi_of(q, r)) q->set[m++] = r;
+  return m;
 }
 
 slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_result *r) {
