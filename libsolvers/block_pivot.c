@@ -509,7 +509,7 @@ static void guess_sweep(const slv_bpp *q, const double *invd, double *xt, double
   }
 }
 
-int slv_bpp_sweep_guess(const slv_bpp *q, const double *x, const double *w, int m) {
+int slv_bpp_sweep_guess(slv_bpp *q, const double *x, const double *w, int m) {
   int n = q->n;
   if (n < SLV_BPP_SWEEP_MIN || q->general) return -1;
   double *xt = q->F, *wt = q->F + q->ldf, *invd = q->F + 2 * (size_t)q->ldf;
@@ -523,7 +523,12 @@ int slv_bpp_sweep_guess(const slv_bpp *q, const double *x, const double *w, int 
   memset(q->in, 0, (size_t)n * sizeof *q->in);
   for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
   for (int r = 0; r < n; r++)
-    if (!q->in[r] && lo_of(q, r) < xt[r] && xt[r] < hi_of(q, r)) q->set[m++] = r;
+    if (!q->in[r] && lo_of(q, r) < xt[r] && xt[r] < hi_of(q, r)) {
+      q->in[r] = 1;
+      q->set[m++] = r;
+    }
+  for (int c = 0; c < m; c++) q->key[q->set[c]] = key_of(q, q->set[c], xt, wt);
+  q->keyed = 1;
   return m;
 }
 
@@ -533,7 +538,11 @@ slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_re
   for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
   memset(r, 0, sizeof *r);
   r->pivots = m - q->given;
-  sort_tail(q, 0, m, x, w);
+  if (q->keyed) {
+    slv_sort_by_key(q->set, m, q->key);
+  } else {
+    sort_tail(q, 0, m, x, w);
+  }
   double mm = (double)m;
   slv_status stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
   if (stop) return stop;

@@ -66,6 +66,7 @@ typedef struct slv_bpp {
   double prel;           /* zero pivot of row r: below max(prel, 16 (j+1) eps) A_rr */
   double zero_abs;       /* ... and below this where A_rr <= 0 */
   int given;             /* the guess's leading rows that are not pivots */
+  int keyed;             /* 1: key[] holds the guess's order (slv_bpp_sweep_guess's) */
   int budget;            /* pivots the rounds may take (the guess's included) */
   /* the caller's arrays */
   double *F; /* the factor of A(set, set), leading dimension ldf (>= n) */
@@ -100,7 +101,11 @@ void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w);
  * SLV_BPP_SWEEPS sweeps of projected Gauss-Seidel (pgs's, omega = 1, rows
  * whose A_rr is not positive left out) from x, w = A x + b, on copies (x
  * and w are not written); the rows strictly inside [lo, hi] at the end
- * that are not among set[0..m) are appended to it.  Returns the new m, or
+ * that are not among set[0..m) are appended to it, and the rows of the new
+ * set get their keys of C's order (block_pivot.c, key_of) at the sweeps'
+ * x, which the rounds' first order then takes (q->keyed = 1): the rows
+ * nearest a bound there, the likeliest to leave, at the end of the
+ * factor.  Returns the new m, or
  * -1 where the sweeps do not apply (set left as it is).  On
  * the spd and contact families at n = 1000 the guess from the rows broken
  * at x = 0 misses the answer's set C by 148 and 260 rows, five sweeps'
@@ -108,7 +113,7 @@ void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w);
  * first three columns of F.  They do not apply below SLV_BPP_SWEEP_MIN
  * rows (where the tests' small blocks on which the rounds cycle keep
  * cycling) nor where q->general.  A guess only: the rounds and the exact method judge. */
-int slv_bpp_sweep_guess(const slv_bpp *q, const double *x, const double *w, int m);
+int slv_bpp_sweep_guess(slv_bpp *q, const double *x, const double *w, int m);
 
 /* The rounds from the guess set[0..m) at x (in [lo, hi]), w = A x + b on
  * entry; the guess's counted rows m - q->given at most q->budget.  On return x_C is the last round's solution (outside the box
