@@ -20,15 +20,25 @@
  *                   stays; the t rows after it are factored against it
  *                   (dtrsm, dsyrk, dpotrf: t j0^2 + t^2 j0 + t^3 / 3
  *                   flops at LAPACK's blocked speed, j0 rows kept);
- *   downdate:       each removed row p leaves by a rank-one update of the
- *                   trailing factor (chol_delete: (m - p)^2 flops at
- *                   matrix-vector speed, counted SLV_BPP_L2 times), and the
- *                   joining rows are factored against all the survivors.
+ *   downdate:       the removed rows leave the trailing factor, and the
+ *                   joining rows are factored against all the survivors;
+ *                   the removed rows leave by the cheaper of
+ *                     at once (delete_rows: LQ factorisations of the
+ *                     survivors' old factor beside its removed columns,
+ *                     in groups of SLV_BPP_LQ_COLS removed rows, 2 s^2 k
+ *                     flops for a group of k over s survivors, counted
+ *                     SLV_BPP_LQ times; not where F's free columns cannot
+ *                     hold its scratch) and
+ *                     one by one (chol_delete: a rank-one update of the
+ *                     trailing factor, (m - p)^2 entries at matrix-vector
+ *                     speed for row p, counted SLV_BPP_L2 flops each).
  *
  * A first round with no factor factors the whole guess.  A non-symmetric
  * A (lemke on a P-matrix) takes a whole LU each round.
  */
 #include "block_pivot.h"
+
+#include "operator.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -37,9 +47,18 @@
 /* Broken rows: a violation above this times the row's rounding scale
  * (below) is one; smaller ones are left to the exact method. */
 #define SLV_BPP_TINY 1e-13
-/* A flop of the downdate's rank-one updates costs this many of a blocked
- * factorization's (matrix-vector speed against matrix-matrix speed). */
-#define SLV_BPP_L2 4.0
+/* An entry of chol_delete's rank-one updates costs this many flops of a
+ * blocked factorization (matrix-vector speed against matrix-matrix speed;
+ * measured on the spd and contact families, n = 500 and 1000). */
+#define SLV_BPP_L2 18.0
+/* A flop of delete_rows' LQ factorisation costs this many of a blocked
+ * Cholesky factorization's (measured as SLV_BPP_L2), and each group of
+ * removed rows counts SLV_BPP_LQ_MB / 4 more rows (its panels' cost). */
+#define SLV_BPP_LQ 3.0
+/* delete_rows' LQ block size (dtplqt's mb), and the removed rows it takes
+ * at a time. */
+#define SLV_BPP_LQ_MB   32
+#define SLV_BPP_LQ_COLS 32
 /* A round makes progress when it leaves at most this share of the least
  * count of broken rows before it (on the spd and contact families each
  * round leaves half or less; on a rank-deficient A, 0.9 or more). */
@@ -200,6 +219,133 @@ static void compact_head(const slv_bpp *q, int m, int j0) {
   }
 }
 
+/* The positions of the survivors (in[] = 1) of set[j0..m) into pos[0..S),
+ * then for the i-th removed row the survivors before it into pos[S + i];
+ * returns S. */
+static int split_rows(const slv_bpp *q, int m, int j0, int *pos) {
+  int S = 0, k = 0;
+  for (int c = j0; c < m; c++)
+    if (q->in[q->set[c]]) pos[S++] = c;
+  int *gs = pos + S;
+  for (int c = j0, g = 0; c < m; c++) {
+    if (q->in[q->set[c]]) {
+      g++;
+    } else {
+      gs[k++] = g;
+    }
+  }
+  return S;
+}
+
+/* The removed rows from the i-th (of k) that delete_rows takes in one LQ,
+ * of the survivors from the group's first removed row on. */
+static int group_len(int i, int k) { return k - i < SLV_BPP_LQ_COLS ? k - i : SLV_BPP_LQ_COLS; }
+
+/* delete_rows' V: column i the i-th removed column of F (after j0) at the
+ * survivors' rows pos[0..S), 0 at those before it. */
+static void removed_columns(const slv_bpp *q, int m, int j0, const int *pos, int S, double *V) {
+  int i = 0, g = 0;
+  for (int c = j0; c < m; c++) {
+    if (q->in[q->set[c]]) {
+      g++;
+      continue;
+    }
+    const double *col = q->F + (size_t)c * q->ldf;
+    double *v = V + (size_t)i++ * S;
+    for (int h = 0; h < g; h++) v[h] = 0;
+    for (int h = g; h < S; h++) v[h] = col[pos[h]];
+  }
+}
+
+/* The survivors' columns of F (positions pos[0..S), after j0) close up to
+ * columns j0.., each at the survivors' rows from its own down. */
+static void close_up_survivors(const slv_bpp *q, int j0, const int *pos, int S) {
+  size_t ld = q->ldf;
+  for (int j = 0; j < S; j++) {
+    const double *src = q->F + (size_t)pos[j] * ld;
+    double *dst = q->F + (size_t)(j0 + j) * ld + j0;
+    for (int h = j; h < S; h++) dst[h] = src[pos[h]]; /* h <= pos[h] - j0: in place is safe */
+  }
+}
+
+
+/* Remove every row of set[j0..m) that left C (in[] = 0; the first at j0)
+ * from the Cholesky factor in F at once.  With the head's rows closed up
+ * (compact_head), the survivors T after j0 have
+ *   A(T, T) - L(T, 0:j0) L(T, 0:j0)^T = L_TT L_TT^T + V V^T,
+ * L_TT the old factor at T's rows and columns (lower triangular), V at T's
+ * rows and the removed columns; the LQ factorisation [L_TT V] = [L' 0] Q
+ * (LAPACK's dtplqt, blocked) gives L' L'^T = L_TT L_TT^T + V V^T, the new
+ * trailing factor once each column with a negative diagonal is negated.
+ * Scratch: F's columns m..n-1 (free while the factor has m columns) for
+ * V, dtplqt's T and work; pos in q->flips (free after flip).  Returns the
+ * number of removed rows, or -1 (F unchanged) when the scratch does not
+ * fit. */
+static int delete_rows(const slv_bpp *q, int m, int j0) {
+  int *pos = q->flips, S = split_rows(q, m, j0, pos), k = m - j0 - S, *gs = pos + S;
+  lapack_int mb = S < SLV_BPP_LQ_MB ? S : SLV_BPP_LQ_MB;
+  size_t ld = q->ldf, need = (size_t)S * (size_t)(k + 2 * mb);
+  if (need > (size_t)(q->n - m) * ld) return -1;
+  double *V = q->F + (size_t)m * ld, *T = V + (size_t)S * k, *work = T + (size_t)mb * S;
+  compact_head(q, m, j0);
+  if (S == 0) return k;
+  removed_columns(q, m, j0, pos, S, V);
+  close_up_survivors(q, j0, pos, S);
+  double *A = q->F + j0 + (size_t)j0 * ld;
+  for (int i = 0, len; i < k; i += len) {
+    len = group_len(i, k);
+    int g = gs[i];
+    lapack_int ms = S - g, nk = len, l = 0;
+    lapack_int lda = (lapack_int)ld, ldb = S, mbg = ms < mb ? ms : mb, info;
+    if (ms > 0)
+      LAPACK_dtplqt(&ms, &nk, &l, &mbg, A + g + (size_t)g * ld, &lda, V + (size_t)i * S + g, &ldb,
+                    T, &mbg, work, &info);
+  }
+  for (int j = 0; j < S; j++) {
+    double *col = A + j + (size_t)j * ld;
+    if (col[0] < 0)
+      for (int h = 0; h < S - j; h++) col[h] = -col[h];
+  }
+  return k;
+}
+
+/* The costs of the removed rows of set[j0..m) leaving the factor, in
+ * flops of a blocked factorization: *lq by delete_rows (its groups of
+ * SLV_BPP_LQ_COLS rows, each an LQ of the survivors from the group's first
+ * row on; HUGE_VAL where its scratch does not fit), *r1 by chol_delete. */
+static void removal_costs(const slv_bpp *q, int m, int j0, double *lq, double *r1) {
+  int S = split_rows(q, m, j0, q->flips), k = m - j0 - S, *gs = q->flips + S;
+  double sum_g = 0;
+  *r1 = 0;
+  for (int c = j0; c < m; c++)
+    if (!q->in[q->set[c]]) *r1 += SLV_BPP_L2 * (double)(m - c) * (m - c);
+  for (int i = 0, len; i < k; i += len) {
+    len = group_len(i, k);
+    sum_g += 2.0 * (len + SLV_BPP_LQ_MB / 4.0) * (double)(S - gs[i]) * (S - gs[i]);
+  }
+  int mb = S < SLV_BPP_LQ_MB ? S : SLV_BPP_LQ_MB;
+  int fits = (size_t)S * (size_t)(k + 2 * mb) <= (size_t)(q->n - m) * q->ldf;
+  *lq = fits ? SLV_BPP_LQ * sum_g : HUGE_VAL;
+}
+
+/* The rows of set[j0..m) that left C leave the factor: at once
+ * (delete_rows) when by_lq and its scratch fits, else one by one from the
+ * last (chol_delete). */
+static void remove_rows(const slv_bpp *q, int m, int j0, int by_lq, slv_bpp_result *r) {
+  int k = by_lq ? delete_rows(q, m, j0) : -1;
+  if (k >= 0) {
+    r->deleted += k;
+    r->by_lq += k;
+    return;
+  }
+  compact_head(q, m, j0);
+  for (int c = m - 1, mm = m; c >= j0; c--)
+    if (!q->in[q->set[c]]) {
+      chol_delete(q, mm--, c, j0, q->dx);
+      r->deleted++;
+    }
+}
+
 /* The LU factor of A(set, set) (a whole one); 0 if it is singular (a pivot
  * |U_jj| at most prel max|A(set, set)|), else 1. */
 static int factor_lu(const slv_bpp *q, int m) {
@@ -320,27 +466,18 @@ static int flip(const slv_bpp *q, int nb, double *x, double *w) {
 static int next_set(const slv_bpp *q, int m, int joins, const double *x, const double *w,
                     slv_bpp_result *r) {
   int j0 = m, s = 0;
-  double down = 0;
   for (int c = 0; c < m; c++) {
     if (q->in[q->set[c]]) {
       s++;
-      continue;
+    } else if (j0 == m) {
+      j0 = c;
     }
-    if (j0 == m) j0 = c;
-    down += SLV_BPP_L2 * (double)(m - c) * (m - c);
   }
   double t = s + joins - j0, keep = t * j0 * j0 + t * t * j0 + t * t * t / 3;
-  double u = joins;
-  down += u * s * s + u * u * s + u * u * u / 3;
-  int use_down = !q->general && j0 < m && down < keep;
-  if (use_down) { /* the removed rows leave the factor, from the last one */
-    compact_head(q, m, j0);
-    for (int c = m - 1, mm = m; c >= j0; c--)
-      if (!q->in[q->set[c]]) {
-        chol_delete(q, mm--, c, j0, q->dx);
-        r->deleted++;
-      }
-  }
+  double u = joins, append = u * s * s + u * u * s + u * u * u / 3, lq, r1;
+  removal_costs(q, m, j0, &lq, &r1);
+  int use_down = !q->general && j0 < m && fmin(lq, r1) + append < keep;
+  if (use_down) remove_rows(q, m, j0, lq < r1, r);
   int k = 0;
   for (int c = 0; c < m; c++)
     if (q->in[q->set[c]]) q->set[k++] = q->set[c];
@@ -355,13 +492,57 @@ static int next_set(const slv_bpp *q, int m, int joins, const double *x, const d
   return q->general ? k : factor_tail(q, head, k);
 }
 
+/* ---- a guess by sweeps --------------------------------------------------------- */
+
+/* One sweep of projected Gauss-Seidel on xt, wt = A xt + b kept current
+ * (pgs's move, slv_pgs_move, and its column update): rows whose A_rr is
+ * not positive stay. */
+static void guess_sweep(const slv_bpp *q, const double *invd, double *xt, double *wt) {
+  for (int r = 0; r < q->n; r++) {
+    if (!(invd[r] > 0)) continue;
+    double xn;
+    slv_pgs_move(xt[r], wt[r], invd[r], lo_of(q, r), hi_of(q, r), &xn);
+    double d = xn - xt[r];
+    if (d == 0.0) continue;
+    xt[r] = xn;
+    slv_op_col_axpy(q->op, r, d, wt);
+  }
+}
+
+int slv_bpp_sweep_guess(slv_bpp *q, const double *x, const double *w, int m) {
+  int n = q->n;
+  if (n < SLV_BPP_SWEEP_MIN || q->general) return -1;
+  double *xt = q->F, *wt = q->F + q->ldf, *invd = q->F + 2 * (size_t)q->ldf;
+  memcpy(xt, x, (size_t)n * sizeof *xt);
+  memcpy(wt, w, (size_t)n * sizeof *wt);
+  for (int r = 0; r < n; r++) {
+    double a = q->A[r + (size_t)r * q->lda];
+    invd[r] = a > 0 ? slv_pgs_step(1.0, a) : 0.0;
+  }
+  for (int k = 0; k < SLV_BPP_SWEEPS; k++) guess_sweep(q, invd, xt, wt);
+  memset(q->in, 0, (size_t)n * sizeof *q->in);
+  for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
+  for (int r = 0; r < n; r++)
+    if (!q->in[r] && lo_of(q, r) < xt[r] && xt[r] < hi_of(q, r)) {
+      q->in[r] = 1;
+      q->set[m++] = r;
+    }
+  for (int c = 0; c < m; c++) q->key[q->set[c]] = key_of(q, q->set[c], xt, wt);
+  q->keyed = 1;
+  return m;
+}
+
 slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_result *r) {
   int least = INT_MAX, since = 0;
   memset(q->in, 0, (size_t)q->n * sizeof *q->in);
   for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
   memset(r, 0, sizeof *r);
   r->pivots = m - q->given;
-  sort_tail(q, 0, m, x, w);
+  if (q->keyed) {
+    slv_sort_by_key(q->set, m, q->key);
+  } else {
+    sort_tail(q, 0, m, x, w);
+  }
   double mm = (double)m;
   slv_status stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
   if (stop) return stop;

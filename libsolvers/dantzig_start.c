@@ -8,8 +8,11 @@
  * valid (w = 0, x in its box):
  *
  *   the first pass of a cold solve (no warm start), n >= DZ_BLOCK_MIN:
- *     the guess gains the rows that break their conditions at the start x
- *     (at lo with w < 0, at hi with w > 0, inside with w != 0), then the
+ *     the guess gains the rows strictly inside their box after a few
+ *     sweeps of projected Gauss-Seidel from the start x
+ *     (slv_bpp_sweep_guess; below its SLV_BPP_SWEEP_MIN rows, the rows
+ *     that break their conditions at x: at lo with w < 0, at hi with
+ *     w > 0, inside with w != 0), then the
  *     rounds of block principal pivoting (block_pivot.h) move whole sets
  *     of rows at a time, each round one Cholesky factor of A_CC at
  *     LAPACK's blocked speed; the clamped rows left outside their box then
@@ -152,7 +155,8 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
                 .in = s->st };
   slv_bpp_result r;
   slv_dz_full_w(s, x, w);
-  m = add_broken(s, x, w, m);
+  int g = slv_bpp_sweep_guess(&q, x, w, m);
+  m = g >= 0 ? g : add_broken(s, x, w, m);
   if (m - q.given > q.budget) /* the guess alone would pass the pivot limit */
     return block_start(s, x, q.given);
   *stop = slv_bpp_run(&q, x, w, m, &r);

@@ -112,7 +112,9 @@ static int symmetric_for(slv_op *op, const lemke_state *s, const lcp_view *L, co
   return block_symmetric(L, set, m, s->ties, s->t);
 }
 
-/* The rounds from C = {i : b_i < 0} at x = 0 into K[0..m), within budget
+/* The rounds from C = {i : b_i < 0} at x = 0 (where all of A is
+ * symmetric, from the guess of slv_bpp_sweep_guess instead) into K[0..m),
+ * within budget
  * pivots (the guess's rows are pivots: each enters the basis), their last
  * factor of A_CC in H's buffer.  c->m = -1 when the rounds end on a
  * singular A_CC or the guess alone is over the budget; a poll's status. */
@@ -147,8 +149,13 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
     if (L->q[i] < 0) s->K[m++] = i;
   memset(c, 0, sizeof *c);
   c->m = -1;
-  if (m > budget) return SLV_CONVERGED;
   q.general = !symmetric_for(op, s, L, s->K, m);
+  int ii, jj;
+  if (slv_op_is_symmetric(op, 0.0, &ii, &jj)) {
+    int g = slv_bpp_sweep_guess(&q, x, w, 0);
+    m = g >= 0 ? g : m;
+  }
+  if (m > budget) return SLV_CONVERGED;
   slv_bpp_result r;
   slv_status stop = slv_bpp_run(&q, x, w, m, &r);
   c->general = q.general;

@@ -182,18 +182,55 @@ static size_t count_dense_cols(const slv_op *op, int j0, int j1, int avx2) {
   return c;
 }
 
+/* The nonzeros of a[0..n) into the packed arrays from slot nnz on (row i
+ * of a at i0 + i); returns the slots used after them. */
+static size_t copy_nonzeros(const double *a, int i0, int n, size_t nnz, int *rowind, double *val) {
+  for (int i = 0; i < n; i++)
+    if (a[i] != 0.0) {
+      rowind[nnz] = i0 + i;
+      val[nnz++] = a[i];
+    }
+  return nnz;
+}
+
+#ifdef SLV_OP_AVX2
+/* The same, eight entries a step: a step with no nonzero costs two
+ * compares and one test (a branch on every entry mispredicts on a sparse
+ * A: on contact 1000, 1.3 % nonzero, that copy was 7 % of a dantzig
+ * solve's time); a nonzero's lane comes from its compare's mask. */
+__attribute__((target("avx2"))) static size_t copy_nonzeros_avx2(const double *a, int n, size_t nnz,
+                                                                 int *rowind, double *val) {
+  const __m256d zero = _mm256_setzero_pd();
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256d m0 = _mm256_cmp_pd(_mm256_loadu_pd(a + i), zero, _CMP_NEQ_UQ);
+    __m256d m1 = _mm256_cmp_pd(_mm256_loadu_pd(a + i + 4), zero, _CMP_NEQ_UQ);
+    unsigned mask = (unsigned)_mm256_movemask_pd(m0) | (unsigned)_mm256_movemask_pd(m1) << 4;
+    for (; mask; mask &= mask - 1) {
+      int r = i + __builtin_ctz(mask);
+      rowind[nnz] = r;
+      val[nnz++] = a[r];
+    }
+  }
+  return copy_nonzeros(a + i, i, n - i, nnz, rowind, val);
+}
+#endif
+
 /* Columns [j0, j1) of a dense A's nonzeros into the packed arrays from
  * slot nnz on; returns the slots used after them. */
 static size_t copy_dense_cols(const slv_op *op, int j0, int j1, size_t nnz, int *colptr,
-                              int *rowind, double *val) {
+                              int *rowind, double *val, int avx2) {
   for (int j = j0; j < j1; j++) {
     const double *a = op->A + (size_t)j * op->lda;
     colptr[j] = (int)nnz;
-    for (int i = 0; i < op->n; i++)
-      if (a[i] != 0.0) {
-        rowind[nnz] = i;
-        val[nnz++] = a[i];
-      }
+#ifdef SLV_OP_AVX2
+    if (avx2) {
+      nnz = copy_nonzeros_avx2(a, op->n, nnz, rowind, val);
+      continue;
+    }
+#endif
+    (void)avx2;
+    nnz = copy_nonzeros(a, 0, op->n, nnz, rowind, val);
   }
   return nnz;
 }
@@ -220,11 +257,11 @@ static int pack_dense_cols(const slv_op *op, size_t cap, int *colptr, int *rowin
     total += count_dense_cols(op, j0, j1, avx2);
     if (total > cap) return 0;
     if (copied == j0 && (double)total * n <= (double)cap * j1) {
-      nnz = copy_dense_cols(op, j0, j1, nnz, colptr, rowind, val);
+      nnz = copy_dense_cols(op, j0, j1, nnz, colptr, rowind, val, avx2);
       copied = j1;
     }
   }
-  nnz = copy_dense_cols(op, copied, n, nnz, colptr, rowind, val);
+  nnz = copy_dense_cols(op, copied, n, nnz, colptr, rowind, val, avx2);
   colptr[n] = (int)nnz;
   return 1;
 }

@@ -152,7 +152,7 @@ static double w_error(run_t *t) {
 }
 
 static void test_planted_rounds(void) {
-  int deleted = 0, kept = 0, cases = 0;
+  int deleted = 0, by_lq = 0, kept = 0, cases = 0;
   for (int boxed = 0; boxed <= 1; boxed++)
     for (int n = 90; n <= 250; n += 80)
       for (unsigned long seed = 1; seed <= 4; seed++) {
@@ -182,14 +182,82 @@ static void test_planted_rounds(void) {
         CU_ASSERT(factor_error(&t, r.m) <= 1e-10);
         CU_ASSERT(w_error(&t) <= 1e-11);
         deleted += r.deleted;
+        by_lq += r.by_lq;
         kept += r.kept;
         cases++;
         run_free(&t);
       }
-  printf("\n    %d planted problems: %d rows deleted by updates, %d head rows kept", cases, deleted,
-         kept);
-  CU_ASSERT(deleted > 0);
+  printf("\n    %d planted problems: %d rows deleted by updates (%d by LQ), %d head rows kept",
+         cases, deleted, by_lq, kept);
+  CU_ASSERT(by_lq > 0);
+  CU_ASSERT(deleted - by_lq > 0);
   CU_ASSERT(kept > 0);
+}
+
+/* Rows of set[0..m) not in the planted answer's set (x* strictly inside
+ * its bounds), plus the answer's rows missing from it; -1 if set holds a
+ * row twice. */
+static int set_misses(const run_t *t, int boxed, int m) {
+  int n = t->n, miss = 0;
+  signed char *mark = calloc((size_t)n, 1);
+  for (int c = 0; c < m; c++) {
+    if (mark[t->set[c]]++) miss = -1;
+  }
+  for (int i = 0; i < n && miss >= 0; i++) {
+    double lo = boxed ? t->lo[i] : 0.0, hi = boxed ? t->hi[i] : INFINITY;
+    miss += (t->xs[i] > lo && t->xs[i] < hi) != (mark[i] != 0);
+  }
+  free(mark);
+  return miss;
+}
+
+/* The sweeps' guess (slv_bpp_sweep_guess) on planted problems, n = 250:
+ * x and w untouched, the given rows kept in front, no row twice, fewer
+ * rows wrong than the guess of the rows broken at the start, and the
+ * rounds from it end at x*.  Not applied below SLV_BPP_SWEEP_MIN rows nor
+ * to a non-symmetric A (-1). */
+static void test_sweep_guess(void) {
+  for (int boxed = 0; boxed <= 1; boxed++)
+    for (unsigned long seed = 1; seed <= 2; seed++) {
+      int n = 250;
+      run_t t;
+      run_alloc(&t, n);
+      for (int i = 0; i < n; i++) {
+        t.lo[i] = -0.5 - 0.5 * ((i * 7) % 5) / 4.0;
+        t.hi[i] = 0.5 + 0.5 * ((i * 3) % 7) / 6.0;
+      }
+      tst_planted_spd(n, 0.1, seed + 70, boxed ? t.lo : NULL, boxed ? t.hi : NULL, t.A, t.b, t.xs);
+      slv_bpp q = bpp_of(&t, boxed, 0);
+      int broken_miss = set_misses(&t, boxed, start(&t, &q));
+      double *x0 = malloc(sizeof(double) * n), *w0 = malloc(sizeof(double) * n);
+      memcpy(x0, t.x, sizeof(double) * n);
+      memcpy(w0, t.w, sizeof(double) * n);
+      t.set[0] = 5; /* two given rows */
+      t.set[1] = 7;
+      int m = slv_bpp_sweep_guess(&q, t.x, t.w, 2);
+      CU_ASSERT(memcmp(x0, t.x, sizeof(double) * n) == 0 &&
+                memcmp(w0, t.w, sizeof(double) * n) == 0);
+      CU_ASSERT(m > 2 && t.set[0] == 5 && t.set[1] == 7);
+      t.set[0] = t.set[--m]; /* the given rows out of the count */
+      t.set[1] = t.set[--m];
+      int sweep_miss = set_misses(&t, boxed, m);
+      printf("\n    %s seed %lu: rows wrong, broken at start %d, sweeps %d", boxed ? "box" : "LCP",
+             seed, broken_miss, sweep_miss);
+      CU_ASSERT(sweep_miss >= 0 && sweep_miss < broken_miss);
+      slv_bpp_result r;
+      CU_ASSERT_EQUAL(slv_bpp_run(&q, t.x, t.w, m, &r), SLV_CONVERGED);
+      CU_ASSERT_EQUAL(r.broken, 0);
+      TST_VEC_CLOSE(t.x, t.xs, n, 1e-9, 1e-9);
+      CU_ASSERT(factor_error(&t, r.m) <= 1e-10);
+      q.general = 1;
+      CU_ASSERT_EQUAL(slv_bpp_sweep_guess(&q, t.x, t.w, 0), -1);
+      q.general = 0;
+      q.n = SLV_BPP_SWEEP_MIN - 1;
+      CU_ASSERT_EQUAL(slv_bpp_sweep_guess(&q, t.x, t.w, 0), -1);
+      free(x0);
+      free(w0);
+      run_free(&t);
+    }
 }
 
 /* The 4 x 4 SPD problem on which full-flip rounds cycle (see the header). */
@@ -314,6 +382,7 @@ int main(void) {
   CU_pSuite s = CU_add_suite("block_pivot", NULL, NULL);
   CU_add_test(s, "planted LCP and boxes: the answer, its set, an updated factor",
               test_planted_rounds);
+  CU_add_test(s, "the sweeps' guess: fewer rows wrong, x and w untouched", test_sweep_guess);
   CU_add_test(s, "a 4 x 4 cycle stops by patience", test_cycle_stops);
   CU_add_test(s, "equal rows: a zero pivot cuts C", test_zero_pivot_cut);
   CU_add_test(s, "non-symmetric P-matrix: LU rounds", test_lu_rounds);

@@ -272,11 +272,13 @@ static void test_planted_lcp(void) {
 static void test_planted_box(void) {
   planted(50, 1, 21);
   planted(110, 1, 22);
+  planted(250, 1, 23); /* from 200 rows: the sweeps' guess (block_pivot.h) */
 }
 static void test_planted_shifted(void) { planted(60, 2, 31); }
 static void test_planted_mixed(void) {
   planted(45, 3, 41);
   planted(100, 3, 42);
+  planted(250, 3, 43); /* free rows given, the sweeps' guess after them */
 }
 
 /* Sparse SPD stored dense (the packed-column path, n >= 64): a banded
@@ -1012,9 +1014,9 @@ int main(void) {
   CU_add_test(s, "hand free + LCP 2x2", test_hand_free);
   CU_add_test(s, "hand findex: friction bound moves with the normal", test_hand_findex);
   CU_add_test(s, "planted LCP n=40,120 (and pgs agrees)", test_planted_lcp);
-  CU_add_test(s, "planted box n=50,110 (and pgs agrees)", test_planted_box);
+  CU_add_test(s, "planted box n=50,110,250 (and pgs agrees)", test_planted_box);
   CU_add_test(s, "planted bounds excluding 0 n=60", test_planted_shifted);
-  CU_add_test(s, "planted mixed free/box/LCP n=45,100", test_planted_mixed);
+  CU_add_test(s, "planted mixed free/box/LCP n=45,100,250", test_planted_mixed);
   CU_add_test(s, "planted sparse (packed columns) n=150", test_planted_sparse);
   CU_add_test(s, "singular PSD (rank n/2)", test_singular_psd);
   CU_add_test(s, "findex: moving bounds solved to 1e-9", test_findex_moving_bounds);
