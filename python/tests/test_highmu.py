@@ -12,6 +12,7 @@ import lcplab
 from conftest import cli_solve
 
 FAMILY = pathlib.Path(__file__).resolve().parents[2] / "experiments" / "highmu_family.py"
+PARTS = FAMILY.with_name("residual_parts.py")
 JUDGE = 1e-6  # the bench's judge: res_rel_q <= 1e-6
 
 
@@ -43,29 +44,19 @@ def test_the_family_trajectory_goes_on_through_failed_steps():
     assert (r.metrics["applied"][failed] == lcplab.APPLIED.index("fallback")).all()
 
 
-def _cone_project(x, mu):
-    """x's projection on the Coulomb cone |x_t| <= mu x_n (normal first)."""
-    n, t = x[0], x[1:]
-    nt = np.linalg.norm(t)
-    if nt <= mu * n:
-        return x.copy()
-    if mu * nt <= -n:
-        return np.zeros(3)
-    s = (n + mu * nt) / (1 + mu * mu)
-    return np.concatenate(([s], mu * s * t / nt))
+def _parts():
+    """experiments/residual_parts.py: the natural map per contact, computed there once."""
+    spec = importlib.util.spec_from_file_location("residual_parts", PARTS)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def _res_rel_q(p, x):
     """||x - P_K(x - (w + (mu |w_t|, 0, 0)))||_2 / max(1, ||b||_2), w = A x + b."""
-    A = p.A.toarray() if hasattr(p.A, "toarray") else np.asarray(p.A)
-    w = A @ x + p.b
-    f = np.zeros_like(x)
     assert p.ncones * 3 == p.n  # a pure contact problem
-    for i, mu in p.cones:
-        u = w[i:i + 3].copy()
-        u[0] += mu * np.linalg.norm(u[1:])
-        f[i:i + 3] = x[i:i + 3] - _cone_project(x[i:i + 3] - u, mu)
-    return np.linalg.norm(f) / max(1.0, np.linalg.norm(p.b))
+    F = _parts().parts(p, x)[0]
+    return np.linalg.norm(F) / max(1.0, np.linalg.norm(p.b))
 
 
 SMALL = [(scene, mu, step) for scene, step in
@@ -87,12 +78,8 @@ def _wedge(p, x):
     """The contacts carrying x's residual, all sticking (x_c inside its cone), and the
     smallest eigenpair of A on them: (contacts, lambda_min / lambda_max, d with ||d|| = 1)."""
     A = p.A.toarray() if hasattr(p.A, "toarray") else np.asarray(p.A)
-    w = A @ x + p.b
-    res = {}
-    for i, mu in p.cones:
-        u = w[i:i + 3].copy()
-        u[0] += mu * np.linalg.norm(u[1:])
-        res[i] = np.linalg.norm(x[i:i + 3] - _cone_project(x[i:i + 3] - u, mu))
+    F = _parts().parts(p, x)[0]
+    res = {i: np.linalg.norm(F[k]) for k, (i, _) in enumerate(p.cones)}
     top = max(res.values())
     cs = [i for i, mu in p.cones if res[i] > 0.1 * top]
     assert all(np.linalg.norm(x[i + 1:i + 3]) < mu * x[i] for i, mu in p.cones if i in cs)
@@ -203,3 +190,16 @@ def test_a_bad_proximal_parameter_is_refused_by_name(name, value):
     p = _problem("stack", "small", 1.0, 5)
     with pytest.raises(lcplab.OptionsError, match=name):
         lcplab.solve(p, "ppa_nsn", **{name: value})
+
+
+def test_residual_parts_by_hand():
+    """One contact, A = I, b = (-1, 0.5, 0), mu 0.5, x = 0: x - (u + (mu |u_t|, 0, 0)) =
+    (0.75, -0.5, 0) lies outside the cone, its projection (0.8, -0.4, 0), so F = (-0.8, 0.4, 0)
+    and res_rel_q = sqrt(0.8) / sqrt(1.25) = 0.8; at x = (1, 0, 0), u = (0, 0.5, 0), the same
+    (0.75, -0.5, 0) is projected, and F = (1, 0, 0) - (0.8, -0.4, 0) = (0.2, 0.4, 0)."""
+    p = lcplab.Problem(np.eye(3), np.array([-1.0, 0.5, 0.0]), cones=[(0, 0.5)])
+    F = _parts().parts(p, np.zeros(3))[0]
+    assert np.allclose(F, [[-0.8, 0.4, 0.0]], rtol=0, atol=1e-15)
+    assert abs(_res_rel_q(p, np.zeros(3)) - 0.8) < 1e-15
+    F = _parts().parts(p, np.array([1.0, 0.0, 0.0]))[0]
+    assert np.allclose(F, [[0.2, 0.4, 0.0]], rtol=0, atol=1e-15)
