@@ -217,9 +217,15 @@ def fmt(x, spec=".2e"):
 
 
 def cell(r):
+    """status | s | res_rel_q of a row's answer; a Siconos run after it that gave no answer
+    within the limit (killed, out of memory, over the limit) is named beside the status."""
     if r is None:
         return "not run | - | -"
-    return f"{r['status']} | {fmt(r.get('time_s'), '.3g')} | {fmt(r.get('res_rel_q'))}"
+    lim = r.get("limit_s", math.inf)
+    later = ["over the limit" if x.get("time_s", 0.0) > lim else x["status"]
+             for x in r.get("runs", [])[1:] if x.get("time_s", math.nan) != r.get("time_s")]
+    then = f" (then {later[-1]})" if later and later[-1] != r["status"] else ""
+    return f"{r['status']}{then} | {fmt(r.get('time_s'), '.3g')} | {fmt(r.get('res_rel_q'))}"
 
 
 def as_accurate(mine, theirs, tol):

@@ -83,7 +83,7 @@ if grep -q '^| a_step000200 | 10 | converged | 0.5 | 1.00e-05 | ok | 0.25 | 1.00
 else
   fail "state a's row" "$(grep a_step "$T/out")"
 fi
-if grep -q '^| b_step000200 | 10 | converged | 0.5 | 1.00e-07 | fail | 0.1 | 1.00e-03 | time limit |' "$T/out" &&
+if grep -q '^| b_step000200 | 10 | converged | 0.5 | 1.00e-07 | fail (then over the limit) | 0.1 | 1.00e-03 | time limit |' "$T/out" &&
   grep -q -- '-s NSGS --tol 1e-06 --maxit 16 .*b_step' "$T/log" &&
   python3 -c 'import json,sys
 r=[json.loads(l) for l in open(sys.argv[1])]
