@@ -580,6 +580,7 @@ int exp_campaign_task(const char *dir, long n, int force, const char *dump, size
     int r = exp_task_run(pl, (int)n, &cache, NULL);
     rc = r == 0 ? EXP_EXIT_OK : r < 0 ? EXP_EXIT_USAGE : EXP_EXIT_FAILED;
     exp_cache_free(&cache);
+    free(cache.speed.buf);
   }
   exp_plan_free(pl);
   free(pl);

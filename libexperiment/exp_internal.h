@@ -912,7 +912,7 @@ int exp_result_file_ours(int dfd, const char *name);
  * reference loop, and how often it was checked and found slow. */
 #define EXP_SPEED_WORDS 8192 /* doubles the reference loop reads (speed.c) */
 typedef struct exp_speed {
-  double buf[EXP_SPEED_WORDS]; /* the reference loop's input */
+  double *buf; /* the reference loop's input, EXP_SPEED_WORDS zeros (the first check's) */
   double best_s;
   double slow_since; /* when the checks began to find it slow; 0: at speed */
   long checks, slow, discarded, kept_slow; /* runs made again; runs kept though slow */
@@ -931,6 +931,8 @@ typedef struct exp_cache {
   char grad_msg[256];
 } exp_cache;
 
+/* Lets go of the cached problem (a worker's speed checks are kept: the
+ * caller frees c->speed.buf when the worker ends). */
 void exp_cache_free(exp_cache *c);
 
 /* Runs task i of the plan and writes its result.  Returns 0 (result

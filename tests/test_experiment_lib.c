@@ -423,6 +423,11 @@ static void test_result_round_trip(void) {
 static void test_speed_check(void) {
   exp_speed *sp = calloc(1, sizeof *sp);
   CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+  exp_speed_check(sp); /* the first check: its buffer and the fastest (at speed or not) */
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sp->buf);
+  CU_ASSERT(sp->best_s > 0.0);
+  sp->checks = sp->slow = 0;
+  sp->slow_since = 0.0;
   double probe = exp_speed_probe(sp, 20);
   CU_ASSERT(probe > 0.0 && probe < 0.01);
   sp->best_s = 1e-12; /* planted: no probe runs this fast */
@@ -443,6 +448,7 @@ static void test_speed_check(void) {
   CU_ASSERT_EQUAL(exp_speed_waits(sp), 0);
   CU_ASSERT_EQUAL(sp->checks, 3);
   CU_ASSERT_EQUAL(sp->slow, 2);
+  free(sp->buf);
   free(sp);
 }
 
