@@ -29,28 +29,9 @@ field() {
     $c["scene"] == sc && $c["solver"] == so && $c["budget"] == b { print $c[col] }' "$1"
 }
 
-# the planted peer: peer_scene's words, its trace on stderr, its summary on stdout;
-# FAST=1.03 makes the body 3 % faster than the analytic motion
-cat >"$T/peer.sh" <<'EOF'
-scene=$1; shift
-angle=0 steps=120
-while [ $# -gt 0 ]; do
-  case $1 in --angle) angle=$2; shift ;; --steps) steps=$2; shift ;; esac
-  shift
-done
-awk -v sc="$scene" -v deg="$angle" -v K="$steps" -v f="${FAST:-1}" 'BEGIN {
-  a = deg * atan2(0, -1) / 180; acc = f * 9.81 * (sin(a) - 0.5 * cos(a))
-  for (k = 0; k < K; k++) {
-    t = (k + 1) / 120; s = acc * t * t / 2; v = acc * t
-    printf "step %d contacts 4 t_step 1e-05 t_col 1e-06 body0 p %.9f 0.000000 %.9f v %.9f 0.000000 %.9f\n",
-      k, -s * cos(a), -s * sin(a), -v * cos(a), -v * sin(a) > "/dev/stderr"
-  }
-  d = sc == "stack" ? 5.5e-3 : 1.0
-  printf "{\"engine\":\"planted\",\"steps\":%d,\"contacts_mean_timed\":4,\"energy_start\":1,", K
-  printf "\"energy_end\":1,\"max_body_displacement\":%g,\"time_step_median_s\":1e-05,", d
-  printf "\"time_step_mean_s\":2e-05,\"engine_info\":{\"lib\":\"Planted 1.0\"}}\n"
-}'
-EOF
+# the planted peer (tests/fid_peer.sh): peer_scene's words, its trace on stderr,
+# its summary on stdout; FAST=1.03 makes the body 3 % faster than the analytic motion
+cp "${LCPLAB_SRCDIR:-$(dirname "$0")/..}/tests/fid_peer.sh" "$T/peer.sh"
 
 cat >"$T/t.exp" <<EOF
 external planted kind=scene command sh $T/peer.sh {scene} {params} --steps {steps} --trace

@@ -165,25 +165,7 @@ max_time 0.01
 time_limit 5
 EXP
 
-cat >"$T/fid_peer.sh" <<'PEER'
-scene=$1; shift
-angle=0 steps=120
-while [ $# -gt 0 ]; do
-  case $1 in --angle) angle=$2; shift ;; --steps) steps=$2; shift ;; esac
-  shift
-done
-awk -v sc="$scene" -v deg="$angle" -v K="$steps" 'BEGIN {
-  a = deg * atan2(0, -1) / 180; acc = 9.81 * (sin(a) - 0.5 * cos(a))
-  for (k = 0; k < K; k++) {
-    t = (k + 1) / 120; s = acc * t * t / 2; v = acc * t
-    printf "step %d contacts 4 t_step 1e-05 t_col 1e-06 body0 p %.9f 0.000000 %.9f v %.9f 0.000000 %.9f\n",
-      k, -s * cos(a), -s * sin(a), -v * cos(a), -v * sin(a) > "/dev/stderr"
-  }
-  printf "{\"steps\":%d,\"contacts_mean_timed\":4,\"energy_start\":1,\"energy_end\":1,", K
-  printf "\"max_body_displacement\":%g,\"time_step_median_s\":1e-05,", sc == "stack" ? 5.5e-3 : 1
-  printf "\"time_step_mean_s\":2e-05,\"engine_info\":{\"lib\":\"Planted 1.0\"}}\n"
-}'
-PEER
+cp "$ABS_SRC/tests/fid_peer.sh" "$T/fid_peer.sh"
 if "$BIN" experiment "$T/tiny.exp" --out "$T/res" --data "$T/data" --jobs 1 --no-plot \
   >"$T/out" 2>"$T/err"; then
   pass "lcplab experiment: the tiny results folder"
