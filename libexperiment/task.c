@@ -221,13 +221,15 @@ static int enough_runs(const exp_section *s, const double *times, double *work, 
 /* The speed guard of one row's timed runs (speed.c): the runs since the
  * last check are kept when the next check finds the CPU at speed, and
  * taken back (made again) when it finds it slow, unless the slow spell has
- * lasted EXP_SPEED_SPELL_S: then they are kept and counted (a machine slow
- * throughout still gets its times, and the timing CSV says how many). */
+ * lasted EXP_SPEED_SPELL_S or the row's runs made again add up to it: then
+ * they are kept and counted (a machine slow throughout still gets its times
+ * and a row's time stays bounded; the timing CSV says how many). */
 typedef struct guard {
   exp_speed *sp; /* NULL: no checks */
   double next;
   int kept_runs;
   double kept_total;
+  double again_s; /* the time of this row's runs made again: at most EXP_SPEED_SPELL_S */
 } guard;
 
 /* Checks the CPU when a block is due (force: now).  0: the runs stand (the
@@ -237,7 +239,8 @@ static int guard_block(guard *g, int force, int *runs, double *total) {
   if (!force && exp_now_s() < g->next) return 0;
   int at_speed = exp_speed_check(g->sp);
   g->next = exp_now_s() + EXP_SPEED_BLOCK_S;
-  if (!at_speed && exp_speed_waits(g->sp)) {
+  if (!at_speed && exp_speed_waits(g->sp) && g->again_s < EXP_SPEED_SPELL_S) {
+    g->again_s += *total - g->kept_total;
     g->sp->discarded += *runs - g->kept_runs;
     *runs = g->kept_runs;
     *total = g->kept_total;
@@ -265,7 +268,7 @@ static void measure(exp_tctx *c, const io_instance *inst, slv_workspace *ws, con
   } else {
     double total = 0.0;
     int next_check = 0;
-    guard g = { c->speed, exp_now_s() + EXP_SPEED_BLOCK_S, 0, 0.0 };
+    guard g = { c->speed, exp_now_s() + EXP_SPEED_BLOCK_S, 0, 0.0, 0.0 };
     /* a solve that wrote its input ends the runs: the next would solve what it wrote */
     while (m->status >= 0 && m->status != SLV_TIME_LIMIT && !m->res.input_written &&
            m->runs < cap) {
