@@ -780,14 +780,15 @@ class Paper:
         checked = [(n, r) for n, r in noise if int(num(r.get('speed_checks', '0')) or 0) > 0]
         if not checked:
             return ''
-        return ('Each timed run starts with the stack moved by another multiple of 16 bytes within a '
+        return ('Each timed run of an lcplab solver (a peer times itself in its own process) starts with '
+                'the stack moved by another multiple of 16 bytes within a '
                 'page, so that a task\'s runs meet every alignment of the stack against the problem\'s '
                 'arrays. Between blocks of about 2\\,ms '
                 'of timed runs a reference loop over 64\\,KB checks the CPU\'s speed; the runs of a block '
                 'after which it ran more than 3\\,\\%% slower than its fastest are made again, unless '
                 'the slow spell, or the row\'s runs made again, have lasted a second: %s. ' % series([
-                    'in %s, %s of %s checks found the CPU slow, %s runs were made again and %s kept '
-                    'though slow' % (self.tex(n), r['slow_checks'], r['speed_checks'], r['runs_again'],
+                    'in %s, %s of %s checks found the CPU slow (runs made again: %s; kept though '
+                    'slow: %s)' % (self.tex(n), r['slow_checks'], r['speed_checks'], r['runs_again'],
                                      r['runs_kept_slow']) for n, r in checked]))
 
     def timing_paragraph(self):

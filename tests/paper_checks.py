@@ -964,7 +964,7 @@ if pt and pt.get('tie_source') == 'replicates':
            'the tie factor printed is the noise between passes', 'want "%s"; TieFactor %s' % (
                want, M.get('TieFactor')))
     if pt.get('speed_checks'):
-        want = '%s of %s checks found the CPU slow, %s runs were made again and %s kept' % (
+        want = '%s of %s checks found the CPU slow (runs made again: %s; kept though slow: %s)' % (
             pt['slow_checks'], pt['speed_checks'], pt['runs_again'], pt['runs_kept_slow'])
         report(want in ' '.join(para.split()), 'the speed checks printed are the timing CSV\'s',
                'want "%s"' % want)
