@@ -251,11 +251,12 @@ def table(a, states, done):
         name = os.path.basename(st)
         mine = done.get((name, "lcplab", solver, a.tol, a.time_limit))
         theirs = [done.get((name, "siconos", p, a.tol, a.time_limit)) for p in a.peers]
-        ok = as_accurate(mine, theirs, a.tol)
+        ok = mine is not None and as_accurate(mine, theirs, a.tol)
         solved += bool(mine) and mine.get("res_rel_q", math.nan) <= a.tol
         accurate += ok
+        verdict = "not run" if mine is None else "yes" if ok else "NO"
         out.append(f"| {name[:-5]} | {a.nc.get(name, '?')} | {cell(mine)} | "
-                   + " | ".join(cell(t) for t in theirs) + f" | {'yes' if ok else 'NO'} |")
+                   + " | ".join(cell(t) for t in theirs) + f" | {verdict} |")
     n = len(states)
     goal = (f"goal >= 12 of 15: {'met' if solved >= 12 else 'not met'}" if n == 15
             else "the goal, 12 of 15, is for the 15 states")
