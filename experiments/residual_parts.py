@@ -21,6 +21,12 @@ import numpy as np
 import lcplab
 
 
+def fail(msg):
+    """A bad argument or file: the message on stderr, exit 2 (the header)."""
+    print(f"residual_parts.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
 def cone_projection(v, mu):
     """Projection of each row of v (normal, then two tangents) onto {|t| <= mu n}."""
     n, t = v[:, 0], v[:, 1:]
@@ -52,7 +58,7 @@ def parts(p, x):
 def report(p, path, top):
     x = np.loadtxt(path, ndmin=1)
     if x.shape != (p.n,):
-        sys.exit(f"residual_parts.py: {path}: {x.size} values, the problem has {p.n} rows")
+        fail(f"{path}: {x.size} values, the problem has {p.n} rows")
     F, xc, uc, mu = parts(p, x)
     f2 = np.sum(F * F, axis=1)
     total = f2.sum()
@@ -78,14 +84,16 @@ def main():
     try:
         p = lcplab.read(a.problem)
     except (OSError, ValueError, lcplab.Error) as e:
-        sys.exit(f"residual_parts.py: {a.problem}: {e}")
+        fail(f"{a.problem}: {e}")
     if p.cones is None or getattr(p, "cone_law", "coulomb") != "coulomb":
-        sys.exit(f"residual_parts.py: {a.problem}: not a Coulomb-cone problem")
+        fail(f"{a.problem}: not a Coulomb-cone problem")
     for path in a.answers:
         try:
             report(p, path, a.top)
         except OSError as e:
-            sys.exit(f"residual_parts.py: {path}: {e}")
+            fail(f"{path}: {e}")
+        except ValueError as e:  # a line that is not a number
+            fail(f"{path}: not one number a line: {e}")
     return 0
 
 

@@ -203,3 +203,18 @@ def test_residual_parts_by_hand():
     assert abs(_res_rel_q(p, np.zeros(3)) - 0.8) < 1e-15
     F = _parts().parts(p, np.array([1.0, 0.0, 0.0]))[0]
     assert np.allclose(F, [[0.2, 0.4, 0.0]], rtol=0, atol=1e-15)
+
+
+def test_residual_parts_names_a_bad_answer_file(tmp_path):
+    """An answer that is not one number a line: exit 2, the file named, no traceback."""
+    import subprocess
+    import sys
+    prob = tmp_path / "one.npz"
+    lcplab.write(lcplab.Problem(np.eye(3), np.array([-1.0, 0.5, 0.0]), cones=[(0, 0.5)]), str(prob))
+    bad = tmp_path / "x'$(id).r"
+    bad.write_text("0\nnot-a-number\n0\n")
+    p = subprocess.run([sys.executable, str(PARTS), str(prob), str(bad)], capture_output=True,
+                       text=True, check=False)
+    assert p.returncode == 2, p.stderr
+    assert str(bad) in p.stderr and "not one number a line" in p.stderr
+    assert "Traceback" not in p.stderr
