@@ -66,6 +66,12 @@ void slv_poll_begin(slv_poll *q, const slv_options *opt, const struct timespec *
 /* The slow poll: the clock and the callback; returns q->stop. */
 slv_status slv_poll_slow(slv_poll *q);
 
+/* A share f of the time left for the next stretch (the deadline moved,
+ * the whole one into *whole; 0: no deadline, nothing changed), and back
+ * to the whole deadline, a stop the share made lifted (status.c). */
+int slv_poll_share(slv_poll *q, double f, struct timespec *whole);
+void slv_poll_unshare(slv_poll *q, const struct timespec *whole);
+
 /* A solver's poll after `work` multiply-adds since its previous one: 0 to
  * go on, else SLV_TIME_LIMIT or SLV_INTERRUPTED, which the solver returns
  * as it returns SLV_MAX_ITER (its best or last iterate, as its header
