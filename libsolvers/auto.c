@@ -111,12 +111,20 @@ enum {
 typedef struct {
   const slv_solver *sub[AUTO_NSUB];
   void *state[AUTO_NSUB];
-  double *x0;     /* n_max: the caller's start, for nsgs_newton after a stalled ADMM */
-  double *xa;     /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
-  int admm_stall; /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
+  double *x0;       /* n_max: the caller's start, for nsgs_newton after a stalled ADMM */
+  double *xa;       /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
+  int admm_stall;   /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
+  int sweep_min;    /* AUTO_SWEEP_HANDOVER_MIN, or a test's (slv_auto_set_ipm_share) */
+  double ipm_share; /* AUTO_IPM_SHARE, or a test's */
   /* the message of the iterate fall_back keeps */
   char msg[sizeof(((slv_result *)0)->message)];
 } auto_state;
+
+void slv_auto_set_ipm_share(void *state, int rows_min, double share) {
+  auto_state *s = state;
+  s->sweep_min = rows_min >= 0 ? rows_min : AUTO_SWEEP_HANDOVER_MIN;
+  s->ipm_share = share >= 0 && share < 1 ? share : AUTO_IPM_SHARE;
+}
 
 void slv_auto_set_admm_stall(void *state, int iterations) {
   ((auto_state *)state)->admm_stall = iterations > 0 ? iterations : AUTO_ADMM_STALL;
@@ -143,6 +151,8 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
                                         &slv_solver_ppa_nsn,     &slv_solver_nsn_ac };
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->admm_stall = AUTO_ADMM_STALL;
+  s->sweep_min = AUTO_SWEEP_HANDOVER_MIN;
+  s->ipm_share = AUTO_IPM_SHARE;
   s->x0 = malloc(m * sizeof *s->x0);
   s->xa = malloc(m * sizeof *s->xa);
   if (!s->x0 || !s->xa) {
@@ -420,15 +430,15 @@ static slv_status admm_then_handover(auto_state *s, slv_op *op, const slv_option
 /* A Coulomb problem of at least AUTO_SWEEP_HANDOVER_MIN rows that nsgs
  * takes: ipm shares its time with nsgs on it. */
 static int large_coulomb(const auto_state *s, slv_op *op) {
-  return op->p->cone_law == SLV_CONE_COULOMB && op->n >= AUTO_SWEEP_HANDOVER_MIN &&
+  return op->p->cone_law == SLV_CONE_COULOMB && op->n >= s->sweep_min &&
          takes(s, AUTO_NSGS, op->p, NULL, 0);
 }
 
 /* Whether ipm's end r on op is a stalled De Saxce fixed point that nsgs
  * should take over (ipm_then_sweeps): Coulomb's law, at least
  * AUTO_SWEEP_HANDOVER_MIN rows, budget and time left, x not meeting the test. */
-static int sweeps_take_over(const auto_state *s, slv_op *op, const slv_options *opt,
-                            slv_status r, const slv_result *res, const double *x, double *w) {
+static int sweeps_take_over(const auto_state *s, slv_op *op, const slv_options *opt, slv_status r,
+                            const slv_result *res, const double *x, double *w) {
   return r == SLV_STAGNATED && large_coulomb(s, op) && res->iterations < opt->max_iter &&
          !slv_stopped(op) && !meets(op, opt, x, w);
 }
@@ -439,7 +449,7 @@ static int sweeps_take_over(const auto_state *s, slv_op *op, const slv_options *
 static slv_status ipm_on_its_share(auto_state *s, slv_op *op, const slv_options *opt, double *x,
                                    double *w, slv_result *res, slv_hist *h) {
   struct timespec whole;
-  int shared = large_coulomb(s, op) && slv_poll_share(op->poll, AUTO_IPM_SHARE, &whole);
+  int shared = large_coulomb(s, op) && slv_poll_share(op->poll, s->ipm_share, &whole);
   slv_status r = s->sub[AUTO_IPM]->impl->solve(s->state[AUTO_IPM], op, opt, x, w, res, h);
   if (!shared) return r;
   slv_poll_unshare(op->poll, &whole);

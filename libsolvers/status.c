@@ -123,10 +123,10 @@ static int deadline_passed(const struct timespec *deadline) {
          (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
-/* A share f (0 < f < 1) of the time left for the next stretch of a solve
+/* A share f (0 <= f < 1) of the time left for the next stretch of a solve
  * (auto's portfolio): the deadline moves to now + f (deadline - now), the
- * whole one into *whole.  0, nothing changed, without a deadline or once
- * a stop is seen. */
+ * whole one into *whole, and the next poll is a slow one.  0, nothing
+ * changed, without a deadline, once a stop is seen or the deadline passed. */
 int slv_poll_share(slv_poll *q, double f, struct timespec *whole) {
   if (!q || !q->timed || q->stop) return 0;
   struct timespec now;
@@ -139,6 +139,7 @@ int slv_poll_share(slv_poll *q, double f, struct timespec *whole) {
   long ns = now.tv_nsec + (long)((t - s) * 1e9);
   q->deadline.tv_sec = now.tv_sec + (time_t)s + ns / 1000000000L;
   q->deadline.tv_nsec = ns % 1000000000L;
+  q->work = q->every;
   return 1;
 }
 
