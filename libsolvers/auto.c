@@ -17,6 +17,12 @@
  *   global problem,         global set (condensed_rule below).
  *   n > 600, fewer than
  *   12 blocks a contact
+ *   cones, n > 600,         ipm (its rule below; the table of
+ *   symmetric A             docs/solver-machinery.md); Coulomb from
+ *                           AUTO_SWEEP_HANDOVER_MIN rows: under a time
+ *                           limit ipm gets AUTO_IPM_SHARE of it, then
+ *                           (or when its fixed point stalls) nsgs from
+ *                           its best iterate (ipm_then_sweeps).
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
  *                           Newton (dense LU up to 600 rows, else sparse:
  *                           KLU or UMFPACK) when the sweeps stall; the
