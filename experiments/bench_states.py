@@ -7,7 +7,8 @@ experiments/BENCHMARKS.md, "Benchmark: make bench-states"; issue 85, item 1).
                     [--as-peers NSN_AC] [--tight-tol 1e-6 --tight-limit 300] [--table OUT.md]
 
 For every state STATES_DIR/*.hdf5 (FCLIB local problems, sorted by name), one run at a time:
-lcplab's solvers (`lcplab solve --solver S --tol T --time-limit L --solution X`), then each
+lcplab's solvers (`lcplab solve --solver S --tol T --time-limit L --max-iter 2e9
+--solution X`: the time binds, not the iterations), then each
 Siconos solver (`peer_fc3d -s NAME --tol T --maxit K --repeat 1 --save-r`).  Siconos' solvers
 have no time limit, and one stopped by `timeout` leaves no answer; so each is given the same L
 seconds by its iterations: a probe of 2 iterations, then (unless the probe ended the solve) a
@@ -53,6 +54,12 @@ SICONOS_SHARE = 0.8  # of the limit its second run's iterations are sized to
 SICONOS_GRACE = 30.0  # s past the limit before its second run is killed
 
 
+# lcplab's iteration count, set so that it never binds and the time limit does, as Siconos'
+# iterations are sized to fill the limit (peer_run): the library's default (1000) would end
+# auto's sweeps after about a second on these states.
+LCPLAB_MAX_ITER = 2000000000
+
+
 def env1():
     return dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
 
@@ -74,7 +81,7 @@ def lcplab_run(a, solver, problem, tol, limit, tmp):
     if os.path.exists(sol):
         os.remove(sol)
     cmd = [a.lcplab, "solve", problem, "--solver", solver, "--tol", repr(tol), "--time-limit",
-           repr(limit), "--solution", sol, "--force"]
+           repr(limit), "--max-iter", str(LCPLAB_MAX_ITER), "--solution", sol, "--force"]
     t0 = time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 120, env=env1(),

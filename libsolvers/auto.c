@@ -17,6 +17,12 @@
  *   global problem,         global set (condensed_rule below).
  *   n > 600, fewer than
  *   12 blocks a contact
+ *   cones, n > 600,         ipm (its rule below; the table of
+ *   symmetric A             docs/solver-machinery.md); Coulomb from
+ *                           AUTO_SWEEP_HANDOVER_MIN rows: under a time
+ *                           limit ipm gets AUTO_IPM_SHARE of it, then
+ *                           (or when its fixed point stalls) nsgs from
+ *                           its best iterate (ipm_then_sweeps).
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
  *                           Newton (dense LU up to 600 rows, else sparse:
  *                           KLU or UMFPACK) when the sweeps stall; the
@@ -95,18 +101,36 @@ enum {
   /* rows from which the interior point takes a coupled symmetric problem
    * (ADMM below: KaplasTower, 1710 rows, 6 ms against ipm's 16; the
    * pyramid-20 export, 4800 rows, ipm 0.07 s against ADMM's 0.10) */
-  AUTO_IPM_COUPLED_MIN = 4000
+  AUTO_IPM_COUPLED_MIN = 4000,
+  /* rows from which a stalled De Saxce fixed point of ipm hands its best
+   * iterate to nsgs (ipm_then_sweeps): the 10^4-contact piles, 24,477 to
+   * 40,956 rows, where the Newton fallbacks' sparse LUs take seconds
+   * each and plain sweeps gain most in the time left
+   * (experiments/records/2026-11-28-states2.md) */
+  AUTO_SWEEP_HANDOVER_MIN = 20000
 };
+/* Under a time limit, the share of it ipm takes on such a problem before
+ * nsgs goes on from its best iterate: the sweeps reach their level on the
+ * piles in 20-30 s of 100 (experiments/records/2026-11-28-states2.md) */
+#define AUTO_IPM_SHARE 0.6
 
 typedef struct {
   const slv_solver *sub[AUTO_NSUB];
   void *state[AUTO_NSUB];
-  double *x0;     /* n_max: the caller's start, for nsgs_newton after a stalled ADMM */
-  double *xa;     /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
-  int admm_stall; /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
+  double *x0;       /* n_max: the caller's start, for nsgs_newton after a stalled ADMM */
+  double *xa;       /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
+  int admm_stall;   /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
+  int sweep_min;    /* AUTO_SWEEP_HANDOVER_MIN, or a test's (slv_auto_set_ipm_share) */
+  double ipm_share; /* AUTO_IPM_SHARE, or a test's */
   /* the message of the iterate fall_back keeps */
   char msg[sizeof(((slv_result *)0)->message)];
 } auto_state;
+
+void slv_auto_set_ipm_share(void *state, int rows_min, double share) {
+  auto_state *s = state;
+  s->sweep_min = rows_min >= 0 ? rows_min : AUTO_SWEEP_HANDOVER_MIN;
+  s->ipm_share = share >= 0 && share < 1 ? share : AUTO_IPM_SHARE;
+}
 
 void slv_auto_set_admm_stall(void *state, int iterations) {
   ((auto_state *)state)->admm_stall = iterations > 0 ? iterations : AUTO_ADMM_STALL;
@@ -133,6 +157,8 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
                                         &slv_solver_ppa_nsn,     &slv_solver_nsn_ac };
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->admm_stall = AUTO_ADMM_STALL;
+  s->sweep_min = AUTO_SWEEP_HANDOVER_MIN;
+  s->ipm_share = AUTO_IPM_SHARE;
   s->x0 = malloc(m * sizeof *s->x0);
   s->xa = malloc(m * sizeof *s->xa);
   if (!s->x0 || !s->xa) {
@@ -407,13 +433,79 @@ static slv_status admm_then_handover(auto_state *s, slv_op *op, const slv_option
   return st;
 }
 
+/* A Coulomb problem of at least AUTO_SWEEP_HANDOVER_MIN rows that nsgs
+ * takes: ipm shares its time with nsgs on it. */
+static int large_coulomb(const auto_state *s, slv_op *op) {
+  return op->p->cone_law == SLV_CONE_COULOMB && op->n >= s->sweep_min &&
+         takes(s, AUTO_NSGS, op->p, NULL, 0);
+}
+
+/* Whether ipm's end r on op is a stalled De Saxce fixed point that nsgs
+ * should take over (ipm_then_sweeps): Coulomb's law, at least
+ * AUTO_SWEEP_HANDOVER_MIN rows, budget and time left, x not meeting the test. */
+static int sweeps_take_over(const auto_state *s, slv_op *op, const slv_options *opt, slv_status r,
+                            const slv_result *res, const double *x, double *w) {
+  return r == SLV_STAGNATED && large_coulomb(s, op) && res->iterations < opt->max_iter &&
+         !slv_stopped(op) && !meets(op, opt, x, w);
+}
+
+/* ipm on a large Coulomb problem under a time limit: AUTO_IPM_SHARE of
+ * it, then back to the whole limit; the end of the share is a stall for
+ * sweeps_take_over. */
+static slv_status ipm_on_its_share(auto_state *s, slv_op *op, const slv_options *opt, double *x,
+                                   double *w, slv_result *res, slv_hist *h) {
+  struct timespec whole;
+  int shared = large_coulomb(s, op) && slv_poll_share(op->poll, s->ipm_share, &whole);
+  slv_status r = s->sub[AUTO_IPM]->impl->solve(s->state[AUTO_IPM], op, opt, x, w, res, h);
+  if (!shared) return r;
+  slv_poll_unshare(op->poll, &whole);
+  return r == SLV_TIME_LIMIT && !slv_stopped(op) ? SLV_STAGNATED : r;
+}
+
+/* ipm's De Saxce fixed point stalled on a large Coulomb problem (its
+ * QPs' answers circle; the 10^4-contact piles): nsgs from ipm's
+ * best iterate, warm, on the iterations (sweeps) ipm left, and the better
+ * of the two iterates by the test's measure is returned (res->method
+ * names its solver, the message both).  Where the fixed point stalls the
+ * sweeps go on gaining, and the Newton fallbacks, from the caller's start,
+ * pay a sparse LU of seconds an iteration
+ * (experiments/records/2026-11-28-states2.md). */
+static slv_status ipm_then_sweeps(auto_state *s, slv_op *op, const slv_options *opt, double *x,
+                                  double *w, slv_result *res, slv_hist *h, slv_status r) {
+  int n = op->n, it_ipm = res->iterations, met = 0;
+  double m_ipm = measure(op, opt, x, w, &met);
+  char ipm_msg[96];
+  slv_msgf(ipm_msg, sizeof ipm_msg, "%s", res->message);
+  memcpy(s->xa, x, (size_t)n * sizeof *x);
+  slv_options o = *opt;
+  o.max_iter -= it_ipm; /* >= 1: sweeps_take_over */
+  o.warm_start = 1;
+  res->iterations = 0;
+  slv_status st = s->sub[AUTO_NSGS]->impl->solve(s->state[AUTO_NSGS], op, &o, x, w, res, h);
+  res->iterations += it_ipm;
+  res->method = s->sub[AUTO_NSGS]->name;
+  if (st != SLV_CONVERGED && !(measure(op, opt, x, w, &met) < m_ipm)) {
+    memcpy(x, s->xa, (size_t)n * sizeof *x); /* ipm's iterate was the better one */
+    slv_op_w(op, x, w);
+    res->method = s->sub[AUTO_IPM]->name;
+    st = slv_stopped(op) ? slv_stopped(op) : r;
+  }
+  char tail[160];
+  slv_msgf(tail, sizeof tail, "%s", res->message);
+  slv_msgf(res->message, sizeof res->message, "ipm (%s), then nsgs from its best iterate: %s",
+           ipm_msg, tail);
+  return st;
+}
+
 /* The chosen solver k, with the hand-overs of its rule (ADMM's stall,
- * ipm's breakdown); x holds the start on entry. */
+ * ipm's breakdown, ipm's stalled fixed point on a large problem); x holds
+ * the start on entry. */
 static slv_status run_choice(auto_state *s, int k, slv_op *op, const slv_options *opt, double *x,
                              double *w, slv_result *res, slv_hist *h) {
   if (k == AUTO_ADMM && op->p->cone_law == SLV_CONE_COULOMB)
     return admm_then_handover(s, op, opt, x, w, res, h);
-  slv_status r = s->sub[k]->impl->solve(s->state[k], op, opt, x, w, res, h);
+  slv_status r = k == AUTO_IPM ? ipm_on_its_share(s, op, opt, x, w, res, h)
+                               : s->sub[k]->impl->solve(s->state[k], op, opt, x, w, res, h);
   if (k == AUTO_IPM && r == SLV_BREAKDOWN && op->p->cone_law == SLV_CONE_COULOMB &&
       takes(s, AUTO_NSGS_NEWTON, op->p, NULL, 0) && !meets(op, opt, x, w)) {
     /* A symmetric but not positive semidefinite: nsgs_newton from the start */
@@ -429,6 +521,8 @@ static slv_status run_choice(auto_state *s, int k, slv_op *op, const slv_options
     slv_msgf(tail, sizeof tail, "%s", res->message);
     slv_msgf(res->message, sizeof res->message, "ipm broke down (%s), then %s", why, tail);
   }
+  if (k == AUTO_IPM && sweeps_take_over(s, op, opt, r, res, x, w))
+    return ipm_then_sweeps(s, op, opt, x, w, res, h, r);
   return r;
 }
 

@@ -66,6 +66,12 @@ void slv_poll_begin(slv_poll *q, const slv_options *opt, const struct timespec *
 /* The slow poll: the clock and the callback; returns q->stop. */
 slv_status slv_poll_slow(slv_poll *q);
 
+/* A share f of the time left for the next stretch (the deadline moved,
+ * the whole one into *whole; 0: no deadline, nothing changed), and back
+ * to the whole deadline, a stop the share made lifted (status.c). */
+int slv_poll_share(slv_poll *q, double f, struct timespec *whole);
+void slv_poll_unshare(slv_poll *q, const struct timespec *whole);
+
 /* A solver's poll after `work` multiply-adds since its previous one: 0 to
  * go on, else SLV_TIME_LIMIT or SLV_INTERRUPTED, which the solver returns
  * as it returns SLV_MAX_ITER (its best or last iterate, as its header
@@ -545,6 +551,11 @@ void slv_admm_set_stall(void *state, int iterations);
  * (AUTO_ADMM_STALL; iterations <= 0 restores it), on auto's slv_impl
  * state; for the tests of that hand-over. */
 void slv_auto_set_admm_stall(void *state, int iterations);
+/* auto.c: the rows from which ipm shares a Coulomb problem's time with
+ * nsgs and its share of a time limit (AUTO_SWEEP_HANDOVER_MIN,
+ * AUTO_IPM_SHARE; rows_min < 0, share outside [0, 1): the defaults), on
+ * auto's slv_impl state; for the tests of that hand-over. */
+void slv_auto_set_ipm_share(void *state, int rows_min, double share);
 /* nsn_ac.c: the flop estimate up to which the sparse Newton matrix is
  * factored by KLU (NSN_KLU_FLOPS; < 0: UMFPACK always), on nsn_ac's
  * slv_impl state; for the tests of both factorizations. */

@@ -123,6 +123,37 @@ static int deadline_passed(const struct timespec *deadline) {
          (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
+/* A share f (0 <= f < 1) of the time left for the next stretch of a solve
+ * (auto's portfolio): the deadline moves to now + f (deadline - now), the
+ * whole one into *whole, and the next poll is a slow one.  0, nothing
+ * changed, without a deadline, once a stop is seen or the deadline passed. */
+int slv_poll_share(slv_poll *q, double f, struct timespec *whole) {
+  if (!q || !q->timed || q->stop) return 0;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  double left = (double)(q->deadline.tv_sec - now.tv_sec) +
+                1e-9 * (double)(q->deadline.tv_nsec - now.tv_nsec);
+  if (!(left > 0)) return 0;
+  *whole = q->deadline;
+  double t = f * left, s = floor(t);
+  long ns = now.tv_nsec + (long)((t - s) * 1e9);
+  q->deadline.tv_sec = now.tv_sec + (time_t)s + ns / 1000000000L;
+  q->deadline.tv_nsec = ns % 1000000000L;
+  q->work = q->every;
+  return 1;
+}
+
+/* Back to the whole deadline after slv_poll_share: a time-limit stop the
+ * share's deadline made is lifted while the whole one has not passed. */
+void slv_poll_unshare(slv_poll *q, const struct timespec *whole) {
+  q->deadline = *whole;
+  if (q->stop == SLV_TIME_LIMIT && !deadline_passed(whole)) {
+    q->stop = SLV_CONVERGED;
+    q->every = SLV_POLL_WORK;
+    q->work = SLV_POLL_WORK; /* the next poll is a slow one */
+  }
+}
+
 slv_status slv_poll_slow(slv_poll *q) {
   q->work = 0.0;
   if (q->stop) return q->stop;

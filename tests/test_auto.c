@@ -136,6 +136,87 @@ static void test_admm_stalls(void) {
   tst_cone_case_free(&P);
 }
 
+/* slv_poll_share: the deadline moved to the share of the time left, the
+ * whole one kept; slv_poll_unshare puts it back and lifts the share's
+ * stop, but not a stop at a whole deadline that passed; no deadline, no
+ * share. */
+static void test_poll_share(void) {
+  slv_options o = slv_options_default();
+  struct timespec t0, whole, now;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  slv_poll q;
+  o.time_limit = 100;
+  slv_poll_begin(&q, &o, &t0);
+  struct timespec full = q.deadline;
+  CU_ASSERT_EQUAL(slv_poll_share(&q, 0.25, &whole), 1);
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  double to_share =
+      (double)(q.deadline.tv_sec - now.tv_sec) + 1e-9 * (double)(q.deadline.tv_nsec - now.tv_nsec);
+  CU_ASSERT(to_share > 24 && to_share <= 25); /* a quarter of the 100 s left */
+  CU_ASSERT(whole.tv_sec == full.tv_sec && whole.tv_nsec == full.tv_nsec);
+  q.stop = SLV_TIME_LIMIT; /* as a poll after the share's deadline sets it */
+  q.every = 0;
+  slv_poll_unshare(&q, &whole);
+  CU_ASSERT_EQUAL(q.stop, SLV_CONVERGED);
+  CU_ASSERT(q.every > 0);
+  CU_ASSERT(q.deadline.tv_sec == full.tv_sec && q.deadline.tv_nsec == full.tv_nsec);
+  /* a whole deadline that passed: no share, and its stop stays */
+  struct timespec past = t0;
+  past.tv_sec -= 10;
+  o.time_limit = 1;
+  slv_poll_begin(&q, &o, &past);
+  CU_ASSERT_EQUAL(slv_poll_share(&q, 0.5, &whole), 0);
+  CU_ASSERT_EQUAL(slv_poll_slow(&q), SLV_TIME_LIMIT);
+  slv_poll_unshare(&q, &q.deadline);
+  CU_ASSERT_EQUAL(q.stop, SLV_TIME_LIMIT);
+  o.time_limit = 0; /* no limit */
+  slv_poll_begin(&q, &o, &t0);
+  CU_ASSERT_EQUAL(slv_poll_share(&q, 0.5, &whole), 0);
+}
+
+/* auto on the 210-cone Coulomb plant (ipm's rule) with the share's
+ * threshold lowered to 0 rows (slv_auto_set_ipm_share) and the given
+ * time limit and share. */
+static slv_status run_auto_share(const tst_cone_case *P, const slv_problem *p, double limit,
+                                 double share, double *x, slv_result *res) {
+  slv_options o = slv_options_default();
+  o.tol = 1e-10;
+  o.max_iter = 100000;
+  o.time_limit = limit;
+  slv_workspace *ws = NULL;
+  if (slv_workspace_new(slv_solver_find("auto"), P->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_auto_set_ipm_share(ws->state, 0, share);
+  slv_status st = slv_solve(ws, p, &o, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* ipm's share of a time limit on a large Coulomb problem (the threshold
+ * lowered to this plant's 630 rows): with a share of 0 ipm's time ends at
+ * its first poll, and nsgs, from ipm's iterate, reaches the planted answer
+ * within the whole limit, the message naming both; without a time limit
+ * there is no share and ipm solves it alone. */
+static void test_ipm_shares_time(void) {
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 261);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  double *x = malloc((size_t)P.n * sizeof *x);
+  slv_result res;
+  slv_status st = run_auto_share(&P, &p, 600, 0, x, &res);
+  if (st != SLV_CONVERGED) fprintf(stderr, "auto: %s (%s)\n", slv_status_str(st), res.message);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "nsgs");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "then nsgs from its best iterate"));
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  st = run_auto_share(&P, &p, 0, 0, x, &res);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "ipm");
+  CU_ASSERT_PTR_NULL(strstr(res.message, "then nsgs"));
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  free(x);
+  tst_cone_case_free(&P);
+}
+
 /* A 633-row plant made nonsymmetric (A(i,i+1) += 1e-3 where stored, b
  * moved so that x* stays the solution: b' = b - dA x*), in both plants:
  * the sparse one (weakly coupled) goes to nsgs_newton, the dense one
@@ -382,6 +463,8 @@ int main(void) {
       "-> admm (large: ipm)",
       test_cones);
   CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> ipm from the start", test_admm_stalls);
+  CU_add_test(s, "slv_poll_share: a share of the time left, then the whole", test_poll_share);
+  CU_add_test(s, "large Coulomb under a time limit: ipm's share, then nsgs", test_ipm_shares_time);
   CU_add_test(s, "large weakly coupled condensed global problem -> nsgs_newton", test_condensed);
   CU_add_test(s, "large nonsymmetric Coulomb: weakly coupled -> nsgs_newton, coupled -> admm (LU)",
               test_nonsymmetric);
