@@ -544,7 +544,9 @@ int slv_op_is_symmetric(slv_op *op, double rtol, int *ii, int *jj) {
   }
   int yes;
   *ii = *jj = -1;
-  if (op->packed == SLV_OP_COLS) {
+  if (slv_scan_of(op->scan, op->p) && slv_scan_symmetric(op->scan, rtol)) {
+    yes = 1; /* the first pass's maxima; the pair is searched for below when it fails */
+  } else if (op->packed == SLV_OP_COLS) {
     yes = cols_symmetric(op, rtol, ii, jj);
   } else if (op->packed == SLV_OP_BLOCKS) {
     size_t m = 9 * (size_t)op->colptr[op->n / 3];

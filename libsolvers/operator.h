@@ -143,6 +143,9 @@ typedef struct slv_op {
    * symmetric, -1 not (A(sym_i, sym_j) the pair found), at sym_rtol */
   int sym, sym_i, sym_j;
   double sym_rtol;
+  /* slv_solve's first pass over a dense A (scan.c), NULL: none; its
+   * maxima answer slv_op_is_symmetric at any rtol */
+  const struct slv_scan *scan;
   /* the convergence measure's row sizes and xd for rs_of (slv_op_rowscale) */
   slv_rowscale rs;
   const slv_problem *rs_of;
