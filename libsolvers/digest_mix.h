@@ -28,21 +28,16 @@ static inline uint64_t slv_word_at(const void *s) {
 }
 
 #ifdef SLV_DIGEST_AVX2
-/* (a * K) mod 2^64 per 64-bit lane, from 32-bit products. */
-__attribute__((target("avx2"), always_inline)) static inline __m256i slv_mul_k4(__m256i a) {
-  const __m256i klo = _mm256_set1_epi64x((long long)(SLV_DIGEST_K & 0xffffffffull));
-  const __m256i khi = _mm256_set1_epi64x((long long)(SLV_DIGEST_K >> 32));
-  __m256i lo = _mm256_mul_epu32(a, klo);
-  __m256i mid =
-      _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), klo), _mm256_mul_epu32(a, khi));
-  return _mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32));
-}
+typedef uint64_t slv_u64x4 __attribute__((vector_size(32)));
 
-/* slv_mix of four lanes h by the four words v. */
+/* slv_mix of four lanes h by the four words v, in GCC's vector arithmetic:
+ * inlined into a function for AVX2 the 64-bit product is formed from
+ * 32-bit ones, into one for AVX-512 (DQ, VL) it is one instruction; the
+ * same bits either way. */
 __attribute__((target("avx2"), always_inline)) static inline __m256i slv_mix4(__m256i h,
                                                                               __m256i v) {
-  h = slv_mul_k4(_mm256_xor_si256(h, v));
-  return _mm256_xor_si256(h, _mm256_srli_epi64(h, 29));
+  slv_u64x4 g = ((slv_u64x4)h ^ (slv_u64x4)v) * SLV_DIGEST_K;
+  return (__m256i)(g ^ (g >> 29));
 }
 #endif
 

@@ -145,9 +145,9 @@ tile_blocks(const double *A, size_t lda, size_t n, int ti, int ie, int tj, int j
 /* The mirror of tile (ti.., tj..) (rows [tj, je), columns [ti, ie)) read
  * column by column into buf transposed: buf[r + c T] = A(tj + c, ti + r),
  * laid out as tile (I, J) is. */
-__attribute__((target("avx2"))) static void mirror_into(const double *A, size_t lda, size_t n,
-                                                        int ti, int ie, int tj, int je, double *buf,
-                                                        scan_vec *s) {
+__attribute__((target("avx2"), always_inline)) static inline void
+mirror_into(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int tj, int je,
+            double *buf, scan_vec *s) {
   for (int c0 = ti; c0 < ie; c0 += 4) {
     __m256i key[4];
     for (int c = 0; c < 4; c++) key[c] = keys_at((size_t)tj + (size_t)(c0 + c) * n);
@@ -161,24 +161,24 @@ __attribute__((target("avx2"))) static void mirror_into(const double *A, size_t 
       }
       transpose4(u, t);
       for (int c = 0; c < 4; c++)
-        _mm256_storeu_pd(buf + (size_t)(c0 - ti) + (size_t)(r0 - tj + c) * SLV_SCAN_T, t[c]);
+        _mm256_storeu_pd(buf + (size_t)(c0 - ti) + (size_t)(r0 - tj + c) * T, t[c]);
     }
   }
 }
 
 /* Tile (I, J) (I > J) against its mirror through buf, four columns at a
  * time. */
-__attribute__((target("avx2"))) static void tile_copied(const double *A, size_t lda, size_t n,
-                                                        int ti, int ie, int tj, int je, double *buf,
-                                                        scan_vec *s) {
-  mirror_into(A, lda, n, ti, ie, tj, je, buf, s);
+__attribute__((target("avx2"), always_inline)) static inline void
+tile_copied(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int tj, int je,
+            double *buf, scan_vec *s) {
+  mirror_into(A, lda, n, T, ti, ie, tj, je, buf, s);
   for (int j = tj; j < je; j += 4) {
     __m256i key[4];
     for (int c = 0; c < 4; c++) key[c] = keys_at((size_t)ti + (size_t)(j + c) * n);
     for (int i = ti; i < ie; i += 4)
       for (int c = 0; c < 4; c++) {
         __m256d l = _mm256_loadu_pd(A + i + (size_t)(j + c) * lda);
-        __m256d t = _mm256_loadu_pd(buf + (size_t)(i - ti) + (size_t)(j + c - tj) * SLV_SCAN_T);
+        __m256d t = _mm256_loadu_pd(buf + (size_t)(i - ti) + (size_t)(j + c - tj) * T);
         add_diff(s, _mm256_sub_pd(l, t));
         add_abs(s, l);
         add_terms(s, key[c], l);
@@ -187,18 +187,16 @@ __attribute__((target("avx2"))) static void tile_copied(const double *A, size_t 
   }
 }
 
-/* Every tile pair of [0, m) into a: tiles of SLV_SCAN_T through buf, or
- * without buf of 32 (two tiles in cache at once). */
-__attribute__((target("avx2"))) static void tiles_avx2(const double *A, size_t lda, int n, int m,
-                                                       double *buf, int hash, scan_acc *a) {
+/* Every tile pair of [0, m) into a: tiles of T, buf T x T doubles. */
+__attribute__((target("avx2"), always_inline)) static inline void
+tiles(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
   scan_vec s = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
                  _mm256_setzero_si256(), hash };
-  int T = buf ? SLV_SCAN_T : 32;
   for (int tj = 0; tj < m; tj += T)
     for (int ti = tj; ti < m; ti += T) {
       int ie = ti + T < m ? ti + T : m, je = tj + T < m ? tj + T : m;
-      if (buf && ti != tj)
-        tile_copied(A, lda, (size_t)n, ti, ie, tj, je, buf, &s);
+      if (ti != tj)
+        tile_copied(A, lda, (size_t)n, (size_t)T, ti, ie, tj, je, buf, &s);
       else
         tile_blocks(A, lda, (size_t)n, ti, ie, tj, je, &s);
     }
@@ -216,10 +214,27 @@ __attribute__((target("avx2"))) static void tiles_avx2(const double *A, size_t l
   }
 }
 
+/* tiles for AVX2, and for AVX-512 (DQ, VL: the digest's 64-bit product
+ * one instruction); the same bits. */
+__attribute__((target("avx2"))) static void tiles_avx2(const double *A, size_t lda, int n, int m,
+                                                       double *buf, int T, int hash, scan_acc *a) {
+  tiles(A, lda, n, m, buf, T, hash, a);
+}
+
+__attribute__((target("avx2,avx512f,avx512dq,avx512vl"))) static void
+tiles_avx512(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
+  tiles(A, lda, n, m, buf, T, hash, a);
+}
+
+/* Whether the CPU has AVX-512 DQ and VL. */
+static int has_avx512(void) {
+  return __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+
 /* The digest's sum over columns [0, n) of A, column by column (the
  * words past a multiple of 4 one at a time). */
-__attribute__((target("avx2"))) static uint64_t columns_sum_avx2(const double *A, size_t lda,
-                                                                 size_t n) {
+__attribute__((target("avx2"), always_inline)) static inline uint64_t
+columns_sum(const double *A, size_t lda, size_t n) {
   scan_vec s = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
                  _mm256_setzero_si256(), 1 };
   uint64_t rest = 0, sum[4];
@@ -233,12 +248,24 @@ __attribute__((target("avx2"))) static uint64_t columns_sum_avx2(const double *A
   _mm256_storeu_si256((__m256i *)(void *)sum, s.sum);
   return rest + sum[0] + sum[1] + sum[2] + sum[3];
 }
+
+__attribute__((target("avx2"))) static uint64_t columns_sum_avx2(const double *A, size_t lda,
+                                                                 size_t n) {
+  return columns_sum(A, lda, n);
+}
+
+__attribute__((target("avx2,avx512f,avx512dq,avx512vl"))) static uint64_t
+columns_sum_avx512(const double *A, size_t lda, size_t n) {
+  return columns_sum(A, lda, n);
+}
 #endif
 
 uint64_t slv_digest_dense(const double *A, int n, int lda) {
   size_t nn = (size_t)(n > 0 ? n : 0), ld = (size_t)lda;
 #ifdef SLV_DIGEST_AVX2
-  if (__builtin_cpu_supports("avx2")) return slv_digest_fold(columns_sum_avx2(A, ld, nn), n);
+  if (__builtin_cpu_supports("avx2"))
+    return slv_digest_fold(
+        has_avx512() ? columns_sum_avx512(A, ld, nn) : columns_sum_avx2(A, ld, nn), n);
 #endif
   uint64_t sum = 0;
   for (size_t j = 0; j < nn; j++)
@@ -246,15 +273,24 @@ uint64_t slv_digest_dense(const double *A, int n, int lda) {
   return slv_digest_fold(sum, n);
 }
 
-/* The scan of A into s; hash 0: the maxima alone (s->hash 0). */
+/* The scan of A into s, with buf of SLV_SCAN_T^2 doubles, or NULL (tiles
+ * of 32 through 8 KB on the stack); hash 0: the maxima alone (s->hash
+ * 0). */
 static void scan(const double *A, int n, int lda, double *buf, int hash, slv_scan *s) {
   scan_acc a = { 0, 0, 0, 0 };
   int m = n > 0 ? n / 4 * 4 : 0;
   size_t ld = (size_t)lda;
 #ifdef SLV_DIGEST_AVX2
-  if (__builtin_cpu_supports("avx2"))
-    tiles_avx2(A, ld, n, m, buf, hash, &a);
+  double small[32 * 32];
+  int T = buf ? SLV_SCAN_T : 32;
+  if (!buf) buf = small;
+  if (__builtin_cpu_supports("avx2") && has_avx512())
+    tiles_avx512(A, ld, n, m, buf, T, hash, &a);
+  else if (__builtin_cpu_supports("avx2"))
+    tiles_avx2(A, ld, n, m, buf, T, hash, &a);
   else
+#else
+  (void)buf;
 #endif
     m = 0; /* every pair one at a time */
   scan_rest(A, ld, n, m, hash, &a);

@@ -702,7 +702,52 @@ static slv_status nan_solve(void *st, slv_op *op, const slv_options *o, double *
   for (int i = 0; i < op->n; i++) x[i] = NAN;
   return SLV_CONVERGED;
 }
+/* The answer (1, 2) of test_w_kept's problem, its w formed through the
+ * operator (kept there with its x), then x[0] moved to 2 where
+ * st points to a nonzero int: the library's w must be the moved x's. */
+static slv_status mover_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
+                              slv_result *r, slv_hist *h) {
+  (void)o;
+  (void)r;
+  (void)h;
+  x[0] = 1;
+  x[1] = 2;
+  slv_op_w(op, x, w);
+  if (*(int *)st) x[0] = 2;
+  return SLV_CONVERGED;
+}
 static const slv_impl liar_impl = { .solve = liar_solve }, nan_impl = { .solve = nan_solve };
+static const slv_impl mover_impl = { .state_size = sizeof(int), .solve = mover_solve };
+static const slv_solver mover = { .name = "mover",
+                                  .summary = "forms w, then may move x",
+                                  .cite = "",
+                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE,
+                                  .impl = &mover_impl };
+
+/* slv_solve's w of the x returned is the operator's product kept from
+ * the solve only for that same x (operator.c, op_explicit_w): A = [2 1;
+ * 1 2], b = (-4, -5), x* = (1, 2), w* = 0 exactly.  Returned as formed:
+ * converged, w = (0, 0).  Moved to (2, 2) after the product: w = A x + b
+ * = (2, 1), not the kept (0, 0), and not converged. */
+static void test_w_kept(void) {
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -4, -5 }, x[2], w[2];
+  slv_problem p = slv_problem_empty();
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
+  slv_options o = slv_options_default();
+  slv_workspace *ws;
+  slv_result res;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&mover, 2, &o, &ws), SLV_OK);
+  int *move = ws->state;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, w, &res), SLV_CONVERGED);
+  CU_ASSERT(w[0] == 0.0 && w[1] == 0.0);
+  *move = 1;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, w, &res), SLV_STAGNATED);
+  CU_ASSERT(x[0] == 2.0 && w[0] == 2.0 && w[1] == 1.0);
+  slv_workspace_free(ws);
+}
 static const slv_solver liar = { .name = "liar",
                                  .summary = "claims convergence",
                                  .cite = "",
@@ -1129,6 +1174,7 @@ int main(void) {
   CU_add_test(g, "options", test_options);
   CU_add_test(g, "registry", test_registry);
   CU_add_test(g, "converged is a promise", test_promise);
+  CU_add_test(g, "the final w is the x returned's, a kept product only for that x", test_w_kept);
   CU_add_test(g, "capabilities", test_accepts);
   CU_add_test(g, "CSR symmetry, sorted and unsorted rows", test_csr_symmetry);
   CU_add_test(g, "dense symmetry: equal transpose, within and past rtol", test_dense_symmetry);
