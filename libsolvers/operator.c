@@ -383,6 +383,9 @@ static int pack_cols(const slv_op *op, slv_op_buf *b) {
   if (n < SLV_OP_PACK_MIN_N) return 0;
   size_t cap = (size_t)n * n / 4;
   if (cap > b->cap) cap = b->cap;
+  /* the first pass counted A's nonzeros: past the cap, the copy would
+   * give up there (a quarter of A read and copied for nothing) */
+  if (slv_scan_of(op->scan, op->p) && op->scan->nnz > cap) return 0;
   return pack_dense_cols(op, cap, b->colptr, b->rowind, b->val);
 }
 

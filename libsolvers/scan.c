@@ -36,6 +36,7 @@ typedef struct {
   double amax, dmax;
   int nan; /* a difference was NaN: an entry NaN, or inf - inf */
   uint64_t sum;
+  size_t nnz;
 } scan_acc;
 
 uint64_t slv_digest_term(uint64_t e, uint64_t v) { return slv_mix(e * SCAN_K2, v); }
@@ -52,6 +53,7 @@ static void scan_pair(const double *A, size_t lda, size_t n, size_t i, size_t j,
   if (d > a->dmax) a->dmax = d;
   if (fx > a->amax) a->amax = fx;
   if (fy > a->amax) a->amax = fy;
+  a->nnz += (x != 0) + (i != j && y != 0);
   if (!hash) return;
   a->sum += slv_digest_term(i + j * n, slv_word_at(&x));
   if (i != j) a->sum += slv_digest_term(j + i * n, slv_word_at(&y));
@@ -68,7 +70,7 @@ static void scan_rest(const double *A, size_t lda, int n, int m, int hash, scan_
  * lane. */
 typedef struct {
   __m256d am, dm, nan;
-  __m256i sum;
+  __m256i sum, nnz;
   int hash; /* 0: the maxima alone (slv_is_symmetric) */
 } scan_vec;
 
@@ -101,9 +103,13 @@ add_terms(scan_vec *s, __m256i key, __m256d v) {
   if (s->hash) s->sum = _mm256_add_epi64(s->sum, slv_mix4(key, _mm256_castpd_si256(v)));
 }
 
-/* |v| into the maximum of the entries. */
-__attribute__((target("avx2"), always_inline)) static inline void add_abs(scan_vec *s, __m256d v) {
+/* Four entries v (each entry of A comes here once): |v| into the
+ * maximum, and the nonzeros counted (the packing's test, slv_op_pack). */
+__attribute__((target("avx2"), always_inline)) static inline void add_entries(scan_vec *s,
+                                                                              __m256d v) {
   s->am = _mm256_max_pd(s->am, _mm256_andnot_pd(_mm256_set1_pd(-0.0), v));
+  __m256d nz = _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_NEQ_UQ); /* all ones: -1 */
+  s->nnz = _mm256_sub_epi64(s->nnz, _mm256_castpd_si256(nz));
 }
 
 /* A difference d into the maximum and the NaN flag. */
@@ -126,10 +132,10 @@ block_pair(const double *A, size_t lda, size_t n, size_t i, size_t j, scan_vec *
   }
   for (size_t c = 0; c < 4; c++) {
     add_diff(s, _mm256_sub_pd(l[c], t[c]));
-    add_abs(s, l[c]);
+    add_entries(s, l[c]);
     add_terms(s, keys_at(i + (j + c) * n), l[c]);
     if (i != j) {
-      add_abs(s, u[c]);
+      add_entries(s, u[c]);
       add_terms(s, keys_at(j + (i + c) * n), u[c]);
     }
   }
@@ -155,7 +161,7 @@ mirror_into(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int
       __m256d u[4], t[4];
       for (int c = 0; c < 4; c++) {
         u[c] = _mm256_loadu_pd(A + r0 + (size_t)(c0 + c) * lda);
-        add_abs(s, u[c]);
+        add_entries(s, u[c]);
         add_terms(s, key[c], u[c]);
         key[c] = keys_next(key[c]);
       }
@@ -180,7 +186,7 @@ tile_copied(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int
         __m256d l = _mm256_loadu_pd(A + i + (size_t)(j + c) * lda);
         __m256d t = _mm256_loadu_pd(buf + (size_t)(i - ti) + (size_t)(j + c - tj) * T);
         add_diff(s, _mm256_sub_pd(l, t));
-        add_abs(s, l);
+        add_entries(s, l);
         add_terms(s, key[c], l);
         key[c] = keys_next(key[c]);
       }
@@ -190,8 +196,8 @@ tile_copied(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int
 /* Every tile pair of [0, m) into a: tiles of T, buf T x T doubles. */
 __attribute__((target("avx2"), always_inline)) static inline void
 tiles(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
-  scan_vec s = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
-                 _mm256_setzero_si256(), hash };
+  scan_vec s = { _mm256_setzero_pd(),    _mm256_setzero_pd(),    _mm256_setzero_pd(),
+                 _mm256_setzero_si256(), _mm256_setzero_si256(), hash };
   for (int tj = 0; tj < m; tj += T)
     for (int ti = tj; ti < m; ti += T) {
       int ie = ti + T < m ? ti + T : m, je = tj + T < m ? tj + T : m;
@@ -201,16 +207,18 @@ tiles(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, s
         tile_blocks(A, lda, (size_t)n, ti, ie, tj, je, &s);
     }
   double am[4], dm[4], nan[4];
-  uint64_t sum[4];
+  uint64_t sum[4], nnz[4];
   _mm256_storeu_pd(am, s.am);
   _mm256_storeu_pd(dm, s.dm);
   _mm256_storeu_pd(nan, s.nan);
   _mm256_storeu_si256((__m256i *)(void *)sum, s.sum);
+  _mm256_storeu_si256((__m256i *)(void *)nnz, s.nnz);
   for (int k = 0; k < 4; k++) {
     if (am[k] > a->amax) a->amax = am[k];
     if (dm[k] > a->dmax) a->dmax = dm[k];
     a->nan |= slv_word_at(&nan[k]) != 0;
     a->sum += sum[k];
+    a->nnz += nnz[k];
   }
 }
 
@@ -235,8 +243,8 @@ static int has_avx512(void) {
  * words past a multiple of 4 one at a time). */
 __attribute__((target("avx2"), always_inline)) static inline uint64_t
 columns_sum(const double *A, size_t lda, size_t n) {
-  scan_vec s = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
-                 _mm256_setzero_si256(), 1 };
+  scan_vec s = { _mm256_setzero_pd(),    _mm256_setzero_pd(),    _mm256_setzero_pd(),
+                 _mm256_setzero_si256(), _mm256_setzero_si256(), 1 };
   uint64_t rest = 0, sum[4];
   for (size_t j = 0; j < n; j++) {
     const double *col = A + j * lda;
@@ -277,7 +285,7 @@ uint64_t slv_digest_dense(const double *A, int n, int lda) {
  * of 32 through 8 KB on the stack); hash 0: the maxima alone (s->hash
  * 0). */
 static void scan(const double *A, int n, int lda, double *buf, int hash, slv_scan *s) {
-  scan_acc a = { 0, 0, 0, 0 };
+  scan_acc a = { 0, 0, 0, 0, 0 };
   int m = n > 0 ? n / 4 * 4 : 0;
   size_t ld = (size_t)lda;
 #ifdef SLV_DIGEST_AVX2
@@ -301,6 +309,7 @@ static void scan(const double *A, int n, int lda, double *buf, int hash, slv_sca
   s->amax = a.amax;
   s->dmax = a.dmax;
   s->finite = !a.nan && a.amax < INFINITY;
+  s->nnz = a.nnz;
 }
 
 void slv_scan_dense(const double *A, int n, int lda, double *buf, slv_scan *s) {

@@ -145,7 +145,8 @@ const char *slv_digest_part_name(int k);
 /* scan.c: one pass over a dense A (n x n, leading dimension lda):
  * finite, 1 when every entry is finite (0: one is not, or an entry's
  * difference with its mirror overflowed: the validation looks again);
- * amax = max |A_ij|, dmax = max |A_ij - A_ji| (exact in any order); hash,
+ * amax = max |A_ij|, dmax = max |A_ij - A_ji| (exact in any order); nnz,
+ * the entries != 0 (exact; slv_op_pack's count); hash,
  * the digest of A (digest.c's part SLV_DIGEST_A, slv_digest_dense's
  * bits).  buf: SLV_SCAN_T^2 doubles of scratch (the mirror of a tile,
  * copied: faster from memory), or NULL (the same answers).  No
@@ -157,6 +158,7 @@ struct slv_scan {
   int finite;
   double amax, dmax;
   uint64_t hash;
+  size_t nnz; /* entries != 0 (the packing gives up past its cap without a pass) */
 };
 /* Is sc the scan of p's dense A (the same A, n and lda)? */
 int slv_scan_of(const slv_scan *sc, const slv_problem *p);

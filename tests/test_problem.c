@@ -1067,12 +1067,14 @@ static void test_digest(void) {
  * of the scan, then names the entry). */
 static double scan_A[266 * 263], scan_buf[SLV_SCAN_T * SLV_SCAN_T];
 
-static void naive_maxima(const double *A, int n, int lda, double *amax, double *dmax) {
+static void naive_maxima(const double *A, int n, int lda, double *amax, double *dmax, size_t *nnz) {
   *amax = *dmax = 0;
+  *nnz = 0;
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i++) {
       *amax = fmax(*amax, fabs(A[i + j * lda]));
       *dmax = fmax(*dmax, fabs(A[i + j * lda] - A[j + i * lda]));
+      *nnz += A[i + j * lda] != 0;
     }
 }
 
@@ -1083,8 +1085,14 @@ static void test_scan_dense(void) {
       scan_A[i + j * LD] = i < N ? 1.0 / (1 + i + j) + (i == j ? 1 : 0) : 1e300;
   scan_A[200 + 10 * LD] += 3e-13; /* (200, 10) against (10, 200): a copied tile */
   scan_A[261 + 7 * LD] -= 5e-12;  /* a row past 260 */
+  for (int j = 1; j < N; j += 3)  /* mirrored zeros (-0.0 too) in every kind of tile */
+    for (int i = j % 7; i < N; i += 5) {
+      scan_A[i + j * LD] = i % 2 ? 0.0 : -0.0;
+      scan_A[j + i * LD] = i % 2 ? -0.0 : 0.0;
+    }
   double amax, dmax;
-  naive_maxima(scan_A, N, LD, &amax, &dmax);
+  size_t nnz;
+  naive_maxima(scan_A, N, LD, &amax, &dmax, &nnz);
   CU_ASSERT(dmax > 4e-12 && dmax < 6e-12);
   for (int k = 0; k < 2; k++) {
     slv_scan sc;
@@ -1093,6 +1101,7 @@ static void test_scan_dense(void) {
     CU_ASSERT(sc.hash == slv_digest_dense(scan_A, N, LD));
     CU_ASSERT_EQUAL(sc.amax, amax);
     CU_ASSERT_EQUAL(sc.dmax, dmax);
+    CU_ASSERT_EQUAL(sc.nnz, nnz);
     CU_ASSERT_EQUAL(sc.finite, 1);
     CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
     CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
