@@ -142,7 +142,7 @@ block_pair(const double *A, size_t lda, size_t n, size_t i, size_t j, scan_vec *
 }
 
 /* The tile pair at rows [ti, ie), columns [tj, je) block by block. */
-__attribute__((target("avx2"))) static void
+__attribute__((target("avx2"), always_inline)) static inline void
 tile_blocks(const double *A, size_t lda, size_t n, int ti, int ie, int tj, int je, scan_vec *s) {
   for (int j = tj; j < je; j += 4)
     for (int i = ti == tj ? j : ti; i < ie; i += 4) block_pair(A, lda, n, (size_t)i, (size_t)j, s);
