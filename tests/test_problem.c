@@ -1106,6 +1106,22 @@ static void test_scan_dense(void) {
     CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
     CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
   }
+  /* dantzig (SLV_CAP_NEEDS_SYMMETRIC) refuses it through slv_solve's first
+   * pass (its workspace's scratch: n_max >= 2 SLV_SCAN_T), naming the pair */
+  double bs[N], xs[N];
+  for (int i = 0; i < N; i++) bs[i] = -1;
+  slv_problem ps = slv_problem_empty();
+  ps.n = N;
+  ps.A = scan_A;
+  ps.lda = LD;
+  ps.b = bs;
+  slv_options o = slv_options_default();
+  slv_workspace *ws;
+  slv_result res;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("dantzig"), N, &o, &ws), SLV_OK);
+  CU_ASSERT_EQUAL(slv_solve(ws, &ps, &o, xs, NULL, &res), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "A(261,7) != A(7,261)"));
+  slv_workspace_free(ws);
   int at[4][2] = { { 200, 10 }, { 10, 200 }, { 70, 90 }, { 262, 100 } };
   double bad[2] = { INFINITY, NAN };
   int missed = 0;
