@@ -12,8 +12,8 @@
  *
  * The digest: per array, a hash of its bytes in twelve independent lanes
  * of 64-bit words (three AVX2 vectors of four where the CPU has them, the
- * same bits), h = slv_mix(h ^ v) with slv_mix(h) = (h * K) ^ ((h * K) >> 29),
- * K odd: each step is a bijection of the lane's state for a fixed word, so
+ * same bits), h = mix(h ^ v) with mix(h) = (h * K) ^ ((h * K) >> 29),
+ * K odd (digest_mix.h, slv_mix): each step is a bijection of the lane's state for a fixed word, so
  * one changed word (a sign bit included) always changes its lane's result,
  * and the lanes are folded by the same bijection.  Two changes cancel
  * only by chance (2^-64); this guards against a solver's mistake, not
