@@ -13,36 +13,23 @@
  * The digest: per array, a hash of its bytes in twelve independent lanes
  * of 64-bit words (three AVX2 vectors of four where the CPU has them, the
  * same bits), h = mix(h ^ v) with mix(h) = (h * K) ^ ((h * K) >> 29),
- * K odd: each step is a bijection of the lane's state for a fixed word, so
+ * K odd (digest_mix.h, slv_mix): each step is a bijection of the lane's state for a fixed word, so
  * one changed word (a sign bit included) always changes its lane's result,
  * and the lanes are folded by the same bijection.  Two changes cancel
  * only by chance (2^-64); this guards against a solver's mistake, not
  * against an adversary.  The sizes and pointers are the ones recorded
  * before the solve (d->p, d->nnz): a written Ap[n] never makes the second
- * pass read past Aj.  One pass over the data each time, no allocation;
- * its cost on large problems is in experiments/records/2026-11-27-judge.md.
+ * pass read past Aj.  A dense A's digest is scan.c's (a sum of one term
+ * per entry, keyed by its place: the same bits in any order of reading),
+ * so that slv_solve's first pass before a solver that tests A's symmetry
+ * (slv_scan_dense: the validation's finite test, the symmetry maxima and
+ * this digest, in tiles) gives it (slv_digest_take_scan).  One pass over
+ * the data each time, no allocation; its cost on large problems is in
+ * experiments/records/2026-11-27-judge.md and 2026-11-28-piv2.md.
  */
 #include "slv_internal.h"
 
-#include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define SLV_DIGEST_AVX2 1
-#endif
-
-#define DIGEST_K 0x9E3779B97F4A7C15ull
-
-static uint64_t mix(uint64_t h, uint64_t v) {
-  h = (h ^ v) * DIGEST_K;
-  return h ^ (h >> 29);
-}
-
-/* The next 8 bytes at s as a word. */
-static uint64_t word_at(const unsigned char *s) {
-  uint64_t v;
-  memcpy(&v, s, 8);
-  return v;
-}
+#include "digest_mix.h"
 
 enum { LANES = 12 }; /* words of a step: three vectors of four */
 
@@ -50,25 +37,14 @@ enum { LANES = 12 }; /* words of a step: three vectors of four */
  * the words k, k + 12, k + 24, ... */
 static void hash_steps(const unsigned char *s, size_t steps, uint64_t h[LANES]) {
   for (size_t i = 0; i < steps; i++, s += 8 * LANES)
-    for (int k = 0; k < LANES; k++) h[k] = mix(h[k], word_at(s + 8 * k));
+    for (int k = 0; k < LANES; k++) h[k] = slv_mix(h[k], slv_word_at(s + 8 * k));
 }
 
 #ifdef SLV_DIGEST_AVX2
-/* (a * DIGEST_K) mod 2^64 per 64-bit lane, from 32-bit products. */
-__attribute__((target("avx2"), always_inline)) static inline __m256i mul_k(__m256i a) {
-  const __m256i klo = _mm256_set1_epi64x((long long)(DIGEST_K & 0xffffffffull));
-  const __m256i khi = _mm256_set1_epi64x((long long)(DIGEST_K >> 32));
-  __m256i lo = _mm256_mul_epu32(a, klo);
-  __m256i mid =
-      _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), klo), _mm256_mul_epu32(a, khi));
-  return _mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32));
-}
-
-/* mix of four lanes at once: the same bits as mix. */
+/* slv_mix4 of four lanes h by the four words at s. */
 __attribute__((target("avx2"), always_inline)) static inline __m256i mix4(__m256i h,
                                                                           const unsigned char *s) {
-  h = mul_k(_mm256_xor_si256(h, _mm256_loadu_si256((const __m256i *)(const void *)s)));
-  return _mm256_xor_si256(h, _mm256_srli_epi64(h, 29));
+  return slv_mix4(h, _mm256_loadu_si256((const __m256i *)(const void *)s));
 }
 
 /* hash_steps with the twelve lanes in three AVX2 vectors (three chains of
@@ -106,24 +82,22 @@ static uint64_t hash_bytes(const void *data, size_t len) {
   else
 #endif
     hash_steps(s, steps, h);
-  for (; i + 8 <= len; i += 8) h[0] = mix(h[0], word_at(s + i));
+  for (; i + 8 <= len; i += 8) h[0] = slv_mix(h[0], slv_word_at(s + i));
   uint64_t v = 0;
   memcpy(&v, s + i, len - i);
-  h[1] = mix(h[1], v ^ (uint64_t)len);
+  h[1] = slv_mix(h[1], v ^ (uint64_t)len);
   uint64_t r = h[0];
-  for (int k = 1; k < LANES; k++) r = mix(r, h[k]);
+  for (int k = 1; k < LANES; k++) r = slv_mix(r, h[k]);
   return r;
 }
 
-/* A dense A's n x n entries, column by column (lda >= n: the rows past n
- * are not the problem's). */
+/* A dense A's n x n entries (lda >= n: the rows past n are not the
+ * problem's): scan.c's digest, whose bits do not depend on the order the
+ * entries are read in, so that slv_scan_dense's pass before a solve and
+ * this one after it (column by column) agree. */
 static uint64_t hash_dense(const slv_problem *p) {
-  size_t n = (size_t)(p->n > 0 ? p->n : 0), lda = (size_t)p->lda;
-  if (!p->A || n == 0) return hash_bytes(NULL, 0);
-  if (lda == n) return hash_bytes(p->A, n * n * sizeof *p->A);
-  uint64_t h = 5;
-  for (size_t j = 0; j < n; j++) h = mix(h, hash_bytes(p->A + j * lda, n * sizeof *p->A));
-  return h;
+  if (!p->A || p->n <= 0) return hash_bytes(NULL, 0);
+  return slv_digest_dense(p->A, p->n, p->lda);
 }
 
 static const char *const part_names[SLV_DIGEST_PARTS] = {
@@ -148,12 +122,18 @@ const char *slv_digest_part_name(int k) {
   return k >= 0 && k < SLV_DIGEST_PARTS ? part_names[k] : "the problem's sizes or pointers";
 }
 
-/* Every part's hash of the problem d->p (sizes d->nnz as recorded). */
-static void hash_parts(const slv_digest *d, uint64_t h[SLV_DIGEST_PARTS]) {
+/* Every part's hash of the problem d->p (sizes d->nnz as recorded); A's
+ * from sc where it is the scan of p's dense A (slv_scan_dense). */
+static void hash_parts(const slv_digest *d, const slv_scan *sc, uint64_t h[SLV_DIGEST_PARTS]) {
   const slv_problem *p = &d->p;
   size_t n = (size_t)(p->n > 0 ? p->n : 0), dn = n * sizeof(double), in = n * sizeof(int);
   int csr = p->storage == SLV_CSR, fac = p->storage == SLV_FACTORED;
-  h[SLV_DIGEST_A] = p->storage == SLV_DENSE ? hash_dense(p) : hash_bytes(NULL, 0);
+  if (p->storage != SLV_DENSE)
+    h[SLV_DIGEST_A] = hash_bytes(NULL, 0);
+  else if (sc && slv_scan_of(sc, p))
+    h[SLV_DIGEST_A] = sc->hash;
+  else
+    h[SLV_DIGEST_A] = hash_dense(p);
   h[SLV_DIGEST_AP] = hash_bytes(csr ? p->Ap : NULL, (n + 1) * sizeof(int));
   h[SLV_DIGEST_AJ] = hash_bytes(csr ? p->Aj : NULL, d->nnz * sizeof(int));
   h[SLV_DIGEST_AX] = hash_bytes(csr ? p->Ax : NULL, d->nnz * sizeof(double));
@@ -171,11 +151,13 @@ static void hash_parts(const slv_digest *d, uint64_t h[SLV_DIGEST_PARTS]) {
   h[SLV_DIGEST_CONE_MU] = hash_bytes(nc ? p->cone_mu : NULL, nc * sizeof(double));
 }
 
-void slv_digest_take(const slv_problem *p, slv_digest *d) {
+void slv_digest_take_scan(const slv_problem *p, const slv_scan *sc, slv_digest *d) {
   d->p = *p;
   d->nnz = p->storage == SLV_CSR && p->Ap && p->n > 0 ? (size_t)p->Ap[p->n] : 0;
-  hash_parts(d, d->h);
+  hash_parts(d, sc, d->h);
 }
+
+void slv_digest_take(const slv_problem *p, slv_digest *d) { slv_digest_take_scan(p, NULL, d); }
 
 /* The problem's sizes and pointers as recorded (a struct compared field by
  * field: its padding is not the problem's). */
@@ -190,7 +172,7 @@ static int same_fields(const slv_problem *a, const slv_problem *b) {
 
 int slv_digest_changed(const slv_digest *d, const slv_problem *p) {
   uint64_t h[SLV_DIGEST_PARTS];
-  hash_parts(d, h);
+  hash_parts(d, NULL, h);
   for (int k = 0; k < SLV_DIGEST_PARTS; k++)
     if (h[k] != d->h[k]) return k;
   if (!same_fields(&d->p, p)) return SLV_DIGEST_PARTS; /* its sizes or pointers */

@@ -557,6 +557,7 @@ static const slv_impl lemke_impl = {
   .init = lemke_init,
   .free = lemke_free,
   .solve = lemke_solve,
+  .asks_symmetry = 1, /* the crash (lemke_crash.c, symmetric_for) */
 };
 
 const slv_solver slv_solver_lemke = {

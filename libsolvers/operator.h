@@ -91,6 +91,9 @@ typedef struct slv_op_buf {
    * makes them op->aii, so the solve does not form them again */
   double *diag;
   const slv_problem *diag_of;
+  /* n_max each: the last w = A x + b of the explicit product (dense or
+   * CSR storage) and its x (slv_op_w; op->wx_of says for which problem) */
+  double *wx_x, *wx_w;
 } slv_op_buf;
 
 enum { SLV_OP_UNPACKED = 0, SLV_OP_COLS = 1, SLV_OP_BLOCKS = 2, SLV_OP_BLOCK_ROWS = 3 };
@@ -143,6 +146,14 @@ typedef struct slv_op {
    * symmetric, -1 not (A(sym_i, sym_j) the pair found), at sym_rtol */
   int sym, sym_i, sym_j;
   double sym_rtol;
+  /* the problem whose w = A x + b the buffers' wx_w holds for wx_x,
+   * NULL: none this solve.  A product asked again for the same x (bit for
+   * bit: a solver's final w, then slv_solve's for the verdict) is that
+   * copy, the same bits as computing it again, not a second pass over A */
+  const slv_problem *wx_of;
+  /* slv_solve's first pass over a dense A (scan.c), NULL: none; its
+   * maxima answer slv_op_is_symmetric at any rtol */
+  const struct slv_scan *scan;
   /* the convergence measure's row sizes and xd for rs_of (slv_op_rowscale) */
   slv_rowscale rs;
   const slv_problem *rs_of;

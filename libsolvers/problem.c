@@ -423,17 +423,20 @@ __attribute__((target("avx2"))) static int factored_all_ok(const slv_problem *p,
  * (factored_all_ok); only when that fails are the rules taken one by one.
  * *pos: 1 when that pass found every A_ii > 0 as well (and left them in
  * diag, if not NULL), else 0 (not known). */
-static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg, size_t len,
-                                int *pos, double *diag) {
+static slv_status validate_rows(const slv_problem *p, int i0, int i1, const slv_scan *sc, char *msg,
+                                size_t len, int *pos, double *diag) {
   *pos = 0;
 #ifdef SLV_DIAG_AVX2
   if (p->storage == SLV_FACTORED && __builtin_cpu_supports("avx2") &&
       factored_all_ok(p, i0, i1, pos, diag))
     return SLV_OK;
 #endif
-  slv_status st = p->storage == SLV_DENSE      ? dense_cols(p, i0, i1, msg, len)
-                  : p->storage == SLV_FACTORED ? factored_rows(p, i0, i1, msg, len)
-                                               : csr_rows(p, i0, i1, msg, len);
+  /* a dense A the first pass found finite (slv_scan_dense) is not read
+   * again; where it found a non-finite entry, dense_cols names it */
+  slv_status st = slv_scan_of(sc, p) && sc->finite ? SLV_OK
+                  : p->storage == SLV_DENSE        ? dense_cols(p, i0, i1, msg, len)
+                  : p->storage == SLV_FACTORED     ? factored_rows(p, i0, i1, msg, len)
+                                                   : csr_rows(p, i0, i1, msg, len);
   if (st) return st;
   if ((st = b_rows(p, i0, i1, msg, len))) return st;
   if ((st = bounds_rows(p, i0, i1, msg, len))) return st;
@@ -442,8 +445,8 @@ static slv_status validate_rows(const slv_problem *p, int i0, int i1, char *msg,
 
 /* Every rule but the rows' (rows = 0) or all of them (rows = 1); *pos as
  * validate_rows's (0 unless the rows were checked). */
-static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len, int *pos,
-                           double *diag) {
+static slv_status validate(const slv_problem *p, int rows, const slv_scan *sc, char *msg,
+                           size_t len, int *pos, double *diag) {
   *pos = 0;
   slv_msgf(msg, len, "%s", "");
   if (!p) {
@@ -456,25 +459,25 @@ static slv_status validate(const slv_problem *p, int rows, char *msg, size_t len
   }
   slv_status st = validate_arrays(p, msg, len);
   if (st) return st;
-  if (rows && (st = validate_rows(p, 0, p->n, msg, len, pos, diag))) return st;
+  if (rows && (st = validate_rows(p, 0, p->n, sc, msg, len, pos, diag))) return st;
   return validate_cones(p, msg, len);
 }
 
 slv_status slv_problem_validate(const slv_problem *p, char *msg, size_t len) {
   int pos;
-  return validate(p, 1, msg, len, &pos, NULL);
+  return validate(p, 1, NULL, msg, len, &pos, NULL);
 }
 
-slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, double *diag,
-                                    char *msg, size_t len) {
+slv_status slv_problem_validate_pos(const slv_problem *p, int threads, const slv_scan *sc,
+                                    int *diag_pos, double *diag, char *msg, size_t len) {
   int nt = p && p->storage != SLV_DENSE ? slv_par_threads(threads, p->n) : 1;
-  if (nt > 1 && validate(p, 0, msg, len, diag_pos, NULL) == SLV_OK) {
+  if (nt > 1 && validate(p, 0, sc, msg, len, diag_pos, NULL) == SLV_OK) {
     int ok[SLV_THREADS_MAX], pos[SLV_THREADS_MAX];
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int v = 0; v < nt; v++)
       ok[v] =
           validate_rows(p, (int)((long long)p->n * v / nt), (int)((long long)p->n * (v + 1) / nt),
-                        NULL, 0, &pos[v], diag) == SLV_OK;
+                        sc, NULL, 0, &pos[v], diag) == SLV_OK;
     int all = 1, all_pos = 1;
     for (int v = 0; v < nt; v++) {
       all = all && ok[v];
@@ -486,12 +489,12 @@ slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag
     }
   }
   /* the first rule broken, named as on one thread */
-  return validate(p, 1, msg, len, diag_pos, diag);
+  return validate(p, 1, sc, msg, len, diag_pos, diag);
 }
 
 slv_status slv_problem_validate_threads(const slv_problem *p, int threads, char *msg, size_t len) {
   int pos;
-  return slv_problem_validate_pos(p, threads, &pos, NULL, msg, len);
+  return slv_problem_validate_pos(p, threads, NULL, &pos, NULL, msg, len);
 }
 
 /* Is every A_ii > 0 over rows [i0, i1), in slv_diag's arithmetic? */
@@ -645,101 +648,17 @@ static int csr_rows_symmetric(const slv_problem *p, int i0, int i1, double tol, 
   return 1;
 }
 
-/* The largest |A_ij - A_ji| (*dmax) and |A_ij| (*amax) over the pairs
- * (i, j) of tile rows [ti, ie) x tile columns [tj, je), one pair at a
- * time (plain comparisons, not fmax: a libm call in this O(n^2) pass; the
- * data is finite, validated). */
-static void sym_tile_scalar(const double *A, size_t lda, int ti, int ie, int tj, int je,
-                            double *amax, double *dmax) {
-  for (int j = tj; j < je; j++)
-    for (int i = ti; i < ie; i++) {
-      double a = A[i + j * lda], b = A[j + i * lda];
-      double d = fabs(a - b), fa = fabs(a), fb = fabs(b);
-      if (d > *dmax) *dmax = d;
-      if (fa > *amax) *amax = fa;
-      if (fb > *amax) *amax = fb;
-    }
-}
-
-#ifdef SLV_DIAG_AVX2
-/* The same maxima over a tile, 4 x 4 pairs per step: four columns of A(i
- * .. i+3, j .. j+3) and four of A(j .. j+3, i .. i+3) (each a contiguous
- * load), the second transposed in registers; the rows and columns past a
- * multiple of 4 by sym_tile_scalar.  Maxima are exact in any order: the
- * same *amax and *dmax to the bit. */
-__attribute__((target("avx2"))) static void sym_tile_avx2(const double *A, size_t lda, int ti,
-                                                          int ie, int tj, int je, double *amax,
-                                                          double *dmax) {
-  int i4 = ti + (ie - ti) / 4 * 4, j4 = tj + (je - tj) / 4 * 4;
-  const __m256d sign = _mm256_set1_pd(-0.0);
-  __m256d am = _mm256_setzero_pd(), dm = _mm256_setzero_pd();
-  for (int j = tj; j < j4; j += 4)
-    for (int i = ti; i < i4; i += 4) {
-      __m256d b0 = _mm256_loadu_pd(A + j + (size_t)i * lda);
-      __m256d b1 = _mm256_loadu_pd(A + j + (size_t)(i + 1) * lda);
-      __m256d b2 = _mm256_loadu_pd(A + j + (size_t)(i + 2) * lda);
-      __m256d b3 = _mm256_loadu_pd(A + j + (size_t)(i + 3) * lda);
-      __m256d l01 = _mm256_unpacklo_pd(b0, b1), h01 = _mm256_unpackhi_pd(b0, b1);
-      __m256d l23 = _mm256_unpacklo_pd(b2, b3), h23 = _mm256_unpackhi_pd(b2, b3);
-      __m256d t[4] = { _mm256_permute2f128_pd(l01, l23, 0x20),
-                       _mm256_permute2f128_pd(h01, h23, 0x20),
-                       _mm256_permute2f128_pd(l01, l23, 0x31),
-                       _mm256_permute2f128_pd(h01, h23, 0x31) };
-      for (int c = 0; c < 4; c++) {
-        __m256d a = _mm256_loadu_pd(A + i + (size_t)(j + c) * lda);
-        dm = _mm256_max_pd(dm, _mm256_andnot_pd(sign, _mm256_sub_pd(a, t[c])));
-        am = _mm256_max_pd(am, _mm256_andnot_pd(sign, a));
-        am = _mm256_max_pd(am, _mm256_andnot_pd(sign, t[c]));
-      }
-    }
-  double va[4], vd[4];
-  _mm256_storeu_pd(va, am);
-  _mm256_storeu_pd(vd, dm);
-  for (int k = 0; k < 4; k++) {
-    if (va[k] > *amax) *amax = va[k];
-    if (vd[k] > *dmax) *dmax = vd[k];
-  }
-  sym_tile_scalar(A, lda, i4, ie, tj, je, amax, dmax);
-  sym_tile_scalar(A, lda, ti, i4, j4, je, amax, dmax);
-}
-#endif
-
-/* One pass in 32 x 32 tiles (tile (ti,tj) against tile (tj,ti) stays in
- * cache): the largest |A_ij - A_ji| (*dmax) and max |A_ij| (*amax) of a
- * dense A together; exact (1) stops at the first tile with a difference
- * (the test at rtol 0 needs no more). */
-static void dense_sym_maxima(const slv_problem *p, int exact, double *amax, double *dmax) {
-  enum { T = 32 };
-  int n = p->n;
-  size_t lda = (size_t)p->lda;
-#ifdef SLV_DIAG_AVX2
-  int avx2 = __builtin_cpu_supports("avx2");
-#endif
-  *amax = *dmax = 0;
-  for (int tj = 0; tj < n; tj += T)
-    for (int ti = tj; ti < n; ti += T) {
-      int ie = ti + T < n ? ti + T : n, je = tj + T < n ? tj + T : n;
-#ifdef SLV_DIAG_AVX2
-      if (avx2)
-        sym_tile_avx2(p->A, lda, ti, ie, tj, je, amax, dmax);
-      else
-#endif
-        sym_tile_scalar(p->A, lda, ti, ie, tj, je, amax, dmax);
-      if (exact && *dmax > 0) return;
-    }
-}
-
 int slv_is_symmetric(const slv_problem *p, double rtol, int *ii, int *jj) {
   int n = p->n;
   *ii = *jj = -1;
   if (p->storage == SLV_FACTORED) return 0; /* not checked (slv.h): never claimed */
   if (p->storage == SLV_DENSE) {
-    /* the maxima in one pass; the offending pair is searched for only
-     * when the test fails */
+    /* the maxima in one pass (scan.c); the offending pair is searched
+     * for only when the test fails */
     const double *A = p->A;
     size_t lda = (size_t)p->lda;
     double amax, dmax;
-    dense_sym_maxima(p, rtol == 0.0, &amax, &dmax);
+    slv_dense_sym_maxima(A, n, p->lda, &amax, &dmax);
     double tol = rtol * amax;
     if (dmax <= tol) return 1;
     for (int j = 0; j < n; j++)

@@ -153,11 +153,11 @@ slv_status slv_solver_accepts(const slv_solver *s, const slv_problem *p, char *m
 
 slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p, int threads,
                                       char *msg, size_t len) {
-  return slv_solver_accepts_pos(s, p, threads, 0, msg, len);
+  return slv_solver_accepts_pos(s, p, threads, 0, NULL, msg, len);
 }
 
 slv_status slv_solver_accepts_pos(const slv_solver *s, const slv_problem *p, int threads,
-                                  int diag_pos, char *msg, size_t len) {
+                                  int diag_pos, const slv_scan *sc, char *msg, size_t len) {
   unsigned c = s->caps;
   if (msg && len > 0) msg[0] = 0;
   if (s->max_n > 0 && p->n > s->max_n) {
@@ -201,7 +201,9 @@ slv_status slv_solver_accepts_pos(const slv_solver *s, const slv_problem *p, int
   if (st) return st;
   if (c & SLV_CAP_NEEDS_SYMMETRIC) {
     int i, j;
-    if (!slv_is_symmetric_threads(p, 1e-12, &i, &j, threads)) {
+    int sym = slv_scan_of(sc, p) ? slv_scan_symmetric(sc, 1e-12) : -1;
+    if (sym == 0) slv_is_symmetric(p, 1e-12, &i, &j); /* the pair, for the message */
+    if (sym == 0 || (sym < 0 && !slv_is_symmetric_threads(p, 1e-12, &i, &j, threads))) {
       slv_msgf(msg, len, "%s needs a symmetric A; A(%d,%d) != A(%d,%d)", s->name, i, j, j, i);
       return SLV_ERR_UNSUPPORTED;
     }

@@ -101,6 +101,10 @@ typedef struct slv_impl {
   void (*free)(void *state);
   slv_status (*solve)(void *state, slv_op *op, const slv_options *opt, double *x, double *w,
                       slv_result *res, slv_hist *h);
+  /* 1: the solve asks slv_op_is_symmetric of all of a dense A (lemke's
+   * crash); slv_solve then reads A once for it, the validation and the
+   * digest (slv_scan_dense), as for SLV_CAP_NEEDS_SYMMETRIC */
+  int asks_symmetry;
   /* a registered solver's def (register.c), NULL for a built-in one:
    * slv_workspace_new binds the state to it (slv_registered_bind) before
    * init */
@@ -134,12 +138,49 @@ typedef struct slv_digest {
 } slv_digest;
 /* d of p (one pass over p's arrays; no allocation). */
 void slv_digest_take(const slv_problem *p, slv_digest *d);
+typedef struct slv_scan slv_scan;
+/* The same, A's part from sc where sc is the scan of p's A (scan.c). */
+void slv_digest_take_scan(const slv_problem *p, const slv_scan *sc, slv_digest *d);
 /* -1 when p's arrays (at the sizes and pointers of d) still have d's
  * digest and p's fields are d's; else the first part that differs
  * (SLV_DIGEST_PARTS: p's sizes or pointers). */
 int slv_digest_changed(const slv_digest *d, const slv_problem *p);
 /* The part's name for messages ("b", "Ax (A's CSR values)", ...). */
 const char *slv_digest_part_name(int k);
+
+/* scan.c: one pass over a dense A (n x n, leading dimension lda):
+ * finite, 1 when every entry is finite (0: one is not, or an entry's
+ * difference with its mirror overflowed: the validation looks again);
+ * amax = max |A_ij|, dmax = max |A_ij - A_ji| (exact in any order); nnz,
+ * the entries != 0 (exact; slv_op_pack's count); hash,
+ * the digest of A (digest.c's part SLV_DIGEST_A, slv_digest_dense's
+ * bits).  buf: SLV_SCAN_T^2 doubles of scratch (the mirror of a tile,
+ * copied: faster from memory), or NULL (the same answers).  No
+ * allocation. */
+#define SLV_SCAN_T 128
+struct slv_scan {
+  const double *A; /* the A scanned, its n and lda */
+  int n, lda;
+  int finite;
+  double amax, dmax;
+  uint64_t hash;
+  size_t nnz; /* entries != 0 (the packing gives up past its cap without a pass) */
+};
+/* Is sc the scan of p's dense A (the same A, n and lda)? */
+int slv_scan_of(const slv_scan *sc, const slv_problem *p);
+void slv_scan_dense(const double *A, int n, int lda, double *buf, slv_scan *s);
+/* The scan's maxima alone, without scratch (slv_is_symmetric's dense
+ * test). */
+void slv_dense_sym_maxima(const double *A, int n, int lda, double *amax, double *dmax);
+/* slv_is_symmetric's answer at rtol from the scan's maxima: dmax <= rtol
+ * amax. */
+int slv_scan_symmetric(const slv_scan *s, double rtol);
+/* The digest of a dense A alone, column by column: slv_scan_dense's hash
+ * (the sum of slv_digest_term(i + j n, A(i, j)) mod 2^64, folded by
+ * slv_digest_fold with n; scan.c). */
+uint64_t slv_digest_dense(const double *A, int n, int lda);
+uint64_t slv_digest_term(uint64_t e, uint64_t v);
+uint64_t slv_digest_fold(uint64_t sum, int n);
 
 /* register.c: the state of a registered solver's workspace starts with its
  * def; called on the zeroed state before impl->init. */
@@ -168,6 +209,9 @@ struct slv_workspace {
   double floor;            /* the test's physical floor (slv_workspace_set_floor), 0: none */
   double *dense;           /* n_max x n_max: a CSR problem copied for a SLV_CAP_DENSIFY
                               solver (workspace.c; NULL past SLV_DENSIFY_MAX_BYTES) */
+  double *scan_buf;        /* SLV_SCAN_T^2: the first pass's scratch (slv_scan_dense), for a solver
+                       that tests all of A's symmetry and n_max >= 2 SLV_SCAN_T, else NULL */
+  slv_scan scan;           /* that pass's answers for the solve under way */
   /* the last solve's K^T x (slv_workspace_ktx): its factored problem, NULL
    * when op.t does not hold K^T x of the x returned in p's block numbers,
    * and that x (size n_max) */
@@ -307,16 +351,20 @@ int slv_diag_positive(const slv_problem *p, int threads);
  * test forms the products of A_ii anyway), else 0 (not known); then
  * slv_solver_accepts_pos skips slv_diag_positive's pass, with the same
  * answer.  With a yes, diag (n doubles, if not NULL) holds every A_ii, in
- * slv_diag's bits. */
-slv_status slv_problem_validate_pos(const slv_problem *p, int threads, int *diag_pos, double *diag,
-                                    char *msg, size_t len);
+ * slv_diag's bits.  sc (or NULL): the scan of p's dense A (scan.c), whose
+ * finite test stands for the validation's. */
+slv_status slv_problem_validate_pos(const slv_problem *p, int threads, const slv_scan *sc,
+                                    int *diag_pos, double *diag, char *msg, size_t len);
 /* slv_is_symmetric on up to `threads` threads for a CSR A (the same
  * tolerance, answer and first differing pair as one thread). */
 int slv_is_symmetric_threads(const slv_problem *p, double rtol, int *ii, int *jj, int threads);
 slv_status slv_solver_accepts_threads(const slv_solver *s, const slv_problem *p, int threads,
                                       char *msg, size_t len);
+/* sc (or NULL): the scan of p's dense A, whose maxima give the symmetry
+ * test (slv_scan_symmetric; the pair for the message searched for only
+ * when it fails). */
 slv_status slv_solver_accepts_pos(const slv_solver *s, const slv_problem *p, int threads,
-                                  int diag_pos, char *msg, size_t len);
+                                  int diag_pos, const slv_scan *sc, char *msg, size_t len);
 
 /* w = A x + b for dense and CSR storage (b NULL: A x) (operator.c). */
 void slv_explicit_w(const slv_problem *p, const double *x, const double *b, double *w);

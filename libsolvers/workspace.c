@@ -61,8 +61,16 @@ void slv_workspace_free(slv_workspace *ws) {
   free(ws->history);
   free(ws->history_time);
   free(ws->dense);
+  free(ws->scan_buf);
   free(ws->xkt);
   free(ws);
+}
+
+/* Does the solver test the symmetry of all of A (its cap, or its crash)?
+ * Then a dense A is read once before its solve for that, the validation
+ * and the digest (scan.c). */
+static int tests_symmetry(const slv_solver *s) {
+  return (s->caps & SLV_CAP_NEEDS_SYMMETRIC) || s->impl->asks_symmetry;
 }
 
 slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *opt,
@@ -97,6 +105,9 @@ slv_status slv_workspace_new(const slv_solver *s, int n_max, const slv_options *
   if ((s->caps & SLV_CAP_DENSIFY) && !(s->caps & SLV_CAP_SPARSE) &&
       8.0 * (double)m * (double)m <= SLV_DENSIFY_MAX_BYTES)
     ws->dense = malloc(m * m * sizeof *ws->dense);
+  if (tests_symmetry(s) && n_max >= 2 * SLV_SCAN_T &&
+      !(ws->scan_buf = malloc(SLV_SCAN_T * SLV_SCAN_T * sizeof *ws->scan_buf)))
+    goto fail;
   if (opt->record_history) {
     ws->history_cap = opt->max_iter + 1;
     ws->history = malloc((size_t)ws->history_cap * sizeof *ws->history);
@@ -485,9 +496,22 @@ static int keep_start(slv_workspace *ws, slv_op *op, const slv_problem *p, const
   return 1;
 }
 
-/* The checks before a solve: SLV_OK, or the refusal with its message. */
+/* The first pass over a dense A (slv_scan_dense) into ws->scan, for a
+ * solver that tests A's symmetry, where A is there to read (else the
+ * validation says why): the validation's finite test, the symmetry test
+ * and the digest of A from one read.  NULL: no scan. */
+static const slv_scan *scan_first(slv_workspace *ws, const slv_problem *p) {
+  if (p->storage != SLV_DENSE || p->n <= 0 || !p->A || p->lda < p->n || !tests_symmetry(ws->solver))
+    return NULL;
+  slv_scan_dense(p->A, p->n, p->lda, ws->scan_buf, &ws->scan);
+  return &ws->scan;
+}
+
+/* The checks before a solve: SLV_OK, or the refusal with its message;
+ * *sc the first pass's scan, or NULL. */
 static slv_status check_inputs(slv_workspace *ws, const slv_problem *p, const slv_options *opt,
-                               const double *x, slv_result *res) {
+                               const double *x, const slv_scan **sc, slv_result *res) {
+  *sc = NULL;
   if (!ws || !p || !x) {
     slv_msgf(res->message, sizeof res->message, "workspace, problem and x must not be NULL");
     return SLV_ERR_INVALID;
@@ -503,11 +527,12 @@ static slv_status check_inputs(slv_workspace *ws, const slv_problem *p, const sl
    * the A_ii kept for the operator of p (slv_op_begin: op->aii) */
   int diag_pos;
   ws->op.diag_of = NULL;
-  st = slv_problem_validate_pos(p, opt->threads, &diag_pos, ws->op.diag, res->message,
+  *sc = scan_first(ws, p);
+  st = slv_problem_validate_pos(p, opt->threads, *sc, &diag_pos, ws->op.diag, res->message,
                                 sizeof res->message);
   if (st) return st;
   if (diag_pos) ws->op.diag_of = p;
-  st = slv_solver_accepts_pos(ws->solver, p, opt->threads, diag_pos, res->message,
+  st = slv_solver_accepts_pos(ws->solver, p, opt->threads, diag_pos, *sc, res->message,
                               sizeof res->message);
   if (st) return st;
   if (opt->warm_start)
@@ -568,7 +593,8 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
     res->method = ws->solver->name;
     ws->kt_p = NULL;
   }
-  slv_status st = check_inputs(ws, p, opt, x, res);
+  const slv_scan *sc;
+  slv_status st = check_inputs(ws, p, opt, x, &sc, res);
   if (st) return refuse(res, st);
   if (pz && (pz->every < 1 || pz->count < 0)) {
     slv_msgf(res->message, sizeof res->message, "pauses: every=%d must be >= 1, count=%d >= 0",
@@ -578,7 +604,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   /* every array as read, before the solver runs (digest.c) */
   const slv_problem *read = p;
   slv_digest dg;
-  slv_digest_take(read, &dg);
+  slv_digest_take_scan(read, sc, &dg);
   slv_problem dp;
   if (p->storage == SLV_CSR && !(ws->solver->caps & SLV_CAP_SPARSE)) {
     if ((st = densify(ws, p, &dp, res))) return refuse(res, st);
@@ -602,6 +628,7 @@ static slv_status solve_checked(slv_workspace *ws, const slv_problem *p, const s
   local.condensed = 0;
   slv_op op;
   slv_op_begin(&op, p->condensed ? &local : p, &ws->op);
+  op.scan = sc;         /* the symmetry maxima of A, where the first pass took them */
   op.rs.xf = ws->floor; /* the test's physical floor, every measure of the solve */
   op.threads = opt->threads;
   op.condensed = p->condensed;

@@ -380,7 +380,7 @@ static void test_validate_diag_factored(void) {
           if (!(slv_diag(&p, i) > 0) && first < 0) first = i;
         good = first < 0;
         double dg[VF_N];
-        wrong += slv_problem_validate_pos(&p, 1, &pos, dg, msg, sizeof msg) != SLV_OK;
+        wrong += slv_problem_validate_pos(&p, 1, NULL, &pos, dg, msg, sizeof msg) != SLV_OK;
         wrong += pos && !good;               /* never a yes that is wrong */
         for (int i = 0; pos && i < n; i++) { /* and its A_ii, slv_diag's bits */
           double di = slv_diag(&p, i);
@@ -702,7 +702,52 @@ static slv_status nan_solve(void *st, slv_op *op, const slv_options *o, double *
   for (int i = 0; i < op->n; i++) x[i] = NAN;
   return SLV_CONVERGED;
 }
+/* The answer (1, 2) of test_w_kept's problem, its w formed through the
+ * operator (kept there with its x), then x[0] moved to 2 where
+ * st points to a nonzero int: the library's w must be the moved x's. */
+static slv_status mover_solve(void *st, slv_op *op, const slv_options *o, double *x, double *w,
+                              slv_result *r, slv_hist *h) {
+  (void)o;
+  (void)r;
+  (void)h;
+  x[0] = 1;
+  x[1] = 2;
+  slv_op_w(op, x, w);
+  if (*(int *)st) x[0] = 2;
+  return SLV_CONVERGED;
+}
 static const slv_impl liar_impl = { .solve = liar_solve }, nan_impl = { .solve = nan_solve };
+static const slv_impl mover_impl = { .state_size = sizeof(int), .solve = mover_solve };
+static const slv_solver mover = { .name = "mover",
+                                  .summary = "forms w, then may move x",
+                                  .cite = "",
+                                  .caps = SLV_CAP_BOX | SLV_CAP_FREE,
+                                  .impl = &mover_impl };
+
+/* slv_solve's w of the x returned is the operator's product kept from
+ * the solve only for that same x (operator.c, op_explicit_w): A = [2 1;
+ * 1 2], b = (-4, -5), x* = (1, 2), w* = 0 exactly.  Returned as formed:
+ * converged, w = (0, 0).  Moved to (2, 2) after the product: w = A x + b
+ * = (2, 1), not the kept (0, 0), and not converged. */
+static void test_w_kept(void) {
+  double A[4] = { 2, 1, 1, 2 }, b[2] = { -4, -5 }, x[2], w[2];
+  slv_problem p = slv_problem_empty();
+  p.n = 2;
+  p.A = A;
+  p.lda = 2;
+  p.b = b;
+  slv_options o = slv_options_default();
+  slv_workspace *ws;
+  slv_result res;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(&mover, 2, &o, &ws), SLV_OK);
+  int *move = ws->state;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, w, &res), SLV_CONVERGED);
+  CU_ASSERT(w[0] == 0.0 && w[1] == 0.0);
+  *move = 1;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, w, &res), SLV_STAGNATED);
+  CU_ASSERT(x[0] == 2.0 && w[0] == 2.0 && w[1] == 1.0);
+  slv_workspace_free(ws);
+}
 static const slv_solver liar = { .name = "liar",
                                  .summary = "claims convergence",
                                  .cite = "",
@@ -951,42 +996,158 @@ static uint64_t ref_hash(const void *data, size_t len) {
   return r;
 }
 
-/* slv_digest_take (AVX2 where the CPU has it) against ref_hash: a dense
- * 37 x 37 A (lda 37: one stream of 1369 words, 14 steps and a rest of 25
- * words), b of 37 doubles (3 steps, one word); then
- * each of A's words changed alone (its sign bit, then its lowest bit) is
- * found as A by slv_digest_changed, and nothing once restored. */
+/* A dense A's digest as scan.c documents it: the sum mod 2^64 of
+ * mix(e K2, A_e) over the n x n entries, e = i + j n, folded with n by
+ * mix; written out one entry at a time (rows past n of a column not the
+ * problem's). */
+static uint64_t ref_dense(const double *A, int n, int lda) {
+  uint64_t sum = 0, v;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      memcpy(&v, &A[i + (size_t)j * lda], 8);
+      sum += ref_mix((uint64_t)(i + j * n) * 0xD6E8FEB86659FD93ull, v);
+    }
+  return ref_mix(sum, (uint64_t)n);
+}
+
+/* slv_digest_take (AVX2 where the CPU has it) against ref_dense and
+ * ref_hash: a dense 37 x 37 A (lda 39: the two rows past n changed do not
+ * count), b of 37 doubles (3 steps, one word); then each of A's words
+ * changed alone (its sign bit, then its lowest bit) is found as A by
+ * slv_digest_changed, and so is a swap of two entries; nothing once
+ * restored. */
 static void test_digest(void) {
-  enum { N = 37 };
-  static double A[N * N];
+  enum { N = 37, LD = 39 };
+  static double A[LD * N];
   double b[N];
-  for (int k = 0; k < N * N; k++) A[k] = 1.0 / (k + 3);
+  for (int k = 0; k < LD * N; k++) A[k] = 1.0 / (k + 3);
   for (int i = 0; i < N; i++) b[i] = -1.0 - i;
   slv_problem p = slv_problem_empty();
   p.n = N;
   p.storage = SLV_DENSE;
   p.A = A;
-  p.lda = N;
+  p.lda = LD;
   p.b = b;
   slv_digest d;
   slv_digest_take(&p, &d);
-  CU_ASSERT(d.h[SLV_DIGEST_A] == ref_hash(A, sizeof A));
+  CU_ASSERT(d.h[SLV_DIGEST_A] == ref_dense(A, N, LD));
   CU_ASSERT(d.h[SLV_DIGEST_B] == ref_hash(b, sizeof b));
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
-  int missed = 0;
-  for (int k = 0; k < N * N; k++) {
-    double keep = A[k];
-    A[k] = -keep;
-    missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
-    uint64_t u;
-    memcpy(&u, &keep, 8);
-    u ^= 1;
-    memcpy(&A[k], &u, 8);
-    missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
-    A[k] = keep;
-  }
-  CU_ASSERT_EQUAL(missed, 0);
+  A[N + 3 * LD] = 7; /* a row past n */
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
+  int missed = 0;
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) {
+      double *a = &A[i + j * LD], keep = *a;
+      *a = -keep;
+      missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+      uint64_t u;
+      memcpy(&u, &keep, 8);
+      u ^= 1;
+      memcpy(a, &u, 8);
+      missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+      *a = keep;
+    }
+  CU_ASSERT_EQUAL(missed, 0);
+  double t = A[2 + 5 * LD];
+  A[2 + 5 * LD] = A[5 + 2 * LD];
+  A[5 + 2 * LD] = t;
+  CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), SLV_DIGEST_A);
+  A[5 + 2 * LD] = A[2 + 5 * LD];
+  A[2 + 5 * LD] = t;
+  CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
+}
+
+/* The first pass (slv_scan_dense) on n = 263, lda = 266: 2 x 2 tile
+ * pairs of 128 (one copied through the scratch, the others in registers)
+ * and the 3 rows and columns past 260.  With and without the scratch: the
+ * digest is ref_dense's, the maxima those of a loop over every pair, and
+ * the finite flag falls for an inf or a NaN planted in a copied tile, its
+ * mirror, a diagonal tile and the rows past 260 (and the validation, told
+ * of the scan, then names the entry). */
+static double scan_A[266 * 263], scan_buf[SLV_SCAN_T * SLV_SCAN_T];
+
+static void naive_maxima(const double *A, int n, int lda, double *amax, double *dmax, size_t *nnz) {
+  *amax = *dmax = 0;
+  *nnz = 0;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      *amax = fmax(*amax, fabs(A[i + j * lda]));
+      *dmax = fmax(*dmax, fabs(A[i + j * lda] - A[j + i * lda]));
+      *nnz += A[i + j * lda] != 0;
+    }
+}
+
+static void test_scan_dense(void) {
+  enum { N = 263, LD = 266 };
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < LD; i++)
+      scan_A[i + j * LD] = i < N ? 1.0 / (1 + i + j) + (i == j ? 1 : 0) : 1e300;
+  scan_A[200 + 10 * LD] += 3e-13; /* (200, 10) against (10, 200): a copied tile */
+  scan_A[261 + 7 * LD] -= 5e-12;  /* a row past 260 */
+  for (int j = 1; j < N; j += 3)  /* mirrored zeros (-0.0 too) in every kind of tile */
+    for (int i = j % 7; i < N; i += 5) {
+      scan_A[i + j * LD] = i % 2 ? 0.0 : -0.0;
+      scan_A[j + i * LD] = i % 2 ? -0.0 : 0.0;
+    }
+  double amax, dmax;
+  size_t nnz;
+  naive_maxima(scan_A, N, LD, &amax, &dmax, &nnz);
+  CU_ASSERT(dmax > 4e-12 && dmax < 6e-12);
+  for (int k = 0; k < 2; k++) {
+    slv_scan sc;
+    slv_scan_dense(scan_A, N, LD, k ? scan_buf : NULL, &sc);
+    CU_ASSERT(sc.hash == ref_dense(scan_A, N, LD));
+    CU_ASSERT(sc.hash == slv_digest_dense(scan_A, N, LD));
+    CU_ASSERT_EQUAL(sc.amax, amax);
+    CU_ASSERT_EQUAL(sc.dmax, dmax);
+    CU_ASSERT_EQUAL(sc.nnz, nnz);
+    CU_ASSERT_EQUAL(sc.finite, 1);
+    CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
+    CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
+  }
+  /* dantzig (SLV_CAP_NEEDS_SYMMETRIC) refuses it through slv_solve's first
+   * pass (its workspace's scratch: n_max >= 2 SLV_SCAN_T), naming the pair */
+  double bs[N], xs[N];
+  for (int i = 0; i < N; i++) bs[i] = -1;
+  slv_problem ps = slv_problem_empty();
+  ps.n = N;
+  ps.A = scan_A;
+  ps.lda = LD;
+  ps.b = bs;
+  slv_options o = slv_options_default();
+  slv_workspace *ws;
+  slv_result res;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("dantzig"), N, &o, &ws), SLV_OK);
+  CU_ASSERT_EQUAL(slv_solve(ws, &ps, &o, xs, NULL, &res), SLV_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "A(261,7) != A(7,261)"));
+  slv_workspace_free(ws);
+  int at[4][2] = { { 200, 10 }, { 10, 200 }, { 70, 90 }, { 262, 100 } };
+  double bad[2] = { INFINITY, NAN };
+  int missed = 0;
+  for (int q = 0; q < 4; q++)
+    for (int v = 0; v < 2; v++)
+      for (int k = 0; k < 2; k++) {
+        double *a = &scan_A[at[q][0] + at[q][1] * LD], keep = *a;
+        *a = bad[v];
+        slv_scan sc;
+        slv_scan_dense(scan_A, N, LD, k ? scan_buf : NULL, &sc);
+        missed += sc.finite != 0;
+        double b[N];
+        for (int i = 0; i < N; i++) b[i] = -1;
+        slv_problem p = slv_problem_empty();
+        p.n = N;
+        p.A = scan_A;
+        p.lda = LD;
+        p.b = b;
+        char msg[160], want[64];
+        int pos;
+        slv_problem_validate_pos(&p, 1, &sc, &pos, NULL, msg, sizeof msg);
+        snprintf(want, sizeof want, "A(%d,%d) is %s", at[q][0], at[q][1], v ? "nan" : "inf");
+        missed += strstr(msg, want) == NULL;
+        *a = keep;
+      }
+  CU_ASSERT_EQUAL(missed, 0);
 }
 
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
@@ -1038,10 +1199,13 @@ int main(void) {
   CU_add_test(g, "options", test_options);
   CU_add_test(g, "registry", test_registry);
   CU_add_test(g, "converged is a promise", test_promise);
+  CU_add_test(g, "the final w is the x returned's, a kept product only for that x", test_w_kept);
   CU_add_test(g, "capabilities", test_accepts);
   CU_add_test(g, "CSR symmetry, sorted and unsorted rows", test_csr_symmetry);
   CU_add_test(g, "dense symmetry: equal transpose, within and past rtol", test_dense_symmetry);
   CU_add_test(g, "digest: the documented hash, one changed word found", test_digest);
+  CU_add_test(g, "the first pass: digest, maxima and finite flag, with and without scratch",
+              test_scan_dense);
   CU_add_test(g, "start point P(0)", test_start_point);
   return tst_run();
 }
