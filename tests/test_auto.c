@@ -197,6 +197,7 @@ static slv_status run_auto_share(const tst_cone_case *P, const slv_problem *p, d
  * within the whole limit, the message naming both; without a time limit
  * there is no share and ipm solves it alone. */
 static void test_ipm_shares_time(void) {
+  if (tst_under_memcheck()) return; /* the 630-row solves: as test_cones' large cases */
   tst_cone_case P;
   tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 261);
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
