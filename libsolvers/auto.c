@@ -113,6 +113,10 @@ enum {
  * nsgs goes on from its best iterate: the sweeps reach their level on the
  * piles in 20-30 s of 100 (experiments/records/2026-11-28-states2.md) */
 #define AUTO_IPM_SHARE 0.6
+/* nsgs's sweeps a chunk after ipm: the best chunk's end is kept, as the
+ * sweeps' measure wanders on the piles (5.7e-4 at 30 s, 6.4e-4 at 100 s);
+ * a restart costs about ten sweeps (nsgs_newton.c) */
+enum { AUTO_SWEEP_CHUNK = 500 };
 
 typedef struct {
   const slv_solver *sub[AUTO_NSUB];
@@ -433,6 +437,13 @@ static slv_status admm_then_handover(auto_state *s, slv_op *op, const slv_option
   return st;
 }
 
+/* The best so far: its index, status and measure (its x in s->xa). */
+typedef struct auto_best {
+  int k;
+  slv_status r;
+  double m;
+} auto_best;
+
 /* A Coulomb problem of at least AUTO_SWEEP_HANDOVER_MIN rows that nsgs
  * takes: ipm shares its time with nsgs on it. */
 static int large_coulomb(const auto_state *s, slv_op *op) {
@@ -472,28 +483,39 @@ static slv_status ipm_on_its_share(auto_state *s, slv_op *op, const slv_options 
  * (experiments/records/2026-11-28-states2.md). */
 static slv_status ipm_then_sweeps(auto_state *s, slv_op *op, const slv_options *opt, double *x,
                                   double *w, slv_result *res, slv_hist *h, slv_status r) {
-  int n = op->n, it_ipm = res->iterations, met = 0;
-  double m_ipm = measure(op, opt, x, w, &met);
+  int n = op->n, it_ipm = res->iterations, left = opt->max_iter - it_ipm, met = 0, chunks = 0;
+  auto_best best = { AUTO_IPM, r, measure(op, opt, x, w, &met) };
   char ipm_msg[96];
   slv_msgf(ipm_msg, sizeof ipm_msg, "%s", res->message);
   memcpy(s->xa, x, (size_t)n * sizeof *x);
   slv_options o = *opt;
-  o.max_iter -= it_ipm; /* >= 1: sweeps_take_over */
   o.warm_start = 1;
-  res->iterations = 0;
-  slv_status st = s->sub[AUTO_NSGS]->impl->solve(s->state[AUTO_NSGS], op, &o, x, w, res, h);
-  res->iterations += it_ipm;
-  res->method = s->sub[AUTO_NSGS]->name;
-  if (st != SLV_CONVERGED && !(measure(op, opt, x, w, &met) < m_ipm)) {
-    memcpy(x, s->xa, (size_t)n * sizeof *x); /* ipm's iterate was the better one */
-    slv_op_w(op, x, w);
-    res->method = s->sub[AUTO_IPM]->name;
-    st = slv_stopped(op) ? slv_stopped(op) : r;
+  slv_status st = SLV_MAX_ITER;
+  while (left > 0 && st == SLV_MAX_ITER) { /* left >= 1 at first: sweeps_take_over */
+    o.max_iter = left < AUTO_SWEEP_CHUNK ? left : AUTO_SWEEP_CHUNK;
+    res->iterations = 0;
+    st = s->sub[AUTO_NSGS]->impl->solve(s->state[AUTO_NSGS], op, &o, x, w, res, h);
+    left -= res->iterations;
+    chunks++;
+    double m = measure(op, opt, x, w, &met);
+    if (st == SLV_CONVERGED || m < best.m) {
+      best = (auto_best){ AUTO_NSGS, st, m };
+      memcpy(s->xa, x, (size_t)n * sizeof *x);
+    }
   }
+  res->iterations = opt->max_iter - left;
+  if (st != SLV_CONVERGED) { /* the best chunk's end, or ipm's iterate */
+    memcpy(x, s->xa, (size_t)n * sizeof *x);
+    slv_op_w(op, x, w);
+    st = slv_stopped(op) ? slv_stopped(op) : best.r;
+  }
+  res->method = s->sub[best.k]->name;
   char tail[160];
   slv_msgf(tail, sizeof tail, "%s", res->message);
-  slv_msgf(res->message, sizeof res->message, "ipm (%s), then nsgs from its best iterate: %s",
-           ipm_msg, tail);
+  slv_msgf(res->message, sizeof res->message,
+           "ipm (%s), then nsgs from its best iterate in %d chunks of up to %d sweeps, %s's x "
+           "kept: %s",
+           ipm_msg, chunks, AUTO_SWEEP_CHUNK, res->method, tail);
   return st;
 }
 
@@ -560,12 +582,6 @@ static void note_try(slv_result *res, const char *name, slv_status r) {
   slv_msgf(res->choice + used, sizeof res->choice - used, "; %s ended %s", name, slv_status_str(r));
 }
 
-/* The best so far: its index, status and measure (its x in s->xa). */
-typedef struct auto_best {
-  int k;
-  slv_status r;
-  double m;
-} auto_best;
 
 /* x, which solver k's run ended at r, meets the test: auto keeps it and
  * stops.  The choice says so ("then NAME converged" for a fallback; a
