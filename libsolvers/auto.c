@@ -126,14 +126,16 @@ typedef struct {
   int admm_stall;   /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
   int sweep_min;    /* AUTO_SWEEP_HANDOVER_MIN, or a test's (slv_auto_set_ipm_share) */
   double ipm_share; /* AUTO_IPM_SHARE, or a test's */
+  int sweep_chunk;  /* AUTO_SWEEP_CHUNK, or a test's */
   /* the message of the iterate fall_back keeps */
   char msg[sizeof(((slv_result *)0)->message)];
 } auto_state;
 
-void slv_auto_set_ipm_share(void *state, int rows_min, double share) {
+void slv_auto_set_ipm_share(void *state, int rows_min, double share, int chunk) {
   auto_state *s = state;
   s->sweep_min = rows_min >= 0 ? rows_min : AUTO_SWEEP_HANDOVER_MIN;
   s->ipm_share = share >= 0 && share < 1 ? share : AUTO_IPM_SHARE;
+  s->sweep_chunk = chunk > 0 ? chunk : AUTO_SWEEP_CHUNK;
 }
 
 void slv_auto_set_admm_stall(void *state, int iterations) {
@@ -163,6 +165,7 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   s->admm_stall = AUTO_ADMM_STALL;
   s->sweep_min = AUTO_SWEEP_HANDOVER_MIN;
   s->ipm_share = AUTO_IPM_SHARE;
+  s->sweep_chunk = AUTO_SWEEP_CHUNK;
   s->x0 = malloc(m * sizeof *s->x0);
   s->xa = malloc(m * sizeof *s->xa);
   if (!s->x0 || !s->xa) {
@@ -492,7 +495,7 @@ static slv_status ipm_then_sweeps(auto_state *s, slv_op *op, const slv_options *
   o.warm_start = 1;
   slv_status st = SLV_MAX_ITER;
   while (left > 0 && st == SLV_MAX_ITER) { /* left >= 1 at first: sweeps_take_over */
-    o.max_iter = left < AUTO_SWEEP_CHUNK ? left : AUTO_SWEEP_CHUNK;
+    o.max_iter = left < s->sweep_chunk ? left : s->sweep_chunk;
     res->iterations = 0;
     st = s->sub[AUTO_NSGS]->impl->solve(s->state[AUTO_NSGS], op, &o, x, w, res, h);
     left -= res->iterations;
@@ -515,7 +518,7 @@ static slv_status ipm_then_sweeps(auto_state *s, slv_op *op, const slv_options *
   slv_msgf(res->message, sizeof res->message,
            "ipm (%s), then nsgs from its best iterate in %d chunks of up to %d sweeps, %s's x "
            "kept: %s",
-           ipm_msg, chunks, AUTO_SWEEP_CHUNK, res->method, tail);
+           ipm_msg, chunks, s->sweep_chunk, res->method, tail);
   return st;
 }
 

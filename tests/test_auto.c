@@ -178,14 +178,15 @@ static void test_poll_share(void) {
  * threshold lowered to 0 rows (slv_auto_set_ipm_share) and the given
  * time limit and share. */
 static slv_status run_auto_share(const tst_cone_case *P, const slv_problem *p, double limit,
-                                 double share, double *x, slv_result *res) {
+                                 double share, int chunk, int max_iter, double *x,
+                                 slv_result *res) {
   slv_options o = slv_options_default();
   o.tol = 1e-10;
-  o.max_iter = 100000;
+  o.max_iter = max_iter;
   o.time_limit = limit;
   slv_workspace *ws = NULL;
   if (slv_workspace_new(slv_solver_find("auto"), P->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
-  slv_auto_set_ipm_share(ws->state, 0, share);
+  slv_auto_set_ipm_share(ws->state, 0, share, chunk);
   slv_status st = slv_solve(ws, p, &o, x, NULL, res);
   slv_workspace_free(ws);
   return st;
@@ -203,18 +204,72 @@ static void test_ipm_shares_time(void) {
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
   double *x = malloc((size_t)P.n * sizeof *x);
   slv_result res;
-  slv_status st = run_auto_share(&P, &p, 600, 0, x, &res);
+  slv_status st = run_auto_share(&P, &p, 600, 0, 0, 100000, x, &res);
   if (st != SLV_CONVERGED) fprintf(stderr, "auto: %s (%s)\n", slv_status_str(st), res.message);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(res.method, "nsgs");
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "then nsgs from its best iterate"));
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
-  st = run_auto_share(&P, &p, 0, 0, x, &res);
+  st = run_auto_share(&P, &p, 0, 0, 0, 100000, x, &res);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(res.method, "ipm");
   CU_ASSERT_PTR_NULL(strstr(res.message, "then nsgs"));
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
   free(x);
+  tst_cone_case_free(&P);
+}
+
+/* The measure of the test (slv_test_measure) at x on p. */
+static double test_measure_at(const slv_problem *p, const double *x) {
+  slv_options o = slv_options_default();
+  slv_residuals r = slv_residual(p, x, NULL);
+  return slv_test_measure(&o, &r);
+}
+
+/* nsgs on p with o from y (in/out). */
+static void nsgs_from(const slv_problem *p, const slv_options *o, double *y) {
+  slv_workspace *ws = NULL;
+  slv_result r;
+  if (slv_workspace_new(slv_solver_find("nsgs"), p->n, o, &ws) != SLV_OK) return;
+  slv_solve(ws, p, o, y, NULL, &r);
+  slv_workspace_free(ws);
+}
+
+/* nsgs after ipm's share in chunks of 5 sweeps (a share of 0: ipm's
+ * iterate is the start, the projection of 0): the plant takes 18 sweeps,
+ * so 4 chunks, each warm from the last one's end (from 0 each, 5 sweeps
+ * would not converge); auto's x is that of nsgs run here in chunks of 5,
+ * 5, 5 and 3 sweeps, the last converged, up to rounding (auto's sweeps
+ * use the operator ipm packed), and each chunk's end has the smallest
+ * measure so far. */
+static void test_sweep_chunks(void) {
+  if (tst_under_memcheck()) return;
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 261);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  size_t bytes = (size_t)P.n * sizeof(double);
+  double *x = malloc(bytes), *y = malloc(bytes);
+  slv_result res;
+  slv_status st = run_auto_share(&P, &p, 600, 0, 5, 100000, x, &res);
+  CU_ASSERT_EQUAL(st, SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "nsgs");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "in 4 chunks of up to 5"));
+  slv_options o = slv_options_default();
+  o.tol = 1e-10;
+  double m_prev = INFINITY;
+  int sweeps[4] = { 5, 5, 5, 5 };
+  for (int k = 0; k < 4; k++) {
+    o.max_iter = sweeps[k];
+    o.warm_start = k > 0; /* the first from the projection of 0, as ipm's iterate */
+    nsgs_from(&p, &o, y);
+    double m = test_measure_at(&p, y);
+    CU_ASSERT(m < m_prev); /* each chunk's end the best so far: each kept */
+    m_prev = m;
+  }
+  CU_ASSERT(m_prev <= 1e-10);
+  TST_VEC_CLOSE(x, y, P.n, 1e-8, 0); /* rounding: auto's operator is ipm's packed one */
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  free(x), free(y);
   tst_cone_case_free(&P);
 }
 
@@ -466,6 +521,7 @@ int main(void) {
   CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> ipm from the start", test_admm_stalls);
   CU_add_test(s, "slv_poll_share: a share of the time left, then the whole", test_poll_share);
   CU_add_test(s, "large Coulomb under a time limit: ipm's share, then nsgs", test_ipm_shares_time);
+  CU_add_test(s, "nsgs after ipm in chunks, warm from each other", test_sweep_chunks);
   CU_add_test(s, "large weakly coupled condensed global problem -> nsgs_newton", test_condensed);
   CU_add_test(s, "large nonsymmetric Coulomb: weakly coupled -> nsgs_newton, coupled -> admm (LU)",
               test_nonsymmetric);
