@@ -477,10 +477,11 @@ static slv_status ipm_on_its_share(auto_state *s, slv_op *op, const slv_options 
 }
 
 /* ipm's De Saxce fixed point stalled on a large Coulomb problem (its
- * QPs' answers circle; the 10^4-contact piles): nsgs from ipm's
- * best iterate, warm, on the iterations (sweeps) ipm left, and the better
- * of the two iterates by the test's measure is returned (res->method
- * names its solver, the message both).  Where the fixed point stalls the
+ * QPs' answers circle; the 10^4-contact piles), or its share of the time
+ * ended: nsgs from ipm's best iterate on the iterations (sweeps) ipm left,
+ * in chunks of sweep_chunk sweeps, each from the last one's end, and the
+ * iterate of smallest test measure among ipm's and the chunks' ends is
+ * returned (res->method names its solver, the message both).  Where the fixed point stalls the
  * sweeps go on gaining, and the Newton fallbacks, from the caller's start,
  * pay a sparse LU of seconds an iteration
  * (experiments/records/2026-11-28-states2.md). */
@@ -491,8 +492,7 @@ static slv_status ipm_then_sweeps(auto_state *s, slv_op *op, const slv_options *
   char ipm_msg[96];
   slv_msgf(ipm_msg, sizeof ipm_msg, "%s", res->message);
   memcpy(s->xa, x, (size_t)n * sizeof *x);
-  slv_options o = *opt;
-  o.warm_start = 1;
+  slv_options o = *opt; /* the solvers' solve starts from x as given: nsgs goes on from it */
   slv_status st = SLV_MAX_ITER;
   while (left > 0 && st == SLV_MAX_ITER) { /* left >= 1 at first: sweeps_take_over */
     o.max_iter = left < s->sweep_chunk ? left : s->sweep_chunk;

@@ -102,6 +102,15 @@ void slv_history_push(slv_hist *h, slv_result *res, double v) {
   res->history_len++;
 }
 
+/* The time `seconds` (>= 0) after t. */
+static struct timespec time_after(const struct timespec *t, double seconds) {
+  double whole = floor(seconds);
+  long ns = t->tv_nsec + (long)((seconds - whole) * 1e9);
+  struct timespec d = { .tv_sec = t->tv_sec + (time_t)whole + ns / 1000000000L,
+                        .tv_nsec = ns % 1000000000L };
+  return d;
+}
+
 void slv_poll_begin(slv_poll *q, const slv_options *opt, const struct timespec *t0) {
   q->timed = opt->time_limit > 0 && opt->time_limit < SLV_TIME_LIMIT_MAX;
   q->cancel = opt->cancel;
@@ -110,10 +119,7 @@ void slv_poll_begin(slv_poll *q, const slv_options *opt, const struct timespec *
   q->every = q->timed || q->cancel ? SLV_POLL_WORK : INFINITY;
   q->work = q->timed || q->cancel ? SLV_POLL_WORK : 0.0; /* the first poll is a slow one */
   if (!q->timed) return;
-  double whole = floor(opt->time_limit);
-  long ns = t0->tv_nsec + (long)((opt->time_limit - whole) * 1e9);
-  q->deadline.tv_sec = t0->tv_sec + (time_t)whole + ns / 1000000000L;
-  q->deadline.tv_nsec = ns % 1000000000L;
+  q->deadline = time_after(t0, opt->time_limit);
 }
 
 static int deadline_passed(const struct timespec *deadline) {
@@ -135,10 +141,7 @@ int slv_poll_share(slv_poll *q, double f, struct timespec *whole) {
                 1e-9 * (double)(q->deadline.tv_nsec - now.tv_nsec);
   if (!(left > 0)) return 0;
   *whole = q->deadline;
-  double t = f * left, s = floor(t);
-  long ns = now.tv_nsec + (long)((t - s) * 1e9);
-  q->deadline.tv_sec = now.tv_sec + (time_t)s + ns / 1000000000L;
-  q->deadline.tv_nsec = ns % 1000000000L;
+  q->deadline = time_after(&now, f * left);
   q->work = q->every;
   return 1;
 }

@@ -3,6 +3,7 @@
  * the library's own residual meets tol), using fake solvers that lie. */
 #include "slv.h"
 #include "slv_internal.h" /* slv_impl: the lying solvers of test_promise */
+#include "tst_pivot.h"
 #include "tst_util.h"
 
 #include <float.h>
@@ -731,11 +732,7 @@ static const slv_solver mover = { .name = "mover",
  * = (2, 1), not the kept (0, 0), and not converged. */
 static void test_w_kept(void) {
   double A[4] = { 2, 1, 1, 2 }, b[2] = { -4, -5 }, x[2], w[2];
-  slv_problem p = slv_problem_empty();
-  p.n = 2;
-  p.A = A;
-  p.lda = 2;
-  p.b = b;
+  slv_problem p = tst_dense(2, A, 2, b, NULL, NULL);
   slv_options o = slv_options_default();
   slv_workspace *ws;
   slv_result res;
