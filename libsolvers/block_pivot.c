@@ -394,13 +394,27 @@ void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w) {
   cblas_daxpy(op->n, alpha, op->A + (size_t)j * op->lda, 1, w, 1);
 }
 
-/* dx_C = -A_CC^-1 w_C with the factor; x_C += dx_C, w += A(:, C) dx_C. */
+/* The positions of set[0..m) in the order of their rows into
+ * flips[0..m) (free here: find_broken fills it after the step). */
+static void row_order(const slv_bpp *q, int m) {
+  int *at = q->flips, k = 0;
+  for (int r = 0; r < q->n; r++) at[r] = -1;
+  for (int c = 0; c < m; c++) at[q->set[c]] = c;
+  for (int r = 0; r < q->n; r++)
+    if (at[r] >= 0) at[k++] = at[r]; /* k <= r: in place */
+}
+
+/* dx_C = -A_CC^-1 w_C with the factor; x_C += dx_C, w += A(:, C) dx_C,
+ * the columns in the order they lie in A (row_order), not in C's, which
+ * jumps about A: the hardware's prefetchers then follow from one column
+ * to the next (2026-11-28-piv3.md). */
 static void solve_step(const slv_bpp *q, int m, double *x, double *w) {
   double *dx = q->dx;
   for (int c = 0; c < m; c++) dx[c] = -w[q->set[c]];
   factor_solve(q, m, dx);
-  for (int c = 0; c < m; c++) {
-    int r = q->set[c];
+  row_order(q, m);
+  for (int t = 0; t < m; t++) {
+    int c = q->flips[t], r = q->set[c];
     x[r] += dx[c];
     if (dx[c] != 0.0) slv_bpp_add_column(q->op, r, dx[c], w);
   }
