@@ -34,9 +34,10 @@
 /* The tiles ask for the next tile pair ahead (fetch_cols) where A's n x n
  * entries pass this many bytes: there A comes from memory, and the pass
  * took 55-70 % of its time with the fetches (spd 2000, 32 MB: 5.1-5.3 ->
- * 2.8-3.8 ms alone; 30.7 -> 29.4 ms a dantzig solve); at spd 1000 (8 MB,
- * from the shared L3) they cost more than they saved (3.85 -> 4.04 ms a
- * solve, medians: experiments/records/2026-11-28-piv3.md). */
+ * 2.8-3.8 ms alone; 30.7 -> 29.4 ms a dantzig solve); at spd 1000 and 500
+ * (8 and 2 MB, from the shared L3) they brought nothing beyond the noise
+ * (paired solves: -2.0 % and +0.5 % at 1000, +0.7 % and +1.9 % at 500;
+ * alone, hot, 0.42 -> 0.44 ms at 1000): experiments/records/2026-11-28-piv3.md. */
 #define SCAN_FETCH_BYTES (16.0 * 1024 * 1024)
 
 /* The maxima, the NaN flag and the digest's sum of a scan under way. */
