@@ -394,13 +394,27 @@ void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w) {
   cblas_daxpy(op->n, alpha, op->A + (size_t)j * op->lda, 1, w, 1);
 }
 
-/* dx_C = -A_CC^-1 w_C with the factor; x_C += dx_C, w += A(:, C) dx_C. */
+/* The positions of set[0..m) in the order of their rows into
+ * flips[0..m) (free here: find_broken fills it after the step). */
+static void row_order(const slv_bpp *q, int m) {
+  int *at = q->flips, k = 0;
+  for (int r = 0; r < q->n; r++) at[r] = -1;
+  for (int c = 0; c < m; c++) at[q->set[c]] = c;
+  for (int r = 0; r < q->n; r++)
+    if (at[r] >= 0) at[k++] = at[r]; /* k <= r: in place */
+}
+
+/* dx_C = -A_CC^-1 w_C with the factor; x_C += dx_C, w += A(:, C) dx_C,
+ * the columns in the order they lie in A (row_order), not in C's, which
+ * jumps about A: the hardware's prefetchers then follow from one column
+ * to the next (2026-11-28-piv3.md). */
 static void solve_step(const slv_bpp *q, int m, double *x, double *w) {
   double *dx = q->dx;
   for (int c = 0; c < m; c++) dx[c] = -w[q->set[c]];
   factor_solve(q, m, dx);
-  for (int c = 0; c < m; c++) {
-    int r = q->set[c];
+  row_order(q, m);
+  for (int t = 0; t < m; t++) {
+    int c = q->flips[t], r = q->set[c];
     x[r] += dx[c];
     if (dx[c] != 0.0) slv_bpp_add_column(q->op, r, dx[c], w);
   }
@@ -494,10 +508,32 @@ static int next_set(const slv_bpp *q, int m, int joins, const double *x, const d
 
 /* ---- a guess by sweeps --------------------------------------------------------- */
 
+/* The daxpy of the last sweep starts at a multiple of this row:
+ * OpenBLAS's daxpy kernels take blocks of 16 or 32 entries from the start
+ * of the vector and the rest one by one, so from such a row every entry
+ * it writes is taken by the same kind of step as in the whole column's
+ * call: the same bits (test_block_pivot checks the guess and its keys
+ * against whole sweeps). */
+#define SLV_BPP_AXPY_ALIGN 64
+
+/* wt += d A(:, r), all of it (tail 0) or, on a dense A, the rows from
+ * SLV_BPP_AXPY_ALIGN below r + 1 on (tail 1: the rows after r, which the
+ * same sweep reads later). */
+static void sweep_update(const slv_bpp *q, int r, double d, double *wt, int tail) {
+  if (!tail || q->op->packed != SLV_OP_UNPACKED) {
+    slv_op_col_axpy(q->op, r, d, wt);
+    return;
+  }
+  int s = (r + 1) / SLV_BPP_AXPY_ALIGN * SLV_BPP_AXPY_ALIGN;
+  cblas_daxpy(q->n - s, d, q->A + s + (size_t)r * q->lda, 1, wt + s, 1);
+}
+
 /* One sweep of projected Gauss-Seidel on xt, wt = A xt + b kept current
  * (pgs's move, slv_pgs_move, and its column update): rows whose A_rr is
- * not positive stay. */
-static void guess_sweep(const slv_bpp *q, const double *invd, double *xt, double *wt) {
+ * not positive stay.  tail: the last sweep, after which wt is not read
+ * (slv_bpp_sweep_guess): only the rows after the moved one are updated
+ * (half the column on average), and wt is then current there alone. */
+static void guess_sweep(const slv_bpp *q, const double *invd, double *xt, double *wt, int tail) {
   for (int r = 0; r < q->n; r++) {
     if (!(invd[r] > 0)) continue;
     double xn;
@@ -505,8 +541,16 @@ static void guess_sweep(const slv_bpp *q, const double *invd, double *xt, double
     double d = xn - xt[r];
     if (d == 0.0) continue;
     xt[r] = xn;
-    slv_op_col_axpy(q->op, r, d, wt);
+    sweep_update(q, r, d, wt, tail);
   }
+}
+
+/* Whether every given row set[0..m) is free: its key (key_of) is then
+ * -inf whatever wt, and the last sweep need not leave wt current. */
+static int given_free(const slv_bpp *q, int m) {
+  for (int c = 0; c < m; c++)
+    if (lo_of(q, q->set[c]) != -INFINITY || hi_of(q, q->set[c]) != INFINITY) return 0;
+  return 1;
 }
 
 int slv_bpp_sweep_guess(slv_bpp *q, const double *x, const double *w, int m) {
@@ -519,7 +563,9 @@ int slv_bpp_sweep_guess(slv_bpp *q, const double *x, const double *w, int m) {
     double a = q->A[r + (size_t)r * q->lda];
     invd[r] = a > 0 ? slv_pgs_step(1.0, a) : 0.0;
   }
-  for (int k = 0; k < SLV_BPP_SWEEPS; k++) guess_sweep(q, invd, xt, wt);
+  int tail = given_free(q, m); /* the keys below read wt only for a given row at a bound */
+  for (int k = 0; k < SLV_BPP_SWEEPS; k++)
+    guess_sweep(q, invd, xt, wt, tail && k == SLV_BPP_SWEEPS - 1);
   memset(q->in, 0, (size_t)n * sizeof *q->in);
   for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
   for (int r = 0; r < n; r++)

@@ -110,7 +110,10 @@ void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w);
  * the spd and contact families at n = 1000 the guess from the rows broken
  * at x = 0 misses the answer's set C by 148 and 260 rows, five sweeps'
  * guess by 5 and 49 (experiments/records/2026-11-28-piv.md).  Scratch: the
- * first three columns of F.  They do not apply below SLV_BPP_SWEEP_MIN
+ * first three columns of F.  The last sweep updates w only at the rows
+ * after each moved row (on a dense A, where every given row is free: no
+ * key then reads w), half its columns' bytes; the guess and its keys are
+ * those of whole sweeps.  They do not apply below SLV_BPP_SWEEP_MIN
  * rows (where the tests' small blocks on which the rounds cycle keep
  * cycling) nor where q->general.  A guess only: the rounds and the exact method judge. */
 int slv_bpp_sweep_guess(slv_bpp *q, const double *x, const double *w, int m);

@@ -9,6 +9,18 @@
 #include <cblas.h>
 #include <string.h>
 
+/* y[q] = -w_r for the row r of each slot q of C, w_r = A_r: x + b_r read
+ * along column r (A is symmetric), the rows in their own order: each is a
+ * product of its own (the same bits in any order), and A's columns are
+ * then read in the order they lie in memory, not in the slots' order,
+ * which jumps about A (2026-11-28-piv3.md).  Positions [0, k) are C. */
+static void minus_w_C(dz_state *s, const double *x) {
+  for (int r = 0; r < s->n; r++) {
+    int pos = s->iperm[r];
+    if (pos < s->k) s->y[s->pos_slot[pos]] = -slv_dz_row_w(s, r, x);
+  }
+}
+
 /* One step of iterative refinement on the final C: w_C = A_C: x + b_C
  * (the rows of C alone, read along their columns: A is symmetric; |C| / n
  * of a pass over A, not a whole one), then A_CC dx_C = -w_C with the
@@ -19,7 +31,7 @@ void slv_dz_refine(dz_state *s, double *x, double *w) {
     slv_dz_full_w(s, x, w);
     return;
   }
-  for (int q = 0; q < k; q++) s->y[q] = -slv_dz_row_w(s, slv_dz_slot_row(s, q), x);
+  minus_w_C(s, x);
   slv_dz_fac_solve(s, s->y);
   for (int q = 0; q < k; q++) {
     int r = slv_dz_slot_row(s, q);

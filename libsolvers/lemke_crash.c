@@ -180,6 +180,20 @@ static double w_by_column(const slv_op *op, const lcp_view *L, int r, const doub
   return v + cblas_ddot(L->n, L->A + (size_t)r * L->lda, 1, x, 1);
 }
 
+/* dx[c] = -w_K[c] for c < m by w_by_column, the rows in their own order:
+ * each is a product of its own (the same bits in any order), and A's
+ * columns are then read in the order they lie in memory, not in the
+ * rounds' order of K, which jumps about A (2026-11-28-piv3.md).  Scratch:
+ * s->ties (n ints, free after the rounds). */
+static void minus_w_K(lemke_state *s, const lcp_view *L, const slv_op *op, int m, const double *x,
+                      double *dx) {
+  int *at = s->ties;
+  for (int r = 0; r < L->n; r++) at[r] = -1;
+  for (int c = 0; c < m; c++) at[s->K[c]] = c;
+  for (int r = 0; r < L->n; r++)
+    if (at[r] >= 0) dx[at[r]] = -w_by_column(op, L, r, x);
+}
+
 /* The rounds' set solved: x_C >= 0 and w_N >= 0 up to the rounds'
  * tolerance.  One step of refinement with their factor (x_C clamped at 0;
  * w_C from the rows of C alone when A(C, C) was found symmetric and x is 0
@@ -199,7 +213,7 @@ static slv_status crash_solved(lemke_state *s, const lcp_view *L, slv_op *op,
     slv_op_w(op, x, w);
     for (int c = 0; c < m; c++) dx[c] = -w[s->K[c]];
   } else {
-    for (int c = 0; c < m; c++) dx[c] = -w_by_column(op, L, s->K[c], x);
+    minus_w_K(s, L, op, m, x, dx);
   }
   if (m > 0 && general)
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', m, 1, s->H, L->N, s->ipiv, dx, m);

@@ -31,6 +31,15 @@
 
 #define SCAN_K2 0xD6E8FEB86659FD93ull
 
+/* The tiles ask for the next tile pair ahead (fetch_cols) where A's n x n
+ * entries pass this many bytes: there A comes from memory, and the pass
+ * took 55-70 % of its time with the fetches (spd 2000, 32 MB: 5.1-5.3 ->
+ * 2.8-3.8 ms alone; 30.7 -> 29.4 ms a dantzig solve); at spd 1000 and 500
+ * (8 and 2 MB, from the shared L3) they brought nothing beyond the noise
+ * (paired solves: -2.0 % and +0.5 % at 1000, +0.7 % and +1.9 % at 500;
+ * alone, hot, 0.42 -> 0.44 ms at 1000): experiments/records/2026-11-28-piv3.md. */
+#define SCAN_FETCH_BYTES (16.0 * 1024 * 1024)
+
 /* The maxima, the NaN flag and the digest's sum of a scan under way. */
 typedef struct {
   double amax, dmax;
@@ -73,6 +82,26 @@ typedef struct {
   __m256i sum, nnz;
   int hash; /* 0: the maxima alone (slv_is_symmetric) */
 } scan_vec;
+
+/* A block of A to fetch ahead: rows [r0, r1) of columns [c0, c1) (empty
+ * when c0 == c1). */
+typedef struct {
+  int r0, r1, c0, c1;
+} scan_region;
+
+/* Columns [c, c + 4) of g (those in it) asked of memory into the caches
+ * (L2), each line of their rows once: the tile pair after the one read now
+ * (tiles), so that its short runs of each column (a KB apiece at T = 128)
+ * arrive while this one is read, instead of each stalling the pass when
+ * it is read (2026-11-28-piv3.md). */
+__attribute__((target("avx2"), always_inline)) static inline void
+fetch_cols(const double *A, size_t lda, const scan_region *g, int c) {
+  for (int j = c; j < c + 4 && j < g->c1; j++) {
+    const char *col = (const char *)(A + (size_t)g->r0 + (size_t)j * lda);
+    const char *end = (const char *)(A + (size_t)g->r1 + (size_t)j * lda);
+    for (const char *l = col; l < end; l += 64) _mm_prefetch(l, _MM_HINT_T1);
+  }
+}
 
 /* The four columns b[0..3] transposed in registers into t[0..3]. */
 __attribute__((target("avx2"), always_inline)) static inline void transpose4(const __m256d b[4],
@@ -143,9 +172,12 @@ block_pair(const double *A, size_t lda, size_t n, size_t i, size_t j, scan_vec *
 
 /* The tile pair at rows [ti, ie), columns [tj, je) block by block. */
 __attribute__((target("avx2"), always_inline)) static inline void
-tile_blocks(const double *A, size_t lda, size_t n, int ti, int ie, int tj, int je, scan_vec *s) {
-  for (int j = tj; j < je; j += 4)
+tile_blocks(const double *A, size_t lda, size_t n, int ti, int ie, int tj, int je,
+            const scan_region next[2], scan_vec *s) {
+  for (int j = tj; j < je; j += 4) {
+    for (int g = 0; g < 2; g++) fetch_cols(A, lda, &next[g], next[g].c0 + (j - tj));
     for (int i = ti == tj ? j : ti; i < ie; i += 4) block_pair(A, lda, n, (size_t)i, (size_t)j, s);
+  }
 }
 
 /* The mirror of tile (ti.., tj..) (rows [tj, je), columns [ti, ie)) read
@@ -153,8 +185,9 @@ tile_blocks(const double *A, size_t lda, size_t n, int ti, int ie, int tj, int j
  * laid out as tile (I, J) is. */
 __attribute__((target("avx2"), always_inline)) static inline void
 mirror_into(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int tj, int je,
-            double *buf, scan_vec *s) {
+            double *buf, const scan_region *next, scan_vec *s) {
   for (int c0 = ti; c0 < ie; c0 += 4) {
+    fetch_cols(A, lda, next, next->c0 + (c0 - ti));
     __m256i key[4];
     for (int c = 0; c < 4; c++) key[c] = keys_at((size_t)tj + (size_t)(c0 + c) * n);
     for (int r0 = tj; r0 < je; r0 += 4) {
@@ -176,9 +209,10 @@ mirror_into(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int
  * time. */
 __attribute__((target("avx2"), always_inline)) static inline void
 tile_copied(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int tj, int je,
-            double *buf, scan_vec *s) {
-  mirror_into(A, lda, n, T, ti, ie, tj, je, buf, s);
+            double *buf, const scan_region next[2], scan_vec *s) {
+  mirror_into(A, lda, n, T, ti, ie, tj, je, buf, &next[0], s);
   for (int j = tj; j < je; j += 4) {
+    fetch_cols(A, lda, &next[1], next[1].c0 + (j - tj));
     __m256i key[4];
     for (int c = 0; c < 4; c++) key[c] = keys_at((size_t)ti + (size_t)(j + c) * n);
     for (int i = ti; i < ie; i += 4)
@@ -193,18 +227,36 @@ tile_copied(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int
   }
 }
 
+/* The regions of the tile pair after (ti, tj) in tiles' order: next[0]
+ * its mirror (rows of its tj, columns of its ti; none on the diagonal),
+ * next[1] the tile itself; both empty after the last pair.  The current
+ * pair asks for them four columns at a time: its mirror's read (or the
+ * first half of a diagonal tile's) next[0], its tile's next[1].  Both
+ * empty unless fetch. */
+static inline void next_pair(int m, int T, int ti, int tj, int fetch, scan_region next[2]) {
+  ti += T;
+  if (ti >= m) tj += T, ti = tj;
+  int ie = ti + T < m ? ti + T : m, je = tj + T < m ? tj + T : m;
+  scan_region none = { 0, 0, 0, 0 }, mirror = { tj, je, ti, ie }, tile = { ti, ie, tj, je };
+  next[0] = !fetch || tj >= m || ti == tj ? none : mirror;
+  next[1] = !fetch || tj >= m ? none : tile;
+}
+
 /* Every tile pair of [0, m) into a: tiles of T, buf T x T doubles. */
 __attribute__((target("avx2"), always_inline)) static inline void
 tiles(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
   scan_vec s = { _mm256_setzero_pd(),    _mm256_setzero_pd(),    _mm256_setzero_pd(),
                  _mm256_setzero_si256(), _mm256_setzero_si256(), hash };
+  int fetch = (double)n * n * sizeof *A > SCAN_FETCH_BYTES;
   for (int tj = 0; tj < m; tj += T)
     for (int ti = tj; ti < m; ti += T) {
       int ie = ti + T < m ? ti + T : m, je = tj + T < m ? tj + T : m;
+      scan_region next[2];
+      next_pair(m, T, ti, tj, fetch, next);
       if (ti != tj)
-        tile_copied(A, lda, (size_t)n, (size_t)T, ti, ie, tj, je, buf, &s);
+        tile_copied(A, lda, (size_t)n, (size_t)T, ti, ie, tj, je, buf, next, &s);
       else
-        tile_blocks(A, lda, (size_t)n, ti, ie, tj, je, &s);
+        tile_blocks(A, lda, (size_t)n, ti, ie, tj, je, next, &s);
     }
   double am[4], dm[4], nan[4];
   uint64_t sum[4], nnz[4];

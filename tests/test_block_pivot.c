@@ -23,6 +23,7 @@
 #include "tst_util.h"
 
 #include <CUnit/CUnit.h>
+#include <cblas.h>
 #include <gsl/gsl_rng.h>
 #include <lapacke.h>
 #include <math.h>
@@ -261,6 +262,91 @@ static void test_sweep_guess(void) {
 }
 
 /* The 4 x 4 SPD problem on which full-flip rounds cycle (see the header). */
+/* Five whole sweeps of projected Gauss-Seidel (pgs's move, every column
+ * whole: the sweeps as documented, without slv_bpp_sweep_guess's half
+ * last sweep) from x, w into xt; the set the guess takes from them (the
+ * given rows set[0..m), then the rows strictly inside in row order) into
+ * ref_set, its keys (key_of: -inf for a free row, the distance to the
+ * nearer bound times sqrt(A_rr) for a row inside, -|w_r| / sqrt(A_rr) for
+ * a given row at a bound) into ref_key; returns the set's size. */
+static int whole_sweeps(const run_t *t, const slv_bpp *q, int m, double *xt, int *ref_set,
+                        double *ref_key) {
+  int n = t->n;
+  double *wt = malloc(sizeof(double) * n);
+  memcpy(xt, t->x, sizeof(double) * n);
+  memcpy(wt, t->w, sizeof(double) * n);
+  for (int k = 0; k < SLV_BPP_SWEEPS; k++)
+    for (int r = 0; r < n; r++) {
+      double lo = q->lo ? q->lo[r] : 0.0, hi = q->hi ? q->hi[r] : INFINITY, xn;
+      slv_pgs_move(xt[r], wt[r], slv_pgs_step(1.0, t->A[r + (size_t)r * n]), lo, hi, &xn);
+      double d = xn - xt[r];
+      if (d == 0.0) continue;
+      xt[r] = xn;
+      cblas_daxpy(n, d, t->A + (size_t)r * n, 1, wt, 1);
+    }
+  int k = 0;
+  for (int c = 0; c < m; c++) ref_set[k++] = t->set[c];
+  for (int r = 0; r < n; r++) {
+    double lo = q->lo ? q->lo[r] : 0.0, hi = q->hi ? q->hi[r] : INFINITY;
+    int given = 0;
+    for (int c = 0; c < m; c++) given |= t->set[c] == r;
+    if (!given && lo < xt[r] && xt[r] < hi) ref_set[k++] = r;
+  }
+  for (int c = 0; c < k; c++) {
+    int r = ref_set[c];
+    double lo = q->lo ? q->lo[r] : 0.0, hi = q->hi ? q->hi[r] : INFINITY;
+    if (lo == -INFINITY && hi == INFINITY)
+      ref_key[c] = -INFINITY;
+    else if (lo < xt[r] && xt[r] < hi)
+      ref_key[c] = -fmin(xt[r] - lo, hi - xt[r]) * t->sq[r];
+    else /* a given row at a bound: by its w */
+      ref_key[c] = -fabs(wt[r]) / t->sq[r];
+  }
+  free(wt);
+  return k;
+}
+
+/* The sweeps' last pass updates w only below each moved row (its rows
+ * after it, from a multiple of 64 on), where no given row needs its w for
+ * a key: the guess and its keys must be those of five whole sweeps, to the
+ * bit (n = 250 and 263, not multiples of 64; LCP, and boxes with free
+ * given rows, which take the half pass; boxes with bounded given rows,
+ * which take the whole one). */
+static void test_sweep_half_last(void) {
+  for (int kind = 0; kind < 3; kind++)
+    for (int n = 250; n <= 263; n += 13) {
+      run_t t;
+      run_alloc(&t, n);
+      int boxed = kind > 0, m = kind == 0 ? 0 : 3;
+      for (int i = 0; i < n; i++) {
+        int free_row = kind == 1 && i % 50 == 3;
+        t.lo[i] = free_row ? -INFINITY : -0.5 - 0.5 * ((i * 7) % 5) / 4.0;
+        t.hi[i] = free_row ? INFINITY : 0.5 + 0.5 * ((i * 3) % 7) / 6.0;
+      }
+      tst_planted_spd(n, 0.1, 90 + (unsigned long)(n + kind), boxed ? t.lo : NULL,
+                      boxed ? t.hi : NULL, t.A, t.b, t.xs);
+      slv_bpp q = bpp_of(&t, boxed, 0);
+      start(&t, &q);
+      for (int c = 0; c < m; c++) t.set[c] = 3 + 50 * c; /* the free rows of kind 1 */
+      double *xt = malloc(sizeof(double) * n), *ref_key = malloc(sizeof(double) * n);
+      int *ref_set = malloc(sizeof(int) * n);
+      int k = whole_sweeps(&t, &q, m, xt, ref_set, ref_key);
+      int g = slv_bpp_sweep_guess(&q, t.x, t.w, m), same_set = g == k, same_keys = g == k;
+      for (int c = 0; c < k && c < g; c++) {
+        same_set &= t.set[c] == ref_set[c];
+        same_keys &= memcmp(&t.key[t.set[c]], &ref_key[c], sizeof(double)) == 0;
+      }
+      printf("\n    kind %d, n = %d: %d rows in the guess, the whole sweeps' %d", kind, n, g, k);
+      CU_ASSERT(k > m + n / 10);
+      CU_ASSERT(same_set);
+      CU_ASSERT(same_keys);
+      free(xt);
+      free(ref_key);
+      free(ref_set);
+      run_free(&t);
+    }
+}
+
 static const double cyc_A[16] = { 1.1146, -0.7486, -1.2796, -0.123, -0.7486, 0.8244,
                                   1.1689, -0.0909, -1.2796, 1.1689, 1.8993,  -0.0844,
                                   -0.123, -0.0909, -0.0844, 0.6411 };
@@ -383,6 +469,8 @@ int main(void) {
   CU_add_test(s, "planted LCP and boxes: the answer, its set, an updated factor",
               test_planted_rounds);
   CU_add_test(s, "the sweeps' guess: fewer rows wrong, x and w untouched", test_sweep_guess);
+  CU_add_test(s, "the sweeps' half last pass: the guess and keys of whole sweeps",
+              test_sweep_half_last);
   CU_add_test(s, "a 4 x 4 cycle stops by patience", test_cycle_stops);
   CU_add_test(s, "equal rows: a zero pivot cuts C", test_zero_pivot_cut);
   CU_add_test(s, "non-symmetric P-matrix: LU rounds", test_lu_rounds);

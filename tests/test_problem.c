@@ -8,6 +8,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- validation: one test per rule, exact status and message ------------- */
@@ -1147,6 +1148,38 @@ static void test_scan_dense(void) {
   CU_ASSERT_EQUAL(missed, 0);
 }
 
+/* The first pass past 16 MB of A (n = 1450, lda = 1453), where its tiles
+ * ask for the next tile pair ahead (scan.c, SCAN_FETCH_BYTES): the digest
+ * is ref_dense's and the column pass's, the maxima and the nonzeros a
+ * loop's, an asymmetry planted in the last tile pair (off by 2e-9) and a
+ * NaN in the rows past the last multiple of 4 are found. */
+static void test_scan_fetch(void) {
+  enum { N = 1450, LD = 1453 };
+  double *A = malloc(sizeof(double) * LD * N);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(A);
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < LD; i++)
+      A[i + (size_t)j * LD] = i < N ? ((i + j) % 11 ? 1.0 / (1 + i + j) : 0.0) : 1e300;
+  A[1440 + (size_t)1300 * LD] += 2e-9;
+  double amax, dmax;
+  size_t nnz;
+  naive_maxima(A, N, LD, &amax, &dmax, &nnz);
+  CU_ASSERT(dmax > 1e-9);
+  slv_scan sc;
+  slv_scan_dense(A, N, LD, scan_buf, &sc);
+  CU_ASSERT(sc.hash == ref_dense(A, N, LD));
+  CU_ASSERT(sc.hash == slv_digest_dense(A, N, LD));
+  CU_ASSERT_EQUAL(sc.amax, amax);
+  CU_ASSERT_EQUAL(sc.dmax, dmax);
+  CU_ASSERT_EQUAL(sc.nnz, nnz);
+  CU_ASSERT_EQUAL(sc.finite, 1);
+  CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0);
+  A[1449 + (size_t)3 * LD] = NAN;
+  slv_scan_dense(A, N, LD, scan_buf, &sc);
+  CU_ASSERT_EQUAL(sc.finite, 0);
+  free(A);
+}
+
 /* P(0) by hand: 0 projected on [lo, hi] for a plain row (1 on [1, 5], -2
  * on [-3, -2], 0 on [-1, 1]); 0 for a findex row whatever its lo, hi, and
  * for the three rows of a cone (bounds ignored, even [2, 3]). */
@@ -1203,6 +1236,8 @@ int main(void) {
   CU_add_test(g, "digest: the documented hash, one changed word found", test_digest);
   CU_add_test(g, "the first pass: digest, maxima and finite flag, with and without scratch",
               test_scan_dense);
+  CU_add_test(g, "the first pass past 16 MB: the next tile pair fetched, the same answers",
+              test_scan_fetch);
   CU_add_test(g, "start point P(0)", test_start_point);
   return tst_run();
 }
