@@ -89,8 +89,10 @@
  * SLV_MAX_ITER.  The stopping test is the library's (slv_met_norms on
  * res_scaled), confirmed on w = A x + b recomputed exactly
  * (slv_residual) before returning SLV_CONVERGED; the per-sweep measure is
- * slv_natmap_norms on the maintained w; w is also recomputed every
- * opt->check_every sweeps to drop the rounding drift of the updates.
+ * slv_natmap_norms on the maintained w, taken on a schedule (nsgs_schedule:
+ * every sweep near the tol or with a history, else every few); w is also
+ * recomputed every opt->check_every sweeps to drop the rounding drift of
+ * the updates.
  *
  * Needs A(i,i) > 0 on box rows (SLV_CAP_NEEDS_POS_DIAG) and a positive
  * definite symmetric part of every cone block (checked by Cholesky, with
@@ -111,7 +113,9 @@ enum {
   NSGS_MAX_DEPTH = 40,   /* halvings of a grid interval (2pi/32 / 2^40 ~ 1.8e-13 rad) */
   NSGS_MAX_ROOTS = 16,   /* candidate roots kept (F has at most 4, ties may repeat) */
   NSGS_MAX_EVALS = 2000, /* evaluations of F in one isolation (typically < 100) */
-  NSGS_FALLBACK_IT = 50  /* projected fixed-point steps when no case applies */
+  NSGS_FALLBACK_IT = 50, /* projected fixed-point steps when no case applies */
+  NSGS_CHECK_MAX = 8,    /* sweeps between two measures, at most (nsgs_schedule) */
+  NSGS_CHECK_NEAR = 4    /* a measure within this factor of the tol: every sweep */
 };
 #define TWO_PI 6.283185307179586476925286766559
 
@@ -541,6 +545,37 @@ static void sweep(sweeper *sw, double *x, double *w) {
   }
 }
 
+/* When the next sweep's measure is taken (docs/cone-solvers.md, "NSGS",
+ * "The measure's schedule").  The measure (slv_natmap_of: the natural map
+ * and the scale-invariant test, a projection and four square roots a
+ * contact) cost a third of a sweep on the 10^4-contact states
+ * (experiments/records/2026-11-28-states3.md).  Where it is at most
+ * NSGS_CHECK_NEAR times the tol, has not fallen since the last measure, or
+ * a history is recorded, every sweep is measured; else the rate of the last
+ * measures, rho a sweep, says how many sweeps reach the tol,
+ * log(v / tol) / log(1 / rho), and the next measure comes after half that,
+ * at most NSGS_CHECK_MAX sweeps on.  A converged iterate is then found at
+ * most a few sweeps late, and a non-finite one at most NSGS_CHECK_MAX. */
+typedef struct {
+  int last;  /* the sweep of the last measure (0: the start's) */
+  double v;  /* its value */
+  int next;  /* the sweep of the next measure */
+  int every; /* 1: every sweep (a history is recorded) */
+  double tol;
+} nsgs_schedule;
+
+static void schedule_after(nsgs_schedule *sc, int it, double v) {
+  int gap = 1;
+  if (!sc->every && v > NSGS_CHECK_NEAR * sc->tol && it > sc->last && v < sc->v) {
+    double rate = log(sc->v / v) / (it - sc->last); /* -log rho > 0 */
+    double ahead = 0.5 * log(v / sc->tol) / rate;
+    gap = ahead >= NSGS_CHECK_MAX ? NSGS_CHECK_MAX : ahead >= 1 ? (int)ahead : 1;
+  }
+  sc->last = it;
+  sc->v = v;
+  sc->next = it + gap;
+}
+
 static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, double *x, double *w,
                              slv_result *res, slv_hist *h) {
   nsgs_state *s = st;
@@ -569,20 +604,25 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
   if (slv_met_norms(opt, m.scaled, m.n2 / scale2)) return SLV_CONVERGED;
 
   double sweep_work = slv_op_nnz(op);
+  nsgs_schedule sc = { .every = h->cap > 0, .tol = opt->tol };
+  schedule_after(&sc, 0, res->solver_residual);
   for (int it = 1; it <= opt->max_iter; it++) {
     slv_status stop = slv_should_stop(op, sweep_work);
     if (stop) return stop; /* the last iterate */
     sweep(&sw, x, w);
+    res->iterations = it;
+    int drift = it % opt->check_every == 0;
+    if (it < sc.next && !drift && it < opt->max_iter) continue; /* the rows form needs no w */
     if (sw.rowform) slv_op_w(op, x, w);
     m = slv_natmap_of(p, x, w, rs);
-    res->iterations = it;
     if (isnan(m.inf)) {
-      slv_msgf(res->message, sizeof res->message, "nsgs: iterate became non-finite at sweep %d",
-               it);
+      slv_msgf(res->message, sizeof res->message,
+               "nsgs: iterate became non-finite by sweep %d (the measure of sweep %d was finite)",
+               it, sc.last);
       return SLV_NOT_FINITE;
     }
     int met = slv_met_norms(opt, m.scaled, m.n2 / scale2);
-    if (met || it % opt->check_every == 0) {
+    if (met || drift) {
       /* confirm on (or drop the drift of) w recomputed exactly */
       if (met)
         slv_op_w(op, x, w);
@@ -594,6 +634,7 @@ static slv_status nsgs_solve(void *st, slv_op *op, const slv_options *opt, doubl
     res->solver_residual = slv_test_measure_norms(opt, m.scaled, m.n2 / scale2);
     slv_history_push(h, res, res->solver_residual);
     if (met) return SLV_CONVERGED;
+    schedule_after(&sc, it, res->solver_residual);
   }
   slv_msgf(res->message, sizeof res->message,
            "nsgs: %d sweeps, res_nat_inf=%.3g res_scaled=%.3g > tol=%.3g (%d local fallbacks)",

@@ -399,6 +399,64 @@ static void test_warm_start_history(void) {
   tst_cone_case_free(&P);
 }
 
+/* The measure's schedule (nsgs.c, nsgs_schedule): without a history the
+ * measure is skipped on sweeps far from the tol; the iterates are the same
+ * sweeps', the end is found at most NSGS_CHECK_MAX (8) sweeps after the
+ * sweep measured every time finds it, x is bit for bit the one of that many
+ * sweeps measured every time, and a run cut by max_iter reports the
+ * measure of its last sweep. */
+static void schedule_on(const char *file) {
+  char path[4096];
+  tst_shared_path("datasets/siconos/fc3d/", path, sizeof path);
+  strncat(path, file, sizeof path - strlen(path) - 1);
+  io_instance *in = NULL;
+  char err[512];
+  CU_ASSERT_EQUAL_FATAL(io_read(path, IO_FMT_SICONOS_FC3D, &in, err, sizeof err), SLV_CONVERGED);
+  slv_problem p = io_instance_problem(in);
+  size_t bytes = (size_t)p.n * sizeof(double);
+  double *x = malloc(bytes), *xh = malloc(bytes);
+  slv_options o = slv_options_default();
+  o.tol = 1e-10;
+  o.max_iter = 200000;
+  slv_result every, sched;
+  o.record_history = 1;
+  CU_ASSERT_EQUAL(run(&p, &o, xh, &every), SLV_CONVERGED);
+  o.record_history = 0;
+  CU_ASSERT_EQUAL(run(&p, &o, x, &sched), SLV_CONVERGED);
+  printf("(%s: %d sweeps measured each, %d on the schedule) ", file, every.iterations,
+         sched.iterations);
+  CU_ASSERT(every.iterations > 50);
+  CU_ASSERT(sched.iterations >= every.iterations && sched.iterations <= every.iterations + 8);
+  CU_ASSERT(sched.res.res_scaled <= o.tol);
+  /* the same sweeps: that many measured every time give the same bits */
+  o.record_history = 1;
+  o.tol = 1e-300;
+  o.max_iter = sched.iterations;
+  CU_ASSERT_EQUAL(run(&p, &o, xh, &every), SLV_MAX_ITER);
+  CU_ASSERT(memcmp(x, xh, bytes) == 0);
+  /* cut by max_iter far from the tol: the last sweep's measure */
+  o.max_iter = 37;
+  CU_ASSERT_EQUAL(run(&p, &o, xh, &every), SLV_MAX_ITER);
+  o.record_history = 0;
+  CU_ASSERT_EQUAL(run(&p, &o, x, &sched), SLV_MAX_ITER);
+  CU_ASSERT(memcmp(x, xh, bytes) == 0);
+  CU_ASSERT_EQUAL(sched.solver_residual, every.history[every.history_len - 1]);
+  CU_ASSERT_EQUAL(sched.solver_residual, every.solver_residual);
+  free(x);
+  free(xh);
+  io_instance_free(in);
+}
+
+static void test_measure_schedule(void) {
+  char path[4096];
+  if (!tst_shared_path("datasets/siconos/fc3d/", path, sizeof path)) {
+    printf("SKIP: ../shared/datasets absent\n");
+    return;
+  }
+  schedule_on("Confeti-ex03-Fc3D-SBM.dat");
+  schedule_on("OneObject-i1028-138.hdf5.dat");
+}
+
 static void test_honest_failures(void) {
   tst_cone_case P;
   tst_cone_case_plant(&P, 10, 0, 0.5, SLV_CONE_ASSOCIATED, 0, 13);
@@ -529,6 +587,8 @@ int main(void) {
   CU_add_test(s, "CSR = dense (3x3 blocks, packed, transposed, row form)", test_csr_matches_dense);
   CU_add_test(s, "warm start and history", test_warm_start_history);
   CU_add_test(s, "honest failures and refusals", test_honest_failures);
+  CU_add_test(s, "the measure's schedule: same sweeps, end found late by <= 8",
+              test_measure_schedule);
   CU_add_test(s, "Siconos FC3D files at 1e-8", test_fc3d_files);
   return tst_run();
 }
