@@ -550,11 +550,11 @@ static void sweep(sweeper *sw, double *x, double *w) {
  * and the scale-invariant test, a projection and four square roots a
  * contact) cost a third of a sweep on the 10^4-contact states
  * (experiments/records/2026-11-28-states3.md).  Where it is at most
- * NSGS_CHECK_NEAR times the tol, has not fallen since the last measure, or
- * a history is recorded, every sweep is measured; else the rate of the last
- * measures, rho a sweep, says how many sweeps reach the tol,
- * log(v / tol) / log(1 / rho), and the next measure comes after half that,
- * at most NSGS_CHECK_MAX sweeps on.  A converged iterate is then found at
+ * NSGS_CHECK_NEAR times the tol, or a history is recorded, every sweep is
+ * measured; else the rate of the last two measures, rho a sweep, says how
+ * many sweeps reach the tol, log(v / tol) / log(1 / rho), and the next
+ * measure comes after half that, at most NSGS_CHECK_MAX sweeps on (a
+ * measure that did not fall: NSGS_CHECK_MAX).  A converged iterate is then found at
  * most a few sweeps late, and a non-finite one at most NSGS_CHECK_MAX. */
 typedef struct {
   int last;  /* the sweep of the last measure (0: the start's) */
@@ -566,9 +566,9 @@ typedef struct {
 
 static void schedule_after(nsgs_schedule *sc, int it, double v) {
   int gap = 1;
-  if (!sc->every && v > NSGS_CHECK_NEAR * sc->tol && it > sc->last && v < sc->v) {
-    double rate = log(sc->v / v) / (it - sc->last); /* -log rho > 0 */
-    double ahead = 0.5 * log(v / sc->tol) / rate;
+  if (!sc->every && v > NSGS_CHECK_NEAR * sc->tol && it > sc->last) {
+    double rate = log(sc->v / v) / (it - sc->last); /* -log rho: > 0 while falling */
+    double ahead = rate > 0 ? 0.5 * log(v / sc->tol) / rate : INFINITY;
     gap = ahead >= NSGS_CHECK_MAX ? NSGS_CHECK_MAX : ahead >= 1 ? (int)ahead : 1;
   }
   sc->last = it;
