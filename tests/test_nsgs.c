@@ -418,11 +418,13 @@ static void schedule_on(const char *file) {
   slv_options o = slv_options_default();
   o.tol = 1e-10;
   o.max_iter = 200000;
-  slv_result every, sched;
   o.record_history = 1;
-  CU_ASSERT_EQUAL(run(&p, &o, xh, &every), SLV_CONVERGED);
+  slv_workspace *ws = NULL; /* with a history: every run's history is read before the next */
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(nsgs, p.n, &o, &ws), SLV_OK);
+  slv_result every, sched;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, xh, NULL, &every), SLV_CONVERGED);
   o.record_history = 0;
-  CU_ASSERT_EQUAL(run(&p, &o, x, &sched), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &sched), SLV_CONVERGED);
   printf("(%s: %d sweeps measured each, %d on the schedule) ", file, every.iterations,
          sched.iterations);
   CU_ASSERT(every.iterations > 50);
@@ -432,16 +434,19 @@ static void schedule_on(const char *file) {
   o.record_history = 1;
   o.tol = 1e-300;
   o.max_iter = sched.iterations;
-  CU_ASSERT_EQUAL(run(&p, &o, xh, &every), SLV_MAX_ITER);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, xh, NULL, &every), SLV_MAX_ITER);
   CU_ASSERT(memcmp(x, xh, bytes) == 0);
   /* cut by max_iter far from the tol: the last sweep's measure */
   o.max_iter = 37;
-  CU_ASSERT_EQUAL(run(&p, &o, xh, &every), SLV_MAX_ITER);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, xh, NULL, &every), SLV_MAX_ITER);
+  double last = every.history_len > 0 ? every.history[every.history_len - 1] : NAN;
+  CU_ASSERT_EQUAL(every.history_len, 37);
   o.record_history = 0;
-  CU_ASSERT_EQUAL(run(&p, &o, x, &sched), SLV_MAX_ITER);
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &sched), SLV_MAX_ITER);
   CU_ASSERT(memcmp(x, xh, bytes) == 0);
-  CU_ASSERT_EQUAL(sched.solver_residual, every.history[every.history_len - 1]);
+  CU_ASSERT_EQUAL(sched.solver_residual, last);
   CU_ASSERT_EQUAL(sched.solver_residual, every.solver_residual);
+  slv_workspace_free(ws);
   free(x);
   free(xh);
   io_instance_free(in);
