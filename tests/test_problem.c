@@ -1076,6 +1076,22 @@ static void naive_maxima(const double *A, int n, int lda, double *amax, double *
     }
 }
 
+/* The first pass on A (n x n, lda) against the loops over every entry:
+ * its digest is ref_dense's and slv_digest_dense's, its maxima and nonzero
+ * count those of naive_maxima, every entry finite.  Returns the scan. */
+static slv_scan scan_agrees(const double *A, int n, int lda, double *buf, double amax, double dmax,
+                            size_t nnz) {
+  slv_scan sc;
+  slv_scan_dense(A, n, lda, buf, &sc);
+  CU_ASSERT(sc.hash == ref_dense(A, n, lda));
+  CU_ASSERT(sc.hash == slv_digest_dense(A, n, lda));
+  CU_ASSERT_EQUAL(sc.amax, amax);
+  CU_ASSERT_EQUAL(sc.dmax, dmax);
+  CU_ASSERT_EQUAL(sc.nnz, nnz);
+  CU_ASSERT_EQUAL(sc.finite, 1);
+  return sc;
+}
+
 static void test_scan_dense(void) {
   enum { N = 263, LD = 266 };
   for (int j = 0; j < N; j++)
@@ -1093,14 +1109,7 @@ static void test_scan_dense(void) {
   naive_maxima(scan_A, N, LD, &amax, &dmax, &nnz);
   CU_ASSERT(dmax > 4e-12 && dmax < 6e-12);
   for (int k = 0; k < 2; k++) {
-    slv_scan sc;
-    slv_scan_dense(scan_A, N, LD, k ? scan_buf : NULL, &sc);
-    CU_ASSERT(sc.hash == ref_dense(scan_A, N, LD));
-    CU_ASSERT(sc.hash == slv_digest_dense(scan_A, N, LD));
-    CU_ASSERT_EQUAL(sc.amax, amax);
-    CU_ASSERT_EQUAL(sc.dmax, dmax);
-    CU_ASSERT_EQUAL(sc.nnz, nnz);
-    CU_ASSERT_EQUAL(sc.finite, 1);
+    slv_scan sc = scan_agrees(scan_A, N, LD, k ? scan_buf : NULL, amax, dmax, nnz);
     CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
     CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
   }
@@ -1165,14 +1174,7 @@ static void test_scan_fetch(void) {
   size_t nnz;
   naive_maxima(A, N, LD, &amax, &dmax, &nnz);
   CU_ASSERT(dmax > 1e-9);
-  slv_scan sc;
-  slv_scan_dense(A, N, LD, scan_buf, &sc);
-  CU_ASSERT(sc.hash == ref_dense(A, N, LD));
-  CU_ASSERT(sc.hash == slv_digest_dense(A, N, LD));
-  CU_ASSERT_EQUAL(sc.amax, amax);
-  CU_ASSERT_EQUAL(sc.dmax, dmax);
-  CU_ASSERT_EQUAL(sc.nnz, nnz);
-  CU_ASSERT_EQUAL(sc.finite, 1);
+  slv_scan sc = scan_agrees(A, N, LD, scan_buf, amax, dmax, nnz);
   CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0);
   A[1449 + (size_t)3 * LD] = NAN;
   slv_scan_dense(A, N, LD, scan_buf, &sc);
