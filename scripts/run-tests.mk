@@ -25,15 +25,15 @@ RUN = +@LCPLAB_MAKE_J= bash "$$LCPLAB_TESTS_ROOT/scripts/run-tests.sh" --run-sta
 all: check sanitizers install valgrind fuzz slurm
 
 check:
-	$(RUN) check 1200 build stage_check
+	$(RUN) check 1800 build stage_check
 sanitizers:
-	$(RUN) sanitizers 1200 build-san stage_san
+	$(RUN) sanitizers 2400 build-san stage_san
 install: check
 	$(RUN) install 200 build stage_install
 valgrind: install
 	$(RUN) valgrind 1200 build stage_valgrind
 fuzz: install
-	$(RUN) fuzz 450 build-fuzz stage_fuzz
+	$(RUN) fuzz 900 build-fuzz stage_fuzz
 slurm: install
 	$(RUN) slurm 300 build stage_slurm
 distcheck: all
