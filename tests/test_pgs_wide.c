@@ -773,10 +773,10 @@ static void test_check_is_the_judges(void) {
     int n = f.n;
     double *x = calloc((size_t)n, sizeof *x), *xs = calloc((size_t)n, sizeof *xs);
     double *w = calloc((size_t)n, sizeof *w), *wp = calloc((size_t)n, sizeof *wp);
-    for (size_t v = 0; v < sizeof names / sizeof *names; v++) {
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
       slv_options opt = slv_options_default();
       slv_workspace *ws;
-      CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(names[v]), n, &opt, &ws), SLV_OK);
+      CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find(names[k]), n, &opt, &ws), SLV_OK);
       for (int c = 0; c < 5; c++) {
         opt = slv_options_default();
         opt.simd = simd;

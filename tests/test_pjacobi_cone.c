@@ -39,29 +39,6 @@ static slv_status run(const slv_problem *p, slv_options *o, double *x, slv_resul
 
 /* ---- the test's own measure (independent of residual.c and cone.c) -------- */
 
-/* Projection on { |t| <= mu n } by the second-order-cone formula written
- * with the cone's axis: for |t| > mu n and mu |t| > -n, the projection is
- * (n + mu |t|) / (1 + mu^2) * (1, mu t / |t|). */
-static void own_project(double mu, const double *v, double *o) {
-  double t = sqrt(v[1] * v[1] + v[2] * v[2]);
-  if (t <= mu * v[0]) {
-    o[0] = v[0];
-    o[1] = v[1];
-    o[2] = v[2];
-    return;
-  }
-  if (mu * t <= -v[0]) {
-    o[0] = o[1] = o[2] = 0;
-    return;
-  }
-  double a = (v[0] + mu * t) / (1 + mu * mu);
-  o[0] = a;
-  o[1] = t > 0 ? a * mu * v[1] / t : 0;
-  o[2] = t > 0 ? a * mu * v[2] / t : 0;
-}
-
-/* max over cone rows of |x_c - P_K(x_c - w^_c)| and over box rows of
- * |mid(x - hi, w, x - lo)|, w = A x + b in long double, dense A. */
 /* The test's own convergence measure (tst_cone.c, res_scaled from its
  * definition). */
 static double own_residual(const slv_problem *p, const double *x) {
