@@ -152,10 +152,9 @@ make_check() {
 }
 
 # configure under dash (Debian's /bin/sh), which makes it the shell of make's
-# recipes and of libtool: libtool's shell forks about 160 times per link, and
-# a fork of dash is cheaper than one of bash.  The sanitizer build took 408 s
-# of CPU under dash against 552 under bash (configure, libraries and
-# program, test programs; experiments/records/2026-11-29-test-time-6.md)
+# recipes and of libtool: libtool's shell forks many times per link, and a
+# fork of dash is cheaper than one of bash (the builds' times under each:
+# experiments/records/2026-11-29-test-time-6.md)
 BUILD_SHELL=/bin/dash
 [ -x "$BUILD_SHELL" ] || BUILD_SHELL=/bin/sh
 run_configure() { # [configure options]: ../configure -q under BUILD_SHELL
@@ -270,12 +269,11 @@ if [ "${1:-}" = --run-stage ]; then
 fi
 
 # The limits (run-tests.mk) are one and a half to two and a half times each
-# stage's time on the slowest machine of this kind measured, where the whole
-# run took 1970 s (experiments/records/2026-11-29-test-time-6.md; on the
-# first, 2026-11-28-ci-timeout.md, about a third of that).  The stages run
-# side by side in run-tests.mk's two job slots; the longest chain of limits,
-# check, install and valgrind (3200 s), stays under CI's 90 minutes, so a
-# hang still leaves a summary.
+# stage's time on the slowest machine of this kind measured
+# (experiments/records/2026-11-29-test-time-6.md).  The stages run side by
+# side in run-tests.mk's two job slots; the longest chain of limits, check,
+# install and valgrind, stays under CI's 90 minutes, so a hang still leaves
+# a summary.
 if stage packages install_packages && stage autoreconf autoreconf -fi; then
   rm -rf test-logs && mkdir test-logs || exit 1
   stages="check sanitizers install valgrind fuzz slurm"
