@@ -107,14 +107,14 @@ def numpy_missing():
             f"--no-build-isolation . {route}")
 
 
-def run_step(what, cmd, cwd, log):
-    """Runs cmd in cwd with its output in the file log; BuildError with
-    the log's tail when it fails."""
+def run_step(what, cmd, cwd, log, env=None):
+    """Runs cmd in cwd (in the environment env, else this one's) with its
+    output in the file log; BuildError with the log's tail when it fails."""
     with open(log, "w") as f:
         f.write(f"$ {' '.join(cmd)}\n")
         f.flush()
         try:
-            rc = subprocess.call(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
+            rc = subprocess.call(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT, env=env)
         except OSError as e:
             raise BuildError(f"lcplab: {what}: cannot run {cmd[0]}: {e} (the Debian packages "
                              f"of README.md, 'Dependencies', are needed)") from None
@@ -123,6 +123,18 @@ def run_step(what, cmd, cwd, log):
             tail = "".join(f.readlines()[-25:])
         raise BuildError(f"lcplab: {what} failed (exit {rc}); its log is {log}; "
                          f"the last lines:\n{tail}")
+
+
+def configure_shell_env():
+    """configure's environment: CONFIG_SHELL=/bin/dash when dash exists and
+    the user named no shell.  configure otherwise re-runs itself under
+    bash, which then runs libtool for every one of the build's compiles and
+    links; its forks cost more than dash's (the build's CPU under each:
+    experiments/records/2026-11-29-test-time-7.md)."""
+    env = dict(os.environ)
+    if not env.get("CONFIG_SHELL") and os.access("/bin/dash", os.X_OK):
+        env["CONFIG_SHELL"] = "/bin/dash"
+    return env
 
 
 def make_jobs():
@@ -151,7 +163,7 @@ class AutotoolsExtension(build_ext):
         if not os.path.exists(os.path.join(tree, "config.status")):
             run_step("configure", [os.path.join(src, "configure"), "--enable-python",
                                    f"PYTHON={sys.executable}"], tree,
-                     os.path.join(tree, "configure.log"))
+                     os.path.join(tree, "configure.log"), env=configure_shell_env())
         run_step("make", ["make"] + make_jobs() + ["python/wheel/_lcplab.la",
                                                     "python/wheel/lcplab"], tree,
                  os.path.join(tree, "make.log"))

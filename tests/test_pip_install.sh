@@ -179,6 +179,21 @@ else
   tst_done
 fi
 
+# the build ran under dash where there is one (setup.py,
+# configure_shell_env): configure, left alone, re-runs itself under bash,
+# and bash's forks in libtool's runs cost the build CPU (experiments/
+# records/2026-11-29-test-time-7.md)
+lt=$(find "$T/src/build" -path '*/autotools/libtool' 2>/dev/null | head -1)
+if [ -n "${CONFIG_SHELL:-}" ] || ! [ -x /bin/dash ]; then
+  echo "note: CONFIG_SHELL is set or there is no /bin/dash: the build's shell is not checked"
+elif [ -n "$lt" ] && [ "$(head -1 "$lt")" = "#! /bin/dash" ] &&
+  grep -q '^SHELL = /bin/dash$' "$(dirname "$lt")/Makefile"; then
+  pass "the package's build ran configure, make's recipes and libtool under /bin/dash"
+else
+  fail "the package's build under /bin/dash" \
+    "libtool ${lt:-(not found under $T/src/build)}: $(head -1 "$lt" 2>/dev/null)"
+fi
+
 # the installed package, from outside both trees
 cat >"$T/check.py" <<'EOF'
 import importlib.metadata, os, sys
