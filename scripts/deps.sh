@@ -70,3 +70,21 @@ install_peer_packages() {
     fi
   done
 }
+
+# configure under dash (Debian's /bin/sh), which makes it the shell of make's
+# recipes and of libtool: libtool's shell forks many times per compile and
+# link, and a fork of dash is cheaper than one of bash (the builds' times
+# under each: experiments/records/2026-11-29-test-time-6.md and
+# 2026-11-29-test-time-7.md).  Left alone, configure re-runs itself under
+# bash.
+BUILD_SHELL=/bin/dash
+[ -x "$BUILD_SHELL" ] || BUILD_SHELL=/bin/sh
+# libtool (2.4.7) defines its basename and dirname helpers before it probes
+# the shell's ${x##*/} and ${x%/*}, so every link forks sed for each of
+# them; its probe's result, set here, gives it the shell's own (a test
+# program's link: experiments/records/2026-11-29-test-time-7.md).  dash and
+# bash both have them.
+if [ "$BUILD_SHELL" = /bin/dash ]; then export _G_HAVE_XSI_OPS=yes; fi
+run_configure() { # [configure options]: ../configure under BUILD_SHELL, from a build folder
+  CONFIG_SHELL=$BUILD_SHELL "$BUILD_SHELL" ../configure "$@"
+}

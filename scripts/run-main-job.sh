@@ -10,7 +10,8 @@
 #    then; needs root for that step only);
 #    and the peers' packages (deps.sh, install_peer_packages: one that cannot be
 #    installed is named and left out, never an error);
-# 2. autoreconf -fi; out-of-tree build in build/ (../configure; make -j2);
+# 2. autoreconf -fi; out-of-tree build in build/ (../configure under dash,
+#    deps.sh run_configure; make -j2);
 # 3. the peers' harnesses of ../shared/peers built into build/experiments/peers
 #    (experiments/build_peers.sh; ../shared is only read); a harness that does
 #    not build is named, and the main job runs without it.  This step is timed
@@ -32,7 +33,7 @@ install_peer_packages
 autoreconf -fi
 mkdir -p build
 cd build
-../configure
+run_configure
 make -j2
 peers_start=$(date +%s)
 sh ../experiments/build_peers.sh experiments/peers >/dev/null ||

@@ -151,20 +151,11 @@ make_check() {
   return 1
 }
 
-# configure under dash (Debian's /bin/sh), which makes it the shell of make's
-# recipes and of libtool: libtool's shell forks many times per link, and a
-# fork of dash is cheaper than one of bash (the builds' times under each:
-# experiments/records/2026-11-29-test-time-6.md)
-BUILD_SHELL=/bin/dash
-[ -x "$BUILD_SHELL" ] || BUILD_SHELL=/bin/sh
-run_configure() { # [configure options]: ../configure -q under BUILD_SHELL
-  CONFIG_SHELL=$BUILD_SHELL "$BUILD_SHELL" ../configure -q "$@"
-}
 
 configure_build() { # DIR [configure options]: (re)configure and build in DIR
   local dir=$1
   shift
-  mkdir -p "$dir" && (cd "$dir" && run_configure "$@") && make -C "$dir" $J
+  mkdir -p "$dir" && (cd "$dir" && run_configure -q "$@") && make -C "$dir" $J
 }
 
 # CFLAGS="-g1 -O2": the optimisation users build with, and the line tables
@@ -212,7 +203,7 @@ fuzz_build_cli_tests() {
 # only what fuzz-check needs (the harnesses and lcplab), not the whole tree
 stage_fuzz() {
   mkdir -p build-fuzz &&
-    (cd build-fuzz && run_configure CC=clang --enable-fuzzing --disable-shared --disable-python \
+    (cd build-fuzz && run_configure -q CC=clang --enable-fuzzing --disable-shared --disable-python \
       CFLAGS="$FUZZ_CFLAGS") &&
     make -C build-fuzz $J fuzz-check && fuzz_build_cli_tests
 }
