@@ -48,7 +48,9 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   echo "usage: $0 BUILDDIR SRCDIR [GNUPLOT]" >&2
   exit 2
 fi
-builddir=$1
+# absolute: global_files holds links to the exports, and a link to a
+# relative path would be read from the links' folder, not from here
+builddir=$(cd "$1" 2>/dev/null && pwd) || { echo "bench_large.sh: $1: not a folder" >&2; exit 2; }
 srcdir=$2
 # GNUPLOT (the third argument) is accepted for make; the sections run with --no-plot
 lcplab=$builddir/cli/lcplab

@@ -36,7 +36,9 @@ if [ $# -ne 2 ]; then
   echo "usage: $0 BUILDDIR SRCDIR" >&2
   exit 2
 fi
-builddir=$1
+# absolute: the states folder holds links to the exports, and a link to a
+# relative path would be read from the links' folder, not from here
+builddir=$(cd "$1" 2>/dev/null && pwd) || { echo "bench_states.sh: $1: not a folder" >&2; exit 2; }
 srcdir=$2
 lcplab=$builddir/cli/lcplab
 scenes=${BENCH_STATES_SCENES:-pile:3000 pile:5000 pyramid:50}
