@@ -75,6 +75,9 @@
  * the rounds that may follow one another without a pass over A. */
 #define SLV_BPP_WATCH 16
 #define SLV_BPP_WAITS 3
+/* The passes that may find broken rows the watch did not see before the
+ * watch is dropped (each watch costs a column of A per watched row). */
+#define SLV_BPP_MISSES 2
 
 static double lo_of(const slv_bpp *q, int r) { return q->lo ? q->lo[r] : 0.0; }
 static double hi_of(const slv_bpp *q, int r) { return q->hi ? q->hi[r] : INFINITY; }
@@ -518,9 +521,10 @@ static double margin(const slv_bpp *q, int r, const double *x, const double *w) 
  * to breaking: one of them broken, the watch is judged too small); least
  * and since: the progress rule of the rounds (slv_bpp_run) on the counts
  * found between passes; least_any the least count of any round, waited
- * counts included; waited: rounds since the last pass. */
+ * counts included; waited: rounds since the last pass; missed: passes
+ * that found broken rows where the watch saw none. */
 typedef struct {
-  int n, c0, c1, least, since, least_any, waited;
+  int n, c0, c1, least, since, least_any, waited, missed;
 } watching;
 
 /* Row r into the watch (once; at most q->n rows). */
@@ -612,8 +616,10 @@ static void progress(int nb, int *least, int *since) {
  * row was judged. */
 static int round_broken(const slv_bpp *q, int m, watching *wt, const double *x, double *w,
                         int *judged, slv_bpp_result *r) {
+  int seen = 1; /* the watch saw broken rows, or was not asked */
   if (pending(q) && wt->n >= 0 && wt->waited >= 0) {
     int nb = find_broken_watched(q, wt, x, w);
+    seen = nb > 0;
     if (nb > 0) progress(nb, &wt->least, &wt->since);
     if (nb > 0 && wt->since < SLV_BPP_PATIENCE && wt->waited < SLV_BPP_WAITS) {
       if (nb < wt->least_any) wt->least_any = nb;
@@ -625,8 +631,11 @@ static int round_broken(const slv_bpp *q, int m, watching *wt, const double *x, 
   apply_pending(q, m, w, r);
   *judged = 1;
   int nb = find_broken(q, x, w);
-  if (wt->waited > 0 && nb > SLV_BPP_SHRINK * wt->least_any)
-    wt->n = -1, wt->waited = -1; /* the rows watched missed the rest: no more waiting */
+  /* the rows watched missed the rows that broke a second time, or the
+   * rest after waiting: no more waiting (nor watching) */
+  wt->missed += !seen && nb > 0;
+  if (wt->missed >= SLV_BPP_MISSES || (wt->waited > 0 && nb > SLV_BPP_SHRINK * wt->least_any))
+    wt->n = -1, wt->waited = -1;
   if (wt->waited >= 0) {
     wt->least = INT_MAX;
     wt->since = 0;
@@ -780,7 +789,7 @@ static slv_status rounds_end(const slv_bpp *q, int m, double *w, slv_bpp_result 
 slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_result *r) {
   int least = INT_MAX, since = 0;
   /* the sweeps' watch, else none: the first round then judges every row */
-  watching wt = { -1, 0, 0, INT_MAX, 0, INT_MAX, 0 };
+  watching wt = { -1, 0, 0, INT_MAX, 0, INT_MAX, 0, 0 };
   if (pending(q) && q->keyed) watch_of(q, &wt, q->watched);
   memset(q->in, 0, (size_t)q->n * sizeof *q->in);
   for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
