@@ -76,7 +76,9 @@
 #define SLV_BPP_WATCH 16
 #define SLV_BPP_WAITS 3
 /* The passes that may find broken rows the watch did not see before the
- * watch is dropped (each watch costs a column of A per watched row). */
+ * watch is dropped (each watch costs a column of A per watched row; with
+ * 1, the planted problems of test_block_pivot never wait, the first
+ * round's broken rows lying outside the sweeps' watch there). */
 #define SLV_BPP_MISSES 2
 
 static double lo_of(const slv_bpp *q, int r) { return q->lo ? q->lo[r] : 0.0; }
