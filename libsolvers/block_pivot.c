@@ -35,6 +35,13 @@
  *
  * A first round with no factor factors the whole guess.  A non-symmetric
  * A (lemke on a P-matrix) takes a whole LU each round.
+ *
+ * On a dense symmetric A, the pass w += A(:, C) dx_C waits where it can
+ * (q->pend, q->watch): between passes only the rows of C (by x) and a few
+ * watched rows outside C (by w_r + A(r, :) pend) are judged, and a round
+ * that finds some of them broken flips them alone; the moves go into w in
+ * one pass when none broke (docs/solvers.md, "A first active set", "Rounds
+ * between passes over A").
  */
 #include "block_pivot.h"
 
@@ -63,6 +70,16 @@
  * count of broken rows before it (on the spd and contact families each
  * round leaves half or less; on a rank-deficient A, 0.9 or more). */
 #define SLV_BPP_SHRINK 0.75
+/* The rows outside C nearest to breaking after a pass that are watched
+ * until the next (with the rows that leave C meanwhile), at least; and
+ * the rounds that may follow one another without a pass over A. */
+#define SLV_BPP_WATCH 16
+#define SLV_BPP_WAITS 3
+/* The passes that may find broken rows the watch did not see before the
+ * watch is dropped (each watch costs a column of A per watched row; with
+ * 1, the planted problems of test_block_pivot never wait, the first
+ * round's broken rows lying outside the sweeps' watch there). */
+#define SLV_BPP_MISSES 2
 
 static double lo_of(const slv_bpp *q, int r) { return q->lo ? q->lo[r] : 0.0; }
 static double hi_of(const slv_bpp *q, int r) { return q->hi ? q->hi[r] : INFINITY; }
@@ -394,6 +411,16 @@ void slv_bpp_add_column(const slv_op *op, int j, double alpha, double *w) {
   cblas_daxpy(op->n, alpha, op->A + (size_t)j * op->lda, 1, w, 1);
 }
 
+/* A(:, j) . v over the operator's storage (slv_bpp_add_column's). */
+static double column_dot(const slv_op *op, int j, const double *v) {
+  if (op->packed == SLV_OP_COLS) {
+    double t = 0;
+    for (int e = op->colptr[j]; e < op->colptr[j + 1]; e++) t += op->val[e] * v[op->rowind[e]];
+    return t;
+  }
+  return cblas_ddot(op->n, op->A + (size_t)j * op->lda, 1, v, 1);
+}
+
 /* The positions of set[0..m) in the order of their rows into
  * flips[0..m) (free here: find_broken fills it after the step). */
 static void row_order(const slv_bpp *q, int m) {
@@ -404,21 +431,57 @@ static void row_order(const slv_bpp *q, int m) {
     if (at[r] >= 0) at[k++] = at[r]; /* k <= r: in place */
 }
 
-/* dx_C = -A_CC^-1 w_C with the factor; x_C += dx_C, w += A(:, C) dx_C,
- * the columns in the order they lie in A (row_order), not in C's, which
- * jumps about A: the hardware's prefetchers then follow from one column
- * to the next (2026-11-28-piv3.md). */
-static void solve_step(const slv_bpp *q, int m, double *x, double *w) {
+/* Whether the solves' moves wait in q->pend between passes over A: a
+ * dense A (a pass over its columns of C costs n a column; packed columns
+ * cost their nonzeros, less than the factor updates that the rounds judged
+ * on the watched rows alone add there: 2026-11-29-piv4.md), symmetric
+ * (flip reads a row's w along its column). */
+static int pending(const slv_bpp *q) {
+  return q->pend && q->watch && !q->general && q->op->packed == SLV_OP_UNPACKED;
+}
+
+/* dx_C = -A_CC^-1 w_C with the factor; x_C += dx_C and w_C = 0 (exactly,
+ * as the exact methods hold it).  The rest of w is not touched: dx_C is
+ * added to the moves pending (pending(q): q->pend, by row;
+ * apply_pending), else to w at once. */
+static void solve_step(const slv_bpp *q, int m, double *x, double *w, slv_bpp_result *r) {
   double *dx = q->dx;
   for (int c = 0; c < m; c++) dx[c] = -w[q->set[c]];
   factor_solve(q, m, dx);
-  row_order(q, m);
-  for (int t = 0; t < m; t++) {
-    int c = q->flips[t], r = q->set[c];
-    x[r] += dx[c];
-    if (dx[c] != 0.0) slv_bpp_add_column(q->op, r, dx[c], w);
+  for (int c = 0; c < m; c++) {
+    int row = q->set[c];
+    x[row] += dx[c];
+    if (pending(q)) q->pend[row] += dx[c];
   }
-  for (int c = 0; c < m; c++) w[q->set[c]] = 0; /* exactly, as the exact methods hold it */
+  if (!pending(q)) {
+    row_order(q, m);
+    for (int t = 0; t < m; t++) {
+      int c = q->flips[t];
+      if (dx[c] != 0.0) slv_bpp_add_column(q->op, q->set[c], dx[c], w);
+    }
+    r->passes++;
+  }
+  for (int c = 0; c < m; c++) w[q->set[c]] = 0;
+}
+
+/* Right after a solve on the m rows of C: w += A(:, j) pend_j for every
+ * row j with a move pending, then pend = 0 and w_C = 0: the columns in
+ * the order they lie in A, not in C's, which jumps about A (the hardware's
+ * prefetchers then follow from one column to the next:
+ * 2026-11-28-piv3.md).  One pass over the columns of the rows that moved,
+ * for any number of solves since the last.  The rows that left C in
+ * between took off what was pending when they left (flip). */
+static void apply_pending(const slv_bpp *q, int m, double *w, slv_bpp_result *r) {
+  if (!pending(q)) return;
+  int any = 0;
+  for (int j = 0; j < q->n; j++) {
+    if (q->pend[j] == 0.0) continue;
+    slv_bpp_add_column(q->op, j, q->pend[j], w);
+    q->pend[j] = 0.0;
+    any = 1;
+  }
+  for (int c = 0; c < m; c++) w[q->set[c]] = 0;
+  r->passes += any;
 }
 
 /* X = sum_r s_r |x_r|: the scale of w's rounding, s_r |X| per row, in the
@@ -429,43 +492,182 @@ static double x_scale(const slv_bpp *q, const double *x) {
   return X;
 }
 
-/* Whether row r breaks its conditions (tolerances: SLV_BPP_TINY times the
- * rounding scale of x_r and w_r). */
-static int broken(const slv_bpp *q, int r, const double *x, const double *w, double X) {
+/* Whether row r breaks its conditions at x_r and w_r (tolerances:
+ * SLV_BPP_TINY times the rounding scale of x_r and w_r). */
+static int broken_at(const slv_bpp *q, int r, double xr, double wr, double X) {
   double lo = lo_of(q, r), hi = hi_of(q, r), s = row_scale(q, r);
   if (q->in[r]) {
     double tx = SLV_BPP_TINY * X / s;
-    return x[r] < lo - tx || x[r] > hi + tx;
+    return xr < lo - tx || xr > hi + tx;
   }
   if (lo == hi) return 0;
   double tw = SLV_BPP_TINY * (fabs(q->b[r]) + s * X);
-  if (x[r] <= lo) return w[r] < -tw;
-  if (x[r] >= hi) return w[r] > tw;
-  return fabs(w[r]) > tw;
+  if (xr <= lo) return wr < -tw;
+  if (xr >= hi) return wr > tw;
+  return fabs(wr) > tw;
 }
 
-/* The broken rows into flips[]; their number. */
+/* How far row r outside C is from breaking, in the units of D A D (w_r
+ * on the side its place at x asks for; inside its box, -|w_r|); +inf for
+ * a fixed row. */
+static double margin(const slv_bpp *q, int r, const double *x, const double *w) {
+  double lo = lo_of(q, r), hi = hi_of(q, r), s = row_scale(q, r);
+  if (lo == hi) return INFINITY;
+  if (x[r] <= lo) return w[r] / s;
+  if (x[r] >= hi) return -w[r] / s;
+  return -fabs(w[r]) / s;
+}
+
+/* The rows watched between passes over A (pending(q)): q->watch[0..n)
+ * (n < 0: no watch), of which [c0, c1) the canaries (the second nearest
+ * to breaking: one of them broken, the watch is judged too small); least
+ * and since: the progress rule of the rounds (slv_bpp_run) on the counts
+ * found between passes; least_any the least count of any round, waited
+ * counts included; waited: rounds since the last pass; missed: passes
+ * that found broken rows where the watch saw none. */
+typedef struct {
+  int n, c0, c1, least, since, least_any, waited, missed;
+} watching;
+
+/* Row r into the watch (once; at most q->n rows). */
+static void watch_add(const slv_bpp *q, watching *wt, int r) {
+  for (int i = 0; i < wt->n; i++)
+    if (q->watch[i] == r) return;
+  if (wt->n < q->n) q->watch[wt->n++] = r;
+}
+
+/* How many rows outside C nearest to breaking are watched, and as many
+ * next to them as canaries. */
+static int watch_size(int n) { return n / 32 > SLV_BPP_WATCH ? n / 32 : SLV_BPP_WATCH; }
+
+/* The 2 watch_size rows outside C (in[] = 0) nearest to breaking at x, w
+ * (margin) into watch[], nearest first; their number.  key[] holds their
+ * margins (scratch: the rows of C keep theirs). */
+static int watch_nearest(const slv_bpp *q, const double *x, const double *w) {
+  int k = 0, size = 2 * watch_size(q->n);
+  for (int r = 0; r < q->n; r++) {
+    if (q->in[r]) continue;
+    double g = margin(q, r, x, w);
+    if (k == size && !(g < q->key[q->watch[k - 1]])) continue;
+    int i = k < size ? k++ : k - 1; /* insertion into the sorted k */
+    for (; i > 0 && q->key[q->watch[i - 1]] > g; i--) q->watch[i] = q->watch[i - 1];
+    q->watch[i] = r;
+    q->key[r] = g;
+  }
+  return k;
+}
+
+/* The watch of the k rows of watch_nearest: its second half canaries. */
+static void watch_of(const slv_bpp *q, watching *wt, int k) {
+  int size = watch_size(q->n);
+  wt->n = k;
+  wt->c0 = k < size ? k : size;
+  wt->c1 = k;
+}
+
+/* After a pass and its flips: the watch becomes the rows outside C
+ * nearest to breaking and the rows that just left C. */
+static void watch_after_pass(const slv_bpp *q, watching *wt, const double *x, const double *w,
+                             int nb) {
+  watch_of(q, wt, watch_nearest(q, x, w));
+  for (int f = 0; f < nb; f++)
+    if (q->in[q->flips[f]] == 0) watch_add(q, wt, q->flips[f]); /* flipped out of C */
+}
+
+/* The broken rows into flips[]; their number (w current everywhere). */
 static int find_broken(const slv_bpp *q, const double *x, const double *w) {
   double X = x_scale(q, x);
   int nb = 0;
   for (int r = 0; r < q->n; r++)
-    if (broken(q, r, x, w, X)) q->flips[nb++] = r;
+    if (broken_at(q, r, x[r], w[r], X)) q->flips[nb++] = r;
+  return nb;
+}
+
+/* Between passes (moves pending): the rows of C that left their box (by
+ * x) and the watched rows outside C that broke, at their w_r + A(r, :)
+ * pend (A symmetric: along column r), into flips[]; their number, or -1
+ * where a canary broke. */
+static int find_broken_watched(const slv_bpp *q, const watching *wt, const double *x, double *w) {
+  double X = x_scale(q, x);
+  int nb = 0;
+  for (int r = 0; r < q->n; r++)
+    if (q->in[r] && broken_at(q, r, x[r], w[r], X)) q->flips[nb++] = r;
+  for (int i = 0; i < wt->n; i++) {
+    int r = q->watch[i];
+    if (q->in[r] || !broken_at(q, r, x[r], w[r] + column_dot(q->op, r, q->pend), X)) continue;
+    if (i >= wt->c0 && i < wt->c1) return -1;
+    q->flips[nb++] = r;
+  }
+  return nb;
+}
+
+/* Whether nb broken rows after a least of *least is progress (a quarter
+ * fewer); *since counts the rounds without, *least follows. */
+static void progress(int nb, int *least, int *since) {
+  *since = nb <= SLV_BPP_SHRINK * *least ? 0 : *since + 1;
+  if (nb < *least) *least = nb;
+}
+
+/* The rows broken after a round's solve into flips[]; their number.  With
+ * moves pending (pending(q)) and a watch (wt->n >= 0), first the rows of
+ * C that left their box and the watched rows (find_broken_watched): where
+ * any broke, and their counts since the last pass make progress, they
+ * alone are flipped, and w waits; else w is brought up to date
+ * (apply_pending) and every row judged, the watch's progress rule begun
+ * again (docs/solvers.md, "A first active set").  *judged: whether every
+ * row was judged. */
+static int round_broken(const slv_bpp *q, int m, watching *wt, const double *x, double *w,
+                        int *judged, slv_bpp_result *r) {
+  int seen = 1; /* the watch saw broken rows, or was not asked */
+  if (pending(q) && wt->n >= 0 && wt->waited >= 0) {
+    int nb = find_broken_watched(q, wt, x, w);
+    seen = nb > 0;
+    if (nb > 0) progress(nb, &wt->least, &wt->since);
+    if (nb > 0 && wt->since < SLV_BPP_PATIENCE && wt->waited < SLV_BPP_WAITS) {
+      if (nb < wt->least_any) wt->least_any = nb;
+      wt->waited++;
+      *judged = 0;
+      return nb;
+    }
+  }
+  apply_pending(q, m, w, r);
+  *judged = 1;
+  int nb = find_broken(q, x, w);
+  /* the rows watched missed the rows that broke a second time, or the
+   * rest after waiting: no more waiting (nor watching) */
+  wt->missed += !seen && nb > 0;
+  if (wt->missed >= SLV_BPP_MISSES || (wt->waited > 0 && nb > SLV_BPP_SHRINK * wt->least_any))
+    wt->n = -1, wt->waited = -1;
+  if (wt->waited >= 0) {
+    wt->least = INT_MAX;
+    wt->since = 0;
+    wt->waited = 0;
+  }
+  if (nb < wt->least_any) wt->least_any = nb;
   return nb;
 }
 
 /* Flip the nb broken rows: a clamped one to its nearer bound (w follows,
- * in[] = 0), the others marked to join (in[] = 2).  Returns the number
- * that join. */
-static int flip(const slv_bpp *q, int nb, double *x, double *w) {
+ * in[] = 0), the others marked to join (in[] = 2).  judged 0 (moves
+ * pending): a leaving row's w_r, current as a row of C, takes off
+ * A(r, :) pend, which apply_pending adds to every row, and the row is
+ * watched; a joining row's w_r takes A(r, :) pend on (current, as a row
+ * of C).  Returns the number that join. */
+static int flip(const slv_bpp *q, int nb, double *x, double *w, int judged, watching *wt) {
   int joins = 0;
   for (int f = 0; f < nb; f++) {
     int r = q->flips[f];
     if (q->in[r]) {
       double to = x[r] < lo_of(q, r) ? lo_of(q, r) : hi_of(q, r);
+      if (!judged) {
+        w[r] -= column_dot(q->op, r, q->pend);
+        watch_add(q, wt, r);
+      }
       slv_bpp_add_column(q->op, r, to - x[r], w);
       x[r] = to;
       q->in[r] = 0;
     } else {
+      if (!judged) w[r] += column_dot(q->op, r, q->pend);
       q->in[r] = 2;
       joins++;
     }
@@ -575,13 +777,25 @@ int slv_bpp_sweep_guess(slv_bpp *q, const double *x, const double *w, int m) {
     }
   for (int c = 0; c < m; c++) q->key[q->set[c]] = key_of(q, q->set[c], xt, wt);
   q->keyed = 1;
+  q->watched = q->watch ? watch_nearest(q, xt, wt) : 0;
   return m;
+}
+
+/* The end of the rounds: the moves pending into w (w = A x + b), the
+ * status passed on. */
+static slv_status rounds_end(const slv_bpp *q, int m, double *w, slv_bpp_result *r, slv_status st) {
+  apply_pending(q, m, w, r);
+  return st;
 }
 
 slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_result *r) {
   int least = INT_MAX, since = 0;
+  /* the sweeps' watch, else none: the first round then judges every row */
+  watching wt = { -1, 0, 0, INT_MAX, 0, INT_MAX, 0, 0 };
+  if (pending(q) && q->keyed) watch_of(q, &wt, q->watched);
   memset(q->in, 0, (size_t)q->n * sizeof *q->in);
   for (int c = 0; c < m; c++) q->in[q->set[c]] = 1;
+  if (q->pend) memset(q->pend, 0, (size_t)q->n * sizeof *q->pend);
   memset(r, 0, sizeof *r);
   r->pivots = m - q->given;
   if (q->keyed) {
@@ -598,25 +812,22 @@ slv_status slv_bpp_run(const slv_bpp *q, double *x, double *w, int m, slv_bpp_re
     if (q->general && !factor_lu(q, m)) {
       r->m = m;
       r->singular = 1;
-      return SLV_CONVERGED;
+      return rounds_end(q, m, w, r, SLV_CONVERGED);
     }
-    solve_step(q, m, x, w);
-    int nb = find_broken(q, x, w);
+    solve_step(q, m, x, w, r);
+    int judged, nb = round_broken(q, m, &wt, x, w, &judged, r);
     r->m = m;
     r->broken = nb;
-    if (nb <= SLV_BPP_SHRINK * least) { /* progress: a quarter fewer than the least */
-      since = 0;
-    } else {
-      since++;
-    }
-    if (nb < least) least = nb;
-    if (nb == 0 || since >= SLV_BPP_PATIENCE || r->rounds >= SLV_BPP_ROUNDS ||
+    if (judged) progress(nb, &least, &since);
+    if ((judged && (nb == 0 || since >= SLV_BPP_PATIENCE)) || r->rounds >= SLV_BPP_ROUNDS ||
         nb > q->budget - r->pivots)
-      return SLV_CONVERGED;
+      return rounds_end(q, m, w, r, SLV_CONVERGED);
     r->pivots += nb;
     mm = (double)m;
     stop = slv_should_stop(q->op, mm * mm * mm / 3 + (double)q->n * mm);
-    if (stop) return stop;
-    m = next_set(q, m, flip(q, nb, x, w), x, w, r);
+    if (stop) return rounds_end(q, m, w, r, stop);
+    int joins = flip(q, nb, x, w, judged, &wt);
+    if (judged && pending(q) && wt.waited >= 0) watch_after_pass(q, &wt, x, w, nb);
+    m = next_set(q, m, joins, x, w, r);
   }
 }

@@ -35,6 +35,12 @@
  * factor is updated from round to round rather than formed anew
  * (block_pivot.c says how).
  *
+ * With q->pend and q->watch on a dense symmetric A, a round after the
+ * first judges the rows of C and a few watched rows outside C alone where
+ * some of them broke, and w += A(:, C) dx_C waits for a round that judges
+ * every row (block_pivot.c; docs/solvers.md, "Rounds between passes over
+ * A"); the last round judges every row, and w = A x + b on return.
+ *
  * No allocation: every array is the caller's.  Polls op before each
  * factorization.
  */
@@ -76,6 +82,10 @@ typedef struct slv_bpp {
   double *key;      /* n: scratch (the order of C) */
   int *set;         /* n: C in the factor's order (in: the guess) */
   int *flips;       /* n: scratch */
+  double *pend;     /* n: scratch, the solves' moves not yet in w; NULL (or watch NULL):
+                       w follows each solve, every row judged every round */
+  int *watch;       /* n: scratch, the rows outside C judged between passes */
+  int watched;      /* out of slv_bpp_sweep_guess: the rows it put in watch[] */
   signed char *in;  /* n: scratch, 1 for the rows of C */
 } slv_bpp;
 
@@ -88,6 +98,7 @@ typedef struct slv_bpp_result {
   int deleted;  /* rows that left the factor by an update (not refactored) */
   int by_lq;    /* ... of them, by the LQ of all a round's removed rows at once */
   int kept;     /* rows of the factor's head kept from one round to the next, summed */
+  int passes;   /* w brought up to date with the solves: a pass over A's columns of C each */
 } slv_bpp_result;
 
 /* Sort v[0..len) by key[v[.]], ascending (a heap sort: no allocation). */

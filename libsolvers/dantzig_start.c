@@ -152,6 +152,8 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
                 .key = s->dw,
                 .set = s->cand,
                 .flips = s->perm,
+                .pend = s->yj,     /* free until the drives */
+                .watch = s->iperm, /* set by the pass after the start */
                 .in = s->st };
   slv_bpp_result r;
   slv_dz_full_w(s, x, w);
@@ -164,8 +166,8 @@ static int block_pivots(dz_state *s, double *x, double *w, int m, slv_status *st
   if (*stop) return 0;
   slv_logf(s->opt,
            "dantzig: block start: %d rounds, |C| = %d, %d rows broken, %d pivots (%d rows "
-           "deleted by updates, %d kept in heads)",
-           r.rounds, r.m, r.broken, r.pivots, r.deleted, r.kept);
+           "deleted by updates, %d kept in heads; %d passes of w over A)",
+           r.rounds, r.m, r.broken, r.pivots, r.deleted, r.kept, r.passes);
   m = slv_dz_chol_to_ldl(s, r.m); /* the same zero test as the rounds': m = r.m */
   m = drop_outside(s, x, w, m);
   s->w_fresh = 1;

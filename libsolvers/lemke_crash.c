@@ -141,6 +141,8 @@ static slv_status crash_set(lemke_state *s, const lcp_view *L, slv_op *op, const
                 .key = s->t,
                 .set = s->K,
                 .flips = s->ties,
+                .pend = s->u,     /* free until crash_basis */
+                .watch = s->posR, /* set by crash_basis */
                 .in = s->inC };
   for (int i = 0; i < n; i++) s->an[i] = row_scale(L, i); /* free in a plain LCP */
   memset(x, 0, (size_t)n * sizeof *x);
