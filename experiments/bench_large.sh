@@ -50,7 +50,7 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 fi
 # absolute: global_files holds links to the exports, and a link to a
 # relative path would be read from the links' folder, not from here
-builddir=$(cd "$1" 2>/dev/null && pwd) || { echo "bench_large.sh: $1: not a folder" >&2; exit 2; }
+case $1 in /*) builddir=$1 ;; *) builddir=$PWD/$1 ;; esac
 srcdir=$2
 # GNUPLOT (the third argument) is accepted for make; the sections run with --no-plot
 lcplab=$builddir/cli/lcplab

@@ -38,7 +38,7 @@ if [ $# -ne 2 ]; then
 fi
 # absolute: the states folder holds links to the exports, and a link to a
 # relative path would be read from the links' folder, not from here
-builddir=$(cd "$1" 2>/dev/null && pwd) || { echo "bench_states.sh: $1: not a folder" >&2; exit 2; }
+case $1 in /*) builddir=$1 ;; *) builddir=$PWD/$1 ;; esac
 srcdir=$2
 lcplab=$builddir/cli/lcplab
 scenes=${BENCH_STATES_SCENES:-pile:3000 pile:5000 pyramid:50}
