@@ -71,6 +71,17 @@ static void run_free(run_t *t) {
   slv_op_buf_free(&t->buf);
 }
 
+/* run_alloc, the boxes every planted case uses, and a planted spd problem
+ * (tst_planted_spd: its shift and seed; the boxes only where boxed). */
+static void run_planted(run_t *t, int n, double shift, unsigned long seed, int boxed) {
+  run_alloc(t, n);
+  for (int i = 0; i < n; i++) {
+    t->lo[i] = -0.5 - 0.5 * ((i * 7) % 5) / 4.0;
+    t->hi[i] = 0.5 + 0.5 * ((i * 3) % 7) / 6.0;
+  }
+  tst_planted_spd(n, shift, seed, boxed ? t->lo : NULL, boxed ? t->hi : NULL, t->A, t->b, t->xs);
+}
+
 /* The problem's operator (no packing, no poll) and the rounds' view. */
 static slv_bpp bpp_of(run_t *t, int boxed, int general) {
   t->p = slv_problem_empty();
@@ -160,13 +171,7 @@ static void test_planted_rounds(void) {
     for (int n = 90; n <= 250; n += 80)
       for (unsigned long seed = 1; seed <= 4; seed++) {
         run_t t;
-        run_alloc(&t, n);
-        for (int i = 0; i < n; i++) {
-          t.lo[i] = -0.5 - 0.5 * ((i * 7) % 5) / 4.0;
-          t.hi[i] = 0.5 + 0.5 * ((i * 3) % 7) / 6.0;
-        }
-        tst_planted_spd(n, 0.1, seed + 40 * (unsigned long)n, boxed ? t.lo : NULL,
-                        boxed ? t.hi : NULL, t.A, t.b, t.xs);
+        run_planted(&t, n, 0.1, seed + 40 * (unsigned long)n, boxed);
         slv_bpp q = bpp_of(&t, boxed, 0);
         int m = start(&t, &q);
         slv_bpp_result r;
@@ -224,12 +229,7 @@ static void test_sweep_guess(void) {
     for (unsigned long seed = 1; seed <= 2; seed++) {
       int n = 250;
       run_t t;
-      run_alloc(&t, n);
-      for (int i = 0; i < n; i++) {
-        t.lo[i] = -0.5 - 0.5 * ((i * 7) % 5) / 4.0;
-        t.hi[i] = 0.5 + 0.5 * ((i * 3) % 7) / 6.0;
-      }
-      tst_planted_spd(n, 0.1, seed + 70, boxed ? t.lo : NULL, boxed ? t.hi : NULL, t.A, t.b, t.xs);
+      run_planted(&t, n, 0.1, seed + 70, boxed);
       slv_bpp q = bpp_of(&t, boxed, 0);
       int broken_miss = set_misses(&t, boxed, start(&t, &q));
       double *x0 = malloc(sizeof(double) * n), *w0 = malloc(sizeof(double) * n);
@@ -277,13 +277,7 @@ static void test_watched_rounds(void) {
     for (int n = 250; n <= 400; n += 150)
       for (unsigned long seed = 1; seed <= 3; seed++) {
         run_t t;
-        run_alloc(&t, n);
-        for (int i = 0; i < n; i++) {
-          t.lo[i] = -0.5 - 0.5 * ((i * 7) % 5) / 4.0;
-          t.hi[i] = 0.5 + 0.5 * ((i * 3) % 7) / 6.0;
-        }
-        tst_planted_spd(n, 0.05, seed + 90 * (unsigned long)n, boxed ? t.lo : NULL,
-                        boxed ? t.hi : NULL, t.A, t.b, t.xs);
+        run_planted(&t, n, 0.05, seed + 90 * (unsigned long)n, boxed);
         signed char *in0 = malloc((size_t)n);
         slv_bpp_result r;
         for (int watched = 0; watched <= 1; watched++) {
