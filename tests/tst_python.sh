@@ -4,7 +4,7 @@
 #
 # tst_python_env exports PYTHONPATH (LCPLAB_PYTHONPATH, the build's python/,
 # first) and, in a sanitizer build (LCPLAB_SAN_FLAGS holding address),
-# LD_PRELOAD of the sanitizer runtime (the extension needs it loaded before
+# LD_PRELOAD of the sanitizer runtimes (the extension needs it loaded before
 # the interpreter's own libraries; LCPLAB_CC says where it is) and
 # ASAN_OPTIONS detect_leaks=0 (the interpreter keeps its allocations until
 # exit).  It returns 1 after a "SKIP: ..." line when that runtime is missing.
@@ -14,12 +14,18 @@ tst_python_env() {
   case ${LCPLAB_SAN_FLAGS:-} in
     *address*)
       tst_asan=$(${LCPLAB_CC:-cc} -print-file-name=libasan.so)
-      tst_ubsan=$(${LCPLAB_CC:-cc} -print-file-name=libubsan.so)
+      # the second runtime: libubsan; --enable-sanitizers=trap links none,
+      # and there libstdc++ must be in when libasan starts (configure.ac,
+      # SAN_LDFLAGS)
+      tst_also=$(${LCPLAB_CC:-cc} -print-file-name=libubsan.so)
+      case $LCPLAB_SAN_FLAGS in
+        *-fsanitize-undefined-trap-on-error*) tst_also=$(${LCPLAB_CC:-cc} -print-file-name=libstdc++.so) ;;
+      esac
       if [ ! -f "$tst_asan" ]; then
         echo "SKIP: sanitizer build, but no libasan.so to preload ($tst_asan)"
         return 1
       fi
-      LD_PRELOAD="$tst_asan${tst_ubsan:+ $tst_ubsan}${LD_PRELOAD:+ $LD_PRELOAD}"
+      LD_PRELOAD="$tst_asan${tst_also:+ $tst_also}${LD_PRELOAD:+ $LD_PRELOAD}"
       ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # the last one wins
       export LD_PRELOAD ASAN_OPTIONS
       ;;
