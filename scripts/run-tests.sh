@@ -16,10 +16,12 @@
 #               (the compiled programs, Python, the pip install and the
 #               checks of the sources; the scripts that drive lcplab run
 #               once, in the sanitizer stage: Makefile.am, check-plain)
-#   sanitizers  build-san/: ../configure --enable-sanitizers --enable-asserts
-#               CFLAGS="-g1 -O1";
-#               make -j2; make -j2 check (AddressSanitizer + UBSan; the heavy
-#               C cases short, tests/tst_util.h)
+#   sanitizers  build-san/: ../configure --enable-sanitizers=trap
+#               --enable-asserts CFLAGS="-g1 -O1";
+#               make -j2; make -j2 check (AddressSanitizer + UBSan, whose
+#               checks trap and are reported by AddressSanitizer with their
+#               file and line: configure.ac; the heavy C cases short,
+#               tests/tst_util.h)
 #   install     build/:     make install into a temporary DESTDIR, then make
 #               installcheck (tests/test_install.sh: the installed libraries,
 #               headers, pkg-config files, program and man page, used by a C
@@ -173,13 +175,17 @@ stage_check() { configure_build build CFLAGS="$CHECK_CFLAGS" && make_check build
 # tests: 166 s of the stage's 423; experiments/records/
 # 2026-11-28-ci-timeout.md)
 SAN_CFLAGS="-g1 -O1"
+# --enable-sanitizers=trap: UBSan without its runtime library.  Each process
+# of the stage (thousands of lcplab runs) then starts without loading
+# libubsan and without LeakSanitizer's scan of its data: an lcplab start took
+# 119 ms of CPU instead of 190 (experiments/records/2026-11-29-test-time-8.md)
 # the fuzz build at -O0: its harnesses run for a fixed time each, and the
 # command line's tests took 17.8 s of CPU with its lcplab against 16.0 at
 # -O1, while the build took 119 s of CPU against 301
 # (experiments/records/2026-11-28-test-time-3.md)
 FUZZ_CFLAGS="-g1 -O0"
 stage_san() {
-  configure_build build-san --enable-sanitizers --enable-asserts CFLAGS="$SAN_CFLAGS" &&
+  configure_build build-san --enable-sanitizers=trap --enable-asserts CFLAGS="$SAN_CFLAGS" &&
     LCPLAB_SOURCE_TESTS_DONE=1 make_check build-san check
 }
 # the command line's tests with the fuzz build's lcplab (clang, static, ASan
