@@ -270,11 +270,14 @@ static void test_sweep_guess(void) {
  * the same guess, with w = A x + b up to rounding (the moves that waited
  * all in it once: a leaving row's and a joining row's w corrected for
  * them), an updated factor, and no more passes over A than rounds; over
- * the runs, rounds that judged the watched rows alone must have run. */
+ * the runs, rounds that judged the watched rows alone must have run.
+ * Under memcheck n = 250 alone: the same paths, and the six problems still
+ * take fewer passes (18) than rounds (21); the twelve took 26 s of CPU
+ * there (experiments/records/2026-11-29-test-time-8.md). */
 static void test_watched_rounds(void) {
-  int rounds = 0, passes = 0, classic = 0;
+  int rounds = 0, passes = 0, classic = 0, nmax = tst_under_memcheck() ? 250 : 400;
   for (int boxed = 0; boxed <= 1; boxed++)
-    for (int n = 250; n <= 400; n += 150)
+    for (int n = 250; n <= nmax; n += 150)
       for (unsigned long seed = 1; seed <= 3; seed++) {
         run_t t;
         run_planted(&t, n, 0.05, seed + 90 * (unsigned long)n, boxed);
@@ -306,8 +309,8 @@ static void test_watched_rounds(void) {
         free(in0);
         run_free(&t);
       }
-  printf("\n    12 planted problems: %d rounds without a watch; with one %d rounds, %d passes",
-         classic, rounds, passes);
+  printf("\n    %d planted problems: %d rounds without a watch; with one %d rounds, %d passes",
+         nmax == 400 ? 12 : 6, classic, rounds, passes);
   CU_ASSERT(passes < rounds);
 }
 
