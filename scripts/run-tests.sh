@@ -177,8 +177,8 @@ stage_check() { configure_build build CFLAGS="$CHECK_CFLAGS" && make_check build
 SAN_CFLAGS="-g1 -O1"
 # --enable-sanitizers=trap: UBSan without its runtime library.  Each process
 # of the stage (thousands of lcplab runs) then starts without loading
-# libubsan and without LeakSanitizer's scan of its data: an lcplab start took
-# 119 ms of CPU instead of 190 (experiments/records/2026-11-29-test-time-8.md)
+# libubsan and without LeakSanitizer's scan of its data
+# (experiments/records/2026-11-29-test-time-8.md)
 # the fuzz build at -O0: its harnesses run for a fixed time each, and the
 # command line's tests took 17.8 s of CPU with its lcplab against 16.0 at
 # -O1, while the build took 119 s of CPU against 301

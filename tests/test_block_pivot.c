@@ -271,9 +271,8 @@ static void test_sweep_guess(void) {
  * all in it once: a leaving row's and a joining row's w corrected for
  * them), an updated factor, and no more passes over A than rounds; over
  * the runs, rounds that judged the watched rows alone must have run.
- * Under memcheck n = 250 alone: the same paths, and the six problems still
- * take fewer passes (18) than rounds (21); the twelve took 26 s of CPU
- * there (experiments/records/2026-11-29-test-time-8.md). */
+ * Under memcheck n = 250 alone: the same paths, and the aggregate still
+ * holds on those six problems (experiments/records/2026-11-29-test-time-8.md). */
 static void test_watched_rounds(void) {
   int rounds = 0, passes = 0, classic = 0, nmax = tst_under_memcheck() ? 250 : 400;
   for (int boxed = 0; boxed <= 1; boxed++)

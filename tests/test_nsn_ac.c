@@ -203,7 +203,7 @@ static void test_rank_deficient(void) {
  * a full A is not packed and
  * runs the dense LU.  All must reach the planted x*.  Under memcheck the
  * full A is left out: its dense LU is test_planted's path (n < 600), and at
- * n = 615 it took 40 of this program's 51 s of CPU there
+ * n = 615 it was most of this program's time there
  * (experiments/records/2026-11-29-test-time-8.md). */
 static void test_sparse_planted(void) {
   planted_g(205, 0, 0.3, 1, 1, 14); /* n = 615, block-packed */

@@ -17,10 +17,11 @@ tst_python_env() {
       # the second runtime: libubsan; --enable-sanitizers=trap links none,
       # and there libstdc++ must be in when libasan starts (configure.ac,
       # SAN_LDFLAGS)
-      tst_also=$(${LCPLAB_CC:-cc} -print-file-name=libubsan.so)
       case $LCPLAB_SAN_FLAGS in
-        *-fsanitize-undefined-trap-on-error*) tst_also=$(${LCPLAB_CC:-cc} -print-file-name=libstdc++.so) ;;
+        *-fsanitize-undefined-trap-on-error*) tst_also=libstdc++.so ;;
+        *) tst_also=libubsan.so ;;
       esac
+      tst_also=$(${LCPLAB_CC:-cc} -print-file-name="$tst_also")
       if [ ! -f "$tst_asan" ]; then
         echo "SKIP: sanitizer build, but no libasan.so to preload ($tst_asan)"
         return 1
