@@ -154,10 +154,22 @@ make_check() {
 }
 
 
-configure_build() { # DIR [configure options]: (re)configure and build in DIR
-  local dir=$1
+# configure_build DIR [configure options]: (re)configure and build in DIR.
+# A tree configured before with other options (an older checkout's
+# build-san/ without =trap, other CFLAGS) is cleaned first: make does not
+# track flags, and objects compiled with the old ones would be linked with
+# the new (a trap-mode link refuses objects that call libubsan).
+configure_build() {
+  local dir=$1 before=""
   shift
-  mkdir -p "$dir" && (cd "$dir" && run_configure -q "$@") && make -C "$dir" $J
+  mkdir -p "$dir" || return 1
+  [ -x "$dir/config.status" ] && before=$("$dir/config.status" --config)
+  (cd "$dir" && run_configure -q "$@") || return 1
+  if [ -n "$before" ] && [ "$before" != "$("$dir/config.status" --config)" ]; then
+    echo "$dir: configured before with $before: make clean first"
+    make -C "$dir" -s clean || return 1
+  fi
+  make -C "$dir" $J
 }
 
 # CFLAGS="-g1 -O2": the optimisation users build with, and the line tables
