@@ -11,10 +11,15 @@
 #
 # Order: install, valgrind and slurm use build/ after the check stage
 # built it; valgrind and slurm after install, which relinks in build/.  The
-# sanitizer and fuzz stages have their own trees; fuzz waits for install
-# too, so that the valgrind stage, the longest after check, takes the slot
-# check frees and not fuzz (which, started first, held it for 173 s while
-# valgrind waited: experiments/records/2026-11-28-test-time-4.md).
+# sanitizer and fuzz stages have their own trees.  The sanitizer stage holds
+# one slot from the start; check, install, fuzz and valgrind follow one
+# another in the other, and that chain is the longer one.  valgrind comes
+# last in it: its many test programs take up the second slot when the
+# sanitizer stage ends, where fuzz's last part (the command line's tests,
+# one after the other) could not (experiments/records/
+# 2026-11-29-test-time-9.md; before, fuzz waited for valgrind:
+# 2026-11-28-test-time-4.md).  slurm (mostly waiting for its daemons) then
+# takes the slot the sanitizer stage frees.
 
 # The checkout's folder comes as LCPLAB_TESTS_ROOT in the environment and is
 # read by the shell inside double quotes: a folder named with a blank, a
@@ -30,7 +35,7 @@ sanitizers:
 	$(RUN) sanitizers 2400 build-san stage_san
 install: check
 	$(RUN) install 200 build stage_install
-valgrind: install
+valgrind: install fuzz
 	$(RUN) valgrind 1200 build stage_valgrind
 fuzz: install
 	$(RUN) fuzz 900 build-fuzz stage_fuzz
