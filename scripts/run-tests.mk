@@ -18,8 +18,10 @@
 # sanitizer stage ends, where fuzz's last part (the command line's tests,
 # one after the other) could not (experiments/records/
 # 2026-11-29-test-time-9.md; before, fuzz waited for valgrind:
-# 2026-11-28-test-time-4.md).  slurm (mostly waiting for its daemons) then
-# takes the slot the sanitizer stage frees.
+# 2026-11-28-test-time-4.md).  slurm (17 s, mostly waiting for its
+# daemons) waits for the sanitizer stage and takes the slot it frees:
+# ready after install alone, it was started before valgrind when fuzz
+# ended, and delayed it by its 17 s.
 
 # The checkout's folder comes as LCPLAB_TESTS_ROOT in the environment and is
 # read by the shell inside double quotes: a folder named with a blank, a
@@ -39,7 +41,7 @@ valgrind: install fuzz
 	$(RUN) valgrind 1200 build stage_valgrind
 fuzz: install
 	$(RUN) fuzz 900 build-fuzz stage_fuzz
-slurm: install
+slurm: install sanitizers
 	$(RUN) slurm 300 build stage_slurm
 distcheck: all
 	$(RUN) distcheck 3600 build stage_distcheck

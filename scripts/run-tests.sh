@@ -7,7 +7,8 @@
 # Stages (each reported PASS/FAIL; a failed stage does not stop the
 # independent ones).  After packages and autoreconf they run side by side in
 # two job slots shared by every make (scripts/run-tests.mk: install after
-# check, fuzz and slurm after install, valgrind after fuzz); each stage's output goes
+# check, fuzz after install, valgrind after fuzz, slurm after install and the
+# sanitizers); each stage's output goes
 # to test-logs/STAGE.log and is printed whole when the stage ends:
 #   packages    the Debian packages below, installed if missing (as in
 #               run-main-job.sh)
