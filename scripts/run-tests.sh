@@ -141,32 +141,10 @@ counts() {
   [ -f "$log" ] && grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$log" | tr '\n' ' '
 }
 
-# test_link CC: sets TEST_LINK, the make arguments that link the test
-# programs (and the fuzz build's harnesses) with binutils' gold where CC
-# can: a test program's link (libtool, the internal libraries' archives)
-# took about 0.9 s of CPU with gold against 1.6 s with the default ld.bfd
-# under the sanitizers, and each of the test trees links 83 of them
-# (experiments/records/2026-11-29-test-time-9.md).  The libraries and
-# lcplab are linked before, by configure_build's make, with the default:
-# the linker of users' builds.  Where gold is missing, none (ld.bfd).
-test_link() {
-  local cc=$1 d
-  TEST_LINK=()
-  d=$(mktemp -d "${TMPDIR:-/tmp}/lcplab-ld.XXXXXX") || return 0
-  printf 'int main(void) { return 0; }\n' >"$d/t.c"
-  if "$cc" -fuse-ld=gold "$d/t.c" -o "$d/t" >/dev/null 2>&1 && "$d/t"; then
-    TEST_LINK=("LDFLAGS=${LDFLAGS:+$LDFLAGS }-fuse-ld=gold")
-  fi
-  rm -rf "$d"
-}
-TEST_LINK=()
-# build_cc DIR: the compiler configure chose in DIR
-build_cc() { sed -n 's/^CC = //p' "$1/Makefile"; }
-
 # make_check DIR TARGET: make TARGET in DIR; on failure print test-suite.log.
 make_check() {
   local dir=$1 target=$2
-  if make -C "$dir" $J "${TEST_LINK[@]}" "$target"; then
+  if make -C "$dir" $J "$target"; then
     echo "$dir: $(counts "$dir")"
     return 0
   fi
@@ -202,7 +180,7 @@ CHECK_CFLAGS="-g1 -O2"
 # the scripts that drive lcplab run in the sanitizer stage alone (Makefile.am,
 # check-plain)
 stage_check() {
-  configure_build build CFLAGS="$CHECK_CFLAGS" && test_link "$(build_cc build)" &&
+  configure_build build CFLAGS="$CHECK_CFLAGS" &&
     make_check build check-plain
 }
 # the checks of the sources alone (format, function length, docs paths, no
@@ -224,7 +202,7 @@ SAN_CFLAGS="-g1 -O1"
 FUZZ_CFLAGS="-g1 -O0"
 stage_san() {
   configure_build build-san --enable-sanitizers=trap --enable-asserts CFLAGS="$SAN_CFLAGS" &&
-    test_link "$(build_cc build-san)" && LCPLAB_SOURCE_TESTS_DONE=1 make_check build-san check
+    LCPLAB_SOURCE_TESTS_DONE=1 make_check build-san check
 }
 # the command line's tests with the fuzz build's lcplab (clang, static, ASan
 # and UBSan), each PASS or FAIL with its log on failure
@@ -249,7 +227,7 @@ stage_fuzz() {
   mkdir -p build-fuzz &&
     (cd build-fuzz && run_configure -q CC=clang --enable-fuzzing --disable-shared --disable-python \
       CFLAGS="$FUZZ_CFLAGS") &&
-    test_link clang && make -C build-fuzz $J "${TEST_LINK[@]}" fuzz-check && fuzz_build_cli_tests
+    make -C build-fuzz $J fuzz-check && fuzz_build_cli_tests
 }
 stage_install() {
   local dest rc
@@ -264,8 +242,7 @@ stage_distcheck() { make -C build distcheck; }
 stage_valgrind() {
   command -v valgrind >/dev/null || { echo "valgrind not found (apt-get install valgrind)"; return 1; }
   [ -f build/Makefile ] || configure_build build CFLAGS="$CHECK_CFLAGS" || return 1
-  test_link "$(build_cc build)"
-  make -C build $J "${TEST_LINK[@]}" check-valgrind && echo "build (valgrind): $(counts build)" && return 0
+  make -C build $J check-valgrind && echo "build (valgrind): $(counts build)" && return 0
   echo "---- build/test-suite.log (valgrind) ----"
   cat build/test-suite.log 2>/dev/null
   echo "---- end ----"
