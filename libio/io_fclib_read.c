@@ -52,8 +52,6 @@
 
 #include "io_fclib.h"
 
-#include <fclib.h>
-
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -414,6 +412,7 @@ slv_status io_read_fclib(const io_req *rq, io_instance **out) {
   ssize_t got = read(fd, head, sizeof head);
   close(fd);
   st = check_head(&c, head, got > 0 ? (size_t)got : 0, size);
+  if (!st) st = io_dl_ready(path, "reading an FCLIB file", err, errlen);
   if (st) return st;
   c.budget = 64.0 * size + 16.0 * 1048576.0;
   io_hdf5_quiet hq;
@@ -436,6 +435,7 @@ slv_status io_read_fclib_image(const void *image, size_t len, const io_req *rq, 
   *out = NULL;
   io_msgf(rq->err, rq->errlen, "%s", "");
   slv_status st = check_head(&c, image, len, (double)len);
+  if (!st) st = io_dl_ready(rq->path, "reading an FCLIB file", rq->err, rq->errlen);
   if (st) return st;
   c.budget = 64.0 * (double)len + 16.0 * 1048576.0;
   io_hdf5_quiet hq;
@@ -525,6 +525,8 @@ slv_status io_fclib_read_start(const char *path, int n, double *x, size_t max_me
   slv_status st = io_open_regular(path, &fd, &size, err, errlen);
   if (st) return st;
   close(fd);
+  st = io_dl_ready(path, "reading an FCLIB file", err, errlen);
+  if (st) return st;
   c.budget = 64.0 * size + 16.0 * 1048576.0;
   io_hdf5_quiet hq;
   io_hdf5_quiet_on(&hq);

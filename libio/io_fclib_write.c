@@ -375,6 +375,8 @@ slv_status io_write_fclib(const io_req *rq, const io_instance *inst) {
             rq->path, inst->global->n, inst->n);
     return SLV_ERR_INVALID;
   }
+  slv_status st = io_dl_ready(rq->path, "writing an FCLIB file", rq->err, rq->errlen);
+  if (st) return st;
   io_hdf5_quiet hq;
   io_hdf5_quiet_on(&hq);
   out_open(&o);
@@ -382,7 +384,7 @@ slv_status io_write_fclib(const io_req *rq, const io_instance *inst) {
     out_global(&o, inst);
   else
     out_local(&o, inst);
-  slv_status st = out_finish(&o);
+  st = out_finish(&o);
   io_hdf5_quiet_off(&hq);
   return st;
 }
@@ -454,6 +456,8 @@ static void out_solution(fc_out *o, const io_instance *inst, const double *x, co
 slv_status io_fclib_write_solution(const char *path, const io_instance *inst, const double *x,
                                    const double *x0, char *err, size_t errlen) {
   fc_out o = { .file = -1, .path = path, .err = err, .errlen = errlen };
+  slv_status st = io_dl_ready(path, "writing an FCLIB file", err, errlen);
+  if (st) return st;
   io_hdf5_quiet hq;
   io_hdf5_quiet_on(&hq);
   out_open(&o);
@@ -462,7 +466,7 @@ slv_status io_fclib_write_solution(const char *path, const io_instance *inst, co
   else
     out_local(&o, inst);
   out_solution(&o, inst, x, x0);
-  slv_status st = out_finish(&o);
+  st = out_finish(&o);
   io_hdf5_quiet_off(&hq);
   return st;
 }

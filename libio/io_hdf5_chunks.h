@@ -3,7 +3,8 @@
 #ifndef LCPLAB_IO_HDF5_CHUNKS_H
 #define LCPLAB_IO_HDF5_CHUNKS_H
 
-#include <hdf5.h>
+#include "io_dl.h"
+
 #include <stddef.h>
 
 /* 0 when every allocated chunk of the chunked dataset d (elements of esz

@@ -6,10 +6,9 @@
 #ifndef LCPLAB_IO_HDF5_READ_H
 #define LCPLAB_IO_HDF5_READ_H
 
+#include "io_dl.h"
 #include "io_hdf5_ohdr.h"
 #include "io_internal.h"
-
-#include <hdf5.h>
 
 /* One read: the file and where its messages and memory go. */
 typedef struct io_hdf5_ctx {

@@ -45,7 +45,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <matio.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -564,6 +563,11 @@ slv_status io_read_mat(const io_req *rq, io_instance **out) {
   double size;
   slv_status st = io_open_regular(rq->path, &fd, &size, rq->err, rq->errlen);
   if (st) return st;
+  st = io_dl_ready(rq->path, "reading a MAT-file", rq->err, rq->errlen);
+  if (st) {
+    close(fd);
+    return st;
+  }
   io_hdf5_quiet quiet;
   io_hdf5_quiet_on(&quiet);
   Mat_LogInitFunc("lcplab", mat_log_drop);

@@ -5,7 +5,6 @@
 
 #include "io_hdf5_read.h"
 
-#include <matio.h>
 
 typedef struct io_mat73 {
   io_hdf5_ctx fc; /* the file, its object-header check, the budget */

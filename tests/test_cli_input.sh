@@ -138,5 +138,46 @@ if [ -f "$sph" ]; then
     solve "$sph" --solver nsn_ac --max-memory 1M
 fi
 
+# ---- HDF5, libfclib and libmatio opened on first use (docs/io.md) --------------------------
+# A file named as HDF5's soname (config.h) that is no library, first on the
+# loader's path: a .dat still solves (the program starts without HDF5), and
+# reading or writing an FCLIB file, or reading a MAT-file, fails naming the
+# library and why.  Linked as before, the program would not start at all.
+so=$(sed -n 's/^#define IO_HDF5_SONAME "\(.*\)"$/\1/p' "${LCPLAB_BUILDDIR:-.}/config.h" 2>/dev/null)
+if [ -z "$so" ]; then
+  fail "config.h names HDF5's soname (IO_HDF5_SONAME)" "none in ${LCPLAB_BUILDDIR:-.}/config.h"
+else
+  lcp convert "$T/gok.dat" "$T/dl.hdf5"
+  [ "$rc" -eq 0 ] || fail "convert gok.dat to FCLIB with HDF5 loadable" "exit $rc: $(cat "$T/err")"
+  mkdir "$T/nolib"
+  printf 'not a library\n' >"$T/nolib/$so"
+  printf 'MATLAB 5.0 MAT-file' >"$T/dl.mat"
+  head -c 200 /dev/zero >>"$T/dl.mat"
+  ld_before=${LD_LIBRARY_PATH-unset}
+  LD_LIBRARY_PATH=$T/nolib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export LD_LIBRARY_PATH
+  lcp solve "$T/sym.dat" --solver lemke
+  if [ "$rc" -eq 0 ] && grep -q '"status":"converged"' "$T/out"; then
+    pass "without a loadable HDF5, a .dat still solves"
+  else
+    fail "without a loadable HDF5, a .dat still solves" "exit $rc: $(cat "$T/err")"
+  fi
+  expect_err "without a loadable HDF5, reading an FCLIB file names the library" \
+    "$T/dl.hdf5: reading an FCLIB file needs HDF5, libfclib and libmatio: $so cannot be loaded" \
+    solve "$T/dl.hdf5" --solver nsn_ac
+  expect_err "without a loadable HDF5, writing an FCLIB file names the library" \
+    "$T/dl2.hdf5: writing an FCLIB file needs HDF5, libfclib and libmatio: $so cannot be loaded" \
+    convert "$T/gok.dat" "$T/dl2.hdf5"
+  [ -e "$T/dl2.hdf5" ] && fail "the FCLIB file that could not be written is absent" "$T/dl2.hdf5 exists"
+  expect_err "without a loadable HDF5, reading a MAT-file names the library" \
+    "$T/dl.mat: reading a MAT-file needs HDF5, libfclib and libmatio: $so cannot be loaded" \
+    solve "$T/dl.mat" --solver lemke
+  if [ "$ld_before" = unset ]; then
+    unset LD_LIBRARY_PATH
+  else
+    LD_LIBRARY_PATH=$ld_before
+  fi
+fi
+
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
