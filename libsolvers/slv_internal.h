@@ -465,6 +465,11 @@ slv_natmap slv_natmap_of(const slv_problem *p, const double *x, const double *w,
  * it used op's products (op->t no longer K^T x), else 0.  wedge.c. */
 int slv_wedge_diagnose(slv_op *op, const double *x, const double *w, slv_result *res);
 
+/* The eigenvalues of the symmetric a (m x m, row-major, m <= 12; destroyed)
+ * on its diagonal and their vectors in v's columns, by cyclic Jacobi
+ * (wedge.c); returns the sweeps made (at most 60). */
+int slv_jacobi_eigen(int m, double *a, double *v);
+
 /* Is x[0..n) all finite? */
 int slv_all_finite(int n, const double *x);
 

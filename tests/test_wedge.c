@@ -20,9 +20,14 @@
  *     auto converges, and a solve cut short (nsgs, one sweep; admm, 1..3
  *     iterations) says nothing;
  *   - a planted solvable cone problem (tst_cone_case_plant) under every
- *     cone solver with budgets 1..6: never a diagnosis.
+ *     cone solver with budgets 1..6: never a diagnosis;
+ *   - the diagnosis' eigensolver (slv_jacobi_eigen) on symmetric matrices
+ *     of 3 to 12 rows, random and with a planted double eigenvalue 0: A v =
+ *     lambda v and V^T V = I to 1e-13 of ||A||, in at most 12 sweeps (it ran
+ *     all 60 from 9 rows on, its stop test below its rounding floor).
  */
 #include "slv.h"
+#include "slv_internal.h" /* slv_jacobi_eigen */
 #include "tst_cone.h"
 #include "tst_util.h"
 
@@ -200,6 +205,61 @@ static void test_planted_never(void) {
   tst_cone_case_free(&P);
 }
 
+/* A symmetric m x m (row-major) from a fixed linear congruential sequence:
+ * entries in [-0.5, 0.5); with zero2, Q diag(0, 0, 1, ..., m-2) Q^T for a
+ * Q of Householder reflections (a double eigenvalue 0, as a wedge's). */
+static void symmetric_case(int m, unsigned seed, int zero2, double *a) {
+  unsigned long long s = seed;
+  double u[12];
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j <= i; j++) {
+      s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+      a[i * m + j] = a[j * m + i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+    }
+  if (!zero2) return;
+  double nu = 0;
+  for (int i = 0; i < m; i++) nu += a[i] * a[i];
+  for (int i = 0; i < m; i++) u[i] = a[i] / sqrt(nu); /* Q = I - 2 u u^T */
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < m; j++) {
+      double e = 0;
+      for (int k = 2; k < m; k++) /* sum_k lambda_k q_k q_k^T, lambda_k = k - 1 */
+        e += (k - 1) * ((i == k) - 2 * u[i] * u[k]) * ((j == k) - 2 * u[j] * u[k]);
+      a[i * m + j] = e;
+    }
+}
+
+static void test_jacobi_eigen(void) {
+  for (int m = 3; m <= 12; m++)
+    for (int zero2 = 0; zero2 <= 1; zero2++) {
+      double a[144], w[144], v[144], amax = 0;
+      symmetric_case(m, 7u + (unsigned)m, zero2, a);
+      memcpy(w, a, sizeof a);
+      for (int i = 0; i < m * m; i++) amax = fmax(amax, fabs(a[i]));
+      int sweeps = slv_jacobi_eigen(m, w, v);
+      CU_ASSERT(sweeps <= 12);
+      double worst_eq = 0, worst_orth = 0, lo = INFINITY;
+      for (int c = 0; c < m; c++) {
+        lo = fmin(lo, fabs(w[c * m + c]));
+        for (int i = 0; i < m; i++) {
+          double av = 0, vv = 0;
+          for (int k = 0; k < m; k++) {
+            av += a[i * m + k] * v[k * m + c];
+            vv += v[k * m + i] * v[k * m + c];
+          }
+          worst_eq = fmax(worst_eq, fabs(av - w[c * m + c] * v[i * m + c]));
+          worst_orth = fmax(worst_orth, fabs(vv - (i == c)));
+        }
+      }
+      if (sweeps > 12 || worst_eq > 1e-13 * amax || worst_orth > 1e-13)
+        fprintf(stderr, "m %d zero2 %d: %d sweeps, |A v - lambda v| %.3g, |V'V - I| %.3g\n", m,
+                zero2, sweeps, worst_eq, worst_orth);
+      CU_ASSERT(worst_eq <= 1e-13 * amax);
+      CU_ASSERT(worst_orth <= 1e-13);
+      if (zero2) CU_ASSERT(lo <= 1e-13 * amax);
+    }
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite s = CU_add_suite("wedge", NULL, NULL);
@@ -208,5 +268,7 @@ int main(void) {
   CU_add_test(s, "the corner at mu 0.5, and with d.b taken out: solvable, nothing said",
               test_corner_solvable);
   CU_add_test(s, "a planted solvable cone problem, budgets 1..6: nothing said", test_planted_never);
+  CU_add_test(s, "the eigensolver: A v = lambda v, V orthonormal, at most 12 sweeps",
+              test_jacobi_eigen);
   return tst_run();
 }
