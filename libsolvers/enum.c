@@ -212,9 +212,9 @@ static void candidate(enum_state *s, const double *b, int n, int nb) {
  * accepted: every comparison with it is false). */
 /* The candidate's res_scaled (residual.c's rows, slv_scaled_row with
  * slv_reaction), NaN if x or w is not finite. */
-static double natres(const enum_state *s, const slv_problem *p) {
+static double natres(const enum_state *s, const slv_problem *p, const slv_rowscale *rs) {
   double r = 0;
-  slv_xscale sc = slv_xscale_of(p, s->x);
+  slv_xscale sc = slv_xscale_rows(rs, p->n, s->x, 0.0);
   for (int i = 0; i < p->n; i++) {
     double x = s->x[i], w = s->w[i];
     if (!isfinite(x) || !isfinite(w)) return NAN;
@@ -283,8 +283,9 @@ typedef struct {
   long cases, skipped;
   double ptol, amax, bnorm, best, acc_r;
   const slv_problem *p;
-  slv_op *op;      /* polled once per basic set (slv_should_stop) */
-  slv_status stop; /* its verdict: 0, or why the search stopped */
+  const slv_rowscale *rs; /* p's row scales, for natres (slv_op_rowscale) */
+  slv_op *op;             /* polled once per basic set (slv_should_stop) */
+  slv_status stop;        /* its verdict: 0, or why the search stopped */
 } search;
 
 /* The cases of the current basic set (states of s): its box rows at a
@@ -306,7 +307,7 @@ static void basis_cases(enum_state *s, const double *b, search *q) {
     for (int t = 0; t < nbo; t++) s->state[s->bo[t]] = (mask >> t) & 1 ? S_AT_HI : S_AT_LO;
     candidate(s, b, n, nb);
     q->cases++;
-    double r = natres(s, q->p);
+    double r = natres(s, q->p, q->rs);
     if (r <= ENUM_TOL_C * n * DBL_EPSILON) {
       q->found = 1;
       q->acc_r = r;
@@ -364,7 +365,9 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
     slv_msgf(res->message, sizeof res->message, "enum: n=%d exceeds the workspace (%d)", n, s->m);
     return SLV_ERR_DIM;
   }
-  search q = { .n = n, .best = INFINITY, .acc_r = NAN, .p = p, .op = op };
+  search q = {
+    .n = n, .best = INFINITY, .acc_r = NAN, .p = p, .rs = slv_op_rowscale(op), .op = op
+  };
   int nlu, nbox;
   q.nv = classify(s, p, &nlu, &nbox, &q.bnorm);
   double ncases = ldexp(pow(3.0, nbox), nlu);
@@ -383,7 +386,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
   if (!q.found && q.have_best && q.best <= opt->tol) {
     /* no case at rounding level; the best one meets the user's tolerance */
     best_case(s, p->b, &q);
-    q.acc_r = natres(s, p);
+    q.acc_r = natres(s, p, q.rs);
     refine(s, p->b, n, basis(s, n));
     q.found = 1;
     slv_logf(opt, "enum: no case at rounding level; best case res_scaled %.3g <= tol %.3g taken",
@@ -392,7 +395,7 @@ static slv_status enum_solve(void *st, slv_op *op, const slv_options *opt, doubl
   if (q.found) {
     memcpy(x, s->x, (size_t)n * sizeof *x);
     memcpy(w, s->w, (size_t)n * sizeof *w);
-    res->solver_residual = natres(s, p);
+    res->solver_residual = natres(s, p, q.rs);
     slv_logf(opt, "enum: solution at case %ld of %.0f (candidate residual %.3g, refined %.3g)",
              q.cases, ncases, q.acc_r, res->solver_residual);
     return SLV_CONVERGED;

@@ -172,6 +172,10 @@ slv_xscale slv_xscale_floored(const slv_problem *p, const double *x, double xf) 
   return xscale_make(x_scale(p->n, x), slv_rowscale_xd(p), NULL, xf);
 }
 
+slv_xscale slv_xscale_rows(const slv_rowscale *rs, int n, const double *x, double xf) {
+  return xscale_make(x_scale(n, x), rs->xd, rs->a, xf);
+}
+
 /* One cone's scale-invariant residual (slv_internal.h, slv_scaled_row):
  * the natural map of the problem's law on x_c / xs and w_c / s_c, with
  * s_c = ||b_c||_2 + ||w_c - b_c||_2 + max_r slv_reaction (r: its rows),
@@ -571,7 +575,7 @@ slv_residuals slv_residual_threads(const slv_problem *p, const double *x, const 
 static slv_residuals residual_op(slv_op *op, const double *x, const double *w, int t_formed,
                                  int full) {
   const slv_rowscale *rs = slv_op_rowscale(op);
-  slv_xscale xsc = xscale_make(x_scale(op->p->n, x), rs->xd, rs->a, rs->xf);
+  slv_xscale xsc = slv_xscale_rows(rs, op->p->n, x, rs->xf);
   int formed = op->fac && t_formed;
   res_fac own = { op->f,
                   formed    ? op->t

@@ -301,6 +301,9 @@ static inline void slv_xscale_floor(double *xs, double *cap, double xf) {
 slv_xscale slv_xscale_of(const slv_problem *p, const double *x);
 /* The same with the floor xf (slv_xscale_floor). */
 slv_xscale slv_xscale_floored(const slv_problem *p, const double *x, double xf);
+/* The same from the problem's row scales rs (slv_op_rowscale: xd and each
+ * row's size found once a problem, not at each call), x of n rows. */
+slv_xscale slv_xscale_rows(const slv_rowscale *rs, int n, const double *x, double xf);
 /* Cone k's scale-invariant residual at x, w (the judge's measure of one
  * cone, residual.c), sc from slv_xscale_of(p, x): the same whatever A's,
  * b's and x's units. */
