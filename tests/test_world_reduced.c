@@ -458,8 +458,35 @@ static dyn_model *read_humanoid(void) {
   return m;
 }
 
+/* The humanoid, read once for every test that runs it (a model is read
+ * only once made, and worlds share it: test_world_model's
+ * test_worlds_share_model); NULL when it is absent or did not read.  Read
+ * for each test, MuJoCo's compiler (twice: the probe's child and the load)
+ * was 65 % of this program's instructions under memcheck
+ * (experiments/records/2026-11-29-humanoid-once.md).  Freed by the suite's
+ * cleanup. */
+static dyn_model *humanoid_model;
+static int humanoid_tried;
+
+static const dyn_model *shared_humanoid(void) {
+  if (!humanoid_tried) {
+    humanoid_tried = 1;
+    humanoid_model = read_humanoid();
+  } else if (!humanoid_model) {
+    printf("\n    %s did not read: skipped", humanoid);
+  }
+  return humanoid_model;
+}
+
+static int free_humanoid(void) {
+  dyn_model_free(humanoid_model);
+  humanoid_model = NULL;
+  humanoid_tried = 0;
+  return 0;
+}
+
 static void humanoid_settles(const char *solver, long steps, double vbound) {
-  dyn_model *m = read_humanoid();
+  const dyn_model *m = shared_humanoid();
   if (!m) return;
   int arm = 0;
   for (int j = 0; j < dyn_model_joint_count(m); j++) arm += dyn_model_joints(m)[j].armature > 0.0;
@@ -491,7 +518,6 @@ static void humanoid_settles(const char *solver, long steps, double vbound) {
   if (!tst_short_runs()) CU_ASSERT(vmax < vbound);
   CU_ASSERT(pen < 0.05);
   dyn_world_free(w);
-  dyn_model_free(m);
 }
 
 /* Three different small trees for forest_vs_alone, far apart (x = -2, 0,
@@ -731,7 +757,7 @@ static void test_humanoid_every_family(void) {
  * is valid as it stands: the solve converges, with few pivots, to lemke's
  * residual level. */
 static void test_humanoid_dantzig_first_contacts(void) {
-  dyn_model *m = read_humanoid();
+  const dyn_model *m = shared_humanoid();
   if (!m) return;
   dyn_world *w = make(m, 1, 0.005, "lemke");
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
@@ -760,7 +786,6 @@ static void test_humanoid_dantzig_first_contacts(void) {
   CU_ASSERT(slv_residuals_met(&r, o.tol, o.norm));
   slv_workspace_free(ws);
   dyn_world_free(w);
-  dyn_model_free(m);
 }
 
 /* ---- one step against the dense factor's (issue 82, item 1) ---------------------- */
@@ -814,7 +839,7 @@ static void record_step(const dyn_model *m, int ns) {
 /* One step from the same state equals the dense factor's to 1e-12
  * relative: the positions and the velocities, with contacts and limits. */
 static void test_one_step_as_dense(void) {
-  dyn_model *m = read_humanoid();
+  const dyn_model *m = shared_humanoid();
   if (!m) return;
   dyn_world *w = make(m, 1, 0.005, "dantzig");
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
@@ -835,7 +860,6 @@ static void test_one_step_as_dense(void) {
     CU_ASSERT(gq <= 1e-12);
     CU_ASSERT(gu <= 1e-12);
   }
-  dyn_model_free(m);
 }
 
 /* A hinge chain whose last body is a massless frame (mass 0, no armature):
@@ -1036,7 +1060,7 @@ static void test_islands_one_fails(void) {
 
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
-  CU_pSuite s = CU_add_suite("world in reduced coordinates", NULL, NULL);
+  CU_pSuite s = CU_add_suite("world in reduced coordinates", NULL, free_humanoid);
   CU_add_test(s, "hinge chain onto the floor: reduced vs maximal, joint gap 0",
               test_chain_vs_maximal);
   CU_add_test(s, "contact rows in joint space vs central differences", test_rows_fd);
