@@ -117,9 +117,10 @@ static void jacobi_rotate(int m, double *a, double *v, int p, int q) {
  * their vectors in v's columns (cyclic Jacobi); the sweeps it made.  It
  * stops when the off-diagonal sum of squares is below 1e-32 of the
  * diagonal's, or no longer falls: each rotation lowers it in exact
- * arithmetic, so a sweep that does not has reached its rounding floor
- * (about 2e-32 of the diagonal's from m = 9 on, where the first test alone
- * ran all WEDGE_SWEEPS sweeps instead of 6 or 7). */
+ * arithmetic, so a sweep that does not has reached its rounding floor.
+ * From about 9 rows on that floor lies above 1e-32, and the first test
+ * alone ran every one of the WEDGE_SWEEPS sweeps
+ * (experiments/records/2026-11-29-wedge-jacobi.md). */
 int slv_jacobi_eigen(int m, double *a, double *v) {
   for (int i = 0; i < m * m; i++) v[i] = 0.0;
   for (int i = 0; i < m; i++) v[i * m + i] = 1.0;

@@ -462,7 +462,7 @@ static dyn_model *read_humanoid(void) {
  * only once made, and worlds share it: test_world_model's
  * test_worlds_share_model); NULL when it is absent or did not read.  Read
  * for each test, MuJoCo's compiler (twice: the probe's child and the load)
- * was 65 % of this program's instructions under memcheck
+ * was most of this program's work under memcheck
  * (experiments/records/2026-11-29-humanoid-once.md).  Freed by the suite's
  * cleanup. */
 static dyn_model *humanoid_model;
