@@ -213,7 +213,9 @@ fuzz_build_cli_tests() {
     if LCPLAB_BIN="$root/build-fuzz/cli/lcplab" LCPLAB_SRCDIR="$root" LCPLAB_BUILDDIR="$root/build-fuzz" \
       LCPLAB_SHARED="$root/../shared" LCPLAB_SHORT_RUNS=1 \
       sh "$root/tests/with_timeout.sh" sh "$root/tests/$t.sh" >"$log" 2>&1; then
-      echo "PASS: $t.sh (clang, sanitizers): $(tail -n 1 "$log")"
+      # the log's last two lines: the test's summary, with_timeout.sh's times
+      echo "PASS: $t.sh (clang, sanitizers): $(tail -n 2 "$log" | head -n 1)" \
+        "($(tail -n 1 "$log" | sed -n 's/.* took //p'))"
     else
       echo "FAIL: $t.sh (clang, sanitizers); its log:"
       cat "$log"

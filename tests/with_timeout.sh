@@ -26,6 +26,11 @@ case $limit in
     ;;
 esac
 
+# the test's wall and CPU seconds go to the end of its log, so that a run's
+# logs tell where the suite's time went (CPU: `times`' second line, this
+# shell's finished children: the test and the watchdog's sleep)
+t0=$(date +%s.%N)
+
 # the test, in its own session (setsid execs it: a background job is not a
 # group leader, so its pid is the session's and the group's id)
 setsid "$@" &
@@ -58,4 +63,12 @@ if [ -e "$stamp" ]; then
   echo "with_timeout.sh: stopped at the limit of $limit s (LCPLAB_TEST_TIMEOUT): $*"
   exit 99
 fi
+# `times` in this shell, into a file: in a pipe or $( ) it would run in a
+# child, which has no finished children of its own
+times >"$stamp"
+awk -v t0="$t0" -v t1="$(date +%s.%N)" -v name="$*" 'NR == 2 {
+  c = 0
+  for (i = 1; i <= 2; i++) { split($i, a, /m|s/); c += a[1] * 60 + a[2] }
+  printf "with_timeout.sh: %s took %.1f s, CPU %.1f s\n", name, t1 - t0, c }' "$stamp"
+rm -f "$stamp"
 exit "$rc"
