@@ -61,6 +61,7 @@ static stamp now(void) {
 /* The times of every figure and round: t[figure][0 wall, 1 cpu][round]. */
 typedef struct {
   double *t[NFIG][2];
+  volatile double sink; /* read_through's sums, kept so that the reads are made */
 } times;
 
 static void record(times *T, int f, int r, stamp a, stamp b) {
@@ -109,10 +110,27 @@ typedef struct {
   slv_result res;
 } solver_run;
 
+/* A read through A and b, untimed, before each timed figure: each then
+ * starts from the same caches (A as warm as they hold it, no other
+ * figure's writes still to be written back).  Without it the figure after
+ * the factorisation paid for the factor's dirty n x n copy: lemke, 1.5
+ * times dantzig's time at n = 500 (experiments/records/
+ * 2026-11-29-pivot-caches.md). */
+static double read_through(const slv_problem *p) {
+  double s[4] = { 0.0, 0.0, 0.0, 0.0 }; /* four sums: not one chain of adds */
+  for (int j = 0; j < p->n; j++) {
+    const double *a = p->A + (size_t)j * (size_t)p->lda;
+    for (int i = 0; i < p->n; i++) s[i & 3] += a[i];
+    s[j & 3] += p->b[j];
+  }
+  return s[0] + s[1] + s[2] + s[3];
+}
+
 /* One timed solve from x = 0. */
 static void solve(solver_run *s, const slv_problem *p, const slv_options *opt, double *x, double *w,
                   times *T, int f, int r) {
   memset(x, 0, (size_t)p->n * sizeof *x);
+  T->sink += read_through(p);
   stamp a = now();
   slv_solve(s->ws, p, opt, x, w, &s->res);
   record(T, f, r, a, now());
@@ -194,6 +212,7 @@ int main(int argc, char **argv) {
     solve(&sv[0], &p, &opt, x, w, &T, F_LEMKE, r);
     solve(&sv[1], &p, &opt, x, w, &T, F_DANTZIG, r);
     if (k < 0) k = inside(&p, x, C);
+    T.sink += read_through(&p);
     a = now();
     oracle(lu, &p, C, k, F, rhs, ipiv);
     record(&T, F_ORACLE, r, a, now());
