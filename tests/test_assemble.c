@@ -42,6 +42,13 @@ static tst_body plane(dyn_v3 n, double d) {
   return b;
 }
 
+/* A contact of bodies a and b at world point p along normal n, depth
+ * deep, naming no shapes (as dyn_collide_pair leaves it; material 0). */
+static dyn_contact contact_between(int a, int b, dyn_v3 p, dyn_v3 n, double depth) {
+  dyn_contact c = { .a = a, .b = b, .p = p, .normal = n, .depth = depth, .sa = -1, .sb = -1 };
+  return c;
+}
+
 
 /* ---- finite differences of the position-level gap ------------------------ */
 
@@ -558,11 +565,12 @@ static void test_isotropic_exact(void) {
   B[1].q = q1;
   /* contacts: ball and plane, cube corners and plane, ball and cube, box
    * and plane (points off the centres, normals along axes and not) */
-  dyn_contact C[5] = { { 0, 1, { -1.1, 0.2, 0 }, { 0, 0, 1 }, 0.0 },
-                       { 0, 2, { 0.8, 0.25, 0 }, { 0, 0, 1 }, 0.0 },
-                       { 0, 2, { 1.2, -0.3, 0 }, { 0, 0, 1 }, 0.0 },
-                       { 1, 2, { 0.0, 0.1, 0.45 }, { 0.8, 0, 0.6 }, 0.0 },
-                       { 0, 3, { 3.3, 0.2, 0 }, { 0, 0, 1 }, 0.0 } };
+  dyn_contact C[5] = { contact_between(0, 1, dyn_v3_make(-1.1, 0.2, 0), dyn_v3_make(0, 0, 1), 0.0),
+                       contact_between(0, 2, dyn_v3_make(0.8, 0.25, 0), dyn_v3_make(0, 0, 1), 0.0),
+                       contact_between(0, 2, dyn_v3_make(1.2, -0.3, 0), dyn_v3_make(0, 0, 1), 0.0),
+                       contact_between(1, 2, dyn_v3_make(0.0, 0.1, 0.45), dyn_v3_make(0.8, 0, 0.6),
+                                       0.0),
+                       contact_between(0, 3, dyn_v3_make(3.3, 0.2, 0), dyn_v3_make(0, 0, 1), 0.0) };
   dyn_contact_params prm = dyn_contact_params_default();
   prm.friction = DYN_FRICTION_BOX;
   prm.mu = 0.5;
@@ -755,7 +763,7 @@ static void test_sphere_on_plane(void) {
   for (int s = 0; s < 2; s++) {
     tst_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
                       tst_ball_body(2, 0.5, dyn_v3_make(0, 0, 0.5)) };
-    dyn_contact c = { 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
+    dyn_contact c = contact_between(0, 1, dyn_v3_make(0, 0, 0), dyn_v3_make(0, 0, 1), 0.0);
     dyn_contact_params prm = dyn_contact_params_default();
     double x[1], h = 0.01;
     CU_ASSERT_EQUAL(step(B, 2, &c, 1, &prm, h, solvers[s], x), SLV_CONVERGED);
@@ -840,7 +848,7 @@ static void ball_case(double vz, double depth, double e, double thr, double k_er
   tst_body B[2] = { plane(dyn_v3_make(0, 0, 1), 0),
                     tst_ball_body(m, 0.1, dyn_v3_make(0, 0, 0.1 - depth)) };
   B[1].v = dyn_v3_make(0, 0, vz);
-  dyn_contact c = { 0, 1, { 0, 0, -depth / 2 }, { 0, 0, 1 }, depth };
+  dyn_contact c = contact_between(0, 1, dyn_v3_make(0, 0, -depth / 2), dyn_v3_make(0, 0, 1), depth);
   dyn_contact_params prm = dyn_contact_params_default();
   prm.restitution = e;
   prm.rest_threshold = thr;
@@ -911,10 +919,11 @@ static void test_csr_chain(void) {
   prm.cfm = 1e-8;
   int n = 0;
   for (int i = 1; i <= N; i++) {
-    dyn_contact g = { 0, i, { i, 0, 0 }, { 0, 0, 1 }, 0.001 };
+    dyn_contact g = contact_between(0, i, dyn_v3_make(i, 0, 0), dyn_v3_make(0, 0, 1), 0.001);
     n += tst_contact_fill(B, N + 1, &g, &prm, 0.01, rows, n);
     if (i < N) {
-      dyn_contact c = { i, i + 1, { i + 0.5, 0, 0.5 }, { 1, 0, 0 }, 0.002 };
+      dyn_contact c =
+          contact_between(i, i + 1, dyn_v3_make(i + 0.5, 0, 0.5), dyn_v3_make(1, 0, 0), 0.002);
       n += tst_contact_fill(B, N + 1, &c, &prm, 0.01, rows, n);
     }
   }
@@ -987,7 +996,7 @@ static void test_csr_chain(void) {
 static void ball_on_plane(tst_body B[2], dyn_contact *c, dyn_contact_params *prm, dyn_rows *rows) {
   B[0] = plane(dyn_v3_make(0, 0, 1), 0);
   B[1] = tst_ball_body(1, 0.1, dyn_v3_make(0, 0, 0.1));
-  *c = (dyn_contact){ 0, 1, { 0, 0, 0 }, { 0, 0, 1 }, 0.0 };
+  *c = contact_between(0, 1, dyn_v3_make(0, 0, 0), dyn_v3_make(0, 0, 1), 0.0);
   *prm = dyn_contact_params_default();
   prm->friction = DYN_FRICTION_BOX;
   prm->mu = 0.5;

@@ -55,7 +55,10 @@ static const expectation table[] = {
 
 static void run_one(const expectation *e, const char *dir) {
   char path[4096], err[512];
-  snprintf(path, sizeof path, "%s/%s", dir, e->file);
+  if (snprintf(path, sizeof path, "%s/%s", dir, e->file) >= (int)sizeof path) {
+    CU_FAIL("the dataset's path is too long");
+    return;
+  }
   io_instance *inst = NULL;
   slv_status st = io_read(path, IO_FMT_AUTO, &inst, err, sizeof err);
   if (st != SLV_CONVERGED) fprintf(stderr, "%s\n", err);

@@ -897,7 +897,7 @@ static void test_export_step(void) {
   dyn_world *w = NULL;
   char msg[256] = "", path[400], err[256] = "";
   CU_ASSERT_EQUAL_FATAL(dyn_scene_new("pyramid", params, 1, &set, &w, msg, sizeof msg), DYN_OK);
-  exporting x = { { tmp, "pyr", 4, 0, &log }, tmpfile(), 0 };
+  exporting x = { { tmp, "pyr", 4, 0, &log, 0 }, tmpfile(), 0 };
   CU_ASSERT_EQUAL(dyn_world_run(w, 20, export_one, &x, NULL), 0);
   CU_ASSERT(x.written > 0); /* the pyramid touches down within 20 steps */
   snprintf(path, sizeof path, "%s/pyr_step000020.lcp", tmp);
@@ -919,7 +919,7 @@ static void test_export_step(void) {
   CU_ASSERT(strstr(s.last, "pyr_step000020.lcp exists") != NULL);
   CU_ASSERT_EQUAL(exp_export_step_exists(&x.e, 21), 0);
   /* MatrixMarket: a sidecar the writer would replace is refused too */
-  exp_export m = { tmp, "pyr", exp_export_format(&log, "mtx", 0), 0, &log };
+  exp_export m = { tmp, "pyr", exp_export_format(&log, "mtx", 0), 0, &log, 0 };
   snprintf(path, sizeof path, "%s/pyr_step000021.findex", tmp);
   FILE *f = fopen(path, "w");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -949,7 +949,7 @@ static void put_file(const char *dir, const char *name, const char *text) {
 
 static int there(const char *dir, const char *name) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return 0;
   struct stat st;
   return lstat(path, &st) == 0;
 }

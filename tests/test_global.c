@@ -2,7 +2,7 @@
  * gfc3d .dat (d, nc, M, H, q, b, mu) and the end of every frictional-contact
  * .dat (docs/io.md, "Siconos frictional contact").
  *
- * Shared files (LCPLAB_SHARED, datasets/siconos/gfc3d/*.dat): each reads as
+ * Shared files (LCPLAB_SHARED, every .dat of datasets/siconos/gfc3d): each reads as
  * a GLOBAL problem whatever its sizes (GFC3D_Example00, _badly_scaled and
  * Example1 have ndof = 3 nc and were once read as local problems): the
  * instance keeps M, H, f, w (io_instance.global) with the ndof and nc of

@@ -91,7 +91,7 @@ static void check_solve_transposed(slv_linsys *ls, const csr *a, const double *x
 /* Solves a x = a x* with ls (already analysed on a's pattern). */
 static void check_solve(slv_linsys *ls, const csr *a, gsl_rng *rng) {
   int n = a->n;
-  double *xs = malloc((size_t)n * sizeof(double)), *b = malloc((size_t)n * sizeof(double));
+  double *xs = calloc((size_t)n, sizeof(double)), *b = malloc((size_t)n * sizeof(double));
   double *x = malloc((size_t)n * sizeof(double)), *r = malloc((size_t)n * sizeof(double));
   for (int i = 0; i < n; i++) xs[i] = gsl_rng_uniform(rng) * 2 - 1;
   matvec(a, xs, b);
