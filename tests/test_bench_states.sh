@@ -12,7 +12,9 @@
 #     tol 1e-6 on one state is NO; the goal line counts 1 of 2 solved;
 #   - each row is in the rows file as the run ends; a second call makes no
 #     run (resumes) and prints the same table; a broken row is named with
-#     its file and line, exit 1, and the file is left as it was.
+#     its file and line, exit 1, and the file is left as it was;
+#   - with no Siconos run (--peers alone) no state is "as accurate": the
+#     verdict says so, and the accuracy goal is not met.
 # Environment: LCPLAB_SRCDIR.  Last line "N passed, M failed"; 77 without python3.
 top=${LCPLAB_SRCDIR:-$(dirname "$0")/..}
 TST_NAME=test_bench_states
@@ -124,6 +126,17 @@ if [ "$rc" -eq 1 ] && grep -q "rows.jsonl:9: not a JSON row" "$T/err" && cmp -s 
   pass "a broken row: its file and line, exit 1, the file untouched"
 else
   fail "a broken row" "exit $rc"
+fi
+# lcplab's rows alone (--peers with no name): nothing to compare with, so
+# no state is "as accurate" and the line says why, never "met"
+python3 "$py" "$T/lcplab" "$T/peer" "$T/states" "$T/alone.jsonl" --tol 1e-6 --time-limit 1 \
+  --peers >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^| b_step000200 | .* | 1.00e-07 | no Siconos run |$' "$T/out" &&
+  grep -q 'on 0 of 2 (not met: 2 states without a Siconos run)' "$T/out"; then
+  pass "without Siconos runs no state counts as accurate, and the line says why"
+else
+  fail "no Siconos runs" "exit $rc: $(tail -n 3 "$T/out")"
 fi
 rm -f "$T/out" "$T/err"
 # experiments/bench_models.py (`make bench-models`, issue 82 item 3): its
