@@ -20,7 +20,9 @@
  *   cones, n > 600,         ipm (its rule below; the table of
  *   symmetric A             docs/solver-machinery.md); Coulomb from
  *                           AUTO_SWEEP_HANDOVER_MIN rows: under a time
- *                           limit ipm gets AUTO_IPM_SHARE of it, then
+ *                           limit ipm gets AUTO_IPM_SHARE of it
+ *                           (AUTO_IPM_SHARE_WEAK where the contacts are
+ *                           weakly coupled), then
  *                           (or when its fixed point stalls) nsgs from
  *                           its best iterate (ipm_then_sweeps).
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
@@ -110,9 +112,15 @@ enum {
   AUTO_SWEEP_HANDOVER_MIN = 20000
 };
 /* Under a time limit, the share of it ipm takes on such a problem before
- * nsgs goes on from its best iterate: the sweeps reach their level on the
- * piles in 20-30 s of 100 (experiments/records/2026-11-28-states2.md) */
-#define AUTO_IPM_SHARE 0.6
+ * nsgs goes on from its best iterate, by how strongly the contacts are
+ * coupled (contact_coupling, AUTO_ADMM_COUPLING): where each is coupled
+ * to 12 blocks or more (the 50-layer pyramid) the sweeps crawl and ipm's
+ * answer is most of the result; where fewer (the piles) ipm's first QPs
+ * (the associated problem's answer) are the start the sweeps need, and
+ * its later fixed point costs them the time they gain most in
+ * (experiments/records/2026-11-28-states2.md, 2026-11-29-states5.md) */
+#define AUTO_IPM_SHARE      0.6
+#define AUTO_IPM_SHARE_WEAK 0.05
 /* nsgs's sweeps a chunk after ipm: the best chunk's end is kept, as the
  * sweeps' measure wanders on the piles (5.7e-4 at 30 s, 6.4e-4 at 100 s);
  * a restart costs about ten sweeps (nsgs_newton.c) */
@@ -125,7 +133,7 @@ typedef struct {
   double *xa;       /* n_max: ADMM's iterate, kept if nsgs_newton ends worse */
   int admm_stall;   /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
   int sweep_min;    /* AUTO_SWEEP_HANDOVER_MIN, or a test's (slv_auto_set_ipm_share) */
-  double ipm_share; /* AUTO_IPM_SHARE, or a test's */
+  double ipm_share; /* a test's share, or -1: by the coupling (ipm_share_of) */
   int sweep_chunk;  /* AUTO_SWEEP_CHUNK, or a test's */
   /* the message of the iterate fall_back keeps */
   char msg[sizeof(((slv_result *)0)->message)];
@@ -134,7 +142,7 @@ typedef struct {
 void slv_auto_set_ipm_share(void *state, int rows_min, double share, int chunk) {
   auto_state *s = state;
   s->sweep_min = rows_min >= 0 ? rows_min : AUTO_SWEEP_HANDOVER_MIN;
-  s->ipm_share = share >= 0 && share < 1 ? share : AUTO_IPM_SHARE;
+  s->ipm_share = share >= 0 && share < 1 ? share : -1;
   s->sweep_chunk = chunk > 0 ? chunk : AUTO_SWEEP_CHUNK;
 }
 
@@ -164,7 +172,7 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   size_t m = (size_t)(n_max > 0 ? n_max : 1);
   s->admm_stall = AUTO_ADMM_STALL;
   s->sweep_min = AUTO_SWEEP_HANDOVER_MIN;
-  s->ipm_share = AUTO_IPM_SHARE;
+  s->ipm_share = -1;
   s->sweep_chunk = AUTO_SWEEP_CHUNK;
   s->x0 = malloc(m * sizeof *s->x0);
   s->xa = malloc(m * sizeof *s->xa);
@@ -284,6 +292,21 @@ static int condensed_rule(const auto_state *s, slv_op *op, char *why, size_t len
   return 1;
 }
 
+/* A Coulomb problem of at least AUTO_SWEEP_HANDOVER_MIN rows that nsgs
+ * takes: ipm shares its time with nsgs on it. */
+static int large_coulomb(const auto_state *s, slv_op *op) {
+  return op->p->cone_law == SLV_CONE_COULOMB && op->n >= s->sweep_min &&
+         takes(s, AUTO_NSGS, op->p, NULL, 0);
+}
+
+/* ipm's share of the time limit on op: a test's, else AUTO_IPM_SHARE on
+ * strongly coupled contacts and AUTO_IPM_SHARE_WEAK on weakly coupled
+ * ones. */
+static double ipm_share_of(const auto_state *s, slv_op *op) {
+  if (s->ipm_share >= 0) return s->ipm_share;
+  return contact_coupling(op) >= AUTO_ADMM_COUPLING ? AUTO_IPM_SHARE : AUTO_IPM_SHARE_WEAK;
+}
+
 /* The interior-point rule: a Coulomb problem over NSN_DENSE_MAX rows, or an
  * associated one, with a symmetric A (after the ADMM rule); its reason into
  * why.  1 if it applies. */
@@ -293,7 +316,14 @@ static int ipm_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
   if (!(p->ncones > 0 && p->n > NSN_DENSE_MAX && symmetric(op) &&
         takes(s, AUTO_IPM, p, msg, sizeof msg)))
     return 0;
-  if (p->cone_law == SLV_CONE_COULOMB)
+  if (p->cone_law == SLV_CONE_COULOMB && large_coulomb(s, op))
+    slv_msgf(why, len,
+             "%d Coulomb cones, n=%d > %d, symmetric A: interior point (CHOLMOD), De Saxce fixed "
+             "point, then nsgs from its best iterate (under a time limit after %.0f %% of it: "
+             "%.1f blocks a contact %s %d)",
+             p->ncones, p->n, NSN_DENSE_MAX, 100 * ipm_share_of(s, op), contact_coupling(op),
+             contact_coupling(op) >= AUTO_ADMM_COUPLING ? ">=" : "<", AUTO_ADMM_COUPLING);
+  else if (p->cone_law == SLV_CONE_COULOMB)
     slv_msgf(why, len,
              "%d Coulomb cones, n=%d > %d, symmetric A: interior point (CHOLMOD), De Saxce fixed "
              "point",
@@ -447,13 +477,6 @@ typedef struct auto_best {
   double m;
 } auto_best;
 
-/* A Coulomb problem of at least AUTO_SWEEP_HANDOVER_MIN rows that nsgs
- * takes: ipm shares its time with nsgs on it. */
-static int large_coulomb(const auto_state *s, slv_op *op) {
-  return op->p->cone_law == SLV_CONE_COULOMB && op->n >= s->sweep_min &&
-         takes(s, AUTO_NSGS, op->p, NULL, 0);
-}
-
 /* Whether ipm's end r on op is a stalled De Saxce fixed point that nsgs
  * should take over (ipm_then_sweeps): Coulomb's law, at least
  * AUTO_SWEEP_HANDOVER_MIN rows, budget and time left, x not meeting the test. */
@@ -463,13 +486,13 @@ static int sweeps_take_over(const auto_state *s, slv_op *op, const slv_options *
          !slv_stopped(op) && !meets(op, opt, x, w);
 }
 
-/* ipm on a large Coulomb problem under a time limit: AUTO_IPM_SHARE of
- * it, then back to the whole limit; the end of the share is a stall for
- * sweeps_take_over. */
+/* ipm on a large Coulomb problem under a time limit: its share of it
+ * (ipm_share_of), then back to the whole limit; the end of the share is a
+ * stall for sweeps_take_over. */
 static slv_status ipm_on_its_share(auto_state *s, slv_op *op, const slv_options *opt, double *x,
                                    double *w, slv_result *res, slv_hist *h) {
   struct timespec whole;
-  int shared = large_coulomb(s, op) && slv_poll_share(op->poll, s->ipm_share, &whole);
+  int shared = large_coulomb(s, op) && slv_poll_share(op->poll, ipm_share_of(s, op), &whole);
   slv_status r = s->sub[AUTO_IPM]->impl->solve(s->state[AUTO_IPM], op, opt, x, w, res, h);
   if (!shared) return r;
   slv_poll_unshare(op->poll, &whole);

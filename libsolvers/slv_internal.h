@@ -609,9 +609,10 @@ void slv_admm_set_stall(void *state, int iterations);
 void slv_auto_set_admm_stall(void *state, int iterations);
 /* auto.c: the rows from which ipm shares a Coulomb problem's time with
  * nsgs, its share of a time limit and nsgs's sweeps a chunk after it
- * (AUTO_SWEEP_HANDOVER_MIN, AUTO_IPM_SHARE, AUTO_SWEEP_CHUNK; rows_min < 0,
- * share outside [0, 1), chunk <= 0: the defaults), on auto's slv_impl
- * state; for the tests of that hand-over. */
+ * (AUTO_SWEEP_HANDOVER_MIN, AUTO_SWEEP_CHUNK; rows_min < 0, chunk <= 0:
+ * the defaults; share outside [0, 1): AUTO_IPM_SHARE or AUTO_IPM_SHARE_WEAK
+ * by the contacts' coupling), on auto's slv_impl state; for the tests of
+ * that hand-over. */
 void slv_auto_set_ipm_share(void *state, int rows_min, double share, int chunk);
 /* nsn_ac.c: the flop estimate up to which the sparse Newton matrix is
  * factored by KLU (NSN_KLU_FLOPS; < 0: UMFPACK always), on nsn_ac's

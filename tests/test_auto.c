@@ -219,6 +219,35 @@ static void test_ipm_shares_time(void) {
   tst_cone_case_free(&P);
 }
 
+/* Without a test's share, ipm's share of the time limit follows the
+ * contacts' coupling (auto.c, ipm_share_of): the plant's sparse G gives
+ * about 2.3 blocks a contact, under auto's threshold of 12, so 5 %, and
+ * res.choice names both.  A tol no iterate meets keeps the hand-over to the
+ * sweeps whatever the machine's speed (the whole limit, 0.3 s, ends them). */
+static void test_ipm_share_by_coupling(void) {
+  if (tst_under_memcheck()) return; /* the 630-row solves: as test_cones' large cases */
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 261);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  double *x = calloc((size_t)P.n, sizeof *x);
+  slv_options o = slv_options_default();
+  o.tol = 1e-300;
+  o.max_iter = 100000000;
+  o.time_limit = 0.3;
+  slv_workspace *ws = NULL;
+  CU_ASSERT_EQUAL_FATAL(slv_workspace_new(slv_solver_find("auto"), P.n, &o, &ws), SLV_OK);
+  slv_auto_set_ipm_share(ws->state, 0, -1, 0); /* the rows' threshold alone lowered */
+  slv_result res;
+  CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_TIME_LIMIT);
+  CU_ASSERT_STRING_EQUAL(res.method, "nsgs"); /* the sweeps took over */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "after 5 % of it: 2."));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, " blocks a contact < 12)"));
+  if (!strstr(res.choice, "after 5 %")) fprintf(stderr, "auto: %s\n", res.choice);
+  slv_workspace_free(ws);
+  free(x);
+  tst_cone_case_free(&P);
+}
+
 /* The measure of the test (slv_test_measure) at x on p. */
 static double test_measure_at(const slv_problem *p, const double *x) {
   slv_options o = slv_options_default();
@@ -521,6 +550,8 @@ int main(void) {
   CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> ipm from the start", test_admm_stalls);
   CU_add_test(s, "slv_poll_share: a share of the time left, then the whole", test_poll_share);
   CU_add_test(s, "large Coulomb under a time limit: ipm's share, then nsgs", test_ipm_shares_time);
+  CU_add_test(s, "ipm's share by the contacts' coupling: 5 % on weakly coupled ones",
+              test_ipm_share_by_coupling);
   CU_add_test(s, "nsgs after ipm in chunks, warm from each other", test_sweep_chunks);
   CU_add_test(s, "large weakly coupled condensed global problem -> nsgs_newton", test_condensed);
   CU_add_test(s, "large nonsymmetric Coulomb: weakly coupled -> nsgs_newton, coupled -> admm (LU)",
