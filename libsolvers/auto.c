@@ -316,21 +316,23 @@ static int ipm_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
   if (!(p->ncones > 0 && p->n > NSN_DENSE_MAX && symmetric(op) &&
         takes(s, AUTO_IPM, p, msg, sizeof msg)))
     return 0;
-  if (p->cone_law == SLV_CONE_COULOMB && large_coulomb(s, op))
+  if (p->cone_law == SLV_CONE_COULOMB && large_coulomb(s, op)) {
+    double coupling = contact_coupling(op);
     slv_msgf(why, len,
              "%d Coulomb cones, n=%d > %d, symmetric A: interior point (CHOLMOD), De Saxce fixed "
              "point, then nsgs from its best iterate (under a time limit after %.0f %% of it: "
              "%.1f blocks a contact %s %d)",
-             p->ncones, p->n, NSN_DENSE_MAX, 100 * ipm_share_of(s, op), contact_coupling(op),
-             contact_coupling(op) >= AUTO_ADMM_COUPLING ? ">=" : "<", AUTO_ADMM_COUPLING);
-  else if (p->cone_law == SLV_CONE_COULOMB)
+             p->ncones, p->n, NSN_DENSE_MAX, 100 * ipm_share_of(s, op), coupling,
+             coupling >= AUTO_ADMM_COUPLING ? ">=" : "<", AUTO_ADMM_COUPLING);
+  } else if (p->cone_law == SLV_CONE_COULOMB) {
     slv_msgf(why, len,
              "%d Coulomb cones, n=%d > %d, symmetric A: interior point (CHOLMOD), De Saxce fixed "
              "point",
              p->ncones, p->n, NSN_DENSE_MAX);
-  else
+  } else {
     slv_msgf(why, len, "%d associated cones, n=%d > %d, symmetric A: interior point (CHOLMOD)",
              p->ncones, p->n, NSN_DENSE_MAX);
+  }
   return 1;
 }
 

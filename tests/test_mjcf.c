@@ -604,12 +604,7 @@ static mdl_err read_for(const char *path, int fr, int ap, dyn_material *M, int *
   if (e != MDL_OK) return e;
   *nm = dyn_model_material_count(m);
   for (int k = 0; k < *nm && k < 2; k++) M[k] = dyn_model_materials(m)[k];
-  if (notes) { /* the notes' first 511 bytes */
-    size_t k = strlen(info.notes);
-    if (k > 511) k = 511;
-    memcpy(notes, info.notes, k);
-    notes[k] = '\0';
-  }
+  if (notes) snprintf(notes, 512, "%.511s", info.notes); /* the notes' first 511 bytes */
   dyn_model_free(m);
   return e;
 }

@@ -66,9 +66,11 @@ fi
 # `times` in this shell, into a file: in a pipe or $( ) it would run in a
 # child, which has no finished children of its own
 times >"$stamp"
-awk -v t0="$t0" -v t1="$(date +%s.%N)" -v name="$*" 'NR == 2 {
+# (the test's name through the environment: awk -v would read its
+# backslashes as escapes)
+WITH_TIMEOUT_TEST="$*" awk -v t0="$t0" -v t1="$(date +%s.%N)" 'NR == 2 {
   c = 0
   for (i = 1; i <= 2; i++) { split($i, a, /m|s/); c += a[1] * 60 + a[2] }
-  printf "with_timeout.sh: %s took %.1f s, CPU %.1f s\n", name, t1 - t0, c }' "$stamp"
+  printf "with_timeout.sh: %s took %.1f s, CPU %.1f s\n", ENVIRON["WITH_TIMEOUT_TEST"], t1 - t0, c }' "$stamp"
 rm -f "$stamp"
 exit "$rc"
