@@ -3,12 +3,15 @@
 experiments/BENCHMARKS.md, "Benchmark: make bench-states"; issue 85, item 1).
 
     bench_states.py LCPLAB PEER_FC3D STATES_DIR ROWS.jsonl [--tol 1e-4] [--time-limit 100]
-                    [--solvers auto] [--peers NSGS PROX NSN_AC] [--as-limit 16G]
+                    [--norm 2|inf] [--solvers auto] [--peers NSGS PROX NSN_AC] [--as-limit 16G]
                     [--as-peers NSN_AC] [--tight-tol 1e-6 --tight-limit 300] [--table OUT.md]
 
 For every state STATES_DIR/*.hdf5 (FCLIB local problems, sorted by name), one run at a time:
-lcplab's solvers (`lcplab solve --solver S --tol T --time-limit L --max-iter 2e9
---solution X`: the time binds, not the iterations), then each
+lcplab's solvers (`lcplab solve --solver S --tol T --time-limit L --max-iter 2e9 --norm 2
+--solution X`: the time binds, not the iterations; `--norm 2`, the default, asks lcplab's
+test for the judge's measure as well as its own: res_rel_2, the same number as res_rel_q,
+at most T besides res_scaled, so that lcplab stops, and keeps its best iterate, by the measure
+it is judged on; `--norm inf`, its own test alone), then each
 Siconos solver (`peer_fc3d -s NAME --tol T --maxit K --repeat 1 --save-r`).  Siconos' solvers
 have no time limit, and one stopped by `timeout` leaves no answer; so each is given the same L
 seconds by its iterations: a probe of 2 iterations, then (unless the probe ended the solve) a
@@ -23,7 +26,8 @@ max(1, ||q||_2)): solved when res_rel_q <= T, never by a program's own status.
 
 Each run is one JSON line appended to ROWS.jsonl as soon as it ends (flushed and synced); while
 the file ROWS.jsonl.pause exists no new run starts (a quiet spell for other timing); a run
-whose row is there already (same problem, program, solver, tol, time limit) is not made again,
+whose row is there already (same problem, program, solver, tol, time limit, and lcplab's
+--norm: a row without one was a run under --norm inf) is not made again,
 so an interrupted benchmark resumes where it stopped.  With --tight-tol, lcplab's first solver
 is run again at that tol within --tight-limit s on the states whose answer solved at T (after
 all the runs at T: optional, outside their budget).
@@ -81,7 +85,8 @@ def lcplab_run(a, solver, problem, tol, limit, tmp):
     if os.path.exists(sol):
         os.remove(sol)
     cmd = [a.lcplab, "solve", problem, "--solver", solver, "--tol", repr(tol), "--time-limit",
-           repr(limit), "--max-iter", str(LCPLAB_MAX_ITER), "--solution", sol, "--force"]
+           repr(limit), "--max-iter", str(LCPLAB_MAX_ITER), "--norm", a.norm, "--solution", sol,
+           "--force"]
     t0 = time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 120, env=env1(),
@@ -163,7 +168,15 @@ def peer_run(a, name, problem, tol, limit, tmp):
 
 
 def key_of(r):
-    return (r["problem"], r["program"], r["solver"], float(r["tol"]), float(r["limit_s"]))
+    """A run's key: a row of lcplab written before --norm existed was a run under the
+    infinity-norm test alone."""
+    norm = r.get("norm", "inf") if r["program"] == "lcplab" else ""
+    return (r["problem"], r["program"], r["solver"], float(r["tol"]), float(r["limit_s"]), norm)
+
+
+def key(a, name, program, solver, tol, limit):
+    """The key of the run this call of the benchmark makes (key_of)."""
+    return (name, program, solver, float(tol), float(limit), a.norm if program == "lcplab" else "")
 
 
 def read_rows(path):
@@ -202,6 +215,8 @@ def do(a, rows, done, program, solver, problem, tol, limit, tmp):
     """One run unless its row is there; the row either way."""
     base = {"problem": os.path.basename(problem), "program": program, "solver": solver,
             "tol": tol, "limit_s": limit}
+    if program == "lcplab":
+        base["norm"] = a.norm
     k = key_of(base)
     if k in done:
         return done[k]
@@ -251,13 +266,16 @@ def table(a, states, done):
     solver = a.solvers[0]
     head = (f"| state | nc | lcplab {solver} | s | res_rel_q | "
             + "".join(f"{p} | s | res_rel_q | " for p in a.peers) + "as accurate |")
-    out = [f"## tol {a.tol:g}, {a.time_limit:g} s a run", "", head,
+    test = ("res_scaled and res_rel_2 (the judge's res_rel_q) <= tol, --norm 2" if a.norm == "2"
+            else "res_scaled <= tol alone, --norm inf")
+    out = [f"## tol {a.tol:g}, {a.time_limit:g} s a run", "", f"lcplab's own test: {test}.", "",
+           head,
            "|" + "---|" * (head.count("|") - 1)]
     solved = accurate = unpaired = 0
     for st in states:
         name = os.path.basename(st)
-        mine = done.get((name, "lcplab", solver, a.tol, a.time_limit))
-        theirs = [done.get((name, "siconos", p, a.tol, a.time_limit)) for p in a.peers]
+        mine = done.get(key(a, name, "lcplab", solver, a.tol, a.time_limit))
+        theirs = [done.get(key(a, name, "siconos", p, a.tol, a.time_limit)) for p in a.peers]
         paired = any(t is not None for t in theirs)  # a state no Siconos run is never "as accurate"
         ok = mine is not None and paired and as_accurate(mine, theirs, a.tol)
         solved += bool(mine) and mine.get("res_rel_q", math.nan) <= a.tol
@@ -277,11 +295,11 @@ def table(a, states, done):
     for other in a.solvers[1:]:
         out += ["", f"lcplab {other} (status | s | res_rel_q):"]
         out += [f"- {os.path.basename(s)[:-5]}: "
-                + cell(done.get((os.path.basename(s), "lcplab", other, a.tol, a.time_limit)))
+                + cell(done.get(key(a, os.path.basename(s), "lcplab", other, a.tol, a.time_limit)))
                 for s in states]
     if a.tight_tol:
-        tight = [done.get((os.path.basename(s), "lcplab", solver, a.tight_tol, a.tight_limit))
-                 for s in states]
+        tight = [done.get(key(a, os.path.basename(s), "lcplab", solver, a.tight_tol,
+                              a.tight_limit)) for s in states]
         ran = [t for t in tight if t]
         ok = sum(t.get("res_rel_q", math.nan) <= a.tight_tol for t in ran)
         out += ["", f"At {a.tight_tol:g} within {a.tight_limit:g} s: {ok} of the {len(ran)} states "
@@ -305,6 +323,7 @@ def main():
     ap.add_argument("rows")
     ap.add_argument("--tol", type=float, default=1e-4)
     ap.add_argument("--time-limit", type=float, default=100.0)
+    ap.add_argument("--norm", choices=["2", "inf"], default="2")
     ap.add_argument("--solvers", nargs="+", default=["auto"])
     ap.add_argument("--peers", nargs="*", default=["NSGS", "PROX", "NSN_AC"])
     ap.add_argument("--as-limit", default="16G")
@@ -337,8 +356,8 @@ def main():
                 do(a, rows, done, "siconos", p, st, a.tol, a.time_limit, tmp)
         if a.tight_tol:
             for st in states:
-                first = done.get((os.path.basename(st), "lcplab", a.solvers[0], a.tol,
-                                  a.time_limit))
+                first = done.get(key(a, os.path.basename(st), "lcplab", a.solvers[0], a.tol,
+                                     a.time_limit))
                 if first and first.get("res_rel_q", math.nan) <= a.tol:
                     do(a, rows, done, "lcplab", a.solvers[0], st, a.tight_tol, a.tight_limit,
                        tmp)

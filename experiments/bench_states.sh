@@ -18,6 +18,8 @@
 #   BENCH_STATES_SCENES  "pile:3000 pile:5000 pyramid:50"
 #   BENCH_STATES_STEPS   "200 220 240 260 280"
 #   BENCH_STATES_TOL     1e-4          BENCH_STATES_LIMIT   100 (s a run)
+#   BENCH_STATES_NORM    2: lcplab's test asks the judge's measure too (res_rel_2,
+#                        res_rel_q's number, besides res_scaled); inf: its own alone
 #   BENCH_STATES_SOLVERS "auto" (lcplab's; the first is the table's)
 #   BENCH_STATES_PEERS   "NSGS PROX NSN_AC"
 #   BENCH_STATES_AS      16G (RLIMIT_AS of BENCH_STATES_AS_PEERS, "NSN_AC")
@@ -80,6 +82,8 @@ for st in $steps; do
 done
 number "$tol" || refuse BENCH_STATES_TOL "$tol" "a number"
 number "$limit" || refuse BENCH_STATES_LIMIT "$limit" "a number of seconds"
+norm=${BENCH_STATES_NORM:-2}
+case $norm in 2 | inf) ;; *) refuse BENCH_STATES_NORM "$norm" "2 or inf" ;; esac
 tight=""
 if [ -n "${BENCH_STATES_TIGHT:-}" ]; then
   t=${BENCH_STATES_TIGHT%%:*} s=${BENCH_STATES_TIGHT#*:}
@@ -142,7 +146,7 @@ done
 [ "${BENCH_STATES_FRESH:-no}" = yes ] && rm -f "$out/rows.jsonl"
 # shellcheck disable=SC2086 # the lists are words
 python3 "$srcdir/experiments/bench_states.py" "$lcplab" "$peers/fc3d/peer_fc3d" "$out/states" \
-  "$out/rows.jsonl" --tol "$tol" --time-limit "$limit" --solvers ${BENCH_STATES_SOLVERS:-auto} \
+  "$out/rows.jsonl" --tol "$tol" --time-limit "$limit" --norm "$norm" --solvers ${BENCH_STATES_SOLVERS:-auto} \
   --peers ${BENCH_STATES_PEERS:-NSGS PROX NSN_AC} --as-limit "${BENCH_STATES_AS:-16G}" \
   --as-peers ${BENCH_STATES_AS_PEERS:-NSN_AC} $tight --table "$out/bench_states.md"
 echo "bench_states.sh: $out/bench_states.md (rows: $out/rows.jsonl)" >&2

@@ -138,6 +138,30 @@ if [ "$rc" -eq 0 ] && grep -q '^| b_step000200 | .* | 1.00e-07 | no Siconos run 
 else
   fail "no Siconos runs" "exit $rc: $(tail -n 3 "$T/out")"
 fi
+# lcplab's test asks the judge's measure (--norm 2, the default): on its
+# command line, in its rows and the table's line; a row written without a
+# norm was a run under --norm inf: a --norm 2 call runs that state again,
+# a --norm inf call takes the row as it is
+if grep '^lcplab ' "$T/log" | grep -vq -- '--norm 2 ' || ! grep -q -- '--norm 2 ' "$T/log" ||
+  ! grep -q "lcplab's own test: res_scaled and res_rel_2 (the judge's res_rel_q) <= tol, --norm 2" "$T/out" ||
+  ! grep -q '"norm": "2"' "$T/alone.jsonl"; then
+  fail "lcplab run under --norm 2" "$(grep '^lcplab' "$T/log" | head -n 2)"
+else
+  pass "lcplab's runs under --norm 2, the table says so"
+fi
+grep -v '^not json' "$T/rows.jsonl" | sed 's/, "norm": "2"//' >"$T/old.jsonl"
+: >"$T/log"
+python3 "$py" "$T/lcplab" "$T/peer" "$T/states" "$T/old.jsonl" --tol 1e-6 --time-limit 1 \
+  >"$T/out" 2>"$T/err"
+ran2=$(grep -c '^lcplab .*--norm 2 ' "$T/log")
+: >"$T/log"
+python3 "$py" "$T/lcplab" "$T/peer" "$T/states" "$T/old.jsonl" --tol 1e-6 --time-limit 1 \
+  --norm inf >"$T/out" 2>"$T/err"
+if [ "$ran2" -eq 2 ] && [ ! -s "$T/log" ] && grep -q -- '--norm inf' "$T/out"; then
+  pass "an old row (no norm) is a --norm inf run: not taken for --norm 2, taken for inf"
+else
+  fail "old rows and --norm" "ran under 2: $ran2; under inf: $(head -n 2 "$T/log")"
+fi
 rm -f "$T/out" "$T/err"
 # experiments/bench_models.py (`make bench-models`, issue 82 item 3): its
 # self-consistency on a planted pair of traces, dt 0.5 s (the first second:
