@@ -1,7 +1,8 @@
 /* digest_mix.h -- the digest's step (digest.c), shared by digest.c and
  * the dense scan (scan.c): mix(h, v) = g ^ (g >> 29) with g = (h ^ v) K,
  * K odd, a bijection of the state h for a fixed word v and of v for a
- * fixed h; mix4, the same bits on four 64-bit lanes of an AVX2 vector.
+ * fixed h; mix4, the same bits on four 64-bit lanes of an AVX2 vector;
+ * slv_fin (fin4), the dense digest's term.
  * Private to libsolvers. */
 #ifndef SLV_DIGEST_MIX_H
 #define SLV_DIGEST_MIX_H
@@ -18,6 +19,22 @@
 static inline uint64_t slv_mix(uint64_t h, uint64_t v) {
   h = (h ^ v) * SLV_DIGEST_K;
   return h ^ (h >> 29);
+}
+
+/* A dense A's digest term (scan.c): the finalizer of splitmix64
+ * [steele2014]: z ^= z >> 30, z *= C1, z ^= z >> 27, z *= C2, z ^= z >> 31.
+ * A bijection (each step is), and every bit of z changes every bit of the
+ * result with probability about 1/2, so that two changed terms of a sum
+ * cancel only by chance; slv_mix alone moves a change of the top bit to
+ * bits 63 and 34 only, and two such changes cancelled each other in half
+ * of the cases (two entries' signs flipped). */
+#define SLV_FIN_C1 0xBF58476D1CE4E5B9ull
+#define SLV_FIN_C2 0x94D049BB133111EBull
+
+static inline uint64_t slv_fin(uint64_t z) {
+  z = (z ^ (z >> 30)) * SLV_FIN_C1;
+  z = (z ^ (z >> 27)) * SLV_FIN_C2;
+  return z ^ (z >> 31);
 }
 
 /* The 8 bytes at s as a word. */
@@ -38,6 +55,14 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i slv_mix4(__
                                                                               __m256i v) {
   slv_u64x4 g = ((slv_u64x4)h ^ (slv_u64x4)v) * SLV_DIGEST_K;
   return (__m256i)(g ^ (g >> 29));
+}
+
+/* slv_fin of the four lanes z, the same bits. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i slv_fin4(__m256i z) {
+  slv_u64x4 g = (slv_u64x4)z;
+  g = (g ^ (g >> 30)) * SLV_FIN_C1;
+  g = (g ^ (g >> 27)) * SLV_FIN_C2;
+  return (__m256i)(g ^ (g >> 31));
 }
 #endif
 

@@ -9,13 +9,16 @@
  *
  * The digest of A does not depend on the order the words are read in, so
  * that this pass (tile by tile) and digest.c's after the solve (column by
- * column) give the same bits: the sum mod 2^64 of slv_mix(e K2, A_e) over
- * the entries, e = i + j n the entry's place in the n x n matrix (K2
- * odd), then folded with n by slv_mix.  slv_mix(h, v) is a bijection of v
- * for a fixed h and the sum a bijection of each term, so one changed word
- * (its sign bit included) always changes the digest; two changes cancel
- * only by chance (2^-64), a swap of two entries included (their keys
- * differ).  The maxima are exact in any order.
+ * column) give the same bits: the sum mod 2^64 of slv_fin(e K2 ^ A_e)
+ * over the entries, e = i + j n the entry's place in the n x n matrix (K2
+ * odd), then folded with n by slv_mix.  slv_fin (splitmix64's finalizer,
+ * digest_mix.h) is a bijection and the sum a bijection of each term, so
+ * one changed word (its sign bit included) always changes the digest; as
+ * every bit of a word changes about half of its term's bits, two changes
+ * cancel only by chance (about 2^-64), a swap of two entries included
+ * (their keys differ).  With slv_mix(e K2, A_e) as the term, two flipped
+ * signs cancelled in half of the cases (tests/test_problem.c,
+ * test_digest).  The maxima are exact in any order.
  *
  * The tiles: T x T blocks of rows and columns of [0, m), m = n rounded
  * down to a multiple of 4, tile (I, J) with its mirror (J, I) (I > J),
@@ -48,7 +51,7 @@ typedef struct {
   size_t nnz;
 } scan_acc;
 
-uint64_t slv_digest_term(uint64_t e, uint64_t v) { return slv_mix(e * SCAN_K2, v); }
+uint64_t slv_digest_term(uint64_t e, uint64_t v) { return slv_fin(e * SCAN_K2 ^ v); }
 
 uint64_t slv_digest_fold(uint64_t sum, int n) { return slv_mix(sum, (uint64_t)(n > 0 ? n : 0)); }
 
@@ -129,7 +132,8 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i keys_next(_
 /* The digest's terms of the four words v under their keys into the sum. */
 __attribute__((target("avx2"), always_inline)) static inline void
 add_terms(scan_vec *s, __m256i key, __m256d v) {
-  if (s->hash) s->sum = _mm256_add_epi64(s->sum, slv_mix4(key, _mm256_castpd_si256(v)));
+  if (s->hash)
+    s->sum = _mm256_add_epi64(s->sum, slv_fin4(_mm256_xor_si256(key, _mm256_castpd_si256(v))));
 }
 
 /* Four entries v (each entry of A comes here once): |v| into the

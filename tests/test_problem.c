@@ -994,8 +994,15 @@ static uint64_t ref_hash(const void *data, size_t len) {
   return r;
 }
 
+/* splitmix64's finalizer (digest_mix.h, slv_fin), written out. */
+static uint64_t ref_fin(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 /* A dense A's digest as scan.c documents it: the sum mod 2^64 of
- * mix(e K2, A_e) over the n x n entries, e = i + j n, folded with n by
+ * fin(e K2 ^ A_e) over the n x n entries, e = i + j n, folded with n by
  * mix; written out one entry at a time (rows past n of a column not the
  * problem's). */
 static uint64_t ref_dense(const double *A, int n, int lda) {
@@ -1003,7 +1010,7 @@ static uint64_t ref_dense(const double *A, int n, int lda) {
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i++) {
       memcpy(&v, &A[i + (size_t)j * lda], 8);
-      sum += ref_mix((uint64_t)(i + j * n) * 0xD6E8FEB86659FD93ull, v);
+      sum += ref_fin((uint64_t)(i + j * n) * 0xD6E8FEB86659FD93ull ^ v);
     }
   return ref_mix(sum, (uint64_t)n);
 }
@@ -1012,8 +1019,8 @@ static uint64_t ref_dense(const double *A, int n, int lda) {
  * ref_hash: a dense 37 x 37 A (lda 39: the two rows past n changed do not
  * count), b of 37 doubles (3 steps, one word); then each of A's words
  * changed alone (its sign bit, then its lowest bit) is found as A by
- * slv_digest_changed, and so is a swap of two entries; nothing once
- * restored. */
+ * slv_digest_changed, and so is a swap of two entries and every pair
+ * of mirrored signs flipped; nothing once restored. */
 static void test_digest(void) {
   enum { N = 37, LD = 39 };
   static double A[LD * N];
@@ -1053,6 +1060,18 @@ static void test_digest(void) {
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), SLV_DIGEST_A);
   A[5 + 2 * LD] = A[2 + 5 * LD];
   A[2 + 5 * LD] = t;
+  CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
+  /* two changes: the signs of A_ij and A_ji flipped, for each of the 666
+   * pairs i < j (with a mix alone as the term, each flip changed its term
+   * by +-2^63 +- 2^34 and the pair went unseen about half of the time) */
+  missed = 0;
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < j; i++) {
+      A[i + j * LD] = -A[i + j * LD], A[j + i * LD] = -A[j + i * LD];
+      missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+      A[i + j * LD] = -A[i + j * LD], A[j + i * LD] = -A[j + i * LD];
+    }
+  CU_ASSERT_EQUAL(missed, 0);
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
 }
 
