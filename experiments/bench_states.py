@@ -32,14 +32,15 @@ so an interrupted benchmark resumes where it stopped.  With --tight-tol, lcplab'
 is run again at that tol within --tight-limit s on the states whose answer solved at T (after
 all the runs at T: optional, outside their budget).
 
-The table (stdout, and --table): per state, lcplab's answer (status, time, res_rel_q) and each
+The table (stdout, and --table, which it replaces: a symlink there is replaced, not followed):
+per state, lcplab's answer (status, time, res_rel_q) and each
 Siconos answer; "as accurate": lcplab's res_rel_q at most every Siconos answer's, or at most T
 (meeting the tolerance asked counts: stopping there is what was asked); a Siconos run with no
 answer is never more accurate.  Below it the goals counted: lcplab solves >= 12 of the states at
 T, and is as accurate on every state; at the tight tol, how many it solved.
 Exit: 0 the table was written (goals met or not: a benchmark never fails on them), 1 a program
-could not be run or a line of ROWS.jsonl is not a row (named with its line; the file is left
-as it is), 2 usage (a bad argument, no state).
+could not be run, --table could not be written or a line of ROWS.jsonl is not a row (named with
+its line; the file is left as it is), 2 usage (a bad argument, no state).
 """
 import argparse
 import glob
@@ -308,6 +309,24 @@ def table(a, states, done):
     return "\n".join(out) + "\n"
 
 
+def write_table(path, text):
+    """The table into path through a new file beside it, renamed over it: a symlink planted at
+    path is replaced, never written through.  False (said on stderr) if it cannot be."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                   prefix=".bench_states.", suffix=".md")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+        return True
+    except OSError as e:
+        if tmp and os.path.exists(tmp):
+            os.remove(tmp)
+        print(f"bench_states.py: --table {path}: {e.strerror}", file=sys.stderr)
+        return False
+
+
 def as_bytes(s):
     m = re.fullmatch(r"([0-9]+)([KMGT]?)", s)
     if not m:
@@ -363,9 +382,8 @@ def main():
                        tmp)
     text = table(a, states, done)
     sys.stdout.write(text)
-    if a.table:
-        with open(a.table, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    if a.table and not write_table(a.table, text):
+        return 1
     return 0
 
 

@@ -162,6 +162,19 @@ if [ "$ran2" -eq 2 ] && [ ! -s "$T/log" ] && grep -q -- '--norm inf' "$T/out"; t
 else
   fail "old rows and --norm" "ran under 2: $ran2; under inf: $(head -n 2 "$T/log")"
 fi
+# --table through a planted symlink: the link is replaced by the table, the
+# file it pointed to is left as it was
+echo "a user's notes" >"$T/notes.md"
+ln -s "$T/notes.md" "$T/planted.md"
+python3 "$py" "$T/lcplab" "$T/peer" "$T/states" "$T/alone.jsonl" --tol 1e-6 --time-limit 1 \
+  --peers --table "$T/planted.md" >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(cat "$T/notes.md")" = "a user's notes" ] && [ ! -L "$T/planted.md" ] &&
+  cmp -s "$T/planted.md" "$T/out"; then
+  pass "--table through a planted symlink: the table replaces the link, its target untouched"
+else
+  fail "--table and a symlink" "exit $rc: $(head -c 80 "$T/notes.md")"
+fi
 rm -f "$T/out" "$T/err"
 # experiments/bench_models.py (`make bench-models`, issue 82 item 3): its
 # self-consistency on a planted pair of traces, dt 0.5 s (the first second:
