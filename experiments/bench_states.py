@@ -175,9 +175,17 @@ def key_of(r):
     return (r["problem"], r["program"], r["solver"], float(r["tol"]), float(r["limit_s"]), norm)
 
 
+def base_row(a, name, program, solver, tol, limit):
+    """What a row of the run this call of the benchmark makes starts with (lcplab's: its norm)."""
+    row = {"problem": name, "program": program, "solver": solver, "tol": tol, "limit_s": limit}
+    if program == "lcplab":
+        row["norm"] = a.norm
+    return row
+
+
 def key(a, name, program, solver, tol, limit):
-    """The key of the run this call of the benchmark makes (key_of)."""
-    return (name, program, solver, float(tol), float(limit), a.norm if program == "lcplab" else "")
+    """The key of that run (key_of)."""
+    return key_of(base_row(a, name, program, solver, tol, limit))
 
 
 def read_rows(path):
@@ -214,10 +222,7 @@ def wait_while_paused(path):
 
 def do(a, rows, done, program, solver, problem, tol, limit, tmp):
     """One run unless its row is there; the row either way."""
-    base = {"problem": os.path.basename(problem), "program": program, "solver": solver,
-            "tol": tol, "limit_s": limit}
-    if program == "lcplab":
-        base["norm"] = a.norm
+    base = base_row(a, os.path.basename(problem), program, solver, tol, limit)
     k = key_of(base)
     if k in done:
         return done[k]

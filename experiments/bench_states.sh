@@ -146,7 +146,7 @@ done
 [ "${BENCH_STATES_FRESH:-no}" = yes ] && rm -f "$out/rows.jsonl"
 # shellcheck disable=SC2086 # the lists are words
 python3 "$srcdir/experiments/bench_states.py" "$lcplab" "$peers/fc3d/peer_fc3d" "$out/states" \
-  "$out/rows.jsonl" --tol "$tol" --time-limit "$limit" --norm "$norm" --solvers ${BENCH_STATES_SOLVERS:-auto} \
-  --peers ${BENCH_STATES_PEERS:-NSGS PROX NSN_AC} --as-limit "${BENCH_STATES_AS:-16G}" \
+  "$out/rows.jsonl" --tol "$tol" --time-limit "$limit" --norm "$norm" \
+  --solvers ${BENCH_STATES_SOLVERS:-auto} --peers ${BENCH_STATES_PEERS:-NSGS PROX NSN_AC} --as-limit "${BENCH_STATES_AS:-16G}" \
   --as-peers ${BENCH_STATES_AS_PEERS:-NSN_AC} $tight --table "$out/bench_states.md"
 echo "bench_states.sh: $out/bench_states.md (rows: $out/rows.jsonl)" >&2

@@ -21,8 +21,7 @@
  * before the solve (d->p, d->nnz): a written Ap[n] never makes the second
  * pass read past Aj.  A dense A's digest is scan.c's (a sum of one term
  * per entry, keyed by its place: the same bits in any order of reading;
- * the term splitmix64's finalizer, slv_fin, as a sum of slv_mix terms let
- * two flipped signs cancel half of the time),
+ * its term and why are in scan.c's header),
  * so that slv_solve's first pass before a solver that tests A's symmetry
  * (slv_scan_dense: the validation's finite test, the symmetry maxima and
  * this digest, in tiles) gives it (slv_digest_take_scan).  One pass over

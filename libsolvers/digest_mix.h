@@ -21,13 +21,9 @@ static inline uint64_t slv_mix(uint64_t h, uint64_t v) {
   return h ^ (h >> 29);
 }
 
-/* A dense A's digest term (scan.c): the finalizer of splitmix64
- * [steele2014]: z ^= z >> 30, z *= C1, z ^= z >> 27, z *= C2, z ^= z >> 31.
- * A bijection (each step is), and every bit of z changes every bit of the
- * result with probability about 1/2, so that two changed terms of a sum
- * cancel only by chance; slv_mix alone moves a change of the top bit to
- * bits 63 and 34 only, and two such changes cancelled each other in half
- * of the cases (two entries' signs flipped). */
+/* A dense A's digest term (scan.c says why this one): the finalizer of
+ * splitmix64 [steele2014], z ^= z >> 30, z *= C1, z ^= z >> 27, z *= C2,
+ * z ^= z >> 31; a bijection, each step being one. */
 #define SLV_FIN_C1 0xBF58476D1CE4E5B9ull
 #define SLV_FIN_C2 0x94D049BB133111EBull
 

@@ -16,9 +16,12 @@
  * one changed word (its sign bit included) always changes the digest; as
  * every bit of a word changes about half of its term's bits, two changes
  * cancel only by chance (about 2^-64), a swap of two entries included
- * (their keys differ).  With slv_mix(e K2, A_e) as the term, two flipped
- * signs cancelled in half of the cases (tests/test_problem.c,
- * test_digest).  The maxima are exact in any order.
+ * (their keys differ).  A single multiply (slv_mix(e K2, A_e), the term
+ * before) carries a change upward only: a flipped sign changed its term
+ * by +-2^63 +- 2^34, and two flipped signs cancelled whenever those two
+ * bit-34 signs differed (tests/test_problem.c, test_digest;
+ * experiments/records/2026-11-30-digest.md).  The maxima are exact in any
+ * order.
  *
  * The tiles: T x T blocks of rows and columns of [0, m), m = n rounded
  * down to a multiple of 4, tile (I, J) with its mirror (J, I) (I > J),
