@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from outfile import replace_text  # outputs never written through a planted link
+
 PEERS = ("PROX", "NSGS", "NSN_AC")
 JUDGE_TOL = 1e-6
 
@@ -129,8 +131,7 @@ def main():
     summary = f"{len(files)} problems; goals missed or false claims: {bad}"
     print(summary)
     if a.out:
-        with open(a.out, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(lines) + "\n\n" + summary + "\n")
+        replace_text(a.out, "\n".join(lines) + "\n\n" + summary + "\n", "bench_highmu.py")
     return 1 if bad else 0
 
 

@@ -37,6 +37,8 @@ import sys
 import threading
 import time
 
+from outfile import replace_text, replacing  # outputs never written through a planted link
+
 
 def export(lcplab, builddir, n):
     """The step-240 export of the pile of n spheres (made once)."""
@@ -164,9 +166,9 @@ def main():
     md.append(f"| lcplab solve --time-limit {send} | {j['time_s'] - send:.3f} | {j['status']}, "
               f"time_s {j['time_s']:.2f} (the process: {el:.2f} s with the reading) |")
     os.makedirs(outdir, exist_ok=True)
-    with open(os.path.join(outdir, "bench_interrupt.md"), "w") as fo:
-        fo.write("\n".join(md) + "\n")
-    with open(os.path.join(outdir, "bench_interrupt.csv"), "w") as fo:
+    replace_text(os.path.join(outdir, "bench_interrupt.md"), "\n".join(md) + "\n",
+                 "bench_interrupt.py")
+    with replacing(os.path.join(outdir, "bench_interrupt.csv"), "bench_interrupt.py") as fo:
         fo.write("kind,solver,case,round,seconds,iterations\n")
         for row in rows:
             fo.write(",".join(str(v) for v in row) + "\n")

@@ -44,6 +44,8 @@ import subprocess
 import sys
 import tempfile
 
+from outfile import replace_text, truncating  # outputs never written through a planted link
+
 MJ = "/usr/share/mujoco/model"
 
 # name, path (relative paths: under --srcdir), the step both engines take (the file's own; the
@@ -246,7 +248,7 @@ def cmd_run(a):
         print(f"bench_models.py: --files: unknown {unknown[0]} (known: "
               f"{', '.join(f[0] for f in FILES)})", file=sys.stderr)
         return 2
-    with open(os.path.join(a.outdir, "rows.jsonl"), "w") as out:
+    with truncating(os.path.join(a.outdir, "rows.jsonl"), "bench_models.py") as out:
         for name, path, dt, flags, _ in FILES:
             if name in names:
                 run_file(a, name, os.path.join(a.srcdir, path), dt, flags, out)
@@ -364,11 +366,9 @@ def cmd_table(a):
     goals = [goal_line(rows, n) for n in GOAL_FILES if n in names]
     text = "\n".join(lines + [""] + notes + [""] + goals) + "\n"
     if a.md:
-        with open(a.md, "w") as f:
-            f.write(text)
+        replace_text(a.md, text, "bench_models.py")
     if a.dat:
-        with open(a.dat, "w") as f:
-            f.write("\n".join(dat_lines(rows, names)) + "\n")
+        replace_text(a.dat, "\n".join(dat_lines(rows, names)) + "\n", "bench_models.py")
     sys.stdout.write(text)
     return 0
 

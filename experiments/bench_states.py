@@ -53,6 +53,8 @@ import sys
 import tempfile
 import time
 
+from outfile import appending, replace_text  # outputs never written through a planted link
+
 MEMORY_WORDS = re.compile(r"memory|alloc|failed to map", re.IGNORECASE)
 PROBE_ITERATIONS = 2  # a Siconos solver's first run (peer_run)
 SICONOS_SHARE = 0.8  # of the limit its second run's iterations are sized to
@@ -203,7 +205,7 @@ def read_rows(path):
 
 
 def append_row(path, row):
-    with open(path, "a", encoding="utf-8") as fh:
+    with appending(path, "bench_states.py") as fh:
         fh.write(json.dumps(row, allow_nan=True) + "\n")
         fh.flush()
         os.fsync(fh.fileno())
@@ -314,24 +316,6 @@ def table(a, states, done):
     return "\n".join(out) + "\n"
 
 
-def write_table(path, text):
-    """The table into path through a new file beside it, renamed over it: a symlink planted at
-    path is replaced, never written through.  False (said on stderr) if it cannot be."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                                   prefix=".bench_states.", suffix=".md")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-        return True
-    except OSError as e:
-        if tmp and os.path.exists(tmp):
-            os.remove(tmp)
-        print(f"bench_states.py: --table {path}: {e.strerror}", file=sys.stderr)
-        return False
-
-
 def as_bytes(s):
     m = re.fullmatch(r"([0-9]+)([KMGT]?)", s)
     if not m:
@@ -387,8 +371,8 @@ def main():
                        tmp)
     text = table(a, states, done)
     sys.stdout.write(text)
-    if a.table and not write_table(a.table, text):
-        return 1
+    if a.table:
+        replace_text(a.table, text, "bench_states.py --table")  # SystemExit(1) if it cannot
     return 0
 
 

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from outfile import replace_text, replacing  # outputs never written through a planted link
+
 SCENE_RUNS = [("pgs_wide", 1), ("pgs_part", 1), ("pgs_color", 1), ("pgs_color", 2), ("pgs_part", 2)]
 EXPORT_RUNS = [("apgd", 1), ("apgd", 2), ("pjacobi_cone", 1), ("pjacobi_cone", 2),
                ("auto", 1), ("auto", 2)]
@@ -243,8 +245,7 @@ def write_md(path, rows, rounds):
               if r["kind"] == "scene" and r["threads"] == 2 and r["round"] == 1]
     if splits:
         lines += ["", "Scene solves that split on two threads (round 1): " + "; ".join(splits) + "."]
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    replace_text(path, "\n".join(lines) + "\n", "bench_threads.py")
     return bad
 
 
@@ -278,7 +279,7 @@ def main():
                         auto_iters if solver == "auto" else iters, rnd)))
                     print(f"round {rnd}: {case} {solver} T={th}: {rows[-1]['time_s']:.3f} s "
                           f"{placement(rows[-1])}", file=sys.stderr)
-    with open(os.path.join(out, "bench_threads.csv"), "w", newline="") as f:
+    with replacing(os.path.join(out, "bench_threads.csv"), "bench_threads.py", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)

@@ -11,6 +11,8 @@ import csv
 import json
 import sys
 
+from outfile import replace_text, replacing  # outputs never written through a planted link
+
 FIELDS = ["class", "file", "n", "solver",
           "old_status", "old_iterations", "old_res_rel", "old_res_nat_inf",
           "new_status", "new_iterations", "new_res_rel", "new_res_scaled",
@@ -88,7 +90,7 @@ def rows_of(pairs):
 
 
 def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with replacing(path, "convergence_change.py", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         w.writerows(rows)
@@ -138,8 +140,7 @@ def main(argv):
         sys.exit("usage: convergence_change.py RAW CSV MD [--tol T]")
     rows = rows_of(read_raw(args[0]))
     write_csv(args[1], rows)
-    with open(args[2], "w", encoding="utf-8") as f:
-        f.write(markdown(rows, tol))
+    replace_text(args[2], markdown(rows, tol), "convergence_change.py")
 
 
 if __name__ == "__main__":

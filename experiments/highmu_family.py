@@ -20,6 +20,8 @@ import numpy as np
 
 import lcplab
 
+from outfile import appending  # outputs never written through a planted link
+
 MUS = (0.8, 1.0, 1.5, 2.0, 3.0)
 
 
@@ -229,7 +231,7 @@ def main():
         if not (np.isfinite(mu) and 0 < mu):
             print(f"highmu_family.py: --mu {mu}: must be finite and > 0", file=sys.stderr)
             return 2
-    with open(os.path.join(a.outdir, "index.txt"), "a", encoding="utf-8") as idx:
+    with appending(os.path.join(a.outdir, "index.txt"), "highmu_family.py") as idx:
         for scene in a.scene or SCENES:
             for size in sizes:
                 for mu in mus:

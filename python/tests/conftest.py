@@ -8,10 +8,12 @@ solution x* and w* are chosen first, then b = w* - A x* (docs/README.md,
 natural map, not by the library's.
 """
 
+import contextlib
+import importlib.util
 import json
 import logging
-import contextlib
 import os
+import pathlib
 import signal
 import subprocess
 import sys
@@ -22,6 +24,20 @@ import numpy as np
 import pytest
 
 import lcplab
+
+
+EXPERIMENTS = pathlib.Path(__file__).resolve().parents[2] / "experiments"
+
+
+def experiment_module(name):
+    """experiments/NAME.py loaded as a module, with experiments/ on the path for
+    the scripts' own shared modules (outfile.py)."""
+    if str(EXPERIMENTS) not in sys.path:
+        sys.path.insert(0, str(EXPERIMENTS))
+    spec = importlib.util.spec_from_file_location(name, EXPERIMENTS / (name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @contextlib.contextmanager

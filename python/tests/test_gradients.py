@@ -6,13 +6,12 @@ result, seeds of the wrong shape or with NaN, cone rows)."""
 
 import argparse
 import csv
-import importlib.util
-import pathlib
 
 import numpy as np
 import pytest
 
 import lcplab
+from conftest import experiment_module
 
 H = 1e-6
 
@@ -172,14 +171,8 @@ def test_global_gradients_match_central_differences():
     assert g.M.data.shape == p.global_problem.M.data.shape
 
 
-BENCH = pathlib.Path(__file__).resolve().parents[2] / "experiments" / "bench_gradients.py"
-
-
 def _bench_module():
-    spec = importlib.util.spec_from_file_location("bench_gradients", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return experiment_module("bench_gradients")
 
 
 def _csv_rows(path):

@@ -2,25 +2,20 @@
 problems solved by auto and ppa_nsn; verdicts only, each checked against a residual computed
 here from (A, b, mu, x) alone (the De Saxce natural map, 2-norm over max(1, ||b||_2): the
 res_rel_q of peer_fc3d --check-r). The scenes are experiments/highmu_family.py's."""
-import importlib.util
 import pathlib
 
 import numpy as np
 import pytest
 
 import lcplab
-from conftest import cli_solve
+from conftest import cli_solve, experiment_module
 
-FAMILY = pathlib.Path(__file__).resolve().parents[2] / "experiments" / "highmu_family.py"
-PARTS = FAMILY.with_name("residual_parts.py")
+PARTS = pathlib.Path(__file__).resolve().parents[2] / "experiments" / "residual_parts.py"
 JUDGE = 1e-6  # the bench's judge: res_rel_q <= 1e-6
 
 
 def _family():
-    spec = importlib.util.spec_from_file_location("highmu_family", FAMILY)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return experiment_module("highmu_family")
 
 
 def _problem(scene, size, mu, step):
@@ -46,10 +41,7 @@ def test_the_family_trajectory_goes_on_through_failed_steps():
 
 def _parts():
     """experiments/residual_parts.py: the natural map per contact, computed there once."""
-    spec = importlib.util.spec_from_file_location("residual_parts", PARTS)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return experiment_module("residual_parts")
 
 
 def _res_rel_q(p, x):
