@@ -21,8 +21,10 @@
  *   symmetric A             docs/solver-machinery.md); Coulomb from
  *                           AUTO_SWEEP_HANDOVER_MIN rows: under a time
  *                           limit ipm gets AUTO_IPM_SHARE of it
- *                           (AUTO_IPM_SHARE_WEAK where the contacts are
- *                           weakly coupled), then
+ *                           (AUTO_IPM_ITERS_WEAK interior-point
+ *                           iterations, within AUTO_IPM_SHARE_WEAK of
+ *                           it, where the contacts are weakly coupled),
+ *                           then
  *                           (or when its fixed point stalls) nsgs from
  *                           its best iterate (ipm_then_sweeps).
  *   cones, Coulomb law      nsgs_newton: NSGS sweeps, and the Alart-Curnier
@@ -120,7 +122,15 @@ enum {
  * its later fixed point costs them the time they gain most in
  * (experiments/records/2026-11-28-states2.md, 2026-11-29-states5.md) */
 #define AUTO_IPM_SHARE      0.6
-#define AUTO_IPM_SHARE_WEAK 0.05
+#define AUTO_IPM_SHARE_WEAK 0.3
+/* On weakly coupled contacts ipm's part ends by its work, not the clock:
+ * after AUTO_IPM_ITERS_WEAK interior-point iterations (its first QP and
+ * the start of the second on the piles), AUTO_IPM_SHARE_WEAK of the limit
+ * bounding them on a slow machine.  The sweeps' answer depends on their
+ * start, and a start set by the clock (5 % of the limit, until
+ * 2026-11-30) gave the same file a different verdict under another load
+ * (experiments/records/2026-11-30-states7.md). */
+enum { AUTO_IPM_ITERS_WEAK = 30 };
 /* nsgs's sweeps a chunk after ipm: the best chunk's end is kept, as the
  * sweeps' measure wanders on the piles (5.7e-4 at 30 s, 6.4e-4 at 100 s);
  * a restart costs about ten sweeps (nsgs_newton.c) */
@@ -134,6 +144,7 @@ typedef struct {
   int admm_stall;   /* AUTO_ADMM_STALL, or a test's value (slv_auto_set_admm_stall) */
   int sweep_min;    /* AUTO_SWEEP_HANDOVER_MIN, or a test's (slv_auto_set_ipm_share) */
   double ipm_share; /* a test's share, or -1: by the coupling (ipm_share_of) */
+  int ipm_iters;    /* AUTO_IPM_ITERS_WEAK, or a test's (slv_auto_set_ipm_iters) */
   int sweep_chunk;  /* AUTO_SWEEP_CHUNK, or a test's */
   /* the message of the iterate fall_back keeps */
   char msg[sizeof(((slv_result *)0)->message)];
@@ -144,6 +155,10 @@ void slv_auto_set_ipm_share(void *state, int rows_min, double share, int chunk) 
   s->sweep_min = rows_min >= 0 ? rows_min : AUTO_SWEEP_HANDOVER_MIN;
   s->ipm_share = share >= 0 && share < 1 ? share : -1;
   s->sweep_chunk = chunk > 0 ? chunk : AUTO_SWEEP_CHUNK;
+}
+
+void slv_auto_set_ipm_iters(void *state, int iterations) {
+  ((auto_state *)state)->ipm_iters = iterations > 0 ? iterations : AUTO_IPM_ITERS_WEAK;
 }
 
 void slv_auto_set_admm_stall(void *state, int iterations) {
@@ -173,6 +188,7 @@ static slv_status auto_init(void *st, int n_max, const slv_options *opt) {
   s->admm_stall = AUTO_ADMM_STALL;
   s->sweep_min = AUTO_SWEEP_HANDOVER_MIN;
   s->ipm_share = -1;
+  s->ipm_iters = AUTO_IPM_ITERS_WEAK;
   s->sweep_chunk = AUTO_SWEEP_CHUNK;
   s->x0 = malloc(m * sizeof *s->x0);
   s->xa = malloc(m * sizeof *s->xa);
@@ -307,6 +323,12 @@ static double ipm_share_of(const auto_state *s, slv_op *op) {
   return contact_coupling(op) >= AUTO_ADMM_COUPLING ? AUTO_IPM_SHARE : AUTO_IPM_SHARE_WEAK;
 }
 
+/* ipm's interior-point iterations under a time limit on op: s->ipm_iters
+ * on weakly coupled contacts (AUTO_IPM_ITERS_WEAK), else 0 (no cap). */
+static int ipm_iters_of(const auto_state *s, slv_op *op) {
+  return contact_coupling(op) < AUTO_ADMM_COUPLING ? s->ipm_iters : 0;
+}
+
 /* The interior-point rule: a Coulomb problem over NSN_DENSE_MAX rows, or an
  * associated one, with a symmetric A (after the ADMM rule); its reason into
  * why.  1 if it applies. */
@@ -318,11 +340,14 @@ static int ipm_rule(const auto_state *s, slv_op *op, char *why, size_t len) {
     return 0;
   if (p->cone_law == SLV_CONE_COULOMB && large_coulomb(s, op)) {
     double coupling = contact_coupling(op);
+    char iters[64] = "";
+    if (ipm_iters_of(s, op) > 0)
+      slv_msgf(iters, sizeof iters, "%d interior-point iterations or ", ipm_iters_of(s, op));
     slv_msgf(why, len,
              "%d Coulomb cones, n=%d > %d, symmetric A: interior point (CHOLMOD), De Saxce fixed "
-             "point, then nsgs from its best iterate (under a time limit after %.0f %% of it: "
+             "point, then nsgs from its best iterate (under a time limit after %s%.0f %% of it: "
              "%.1f blocks a contact %s %d)",
-             p->ncones, p->n, NSN_DENSE_MAX, 100 * ipm_share_of(s, op), coupling,
+             p->ncones, p->n, NSN_DENSE_MAX, iters, 100 * ipm_share_of(s, op), coupling,
              coupling >= AUTO_ADMM_COUPLING ? ">=" : "<", AUTO_ADMM_COUPLING);
   } else if (p->cone_law == SLV_CONE_COULOMB) {
     slv_msgf(why, len,
@@ -489,16 +514,22 @@ static int sweeps_take_over(const auto_state *s, slv_op *op, const slv_options *
 }
 
 /* ipm on a large Coulomb problem under a time limit: its share of it
- * (ipm_share_of), then back to the whole limit; the end of the share is a
- * stall for sweeps_take_over. */
+ * (ipm_share_of) and, on weakly coupled contacts, its interior-point
+ * iterations (ipm_iters_of), whichever ends first, then back to the whole
+ * limit; the end of either is a stall for sweeps_take_over. */
 static slv_status ipm_on_its_share(auto_state *s, slv_op *op, const slv_options *opt, double *x,
                                    double *w, slv_result *res, slv_hist *h) {
   struct timespec whole;
   int shared = large_coulomb(s, op) && slv_poll_share(op->poll, ipm_share_of(s, op), &whole);
-  slv_status r = s->sub[AUTO_IPM]->impl->solve(s->state[AUTO_IPM], op, opt, x, w, res, h);
-  if (!shared) return r;
+  if (!shared) return s->sub[AUTO_IPM]->impl->solve(s->state[AUTO_IPM], op, opt, x, w, res, h);
+  int cap = ipm_iters_of(s, op);
+  slv_options o = *opt;
+  if (cap > 0 && cap < opt->max_iter) o.max_iter = cap;
+  slv_status r = s->sub[AUTO_IPM]->impl->solve(s->state[AUTO_IPM], op, &o, x, w, res, h);
   slv_poll_unshare(op->poll, &whole);
-  return r == SLV_TIME_LIMIT && !slv_stopped(op) ? SLV_STAGNATED : r;
+  int ended = (r == SLV_TIME_LIMIT && !slv_stopped(op)) ||
+              (cap > 0 && r == SLV_MAX_ITER && o.max_iter == cap);
+  return ended ? SLV_STAGNATED : r;
 }
 
 /* ipm's De Saxce fixed point stalled on a large Coulomb problem (its

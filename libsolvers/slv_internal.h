@@ -614,6 +614,10 @@ void slv_auto_set_admm_stall(void *state, int iterations);
  * by the contacts' coupling), on auto's slv_impl state; for the tests of
  * that hand-over. */
 void slv_auto_set_ipm_share(void *state, int rows_min, double share, int chunk);
+/* auto.c: ipm's interior-point iterations under a time limit on weakly
+ * coupled contacts before the sweeps take over (AUTO_IPM_ITERS_WEAK;
+ * iterations <= 0 restores it), on auto's slv_impl state; for the tests. */
+void slv_auto_set_ipm_iters(void *state, int iterations);
 /* nsn_ac.c: the flop estimate up to which the sparse Newton matrix is
  * factored by KLU (NSN_KLU_FLOPS; < 0: UMFPACK always), on nsn_ac's
  * slv_impl state; for the tests of both factorizations. */

@@ -221,8 +221,8 @@ static void test_ipm_shares_time(void) {
 
 /* Without a test's share, ipm's share of the time limit follows the
  * contacts' coupling (auto.c, ipm_share_of): the plant's sparse G gives
- * about 2.3 blocks a contact, under auto's threshold of 12, so 5 %, and
- * res.choice names both.  A tol no iterate meets keeps the hand-over to the
+ * about 2.3 blocks a contact, under auto's threshold of 12, so 30 iterations
+ * within 30 %, and res.choice names both.  A tol no iterate meets keeps the hand-over to the
  * sweeps whatever the machine's speed (the whole limit, 0.3 s, ends them). */
 static void test_ipm_share_by_coupling(void) {
   if (tst_under_memcheck()) return; /* the 630-row solves: as test_cones' large cases */
@@ -240,11 +240,61 @@ static void test_ipm_share_by_coupling(void) {
   slv_result res;
   CU_ASSERT_EQUAL(slv_solve(ws, &p, &o, x, NULL, &res), SLV_TIME_LIMIT);
   CU_ASSERT_STRING_EQUAL(res.method, "nsgs"); /* the sweeps took over */
-  CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, "after 5 % of it: 2."));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(res.choice, "after 30 interior-point iterations or 30 % of it: 2."));
   CU_ASSERT_PTR_NOT_NULL(strstr(res.choice, " blocks a contact < 12)"));
-  if (!strstr(res.choice, "after 5 %")) fprintf(stderr, "auto: %s\n", res.choice);
+  if (!strstr(res.choice, "after 30 interior")) fprintf(stderr, "auto: %s\n", res.choice);
   slv_workspace_free(ws);
   free(x);
+  tst_cone_case_free(&P);
+}
+
+/* auto on the plant as run_auto_share (the share by the coupling), ipm
+ * capped at iters interior-point iterations (slv_auto_set_ipm_iters). */
+static slv_status run_auto_iters(const tst_cone_case *P, const slv_problem *p, double limit,
+                                 int iters, double *x, slv_result *res) {
+  slv_options o = slv_options_default();
+  o.tol = 1e-10;
+  o.max_iter = 100000;
+  o.time_limit = limit;
+  slv_workspace *ws = NULL;
+  memset(x, 0, (size_t)P->n * sizeof *x);
+  if (slv_workspace_new(slv_solver_find("auto"), P->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
+  slv_auto_set_ipm_share(ws->state, 0, -1, 0);
+  slv_auto_set_ipm_iters(ws->state, iters);
+  slv_status st = slv_solve(ws, p, &o, x, NULL, res);
+  slv_workspace_free(ws);
+  return st;
+}
+
+/* On weakly coupled contacts ipm's part ends by its work, not the clock
+ * (auto.c, AUTO_IPM_ITERS_WEAK): capped at 3 interior-point iterations,
+ * ipm hands over after exactly 3 and nsgs reaches the planted answer;
+ * under a limit of 600 s and of 60 s (shares of 180 and 18 s, neither
+ * binding) the answer is the same bits after the same iterations.  With
+ * the cap out of reach ipm solves it alone. */
+static void test_ipm_iters_weak(void) {
+  if (tst_under_memcheck()) return; /* the 630-row solves: as test_cones' large cases */
+  tst_cone_case P;
+  tst_cone_case_plant(&P, 210, 3, 0.3, SLV_CONE_COULOMB, 1, 261);
+  slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
+  size_t bytes = (size_t)P.n * sizeof(double);
+  double *x = malloc(bytes), *y = malloc(bytes);
+  slv_result res, rey;
+  CU_ASSERT_EQUAL(run_auto_iters(&P, &p, 600, 3, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "nsgs");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, ", 3 interior-point iterations"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "then nsgs from its best iterate"));
+  if (!strstr(res.message, ", 3 interior-point")) fprintf(stderr, "auto: %s\n", res.message);
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  CU_ASSERT_EQUAL(run_auto_iters(&P, &p, 60, 3, y, &rey), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(rey.iterations, res.iterations);
+  CU_ASSERT(memcmp(x, y, bytes) == 0);
+  CU_ASSERT_EQUAL(run_auto_iters(&P, &p, 600, 1000, x, &res), SLV_CONVERGED);
+  CU_ASSERT_STRING_EQUAL(res.method, "ipm");
+  CU_ASSERT_PTR_NULL(strstr(res.message, "then nsgs"));
+  TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
+  free(x), free(y);
   tst_cone_case_free(&P);
 }
 
@@ -550,8 +600,10 @@ int main(void) {
   CU_add_test(s, "large symmetric Coulomb: ADMM stalls -> ipm from the start", test_admm_stalls);
   CU_add_test(s, "slv_poll_share: a share of the time left, then the whole", test_poll_share);
   CU_add_test(s, "large Coulomb under a time limit: ipm's share, then nsgs", test_ipm_shares_time);
-  CU_add_test(s, "ipm's share by the contacts' coupling: 5 % on weakly coupled ones",
+  CU_add_test(s, "ipm's share by the contacts' coupling: 30 iterations on weakly coupled ones",
               test_ipm_share_by_coupling);
+  CU_add_test(s, "weakly coupled: ipm hands over after its iterations, the same bits at any limit",
+              test_ipm_iters_weak);
   CU_add_test(s, "nsgs after ipm in chunks, warm from each other", test_sweep_chunks);
   CU_add_test(s, "large weakly coupled condensed global problem -> nsgs_newton", test_condensed);
   CU_add_test(s, "large nonsymmetric Coulomb: weakly coupled -> nsgs_newton, coupled -> admm (LU)",
