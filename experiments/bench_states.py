@@ -26,9 +26,10 @@ max(1, ||q||_2)): solved when res_rel_q <= T, never by a program's own status.
 
 Each run is one JSON line appended to ROWS.jsonl as soon as it ends (flushed and synced); while
 the file ROWS.jsonl.pause exists no new run starts (a quiet spell for other timing); a run
-whose row is there already (same problem, program, solver, tol, time limit, and lcplab's
---norm: a row without one was a run under --norm inf) is not made again,
-so an interrupted benchmark resumes where it stopped.  With --tight-tol, lcplab's first solver
+whose row is there already (same problem and the same bytes of its file, the same program
+(program_id: the program's file and every library the loader starts for it, so a rebuilt
+lcplab runs again), solver, tol, time limit, and lcplab's --norm: a row without one was a run
+under --norm inf) is not made again, so an interrupted benchmark resumes where it stopped.  With --tight-tol, lcplab's first solver
 is run again at that tol within --tight-limit s on the states whose answer solved at T (after
 all the runs at T: optional, outside their budget).
 
@@ -44,6 +45,7 @@ its line; the file is left as it is), 2 usage (a bad argument, no state).
 """
 import argparse
 import glob
+import hashlib
 import json
 import math
 import os
@@ -170,16 +172,53 @@ def peer_run(a, name, problem, tol, limit, tmp):
     return row
 
 
+def file_digest(path):
+    """The first 16 hex digits of the SHA-256 of path's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+LOADED = re.compile(r"^\s*\d+:\s+(?:initialize program|calling init):\s+(/\S+)", re.M)
+
+
+def program_id(prog):
+    """What runs when prog runs, as one digest: prog's file, and every program and library the
+    loader starts for it (glibc's LD_DEBUG=libs, on `prog --version`: through a libtool
+    wrapper the build's .libs/lcplab and its libsolvers, libio ...; the BLAS, SuiteSparse,
+    Siconos).  A rebuilt lcplab or library, or an upgraded package, is another program, whose
+    runs are made again."""
+    env = dict(os.environ, LD_DEBUG="libs")
+    try:
+        p = subprocess.run([prog, "--version"], env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           errors="replace", timeout=60, check=False)
+        loaded = LOADED.findall(p.stderr)
+    except (OSError, subprocess.TimeoutExpired):
+        loaded = []
+    h = hashlib.sha256()
+    for f in [os.path.abspath(prog)] + sorted(set(loaded)):
+        if os.path.isfile(f):
+            h.update(f"{f}\0{file_digest(f)}\0".encode())
+    return h.hexdigest()[:16]
+
+
 def key_of(r):
-    """A run's key: a row of lcplab written before --norm existed was a run under the
-    infinity-norm test alone."""
+    """A run's key: the state's bytes and the program that ran (a row without them, from
+    before they were recorded, matches no new run); a row of lcplab written before --norm
+    existed was a run under the infinity-norm test alone."""
     norm = r.get("norm", "inf") if r["program"] == "lcplab" else ""
-    return (r["problem"], r["program"], r["solver"], float(r["tol"]), float(r["limit_s"]), norm)
+    return (r["problem"], r.get("state_sha", ""), r["program"], r.get("program_id", ""),
+            r["solver"], float(r["tol"]), float(r["limit_s"]), norm)
 
 
 def base_row(a, name, program, solver, tol, limit):
-    """What a row of the run this call of the benchmark makes starts with (lcplab's: its norm)."""
-    row = {"problem": name, "program": program, "solver": solver, "tol": tol, "limit_s": limit}
+    """What a row of the run this call of the benchmark makes starts with: the state's digest,
+    the program's identity (program_id) and lcplab's norm."""
+    row = {"problem": name, "state_sha": a.state_sha.get(name, ""), "program": program,
+           "program_id": a.ids[program], "solver": solver, "tol": tol, "limit_s": limit}
     if program == "lcplab":
         row["norm"] = a.norm
     return row
@@ -351,6 +390,8 @@ def main():
         if not os.access(prog, os.X_OK):
             print(f"bench_states.py: {prog}: not executable", file=sys.stderr)
             return 1
+    a.ids = {"lcplab": program_id(a.lcplab), "siconos": program_id(a.peer)}
+    a.state_sha = {os.path.basename(st): file_digest(st) for st in states}
     rows = read_rows(a.rows)
     done = {key_of(r): r for r in rows}
     a.nc = {}

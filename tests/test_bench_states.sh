@@ -29,6 +29,7 @@ mkdir "$T/states"
 # the stand-in lcplab: the state a gets an answer of res_rel_q 1e-5, b 1e-7
 cat >"$T/lcplab" <<'EOF'
 #!/bin/sh
+[ "$1" = --version ] && exit 0 # bench_states.py's program_id
 echo "lcplab $*" >>"$LOG"
 sol=""
 while [ $# -gt 0 ]; do
@@ -47,6 +48,7 @@ EOF
 # as res_rel_q
 cat >"$T/peer" <<'EOF'
 #!/bin/sh
+[ "$1" = --version ] && exit 0
 echo "peer $*" >>"$LOG"
 if [ "$1" = --check-r ]; then
   echo "{\"res_rel_q\":$(cat "$2")}"
@@ -117,6 +119,36 @@ if [ ! -s "$T/log" ] && cmp -s "$T/out" "$T/first"; then
   pass "a second call makes no run and prints the same table"
 else
   fail "resumed" "$(head -n 3 "$T/log")"
+fi
+# a row is the run of those bytes by that program: a state file whose bytes
+# changed runs again (lcplab and the peer, that state alone), and so does
+# every lcplab run after the program changed (a rebuilt lcplab), the peer's
+# rows kept; then nothing runs again
+mkdir "$T/states2"
+cp "$T/states/"*.hdf5 "$T/states2/"
+cp "$T/lcplab" "$T/lcplab2"
+run2() {
+  : >"$T/log"
+  python3 "$py" "$T/lcplab2" "$T/peer" "$T/states2" "$T/rows2.jsonl" --tol 1e-6 \
+    --time-limit 1 --peers NSGS >"$T/out" 2>"$T/err"
+}
+run2
+echo 'other bytes' >"$T/states2/a_step000200.hdf5"
+run2
+grep -q '^lcplab .*a_step' "$T/log" && grep -q '^peer -s NSGS .*a_step' "$T/log"
+changed_state=$?
+ran_b=$(grep -c 'b_step' "$T/log")
+echo '# rebuilt' >>"$T/lcplab2"
+run2
+lc=$(grep -c '^lcplab ' "$T/log")
+pe=$(grep -c '^peer -s' "$T/log")
+run2
+if [ "$changed_state" -eq 0 ] && [ "$ran_b" -eq 0 ] && [ "$lc" -eq 2 ] && [ "$pe" -eq 0 ] &&
+  [ ! -s "$T/log" ] && [ "$(wc -l <"$T/rows2.jsonl")" -eq 8 ]; then
+  pass "a state's new bytes run it again, a rebuilt lcplab runs lcplab again, then nothing"
+else
+  fail "rows keyed by the state's bytes and the program" \
+    "state a again: $changed_state, b runs: $ran_b, lcplab runs: $lc, peer runs: $pe"
 fi
 echo 'not json' >>"$T/rows.jsonl"
 cp "$T/rows.jsonl" "$T/before"
