@@ -40,7 +40,7 @@ Siconos answer; "as accurate": lcplab's res_rel_q at most every Siconos answer's
 answer is never more accurate.  Below it the goals counted: lcplab solves >= 12 of the states at
 T, and is as accurate on every state; at the tight tol, how many it solved.
 Exit: 0 the table was written (goals met or not: a benchmark never fails on them), 1 a program
-could not be run, --table could not be written or a line of ROWS.jsonl is not a row (named with
+could not be run, a state could not be read, --table could not be written or a line of ROWS.jsonl is not a row (named with
 its line; the file is left as it is), 2 usage (a bad argument, no state).
 """
 import argparse
@@ -391,7 +391,11 @@ def main():
             print(f"bench_states.py: {prog}: not executable", file=sys.stderr)
             return 1
     a.ids = {"lcplab": program_id(a.lcplab), "siconos": program_id(a.peer)}
-    a.state_sha = {os.path.basename(st): file_digest(st) for st in states}
+    try:
+        a.state_sha = {os.path.basename(st): file_digest(st) for st in states}
+    except OSError as e:
+        print(f"bench_states.py: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
     rows = read_rows(a.rows)
     done = {key_of(r): r for r in rows}
     a.nc = {}
