@@ -29,9 +29,9 @@ the file ROWS.jsonl.pause exists no new run starts (a quiet spell for other timi
 whose row is there already (same problem and the same bytes of its file, the same program
 (program_id: the program's file and every library the loader starts for it, so a rebuilt
 lcplab runs again), solver, tol, time limit, and lcplab's --norm: a row without one was a run
-under --norm inf) is not made again, so an interrupted benchmark resumes where it stopped.  With --tight-tol, lcplab's first solver
-is run again at that tol within --tight-limit s on the states whose answer solved at T (after
-all the runs at T: optional, outside their budget).
+under --norm inf) is not made again, so an interrupted benchmark resumes where it stopped.
+With --tight-tol, lcplab's first solver is run again at that tol within --tight-limit s on the
+states whose answer solved at T (after all the runs at T: optional, outside their budget).
 
 The table (stdout, and --table, which it replaces: a symlink there is replaced, not followed):
 per state, lcplab's answer (status, time, res_rel_q) and each
@@ -40,8 +40,9 @@ Siconos answer; "as accurate": lcplab's res_rel_q at most every Siconos answer's
 answer is never more accurate.  Below it the goals counted: lcplab solves >= 12 of the states at
 T, and is as accurate on every state; at the tight tol, how many it solved.
 Exit: 0 the table was written (goals met or not: a benchmark never fails on them), 1 a program
-could not be run, a state could not be read, --table could not be written or a line of ROWS.jsonl is not a row (named with
-its line; the file is left as it is), 2 usage (a bad argument, no state).
+could not be run, a state could not be read, --table could not be written or a line of
+ROWS.jsonl is not a row (named with its line; the file is left as it is), 2 usage (a bad
+argument, no state).
 """
 import argparse
 import glob

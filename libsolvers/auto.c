@@ -127,9 +127,9 @@ enum {
  * after AUTO_IPM_ITERS_WEAK interior-point iterations (its first QP and
  * the start of the second on the piles), AUTO_IPM_SHARE_WEAK of the limit
  * bounding them on a slow machine.  The sweeps' answer depends on their
- * start, and a start set by the clock (5 % of the limit, until
- * 2026-11-30) gave the same file a different verdict under another load
- * (experiments/records/2026-11-30-states7.md). */
+ * start, and a start set by the clock (a share of the limit alone) gave
+ * the same file a different verdict under another load
+ * (experiments/records/2026-11-30-states6.md, 2026-11-30-states7.md). */
 enum { AUTO_IPM_ITERS_WEAK = 30 };
 /* nsgs's sweeps a chunk after ipm: the best chunk's end is kept, as the
  * sweeps' measure wanders on the piles (5.7e-4 at 30 s, 6.4e-4 at 100 s);
