@@ -176,9 +176,11 @@ static void test_poll_share(void) {
 
 /* auto on the 210-cone Coulomb plant (ipm's rule) with the share's
  * threshold lowered to 0 rows (slv_auto_set_ipm_share) and the given
- * time limit and share. */
+ * time limit and share (-1: by the coupling), nsgs's chunk (0: the
+ * default) and ipm's iterations on weakly coupled contacts
+ * (slv_auto_set_ipm_iters; 0: the default). */
 static slv_status run_auto_share(const tst_cone_case *P, const slv_problem *p, double limit,
-                                 double share, int chunk, int max_iter, double *x,
+                                 double share, int chunk, int iters, int max_iter, double *x,
                                  slv_result *res) {
   slv_options o = slv_options_default();
   o.tol = 1e-10;
@@ -187,6 +189,7 @@ static slv_status run_auto_share(const tst_cone_case *P, const slv_problem *p, d
   slv_workspace *ws = NULL;
   if (slv_workspace_new(slv_solver_find("auto"), P->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
   slv_auto_set_ipm_share(ws->state, 0, share, chunk);
+  slv_auto_set_ipm_iters(ws->state, iters);
   slv_status st = slv_solve(ws, p, &o, x, NULL, res);
   slv_workspace_free(ws);
   return st;
@@ -204,13 +207,13 @@ static void test_ipm_shares_time(void) {
   slv_problem p = tst_cone_case_view(&P, SLV_CONE_COULOMB, 1);
   double *x = malloc((size_t)P.n * sizeof *x);
   slv_result res;
-  slv_status st = run_auto_share(&P, &p, 600, 0, 0, 100000, x, &res);
+  slv_status st = run_auto_share(&P, &p, 600, 0, 0, 0, 100000, x, &res);
   if (st != SLV_CONVERGED) fprintf(stderr, "auto: %s (%s)\n", slv_status_str(st), res.message);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(res.method, "nsgs");
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "then nsgs from its best iterate"));
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
-  st = run_auto_share(&P, &p, 0, 0, 0, 100000, x, &res);
+  st = run_auto_share(&P, &p, 0, 0, 0, 0, 100000, x, &res);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(res.method, "ipm");
   CU_ASSERT_PTR_NULL(strstr(res.message, "then nsgs"));
@@ -249,24 +252,6 @@ static void test_ipm_share_by_coupling(void) {
   tst_cone_case_free(&P);
 }
 
-/* auto on the plant as run_auto_share (the share by the coupling), ipm
- * capped at iters interior-point iterations (slv_auto_set_ipm_iters). */
-static slv_status run_auto_iters(const tst_cone_case *P, const slv_problem *p, double limit,
-                                 int iters, double *x, slv_result *res) {
-  slv_options o = slv_options_default();
-  o.tol = 1e-10;
-  o.max_iter = 100000;
-  o.time_limit = limit;
-  slv_workspace *ws = NULL;
-  memset(x, 0, (size_t)P->n * sizeof *x);
-  if (slv_workspace_new(slv_solver_find("auto"), P->n, &o, &ws) != SLV_OK) return SLV_ERR_NOMEM;
-  slv_auto_set_ipm_share(ws->state, 0, -1, 0);
-  slv_auto_set_ipm_iters(ws->state, iters);
-  slv_status st = slv_solve(ws, p, &o, x, NULL, res);
-  slv_workspace_free(ws);
-  return st;
-}
-
 /* On weakly coupled contacts ipm's part ends by its work, not the clock
  * (auto.c, AUTO_IPM_ITERS_WEAK): capped at 3 interior-point iterations,
  * ipm hands over after exactly 3 and nsgs reaches the planted answer;
@@ -281,16 +266,16 @@ static void test_ipm_iters_weak(void) {
   size_t bytes = (size_t)P.n * sizeof(double);
   double *x = malloc(bytes), *y = malloc(bytes);
   slv_result res, rey;
-  CU_ASSERT_EQUAL(run_auto_iters(&P, &p, 600, 3, x, &res), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(run_auto_share(&P, &p, 600, -1, 0, 3, 100000, x, &res), SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(res.method, "nsgs");
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, ", 3 interior-point iterations"));
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "then nsgs from its best iterate"));
   if (!strstr(res.message, ", 3 interior-point")) fprintf(stderr, "auto: %s\n", res.message);
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
-  CU_ASSERT_EQUAL(run_auto_iters(&P, &p, 60, 3, y, &rey), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(run_auto_share(&P, &p, 60, -1, 0, 3, 100000, y, &rey), SLV_CONVERGED);
   CU_ASSERT_EQUAL(rey.iterations, res.iterations);
   CU_ASSERT(memcmp(x, y, bytes) == 0);
-  CU_ASSERT_EQUAL(run_auto_iters(&P, &p, 600, 1000, x, &res), SLV_CONVERGED);
+  CU_ASSERT_EQUAL(run_auto_share(&P, &p, 600, -1, 0, 1000, 100000, x, &res), SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(res.method, "ipm");
   CU_ASSERT_PTR_NULL(strstr(res.message, "then nsgs"));
   TST_VEC_CLOSE(x, P.xs, P.n, 1e-7, 0);
@@ -329,7 +314,7 @@ static void test_sweep_chunks(void) {
   size_t bytes = (size_t)P.n * sizeof(double);
   double *x = malloc(bytes), *y = malloc(bytes);
   slv_result res;
-  slv_status st = run_auto_share(&P, &p, 600, 0, 5, 100000, x, &res);
+  slv_status st = run_auto_share(&P, &p, 600, 0, 5, 0, 100000, x, &res);
   CU_ASSERT_EQUAL(st, SLV_CONVERGED);
   CU_ASSERT_STRING_EQUAL(res.method, "nsgs");
   CU_ASSERT_PTR_NOT_NULL(strstr(res.message, "in 4 chunks of up to 5"));
