@@ -43,6 +43,8 @@ SRC=${3:-$(cd "$(dirname "$0")/.." && pwd)}
 GP=${4:-gnuplot}
 # shellcheck source=experiments/gp_run.sh
 . "$SRC/experiments/gp_run.sh"
+# shellcheck source=experiments/outfile.sh
+. "$SRC/experiments/outfile.sh"
 N=${ARTIC_N:-20}
 ANGLE=${ARTIC_ANGLE:-60}
 TEND=${ARTIC_T:-2}
@@ -59,6 +61,7 @@ if [ ! -x "$PROG" ]; then
 fi
 
 CSV="$RES/articulated.csv"
+out_new articulated.sh "$CSV" || exit 1
 {
   echo "# articulated.sh: chain of $N links (0.1 m, 0.1 kg), released at $ANGLE deg, $TEND s"
   "$PROG" --provenance "$SRC"

@@ -52,6 +52,8 @@ fi
 # relative path would be read from the links' folder, not from here
 case $1 in /*) builddir=$1 ;; *) builddir=$PWD/$1 ;; esac
 srcdir=$2
+# shellcheck source=experiments/outfile.sh
+. "$srcdir/experiments/outfile.sh"
 # GNUPLOT (the third argument) is accepted for make; the sections run with --no-plot
 lcplab=$builddir/cli/lcplab
 scenes=${BENCH_LARGE_SCENES:-pyramid:30 pyramid:50 pile:1500 pile:3000 pile:5000}
@@ -94,6 +96,7 @@ export_global() {
   file=$dir/$1_step$(printf '%06d' "$3").global.hdf5
   if [ ! -s "$file" ]; then
     mkdir -p "$dir"
+    out_new bench_large.sh "$dir/export.json" "$dir/export.err" || exit 1
     if ! "$lcplab" export --scene "$1" --param "$key=$2" --friction cone --solver nsgs \
       --steps "$3" --every "$3" --format hdf5 --global --out "$dir" >"$dir/export.json" \
       2>"$dir/export.err"; then
@@ -175,8 +178,10 @@ run() {
 }
 
 md=$out/bench_large.md
+out_new bench_large.sh "$md" || exit 1
 printf '# bench-large (experiments/bench_large.sh)\n\n' >"$md"
 for tol in $tols; do
+  out_new bench_large.sh "$out/local_$tol.exp" || exit 1
   local_exp "$tol" >"$out/local_$tol.exp" || exit 1
   run "local_$tol" || exit 1
   printf '## Local problems, tol %s (leaders)\n\n' "$tol" >>"$md"
@@ -192,9 +197,10 @@ for tol in $tols; do
       name=${sc%%:*}_${sc#*:}
       [ "$st" = 240 ] || name=${name}_k$st
       file=$(export_global "${sc%%:*}" "${sc#*:}" "$st") || exit 1
-      ln -sf "$file" "$links/$name.global.hdf5"
+      ln -sfn "$file" "$links/$name.global.hdf5"
     done
   done
+  out_new bench_large.sh "$out/global_$tol.exp" || exit 1
   global_exp "$tol" >"$out/global_$tol.exp" || exit 1
   run "global_$tol" || exit 1
   printf '\n## Global problems, tol %s (leaders)\n\n' "$tol" >>"$md"

@@ -38,6 +38,8 @@ shared=${LCPLAB_SHARED:-$srcdir/../shared}
 peers=${LCPLAB_PEERS_BUILD:-$builddir/experiments/peers}
 out=$builddir/experiments/results/$(uname -n)/bench_models
 mkdir -p "$out"
+# shellcheck source=experiments/outfile.sh
+. "$srcdir/experiments/outfile.sh"
 
 # 1. MuJoCo 3.12.0 and its harness; sets mj3 (the program) or mj3_why
 mj3="" mj3_why=""
@@ -47,6 +49,8 @@ if [ "${LCPLAB_MUJOCO3:-yes}" = no ]; then
   mj3_why="not built: LCPLAB_MUJOCO3=no"
 elif [ ! -f "$shared/peers/mujoco3/build.sh" ]; then
   mj3_why="not built: $shared/peers/mujoco3/build.sh not found"
+elif ! out_new bench_models.sh "$out/mujoco3_build.log"; then
+  exit 1
 elif ! bash "$shared/peers/mujoco3/build.sh" "$prefix" >"$out/mujoco3_build.log" 2>&1; then
   mj3_why="not built: build.sh failed ($out/mujoco3_build.log)"
 elif ! ${CC:-cc} -O2 -std=c11 -I"$prefix/include" "$srcdir/experiments/peers/mujoco_model.c" \
@@ -82,10 +86,11 @@ if [ ! -x "$judge" ] || [ ! -x "$gjudge" ] || [ "${BENCH_MODELS_JUDGE:-yes}" = n
   echo "bench_models.sh: $judge or $gjudge not built (experiments/build_peers.sh) or BENCH_MODELS_JUDGE=no: no peer judged the exports" >&2
   exit 0
 fi
-: >"$out/peers_judged.jsonl"
+out_new bench_models.sh "$out/peers_judged.jsonl" || exit 1
 for f in humanoid/humanoid.xml humanoid100/humanoid100.xml; do
   name=$(basename "$f" .xml)
   rm -rf "$out/export_$name"
+  out_new bench_models.sh "$out/export_$name.jsonl" || exit 1
   "$builddir/cli/lcplab" export --model "/usr/share/mujoco/model/$f" --approximate --steps 600 \
     --every 60 --solver nsgs --friction cone --format dat --condense-joints --global \
     --out "$out/export_$name" >"$out/export_$name.jsonl" 2>/dev/null

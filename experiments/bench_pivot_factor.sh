@@ -45,7 +45,9 @@ rounds=${BENCH_PIVOT_ROUNDS:-7}
 out=$build/experiments/results/$(uname -n)
 mkdir -p "$out" || exit 1
 jsonl=$out/bench_pivot_factor.jsonl
-: > "$jsonl" || exit 1
+# shellcheck source=experiments/outfile.sh
+. "$(dirname "$0")/outfile.sh"
+out_new bench_pivot_factor.sh "$jsonl" || exit 1
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 export OPENBLAS_NUM_THREADS=1

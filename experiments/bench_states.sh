@@ -42,6 +42,8 @@ fi
 # relative path would be read from the links' folder, not from here
 case $1 in /*) builddir=$1 ;; *) builddir=$PWD/$1 ;; esac
 srcdir=$2
+# shellcheck source=experiments/outfile.sh
+. "$srcdir/experiments/outfile.sh"
 lcplab=$builddir/cli/lcplab
 scenes=${BENCH_STATES_SCENES:-pile:3000 pile:5000 pyramid:50}
 steps=${BENCH_STATES_STEPS:-200 220 240 260 280}
@@ -115,6 +117,7 @@ export_states() {
   [ "$missing" = yes ] || return 0
   mkdir -p "$dir"
   echo "bench_states.sh: exporting $1 $key=$2 to step $last" >&2
+  out_new bench_states.sh "$dir/export.json" "$dir/export.err" || exit 1
   if ! "$lcplab" export --scene "$1" --param "$key=$2" --friction cone --solver nsgs \
     --steps "$last" --every "$every" --format hdf5 --out "$dir" --force >"$dir/export.json" \
     2>"$dir/export.err"; then
@@ -140,7 +143,7 @@ for sc in $scenes; do
   for st in $steps; do
     f=$exports/states_${sc%%:*}_${sc#*:}/${sc%%:*}_step$(printf '%06d' "$st").hdf5
     [ -s "$f" ] || { echo "bench_states.sh: $f: not exported (no contact at that step?)" >&2; exit 1; }
-    ln -sf "$f" "$out/states/${sc%%:*}${sc#*:}_step$(printf '%06d' "$st").hdf5"
+    ln -sfn "$f" "$out/states/${sc%%:*}${sc#*:}_step$(printf '%06d' "$st").hdf5"
   done
 done
 [ "${BENCH_STATES_FRESH:-no}" = yes ] && rm -f "$out/rows.jsonl"

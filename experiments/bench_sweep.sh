@@ -43,7 +43,9 @@ rounds=${BENCH_SWEEP_ROUNDS:-9}
 out=$build/experiments/results/$(uname -n)
 mkdir -p "$out" || exit 1
 jsonl=$out/bench_sweep.jsonl
-: > "$jsonl" || exit 1
+# shellcheck source=experiments/outfile.sh
+. "$(dirname "$0")/outfile.sh"
+out_new bench_sweep.sh "$jsonl" || exit 1
 
 # field JSON NAME: a value of a flat JSON object (numbers and strings)
 field() {

@@ -32,14 +32,19 @@ if [ ! -d "$shared/peers" ]; then
   exit 2
 fi
 mkdir -p "$dir"
-cp -r "$shared/peers/." "$dir/"
+# a link in an earlier copy is replaced, never written through
+cp -r --remove-destination "$shared/peers/." "$dir/"
+# shellcheck source=experiments/outfile.sh
+. "$here/experiments/outfile.sh"
 # a copied tree may carry programs built elsewhere: every harness is rebuilt
 rm -f "$dir/peer_solve" "$dir/gen_lcp" "$dir/fc3d/peer_fc3d" "$dir/scenes/peer_scene" \
   "$dir/gfc3d/peer_gfc3d"
 rc=0
 for prog in peer_solve fc3d/peer_fc3d scenes/peer_scene gfc3d/peer_gfc3d; do
   sub=$(dirname "$prog")
-  if make -C "$dir/$sub" "$(basename "$prog")" >"$dir/$sub/build.log" 2>&1; then
+  if ! out_new build_peers.sh "$dir/$sub/build.log"; then
+    rc=1
+  elif make -C "$dir/$sub" "$(basename "$prog")" >"$dir/$sub/build.log" 2>&1; then
     echo "$dir/$prog"
   else
     echo "build_peers.sh: $prog not built (make in $dir/$sub failed; is its Debian package" \

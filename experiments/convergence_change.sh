@@ -126,7 +126,9 @@ run_one() {
     "$(printf '%s' "$out" | tr '\t\n' '  ')"
 }
 
-: >"$RAW" || exit 2
+# shellcheck source=experiments/outfile.sh
+. "$SRC/experiments/outfile.sh"
+out_new convergence_change.sh "$RAW" || exit 2
 solvers=$(solver_list)
 problem_list | while read -r class file; do
   echo "convergence_change.sh: $class $(basename "$file")" >&2

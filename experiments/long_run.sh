@@ -39,6 +39,9 @@ steps=${STEPS:-100000}
 n=${N:-500}
 solver=${SOLVER:-pgs}
 csv="$out/pile.csv"
+# shellcheck source=experiments/outfile.sh
+. "$(dirname "$0")/outfile.sh"
+out_new long_run.sh "$out/pile.json" || exit 2
 t0=$(date +%s)
 "$lcplab" simulate --scene pile --param n="$n" --solver "$solver" --steps "$steps" \
   --csv "$csv" --force "$@" >"$out/pile.json" || { echo "$0: simulate failed" >&2; exit 1; }

@@ -74,13 +74,14 @@ if [ -e "$results/campaign" ]; then
   echo "run_main.sh: earlier results moved aside with the suffix .$stamp"
 fi
 
+paths=$(mktemp "$results/.paths.XXXXXX") || exit 2
 start=$(date +%s)
 rc=0
 "$lcplab" experiment "$config" --out "$results" --data "$data" --var SHARED="$shared" \
-  --var PEERS="$peers" --scripts "$srcdir/experiments" >"$results/.paths.$$" || rc=$?
+  --var PEERS="$peers" --scripts "$srcdir/experiments" >"$paths" || rc=$?
 end=$(date +%s)
 echo "run_main.sh: lcplab experiment $(basename "$config"): exit $rc in $((end - start)) s"
 echo "results:"
-sed 's/^/  /' "$results/.paths.$$"
-rm -f "$results/.paths.$$"
+sed 's/^/  /' "$paths"
+rm -f "$paths"
 exit "$rc"
