@@ -227,17 +227,22 @@ dyn_world_settings exp_export_settings(const exp_source *src, int fr);
  * "# timing:" line states it). */
 #define EXP_RUNS_MAX 100000
 
-#define EXP_SPEED_BLOCK_S 0.002 /* s of timed runs between two checks */
-#define EXP_SPEED_SLACK 0.03    /* slower than the fastest by more: slow */
-#define EXP_SPEED_REPS 3        /* reference runs a check (their fastest) */
-#define EXP_SPEED_CALIBRATE 200 /* reference runs of the first check */
-#define EXP_SPEED_SPELL_S 1.0   /* s: a slow spell longer is waited out no longer */
+#define EXP_SPEED_BLOCK_S     0.002 /* s of timed runs between two checks */
+#define EXP_SPEED_SLACK       0.03  /* slower than the fastest by more: slow */
+#define EXP_SPEED_REPS        3     /* reference runs a check (their fastest) */
+#define EXP_SPEED_CALIBRATE   200   /* reference runs of the first check */
+#define EXP_SPEED_SPELL_S     1.0   /* s: a slow spell longer is waited out no longer */
+#define EXP_SPEED_NORM_CHECKS 256   /* a worker's checks before slow can be its usual */
 
 /* The fastest of reps runs of the reference loop over sp->buf, in seconds. */
 double exp_speed_probe(exp_speed *sp, int reps);
 /* Probes the CPU (the first call calibrates): 1 at speed, 0 slow; counts. */
 int exp_speed_check(exp_speed *sp);
-/* 1 while the current slow spell is young enough to wait out (EXP_SPEED_SPELL_S). */
+/* 1 when slow is the worker's usual: EXP_SPEED_NORM_CHECKS checks or more,
+ * more than half of them slow (speed.c). */
+int exp_speed_slow_usual(const exp_speed *sp);
+/* 1 while the current slow spell is young enough to wait out (EXP_SPEED_SPELL_S)
+ * and slow is not the worker's usual. */
 int exp_speed_waits(const exp_speed *sp);
 
 #endif /* CLI_EXPERIMENT_TASK_H */

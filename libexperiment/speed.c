@@ -12,6 +12,16 @@
  * again, unless the slow spell has lasted EXP_SPEED_SPELL_S (task.c,
  * measure).  exp_speed holds the worker's fastest reference and the counts
  * each task's result and its section's timing CSV report.
+ *
+ * Nothing is waited out on a machine where slow is the usual: once the
+ * worker has made EXP_SPEED_NORM_CHECKS checks and more than half of them
+ * found the CPU slow.  There the fastest reference is a rare moment, not
+ * the machine's speed, and the checks cannot tell a spell from the usual.
+ * On the 2-core VM of 2026-11-30, 88 % of the main job's checks were slow,
+ * and making their blocks again took 89 s of its 326 s, with no less
+ * between-pass noise than keeping them
+ * (experiments/records/2026-11-30-speed-guard.md).  The runs are then
+ * kept and counted as slow, as after a long spell.
  */
 #include "exp_task.h"
 
@@ -62,6 +72,11 @@ int exp_speed_check(exp_speed *sp) {
   return 0;
 }
 
+int exp_speed_slow_usual(const exp_speed *sp) {
+  return sp->checks >= EXP_SPEED_NORM_CHECKS && 2 * sp->slow > sp->checks;
+}
+
 int exp_speed_waits(const exp_speed *sp) {
-  return sp->slow_since > 0.0 && exp_now_s() - sp->slow_since < EXP_SPEED_SPELL_S;
+  return sp->slow_since > 0.0 && exp_now_s() - sp->slow_since < EXP_SPEED_SPELL_S &&
+         !exp_speed_slow_usual(sp);
 }

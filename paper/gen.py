@@ -786,7 +786,9 @@ class Paper:
                 'arrays. Between blocks of about 2\\,ms '
                 'of timed runs a reference loop over 64\\,KB checks the CPU\'s speed; the runs of a block '
                 'after which it ran more than 3\\,\\%% slower than its fastest are made again, unless '
-                'the slow spell, or the row\'s runs made again, have lasted a second: %s. ' % series([
+                'the slow spell, or the row\'s runs made again, have lasted a second, or slow is the '
+                'worker\'s usual (more than half of its checks, once it has made 256, found the CPU '
+                'slow), when they are kept: %s. ' % series([
                     'in %s, %s of %s checks found the CPU slow (runs made again: %s; kept though '
                     'slow: %s)' % (self.tex(n), r['slow_checks'], r['speed_checks'], r['runs_again'],
                                      r['runs_kept_slow']) for n, r in checked]))

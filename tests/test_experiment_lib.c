@@ -452,6 +452,33 @@ static void test_speed_check(void) {
   free(sp);
 }
 
+/* Slow as the worker's usual (speed.c): a young spell is waited out while
+ * the worker has made fewer than EXP_SPEED_NORM_CHECKS checks or at most
+ * half of them were slow, and not once more than half of at least that
+ * many were. */
+static void test_speed_slow_usual(void) {
+  exp_speed sp;
+  memset(&sp, 0, sizeof sp);
+  sp.slow_since = exp_now_s(); /* a spell just begun */
+  static const struct {
+    long checks, slow;
+    int usual;
+  } cases[] = {
+    { 0, 0, 0 },                                                 /* the first check */
+    { EXP_SPEED_NORM_CHECKS - 1, EXP_SPEED_NORM_CHECKS - 1, 0 }, /* too few to judge */
+    { EXP_SPEED_NORM_CHECKS, EXP_SPEED_NORM_CHECKS / 2, 0 },     /* half: not more */
+    { EXP_SPEED_NORM_CHECKS, EXP_SPEED_NORM_CHECKS / 2 + 1, 1 }, /* more than half */
+    { 7895, 435, 0 },    /* the quiet machine of 2026-11-28-timing.md */
+    { 55510, 48783, 1 }, /* the VM of 2026-11-30-speed-guard.md */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    sp.checks = cases[k].checks;
+    sp.slow = cases[k].slow;
+    CU_ASSERT_EQUAL(exp_speed_slow_usual(&sp), cases[k].usual);
+    CU_ASSERT_EQUAL(exp_speed_waits(&sp), !cases[k].usual);
+  }
+}
+
 /* ---- plan and task ---------------------------------------------------------------- */
 
 /* The lines of path without the comment lines, into lines (size max). */
@@ -573,6 +600,56 @@ static void test_plan_and_task(void) {
   CU_ASSERT_EQUAL(r.nrows, 2); /* one row per tol */
   for (int k = 0; k < r.nrows; k++) CU_ASSERT(strstr(r.rows[k], ",lemke,") != NULL);
   exp_result_free(&r);
+  exp_plan_free(&pl);
+  CU_ASSERT_EQUAL(s.errors, 0);
+}
+
+/* A timed task of a worker whose every check finds the CPU slow (its
+ * fastest reference planted below any probe): after 1000 checks of which
+ * 900 were slow (slow is its usual), no block is made again and every run
+ * is kept and counted slow; the result's speed counts say so.  Before
+ * speed.c's rule the blocks were made again until the row's 1 s ran out. */
+static void test_task_slow_usual(void) {
+  char cfg[300], dir[300], path[400], why[256];
+  snprintf(cfg, sizeof cfg, "%s/slow.exp", tmp);
+  snprintf(dir, sizeof dir, "%s/plan_slow", tmp);
+  FILE *f = fopen(cfg, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("experiment profile prof\nsolvers pgs\ngenerate spd 8 seeds=1\ntol 1e-6\n"
+        "min_runs 5\nmin_time 0.02\nmax_time 0.05\n",
+        f);
+  fclose(f);
+  said s = { "", 0 };
+  exp_log log = { keep_line, &s };
+  exp_campaign_opts o;
+  memset(&o, 0, sizeof o);
+  o.config = cfg;
+  o.plan = dir;
+  o.jobs = 1;
+  CU_ASSERT_EQUAL_FATAL(exp_campaign_plan(&o, &log), EXP_EXIT_OK);
+  exp_plan pl;
+  memset(&pl, 0, sizeof pl);
+  CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
+  exp_cache cache;
+  memset(&cache, 0, sizeof cache);
+  cache.prob = -1;
+  cache.speed.best_s = 1e-12; /* planted: every check slow */
+  cache.speed.checks = 1000;
+  cache.speed.slow = 900;
+  double t0 = exp_now_s();
+  CU_ASSERT_EQUAL(exp_task_run(&pl, 0, &cache, NULL), 0);
+  double took = exp_now_s() - t0;
+  exp_result r;
+  exp_result_path(&pl, 0, path, sizeof path);
+  CU_ASSERT_EQUAL_FATAL(exp_result_read(path, &r, why, sizeof why), 0);
+  CU_ASSERT(r.speed[0] > 0);               /* checks made */
+  CU_ASSERT_EQUAL(r.speed[1], r.speed[0]); /* every one slow */
+  CU_ASSERT_EQUAL(r.speed[2], 0);          /* no run made again */
+  CU_ASSERT(r.speed[3] > 0);               /* runs kept though slow */
+  CU_ASSERT(took < EXP_SPEED_SPELL_S);     /* no spell waited out */
+  exp_result_free(&r);
+  exp_cache_free(&cache);
+  free(cache.speed.buf);
   exp_plan_free(&pl);
   CU_ASSERT_EQUAL(s.errors, 0);
 }
@@ -1103,11 +1180,13 @@ int main(void) {
   CU_add_test(s, "one class per kind", test_classes);
   CU_add_test(s, "the judge", test_judge);
   CU_add_test(s, "the speed check of timed runs", test_speed_check);
+  CU_add_test(s, "slow as the worker's usual: nothing waited out", test_speed_slow_usual);
   CU_add_test(s, "CSV fields round trip", test_csv_round_trip);
   CU_add_test(s, "provenance fields", test_provenance);
   CU_add_test(s, "provenance as CSV comment lines", test_provenance_lines);
   CU_add_test(s, "result file round trip", test_result_round_trip);
   CU_add_test(s, "plan written and read, one task run", test_plan_and_task);
+  CU_add_test(s, "a task of a worker slow as usual keeps its runs", test_task_slow_usual);
   CU_add_test(s, "solvers.tsv: the sections' solvers and their params", test_plan_solvers);
   CU_add_test(s, "jobs run a plan's tasks, collect merges them", test_jobs_and_collect);
   CU_add_test(s, "an external solver's answer judged", test_external_judged);
