@@ -608,7 +608,8 @@ static void test_plan_and_task(void) {
  * fastest reference planted below any probe): after 1000 checks of which
  * 900 were slow (slow is its usual), no block is made again and every run
  * is kept and counted slow; the result's speed counts say so.  Before
- * speed.c's rule the blocks were made again until the row's 1 s ran out. */
+ * speed.c's rule the blocks were made again until the row's 1 s ran out
+ * (the counts, not the clock, are asserted). */
 static void test_task_slow_usual(void) {
   char cfg[300], dir[300], path[400], why[256];
   snprintf(cfg, sizeof cfg, "%s/slow.exp", tmp);
@@ -636,9 +637,7 @@ static void test_task_slow_usual(void) {
   cache.speed.best_s = 1e-12; /* planted: every check slow */
   cache.speed.checks = 1000;
   cache.speed.slow = 900;
-  double t0 = exp_now_s();
   CU_ASSERT_EQUAL(exp_task_run(&pl, 0, &cache, NULL), 0);
-  double took = exp_now_s() - t0;
   exp_result r;
   exp_result_path(&pl, 0, path, sizeof path);
   CU_ASSERT_EQUAL_FATAL(exp_result_read(path, &r, why, sizeof why), 0);
@@ -646,7 +645,6 @@ static void test_task_slow_usual(void) {
   CU_ASSERT_EQUAL(r.speed[1], r.speed[0]); /* every one slow */
   CU_ASSERT_EQUAL(r.speed[2], 0);          /* no run made again */
   CU_ASSERT(r.speed[3] > 0);               /* runs kept though slow */
-  CU_ASSERT(took < EXP_SPEED_SPELL_S);     /* no spell waited out */
   exp_result_free(&r);
   exp_cache_free(&cache);
   free(cache.speed.buf);
