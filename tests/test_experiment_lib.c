@@ -496,6 +496,17 @@ static int read_lines(const char *path, char lines[][256], int max) {
   return n;
 }
 
+/* Plans the campaign of config file cfg into folder dir with jobs jobs:
+ * exp_campaign_plan's status. */
+static int plan_config(const char *cfg, const char *dir, int jobs, exp_log *log) {
+  exp_campaign_opts o;
+  memset(&o, 0, sizeof o);
+  o.config = cfg;
+  o.plan = dir;
+  o.jobs = jobs;
+  return exp_campaign_plan(&o, log);
+}
+
 static void write_config(const char *path) {
   FILE *f = fopen(path, "w");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -520,12 +531,7 @@ static void test_plan_solvers(void) {
   fclose(f);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
-  exp_campaign_opts o;
-  memset(&o, 0, sizeof o);
-  o.config = cfg;
-  o.plan = dir;
-  o.jobs = 1;
-  CU_ASSERT_EQUAL_FATAL(exp_campaign_plan(&o, &log), EXP_EXIT_OK);
+  CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 1, &log), EXP_EXIT_OK);
   static const char *const want[][2] = { { "pgs", "first" },
                                          { "lemke", "first, second" },
                                          { "dantzig", "second" } };
@@ -555,12 +561,7 @@ static void test_plan_and_task(void) {
   write_config(cfg);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
-  exp_campaign_opts o;
-  memset(&o, 0, sizeof o);
-  o.config = cfg;
-  o.plan = dir;
-  o.jobs = 1;
-  CU_ASSERT_EQUAL_FATAL(exp_campaign_plan(&o, &log), EXP_EXIT_OK);
+  CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 1, &log), EXP_EXIT_OK);
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
@@ -622,12 +623,7 @@ static void test_task_slow_usual(void) {
   fclose(f);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
-  exp_campaign_opts o;
-  memset(&o, 0, sizeof o);
-  o.config = cfg;
-  o.plan = dir;
-  o.jobs = 1;
-  CU_ASSERT_EQUAL_FATAL(exp_campaign_plan(&o, &log), EXP_EXIT_OK);
+  CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 1, &log), EXP_EXIT_OK);
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
@@ -674,12 +670,7 @@ static void test_jobs_and_collect(void) {
   write_config(cfg);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
-  exp_campaign_opts o;
-  memset(&o, 0, sizeof o);
-  o.config = cfg;
-  o.plan = dir;
-  o.jobs = 2;
-  CU_ASSERT_EQUAL_FATAL(exp_campaign_plan(&o, &log), EXP_EXIT_OK);
+  CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 2, &log), EXP_EXIT_OK);
   exp_plan pl;
   memset(&pl, 0, sizeof pl);
   CU_ASSERT_EQUAL_FATAL(exp_plan_read(dir, &log, &pl), -1);
@@ -755,12 +746,7 @@ static void test_external_judged(void) {
   fclose(f);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
-  exp_campaign_opts o;
-  memset(&o, 0, sizeof o);
-  o.config = cfg;
-  o.plan = dir;
-  o.jobs = 1;
-  int rc = exp_campaign_plan(&o, &log);
+  int rc = plan_config(cfg, dir, 1, &log);
   if (rc) fprintf(stderr, "%s\n", s.last);
   CU_ASSERT_EQUAL_FATAL(rc, EXP_EXIT_OK);
   /* the right answer converges by the library's residual, zero does not */
@@ -792,12 +778,7 @@ static int plan_of_files(const char *name, const char *const *paths, int n, cons
   fclose(f);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
-  exp_campaign_opts o;
-  memset(&o, 0, sizeof o);
-  o.config = cfg;
-  o.plan = dir;
-  o.jobs = 1;
-  int rc = exp_campaign_plan(&o, &log);
+  int rc = plan_config(cfg, dir, 1, &log);
   if (rc != EXP_EXIT_OK) {
     fprintf(stderr, "%s\n", s.last);
     return -1;

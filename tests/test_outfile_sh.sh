@@ -63,6 +63,17 @@ fi
 [ "$(cat "$T/hard")" = old ] && pass "an earlier file removed, its hard link's content kept" ||
   fail "an earlier file's hard link kept" "hard: $(cat "$T/hard")"
 
+# stopped_at_link SCRIPT OUTPUT RC: SCRIPT exited RC != 0 naming its OUTPUT
+# as a symbolic link ($T/script.err), and the link's target ($T/target)
+# still holds "precious"
+stopped_at_link() {
+  [ "$3" -ne 0 ] && grep -qF "$2: a symbolic link" "$T/script.err" &&
+    pass "$1 stops at a planted link, named (exit $3)" ||
+    fail "$1 stops at a planted link" "exit $3: $(cat "$T/script.err")"
+  [ "$(cat "$T/target")" = precious ] && pass "$1 left the link's target as it was" ||
+    fail "$1 left the link's target" "target: $(cat "$T/target")"
+}
+
 # bench_pivot_factor.sh with stand-ins for lcplab and pivot_factor (each
 # writes a row), a link planted at bench_pivot_factor.jsonl
 b=$T/build
@@ -74,23 +85,13 @@ chmod +x "$b/cli/lcplab" "$b/experiments/pivot_factor"
 echo precious >"$T/target"
 ln -s "$T/target" "$b/experiments/results/$host/bench_pivot_factor.jsonl"
 BENCH_PIVOT_FAMILIES=spd BENCH_PIVOT_SIZES=10 sh "$SRC/experiments/bench_pivot_factor.sh" "$b" "$SRC" \
-  >"$T/bench.out" 2>"$T/bench.err"
-rc=$?
-[ "$rc" -ne 0 ] && grep -qF "bench_pivot_factor.jsonl: a symbolic link" "$T/bench.err" &&
-  pass "bench_pivot_factor.sh stops at a planted link, named (exit $rc)" ||
-  fail "bench_pivot_factor.sh stops at a planted link" "exit $rc: $(cat "$T/bench.err")"
-[ "$(cat "$T/target")" = precious ] && pass "bench_pivot_factor.sh left the link's target as it was" ||
-  fail "bench_pivot_factor.sh left the link's target" "target: $(cat "$T/target")"
+  >"$T/script.out" 2>"$T/script.err"
+stopped_at_link bench_pivot_factor.sh bench_pivot_factor.jsonl $?
 
 # long_run.sh with a stand-in lcplab, a link planted at OUT/pile.json
 mkdir -p "$T/lr"
 printf '#!/bin/sh\necho "{\\"energy_start\\":1}"\n' >"$b/cli/lcplab"
 ln -s "$T/target" "$T/lr/pile.json"
-STEPS=1 sh "$SRC/experiments/long_run.sh" "$b" "$T/lr" >"$T/lr.out" 2>"$T/lr.err"
-rc=$?
-[ "$rc" -ne 0 ] && grep -qF "pile.json: a symbolic link" "$T/lr.err" &&
-  pass "long_run.sh stops at a planted link, named (exit $rc)" ||
-  fail "long_run.sh stops at a planted link" "exit $rc: $(cat "$T/lr.err")"
-[ "$(cat "$T/target")" = precious ] && pass "long_run.sh left the link's target as it was" ||
-  fail "long_run.sh left the link's target" "target: $(cat "$T/target")"
+STEPS=1 sh "$SRC/experiments/long_run.sh" "$b" "$T/lr" >"$T/script.out" 2>"$T/script.err"
+stopped_at_link long_run.sh pile.json $?
 tst_done
