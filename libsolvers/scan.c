@@ -9,19 +9,41 @@
  *
  * The digest of A does not depend on the order the words are read in, so
  * that this pass (tile by tile) and digest.c's after the solve (column by
- * column) give the same bits: the sum mod 2^64 of slv_fin(e K2 ^ A_e)
- * over the entries, e = i + j n the entry's place in the n x n matrix (K2
- * odd), then folded with n by slv_mix.  slv_fin (splitmix64's finalizer,
- * digest_mix.h) is a bijection and the sum a bijection of each term, so
- * one changed word (its sign bit included) always changes the digest; as
- * every bit of a word changes about half of its term's bits, two changes
- * cancel only by chance (about 2^-64), a swap of two entries included
- * (their keys differ).  A single multiply (slv_mix(e K2, A_e), the term
- * before) carries a change upward only: a flipped sign changed its term
- * by +-2^63 +- 2^34, and two flipped signs cancelled whenever those two
- * bit-34 signs differed (tests/test_problem.c, test_digest;
- * experiments/records/2026-11-30-digest.md).  The maxima are exact in any
- * order.
+ * column) give the same bits.  A's entries go in blocks of two, rows i and
+ * i + 1 (i even) of a column, the row past an odd n a word 0.  The block
+ * at e = i + j n (the place in the n x n matrix) is X = (A_e ^ e K2,
+ * A_e+1 ^ (e + 1) K2), K2 odd, as 128 bits (A_e the low word); its term
+ * (slv_digest_term) is four rounds of AES [fips197] on X, AESENC's (ShiftRows,
+ * SubBytes, MixColumns, a constant round key xored); the digest is two
+ * sums mod 2^64, of the terms' low words and of their high words, each
+ * folded with n by slv_mix: 128 bits, both compared after the solve.
+ *
+ * One changed word always changes the digest: its block's X changes; each
+ * step of a round is a bijection of the 128-bit state (a permutation of
+ * the bytes, the S-box a permutation of the 256 byte values, MixColumns an
+ * invertible linear map of each column, a XOR), so the term changes, then
+ * at least one of its words, then that word's sum (adding a fixed number
+ * mod 2^64 is a bijection) and its fold (slv_mix is a bijection of its
+ * state).  Two changed words of one block are one changed X.  Changes in
+ * two blocks cancel only if both words' changes cancel: 2^-128 for a term
+ * drawn at random; measured, of 2^20 changes of one pattern of bits (a
+ * sign, an exponent bit, a low bit) no two cancelled (2^40 pairs), nor did
+ * each word alone, and of 2^20 mirrored pairs negated and 2^20 swaps (their
+ * keys differ) none went unseen
+ * (experiments/records/2026-11-30-digest2.md); a guide beyond that, 4-round
+ * AES has no differential above 1.9 x 2^-114 on average over independent
+ * round keys ([keliher2007]; these keys are fixed).  Why AES:
+ * splitmix64's finalizer, the term before, is two 64-bit multiplies an
+ * entry, each three 32-bit ones in AVX2, and the passes were bound by them
+ * (2026-11-30-digest.md); VAES does a round of two blocks in one
+ * instruction (four entries in four), AES-NI a round of one.  A single
+ * multiply carries a change upward only: with mix(e K2, A_e) as the term
+ * two flipped signs cancelled half of the time (tests/test_problem.c,
+ * test_digest).  The maxima are exact in any order.
+ *
+ * The CPU's kind (aes_kind): AVX2 and VAES, AVX2 and AES-NI, or neither,
+ * where every term is slv_digest_term's (a table-driven round, the same
+ * bits) and the maxima come one pair at a time.
  *
  * The tiles: T x T blocks of rows and columns of [0, m), m = n rounded
  * down to a multiple of 4, tile (I, J) with its mirror (J, I) (I > J),
@@ -30,7 +52,10 @@
  * transpose were not; 2-4x faster from memory), then tile (I, J) read
  * column by column against the copy; a diagonal tile, and every tile
  * when there is no buf, four columns at a time against an in-register
- * transpose; the rows and columns past m one pair at a time. */
+ * transpose; the rows and columns past m one pair at a time for the
+ * maxima, and for the digest the columns past m (rows [0, m)) as the
+ * column pass reads them, then rows [m, n) of every column by
+ * tail_terms. */
 #include "slv_internal.h"
 
 #include "digest_mix.h"
@@ -46,22 +71,94 @@
  * alone, hot, 0.42 -> 0.44 ms at 1000): experiments/records/2026-11-28-piv3.md. */
 #define SCAN_FETCH_BYTES (16.0 * 1024 * 1024)
 
-/* The maxima, the NaN flag and the digest's sum of a scan under way. */
+/* The maxima, the NaN flag and the digest's two sums of a scan under
+ * way. */
 typedef struct {
   double amax, dmax;
   int nan; /* a difference was NaN: an entry NaN, or inf - inf */
-  uint64_t sum;
+  uint64_t sum[2];
   size_t nnz;
 } scan_acc;
 
-uint64_t slv_digest_term(uint64_t e, uint64_t v) { return slv_fin(e * SCAN_K2 ^ v); }
+/* The term's round keys, one 128-bit key a round (the low word first):
+ * the first 512 bits of pi's fraction (any constants would do; these are
+ * not all alike, so that no round is a shift of another). */
+static const uint64_t term_rk[4][2] = {
+  { 0x243F6A8885A308D3ull, 0x13198A2E03707344ull },
+  { 0xA4093822299F31D0ull, 0x082EFA98EC4E6C89ull },
+  { 0x452821E638D01377ull, 0xBE5466CF34E90C6Cull },
+  { 0xC0AC29B7C97C50DDull, 0x3F84D5B5B5470917ull },
+};
 
-uint64_t slv_digest_fold(uint64_t sum, int n) { return slv_mix(sum, (uint64_t)(n > 0 ? n : 0)); }
+/* AES's S-box ([fips197], 5.1.1). */
+static const unsigned char aes_sbox[256] = {
+  0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
+  0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
+  0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc, 0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
+  0x04, 0xc7, 0x23, 0xc3, 0x18, 0x96, 0x05, 0x9a, 0x07, 0x12, 0x80, 0xe2, 0xeb, 0x27, 0xb2, 0x75,
+  0x09, 0x83, 0x2c, 0x1a, 0x1b, 0x6e, 0x5a, 0xa0, 0x52, 0x3b, 0xd6, 0xb3, 0x29, 0xe3, 0x2f, 0x84,
+  0x53, 0xd1, 0x00, 0xed, 0x20, 0xfc, 0xb1, 0x5b, 0x6a, 0xcb, 0xbe, 0x39, 0x4a, 0x4c, 0x58, 0xcf,
+  0xd0, 0xef, 0xaa, 0xfb, 0x43, 0x4d, 0x33, 0x85, 0x45, 0xf9, 0x02, 0x7f, 0x50, 0x3c, 0x9f, 0xa8,
+  0x51, 0xa3, 0x40, 0x8f, 0x92, 0x9d, 0x38, 0xf5, 0xbc, 0xb6, 0xda, 0x21, 0x10, 0xff, 0xf3, 0xd2,
+  0xcd, 0x0c, 0x13, 0xec, 0x5f, 0x97, 0x44, 0x17, 0xc4, 0xa7, 0x7e, 0x3d, 0x64, 0x5d, 0x19, 0x73,
+  0x60, 0x81, 0x4f, 0xdc, 0x22, 0x2a, 0x90, 0x88, 0x46, 0xee, 0xb8, 0x14, 0xde, 0x5e, 0x0b, 0xdb,
+  0xe0, 0x32, 0x3a, 0x0a, 0x49, 0x06, 0x24, 0x5c, 0xc2, 0xd3, 0xac, 0x62, 0x91, 0x95, 0xe4, 0x79,
+  0xe7, 0xc8, 0x37, 0x6d, 0x8d, 0xd5, 0x4e, 0xa9, 0x6c, 0x56, 0xf4, 0xea, 0x65, 0x7a, 0xae, 0x08,
+  0xba, 0x78, 0x25, 0x2e, 0x1c, 0xa6, 0xb4, 0xc6, 0xe8, 0xdd, 0x74, 0x1f, 0x4b, 0xbd, 0x8b, 0x8a,
+  0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e, 0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e,
+  0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
+  0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
+};
 
-/* Entry (i, j) and its mirror (j, i), one at a time (the mirror's word
- * only off the diagonal: a diagonal entry is read once). */
-static void scan_pair(const double *A, size_t lda, size_t n, size_t i, size_t j, int hash,
-                      scan_acc *a) {
+/* One AES round as AESENC does it, on the state s (byte k of the 128-bit
+ * value, the low word first, little-endian: row k % 4 of column k / 4):
+ * ShiftRows (row r rotated left by r), SubBytes, MixColumns (each column
+ * times the matrix circ(2, 3, 1, 1) over GF(2^8): b_r = a_r ^ x ^ 2 (a_r
+ * ^ a_r+1) with x the column's XOR), then the round key rk xored. */
+static void aes_round(unsigned char s[16], const uint64_t rk[2]) {
+  unsigned char t[16];
+  for (int c = 0; c < 4; c++)
+    for (int r = 0; r < 4; r++) t[r + 4 * c] = aes_sbox[s[r + 4 * ((c + r) % 4)]];
+  for (int c = 0; c < 4; c++) {
+    const unsigned char *a = t + 4 * c;
+    unsigned x = a[0] ^ a[1] ^ a[2] ^ a[3];
+    for (int r = 0; r < 4; r++) {
+      unsigned d = a[r] ^ a[(r + 1) % 4], k = 4 * c + r;
+      unsigned d2 = (d << 1 ^ (d >> 7) * 0x1b) & 0xff; /* 2 d in GF(2^8) */
+      s[k] = (unsigned char)(a[r] ^ x ^ d2 ^ (rk[k / 8] >> (8 * (k % 8)) & 0xff));
+    }
+  }
+}
+
+void slv_digest_term(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]) {
+  uint64_t x[2] = { v0 ^ e * SCAN_K2, v1 ^ (e + 1) * SCAN_K2 };
+  unsigned char s[16];
+  for (int k = 0; k < 16; k++) s[k] = (unsigned char)(x[k / 8] >> (8 * (k % 8)));
+  for (int r = 0; r < 4; r++) aes_round(s, term_rk[r]);
+  t[0] = t[1] = 0;
+  for (int k = 0; k < 16; k++) t[k / 8] |= (uint64_t)s[k] << (8 * (k % 8));
+}
+
+void slv_digest_fold(const uint64_t sum[2], int n, uint64_t h[2]) {
+  for (int k = 0; k < 2; k++) h[k] = slv_mix(sum[k], (uint64_t)(n > 0 ? n : 0));
+}
+
+/* The digest's terms of rows [m, n) of every column of A (m even), a
+ * block of two at a time, into sum: the rows past the tiles' (and past
+ * the column pass's vectors: scan.c's header), and with m = 0 the whole
+ * of A where the CPU has no AES (the same bits). */
+static void tail_terms(const double *A, size_t lda, size_t n, size_t m, uint64_t sum[2]) {
+  for (size_t j = 0; j < n; j++)
+    for (size_t i = m; i < n; i += 2) {
+      const double *col = A + j * lda;
+      uint64_t t[2];
+      slv_digest_term(i + j * n, slv_word_at(col + i), i + 1 < n ? slv_word_at(col + i + 1) : 0, t);
+      sum[0] += t[0], sum[1] += t[1];
+    }
+}
+
+/* Entry (i, j) and its mirror (j, i) into the maxima, one at a time. */
+static void scan_pair(const double *A, size_t lda, size_t i, size_t j, scan_acc *a) {
   double x = A[i + j * lda], y = A[j + i * lda];
   double d = fabs(x - y), fx = fabs(x), fy = fabs(y);
   a->nan |= isnan(d);
@@ -69,24 +166,24 @@ static void scan_pair(const double *A, size_t lda, size_t n, size_t i, size_t j,
   if (fx > a->amax) a->amax = fx;
   if (fy > a->amax) a->amax = fy;
   a->nnz += (x != 0) + (i != j && y != 0);
-  if (!hash) return;
-  a->sum += slv_digest_term(i + j * n, slv_word_at(&x));
-  if (i != j) a->sum += slv_digest_term(j + i * n, slv_word_at(&y));
 }
 
-/* Every pair (i, j), i >= j, with i or j past m (m < n). */
-static void scan_rest(const double *A, size_t lda, int n, int m, int hash, scan_acc *a) {
+/* Every pair (i, j), i >= j, with i or j past m (m < n), into the
+ * maxima. */
+static void scan_rest(const double *A, size_t lda, int n, int m, scan_acc *a) {
   for (int i = m; i < n; i++)
-    for (int j = 0; j <= i; j++) scan_pair(A, lda, (size_t)n, (size_t)i, (size_t)j, hash, a);
+    for (int j = 0; j <= i; j++) scan_pair(A, lda, (size_t)i, (size_t)j, a);
 }
 
 #ifdef SLV_DIGEST_AVX2
-/* The AVX2 state: the maxima, the NaN flag and the digest's sum per
- * lane. */
+/* The AVX2 state: the maxima, the NaN flag and the digest's sums per
+ * lane (the terms' low words in lanes 0 and 2, their high ones in 1 and
+ * 3). */
 typedef struct {
   __m256d am, dm, nan;
   __m256i sum, nnz;
   int hash; /* 0: the maxima alone (slv_is_symmetric) */
+  int wide; /* 1: VAES (a round of two blocks one instruction), 0: AES-NI */
 } scan_vec;
 
 /* A block of A to fetch ahead: rows [r0, r1) of columns [c0, c1) (empty
@@ -100,7 +197,7 @@ typedef struct {
  * (tiles), so that its short runs of each column (a KB apiece at T = 128)
  * arrive while this one is read, instead of each stalling the pass when
  * it is read (2026-11-28-piv3.md). */
-__attribute__((target("avx2"), always_inline)) static inline void
+__attribute__((target("avx2,aes"), always_inline)) static inline void
 fetch_cols(const double *A, size_t lda, const scan_region *g, int c) {
   for (int j = c; j < c + 4 && j < g->c1; j++) {
     const char *col = (const char *)(A + (size_t)g->r0 + (size_t)j * lda);
@@ -110,8 +207,8 @@ fetch_cols(const double *A, size_t lda, const scan_region *g, int c) {
 }
 
 /* The four columns b[0..3] transposed in registers into t[0..3]. */
-__attribute__((target("avx2"), always_inline)) static inline void transpose4(const __m256d b[4],
-                                                                             __m256d t[4]) {
+__attribute__((target("avx2,aes"), always_inline)) static inline void transpose4(const __m256d b[4],
+                                                                                 __m256d t[4]) {
   __m256d l01 = _mm256_unpacklo_pd(b[0], b[1]), h01 = _mm256_unpackhi_pd(b[0], b[1]);
   __m256d l23 = _mm256_unpacklo_pd(b[2], b[3]), h23 = _mm256_unpackhi_pd(b[2], b[3]);
   t[0] = _mm256_permute2f128_pd(l01, l23, 0x20);
@@ -121,42 +218,69 @@ __attribute__((target("avx2"), always_inline)) static inline void transpose4(con
 }
 
 /* The keys of entries e .. e + 3: (e + k) K2 mod 2^64. */
-__attribute__((target("avx2"), always_inline)) static inline __m256i keys_at(size_t e) {
+__attribute__((target("avx2,aes"), always_inline)) static inline __m256i keys_at(size_t e) {
   const __m256i step =
       _mm256_set_epi64x((long long)(3 * SCAN_K2), (long long)(2 * SCAN_K2), (long long)SCAN_K2, 0);
   return _mm256_add_epi64(_mm256_set1_epi64x((long long)(e * SCAN_K2)), step);
 }
 
 /* The keys four entries further down a column. */
-__attribute__((target("avx2"), always_inline)) static inline __m256i keys_next(__m256i key) {
+__attribute__((target("avx2,aes"), always_inline)) static inline __m256i keys_next(__m256i key) {
   return _mm256_add_epi64(key, _mm256_set1_epi64x((long long)(4 * SCAN_K2)));
 }
 
-/* The digest's terms of the four words v under their keys into the sum. */
-__attribute__((target("avx2"), always_inline)) static inline void
+/* slv_digest_term's rounds on the two blocks of x (the 128-bit lanes)
+ * by VAES: not always_inline, so that a function for AES-NI alone may
+ * name it (term4) and inline it in none; inlined where VAES is. */
+__attribute__((target("avx2,aes,vaes"))) static inline __m256i term4_vaes(__m256i x) {
+  for (int r = 0; r < 4; r++)
+    x = _mm256_aesenc_epi128(x,
+                             _mm256_set_epi64x((long long)term_rk[r][1], (long long)term_rk[r][0],
+                                               (long long)term_rk[r][1], (long long)term_rk[r][0]));
+  return x;
+}
+
+/* The same rounds by AES-NI on one block x. */
+__attribute__((target("avx2,aes"), always_inline)) static inline __m128i term1_aes(__m128i x) {
+  for (int r = 0; r < 4; r++)
+    x = _mm_aesenc_si128(x, _mm_set_epi64x((long long)term_rk[r][1], (long long)term_rk[r][0]));
+  return x;
+}
+
+/* term1_aes on the two blocks of x. */
+__attribute__((target("avx2,aes"), always_inline)) static inline __m256i term4_aes(__m256i x) {
+  return _mm256_set_m128i(term1_aes(_mm256_extracti128_si256(x, 1)),
+                          term1_aes(_mm256_castsi256_si128(x)));
+}
+
+/* The terms of the two blocks of the four words v (rows i .. i + 3 of a
+ * column, i a multiple of 4) under their keys into the sums. */
+__attribute__((target("avx2,aes"), always_inline)) static inline void
 add_terms(scan_vec *s, __m256i key, __m256d v) {
-  if (s->hash)
-    s->sum = _mm256_add_epi64(s->sum, slv_fin4(_mm256_xor_si256(key, _mm256_castpd_si256(v))));
+  if (!s->hash) return;
+  __m256i x = _mm256_xor_si256(key, _mm256_castpd_si256(v));
+  s->sum = _mm256_add_epi64(s->sum, s->wide ? term4_vaes(x) : term4_aes(x));
 }
 
 /* Four entries v (each entry of A comes here once): |v| into the
  * maximum, and the nonzeros counted (the packing's test, slv_op_pack). */
-__attribute__((target("avx2"), always_inline)) static inline void add_entries(scan_vec *s,
-                                                                              __m256d v) {
+__attribute__((target("avx2,aes"), always_inline)) static inline void add_entries(scan_vec *s,
+                                                                                  __m256d v) {
   s->am = _mm256_max_pd(s->am, _mm256_andnot_pd(_mm256_set1_pd(-0.0), v));
   __m256d nz = _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_NEQ_UQ); /* all ones: -1 */
   s->nnz = _mm256_sub_epi64(s->nnz, _mm256_castpd_si256(nz));
 }
 
 /* A difference d into the maximum and the NaN flag. */
-__attribute__((target("avx2"), always_inline)) static inline void add_diff(scan_vec *s, __m256d d) {
+__attribute__((target("avx2,aes"), always_inline)) static inline void add_diff(scan_vec *s,
+                                                                               __m256d d) {
   s->nan = _mm256_or_pd(s->nan, _mm256_cmp_pd(d, d, _CMP_UNORD_Q));
   s->dm = _mm256_max_pd(s->dm, _mm256_andnot_pd(_mm256_set1_pd(-0.0), d));
 }
 
 /* Block (i, j) (4 x 4) and its mirror (i > j; i == j: the block once),
  * the mirror transposed in registers. */
-__attribute__((target("avx2"), always_inline)) static inline void
+__attribute__((target("avx2,aes"), always_inline)) static inline void
 block_pair(const double *A, size_t lda, size_t n, size_t i, size_t j, scan_vec *s) {
   __m256d l[4], u[4], t[4];
   for (size_t c = 0; c < 4; c++) l[c] = _mm256_loadu_pd(A + i + (j + c) * lda);
@@ -178,7 +302,7 @@ block_pair(const double *A, size_t lda, size_t n, size_t i, size_t j, scan_vec *
 }
 
 /* The tile pair at rows [ti, ie), columns [tj, je) block by block. */
-__attribute__((target("avx2"), always_inline)) static inline void
+__attribute__((target("avx2,aes"), always_inline)) static inline void
 tile_blocks(const double *A, size_t lda, size_t n, int ti, int ie, int tj, int je,
             const scan_region next[2], scan_vec *s) {
   for (int j = tj; j < je; j += 4) {
@@ -190,7 +314,7 @@ tile_blocks(const double *A, size_t lda, size_t n, int ti, int ie, int tj, int j
 /* The mirror of tile (ti.., tj..) (rows [tj, je), columns [ti, ie)) read
  * column by column into buf transposed: buf[r + c T] = A(tj + c, ti + r),
  * laid out as tile (I, J) is. */
-__attribute__((target("avx2"), always_inline)) static inline void
+__attribute__((target("avx2,aes"), always_inline)) static inline void
 mirror_into(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int tj, int je,
             double *buf, const scan_region *next, scan_vec *s) {
   for (int c0 = ti; c0 < ie; c0 += 4) {
@@ -214,7 +338,7 @@ mirror_into(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int
 
 /* Tile (I, J) (I > J) against its mirror through buf, four columns at a
  * time. */
-__attribute__((target("avx2"), always_inline)) static inline void
+__attribute__((target("avx2,aes"), always_inline)) static inline void
 tile_copied(const double *A, size_t lda, size_t n, size_t T, int ti, int ie, int tj, int je,
             double *buf, const scan_region next[2], scan_vec *s) {
   mirror_into(A, lda, n, T, ti, ie, tj, je, buf, &next[0], s);
@@ -250,10 +374,16 @@ static inline void next_pair(int m, int T, int ti, int tj, int fetch, scan_regio
 }
 
 /* Every tile pair of [0, m) into a: tiles of T, buf T x T doubles. */
-__attribute__((target("avx2"), always_inline)) static inline void
-tiles(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
-  scan_vec s = { _mm256_setzero_pd(),    _mm256_setzero_pd(),    _mm256_setzero_pd(),
-                 _mm256_setzero_si256(), _mm256_setzero_si256(), hash };
+__attribute__((target("avx2,aes"), always_inline)) static inline void
+tiles(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, int wide,
+      scan_acc *a) {
+  scan_vec s = { _mm256_setzero_pd(),
+                 _mm256_setzero_pd(),
+                 _mm256_setzero_pd(),
+                 _mm256_setzero_si256(),
+                 _mm256_setzero_si256(),
+                 hash,
+                 wide };
   int fetch = (double)n * n * sizeof *A > SCAN_FETCH_BYTES;
   for (int tj = 0; tj < m; tj += T)
     for (int ti = tj; ti < m; ti += T) {
@@ -276,95 +406,134 @@ tiles(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, s
     if (am[k] > a->amax) a->amax = am[k];
     if (dm[k] > a->dmax) a->dmax = dm[k];
     a->nan |= slv_word_at(&nan[k]) != 0;
-    a->sum += sum[k];
+    a->sum[k % 2] += sum[k];
     a->nnz += nnz[k];
   }
 }
 
-/* tiles for AVX2, and for AVX-512 (DQ, VL: the digest's 64-bit product
- * one instruction); the same bits. */
-__attribute__((target("avx2"))) static void tiles_avx2(const double *A, size_t lda, int n, int m,
-                                                       double *buf, int T, int hash, scan_acc *a) {
-  tiles(A, lda, n, m, buf, T, hash, a);
+/* tiles for AES-NI and for VAES; the same bits. */
+__attribute__((target("avx2,aes"))) static void
+tiles_aes(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
+  tiles(A, lda, n, m, buf, T, hash, 0, a);
 }
 
-__attribute__((target("avx2,avx512f,avx512dq,avx512vl"))) static void
-tiles_avx512(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
-  tiles(A, lda, n, m, buf, T, hash, a);
+__attribute__((target("avx2,aes,vaes"))) static void
+tiles_vaes(const double *A, size_t lda, int n, int m, double *buf, int T, int hash, scan_acc *a) {
+  tiles(A, lda, n, m, buf, T, hash, 1, a);
 }
 
-/* Whether the CPU has AVX-512 DQ and VL. */
-static int has_avx512(void) {
-  return __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-}
-
-/* The digest's sum over columns [0, n) of A, column by column (the
- * words past a multiple of 4 one at a time). */
-__attribute__((target("avx2"), always_inline)) static inline uint64_t
-columns_sum(const double *A, size_t lda, size_t n) {
-  scan_vec s = { _mm256_setzero_pd(),    _mm256_setzero_pd(),    _mm256_setzero_pd(),
-                 _mm256_setzero_si256(), _mm256_setzero_si256(), 1 };
-  uint64_t rest = 0, sum[4];
-  for (size_t j = 0; j < n; j++) {
+/* The digest's terms of rows [0, m) (m a multiple of 4) of columns
+ * [j0, n) of A, column by column, into sum. */
+__attribute__((target("avx2,aes"), always_inline)) static inline void
+columns_sum(const double *A, size_t lda, size_t n, size_t m, size_t j0, int wide, uint64_t sum[2]) {
+  scan_vec s = { _mm256_setzero_pd(),
+                 _mm256_setzero_pd(),
+                 _mm256_setzero_pd(),
+                 _mm256_setzero_si256(),
+                 _mm256_setzero_si256(),
+                 1,
+                 wide };
+  uint64_t lanes[4];
+  for (size_t j = j0; j < n; j++) {
     const double *col = A + j * lda;
-    size_t i = 0;
     __m256i key = keys_at(j * n);
-    for (; i + 4 <= n; i += 4, key = keys_next(key)) add_terms(&s, key, _mm256_loadu_pd(col + i));
-    for (; i < n; i++) rest += slv_digest_term(i + j * n, slv_word_at(col + i));
+    for (size_t i = 0; i < m; i += 4, key = keys_next(key))
+      add_terms(&s, key, _mm256_loadu_pd(col + i));
   }
-  _mm256_storeu_si256((__m256i *)(void *)sum, s.sum);
-  return rest + sum[0] + sum[1] + sum[2] + sum[3];
+  _mm256_storeu_si256((__m256i *)(void *)lanes, s.sum);
+  sum[0] += lanes[0] + lanes[2];
+  sum[1] += lanes[1] + lanes[3];
 }
 
-__attribute__((target("avx2"))) static uint64_t columns_sum_avx2(const double *A, size_t lda,
-                                                                 size_t n) {
-  return columns_sum(A, lda, n);
+__attribute__((target("avx2,aes"))) static void columns_aes(const double *A, size_t lda, size_t n,
+                                                            size_t m, size_t j0, uint64_t sum[2]) {
+  columns_sum(A, lda, n, m, j0, 0, sum);
 }
 
-__attribute__((target("avx2,avx512f,avx512dq,avx512vl"))) static uint64_t
-columns_sum_avx512(const double *A, size_t lda, size_t n) {
-  return columns_sum(A, lda, n);
+__attribute__((target("avx2,aes,vaes"))) static void
+columns_vaes(const double *A, size_t lda, size_t n, size_t m, size_t j0, uint64_t sum[2]) {
+  columns_sum(A, lda, n, m, j0, 1, sum);
 }
+
+/* tail_terms by AES-NI, a block at a time (the same bits). */
+__attribute__((target("avx2,aes"))) static void
+tail_terms_aes(const double *A, size_t lda, size_t n, size_t m, uint64_t sum[2]) {
+  __m128i acc = _mm_setzero_si128();
+  for (size_t j = 0; j < n; j++)
+    for (size_t i = m; i < n; i += 2) {
+      const double *col = A + j * lda;
+      uint64_t e = i + j * n, v1 = i + 1 < n ? slv_word_at(col + i + 1) : 0;
+      __m128i x = _mm_set_epi64x((long long)(v1 ^ (e + 1) * SCAN_K2),
+                                 (long long)(slv_word_at(col + i) ^ e * SCAN_K2));
+      acc = _mm_add_epi64(acc, term1_aes(x));
+    }
+  uint64_t w[2];
+  _mm_storeu_si128((__m128i *)(void *)w, acc);
+  sum[0] += w[0], sum[1] += w[1];
+}
+
+/* 2: the CPU has AVX2 and VAES, 1: AVX2 and AES-NI alone, 0: neither
+ * (the terms one block at a time by slv_digest_term, the maxima one pair
+ * at a time). */
+static int aes_kind(void) {
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("aes")) return 0;
+  return __builtin_cpu_supports("vaes") ? 2 : 1;
+}
+#else
+static int aes_kind(void) { return 0; }
 #endif
 
-uint64_t slv_digest_dense(const double *A, int n, int lda) {
-  size_t nn = (size_t)(n > 0 ? n : 0), ld = (size_t)lda;
+/* The digest's terms past the tiles into sum, by the CPU's kind k
+ * (aes_kind): rows [0, m) of columns [j0, n), four rows at a time (m a
+ * multiple of 4), and rows [m, n) of every column, a block at a time; m
+ * = 0 where k is 0. */
+static void terms_past(int k, const double *A, size_t lda, size_t n, size_t m, size_t j0,
+                       uint64_t sum[2]) {
 #ifdef SLV_DIGEST_AVX2
-  if (__builtin_cpu_supports("avx2"))
-    return slv_digest_fold(
-        has_avx512() ? columns_sum_avx512(A, ld, nn) : columns_sum_avx2(A, ld, nn), n);
+  if (k == 2) columns_vaes(A, lda, n, m, j0, sum);
+  if (k == 1) columns_aes(A, lda, n, m, j0, sum);
+  if (k) {
+    tail_terms_aes(A, lda, n, m, sum);
+    return;
+  }
+#else
+  (void)k, (void)j0;
 #endif
-  uint64_t sum = 0;
-  for (size_t j = 0; j < nn; j++)
-    for (size_t i = 0; i < nn; i++) sum += slv_digest_term(i + j * nn, slv_word_at(A + i + j * ld));
-  return slv_digest_fold(sum, n);
+  tail_terms(A, lda, n, m, sum);
+}
+
+void slv_digest_dense(const double *A, int n, int lda, uint64_t h[2]) {
+  size_t nn = (size_t)(n > 0 ? n : 0);
+  uint64_t sum[2] = { 0, 0 };
+  int k = aes_kind();
+  terms_past(k, A, (size_t)lda, nn, k ? nn / 4 * 4 : 0, 0, sum);
+  slv_digest_fold(sum, n, h);
 }
 
 /* The scan of A into s, with buf of SLV_SCAN_T^2 doubles, or NULL (tiles
  * of 32 through 8 KB on the stack); hash 0: the maxima alone (s->hash
  * 0). */
 static void scan(const double *A, int n, int lda, double *buf, int hash, slv_scan *s) {
-  scan_acc a = { 0, 0, 0, 0, 0 };
-  int m = n > 0 ? n / 4 * 4 : 0;
-  size_t ld = (size_t)lda;
+  scan_acc a = { 0, 0, 0, { 0, 0 }, 0 };
+  int m = n > 0 ? n / 4 * 4 : 0, k = aes_kind();
+  size_t ld = (size_t)lda, nn = (size_t)(n > 0 ? n : 0);
 #ifdef SLV_DIGEST_AVX2
   double small[32 * 32];
   int T = buf ? SLV_SCAN_T : 32;
   if (!buf) buf = small;
-  if (__builtin_cpu_supports("avx2") && has_avx512())
-    tiles_avx512(A, ld, n, m, buf, T, hash, &a);
-  else if (__builtin_cpu_supports("avx2"))
-    tiles_avx2(A, ld, n, m, buf, T, hash, &a);
-  else
+  if (k == 2) tiles_vaes(A, ld, n, m, buf, T, hash, &a);
+  if (k == 1) tiles_aes(A, ld, n, m, buf, T, hash, &a);
 #else
   (void)buf;
 #endif
-    m = 0; /* every pair one at a time */
-  scan_rest(A, ld, n, m, hash, &a);
+  if (!k) m = 0; /* every pair and block one at a time */
+  scan_rest(A, ld, n, m, &a);
+  if (hash) terms_past(k, A, ld, nn, (size_t)m, (size_t)m, a.sum);
   s->A = A;
   s->n = n;
   s->lda = lda;
-  s->hash = hash ? slv_digest_fold(a.sum, n) : 0;
+  s->hash[0] = s->hash[1] = 0;
+  if (hash) slv_digest_fold(a.sum, n, s->hash);
   s->amax = a.amax;
   s->dmax = a.dmax;
   s->finite = !a.nan && a.amax < INFINITY;
