@@ -2,8 +2,8 @@
  * the dense scan (scan.c, which folds its sums with it): mix(h, v) = g ^
  * (g >> 29) with g = (h ^ v) K, K odd, a bijection of the state h for a
  * fixed word v and of v for a fixed h; mix4, the same bits on four 64-bit
- * lanes of an AVX2 vector.  A dense A's term is scan.c's
- * (slv_digest_term).
+ * lanes of an AVX2 vector; slv_fin, a dense A's term on a CPU without
+ * AES (scan.c, slv_digest_term).
  * Private to libsolvers. */
 #ifndef SLV_DIGEST_MIX_H
 #define SLV_DIGEST_MIX_H
@@ -20,6 +20,17 @@
 static inline uint64_t slv_mix(uint64_t h, uint64_t v) {
   h = (h ^ v) * SLV_DIGEST_K;
   return h ^ (h >> 29);
+}
+
+/* splitmix64's finalizer [steele2014], z ^= z >> 30, z *= C1, z ^= z >>
+ * 27, z *= C2, z ^= z >> 31; a bijection, each step being one. */
+#define SLV_FIN_C1 0xBF58476D1CE4E5B9ull
+#define SLV_FIN_C2 0x94D049BB133111EBull
+
+static inline uint64_t slv_fin(uint64_t z) {
+  z = (z ^ (z >> 30)) * SLV_FIN_C1;
+  z = (z ^ (z >> 27)) * SLV_FIN_C2;
+  return z ^ (z >> 31);
 }
 
 /* The 8 bytes at s as a word. */

@@ -12,29 +12,39 @@
  * column) give the same bits.  A's entries go in blocks of two, rows i and
  * i + 1 (i even) of a column, the row past an odd n a word 0.  The block
  * at e = i + j n (the place in the n x n matrix) is X = (A_e ^ e K2,
- * A_e+1 ^ (e + 1) K2), K2 odd, as 128 bits (A_e the low word); its term
- * (slv_digest_term) is four rounds of AES [fips197] on X, AESENC's (ShiftRows,
- * SubBytes, MixColumns, a constant round key xored); the digest is two
- * sums mod 2^64, of the terms' low words and of their high words, each
- * folded with n by slv_mix: 128 bits, both compared after the solve.
+ * A_e+1 ^ (e + 1) K2), K2 odd, as 128 bits (A_e the low word); the digest
+ * is two sums mod 2^64, of its terms' low words and of their high words,
+ * each folded with n by slv_mix: 128 bits, both compared after the solve.
+ * The term depends on the CPU (aes_kind), since a digest is compared only
+ * with another taken in the same process, on the same CPU:
+ *  - with AES-NI (x86-64, with AVX2): four rounds of AES [fips197] on X,
+ *    AESENC's (ShiftRows, SubBytes, MixColumns, a constant round key
+ *    xored);
+ *  - else (slv_digest_term): each word of X alone through splitmix64's
+ *    finalizer [steele2014] (slv_fin), the low word's into the first sum,
+ *    the high word's into the second.  AES's rounds in C were 40 to 130
+ *    times slower (experiments/records/2026-11-30-digest2.md).
  *
- * One changed word always changes the digest: its block's X changes; each
- * step of a round is a bijection of the 128-bit state (a permutation of
- * the bytes, the S-box a permutation of the 256 byte values, MixColumns an
- * invertible linear map of each column, a XOR), so the term changes, then
- * at least one of its words, then that word's sum (adding a fixed number
- * mod 2^64 is a bijection) and its fold (slv_mix is a bijection of its
- * state).  Two changed words of one block are one changed X.  Changes in
- * two blocks cancel only if both words' changes cancel: 2^-128 for a term
- * drawn at random; measured, of 2^20 changes of one pattern of bits (a
- * sign, an exponent bit, a low bit) no two cancelled (2^40 pairs), nor did
- * each word alone, and of 2^20 mirrored pairs negated and 2^20 swaps (their
- * keys differ) none went unseen
- * (experiments/records/2026-11-30-digest2.md); a guide beyond that, 4-round
- * AES has no differential above 1.9 x 2^-114 on average over independent
- * round keys ([keliher2007]; these keys are fixed).  Why AES:
- * splitmix64's finalizer, the term before, is two 64-bit multiplies an
- * entry, each three 32-bit ones in AVX2, and the passes were bound by them
+ * One changed word always changes the digest.  With AES: its block's X
+ * changes; each step of a round is a bijection of the 128-bit state (a
+ * permutation of the bytes, the S-box a permutation of the 256 byte
+ * values, MixColumns an invertible linear map of each column, a XOR), so
+ * the term changes, then at least one of its words, then that word's sum
+ * (adding a fixed number mod 2^64 is a bijection) and its fold (slv_mix
+ * is a bijection of its state).  With splitmix64: each step of slv_fin is
+ * a bijection, so the word's term changes, then its sum and fold.  Two
+ * changed words of one block are one changed X under AES.  Changes in two
+ * blocks cancel only if both words' changes cancel: 2^-128 for a term
+ * drawn at random (AES), 2^-64 for two words of one sum (splitmix64);
+ * measured, of 2^20 changes of one pattern of bits (a sign, an exponent
+ * bit, a low bit) no two cancelled (2^40 pairs) under either term, and of
+ * 2^20 mirrored pairs negated and 2^20 swaps (their keys differ) none
+ * went unseen (experiments/records/2026-11-30-digest.md and
+ * 2026-11-30-digest2.md); a guide beyond that, 4-round AES has no
+ * differential above 1.9 x 2^-114 on average over independent round keys
+ * ([keliher2007]; these keys are fixed).  Why AES where the CPU has it:
+ * splitmix64's finalizer is two 64-bit multiplies an entry, each three
+ * 32-bit ones in AVX2, and the passes were bound by them
  * (2026-11-30-digest.md); VAES does a round of two blocks in one
  * instruction (four entries in four), AES-NI a round of one.  A single
  * multiply carries a change upward only: with mix(e K2, A_e) as the term
@@ -42,8 +52,8 @@
  * test_digest).  The maxima are exact in any order.
  *
  * The CPU's kind (aes_kind): AVX2 and VAES, AVX2 and AES-NI, or neither,
- * where every term is slv_digest_term's (a table-driven round, the same
- * bits) and the maxima come one pair at a time.
+ * where every term is slv_digest_term's and the maxima come one pair at a
+ * time.
  *
  * The tiles: T x T blocks of rows and columns of [0, m), m = n rounded
  * down to a multiple of 4, tile (I, J) with its mirror (J, I) (I > J),
@@ -90,71 +100,37 @@ static const uint64_t term_rk[4][2] = {
   { 0xC0AC29B7C97C50DDull, 0x3F84D5B5B5470917ull },
 };
 
-/* AES's S-box ([fips197], 5.1.1). */
-static const unsigned char aes_sbox[256] = {
-  0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
-  0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
-  0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc, 0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
-  0x04, 0xc7, 0x23, 0xc3, 0x18, 0x96, 0x05, 0x9a, 0x07, 0x12, 0x80, 0xe2, 0xeb, 0x27, 0xb2, 0x75,
-  0x09, 0x83, 0x2c, 0x1a, 0x1b, 0x6e, 0x5a, 0xa0, 0x52, 0x3b, 0xd6, 0xb3, 0x29, 0xe3, 0x2f, 0x84,
-  0x53, 0xd1, 0x00, 0xed, 0x20, 0xfc, 0xb1, 0x5b, 0x6a, 0xcb, 0xbe, 0x39, 0x4a, 0x4c, 0x58, 0xcf,
-  0xd0, 0xef, 0xaa, 0xfb, 0x43, 0x4d, 0x33, 0x85, 0x45, 0xf9, 0x02, 0x7f, 0x50, 0x3c, 0x9f, 0xa8,
-  0x51, 0xa3, 0x40, 0x8f, 0x92, 0x9d, 0x38, 0xf5, 0xbc, 0xb6, 0xda, 0x21, 0x10, 0xff, 0xf3, 0xd2,
-  0xcd, 0x0c, 0x13, 0xec, 0x5f, 0x97, 0x44, 0x17, 0xc4, 0xa7, 0x7e, 0x3d, 0x64, 0x5d, 0x19, 0x73,
-  0x60, 0x81, 0x4f, 0xdc, 0x22, 0x2a, 0x90, 0x88, 0x46, 0xee, 0xb8, 0x14, 0xde, 0x5e, 0x0b, 0xdb,
-  0xe0, 0x32, 0x3a, 0x0a, 0x49, 0x06, 0x24, 0x5c, 0xc2, 0xd3, 0xac, 0x62, 0x91, 0x95, 0xe4, 0x79,
-  0xe7, 0xc8, 0x37, 0x6d, 0x8d, 0xd5, 0x4e, 0xa9, 0x6c, 0x56, 0xf4, 0xea, 0x65, 0x7a, 0xae, 0x08,
-  0xba, 0x78, 0x25, 0x2e, 0x1c, 0xa6, 0xb4, 0xc6, 0xe8, 0xdd, 0x74, 0x1f, 0x4b, 0xbd, 0x8b, 0x8a,
-  0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e, 0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e,
-  0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
-  0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
-};
-
-/* One AES round as AESENC does it, on the state s (byte k of the 128-bit
- * value, the low word first, little-endian: row k % 4 of column k / 4):
- * ShiftRows (row r rotated left by r), SubBytes, MixColumns (each column
- * times the matrix circ(2, 3, 1, 1) over GF(2^8): b_r = a_r ^ x ^ 2 (a_r
- * ^ a_r+1) with x the column's XOR), then the round key rk xored. */
-static void aes_round(unsigned char s[16], const uint64_t rk[2]) {
-  unsigned char t[16];
-  for (int c = 0; c < 4; c++)
-    for (int r = 0; r < 4; r++) t[r + 4 * c] = aes_sbox[s[r + 4 * ((c + r) % 4)]];
-  for (int c = 0; c < 4; c++) {
-    const unsigned char *a = t + 4 * c;
-    unsigned x = a[0] ^ a[1] ^ a[2] ^ a[3];
-    for (int r = 0; r < 4; r++) {
-      unsigned d = a[r] ^ a[(r + 1) % 4], k = 4 * c + r;
-      unsigned d2 = (d << 1 ^ (d >> 7) * 0x1b) & 0xff; /* 2 d in GF(2^8) */
-      s[k] = (unsigned char)(a[r] ^ x ^ d2 ^ (rk[k / 8] >> (8 * (k % 8)) & 0xff));
-    }
-  }
-}
-
+/* The term where the CPU has no AES (kind 0, aes_kind): each word of the
+ * block alone through splitmix64's finalizer [steele2014] (slv_fin), the
+ * low word's into t[0], the high word's into t[1]. */
 void slv_digest_term(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]) {
-  uint64_t x[2] = { v0 ^ e * SCAN_K2, v1 ^ (e + 1) * SCAN_K2 };
-  unsigned char s[16];
-  for (int k = 0; k < 16; k++) s[k] = (unsigned char)(x[k / 8] >> (8 * (k % 8)));
-  for (int r = 0; r < 4; r++) aes_round(s, term_rk[r]);
-  t[0] = t[1] = 0;
-  for (int k = 0; k < 16; k++) t[k / 8] |= (uint64_t)s[k] << (8 * (k % 8));
+  t[0] = slv_fin(v0 ^ e * SCAN_K2);
+  t[1] = slv_fin(v1 ^ (e + 1) * SCAN_K2);
 }
 
 void slv_digest_fold(const uint64_t sum[2], int n, uint64_t h[2]) {
   for (int k = 0; k < 2; k++) h[k] = slv_mix(sum[k], (uint64_t)(n > 0 ? n : 0));
 }
 
-/* The digest's terms of rows [m, n) of every column of A (m even), a
- * block of two at a time, into sum: the rows past the tiles' (and past
- * the column pass's vectors: scan.c's header), and with m = 0 the whole
- * of A where the CPU has no AES (the same bits). */
+/* The digest's terms where the CPU has no AES (slv_digest_term's: each
+ * word alone) of rows [m, n) of every column of A (m even), into sum:
+ * with m = 0, the whole of A. */
 static void tail_terms(const double *A, size_t lda, size_t n, size_t m, uint64_t sum[2]) {
-  for (size_t j = 0; j < n; j++)
-    for (size_t i = m; i < n; i += 2) {
-      const double *col = A + j * lda;
-      uint64_t t[2];
-      slv_digest_term(i + j * n, slv_word_at(col + i), i + 1 < n ? slv_word_at(col + i + 1) : 0, t);
-      sum[0] += t[0], sum[1] += t[1];
+  uint64_t s0 = 0, s1 = 0;
+  for (size_t j = 0; j < n; j++) {
+    const double *col = A + j * lda;
+    size_t i = m, e = m + j * n;
+    for (; i + 1 < n; i += 2, e += 2) {
+      s0 += slv_fin(slv_word_at(col + i) ^ e * SCAN_K2);
+      s1 += slv_fin(slv_word_at(col + i + 1) ^ (e + 1) * SCAN_K2);
     }
+    if (i < n) { /* the row past an odd n: a word 0 */
+      uint64_t t[2];
+      slv_digest_term(e, slv_word_at(col + i), 0, t);
+      s0 += t[0], s1 += t[1];
+    }
+  }
+  sum[0] += s0, sum[1] += s1;
 }
 
 /* Entry (i, j) and its mirror (j, i) into the maxima, one at a time. */
@@ -229,7 +205,7 @@ __attribute__((target("avx2,aes"), always_inline)) static inline __m256i keys_ne
   return _mm256_add_epi64(key, _mm256_set1_epi64x((long long)(4 * SCAN_K2)));
 }
 
-/* slv_digest_term's rounds on the two blocks of x (the 128-bit lanes)
+/* The AES term's rounds on the two blocks of x (the 128-bit lanes)
  * by VAES: not always_inline, so that a function for AES-NI alone may
  * name it (term4) and inline it in none; inlined where VAES is. */
 __attribute__((target("avx2,aes,vaes"))) static inline __m256i term4_vaes(__m256i x) {
@@ -455,7 +431,9 @@ columns_vaes(const double *A, size_t lda, size_t n, size_t m, size_t j0, uint64_
   columns_sum(A, lda, n, m, j0, 1, sum);
 }
 
-/* tail_terms by AES-NI, a block at a time (the same bits). */
+/* The AES terms of rows [m, n) of every column (m even), a block at a
+ * time by AES-NI, into sum: the rows past the tiles' and past the column
+ * pass's vectors. */
 __attribute__((target("avx2,aes"))) static void
 tail_terms_aes(const double *A, size_t lda, size_t n, size_t m, uint64_t sum[2]) {
   __m128i acc = _mm_setzero_si128();
@@ -473,8 +451,8 @@ tail_terms_aes(const double *A, size_t lda, size_t n, size_t m, uint64_t sum[2])
 }
 
 /* 2: the CPU has AVX2 and VAES, 1: AVX2 and AES-NI alone, 0: neither
- * (the terms one block at a time by slv_digest_term, the maxima one pair
- * at a time). */
+ * (the terms one block at a time by slv_digest_term, splitmix64's, the
+ * maxima one pair at a time). */
 static int aes_kind(void) {
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("aes")) return 0;
   return __builtin_cpu_supports("vaes") ? 2 : 1;
@@ -502,10 +480,22 @@ static void terms_past(int k, const double *A, size_t lda, size_t n, size_t m, s
   tail_terms(A, lda, n, m, sum);
 }
 
+/* The CPU's kind, or kind where it is lower (a test's; -1: the CPU's). */
+static int kind_of(int kind) {
+  int k = aes_kind();
+  return kind >= 0 && kind < k ? kind : k;
+}
+
+int slv_digest_kind(void) { return aes_kind(); }
+
 void slv_digest_dense(const double *A, int n, int lda, uint64_t h[2]) {
+  slv_digest_dense_kind(A, n, lda, -1, h);
+}
+
+void slv_digest_dense_kind(const double *A, int n, int lda, int kind, uint64_t h[2]) {
   size_t nn = (size_t)(n > 0 ? n : 0);
   uint64_t sum[2] = { 0, 0 };
-  int k = aes_kind();
+  int k = kind_of(kind);
   terms_past(k, A, (size_t)lda, nn, k ? nn / 4 * 4 : 0, 0, sum);
   slv_digest_fold(sum, n, h);
 }
@@ -513,9 +503,9 @@ void slv_digest_dense(const double *A, int n, int lda, uint64_t h[2]) {
 /* The scan of A into s, with buf of SLV_SCAN_T^2 doubles, or NULL (tiles
  * of 32 through 8 KB on the stack); hash 0: the maxima alone (s->hash
  * 0). */
-static void scan(const double *A, int n, int lda, double *buf, int hash, slv_scan *s) {
+static void scan(const double *A, int n, int lda, double *buf, int hash, int kind, slv_scan *s) {
   scan_acc a = { 0, 0, 0, { 0, 0 }, 0 };
-  int m = n > 0 ? n / 4 * 4 : 0, k = aes_kind();
+  int m = n > 0 ? n / 4 * 4 : 0, k = kind_of(kind);
   size_t ld = (size_t)lda, nn = (size_t)(n > 0 ? n : 0);
 #ifdef SLV_DIGEST_AVX2
   double small[32 * 32];
@@ -541,12 +531,16 @@ static void scan(const double *A, int n, int lda, double *buf, int hash, slv_sca
 }
 
 void slv_scan_dense(const double *A, int n, int lda, double *buf, slv_scan *s) {
-  scan(A, n, lda, buf, 1, s);
+  scan(A, n, lda, buf, 1, -1, s);
+}
+
+void slv_scan_dense_kind(const double *A, int n, int lda, double *buf, int kind, slv_scan *s) {
+  scan(A, n, lda, buf, 1, kind, s);
 }
 
 void slv_dense_sym_maxima(const double *A, int n, int lda, double *amax, double *dmax) {
   slv_scan s;
-  scan(A, n, lda, NULL, 0, &s);
+  scan(A, n, lda, NULL, 0, -1, &s);
   *amax = s.amax;
   *dmax = s.dmax;
 }

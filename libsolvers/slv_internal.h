@@ -177,13 +177,21 @@ void slv_dense_sym_maxima(const double *A, int n, int lda, double *amax, double 
  * amax. */
 int slv_scan_symmetric(const slv_scan *s, double rtol);
 /* The digest of a dense A alone, column by column, into h: slv_scan_dense's
- * hash (scan.c: the sums mod 2^64 of the two words of slv_digest_term(i + j
- * n, A(i, j), A(i + 1, j)) over i even (A(n, j) = 0), folded by
- * slv_digest_fold with n). */
+ * hash (scan.c: the sums mod 2^64 of the two words of the term of the
+ * block (i + j n, A(i, j), A(i + 1, j)) over i even (A(n, j) = 0), folded
+ * by slv_digest_fold with n; the term the CPU's, AES's or
+ * slv_digest_term's). */
 void slv_digest_dense(const double *A, int n, int lda, uint64_t h[2]);
-/* The term of the block of two words v0, v1 at places e, e + 1 into t:
- * four rounds of AES on (v0 ^ e K2, v1 ^ (e + 1) K2) (scan.c). */
+/* The term of the block of two words v0, v1 at places e, e + 1 into t
+ * where the CPU has no AES: slv_fin(v0 ^ e K2), slv_fin(v1 ^ (e + 1) K2);
+ * with AES, four rounds of AES on (v0 ^ e K2, v1 ^ (e + 1) K2) (scan.c). */
 void slv_digest_term(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]);
+/* The CPU's kind (scan.c): 2 AVX2 and VAES, 1 AVX2 and AES-NI, 0 neither
+ * (the term slv_digest_term's); and the scan and the digest as a CPU of
+ * kind (lower than the CPU's; -1 the CPU's) takes them, for the tests. */
+int slv_digest_kind(void);
+void slv_scan_dense_kind(const double *A, int n, int lda, double *buf, int kind, slv_scan *s);
+void slv_digest_dense_kind(const double *A, int n, int lda, int kind, uint64_t h[2]);
 void slv_digest_fold(const uint64_t sum[2], int n, uint64_t h[2]);
 
 /* register.c: the state of a registered solver's workspace starts with its

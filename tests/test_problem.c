@@ -1061,27 +1061,51 @@ static void ref_term(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]) {
   for (int b = 0; b < 16; b++) t[b / 8] |= (uint64_t)s[b] << (8 * (b % 8));
 }
 
-/* A dense A's digest as scan.c documents it into h: the sums mod 2^64 of
- * the two words of the term of each block, rows i, i + 1 (i even) of a
- * column (A(n, j) = 0 for an odd n), each folded with n by mix; written
- * out one block at a time (rows past n of a column not the problem's). */
-static void ref_dense(const double *A, int n, int lda, uint64_t h[2]) {
+/* splitmix64's finalizer, written out (scan.c's term on a CPU without
+ * AES, slv_fin). */
+static uint64_t ref_fin(uint64_t z) {
+  z ^= z >> 30;
+  z *= 0xBF58476D1CE4E5B9ull;
+  z ^= z >> 27;
+  z *= 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* The term on a CPU without AES as scan.c documents it: each word of the
+ * block under its key through ref_fin. */
+static void ref_term_fin(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]) {
+  t[0] = ref_fin(v0 ^ e * 0xD6E8FEB86659FD93ull);
+  t[1] = ref_fin(v1 ^ (e + 1) * 0xD6E8FEB86659FD93ull);
+}
+
+typedef void (*ref_term_fn)(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]);
+
+/* A dense A's digest as scan.c documents it into h, with the term term:
+ * the sums mod 2^64 of the two words of the term of each block, rows i,
+ * i + 1 (i even) of a column (A(n, j) = 0 for an odd n), each folded with
+ * n by mix; written out one block at a time (rows past n of a column not
+ * the problem's). */
+static void ref_dense_with(ref_term_fn term, const double *A, int n, int lda, uint64_t h[2]) {
   uint64_t sum[2] = { 0, 0 }, v0, v1, t[2];
   for (int j = 0; j < n; j++)
     for (int i = 0; i < n; i += 2) {
       memcpy(&v0, &A[i + (size_t)j * lda], 8);
       v1 = 0;
       if (i + 1 < n) memcpy(&v1, &A[i + 1 + (size_t)j * lda], 8);
-      ref_term((uint64_t)(i + j * n), v0, v1, t);
+      term((uint64_t)(i + j * n), v0, v1, t);
       sum[0] += t[0], sum[1] += t[1];
     }
   for (int k = 0; k < 2; k++) h[k] = ref_mix(sum[k], (uint64_t)n);
 }
 
+/* The digest this CPU takes (AES's rounds where it has AES-NI). */
+static void ref_dense(const double *A, int n, int lda, uint64_t h[2]) {
+  ref_dense_with(slv_digest_kind() > 0 ? ref_term : ref_term_fin, A, n, lda, h);
+}
+
 /* ref_aes_round on FIPS 197's example (appendix B: round 1's start and
- * key give round 2's start), and slv_digest_term (scan.c's scalar term,
- * which the rows past a multiple of 4 use; all of A where the CPU has no
- * AES) against ref_term on words of every kind. */
+ * key give round 2's start), and slv_digest_term (scan.c's term where the
+ * CPU has no AES) against ref_term_fin on words of every kind. */
 static void test_digest_term(void) {
   unsigned char s[16] = { 0x19, 0x3d, 0xe3, 0xbe, 0xa0, 0xf4, 0xe2, 0x2b,
                           0x9a, 0xc6, 0x8d, 0x2a, 0xe9, 0xf8, 0x48, 0x08 };
@@ -1099,14 +1123,16 @@ static void test_digest_term(void) {
     if (q % 4 == 1) w[1] = 0, w[2] = 0x8000000000000000ull; /* 0.0 and -0.0 */
     uint64_t a[2], b[2];
     slv_digest_term(w[0] % 4000000, w[1], w[2], a);
-    ref_term(w[0] % 4000000, w[1], w[2], b);
+    ref_term_fin(w[0] % 4000000, w[1], w[2], b);
     differ += a[0] != b[0] || a[1] != b[1];
   }
   CU_ASSERT_EQUAL(differ, 0);
 }
 
-/* slv_digest_take (AVX2 and AES where the CPU has them) against ref_dense
- * (and so does the sum of slv_digest_term over the blocks) and ref_hash: a dense 37 x 37 A (lda 39: the two rows past n changed do not
+/* slv_digest_take (AVX2 and AES where the CPU has them) against ref_dense,
+ * the sum of slv_digest_term over the blocks and slv_digest_dense_kind as
+ * a CPU without AES against ref_term_fin's, and ref_hash: a dense 37 x 37
+ * A (lda 39: the two rows past n changed do not
  * count), b of 37 doubles (3 steps, one word); then each of A's words
  * changed alone (its sign bit, then its lowest bit) is found as A by
  * slv_digest_changed, and so is a swap of two entries and every pair
@@ -1125,9 +1151,12 @@ static void test_digest(void) {
   p.b = b;
   slv_digest d;
   slv_digest_take(&p, &d);
-  uint64_t ref[2], sum[2] = { 0, 0 }, term[2], lone[2];
+  uint64_t ref[2], ref0[2], sum[2] = { 0, 0 }, term[2], lone[2], k0[2];
   ref_dense(A, N, LD, ref);
+  ref_dense_with(ref_term_fin, A, N, LD, ref0);
   CU_ASSERT(d.h[SLV_DIGEST_A] == ref[0] && d.a2 == ref[1]);
+  slv_digest_dense_kind(A, N, LD, 0, k0);
+  CU_ASSERT(k0[0] == ref0[0] && k0[1] == ref0[1]);
   for (int j = 0; j < N; j++) /* the path of a CPU without AES: every block by slv_digest_term */
     for (int i = 0; i < N; i += 2) {
       uint64_t v0, v1 = 0;
@@ -1137,7 +1166,7 @@ static void test_digest(void) {
       sum[0] += term[0], sum[1] += term[1];
     }
   slv_digest_fold(sum, N, lone);
-  CU_ASSERT(lone[0] == ref[0] && lone[1] == ref[1]);
+  CU_ASSERT(lone[0] == ref0[0] && lone[1] == ref0[1]);
   CU_ASSERT(d.h[SLV_DIGEST_B] == ref_hash(b, sizeof b));
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
   A[N + 3 * LD] = 7; /* a row past n */
@@ -1165,15 +1194,20 @@ static void test_digest(void) {
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
   /* two changes: the signs of A_ij and A_ji flipped, for each of the 666
    * pairs i < j (with a mix alone as the term, each flip changed its term
-   * by +-2^63 +- 2^34 and the pair went unseen about half of the time) */
+   * by +-2^63 +- 2^34 and the pair went unseen about half of the time),
+   * seen by this CPU's digest and by a CPU's without AES */
   missed = 0;
+  int missed0 = 0;
   for (int j = 0; j < N; j++)
     for (int i = 0; i < j; i++) {
       A[i + j * LD] = -A[i + j * LD], A[j + i * LD] = -A[j + i * LD];
       missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+      slv_digest_dense_kind(A, N, LD, 0, lone);
+      missed0 += lone[0] == k0[0] && lone[1] == k0[1];
       A[i + j * LD] = -A[i + j * LD], A[j + i * LD] = -A[j + i * LD];
     }
   CU_ASSERT_EQUAL(missed, 0);
+  CU_ASSERT_EQUAL(missed0, 0);
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
 }
 
@@ -1197,17 +1231,18 @@ static void naive_maxima(const double *A, int n, int lda, double *amax, double *
     }
 }
 
-/* The first pass on A (n x n, lda) against the loops over every entry:
- * its digest is slv_digest_dense's and ref's (ref_dense's, made once by
- * the caller: the written-out rounds take 2 s at n = 1450; NULL: not
- * asked), its maxima and nonzero count those of naive_maxima, every
- * entry finite.  Returns the scan. */
-static slv_scan scan_agrees(const double *A, int n, int lda, double *buf, const uint64_t *ref,
-                            double amax, double dmax, size_t nnz) {
+/* The first pass on A (n x n, lda) as a CPU of kind takes it (-1: this
+ * one; 0: one without AES) against the loops over every entry: its
+ * digest is slv_digest_dense_kind's and ref's (made once by the caller:
+ * the written-out rounds take 2 s at n = 1450; NULL: not asked), its
+ * maxima and nonzero count those of naive_maxima, every entry finite.
+ * Returns the scan. */
+static slv_scan scan_agrees(const double *A, int n, int lda, double *buf, int kind,
+                            const uint64_t *ref, double amax, double dmax, size_t nnz) {
   slv_scan sc;
-  slv_scan_dense(A, n, lda, buf, &sc);
+  slv_scan_dense_kind(A, n, lda, buf, kind, &sc);
   uint64_t cols[2];
-  slv_digest_dense(A, n, lda, cols);
+  slv_digest_dense_kind(A, n, lda, kind, cols);
   if (ref) CU_ASSERT(sc.hash[0] == ref[0] && sc.hash[1] == ref[1]);
   CU_ASSERT(sc.hash[0] == cols[0] && sc.hash[1] == cols[1]);
   CU_ASSERT_EQUAL(sc.amax, amax);
@@ -1233,13 +1268,16 @@ static void test_scan_dense(void) {
   size_t nnz;
   naive_maxima(scan_A, N, LD, &amax, &dmax, &nnz);
   CU_ASSERT(dmax > 4e-12 && dmax < 6e-12);
-  uint64_t ref[2];
-  ref_dense(scan_A, N, LD, ref);
-  for (int k = 0; k < 2; k++) {
-    slv_scan sc = scan_agrees(scan_A, N, LD, k ? scan_buf : NULL, ref, amax, dmax, nnz);
-    CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
-    CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
-  }
+  uint64_t ref[2][2];
+  ref_dense(scan_A, N, LD, ref[0]);
+  ref_dense_with(ref_term_fin, scan_A, N, LD, ref[1]);
+  for (int c = 0; c < 2; c++) /* this CPU, then a CPU without AES */
+    for (int k = 0; k < 2; k++) {
+      slv_scan sc =
+          scan_agrees(scan_A, N, LD, k ? scan_buf : NULL, c ? 0 : -1, ref[c], amax, dmax, nnz);
+      CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
+      CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
+    }
   /* dantzig (SLV_CAP_NEEDS_SYMMETRIC) refuses it through slv_solve's first
    * pass (its workspace's scratch: n_max >= 2 SLV_SCAN_T), naming the pair */
   double bs[N], xs[N];
@@ -1301,7 +1339,7 @@ static void test_scan_fetch(void) {
   size_t nnz;
   naive_maxima(A, N, LD, &amax, &dmax, &nnz);
   CU_ASSERT(dmax > 1e-9);
-  slv_scan sc = scan_agrees(A, N, LD, scan_buf, NULL, amax, dmax, nnz);
+  slv_scan sc = scan_agrees(A, N, LD, scan_buf, -1, NULL, amax, dmax, nnz);
   CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0);
   A[1449 + (size_t)3 * LD] = NAN;
   slv_scan_dense(A, N, LD, scan_buf, &sc);
