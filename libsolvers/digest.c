@@ -19,9 +19,9 @@
  * only by chance (2^-64); this guards against a solver's mistake, not
  * against an adversary.  The sizes and pointers are the ones recorded
  * before the solve (d->p, d->nnz): a written Ap[n] never makes the second
- * pass read past Aj.  A dense A's digest is scan.c's (a sum of one term
- * per entry, keyed by its place: the same bits in any order of reading;
- * its term and why are in scan.c's header),
+ * pass read past Aj.  A dense A's digest is scan.c's (128 bits: two sums
+ * of one term per block of two entries, keyed by their places: the same
+ * bits in any order of reading; its term and why are in scan.c's header),
  * so that slv_solve's first pass before a solver that tests A's symmetry
  * (slv_scan_dense: the validation's finite test, the symmetry maxima and
  * this digest, in tiles) gives it (slv_digest_take_scan).  One pass over
@@ -93,12 +93,14 @@ static uint64_t hash_bytes(const void *data, size_t len) {
 }
 
 /* A dense A's n x n entries (lda >= n: the rows past n are not the
- * problem's): scan.c's digest, whose bits do not depend on the order the
- * entries are read in, so that slv_scan_dense's pass before a solve and
- * this one after it (column by column) agree. */
-static uint64_t hash_dense(const slv_problem *p) {
-  if (!p->A || p->n <= 0) return hash_bytes(NULL, 0);
-  return slv_digest_dense(p->A, p->n, p->lda);
+ * problem's) into h: scan.c's digest (128 bits), whose bits do not depend
+ * on the order the entries are read in, so that slv_scan_dense's pass
+ * before a solve and this one after it (column by column) agree. */
+static void hash_dense(const slv_problem *p, uint64_t h[2]) {
+  if (!p->A || p->n <= 0)
+    h[0] = h[1] = hash_bytes(NULL, 0);
+  else
+    slv_digest_dense(p->A, p->n, p->lda, h);
 }
 
 static const char *const part_names[SLV_DIGEST_PARTS] = {
@@ -123,18 +125,23 @@ const char *slv_digest_part_name(int k) {
   return k >= 0 && k < SLV_DIGEST_PARTS ? part_names[k] : "the problem's sizes or pointers";
 }
 
-/* Every part's hash of the problem d->p (sizes d->nnz as recorded); A's
- * from sc where it is the scan of p's dense A (slv_scan_dense). */
-static void hash_parts(const slv_digest *d, const slv_scan *sc, uint64_t h[SLV_DIGEST_PARTS]) {
+/* Every part's hash of the problem d->p (sizes d->nnz as recorded), A's
+ * two words in h[SLV_DIGEST_A] and *a2; A's from sc where it is the scan
+ * of p's dense A (slv_scan_dense). */
+static void hash_parts(const slv_digest *d, const slv_scan *sc, uint64_t h[SLV_DIGEST_PARTS],
+                       uint64_t *a2) {
   const slv_problem *p = &d->p;
   size_t n = (size_t)(p->n > 0 ? p->n : 0), dn = n * sizeof(double), in = n * sizeof(int);
   int csr = p->storage == SLV_CSR, fac = p->storage == SLV_FACTORED;
+  uint64_t ha[2];
   if (p->storage != SLV_DENSE)
-    h[SLV_DIGEST_A] = hash_bytes(NULL, 0);
+    ha[0] = ha[1] = hash_bytes(NULL, 0);
   else if (sc && slv_scan_of(sc, p))
-    h[SLV_DIGEST_A] = sc->hash;
+    ha[0] = sc->hash[0], ha[1] = sc->hash[1];
   else
-    h[SLV_DIGEST_A] = hash_dense(p);
+    hash_dense(p, ha);
+  h[SLV_DIGEST_A] = ha[0];
+  *a2 = ha[1];
   h[SLV_DIGEST_AP] = hash_bytes(csr ? p->Ap : NULL, (n + 1) * sizeof(int));
   h[SLV_DIGEST_AJ] = hash_bytes(csr ? p->Aj : NULL, d->nnz * sizeof(int));
   h[SLV_DIGEST_AX] = hash_bytes(csr ? p->Ax : NULL, d->nnz * sizeof(double));
@@ -155,7 +162,7 @@ static void hash_parts(const slv_digest *d, const slv_scan *sc, uint64_t h[SLV_D
 void slv_digest_take_scan(const slv_problem *p, const slv_scan *sc, slv_digest *d) {
   d->p = *p;
   d->nnz = p->storage == SLV_CSR && p->Ap && p->n > 0 ? (size_t)p->Ap[p->n] : 0;
-  hash_parts(d, sc, d->h);
+  hash_parts(d, sc, d->h, &d->a2);
 }
 
 void slv_digest_take(const slv_problem *p, slv_digest *d) { slv_digest_take_scan(p, NULL, d); }
@@ -172,8 +179,9 @@ static int same_fields(const slv_problem *a, const slv_problem *b) {
 }
 
 int slv_digest_changed(const slv_digest *d, const slv_problem *p) {
-  uint64_t h[SLV_DIGEST_PARTS];
-  hash_parts(d, NULL, h);
+  uint64_t h[SLV_DIGEST_PARTS], a2;
+  hash_parts(d, NULL, h, &a2);
+  if (a2 != d->a2) return SLV_DIGEST_A;
   for (int k = 0; k < SLV_DIGEST_PARTS; k++)
     if (h[k] != d->h[k]) return k;
   if (!same_fields(&d->p, p)) return SLV_DIGEST_PARTS; /* its sizes or pointers */

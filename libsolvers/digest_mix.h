@@ -1,8 +1,9 @@
 /* digest_mix.h -- the digest's step (digest.c), shared by digest.c and
- * the dense scan (scan.c): mix(h, v) = g ^ (g >> 29) with g = (h ^ v) K,
- * K odd, a bijection of the state h for a fixed word v and of v for a
- * fixed h; mix4, the same bits on four 64-bit lanes of an AVX2 vector;
- * slv_fin (fin4), the dense digest's term.
+ * the dense scan (scan.c, which folds its sums with it): mix(h, v) = g ^
+ * (g >> 29) with g = (h ^ v) K, K odd, a bijection of the state h for a
+ * fixed word v and of v for a fixed h; mix4, the same bits on four 64-bit
+ * lanes of an AVX2 vector; slv_fin, a dense A's term on a CPU without
+ * AES (scan.c, slv_digest_term).
  * Private to libsolvers. */
 #ifndef SLV_DIGEST_MIX_H
 #define SLV_DIGEST_MIX_H
@@ -21,9 +22,8 @@ static inline uint64_t slv_mix(uint64_t h, uint64_t v) {
   return h ^ (h >> 29);
 }
 
-/* A dense A's digest term (scan.c says why this one): the finalizer of
- * splitmix64 [steele2014], z ^= z >> 30, z *= C1, z ^= z >> 27, z *= C2,
- * z ^= z >> 31; a bijection, each step being one. */
+/* splitmix64's finalizer [steele2014], z ^= z >> 30, z *= C1, z ^= z >>
+ * 27, z *= C2, z ^= z >> 31; a bijection, each step being one. */
 #define SLV_FIN_C1 0xBF58476D1CE4E5B9ull
 #define SLV_FIN_C2 0x94D049BB133111EBull
 
@@ -53,13 +53,6 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i slv_mix4(__
   return (__m256i)(g ^ (g >> 29));
 }
 
-/* slv_fin of the four lanes z, the same bits. */
-__attribute__((target("avx2"), always_inline)) static inline __m256i slv_fin4(__m256i z) {
-  slv_u64x4 g = (slv_u64x4)z;
-  g = (g ^ (g >> 30)) * SLV_FIN_C1;
-  g = (g ^ (g >> 27)) * SLV_FIN_C2;
-  return (__m256i)(g ^ (g >> 31));
-}
 #endif
 
 #endif

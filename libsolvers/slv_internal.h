@@ -135,6 +135,7 @@ typedef struct slv_digest {
   slv_problem p; /* the problem's sizes and pointers when taken */
   size_t nnz;    /* CSR: Ap[n] when taken */
   uint64_t h[SLV_DIGEST_PARTS];
+  uint64_t a2; /* a dense A's digest is 128 bits (scan.c): h[SLV_DIGEST_A] and this */
 } slv_digest;
 /* d of p (one pass over p's arrays; no allocation). */
 void slv_digest_take(const slv_problem *p, slv_digest *d);
@@ -153,8 +154,8 @@ const char *slv_digest_part_name(int k);
  * difference with its mirror overflowed: the validation looks again);
  * amax = max |A_ij|, dmax = max |A_ij - A_ji| (exact in any order); nnz,
  * the entries != 0 (exact; slv_op_pack's count); hash,
- * the digest of A (digest.c's part SLV_DIGEST_A, slv_digest_dense's
- * bits).  buf: SLV_SCAN_T^2 doubles of scratch (the mirror of a tile,
+ * the digest of A, 128 bits (digest.c's part SLV_DIGEST_A,
+ * slv_digest_dense's bits).  buf: SLV_SCAN_T^2 doubles of scratch (the mirror of a tile,
  * copied: faster from memory), or NULL (the same answers).  No
  * allocation. */
 #define SLV_SCAN_T 128
@@ -163,7 +164,7 @@ struct slv_scan {
   int n, lda;
   int finite;
   double amax, dmax;
-  uint64_t hash;
+  uint64_t hash[2];
   size_t nnz; /* entries != 0 (the packing gives up past its cap without a pass) */
 };
 /* Is sc the scan of p's dense A (the same A, n and lda)? */
@@ -175,12 +176,23 @@ void slv_dense_sym_maxima(const double *A, int n, int lda, double *amax, double 
 /* slv_is_symmetric's answer at rtol from the scan's maxima: dmax <= rtol
  * amax. */
 int slv_scan_symmetric(const slv_scan *s, double rtol);
-/* The digest of a dense A alone, column by column: slv_scan_dense's hash
- * (the sum of slv_digest_term(i + j n, A(i, j)) mod 2^64, folded by
- * slv_digest_fold with n; scan.c). */
-uint64_t slv_digest_dense(const double *A, int n, int lda);
-uint64_t slv_digest_term(uint64_t e, uint64_t v);
-uint64_t slv_digest_fold(uint64_t sum, int n);
+/* The digest of a dense A alone, column by column, into h: slv_scan_dense's
+ * hash (scan.c: the sums mod 2^64 of the two words of the term of the
+ * block (i + j n, A(i, j), A(i + 1, j)) over i even (A(n, j) = 0), folded
+ * by slv_digest_fold with n; the term the CPU's, AES's or
+ * slv_digest_term's). */
+void slv_digest_dense(const double *A, int n, int lda, uint64_t h[2]);
+/* The term of the block of two words v0, v1 at places e, e + 1 into t
+ * where the CPU has no AES: slv_fin(v0 ^ e K2), slv_fin(v1 ^ (e + 1) K2);
+ * with AES, four rounds of AES on (v0 ^ e K2, v1 ^ (e + 1) K2) (scan.c). */
+void slv_digest_term(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]);
+/* The CPU's kind (scan.c): 2 AVX2 and VAES, 1 AVX2 and AES-NI, 0 neither
+ * (the term slv_digest_term's); and the scan and the digest as a CPU of
+ * kind (lower than the CPU's; -1 the CPU's) takes them, for the tests. */
+int slv_digest_kind(void);
+void slv_scan_dense_kind(const double *A, int n, int lda, double *buf, int kind, slv_scan *s);
+void slv_digest_dense_kind(const double *A, int n, int lda, int kind, uint64_t h[2]);
+void slv_digest_fold(const uint64_t sum[2], int n, uint64_t h[2]);
 
 /* register.c: the state of a registered solver's workspace starts with its
  * def; called on the zeroed state before impl->init. */

@@ -994,29 +994,145 @@ static uint64_t ref_hash(const void *data, size_t len) {
   return r;
 }
 
-/* splitmix64's finalizer (digest_mix.h, slv_fin), written out. */
+/* x times y in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1, bit by bit. */
+static unsigned ref_gf_mul(unsigned x, unsigned y) {
+  unsigned p = 0;
+  for (; y; y >>= 1, x = (x << 1 ^ (x & 0x80 ? 0x11b : 0)) & 0xff)
+    if (y & 1) p ^= x;
+  return p;
+}
+
+/* 02 x in GF(2^8): x shifted, reduced by x^8 + x^4 + x^3 + x + 1. */
+static unsigned ref_x2(unsigned x) { return (x << 1 ^ (x & 0x80 ? 0x11b : 0)) & 0xff; }
+
+/* AES's S-box from its definition (FIPS 197, 5.1.1): the inverse in
+ * GF(2^8) (x^254; 0 to 0), then the affine map b ^ (b rotated left by 1,
+ * 2, 3 and 4) ^ 0x63; the 256 values made at the first call. */
+static unsigned char ref_sbox(unsigned x) {
+  static unsigned char box[256];
+  static int made;
+  for (unsigned a = 0; !made && a < 256; a++) {
+    unsigned b = 1, r;
+    for (int k = 0; k < 254; k++) b = ref_gf_mul(b, a);
+    r = b ^ 0x63;
+    for (int k = 1; k <= 4; k++) r ^= (b << k | b >> (8 - k)) & 0xff;
+    box[a] = (unsigned char)r;
+  }
+  made = 1;
+  return box[x];
+}
+
+/* One AES round (FIPS 197, 5.1; AESENC's): st[r][c] = byte r + 4 c;
+ * SubBytes, ShiftRows (row r rotated left by r), MixColumns (the column
+ * times 02 03 01 01 in GF(2^8), rotated a row down each row; 03 a = 02 a
+ * ^ a), then the round key k xored, written out. */
+static void ref_aes_round(unsigned char s[16], const unsigned char k[16]) {
+  unsigned char st[4][4], sh[4][4];
+  for (int c = 0; c < 4; c++)
+    for (int r = 0; r < 4; r++) st[r][c] = ref_sbox(s[r + 4 * c]);
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++) sh[r][c] = st[r][(c + r) % 4];
+  for (int c = 0; c < 4; c++) {
+    unsigned a0 = sh[0][c], a1 = sh[1][c], a2 = sh[2][c], a3 = sh[3][c];
+    unsigned t0 = ref_x2(a0), t1 = ref_x2(a1), t2 = ref_x2(a2), t3 = ref_x2(a3); /* 02 a */
+    unsigned m[4] = { t0 ^ (t1 ^ a1) ^ a2 ^ a3, a0 ^ t1 ^ (t2 ^ a2) ^ a3, a0 ^ a1 ^ t2 ^ (t3 ^ a3),
+                      (t0 ^ a0) ^ a1 ^ a2 ^ t3 };
+    for (int r = 0; r < 4; r++) s[r + 4 * c] = (unsigned char)(m[r] ^ k[r + 4 * c]);
+  }
+}
+
+/* A dense A's term as scan.c documents it: the block of two words v0, v1
+ * at places e, e + 1, X = (v0 ^ e K2, v1 ^ (e + 1) K2) as 16 bytes, low
+ * word first, little-endian; four AES rounds with the round keys of pi's
+ * fraction; the result's two words into t. */
+static void ref_term(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]) {
+  static const uint64_t rk[4][2] = { { 0x243F6A8885A308D3ull, 0x13198A2E03707344ull },
+                                     { 0xA4093822299F31D0ull, 0x082EFA98EC4E6C89ull },
+                                     { 0x452821E638D01377ull, 0xBE5466CF34E90C6Cull },
+                                     { 0xC0AC29B7C97C50DDull, 0x3F84D5B5B5470917ull } };
+  uint64_t x[2] = { v0 ^ e * 0xD6E8FEB86659FD93ull, v1 ^ (e + 1) * 0xD6E8FEB86659FD93ull };
+  unsigned char s[16], k[16];
+  for (int b = 0; b < 16; b++) s[b] = (unsigned char)(x[b / 8] >> (8 * (b % 8)));
+  for (int r = 0; r < 4; r++) {
+    for (int b = 0; b < 16; b++) k[b] = (unsigned char)(rk[r][b / 8] >> (8 * (b % 8)));
+    ref_aes_round(s, k);
+  }
+  t[0] = t[1] = 0;
+  for (int b = 0; b < 16; b++) t[b / 8] |= (uint64_t)s[b] << (8 * (b % 8));
+}
+
+/* splitmix64's finalizer, written out (scan.c's term on a CPU without
+ * AES, slv_fin). */
 static uint64_t ref_fin(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 30;
+  z *= 0xBF58476D1CE4E5B9ull;
+  z ^= z >> 27;
+  z *= 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
 
-/* A dense A's digest as scan.c documents it: the sum mod 2^64 of
- * fin(e K2 ^ A_e) over the n x n entries, e = i + j n, folded with n by
- * mix; written out one entry at a time (rows past n of a column not the
- * problem's). */
-static uint64_t ref_dense(const double *A, int n, int lda) {
-  uint64_t sum = 0, v;
-  for (int j = 0; j < n; j++)
-    for (int i = 0; i < n; i++) {
-      memcpy(&v, &A[i + (size_t)j * lda], 8);
-      sum += ref_fin((uint64_t)(i + j * n) * 0xD6E8FEB86659FD93ull ^ v);
-    }
-  return ref_mix(sum, (uint64_t)n);
+/* The term on a CPU without AES as scan.c documents it: each word of the
+ * block under its key through ref_fin. */
+static void ref_term_fin(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]) {
+  t[0] = ref_fin(v0 ^ e * 0xD6E8FEB86659FD93ull);
+  t[1] = ref_fin(v1 ^ (e + 1) * 0xD6E8FEB86659FD93ull);
 }
 
-/* slv_digest_take (AVX2 where the CPU has it) against ref_dense and
- * ref_hash: a dense 37 x 37 A (lda 39: the two rows past n changed do not
+typedef void (*ref_term_fn)(uint64_t e, uint64_t v0, uint64_t v1, uint64_t t[2]);
+
+/* A dense A's digest as scan.c documents it into h, with the term term:
+ * the sums mod 2^64 of the two words of the term of each block, rows i,
+ * i + 1 (i even) of a column (A(n, j) = 0 for an odd n), each folded with
+ * n by mix; written out one block at a time (rows past n of a column not
+ * the problem's). */
+static void ref_dense_with(ref_term_fn term, const double *A, int n, int lda, uint64_t h[2]) {
+  uint64_t sum[2] = { 0, 0 }, v0, v1, t[2];
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i += 2) {
+      memcpy(&v0, &A[i + (size_t)j * lda], 8);
+      v1 = 0;
+      if (i + 1 < n) memcpy(&v1, &A[i + 1 + (size_t)j * lda], 8);
+      term((uint64_t)(i + j * n), v0, v1, t);
+      sum[0] += t[0], sum[1] += t[1];
+    }
+  for (int k = 0; k < 2; k++) h[k] = ref_mix(sum[k], (uint64_t)n);
+}
+
+/* The digest this CPU takes (AES's rounds where it has AES-NI). */
+static void ref_dense(const double *A, int n, int lda, uint64_t h[2]) {
+  ref_dense_with(slv_digest_kind() > 0 ? ref_term : ref_term_fin, A, n, lda, h);
+}
+
+/* ref_aes_round on FIPS 197's example (appendix B: round 1's start and
+ * key give round 2's start), and slv_digest_term (scan.c's term where the
+ * CPU has no AES) against ref_term_fin on words of every kind. */
+static void test_digest_term(void) {
+  unsigned char s[16] = { 0x19, 0x3d, 0xe3, 0xbe, 0xa0, 0xf4, 0xe2, 0x2b,
+                          0x9a, 0xc6, 0x8d, 0x2a, 0xe9, 0xf8, 0x48, 0x08 };
+  static const unsigned char k[16] = { 0xa0, 0xfa, 0xfe, 0x17, 0x88, 0x54, 0x2c, 0xb1,
+                                       0x23, 0xa3, 0x39, 0x39, 0x2a, 0x6c, 0x76, 0x05 };
+  static const unsigned char want[16] = { 0xa4, 0x9c, 0x7f, 0xf2, 0x68, 0x9f, 0x35, 0x2b,
+                                          0x6b, 0x5b, 0xea, 0x43, 0x02, 0x6a, 0x50, 0x49 };
+  ref_aes_round(s, k);
+  CU_ASSERT(memcmp(s, want, 16) == 0);
+  uint64_t z = 88172645463325252ull;
+  int differ = 0;
+  for (int q = 0; q < 200; q++) {
+    uint64_t w[3];
+    for (int c = 0; c < 3; c++) z ^= z << 13, z ^= z >> 7, z ^= z << 17, w[c] = z;
+    if (q % 4 == 1) w[1] = 0, w[2] = 0x8000000000000000ull; /* 0.0 and -0.0 */
+    uint64_t a[2], b[2];
+    slv_digest_term(w[0] % 4000000, w[1], w[2], a);
+    ref_term_fin(w[0] % 4000000, w[1], w[2], b);
+    differ += a[0] != b[0] || a[1] != b[1];
+  }
+  CU_ASSERT_EQUAL(differ, 0);
+}
+
+/* slv_digest_take (AVX2 and AES where the CPU has them) against ref_dense,
+ * the sum of slv_digest_term over the blocks and slv_digest_dense_kind as
+ * a CPU without AES against ref_term_fin's, and ref_hash: a dense 37 x 37
+ * A (lda 39: the two rows past n changed do not
  * count), b of 37 doubles (3 steps, one word); then each of A's words
  * changed alone (its sign bit, then its lowest bit) is found as A by
  * slv_digest_changed, and so is a swap of two entries and every pair
@@ -1035,7 +1151,22 @@ static void test_digest(void) {
   p.b = b;
   slv_digest d;
   slv_digest_take(&p, &d);
-  CU_ASSERT(d.h[SLV_DIGEST_A] == ref_dense(A, N, LD));
+  uint64_t ref[2], ref0[2], sum[2] = { 0, 0 }, term[2], lone[2], k0[2];
+  ref_dense(A, N, LD, ref);
+  ref_dense_with(ref_term_fin, A, N, LD, ref0);
+  CU_ASSERT(d.h[SLV_DIGEST_A] == ref[0] && d.a2 == ref[1]);
+  slv_digest_dense_kind(A, N, LD, 0, k0);
+  CU_ASSERT(k0[0] == ref0[0] && k0[1] == ref0[1]);
+  for (int j = 0; j < N; j++) /* the path of a CPU without AES: every block by slv_digest_term */
+    for (int i = 0; i < N; i += 2) {
+      uint64_t v0, v1 = 0;
+      memcpy(&v0, &A[i + j * LD], 8);
+      if (i + 1 < N) memcpy(&v1, &A[i + 1 + j * LD], 8);
+      slv_digest_term((uint64_t)(i + j * N), v0, v1, term);
+      sum[0] += term[0], sum[1] += term[1];
+    }
+  slv_digest_fold(sum, N, lone);
+  CU_ASSERT(lone[0] == ref0[0] && lone[1] == ref0[1]);
   CU_ASSERT(d.h[SLV_DIGEST_B] == ref_hash(b, sizeof b));
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
   A[N + 3 * LD] = 7; /* a row past n */
@@ -1063,15 +1194,20 @@ static void test_digest(void) {
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
   /* two changes: the signs of A_ij and A_ji flipped, for each of the 666
    * pairs i < j (with a mix alone as the term, each flip changed its term
-   * by +-2^63 +- 2^34 and the pair went unseen about half of the time) */
+   * by +-2^63 +- 2^34 and the pair went unseen about half of the time),
+   * seen by this CPU's digest and by a CPU's without AES */
   missed = 0;
+  int missed0 = 0;
   for (int j = 0; j < N; j++)
     for (int i = 0; i < j; i++) {
       A[i + j * LD] = -A[i + j * LD], A[j + i * LD] = -A[j + i * LD];
       missed += slv_digest_changed(&d, &p) != SLV_DIGEST_A;
+      slv_digest_dense_kind(A, N, LD, 0, lone);
+      missed0 += lone[0] == k0[0] && lone[1] == k0[1];
       A[i + j * LD] = -A[i + j * LD], A[j + i * LD] = -A[j + i * LD];
     }
   CU_ASSERT_EQUAL(missed, 0);
+  CU_ASSERT_EQUAL(missed0, 0);
   CU_ASSERT_EQUAL(slv_digest_changed(&d, &p), -1);
 }
 
@@ -1095,15 +1231,20 @@ static void naive_maxima(const double *A, int n, int lda, double *amax, double *
     }
 }
 
-/* The first pass on A (n x n, lda) against the loops over every entry:
- * its digest is ref_dense's and slv_digest_dense's, its maxima and nonzero
- * count those of naive_maxima, every entry finite.  Returns the scan. */
-static slv_scan scan_agrees(const double *A, int n, int lda, double *buf, double amax, double dmax,
-                            size_t nnz) {
+/* The first pass on A (n x n, lda) as a CPU of kind takes it (-1: this
+ * one; 0: one without AES) against the loops over every entry: its
+ * digest is slv_digest_dense_kind's and ref's (made once by the caller:
+ * the written-out rounds take 2 s at n = 1450; NULL: not asked), its
+ * maxima and nonzero count those of naive_maxima, every entry finite.
+ * Returns the scan. */
+static slv_scan scan_agrees(const double *A, int n, int lda, double *buf, int kind,
+                            const uint64_t *ref, double amax, double dmax, size_t nnz) {
   slv_scan sc;
-  slv_scan_dense(A, n, lda, buf, &sc);
-  CU_ASSERT(sc.hash == ref_dense(A, n, lda));
-  CU_ASSERT(sc.hash == slv_digest_dense(A, n, lda));
+  slv_scan_dense_kind(A, n, lda, buf, kind, &sc);
+  uint64_t cols[2];
+  slv_digest_dense_kind(A, n, lda, kind, cols);
+  if (ref) CU_ASSERT(sc.hash[0] == ref[0] && sc.hash[1] == ref[1]);
+  CU_ASSERT(sc.hash[0] == cols[0] && sc.hash[1] == cols[1]);
   CU_ASSERT_EQUAL(sc.amax, amax);
   CU_ASSERT_EQUAL(sc.dmax, dmax);
   CU_ASSERT_EQUAL(sc.nnz, nnz);
@@ -1127,11 +1268,16 @@ static void test_scan_dense(void) {
   size_t nnz;
   naive_maxima(scan_A, N, LD, &amax, &dmax, &nnz);
   CU_ASSERT(dmax > 4e-12 && dmax < 6e-12);
-  for (int k = 0; k < 2; k++) {
-    slv_scan sc = scan_agrees(scan_A, N, LD, k ? scan_buf : NULL, amax, dmax, nnz);
-    CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
-    CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
-  }
+  uint64_t ref[2][2];
+  ref_dense(scan_A, N, LD, ref[0]);
+  ref_dense_with(ref_term_fin, scan_A, N, LD, ref[1]);
+  for (int c = 0; c < 2; c++) /* this CPU, then a CPU without AES */
+    for (int k = 0; k < 2; k++) {
+      slv_scan sc =
+          scan_agrees(scan_A, N, LD, k ? scan_buf : NULL, c ? 0 : -1, ref[c], amax, dmax, nnz);
+      CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0); /* 5e-12 > 1e-12 * 2 */
+      CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 3e-12), 1);
+    }
   /* dantzig (SLV_CAP_NEEDS_SYMMETRIC) refuses it through slv_solve's first
    * pass (its workspace's scratch: n_max >= 2 SLV_SCAN_T), naming the pair */
   double bs[N], xs[N];
@@ -1178,7 +1324,7 @@ static void test_scan_dense(void) {
 
 /* The first pass past 16 MB of A (n = 1450, lda = 1453), where its tiles
  * ask for the next tile pair ahead (scan.c, SCAN_FETCH_BYTES): the digest
- * is ref_dense's and the column pass's, the maxima and the nonzeros a
+ * is the column pass's (ref_dense's at n = 263), the maxima and the nonzeros a
  * loop's, an asymmetry planted in the last tile pair (off by 2e-9) and a
  * NaN in the rows past the last multiple of 4 are found. */
 static void test_scan_fetch(void) {
@@ -1193,7 +1339,7 @@ static void test_scan_fetch(void) {
   size_t nnz;
   naive_maxima(A, N, LD, &amax, &dmax, &nnz);
   CU_ASSERT(dmax > 1e-9);
-  slv_scan sc = scan_agrees(A, N, LD, scan_buf, amax, dmax, nnz);
+  slv_scan sc = scan_agrees(A, N, LD, scan_buf, -1, NULL, amax, dmax, nnz);
   CU_ASSERT_EQUAL(slv_scan_symmetric(&sc, 1e-12), 0);
   A[1449 + (size_t)3 * LD] = NAN;
   slv_scan_dense(A, N, LD, scan_buf, &sc);
@@ -1254,6 +1400,7 @@ int main(void) {
   CU_add_test(g, "capabilities", test_accepts);
   CU_add_test(g, "CSR symmetry, sorted and unsorted rows", test_csr_symmetry);
   CU_add_test(g, "dense symmetry: equal transpose, within and past rtol", test_dense_symmetry);
+  CU_add_test(g, "digest: the dense term is AES's rounds as documented", test_digest_term);
   CU_add_test(g, "digest: the documented hash, one changed word found", test_digest);
   CU_add_test(g, "the first pass: digest, maxima and finite flag, with and without scratch",
               test_scan_dense);
