@@ -507,14 +507,18 @@ static int plan_config(const char *cfg, const char *dir, int jobs, exp_log *log)
   return exp_campaign_plan(&o, log);
 }
 
-static void write_config(const char *path) {
+/* An experiment file at path holding text. */
+static void write_config(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  fputs("experiment profile prof\nsolvers pgs lemke\ngenerate spd 8 seeds=1-2\n"
-        "tol 1e-6 1e-10\nmin_runs 1\nmin_time 0\n",
-        f);
+  fputs(text, f);
   fclose(f);
 }
+
+/* pgs and lemke on two spd problems at two tolerances. */
+static const char two_tols_config[] =
+    "experiment profile prof\nsolvers pgs lemke\ngenerate spd 8 seeds=1-2\n"
+    "tol 1e-6 1e-10\nmin_runs 1\nmin_time 0\n";
 
 /* solvers.tsv: the registered solvers of every section, once each in the
  * order the sections name them, with the sections that use them and the
@@ -523,12 +527,8 @@ static void test_plan_solvers(void) {
   char cfg[300], dir[300], path[400];
   snprintf(cfg, sizeof cfg, "%s/sections.exp", tmp);
   snprintf(dir, sizeof dir, "%s/plan_solvers", tmp);
-  FILE *f = fopen(cfg, "w");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  fputs("experiment profile first\nsolvers pgs lemke\ngenerate spd 4 seeds=1\n"
-        "experiment profile second\nsolvers lemke dantzig\ngenerate spd 4 seeds=1\n",
-        f);
-  fclose(f);
+  write_config(cfg, "experiment profile first\nsolvers pgs lemke\ngenerate spd 4 seeds=1\n"
+                    "experiment profile second\nsolvers lemke dantzig\ngenerate spd 4 seeds=1\n");
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
   CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 1, &log), EXP_EXIT_OK);
@@ -536,7 +536,7 @@ static void test_plan_solvers(void) {
                                          { "lemke", "first, second" },
                                          { "dantzig", "second" } };
   snprintf(path, sizeof path, "%s/solvers.tsv", dir);
-  f = fopen(path, "r");
+  FILE *f = fopen(path, "r");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
   char line[2048], expect[2048];
   CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
@@ -558,7 +558,7 @@ static void test_plan_and_task(void) {
   char cfg[300], dir[300], path[400], id[24], why[256];
   snprintf(cfg, sizeof cfg, "%s/small.exp", tmp);
   snprintf(dir, sizeof dir, "%s/plan", tmp);
-  write_config(cfg);
+  write_config(cfg, two_tols_config);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
   CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 1, &log), EXP_EXIT_OK);
@@ -615,12 +615,8 @@ static void test_task_slow_usual(void) {
   char cfg[300], dir[300], path[400], why[256];
   snprintf(cfg, sizeof cfg, "%s/slow.exp", tmp);
   snprintf(dir, sizeof dir, "%s/plan_slow", tmp);
-  FILE *f = fopen(cfg, "w");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  fputs("experiment profile prof\nsolvers pgs\ngenerate spd 8 seeds=1\ntol 1e-6\n"
-        "min_runs 5\nmin_time 0.02\nmax_time 0.05\n",
-        f);
-  fclose(f);
+  write_config(cfg, "experiment profile prof\nsolvers pgs\ngenerate spd 8 seeds=1\ntol 1e-6\n"
+                    "min_runs 5\nmin_time 0.02\nmax_time 0.05\n");
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
   CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 1, &log), EXP_EXIT_OK);
@@ -667,7 +663,7 @@ static void test_jobs_and_collect(void) {
   snprintf(cfg, sizeof cfg, "%s/small.exp", tmp);
   snprintf(dir, sizeof dir, "%s/plan2", tmp);
   snprintf(out, sizeof out, "%s/out2", tmp);
-  write_config(cfg);
+  write_config(cfg, two_tols_config);
   said s = { "", 0 };
   exp_log log = { keep_line, &s };
   CU_ASSERT_EQUAL_FATAL(plan_config(cfg, dir, 2, &log), EXP_EXIT_OK);
