@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <string.h>
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
 #include <immintrin.h>
 #define SLV_DIGEST_AVX2 1
 #endif

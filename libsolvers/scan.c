@@ -450,13 +450,17 @@ tail_terms_aes(const double *A, size_t lda, size_t n, size_t m, uint64_t sum[2])
   sum[0] += w[0], sum[1] += w[1];
 }
 
-/* VAES: CPUID leaf 7, subleaf 0, ECX bit 9 (clang 14's
- * __builtin_cpu_supports knows no "vaes"); its 256-bit form needs the
- * YMM state, which AVX2's answer includes. */
+/* VAES, by the compiler's record of the CPU's features (read once when
+ * the program starts).  clang 14's __builtin_cpu_supports knows no
+ * "vaes", and asking CPUID on each scan cost 2.5 us a call in this
+ * virtual machine (CPUID traps to the hypervisor), twice a solve: a clang
+ * build takes AES-NI's path, a round of one block an instruction. */
 static int cpu_has_vaes(void) {
-  unsigned a, b, c, d;
-  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
-  return (int)(c >> 9 & 1);
+#if defined(__clang__)
+  return 0;
+#else
+  return __builtin_cpu_supports("vaes");
+#endif
 }
 
 /* 2: the CPU has AVX2 and VAES, 1: AVX2 and AES-NI alone, 0: neither
