@@ -75,15 +75,16 @@ cname(c) = c eq "lcp" ? "LCP" : c eq "box" ? "box/findex" : c eq "mlcp" ? "MLCP"
            c eq "fc3d" ? "FC3D" : c eq "cone-assoc" ? "assoc. cone" : c
 # The canvas: a panel's plot takes its column but for the y labels (0.66
 # in) and its legend, whose width follows the longest key of the figure
-# (gkey's characters, the share as "100%", at about 0.075 in each in the
-# 7.5 pt legend font, plus the line sample and the margins: 0.5 in); the
+# (gkey's characters, the share as "100%", at 0.085 in each in the 7.5 pt
+# legend font, experiments/records/2026-11-30-profile-legend.md; plus the
+# line sample and the margins: 0.5 in); the
 # columns are as many as leave every plot 1 in (two at the two-column
 # width, one below 4 in or past 16-character keys), never more than the
 # panels; a figure of one panel is one column wide (3.3 in) when its
 # legend leaves the plot 1 in there.  `figure width=` and `figure cols=`
 # override.
 keylen(w) = strlen(txt(gfirst(w))) + (galike(w) > 0 ? strlen(sprintf(" +%d alike", galike(w))) : 0) + 7 + (allm ? 0 : 8)
-legendw(k) = 0.5 + 0.075 * k
+legendw(k) = 0.5 + 0.085 * k
 plotw(wcol, k) = wcol - 0.66 - legendw(k)
 
 do for [ti = 1:nt] {
